@@ -1,0 +1,115 @@
+//===- AttnOps.td - attn operations ------------------------*- tablegen -*-===//
+
+#ifndef ATTNOPT_DIALECT_ATTN_IR_ATTNOPS_TD
+#define ATTNOPT_DIALECT_ATTN_IR_ATTNOPS_TD
+
+include "attnopt/Dialect/Attn/IR/AttnDialect.td"
+include "attnopt/Dialect/Attn/IR/AttnEnums.td"
+include "mlir/Dialect/Linalg/IR/LinalgInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/BuiltinAttributes.td"
+
+def Attn_AttentionElementType : AnyTypeOf<[F16, BF16, F32]>;
+
+def Attn_AttentionOp : Attn_Op<"attention", [
+    Pure, AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<AggregatedOpInterface, ["decomposeOperation"]>]> {
+  let summary = "Scaled dot-product attention";
+  let description = [{
+    Computes, for every batch `b`, query head `h`, query row `i` and value
+    column `e`:
+
+    ```
+    s[j]   = scale * sum_d q[b,h,i,d] * k[b,h/G,j,d]      (G = Hq / Hkv)
+    s[j]   = softcap * tanh(s[j] / softcap)                  (if softcap)
+    s[j]   = s[j] + mask[b,h,i,j]                            (float mask)
+    s[j]   = -inf  where j is not allowed                    (see below)
+    p[j]   = exp(s[j] - max_j s) / sum_j exp(s[j] - max_j s)
+    out    = sum_j dropout(p[j]) * v[b,h/G,j,e]
+    lse    = log(sum_j exp(s[j]))                            (natural log)
+    ```
+
+    Shapes: `query` is `[B, Hq, Lq, D]`, `key` is `[B, Hkv, Lk, D]`, `value`
+    is `[B, Hkv, Lk, Dv]`, `output` is `[B, Hq, Lq, Dv]` and the optional
+    `lse` result is `[B, Hq, Lq]` in f32. `Hq` must be a multiple of `Hkv`
+    (GQA; `Hkv = 1` is MQA). `query`, `key`, `value` and `output` share one
+    element type among f16, bf16 and f32; arithmetic is done in f32.
+
+    Key `j` is allowed for query row `i` when all of these hold, with
+    `delta = Lk - Lq` for `causal = bottom_right` and `delta = 0` otherwise:
+    - the boolean `mask` (i1, true = keep), if given, is true at (i, j);
+    - `causal` is `none`, or `j <= i + delta`;
+    - `window = [left, right]`, if given: `i + delta - left <= j` unless
+      `left = -1`, and `j <= i + delta + right` unless `right = -1`.
+
+    The optional `mask` has rank 4 and broadcasts to `[B, Hq, Lq, Lk]`: each
+    of its dimensions is either 1 or the full size. An i1 mask selects keys;
+    a floating-point mask is added to the scores.
+
+    `scale` defaults to `1/sqrt(D)`. With `dropout_p > 0`, the i64 `seed` and
+    `offset` operands are required; element (b, h, i, j) of the probabilities
+    is kept iff `philox_keep(seed, offset, b, h, i, j, p)` (defined exactly in
+    docs/semantics.md) and kept values are scaled by `1/(1 - p)`. A row in
+    which no key is allowed gives output 0 and lse -inf.
+
+    Example:
+
+    ```mlir
+    %out, %lse = attn.attention
+        ins(%q, %k, %v : tensor<2x8x128x64xbf16>, tensor<2x2x256x64xbf16>,
+                         tensor<2x2x256x64xbf16>)
+        {causal = #attn.causal<bottom_right>, scale = 0.125 : f32}
+        -> tensor<2x8x128x64xbf16>, tensor<2x8x128xf32>
+    ```
+  }];
+
+  let arguments = (ins
+    AnyRankedTensor:$query,
+    AnyRankedTensor:$key,
+    AnyRankedTensor:$value,
+    Optional<AnyRankedTensor>:$mask,
+    Optional<I64>:$seed,
+    Optional<I64>:$offset,
+    OptionalAttr<F32Attr>:$scale,
+    DefaultValuedAttr<Attn_CausalModeAttr, "::mlir::attn::CausalMode::none">:$causal,
+    OptionalAttr<DenseI64ArrayAttr>:$window,
+    OptionalAttr<F32Attr>:$softcap,
+    DefaultValuedAttr<F32Attr, "0.0f">:$dropout_p
+  );
+  let results = (outs
+    AnyRankedTensor:$output,
+    Optional<AnyRankedTensor>:$lse
+  );
+
+  let assemblyFormat = [{
+    `ins` `(` $query `,` $key `,` $value `:` type($query) `,` type($key) `,`
+              type($value) `)`
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`rng` `(` $seed^ `,` $offset `)`)?
+    attr-dict `->` type($output) (`,` type($lse)^)?
+  }];
+
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    /// The scale actually applied to Q·Kᵀ: the attribute, or 1/sqrt(D).
+    /// Requires a static head dim when the attribute is absent (verified).
+    float getEffectiveScale();
+    /// Query heads per key/value head (Hq / Hkv); requires static heads.
+    int64_t getGroupSize();
+    RankedTensorType getQueryType() {
+      return ::llvm::cast<RankedTensorType>(getQuery().getType());
+    }
+    RankedTensorType getKeyType() {
+      return ::llvm::cast<RankedTensorType>(getKey().getType());
+    }
+    RankedTensorType getValueType() {
+      return ::llvm::cast<RankedTensorType>(getValue().getType());
+    }
+    RankedTensorType getOutputType() {
+      return ::llvm::cast<RankedTensorType>(getOutput().getType());
+    }
+  }];
+}
+
+#endif // ATTNOPT_DIALECT_ATTN_IR_ATTNOPS_TD

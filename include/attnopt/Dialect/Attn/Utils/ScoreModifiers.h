@@ -1,0 +1,53 @@
+//===- ScoreModifiers.h - per-element score semantics -----------*- C++ -*-===//
+//
+// One scalar-level definition of what happens to a raw dot product q·k
+// before softmax (scale, softcap, additive or boolean mask, causal and window
+// restrictions). Every lowering of attn.attention emits it through here, so
+// the reference decomposition, the tiled form and the GPU kernels cannot
+// drift apart.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNOPT_DIALECT_ATTN_UTILS_SCOREMODIFIERS_H
+#define ATTNOPT_DIALECT_ATTN_UTILS_SCOREMODIFIERS_H
+
+#include "attnopt/Dialect/Attn/IR/AttnOps.h"
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+
+namespace mlir::attn {
+
+/// The attributes of an attention op that act on individual scores.
+struct ScoreModifiers {
+  float scale = 1.0f;
+  std::optional<float> softcap;
+  CausalMode causal = CausalMode::none;
+  std::optional<std::pair<int64_t, int64_t>> window; // -1: unbounded side
+  bool booleanMask = false, additiveMask = false;
+
+  static ScoreModifiers get(AttentionOp op);
+  /// Whether positions (i, j) can be excluded by causal/window rules.
+  bool hasPositionalMask() const {
+    return causal != CausalMode::none || window.has_value();
+  }
+};
+
+/// Emits the i1 "key `col` is allowed for query `row`" predicate of the
+/// causal and window rules (index operands; `queryLen`/`keyLen` are the full
+/// lengths). Returns a null Value when no positional rule applies.
+Value emitPositionAllowed(OpBuilder &b, Location loc,
+                          const ScoreModifiers &mods, Value row, Value col,
+                          Value queryLen, Value keyLen);
+
+/// Emits the f32 score that enters softmax for raw f32 dot product `dot`:
+/// scale, softcap, additive mask, then -inf where the boolean mask or the
+/// positional rules exclude (row, col). `maskValue` is the mask element
+/// (i1 or float) or null.
+Value emitModifiedScore(OpBuilder &b, Location loc, const ScoreModifiers &mods,
+                        Value dot, Value maskValue, Value row, Value col,
+                        Value queryLen, Value keyLen);
+
+} // namespace mlir::attn
+
+#endif // ATTNOPT_DIALECT_ATTN_UTILS_SCOREMODIFIERS_H

@@ -1,0 +1,101 @@
+//===- ScoreModifiers.cpp - per-element score semantics -------------------===//
+
+#include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::attn;
+
+ScoreModifiers ScoreModifiers::get(AttentionOp op) {
+  ScoreModifiers mods;
+  mods.scale = op.getEffectiveScale();
+  if (FloatAttr softcap = op.getSoftcapAttr())
+    mods.softcap = softcap.getValue().convertToFloat();
+  mods.causal = op.getCausal();
+  if (std::optional<ArrayRef<int64_t>> window = op.getWindow())
+    mods.window = std::make_pair((*window)[0], (*window)[1]);
+  if (Value mask = op.getMask()) {
+    Type elt = cast<RankedTensorType>(mask.getType()).getElementType();
+    mods.booleanMask = elt.isInteger(1);
+    mods.additiveMask = !mods.booleanMask;
+  }
+  return mods;
+}
+
+static Value andOrNull(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (!lhs)
+    return rhs;
+  return arith::AndIOp::create(b, loc, lhs, rhs);
+}
+
+Value mlir::attn::emitPositionAllowed(OpBuilder &b, Location loc,
+                                      const ScoreModifiers &mods, Value row,
+                                      Value col, Value queryLen,
+                                      Value keyLen) {
+  if (!mods.hasPositionalMask())
+    return Value();
+  // The diagonal of row i sits at key i + delta.
+  Value diag = row;
+  if (mods.causal == CausalMode::bottom_right) {
+    Value delta = arith::SubIOp::create(b, loc, keyLen, queryLen);
+    diag = arith::AddIOp::create(b, loc, row, delta);
+  }
+  auto offsetDiag = [&](int64_t off) -> Value {
+    if (off == 0)
+      return diag;
+    return arith::AddIOp::create(b, loc, diag,
+                                 arith::ConstantIndexOp::create(b, loc, off));
+  };
+  Value allowed;
+  if (mods.causal != CausalMode::none)
+    allowed = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, col,
+                                    diag);
+  if (mods.window) {
+    auto [left, right] = *mods.window;
+    if (left >= 0)
+      allowed = andOrNull(b, loc, allowed,
+                          arith::CmpIOp::create(b, loc,
+                                                arith::CmpIPredicate::sge, col,
+                                                offsetDiag(-left)));
+    if (right >= 0)
+      allowed = andOrNull(b, loc, allowed,
+                          arith::CmpIOp::create(b, loc,
+                                                arith::CmpIPredicate::sle, col,
+                                                offsetDiag(right)));
+  }
+  return allowed;
+}
+
+Value mlir::attn::emitModifiedScore(OpBuilder &b, Location loc,
+                                    const ScoreModifiers &mods, Value dot,
+                                    Value maskValue, Value row, Value col,
+                                    Value queryLen, Value keyLen) {
+  Type f32 = b.getF32Type();
+  auto constF32 = [&](float v) -> Value {
+    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                          APFloat(v));
+  };
+  Value score = arith::MulFOp::create(b, loc, dot, constF32(mods.scale));
+  if (mods.softcap) {
+    Value scaled = arith::DivFOp::create(b, loc, score, constF32(*mods.softcap));
+    score = arith::MulFOp::create(b, loc, math::TanhOp::create(b, loc, scaled),
+                                  constF32(*mods.softcap));
+  }
+  Value allowed = emitPositionAllowed(b, loc, mods, row, col, queryLen, keyLen);
+  if (mods.additiveMask) {
+    Value bias = maskValue;
+    if (bias.getType() != f32)
+      bias = arith::ExtFOp::create(b, loc, f32, bias);
+    score = arith::AddFOp::create(b, loc, score, bias);
+  } else if (mods.booleanMask) {
+    allowed = andOrNull(b, loc, allowed, maskValue);
+  }
+  if (!allowed)
+    return score;
+  Value negInf = constF32(-std::numeric_limits<float>::infinity());
+  return arith::SelectOp::create(b, loc, allowed, score, negInf);
+}
