@@ -62,6 +62,37 @@ LogicalResult verifyDim(Operation *op, StringRef name, RankedTensorType type,
 }
 
 bool isSupportedElementType(Type t) { return t.isF16() || t.isBF16() || t.isF32(); }
+
+/// A size that several operands share (e.g. the batch of query, key, value
+/// and output): the first static one among them, and where it comes from.
+/// Taking the first static size rather than always the query's means that
+/// two static sizes are compared even when the query's is dynamic.
+struct SharedDim {
+  int64_t size = ShapedType::kDynamic;
+  StringRef operand; // the operand the size comes from, e.g. "key"
+  std::string what;  // e.g. "key's batch"
+};
+
+struct DimSource {
+  StringRef operand;
+  RankedTensorType type;
+  unsigned dim;
+};
+
+SharedDim firstStatic(ArrayRef<DimSource> sources, StringRef label) {
+  SharedDim shared;
+  shared.operand = sources.front().operand;
+  for (const DimSource &src : sources) {
+    int64_t size = src.type.getDimSize(src.dim);
+    if (ShapedType::isDynamic(size))
+      continue;
+    shared.size = size;
+    shared.operand = src.operand;
+    break;
+  }
+  shared.what = (shared.operand + "'s " + label).str();
+  return shared;
+}
 } // namespace
 
 float AttentionOp::getEffectiveScale() {
@@ -98,31 +129,44 @@ LogicalResult AttentionOp::verify() {
                            << " (query's), got " << type.getElementType();
 
   // Shape relations: B, heads, lengths and head dims.
-  int64_t batch = q.getDimSize(0), hq = q.getDimSize(1), lq = q.getDimSize(2),
-          d = q.getDimSize(3);
-  int64_t hkv = k.getDimSize(1), lk = k.getDimSize(2), dv = v.getDimSize(3);
-  if (failed(verifyDim(op, "key", k, 0, kKeyDims[0], batch, "query's batch")) ||
-      failed(verifyDim(op, "key", k, 3, kKeyDims[3], d, "query's head dim")) ||
-      failed(verifyDim(op, "value", v, 0, kValueDims[0], batch,
-                       "query's batch")) ||
-      failed(verifyDim(op, "value", v, 1, kValueDims[1], hkv,
-                       "key's kv heads")) ||
-      failed(verifyDim(op, "value", v, 2, kValueDims[2], lk,
-                       "key's key length")))
+  SharedDim batch = firstStatic({{"query", q, 0},
+                                 {"key", k, 0},
+                                 {"value", v, 0},
+                                 {"output", o, 0}},
+                                "batch");
+  SharedDim hq = firstStatic({{"query", q, 1}, {"output", o, 1}}, "heads");
+  SharedDim lq = firstStatic({{"query", q, 2}, {"output", o, 2}}, "length");
+  SharedDim d = firstStatic({{"query", q, 3}, {"key", k, 3}}, "head dim");
+  SharedDim hkv = firstStatic({{"key", k, 1}, {"value", v, 1}}, "kv heads");
+  SharedDim lk = firstStatic({{"key", k, 2}, {"value", v, 2}}, "key length");
+  SharedDim dv = firstStatic({{"value", v, 3}, {"output", o, 3}}, "head dim");
+  if (failed(verifyDim(op, "key", k, 0, kKeyDims[0], batch.size,
+                       batch.what)) ||
+      failed(verifyDim(op, "key", k, 3, kKeyDims[3], d.size, d.what)) ||
+      failed(verifyDim(op, "value", v, 0, kValueDims[0], batch.size,
+                       batch.what)) ||
+      failed(verifyDim(op, "value", v, 1, kValueDims[1], hkv.size,
+                       hkv.what)) ||
+      failed(verifyDim(op, "value", v, 2, kValueDims[2], lk.size, lk.what)))
     return failure();
-  if (hkv == 0)
-    return emitOpError() << "key: expected at least one kv head, got 0";
-  if (!ShapedType::isDynamic(hq) && !ShapedType::isDynamic(hkv) &&
-      hq % hkv != 0)
-    return emitOpError() << "query heads (" << hq
-                         << ") must be a multiple of kv heads (" << hkv << ")";
+  if (hkv.size == 0)
+    return emitOpError() << hkv.operand
+                         << ": expected at least one kv head, got 0";
+  // Zero query heads would make the group size Hq / Hkv zero, which the
+  // GQA head map (h floordiv G) cannot express.
+  if (hq.size == 0)
+    return emitOpError() << hq.operand
+                         << ": expected at least one query head, got 0";
+  if (!ShapedType::isDynamic(hq.size) && !ShapedType::isDynamic(hkv.size) &&
+      hq.size % hkv.size != 0)
+    return emitOpError() << "query heads (" << hq.size
+                         << ") must be a multiple of kv heads (" << hkv.size
+                         << ")";
 
-  int64_t outShape[] = {batch, hq, lq, dv};
-  const char *outWhat[] = {"query's batch", "query's heads",
-                           "query's length", "value's head dim"};
+  const SharedDim *outShape[] = {&batch, &hq, &lq, &dv};
   for (unsigned i = 0; i < 4; ++i)
-    if (failed(verifyDim(op, "output", o, i, kOutputDims[i], outShape[i],
-                         outWhat[i])))
+    if (failed(verifyDim(op, "output", o, i, kOutputDims[i],
+                         outShape[i]->size, outShape[i]->what)))
       return failure();
 
   // Log-sum-exp result.
@@ -136,8 +180,8 @@ LogicalResult AttentionOp::verify() {
       return emitOpError() << "lse: expected element type f32, got "
                            << lseType.getElementType();
     for (unsigned i = 0; i < 3; ++i)
-      if (failed(verifyDim(op, "lse", lseType, i, kOutputDims[i], outShape[i],
-                           outWhat[i])))
+      if (failed(verifyDim(op, "lse", lseType, i, kOutputDims[i],
+                           outShape[i]->size, outShape[i]->what)))
         return failure();
   }
 
@@ -147,11 +191,13 @@ LogicalResult AttentionOp::verify() {
     if (failed(verifyRank(op, "mask", maskType, kMaskDims)))
       return failure();
     Type maskElt = maskType.getElementType();
-    if (!maskElt.isInteger(1) && !isSupportedElementType(maskElt))
+    // Signless i1 only: the decomposition feeds the mask to arith.andi and
+    // arith.select, which reject ui1 and si1.
+    if (!maskElt.isSignlessInteger(1) && !isSupportedElementType(maskElt))
       return emitOpError() << "mask: expected element type i1 (keep mask) or "
                               "f16, bf16, f32 (additive bias), got "
                            << maskElt;
-    int64_t full[] = {batch, hq, lq, lk};
+    int64_t full[] = {batch.size, hq.size, lq.size, lk.size};
     for (unsigned i = 0; i < 4; ++i) {
       int64_t size = maskType.getDimSize(i);
       if (ShapedType::isDynamic(size) || size == 1 ||
@@ -168,20 +214,25 @@ LogicalResult AttentionOp::verify() {
     float scale = scaleAttr.getValue().convertToFloat();
     if (!std::isfinite(scale))
       return emitOpError() << "scale: expected a finite value, got " << scale;
-  } else if (ShapedType::isDynamic(d) || d == 0) {
+  } else if (int64_t qd = q.getDimSize(3);
+             ShapedType::isDynamic(qd) || qd == 0) {
+    // The query's own head dim: getEffectiveScale() reads that one.
     return emitOpError() << "scale: the default 1/sqrt(head dim) needs a "
                             "static, non-zero head dim (got "
-                         << sizeStr(d) << "); give `scale` explicitly";
+                         << sizeStr(qd) << "); give `scale` explicitly";
   }
   if (std::optional<ArrayRef<int64_t>> window = getWindow()) {
     if (window->size() != 2)
       return emitOpError() << "window: expected 2 values [left, right], got "
                            << window->size();
-    for (auto [side, value] : llvm::zip(ArrayRef<StringRef>{"left", "right"},
-                                        *window))
-      if (value < -1)
-        return emitOpError() << "window: expected " << side
-                             << " >= 0 (or -1 for unbounded), got " << value;
+    // A named array: an ArrayRef of a braced list inside the range-for
+    // header would dangle (the list dies before the loop body runs).
+    const char *sides[] = {"left", "right"};
+    for (unsigned i = 0; i < 2; ++i)
+      if ((*window)[i] < -1)
+        return emitOpError() << "window: expected " << sides[i]
+                             << " >= 0 (or -1 for unbounded), got "
+                             << (*window)[i];
   }
   if (FloatAttr softcapAttr = getSoftcapAttr()) {
     float softcap = softcapAttr.getValue().convertToFloat();

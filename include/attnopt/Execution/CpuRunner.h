@@ -1,0 +1,43 @@
+//===- CpuRunner.h - run attn.attention on the CPU and validate -*- C++ -*-===//
+//
+// The CPU execution path: each attn.attention of a module is compiled on its
+// own (lowered by the chosen pipeline down to LLVM, JIT-compiled with the
+// MLIR ExecutionEngine), run on seeded random inputs with poisoned outputs,
+// and compared with the independent float64 reference
+// (attnopt/Reference/AttentionReference.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNOPT_EXECUTION_CPURUNNER_H
+#define ATTNOPT_EXECUTION_CPURUNNER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::attn {
+
+struct CpuRunOptions {
+  /// Seeds the input generator (and the dropout seed/offset operands).
+  uint64_t seed = 1;
+  /// Pass pipeline (textual, func.func-anchored) that removes attn.attention
+  /// before the common bufferize-and-lower-to-LLVM tail.
+  std::string lowering = "attn-decompose";
+  /// Maximum relative error accepted for the output; 0 picks the default of
+  /// the element type (f32 1e-5, f16 2e-3, bf16 8e-3).
+  double tolerance = 0.0;
+  /// Print the lowered LLVM-dialect module of each op to this stream.
+  llvm::raw_ostream *dumpLowered = nullptr;
+};
+
+/// Runs every attn.attention in `module` and prints one report per op to
+/// `os`. Fails if any op cannot be compiled or does not match the reference.
+LogicalResult runAttentionOnCpu(ModuleOp module, const CpuRunOptions &options,
+                                llvm::raw_ostream &os);
+
+} // namespace mlir::attn
+
+#endif // ATTNOPT_EXECUTION_CPURUNNER_H

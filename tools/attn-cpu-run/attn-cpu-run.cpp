@@ -1,0 +1,82 @@
+//===- attn-cpu-run.cpp - validate attention IR on the CPU ----------------===//
+//
+//   attn-cpu-run input.mlir [--seed=N] [--lowering=PIPELINE] [--tolerance=X]
+//
+// JIT-compiles each attn.attention of the input through the chosen lowering
+// and compares it with the float64 C++ reference on seeded random inputs.
+// Exit status 0 only if every op matches.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnopt/Execution/CpuRunner.h"
+#include "attnopt/InitAllAttn.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
+                                                llvm::cl::desc("<input.mlir>"),
+                                                llvm::cl::init("-"));
+static llvm::cl::opt<uint64_t>
+    seed("seed", llvm::cl::desc("Seed of the random inputs"), llvm::cl::init(1));
+static llvm::cl::opt<std::string> lowering(
+    "lowering",
+    llvm::cl::desc("func.func pass pipeline that removes attn.attention "
+                   "(default: attn-decompose, the unfused reference)"),
+    llvm::cl::init("attn-decompose"));
+static llvm::cl::opt<double>
+    tolerance("tolerance",
+              llvm::cl::desc("Max relative error of the output (default: by "
+                             "element type)"),
+              llvm::cl::init(0.0));
+static llvm::cl::opt<bool>
+    dumpLowered("dump-lowered",
+                llvm::cl::desc("Print the LLVM-dialect module of each op"),
+                llvm::cl::init(false));
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  registerAllPasses();
+  attn::registerAttnPasses();
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv, "attn-cpu-run: run attention IR on the CPU and compare it "
+                  "with the float64 reference\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  attn::registerAttnDialect(registry);
+  MLIRContext context(registry);
+
+  std::string error;
+  auto file = openInputFile(inputFilename, &error);
+  if (!file) {
+    llvm::errs() << "attn-cpu-run: " << error << "\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  attn::CpuRunOptions options;
+  options.seed = seed;
+  options.lowering = lowering;
+  options.tolerance = tolerance;
+  if (dumpLowered)
+    options.dumpLowered = &llvm::errs();
+  return failed(attn::runAttentionOnCpu(*module, options, llvm::outs())) ? 1
+                                                                          : 0;
+}
