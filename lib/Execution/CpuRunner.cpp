@@ -1,6 +1,7 @@
 //===- CpuRunner.cpp - run attn.attention on the CPU and validate ---------===//
 
 #include "attnopt/Execution/CpuRunner.h"
+#include "DumpArrays.h"
 #include "HostTensors.h"
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
@@ -40,10 +41,12 @@ constexpr llvm::StringLiteral kKeepName = "attn_dropout_keep";
 constexpr llvm::StringLiteral kLowerToLLVM =
     "canonicalize,"
     "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
+    "function-boundary-type-conversion=identity-layout-map "
+    "allow-return-allocs-from-loops},"
     "canonicalize,buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-    "func.func(convert-linalg-to-loops),lower-affine,convert-scf-to-cf,"
-    "expand-strided-metadata,arith-expand{include-bf16},"
+    "func.func(convert-linalg-to-loops),scf-forall-to-for,"
+    "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+    "arith-expand{include-bf16},"
     "convert-math-to-llvm,convert-math-to-libm,finalize-memref-to-llvm,"
     "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
     "convert-func-to-llvm,reconcile-unrealized-casts";
@@ -325,6 +328,9 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
   ExecutionEngineOptions engineOptions;
   auto transformer = makeOptimizingTransformer(2, 0, nullptr);
   engineOptions.transformer = transformer;
+  // memrefCopy and friends, which the bufferized code calls.
+  SmallVector<StringRef> sharedLibs = {ATTN_MLIR_C_RUNNER_UTILS};
+  engineOptions.sharedLibPaths = sharedLibs;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)
     return op.emitError("attn-cpu-run: JIT compilation failed: ")
@@ -390,6 +396,11 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
   std::vector<uint8_t> refKeep;
   attnopt::ref::referenceAttention(p, qv, kv, vv, maskValues, refOut, refLse,
                                    &refKeep);
+  if (!options.dumpDir.empty() &&
+      failed(dumpArrays(options.dumpDir, op, p, options.seed, qv, kv, vv,
+                        maskValues, out, lse ? &*lse : nullptr, refOut,
+                        refLse)))
+    return failure();
   Comparison c = compare(out, refOut, lse ? &*lse : nullptr, refLse);
   double tol = options.tolerance > 0.0 ? options.tolerance
                                        : defaultTolerance(elt);

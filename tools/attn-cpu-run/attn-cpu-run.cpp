@@ -1,6 +1,7 @@
 //===- attn-cpu-run.cpp - validate attention IR on the CPU ----------------===//
 //
 //   attn-cpu-run input.mlir [--seed=N] [--lowering=PIPELINE] [--tolerance=X]
+//                [--dump-dir=DIR]
 //
 // JIT-compiles each attn.attention of the input through the chosen lowering
 // and compares it with the float64 C++ reference on seeded random inputs.
@@ -44,6 +45,13 @@ static llvm::cl::opt<bool>
                 llvm::cl::desc("Print the LLVM-dialect module of each op"),
                 llvm::cl::init(false));
 
+static llvm::cl::opt<std::string> dumpDir(
+    "dump-dir",
+    llvm::cl::desc("Write each op's inputs, compiled results and float64 "
+                   "reference results to this directory (opN.json, "
+                   "opN.*.bin as little-endian float64)"),
+    llvm::cl::value_desc("DIR"), llvm::cl::init(""));
+
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   registerAllPasses();
@@ -75,6 +83,7 @@ int main(int argc, char **argv) {
   options.seed = seed;
   options.lowering = lowering;
   options.tolerance = tolerance;
+  options.dumpDir = dumpDir;
   if (dumpLowered)
     options.dumpLowered = &llvm::errs();
   return failed(attn::runAttentionOnCpu(*module, options, llvm::outs())) ? 1

@@ -31,6 +31,11 @@ struct CpuRunOptions {
   double tolerance = 0.0;
   /// Print the lowered LLVM-dialect module of each op to this stream.
   llvm::raw_ostream *dumpLowered = nullptr;
+  /// If not empty, write each op's inputs, compiled results and reference
+  /// results to this directory (opN.json + opN.*.bin, see
+  /// lib/Execution/DumpArrays.h) for peer checks such as
+  /// scripts/jax_peer_check.py.
+  std::string dumpDir;
 };
 
 /// Runs every attn.attention in `module` and prints one report per op to

@@ -26,3 +26,17 @@ void AttnDialect::initialize() {
 #include "attnopt/Dialect/Attn/IR/AttnOps.cpp.inc"
       >();
 }
+
+LogicalResult
+TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t blockQ, int64_t blockKV, int64_t stages,
+                       int64_t warps) {
+  if (blockQ < 1 || blockKV < 1)
+    return emitError() << "tiles: expected block_q and block_kv >= 1, got "
+                       << blockQ << " and " << blockKV;
+  if (stages < 1 || stages > 8)
+    return emitError() << "tiles: expected 1 <= stages <= 8, got " << stages;
+  if (warps < 1 || warps > 32)
+    return emitError() << "tiles: expected 1 <= warps <= 32, got " << warps;
+  return success();
+}

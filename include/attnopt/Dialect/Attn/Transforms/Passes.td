@@ -45,4 +45,73 @@ def AttnDecomposePass : Pass<"attn-decompose"> {
   ];
 }
 
+
+def AttnSelectTilesPass : Pass<"attn-select-tiles"> {
+  let summary = "Choose IO-aware tile sizes for each attn.attention";
+  let description = [{
+    Attaches `attn.tiles = #attn.tiles<block_q, block_kv, stages, warps>` to
+    every statically shaped `attn.attention`, chosen from the target's shared
+    memory and register budget, the head dims and the element type: the
+    FlashAttention rule Bc = ceil(M / 4d), Br = min(Bc, d) (M = shared
+    memory in elements), refined to tensor-core shapes (Br in {64, 128}, fewer
+    rows for short queries; Bc a multiple of 16, of 64 from 64 up, at most
+    128), shrunk until the register estimate fits 255 per thread, then as many
+    K/V stages as fit, up to the target's preference. See docs/io-model.md.
+
+    With `report`, each op also gets a remark with the chosen tiles and the
+    predicted HBM bytes, FLOPs and arithmetic intensity of the naive and the
+    tiled evaluation:
+
+    ```
+    attention-opt --attn-select-tiles="chip=sm_80 report" in.mlir
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90a\"",
+           "Target GPU: sm_80 (164 KB shared memory) or sm_90a (227 KB)">,
+    Option<"report", "report", "bool", "false",
+           "Emit a remark with the IO report of each op">
+  ];
+}
+
+def AttnTilePass : Pass<"attn-tile"> {
+  let summary = "Tile attn.attention with online softmax (FlashAttention)";
+  let description = [{
+    Rewrites each `attn.attention` into an `scf.forall` over (batch, query
+    head, query block of Br rows) whose body loops (`scf.for`) over the
+    key/value blocks of Bc rows, keeping the running row max `m`, row sum `l`
+    and an f32 accumulator `acc` [Br, Dv]:
+
+    ```
+    S = Q_blk · K_blkᵀ · scale   (+ softcap, + mask)
+    m' = max(m, rowmax(S));  P = exp(S - m');  α = exp(m - m')
+    l  = α·l + rowsum(P);    acc = α·acc + dropout(P) · V_blk
+    O  = acc / l;            lse = m + log(l)
+    ```
+
+    The key/value loop of each query block starts and ends at the first and
+    last block the causal and window rules leave visible, so fully masked
+    blocks are never visited; only blocks that cross a mask boundary (or the
+    end of the keys) apply the elementwise mask, selected by an `scf.if`.
+    Tiles have static shapes: the last query/key block is padded with zeros
+    and its extra columns masked. Mask tensors are read block by block.
+
+    Tile sizes come from `block-q`/`block-kv` if given, else from the op's
+    `attn.tiles` attribute (`attn-select-tiles`), else from the tile
+    selection for `chip`.
+  }];
+  let options = [
+    Option<"blockQ", "block-q", "int64_t", "0", "Query rows per tile (Br)">,
+    Option<"blockKV", "block-kv", "int64_t", "0",
+           "Key/value rows per step (Bc)">,
+    Option<"chip", "chip", "std::string", "\"sm_90a\"",
+           "Target used to choose tiles when none are given">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // ATTNOPT_DIALECT_ATTN_TRANSFORMS_PASSES_TD

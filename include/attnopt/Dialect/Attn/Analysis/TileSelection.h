@@ -1,0 +1,78 @@
+//===- TileSelection.h - IO-aware tile sizes for attention ------*- C++ -*-===//
+//
+// Chooses the query block Br, key/value block Bc, pipeline stages and warps
+// for an attention op from a target description, starting from the
+// FlashAttention rule (Bc = ceil(M / 4d), Br = min(Bc, d)) and refining it for
+// tensor-core shapes, registers and shared memory; and predicts the HBM
+// traffic of the naive and the tiled evaluation (docs/io-model.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNOPT_DIALECT_ATTN_ANALYSIS_TILESELECTION_H
+#define ATTNOPT_DIALECT_ATTN_ANALYSIS_TILESELECTION_H
+
+#include "attnopt/Dialect/Attn/IR/AttnOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::attn {
+
+/// The on-chip resources of one GPU generation that bound the tiles.
+struct TargetDescription {
+  std::string chip;
+  int64_t sharedMemoryBytes = 0; ///< Usable shared memory per thread block.
+  int64_t registersPerThread = 255;
+  int64_t preferredStages = 2; ///< K/V tiles in flight when they fit.
+
+  /// "sm_80" (A100: 164 KB) or "sm_90"/"sm_90a" (H100/H200: 227 KB).
+  static std::optional<TargetDescription> get(StringRef chip);
+};
+
+/// The sizes of one attention problem that the model needs.
+struct AttentionShape {
+  int64_t batch = 1, queryHeads = 1, queryLen = 1, keyLen = 1;
+  int64_t headDim = 1, valueDim = 1, elementBytes = 2;
+  int64_t maskElementBytes = 0; ///< 0 without a mask tensor.
+  bool hasLse = false;
+  CausalMode causal = CausalMode::none;
+  std::optional<std::pair<int64_t, int64_t>> window;
+
+  /// Fails (with a diagnostic) for dynamic shapes.
+  static FailureOr<AttentionShape> get(AttentionOp op);
+};
+
+struct TileChoice {
+  int64_t blockQ = 64, blockKV = 64, stages = 2, warps = 4;
+  int64_t ruleBlockQ = 0, ruleBlockKV = 0; ///< FlashAttention's Br, Bc.
+  int64_t sharedMemoryBytes = 0;           ///< Q tile + stages × (K + V).
+  int64_t registersPerThread = 0;          ///< Model estimate.
+};
+
+/// Estimated f32 registers per thread: accumulator and score tile spread
+/// over the block's threads plus a fixed allowance for addresses and the
+/// softmax statistics.
+int64_t estimateRegistersPerThread(int64_t blockQ, int64_t blockKV,
+                                   int64_t valueDim, int64_t warps);
+
+TileChoice selectTiles(const AttentionShape &shape,
+                       const TargetDescription &target);
+
+/// Which key/value blocks a query block visits: [first, last) in units of
+/// blockKV, after causal and window block skipping.
+std::pair<int64_t, int64_t> visitedKVBlocks(const AttentionShape &shape,
+                                            int64_t blockQ, int64_t blockKV,
+                                            int64_t queryBlock);
+
+struct IOReport {
+  int64_t naiveBytes = 0, tiledBytes = 0;
+  int64_t denseFlops = 0, executedFlops = 0;
+  int64_t visitedBlocks = 0, totalBlocks = 0; ///< Per (batch, head).
+};
+
+IOReport analyzeIO(const AttentionShape &shape, const TileChoice &tiles);
+
+} // namespace mlir::attn
+
+#endif // ATTNOPT_DIALECT_ATTN_ANALYSIS_TILESELECTION_H

@@ -1,0 +1,27 @@
+//===- Transforms.h - attn transformations as functions ---------*- C++ -*-===//
+
+#ifndef ATTNOPT_DIALECT_ATTN_TRANSFORMS_TRANSFORMS_H
+#define ATTNOPT_DIALECT_ATTN_TRANSFORMS_TRANSFORMS_H
+
+#include "attnopt/Dialect/Attn/IR/AttnOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::attn {
+
+struct OnlineSoftmaxTiling {
+  int64_t blockQ = 64;  ///< Br: query rows per parallel tile.
+  int64_t blockKV = 64; ///< Bc: key/value rows per sequential step.
+};
+
+/// Rewrites `op` into the FlashAttention form: an scf.forall over (batch,
+/// head, query block) whose body runs an scf.for over the key/value blocks
+/// that the causal/window rules leave visible, carrying the running row max,
+/// row sum and f32 accumulator. No value of the result has both a query-length
+/// and a key-length dimension. Returns the replacement values.
+FailureOr<SmallVector<Value>>
+tileAttentionWithOnlineSoftmax(RewriterBase &rewriter, AttentionOp op,
+                               const OnlineSoftmaxTiling &tiling);
+
+} // namespace mlir::attn
+
+#endif // ATTNOPT_DIALECT_ATTN_TRANSFORMS_TRANSFORMS_H

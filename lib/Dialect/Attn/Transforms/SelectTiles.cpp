@@ -1,0 +1,64 @@
+//===- SelectTiles.cpp - attn-select-tiles pass ---------------------------===//
+
+#include "attnopt/Dialect/Attn/Analysis/TileSelection.h"
+#include "attnopt/Dialect/Attn/Transforms/Passes.h"
+
+#include "llvm/Support/Format.h"
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_ATTNSELECTTILESPASS
+#include "attnopt/Dialect/Attn/Transforms/Passes.h.inc"
+
+namespace {
+
+void emitReport(AttentionOp op, const TargetDescription &target,
+                const TileChoice &t, const IOReport &r) {
+  auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+  std::string msg;
+  llvm::raw_string_ostream diag(msg);
+  diag << "attn-select-tiles " << target.chip << ": block_q=" << t.blockQ
+       << " block_kv=" << t.blockKV << " stages=" << t.stages
+       << " warps=" << t.warps << " (FlashAttention rule: Br=" << t.ruleBlockQ
+       << " Bc=" << t.ruleBlockKV << "); shared memory " << t.sharedMemoryBytes
+       << " B of " << target.sharedMemoryBytes << ", ~" << t.registersPerThread
+       << " registers/thread\n"
+       << "  HBM bytes: naive " << r.naiveBytes << ", tiled " << r.tiledBytes
+       << llvm::format(" (%.2fx less)", ratio(r.naiveBytes, r.tiledBytes))
+       << "\n  FLOPs: dense " << r.denseFlops << ", executed "
+       << r.executedFlops << " (" << r.visitedBlocks << " of " << r.totalBlocks
+       << " blocks per head)\n"
+       << llvm::format("  arithmetic intensity: naive %.1f, tiled %.1f "
+                       "FLOP/byte",
+                       ratio(r.denseFlops, r.naiveBytes),
+                       ratio(r.executedFlops, r.tiledBytes));
+  op.emitRemark(msg);
+}
+
+struct AttnSelectTilesPass final
+    : impl::AttnSelectTilesPassBase<AttnSelectTilesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<TargetDescription> target = TargetDescription::get(chip);
+    if (!target) {
+      getOperation()->emitError("attn-select-tiles: unknown chip '")
+          << chip << "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)";
+      return signalPassFailure();
+    }
+    getOperation()->walk([&](AttentionOp op) {
+      FailureOr<AttentionShape> shape = AttentionShape::get(op);
+      if (failed(shape))
+        return; // Dynamic shapes keep attn-tile's defaults; already reported.
+      TileChoice tiles = selectTiles(*shape, *target);
+      op->setAttr("attn.tiles",
+                  TileConfigAttr::get(&getContext(), tiles.blockQ,
+                                      tiles.blockKV, tiles.stages,
+                                      tiles.warps));
+      if (report)
+        emitReport(op, *target, tiles, analyzeIO(*shape, tiles));
+    });
+  }
+};
+
+} // namespace
+} // namespace mlir::attn

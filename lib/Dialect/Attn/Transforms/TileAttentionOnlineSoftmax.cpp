@@ -1,0 +1,632 @@
+//===- TileAttentionOnlineSoftmax.cpp - attn-tile pass --------------------===//
+//
+// FlashAttention as a rewrite: attn.attention becomes a parallel loop over
+// query blocks with a sequential loop over key/value blocks that carries the
+// online-softmax state (m, l, acc). All tiles are statically shaped (Br x D,
+// Bc x D, Br x Bc, Br x Dv); remainders are padded, and padded key columns are
+// masked, so the same IR maps onto fixed-size tensor-core fragments later.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnopt/Dialect/Attn/Analysis/TileSelection.h"
+#include "attnopt/Dialect/Attn/Transforms/Passes.h"
+#include "attnopt/Dialect/Attn/Transforms/Transforms.h"
+#include "attnopt/Dialect/Attn/Utils/Philox.h"
+#include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_ATTNTILEPASS
+#include "attnopt/Dialect/Attn/Transforms/Passes.h.inc"
+} // namespace mlir::attn
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+/// Emits the tiled form of one attention op. Values named `*Tile` have
+/// static tile shapes; `q0`/`k0` are the first query row / key of a block.
+class OnlineSoftmaxBuilder {
+public:
+  OnlineSoftmaxBuilder(RewriterBase &b, AttentionOp op,
+                       const OnlineSoftmaxTiling &tiling)
+      : b(b), loc(op.getLoc()), op(op), br(tiling.blockQ),
+        bc(tiling.blockKV), mods(ScoreModifiers::get(op)) {
+    positional = mods;
+    positional.causal = CausalMode::none;
+    positional.window.reset();
+  }
+
+  FailureOr<SmallVector<Value>> build();
+
+private:
+  using BodyFn = function_ref<void(OpBuilder &, Location, ValueRange)>;
+
+  // Small builders.
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value f32(OpBuilder &nb, Location l, float v) {
+    return arith::ConstantFloatOp::create(nb, l, nb.getF32Type(), APFloat(v));
+  }
+  Value toF32(OpBuilder &nb, Location l, Value v) {
+    return v.getType().isF32()
+               ? v
+               : arith::ExtFOp::create(nb, l, nb.getF32Type(), v).getResult();
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value maxI(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
+  Value dimOf(Value tensor, int64_t dim);
+  Value filled(ArrayRef<int64_t> shape, float value);
+  Value generic(ValueRange inputs, Value init, ArrayRef<AffineMap> maps,
+                ArrayRef<utils::IteratorType> iterators, BodyFn body);
+  AffineMap map(unsigned numDims, ArrayRef<AffineExpr> results) {
+    return AffineMap::get(numDims, 0, results, b.getContext());
+  }
+  /// [rows x cols] slice of a rank-4 tensor at (i0, i1, i2, 0 or col0),
+  /// zero-padded to [padRows x padCols].
+  Value paddedSlice(Value source, ArrayRef<OpFoldResult> offsets,
+                    ArrayRef<OpFoldResult> sizes, int64_t padRows,
+                    int64_t padCols);
+
+  // The steps of the algorithm.
+  void computeKVBounds(Value q0, Value rows, Value &first, Value &last);
+  Value blockNeedsMask(Value q0, Value rows, Value k0);
+  Value maskTile(Value bIdx, Value hIdx, Value q0, Value rows, Value k0,
+                 Value cols);
+  Value scoreTile(Value qTile, Value kTile);
+  Value modifiedScores(Value raw, Value maskTile, Value q0, Value k0,
+                       const ScoreModifiers &m, bool boundColumns);
+  SmallVector<Value> kvStep(Value bIdx, Value hIdx, Value kvHead, Value q0,
+                            Value rows, Value qTile, Value kb, Value acc,
+                            Value rowMax, Value rowSum);
+  Value finalOutput(Value acc, Value rowSum);
+  Value finalLse(Value rowMax, Value rowSum);
+
+  RewriterBase &b;
+  Location loc;
+  AttentionOp op;
+  int64_t br, bc;
+  ScoreModifiers mods, positional;
+  int64_t group = 1, headDim = 0, valueDim = 0;
+  Value numHeads, queryLen, keyLen;
+  utils::IteratorType par = utils::IteratorType::parallel;
+  utils::IteratorType red = utils::IteratorType::reduction;
+};
+
+Value OnlineSoftmaxBuilder::dimOf(Value tensor, int64_t dim) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (!type.isDynamicDim(dim))
+    return idx(type.getDimSize(dim));
+  return tensor::DimOp::create(b, loc, tensor, dim);
+}
+
+Value OnlineSoftmaxBuilder::filled(ArrayRef<int64_t> shape, float value) {
+  Value empty = tensor::EmptyOp::create(b, loc, shape, b.getF32Type());
+  return linalg::FillOp::create(b, loc, f32(b, loc, value), empty)
+      .getResult(0);
+}
+
+Value OnlineSoftmaxBuilder::generic(ValueRange inputs, Value init,
+                                    ArrayRef<AffineMap> maps,
+                                    ArrayRef<utils::IteratorType> iterators,
+                                    BodyFn body) {
+  return linalg::GenericOp::create(b, loc, TypeRange{init.getType()}, inputs,
+                                   ValueRange{init}, maps, iterators, body)
+      .getResult(0);
+}
+
+Value OnlineSoftmaxBuilder::paddedSlice(Value source,
+                                        ArrayRef<OpFoldResult> offsets,
+                                        ArrayRef<OpFoldResult> sizes,
+                                        int64_t padRows, int64_t padCols) {
+  auto srcType = cast<RankedTensorType>(source.getType());
+  SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
+  auto sliceType = tensor::ExtractSliceOp::inferCanonicalRankReducedResultType(
+      2, srcType, sizes);
+  Value slice = tensor::ExtractSliceOp::create(b, loc, sliceType, source,
+                                               offsets, sizes, strides);
+  auto padType = RankedTensorType::get({padRows, padCols},
+                                       srcType.getElementType());
+  if (sliceType == padType)
+    return slice;
+  auto highOf = [&](OpFoldResult size, int64_t target) -> OpFoldResult {
+    if (std::optional<int64_t> c = getConstantIntValue(size))
+      return b.getIndexAttr(target - *c);
+    return sub(idx(target), cast<Value>(size));
+  };
+  SmallVector<OpFoldResult> low(2, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> high = {highOf(sizes[2], padRows),
+                                    highOf(sizes[3], padCols)};
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(srcType.getElementType()));
+  return tensor::PadOp::create(b, loc, padType, slice, low, high, zero);
+}
+
+/// The visible key range of rows [q0, q0 + rows) is [lo, hi): the window's
+/// left edge of the first row to the causal/window right edge of the last.
+/// The loop visits key blocks lo / Bc .. ceil(hi / Bc).
+void OnlineSoftmaxBuilder::computeKVBounds(Value q0, Value rows, Value &first,
+                                           Value &last) {
+  Value zero = idx(0), cbc = idx(bc);
+  Value delta = mods.causal == CausalMode::bottom_right ? sub(keyLen, queryLen)
+                                                        : zero;
+  Value lo = zero, hi = keyLen;
+  Value lastDiag = add(add(q0, sub(rows, idx(1))), delta);
+  if (mods.causal != CausalMode::none)
+    hi = minI(hi, add(lastDiag, idx(1)));
+  if (mods.window) {
+    auto [left, right] = *mods.window;
+    if (left >= 0)
+      lo = maxI(lo, sub(add(q0, delta), idx(left)));
+    if (right >= 0)
+      hi = minI(hi, add(lastDiag, idx(right + 1)));
+  }
+  first = arith::DivSIOp::create(b, loc, lo, cbc);
+  Value hiBlocks = arith::CeilDivSIOp::create(b, loc, maxI(hi, zero), cbc);
+  // An empty range (hi <= lo) visits nothing: the rows stay fully masked.
+  last = arith::SelectOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, hi, lo),
+      first, maxI(hiBlocks, first));
+}
+
+/// Whether block [k0, k0 + Bc) of rows [q0, q0 + rows) has any position the
+/// causal/window rules exclude, or runs past the last key.
+Value OnlineSoftmaxBuilder::blockNeedsMask(Value q0, Value rows, Value k0) {
+  Value blockEnd = add(k0, idx(bc));
+  Value needs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                      blockEnd, keyLen);
+  if (!mods.hasPositionalMask())
+    return needs;
+  Value delta = mods.causal == CausalMode::bottom_right ? sub(keyLen, queryLen)
+                                                        : idx(0);
+  auto orWith = [&](Value cond) {
+    needs = arith::OrIOp::create(b, loc, needs, cond);
+  };
+  // Upper edge: the first row's diagonal (+ right) must cover the block end.
+  std::optional<int64_t> right;
+  if (mods.causal != CausalMode::none)
+    right = 0;
+  if (mods.window && mods.window->second >= 0)
+    right = right ? std::min(*right, mods.window->second) : mods.window->second;
+  if (right) {
+    Value firstUpper = add(add(q0, delta), idx(*right));
+    orWith(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                 sub(blockEnd, idx(1)), firstUpper));
+  }
+  // Lower edge: the last row's window start must not pass the block start.
+  if (mods.window && mods.window->first >= 0) {
+    Value lastLower =
+        sub(add(add(q0, sub(rows, idx(1))), delta), idx(mods.window->first));
+    orWith(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k0,
+                                 lastLower));
+  }
+  return needs;
+}
+
+/// The [Br|1, Bc|1] block of the mask (broadcast dims keep size 1).
+Value OnlineSoftmaxBuilder::maskTile(Value bIdx, Value hIdx, Value q0,
+                                     Value rows, Value k0, Value cols) {
+  Value mask = op.getMask();
+  if (!mask)
+    return Value();
+  auto type = cast<RankedTensorType>(mask.getType());
+  auto pick = [&](int64_t dim, Value v) {
+    return type.getDimSize(dim) == 1 ? OpFoldResult(b.getIndexAttr(0))
+                                     : OpFoldResult(v);
+  };
+  auto size = [&](int64_t dim, Value v) {
+    return type.getDimSize(dim) == 1 ? OpFoldResult(b.getIndexAttr(1))
+                                     : OpFoldResult(v);
+  };
+  SmallVector<OpFoldResult> offsets = {pick(0, bIdx), pick(1, hIdx), pick(2, q0),
+                                       pick(3, k0)};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
+                                     size(2, rows), size(3, cols)};
+  return paddedSlice(mask, offsets, sizes, type.getDimSize(2) == 1 ? 1 : br,
+                     type.getDimSize(3) == 1 ? 1 : bc);
+}
+
+/// S[i, j] = sum_d Q[i, d] * K[j, d] in f32: [Br, Bc].
+Value OnlineSoftmaxBuilder::scoreTile(Value qTile, Value kTile) {
+  AffineExpr i, j, d;
+  bindDims(b.getContext(), i, j, d);
+  return generic({qTile, kTile}, filled({br, bc}, 0.0f),
+                 {map(3, {i, d}), map(3, {j, d}), map(3, {i, j})},
+                 {par, par, red},
+                 [&](OpBuilder &nb, Location l, ValueRange a) {
+                   Value prod = arith::MulFOp::create(nb, l, toF32(nb, l, a[0]),
+                                                      toF32(nb, l, a[1]));
+                   linalg::YieldOp::create(
+                       nb, l, arith::AddFOp::create(nb, l, a[2], prod).getResult());
+                 });
+}
+
+Value OnlineSoftmaxBuilder::modifiedScores(Value raw, Value maskTile, Value q0,
+                                           Value k0, const ScoreModifiers &m,
+                                           bool boundColumns) {
+  AffineExpr i, j;
+  bindDims(b.getContext(), i, j);
+  AffineMap id = map(2, {i, j});
+  SmallVector<Value> inputs = {raw};
+  SmallVector<AffineMap> maps = {id};
+  if (maskTile) {
+    auto t = cast<RankedTensorType>(maskTile.getType());
+    AffineExpr zero = getAffineConstantExpr(0, b.getContext());
+    inputs.push_back(maskTile);
+    maps.push_back(map(2, {t.getDimSize(0) == 1 ? zero : i,
+                           t.getDimSize(1) == 1 ? zero : j}));
+  }
+  maps.push_back(id);
+  Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br, bc},
+                                       b.getF32Type());
+  return generic(
+      inputs, init, maps, {par, par},
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value row = arith::AddIOp::create(nb, l, q0,
+                                          linalg::IndexOp::create(nb, l, 0));
+        Value col = arith::AddIOp::create(nb, l, k0,
+                                          linalg::IndexOp::create(nb, l, 1));
+        Value s = emitModifiedScore(nb, l, m, a[0], maskTile ? a[1] : Value(),
+                                    row, col, queryLen, keyLen);
+        if (boundColumns) {
+          Value inside = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::slt, col, keyLen);
+          s = arith::SelectOp::create(nb, l, inside, s, f32(nb, l, kNegInf));
+        }
+        linalg::YieldOp::create(nb, l, s);
+      });
+}
+
+/// One step of the inner loop: returns the new (acc, m, l).
+SmallVector<Value> OnlineSoftmaxBuilder::kvStep(Value bIdx, Value hIdx,
+                                                Value kvHead, Value q0,
+                                                Value rows, Value qTile,
+                                                Value kb, Value acc,
+                                                Value rowMax, Value rowSum) {
+  MLIRContext *ctx = b.getContext();
+  Value k0 = mul(kb, idx(bc));
+  Value cols = minI(idx(bc), sub(keyLen, k0));
+  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+  Value kTile = paddedSlice(op.getKey(), {bIdx, kvHead, k0, zero},
+                            {one, one, cols, b.getIndexAttr(headDim)}, bc,
+                            headDim);
+  Value vTile = paddedSlice(op.getValue(), {bIdx, kvHead, k0, zero},
+                            {one, one, cols, b.getIndexAttr(valueDim)}, bc,
+                            valueDim);
+  Value mTile = maskTile(bIdx, hIdx, q0, rows, k0, cols);
+  Value raw = scoreTile(qTile, kTile);
+
+  // Only blocks on a mask boundary pay for the elementwise mask.
+  bool staticFullBlocks =
+      !mods.hasPositionalMask() &&
+      !cast<RankedTensorType>(op.getKey().getType()).isDynamicDim(2) &&
+      cast<RankedTensorType>(op.getKey().getType()).getDimSize(2) % bc == 0;
+  Value s;
+  if (staticFullBlocks) {
+    s = modifiedScores(raw, mTile, q0, k0, mods, /*boundColumns=*/false);
+  } else {
+    Value needsMask = blockNeedsMask(q0, rows, k0);
+    auto ifOp = scf::IfOp::create(
+        b, loc, needsMask,
+        [&](OpBuilder &nb, Location l) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          Value masked = modifiedScores(raw, mTile, q0, k0, mods, true);
+          scf::YieldOp::create(b, l, masked);
+        },
+        [&](OpBuilder &nb, Location l) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          Value plain = modifiedScores(raw, mTile, q0, k0, positional, false);
+          scf::YieldOp::create(b, l, plain);
+        });
+    s = ifOp.getResult(0);
+  }
+
+  AffineExpr i, j, e;
+  bindDims(ctx, i, j, e);
+  AffineMap ij = map(2, {i, j}), iOnly = map(2, {i});
+  // m' = max(m, rowmax(S)).
+  Value newMax = generic({s}, rowMax, {ij, iOnly}, {par, red},
+                         [&](OpBuilder &nb, Location l, ValueRange a) {
+                           linalg::YieldOp::create(
+                               nb, l,
+                               arith::MaximumFOp::create(nb, l, a[0], a[1])
+                                   .getResult());
+                         });
+  // A row that has seen no allowed key keeps m' = -inf; subtracting 0
+  // instead keeps exp(-inf - m') = 0 rather than NaN.
+  auto safe = [&](OpBuilder &nb, Location l, Value m) -> Value {
+    Value isEmpty = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, m,
+                                          f32(nb, l, kNegInf));
+    return arith::SelectOp::create(nb, l, isEmpty, f32(nb, l, 0.0f), m);
+  };
+  Value p = generic(
+      {s, newMax}, tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br, bc},
+                                           b.getF32Type()),
+      {ij, iOnly, ij}, {par, par},
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value diff = arith::SubFOp::create(nb, l, a[0], safe(nb, l, a[1]));
+        linalg::YieldOp::create(nb, l,
+                                math::ExpOp::create(nb, l, diff).getResult());
+      });
+  AffineMap i1 = map(1, {getAffineDimExpr(0, ctx)});
+  Value alpha = generic(
+      {rowMax, newMax}, tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br},
+                                                b.getF32Type()),
+      {i1, i1, i1}, {par}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value diff = arith::SubFOp::create(nb, l, a[0], safe(nb, l, a[1]));
+        linalg::YieldOp::create(nb, l,
+                                math::ExpOp::create(nb, l, diff).getResult());
+      });
+  // l' = alpha * l + rowsum(P): the sum uses P before dropout.
+  Value scaledSum = generic({alpha}, rowSum, {i1, i1}, {par},
+                            [&](OpBuilder &nb, Location l, ValueRange a) {
+                              linalg::YieldOp::create(
+                                  nb, l,
+                                  arith::MulFOp::create(nb, l, a[0], a[1])
+                                      .getResult());
+                            });
+  Value newSum = generic({p}, scaledSum, {ij, iOnly}, {par, red},
+                         [&](OpBuilder &nb, Location l, ValueRange a) {
+                           linalg::YieldOp::create(
+                               nb, l,
+                               arith::AddFOp::create(nb, l, a[0], a[1])
+                                   .getResult());
+                         });
+  float dropP = op.getDropoutP().convertToFloat();
+  if (dropP > 0.0f) {
+    p = generic(
+        {p}, tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br, bc},
+                                     b.getF32Type()),
+        {ij, ij}, {par, par}, [&](OpBuilder &nb, Location l, ValueRange a) {
+          DropoutPosition pos{
+              bIdx,
+              hIdx,
+              arith::AddIOp::create(nb, l, q0, linalg::IndexOp::create(nb, l, 0)),
+              arith::AddIOp::create(nb, l, k0, linalg::IndexOp::create(nb, l, 1)),
+              numHeads,
+              queryLen};
+          Value keep =
+              emitDropoutKeep(nb, l, op.getSeed(), op.getOffset(), pos, dropP);
+          Value scaled = arith::MulFOp::create(
+              nb, l, a[0], f32(nb, l, 1.0f / (1.0f - dropP)));
+          linalg::YieldOp::create(
+              nb, l,
+              arith::SelectOp::create(nb, l, keep, scaled, f32(nb, l, 0.0f))
+                  .getResult());
+        });
+  }
+  // acc' = alpha * acc + P · V.
+  AffineMap ie = map(2, {i, j});
+  Value scaledAcc = generic({alpha}, acc, {iOnly, ie}, {par, par},
+                            [&](OpBuilder &nb, Location l, ValueRange a) {
+                              linalg::YieldOp::create(
+                                  nb, l,
+                                  arith::MulFOp::create(nb, l, a[0], a[1])
+                                      .getResult());
+                            });
+  // (i, e, j): acc[i, e] += P[i, j] * V[j, e].
+  Value newAcc = generic(
+      {p, vTile}, scaledAcc, {map(3, {i, e}), map(3, {e, j}), map(3, {i, j})},
+      {par, par, red}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value prod =
+            arith::MulFOp::create(nb, l, a[0], toF32(nb, l, a[1]));
+        linalg::YieldOp::create(
+            nb, l, arith::AddFOp::create(nb, l, a[2], prod).getResult());
+      });
+  return {newAcc, newMax, newSum};
+}
+
+/// O = acc / l in the output element type (0 for rows with no allowed key).
+Value OnlineSoftmaxBuilder::finalOutput(Value acc, Value rowSum) {
+  AffineExpr i, e;
+  bindDims(b.getContext(), i, e);
+  Type elt = op.getOutputType().getElementType();
+  Value init = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{br, valueDim}, elt);
+  return generic({acc, rowSum}, init,
+                 {map(2, {i, e}), map(2, {i}), map(2, {i, e})}, {par, par},
+                 [&](OpBuilder &nb, Location l, ValueRange a) {
+                   Value zero = f32(nb, l, 0.0f);
+                   Value isEmpty = arith::CmpFOp::create(
+                       nb, l, arith::CmpFPredicate::OEQ, a[1], zero);
+                   Value o = arith::SelectOp::create(
+                       nb, l, isEmpty, zero,
+                       arith::DivFOp::create(nb, l, a[0], a[1]));
+                   if (!elt.isF32())
+                     o = arith::TruncFOp::create(nb, l, elt, o);
+                   linalg::YieldOp::create(nb, l, o);
+                 });
+}
+
+/// lse = m + log(l), -inf for rows with no allowed key.
+Value OnlineSoftmaxBuilder::finalLse(Value rowMax, Value rowSum) {
+  AffineMap i1 = b.getMultiDimIdentityMap(1);
+  Value init =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br}, b.getF32Type());
+  return generic({rowMax, rowSum}, init, {i1, i1, i1}, {par},
+                 [&](OpBuilder &nb, Location l, ValueRange a) {
+                   Value negInf = f32(nb, l, kNegInf);
+                   Value isEmpty = arith::CmpFOp::create(
+                       nb, l, arith::CmpFPredicate::OEQ, a[0], negInf);
+                   Value lse = arith::AddFOp::create(
+                       nb, l, a[0], math::LogOp::create(nb, l, a[1]));
+                   linalg::YieldOp::create(
+                       nb, l,
+                       arith::SelectOp::create(nb, l, isEmpty, negInf, lse)
+                           .getResult());
+                 });
+}
+
+FailureOr<SmallVector<Value>> OnlineSoftmaxBuilder::build() {
+  RankedTensorType qType = op.getQueryType(), kType = op.getKeyType(),
+                   vType = op.getValueType();
+  if (qType.isDynamicDim(1) || kType.isDynamicDim(1) ||
+      qType.isDynamicDim(3) || vType.isDynamicDim(3))
+    return op.emitOpError("attn-tile needs static head counts and head dims");
+  if (br < 1 || bc < 1)
+    return op.emitOpError("attn-tile: tile sizes must be >= 1, got block-q=")
+           << br << " block-kv=" << bc;
+  group = op.getGroupSize();
+  headDim = qType.getDimSize(3);
+  valueDim = vType.getDimSize(3);
+  Value batch = dimOf(op.getQuery(), 0);
+  numHeads = idx(qType.getDimSize(1));
+  queryLen = dimOf(op.getQuery(), 2);
+  keyLen = dimOf(op.getKey(), 2);
+  Value queryBlocks = arith::CeilDivSIOp::create(b, loc, queryLen, idx(br));
+
+  Type outElt = op.getOutputType().getElementType();
+  SmallVector<OpFoldResult> outSizes = {batch, numHeads, queryLen,
+                                        b.getIndexAttr(valueDim)};
+  SmallVector<Value> inits = {tensor::EmptyOp::create(
+      b, loc, getAsOpFoldResult(ValueRange{batch, numHeads, queryLen,
+                                           idx(valueDim)}),
+      outElt)};
+  if (op.getLse())
+    inits.push_back(tensor::EmptyOp::create(
+        b, loc, getAsOpFoldResult(ValueRange{batch, numHeads, queryLen}),
+        b.getF32Type()));
+
+  auto forall = scf::ForallOp::create(
+      b, loc, getAsOpFoldResult(ValueRange{batch, numHeads, queryBlocks}),
+      inits, /*mapping=*/std::nullopt);
+  Block *body = forall.getBody();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(body);
+  Value bIdx = body->getArgument(0), hIdx = body->getArgument(1);
+  Value qb = body->getArgument(2);
+  Value q0 = mul(qb, idx(br));
+  Value rows = minI(idx(br), sub(queryLen, q0));
+  Value kvHead =
+      group == 1 ? hIdx : arith::DivUIOp::create(b, loc, hIdx, idx(group));
+  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+  Value qTile = paddedSlice(op.getQuery(), {bIdx, hIdx, q0, zero},
+                            {one, one, rows, b.getIndexAttr(headDim)}, br,
+                            headDim);
+
+  Value first, last;
+  computeKVBounds(q0, rows, first, last);
+  Value acc0 = filled({br, valueDim}, 0.0f);
+  Value max0 = filled({br}, kNegInf);
+  Value sum0 = filled({br}, 0.0f);
+  auto loop = scf::ForOp::create(
+      b, loc, first, last, idx(1), ValueRange{acc0, max0, sum0},
+      [&](OpBuilder &nb, Location l, Value kb, ValueRange iter) {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        SmallVector<Value> next = kvStep(bIdx, hIdx, kvHead, q0, rows, qTile,
+                                         kb, iter[0], iter[1], iter[2]);
+        scf::YieldOp::create(b, l, next);
+      });
+  Value acc = loop.getResult(0), rowMax = loop.getResult(1),
+        rowSum = loop.getResult(2);
+
+  // Write the valid rows of the block.
+  Value outTile = finalOutput(acc, rowSum);
+  Value outRows = tensor::ExtractSliceOp::create(
+      b, loc, outTile, ArrayRef<OpFoldResult>{zero, zero},
+      ArrayRef<OpFoldResult>{rows, b.getIndexAttr(valueDim)},
+      ArrayRef<OpFoldResult>{one, one});
+  Value lseRows;
+  if (op.getLse())
+    lseRows = tensor::ExtractSliceOp::create(
+        b, loc, finalLse(rowMax, rowSum), ArrayRef<OpFoldResult>{zero},
+        ArrayRef<OpFoldResult>{rows}, ArrayRef<OpFoldResult>{one});
+
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(
+      b, loc, outRows, body->getArgument(3),
+      ArrayRef<OpFoldResult>{bIdx, hIdx, q0, zero},
+      ArrayRef<OpFoldResult>{one, one, rows, b.getIndexAttr(valueDim)},
+      ArrayRef<OpFoldResult>{one, one, one, one});
+  if (lseRows)
+    tensor::ParallelInsertSliceOp::create(
+        b, loc, lseRows, body->getArgument(4),
+        ArrayRef<OpFoldResult>{bIdx, hIdx, q0},
+        ArrayRef<OpFoldResult>{one, one, rows},
+        ArrayRef<OpFoldResult>{one, one, one});
+
+  SmallVector<Value> results;
+  for (auto [result, type] :
+       llvm::zip(forall.getResults(), op->getResultTypes())) {
+    Value r = result;
+    if (r.getType() != type) {
+      b.setInsertionPointAfter(forall);
+      r = tensor::CastOp::create(b, loc, type, r);
+    }
+    results.push_back(r);
+  }
+  return results;
+}
+
+struct AttnTilePass final : mlir::attn::impl::AttnTilePassBase<AttnTilePass> {
+  using Base::Base;
+
+  FailureOr<OnlineSoftmaxTiling> tilingFor(AttentionOp op) {
+    OnlineSoftmaxTiling tiling;
+    if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles")) {
+      tiling.blockQ = tiles.getBlockQ();
+      tiling.blockKV = tiles.getBlockKv();
+    } else {
+      std::optional<TargetDescription> target = TargetDescription::get(chip);
+      if (!target)
+        return op.emitOpError("attn-tile: unknown chip '")
+               << chip << "' (expected sm_80 or sm_90a)";
+      FailureOr<AttentionShape> shape = AttentionShape::get(op);
+      if (succeeded(shape)) {
+        TileChoice choice = selectTiles(*shape, *target);
+        tiling.blockQ = choice.blockQ;
+        tiling.blockKV = choice.blockKV;
+      } else if (blockQ <= 0 || blockKV <= 0) {
+        return failure();
+      }
+    }
+    if (blockQ > 0)
+      tiling.blockQ = blockQ;
+    if (blockKV > 0)
+      tiling.blockKV = blockKV;
+    return tiling;
+  }
+
+  void runOnOperation() override {
+    SmallVector<AttentionOp> ops;
+    getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (AttentionOp op : ops) {
+      FailureOr<OnlineSoftmaxTiling> tiling = tilingFor(op);
+      if (failed(tiling))
+        return signalPassFailure();
+      rewriter.setInsertionPoint(op);
+      FailureOr<SmallVector<Value>> results =
+          tileAttentionWithOnlineSoftmax(rewriter, op, *tiling);
+      if (failed(results))
+        return signalPassFailure();
+      rewriter.replaceOp(op, *results);
+    }
+  }
+};
+
+} // namespace
+
+FailureOr<SmallVector<Value>>
+mlir::attn::tileAttentionWithOnlineSoftmax(RewriterBase &rewriter,
+                                           AttentionOp op,
+                                           const OnlineSoftmaxTiling &tiling) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  return OnlineSoftmaxBuilder(rewriter, op, tiling).build();
+}
