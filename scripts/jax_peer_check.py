@@ -155,6 +155,7 @@ class JaxPeer:
         self.jax, self.np, self.F = jax, np, F
         self.stock_core = F._dot_product_attention_core
         self.x64_core = None
+        self._jit = {}
         self.x64_note = ""
         try:
             src = inspect.getsource(self.stock_core)
@@ -170,6 +171,19 @@ class JaxPeer:
         elif src:
             self.x64_note = ("the float32 cast before the softmax was not found "
                              "in _dot_product_attention_core")
+
+    def _jitted(self, x64):
+        """One jitted call per variant: one XLA compile per shape instead of
+        one per primitive (eager), the same computation."""
+        if x64 not in self._jit:
+            def call(q, k, v, bias, mask, scale, is_causal, local_window_size):
+                return self.jax.nn.dot_product_attention(
+                    q, k, v, bias=bias, mask=mask, scale=scale,
+                    is_causal=is_causal, local_window_size=local_window_size,
+                    implementation="xla", return_residual=True)
+            self._jit[x64] = self.jax.jit(
+                call, static_argnames=("scale", "is_causal", "local_window_size"))
+        return self._jit[x64]
 
     @contextlib.contextmanager
     def _core(self, fn):
@@ -193,9 +207,10 @@ class JaxPeer:
                 if width < D:
                     chunk = np.concatenate(
                         [chunk, np.zeros(chunk.shape[:3] + (D - width,))], axis=3)
-                o, l = self.jax.nn.dot_product_attention(
-                    qt, kt, chunk.transpose(0, 2, 1, 3), implementation="xla",
-                    return_residual=True, **kw)
+                o, l = self._jitted(x64)(
+                    qt, kt, chunk.transpose(0, 2, 1, 3), kw.get("bias"),
+                    kw.get("mask"), kw["scale"], kw.get("is_causal", False),
+                    kw.get("local_window_size"))
                 outs.append(np.asarray(o).transpose(0, 2, 1, 3)[..., :width])
                 if lse is None:
                     lse = np.asarray(l).transpose(0, 2, 1)

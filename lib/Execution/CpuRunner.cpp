@@ -70,8 +70,9 @@ std::vector<int64_t> shapeOf(Value v) {
 
 /// Reads the problem definition off a verified, statically shaped op.
 FailureOr<AttentionProblem> problemOf(AttentionOp op) {
-  for (Value v : op->getOperands())
-    if (auto t = dyn_cast<RankedTensorType>(v.getType()); t && !t.hasStaticShape())
+  for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                      op->getResultTypes()))
+    if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
       return op.emitError("attn-cpu-run needs static shapes, got ") << t;
   AttentionProblem p;
   ArrayRef<int64_t> q = op.getQueryType().getShape();

@@ -2,6 +2,11 @@
 // and Lq > Lk bottom-right, whose first Lq - Lk rows see no key at all.
 // RUN: attn-cpu-run %s --seed=3 | FileCheck %s
 // RUN: attn-cpu-run %s --seed=11 | FileCheck %s
+// The online-softmax tiled form, with tiles that divide the lengths and
+// tiles that don't, and with the tiles attn-select-tiles picks for sm_80.
+// RUN: attn-cpu-run %s --seed=3 --lowering="attn-tile{block-q=16 block-kv=16}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=3 --lowering="attn-tile{block-q=8 block-kv=12}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=3 --lowering="attn-select-tiles{chip=sm_80},attn-tile" | FileCheck %s
 
 // CHECK: Lq=20 Lk=36 {{.*}} causal=top_left
 // CHECK: rows with no allowed key: 0 of

@@ -2,6 +2,11 @@
 // bit, and the output must match the reference that uses the C++ bits.
 // RUN: attn-cpu-run %s --seed=2 | FileCheck %s
 // RUN: attn-cpu-run %s --seed=13 | FileCheck %s
+// The online-softmax tiled form, with tiles that divide the lengths and
+// tiles that don't, and with the tiles attn-select-tiles picks for sm_80.
+// RUN: attn-cpu-run %s --seed=2 --lowering="attn-tile{block-q=16 block-kv=16}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=2 --lowering="attn-tile{block-q=8 block-kv=12}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=2 --lowering="attn-select-tiles{chip=sm_80},attn-tile" | FileCheck %s
 
 // CHECK: f32 causal=none dropout
 // CHECK: dropout keep mask: 0 mismatches of 4608

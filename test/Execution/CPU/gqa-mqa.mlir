@@ -2,6 +2,11 @@
 // reference, for two input seeds.
 // RUN: attn-cpu-run %s --seed=1 | FileCheck %s
 // RUN: attn-cpu-run %s --seed=7 | FileCheck %s
+// The online-softmax tiled form, with tiles that divide the lengths and
+// tiles that don't, and with the tiles attn-select-tiles picks for sm_80.
+// RUN: attn-cpu-run %s --seed=1 --lowering="attn-tile{block-q=16 block-kv=16}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=1 --lowering="attn-tile{block-q=8 block-kv=12}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=1 --lowering="attn-select-tiles{chip=sm_80},attn-tile" | FileCheck %s
 
 // CHECK: B=2 Hq=8 Hkv=2 Lq=32 Lk=48 D=16 Dv=16 f32
 // CHECK: PASS

@@ -3,6 +3,11 @@
 // become -inf there), so fully masked rows occur.
 // RUN: attn-cpu-run %s --seed=5 | FileCheck %s
 // RUN: attn-cpu-run %s --seed=9 | FileCheck %s
+// The online-softmax tiled form, with tiles that divide the lengths and
+// tiles that don't, and with the tiles attn-select-tiles picks for sm_80.
+// RUN: attn-cpu-run %s --seed=5 --lowering="attn-tile{block-q=16 block-kv=16}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=5 --lowering="attn-tile{block-q=8 block-kv=12}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=5 --lowering="attn-select-tiles{chip=sm_80},attn-tile" | FileCheck %s
 
 // CHECK: B=2 Hq=4 {{.*}} f32 causal=none masked
 // CHECK: PASS

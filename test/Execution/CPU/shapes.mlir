@@ -1,6 +1,11 @@
 // Shapes: decoding (Lq = 1), one key, D != Dv, odd sizes, long rows.
 // RUN: attn-cpu-run %s --seed=6 | FileCheck %s
 // RUN: attn-cpu-run %s --seed=17 | FileCheck %s
+// The online-softmax tiled form, with tiles that divide the lengths and
+// tiles that don't, and with the tiles attn-select-tiles picks for sm_80.
+// RUN: attn-cpu-run %s --seed=6 --lowering="attn-tile{block-q=16 block-kv=16}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=6 --lowering="attn-tile{block-q=8 block-kv=12}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=6 --lowering="attn-select-tiles{chip=sm_80},attn-tile" | FileCheck %s
 
 // CHECK: B=4 Hq=8 Hkv=2 Lq=1 Lk=129 D=64 Dv=64 bf16
 // CHECK: PASS

@@ -1,6 +1,11 @@
 // Sliding windows (with and without causal alignment) and logit softcapping.
 // RUN: attn-cpu-run %s --seed=4 | FileCheck %s
 // RUN: attn-cpu-run %s --seed=21 | FileCheck %s
+// The online-softmax tiled form, with tiles that divide the lengths and
+// tiles that don't, and with the tiles attn-select-tiles picks for sm_80.
+// RUN: attn-cpu-run %s --seed=4 --lowering="attn-tile{block-q=16 block-kv=16}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=4 --lowering="attn-tile{block-q=8 block-kv=12}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=4 --lowering="attn-select-tiles{chip=sm_80},attn-tile" | FileCheck %s
 
 // CHECK: Lq=32 Lk=32 {{.*}} causal=top_left window
 // CHECK: PASS

@@ -2,7 +2,7 @@
 
 #include "attnopt/Dialect/Attn/Analysis/TileSelection.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 #include <algorithm>
 
@@ -32,8 +32,8 @@ std::optional<TargetDescription> TargetDescription::get(StringRef chip) {
 FailureOr<AttentionShape> AttentionShape::get(AttentionOp op) {
   RankedTensorType q = op.getQueryType(), k = op.getKeyType(),
                    v = op.getValueType();
-  if (!q.hasStaticShape() || !k.hasStaticShape() || !v.hasStaticShape())
-    return op.emitOpError("tile selection needs static shapes");
+  if (q.isDynamicDim(3) || v.isDynamicDim(3))
+    return op.emitOpError("tile selection needs static head dims");
   AttentionShape s;
   s.batch = q.getDimSize(0);
   s.queryHeads = q.getDimSize(1);
@@ -72,13 +72,17 @@ TileChoice mlir::attn::selectTiles(const AttentionShape &s,
   // Tensor cores: 4 warps of m16 rows each, so Br is 64 or 128; shorter
   // query lengths (decoding) use fewer rows and warps.
   t.blockQ = std::clamp<int64_t>(floorTo(t.ruleBlockQ, 64), 64, 128);
-  t.blockQ = std::max<int64_t>(16, std::min(t.blockQ, roundUpTo(s.queryLen, 16)));
+  if (!ShapedType::isDynamic(s.queryLen))
+    t.blockQ =
+        std::max<int64_t>(16, std::min(t.blockQ, roundUpTo(s.queryLen, 16)));
   t.warps = std::clamp<int64_t>(t.blockQ / 16, 1, 4);
   // Bc: a multiple of the mma k (16), of 64 when large, and at most 128.
   t.blockKV = std::clamp<int64_t>(floorTo(t.ruleBlockKV, 16), 16, 128);
   if (t.blockKV >= 64)
     t.blockKV = floorTo(t.blockKV, 64);
-  t.blockKV = std::max<int64_t>(16, std::min(t.blockKV, roundUpTo(s.keyLen, 16)));
+  if (!ShapedType::isDynamic(s.keyLen))
+    t.blockKV =
+        std::max<int64_t>(16, std::min(t.blockKV, roundUpTo(s.keyLen, 16)));
 
   while (t.blockKV > 16 &&
          estimateRegistersPerThread(t.blockQ, t.blockKV, s.valueDim, t.warps) >

@@ -47,15 +47,22 @@ struct AttnSelectTilesPass final
     }
     getOperation()->walk([&](AttentionOp op) {
       FailureOr<AttentionShape> shape = AttentionShape::get(op);
-      if (failed(shape))
-        return; // Dynamic shapes keep attn-tile's defaults; already reported.
+      if (failed(shape)) {
+        signalPassFailure();
+        return;
+      }
       TileChoice tiles = selectTiles(*shape, *target);
       op->setAttr("attn.tiles",
                   TileConfigAttr::get(&getContext(), tiles.blockQ,
                                       tiles.blockKV, tiles.stages,
                                       tiles.warps));
-      if (report)
+      if (!report)
+        return;
+      if (op.getQueryType().hasStaticShape() &&
+          op.getKeyType().hasStaticShape())
         emitReport(op, *target, tiles, analyzeIO(*shape, tiles));
+      else
+        op.emitRemark("attn-select-tiles: no IO report for dynamic shapes");
     });
   }
 };

@@ -68,6 +68,11 @@ private:
   Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
   Value maxI(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
   Value dimOf(Value tensor, int64_t dim);
+  /// Whether dimension `dim` of `tensor` is static and a multiple of `block`.
+  static bool divides(Value tensor, int64_t dim, int64_t block) {
+    auto type = cast<RankedTensorType>(tensor.getType());
+    return !type.isDynamicDim(dim) && type.getDimSize(dim) % block == 0;
+  }
   Value filled(ArrayRef<int64_t> shape, float value);
   Value generic(ValueRange inputs, Value init, ArrayRef<AffineMap> maps,
                 ArrayRef<utils::IteratorType> iterators, BodyFn body);
@@ -297,7 +302,9 @@ SmallVector<Value> OnlineSoftmaxBuilder::kvStep(Value bIdx, Value hIdx,
                                                 Value rowMax, Value rowSum) {
   MLIRContext *ctx = b.getContext();
   Value k0 = mul(kb, idx(bc));
-  Value cols = minI(idx(bc), sub(keyLen, k0));
+  // Static lengths that the block divides need neither min nor padding.
+  Value cols = divides(op.getKey(), 2, bc) ? idx(bc)
+                                           : minI(idx(bc), sub(keyLen, k0));
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
   Value kTile = paddedSlice(op.getKey(), {bIdx, kvHead, k0, zero},
                             {one, one, cols, b.getIndexAttr(headDim)}, bc,
@@ -310,9 +317,7 @@ SmallVector<Value> OnlineSoftmaxBuilder::kvStep(Value bIdx, Value hIdx,
 
   // Only blocks on a mask boundary pay for the elementwise mask.
   bool staticFullBlocks =
-      !mods.hasPositionalMask() &&
-      !cast<RankedTensorType>(op.getKey().getType()).isDynamicDim(2) &&
-      cast<RankedTensorType>(op.getKey().getType()).getDimSize(2) % bc == 0;
+      !mods.hasPositionalMask() && divides(op.getKey(), 2, bc);
   Value s;
   if (staticFullBlocks) {
     s = modifiedScores(raw, mTile, q0, k0, mods, /*boundColumns=*/false);
@@ -510,7 +515,8 @@ FailureOr<SmallVector<Value>> OnlineSoftmaxBuilder::build() {
   Value bIdx = body->getArgument(0), hIdx = body->getArgument(1);
   Value qb = body->getArgument(2);
   Value q0 = mul(qb, idx(br));
-  Value rows = minI(idx(br), sub(queryLen, q0));
+  Value rows = divides(op.getQuery(), 2, br) ? idx(br)
+                                             : minI(idx(br), sub(queryLen, q0));
   Value kvHead =
       group == 1 ? hIdx : arith::DivUIOp::create(b, loc, hIdx, idx(group));
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
@@ -576,24 +582,23 @@ FailureOr<SmallVector<Value>> OnlineSoftmaxBuilder::build() {
 struct AttnTilePass final : mlir::attn::impl::AttnTilePassBase<AttnTilePass> {
   using Base::Base;
 
+  /// Pass options win, then the op's attn.tiles, then tile selection.
   FailureOr<OnlineSoftmaxTiling> tilingFor(AttentionOp op) {
     OnlineSoftmaxTiling tiling;
     if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles")) {
       tiling.blockQ = tiles.getBlockQ();
       tiling.blockKV = tiles.getBlockKv();
-    } else {
+    } else if (blockQ <= 0 || blockKV <= 0) {
       std::optional<TargetDescription> target = TargetDescription::get(chip);
       if (!target)
         return op.emitOpError("attn-tile: unknown chip '")
-               << chip << "' (expected sm_80 or sm_90a)";
+               << chip << "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)";
       FailureOr<AttentionShape> shape = AttentionShape::get(op);
-      if (succeeded(shape)) {
-        TileChoice choice = selectTiles(*shape, *target);
-        tiling.blockQ = choice.blockQ;
-        tiling.blockKV = choice.blockKV;
-      } else if (blockQ <= 0 || blockKV <= 0) {
+      if (failed(shape))
         return failure();
-      }
+      TileChoice choice = selectTiles(*shape, *target);
+      tiling.blockQ = choice.blockQ;
+      tiling.blockKV = choice.blockKV;
     }
     if (blockQ > 0)
       tiling.blockQ = blockQ;

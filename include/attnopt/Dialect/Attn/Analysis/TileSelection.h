@@ -39,7 +39,8 @@ struct AttentionShape {
   CausalMode causal = CausalMode::none;
   std::optional<std::pair<int64_t, int64_t>> window;
 
-  /// Fails (with a diagnostic) for dynamic shapes.
+  /// Fails (with a diagnostic) for dynamic head dims; other sizes may be
+  /// dynamic (ShapedType::kDynamic), which analyzeIO does not accept.
   static FailureOr<AttentionShape> get(AttentionOp op);
 };
 
@@ -71,6 +72,7 @@ struct IOReport {
   int64_t visitedBlocks = 0, totalBlocks = 0; ///< Per (batch, head).
 };
 
+/// Requires static sizes.
 IOReport analyzeIO(const AttentionShape &shape, const TileChoice &tiles);
 
 } // namespace mlir::attn
