@@ -7,6 +7,7 @@
 #ifndef ATTNOPT_INITALLATTN_H
 #define ATTNOPT_INITALLATTN_H
 
+#include "attnopt/Conversion/Passes.h"
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
 #include "attnopt/Dialect/Attn/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -17,7 +18,12 @@ inline void registerAttnDialect(DialectRegistry &registry) {
   registry.insert<AttnDialect>();
 }
 
-/// registerAttnPasses() itself is generated from Passes.td.
+/// Registers every attention-opt pass (the register functions themselves are
+/// generated from the Passes.td files).
+inline void registerAllAttnPasses() {
+  registerAttnPasses();
+  registerAttnConversionPasses();
+}
 
 } // namespace mlir::attn
 

@@ -14,7 +14,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::attn::registerAttnPasses();
+  mlir::attn::registerAllAttnPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

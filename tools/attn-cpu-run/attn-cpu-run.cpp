@@ -55,7 +55,7 @@ static llvm::cl::opt<std::string> dumpDir(
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   registerAllPasses();
-  attn::registerAttnPasses();
+  attn::registerAllAttnPasses();
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "attn-cpu-run: run attention IR on the CPU and compare it "
                   "with the float64 reference\n");

@@ -86,7 +86,6 @@ private:
                     int64_t padCols);
 
   // The steps of the algorithm.
-  void computeKVBounds(Value q0, Value rows, Value &first, Value &last);
   Value blockNeedsMask(Value q0, Value rows, Value k0);
   Value maskTile(Value bIdx, Value hIdx, Value q0, Value rows, Value k0,
                  Value cols);
@@ -157,33 +156,6 @@ Value OnlineSoftmaxBuilder::paddedSlice(Value source,
   Value zero = arith::ConstantOp::create(
       b, loc, b.getZeroAttr(srcType.getElementType()));
   return tensor::PadOp::create(b, loc, padType, slice, low, high, zero);
-}
-
-/// The visible key range of rows [q0, q0 + rows) is [lo, hi): the window's
-/// left edge of the first row to the causal/window right edge of the last.
-/// The loop visits key blocks lo / Bc .. ceil(hi / Bc).
-void OnlineSoftmaxBuilder::computeKVBounds(Value q0, Value rows, Value &first,
-                                           Value &last) {
-  Value zero = idx(0), cbc = idx(bc);
-  Value delta = mods.causal == CausalMode::bottom_right ? sub(keyLen, queryLen)
-                                                        : zero;
-  Value lo = zero, hi = keyLen;
-  Value lastDiag = add(add(q0, sub(rows, idx(1))), delta);
-  if (mods.causal != CausalMode::none)
-    hi = minI(hi, add(lastDiag, idx(1)));
-  if (mods.window) {
-    auto [left, right] = *mods.window;
-    if (left >= 0)
-      lo = maxI(lo, sub(add(q0, delta), idx(left)));
-    if (right >= 0)
-      hi = minI(hi, add(lastDiag, idx(right + 1)));
-  }
-  first = arith::DivSIOp::create(b, loc, lo, cbc);
-  Value hiBlocks = arith::CeilDivSIOp::create(b, loc, maxI(hi, zero), cbc);
-  // An empty range (hi <= lo) visits nothing: the rows stay fully masked.
-  last = arith::SelectOp::create(
-      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, hi, lo),
-      first, maxI(hiBlocks, first));
 }
 
 /// Whether block [k0, k0 + Bc) of rows [q0, q0 + rows) has any position the
@@ -524,8 +496,8 @@ FailureOr<SmallVector<Value>> OnlineSoftmaxBuilder::build() {
                             {one, one, rows, b.getIndexAttr(headDim)}, br,
                             headDim);
 
-  Value first, last;
-  computeKVBounds(q0, rows, first, last);
+  auto [first, last] = emitVisibleKeyBlocks(b, loc, mods, q0, rows, queryLen,
+                                            keyLen, bc);
   Value acc0 = filled({br, valueDim}, 0.0f);
   Value max0 = filled({br}, kNegInf);
   Value sum0 = filled({br}, 0.0f);

@@ -99,3 +99,43 @@ Value mlir::attn::emitModifiedScore(OpBuilder &b, Location loc,
   Value negInf = constF32(-std::numeric_limits<float>::infinity());
   return arith::SelectOp::create(b, loc, allowed, score, negInf);
 }
+
+std::pair<Value, Value>
+mlir::attn::emitVisibleKeyBlocks(OpBuilder &b, Location loc,
+                                 const ScoreModifiers &mods, Value firstRow,
+                                 Value rows, Value queryLen, Value keyLen,
+                                 int64_t blockKV) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto sub = [&](Value x, Value y) -> Value {
+    return arith::SubIOp::create(b, loc, x, y);
+  };
+  Value zero = idx(0), block = idx(blockKV);
+  Value delta = mods.causal == CausalMode::bottom_right
+                    ? sub(keyLen, queryLen)
+                    : zero;
+  Value lo = zero, hi = keyLen;
+  Value lastDiag = add(add(firstRow, sub(rows, idx(1))), delta);
+  if (mods.causal != CausalMode::none)
+    hi = arith::MinSIOp::create(b, loc, hi, add(lastDiag, idx(1)));
+  if (mods.window) {
+    auto [left, right] = *mods.window;
+    if (left >= 0)
+      lo = arith::MaxSIOp::create(b, loc, lo,
+                                  sub(add(firstRow, delta), idx(left)));
+    if (right >= 0)
+      hi = arith::MinSIOp::create(b, loc, hi, add(lastDiag, idx(right + 1)));
+  }
+  Value first = arith::DivSIOp::create(b, loc, lo, block);
+  Value hiBlocks = arith::CeilDivSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, hi, zero), block);
+  Value empty =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, hi, lo);
+  Value last = arith::SelectOp::create(
+      b, loc, empty, first, arith::MaxSIOp::create(b, loc, hiBlocks, first));
+  return {first, last};
+}

@@ -48,6 +48,17 @@ Value emitModifiedScore(OpBuilder &b, Location loc, const ScoreModifiers &mods,
                         Value dot, Value maskValue, Value row, Value col,
                         Value queryLen, Value keyLen);
 
+/// Emits the range [first, last) of key blocks (of `blockKV` keys) that the
+/// causal and window rules leave visible to query rows [firstRow, firstRow +
+/// rows): from the window's left edge of the first row to the causal/window
+/// right edge of the last row. An empty range (first == last) means every row
+/// of the block is fully masked. Index operands.
+std::pair<Value, Value> emitVisibleKeyBlocks(OpBuilder &b, Location loc,
+                                             const ScoreModifiers &mods,
+                                             Value firstRow, Value rows,
+                                             Value queryLen, Value keyLen,
+                                             int64_t blockKV);
+
 } // namespace mlir::attn
 
 #endif // ATTNOPT_DIALECT_ATTN_UTILS_SCOREMODIFIERS_H

@@ -1,0 +1,56 @@
+//===- AttnToGPU.h - attn.attention to a GPU kernel -------------*- C++ -*-===//
+//
+// Lowers a statically shaped attn.attention to a gpu.func that computes it
+// with the online-softmax (FlashAttention) algorithm, and describes the
+// kernel's launch interface for the manifest (docs/kernel-manifest.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNOPT_CONVERSION_ATTNTOGPU_ATTNTOGPU_H
+#define ATTNOPT_CONVERSION_ATTNTOGPU_ATTNTOGPU_H
+
+#include "attnopt/Dialect/Attn/IR/AttnOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/Support/JSON.h"
+
+#include <array>
+#include <string>
+
+namespace mlir::attn {
+
+/// One kernel parameter, in launch order.
+struct KernelParam {
+  std::string name; ///< query, key, value, mask, seed, offset, output, lse
+  bool isTensor = true;
+  bool isOutput = false;
+  std::string dtype; ///< f16, bf16, f32, i1 (tensors only)
+  SmallVector<int64_t> shape;
+};
+
+/// How one attention op maps onto the GPU and how to launch the result.
+struct KernelSpec {
+  std::string name;
+  std::string source; ///< file:line:col of the op
+  int64_t blockQ = 64, blockKV = 64;
+  int64_t threadsPerRow = 1; ///< Threads sharing one query row's head dims.
+  std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
+  SmallVector<KernelParam> params;
+};
+
+/// Chooses the mapping for `op` (static shapes only; fails with a diagnostic
+/// otherwise). Uses the op's attn.tiles attribute for the query block when
+/// present.
+FailureOr<KernelSpec> describeAttentionKernel(AttentionOp op, StringRef name);
+
+/// Appends the kernel for `op` to `module`.
+FailureOr<gpu::GPUFuncOp> buildAttentionKernel(OpBuilder &b,
+                                               gpu::GPUModuleOp module,
+                                               AttentionOp op,
+                                               const KernelSpec &spec);
+
+/// The manifest entry of one kernel (docs/kernel-manifest.md).
+llvm::json::Object kernelManifestEntry(AttentionOp op, const KernelSpec &spec);
+
+} // namespace mlir::attn
+
+#endif // ATTNOPT_CONVERSION_ATTNTOGPU_ATTNTOGPU_H

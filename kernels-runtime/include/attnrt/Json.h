@@ -1,0 +1,68 @@
+//===- Json.h - a small JSON parser for kernel manifests --------*- C++ -*-===//
+//
+// RFC 8259 JSON: objects, arrays, strings (with \uXXXX escapes and surrogate
+// pairs, encoded as UTF-8), numbers, true, false, null. Every value remembers
+// the line and column where it starts so that manifest validation can point
+// at the offending field. Errors are thrown as attnrt::Error with the text
+// "<file>:<line>:<column>: <what was expected>".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNRT_JSON_H
+#define ATTNRT_JSON_H
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace attnrt::json {
+
+struct Location {
+  int line = 1, column = 1;
+};
+
+class Value {
+public:
+  enum class Kind { Null, Bool, Number, String, Array, Object };
+
+  Kind kind = Kind::Null;
+  Location loc;
+  bool boolean = false;
+  double number = 0.0;
+  std::string text; // string contents, or the literal text of a number
+  std::vector<Value> array;
+  std::vector<std::pair<std::string, Value>> object; // in file order
+
+  bool isNull() const { return kind == Kind::Null; }
+  bool isBool() const { return kind == Kind::Bool; }
+  bool isNumber() const { return kind == Kind::Number; }
+  bool isString() const { return kind == Kind::String; }
+  bool isArray() const { return kind == Kind::Array; }
+  bool isObject() const { return kind == Kind::Object; }
+  /// A number written without fraction or exponent that fits in int64.
+  bool isInteger() const;
+  /// The value of an integer number (isInteger() must hold).
+  int64_t asInteger() const;
+
+  /// The member `key` of an object, or null if absent.
+  const Value *find(const std::string &key) const;
+
+  /// "null", "boolean", "number", "string", "array", "object".
+  const char *kindName() const;
+  /// A short rendering for messages: strings quoted, containers abbreviated.
+  std::string brief() const;
+};
+
+/// The name of a JSON kind, as in Value::kindName.
+const char *kindName(Value::Kind kind);
+
+/// Parses `text`; `fileName` only appears in error messages.
+Value parse(const std::string &text, const std::string &fileName);
+
+/// Reads and parses a file; a missing or unreadable file is an error too.
+Value parseFile(const std::string &path);
+
+} // namespace attnrt::json
+
+#endif // ATTNRT_JSON_H

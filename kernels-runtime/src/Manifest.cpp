@@ -1,0 +1,528 @@
+//===- Manifest.cpp - the attn-kernels-v1 kernel manifest -----------------===//
+
+#include "attnrt/Manifest.h"
+#include "attnrt/Error.h"
+#include "attnrt/Json.h"
+#include "attnrt/Util.h"
+
+#include <cmath>
+#include <set>
+
+namespace attnrt {
+
+using json::Value;
+
+const char *causalName(CausalMode c) {
+  switch (c) {
+  case CausalMode::None:
+    return "none";
+  case CausalMode::TopLeft:
+    return "top_left";
+  case CausalMode::BottomRight:
+    return "bottom_right";
+  }
+  return "?";
+}
+
+int64_t ParamSpec::numElements() const {
+  if (kind != Kind::Tensor)
+    return 0;
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+const ParamSpec *KernelSpec::findParam(const std::string &n) const {
+  for (const ParamSpec &p : params)
+    if (p.name == n)
+      return &p;
+  return nullptr;
+}
+
+attnopt::ref::AttentionProblem KernelSpec::problem() const {
+  attnopt::ref::AttentionProblem p;
+  p.batch = batch;
+  p.queryHeads = queryHeads;
+  p.kvHeads = kvHeads;
+  p.queryLen = queryLen;
+  p.keyLen = keyLen;
+  p.headDim = headDim;
+  p.valueDim = valueDim;
+  p.scale = scale;
+  p.causal = causal == CausalMode::None      ? attnopt::ref::Causal::None
+             : causal == CausalMode::TopLeft ? attnopt::ref::Causal::TopLeft
+                                             : attnopt::ref::Causal::BottomRight;
+  p.hasWindow = hasWindow;
+  p.windowLeft = windowLeft;
+  p.windowRight = windowRight;
+  p.hasSoftcap = hasSoftcap;
+  p.softcap = softcap;
+  p.maskKind = !hasMask ? attnopt::ref::MaskKind::None
+               : maskDtype == DType::I1 ? attnopt::ref::MaskKind::Boolean
+                                        : attnopt::ref::MaskKind::Additive;
+  p.maskShape = maskShape;
+  p.dropoutP = dropoutP;
+  return p;
+}
+
+double KernelSpec::flops() const {
+  double f = 2.0 * double(batch) * double(queryHeads) * double(queryLen) *
+             double(keyLen) * double(headDim + valueDim);
+  return flopsHalvedForCausal() ? f / 2.0 : f;
+}
+
+uint64_t KernelSpec::bytesMoved() const {
+  uint64_t bytes = 0;
+  for (const ParamSpec &p : params)
+    if (p.kind == ParamSpec::Kind::Tensor)
+      bytes += p.sizeBytes();
+  return bytes;
+}
+
+namespace {
+
+const char *const kParamNames[] = {"query", "key",    "value",  "mask",
+                                   "seed",  "offset", "output", "lse"};
+
+class Validator {
+public:
+  explicit Validator(const std::string &path) : path(path) {}
+
+  Manifest run(const Value &root);
+
+private:
+  const std::string &path;
+  std::string context; // "kernel 'x': " or "kernels[3]: "
+
+  [[noreturn]] void fail(const Value &at, const std::string &message) const {
+    throw Error(path + ":" + std::to_string(at.loc.line) + ":" +
+                    std::to_string(at.loc.column) + ": " + context + message,
+                kExitInput);
+  }
+
+  static std::string got(const Value &v) {
+    if (v.isObject() || v.isArray())
+      return std::string("got ") + (v.isObject() ? "an object" : "an array");
+    return "got " + v.brief() + " (" + v.kindName() + ")";
+  }
+
+  void checkKeys(const Value &obj, std::initializer_list<const char *> keys,
+                 const std::string &what) const {
+    for (const auto &member : obj.object) {
+      bool known = false;
+      for (const char *k : keys)
+        known = known || member.first == k;
+      if (!known) {
+        std::string list;
+        for (const char *k : keys)
+          list += std::string(list.empty() ? "" : ", ") + k;
+        fail(member.second, "unknown field '" + member.first + "' in " +
+                                what + " (expected fields: " + list + ")");
+      }
+    }
+  }
+
+  const Value &field(const Value &obj, const char *key,
+                     const std::string &what) const {
+    const Value *v = obj.find(key);
+    if (!v)
+      fail(obj, std::string("missing field '") + key + "' in " + what);
+    return *v;
+  }
+
+  std::string string(const Value &v, const std::string &name,
+                     bool allowEmpty = false) const {
+    if (!v.isString())
+      fail(v, name + ": expected a string, " + got(v));
+    if (!allowEmpty && v.text.empty())
+      fail(v, name + ": expected a non-empty string");
+    return v.text;
+  }
+
+  int64_t integer(const Value &v, const std::string &name, int64_t lo,
+                  int64_t hi, const char *expectation) const {
+    if (!v.isInteger() || v.asInteger() < lo || v.asInteger() > hi)
+      fail(v, name + ": expected " + expectation + ", " + got(v));
+    return v.asInteger();
+  }
+
+  int64_t positive(const Value &v, const std::string &name) const {
+    return integer(v, name, 1, int64_t(1) << 40, "a positive integer");
+  }
+
+  float f32(const Value &v, const std::string &name) const {
+    if (!v.isNumber())
+      fail(v, name + ": expected a number, " + got(v));
+    float f = float(v.number);
+    if (!std::isfinite(f))
+      fail(v, name + ": expected a finite f32 value, got " + v.text);
+    return f;
+  }
+
+  std::vector<int64_t> shape(const Value &v, const std::string &name) const {
+    if (!v.isArray())
+      fail(v, name + ": expected an array of positive integers, " + got(v));
+    std::vector<int64_t> s;
+    int64_t elements = 1;
+    for (size_t i = 0; i < v.array.size(); ++i) {
+      int64_t d = positive(v.array[i], name + "[" + std::to_string(i) + "]");
+      if (elements > (int64_t(1) << 50) / d)
+        fail(v, name + ": " + formatShape(s) + "... has more than 2^50 "
+                "elements");
+      elements *= d;
+      s.push_back(d);
+    }
+    return s;
+  }
+
+  DType dtype(const Value &v, const std::string &name, bool allowI1) const {
+    std::string s = string(v, name);
+    DType t;
+    if (!parseDType(s, t) || (!allowI1 && t == DType::I1))
+      fail(v, name + ": unknown dtype \"" + s + "\" (expected " +
+                  (allowI1 ? "i1, f16, bf16 or f32" : "f16, bf16 or f32") +
+                  ")");
+    return t;
+  }
+
+  std::array<uint32_t, 3> dim3(const Value &v, const std::string &name,
+                               const std::array<int64_t, 3> &limits) const {
+    if (!v.isArray() || v.array.size() != 3)
+      fail(v, name + ": expected an array of 3 positive integers, " + got(v));
+    std::array<uint32_t, 3> out;
+    for (int i = 0; i < 3; ++i)
+      out[i] = uint32_t(integer(
+          v.array[i], name + "[" + std::to_string(i) + "]", 1, limits[i],
+          ("an integer in [1, " + std::to_string(limits[i]) + "]").c_str()));
+    return out;
+  }
+
+  KernelSpec kernel(const Value &v);
+  void params(const Value &v, KernelSpec &k);
+};
+
+Manifest Validator::run(const Value &root) {
+  Manifest m;
+  m.path = path;
+  if (!root.isObject())
+    fail(root, "expected the manifest to be a JSON object, " + got(root));
+  checkKeys(root, {"format", "ptx", "chip", "kernels"}, "the manifest");
+
+  const Value &format = field(root, "format", "the manifest");
+  m.format = string(format, "format");
+  if (m.format != "attn-kernels-v1")
+    fail(format, "format: unsupported manifest format \"" + m.format +
+                     "\" (expected \"attn-kernels-v1\")");
+
+  m.ptx = string(field(root, "ptx", "the manifest"), "ptx");
+  m.ptxPath = joinPath(directoryOf(path), m.ptx);
+
+  const Value &chip = field(root, "chip", "the manifest");
+  m.chip = string(chip, "chip");
+  {
+    // sm_<digits>[a|f]
+    const std::string &c = m.chip;
+    size_t end = c.size();
+    if (end > 0 && (c[end - 1] == 'a' || c[end - 1] == 'f'))
+      --end;
+    bool ok = c.compare(0, 3, "sm_") == 0 && end > 4 && end <= 6;
+    for (size_t i = 3; ok && i < end; ++i)
+      ok = c[i] >= '0' && c[i] <= '9';
+    if (!ok)
+      fail(chip, "chip: expected an NVIDIA architecture like \"sm_80\" or "
+                 "\"sm_90a\", got \"" + c + "\"");
+    int number = std::stoi(c.substr(3, end - 3));
+    m.chipMajor = number / 10;
+    m.chipMinor = number % 10;
+  }
+
+  const Value &kernels = field(root, "kernels", "the manifest");
+  if (!kernels.isArray())
+    fail(kernels, "kernels: expected an array of kernel objects, " +
+                      got(kernels));
+  if (kernels.array.empty())
+    fail(kernels, "kernels: expected at least one kernel, got an empty array");
+  for (size_t i = 0; i < kernels.array.size(); ++i) {
+    context = "kernels[" + std::to_string(i) + "]: ";
+    KernelSpec k = kernel(kernels.array[i]);
+    for (size_t j = 0; j < m.kernels.size(); ++j)
+      if (m.kernels[j].name == k.name)
+        fail(*kernels.array[i].find("name"),
+             "name: duplicate kernel name '" + k.name + "' (also kernels[" +
+                 std::to_string(j) + "])");
+    m.kernels.push_back(std::move(k));
+  }
+  context.clear();
+  return m;
+}
+
+KernelSpec Validator::kernel(const Value &v) {
+  KernelSpec k;
+  if (!v.isObject())
+    fail(v, "expected a kernel object, " + got(v));
+  const std::string what = "the kernel";
+  const Value &name = field(v, "name", what);
+  k.name = string(name, "name");
+  bool ident = !(k.name[0] >= '0' && k.name[0] <= '9');
+  for (char c : k.name)
+    ident = ident && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                      (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+                      c == '.');
+  if (!ident)
+    fail(name, "name: expected a PTX entry name ([A-Za-z_$.][A-Za-z0-9_$.]*), "
+               "got \"" + k.name + "\"");
+  context = "kernel '" + k.name + "': ";
+  checkKeys(v,
+            {"name", "source", "dtype", "batch", "query_heads", "kv_heads",
+             "query_len", "key_len", "head_dim", "value_dim", "scale",
+             "causal", "window", "softcap", "dropout_p", "mask", "has_lse",
+             "grid", "block", "dynamic_shared_memory", "params"},
+            what);
+
+  k.source = string(field(v, "source", what), "source", /*allowEmpty=*/true);
+  k.dtype = dtype(field(v, "dtype", what), "dtype", /*allowI1=*/false);
+  k.batch = positive(field(v, "batch", what), "batch");
+  k.queryHeads = positive(field(v, "query_heads", what), "query_heads");
+  const Value &kvHeads = field(v, "kv_heads", what);
+  k.kvHeads = positive(kvHeads, "kv_heads");
+  k.queryLen = positive(field(v, "query_len", what), "query_len");
+  k.keyLen = positive(field(v, "key_len", what), "key_len");
+  k.headDim = positive(field(v, "head_dim", what), "head_dim");
+  k.valueDim = positive(field(v, "value_dim", what), "value_dim");
+  if (k.queryHeads % k.kvHeads != 0)
+    fail(kvHeads, "query_heads (" + std::to_string(k.queryHeads) +
+                      ") must be a multiple of kv_heads (" +
+                      std::to_string(k.kvHeads) + ")");
+
+  k.scale = f32(field(v, "scale", what), "scale");
+
+  const Value &causal = field(v, "causal", what);
+  std::string c = string(causal, "causal");
+  if (c == "none")
+    k.causal = CausalMode::None;
+  else if (c == "top_left")
+    k.causal = CausalMode::TopLeft;
+  else if (c == "bottom_right")
+    k.causal = CausalMode::BottomRight;
+  else
+    fail(causal, "causal: expected \"none\", \"top_left\" or "
+                 "\"bottom_right\", got \"" + c + "\"");
+
+  const Value &window = field(v, "window", what);
+  if (!window.isNull()) {
+    if (!window.isArray() || window.array.size() != 2)
+      fail(window, "window: expected null or [left, right] (integers >= 0, "
+                   "-1 for unbounded), " + got(window));
+    k.hasWindow = true;
+    k.windowLeft = integer(window.array[0], "window[0] (left)", -1,
+                           int64_t(1) << 40, "an integer >= 0 (or -1 for "
+                           "unbounded)");
+    k.windowRight = integer(window.array[1], "window[1] (right)", -1,
+                            int64_t(1) << 40, "an integer >= 0 (or -1 for "
+                            "unbounded)");
+  }
+
+  const Value &softcap = field(v, "softcap", what);
+  if (!softcap.isNull()) {
+    k.hasSoftcap = true;
+    k.softcap = f32(softcap, "softcap");
+    if (!(k.softcap > 0.0f))
+      fail(softcap, "softcap: expected null or a finite value > 0, got " +
+                        softcap.text);
+  }
+
+  const Value &dropout = field(v, "dropout_p", what);
+  k.dropoutP = f32(dropout, "dropout_p");
+  if (!(k.dropoutP >= 0.0f && k.dropoutP < 1.0f))
+    fail(dropout, "dropout_p: expected a value in [0, 1) (as f32), got " +
+                      dropout.text);
+
+  const Value &mask = field(v, "mask", what);
+  if (!mask.isNull()) {
+    if (!mask.isObject())
+      fail(mask, "mask: expected null or {\"dtype\": ..., \"shape\": [...]}, " +
+                     got(mask));
+    checkKeys(mask, {"dtype", "shape"}, "mask");
+    k.hasMask = true;
+    k.maskDtype = dtype(field(mask, "dtype", "mask"), "mask.dtype", true);
+    const Value &shapeValue = field(mask, "shape", "mask");
+    std::vector<int64_t> s = shape(shapeValue, "mask.shape");
+    if (s.size() != 4)
+      fail(shapeValue, "mask.shape: expected rank 4 ([B|1, Hq|1, Lq|1, "
+                       "Lk|1]), got rank " + std::to_string(s.size()));
+    const int64_t full[4] = {k.batch, k.queryHeads, k.queryLen, k.keyLen};
+    const char *names[4] = {"batch", "query heads", "query length",
+                            "key length"};
+    for (int d = 0; d < 4; ++d) {
+      if (s[d] != 1 && s[d] != full[d])
+        fail(shapeValue.array[d],
+             "mask.shape[" + std::to_string(d) + "] (" + names[d] +
+                 "): expected 1 or " + std::to_string(full[d]) + ", got " +
+                 std::to_string(s[d]));
+      k.maskShape[d] = s[d];
+    }
+  }
+
+  const Value &hasLse = field(v, "has_lse", what);
+  if (!hasLse.isBool())
+    fail(hasLse, "has_lse: expected true or false, " + got(hasLse));
+  k.hasLse = hasLse.boolean;
+
+  k.grid = dim3(field(v, "grid", what), "grid",
+                {2147483647, 65535, 65535});
+  const Value &block = field(v, "block", what);
+  k.block = dim3(block, "block", {1024, 1024, 64});
+  uint64_t threads = uint64_t(k.block[0]) * k.block[1] * k.block[2];
+  if (threads > 1024)
+    fail(block, "block: " + std::to_string(threads) +
+                    " threads per block, more than the 1024 CUDA allows");
+  k.dynamicSharedMemory = uint32_t(
+      integer(field(v, "dynamic_shared_memory", what),
+              "dynamic_shared_memory", 0, 0xFFFFFFFFll,
+              "a non-negative integer (bytes)"));
+
+  params(field(v, "params", what), k);
+  return k;
+}
+
+void Validator::params(const Value &v, KernelSpec &k) {
+  if (!v.isArray())
+    fail(v, "params: expected an array of parameter objects, " + got(v));
+  for (size_t idx = 0; idx < v.array.size(); ++idx) {
+    const Value &pv = v.array[idx];
+    std::string at = "params[" + std::to_string(idx) + "]";
+    if (!pv.isObject())
+      fail(pv, at + ": expected a parameter object, " + got(pv));
+    ParamSpec p;
+    const Value &nameValue = field(pv, "name", at);
+    p.name = string(nameValue, at + ".name");
+    bool known = false;
+    for (const char *n : kParamNames)
+      known = known || p.name == n;
+    if (!known)
+      fail(nameValue, at + ".name: unknown parameter \"" + p.name +
+                          "\" (expected query, key, value, mask, seed, "
+                          "offset, output or lse)");
+    for (size_t j = 0; j < k.params.size(); ++j)
+      if (k.params[j].name == p.name)
+        fail(nameValue, at + ": parameter '" + p.name +
+                            "' is listed twice (also params[" +
+                            std::to_string(j) + "])");
+    at = "param '" + p.name + "'";
+
+    bool scalar = p.name == "seed" || p.name == "offset";
+    const Value &kind = field(pv, "kind", at);
+    std::string kindText = string(kind, at + ": kind");
+    if (kindText != "tensor" && kindText != "u64")
+      fail(kind, at + ": kind: expected \"tensor\" or \"u64\", got \"" +
+                     kindText + "\"");
+    if (kindText != (scalar ? "u64" : "tensor"))
+      fail(kind, at + ": kind: expected \"" +
+                     std::string(scalar ? "u64" : "tensor") + "\" for '" +
+                     p.name + "', got \"" + kindText + "\"");
+
+    bool output = p.name == "output" || p.name == "lse";
+    if (scalar) {
+      p.kind = ParamSpec::Kind::U64;
+      checkKeys(pv, {"name", "kind", "role"}, at);
+      if (const Value *role = pv.find("role"))
+        if (string(*role, at + ": role") != "input")
+          fail(*role, at + ": role: expected \"input\", got \"" + role->text +
+                          "\"");
+      k.params.push_back(std::move(p));
+      continue;
+    }
+
+    p.kind = ParamSpec::Kind::Tensor;
+    checkKeys(pv, {"name", "kind", "role", "dtype", "shape"}, at);
+    const Value &role = field(pv, "role", at);
+    std::string roleText = string(role, at + ": role");
+    if (roleText != "input" && roleText != "output")
+      fail(role, at + ": role: expected \"input\" or \"output\", got \"" +
+                     roleText + "\"");
+    if (roleText != (output ? "output" : "input"))
+      fail(role, at + ": role: expected \"" +
+                     std::string(output ? "output" : "input") + "\" for '" +
+                     p.name + "', got \"" + roleText + "\"");
+    p.isOutput = output;
+
+    // Expected dtype and shape.
+    DType wantType = k.dtype;
+    std::vector<int64_t> wantShape;
+    std::string shapeText;
+    if (p.name == "query") {
+      wantShape = {k.batch, k.queryHeads, k.queryLen, k.headDim};
+      shapeText = "[batch, query_heads, query_len, head_dim]";
+    } else if (p.name == "key") {
+      wantShape = {k.batch, k.kvHeads, k.keyLen, k.headDim};
+      shapeText = "[batch, kv_heads, key_len, head_dim]";
+    } else if (p.name == "value") {
+      wantShape = {k.batch, k.kvHeads, k.keyLen, k.valueDim};
+      shapeText = "[batch, kv_heads, key_len, value_dim]";
+    } else if (p.name == "output") {
+      wantShape = {k.batch, k.queryHeads, k.queryLen, k.valueDim};
+      shapeText = "[batch, query_heads, query_len, value_dim]";
+    } else if (p.name == "lse") {
+      wantType = DType::F32;
+      wantShape = {k.batch, k.queryHeads, k.queryLen};
+      shapeText = "[batch, query_heads, query_len]";
+    } else { // mask
+      if (!k.hasMask)
+        fail(nameValue, at + ": listed, but the kernel's field 'mask' is "
+                             "null");
+      wantType = k.maskDtype;
+      wantShape.assign(k.maskShape.begin(), k.maskShape.end());
+      shapeText = "the kernel's mask.shape";
+    }
+    if (p.name == "lse" && !k.hasLse)
+      fail(nameValue, at + ": listed, but has_lse is false");
+
+    const Value &dt = field(pv, "dtype", at);
+    p.dtype = dtype(dt, at + ": dtype", /*allowI1=*/true);
+    if (p.dtype != wantType)
+      fail(dt, at + ": dtype: expected " + dtypeName(wantType) +
+                   (p.name == "lse"    ? " (lse is always f32)"
+                    : p.name == "mask" ? " (the kernel's mask.dtype)"
+                                       : " (the kernel's dtype)") +
+                   ", got " + dtypeName(p.dtype));
+    const Value &sv = field(pv, "shape", at);
+    p.shape = shape(sv, at + ": shape");
+    if (p.shape != wantShape)
+      fail(sv, at + ": shape " + formatShape(p.shape) +
+                   " does not match " + shapeText + " = " +
+                   formatShape(wantShape));
+    k.params.push_back(std::move(p));
+  }
+
+  auto missing = [&](const char *n, const std::string &why) {
+    fail(v, std::string("params: missing parameter '") + n + "'" + why);
+  };
+  for (const char *n : {"query", "key", "value", "output"})
+    if (!k.findParam(n))
+      missing(n, "");
+  if (k.hasMask && !k.findParam("mask"))
+    missing("mask", " (the kernel's field 'mask' is set)");
+  if (k.hasLse && !k.findParam("lse"))
+    missing("lse", " (has_lse is true)");
+  bool seed = k.findParam("seed"), offset = k.findParam("offset");
+  if (seed != offset)
+    missing(seed ? "offset" : "seed",
+            seed ? " (seed and offset come together)"
+                 : " (seed and offset come together)");
+  if (k.dropoutP > 0.0f && !seed)
+    missing("seed", " (dropout_p > 0 needs the seed and offset parameters)");
+}
+
+} // namespace
+
+Manifest parseManifest(const std::string &text, const std::string &path) {
+  Value root = json::parse(text, path);
+  return Validator(path).run(root);
+}
+
+Manifest loadManifest(const std::string &path) {
+  return parseManifest(readFile(path, "manifest"), path);
+}
+
+} // namespace attnrt

@@ -1,0 +1,504 @@
+//===- AttentionKernelBuilder.cpp - attn.attention as a gpu.func ----------===//
+//
+// The first GPU mapping of attention (CUDA cores, no tensor cores yet):
+//
+//   grid  = (ceil(Lq / Br), Hq, B); block = Br * T threads
+//   T threads share one query row: each holds D/T of its query values and
+//   Dv/T of its f32 accumulator in registers; partial dot products are summed
+//   with butterfly shuffles.
+//   K and V blocks of Bc keys are staged in shared memory by the whole block;
+//   only the key blocks that the causal/window rules leave visible for the
+//   block's rows are loaded (the bounds of attn-tile).
+//   Per key, the row's running max m, sum l and accumulator are updated
+//   online (exactly the attn-tile recurrence with Bc = 1 per step).
+//
+// Score modifiers and dropout bits come from the same emitters as the
+// reference decomposition and the tiled form (Utils/ScoreModifiers.h,
+// Utils/Philox.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
+#include "attnopt/Dialect/Attn/Utils/Philox.h"
+#include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+std::string dtypeName(Type t) {
+  if (t.isF16())
+    return "f16";
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF32())
+    return "f32";
+  if (t.isInteger(1))
+    return "i1";
+  return "unsupported";
+}
+
+SmallVector<int64_t> shapeOf(Value v) {
+  return SmallVector<int64_t>(cast<ShapedType>(v.getType()).getShape());
+}
+
+int64_t numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t s : shape)
+    n *= s;
+  return n;
+}
+
+/// Emits the kernel body. Values prefixed `row`/`key` are global positions.
+class KernelEmitter {
+public:
+  KernelEmitter(OpBuilder &b, AttentionOp op, const KernelSpec &spec)
+      : b(b), loc(op.getLoc()), op(op), spec(spec),
+        mods(ScoreModifiers::get(op)) {
+    auto q = op.getQueryType();
+    batch = q.getDimSize(0);
+    heads = q.getDimSize(1);
+    queryLen = q.getDimSize(2);
+    headDim = q.getDimSize(3);
+    kvHeads = op.getKeyType().getDimSize(1);
+    keyLen = op.getKeyType().getDimSize(2);
+    valueDim = op.getValueType().getDimSize(3);
+    elt = q.getElementType();
+  }
+
+  void emit(gpu::GPUFuncOp func);
+
+private:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value f32(float v) {
+    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(v));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value toF32(Value v) {
+    return v.getType().isF32()
+               ? v
+               : arith::ExtFOp::create(b, loc, b.getF32Type(), v).getResult();
+  }
+  /// Linear index of [i0, i1, i2, i3] in a row-major tensor of `shape`.
+  Value linear(ArrayRef<int64_t> shape, ArrayRef<Value> indices) {
+    Value lin = indices[0];
+    for (size_t d = 1; d < shape.size(); ++d)
+      lin = add(mul(lin, idx(shape[d])), indices[d]);
+    return lin;
+  }
+  Value maskValue(Value mask, Value bIdx, Value hIdx, Value row, Value key);
+  void stageTile(Value global, Value shared, int64_t width, Value kvBase,
+                 Value key0, Value tid);
+
+  OpBuilder &b;
+  Location loc;
+  AttentionOp op;
+  const KernelSpec &spec;
+  ScoreModifiers mods;
+  int64_t batch, heads, queryLen, headDim, kvHeads, keyLen, valueDim;
+  Type elt;
+};
+
+Value KernelEmitter::maskValue(Value mask, Value bIdx, Value hIdx, Value row,
+                               Value key) {
+  SmallVector<int64_t> shape = shapeOf(op.getMask());
+  Value zero = idx(0);
+  Value pos[] = {shape[0] == 1 ? zero : bIdx, shape[1] == 1 ? zero : hIdx,
+                 shape[2] == 1 ? zero : row, shape[3] == 1 ? zero : key};
+  Value v = memref::LoadOp::create(b, loc, mask, linear(shape, pos));
+  if (mods.booleanMask)
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, v,
+        arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0));
+  return v;
+}
+
+/// Copies keys [key0, key0 + Bc) of one kv head (rows of `width` elements)
+/// into shared memory, zero-filling rows past the last key.
+void KernelEmitter::stageTile(Value global, Value shared, int64_t width,
+                              Value kvBase, Value key0, Value tid) {
+  int64_t threads = spec.block[0];
+  int64_t count = spec.blockKV * width;
+  scf::ForOp::create(
+      b, loc, tid, idx(count), idx(threads), ValueRange{},
+      [&](OpBuilder &nb, Location l, Value e, ValueRange) {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        Value j = arith::DivUIOp::create(b, loc, e, idx(width));
+        Value d = arith::RemUIOp::create(b, loc, e, idx(width));
+        Value key = add(key0, j);
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                             key, idx(keyLen));
+        auto ifOp = scf::IfOp::create(
+            b, loc, inside,
+            [&](OpBuilder &tb, Location tl) {
+              Value at = arith::AddIOp::create(
+                  tb, tl,
+                  arith::MulIOp::create(
+                      tb, tl, arith::AddIOp::create(tb, tl, kvBase, key),
+                      arith::ConstantIndexOp::create(tb, tl, width)),
+                  d);
+              Value v = memref::LoadOp::create(tb, tl, global, at);
+              scf::YieldOp::create(tb, tl, v);
+            },
+            [&](OpBuilder &eb, Location el) {
+              Value z = arith::ConstantOp::create(eb, el, eb.getZeroAttr(elt));
+              scf::YieldOp::create(eb, el, z);
+            });
+        memref::StoreOp::create(b, loc, ifOp.getResult(0), shared,
+                                ValueRange{j, d});
+        scf::YieldOp::create(b, loc);
+      });
+}
+
+void KernelEmitter::emit(gpu::GPUFuncOp func) {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  const int64_t t = spec.threadsPerRow;
+  const int64_t dPer = headDim / t, dvPer = valueDim / t;
+  const int64_t group = heads / kvHeads;
+
+  // Arguments in manifest order, then the two workgroup buffers.
+  unsigned arg = 0;
+  Value query = entry.getArgument(arg++), key = entry.getArgument(arg++),
+        value = entry.getArgument(arg++);
+  Value mask = op.getMask() ? entry.getArgument(arg++) : Value();
+  Value seed, offset;
+  if (op.getSeed()) {
+    seed = entry.getArgument(arg++);
+    offset = entry.getArgument(arg++);
+  }
+  Value out = entry.getArgument(arg++);
+  Value lse = op.getLse() ? entry.getArgument(arg++) : Value();
+  Value kShared = func.getWorkgroupAttributions()[0];
+  Value vShared = func.getWorkgroupAttributions()[1];
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value qBlock = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value rowInBlock = arith::DivUIOp::create(b, loc, tid, idx(t));
+  Value lane = arith::RemUIOp::create(b, loc, tid, idx(t));
+  Value q0 = mul(qBlock, idx(spec.blockQ));
+  Value row = add(q0, rowInBlock);
+  Value rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                         row, idx(queryLen));
+  // Padding rows compute on the last row (their results are not stored).
+  Value rowClamped = arith::MinSIOp::create(b, loc, row, idx(queryLen - 1));
+  Value kvHead = arith::DivUIOp::create(b, loc, hIdx, idx(group));
+  Value kvBase = mul(add(mul(bIdx, idx(kvHeads)), kvHead), idx(keyLen));
+
+  // This thread's slice of the query row, in f32 registers.
+  SmallVector<Value> qRegs;
+  Value qRowBase = mul(
+      add(mul(add(mul(bIdx, idx(heads)), hIdx), idx(queryLen)), rowClamped),
+      idx(headDim));
+  Value dBase = mul(lane, idx(dPer));
+  for (int64_t d = 0; d < dPer; ++d)
+    qRegs.push_back(toF32(memref::LoadOp::create(
+        b, loc, query, add(qRowBase, add(dBase, idx(d))))));
+  Value dvBase = mul(lane, idx(dvPer));
+
+  Value rowsInBlock = arith::MinSIOp::create(
+      b, loc, idx(spec.blockQ), arith::SubIOp::create(b, loc, idx(queryLen), q0));
+  auto [firstBlock, lastBlock] =
+      emitVisibleKeyBlocks(b, loc, mods, q0, rowsInBlock, idx(queryLen),
+                           idx(keyLen), spec.blockKV);
+
+  SmallVector<Value> init = {f32(kNegInf), f32(0.0f)};
+  for (int64_t e = 0; e < dvPer; ++e)
+    init.push_back(f32(0.0f));
+  float dropP = op.getDropoutP().convertToFloat();
+
+  auto blockLoop = scf::ForOp::create(
+      b, loc, firstBlock, lastBlock, idx(1), init,
+      [&](OpBuilder &nb, Location, Value kb, ValueRange state) {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        Value key0 = mul(kb, idx(spec.blockKV));
+        gpu::BarrierOp::create(b, loc);
+        stageTile(key, kShared, headDim, kvBase, key0, tid);
+        stageTile(value, vShared, valueDim, kvBase, key0, tid);
+        gpu::BarrierOp::create(b, loc);
+        Value keysHere = arith::MinSIOp::create(
+            b, loc, idx(spec.blockKV),
+            arith::SubIOp::create(b, loc, idx(keyLen), key0));
+        auto keyLoop = scf::ForOp::create(
+            b, loc, idx(0), keysHere, idx(1), state,
+            [&](OpBuilder &kb2, Location, Value j, ValueRange st) {
+              OpBuilder::InsertionGuard g2(b);
+              b.setInsertionPoint(kb2.getInsertionBlock(),
+                                  kb2.getInsertionPoint());
+              // dot = q · k_j, summed over the T threads of the row.
+              Value dot = f32(0.0f);
+              for (int64_t d = 0; d < dPer; ++d) {
+                Value kv = toF32(memref::LoadOp::create(
+                    b, loc, kShared, ValueRange{j, add(dBase, idx(d))}));
+                dot = math::FmaOp::create(b, loc, qRegs[d], kv, dot);
+              }
+              for (int64_t s = 1; s < t; s *= 2) {
+                auto shfl = gpu::ShuffleOp::create(
+                    b, loc, dot, static_cast<int32_t>(s), 32,
+                    gpu::ShuffleMode::XOR);
+                dot = arith::AddFOp::create(b, loc, dot, shfl.getShuffleResult());
+              }
+              Value keyIdx = add(key0, j);
+              Value mv = mask ? maskValue(mask, bIdx, hIdx, rowClamped, keyIdx)
+                              : Value();
+              Value s = emitModifiedScore(b, loc, mods, dot, mv, rowClamped,
+                                          keyIdx, idx(queryLen), idx(keyLen));
+              Value m = st[0], l = st[1];
+              Value mNew = arith::MaximumFOp::create(b, loc, m, s);
+              Value isEmpty = arith::CmpFOp::create(
+                  b, loc, arith::CmpFPredicate::OEQ, mNew, f32(kNegInf));
+              Value safe =
+                  arith::SelectOp::create(b, loc, isEmpty, f32(0.0f), mNew);
+              Value alpha = math::ExpOp::create(
+                  b, loc, arith::SubFOp::create(b, loc, m, safe));
+              Value p = math::ExpOp::create(
+                  b, loc, arith::SubFOp::create(b, loc, s, safe));
+              Value lNew = math::FmaOp::create(b, loc, l, alpha, p);
+              Value weight = p;
+              if (dropP > 0.0f) {
+                DropoutPosition pos{bIdx, hIdx, rowClamped, keyIdx,
+                                    idx(heads), idx(queryLen)};
+                Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
+                Value scaled = arith::MulFOp::create(
+                    b, loc, p, f32(1.0f / (1.0f - dropP)));
+                weight = arith::SelectOp::create(b, loc, keep, scaled,
+                                                 f32(0.0f));
+              }
+              SmallVector<Value> next = {mNew, lNew};
+              for (int64_t e = 0; e < dvPer; ++e) {
+                Value vv = toF32(memref::LoadOp::create(
+                    b, loc, vShared, ValueRange{j, add(dvBase, idx(e))}));
+                Value scaledAcc =
+                    arith::MulFOp::create(b, loc, st[2 + e], alpha);
+                next.push_back(
+                    math::FmaOp::create(b, loc, weight, vv, scaledAcc));
+              }
+              scf::YieldOp::create(b, loc, next);
+            });
+        scf::YieldOp::create(b, loc, keyLoop.getResults());
+      });
+
+  // Epilogue: O = acc / l (0 for rows with no allowed key), lse = m + log l.
+  scf::IfOp::create(b, loc, rowValid, [&](OpBuilder &nb, Location) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+    Value m = blockLoop.getResult(0), l = blockLoop.getResult(1);
+    Value isEmpty =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l, f32(0.0f));
+    Value inv = arith::SelectOp::create(
+        b, loc, isEmpty, f32(0.0f),
+        arith::DivFOp::create(b, loc, f32(1.0f), l));
+    Value outBase = mul(
+        add(mul(add(mul(bIdx, idx(heads)), hIdx), idx(queryLen)), row),
+        idx(valueDim));
+    for (int64_t e = 0; e < dvPer; ++e) {
+      Value o = arith::MulFOp::create(b, loc, blockLoop.getResult(2 + e), inv);
+      if (!elt.isF32())
+        o = arith::TruncFOp::create(b, loc, elt, o);
+      memref::StoreOp::create(b, loc, o, out, add(outBase, add(dvBase, idx(e))));
+    }
+    if (lse) {
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          lane, idx(0));
+      scf::IfOp::create(b, loc, first, [&](OpBuilder &lb, Location) {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+        Value noKey = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                            m, f32(kNegInf));
+        Value value = arith::SelectOp::create(
+            b, loc, noKey, f32(kNegInf),
+            arith::AddFOp::create(b, loc, m, math::LogOp::create(b, loc, l)));
+        Value at = add(mul(add(mul(bIdx, idx(heads)), hIdx), idx(queryLen)), row);
+        memref::StoreOp::create(b, loc, value, lse, at);
+        scf::YieldOp::create(b, loc);
+      });
+    }
+    scf::YieldOp::create(b, loc);
+  });
+  gpu::ReturnOp::create(b, loc);
+}
+
+} // namespace
+
+FailureOr<KernelSpec> mlir::attn::describeAttentionKernel(AttentionOp op,
+                                                          StringRef name) {
+  for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                      op->getResultTypes()))
+    if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
+      return op.emitOpError("GPU code generation needs static shapes, got ")
+             << t;
+  KernelSpec spec;
+  spec.name = name.str();
+  std::string src;
+  llvm::raw_string_ostream os(src);
+  if (auto fl = dyn_cast<FileLineColLoc>(op.getLoc()))
+    os << fl.getFilename().getValue() << ":" << fl.getLine() << ":"
+       << fl.getColumn();
+  else
+    op.getLoc().print(os);
+  spec.source = src;
+
+  RankedTensorType q = op.getQueryType();
+  int64_t d = q.getDimSize(3), dv = op.getValueType().getDimSize(3);
+  int64_t widest = std::max(d, dv);
+  spec.threadsPerRow = widest <= 64 ? 1 : widest <= 128 ? 2 : 4;
+  if (d % spec.threadsPerRow || dv % spec.threadsPerRow)
+    return op.emitOpError("GPU code generation: head dims ")
+           << d << " and " << dv << " must be multiples of "
+           << spec.threadsPerRow << " (threads per query row)";
+  if (q.getDimSize(2) == 0 || q.getDimSize(0) == 0 || q.getDimSize(1) == 0)
+    return op.emitOpError("GPU code generation: empty query tensor");
+  spec.blockQ = 64;
+  if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles"))
+    spec.blockQ = std::min<int64_t>(tiles.getBlockQ(), 128);
+  spec.blockQ = std::min<int64_t>(
+      spec.blockQ, std::max<int64_t>(16, (q.getDimSize(2) + 15) / 16 * 16));
+  spec.blockKV = 64;
+  spec.grid = {(q.getDimSize(2) + spec.blockQ - 1) / spec.blockQ,
+               q.getDimSize(1), q.getDimSize(0)};
+  spec.block = {spec.blockQ * spec.threadsPerRow, 1, 1};
+
+  auto tensorParam = [&](StringRef pname, Value v, bool isOutput) {
+    KernelParam p;
+    p.name = pname.str();
+    p.isOutput = isOutput;
+    p.dtype = dtypeName(cast<ShapedType>(v.getType()).getElementType());
+    p.shape = shapeOf(v);
+    spec.params.push_back(p);
+  };
+  tensorParam("query", op.getQuery(), false);
+  tensorParam("key", op.getKey(), false);
+  tensorParam("value", op.getValue(), false);
+  if (op.getMask())
+    tensorParam("mask", op.getMask(), false);
+  if (op.getSeed()) {
+    for (StringRef s : {"seed", "offset"}) {
+      KernelParam p;
+      p.name = s.str();
+      p.isTensor = false;
+      spec.params.push_back(p);
+    }
+  }
+  tensorParam("output", op.getOutput(), true);
+  if (op.getLse())
+    tensorParam("lse", op.getLse(), true);
+  return spec;
+}
+
+FailureOr<gpu::GPUFuncOp>
+mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
+                                 AttentionOp op, const KernelSpec &spec) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Type> argTypes;
+  for (const KernelParam &p : spec.params) {
+    if (!p.isTensor) {
+      argTypes.push_back(b.getI64Type());
+      continue;
+    }
+    Type elt = p.dtype == "i1" ? b.getI8Type()
+                               : cast<ShapedType>(p.name == "lse"
+                                                      ? op.getLse().getType()
+                                                  : p.name == "output"
+                                                      ? op.getOutput().getType()
+                                                  : p.name == "mask"
+                                                      ? op.getMask().getType()
+                                                      : op.getQuery().getType())
+                                     .getElementType();
+    argTypes.push_back(MemRefType::get({numElements(p.shape)}, elt));
+  }
+  Type elt = op.getQueryType().getElementType();
+  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  int64_t d = op.getQueryType().getDimSize(3),
+          dv = op.getValueType().getDimSize(3);
+  SmallVector<Type> shared = {
+      MemRefType::get({spec.blockKV, d}, elt, AffineMap(), workgroup),
+      MemRefType::get({spec.blockKV, dv}, elt, AffineMap(), workgroup)};
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  auto func = gpu::GPUFuncOp::create(b, op.getLoc(), spec.name,
+                                     b.getFunctionType(argTypes, {}), shared,
+                                     TypeRange{});
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(spec.block[0]), 1, 1}));
+  KernelEmitter(b, op, spec).emit(func);
+  return func;
+}
+
+llvm::json::Object mlir::attn::kernelManifestEntry(AttentionOp op,
+                                                   const KernelSpec &spec) {
+  using llvm::json::Array;
+  using llvm::json::Object;
+  RankedTensorType q = op.getQueryType();
+  Object entry{
+      {"name", spec.name},
+      {"source", spec.source},
+      {"dtype", dtypeName(q.getElementType())},
+      {"batch", q.getDimSize(0)},
+      {"query_heads", q.getDimSize(1)},
+      {"kv_heads", op.getKeyType().getDimSize(1)},
+      {"query_len", q.getDimSize(2)},
+      {"key_len", op.getKeyType().getDimSize(2)},
+      {"head_dim", q.getDimSize(3)},
+      {"value_dim", op.getValueType().getDimSize(3)},
+      {"scale", static_cast<double>(op.getEffectiveScale())},
+      {"causal", stringifyCausalMode(op.getCausal()).str()},
+      {"dropout_p",
+       static_cast<double>(op.getDropoutP().convertToFloat())},
+      {"has_lse", static_cast<bool>(op.getLse())},
+      {"grid", Array{spec.grid[0], spec.grid[1], spec.grid[2]}},
+      {"block", Array{spec.block[0], spec.block[1], spec.block[2]}},
+      {"dynamic_shared_memory", 0},
+  };
+  if (std::optional<ArrayRef<int64_t>> w = op.getWindow())
+    entry["window"] = Array{(*w)[0], (*w)[1]};
+  else
+    entry["window"] = nullptr;
+  if (FloatAttr softcap = op.getSoftcapAttr())
+    entry["softcap"] = static_cast<double>(softcap.getValue().convertToFloat());
+  else
+    entry["softcap"] = nullptr;
+  if (Value mask = op.getMask()) {
+    auto t = cast<RankedTensorType>(mask.getType());
+    Array shape;
+    for (int64_t s : t.getShape())
+      shape.push_back(s);
+    entry["mask"] = Object{{"dtype", dtypeName(t.getElementType())},
+                           {"shape", std::move(shape)}};
+  } else {
+    entry["mask"] = nullptr;
+  }
+  Array params;
+  for (const KernelParam &p : spec.params) {
+    if (!p.isTensor) {
+      params.push_back(Object{{"name", p.name}, {"kind", "u64"}});
+      continue;
+    }
+    Array shape;
+    for (int64_t s : p.shape)
+      shape.push_back(s);
+    params.push_back(Object{{"name", p.name},
+                            {"kind", "tensor"},
+                            {"role", p.isOutput ? "output" : "input"},
+                            {"dtype", p.dtype},
+                            {"shape", std::move(shape)}});
+  }
+  entry["params"] = std::move(params);
+  return entry;
+}

@@ -1,0 +1,173 @@
+//===- attn-compile.cpp - attention IR to PTX + manifest ------------------===//
+//
+//   attn-compile input.mlir --chip=sm_90a -o out.ptx [--manifest=out.json]
+//                [--emit=ptx|gpu]
+//
+// Generates one kernel per attn.attention (attn-to-gpu), lowers them through
+// upstream's gpu-lower-to-nvvm-pipeline to PTX, and writes the PTX file and
+// the JSON manifest a runtime needs to launch it (docs/kernel-manifest.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
+#include "attnopt/InitAllAttn.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
+                                                llvm::cl::desc("<input.mlir>"),
+                                                llvm::cl::init("-"));
+static llvm::cl::opt<std::string>
+    outputFilename("o", llvm::cl::desc("Output PTX file"),
+                   llvm::cl::value_desc("file"), llvm::cl::init("attention.ptx"));
+static llvm::cl::opt<std::string> manifestFilename(
+    "manifest",
+    llvm::cl::desc("Output manifest (default: the PTX name with .json)"),
+    llvm::cl::init(""));
+static llvm::cl::opt<std::string>
+    chip("chip", llvm::cl::desc("Target: sm_80 or sm_90a"),
+         llvm::cl::init("sm_90a"));
+static llvm::cl::opt<std::string>
+    emit("emit",
+         llvm::cl::desc("What to write to -o: ptx (default) or gpu (the "
+                        "kernel IR before NVVM lowering)"),
+         llvm::cl::init("ptx"));
+
+static int fail(const Twine &msg) {
+  llvm::errs() << "attn-compile: " << msg << "\n";
+  return 1;
+}
+
+static LogicalResult writeFile(StringRef path, StringRef contents) {
+  std::string error;
+  auto file = openOutputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "attn-compile: " << error << "\n";
+    return failure();
+  }
+  file->os() << contents;
+  file->keep();
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  registerAllPasses();
+  attn::registerAllAttnPasses();
+  llvm::cl::ParseCommandLineOptions(argc, argv,
+                                    "attn-compile: attention IR to PTX\n");
+  if (chip != "sm_80" && chip != "sm_90a" && chip != "sm_90")
+    return fail("unsupported --chip=" + chip + " (expected sm_80 or sm_90a)");
+  if (emit != "ptx" && emit != "gpu")
+    return fail("unsupported --emit=" + emit + " (expected ptx or gpu)");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  attn::registerAttnDialect(registry);
+  MLIRContext context(registry);
+  context.loadDialect<gpu::GPUDialect, attn::AttnDialect>();
+
+  std::string error;
+  auto input = openInputFile(inputFilename, &error);
+  if (!input)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  // The kernels go into a module of their own: the host functions that hold
+  // the attention ops on tensors are not lowered here.
+  SmallVector<attn::AttentionOp> ops;
+  module->walk([&](attn::AttentionOp op) { ops.push_back(op); });
+  if (ops.empty())
+    return fail("no attn.attention op in " + inputFilename);
+  OpBuilder b(&context);
+  OwningOpRef<ModuleOp> kernels = ModuleOp::create(module->getLoc());
+  (*kernels)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      b.getUnitAttr());
+  b.setInsertionPointToEnd(kernels->getBody());
+  auto gpuModule =
+      gpu::GPUModuleOp::create(b, module->getLoc(), "attn_kernels");
+  llvm::json::Array manifestKernels;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    FailureOr<attn::KernelSpec> spec =
+        attn::describeAttentionKernel(op, "attn_fwd_" + std::to_string(i));
+    if (failed(spec) ||
+        failed(attn::buildAttentionKernel(b, gpuModule, op, *spec)))
+      return 1;
+    manifestKernels.push_back(attn::kernelManifestEntry(op, *spec));
+  }
+  if (failed(verify(*kernels)))
+    return fail("generated kernel IR does not verify");
+
+  if (emit == "gpu") {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    kernels->print(os);
+    return failed(writeFile(outputFilename, text)) ? 1 : 0;
+  }
+
+  PassManager pm(&context);
+  std::string pipeline =
+      "gpu-lower-to-nvvm-pipeline{cubin-chip=" + chip +
+      " cubin-features=+ptx80 cubin-format=isa opt-level=3 "
+      "kernel-bare-ptr-calling-convention=1}";
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+    return fail("cannot build the NVVM pipeline");
+  if (failed(pm.run(*kernels)))
+    return fail("lowering to PTX failed");
+
+  std::string ptx;
+  kernels->walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects())
+      if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
+        ptx += object.getObject().getValue().str();
+  });
+  if (ptx.empty())
+    return fail("the NVVM pipeline produced no PTX");
+  if (failed(writeFile(outputFilename, ptx)))
+    return 1;
+
+  std::string manifestPath = manifestFilename;
+  if (manifestPath.empty()) {
+    llvm::SmallString<256> path(outputFilename);
+    llvm::sys::path::replace_extension(path, "json");
+    manifestPath = std::string(path);
+  }
+  llvm::json::Object manifest{
+      {"format", "attn-kernels-v1"},
+      {"ptx", llvm::sys::path::filename(outputFilename).str()},
+      {"chip", chip},
+      {"kernels", std::move(manifestKernels)}};
+  std::string json;
+  llvm::raw_string_ostream os(json);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
+  if (failed(writeFile(manifestPath, json)))
+    return 1;
+  llvm::outs() << "attn-compile: wrote " << outputFilename << " and "
+               << manifestPath << " (" << ops.size() << " kernel"
+               << (ops.size() == 1 ? "" : "s") << ", " << chip << ")\n";
+  return 0;
+}
