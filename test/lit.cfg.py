@@ -23,7 +23,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.attn_tools_dir, config.llvm_tools_dir]
 tools = ["attention-opt", "FileCheck", "not", "count"]
-optional = ["attn-cpu-run", "attn-unit-tests"]
+optional = ["attn-cpu-run", "attn-compile", "attn-run"]
 tools += [t for t in optional
           if os.path.exists(os.path.join(config.attn_tools_dir, t))]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
@@ -32,7 +32,7 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", ptxas))
+    llvm_config.add_tool_substitutions([ToolSubst("ptxas", ptxas)])
 
 # Tests that launch kernels need a visible NVIDIA GPU.
 if shutil.which("nvidia-smi") and os.system("nvidia-smi -L >/dev/null 2>&1") == 0:

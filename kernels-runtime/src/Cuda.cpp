@@ -90,10 +90,10 @@ bool isStickyError(CUresult r) {
   if (r == CUDA_ERROR_NO_DEVICE)
     message += "; no CUDA-capable device is visible (check nvidia-smi and "
                "CUDA_VISIBLE_DEVICES)";
-  else if (r == CUDA_ERROR_INSUFFICIENT_DRIVER ||
+  else if (r == CUDA_ERROR_SYSTEM_DRIVER_MISMATCH ||
            r == CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE)
-    message += "; the installed NVIDIA driver is older than this CUDA "
-               "toolkit needs";
+    message += "; the NVIDIA kernel driver and the user-space driver "
+               "library do not match";
   else if (r == CUDA_ERROR_STUB_LIBRARY)
     message += "; no NVIDIA driver is installed on this machine";
   throw CudaError(r, message, kExitNoDevice);

@@ -43,7 +43,7 @@ double HostTensor::store(int64_t index, double value) {
 }
 
 std::vector<double> HostTensor::toDouble() const {
-  std::vector<double> v(size_t(count));
+  std::vector<double> v(static_cast<size_t>(count));
   for (int64_t i = 0; i < count; ++i)
     v[size_t(i)] = load(i);
   return v;

@@ -25,6 +25,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -49,6 +50,12 @@ static llvm::cl::opt<std::string>
          llvm::cl::desc("What to write to -o: ptx (default) or gpu (the "
                         "kernel IR before NVVM lowering)"),
          llvm::cl::init("ptx"));
+
+static llvm::cl::opt<std::string> cudaPath(
+    "cuda-path",
+    llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "
+                   "$CUDA_HOME, else /usr/local/cuda)"),
+    llvm::cl::init(""));
 
 static int fail(const Twine &msg) {
   llvm::errs() << "attn-compile: " << msg << "\n";
@@ -129,11 +136,30 @@ int main(int argc, char **argv) {
     return failed(writeFile(outputFilename, text)) ? 1 : 0;
   }
 
+  // Upstream's gpu-lower-to-nvvm-pipeline, spelled out so that the toolkit
+  // (libdevice for exp/log/tanh) is explicit rather than found through the
+  // environment.
+  std::string toolkit = cudaPath;
+  if (toolkit.empty()) {
+    const char *env = std::getenv("CUDA_HOME");
+    toolkit = env && *env ? env : "/usr/local/cuda";
+  }
+  if (!llvm::sys::fs::exists(toolkit + "/nvvm/libdevice"))
+    return fail("no libdevice under " + toolkit +
+                "/nvvm/libdevice (set --cuda-path)");
   PassManager pm(&context);
   std::string pipeline =
-      "gpu-lower-to-nvvm-pipeline{cubin-chip=" + chip +
-      " cubin-features=+ptx80 cubin-format=isa opt-level=3 "
-      "kernel-bare-ptr-calling-convention=1}";
+      "convert-nvgpu-to-nvvm,gpu-kernel-outlining,convert-vector-to-scf,"
+      "convert-scf-to-cf,convert-nvvm-to-llvm,convert-func-to-llvm,"
+      "expand-strided-metadata,nvvm-attach-target{chip=" +
+      chip +
+      " features=+ptx80 O=3},lower-affine,convert-arith-to-llvm,"
+      "convert-index-to-llvm,canonicalize,cse,"
+      "gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},"
+      "canonicalize,cse,reconcile-unrealized-casts),"
+      "gpu-to-llvm{use-bare-pointers-for-kernels=1},"
+      "gpu-module-to-binary{format=isa toolkit=" +
+      toolkit + "}";
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
     return fail("cannot build the NVVM pipeline");
   if (failed(pm.run(*kernels)))

@@ -85,6 +85,12 @@ private:
   }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  /// a * b + c as mul and add, which the NVPTX backend contracts into fma
+  /// (math.fma would become a libdevice call).
+  Value fma(Value a, Value x, Value c) {
+    return arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, a, x),
+                                 c);
+  }
   Value toF32(Value v) {
     return v.getType().isF32()
                ? v
@@ -245,7 +251,7 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
               for (int64_t d = 0; d < dPer; ++d) {
                 Value kv = toF32(memref::LoadOp::create(
                     b, loc, kShared, ValueRange{j, add(dBase, idx(d))}));
-                dot = math::FmaOp::create(b, loc, qRegs[d], kv, dot);
+                dot = fma(qRegs[d], kv, dot);
               }
               for (int64_t s = 1; s < t; s *= 2) {
                 auto shfl = gpu::ShuffleOp::create(
@@ -268,7 +274,7 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
                   b, loc, arith::SubFOp::create(b, loc, m, safe));
               Value p = math::ExpOp::create(
                   b, loc, arith::SubFOp::create(b, loc, s, safe));
-              Value lNew = math::FmaOp::create(b, loc, l, alpha, p);
+              Value lNew = fma(l, alpha, p);
               Value weight = p;
               if (dropP > 0.0f) {
                 DropoutPosition pos{bIdx, hIdx, rowClamped, keyIdx,
@@ -285,8 +291,7 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
                     b, loc, vShared, ValueRange{j, add(dvBase, idx(e))}));
                 Value scaledAcc =
                     arith::MulFOp::create(b, loc, st[2 + e], alpha);
-                next.push_back(
-                    math::FmaOp::create(b, loc, weight, vv, scaledAcc));
+                next.push_back(fma(weight, vv, scaledAcc));
               }
               scf::YieldOp::create(b, loc, next);
             });

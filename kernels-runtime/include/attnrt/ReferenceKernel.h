@@ -1,0 +1,45 @@
+//===- ReferenceKernel.h - the float64 GPU attention reference --*- C++ -*-===//
+//
+// A naive CUDA implementation of docs/semantics.md in double precision: one
+// thread block per (b, h, i) row. It reads q, k, v and the mask from device
+// memory in their element types (so it sees exactly the kernel's inputs) and
+// writes the output [B, Hq, Lq, Dv] and the lse [B, Hq, Lq] as double. It is
+// checked against the CPU float64 reference (lib/Reference) by
+// `attn-run --self-test`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNRT_REFERENCEKERNEL_H
+#define ATTNRT_REFERENCEKERNEL_H
+
+#include "attnrt/DType.h"
+#include "attnopt/Reference/AttentionReference.h"
+
+#include <array>
+#include <cuda.h>
+#include <vector>
+
+namespace attnrt {
+
+/// Runs the reference and waits for it. `dtype` is the element type of q, k
+/// and v; `maskDtype` that of the mask (ignored without a mask; `mask` may
+/// then be 0). `p.seed`/`p.offset` are the dropout operands. `out` and `lse`
+/// must hold outputElements() and lseElements() doubles. Errors are thrown
+/// as attnrt::Error.
+void runGpuReference(const attnopt::ref::AttentionProblem &p, DType dtype,
+                     DType maskDtype, CUdeviceptr q, CUdeviceptr k,
+                     CUdeviceptr v, CUdeviceptr mask, CUdeviceptr out,
+                     CUdeviceptr lse);
+
+/// The dropout words dropoutBits(seed, offset, b, h, i, j, Hq, Lq) of every
+/// element of [B, Hq, Lq, Lk] (uint32), computed on the GPU.
+void runGpuDropoutBits(const attnopt::ref::AttentionProblem &p,
+                       CUdeviceptr bits);
+
+/// philox4x32_10 on the GPU for each {c0, c1, c2, c3, k0, k1}.
+std::vector<std::array<uint32_t, 4>>
+runGpuPhilox(const std::vector<std::array<uint32_t, 6>> &inputs);
+
+} // namespace attnrt
+
+#endif // ATTNRT_REFERENCEKERNEL_H

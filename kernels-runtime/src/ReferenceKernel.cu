@@ -1,0 +1,336 @@
+//===- ReferenceKernel.cu - the float64 GPU attention reference -----------===//
+//
+// docs/semantics.md evaluated in double, mirroring lib/Reference: scores
+// s = scale * (q . k) (sequential dot product), softcap, additive mask, then
+// exclusion (boolean mask, causal, window); row max and sum; a = e / l,
+// dropout (Philox keep bits, scale 1 / (1 - p)); out = sum_j a[j] * v[j]
+// accumulated sequentially in j as the CPU reference does. Fully masked rows
+// give out = 0 and lse = -inf.
+//
+// One block of kBlock threads per row (grid-stride over rows):
+//   pass 1: threads over keys, online (max, sum) per thread, tree reduction;
+//   pass 2: per tile of kBlock keys, threads compute a[j] into shared
+//           memory, then threads over value columns accumulate.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnrt/Cuda.h"
+#include "attnrt/ReferenceKernel.h"
+#include "attnrt/Util.h"
+#include "attnopt/Reference/Philox.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+namespace attnrt {
+namespace {
+
+constexpr int kBlock = 128; // a power of two (tree reduction)
+
+struct RefParams {
+  int64_t B, Hq, Hkv, Lq, Lk, D, Dv;
+  double scale;
+  int causal; // 0 none, 1 top_left, 2 bottom_right
+  int hasWindow;
+  int64_t windowLeft, windowRight;
+  int hasSoftcap;
+  double softcap;
+  int maskKind; // 0 none, 1 boolean, 2 additive
+  DType maskDtype;
+  int64_t maskShape[4];
+  int hasDropout;
+  uint32_t dropThreshold;
+  double dropScale;
+  uint64_t seed, offset;
+};
+
+__device__ bool positionAllowed(const RefParams &p, int64_t i, int64_t j) {
+  int64_t delta = p.causal == 2 ? p.Lk - p.Lq : 0;
+  int64_t diag = i + delta;
+  if (p.causal != 0 && j > diag)
+    return false;
+  if (p.hasWindow) {
+    if (p.windowLeft >= 0 && j < diag - p.windowLeft)
+      return false;
+    if (p.windowRight >= 0 && j > diag + p.windowRight)
+      return false;
+  }
+  return true;
+}
+
+__device__ int64_t maskIndex(const RefParams &p, int64_t b, int64_t h,
+                             int64_t i, int64_t j) {
+  const int64_t *s = p.maskShape;
+  int64_t bb = s[0] == 1 ? 0 : b, hh = s[1] == 1 ? 0 : h;
+  int64_t ii = s[2] == 1 ? 0 : i, jj = s[3] == 1 ? 0 : j;
+  return ((bb * s[1] + hh) * s[2] + ii) * s[3] + jj;
+}
+
+/// The modified score s[j] of row (b, h, i): -inf where excluded.
+template <DType T>
+__device__ double score(const RefParams &p, const double *qRow,
+                        const void *k, const void *mask, int64_t b, int64_t h,
+                        int64_t hk, int64_t i, int64_t j) {
+  const int64_t kBase = ((b * p.Hkv + hk) * p.Lk + j) * p.D;
+  double dot = 0.0;
+  for (int64_t d = 0; d < p.D; ++d)
+    dot += qRow[d] * loadElement(k, T, kBase + d);
+  double s = p.scale * dot;
+  if (p.hasSoftcap)
+    s = p.softcap * tanh(s / p.softcap);
+  bool allowed = positionAllowed(p, i, j);
+  if (p.maskKind != 0) {
+    double m = loadElement(mask, p.maskDtype, maskIndex(p, b, h, i, j));
+    if (p.maskKind == 1)
+      allowed = allowed && m != 0.0;
+    else
+      s += m;
+  }
+  return allowed ? s : -INFINITY;
+}
+
+template <DType T>
+__global__ void __launch_bounds__(kBlock)
+    referenceAttentionKernel(RefParams p, const void *q, const void *k,
+                             const void *v, const void *mask, double *out,
+                             double *lse) {
+  extern __shared__ double shared[];
+  const int tid = threadIdx.x;
+  double *qRow = shared;             // [D]
+  double *acc = qRow + p.D;          // [Dv]
+  double *probs = acc + p.Dv;        // [kBlock]
+  double *redMax = probs + kBlock;   // [kBlock]
+  double *redSum = redMax + kBlock;  // [kBlock]
+  const int64_t rows = p.B * p.Hq * p.Lq;
+  const int64_t group = p.Hq / p.Hkv;
+
+  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    const int64_t i = row % p.Lq, bh = row / p.Lq;
+    const int64_t h = bh % p.Hq, b = bh / p.Hq, hk = h / group;
+    for (int64_t d = tid; d < p.D; d += kBlock)
+      qRow[d] = loadElement(q, T, row * p.D + d);
+    for (int64_t e = tid; e < p.Dv; e += kBlock)
+      acc[e] = 0.0;
+    __syncthreads();
+
+    // Pass 1: row max and sum of exp(s - max), online per thread.
+    double m = -INFINITY, l = 0.0;
+    for (int64_t j = tid; j < p.Lk; j += kBlock) {
+      double s = score<T>(p, qRow, k, mask, b, h, hk, i, j);
+      if (s == -INFINITY)
+        continue;
+      if (s > m) {
+        l = l * exp(m - s) + 1.0;
+        m = s;
+      } else {
+        l += exp(s - m);
+      }
+    }
+    redMax[tid] = m;
+    redSum[tid] = l;
+    __syncthreads();
+    for (int stride = kBlock / 2; stride > 0; stride >>= 1) {
+      if (tid < stride) {
+        double m1 = redMax[tid], m2 = redMax[tid + stride];
+        double mm = fmax(m1, m2);
+        double ll = 0.0;
+        if (mm != -INFINITY)
+          ll = redSum[tid] * exp(m1 - mm) + redSum[tid + stride] * exp(m2 - mm);
+        redMax[tid] = mm;
+        redSum[tid] = ll;
+      }
+      __syncthreads();
+    }
+    m = redMax[0];
+    l = redSum[0];
+
+    if (m == -INFINITY) {
+      // No finite score: output 0, lse -inf.
+      for (int64_t e = tid; e < p.Dv; e += kBlock)
+        out[row * p.Dv + e] = 0.0;
+      if (tid == 0)
+        lse[row] = -INFINITY;
+      __syncthreads();
+      continue;
+    }
+
+    // Pass 2: probabilities tile by tile, output accumulated in key order.
+    const int64_t vRow0 = (b * p.Hkv + hk) * p.Lk;
+    for (int64_t j0 = 0; j0 < p.Lk; j0 += kBlock) {
+      const int64_t j = j0 + tid;
+      double a = 0.0;
+      if (j < p.Lk) {
+        double s = score<T>(p, qRow, k, mask, b, h, hk, i, j);
+        a = exp(s - m) / l;
+        if (p.hasDropout) {
+          bool keep = attnopt::ref::dropoutBits(p.seed, p.offset, b, h, i, j,
+                                                p.Hq, p.Lq) >= p.dropThreshold;
+          a = keep ? a * p.dropScale : 0.0;
+        }
+      }
+      probs[tid] = a;
+      __syncthreads();
+      const int64_t n = p.Lk - j0 < kBlock ? p.Lk - j0 : kBlock;
+      for (int64_t e = tid; e < p.Dv; e += kBlock) {
+        double sum = acc[e];
+        for (int64_t jj = 0; jj < n; ++jj) {
+          double pr = probs[jj];
+          if (pr != 0.0)
+            sum += pr * loadElement(v, T, (vRow0 + j0 + jj) * p.Dv + e);
+        }
+        acc[e] = sum;
+      }
+      __syncthreads();
+    }
+    for (int64_t e = tid; e < p.Dv; e += kBlock)
+      out[row * p.Dv + e] = acc[e];
+    if (tid == 0)
+      lse[row] = m + log(l);
+    __syncthreads();
+  }
+}
+
+__global__ void dropoutBitsKernel(RefParams p, uint32_t *bits) {
+  const int64_t total = p.B * p.Hq * p.Lq * p.Lk;
+  for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+       idx < total; idx += int64_t(gridDim.x) * blockDim.x) {
+    int64_t j = idx % p.Lk, r = idx / p.Lk;
+    int64_t i = r % p.Lq, bh = r / p.Lq;
+    int64_t h = bh % p.Hq, b = bh / p.Hq;
+    bits[idx] = attnopt::ref::dropoutBits(p.seed, p.offset, b, h, i, j, p.Hq,
+                                          p.Lq);
+  }
+}
+
+__global__ void philoxKernel(const uint32_t *in, uint32_t *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n)
+    attnopt::ref::philox4x32_10Words(in + 6 * t, in + 6 * t + 4, out + 4 * t);
+}
+
+void checkRuntime(cudaError_t e, const char *what) {
+  if (e == cudaSuccess)
+    return;
+  std::string message = std::string("GPU reference: ") + what + " failed: " +
+                        cudaGetErrorName(e) + " (" + cudaGetErrorString(e) +
+                        ")";
+  if (e == cudaErrorNoKernelImageForDevice ||
+      e == cudaErrorUnsupportedPtxVersion)
+    message += "; attnrt was built for CUDA architectures " +
+               std::string(ATTNRT_CUDA_ARCHITECTURES) +
+               ": rebuild with -DCMAKE_CUDA_ARCHITECTURES=<this GPU's>";
+  throw Error(message);
+}
+
+RefParams makeParams(const attnopt::ref::AttentionProblem &p,
+                     DType maskDtype) {
+  if (p.kvHeads <= 0 || p.queryHeads % p.kvHeads != 0)
+    throw Error("GPU reference: query heads must be a multiple of kv heads");
+  RefParams r{};
+  r.B = p.batch;
+  r.Hq = p.queryHeads;
+  r.Hkv = p.kvHeads;
+  r.Lq = p.queryLen;
+  r.Lk = p.keyLen;
+  r.D = p.headDim;
+  r.Dv = p.valueDim;
+  r.scale = double(p.scale);
+  r.causal = p.causal == attnopt::ref::Causal::None      ? 0
+             : p.causal == attnopt::ref::Causal::TopLeft ? 1
+                                                         : 2;
+  r.hasWindow = p.hasWindow;
+  r.windowLeft = p.windowLeft;
+  r.windowRight = p.windowRight;
+  r.hasSoftcap = p.hasSoftcap;
+  r.softcap = double(p.softcap);
+  r.maskKind = p.maskKind == attnopt::ref::MaskKind::None      ? 0
+               : p.maskKind == attnopt::ref::MaskKind::Boolean ? 1
+                                                               : 2;
+  r.maskDtype = maskDtype;
+  for (int d = 0; d < 4; ++d)
+    r.maskShape[d] = p.maskShape[d];
+  r.hasDropout = p.dropoutP > 0.0f;
+  r.dropThreshold = attnopt::ref::dropoutThreshold(p.dropoutP);
+  r.dropScale = 1.0 / (1.0 - double(p.dropoutP));
+  r.seed = p.seed;
+  r.offset = p.offset;
+  return r;
+}
+
+unsigned gridFor(int64_t work) {
+  return unsigned(std::max<int64_t>(1, std::min<int64_t>(work, 1 << 20)));
+}
+
+} // namespace
+
+void runGpuReference(const attnopt::ref::AttentionProblem &p, DType dtype,
+                     DType maskDtype, CUdeviceptr q, CUdeviceptr k,
+                     CUdeviceptr v, CUdeviceptr mask, CUdeviceptr out,
+                     CUdeviceptr lse) {
+  RefParams r = makeParams(p, maskDtype);
+  if (r.maskKind != 0 && !mask)
+    throw Error("GPU reference: the problem has a mask but no mask buffer");
+  size_t shared = size_t(r.D + r.Dv + 3 * kBlock) * sizeof(double);
+  const int64_t rows = r.B * r.Hq * r.Lq;
+  auto launch = [&](auto kernel) {
+    if (shared > 48 * 1024)
+      checkRuntime(cudaFuncSetAttribute(
+                       kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                       int(shared)),
+                   ("raising shared memory to " + std::to_string(shared) +
+                    " bytes (head_dim + value_dim too large?)")
+                       .c_str());
+    kernel<<<gridFor(rows), kBlock, shared>>>(
+        r, reinterpret_cast<const void *>(q), reinterpret_cast<const void *>(k),
+        reinterpret_cast<const void *>(v),
+        reinterpret_cast<const void *>(mask), reinterpret_cast<double *>(out),
+        reinterpret_cast<double *>(lse));
+  };
+  switch (dtype) {
+  case DType::F16:
+    launch(referenceAttentionKernel<DType::F16>);
+    break;
+  case DType::BF16:
+    launch(referenceAttentionKernel<DType::BF16>);
+    break;
+  case DType::F32:
+    launch(referenceAttentionKernel<DType::F32>);
+    break;
+  default:
+    throw Error("GPU reference: unsupported element type " +
+                std::string(dtypeName(dtype)));
+  }
+  checkRuntime(cudaGetLastError(), "launching the reference kernel");
+  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running the GPU reference kernel");
+}
+
+void runGpuDropoutBits(const attnopt::ref::AttentionProblem &p,
+                       CUdeviceptr bits) {
+  RefParams r = makeParams(p, DType::I1);
+  int64_t total = r.B * r.Hq * r.Lq * r.Lk;
+  dropoutBitsKernel<<<gridFor((total + 255) / 256), 256>>>(
+      r, reinterpret_cast<uint32_t *>(bits));
+  checkRuntime(cudaGetLastError(), "launching the dropout bits kernel");
+  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running the dropout bits kernel");
+}
+
+std::vector<std::array<uint32_t, 4>>
+runGpuPhilox(const std::vector<std::array<uint32_t, 6>> &inputs) {
+  int n = int(inputs.size());
+  std::vector<std::array<uint32_t, 4>> outputs(inputs.size());
+  if (n == 0)
+    return outputs;
+  DeviceBuffer in(inputs.size() * 6 * sizeof(uint32_t), "Philox inputs");
+  DeviceBuffer res(inputs.size() * 4 * sizeof(uint32_t), "Philox outputs");
+  in.upload(inputs.data(), in.size());
+  philoxKernel<<<(n + 63) / 64, 64>>>(
+      reinterpret_cast<const uint32_t *>(in.ptr()),
+      reinterpret_cast<uint32_t *>(res.ptr()), n);
+  checkRuntime(cudaGetLastError(), "launching the Philox kernel");
+  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running the Philox kernel");
+  res.download(outputs.data(), res.size());
+  return outputs;
+}
+
+} // namespace attnrt

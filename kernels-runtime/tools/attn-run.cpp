@@ -1,0 +1,183 @@
+//===- attn-run.cpp - run, validate and time attention-opt kernels --------===//
+//
+//   attn-run MANIFEST.json [--kernel NAME] [--seed N] [--warmup N]
+//            [--iters N] [--no-validate] [--device N] [--tolerance X]
+//            [--lse-tolerance X] [--verbose]
+//   attn-run --self-test [--seed N] [--device N]
+//
+// Exit status: 0 all kernels passed; 1 a kernel failed validation or a CUDA
+// error occurred; 2 no CUDA driver / GPU; 3 bad command line, manifest, JSON
+// or missing file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnrt/Error.h"
+#include "attnrt/Runner.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+
+using namespace attnrt;
+
+static const char *kUsage =
+    "usage: attn-run MANIFEST.json [options]\n"
+    "       attn-run --self-test [--seed N] [--device N]\n"
+    "\n"
+    "Loads the PTX named by an attn-kernels-v1 manifest through the CUDA\n"
+    "driver, runs each kernel on seeded random inputs, validates it against\n"
+    "a float64 GPU reference and times it with CUDA events. One line per\n"
+    "kernel starts with RESULT (key=value fields, for scripts).\n"
+    "\n"
+    "options:\n"
+    "  --kernel NAME       run only this kernel\n"
+    "  --seed N            input seed (default 1)\n"
+    "  --warmup N          untimed launches before timing (default 10)\n"
+    "  --iters N           timed launches; the median is reported (default "
+    "50)\n"
+    "  --no-validate       skip the comparison with the reference\n"
+    "  --device N          CUDA device ordinal (default 0)\n"
+    "  --tolerance X       output tolerance (default by dtype: f32 1e-5,\n"
+    "                      f16 2e-3, bf16 8e-3)\n"
+    "  --lse-tolerance X   lse tolerance (default 1e-4)\n"
+    "  --verbose           print the JIT info log\n"
+    "  --self-test         check the GPU reference against the CPU float64\n"
+    "                      reference on small problems (no manifest)\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "exit status: 0 pass; 1 validation failure or CUDA error; 2 no CUDA\n"
+    "driver/GPU; 3 bad command line, manifest or file\n";
+
+namespace {
+
+[[noreturn]] void usageError(const std::string &message) {
+  throw Error(message + " (see attn-run --help)", kExitInput);
+}
+
+long long parseInteger(const std::string &option, const std::string &text,
+                       long long lo, long long hi) {
+  errno = 0;
+  char *end = nullptr;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || errno != 0 || *end != '\0' || v < lo || v > hi)
+    usageError(option + ": expected an integer in [" + std::to_string(lo) +
+               ", " + std::to_string(hi) + "], got '" + text + "'");
+  return v;
+}
+
+uint64_t parseUnsigned(const std::string &option, const std::string &text) {
+  errno = 0;
+  char *end = nullptr;
+  unsigned long long v = std::strtoull(text.c_str(), &end, 0);
+  if (text.empty() || text[0] == '-' || errno != 0 || *end != '\0')
+    usageError(option + ": expected a non-negative 64-bit integer, got '" +
+               text + "'");
+  return v;
+}
+
+double parseDouble(const std::string &option, const std::string &text) {
+  errno = 0;
+  char *end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || errno != 0 || *end != '\0' || !(v >= 0.0))
+    usageError(option + ": expected a non-negative number, got '" + text +
+               "'");
+  return v;
+}
+
+int realMain(int argc, char **argv) {
+  RunOptions options;
+  bool selfTest = false;
+  for (int a = 1; a < argc; ++a) {
+    std::string arg = argv[a];
+    std::string value;
+    bool hasInlineValue = false;
+    if (arg.compare(0, 2, "--") == 0) {
+      size_t eq = arg.find('=');
+      if (eq != std::string::npos) {
+        value = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+        hasInlineValue = true;
+      }
+    }
+    auto takeValue = [&]() -> std::string {
+      if (hasInlineValue)
+        return value;
+      if (a + 1 >= argc)
+        usageError(arg + ": missing value");
+      return argv[++a];
+    };
+    auto noValue = [&]() {
+      if (hasInlineValue)
+        usageError(arg + ": takes no value");
+    };
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(kUsage, stdout);
+      return kExitOk;
+    } else if (arg == "--kernel") {
+      options.kernel = takeValue();
+      if (options.kernel.empty())
+        usageError("--kernel: expected a kernel name");
+    } else if (arg == "--seed") {
+      options.seed = parseUnsigned(arg, takeValue());
+    } else if (arg == "--warmup") {
+      options.warmup = int(parseInteger(arg, takeValue(), 0, 1000000));
+    } else if (arg == "--iters") {
+      options.iters = int(parseInteger(arg, takeValue(), 1, 1000000));
+    } else if (arg == "--device") {
+      options.device = int(parseInteger(arg, takeValue(), 0, 1024));
+    } else if (arg == "--tolerance") {
+      options.outTolerance = parseDouble(arg, takeValue());
+    } else if (arg == "--lse-tolerance") {
+      options.lseTolerance = parseDouble(arg, takeValue());
+    } else if (arg == "--no-validate") {
+      noValue();
+      options.validate = false;
+    } else if (arg == "--verbose") {
+      noValue();
+      options.verbose = true;
+    } else if (arg == "--self-test") {
+      noValue();
+      selfTest = true;
+    } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
+      usageError("unknown option '" + arg + "'");
+    } else if (options.manifestPath.empty()) {
+      options.manifestPath = arg;
+    } else {
+      usageError("more than one manifest given ('" + options.manifestPath +
+                 "' and '" + arg + "')");
+    }
+  }
+  if (selfTest) {
+    if (!options.manifestPath.empty())
+      usageError("--self-test takes no manifest");
+    return runSelfTest(options);
+  }
+  if (options.manifestPath.empty())
+    usageError("no manifest given");
+  return runManifest(options);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return realMain(argc, argv);
+  } catch (const Error &e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "attn-run: %s%s\n",
+                 e.exitCode() == kExitNoDevice ? "" : "error: ", e.what());
+    return e.exitCode();
+  } catch (const std::bad_alloc &) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "attn-run: error: out of host memory\n");
+    return kExitFailure;
+  } catch (const std::exception &e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "attn-run: error: %s\n", e.what());
+    return kExitFailure;
+  }
+}
