@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Installs what is needed, builds everything and runs the whole test suite
-# (lit + FileCheck through the check-attn target). Tests that need a GPU are
-# marked with the lit feature `gpu` and are skipped on machines without one.
+# Installs what is needed, builds everything and runs the whole test suite:
+#  1. the lit + FileCheck regression suite (target check-attn): IR tests,
+#     CPU execution against the float64 reference, PTX assembled by ptxas;
+#  2. the other ctest tests: the peer check against jax.nn.dot_product_attention
+#     (jax pinned in scripts/requirements-peer.txt) and kernels-runtime's
+#     host-side tests.
+# Tests that need a GPU carry the lit feature `gpu` and are skipped without one.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${ATTN_BUILD_DIR:-$root/build}"
 "$root/scripts/install-deps.sh"
+python3 -m pip install -q --disable-pip-version-check -r "$root/scripts/requirements-peer.txt"
 "$root/scripts/build.sh"
 "$root/scripts/build.sh" check-attn
+ATTN_REQUIRE_JAX=1 ctest --test-dir "$build" -E '^lit$' --output-on-failure
