@@ -8,7 +8,7 @@
 #   bench/run_h200.sh                 # there (carry bench/generated)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-gen="$root/bench/generated/${CHIP:-sm_90a}"
+gen="$root/bench/generated/${GEN:-sm_90a}"
 out="${OUT:-/tmp}"
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
@@ -16,13 +16,15 @@ bash "$root/kernels-runtime/build.sh" > "$out/build.log" 2>&1 || { tail -40 "$ou
 run="$root/kernels-runtime/build/attn-run"
 echo "== attn-run --self-test (GPU reference vs CPU float64 reference)"
 "$run" --self-test 2>&1 | tail -25
-echo "== validation suite"
 fails=0
-for m in "$gen"/validate/*.json; do
+for dir in "$gen" ${EXTRA_VALIDATE:-}; do
+echo "== validation suite: $dir"
+for m in "$dir"/validate/*.json; do
   "$run" "$m" --iters 3 --warmup 1 > "$out/$(basename "$m" .json).log" 2>&1
   rc=$?
   grep -h "^RESULT" "$out/$(basename "$m" .json).log" | sed 's/^RESULT //' | cut -c1-200
   [ $rc -eq 0 ] || { fails=$((fails+1)); echo "FAILED: $m"; tail -5 "$out/$(basename "$m" .json).log"; }
+done
 done
 echo "validation failures: $fails"
 if [ "${SKIP_BENCH:-0}" = 1 ]; then exit $fails; fi

@@ -34,8 +34,7 @@ std::string cuResultString(CUresult r) {
   if (cuGetErrorString(r, &text) == CUDA_SUCCESS && text)
     return text;
   if (r == CUDA_ERROR_STUB_LIBRARY)
-    return "the CUDA driver library loaded is the toolkit's stub "
-           "(libcuda.so from .../stubs), not a real driver";
+    return "CUDA driver is a stub library";
   return "";
 }
 
@@ -88,14 +87,14 @@ bool isStickyError(CUresult r) {
   std::string message = "no CUDA driver/GPU available: " + what + ": " +
                         describeCuResult(r);
   if (r == CUDA_ERROR_NO_DEVICE)
-    message += "; no CUDA-capable device is visible (check nvidia-smi and "
-               "CUDA_VISIBLE_DEVICES)";
+    message += "; check nvidia-smi and CUDA_VISIBLE_DEVICES";
   else if (r == CUDA_ERROR_SYSTEM_DRIVER_MISMATCH ||
            r == CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE)
     message += "; the NVIDIA kernel driver and the user-space driver "
                "library do not match";
   else if (r == CUDA_ERROR_STUB_LIBRARY)
-    message += "; no NVIDIA driver is installed on this machine";
+    message += "; the libcuda.so.1 loaded is the CUDA toolkit's stub, no "
+               "NVIDIA driver is installed";
   throw CudaError(r, message, kExitNoDevice);
 }
 
@@ -311,38 +310,45 @@ FunctionAttributes functionAttributes(CUfunction f) {
   return a;
 }
 
-void launchKernel(CUfunction f, const std::string &name,
-                  const std::array<uint32_t, 3> &grid,
-                  const std::array<uint32_t, 3> &block, uint32_t dynamicShared,
-                  std::vector<void *> &params, const DeviceInfo &device) {
-  FunctionAttributes a = functionAttributes(f);
+KernelLauncher::KernelLauncher(CUfunction f, const std::string &kernelName,
+                               const std::array<uint32_t, 3> &gridDims,
+                               const std::array<uint32_t, 3> &blockDims,
+                               uint32_t dynamicShared,
+                               const DeviceInfo &device)
+    : fn(f), name(kernelName), grid(gridDims), block(blockDims),
+      shared(dynamicShared), attrs(functionAttributes(f)) {
   uint64_t threads = uint64_t(block[0]) * block[1] * block[2];
-  if (threads > uint64_t(a.maxThreadsPerBlock))
+  if (threads > uint64_t(attrs.maxThreadsPerBlock))
     throw Error(format("kernel '%s': a block of %llu threads exceeds the "
                        "function's limit of %d threads per block (it uses "
                        "%d registers per thread)",
                        name.c_str(), (unsigned long long)threads,
-                       a.maxThreadsPerBlock, a.numRegs));
-  uint64_t totalShared = uint64_t(a.staticShared) + dynamicShared;
+                       attrs.maxThreadsPerBlock, attrs.numRegs));
+  uint64_t totalShared = uint64_t(attrs.staticShared) + shared;
   if (totalShared > uint64_t(device.maxSharedPerBlockOptin))
     throw Error(format("kernel '%s': needs %llu bytes of shared memory per "
                        "block (%d static + %u dynamic), the device allows "
                        "%d",
                        name.c_str(), (unsigned long long)totalShared,
-                       a.staticShared, dynamicShared,
+                       attrs.staticShared, shared,
                        device.maxSharedPerBlockOptin));
-  if (dynamicShared > 48 * 1024)
+  if (shared > 48 * 1024)
     ATTNRT_CU_CHECK_MSG(
         cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                           int(dynamicShared)),
+                           int(shared)),
         "kernel '" + name + "'");
-  ATTNRT_CU_CHECK_MSG(cuLaunchKernel(f, grid[0], grid[1], grid[2], block[0],
-                                     block[1], block[2], dynamicShared,
-                                     nullptr, params.data(), nullptr),
-                      format("kernel '%s', grid [%u, %u, %u], block [%u, %u, "
-                             "%u], %u bytes of dynamic shared memory",
-                             name.c_str(), grid[0], grid[1], grid[2],
-                             block[0], block[1], block[2], dynamicShared));
+}
+
+void KernelLauncher::launch(std::vector<void *> &params) const {
+  CUresult r = cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0],
+                              block[1], block[2], shared, nullptr,
+                              params.data(), nullptr);
+  if (r != CUDA_SUCCESS)
+    throwCudaError(r, "cuLaunchKernel", __FILE__, __LINE__,
+                   format("kernel '%s', grid [%u, %u, %u], block [%u, %u, "
+                          "%u], %u bytes of dynamic shared memory",
+                          name.c_str(), grid[0], grid[1], grid[2], block[0],
+                          block[1], block[2], shared));
 }
 
 //===----------------------------------------------------------------------===//

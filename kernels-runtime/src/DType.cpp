@@ -3,6 +3,7 @@
 #include "attnrt/DType.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace attnrt {
@@ -74,7 +75,41 @@ static uint16_t roundToFormat(double v, int expBits, int mantBits,
   return sign | uint16_t(uint32_t(e + bias) << mantBits) | uint16_t(mant);
 }
 
-uint16_t toHalfBits(double v) { return roundToFormat(v, 5, 10, 0x7E00); }
-uint16_t toBFloat16Bits(double v) { return roundToFormat(v, 8, 7, 0x7FC0); }
+/// The common case on bits: |v| normal in the target format and not
+/// rounding up to infinity. False (and the general path) otherwise.
+static inline bool roundNormal(double v, int expBits, int mantBits,
+                               uint16_t &out) {
+  const int bias = (1 << (expBits - 1)) - 1;
+  uint64_t bits;
+  std::memcpy(&bits, &v, 8);
+  int e = int((bits >> 52) & 0x7FF) - 1023;
+  if (e < 1 - bias || e > bias)
+    return false; // zero, subnormal, overflow, inf, NaN
+  const int shift = 52 - mantBits;
+  uint64_t magnitude = bits & 0x7FFFFFFFFFFFFFFFull;
+  uint64_t lsb = (magnitude >> shift) & 1;
+  magnitude += ((uint64_t(1) << (shift - 1)) - 1) + lsb; // nearest, even
+  int rounded = int(magnitude >> 52) - 1023;
+  if (rounded > bias)
+    return false; // rounds to infinity
+  uint64_t mantissa = (magnitude >> shift) & ((uint64_t(1) << mantBits) - 1);
+  out = uint16_t(((bits >> 63) << (expBits + mantBits)) |
+                 (uint64_t(rounded + bias) << mantBits) | mantissa);
+  return true;
+}
+
+uint16_t toHalfBits(double v) {
+  uint16_t bits;
+  if (roundNormal(v, 5, 10, bits))
+    return bits;
+  return roundToFormat(v, 5, 10, 0x7E00);
+}
+
+uint16_t toBFloat16Bits(double v) {
+  uint16_t bits;
+  if (roundNormal(v, 8, 7, bits))
+    return bits;
+  return roundToFormat(v, 8, 7, 0x7FC0);
+}
 
 } // namespace attnrt

@@ -3,6 +3,8 @@
 #include "attnrt/HostData.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -49,42 +51,130 @@ std::vector<double> HostTensor::toDouble() const {
   return v;
 }
 
+namespace {
+
+uint64_t splitmix64(uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// A uniform double in [0, 1) for (key, index, lane).
+inline double unit(uint64_t key, uint64_t index, uint64_t lane = 0) {
+  uint64_t h = splitmix64(key ^ splitmix64(index * 4 + lane));
+  return double(h >> 11) * (1.0 / 9007199254740992.0);
+}
+
+} // namespace
+
+void parallelFor(int64_t n,
+                 const std::function<void(int64_t, int64_t)> &fn) {
+  const int64_t kChunk = 1 << 16;
+  unsigned hw = std::thread::hardware_concurrency();
+  int64_t threads = std::min<int64_t>(hw ? hw : 1, 32);
+  threads = std::min<int64_t>(threads, (n + kChunk - 1) / kChunk);
+  if (threads <= 1) {
+    if (n > 0)
+      fn(0, n);
+    return;
+  }
+  std::atomic<int64_t> nextChunk{0};
+  auto worker = [&] {
+    for (;;) {
+      int64_t begin = nextChunk.fetch_add(kChunk);
+      if (begin >= n)
+        return;
+      fn(begin, std::min(n, begin + kChunk));
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int64_t t = 1; t < threads; ++t)
+    pool.emplace_back(worker);
+  worker();
+  for (std::thread &t : pool)
+    t.join();
+}
+
+uint64_t InputGenerator::next() {
+  return splitmix64(splitmix64(seed) ^ splitmix64(~scalars++));
+}
+
+/// Fills `t` with valueAt(i) for every element, in parallel, writing the
+/// element type's bits directly; returns the stored values when `keep`.
+template <class ValueAt>
+static std::vector<double> fillWith(HostTensor &t, bool keep,
+                                    const ValueAt &valueAt) {
+  std::vector<double> values;
+  if (keep)
+    values.resize(size_t(t.numElements()));
+  double *kept = keep ? values.data() : nullptr;
+  void *data = t.data();
+  const DType type = t.dtype();
+  parallelFor(t.numElements(), [&](int64_t begin, int64_t end) {
+    switch (type) {
+    case DType::BF16: {
+      uint16_t *p = static_cast<uint16_t *>(data);
+      for (int64_t i = begin; i < end; ++i) {
+        p[i] = toBFloat16Bits(valueAt(i));
+        if (kept)
+          kept[i] = fromBFloat16Bits(p[i]);
+      }
+      break;
+    }
+    case DType::F16: {
+      uint16_t *p = static_cast<uint16_t *>(data);
+      for (int64_t i = begin; i < end; ++i) {
+        p[i] = toHalfBits(valueAt(i));
+        if (kept)
+          kept[i] = fromHalfBits(p[i]);
+      }
+      break;
+    }
+    case DType::F32: {
+      float *p = static_cast<float *>(data);
+      for (int64_t i = begin; i < end; ++i) {
+        p[i] = static_cast<float>(valueAt(i));
+        if (kept)
+          kept[i] = p[i];
+      }
+      break;
+    }
+    case DType::I1: {
+      uint8_t *p = static_cast<uint8_t *>(data);
+      for (int64_t i = begin; i < end; ++i) {
+        p[i] = valueAt(i) != 0.0 ? 1 : 0;
+        if (kept)
+          kept[i] = p[i];
+      }
+      break;
+    }
+    }
+  });
+  return values;
+}
+
 std::vector<double> InputGenerator::fill(HostTensor &t, double lo, double hi,
                                          bool keepValues) {
-  std::uniform_real_distribution<double> dist(lo, hi);
-  std::vector<double> values;
-  if (keepValues)
-    values.resize(size_t(t.numElements()));
-  for (int64_t i = 0; i < t.numElements(); ++i) {
-    double v = t.store(i, dist(rng));
-    if (keepValues)
-      values[size_t(i)] = v;
-  }
-  return values;
+  const uint64_t key = splitmix64(seed) ^ splitmix64(0x1000 + tensors++);
+  const double width = hi - lo;
+  return fillWith(t, keepValues, [&](int64_t i) {
+    return lo + width * unit(key, uint64_t(i));
+  });
 }
 
 std::vector<double> InputGenerator::fillMask(HostTensor &t, int64_t rowLen,
                                              bool keepValues) {
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  std::vector<double> values;
-  if (keepValues)
-    values.resize(size_t(t.numElements()));
-  bool boolean = t.dtype() == DType::I1;
+  const uint64_t key = splitmix64(seed) ^ splitmix64(0x1000 + tensors++);
+  const bool boolean = t.dtype() == DType::I1;
   rowLen = std::max<int64_t>(rowLen, 1);
-  for (int64_t row = 0; row < t.numElements() / rowLen; ++row) {
-    bool rowOff = unit(rng) < 0.1;
-    for (int64_t j = 0; j < rowLen; ++j) {
-      int64_t i = row * rowLen + j;
-      bool off = rowOff || unit(rng) < 0.25;
-      double v = boolean ? (off ? 0.0 : 1.0)
-                         : (off ? -std::numeric_limits<double>::infinity()
-                                : 6.0 * unit(rng) - 3.0);
-      v = t.store(i, v);
-      if (keepValues)
-        values[size_t(i)] = v;
-    }
-  }
-  return values;
+  return fillWith(t, keepValues, [&](int64_t i) {
+    bool rowOff = unit(key, uint64_t(i / rowLen), 1) < 0.1;
+    bool off = rowOff || unit(key, uint64_t(i), 2) < 0.25;
+    return boolean ? (off ? 0.0 : 1.0)
+                   : (off ? -std::numeric_limits<double>::infinity()
+                          : 6.0 * unit(key, uint64_t(i), 3) - 3.0);
+  });
 }
 
 Comparison compareResults(const std::vector<double> &out,

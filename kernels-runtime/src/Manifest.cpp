@@ -246,6 +246,7 @@ Manifest Validator::run(const Value &root) {
   for (size_t i = 0; i < kernels.array.size(); ++i) {
     context = "kernels[" + std::to_string(i) + "]: ";
     KernelSpec k = kernel(kernels.array[i]);
+    context = "kernels[" + std::to_string(i) + "]: ";
     for (size_t j = 0; j < m.kernels.size(); ++j)
       if (m.kernels[j].name == k.name)
         fail(*kernels.array[i].find("name"),

@@ -9,6 +9,7 @@
 #include "attnopt/Reference/Philox.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -126,7 +127,9 @@ KernelResult runKernel(const KernelSpec &k, CUfunction f, CudaContext &ctx,
       (k.dropoutP > 0 ? " dropout_p=" + shortFloat(k.dropoutP) : "") +
       (k.hasMask ? " mask=" + maskText(k) : "") + (k.hasLse ? " lse" : "") +
       "\n");
-  FunctionAttributes attrs = functionAttributes(f);
+  KernelLauncher launcher(f, k.name, k.grid, k.block, k.dynamicSharedMemory,
+                          ctx.info());
+  const FunctionAttributes &attrs = launcher.attributes();
   out(format("  launch: grid [%u, %u, %u] block [%u, %u, %u], %u B dynamic "
              "shared memory; %d registers, %d B static shared, %d B local\n",
              k.grid[0], k.grid[1], k.grid[2], k.block[0], k.block[1],
@@ -137,49 +140,25 @@ KernelResult runKernel(const KernelSpec &k, CUfunction f, CudaContext &ctx,
                "spills or local arrays)\n",
                attrs.localBytes));
 
-  // Inputs, in the draw order of attn-cpu-run: q, k, v, mask, seed, offset.
-  InputGenerator gen(options.seed);
-  HostTensor hq(k.dtype, k.findParam("query")->shape);
-  HostTensor hk(k.dtype, k.findParam("key")->shape);
-  HostTensor hv(k.dtype, k.findParam("value")->shape);
-  gen.fill(hq, -2.0, 2.0, false);
-  gen.fill(hk, -2.0, 2.0, false);
-  gen.fill(hv, -1.0, 1.0, false);
-  HostTensor hmask;
-  if (k.hasMask) {
-    hmask = HostTensor(k.maskDtype, k.findParam("mask")->shape);
-    gen.fillMask(hmask, k.maskShape[3], false);
-  }
-  uint64_t seed = gen.next();
-  uint64_t offset = gen.next() & 0xFFFFFFFFFFull;
-  p.seed = seed;
-  p.offset = offset;
-
-  // Device buffers, in parameter order; outputs poisoned, followed by a
-  // guard region.
+  // Device buffers first, in parameter order (so that a problem too large
+  // for the GPU fails before any host memory is spent on it); outputs are
+  // poisoned and followed by a guard region.
   std::vector<std::unique_ptr<Bound>> bound;
   std::vector<void *> params;
   Bound *qB = nullptr, *kB = nullptr, *vB = nullptr, *mB = nullptr,
-        *oB = nullptr, *lB = nullptr;
+        *oB = nullptr, *lB = nullptr, *seedB = nullptr, *offsetB = nullptr;
   for (const ParamSpec &ps : k.params) {
     auto b = std::make_unique<Bound>();
     b->spec = &ps;
     if (ps.kind == ParamSpec::Kind::U64) {
-      b->scalar = ps.name == "seed" ? seed : offset;
       params.push_back(&b->scalar);
+      (ps.name == "seed" ? seedB : offsetB) = b.get();
     } else {
       uint64_t bytes = ps.sizeBytes();
       b->buffer = DeviceBuffer(bytes + (ps.isOutput ? kGuardBytes : 0),
                                "'" + ps.name + "' " + formatShape(ps.shape) +
                                    " " + dtypeName(ps.dtype));
-      const HostTensor *src = ps.name == "query"   ? &hq
-                              : ps.name == "key"   ? &hk
-                              : ps.name == "value" ? &hv
-                              : ps.name == "mask"  ? &hmask
-                                                   : nullptr;
-      if (src) {
-        b->buffer.upload(src->data(), src->sizeBytes());
-      } else {
+      if (ps.isOutput) {
         b->buffer.fill(kPoisonByte, bytes);
         b->buffer.fill(kGuardByte, kGuardBytes, bytes);
       }
@@ -195,9 +174,31 @@ KernelResult runKernel(const KernelSpec &k, CUfunction f, CudaContext &ctx,
     bound.push_back(std::move(b));
   }
 
+  // Inputs q, k, v, mask, then seed and offset, from the seeded generator;
+  // each rounded to its type on the host, uploaded and dropped.
+  InputGenerator gen(options.seed);
+  auto upload = [&](Bound *b, double lo, double hi, bool isMask) {
+    HostTensor t(b->spec->dtype, b->spec->shape);
+    if (isMask)
+      gen.fillMask(t, k.maskShape[3], /*keepValues=*/false);
+    else
+      gen.fill(t, lo, hi, /*keepValues=*/false);
+    b->buffer.upload(t.data(), t.sizeBytes());
+  };
+  upload(qB, -2.0, 2.0, false);
+  upload(kB, -2.0, 2.0, false);
+  upload(vB, -1.0, 1.0, false);
+  if (mB)
+    upload(mB, 0.0, 0.0, true);
+  p.seed = gen.next();
+  p.offset = gen.next() & 0xFFFFFFFFFFull;
+  if (seedB)
+    seedB->scalar = p.seed;
+  if (offsetB)
+    offsetB->scalar = p.offset;
+
   // First launch: the one that is validated.
-  launchKernel(f, k.name, k.grid, k.block, k.dynamicSharedMemory, params,
-               ctx.info());
+  launcher.launch(params);
   ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running kernel '" + k.name + "'");
 
   bool ok = true;
@@ -206,9 +207,13 @@ KernelResult runKernel(const KernelSpec &k, CUfunction f, CudaContext &ctx,
                         "the reference output (f64)");
     DeviceBuffer refLse(uint64_t(p.lseElements()) * sizeof(double),
                         "the reference lse (f64)");
+    auto t0 = std::chrono::steady_clock::now();
     runGpuReference(p, k.dtype, k.maskDtype, qB->buffer.ptr(),
                     kB->buffer.ptr(), vB->buffer.ptr(),
                     mB ? mB->buffer.ptr() : 0, refOut.ptr(), refLse.ptr());
+    double refMs = std::chrono::duration<double, std::milli>(
+                       std::chrono::steady_clock::now() - t0)
+                       .count();
     std::vector<double> refO(size_t(p.outputElements())),
         refL(size_t(p.lseElements()));
     refOut.download(refO.data(), refOut.size());
@@ -247,8 +252,9 @@ KernelResult runKernel(const KernelSpec &k, CUfunction f, CudaContext &ctx,
                  lseOk ? "" : "  <-- FAIL"));
       ok = ok && lseOk;
     }
-    out(format("  rows with no allowed key: %lld of %lld\n",
-               (long long)c.emptyRows, (long long)p.lseElements()));
+    out(format("  rows with no allowed key: %lld of %lld; float64 GPU "
+               "reference took %.1f ms\n",
+               (long long)c.emptyRows, (long long)p.lseElements(), refMs));
     if (k.dropoutP > 0)
       out("  note: dropout keep bits are checked through the output only\n");
     // Writes past the end of the outputs.
@@ -274,8 +280,7 @@ KernelResult runKernel(const KernelSpec &k, CUfunction f, CudaContext &ctx,
 
   // Timing.
   for (int w = 0; w < options.warmup; ++w)
-    launchKernel(f, k.name, k.grid, k.block, k.dynamicSharedMemory, params,
-                 ctx.info());
+    launcher.launch(params);
   if (options.iters > 0) {
     std::vector<Event> starts, stops;
     starts.reserve(options.iters);
@@ -286,8 +291,7 @@ KernelResult runKernel(const KernelSpec &k, CUfunction f, CudaContext &ctx,
     }
     for (int it = 0; it < options.iters; ++it) {
       starts[it].record();
-      launchKernel(f, k.name, k.grid, k.block, k.dynamicSharedMemory, params,
-                   ctx.info());
+      launcher.launch(params);
       stops[it].record();
     }
     stops.back().synchronize();
@@ -337,8 +341,8 @@ int runManifest(const RunOptions &options) {
   }
   // Read the PTX before touching the driver: a missing file is reported the
   // same way on every machine.
-  std::string ptx = readFile(
-      m.ptxPath, "PTX file (named by \"ptx\" in '" + m.path + "')");
+  std::string ptx = readFile(m.ptxPath, "PTX file",
+                             "named by \"ptx\" in '" + m.path + "'");
 
   CudaContext ctx(options.device);
   out("attn-run: " + m.path + ": " + std::to_string(m.kernels.size()) +
@@ -357,7 +361,19 @@ int runManifest(const RunOptions &options) {
          " (architecture-specific features) but the device is sm_" +
          std::to_string(devCC) + ": JIT compilation will likely fail");
 
-  Module module(ptx, m.ptxPath, options.verbose);
+  std::unique_ptr<Module> loaded;
+  try {
+    loaded = std::make_unique<Module>(ptx, m.ptxPath, options.verbose);
+  } catch (const Error &e) {
+    // Nothing can run; still give each kernel its RESULT line for scripts.
+    std::fflush(stdout);
+    std::fprintf(stderr, "attn-run: error: %s\n", e.what());
+    std::fflush(stderr);
+    for (const KernelSpec *k : selected)
+      out(resultLine(*k, KernelResult()));
+    return kExitFailure;
+  }
+  const Module &module = *loaded;
   if (options.verbose && !module.infoLog().empty())
     out("attn-run: JIT info log:\n" + module.infoLog() + "\n");
 

@@ -11,20 +11,22 @@
 
 namespace attnrt {
 
-std::string readFile(const std::string &path, const std::string &what) {
+std::string readFile(const std::string &path, const std::string &what,
+                     const std::string &note) {
+  auto fail = [&](const std::string &reason) {
+    throw Error("cannot read " + what + " '" + path + "'" +
+                    (note.empty() ? std::string() : " (" + note + ")") +
+                    ": " + reason,
+                kExitInput);
+  };
   struct stat st;
   if (::stat(path.c_str(), &st) != 0)
-    throw Error("cannot read " + what + " '" + path +
-                    "': " + std::strerror(errno),
-                kExitInput);
+    fail(std::strerror(errno));
   if (!S_ISREG(st.st_mode))
-    throw Error("cannot read " + what + " '" + path + "': not a regular file",
-                kExitInput);
+    fail("not a regular file");
   std::FILE *f = std::fopen(path.c_str(), "rb");
   if (!f)
-    throw Error("cannot read " + what + " '" + path +
-                    "': " + std::strerror(errno),
-                kExitInput);
+    fail(std::strerror(errno));
   std::string data;
   char buf[1 << 16];
   size_t n;
@@ -34,9 +36,7 @@ std::string readFile(const std::string &path, const std::string &what) {
   int err = errno;
   std::fclose(f);
   if (bad)
-    throw Error("cannot read " + what + " '" + path +
-                    "': " + std::strerror(err),
-                kExitInput);
+    fail(std::strerror(err));
   return data;
 }
 

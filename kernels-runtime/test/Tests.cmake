@@ -1,0 +1,156 @@
+# Tests of kernels-runtime, included from ../CMakeLists.txt.
+#
+#  * attnrt-host-tests: JSON, manifest validation, conversions (no CUDA at
+#    all; links only attnrt_host).
+#  * attn-run-*: the command line. attn-run links libcuda.so.1; on a machine
+#    without a driver these tests run it against the toolkit's stub driver
+#    (a libcuda.so.1 link to stubs/libcuda.so on LD_LIBRARY_PATH), whose
+#    cuInit fails with CUDA_ERROR_STUB_LIBRARY: exactly the "no CUDA
+#    driver/GPU" path. Every test that needs no GPU uses the stub, also on a
+#    GPU machine, so that they behave the same everywhere.
+#  * attn-run-gpu-*: need a GPU (label "gpu"); registered when a real
+#    libcuda.so.1 is found at configure time (option ATTNRT_GPU_TESTS).
+
+set(ATTNRT_TEST_SRC ${CMAKE_CURRENT_SOURCE_DIR}/test)
+set(ATTNRT_TEST_DATA ${CMAKE_CURRENT_BINARY_DIR}/test-data)
+
+add_executable(attnrt-host-tests test/HostTests.cpp)
+target_link_libraries(attnrt-host-tests PRIVATE attnrt_host)
+target_compile_options(attnrt-host-tests PRIVATE ${ATTNRT_WARNINGS})
+add_test(NAME attnrt-host-tests
+  COMMAND attnrt-host-tests ${ATTNRT_TEST_SRC}/manifests)
+
+# --- sample kernels: real PTX for end-to-end tests ---------------------------
+# test/sample/sample_kernels.cu holds small naive attention kernels with the
+# manifest ABI (shapes compiled in). They are compiled to PTX for compute_80
+# (runs on any GPU >= sm_80) and for compute_100a (which an sm_90 GPU must
+# refuse: the "PTX for another architecture" test).
+file(MAKE_DIRECTORY ${ATTNRT_TEST_DATA})
+set(ATTNRT_NVCC_HOST_FLAGS)
+if(CMAKE_CUDA_HOST_COMPILER)
+  list(APPEND ATTNRT_NVCC_HOST_FLAGS -ccbin ${CMAKE_CUDA_HOST_COMPILER})
+endif()
+set(ATTNRT_SAMPLE_PTX)
+foreach(arch 80 100a)
+  set(ptx ${ATTNRT_TEST_DATA}/sample_kernels_${arch}.ptx)
+  add_custom_command(OUTPUT ${ptx}
+    COMMAND ${CMAKE_CUDA_COMPILER} ${ATTNRT_NVCC_HOST_FLAGS} -ptx -std=c++17
+      -arch=compute_${arch} -I${ATTNRT_REPO_ROOT}/include
+      ${ATTNRT_TEST_SRC}/sample/sample_kernels.cu -o ${ptx}
+    DEPENDS ${ATTNRT_TEST_SRC}/sample/sample_kernels.cu
+      ${ATTNRT_REPO_ROOT}/include/attnopt/Reference/Philox.h
+    COMMENT "Compiling the sample attention kernels to PTX (compute_${arch})"
+    VERBATIM)
+  list(APPEND ATTNRT_SAMPLE_PTX ${ptx})
+endforeach()
+add_custom_target(attnrt-sample-ptx ALL DEPENDS ${ATTNRT_SAMPLE_PTX})
+foreach(m sample wrong sm100a missing-kernel oom fault)
+  configure_file(${ATTNRT_TEST_SRC}/sample/${m}.json ${ATTNRT_TEST_DATA}/${m}.json
+    COPYONLY)
+endforeach()
+
+# --- the command line ----------------------------------------------------------
+find_library(ATTNRT_CUDA_STUB NAMES cuda
+  PATHS ${CUDAToolkit_LIBRARY_DIR}/stubs ${CUDAToolkit_TARGET_DIR}/lib/stubs
+        ${CUDAToolkit_TARGET_DIR}/lib64/stubs
+  NO_DEFAULT_PATH)
+set(ATTNRT_STUB_DIR)
+if(ATTNRT_CUDA_STUB)
+  set(ATTNRT_STUB_DIR ${CMAKE_CURRENT_BINARY_DIR}/stub-driver)
+  file(MAKE_DIRECTORY ${ATTNRT_STUB_DIR})
+  file(CREATE_LINK ${ATTNRT_CUDA_STUB} ${ATTNRT_STUB_DIR}/libcuda.so.1 SYMBOLIC)
+else()
+  message(STATUS "attnrt: no CUDA stub driver found; the attn-run command "
+    "line tests run against the system's libcuda.so.1")
+endif()
+
+# attnrt_cli_test(NAME EXIT code [REGEX regex] [GPU] ARGS args...)
+function(attnrt_cli_test name)
+  cmake_parse_arguments(T "GPU" "EXIT;REGEX" "ARGS" ${ARGN})
+  string(REPLACE ";" "|" args "${T_ARGS}")
+  set(libdir)
+  if(NOT T_GPU)
+    set(libdir ${ATTNRT_STUB_DIR})
+  endif()
+  add_test(NAME ${name}
+    COMMAND ${CMAKE_COMMAND} -DATTN_RUN=$<TARGET_FILE:attn-run>
+      "-DARGS=${args}" -DEXIT=${T_EXIT} "-DREGEX=${T_REGEX}"
+      "-DLIBDIR=${libdir}" -P ${ATTNRT_TEST_SRC}/RunAndCheck.cmake)
+  if(T_GPU)
+    set_tests_properties(${name} PROPERTIES LABELS gpu
+      SKIP_REGULAR_EXPRESSION "no CUDA driver/GPU available")
+  endif()
+endfunction()
+
+set(S ${ATTNRT_TEST_DATA})
+set(M ${ATTNRT_TEST_SRC}/manifests)
+attnrt_cli_test(attn-run-help EXIT 0 REGEX "usage: attn-run MANIFEST.json"
+  ARGS --help)
+if(ATTNRT_STUB_DIR)
+  attnrt_cli_test(attn-run-no-gpu EXIT 2
+    REGEX "attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed: CUDA_ERROR_STUB_LIBRARY"
+    ARGS ${S}/sample.json)
+  attnrt_cli_test(attn-run-self-test-no-gpu EXIT 2
+    REGEX "attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed"
+    ARGS --self-test)
+endif()
+attnrt_cli_test(attn-run-missing-manifest EXIT 3
+  REGEX "attn-run: error: cannot read manifest '[^']*no-such.json': No such file or directory"
+  ARGS ${M}/no-such.json)
+attnrt_cli_test(attn-run-bad-json EXIT 3
+  REGEX "attn-run: error: [^@NL@]*bad-json.json:4:3: expected ',' or '}' after object member"
+  ARGS ${M}/bad-json.json)
+attnrt_cli_test(attn-run-inconsistent-manifest EXIT 3
+  REGEX "bad-shape.json:24:90: kernel 'attn_fwd_0': param 'key': shape \\[2, 2, 190, 64\\] does not match"
+  ARGS ${M}/bad-shape.json)
+attnrt_cli_test(attn-run-missing-ptx EXIT 3
+  REGEX "attn-run: error: cannot read PTX file '[^']*/attention.ptx' \\(named by \"ptx\" in '[^']*doc-example.json'\\): No such file or directory"
+  ARGS ${M}/doc-example.json)
+attnrt_cli_test(attn-run-unknown-option EXIT 3
+  REGEX "unknown option '--frobnicate'" ARGS ${S}/sample.json --frobnicate)
+attnrt_cli_test(attn-run-bad-number EXIT 3
+  REGEX "--iters: expected an integer in \\[1, 1000000\\], got 'many'"
+  ARGS ${S}/sample.json --iters many)
+attnrt_cli_test(attn-run-no-manifest EXIT 3 REGEX "no manifest given" ARGS)
+attnrt_cli_test(attn-run-unknown-kernel EXIT 3
+  REGEX "no kernel named 'nope' in '[^']*sample.json' \\(it has: sample_gqa_bf16,"
+  ARGS ${S}/sample.json --kernel nope)
+
+# --- GPU tests -------------------------------------------------------------
+find_library(ATTNRT_REAL_LIBCUDA NAMES libcuda.so.1
+  PATHS ENV LD_LIBRARY_PATH /usr/local/nvidia/lib64 /usr/local/nvidia/lib
+        /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64
+        /usr/lib /usr/lib/wsl/lib
+  NO_DEFAULT_PATH)
+if(ATTNRT_REAL_LIBCUDA)
+  set(ATTNRT_GPU_TESTS_DEFAULT ON)
+else()
+  set(ATTNRT_GPU_TESTS_DEFAULT OFF)
+endif()
+option(ATTNRT_GPU_TESTS "Register the attn-run tests that need a GPU"
+  ${ATTNRT_GPU_TESTS_DEFAULT})
+if(ATTNRT_GPU_TESTS)
+  attnrt_cli_test(attn-run-gpu-self-test GPU EXIT 0
+    REGEX "attn-run --self-test: PASS" ARGS --self-test)
+  attnrt_cli_test(attn-run-gpu-sample GPU EXIT 0
+    REGEX "RESULT name=sample_gqa_bf16 dtype=bf16 B=2 Hq=8 Hkv=2 Lq=128 Lk=192 D=64 Dv=64 causal=bottom_right [^@NL@]* status=PASS"
+    ARGS ${S}/sample.json --iters 5 --warmup 2)
+  attnrt_cli_test(attn-run-gpu-one-kernel GPU EXIT 0
+    REGEX "RESULT name=sample_decode_bf16 [^@NL@]*status=PASS@NL@@NL@attn-run: 1 kernel\\(s\\): 1 ok, 0 failed"
+    ARGS ${S}/sample.json --kernel sample_decode_bf16 --iters 3)
+  attnrt_cli_test(attn-run-gpu-wrong-results GPU EXIT 1
+    REGEX "name=sample_wrong_scale_bf16 [^@NL@]*status=FAIL.*out-of-bounds write.*name=sample_oob_write_f32 [^@NL@]*status=FAIL"
+    ARGS ${S}/wrong.json --iters 1 --warmup 0)
+  attnrt_cli_test(attn-run-gpu-other-arch GPU EXIT 1
+    REGEX "RESULT name=sample_gqa_bf16 [^@NL@]*status=ERROR.*attn-run: error: cuModuleLoadDataEx failed: CUDA_ERROR_[A-Z_]+ [^@NL@]*JIT compilation of '[^']*sample_kernels_100a.ptx' failed; JIT error log:@NL@"
+    ARGS ${S}/sm100a.json)
+  attnrt_cli_test(attn-run-gpu-out-of-memory GPU EXIT 1
+    REGEX "cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY \\(out of memory\\): allocating 128.00 GiB \\(137438953472 bytes\\) for '(query|key|value|output)' \\[64, 64, 131072, 128\\] bf16"
+    ARGS ${S}/oom.json)
+  attnrt_cli_test(attn-run-gpu-fault GPU EXIT 1
+    REGEX "RESULT name=sample_illegal_address_f32 [^@NL@]*status=ERROR.*attn-run: error: kernel 'sample_illegal_address_f32': cuCtxSynchronize\\(\\) failed: CUDA_ERROR_ILLEGAL_ADDRESS.*the CUDA context is unusable after this error"
+    ARGS ${S}/fault.json --iters 1)
+  attnrt_cli_test(attn-run-gpu-kernel-not-in-ptx GPU EXIT 1
+    REGEX "kernel 'sample_not_there' not found in '[^']*sample_kernels_80.ptx'"
+    ARGS ${S}/missing-kernel.json --iters 1)
+endif()

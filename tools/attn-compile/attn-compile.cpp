@@ -1,7 +1,7 @@
 //===- attn-compile.cpp - attention IR to PTX + manifest ------------------===//
 //
 //   attn-compile input.mlir --chip=sm_90a -o out.ptx [--manifest=out.json]
-//                [--emit=ptx|gpu]
+//                [--emit=ptx|gpu] [--kernel=auto|tensor-core|cuda-core]
 //
 // Generates one kernel per attn.attention (attn-to-gpu), lowers them through
 // upstream's gpu-lower-to-nvvm-pipeline to PTX, and writes the PTX file and
@@ -51,6 +51,12 @@ static llvm::cl::opt<std::string>
                         "kernel IR before NVVM lowering)"),
          llvm::cl::init("ptx"));
 
+static llvm::cl::opt<std::string> kernelKind(
+    "kernel",
+    llvm::cl::desc("Kernel: auto (default; tensor cores for f16/bf16 with "
+                   "D = Dv in {64, 128}), tensor-core, or cuda-core"),
+    llvm::cl::init("auto"));
+
 static llvm::cl::opt<std::string> cudaPath(
     "cuda-path",
     llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "
@@ -84,6 +90,11 @@ int main(int argc, char **argv) {
     return fail("unsupported --chip=" + chip + " (expected sm_80 or sm_90a)");
   if (emit != "ptx" && emit != "gpu")
     return fail("unsupported --emit=" + emit + " (expected ptx or gpu)");
+  std::optional<attn::KernelChoice> kernelChoice =
+      attn::parseKernelChoice(kernelKind);
+  if (!kernelChoice)
+    return fail("unsupported --kernel=" + kernelKind +
+                " (expected auto, tensor-core or cuda-core)");
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -120,7 +131,8 @@ int main(int argc, char **argv) {
   llvm::json::Array manifestKernels;
   for (auto [i, op] : llvm::enumerate(ops)) {
     FailureOr<attn::KernelSpec> spec =
-        attn::describeAttentionKernel(op, "attn_fwd_" + std::to_string(i));
+        attn::describeAttentionKernel(op, "attn_fwd_" + std::to_string(i),
+                                      *kernelChoice);
     if (failed(spec) ||
         failed(attn::buildAttentionKernel(b, gpuModule, op, *spec)))
       return 1;

@@ -153,13 +153,28 @@ struct FunctionAttributes {
 };
 FunctionAttributes functionAttributes(CUfunction f);
 
-/// cuLaunchKernel on the null stream; `params` holds one pointer per kernel
-/// parameter. Checks the block against the function's limit and raises the
-/// dynamic shared memory limit when needed. Does not synchronize.
-void launchKernel(CUfunction f, const std::string &name,
-                  const std::array<uint32_t, 3> &grid,
-                  const std::array<uint32_t, 3> &block, uint32_t dynamicShared,
-                  std::vector<void *> &params, const DeviceInfo &device);
+/// A kernel ready to launch on the null stream: the constructor checks the
+/// block against the function's thread limit and the shared memory against
+/// the device's, and raises the dynamic shared memory limit when needed, so
+/// that launch() is a bare cuLaunchKernel (nothing else between timing
+/// events).
+class KernelLauncher {
+public:
+  KernelLauncher(CUfunction f, const std::string &name,
+                 const std::array<uint32_t, 3> &grid,
+                 const std::array<uint32_t, 3> &block, uint32_t dynamicShared,
+                 const DeviceInfo &device);
+  /// `params` holds one pointer per kernel parameter. Does not synchronize.
+  void launch(std::vector<void *> &params) const;
+  const FunctionAttributes &attributes() const { return attrs; }
+
+private:
+  CUfunction fn;
+  std::string name;
+  std::array<uint32_t, 3> grid, block;
+  uint32_t shared;
+  FunctionAttributes attrs;
+};
 
 class Event {
 public:

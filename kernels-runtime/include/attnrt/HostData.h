@@ -1,9 +1,10 @@
 //===- HostData.h - host tensors, input generation, comparison --*- C++ -*-===//
 //
 // Host-side data for attn-run: dense buffers in the manifest's element types,
-// the seeded input generator (the same distributions and draw order as
-// attn-cpu-run: q, k in [-2, 2], v in [-1, 1], then the mask, then seed and
-// offset), and the error measures used for validation.
+// the seeded input generator (the distributions of attn-cpu-run: q, k in
+// [-2, 2], v in [-1, 1], masks 25% off and 10% of rows off, additive masks
+// -inf or U(-3, 3); then random seed and offset), and the error measures
+// used for validation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +14,7 @@
 #include "attnrt/DType.h"
 
 #include <cstdint>
-#include <random>
+#include <functional>
 #include <vector>
 
 namespace attnrt {
@@ -47,9 +48,13 @@ private:
 
 /// Random inputs that make softmax neither uniform nor one-hot; masks with
 /// 25% of entries off and 10% of whole rows (last dimension) off.
+///
+/// Counter-based: element i of the n-th tensor filled is a hash of (seed, n,
+/// i) (SplitMix64), so the values do not depend on how many threads fill
+/// them, and large tensors are filled in parallel.
 class InputGenerator {
 public:
-  explicit InputGenerator(uint64_t seed) : rng(seed) {}
+  explicit InputGenerator(uint64_t seed) : seed(seed) {}
 
   /// Uniform in [lo, hi), rounded to the tensor's type. Returns the stored
   /// values when `keepValues`, else an empty vector.
@@ -59,11 +64,18 @@ public:
   /// `rowLen` is the mask's last dimension.
   std::vector<double> fillMask(HostTensor &t, int64_t rowLen,
                                bool keepValues = true);
-  uint64_t next() { return rng(); }
+  /// The next 64-bit value of this generator's scalar stream.
+  uint64_t next();
 
 private:
-  std::mt19937_64 rng;
+  uint64_t seed;
+  uint64_t tensors = 0; // tensors filled so far
+  uint64_t scalars = 0; // next() calls so far
 };
+
+/// Runs fn(begin, end) over [0, n) in chunks on up to hardware_concurrency
+/// threads (inline when n is small).
+void parallelFor(int64_t n, const std::function<void(int64_t, int64_t)> &fn);
 
 /// Validation errors of one output (and lse) against a reference.
 struct Comparison {

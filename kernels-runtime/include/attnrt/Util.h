@@ -10,8 +10,9 @@
 namespace attnrt {
 
 /// The contents of a regular file; throws attnrt::Error (kExitInput) with
-/// "cannot read <what> '<path>': <reason>" otherwise.
-std::string readFile(const std::string &path, const std::string &what);
+/// "cannot read <what> '<path>'[ (<note>)]: <reason>" otherwise.
+std::string readFile(const std::string &path, const std::string &what,
+                     const std::string &note = std::string());
 
 /// The directory part of a path ("." when there is none).
 std::string directoryOf(const std::string &path);

@@ -16,15 +16,23 @@
 // reference decomposition and the tiled form (Utils/ScoreModifiers.h,
 // Utils/Philox.h).
 //
+// f16/bf16 ops with D = Dv in {64, 128} get the tensor-core (mma.sync)
+// kernel of TensorCoreKernelBuilder.cpp instead, unless KernelChoice says
+// otherwise.
+//
 //===----------------------------------------------------------------------===//
 
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
+#include "TensorCoreKernel.h"
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
@@ -340,8 +348,19 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
 
 } // namespace
 
-FailureOr<KernelSpec> mlir::attn::describeAttentionKernel(AttentionOp op,
-                                                          StringRef name) {
+std::optional<KernelChoice> mlir::attn::parseKernelChoice(StringRef name) {
+  if (name == "auto")
+    return KernelChoice::Auto;
+  if (name == "tensor-core")
+    return KernelChoice::TensorCore;
+  if (name == "cuda-core")
+    return KernelChoice::CudaCore;
+  return std::nullopt;
+}
+
+FailureOr<KernelSpec>
+mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
+                                    KernelChoice choice) {
   for (Type type : llvm::concat<Type>(op->getOperandTypes(),
                                       op->getResultTypes()))
     if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
@@ -360,23 +379,37 @@ FailureOr<KernelSpec> mlir::attn::describeAttentionKernel(AttentionOp op,
 
   RankedTensorType q = op.getQueryType();
   int64_t d = q.getDimSize(3), dv = op.getValueType().getDimSize(3);
-  int64_t widest = std::max(d, dv);
-  spec.threadsPerRow = widest <= 64 ? 1 : widest <= 128 ? 2 : 4;
-  if (d % spec.threadsPerRow || dv % spec.threadsPerRow)
-    return op.emitOpError("GPU code generation: head dims ")
-           << d << " and " << dv << " must be multiples of "
-           << spec.threadsPerRow << " (threads per query row)";
   if (q.getDimSize(2) == 0 || q.getDimSize(0) == 0 || q.getDimSize(1) == 0)
     return op.emitOpError("GPU code generation: empty query tensor");
-  spec.blockQ = 64;
-  if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles"))
-    spec.blockQ = std::min<int64_t>(tiles.getBlockQ(), 128);
-  spec.blockQ = std::min<int64_t>(
-      spec.blockQ, std::max<int64_t>(16, (q.getDimSize(2) + 15) / 16 * 16));
-  spec.blockKV = 64;
+  std::string whyNot;
+  bool tcOk = tc::isEligible(op, whyNot);
+  if (choice == KernelChoice::TensorCore && !tcOk)
+    return op.emitOpError("GPU code generation: no tensor-core kernel: ")
+           << whyNot;
+  spec.tensorCores = tcOk && choice != KernelChoice::CudaCore;
+  if (spec.tensorCores) {
+    // Fixed mapping: 64 query rows (4 warps x 16) and 64 keys per step.
+    spec.blockQ = tc::kBlockQ;
+    spec.blockKV = tc::kBlockKV;
+    spec.block = {tc::kThreads, 1, 1};
+    spec.dynamicSharedBytes = tc::sharedMemoryBytes(op);
+  } else {
+    int64_t widest = std::max(d, dv);
+    spec.threadsPerRow = widest <= 64 ? 1 : widest <= 128 ? 2 : 4;
+    if (d % spec.threadsPerRow || dv % spec.threadsPerRow)
+      return op.emitOpError("GPU code generation: head dims ")
+             << d << " and " << dv << " must be multiples of "
+             << spec.threadsPerRow << " (threads per query row)";
+    spec.blockQ = 64;
+    if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles"))
+      spec.blockQ = std::min<int64_t>(tiles.getBlockQ(), 128);
+    spec.blockQ = std::min<int64_t>(
+        spec.blockQ, std::max<int64_t>(16, (q.getDimSize(2) + 15) / 16 * 16));
+    spec.blockKV = 64;
+    spec.block = {spec.blockQ * spec.threadsPerRow, 1, 1};
+  }
   spec.grid = {(q.getDimSize(2) + spec.blockQ - 1) / spec.blockQ,
                q.getDimSize(1), q.getDimSize(0)};
-  spec.block = {spec.blockQ * spec.threadsPerRow, 1, 1};
 
   auto tensorParam = [&](StringRef pname, Value v, bool isOutput) {
     KernelParam p;
@@ -436,6 +469,25 @@ mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
 
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());
+  if (spec.tensorCores) {
+    // Outside a pass these may not be loaded yet (the attn-to-gpu pass
+    // declares them as dependent dialects).
+    ctx->getOrLoadDialect<LLVM::LLVMDialect>();
+    ctx->getOrLoadDialect<NVVM::NVVMDialect>();
+    ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
+    auto func = gpu::GPUFuncOp::create(b, op.getLoc(), spec.name,
+                                       b.getFunctionType(argTypes, {}),
+                                       TypeRange{}, TypeRange{});
+    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+    func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(spec.block[0]), 1, 1}));
+    // .minnctapersm 2: without it ptxas aims for 4 CTAs/SM (128 registers)
+    // on the lighter configurations and spills; 2 CTAs allow 255 registers.
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b.getI32IntegerAttr(2));
+    tc::emitKernel(b, func, op, spec);
+    return func;
+  }
   auto func = gpu::GPUFuncOp::create(b, op.getLoc(), spec.name,
                                      b.getFunctionType(argTypes, {}), shared,
                                      TypeRange{});
@@ -469,7 +521,7 @@ llvm::json::Object mlir::attn::kernelManifestEntry(AttentionOp op,
       {"has_lse", static_cast<bool>(op.getLse())},
       {"grid", Array{spec.grid[0], spec.grid[1], spec.grid[2]}},
       {"block", Array{spec.block[0], spec.block[1], spec.block[2]}},
-      {"dynamic_shared_memory", 0},
+      {"dynamic_shared_memory", spec.dynamicSharedBytes},
   };
   if (std::optional<ArrayRef<int64_t>> w = op.getWindow())
     entry["window"] = Array{(*w)[0], (*w)[1]};

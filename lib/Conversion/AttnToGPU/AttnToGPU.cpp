@@ -3,6 +3,10 @@
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "attnopt/Conversion/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
 namespace mlir::attn {
 #define GEN_PASS_DEF_ATTNTOGPUPASS
 #include "attnopt/Conversion/Passes.h.inc"
@@ -10,6 +14,13 @@ namespace mlir::attn {
 namespace {
 struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
   using Base::Base;
+
+  // The tensor-core kernel also builds nvgpu, nvvm and llvm ops.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registry.insert<LLVM::LLVMDialect, NVVM::NVVMDialect,
+                    nvgpu::NVGPUDialect>();
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -23,8 +34,10 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
     b.setInsertionPointToEnd(module.getBody());
     auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), "attn_kernels");
     for (auto [i, op] : llvm::enumerate(ops)) {
-      FailureOr<KernelSpec> spec =
-          describeAttentionKernel(op, "attn_fwd_" + std::to_string(i));
+      // The pass keeps the CUDA-core kernel (it has no option to choose; its
+      // tests check that kernel's structure); attn-compile --kernel selects.
+      FailureOr<KernelSpec> spec = describeAttentionKernel(
+          op, "attn_fwd_" + std::to_string(i), KernelChoice::CudaCore);
       if (failed(spec) || failed(buildAttentionKernel(b, gpuModule, op, *spec)))
         return signalPassFailure();
     }

@@ -7,6 +7,12 @@
 // RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm90.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.sm90.json
+// The same ops on the CUDA-core kernel (--kernel=auto above gives the bf16/f16
+// D = 64/128 ops the tensor-core kernel; ptxas-tensor-core.mlir covers more).
+// RUN: attn-compile %s --kernel=cuda-core --chip=sm_90a -o %t.cc.sm90.ptx
+// RUN: ptxas -arch=sm_90a -v %t.cc.sm90.ptx -o %t.cc.sm90.cubin 2>&1 | FileCheck %s
+// RUN: attn-compile %s --kernel=cuda-core --chip=sm_80 -o %t.cc.sm80.ptx
+// RUN: ptxas -arch=sm_80 -v %t.cc.sm80.ptx -o %t.cc.sm80.cubin 2>&1 | FileCheck %s
 
 // COMPILE: attn-compile: wrote {{.*}}.ptx and {{.*}}.json (4 kernels, sm_90a)
 // PTX: .target sm_90a

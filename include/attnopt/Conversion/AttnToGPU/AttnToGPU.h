@@ -14,6 +14,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <array>
+#include <optional>
 #include <string>
 
 namespace mlir::attn {
@@ -27,20 +28,38 @@ struct KernelParam {
   SmallVector<int64_t> shape;
 };
 
+/// Which kernel describeAttentionKernel picks.
+enum class KernelChoice {
+  Auto,       ///< Tensor cores where supported (f16/bf16, D = Dv in {64, 128}).
+  TensorCore, ///< Tensor cores; an error where not supported.
+  CudaCore,   ///< Always the CUDA-core kernel.
+};
+
+/// Parses "auto", "tensor-core" or "cuda-core".
+std::optional<KernelChoice> parseKernelChoice(StringRef name);
+
 /// How one attention op maps onto the GPU and how to launch the result.
 struct KernelSpec {
   std::string name;
   std::string source; ///< file:line:col of the op
   int64_t blockQ = 64, blockKV = 64;
-  int64_t threadsPerRow = 1; ///< Threads sharing one query row's head dims.
+  int64_t threadsPerRow = 1; ///< Threads sharing one query row's head dims
+                             ///< (CUDA-core kernel only).
+  /// The FA2-style mma.sync kernel (TensorCoreKernelBuilder.cpp): 4 warps,
+  /// 16 query rows per warp, K/V double-buffered in dynamic shared memory.
+  bool tensorCores = false;
+  int64_t dynamicSharedBytes = 0; ///< Launch with this much dynamic smem.
   std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
   SmallVector<KernelParam> params;
 };
 
 /// Chooses the mapping for `op` (static shapes only; fails with a diagnostic
 /// otherwise). Uses the op's attn.tiles attribute for the query block when
-/// present.
-FailureOr<KernelSpec> describeAttentionKernel(AttentionOp op, StringRef name);
+/// present (CUDA-core kernel only; the tensor-core kernel has a fixed 64-row
+/// query block). `choice` selects the kernel (KernelChoice).
+FailureOr<KernelSpec>
+describeAttentionKernel(AttentionOp op, StringRef name,
+                        KernelChoice choice = KernelChoice::Auto);
 
 /// Appends the kernel for `op` to `module`.
 FailureOr<gpu::GPUFuncOp> buildAttentionKernel(OpBuilder &b,

@@ -1,0 +1,758 @@
+//===- HostTests.cpp - attnrt tests that need no GPU ----------------------===//
+//
+// attnrt-host-tests MANIFEST_DIR
+//
+// The JSON parser, manifest validation (a good manifest, and one malformed or
+// inconsistent variant per rule with the expected message), the f16/bf16
+// conversions, input generation, result comparison, Philox known answers and
+// the FLOP convention. Plain checks (independent of NDEBUG); the exit status
+// is the number of failed checks (capped at 100).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnrt/DType.h"
+#include "attnrt/Error.h"
+#include "attnrt/HostData.h"
+#include "attnrt/Json.h"
+#include "attnrt/Manifest.h"
+#include "attnrt/Util.h"
+#include "attnopt/Reference/Philox.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+
+using namespace attnrt;
+
+static int failures = 0;
+static int checks = 0;
+
+#define CHECK(cond, message)                                                   \
+  do {                                                                         \
+    ++checks;                                                                  \
+    if (!(cond)) {                                                             \
+      ++failures;                                                              \
+      std::fprintf(stderr, "%s:%d: CHECK(%s) failed: %s\n", __FILE__,         \
+                   __LINE__, #cond, std::string(message).c_str());             \
+    }                                                                          \
+  } while (0)
+
+/// Runs `f`, which must throw attnrt::Error whose message contains `want`.
+static void expectError(const std::string &what,
+                        const std::function<void()> &f,
+                        const std::string &want, int exitCode = kExitInput) {
+  ++checks;
+  try {
+    f();
+  } catch (const Error &e) {
+    std::string got = e.what();
+    if (got.find(want) == std::string::npos) {
+      ++failures;
+      std::fprintf(stderr,
+                   "FAIL %s:\n  expected an error containing: %s\n  got: %s\n",
+                   what.c_str(), want.c_str(), got.c_str());
+    } else if (e.exitCode() != exitCode) {
+      ++failures;
+      std::fprintf(stderr, "FAIL %s: exit code %d, expected %d (%s)\n",
+                   what.c_str(), e.exitCode(), exitCode, got.c_str());
+    }
+    return;
+  } catch (const std::exception &e) {
+    ++failures;
+    std::fprintf(stderr, "FAIL %s: a non-attnrt exception: %s\n",
+                 what.c_str(), e.what());
+    return;
+  }
+  ++failures;
+  std::fprintf(stderr, "FAIL %s: no error (expected: %s)\n", what.c_str(),
+               want.c_str());
+}
+
+static std::string replaceOnce(std::string s, const std::string &from,
+                               const std::string &to) {
+  size_t at = s.find(from);
+  if (at == std::string::npos) {
+    ++failures;
+    std::fprintf(stderr, "test bug: '%s' not found in the base manifest\n",
+                 from.c_str());
+    return s;
+  }
+  return s.replace(at, from.size(), to);
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+static void testJson() {
+  using json::Value;
+  Value v = json::parse(R"({"a": [1, -2.5e3, 0, true, false, null],
+  "s": "q\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00",
+  "o": {"x": {}}, "e": [], "big": 12345678901234})",
+                        "t.json");
+  CHECK(v.isObject() && v.object.size() == 5, "top-level object");
+  const Value *a = v.find("a");
+  CHECK(a && a->isArray() && a->array.size() == 6, "array a");
+  if (a && a->array.size() == 6) {
+    CHECK(a->array[0].isInteger() && a->array[0].asInteger() == 1, "1");
+    CHECK(a->array[1].isNumber() && !a->array[1].isInteger() &&
+              a->array[1].number == -2500.0,
+          "-2.5e3");
+    CHECK(a->array[2].isInteger() && a->array[2].asInteger() == 0, "0");
+    CHECK(a->array[3].isBool() && a->array[3].boolean, "true");
+    CHECK(a->array[4].isBool() && !a->array[4].boolean, "false");
+    CHECK(a->array[5].isNull(), "null");
+    CHECK(a->array[1].loc.line == 1 && a->array[1].loc.column == 11,
+          "location of -2.5e3: " + std::to_string(a->array[1].loc.line) +
+              ":" + std::to_string(a->array[1].loc.column));
+  }
+  const Value *s = v.find("s");
+  CHECK(s && s->text == "q\"\\/\b\f\n\r\t\xC3\xA9\xF0\x9F\x98\x80",
+        "escapes and UTF-8");
+  CHECK(s && s->loc.line == 2 && s->loc.column == 8, "location of s");
+  CHECK(v.find("big") && v.find("big")->asInteger() == 12345678901234LL,
+        "large integer");
+  CHECK(!v.find("missing"), "find of a missing key");
+  CHECK(json::parse("  7 ", "t").isInteger(), "scalar document");
+  CHECK(!json::parse("1e2", "t").isInteger(), "1e2 is not written as an int");
+  CHECK(!json::parse("99999999999999999999", "t").isInteger(),
+        "int64 overflow is not an integer");
+
+  struct Bad {
+    const char *text, *want;
+  } bad[] = {
+      {"", "t.json:1:1: expected a JSON value, got an empty document"},
+      {"{\"a\": 1,}", "t.json:1:9: expected a string key in object, got '}'"},
+      {"[1, 2,]", "t.json:1:7: expected a JSON value (object, array, string, "
+                  "number, true, false or null), got ']'"},
+      {"{\"a\" 1}", "t.json:1:6: expected ':' after object key \"a\", got '1'"},
+      {"{\"a\": 1 \"b\": 2}",
+       "t.json:1:9: expected ',' or '}' after object member, got '\"'"},
+      {"[1 2]", "t.json:1:4: expected ',' or ']' after array element, got '2'"},
+      {"\n  \"abc", "t.json:2:3: unterminated string"},
+      {"\"a\\qb\"", "t.json:1:4: expected an escape character"},
+      {"\"a\nb\"", "t.json:1:3: expected a closing '\"' or a string "
+                   "character, got character 0x0A"},
+      {"012", "t.json:1:2: expected '.', 'e' or the end of the number after "
+              "a leading '0'"},
+      {"1.", "t.json:1:3: expected a digit after the decimal point"},
+      {"1e+", "t.json:1:4: expected a digit in the exponent"},
+      {"-x", "t.json:1:2: expected a digit in number, got 'x'"},
+      {"tru", "t.json:1:1: expected a JSON value"},
+      {"nul", "t.json:1:1: expected a JSON value"},
+      {"{} x", "t.json:1:4: expected the end of the document after the "
+               "top-level value, got 'x'"},
+      {"{\"a\": 1,\n \"a\": 2}",
+       "t.json:2:2: duplicate key \"a\" (first at line 1, column 2)"},
+      {"\"\\ud800\"", "expected a low surrogate"},
+      {"\"\\u12G4\"", "t.json:1:6: expected 4 hexadecimal digits after \\u"},
+      {"'single'", "t.json:1:1: expected a JSON value"},
+  };
+  for (const Bad &b : bad)
+    expectError(std::string("JSON ") + b.text,
+                [&] { json::parse(b.text, "t.json"); }, b.want);
+  std::string deep(1000, '[');
+  expectError("deep nesting", [&] { json::parse(deep, "t.json"); },
+              "nesting deeper than");
+}
+
+//===----------------------------------------------------------------------===//
+// Manifest
+//===----------------------------------------------------------------------===//
+
+static std::string manifestDir;
+
+static void testGoodManifests() {
+  Manifest m = loadManifest(manifestDir + "/doc-example.json");
+  CHECK(m.format == "attn-kernels-v1", "format");
+  CHECK(m.ptx == "attention.ptx", "ptx");
+  CHECK(m.ptxPath == manifestDir + "/attention.ptx",
+        "ptx resolved against the manifest's directory: " + m.ptxPath);
+  CHECK(m.chip == "sm_90a" && m.chipMajor == 9 && m.chipMinor == 0, "chip");
+  CHECK(m.kernels.size() == 1, "one kernel");
+  if (m.kernels.size() == 1) {
+    const KernelSpec &k = m.kernels[0];
+    CHECK(k.name == "attn_fwd_0", "name");
+    CHECK(k.source == "examples/attention.mlir:7:16", "source");
+    CHECK(k.dtype == DType::BF16, "dtype");
+    CHECK(k.batch == 2 && k.queryHeads == 8 && k.kvHeads == 2 &&
+              k.queryLen == 128 && k.keyLen == 192 && k.headDim == 64 &&
+              k.valueDim == 64,
+          "dims");
+    CHECK(k.scale == 0.125f, "scale");
+    CHECK(k.causal == CausalMode::BottomRight, "causal");
+    CHECK(!k.hasWindow && !k.hasSoftcap && !k.hasMask && k.hasLse &&
+              k.dropoutP == 0.0f,
+          "optional features");
+    CHECK(k.grid == (std::array<uint32_t, 3>{2, 8, 1}), "grid");
+    CHECK(k.block == (std::array<uint32_t, 3>{128, 1, 1}), "block");
+    CHECK(k.dynamicSharedMemory == 0, "smem");
+    CHECK(k.params.size() == 5 && k.params[0].name == "query" &&
+              k.params[3].name == "output" && k.params[3].isOutput &&
+              k.params[4].dtype == DType::F32,
+          "params");
+    // FLOPs: 2*B*Hq*Lq*Lk*(D+Dv), not halved (causal but Lq != Lk).
+    CHECK(k.flops() == 4.0 * 2 * 8 * 128 * 192 * 64, "flops");
+    CHECK(!k.flopsHalvedForCausal(), "not halved when Lq != Lk");
+    uint64_t bytes = 2ull * (2 * 8 * 128 * 64) * 2 +   // q, o
+                     2ull * (2 * 2 * 192 * 64) * 2 +   // k, v
+                     4ull * (2 * 8 * 128);             // lse
+    CHECK(k.bytesMoved() == bytes, "bytes moved");
+    attnopt::ref::AttentionProblem p = k.problem();
+    CHECK(p.causal == attnopt::ref::Causal::BottomRight && p.kvHeads == 2 &&
+              p.maskKind == attnopt::ref::MaskKind::None,
+          "problem()");
+  }
+
+  Manifest all = loadManifest(manifestDir + "/all-features.json");
+  CHECK(all.kernels.size() == 2, "two kernels");
+  CHECK(all.chipMajor == 8 && all.chipMinor == 0, "sm_80");
+  CHECK(all.ptxPath == manifestDir + "/kernels/everything.ptx", "ptx path");
+  if (all.kernels.size() == 2) {
+    const KernelSpec &e = all.kernels[0];
+    CHECK(e.hasWindow && e.windowLeft == 8 && e.windowRight == -1, "window");
+    CHECK(e.hasSoftcap && e.softcap == 30.0f, "softcap");
+    CHECK(e.dropoutP == 0.25f, "dropout");
+    CHECK(e.hasMask && e.maskDtype == DType::F32 &&
+              e.maskShape == (std::array<int64_t, 4>{1, 8, 1, 32}),
+          "mask");
+    CHECK(e.findParam("seed") &&
+              e.findParam("seed")->kind == ParamSpec::Kind::U64 &&
+              e.findParam("offset"),
+          "seed and offset");
+    CHECK(e.dynamicSharedMemory == 65536, "dynamic smem");
+    CHECK(e.problem().maskKind == attnopt::ref::MaskKind::Additive,
+          "additive");
+    const KernelSpec &b = all.kernels[1];
+    CHECK(b.maskDtype == DType::I1 &&
+              b.problem().maskKind == attnopt::ref::MaskKind::Boolean,
+          "boolean mask");
+    CHECK(b.causal == CausalMode::TopLeft && !b.flopsHalvedForCausal(),
+          "top_left with Lq != Lk is not halved");
+    CHECK(b.flops() == 2.0 * 3 * 2 * 12 * 40 * (32 + 32), "flops, D + Dv");
+  }
+
+  // Causal with Lq = Lk halves the FLOPs: 4*B*H*L*L*D / 2.
+  KernelSpec k;
+  k.batch = 2;
+  k.queryHeads = 16;
+  k.queryLen = k.keyLen = 1024;
+  k.headDim = k.valueDim = 128;
+  CHECK(k.flops() == 4.0 * 2 * 16 * 1024 * 1024 * 128, "dense flops");
+  k.causal = CausalMode::TopLeft;
+  CHECK(k.flops() == 2.0 * 2 * 16 * 1024 * 1024 * 128, "causal flops");
+  k.causal = CausalMode::BottomRight;
+  CHECK(k.flopsHalvedForCausal(), "bottom_right with Lq = Lk is halved");
+}
+
+static void testBadManifests() {
+  const std::string base = readFile(manifestDir + "/doc-example.json", "test");
+  const std::string all = readFile(manifestDir + "/all-features.json", "test");
+  struct Case {
+    const char *what;
+    const std::string *text;
+    const char *from, *to, *want;
+  } cases[] = {
+      {"format", &base, "\"attn-kernels-v1\"", "\"attn-kernels-v2\"",
+       "m.json:2:13: format: unsupported manifest format \"attn-kernels-v2\" "
+       "(expected \"attn-kernels-v1\")"},
+      {"missing ptx", &base, "\"ptx\": \"attention.ptx\",", "",
+       "m.json:1:1: missing field 'ptx' in the manifest"},
+      {"empty ptx", &base, "\"attention.ptx\"", "\"\"",
+       "ptx: expected a non-empty string"},
+      {"chip", &base, "\"sm_90a\"", "\"gfx90a\"",
+       "chip: expected an NVIDIA architecture like \"sm_80\" or \"sm_90a\", "
+       "got \"gfx90a\""},
+      {"unknown top-level field", &base, "\"chip\": \"sm_90a\",",
+       "\"chip\": \"sm_90a\", \"tiles\": 3,",
+       "unknown field 'tiles' in the manifest"},
+      {"kernels not an array", &base, "\"kernels\": [",
+       "\"kernels\": {\"x\": 1}, \"unused\": [",
+       "unknown field 'unused'"},
+      {"no kernels", &all, "\"kernels\": [", "\"kernels\": [], \"k\": [",
+       "unknown field 'k'"},
+      {"kernel name", &base, "\"attn_fwd_0\"", "\"attn fwd\"",
+       "kernels[0]: name: expected a PTX entry name"},
+      {"missing name", &base, "\"name\": \"attn_fwd_0\",", "",
+       "m.json:6:5: kernels[0]: missing field 'name' in the kernel"},
+      {"unknown kernel field", &base, "\"has_lse\": true,",
+       "\"has_lse\": true, \"num_warps\": 4,",
+       "kernel 'attn_fwd_0': unknown field 'num_warps' in the kernel"},
+      {"batch type", &base, "\"batch\": 2,", "\"batch\": \"2\",",
+       "m.json:10:16: kernel 'attn_fwd_0': batch: expected a positive "
+       "integer, got \"2\" (string)"},
+      {"batch zero", &base, "\"batch\": 2,", "\"batch\": 0,",
+       "batch: expected a positive integer, got 0 (number)"},
+      {"batch fraction", &base, "\"batch\": 2,", "\"batch\": 2.5,",
+       "batch: expected a positive integer, got 2.5 (number)"},
+      {"missing head_dim", &base, "\"head_dim\": 64, ", "",
+       "kernel 'attn_fwd_0': missing field 'head_dim' in the kernel"},
+      {"kv heads", &base, "\"kv_heads\": 2", "\"kv_heads\": 3",
+       "m.json:10:49: kernel 'attn_fwd_0': query_heads (8) must be a "
+       "multiple of kv_heads (3)"},
+      {"dtype", &base, "\"dtype\": \"bf16\",", "\"dtype\": \"fp8\",",
+       "dtype: unknown dtype \"fp8\" (expected f16, bf16 or f32)"},
+      {"dtype i1", &base, "\"dtype\": \"bf16\",", "\"dtype\": \"i1\",",
+       "dtype: unknown dtype \"i1\" (expected f16, bf16 or f32)"},
+      {"scale type", &base, "\"scale\": 0.125", "\"scale\": \"0.125\"",
+       "scale: expected a number, got \"0.125\" (string)"},
+      {"scale overflow", &base, "\"scale\": 0.125", "\"scale\": 1e39",
+       "scale: expected a finite f32 value, got 1e39"},
+      {"causal", &base, "\"bottom_right\"", "\"bottom-right\"",
+       "causal: expected \"none\", \"top_left\" or \"bottom_right\", got "
+       "\"bottom-right\""},
+      {"window size", &base, "\"window\": null", "\"window\": [8]",
+       "window: expected null or [left, right]"},
+      {"window value", &base, "\"window\": null", "\"window\": [-2, 0]",
+       "window[0] (left): expected an integer >= 0 (or -1 for unbounded), "
+       "got -2 (number)"},
+      {"softcap zero", &base, "\"softcap\": null", "\"softcap\": 0",
+       "softcap: expected null or a finite value > 0, got 0"},
+      {"dropout one", &base, "\"dropout_p\": 0.0", "\"dropout_p\": 1.0",
+       "dropout_p: expected a value in [0, 1) (as f32), got 1.0"},
+      {"dropout rounds to one", &base, "\"dropout_p\": 0.0",
+       "\"dropout_p\": 0.99999999",
+       "dropout_p: expected a value in [0, 1) (as f32), got 0.99999999"},
+      {"dropout without rng", &base, "\"dropout_p\": 0.0",
+       "\"dropout_p\": 0.1",
+       "params: missing parameter 'seed' (dropout_p > 0 needs the seed and "
+       "offset parameters)"},
+      {"seed without offset", &all, "{\"name\": \"offset\", \"kind\": \"u64\"},",
+       "", "params: missing parameter 'offset' (seed and offset come "
+           "together)"},
+      {"seed kind", &all, "{\"name\": \"seed\",   \"kind\": \"u64\"",
+       "{\"name\": \"seed\",   \"kind\": \"tensor\"",
+       "param 'seed': kind: expected \"u64\" for 'seed', got \"tensor\""},
+      {"seed with shape", &all, "\"kind\": \"u64\",    \"role\": \"input\"}",
+       "\"kind\": \"u64\", \"role\": \"input\", \"shape\": [1]}",
+       "m.json:27:69: kernel 'attn_everything': unknown field 'shape' in param 'seed' (expected fields: name, kind, role)"},
+      {"has_lse type", &base, "\"has_lse\": true", "\"has_lse\": 1",
+       "has_lse: expected true or false, got 1 (number)"},
+      {"lse listed without has_lse", &base, "\"has_lse\": true",
+       "\"has_lse\": false", "param 'lse': listed, but has_lse is false"},
+      {"lse missing", &base,
+       ",\n        {\"name\": \"lse\",    \"kind\": \"tensor\", \"role\": "
+       "\"output\", \"dtype\": \"f32\",  \"shape\": [2, 8, 128]}",
+       "", "params: missing parameter 'lse' (has_lse is true)"},
+      {"lse dtype", &base, "\"dtype\": \"f32\",  \"shape\": [2, 8, 128]",
+       "\"dtype\": \"bf16\",  \"shape\": [2, 8, 128]",
+       "param 'lse': dtype: expected f32 (lse is always f32), got bf16"},
+      {"lse shape", &base, "\"shape\": [2, 8, 128]}", "\"shape\": [2, 8]}",
+       "param 'lse': shape [2, 8] does not match [batch, query_heads, "
+       "query_len] = [2, 8, 128]"},
+      {"key shape", &base, "\"shape\": [2, 2, 192, 64]}",
+       "\"shape\": [2, 2, 190, 64]}",
+       "m.json:24:90: kernel 'attn_fwd_0': param 'key': shape [2, 2, 190, "
+       "64] does not match [batch, kv_heads, key_len, head_dim] = [2, 2, "
+       "192, 64]"},
+      {"query rank", &base, "\"shape\": [2, 8, 128, 64]}",
+       "\"shape\": [2, 8, 128]}",
+       "param 'query': shape [2, 8, 128] does not match [batch, query_heads, "
+       "query_len, head_dim] = [2, 8, 128, 64]"},
+      {"query dtype", &base,
+       "\"role\": \"input\",  \"dtype\": \"bf16\", \"shape\": [2, 8, 128, 64]",
+       "\"role\": \"input\",  \"dtype\": \"f16\", \"shape\": [2, 8, 128, 64]",
+       "param 'query': dtype: expected bf16 (the kernel's dtype), got f16"},
+      {"output role", &base, "{\"name\": \"output\", \"kind\": \"tensor\", "
+                             "\"role\": \"output\"",
+       "{\"name\": \"output\", \"kind\": \"tensor\", \"role\": \"input\"",
+       "param 'output': role: expected \"output\" for 'output', got "
+       "\"input\""},
+      {"role value", &base, "{\"name\": \"query\",  \"kind\": \"tensor\", "
+                            "\"role\": \"input\"",
+       "{\"name\": \"query\",  \"kind\": \"tensor\", \"role\": \"in\"",
+       "param 'query': role: expected \"input\" or \"output\", got \"in\""},
+      {"unknown param", &base, "{\"name\": \"query\",", "{\"name\": \"q\",",
+       "params[0].name: unknown parameter \"q\" (expected query, key, value, "
+       "mask, seed, offset, output or lse)"},
+      {"duplicate param", &base, "{\"name\": \"key\",", "{\"name\": \"query\",",
+       "params[1]: parameter 'query' is listed twice (also params[0])"},
+      {"missing value param", &base,
+       "{\"name\": \"value\",  \"kind\": \"tensor\", \"role\": \"input\",  "
+       "\"dtype\": \"bf16\", \"shape\": [2, 2, 192, 64]},",
+       "", "params: missing parameter 'value'"},
+      {"mask without param", &base, "\"mask\": null",
+       "\"mask\": {\"dtype\": \"i1\", \"shape\": [2, 1, 1, 192]}",
+       "params: missing parameter 'mask' (the kernel's field 'mask' is set)"},
+      {"mask param without mask", &all,
+       "\"mask\": {\"dtype\": \"f32\", \"shape\": [1, 8, 1, 32]}",
+       "\"mask\": null", "param 'mask': listed, but the kernel's field "
+                         "'mask' is null"},
+      {"mask shape broadcast", &all,
+       "\"mask\": {\"dtype\": \"f32\", \"shape\": [1, 8, 1, 32]}",
+       "\"mask\": {\"dtype\": \"f32\", \"shape\": [1, 2, 1, 32]}",
+       "mask.shape[1] (query heads): expected 1 or 8, got 2"},
+      {"mask rank", &all,
+       "\"mask\": {\"dtype\": \"f32\", \"shape\": [1, 8, 1, 32]}",
+       "\"mask\": {\"dtype\": \"f32\", \"shape\": [8, 1, 32]}",
+       "mask.shape: expected rank 4"},
+      {"mask dtype", &all,
+       "\"mask\": {\"dtype\": \"f32\", \"shape\": [1, 8, 1, 32]}",
+       "\"mask\": {\"dtype\": \"f64\", \"shape\": [1, 8, 1, 32]}",
+       "mask.dtype: unknown dtype \"f64\" (expected i1, f16, bf16 or f32)"},
+      {"mask param dtype", &all,
+       "\"mask\": {\"dtype\": \"f32\", \"shape\": [1, 8, 1, 32]}",
+       "\"mask\": {\"dtype\": \"bf16\", \"shape\": [1, 8, 1, 32]}",
+       "param 'mask': dtype: expected bf16 (the kernel's mask.dtype), got "
+       "f32"},
+      {"grid zero", &base, "\"grid\": [2, 8, 1]", "\"grid\": [0, 8, 1]",
+       "grid[0]: expected an integer in [1, 2147483647], got 0 (number)"},
+      {"grid size", &base, "\"grid\": [2, 8, 1]", "\"grid\": [2, 8]",
+       "grid: expected an array of 3 positive integers, got an array"},
+      {"block limit", &base, "\"block\": [128, 1, 1]",
+       "\"block\": [2048, 1, 1]",
+       "block[0]: expected an integer in [1, 1024], got 2048 (number)"},
+      {"block threads", &base, "\"block\": [128, 1, 1]",
+       "\"block\": [128, 16, 1]",
+       "block: 2048 threads per block, more than the 1024 CUDA allows"},
+      {"smem negative", &base, "\"dynamic_shared_memory\": 0",
+       "\"dynamic_shared_memory\": -1",
+       "dynamic_shared_memory: expected a non-negative integer (bytes), got "
+       "-1 (number)"},
+      {"params type", &base, "\"params\": [", "\"params\": 5, \"x\": [",
+       "unknown field 'x'"},
+      {"json error", &base, "\"has_lse\": true,", "\"has_lse\": true",
+       "m.json:19:7: expected ',' or '}' after object member, got '\"'"},
+  };
+  for (const Case &c : cases) {
+    std::string text = replaceOnce(*c.text, c.from, c.to);
+    expectError(std::string("manifest: ") + c.what,
+                [&] { parseManifest(text, "m.json"); }, c.want);
+  }
+  // Two kernels with one name.
+  {
+    std::string text = replaceOnce(all, "\"attn_bool_mask\"",
+                                   "\"attn_everything\"");
+    expectError("duplicate kernel names", [&] { parseManifest(text, "m.json"); },
+                "kernels[1]: name: duplicate kernel name 'attn_everything' "
+                "(also kernels[0])");
+  }
+  expectError("kernels empty",
+              [&] {
+                parseManifest("{\"format\": \"attn-kernels-v1\", \"ptx\": "
+                              "\"a.ptx\", \"chip\": \"sm_80\", \"kernels\": "
+                              "[]}",
+                              "m.json");
+              },
+              "m.json:1:75: kernels: expected at least one kernel, got an "
+              "empty array");
+  expectError("kernels not an array",
+              [&] {
+                parseManifest("{\"format\": \"attn-kernels-v1\", \"ptx\": "
+                              "\"a.ptx\", \"chip\": \"sm_80\", \"kernels\": "
+                              "{}}",
+                              "m.json");
+              },
+              "kernels: expected an array of kernel objects, got an object");
+  expectError("manifest not an object",
+              [&] { parseManifest("[1]", "m.json"); },
+              "m.json:1:1: expected the manifest to be a JSON object, got an "
+              "array");
+  // Files.
+  expectError("missing manifest file",
+              [&] { loadManifest(manifestDir + "/no-such-file.json"); },
+              "cannot read manifest '" + manifestDir +
+                  "/no-such-file.json': No such file or directory");
+  expectError("manifest is a directory",
+              [&] { loadManifest(manifestDir); },
+              "cannot read manifest '" + manifestDir +
+                  "': not a regular file");
+  expectError("bad-json.json",
+              [&] { loadManifest(manifestDir + "/bad-json.json"); },
+              manifestDir + "/bad-json.json:4:3: expected ',' or '}' after "
+                            "object member, got '\"'");
+  expectError("bad-shape.json",
+              [&] { loadManifest(manifestDir + "/bad-shape.json"); },
+              "param 'key': shape [2, 2, 190, 64] does not match");
+}
+
+//===----------------------------------------------------------------------===//
+// f16 / bf16
+//===----------------------------------------------------------------------===//
+
+/// Whether `bits` is the correctly rounded (nearest, ties to even) encoding
+/// of `v`, checked against its neighbours.
+static bool isNearestEven(double v, uint16_t bits,
+                          double (*decode)(uint16_t)) {
+  double got = decode(bits);
+  if (std::isnan(v))
+    return std::isnan(got);
+  if (std::isinf(got)) {
+    // Overflow: |v| must be at least max + half an ulp.
+    uint16_t maxBits = uint16_t((bits & 0x8000) | ((bits & 0x7FFF) - 1));
+    double maxV = std::fabs(decode(maxBits));
+    double below = std::fabs(decode(uint16_t(maxBits - 1)));
+    return std::fabs(v) >= maxV + (maxV - below) / 2 &&
+           std::signbit(got) == std::signbit(v);
+  }
+  double err = std::fabs(got - v);
+  for (int delta : {-1, 1}) {
+    uint16_t nb = uint16_t(bits + delta);
+    if ((nb & 0x7FFF) == 0x7FFF || ((bits & 0x7FFF) == 0 && delta < 0))
+      continue;
+    double other = decode(nb);
+    if (std::isnan(other) || std::isinf(other) ||
+        std::signbit(other) != std::signbit(got))
+      continue;
+    double otherErr = std::fabs(other - v);
+    if (otherErr < err)
+      return false;
+    if (otherErr == err && (bits & 1))
+      return false; // a tie must go to the even mantissa
+  }
+  return true;
+}
+
+static void testConversions() {
+  // Exact round trips of every finite 16-bit pattern.
+  int halfBad = 0, bfBad = 0;
+  for (uint32_t b = 0; b < 0x10000; ++b) {
+    uint16_t bits = uint16_t(b);
+    double h = fromHalfBits(bits);
+    if (!std::isnan(h) && toHalfBits(h) != bits)
+      ++halfBad;
+    if (std::isnan(h) && !std::isnan(fromHalfBits(toHalfBits(h))))
+      ++halfBad;
+    double f = fromBFloat16Bits(bits);
+    if (!std::isnan(f) && toBFloat16Bits(f) != bits)
+      ++bfBad;
+    if (std::isnan(f) && !std::isnan(fromBFloat16Bits(toBFloat16Bits(f))))
+      ++bfBad;
+  }
+  CHECK(halfBad == 0, std::to_string(halfBad) + " f16 round-trip failures");
+  CHECK(bfBad == 0, std::to_string(bfBad) + " bf16 round-trip failures");
+
+  // Known values.
+  CHECK(toHalfBits(1.0) == 0x3C00, "f16 1.0");
+  CHECK(toHalfBits(-2.0) == 0xC000, "f16 -2.0");
+  CHECK(toHalfBits(65504.0) == 0x7BFF, "f16 max");
+  CHECK(toHalfBits(65519.99) == 0x7BFF, "f16 just below the overflow tie");
+  CHECK(toHalfBits(65520.0) == 0x7C00, "f16 overflow tie rounds to inf");
+  CHECK(toHalfBits(1e10) == 0x7C00 && toHalfBits(-1e10) == 0xFC00,
+        "f16 overflow");
+  CHECK(toHalfBits(std::ldexp(1.0, -24)) == 0x0001, "f16 min subnormal");
+  CHECK(toHalfBits(std::ldexp(1.0, -25)) == 0x0000,
+        "f16 half the min subnormal ties to even (0)");
+  CHECK(toHalfBits(std::ldexp(1.5, -25)) == 0x0001, "f16 0.75 ulp rounds up");
+  CHECK(toHalfBits(std::ldexp(3.0, -25)) == 0x0002,
+        "f16 1.5 ulp ties to even (2)");
+  CHECK(toHalfBits(-0.0) == 0x8000, "f16 -0");
+  CHECK(toHalfBits(1.0 + std::ldexp(1.0, -11)) == 0x3C00,
+        "f16 tie 1 + 2^-11 to even");
+  CHECK(toHalfBits(1.0 + 3 * std::ldexp(1.0, -11)) == 0x3C02,
+        "f16 tie 1 + 3*2^-11 to even");
+  CHECK(toHalfBits(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40)) ==
+            0x3C01,
+        "f16 just above the tie (no double rounding through f32)");
+  CHECK(std::isnan(fromHalfBits(toHalfBits(NAN))), "f16 NaN");
+  CHECK(fromHalfBits(0x7C00) == INFINITY && fromHalfBits(0xFC00) == -INFINITY,
+        "f16 inf");
+  CHECK(fromHalfBits(0x3555) == 0.333251953125, "f16 decode 0x3555");
+  CHECK(toBFloat16Bits(1.0) == 0x3F80, "bf16 1.0");
+  CHECK(toBFloat16Bits(-3.0) == 0xC040, "bf16 -3.0");
+  CHECK(toBFloat16Bits(1.0 + std::ldexp(1.0, -8)) == 0x3F80,
+        "bf16 tie to even");
+  CHECK(toBFloat16Bits(1.0 + 3 * std::ldexp(1.0, -8)) == 0x3F82,
+        "bf16 tie 1 + 3*2^-8 to even");
+  CHECK(toBFloat16Bits(1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -30)) ==
+            0x3F81,
+        "bf16 just above the tie: direct rounding from double (an f32 "
+        "detour would round to the tie, then to even)");
+  CHECK(toBFloat16Bits(3.4e38) == 0x7F80, "bf16 3.4e38 rounds to inf");
+  CHECK(toBFloat16Bits(3.38e38) == 0x7F7E, "bf16 3.38e38");
+  CHECK(toBFloat16Bits(1e300) == 0x7F80 && toBFloat16Bits(-1e300) == 0xFF80,
+        "bf16 overflow");
+  CHECK(toBFloat16Bits(std::ldexp(1.0, -133)) == 0x0001,
+        "bf16 min subnormal");
+  CHECK(toBFloat16Bits(-INFINITY) == 0xFF80, "bf16 -inf");
+  CHECK(std::isnan(fromBFloat16Bits(toBFloat16Bits(NAN))), "bf16 NaN");
+
+  // Random values, checked against the neighbouring encodings.
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> mant(1.0, 2.0);
+  std::uniform_int_distribution<int> expo(-30, 17);
+  int notNearest = 0;
+  for (int t = 0; t < 200000; ++t) {
+    double v = std::ldexp(mant(rng), expo(rng)) * (t & 1 ? -1 : 1);
+    if (!isNearestEven(v, toHalfBits(v), fromHalfBits))
+      ++notNearest;
+    double w = std::ldexp(mant(rng), expo(rng) * 4);
+    if (!isNearestEven(w, toBFloat16Bits(w), fromBFloat16Bits))
+      ++notNearest;
+  }
+  CHECK(notNearest == 0,
+        std::to_string(notNearest) + " conversions not nearest-even");
+#if defined(__FLT16_MAX__) && !defined(__clang__)
+  // The compiler's _Float16 conversion as an oracle (direct from double).
+  int oracleBad = 0;
+  for (int t = 0; t < 200000; ++t) {
+    double v = std::ldexp(mant(rng), expo(rng));
+    _Float16 h = static_cast<_Float16>(v);
+    uint16_t bits;
+    std::memcpy(&bits, &h, 2);
+    oracleBad += bits != toHalfBits(v);
+  }
+  CHECK(oracleBad == 0, std::to_string(oracleBad) + " mismatches vs _Float16");
+#endif
+
+  // HostTensor stores what the reference sees.
+  HostTensor t(DType::BF16, {2, 3});
+  CHECK(t.sizeBytes() == 12 && t.numElements() == 6, "bf16 tensor size");
+  double stored = t.store(1, 0.1);
+  CHECK(stored == fromBFloat16Bits(toBFloat16Bits(0.1)) && t.load(1) == stored,
+        "bf16 store/load");
+  HostTensor m(DType::I1, {4});
+  CHECK(m.store(0, 3.0) == 1.0 && m.store(1, 0.0) == 0.0 &&
+            static_cast<const uint8_t *>(m.data())[0] == 1,
+        "i1 store");
+  CHECK(dtypeSize(DType::F16) == 2 && dtypeSize(DType::F32) == 4 &&
+            dtypeSize(DType::I1) == 1,
+        "dtype sizes");
+}
+
+//===----------------------------------------------------------------------===//
+// Inputs, comparison, Philox
+//===----------------------------------------------------------------------===//
+
+static void testInputsAndCompare() {
+  InputGenerator g1(7), g2(7);
+  HostTensor a(DType::F16, {1000}), b(DType::F16, {1000});
+  std::vector<double> va = g1.fill(a, -2.0, 2.0);
+  std::vector<double> vb = g2.fill(b, -2.0, 2.0, /*keepValues=*/false);
+  CHECK(vb.empty() && std::memcmp(a.data(), b.data(), a.sizeBytes()) == 0,
+        "deterministic inputs");
+  double lo = 1e9, hi = -1e9;
+  for (double v : va) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  CHECK(lo >= -2.0 && hi <= 2.0 && lo < -1.9 && hi > 1.9, "range [-2, 2]");
+
+  HostTensor bm(DType::I1, {200, 64});
+  std::vector<double> mv = g1.fillMask(bm, 64);
+  int64_t off = 0, rowsOff = 0;
+  for (int r = 0; r < 200; ++r) {
+    int64_t rowOff = 0;
+    for (int j = 0; j < 64; ++j)
+      rowOff += mv[size_t(r * 64 + j)] == 0.0;
+    off += rowOff;
+    rowsOff += rowOff == 64;
+  }
+  double fracOff = double(off) / (200 * 64);
+  // Expected: 0.1 + 0.9 * 0.25 = 0.325 off, 10% + whole rows.
+  CHECK(fracOff > 0.27 && fracOff < 0.38,
+        "boolean mask off fraction " + std::to_string(fracOff));
+  CHECK(rowsOff >= 8 && rowsOff <= 40,
+        "whole rows off: " + std::to_string(rowsOff));
+  HostTensor am(DType::F32, {100, 50});
+  std::vector<double> av = g1.fillMask(am, 50);
+  int64_t inf = 0, inRange = 0;
+  for (double v : av) {
+    inf += std::isinf(v) && v < 0;
+    inRange += v >= -3.0 && v <= 3.0;
+  }
+  CHECK(inf + inRange == 5000 && inf > 1000 && inf < 2200,
+        "additive mask: -inf or U(-3, 3)");
+
+  const double ninf = -std::numeric_limits<double>::infinity();
+  Comparison c = compareResults({1.0, 2.0, 0.0}, {1.0, 2.5, 0.0}, nullptr,
+                                nullptr);
+  CHECK(c.outMaxAbsDiff == 0.5 && c.refMaxAbs == 2.5 &&
+            c.outRelErr == 0.5 / 2.5 && c.outNaNs == 0,
+        "relative max-norm error");
+  c = compareResults({NAN, 1.0}, {0.0, 1.0}, nullptr, nullptr);
+  CHECK(c.outNaNs == 1, "NaN counted");
+  std::vector<double> lse = {0.5, ninf, 2.0, ninf}, ref = {0.5001, ninf, ninf,
+                                                           1.0};
+  c = compareResults({0.0}, {0.0}, &lse, &ref);
+  CHECK(c.lseInfMismatches == 2 && c.emptyRows == 2 &&
+            std::fabs(c.lseErr - 1e-4) < 1e-12,
+        "lse: -inf positions must match");
+  std::vector<double> lse2 = {NAN};
+  std::vector<double> ref2 = {100.0};
+  c = compareResults({0.0}, {0.0}, &lse2, &ref2);
+  CHECK(c.lseNaNs == 1, "lse NaN");
+  CHECK(defaultOutputTolerance(DType::F32) == 1e-5 &&
+            defaultOutputTolerance(DType::F16) == 2e-3 &&
+            defaultOutputTolerance(DType::BF16) == 8e-3,
+        "tolerances");
+}
+
+static void testPhilox() {
+  using attnopt::ref::philox4x32_10;
+  auto r0 = philox4x32_10({0, 0, 0, 0}, {0, 0});
+  CHECK(r0 == (std::array<uint32_t, 4>{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu,
+                                       0x9b00dbd8u}),
+        "Philox KAT 0");
+  auto r1 = philox4x32_10({0xffffffffu, 0xffffffffu, 0xffffffffu,
+                           0xffffffffu},
+                          {0xffffffffu, 0xffffffffu});
+  CHECK(r1 == (std::array<uint32_t, 4>{0x408f276du, 0x41c83b0eu, 0xa20bc7c6u,
+                                       0x6d5451fdu}),
+        "Philox KAT 1");
+  auto r2 = philox4x32_10({0x243f6a88u, 0x85a308d3u, 0x13198a2eu,
+                           0x03707344u},
+                          {0xa4093822u, 0x299f31d0u});
+  CHECK(r2 == (std::array<uint32_t, 4>{0xd16cfe09u, 0x94fdccebu, 0x5001e420u,
+                                       0x24126ea1u}),
+        "Philox KAT pi");
+  const uint32_t want[8] = {0xe3e80670u, 0xe50a0ebcu, 0x95f222c0u,
+                            0xb615aa27u, 0xac08141bu, 0xdfc5ccbeu,
+                            0x79c07a47u, 0xa7f66093u};
+  bool ok = true;
+  for (int j = 0; j < 8; ++j)
+    ok = ok && attnopt::ref::dropoutBits(1, 0, 0, 0, 0, j, 1, 1) == want[j];
+  CHECK(ok, "dropout words for seed 1, offset 0 (docs/semantics.md 8.4)");
+  CHECK(attnopt::ref::dropoutThreshold(0.1f) == 0x199999A0u &&
+            attnopt::ref::dropoutThreshold(0.25f) == 0x40000000u &&
+            attnopt::ref::dropoutThreshold(0.9f) == 0xE6666600u &&
+            attnopt::ref::dropoutThreshold(0.0f) == 0,
+        "dropout thresholds");
+}
+
+static void testUtil() {
+  CHECK(directoryOf("a/b/c.json") == "a/b" && directoryOf("c.json") == "." &&
+            directoryOf("/c.json") == "/",
+        "directoryOf");
+  CHECK(joinPath("a/b", "x.ptx") == "a/b/x.ptx" &&
+            joinPath("a", "/abs.ptx") == "/abs.ptx" &&
+            joinPath(".", "x.ptx") == "x.ptx",
+        "joinPath");
+  CHECK(formatShape({2, 8, 128}) == "[2, 8, 128]", "formatShape");
+  CHECK(formatBytes(1536) == "1.50 KiB (1536 bytes)", "formatBytes");
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: attnrt-host-tests MANIFEST_DIR\n");
+    return 2;
+  }
+  manifestDir = argv[1];
+  struct {
+    const char *name;
+    void (*fn)();
+  } groups[] = {{"json", testJson},
+                {"good manifests", testGoodManifests},
+                {"bad manifests", testBadManifests},
+                {"conversions", testConversions},
+                {"inputs and comparison", testInputsAndCompare},
+                {"philox", testPhilox},
+                {"util", testUtil}};
+  for (auto &g : groups) {
+    int before = failures;
+    try {
+      g.fn();
+    } catch (const std::exception &e) {
+      ++failures;
+      std::fprintf(stderr, "FAIL %s: unexpected exception: %s\n", g.name,
+                   e.what());
+    }
+    std::printf("%-24s %s\n", g.name, failures == before ? "ok" : "FAILED");
+  }
+  std::printf("attnrt-host-tests: %d checks, %d failed\n", checks, failures);
+  return failures > 100 ? 100 : failures;
+}

@@ -1,0 +1,212 @@
+//===- sample_kernels.cu - naive attention kernels with the manifest ABI --===//
+//
+// Test fixtures for attn-run: small, naive (one thread per query row, f32
+// arithmetic) attention kernels whose parameters follow the attn-kernels-v1
+// ABI: tensors as pointers, seed/offset as u64, in the order listed by the
+// manifests next to this file; every shape and attribute is compiled in, as
+// in attention-opt's kernels. Compiled to PTX by the build (Tests.cmake).
+//
+// Some kernels are wrong on purpose: one uses a slightly wrong scale and one
+// writes past the end of its output (wrong.json), one faults (fault.json).
+//
+//===----------------------------------------------------------------------===//
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+
+#include "attnopt/Reference/Philox.h"
+
+namespace {
+
+struct Config {
+  int B, Hq, Hkv, Lq, Lk, D, Dv;
+  float scale;
+  int causal; // 0 none, 1 top_left, 2 bottom_right
+  int windowLeft, windowRight; // -2: no window; -1: unbounded side
+  float softcap;               // 0: none
+  float dropout;
+  int maskKind; // 0 none, 1 boolean, 2 additive
+  int mb, mh, mi, mj; // mask shape
+};
+
+__device__ float toFloat(float x) { return x; }
+__device__ float toFloat(__half x) { return __half2float(x); }
+__device__ float toFloat(__nv_bfloat16 x) { return __bfloat162float(x); }
+__device__ float toFloat(uint8_t x) { return x ? 1.0f : 0.0f; }
+template <class T> __device__ T fromFloat(float x);
+template <> __device__ float fromFloat<float>(float x) { return x; }
+template <> __device__ __half fromFloat<__half>(float x) {
+  return __float2half_rn(x);
+}
+template <> __device__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float x) {
+  return __float2bfloat16_rn(x);
+}
+
+constexpr int kMaxDv = 128;
+
+template <class T, class M>
+__device__ float score(const Config &c, const T *qRow, const T *k,
+                       const M *mask, int b, int h, int hk, int i, int j) {
+  const T *kRow = k + ((int64_t(b) * c.Hkv + hk) * c.Lk + j) * c.D;
+  float dot = 0.0f;
+  for (int d = 0; d < c.D; ++d)
+    dot += toFloat(qRow[d]) * toFloat(kRow[d]);
+  float s = c.scale * dot;
+  if (c.softcap > 0.0f)
+    s = c.softcap * tanhf(s / c.softcap);
+  int diag = i + (c.causal == 2 ? c.Lk - c.Lq : 0);
+  bool allowed = !(c.causal != 0 && j > diag);
+  if (c.windowLeft != -2) {
+    if (c.windowLeft >= 0 && j < diag - c.windowLeft)
+      allowed = false;
+    if (c.windowRight >= 0 && j > diag + c.windowRight)
+      allowed = false;
+  }
+  if (c.maskKind != 0) {
+    int64_t idx = ((int64_t(c.mb == 1 ? 0 : b) * c.mh + (c.mh == 1 ? 0 : h)) *
+                       c.mi +
+                   (c.mi == 1 ? 0 : i)) *
+                      c.mj +
+                  (c.mj == 1 ? 0 : j);
+    float m = toFloat(mask[idx]);
+    if (c.maskKind == 1)
+      allowed = allowed && m != 0.0f;
+    else
+      s += m;
+  }
+  return allowed ? s : -INFINITY;
+}
+
+template <class T, class M>
+__device__ void attention(const Config c, const T *q, const T *k, const T *v,
+                          const M *mask, uint64_t seed, uint64_t offset,
+                          T *out, float *lse, bool oobWrite = false) {
+  int64_t row = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  int64_t rows = int64_t(c.B) * c.Hq * c.Lq;
+  if (oobWrite && row == 0)
+    out[rows * c.Dv] = fromFloat<T>(1.0f); // one element past the end
+  if (row >= rows)
+    return;
+  int i = int(row % c.Lq), h = int((row / c.Lq) % c.Hq),
+      b = int(row / (int64_t(c.Lq) * c.Hq));
+  int hk = h / (c.Hq / c.Hkv);
+  const T *qRow = q + row * c.D;
+
+  float m = -INFINITY, l = 0.0f;
+  for (int j = 0; j < c.Lk; ++j) {
+    float s = score(c, qRow, k, mask, b, h, hk, i, j);
+    if (s == -INFINITY)
+      continue;
+    if (s > m) {
+      l = l * expf(m - s) + 1.0f;
+      m = s;
+    } else {
+      l += expf(s - m);
+    }
+  }
+  if (m == -INFINITY) {
+    for (int e = 0; e < c.Dv; ++e)
+      out[row * c.Dv + e] = fromFloat<T>(0.0f);
+    if (lse)
+      lse[row] = -INFINITY;
+    return;
+  }
+  float acc[kMaxDv];
+  for (int e = 0; e < c.Dv; ++e)
+    acc[e] = 0.0f;
+  const uint32_t threshold = attnopt::ref::dropoutThreshold(c.dropout);
+  const float keepScale = 1.0f / (1.0f - c.dropout);
+  for (int j = 0; j < c.Lk; ++j) {
+    float s = score(c, qRow, k, mask, b, h, hk, i, j);
+    if (s == -INFINITY)
+      continue;
+    float a = expf(s - m) / l;
+    if (c.dropout > 0.0f)
+      a = attnopt::ref::dropoutBits(seed, offset, b, h, i, j, c.Hq, c.Lq) >=
+                  threshold
+              ? a * keepScale
+              : 0.0f;
+    const T *vRow = v + ((int64_t(b) * c.Hkv + hk) * c.Lk + j) * c.Dv;
+    for (int e = 0; e < c.Dv; ++e)
+      acc[e] += a * toFloat(vRow[e]);
+  }
+  for (int e = 0; e < c.Dv; ++e)
+    out[row * c.Dv + e] = fromFloat<T>(acc[e]);
+  if (lse)
+    lse[row] = m + logf(l);
+}
+
+using bf16 = __nv_bfloat16;
+using f16 = __half;
+
+//                     B  Hq Hkv Lq   Lk  D    Dv  scale   causal wl  wr  cap  drop mk  mask shape
+constexpr Config kGqa{2, 8, 2, 128, 192, 64, 64, 0.125f, 2, -2, -2, 0.f, 0.f, 0, 1, 1, 1, 1};
+constexpr Config kWrong{2, 8, 2, 128, 192, 64, 64, 0.13f, 2, -2, -2, 0.f, 0.f, 0, 1, 1, 1, 1};
+constexpr Config kEverything{2, 8, 2, 16, 32, 64, 48, 0.5f, 2, 8, -1, 30.f, 0.25f, 2, 1, 8, 1, 32};
+constexpr Config kBoolMask{3, 2, 2, 12, 40, 32, 32, 0.17677669f, 1, 4, 2, 0.f, 0.f, 1, 3, 1, 1, 40};
+constexpr Config kDecode{4, 16, 2, 1, 1000, 128, 128, 0.088388346f, 2, -2, -2, 0.f, 0.f, 2, 4, 1, 1, 1000};
+constexpr Config kFullyMasked{1, 2, 1, 24, 16, 16, 16, 0.25f, 2, -2, -2, 0.f, 0.f, 2, 1, 1, 24, 16};
+constexpr Config kBench{4, 16, 16, 1024, 1024, 64, 64, 0.125f, 1, -2, -2, 0.f, 0.f, 0, 1, 1, 1, 1};
+
+} // namespace
+
+extern "C" {
+
+__global__ void sample_gqa_bf16(const bf16 *q, const bf16 *k, const bf16 *v,
+                                bf16 *out, float *lse) {
+  attention<bf16, uint8_t>(kGqa, q, k, v, nullptr, 0, 0, out, lse);
+}
+
+__global__ void sample_everything_f16(const f16 *q, const f16 *k,
+                                      const f16 *v, const float *mask,
+                                      uint64_t seed, uint64_t offset,
+                                      f16 *out, float *lse) {
+  attention(kEverything, q, k, v, mask, seed, offset, out, lse);
+}
+
+__global__ void sample_boolmask_f32(const float *q, const float *k,
+                                    const float *v, const uint8_t *mask,
+                                    float *out) {
+  attention(kBoolMask, q, k, v, mask, 0, 0, out, nullptr);
+}
+
+__global__ void sample_decode_bf16(const bf16 *q, const bf16 *k,
+                                   const bf16 *v, const bf16 *mask,
+                                   bf16 *out) {
+  attention(kDecode, q, k, v, mask, 0, 0, out, nullptr);
+}
+
+__global__ void sample_fullymasked_f32(const float *q, const float *k,
+                                       const float *v, const f16 *mask,
+                                       float *out, float *lse) {
+  attention(kFullyMasked, q, k, v, mask, 0, 0, out, lse);
+}
+
+__global__ void sample_bench_bf16(const bf16 *q, const bf16 *k,
+                                  const bf16 *v, bf16 *out, float *lse) {
+  attention<bf16, uint8_t>(kBench, q, k, v, nullptr, 0, 0, out, lse);
+}
+
+__global__ void sample_wrong_scale_bf16(const bf16 *q, const bf16 *k,
+                                        const bf16 *v, bf16 *out,
+                                        float *lse) {
+  attention<bf16, uint8_t>(kWrong, q, k, v, nullptr, 0, 0, out, lse);
+}
+
+__global__ void sample_oob_write_f32(const float *q, const float *k,
+                                     const float *v, const uint8_t *mask,
+                                     float *out) {
+  attention(kBoolMask, q, k, v, mask, 0, 0, out, nullptr, true);
+}
+
+__global__ void sample_illegal_address_f32(const float *q, const float *k,
+                                           const float *v, const uint8_t *mask,
+                                           float *out) {
+  // A kernel that faults: the CUDA context is unusable afterwards.
+  if (threadIdx.x == 0)
+    *reinterpret_cast<volatile float *>(uintptr_t(16)) = 1.0f;
+  attention(kBoolMask, q, k, v, mask, 0, 0, out, nullptr);
+}
+
+} // extern "C"

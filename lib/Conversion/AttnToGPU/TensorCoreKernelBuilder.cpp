@@ -1,0 +1,606 @@
+//===- TensorCoreKernelBuilder.cpp - FA2-style mma.sync attention ---------===//
+//
+// The tensor-core mapping of attention (FlashAttention-2 forward), used for
+// f16/bf16 with D = Dv in {64, 128}:
+//
+//   grid  = (ceil(Lq / 64), Hq, B); block = 128 threads = 4 warps
+//   Warp w owns query rows [16w, 16w + 16) of the block's 64 rows.
+//   Shared memory (dynamic, KernelSpec::dynamicSharedBytes):
+//     Q [64][D + 8], K [2][64][D + 8], V [2][64][D + 8]   (element type)
+//   The +8 element pad makes consecutive rows start 16 bytes apart modulo
+//   128 bytes, so the 8 row addresses of one ldmatrix 8x8 matrix hit 8
+//   distinct 16-byte bank groups (no bank conflicts).
+//
+//   Prologue: Q tile and the first visible K/V block are copied with cp.async
+//   (nvgpu.device_async_copy, 16-byte chunks, rows past Lq/Lk zero-filled
+//   through srcElements = 0); for D = 64 Q is then loaded once into mma A
+//   fragments (ldmatrix.x4) that stay in registers; for D = 128 the Q
+//   fragments are re-read from shared memory at each k-step (register
+//   pressure).
+//   Per visible key block kb (emitVisibleKeyBlocks), with stage = (kb-first)%2:
+//     wait for all cp.async groups; barrier;
+//     if kb + 1 < last: cp.async block kb+1 into stage 1-stage, commit;
+//     S = Q K^T                  (mma.sync m16n8k16, f32 accumulators)
+//     score modifiers per element at global (row, key) (emitModifiedScore),
+//       -inf for key >= Lk;
+//     online softmax on the warp's rows (quad shuffles), dropout on P;
+//     O = O * alpha + P V        (P re-packed from C to A fragments).
+//   The single barrier per step is enough: the prefetch of step kb+1 writes
+//   the stage that step kb-1 read, and every warp has passed step kb-1's
+//   compute once it reaches step kb's barrier.
+//   Epilogue: O / l (0 when l == 0), lse = m + log(l) (-inf when m == -inf).
+//
+// mma.sync is emitted as nvvm.mma.sync (nvgpu.mma.sync cannot deduce bf16 PTX
+// types in MLIR 22) and ldmatrix as nvvm.ldmatrix on shared-memory byte
+// addresses computed here.
+//
+// Fragment layouts (PTX ISA, "Matrix fragments for mma.m16n8k16", 16-bit
+// types), lane = threadIdx.x % 32, g = lane / 4, t = lane % 4. A "pair" is
+// one 32-bit register holding two 16-bit values, the lower column (or k) in
+// the low half.
+//   A (16x16, row major):  a0 = A[g][2t..2t+1]     a1 = A[g+8][2t..2t+1]
+//                          a2 = A[g][2t+8..2t+9]   a3 = A[g+8][2t+8..2t+9]
+//   B (16x8, "col"):       b0 = B[2t..2t+1][g]     b1 = B[2t+8..2t+9][g]
+//   C/D (16x8, f32):       c0,c1 = C[g][2t], C[g][2t+1]
+//                          c2,c3 = C[g+8][2t], C[g+8][2t+1]
+//   ldmatrix.x4: lanes 8j..8j+7 give the row addresses of matrix j; matrix j
+//   lands in result register j; without .trans lane gets row g, columns
+//   2t..2t+1 of each matrix; with .trans it gets rows 2t..2t+1 of column g.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorCoreKernel.h"
+
+#include "attnopt/Dialect/Attn/Utils/Philox.h"
+#include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+using tc::kBlockKV;
+using tc::kBlockQ;
+using tc::kThreads;
+
+/// Padded shared-memory row stride, in elements.
+int64_t paddedStride(int64_t headDim) { return headDim + 8; }
+
+/// Four f32 accumulators of one m16n8 C fragment.
+using Frag = std::array<Value, 4>;
+
+class TensorCoreEmitter {
+public:
+  TensorCoreEmitter(OpBuilder &b, AttentionOp op, const KernelSpec &spec)
+      : b(b), ctx(b.getContext()), loc(op.getLoc()), op(op), spec(spec),
+        mods(ScoreModifiers::get(op)) {
+    auto q = op.getQueryType();
+    heads = q.getDimSize(1);
+    queryLen = q.getDimSize(2);
+    headDim = q.getDimSize(3);
+    kvHeads = op.getKeyType().getDimSize(1);
+    keyLen = op.getKeyType().getDimSize(2);
+    valueDim = op.getValueType().getDimSize(3);
+    elt = q.getElementType();
+    stride = paddedStride(headDim);
+  }
+
+  void emit(gpu::GPUFuncOp func);
+
+private:
+  // --- scalar helpers -------------------------------------------------------
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value i32c(int32_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  Value f32(float v) {
+    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(v));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t c) { return c == 0 ? x : add(x, idx(c)); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t c) { return mul(x, idx(c)); }
+  Value divu(Value x, int64_t c) {
+    return arith::DivUIOp::create(b, loc, x, idx(c));
+  }
+  Value remu(Value x, int64_t c) {
+    return arith::RemUIOp::create(b, loc, x, idx(c));
+  }
+  Value minS(Value x, int64_t c) {
+    return arith::MinSIOp::create(b, loc, x, idx(c));
+  }
+  Value ltC(Value x, int64_t c) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, idx(c));
+  }
+  Value fmax(Value x, Value y) {
+    return arith::MaximumFOp::create(b, loc, x, y);
+  }
+  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value fadd(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value shflXor(Value v, int32_t offset) {
+    return gpu::ShuffleOp::create(b, loc, v, offset, 32, gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  }
+
+  // --- tensor-core helpers --------------------------------------------------
+  /// ldmatrix.x4 (optionally .trans) at a shared-memory byte address (index).
+  std::array<Value, 4> ldmatrix4(Value byteAddr, bool transpose);
+  /// D = A * B + C, m16n8k16, 16-bit A/B as packed i32 pairs, f32 C/D.
+  Frag mma(ArrayRef<Value> a, Value b0, Value b1, const Frag &c);
+  /// A pair register (i32) of two f32 values rounded to the element type;
+  /// `lo` goes to the low half.
+  Value packPair(Value lo, Value hi);
+
+  /// Issues cp.async copies of tile rows [first, first + 64) of a sequence of
+  /// length `len` (rows of `headDim` elements starting at global row
+  /// `rowBase`) into `dst[lead..., r, c]`. Rows past `len` are zero-filled.
+  void copyTile(Value global, Value rowBase, Value first, int64_t len,
+                Value dst, ValueRange lead, SmallVectorImpl<Value> &tokens);
+  Value maskValue(Value mask, Value bIdx, Value hIdx, Value row, Value key);
+
+  OpBuilder &b;
+  MLIRContext *ctx;
+  Location loc;
+  AttentionOp op;
+  const KernelSpec &spec;
+  ScoreModifiers mods;
+  int64_t heads, queryLen, headDim, kvHeads, keyLen, valueDim, stride;
+  Type elt;
+  Value tid;
+};
+
+std::array<Value, 4> TensorCoreEmitter::ldmatrix4(Value byteAddr,
+                                                  bool transpose) {
+  Value asI64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), byteAddr);
+  Value ptr = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/3), asI64);
+  Type i32 = b.getI32Type();
+  auto structTy = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
+  // layout<col> selects ldmatrix...trans.
+  Value res = NVVM::LdMatrixOp::create(
+      b, loc, structTy, ptr, /*num=*/4u,
+      transpose ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+      NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
+  std::array<Value, 4> regs;
+  for (int64_t i = 0; i < 4; ++i)
+    regs[i] = LLVM::ExtractValueOp::create(b, loc, res, i);
+  return regs;
+}
+
+Frag TensorCoreEmitter::mma(ArrayRef<Value> a, Value b0, Value b1,
+                            const Frag &c) {
+  NVVM::MMATypes type = elt.isBF16() ? NVVM::MMATypes::bf16
+                                     : NVVM::MMATypes::f16;
+  // bf16 operands are i32 pairs; f16 operands are vector<2xf16>.
+  auto operand = [&](Value pair) -> Value {
+    if (elt.isBF16())
+      return pair;
+    return LLVM::BitcastOp::create(b, loc, VectorType::get({2}, b.getF16Type()),
+                                   pair);
+  };
+  SmallVector<Value> av, bv = {operand(b0), operand(b1)};
+  for (Value v : a)
+    av.push_back(operand(v));
+  Type f = b.getF32Type();
+  auto structTy = LLVM::LLVMStructType::getLiteral(ctx, {f, f, f, f});
+  Value res = NVVM::MmaOp::create(
+      b, loc, structTy, av, bv, ValueRange(c), ArrayRef<int64_t>{16, 8, 16},
+      std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  Frag d;
+  for (int64_t i = 0; i < 4; ++i)
+    d[i] = LLVM::ExtractValueOp::create(b, loc, res, i);
+  return d;
+}
+
+Value TensorCoreEmitter::packPair(Value lo, Value hi) {
+  Type i16 = b.getI16Type(), i32 = b.getI32Type();
+  auto bits = [&](Value v) -> Value {
+    Value t = arith::TruncFOp::create(b, loc, elt, v);
+    Value i = arith::BitcastOp::create(b, loc, i16, t);
+    return arith::ExtUIOp::create(b, loc, i32, i);
+  };
+  Value h = arith::ShLIOp::create(b, loc, bits(hi), i32c(16));
+  return arith::OrIOp::create(b, loc, bits(lo), h);
+}
+
+void TensorCoreEmitter::copyTile(Value global, Value rowBase, Value first,
+                                 int64_t len, Value dst, ValueRange lead,
+                                 SmallVectorImpl<Value> &tokens) {
+  // 16-byte chunks = 8 elements; chunk c of the tile: row c / (D/8), column
+  // (c % (D/8)) * 8; thread tid takes chunks tid, tid + 128, ...
+  const int64_t chunksPerRow = headDim / 8;
+  const int64_t rowsPerPass = kThreads / chunksPerRow;
+  Value cRow = divu(tid, chunksPerRow);
+  Value cCol = mul(remu(tid, chunksPerRow), 8);
+  // Tile rows can run past `len` only if len is not a multiple of 64 (the
+  // callers never copy a block that starts at or past len).
+  bool guard = len % kBlockKV != 0;
+  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+  for (int64_t pass = 0; pass < kBlockKV / rowsPerPass; ++pass) {
+    Value r = add(cRow, pass * rowsPerPass);
+    Value pos = add(first, r);
+    Value srcRow = pos, srcElements = Value();
+    if (guard) {
+      // Clamp the address to a valid row; copy 0 of 8 elements (zero fill).
+      srcRow = minS(pos, len - 1);
+      srcElements =
+          arith::SelectOp::create(b, loc, ltC(pos, len), idx(8), idx(0));
+    }
+    Value srcIdx = add(mul(add(rowBase, srcRow), headDim), cCol);
+    SmallVector<Value> dstIdx(lead.begin(), lead.end());
+    dstIdx.push_back(r);
+    dstIdx.push_back(cCol);
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, tokenTy, dst, dstIdx, global, ValueRange{srcIdx},
+        b.getIndexAttr(8), srcElements, b.getUnitAttr()));
+  }
+}
+
+Value TensorCoreEmitter::maskValue(Value mask, Value bIdx, Value hIdx,
+                                   Value row, Value key) {
+  auto shape = cast<ShapedType>(op.getMask().getType()).getShape();
+  Value zero = idx(0);
+  Value pos[] = {shape[0] == 1 ? zero : bIdx, shape[1] == 1 ? zero : hIdx,
+                 shape[2] == 1 ? zero : row, shape[3] == 1 ? zero : key};
+  Value lin = pos[0];
+  for (size_t d = 1; d < 4; ++d)
+    lin = add(mul(lin, shape[d]), pos[d]);
+  Value v = memref::LoadOp::create(b, loc, mask, lin);
+  if (mods.booleanMask)
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, v,
+        arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0));
+  return v;
+}
+
+void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  const int64_t group = heads / kvHeads;
+  const int64_t nTilesS = kBlockKV / 8;   // 8 key n-tiles of S per warp
+  const int64_t kStepsQK = headDim / 16;  // k-steps of Q K^T
+  const int64_t nTilesO = valueDim / 8;   // dv n-tiles of O per warp
+  const int64_t kStepsPV = kBlockKV / 16; // k-steps of P V
+  const int64_t eltBytes = 2;
+  const int64_t tileBytes = kBlockKV * stride * eltBytes;
+  const int64_t qOff = 0, kOff = tileBytes, vOff = 3 * tileBytes;
+  float dropP = op.getDropoutP().convertToFloat();
+
+  unsigned arg = 0;
+  Value query = entry.getArgument(arg++), key = entry.getArgument(arg++),
+        value = entry.getArgument(arg++);
+  Value mask = op.getMask() ? entry.getArgument(arg++) : Value();
+  Value seed, offset;
+  if (op.getSeed()) {
+    seed = entry.getArgument(arg++);
+    offset = entry.getArgument(arg++);
+  }
+  Value out = entry.getArgument(arg++);
+  Value lse = op.getLse() ? entry.getArgument(arg++) : Value();
+
+  // Shared memory: one dynamic buffer, viewed as Q [64][S], K/V [2][64][S].
+  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value dyn = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                      workgroup));
+  auto view = [&](int64_t byteOff, ArrayRef<int64_t> shape) -> Value {
+    return memref::ViewOp::create(
+        b, loc, MemRefType::get(shape, elt, AffineMap(), workgroup), dyn,
+        idx(byteOff), ValueRange{});
+  };
+  Value qS = view(qOff, {kBlockQ, stride});
+  Value kS = view(kOff, {2, kBlockKV, stride});
+  Value vS = view(vOff, {2, kBlockKV, stride});
+  Value smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dyn);
+
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value qBlock = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value warp = divu(tid, 32), lane = remu(tid, 32);
+  Value g = divu(lane, 4), t4 = remu(lane, 4);
+  Value q0 = mul(qBlock, kBlockQ);
+  Value kvHead = divu(hIdx, group);
+  // Row indices (in units of rows) of the first row of this (b, h) slice.
+  Value qRowBase = mul(add(mul(bIdx, heads), hIdx), queryLen);
+  Value kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
+
+  Value rowsInBlock = arith::MinSIOp::create(
+      b, loc, idx(kBlockQ), arith::SubIOp::create(b, loc, idx(queryLen), q0));
+  auto [firstBlock, lastBlock] = emitVisibleKeyBlocks(
+      b, loc, mods, q0, rowsInBlock, idx(queryLen), idx(keyLen), kBlockKV);
+
+  // Prologue: Q tile, and the first visible K/V block when there is one.
+  SmallVector<Value> qTokens;
+  copyTile(query, qRowBase, q0, queryLen, qS, ValueRange{}, qTokens);
+  Value qGroup = nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), qTokens);
+  auto issueKV = [&](Value kb, Value stage) {
+    SmallVector<Value> tokens;
+    Value key0 = mul(kb, kBlockKV);
+    copyTile(key, kvRowBase, key0, keyLen, kS, ValueRange{stage}, tokens);
+    copyTile(value, kvRowBase, key0, keyLen, vS, ValueRange{stage}, tokens);
+    nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+  };
+  Value anyBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                         firstBlock, lastBlock);
+  scf::IfOp::create(b, loc, anyBlock, [&](OpBuilder &nb, Location) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+    issueKV(firstBlock, idx(0));
+    scf::YieldOp::create(b, loc);
+  });
+  // All groups (the wait's token operand is only an anchor: the lowering is
+  // cp.async.wait_group numGroups).
+  auto waitAll = [&]() {
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, qGroup, b.getI32IntegerAttr(0));
+  };
+  waitAll();
+  gpu::BarrierOp::create(b, loc);
+
+  // Q A-fragments of this warp's 16 rows, one x4 per k-step of 16 dims:
+  // lane l addresses row 16w + l % 16, column 16ks + 8 * (l / 16), so
+  // matrices 0..3 = (rows 0-7, cols 0-7), (8-15, 0-7), (0-7, 8-15),
+  // (8-15, 8-15) = a0..a3.
+  Value qLaneAddr = add(
+      add(smemBase, qOff),
+      mul(add(mul(add(mul(warp, 16), remu(lane, 16)), stride),
+              mul(divu(lane, 16), 8)),
+          eltBytes));
+  // D = 64: the fragments stay in registers for the whole kernel (16 regs).
+  // D = 128: they are re-read from the (never overwritten) Q tile once per
+  // k-step and key block: keeping 32 more registers live pushes the masked /
+  // dropout variants past 255 registers (ptxas spills).
+  const bool qInRegisters = headDim <= 64;
+  SmallVector<std::array<Value, 4>> qFrag;
+  if (qInRegisters)
+    for (int64_t ks = 0; ks < kStepsQK; ++ks)
+      qFrag.push_back(ldmatrix4(add(qLaneAddr, ks * 16 * eltBytes), false));
+
+  // K B-fragments, one x4 per (pair of key n-tiles, k-step): lane l addresses
+  // key 16np + l % 8 + 8 * (l / 16), dim 16ks + 8 * ((l / 8) % 2); registers
+  // {0, 1} = (b0, b1) of n-tile 2np, {2, 3} = (b0, b1) of n-tile 2np + 1.
+  Value kLaneOff = mul(
+      add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), stride),
+          mul(remu(divu(lane, 8), 2), 8)),
+      eltBytes);
+  // V B-fragments (transposed), one x4 per (pair of dv n-tiles, k-step of 16
+  // keys): lane l addresses key 16kk + l % 8 + 8 * ((l / 8) % 2), dv
+  // 16np + 8 * (l / 16); registers {0, 1} = (b0, b1) of dv n-tile 2np,
+  // {2, 3} = (b0, b1) of dv n-tile 2np + 1.
+  Value vLaneOff = mul(
+      add(mul(add(remu(lane, 8), mul(remu(divu(lane, 8), 2), 8)), stride),
+          mul(divu(lane, 16), 8)),
+      eltBytes);
+
+  // This thread's two query rows (C-fragment rows g and g + 8 of the warp's
+  // 16), global and clamped (padding rows compute on the last row, as in the
+  // CUDA-core kernel; their results are not stored).
+  Value rowA = add(q0, add(mul(warp, 16), g));
+  Value rows[2] = {rowA, add(rowA, 8)};
+  Value rowsC[2] = {minS(rows[0], queryLen - 1), minS(rows[1], queryLen - 1)};
+
+  // Loop state: m[2], l[2] (l is this thread's partial sum over its columns;
+  // the quad's partial sums are added in the epilogue), O fragments.
+  SmallVector<Value> init = {f32(kNegInf), f32(kNegInf), f32(0.0f),
+                             f32(0.0f)};
+  for (int64_t i = 0; i < nTilesO * 4; ++i)
+    init.push_back(f32(0.0f));
+
+  auto blockLoop = scf::ForOp::create(
+      b, loc, firstBlock, lastBlock, idx(1), init,
+      [&](OpBuilder &nb, Location, Value kb, ValueRange state) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        Value stage = remu(arith::SubIOp::create(b, loc, kb, firstBlock), 2);
+        waitAll();
+        gpu::BarrierOp::create(b, loc);
+        // Prefetch block kb + 1 into the other stage.
+        Value next = add(kb, 1);
+        Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                              next, lastBlock);
+        scf::IfOp::create(b, loc, hasNext, [&](OpBuilder &ib, Location) {
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPoint(ib.getInsertionBlock(), ib.getInsertionPoint());
+          issueKV(next, arith::SubIOp::create(b, loc, idx(1), stage));
+          scf::YieldOp::create(b, loc);
+        });
+        Value stageBytes = mul(stage, tileBytes);
+        Value kBase = add(add(add(smemBase, kOff), stageBytes), kLaneOff);
+        Value vBase = add(add(add(smemBase, vOff), stageBytes), vLaneOff);
+
+        // S = Q K^T: 8 n-tiles of 8 keys, f32.
+        SmallVector<Frag> s(nTilesS, Frag{f32(0.0f), f32(0.0f), f32(0.0f),
+                                          f32(0.0f)});
+        for (int64_t ks = 0; ks < kStepsQK; ++ks) {
+          std::array<Value, 4> qf =
+              qInRegisters
+                  ? qFrag[ks]
+                  : ldmatrix4(add(qLaneAddr, ks * 16 * eltBytes), false);
+          for (int64_t np = 0; np < nTilesS / 2; ++np) {
+            auto kr = ldmatrix4(
+                add(kBase, (16 * np * stride + 16 * ks) * eltBytes), false);
+            s[2 * np] = mma(qf, kr[0], kr[1], s[2 * np]);
+            s[2 * np + 1] = mma(qf, kr[2], kr[3], s[2 * np + 1]);
+          }
+        }
+
+        // Score modifiers at global (row, key): element e of n-tile nt is at
+        // row rows[e / 2], key key0 + 8nt + 2t + e % 2.
+        Value key0 = mul(kb, kBlockKV);
+        Value keyT = add(key0, mul(t4, 2));
+        bool keyGuard = keyLen % kBlockKV != 0;
+        for (int64_t nt = 0; nt < nTilesS; ++nt)
+          for (int64_t e = 0; e < 4; ++e) {
+            Value keyIdx = add(keyT, 8 * nt + e % 2);
+            Value row = rowsC[e / 2];
+            Value mv;
+            if (mask)
+              mv = maskValue(mask, bIdx, hIdx, row,
+                             keyGuard ? minS(keyIdx, keyLen - 1) : keyIdx);
+            Value sc = emitModifiedScore(b, loc, mods, s[nt][e], mv, row,
+                                         keyIdx, idx(queryLen), idx(keyLen));
+            if (keyGuard)
+              sc = arith::SelectOp::create(b, loc, ltC(keyIdx, keyLen), sc,
+                                           f32(kNegInf));
+            s[nt][e] = sc;
+          }
+
+        // Online softmax per row (r = 0: elements 0, 1; r = 1: elements 2,
+        // 3). The 4 threads of a quad (same g) share a row.
+        SmallVector<Value> next2(state.begin(), state.end());
+        Value alpha[2];
+        for (int64_t r = 0; r < 2; ++r) {
+          Value mx = s[0][2 * r];
+          for (int64_t nt = 0; nt < nTilesS; ++nt)
+            for (int64_t j = 0; j < 2; ++j)
+              if (nt || j)
+                mx = fmax(mx, s[nt][2 * r + j]);
+          mx = fmax(mx, shflXor(mx, 1));
+          mx = fmax(mx, shflXor(mx, 2));
+          Value m = state[r], l = state[2 + r];
+          Value mNew = fmax(m, mx);
+          Value isEmpty = arith::CmpFOp::create(
+              b, loc, arith::CmpFPredicate::OEQ, mNew, f32(kNegInf));
+          Value safe = arith::SelectOp::create(b, loc, isEmpty, f32(0.0f),
+                                               mNew);
+          alpha[r] = math::ExpOp::create(
+              b, loc, arith::SubFOp::create(b, loc, m, safe));
+          Value sum = f32(0.0f);
+          for (int64_t nt = 0; nt < nTilesS; ++nt)
+            for (int64_t j = 0; j < 2; ++j) {
+              Value &sv = s[nt][2 * r + j];
+              Value p = math::ExpOp::create(
+                  b, loc, arith::SubFOp::create(b, loc, sv, safe));
+              sum = fadd(sum, p);
+              Value weight = p;
+              if (dropP > 0.0f) {
+                Value keyIdx = add(keyT, 8 * nt + j);
+                DropoutPosition pos{bIdx, hIdx, rowsC[r], keyIdx, idx(heads),
+                                    idx(queryLen)};
+                Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
+                weight = arith::SelectOp::create(
+                    b, loc, keep, fmul(p, f32(1.0f / (1.0f - dropP))),
+                    f32(0.0f));
+              }
+              sv = weight; // s now holds the (dropped-out) P.
+            }
+          next2[r] = mNew;
+          next2[2 + r] = fadd(fmul(l, alpha[r]), sum);
+        }
+
+        // O = O * alpha + P V. P's C fragments of n-tiles 2kk, 2kk + 1 are
+        // the A fragment of k-step kk: a0 = (P[2kk].c0, c1), a1 = (P[2kk].c2,
+        // c3), a2 = (P[2kk+1].c0, c1), a3 = (P[2kk+1].c2, c3).
+        SmallVector<Frag> o(nTilesO);
+        for (int64_t nt = 0; nt < nTilesO; ++nt)
+          for (int64_t e = 0; e < 4; ++e)
+            o[nt][e] = fmul(state[4 + 4 * nt + e], alpha[e / 2]);
+        for (int64_t kk = 0; kk < kStepsPV; ++kk) {
+          const Frag &p0 = s[2 * kk], &p1 = s[2 * kk + 1];
+          Value pa[4] = {packPair(p0[0], p0[1]), packPair(p0[2], p0[3]),
+                         packPair(p1[0], p1[1]), packPair(p1[2], p1[3])};
+          for (int64_t np = 0; np < nTilesO / 2; ++np) {
+            auto vr = ldmatrix4(
+                add(vBase, (16 * kk * stride + 16 * np) * eltBytes), true);
+            o[2 * np] = mma(pa, vr[0], vr[1], o[2 * np]);
+            o[2 * np + 1] = mma(pa, vr[2], vr[3], o[2 * np + 1]);
+          }
+        }
+        for (int64_t nt = 0; nt < nTilesO; ++nt)
+          for (int64_t e = 0; e < 4; ++e)
+            next2[4 + 4 * nt + e] = o[nt][e];
+        scf::YieldOp::create(b, loc, next2);
+      });
+
+  // Epilogue. Row r of this thread: O[nt][2r], O[nt][2r + 1] at dv
+  // 8nt + 2t + {0, 1}.
+  for (int64_t r = 0; r < 2; ++r) {
+    Value m = blockLoop.getResult(r), l = blockLoop.getResult(2 + r);
+    l = fadd(l, shflXor(l, 1));
+    l = fadd(l, shflXor(l, 2));
+    Value isEmpty =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l, f32(0.0f));
+    Value inv = arith::SelectOp::create(
+        b, loc, isEmpty, f32(0.0f),
+        arith::DivFOp::create(b, loc, f32(1.0f), l));
+    Value valid = ltC(rows[r], queryLen);
+    scf::IfOp::create(b, loc, valid, [&](OpBuilder &nb, Location) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+      Value flatRow = add(qRowBase, rows[r]);
+      Value outBase = add(mul(flatRow, valueDim), mul(t4, 2));
+      for (int64_t nt = 0; nt < nTilesO; ++nt)
+        for (int64_t j = 0; j < 2; ++j) {
+          Value o = fmul(blockLoop.getResult(4 + 4 * nt + 2 * r + j), inv);
+          o = arith::TruncFOp::create(b, loc, elt, o);
+          memref::StoreOp::create(b, loc, o, out, add(outBase, 8 * nt + j));
+        }
+      if (lse) {
+        Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            t4, idx(0));
+        scf::IfOp::create(b, loc, first, [&](OpBuilder &lb, Location) {
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+          Value noKey = arith::CmpFOp::create(
+              b, loc, arith::CmpFPredicate::OEQ, m, f32(kNegInf));
+          Value v = arith::SelectOp::create(
+              b, loc, noKey, f32(kNegInf),
+              fadd(m, math::LogOp::create(b, loc, l)));
+          memref::StoreOp::create(b, loc, v, lse, flatRow);
+          scf::YieldOp::create(b, loc);
+        });
+      }
+      scf::YieldOp::create(b, loc);
+    });
+  }
+  gpu::ReturnOp::create(b, loc);
+}
+
+} // namespace
+
+bool tc::isEligible(AttentionOp op, std::string &why) {
+  RankedTensorType q = op.getQueryType();
+  Type elt = q.getElementType();
+  int64_t d = q.getDimSize(3), dv = op.getValueType().getDimSize(3);
+  if (!elt.isF16() && !elt.isBF16()) {
+    why = "the element type is not f16 or bf16";
+    return false;
+  }
+  if (op.getKeyType().getElementType() != elt ||
+      op.getValueType().getElementType() != elt) {
+    why = "query, key and value element types differ";
+    return false;
+  }
+  if (d != dv || (d != 64 && d != 128)) {
+    why = "head dims must be equal and 64 or 128";
+    return false;
+  }
+  return true;
+}
+
+int64_t tc::sharedMemoryBytes(AttentionOp op) {
+  int64_t d = op.getQueryType().getDimSize(3);
+  // Q tile + 2 K tiles + 2 V tiles of 64 padded rows, 2 bytes per element.
+  return 5 * kBlockKV * paddedStride(d) * 2;
+}
+
+void tc::emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionOp op,
+                    const KernelSpec &spec) {
+  TensorCoreEmitter(b, op, spec).emit(func);
+}

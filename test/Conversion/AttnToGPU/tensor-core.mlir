@@ -1,0 +1,97 @@
+// The tensor-core (FA2, mma.sync) kernel: f16/bf16 with D = Dv in {64, 128}
+// take it by default (--kernel=auto); everything else, and --kernel=cuda-core,
+// keeps the CUDA-core kernel (attn-to-gpu.mlir).
+// RUN: attn-compile %s --emit=gpu -o %t.auto.mlir
+// RUN: FileCheck %s < %t.auto.mlir
+// RUN: attn-compile %s --emit=gpu --kernel=cuda-core -o %t.cuda.mlir
+// RUN: FileCheck %s --check-prefix=CUDA < %t.cuda.mlir
+// RUN: not attn-compile %s --emit=gpu --kernel=tensor-core -o %t.forced.mlir 2>&1 | FileCheck %s --check-prefix=FORCED
+// RUN: not attn-compile %s --kernel=warp-specialized 2>&1 | FileCheck %s --check-prefix=BADKIND
+
+// bf16, D = 64, GQA, bottom-right causal, ragged Lq/Lk, lse.
+// 4 warps; shared memory is dynamic: Q [64][72], K/V [2][64][72] (rows
+// padded by 8 elements against ldmatrix bank conflicts).
+// CHECK-LABEL: gpu.func @attn_fwd_0(%{{.+}}: memref<25600xbf16>, %{{.+}}: memref<8320xbf16>, %{{.+}}: memref<8320xbf16>, %{{.+}}: memref<25600xbf16>, %{{.+}}: memref<400xf32>)
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
+// CHECK:   gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK:   memref.view {{.*}} to memref<64x72xbf16, #gpu.address_space<workgroup>>
+// CHECK:   memref.view {{.*}} to memref<2x64x72xbf16, #gpu.address_space<workgroup>>
+// CHECK:   memref.view {{.*}} to memref<2x64x72xbf16, #gpu.address_space<workgroup>>
+//   Prologue: Q tile by cp.async (zero fill past Lq through srcElements),
+//   first visible K/V block, then Q A-fragments by ldmatrix.x4.
+// CHECK:   arith.ceildivsi
+// CHECK:   nvgpu.device_async_copy %{{.+}}[%{{.+}}], %{{.+}}[%{{.+}}, %{{.+}}], 8, %{{.+}} {bypassL1}
+// CHECK:   nvgpu.device_async_create_group
+// CHECK:   scf.if
+// CHECK:     nvgpu.device_async_copy
+// CHECK:     nvgpu.device_async_create_group
+// CHECK:   nvgpu.device_async_wait %{{.+}} {numGroups = 0 : i32}
+// CHECK:   gpu.barrier
+// CHECK:   nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32
+//   Per key block: wait + barrier, prefetch the next block into the other
+//   stage, S = Q K^T on tensor cores, online softmax, O += P V.
+// CHECK:   scf.for
+// CHECK:     nvgpu.device_async_wait
+// CHECK:     gpu.barrier
+// CHECK:     scf.if
+// CHECK:       nvgpu.device_async_copy
+// CHECK:       nvgpu.device_async_create_group
+// CHECK:     nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
+// CHECK:     nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK:     arith.maximumf
+// CHECK:     gpu.shuffle  xor
+// CHECK:     gpu.shuffle  xor
+// CHECK:     math.exp
+// CHECK:     arith.truncf {{.*}} to bf16
+// CHECK:     nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>
+// CHECK:     nvvm.mma.sync
+// CHECK:     scf.yield
+//   Epilogue: quad sum of l, O / l, lse by the first thread of each quad.
+// CHECK:   gpu.shuffle  xor
+// CHECK:   arith.divf
+// CHECK:   memref.store {{.*}} : memref<25600xbf16>
+// CHECK:   math.log
+// CHECK:   memref.store {{.*}} : memref<400xf32>
+// CHECK:   gpu.return
+func.func @bf16_d64(%q: tensor<1x2x200x64xbf16>, %k: tensor<1x1x130x64xbf16>, %v: tensor<1x1x130x64xbf16>) -> (tensor<1x2x200x64xbf16>, tensor<1x2x200xf32>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<1x2x200x64xbf16>, tensor<1x1x130x64xbf16>, tensor<1x1x130x64xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<1x2x200x64xbf16>, tensor<1x2x200xf32>
+  return %o, %l : tensor<1x2x200x64xbf16>, tensor<1x2x200xf32>
+}
+
+// f16, D = 128, boolean mask and dropout: f16 mma operands are
+// vector<2xf16>; the dropout bits come from the Philox emitter.
+// CHECK-LABEL: gpu.func @attn_fwd_1(
+// CHECK-SAME: memref<8192xi8>, %{{.+}}: i64, %{{.+}}: i64, %{{.+}}: memref<8192xf16>)
+// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK:   memref.view {{.*}} to memref<2x64x136xf16, #gpu.address_space<workgroup>>
+// CHECK:   scf.for
+// CHECK:     nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK:     memref.load {{.*}} : memref<8192xi8>
+// CHECK:     arith.mului_extended
+// CHECK:     nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>
+// CHECK:   gpu.return
+func.func @f16_d128_mask_dropout(%q: tensor<1x1x64x128xf16>, %k: tensor<1x1x128x128xf16>, %v: tensor<1x1x128x128xf16>, %m: tensor<1x1x64x128xi1>, %s: i64, %off: i64) -> tensor<1x1x64x128xf16> {
+  %r = attn.attention ins(%q, %k, %v : tensor<1x1x64x128xf16>, tensor<1x1x128x128xf16>, tensor<1x1x128x128xf16>) mask(%m : tensor<1x1x64x128xi1>) rng(%s, %off) {dropout_p = 0.1 : f32} -> tensor<1x1x64x128xf16>
+  return %r : tensor<1x1x64x128xf16>
+}
+
+// f32 has no tensor-core kernel: CUDA cores (workgroup attributions, one
+// thread per row), and --kernel=tensor-core is an error.
+// CHECK-LABEL: gpu.func @attn_fwd_2(
+// CHECK-SAME: workgroup(
+// CHECK-SAME: known_block_size = array<i32: 64, 1, 1>
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: gpu.return
+// FORCED: error: 'attn.attention' op GPU code generation: no tensor-core kernel: the element type is not f16 or bf16
+func.func @f32_d64(%q: tensor<1x1x64x64xf32>, %k: tensor<1x1x64x64xf32>, %v: tensor<1x1x64x64xf32>) -> tensor<1x1x64x64xf32> {
+  %r = attn.attention ins(%q, %k, %v : tensor<1x1x64x64xf32>, tensor<1x1x64x64xf32>, tensor<1x1x64x64xf32>) -> tensor<1x1x64x64xf32>
+  return %r : tensor<1x1x64x64xf32>
+}
+
+// --kernel=cuda-core: no tensor-core op anywhere.
+// CUDA-LABEL: gpu.func @attn_fwd_0(
+// CUDA-SAME: workgroup(
+// CUDA-NOT: nvvm.mma.sync
+// CUDA-NOT: nvgpu.
+// CUDA: gpu.func @attn_fwd_2(
+// BADKIND: attn-compile: unsupported --kernel=warp-specialized (expected auto, tensor-core or cuda-core)

@@ -1,0 +1,104 @@
+// The tensor-core (mma.sync) kernel configurations assemble with ptxas for
+// sm_90a and sm_80 without spilling: bf16 and f16, D = 64 and 128, plain
+// causal GQA with lse, boolean mask + dropout, and every modifier at once.
+// Needs only the CUDA toolkit, not a GPU.
+// REQUIRES: ptxas
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE
+// RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 -o %t.sm80.ptx
+// RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=PTX < %t.sm90.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.sm90.json
+
+// COMPILE: attn-compile: wrote {{.*}}.ptx and {{.*}}.json (12 kernels, sm_90a)
+
+// CHECK-COUNT-12: 0 bytes spill stores, 0 bytes spill loads
+// CHECK-NOT: bytes spill stores
+
+// PTX: .target sm_90a
+// PTX-LABEL: .visible .entry attn_fwd_0(
+// PTX: .maxntid 128, 1, 1
+// PTX: .minnctapersm 2
+// PTX: cp.async.cg.shared.global [{{.+}}], [{{.+}}], 16, {{.+}};
+// PTX: cp.async.commit_group;
+// PTX: cp.async.wait_group 0;
+// PTX: bar.sync 0;
+// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX-LABEL: .visible .entry attn_fwd_6(
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+
+// Launch: 128 threads, 64 query rows per block, dynamic shared memory
+// Q + 2 K + 2 V tiles of 64 x (D + 8) elements: 46080 bytes (D = 64),
+// 87040 bytes (D = 128).
+// MANIFEST: "block": [
+// MANIFEST-NEXT: 128,
+// MANIFEST: "dynamic_shared_memory": 46080,
+// MANIFEST: "grid": [
+// MANIFEST-NEXT: 16,
+// MANIFEST-NEXT: 8,
+// MANIFEST-NEXT: 2
+// MANIFEST: "name": "attn_fwd_0"
+// MANIFEST: "dynamic_shared_memory": 87040,
+// MANIFEST: "name": "attn_fwd_3"
+
+func.func @bf16_d64_causal_gqa_lse(%q: tensor<2x8x1000x64xbf16>, %k: tensor<2x2x1000x64xbf16>, %v: tensor<2x2x1000x64xbf16>) -> (tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x64xbf16>, tensor<2x2x1000x64xbf16>, tensor<2x2x1000x64xbf16>) {causal = #attn.causal<top_left>} -> tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>
+  return %o, %l : tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>
+}
+
+func.func @bf16_d64_bool_mask_dropout(%q: tensor<1x4x100x64xbf16>, %k: tensor<1x2x300x64xbf16>, %v: tensor<1x2x300x64xbf16>, %m: tensor<1x1x100x300xi1>, %s: i64, %off: i64) -> (tensor<1x4x100x64xbf16>, tensor<1x4x100xf32>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<1x4x100x64xbf16>, tensor<1x2x300x64xbf16>, tensor<1x2x300x64xbf16>) mask(%m : tensor<1x1x100x300xi1>) rng(%s, %off) {causal = #attn.causal<bottom_right>, dropout_p = 0.1 : f32} -> tensor<1x4x100x64xbf16>, tensor<1x4x100xf32>
+  return %o, %l : tensor<1x4x100x64xbf16>, tensor<1x4x100xf32>
+}
+
+func.func @bf16_d64_everything(%q: tensor<1x8x512x64xbf16>, %k: tensor<1x2x512x64xbf16>, %v: tensor<1x2x512x64xbf16>, %m: tensor<1x1x512x512xbf16>, %s: i64, %off: i64) -> (tensor<1x8x512x64xbf16>) {
+  %o = attn.attention ins(%q, %k, %v : tensor<1x8x512x64xbf16>, tensor<1x2x512x64xbf16>, tensor<1x2x512x64xbf16>) mask(%m : tensor<1x1x512x512xbf16>) rng(%s, %off) {causal = #attn.causal<bottom_right>, window = array<i64: 128, 0>, softcap = 30.0 : f32, dropout_p = 0.1 : f32} -> tensor<1x8x512x64xbf16>
+  return %o : tensor<1x8x512x64xbf16>
+}
+
+func.func @bf16_d128_causal_gqa_lse(%q: tensor<2x8x1000x128xbf16>, %k: tensor<2x2x1000x128xbf16>, %v: tensor<2x2x1000x128xbf16>) -> (tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x128xbf16>) {causal = #attn.causal<top_left>} -> tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>
+  return %o, %l : tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>
+}
+
+func.func @bf16_d128_bool_mask_dropout(%q: tensor<1x4x100x128xbf16>, %k: tensor<1x2x300x128xbf16>, %v: tensor<1x2x300x128xbf16>, %m: tensor<1x1x100x300xi1>, %s: i64, %off: i64) -> (tensor<1x4x100x128xbf16>, tensor<1x4x100xf32>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<1x4x100x128xbf16>, tensor<1x2x300x128xbf16>, tensor<1x2x300x128xbf16>) mask(%m : tensor<1x1x100x300xi1>) rng(%s, %off) {causal = #attn.causal<bottom_right>, dropout_p = 0.1 : f32} -> tensor<1x4x100x128xbf16>, tensor<1x4x100xf32>
+  return %o, %l : tensor<1x4x100x128xbf16>, tensor<1x4x100xf32>
+}
+
+func.func @bf16_d128_everything(%q: tensor<1x8x512x128xbf16>, %k: tensor<1x2x512x128xbf16>, %v: tensor<1x2x512x128xbf16>, %m: tensor<1x1x512x512xbf16>, %s: i64, %off: i64) -> (tensor<1x8x512x128xbf16>) {
+  %o = attn.attention ins(%q, %k, %v : tensor<1x8x512x128xbf16>, tensor<1x2x512x128xbf16>, tensor<1x2x512x128xbf16>) mask(%m : tensor<1x1x512x512xbf16>) rng(%s, %off) {causal = #attn.causal<bottom_right>, window = array<i64: 128, 0>, softcap = 30.0 : f32, dropout_p = 0.1 : f32} -> tensor<1x8x512x128xbf16>
+  return %o : tensor<1x8x512x128xbf16>
+}
+
+func.func @f16_d64_causal_gqa_lse(%q: tensor<2x8x1000x64xf16>, %k: tensor<2x2x1000x64xf16>, %v: tensor<2x2x1000x64xf16>) -> (tensor<2x8x1000x64xf16>, tensor<2x8x1000xf32>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x64xf16>, tensor<2x2x1000x64xf16>, tensor<2x2x1000x64xf16>) {causal = #attn.causal<top_left>} -> tensor<2x8x1000x64xf16>, tensor<2x8x1000xf32>
+  return %o, %l : tensor<2x8x1000x64xf16>, tensor<2x8x1000xf32>
+}
+
+func.func @f16_d64_bool_mask_dropout(%q: tensor<1x4x100x64xf16>, %k: tensor<1x2x300x64xf16>, %v: tensor<1x2x300x64xf16>, %m: tensor<1x1x100x300xi1>, %s: i64, %off: i64) -> (tensor<1x4x100x64xf16>, tensor<1x4x100xf32>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<1x4x100x64xf16>, tensor<1x2x300x64xf16>, tensor<1x2x300x64xf16>) mask(%m : tensor<1x1x100x300xi1>) rng(%s, %off) {causal = #attn.causal<bottom_right>, dropout_p = 0.1 : f32} -> tensor<1x4x100x64xf16>, tensor<1x4x100xf32>
+  return %o, %l : tensor<1x4x100x64xf16>, tensor<1x4x100xf32>
+}
+
+func.func @f16_d64_everything(%q: tensor<1x8x512x64xf16>, %k: tensor<1x2x512x64xf16>, %v: tensor<1x2x512x64xf16>, %m: tensor<1x1x512x512xf16>, %s: i64, %off: i64) -> (tensor<1x8x512x64xf16>) {
+  %o = attn.attention ins(%q, %k, %v : tensor<1x8x512x64xf16>, tensor<1x2x512x64xf16>, tensor<1x2x512x64xf16>) mask(%m : tensor<1x1x512x512xf16>) rng(%s, %off) {causal = #attn.causal<bottom_right>, window = array<i64: 128, 0>, softcap = 30.0 : f32, dropout_p = 0.1 : f32} -> tensor<1x8x512x64xf16>
+  return %o : tensor<1x8x512x64xf16>
+}
+
+func.func @f16_d128_causal_gqa_lse(%q: tensor<2x8x1000x128xf16>, %k: tensor<2x2x1000x128xf16>, %v: tensor<2x2x1000x128xf16>) -> (tensor<2x8x1000x128xf16>, tensor<2x8x1000xf32>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x128xf16>, tensor<2x2x1000x128xf16>, tensor<2x2x1000x128xf16>) {causal = #attn.causal<top_left>} -> tensor<2x8x1000x128xf16>, tensor<2x8x1000xf32>
+  return %o, %l : tensor<2x8x1000x128xf16>, tensor<2x8x1000xf32>
+}
+
+func.func @f16_d128_bool_mask_dropout(%q: tensor<1x4x100x128xf16>, %k: tensor<1x2x300x128xf16>, %v: tensor<1x2x300x128xf16>, %m: tensor<1x1x100x300xi1>, %s: i64, %off: i64) -> (tensor<1x4x100x128xf16>, tensor<1x4x100xf32>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<1x4x100x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>) mask(%m : tensor<1x1x100x300xi1>) rng(%s, %off) {causal = #attn.causal<bottom_right>, dropout_p = 0.1 : f32} -> tensor<1x4x100x128xf16>, tensor<1x4x100xf32>
+  return %o, %l : tensor<1x4x100x128xf16>, tensor<1x4x100xf32>
+}
+
+func.func @f16_d128_everything(%q: tensor<1x8x512x128xf16>, %k: tensor<1x2x512x128xf16>, %v: tensor<1x2x512x128xf16>, %m: tensor<1x1x512x512xf16>, %s: i64, %off: i64) -> (tensor<1x8x512x128xf16>) {
+  %o = attn.attention ins(%q, %k, %v : tensor<1x8x512x128xf16>, tensor<1x2x512x128xf16>, tensor<1x2x512x128xf16>) mask(%m : tensor<1x1x512x512xf16>) rng(%s, %off) {causal = #attn.causal<bottom_right>, window = array<i64: 128, 0>, softcap = 30.0 : f32, dropout_p = 0.1 : f32} -> tensor<1x8x512x128xf16>
+  return %o : tensor<1x8x512x128xf16>
+}
