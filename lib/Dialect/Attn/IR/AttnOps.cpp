@@ -228,11 +228,19 @@ LogicalResult AttentionOp::verify() {
     // A named array: an ArrayRef of a braced list inside the range-for
     // header would dangle (the list dies before the loop body runs).
     const char *sides[] = {"left", "right"};
-    for (unsigned i = 0; i < 2; ++i)
+    // Bounded so that the index arithmetic of every lowering (row + delta
+    // +/- side) cannot overflow 64 bits.
+    constexpr int64_t kMaxWindow = int64_t(1) << 62;
+    for (unsigned i = 0; i < 2; ++i) {
       if ((*window)[i] < -1)
         return emitOpError() << "window: expected " << sides[i]
                              << " >= 0 (or -1 for unbounded), got "
                              << (*window)[i];
+      if ((*window)[i] > kMaxWindow)
+        return emitOpError() << "window: expected " << sides[i]
+                             << " <= 2^62 (use -1 for unbounded), got "
+                             << (*window)[i];
+    }
   }
   if (FloatAttr softcapAttr = getSoftcapAttr()) {
     float softcap = softcapAttr.getValue().convertToFloat();

@@ -807,3 +807,12 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
   "attn.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) -> ()
   return
 }
+
+// -----
+
+// window side too large for 64-bit position arithmetic.
+func.func @window_too_large(%q: tensor<1x1x8x16xf32>, %k: tensor<1x1x8x16xf32>, %v: tensor<1x1x8x16xf32>) -> tensor<1x1x8x16xf32> {
+  // expected-error @+1 {{window: expected right <= 2^62 (use -1 for unbounded), got 9223372036854775000}}
+  %o = attn.attention ins(%q, %k, %v : tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>) {window = array<i64: 4, 9223372036854775000>} -> tensor<1x1x8x16xf32>
+  return %o : tensor<1x1x8x16xf32>
+}
