@@ -22,7 +22,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.attn_tools_dir, config.llvm_tools_dir]
-tools = ["attention-opt", "FileCheck", "not", "count"]
+tools = ["attention-opt", "FileCheck", "not", "count", "mlir-runner", "mlir-opt"]
 optional = ["attn-cpu-run", "attn-compile", "attn-run"]
 tools += [t for t in optional
           if os.path.exists(os.path.join(config.attn_tools_dir, t))]

@@ -114,4 +114,85 @@ def AttnTilePass : Pass<"attn-tile"> {
   ];
 }
 
+def AttnFusePass : Pass<"attn-fuse"> {
+  let summary = "Fuse unfused attention chains (linalg, TOSA) into attn.attention";
+  let description = [{
+    Finds attention written as separate upstream ops on tensors and replaces
+    each chain with one `attn.attention` (plus the `linalg.transpose`,
+    `tensor.expand_shape` and `tensor.collapse_shape` ops that reach and
+    leave the `[B, H, L, D]` layout), so that no `Lq x Lk` score or
+    probability tensor remains:
+
+    ```
+    S = Q·Kᵀ            linalg.matmul / batch_matmul (K through linalg.transpose
+                        or indexing_maps), a mul/add contraction generic,
+                        tosa.matmul (+ tosa.transpose)
+    S = S * c | S / c   optional; c a constant (scalar or splat)
+    S = S + bias        optional additive mask (broadcast allowed)
+    S = select(m, S, -inf)  optional boolean keep mask
+    P = softmax_j(S)    linalg.softmax over the last dim, or max / sub / exp /
+                        sum / div (or * reciprocal), linalg or TOSA
+    O = P·V             a contraction over j
+    ```
+
+    Scores of rank 2 (`[Lq, Lk]`), 3 (`[B*H, Lq, Lk]`, heads as the batch)
+    and 4 (`[B, H, Lq, Lk]`) are supported; missing leading dims become 1.
+    The anchor of a candidate is its softmax (`linalg.softmax` or the row
+    max reduction). A chain is left alone, with a reason, when fusing would
+    change what it computes or leave work behind: a softmax over another
+    dimension, a non-constant scale, an intermediate with another user, a
+    contraction that is not Q·Kᵀ / P·V, a mask applied before the scale,
+    `select(m, -inf, s)` (mask true at excluded positions).
+
+    Exactness: `S * c` gives `scale = c` (the f32 product is the same).
+    `S / c` gives `scale = 1/c` only when `1/c` is exact in f32 (c a power
+    of two), because `x / c` and `x * fl(1/c)` may otherwise differ in the
+    last bit; `inexact-reciprocal` accepts the rounded reciprocal. A
+    softmax that normalizes with `e * (1 / l)` is fused into the op's
+    `e / l` (differs by rounding only). A select with a finite fill value
+    is not fused unless `large-negative-is-masked` (rows in which every key
+    is masked then give 0 instead of the chain's average of V).
+
+    ```
+    attention-opt --attn-fuse="explain" in.mlir
+    ```
+
+    Before:
+
+    ```mlir
+    %kt = linalg.transpose ins(%k : tensor<8x64x32xf32>) outs(...) permutation = [0, 2, 1]
+    %s = linalg.batch_matmul ins(%q, %kt : ...) outs(%zero : tensor<8x64x64xf32>)
+    %ss = linalg.generic {...} ins(%s : ...) { arith.mulf %x, %cst_0_125 }
+    %p = linalg.softmax dimension(2) ins(%ss : ...) outs(...)
+    %o = linalg.batch_matmul ins(%p, %v : ...) outs(%zero2 : tensor<8x64x32xf32>)
+    ```
+
+    After:
+
+    ```mlir
+    %q4 = tensor.expand_shape %q [[0, 1], [2], [3]] ... into tensor<1x8x64x32xf32>
+    ...
+    %o4 = attn.attention ins(%q4, %k4, %v4 : ...) {scale = 1.250000e-01 : f32}
+        -> tensor<1x8x64x32xf32>
+    %o = tensor.collapse_shape %o4 [[0, 1], [2], [3]] ...
+    ```
+  }];
+  let options = [
+    Option<"explain", "explain", "bool", "false",
+           "Emit a remark at each candidate softmax that is not fused, with "
+           "the reason">,
+    Option<"inexactReciprocal", "inexact-reciprocal", "bool", "false",
+           "Fuse S / c as scale = fl(1/c) even when 1/c is not exact in f32 "
+           "(scores may differ in the last bit)">,
+    Option<"largeNegativeIsMasked", "large-negative-is-masked", "bool",
+           "false",
+           "Treat select(m, S, v) with a finite v <= -1e4 as a boolean mask "
+           "(differs from the chain on rows with no kept key)">
+  ];
+  let dependentDialects = [
+    "::mlir::attn::AttnDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // ATTNOPT_DIALECT_ATTN_TRANSFORMS_PASSES_TD

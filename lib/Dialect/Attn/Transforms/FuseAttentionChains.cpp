@@ -1,0 +1,988 @@
+//===- FuseAttentionChains.cpp - attn-fuse pass ---------------------------===//
+//
+// This file implements the attn-fuse pass: it recognizes unfused attention
+// chains written with upstream ops on tensors (linalg named ops and
+// generics, or TOSA) and replaces each chain with one `attn.attention`, so
+// that no [.., Lq, Lk] score or probability tensor remains.
+//
+// A chain is matched from its softmax (the anchor: a `linalg.softmax`, or
+// the row-max reduction of a decomposed softmax) backwards to the Q·Kᵀ
+// contraction and forwards to the P·V contraction. Every op is looked at
+// through one of three views, whatever its dialect:
+//  - Contraction: a linalg contraction (matmul, batch_matmul with or without
+//    indexing_maps, a mul/add generic) or tosa.matmul, as indexing maps;
+//  - Elementwise: a parallel linalg op whose body is one arith/math op, or a
+//    TOSA elementwise op, with each operand as a tensor plus indexing map
+//    (broadcasts folded in) or as a splat constant;
+//  - Reduction: a max/sum over one dimension (linalg or TOSA).
+// The semantic checks (which dimension is reduced, which operand is Q, what
+// the constants are, that no intermediate has another user) are made on the
+// views, so the linalg and the TOSA forms share them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnopt/Dialect/Attn/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_ATTNFUSEPASS
+#include "attnopt/Dialect/Attn/Transforms/Passes.h.inc"
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+/// The value of a float splat: a scalar constant, a splat dense constant
+/// (arith.constant, tosa.const) or a linalg.fill of a scalar constant.
+std::optional<APFloat> getSplatFloat(Value v) {
+  APFloat f(0.0f);
+  if (matchPattern(v, m_ConstantFloat(&f)))
+    return f;
+  DenseElementsAttr dense;
+  if (matchPattern(v, m_Constant(&dense)) && dense.isSplat() &&
+      isa<FloatType>(dense.getElementType()))
+    return dense.getSplatValue<APFloat>();
+  if (auto fill = v.getDefiningOp<linalg::FillOp>())
+    return getSplatFloat(fill.getInputs()[0]);
+  return std::nullopt;
+}
+
+bool isSplatZero(Value v) {
+  if (std::optional<APFloat> f = getSplatFloat(v))
+    return f->isZero();
+  DenseElementsAttr dense;
+  if (matchPattern(v, m_Constant(&dense)) && dense.isSplat() &&
+      isa<IntegerType>(dense.getElementType()))
+    return dense.getSplatValue<APInt>().isZero();
+  return false;
+}
+
+/// The splat constant converted to f32, if that is exact.
+std::optional<float> toExactF32(APFloat f) {
+  bool losesInfo = false;
+  APFloat::opStatus st = f.convert(APFloat::IEEEsingle(),
+                                   APFloat::rmNearestTiesToEven, &losesInfo);
+  if (losesInfo || (st != APFloat::opOK && st != APFloat::opInexact))
+    return std::nullopt;
+  return f.convertToFloat();
+}
+
+//===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+/// One operand of an elementwise op: a tensor read through `map` (from the
+/// op's loops, which are the dimensions of its result), a splat constant
+/// (`scalar`), or, with neither, a scalar that is not a constant.
+struct EwOperand {
+  Value tensor;
+  AffineMap map;
+  std::optional<APFloat> scalar;
+};
+
+enum class EwKind { Add, Sub, Mul, Div, Exp, Select, Reciprocal };
+
+struct Elementwise {
+  Operation *op = nullptr;
+  EwKind kind;
+  SmallVector<EwOperand, 3> args;
+};
+
+/// A tensor operand: splats become scalars, and the input of a
+/// linalg.broadcast (or of a generic that only yields its input) is read
+/// directly with the composed map.
+EwOperand normalizeOperand(Value tensor, AffineMap map) {
+  if (std::optional<APFloat> f = getSplatFloat(tensor))
+    return {Value(), AffineMap(), f};
+  while (auto op = tensor.getDefiningOp<linalg::LinalgOp>()) {
+    if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+        op.getNumLoops() != op.getNumParallelLoops() ||
+        !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+      break;
+    Block *body = op.getBlock();
+    auto yield = cast<linalg::YieldOp>(body->getTerminator());
+    if (body->getOperations().size() != 1 ||
+        yield.getValues()[0] != body->getArgument(0))
+      break;
+    OpOperand *in = op.getDpsInputOperand(0);
+    if (!isa<RankedTensorType>(in->get().getType()))
+      break;
+    map = op.getMatchingIndexingMap(in).compose(map);
+    tensor = in->get();
+  }
+  return {tensor, map, std::nullopt};
+}
+
+/// Resolves a value used in the body of `op` to an operand.
+FailureOr<EwOperand> resolveBodyValue(linalg::LinalgOp op, Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (arg && arg.getOwner() == op.getBlock()) {
+    if (arg.getArgNumber() >= op.getNumDpsInputs())
+      return failure();
+    OpOperand *in = op.getDpsInputOperand(arg.getArgNumber());
+    if (!isa<RankedTensorType>(in->get().getType())) {
+      if (std::optional<APFloat> f = getSplatFloat(in->get()))
+        return EwOperand{Value(), AffineMap(), f};
+      return EwOperand{}; // a non-constant scalar
+
+    }
+    return normalizeOperand(in->get(), op.getMatchingIndexingMap(in));
+  }
+  if (std::optional<APFloat> f = getSplatFloat(v))
+    return EwOperand{Value(), AffineMap(), f};
+  if (op->isAncestor(v.getParentBlock()->getParentOp()))
+    return failure();
+  return EwOperand{}; // a non-constant scalar
+}
+
+/// The elementwise view of the op defining `v`, if it has one.
+FailureOr<Elementwise> getElementwise(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumResults() != 1)
+    return failure();
+  Elementwise ew;
+  ew.op = def;
+  if (auto op = dyn_cast<linalg::LinalgOp>(def)) {
+    if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+        op.getNumLoops() != op.getNumParallelLoops() ||
+        !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+      return failure();
+    // One op besides constants and the yield, which yields its result.
+    Block *body = op.getBlock();
+    auto yield = cast<linalg::YieldOp>(body->getTerminator());
+    Operation *inner = yield.getNumOperands() == 1
+                           ? yield.getValues()[0].getDefiningOp()
+                           : nullptr;
+    if (!inner || inner->getBlock() != body ||
+        llvm::any_of(body->without_terminator(), [&](Operation &o) {
+          return &o != inner && !o.hasTrait<OpTrait::ConstantLike>();
+        }))
+      return failure();
+    if (isa<arith::AddFOp>(inner))
+      ew.kind = EwKind::Add;
+    else if (isa<arith::SubFOp>(inner))
+      ew.kind = EwKind::Sub;
+    else if (isa<arith::MulFOp>(inner))
+      ew.kind = EwKind::Mul;
+    else if (isa<arith::DivFOp>(inner))
+      ew.kind = EwKind::Div;
+    else if (isa<math::ExpOp>(inner))
+      ew.kind = EwKind::Exp;
+    else if (isa<arith::SelectOp>(inner))
+      ew.kind = EwKind::Select;
+    else
+      return failure();
+    for (Value operand : inner->getOperands()) {
+      FailureOr<EwOperand> o = resolveBodyValue(op, operand);
+      if (failed(o))
+        return failure();
+      ew.args.push_back(*o);
+    }
+  } else if (isa<tosa::AddOp, tosa::SubOp, tosa::MulOp, tosa::ExpOp,
+                 tosa::SelectOp, tosa::ReciprocalOp>(def)) {
+    auto resultType = dyn_cast<RankedTensorType>(v.getType());
+    if (!resultType)
+      return failure();
+    ValueRange operands = def->getOperands();
+    if (auto mul = dyn_cast<tosa::MulOp>(def)) {
+      if (!isSplatZero(mul.getShift()))
+        return failure();
+      operands = operands.take_front(2);
+    }
+    ew.kind = llvm::TypeSwitch<Operation *, EwKind>(def)
+                  .Case([](tosa::AddOp) { return EwKind::Add; })
+                  .Case([](tosa::SubOp) { return EwKind::Sub; })
+                  .Case([](tosa::MulOp) { return EwKind::Mul; })
+                  .Case([](tosa::ExpOp) { return EwKind::Exp; })
+                  .Case([](tosa::SelectOp) { return EwKind::Select; })
+                  .Default([](Operation *) { return EwKind::Reciprocal; });
+    MLIRContext *ctx = def->getContext();
+    for (Value operand : operands) {
+      auto t = dyn_cast<RankedTensorType>(operand.getType());
+      if (!t || t.getRank() != resultType.getRank())
+        return failure();
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d = 0; d < t.getRank(); ++d)
+        exprs.push_back(t.getDimSize(d) == 1 && resultType.getDimSize(d) != 1
+                            ? getAffineConstantExpr(0, ctx)
+                            : getAffineDimExpr(d, ctx));
+      ew.args.push_back(normalizeOperand(
+          operand, AffineMap::get(t.getRank(), 0, exprs, ctx)));
+    }
+  } else {
+    return failure();
+  }
+  // 1 / x is a reciprocal.
+  if (ew.kind == EwKind::Div && ew.args[0].scalar &&
+      ew.args[0].scalar->isExactlyValue(1.0)) {
+    ew.kind = EwKind::Reciprocal;
+    ew.args.erase(ew.args.begin());
+  }
+  return ew;
+}
+
+/// A max or sum over dimension `dim` of `input`.
+struct Reduction {
+  Operation *op = nullptr;
+  bool isMax = false;
+  Value input;
+  int64_t dim = 0;
+  bool keepDim = false;
+};
+
+FailureOr<Reduction> getReduction(Operation *def) {
+  Reduction r;
+  r.op = def;
+  if (auto red = dyn_cast<tosa::ReduceMaxOp>(def)) {
+    r = {def, true, red.getInput(), red.getAxis(), true};
+    return r;
+  }
+  if (auto red = dyn_cast<tosa::ReduceSumOp>(def)) {
+    r = {def, false, red.getInput(), red.getAxis(), true};
+    return r;
+  }
+  auto op = dyn_cast<linalg::LinalgOp>(def);
+  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1)
+    return failure();
+  OpOperand *in = op.getDpsInputOperand(0);
+  OpOperand *init = op.getDpsInitOperand(0);
+  if (!op.getMatchingIndexingMap(in).isIdentity())
+    return failure();
+  SmallVector<unsigned> redDims;
+  op.getReductionDims(redDims);
+  r.dim = redDims[0];
+  r.input = in->get();
+  // Output map: the loops without the reduced one, or with 0 in its place.
+  AffineMap outMap = op.getMatchingIndexingMap(init);
+  SmallVector<AffineExpr> dropped, kept;
+  MLIRContext *ctx = def->getContext();
+  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
+    if (d != r.dim)
+      dropped.push_back(getAffineDimExpr(d, ctx));
+    kept.push_back(d == r.dim ? getAffineConstantExpr(0, ctx)
+                              : getAffineDimExpr(d, ctx));
+  }
+  if (outMap.getResults() == ArrayRef<AffineExpr>(dropped))
+    r.keepDim = false;
+  else if (outMap.getResults() == ArrayRef<AffineExpr>(kept))
+    r.keepDim = true;
+  else
+    return failure();
+  Block *body = op.getBlock();
+  if (body->getOperations().size() != 2)
+    return failure();
+  Operation *inner = &body->front();
+  if (inner->getNumOperands() != 2 ||
+      !llvm::is_contained(inner->getOperands(), body->getArgument(0)) ||
+      !llvm::is_contained(inner->getOperands(), body->getArgument(1)))
+    return failure();
+  std::optional<APFloat> start = getSplatFloat(init->get());
+  if (!start)
+    return failure();
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(inner)) {
+    // From -inf, or from the lowest finite value (same max for any row
+    // that has a value above it).
+    if (!start->isNegative() || !(start->isInfinity() || start->isLargest()))
+      return failure();
+    r.isMax = true;
+  } else if (isa<arith::AddFOp>(inner)) {
+    if (!start->isZero())
+      return failure();
+    r.isMax = false;
+  } else {
+    return failure();
+  }
+  return r;
+}
+
+/// out[o] = sum_red lhs[lhsMap] * rhs[rhsMap], from zero.
+struct Contraction {
+  Operation *op = nullptr;
+  Value lhs, rhs;
+  AffineMap lhsMap, rhsMap, outMap;
+  unsigned redLoop = 0;
+};
+
+FailureOr<Contraction> getContraction(Operation *def, std::string &why) {
+  Contraction c;
+  c.op = def;
+  MLIRContext *ctx = def->getContext();
+  if (auto mm = dyn_cast<tosa::MatMulOp>(def)) {
+    if (!isSplatZero(mm.getAZp()) || !isSplatZero(mm.getBZp())) {
+      why = "tosa.matmul has non-zero zero points";
+      return failure();
+    }
+    AffineExpr n, i, j, d;
+    bindDims(ctx, n, i, j, d);
+    c.lhs = mm.getA();
+    c.rhs = mm.getB();
+    c.lhsMap = AffineMap::get(4, 0, {n, i, d}, ctx);
+    c.rhsMap = AffineMap::get(4, 0, {n, d, j}, ctx);
+    c.outMap = AffineMap::get(4, 0, {n, i, j}, ctx);
+    c.redLoop = 3;
+    return c;
+  }
+  auto op = dyn_cast<linalg::LinalgOp>(def);
+  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op)) {
+    why = "not a contraction";
+    return failure();
+  }
+  if (op.getNumReductionLoops() != 1) {
+    why = "the contraction reduces over more than one dimension";
+    return failure();
+  }
+  if (!isSplatZero(op.getDpsInitOperand(0)->get())) {
+    why = "the contraction does not start from zero";
+    return failure();
+  }
+  SmallVector<unsigned> red;
+  op.getReductionDims(red);
+  c.redLoop = red[0];
+  c.lhs = op.getDpsInputOperand(0)->get();
+  c.rhs = op.getDpsInputOperand(1)->get();
+  c.lhsMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  c.rhsMap = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
+  c.outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (AffineMap m : {c.lhsMap, c.rhsMap, c.outMap})
+    if (!m.isProjectedPermutation(/*allowZeroInResults=*/false)) {
+      why = "the contraction has a non-permutation indexing map";
+      return failure();
+    }
+  return c;
+}
+
+/// Position of loop `loop` among the results of `map`, or -1.
+int64_t positionOf(AffineMap map, unsigned loop) {
+  for (auto [k, e] : llvm::enumerate(map.getResults()))
+    if (auto d = dyn_cast<AffineDimExpr>(e); d && d.getPosition() == loop)
+      return k;
+  return -1;
+}
+
+/// The permutation that reorders the dims of an operand read through `map`
+/// into `loops` (for linalg.transpose: result dim k = operand dim perm[k]).
+/// Fails unless the operand has exactly these loops.
+FailureOr<SmallVector<int64_t>> permutationTo(AffineMap map,
+                                              ArrayRef<unsigned> loops) {
+  if (map.getNumResults() != loops.size())
+    return failure();
+  SmallVector<int64_t> perm;
+  for (unsigned l : loops) {
+    int64_t p = positionOf(map, l);
+    if (p < 0)
+      return failure();
+    perm.push_back(p);
+  }
+  return perm;
+}
+
+//===----------------------------------------------------------------------===//
+// Matching a chain
+//===----------------------------------------------------------------------===//
+
+struct FuseOptions {
+  bool inexactReciprocal = false;
+  bool largeNegativeIsMasked = false;
+};
+
+/// Everything needed to build the fused op. Score layout: rank r, dims
+/// [batch..., i, j] (at most 2 batch dims).
+struct Chain {
+  Operation *anchor = nullptr;
+  int64_t rank = 0;
+  Value q, k, v;
+  SmallVector<int64_t> qPerm, kPerm, vPerm, outPerm;
+  float scale = 1.0f;
+  Value mask;
+  SmallVector<int64_t> maskDims; // score dim of each mask dim
+  Operation *pv = nullptr;
+  SmallVector<Operation *> ops; // the ops the fused op replaces
+};
+
+class ChainMatcher {
+public:
+  ChainMatcher(const FuseOptions &options) : options(options) {}
+
+  /// Matches the chain around a softmax anchor; on failure, `reason` says
+  /// why.
+  LogicalResult match(Operation *anchor, Chain &chain);
+  std::string reason;
+
+private:
+  LogicalResult fail(const Twine &msg) {
+    reason = msg.str();
+    return failure();
+  }
+  LogicalResult matchSoftmax(Operation *anchor, Chain &chain, Value &scores,
+                             Value &probs);
+  LogicalResult matchScores(Value scores, Chain &chain);
+  LogicalResult matchQK(Value scores, Chain &chain);
+  LogicalResult matchPV(Value probs, Chain &chain);
+  LogicalResult matchMask(const EwOperand &m, Chain &chain);
+  bool isRowOperand(const EwOperand &o, const Reduction &red, int64_t rank);
+
+  const FuseOptions &options;
+};
+
+bool isIdentityOperand(const EwOperand &o, Value v) {
+  return o.tensor == v && o.map && o.map.isIdentity();
+}
+
+/// The stat of `red` read back for every element of a row.
+bool ChainMatcher::isRowOperand(const EwOperand &o, const Reduction &red,
+                                int64_t rank) {
+  if (o.tensor != red.op->getResult(0) || !o.map)
+    return false;
+  MLIRContext *ctx = red.op->getContext();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == red.dim) {
+      if (red.keepDim)
+        exprs.push_back(getAffineConstantExpr(0, ctx));
+      continue;
+    }
+    exprs.push_back(getAffineDimExpr(d, ctx));
+  }
+  return o.map == AffineMap::get(rank, 0, exprs, ctx);
+}
+
+LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
+                                         Value &scores, Value &probs) {
+  if (auto sm = dyn_cast<linalg::SoftmaxOp>(anchor)) {
+    scores = sm.getInput();
+    chain.rank = sm.getInputOperandType().getRank();
+    if (static_cast<int64_t>(sm.getDimension()) != chain.rank - 1)
+      return fail("softmax is over dimension " + Twine(sm.getDimension()) +
+                  ", not the key dimension " + Twine(chain.rank - 1));
+    probs = sm.getResult()[0];
+    chain.ops.push_back(sm);
+    return success();
+  }
+  // Decomposed: m = max_j s; e = exp(s - m); p = e / sum_j e (or e * 1/sum).
+  FailureOr<Reduction> max = getReduction(anchor);
+  if (failed(max) || !max->isMax)
+    return fail("not a softmax");
+  scores = max->input;
+  chain.rank = cast<RankedTensorType>(scores.getType()).getRank();
+  if (max->dim != chain.rank - 1)
+    return fail("softmax is over dimension " + Twine(max->dim) +
+                ", not the key dimension " + Twine(chain.rank - 1));
+  chain.ops.push_back(anchor);
+  if (!max->op->getResult(0).hasOneUse())
+    return fail("the row max has another user");
+  // The scores feed the max and the subtraction only.
+  if (std::distance(scores.use_begin(), scores.use_end()) != 2)
+    return fail("the scores have users other than the softmax");
+  Operation *subOp = nullptr;
+  for (Operation *user : scores.getUsers())
+    if (user != anchor)
+      subOp = user;
+  FailureOr<Elementwise> sub = getElementwise(subOp->getResult(0));
+  if (failed(sub) || sub->kind != EwKind::Sub ||
+      !isIdentityOperand(sub->args[0], scores) ||
+      !isRowOperand(sub->args[1], *max, chain.rank))
+    return fail("the row max is not subtracted from the scores");
+  chain.ops.push_back(subOp);
+  Value shifted = subOp->getResult(0);
+  if (!shifted.hasOneUse())
+    return fail("exp(s - max) has another user");
+  Operation *expOp = *shifted.getUsers().begin();
+  FailureOr<Elementwise> exp = getElementwise(expOp->getResult(0));
+  if (failed(exp) || exp->kind != EwKind::Exp ||
+      !isIdentityOperand(exp->args[0], shifted))
+    return fail("s - max is not exponentiated");
+  chain.ops.push_back(expOp);
+  Value e = expOp->getResult(0);
+  if (std::distance(e.use_begin(), e.use_end()) != 2)
+    return fail("exp(s - max) must feed the row sum and the normalization "
+                "only");
+  std::optional<Reduction> sum;
+  Operation *normOp = nullptr;
+  for (Operation *user : e.getUsers()) {
+    FailureOr<Reduction> r = getReduction(user);
+    if (succeeded(r) && !r->isMax && r->input == e && !sum)
+      sum = *r;
+    else
+      normOp = user;
+  }
+  if (!sum || !normOp)
+    return fail("exp(s - max) is not summed over a row");
+  if (sum->dim != chain.rank - 1)
+    return fail("the softmax sum is over dimension " + Twine(sum->dim) +
+                ", not the key dimension " + Twine(chain.rank - 1));
+  chain.ops.push_back(sum->op);
+  Value l = sum->op->getResult(0);
+  if (!l.hasOneUse())
+    return fail("the row sum has another user");
+  FailureOr<Elementwise> norm = getElementwise(normOp->getResult(0));
+  if (failed(norm))
+    return fail("the softmax is not normalized by the row sum");
+  if (norm->kind == EwKind::Div && isIdentityOperand(norm->args[0], e) &&
+      isRowOperand(norm->args[1], *sum, chain.rank)) {
+    chain.ops.push_back(normOp);
+  } else if (norm->kind == EwKind::Mul) {
+    // e * (1 / l), with the reciprocal over the row sums.
+    const EwOperand *other = nullptr;
+    if (isIdentityOperand(norm->args[0], e))
+      other = &norm->args[1];
+    else if (isIdentityOperand(norm->args[1], e))
+      other = &norm->args[0];
+    Operation *recipOp = other && other->tensor
+                             ? other->tensor.getDefiningOp()
+                             : nullptr;
+    FailureOr<Elementwise> recip = failure();
+    if (recipOp)
+      recip = getElementwise(other->tensor);
+    // The reciprocal has the layout of the row sums, so the operand of the
+    // normalization reads it like it would read the sums.
+    Reduction asSum = *sum;
+    asSum.op = recipOp;
+    if (failed(recip) || recip->kind != EwKind::Reciprocal ||
+        !isIdentityOperand(recip->args[0], l) ||
+        !isRowOperand(*other, asSum, chain.rank))
+      return fail("the softmax is not normalized by the row sum");
+    if (!other->tensor.hasOneUse())
+      return fail("the reciprocal of the row sum has another user");
+    chain.ops.push_back(recipOp);
+    chain.ops.push_back(normOp);
+  } else {
+    return fail("the softmax is not normalized by the row sum");
+  }
+  probs = normOp->getResult(0);
+  return success();
+}
+
+LogicalResult ChainMatcher::matchMask(const EwOperand &m, Chain &chain) {
+  auto type = dyn_cast<RankedTensorType>(m.tensor.getType());
+  if (!type)
+    return fail("the mask is not a ranked tensor");
+  // Each mask dim is a score dim, in order; dims of static size 1 may also
+  // be broadcast with a constant 0 index.
+  int64_t last = -1;
+  for (auto [k, e] : llvm::enumerate(m.map.getResults())) {
+    int64_t dim;
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      dim = d.getPosition();
+    } else if (auto c = dyn_cast<AffineConstantExpr>(e);
+               c && c.getValue() == 0 && type.getDimSize(k) == 1 &&
+               type.getRank() == chain.rank) {
+      dim = k;
+    } else {
+      return fail("the mask is indexed with an unsupported map");
+    }
+    if (dim <= last)
+      return fail("the mask dimensions are permuted");
+    last = dim;
+    chain.maskDims.push_back(dim);
+  }
+  chain.mask = m.tensor;
+  return success();
+}
+
+LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
+  // Peeled in the reverse of attn.attention's order: exclusion, bias, scale.
+  Value x = scores;
+  // The scores are an identity-mapped operand produced by a contraction or
+  // by an earlier step (preferred over, e.g., a full-size bias).
+  auto step = [&](FailureOr<Elementwise> &ew, Value &main,
+                  const EwOperand *&other) -> bool {
+    std::optional<unsigned> pick;
+    for (unsigned a = 0; a < ew->args.size(); ++a) {
+      const EwOperand &o = ew->args[a];
+      if (!o.tensor || !o.map || !o.map.isIdentity() || !o.tensor.getDefiningOp())
+        continue;
+      std::string unused;
+      bool likely = succeeded(getContraction(o.tensor.getDefiningOp(), unused));
+      if (FailureOr<Elementwise> prev = getElementwise(o.tensor);
+          succeeded(prev) &&
+          (prev->kind == EwKind::Mul || prev->kind == EwKind::Div))
+        likely = true;
+      if (!pick || likely)
+        pick = a;
+      if (likely)
+        break;
+    }
+    if (!pick || ew->args.size() != 2)
+      return false;
+    main = ew->args[*pick].tensor;
+    other = &ew->args[1 - *pick];
+    return true;
+  };
+  auto peel = [&](Value next) -> LogicalResult {
+    chain.ops.push_back(x.getDefiningOp());
+    if (!next.hasOneUse())
+      return fail("an intermediate score tensor has another user");
+    x = next;
+    return success();
+  };
+
+  FailureOr<Elementwise> ew = getElementwise(x);
+  // (4) exclusion: select(keep, s, -inf).
+  if (succeeded(ew) && ew->kind == EwKind::Select) {
+    const EwOperand &cond = ew->args[0], &t = ew->args[1], &f = ew->args[2];
+    if (t.scalar && f.tensor)
+      return fail("the boolean mask selects the fill value where it is true; "
+                  "attn.attention keeps where the mask is true");
+    if (!cond.tensor || !t.tensor || !t.map.isIdentity() || !f.scalar)
+      return fail("unsupported select on the scores");
+    APFloat fill = *f.scalar;
+    bool ok = fill.isInfinity() && fill.isNegative();
+    if (!ok && options.largeNegativeIsMasked) {
+      bool losesInfo;
+      fill.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                   &losesInfo);
+      ok = fill.convertToDouble() <= -1.0e4;
+    }
+    if (!ok)
+      return fail("the masked scores are set to a finite value, not -inf "
+                  "(see option large-negative-is-masked)");
+    if (!getElementTypeOrSelf(cond.tensor.getType()).isInteger(1))
+      return fail("the select condition is not i1");
+    if (failed(matchMask(cond, chain)))
+      return failure();
+    if (failed(peel(t.tensor)))
+      return failure();
+    ew = getElementwise(x);
+  }
+  // (3) additive bias.
+  Value main;
+  const EwOperand *other = nullptr;
+  if (succeeded(ew) && ew->kind == EwKind::Add && step(ew, main, other) &&
+      other) {
+    if (chain.mask)
+      return fail("both a boolean mask and an additive bias");
+    if (!other->tensor)
+      return fail("a scalar is added to the scores");
+    Type bt = getElementTypeOrSelf(other->tensor.getType());
+    if (!bt.isF16() && !bt.isBF16() && !bt.isF32())
+      return fail("the additive bias is not f16, bf16 or f32");
+    if (failed(matchMask(*other, chain)) || failed(peel(main)))
+      return failure();
+    ew = getElementwise(x);
+  }
+  // (1) scale.
+  if (succeeded(ew) && (ew->kind == EwKind::Mul || ew->kind == EwKind::Div) &&
+      step(ew, main, other) && other) {
+    bool isDiv = ew->kind == EwKind::Div;
+    if (isDiv && !isIdentityOperand(ew->args[0], main))
+      return fail("the scores are a divisor");
+    if (!other->scalar)
+      return fail("the scores are scaled by a non-constant");
+    std::optional<float> c = toExactF32(*other->scalar);
+    if (!c)
+      return fail("the scale constant is not exact in f32");
+    if (isDiv) {
+      APFloat divisor(*c), inverse(0.0f);
+      if (divisor.getExactInverse(&inverse)) {
+        chain.scale = inverse.convertToFloat();
+      } else if (options.inexactReciprocal && !divisor.isZero()) {
+        chain.scale = 1.0f / *c;
+      } else {
+        SmallString<16> text;
+        divisor.toString(text);
+        return fail("division by " + text +
+                    " is not multiplication by an exact f32 reciprocal (see "
+                    "option inexact-reciprocal)");
+      }
+    } else {
+      chain.scale = *c;
+    }
+    if (failed(peel(main)))
+      return failure();
+    ew = getElementwise(x);
+  }
+  return matchQK(x, chain);
+}
+
+LogicalResult ChainMatcher::matchQK(Value scores, Chain &chain) {
+  Operation *def = scores.getDefiningOp();
+  std::string why;
+  FailureOr<Contraction> c =
+      def ? getContraction(def, why) : FailureOr<Contraction>(failure());
+  if (failed(c))
+    return fail("the scores are not a Q·Kᵀ contraction" +
+                (def ? " (found '" + def->getName().getStringRef() + "': " +
+                           why + ")"
+                     : Twine("")));
+  int64_t r = chain.rank;
+  if (c->outMap.getNumResults() != r || r < 2 || r > 4)
+    return fail("the scores have rank " + Twine(c->outMap.getNumResults()) +
+                "; 2 to 4 are supported");
+  SmallVector<unsigned> loops;
+  for (AffineExpr e : c->outMap.getResults())
+    loops.push_back(cast<AffineDimExpr>(e).getPosition());
+  unsigned i = loops[r - 2], j = loops[r - 1], d = c->redLoop;
+  SmallVector<unsigned> qLoops(loops.begin(), loops.end() - 2),
+      kLoops(qLoops);
+  qLoops.append({i, d});
+  kLoops.append({j, d});
+  Value q = c->lhs, k = c->rhs;
+  AffineMap qMap = c->lhsMap, kMap = c->rhsMap;
+  if (positionOf(qMap, i) < 0)
+    std::swap(q, k), std::swap(qMap, kMap);
+  FailureOr<SmallVector<int64_t>> qPerm = permutationTo(qMap, qLoops);
+  FailureOr<SmallVector<int64_t>> kPerm = permutationTo(kMap, kLoops);
+  if (failed(qPerm) || failed(kPerm))
+    return fail("the score contraction is not Q·Kᵀ over the head dimension");
+  chain.q = q;
+  chain.k = k;
+  chain.qPerm = *qPerm;
+  chain.kPerm = *kPerm;
+  chain.ops.push_back(def);
+  return success();
+}
+
+LogicalResult ChainMatcher::matchPV(Value probs, Chain &chain) {
+  if (!probs.hasOneUse())
+    return fail("the probabilities have another user");
+  Operation *user = *probs.getUsers().begin();
+  std::string why;
+  FailureOr<Contraction> c = getContraction(user, why);
+  if (failed(c))
+    return fail("the probabilities are not consumed by a P·V contraction (" +
+                why + ")");
+  int64_t r = chain.rank;
+  Value v = c->rhs;
+  AffineMap pMap = c->lhsMap, vMap = c->rhsMap;
+  if (c->rhs == probs)
+    v = c->lhs, std::swap(pMap, vMap);
+  if (pMap.getNumResults() != r || vMap.getNumResults() != r ||
+      c->outMap.getNumResults() != r)
+    return fail("the P·V contraction does not have the rank of the scores");
+  SmallVector<unsigned> pLoops;
+  for (AffineExpr e : pMap.getResults())
+    pLoops.push_back(cast<AffineDimExpr>(e).getPosition());
+  if (pLoops[r - 1] != c->redLoop)
+    return fail("the P·V contraction does not reduce over the key dimension");
+  // The value dim: the loop of V that P does not have.
+  std::optional<unsigned> e;
+  for (AffineExpr x : vMap.getResults()) {
+    unsigned l = cast<AffineDimExpr>(x).getPosition();
+    if (!llvm::is_contained(pLoops, l))
+      e = l;
+  }
+  if (!e)
+    return fail("V has no value dimension");
+  SmallVector<unsigned> vLoops(pLoops.begin(), pLoops.end() - 2),
+      outLoops(vLoops);
+  vLoops.append({pLoops[r - 1], *e});
+  outLoops.append({pLoops[r - 2], *e});
+  FailureOr<SmallVector<int64_t>> vPerm = permutationTo(vMap, vLoops);
+  // outPerm: result dim k = fused-layout dim outPerm[k].
+  SmallVector<int64_t> outPerm;
+  for (AffineExpr x : c->outMap.getResults()) {
+    auto it = llvm::find(outLoops, cast<AffineDimExpr>(x).getPosition());
+    if (it == outLoops.end())
+      return fail("the P·V result is not [batch..., query, value]");
+    outPerm.push_back(it - outLoops.begin());
+  }
+  if (failed(vPerm))
+    return fail("V is not [batch..., key, value] in the P·V contraction");
+  chain.v = v;
+  chain.vPerm = *vPerm;
+  chain.outPerm = outPerm;
+  chain.pv = user;
+  return success();
+}
+
+LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
+  chain.anchor = anchor;
+  Value scores, probs;
+  if (failed(matchSoftmax(anchor, chain, scores, probs)) ||
+      failed(matchPV(probs, chain)) || failed(matchScores(scores, chain)))
+    return failure();
+  if (chain.rank < 2 || chain.rank > 4)
+    return fail("the scores have rank " + Twine(chain.rank) +
+                "; 2 to 4 are supported");
+  Type elt = getElementTypeOrSelf(chain.q.getType());
+  if (!elt.isF16() && !elt.isBF16() && !elt.isF32())
+    return fail("Q is not f16, bf16 or f32");
+  if (getElementTypeOrSelf(chain.k.getType()) != elt ||
+      getElementTypeOrSelf(chain.v.getType()) != elt ||
+      getElementTypeOrSelf(chain.pv->getResult(0).getType()) != elt)
+    return fail("Q, K, V and the result do not share one element type");
+  for (Value t : {chain.q, chain.k, chain.v})
+    if (!isa<RankedTensorType>(t.getType()))
+      return fail("an operand is not a ranked tensor");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Rewriting
+//===----------------------------------------------------------------------===//
+
+/// transpose(v, perm), folding a producing transpose with one use.
+Value transposeTo(OpBuilder &b, Location loc, Value v,
+                  SmallVector<int64_t> perm) {
+  if (auto t = v.getDefiningOp<linalg::TransposeOp>(); t && v.hasOneUse()) {
+    ArrayRef<int64_t> inner = t.getPermutation();
+    for (int64_t &p : perm)
+      p = inner[p];
+    v = t.getInput();
+  } else if (auto t = v.getDefiningOp<tosa::TransposeOp>();
+             t && v.hasOneUse()) {
+    ArrayRef<int32_t> inner = t.getPerms();
+    for (int64_t &p : perm)
+      p = inner[p];
+    v = t.getInput1();
+  }
+  if (isIdentityPermutation(perm))
+    return v;
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, v);
+  applyPermutationToVector(sizes, perm);
+  Value init =
+      tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, v, init, perm)->getResult(0);
+}
+
+/// Groups for inserting unit dims so that source dim k lands at
+/// `positions[k]` of a rank-4 tensor.
+SmallVector<ReassociationIndices> unitDimGroups(ArrayRef<int64_t> positions) {
+  SmallVector<ReassociationIndices> groups(positions.size());
+  for (int64_t p = 0; p < 4; ++p) {
+    int64_t g = llvm::count_if(positions, [&](int64_t x) { return x <= p; });
+    groups[std::max<int64_t>(g - 1, 0)].push_back(p);
+  }
+  return groups;
+}
+
+Value expandTo4D(OpBuilder &b, Location loc, Value v,
+                 ArrayRef<int64_t> positions) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getRank() == 4)
+    return v;
+  SmallVector<int64_t> shape(4, 1);
+  for (auto [k, p] : llvm::enumerate(positions))
+    shape[p] = type.getDimSize(k);
+  auto result = RankedTensorType::get(shape, type.getElementType());
+  if (type.getRank() == 0)
+    return tensor::ExpandShapeOp::create(b, loc, result, v,
+                                         ArrayRef<ReassociationIndices>{});
+  return tensor::ExpandShapeOp::create(b, loc, result, v,
+                                       unitDimGroups(positions));
+}
+
+/// Erases `ops` and whatever only they used, once unused.
+void eraseDead(RewriterBase &rewriter, ArrayRef<Operation *> ops,
+               DenseSet<Operation *> &erased) {
+  SetVector<Operation *> worklist(ops.begin(), ops.end());
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Operation *op : llvm::to_vector(worklist)) {
+      if (!worklist.contains(op) || !isOpTriviallyDead(op))
+        continue;
+      // Operands, and values that the regions use from above (constants).
+      op->walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (Operation *def = operand.getDefiningOp();
+              def && !op->isAncestor(def))
+            worklist.insert(def);
+      });
+      worklist.remove(op);
+      erased.insert(op);
+      rewriter.eraseOp(op);
+      changed = true;
+    }
+  }
+}
+
+void rewriteChain(RewriterBase &rewriter, Chain &chain,
+                  DenseSet<Operation *> &erased) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(chain.pv);
+  Location loc = rewriter.getFusedLoc(
+      {chain.ops.back()->getLoc(), chain.anchor->getLoc(),
+       chain.pv->getLoc()});
+  int64_t r = chain.rank;
+  // Score dim k is attn dim k + (4 - r): leading batch dims of size 1.
+  SmallVector<int64_t> positions;
+  for (int64_t k = 0; k < r; ++k)
+    positions.push_back(k + 4 - r);
+  auto to4D = [&](Value v, ArrayRef<int64_t> perm) {
+    return expandTo4D(rewriter, loc,
+                      transposeTo(rewriter, loc, v, llvm::to_vector(perm)),
+                      positions);
+  };
+  Value q = to4D(chain.q, chain.qPerm);
+  Value k = to4D(chain.k, chain.kPerm);
+  Value v = to4D(chain.v, chain.vPerm);
+  Value mask;
+  if (chain.mask) {
+    SmallVector<int64_t> maskPositions;
+    for (int64_t d : chain.maskDims)
+      maskPositions.push_back(d + 4 - r);
+    mask = expandTo4D(rewriter, loc, chain.mask, maskPositions);
+  }
+  auto qType = cast<RankedTensorType>(q.getType());
+  auto vType = cast<RankedTensorType>(v.getType());
+  auto outType = RankedTensorType::get(
+      {qType.getDimSize(0), qType.getDimSize(1), qType.getDimSize(2),
+       vType.getDimSize(3)},
+      qType.getElementType());
+  auto attention = AttentionOp::create(
+      rewriter, loc, TypeRange{outType}, q, k, v, mask, Value(), Value(),
+      rewriter.getF32FloatAttr(chain.scale), CausalMode::none,
+      DenseI64ArrayAttr(), FloatAttr(), APFloat(0.0f));
+  Value out = attention.getOutput();
+  if (r < 4) {
+    SmallVector<ReassociationIndices> groups = unitDimGroups(positions);
+    out = tensor::CollapseShapeOp::create(rewriter, loc, out, groups);
+  }
+  out = transposeTo(rewriter, loc, out, chain.outPerm);
+  SmallVector<Operation *> dead(chain.ops);
+  for (Value operand : chain.pv->getOperands())
+    if (Operation *def = operand.getDefiningOp())
+      dead.push_back(def);
+  rewriter.replaceOp(chain.pv, out);
+  eraseDead(rewriter, dead, erased);
+}
+
+struct AttnFusePass final : impl::AttnFusePassBase<AttnFusePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Operation *> anchors;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<linalg::SoftmaxOp>(op)) {
+        anchors.push_back(op);
+        return;
+      }
+      FailureOr<Reduction> r = getReduction(op);
+      if (succeeded(r) && r->isMax)
+        anchors.push_back(op);
+    });
+    FuseOptions fuseOptions{inexactReciprocal, largeNegativeIsMasked};
+    IRRewriter rewriter(&getContext());
+    DenseSet<Operation *> erased;
+    for (Operation *anchor : anchors) {
+      if (erased.contains(anchor))
+        continue;
+      ChainMatcher matcher(fuseOptions);
+      Chain chain;
+      if (failed(matcher.match(anchor, chain))) {
+        if (explain)
+          anchor->emitRemark("attn-fuse: not fused: ") << matcher.reason;
+        continue;
+      }
+      rewriteChain(rewriter, chain, erased);
+    }
+  }
+};
+
+} // namespace
+} // namespace mlir::attn

@@ -1,0 +1,547 @@
+// RUN: attention-opt %s -split-input-file --attn-fuse="explain" -verify-diagnostics | FileCheck %s
+// RUN: attention-opt %s -split-input-file --attn-fuse="inexact-reciprocal large-negative-is-masked" | FileCheck %s --check-prefix=OPT
+
+// attn-fuse: each recognized unfused chain becomes one attn.attention and no
+// score-sized tensor (here always 6x10: Lq = 6, Lk = 10) survives. The
+// near-misses at the end are left alone and, with `explain`, get a remark
+// with the reason at their softmax (checked by -verify-diagnostics).
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+
+// (1) linalg.softmax, heads as the batch dim, K through linalg.transpose,
+// scale by a scalar constant in a generic.
+// CHECK-LABEL: func @softmax_3d
+// CHECK-SAME: (%[[Q:.+]]: tensor<4x6x8xf32>, %[[K:.+]]: tensor<4x10x8xf32>, %[[V:.+]]: tensor<4x10x5xf32>)
+// CHECK-NOT: 6x10x
+// CHECK-DAG: %[[Q4:.+]] = tensor.expand_shape %[[Q]] {{\[}}[0, 1], [2], [3]] output_shape [1, 4, 6, 8]
+// CHECK-DAG: %[[K4:.+]] = tensor.expand_shape %[[K]] {{\[}}[0, 1], [2], [3]] output_shape [1, 4, 10, 8]
+// CHECK-DAG: %[[V4:.+]] = tensor.expand_shape %[[V]] {{\[}}[0, 1], [2], [3]] output_shape [1, 4, 10, 5]
+// CHECK-NOT: 6x10x
+// CHECK: %[[O4:.+]] = attn.attention ins(%[[Q4]], %[[K4]], %[[V4]] : tensor<1x4x6x8xf32>, tensor<1x4x10x8xf32>, tensor<1x4x10x5xf32>) {scale = 1.250000e-01 : f32} -> tensor<1x4x6x5xf32>
+// CHECK-NOT: 6x10x
+// CHECK: %[[O:.+]] = tensor.collapse_shape %[[O4]] {{\[}}[0, 1], [2], [3]] : tensor<1x4x6x5xf32> into tensor<4x6x5xf32>
+// CHECK-NEXT: return %[[O]]
+func.func @softmax_3d(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.125 : f32
+  %ekt = tensor.empty() : tensor<4x8x10xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x10x8xf32>) outs(%ekt : tensor<4x8x10xf32>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x6x8xf32>, tensor<4x8x10xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.mulf %x, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  %p = linalg.softmax dimension(2) ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+// (1b) batch_matmul with indexing_maps that read K transposed; division by
+// sqrt(64) = 8 is multiplication by the exact 0.125. No scale op at all
+// gives scale = 1.0 (not the op's default 1/sqrt(D)).
+// CHECK-LABEL: func @indexing_maps_div
+// CHECK-NOT: 6x10x
+// CHECK: attn.attention
+// CHECK-SAME: {scale = 1.250000e-01 : f32}
+// CHECK-NOT: 6x10x
+// CHECK: return
+func.func @indexing_maps_div(%q: tensor<4x6x64xf32>, %k: tensor<4x10x64xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 8.0 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x64xf32>, tensor<4x10x64xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.divf %x, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  %p = linalg.softmax dimension(2) ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+// (1c) 2-D linalg.matmul with a transposed K, no scale, named elementwise
+// linalg.mul is not needed: scale = 1.0.
+// CHECK-LABEL: func @matmul_2d_unscaled
+// CHECK-NOT: 6x10x
+// CHECK: %[[O4:.+]] = attn.attention
+// CHECK-SAME: {scale = 1.000000e+00 : f32} -> tensor<1x1x6x5xf32>
+// CHECK: tensor.collapse_shape %[[O4]] {{\[}}[0, 1, 2], [3]]
+func.func @matmul_2d_unscaled(%q: tensor<6x8xf32>, %k: tensor<10x8xf32>, %v: tensor<10x5xf32>) -> tensor<6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ekt = tensor.empty() : tensor<8x10xf32>
+  %kt = linalg.transpose ins(%k : tensor<10x8xf32>) outs(%ekt : tensor<8x10xf32>) permutation = [1, 0]
+  %es = tensor.empty() : tensor<6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<6x10xf32>) -> tensor<6x10xf32>
+  %s = linalg.matmul ins(%q, %kt : tensor<6x8xf32>, tensor<8x10xf32>) outs(%zs : tensor<6x10xf32>) -> tensor<6x10xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<6x10xf32>) outs(%es : tensor<6x10xf32>) -> tensor<6x10xf32>
+  %eo = tensor.empty() : tensor<6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<6x5xf32>) -> tensor<6x5xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<6x10xf32>, tensor<10x5xf32>) outs(%zo : tensor<6x5xf32>) -> tensor<6x5xf32>
+  return %o : tensor<6x5xf32>
+}
+
+// -----
+
+// (2) Decomposed softmax with linalg generics, scale by a splat tensor
+// through the named linalg.mul.
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func @decomposed
+// CHECK-NOT: 6x10x
+// CHECK: attn.attention
+// CHECK-SAME: {scale = 2.500000e-01 : f32} -> tensor<1x4x6x5xf32>
+// CHECK-NOT: 6x10x
+// CHECK: return
+func.func @decomposed(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %quarter = arith.constant dense<0.25> : tensor<4x6x10xf32>
+  %ekt = tensor.empty() : tensor<4x8x10xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x10x8xf32>) outs(%ekt : tensor<4x8x10xf32>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x6x8xf32>, tensor<4x8x10xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.mul ins(%s, %quarter : tensor<4x6x10xf32>, tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %er = tensor.empty() : tensor<4x6xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %m = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ss : tensor<4x6x10xf32>) outs(%mi : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %d = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ss, %m : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.subf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %e = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%d : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.exp %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %l = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<4x6x10xf32>) outs(%li : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %p = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %l : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.divf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+// (3a) Additive bias after the scale, broadcast over the batch*heads dim
+// (map without d0): becomes a [1, 1, Lq, Lk] mask.
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#bcast = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-LABEL: func @additive_bias
+// CHECK-SAME: %[[B:[a-z0-9_]+]]: tensor<6x10xf32>
+// CHECK: %[[B4:.+]] = tensor.expand_shape %[[B]] {{\[}}[0, 1, 2], [3]] output_shape [1, 1, 6, 10] : tensor<6x10xf32> into tensor<1x1x6x10xf32>
+// CHECK: attn.attention ins({{.*}}) mask(%[[B4]] : tensor<1x1x6x10xf32>) {scale = 1.250000e-01 : f32} -> tensor<1x4x6x5xf32>
+// CHECK-NOT: 4x6x10x
+// CHECK: return
+func.func @additive_bias(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>, %bias: tensor<6x10xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.125 : f32
+  %ekt = tensor.empty() : tensor<4x8x10xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x10x8xf32>) outs(%ekt : tensor<4x8x10xf32>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x6x8xf32>, tensor<4x8x10xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.mulf %c, %x : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  %sb = linalg.generic {indexing_maps = [#id3, #bcast, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ss, %bias : tensor<4x6x10xf32>, tensor<6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %a = arith.addf %x, %b : f32
+    linalg.yield %a : f32
+  } -> tensor<4x6x10xf32>
+  %p = linalg.softmax dimension(2) ins(%sb : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+// (3b) Boolean keep mask: select(m, s, -inf), the mask broadcast over
+// queries with a size-1 dim read at index 0 (key padding).
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#pad = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
+// CHECK-LABEL: func @bool_mask
+// CHECK-SAME: %[[M:[a-z0-9_]+]]: tensor<4x1x10xi1>
+// CHECK: %[[M4:.+]] = tensor.expand_shape %[[M]] {{\[}}[0, 1], [2], [3]] output_shape [1, 4, 1, 10] : tensor<4x1x10xi1> into tensor<1x4x1x10xi1>
+// CHECK: attn.attention ins({{.*}}) mask(%[[M4]] : tensor<1x4x1x10xi1>) {scale = 1.250000e-01 : f32}
+// CHECK-NOT: 6x10x
+// CHECK: return
+func.func @bool_mask(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>, %mask: tensor<4x1x10xi1>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.125 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %ekt = tensor.empty() : tensor<4x8x10xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x10x8xf32>) outs(%ekt : tensor<4x8x10xf32>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x6x8xf32>, tensor<4x8x10xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.mulf %x, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  %sm = linalg.generic {indexing_maps = [#pad, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mask, %ss : tensor<4x1x10xi1>, tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%b: i1, %x: f32, %o: f32):
+    %r = arith.select %b, %x, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+// (4) 4-D [B, H, L, D] contraction generics, the output written as
+// [B, L, H, Dv] (a transpose after the fused op), f16.
+#q4 = affine_map<(b, h, i, j, d) -> (b, h, i, d)>
+#k4 = affine_map<(b, h, i, j, d) -> (b, h, j, d)>
+#s4 = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
+#p4 = affine_map<(b, h, i, e, j) -> (b, h, i, j)>
+#v4 = affine_map<(b, h, i, e, j) -> (b, h, j, e)>
+#o4 = affine_map<(b, h, i, e, j) -> (b, i, h, e)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func @generic_4d
+// CHECK-SAME: (%[[Q:.+]]: tensor<2x3x6x8xf16>, %[[K:.+]]: tensor<2x3x10x8xf16>, %[[V:.+]]: tensor<2x3x10x5xf16>)
+// CHECK-NOT: 6x10x
+// CHECK: %[[O:.+]] = attn.attention ins(%[[Q]], %[[K]], %[[V]] : tensor<2x3x6x8xf16>, tensor<2x3x10x8xf16>, tensor<2x3x10x5xf16>) {scale = 0.353515625 : f32} -> tensor<2x3x6x5xf16>
+// CHECK: %[[T:.+]] = linalg.transpose ins(%[[O]] : tensor<2x3x6x5xf16>) outs(%{{.*}} : tensor<2x6x3x5xf16>) permutation = [0, 2, 1, 3]
+// CHECK: return %[[T]]
+func.func @generic_4d(%q: tensor<2x3x6x8xf16>, %k: tensor<2x3x10x8xf16>, %v: tensor<2x3x10x5xf16>) -> tensor<2x6x3x5xf16> {
+  %zero = arith.constant 0.0 : f16
+  %c = arith.constant 0.3535 : f16
+  %es = tensor.empty() : tensor<2x3x6x10xf16>
+  %zs = linalg.fill ins(%zero : f16) outs(%es : tensor<2x3x6x10xf16>) -> tensor<2x3x6x10xf16>
+  %s = linalg.generic {indexing_maps = [#q4, #k4, #s4], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x3x6x8xf16>, tensor<2x3x10x8xf16>) outs(%zs : tensor<2x3x6x10xf16>) {
+  ^bb0(%a: f16, %b: f16, %acc: f16):
+    %m = arith.mulf %a, %b : f16
+    %r = arith.addf %acc, %m : f16
+    linalg.yield %r : f16
+  } -> tensor<2x3x6x10xf16>
+  %ss = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<2x3x6x10xf16>) outs(%es : tensor<2x3x6x10xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %m = arith.mulf %x, %c : f16
+    linalg.yield %m : f16
+  } -> tensor<2x3x6x10xf16>
+  %p = linalg.softmax dimension(3) ins(%ss : tensor<2x3x6x10xf16>) outs(%es : tensor<2x3x6x10xf16>) -> tensor<2x3x6x10xf16>
+  %eo = tensor.empty() : tensor<2x6x3x5xf16>
+  %zo = linalg.fill ins(%zero : f16) outs(%eo : tensor<2x6x3x5xf16>) -> tensor<2x6x3x5xf16>
+  %o = linalg.generic {indexing_maps = [#p4, #v4, #o4], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x3x6x10xf16>, tensor<2x3x10x5xf16>) outs(%zo : tensor<2x6x3x5xf16>) {
+  ^bb0(%a: f16, %b: f16, %acc: f16):
+    %m = arith.mulf %a, %b : f16
+    %r = arith.addf %acc, %m : f16
+    linalg.yield %r : f16
+  } -> tensor<2x6x3x5xf16>
+  return %o : tensor<2x6x3x5xf16>
+}
+
+// -----
+
+// (5) TOSA: matmul with a transposed K, scale by a splat constant, softmax
+// as reduce_max / sub / exp / reduce_sum / reciprocal / mul, additive bias
+// broadcast over heads.
+// CHECK-LABEL: func @tosa_chain
+// CHECK-SAME: %[[B:[a-z0-9_]+]]: tensor<1x6x10xf32>
+// CHECK-NOT: tosa.transpose
+// CHECK: %[[B4:.+]] = tensor.expand_shape %[[B]] {{\[}}[0, 1], [2], [3]] output_shape [1, 1, 6, 10]
+// CHECK: attn.attention ins({{.*}} : tensor<1x4x6x8xf32>, tensor<1x4x10x8xf32>, tensor<1x4x10x5xf32>) mask(%[[B4]] : tensor<1x1x6x10xf32>) {scale = 1.250000e-01 : f32}
+// CHECK-NOT: 4x6x10x
+// CHECK-NOT: tosa.
+// CHECK: return
+func.func @tosa_chain(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>, %bias: tensor<1x6x10xf32>) -> tensor<4x6x5xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %c = "tosa.const"() <{values = dense<0.125> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<4x10x8xf32>) -> tensor<4x8x10xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x6x8xf32>, tensor<4x8x10xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x6x10xf32>
+  %ss = tosa.mul %s, %c, %shift : (tensor<4x6x10xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x6x10xf32>
+  %sb = tosa.add %ss, %bias : (tensor<4x6x10xf32>, tensor<1x6x10xf32>) -> tensor<4x6x10xf32>
+  %m = tosa.reduce_max %sb {axis = 2 : i32} : (tensor<4x6x10xf32>) -> tensor<4x6x1xf32>
+  %d = tosa.sub %sb, %m : (tensor<4x6x10xf32>, tensor<4x6x1xf32>) -> tensor<4x6x10xf32>
+  %e = tosa.exp %d : (tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x6x10xf32>) -> tensor<4x6x1xf32>
+  %r = tosa.reciprocal %l : (tensor<4x6x1xf32>) -> tensor<4x6x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<4x6x10xf32>, tensor<4x6x1xf32>, tensor<1xi8>) -> tensor<4x6x10xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<4x6x10xf32>, tensor<4x10x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+// Near-misses: each is left alone; the remark says why.
+
+// CHECK-LABEL: func @wrong_softmax_dim
+// CHECK-NOT: attn.attention
+// CHECK: linalg.softmax
+func.func @wrong_softmax_dim(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x6x5xf32>) -> tensor<4x10x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ekt = tensor.empty() : tensor<4x8x10xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x10x8xf32>) outs(%ekt : tensor<4x8x10xf32>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x6x8xf32>, tensor<4x8x10xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  // expected-remark @below {{attn-fuse: not fused: softmax is over dimension 1, not the key dimension 2}}
+  %p = linalg.softmax dimension(1) ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x10x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x10x5xf32>) -> tensor<4x10x5xf32>
+  %o = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%p, %v : tensor<4x6x10xf32>, tensor<4x6x5xf32>) outs(%zo : tensor<4x10x5xf32>) -> tensor<4x10x5xf32>
+  return %o : tensor<4x10x5xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func @non_constant_scale
+// CHECK-NOT: attn.attention
+func.func @non_constant_scale(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>, %c: f32) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.mulf %x, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  // expected-remark @below {{not fused: the scores are scaled by a non-constant}}
+  %p = linalg.softmax dimension(2) ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func @another_user
+// CHECK-NOT: attn.attention
+func.func @another_user(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> (tensor<4x6x5xf32>, tensor<4x6x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.125 : f32
+    %m = arith.mulf %x, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  // expected-remark @below {{not fused: the probabilities have another user}}
+  %p = linalg.softmax dimension(2) ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o, %p : tensor<4x6x5xf32>, tensor<4x6x10xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// A transpose between Q·Kᵀ and the softmax: the softmax runs over queries.
+// CHECK-LABEL: func @transposed_scores
+// CHECK-NOT: attn.attention
+func.func @transposed_scores(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.125 : f32
+    %m = arith.mulf %x, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  %et = tensor.empty() : tensor<4x10x6xf32>
+  %st = linalg.transpose ins(%ss : tensor<4x6x10xf32>) outs(%et : tensor<4x10x6xf32>) permutation = [0, 2, 1]
+  // expected-remark @below {{not fused: the P·V contraction does not reduce over the key dimension}}
+  %p = linalg.softmax dimension(2) ins(%st : tensor<4x10x6xf32>) outs(%et : tensor<4x10x6xf32>) -> tensor<4x10x6xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%p, %v : tensor<4x10x6xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func @pv_over_queries
+// CHECK-NOT: attn.attention
+func.func @pv_over_queries(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x6x5xf32>) -> tensor<4x10x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.125 : f32
+    %m = arith.mulf %x, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  // expected-remark @below {{not fused: the P·V contraction does not reduce over the key dimension}}
+  %p = linalg.softmax dimension(2) ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x10x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x10x5xf32>) -> tensor<4x10x5xf32>
+  %o = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%p, %v : tensor<4x6x10xf32>, tensor<4x6x5xf32>) outs(%zo : tensor<4x10x5xf32>) -> tensor<4x10x5xf32>
+  return %o : tensor<4x10x5xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// x / 3 and x * fl(1/3) may differ in the last bit: only with inexact-reciprocal.
+// CHECK-LABEL: func @divide_by_three
+// CHECK-NOT: attn.attention
+// OPT-LABEL: func @divide_by_three
+// OPT: attn.attention
+// OPT-SAME: {scale = 0.333333343 : f32}
+func.func @divide_by_three(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 3.0 : f32
+    %m = arith.divf %x, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  // expected-remark @below {{not fused: division by 3 is not multiplication by an exact f32 reciprocal (see option inexact-reciprocal)}}
+  %p = linalg.softmax dimension(2) ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func @inverted_select
+// CHECK-NOT: attn.attention
+func.func @inverted_select(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>, %mask: tensor<4x6x10xi1>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.125 : f32
+    %m = arith.mulf %x, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  %sm = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mask, %ss : tensor<4x6x10xi1>, tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%b: i1, %x: f32, %o: f32):
+    %r = arith.select %b, %ninf, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  // expected-remark @below {{not fused: the boolean mask selects the fill value where it is true; attn.attention keeps where the mask is true}}
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func @finite_fill
+// CHECK-NOT: attn.attention
+// OPT-LABEL: func @finite_fill
+// OPT: attn.attention {{.*}} mask({{.*}} : tensor<1x4x6x10xi1>) {scale = 1.250000e-01 : f32}
+func.func @finite_fill(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>, %mask: tensor<4x6x10xi1>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.125 : f32
+    %m = arith.mulf %x, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  %big = arith.constant -1.0e9 : f32
+  %sm = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mask, %ss : tensor<4x6x10xi1>, tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%b: i1, %x: f32, %o: f32):
+    %r = arith.select %b, %x, %big : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  // expected-remark @below {{not fused: the masked scores are set to a finite value, not -inf (see option large-negative-is-masked)}}
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// (s + bias) * c is not attn.attention's order (scale, then bias).
+// CHECK-LABEL: func @bias_before_scale
+// CHECK-NOT: attn.attention
+func.func @bias_before_scale(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>, %bias: tensor<4x6x10xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %sb = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<4x6x10xf32>, tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %r = arith.addf %x, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%sb : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.125 : f32
+    %m = arith.mulf %x, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  // expected-remark @below {{not fused: the scores are not a Q·Kᵀ contraction (found 'linalg.generic': not a contraction)}}
+  %p = linalg.softmax dimension(2) ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
