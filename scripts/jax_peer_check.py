@@ -52,7 +52,10 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_INPUTS = sorted(glob.glob(os.path.join(ROOT, "test/Execution/CPU/*.mlir")))
+# fuse-*.mlir hold unfused chains (attn-fuse's input), not attn.attention.
+DEFAULT_INPUTS = sorted(
+    f for f in glob.glob(os.path.join(ROOT, "test/Execution/CPU/*.mlir"))
+    if not os.path.basename(f).startswith("fuse"))
 PEER_CASES = os.path.join(ROOT, "test/Execution/CPU/peer-jax-cases.mlir")
 
 # attn-cpu-run's default output tolerances (CpuRunner.cpp, defaultTolerance)

@@ -2,6 +2,7 @@
 //
 //   attn-compile input.mlir --chip=sm_90a -o out.ptx [--manifest=out.json]
 //                [--emit=ptx|gpu] [--kernel=auto|tensor-core|cuda-core]
+//                [--block-q=0|64|128]
 //
 // Generates one kernel per attn.attention (attn-to-gpu), lowers them through
 // upstream's gpu-lower-to-nvvm-pipeline to PTX, and writes the PTX file and
@@ -57,6 +58,13 @@ static llvm::cl::opt<std::string> kernelKind(
                    "D = Dv in {64, 128}), tensor-core, or cuda-core"),
     llvm::cl::init("auto"));
 
+static llvm::cl::opt<int64_t> blockQ(
+    "block-q",
+    llvm::cl::desc("Query rows per block of the tensor-core kernel: 64 "
+                   "(4 warps) or 128 (8 warps); 0 (default) chooses: the "
+                   "attn.tiles block_q if any, else 64"),
+    llvm::cl::init(0));
+
 static llvm::cl::opt<std::string> cudaPath(
     "cuda-path",
     llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "
@@ -88,6 +96,9 @@ int main(int argc, char **argv) {
                                     "attn-compile: attention IR to PTX\n");
   if (chip != "sm_80" && chip != "sm_90a" && chip != "sm_90")
     return fail("unsupported --chip=" + chip + " (expected sm_80 or sm_90a)");
+  if (blockQ != 0 && blockQ != 64 && blockQ != 128)
+    return fail("unsupported --block-q=" + std::to_string(blockQ) +
+                " (expected 0, 64 or 128)");
   if (emit != "ptx" && emit != "gpu")
     return fail("unsupported --emit=" + emit + " (expected ptx or gpu)");
   std::optional<attn::KernelChoice> kernelChoice =
@@ -132,7 +143,7 @@ int main(int argc, char **argv) {
   for (auto [i, op] : llvm::enumerate(ops)) {
     FailureOr<attn::KernelSpec> spec =
         attn::describeAttentionKernel(op, "attn_fwd_" + std::to_string(i),
-                                      *kernelChoice);
+                                      *kernelChoice, blockQ);
     if (failed(spec) ||
         failed(attn::buildAttentionKernel(b, gpuModule, op, *spec)))
       return 1;

@@ -34,6 +34,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <limits>
 
@@ -360,7 +361,8 @@ std::optional<KernelChoice> mlir::attn::parseKernelChoice(StringRef name) {
 
 FailureOr<KernelSpec>
 mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
-                                    KernelChoice choice) {
+                                    KernelChoice choice,
+                                    int64_t tensorCoreBlockQ) {
   for (Type type : llvm::concat<Type>(op->getOperandTypes(),
                                       op->getResultTypes()))
     if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
@@ -388,11 +390,15 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
            << whyNot;
   spec.tensorCores = tcOk && choice != KernelChoice::CudaCore;
   if (spec.tensorCores) {
-    // Fixed mapping: 64 query rows (4 warps x 16) and 64 keys per step.
-    spec.blockQ = tc::kBlockQ;
+    // 64 or 128 query rows (16 per warp) and 64 keys per step.
+    if (tensorCoreBlockQ != 0 && tensorCoreBlockQ != 64 &&
+        tensorCoreBlockQ != 128)
+      return op.emitOpError("GPU code generation: tensor-core query block ")
+             << tensorCoreBlockQ << " (expected 64 or 128)";
+    spec.blockQ = tensorCoreBlockQ ? tensorCoreBlockQ : tc::defaultBlockQ(op);
     spec.blockKV = tc::kBlockKV;
-    spec.block = {tc::kThreads, 1, 1};
-    spec.dynamicSharedBytes = tc::sharedMemoryBytes(op);
+    spec.block = {tc::threadsFor(spec.blockQ), 1, 1};
+    spec.dynamicSharedBytes = tc::sharedMemoryBytes(op, spec.blockQ);
   } else {
     int64_t widest = std::max(d, dv);
     spec.threadsPerRow = widest <= 64 ? 1 : widest <= 128 ? 2 : 4;
@@ -475,16 +481,19 @@ mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
     ctx->getOrLoadDialect<LLVM::LLVMDialect>();
     ctx->getOrLoadDialect<NVVM::NVVMDialect>();
     ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
+    ctx->getOrLoadDialect<vector::VectorDialect>();
     auto func = gpu::GPUFuncOp::create(b, op.getLoc(), spec.name,
                                        b.getFunctionType(argTypes, {}),
                                        TypeRange{}, TypeRange{});
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
     func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
         {static_cast<int32_t>(spec.block[0]), 1, 1}));
-    // .minnctapersm 2: without it ptxas aims for 4 CTAs/SM (128 registers)
-    // on the lighter configurations and spills; 2 CTAs allow 255 registers.
+    // .minnctapersm: 8 warps per SM either way (2 CTAs of 4 warps for
+    // Br = 64, 1 CTA of 8 warps for Br = 128), which lets ptxas use up to
+    // 255 registers; without it ptxas aims for more CTAs (128 registers) on
+    // the lighter configurations and spills.
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                  b.getI32IntegerAttr(2));
+                  b.getI32IntegerAttr(spec.block[0] <= 128 ? 2 : 1));
     tc::emitKernel(b, func, op, spec);
     return func;
   }

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace mlir::attn {
 #define GEN_PASS_DEF_ATTNTOGPUPASS
@@ -15,11 +16,11 @@ namespace {
 struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
   using Base::Base;
 
-  // The tensor-core kernel also builds nvgpu, nvvm and llvm ops.
+  // The tensor-core kernel also builds nvgpu, nvvm, llvm and vector ops.
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     registry.insert<LLVM::LLVMDialect, NVVM::NVVMDialect,
-                    nvgpu::NVGPUDialect>();
+                    nvgpu::NVGPUDialect, vector::VectorDialect>();
   }
 
   void runOnOperation() override {

@@ -15,16 +15,27 @@
 
 namespace mlir::attn::tc {
 
-/// Query rows per block, keys per step, threads per block (4 warps, each
-/// owning 16 query rows).
-constexpr int64_t kBlockQ = 64, kBlockKV = 64, kThreads = 128;
+/// Keys per step; query rows owned by one warp.
+constexpr int64_t kBlockKV = 64, kRowsPerWarp = 16;
+
+/// Threads per block for a query block of `blockQ` rows (64 -> 4 warps,
+/// 128 -> 8 warps).
+constexpr int64_t threadsFor(int64_t blockQ) {
+  return blockQ / kRowsPerWarp * 32;
+}
+
+/// The query block the kernel uses for `op` when not forced: 128 rows
+/// (8 warps) when Lq >= 128, 64 rows (4 warps) for short queries (Lq < 128,
+/// decoding). The op's attn.tiles block_q, when present, picks 64 (<= 64) or
+/// 128 (> 64) instead of the Lq rule.
+int64_t defaultBlockQ(AttentionOp op);
 
 /// Whether `op` can use the tensor-core kernel; when not, `why` says why.
 bool isEligible(AttentionOp op, std::string &why);
 
 /// Bytes of dynamic shared memory the kernel for `op` needs
-/// (Q tile + double-buffered K and V tiles, padded rows).
-int64_t sharedMemoryBytes(AttentionOp op);
+/// (Q tile of `blockQ` rows + double-buffered K and V tiles, padded rows).
+int64_t sharedMemoryBytes(AttentionOp op, int64_t blockQ);
 
 /// Emits the body of `func` (arguments in manifest order, no workgroup
 /// attributions; shared memory is dynamic).

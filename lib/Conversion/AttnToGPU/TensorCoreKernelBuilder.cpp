@@ -3,10 +3,12 @@
 // The tensor-core mapping of attention (FlashAttention-2 forward), used for
 // f16/bf16 with D = Dv in {64, 128}:
 //
-//   grid  = (ceil(Lq / 64), Hq, B); block = 128 threads = 4 warps
-//   Warp w owns query rows [16w, 16w + 16) of the block's 64 rows.
+//   grid  = (ceil(Lq / Br), Hq, B); block = Br / 16 warps
+//   Br = 64 (4 warps, 128 threads) by default, Br = 128 (8 warps) on request
+//   (tc::defaultBlockQ; attn.tiles block_q or attn-compile --block-q).
+//   Warp w owns query rows [16w, 16w + 16) of the block's Br rows.
 //   Shared memory (dynamic, KernelSpec::dynamicSharedBytes):
-//     Q [64][D + 8], K [2][64][D + 8], V [2][64][D + 8]   (element type)
+//     Q [Br][D + 8], K [2][64][D + 8], V [2][64][D + 8]   (element type)
 //   The +8 element pad makes consecutive rows start 16 bytes apart modulo
 //   128 bytes, so the 8 row addresses of one ldmatrix 8x8 matrix hit 8
 //   distinct 16-byte bank groups (no bank conflicts).
@@ -21,14 +23,23 @@
 //     wait for all cp.async groups; barrier;
 //     if kb + 1 < last: cp.async block kb+1 into stage 1-stage, commit;
 //     S = Q K^T                  (mma.sync m16n8k16, f32 accumulators)
-//     score modifiers per element at global (row, key) (emitModifiedScore),
-//       -inf for key >= Lk;
-//     online softmax on the warp's rows (quad shuffles), dropout on P;
+//     score epilogue, chosen per key block (uniform branch): blocks that the
+//       causal/window rules or the Lk bound can cut for this query block
+//       (diagonal, window edges, last ragged block) apply them per element
+//       at global (row, key) (emitModifiedScore, -inf for key >= Lk); the
+//       others only scale (+ softcap, tensor mask, where present);
+//     online softmax on the warp's rows (quad shuffles) in the log2 domain:
+//       p = exp2(s * scale * log2 e - m) (one FMA + ex2.approx.ftz; with
+//       softcap or an additive mask the modified score times log2 e),
+//       dropout on P (l sums P before dropout);
 //     O = O * alpha + P V        (P re-packed from C to A fragments).
 //   The single barrier per step is enough: the prefetch of step kb+1 writes
 //   the stage that step kb-1 read, and every warp has passed step kb-1's
 //   compute once it reaches step kb's barrier.
-//   Epilogue: O / l (0 when l == 0), lse = m + log(l) (-inf when m == -inf).
+//   Epilogue: O / l (0 when l == 0) staged through the warp's own rows of the
+//   Q tile and stored with 16-byte stores; lse = (m + log2 l) * ln 2 (m is
+//   in the log2 domain; -inf when m == -inf). The CUDA-core kernel and the
+//   CPU paths keep exp / log.
 //
 // mma.sync is emitted as nvvm.mma.sync (nvgpu.mma.sync cannot deduce bf16 PTX
 // types in MLIR 22) and ldmatrix as nvvm.ldmatrix on shared-memory byte
@@ -61,6 +72,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <limits>
 
@@ -70,9 +82,9 @@ using namespace mlir::attn;
 namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+constexpr float kLog2E = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
 using tc::kBlockKV;
-using tc::kBlockQ;
-using tc::kThreads;
+using tc::kRowsPerWarp;
 
 /// Padded shared-memory row stride, in elements.
 int64_t paddedStride(int64_t headDim) { return headDim + 8; }
@@ -84,7 +96,8 @@ class TensorCoreEmitter {
 public:
   TensorCoreEmitter(OpBuilder &b, AttentionOp op, const KernelSpec &spec)
       : b(b), ctx(b.getContext()), loc(op.getLoc()), op(op), spec(spec),
-        mods(ScoreModifiers::get(op)) {
+        mods(ScoreModifiers::get(op)), blockQ(spec.blockQ),
+        threads(tc::threadsFor(spec.blockQ)) {
     auto q = op.getQueryType();
     heads = q.getDimSize(1);
     queryLen = q.getDimSize(2);
@@ -128,6 +141,15 @@ private:
   }
   Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
   Value fadd(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  /// x * y + z as mul and add marked `contract`, which the NVPTX backend
+  /// fuses into one fma.rn (without the flag it emits mul.rn + add.rn, which
+  /// ptxas must not fuse).
+  Value fmaC(Value x, Value y, Value z) {
+    auto contract =
+        arith::FastMathFlagsAttr::get(ctx, arith::FastMathFlags::contract);
+    Value p = arith::MulFOp::create(b, loc, x, y, contract);
+    return arith::AddFOp::create(b, loc, p, z, contract);
+  }
   Value shflXor(Value v, int32_t offset) {
     return gpu::ShuffleOp::create(b, loc, v, offset, 32, gpu::ShuffleMode::XOR)
         .getShuffleResult();
@@ -142,11 +164,16 @@ private:
   /// `lo` goes to the low half.
   Value packPair(Value lo, Value hi);
 
-  /// Issues cp.async copies of tile rows [first, first + 64) of a sequence of
-  /// length `len` (rows of `headDim` elements starting at global row
-  /// `rowBase`) into `dst[lead..., r, c]`. Rows past `len` are zero-filled.
+  /// exp2 of an f32 (ex2.approx.ftz.f32).
+  Value exp2(Value x);
+
+  /// Issues cp.async copies of tile rows [first, first + tileRows) of a
+  /// sequence of length `len` (rows of `headDim` elements starting at global
+  /// row `rowBase`) into `dst[lead..., r, c]`. Rows past `len` are
+  /// zero-filled.
   void copyTile(Value global, Value rowBase, Value first, int64_t len,
-                Value dst, ValueRange lead, SmallVectorImpl<Value> &tokens);
+                int64_t tileRows, Value dst, ValueRange lead,
+                SmallVectorImpl<Value> &tokens);
   Value maskValue(Value mask, Value bIdx, Value hIdx, Value row, Value key);
 
   OpBuilder &b;
@@ -155,6 +182,7 @@ private:
   AttentionOp op;
   const KernelSpec &spec;
   ScoreModifiers mods;
+  int64_t blockQ, threads; // 64 / 128 query rows, 4 / 8 warps
   int64_t heads, queryLen, headDim, kvHeads, keyLen, valueDim, stride;
   Type elt;
   Value tid;
@@ -216,20 +244,35 @@ Value TensorCoreEmitter::packPair(Value lo, Value hi) {
   return arith::OrIOp::create(b, loc, bits(lo), h);
 }
 
+Value TensorCoreEmitter::exp2(Value x) {
+  // math.exp2 goes through libdevice's __nv_exp2f (non-ftz ex2 plus denormal
+  // scaling); the softmax only needs the hardware instruction (MUFU.EX2).
+  // ex2(-inf) = +0, which the online softmax relies on.
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getF32Type(), ValueRange{x},
+             "ex2.approx.ftz.f32 $0, $1;", "=f,f",
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+             ArrayAttr())
+      .getResult(0);
+}
+
 void TensorCoreEmitter::copyTile(Value global, Value rowBase, Value first,
-                                 int64_t len, Value dst, ValueRange lead,
+                                 int64_t len, int64_t tileRows, Value dst,
+                                 ValueRange lead,
                                  SmallVectorImpl<Value> &tokens) {
   // 16-byte chunks = 8 elements; chunk c of the tile: row c / (D/8), column
-  // (c % (D/8)) * 8; thread tid takes chunks tid, tid + 128, ...
+  // (c % (D/8)) * 8; thread tid takes chunks tid, tid + threads, ...
   const int64_t chunksPerRow = headDim / 8;
-  const int64_t rowsPerPass = kThreads / chunksPerRow;
+  const int64_t rowsPerPass = threads / chunksPerRow;
   Value cRow = divu(tid, chunksPerRow);
   Value cCol = mul(remu(tid, chunksPerRow), 8);
-  // Tile rows can run past `len` only if len is not a multiple of 64 (the
-  // callers never copy a block that starts at or past len).
-  bool guard = len % kBlockKV != 0;
+  // Tile rows can run past `len` only if len is not a multiple of the tile
+  // (the callers never copy a tile that starts at or past len).
+  bool guard = len % tileRows != 0;
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
-  for (int64_t pass = 0; pass < kBlockKV / rowsPerPass; ++pass) {
+  for (int64_t pass = 0; pass < tileRows / rowsPerPass; ++pass) {
     Value r = add(cRow, pass * rowsPerPass);
     Value pos = add(first, r);
     Value srcRow = pos, srcElements = Value();
@@ -276,7 +319,8 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   const int64_t kStepsPV = kBlockKV / 16; // k-steps of P V
   const int64_t eltBytes = 2;
   const int64_t tileBytes = kBlockKV * stride * eltBytes;
-  const int64_t qOff = 0, kOff = tileBytes, vOff = 3 * tileBytes;
+  const int64_t qOff = 0, kOff = blockQ * stride * eltBytes,
+                vOff = kOff + 2 * tileBytes;
   float dropP = op.getDropoutP().convertToFloat();
 
   unsigned arg = 0;
@@ -302,7 +346,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
         b, loc, MemRefType::get(shape, elt, AffineMap(), workgroup), dyn,
         idx(byteOff), ValueRange{});
   };
-  Value qS = view(qOff, {kBlockQ, stride});
+  Value qS = view(qOff, {blockQ, stride});
   Value kS = view(kOff, {2, kBlockKV, stride});
   Value vS = view(vOff, {2, kBlockKV, stride});
   Value smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dyn);
@@ -313,27 +357,29 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   Value bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   Value warp = divu(tid, 32), lane = remu(tid, 32);
   Value g = divu(lane, 4), t4 = remu(lane, 4);
-  Value q0 = mul(qBlock, kBlockQ);
+  Value q0 = mul(qBlock, blockQ);
   Value kvHead = divu(hIdx, group);
   // Row indices (in units of rows) of the first row of this (b, h) slice.
   Value qRowBase = mul(add(mul(bIdx, heads), hIdx), queryLen);
   Value kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
 
   Value rowsInBlock = arith::MinSIOp::create(
-      b, loc, idx(kBlockQ), arith::SubIOp::create(b, loc, idx(queryLen), q0));
+      b, loc, idx(blockQ), arith::SubIOp::create(b, loc, idx(queryLen), q0));
   auto [firstBlock, lastBlock] = emitVisibleKeyBlocks(
       b, loc, mods, q0, rowsInBlock, idx(queryLen), idx(keyLen), kBlockKV);
 
   // Prologue: Q tile, and the first visible K/V block when there is one.
   SmallVector<Value> qTokens;
-  copyTile(query, qRowBase, q0, queryLen, qS, ValueRange{}, qTokens);
+  copyTile(query, qRowBase, q0, queryLen, blockQ, qS, ValueRange{}, qTokens);
   Value qGroup = nvgpu::DeviceAsyncCreateGroupOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), qTokens);
   auto issueKV = [&](Value kb, Value stage) {
     SmallVector<Value> tokens;
     Value key0 = mul(kb, kBlockKV);
-    copyTile(key, kvRowBase, key0, keyLen, kS, ValueRange{stage}, tokens);
-    copyTile(value, kvRowBase, key0, keyLen, vS, ValueRange{stage}, tokens);
+    copyTile(key, kvRowBase, key0, keyLen, kBlockKV, kS, ValueRange{stage},
+             tokens);
+    copyTile(value, kvRowBase, key0, keyLen, kBlockKV, vS, ValueRange{stage},
+             tokens);
     nvgpu::DeviceAsyncCreateGroupOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
   };
@@ -402,6 +448,58 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   for (int64_t i = 0; i < nTilesO * 4; ++i)
     init.push_back(f32(0.0f));
 
+  // Score epilogues (in the loop): the masked one applies the positional
+  // rules and the Lk bound per element, the plain one only what exists
+  // everywhere (scale, softcap, tensor mask). blockNeedsMask is uniform per
+  // (query block, key block): whether the causal/window rules or Lk can
+  // exclude any (row, key) of the pair (as in attn-tile's blockNeedsMask).
+  const bool keyGuard = keyLen % kBlockKV != 0;
+  const bool maySkipMask = keyGuard || mods.hasPositionalMask();
+  const bool foldScale =
+      mods.scale > 0.0f && !mods.softcap && !mods.additiveMask;
+  const float log2Scale = mods.scale * kLog2E;
+  ScoreModifiers maskedMods = mods;
+  if (foldScale)
+    maskedMods.scale = 1.0f; // applied in the exponent
+  ScoreModifiers plainMods = maskedMods;
+  plainMods.causal = CausalMode::none;
+  plainMods.window.reset();
+  auto blockNeedsMask = [&](Value k0) -> Value {
+    auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+      return arith::CmpIOp::create(b, loc, p, x, y);
+    };
+    Value blockEnd = add(k0, kBlockKV);
+    Value needs = keyGuard ? cmp(arith::CmpIPredicate::sgt, blockEnd,
+                                 idx(keyLen))
+                           : arith::ConstantIntOp::create(b, loc, 0, 1);
+    if (!mods.hasPositionalMask())
+      return needs;
+    int64_t delta =
+        mods.causal == CausalMode::bottom_right ? keyLen - queryLen : 0;
+    std::optional<int64_t> right;
+    if (mods.causal != CausalMode::none)
+      right = 0;
+    if (mods.window && mods.window->second >= 0)
+      right = right ? std::min(*right, mods.window->second)
+                    : mods.window->second;
+    // Upper edge: the first row's diagonal (+ right) must cover the last key.
+    if (right)
+      needs = arith::OrIOp::create(
+          b, loc, needs,
+          cmp(arith::CmpIPredicate::sgt, add(blockEnd, -1),
+              add(q0, delta + *right)));
+    // Lower edge: the last row's window start must not pass the first key.
+    if (mods.window && mods.window->first >= 0) {
+      Value lastRow = add(q0, arith::SubIOp::create(b, loc, rowsInBlock,
+                                                    idx(1)));
+      needs = arith::OrIOp::create(
+          b, loc, needs,
+          cmp(arith::CmpIPredicate::slt, k0,
+              add(lastRow, delta - mods.window->first)));
+    }
+    return needs;
+  };
+
   auto blockLoop = scf::ForOp::create(
       b, loc, firstBlock, lastBlock, idx(1), init,
       [&](OpBuilder &nb, Location, Value kb, ValueRange state) {
@@ -441,25 +539,62 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
         }
 
         // Score modifiers at global (row, key): element e of n-tile nt is at
-        // row rows[e / 2], key key0 + 8nt + 2t + e % 2.
+        // row rows[e / 2], key key0 + 8nt + 2t + e % 2. With `foldScale` the
+        // scores stay raw (masked ones -inf) and scale * log2(e) is applied in
+        // the exponent (one FMA per element); otherwise they leave here
+        // modified and multiplied by log2(e). Either way m is in the log2
+        // domain.
         Value key0 = mul(kb, kBlockKV);
         Value keyT = add(key0, mul(t4, 2));
-        bool keyGuard = keyLen % kBlockKV != 0;
+        auto modifiedScores = [&](bool masked) {
+          const ScoreModifiers &m = masked ? maskedMods : plainMods;
+          const bool guardKeys = masked && keyGuard;
+          SmallVector<Value> out;
+          for (int64_t nt = 0; nt < nTilesS; ++nt)
+            for (int64_t e = 0; e < 4; ++e) {
+              Value keyIdx = add(keyT, 8 * nt + e % 2);
+              Value row = rowsC[e / 2];
+              Value mv;
+              if (mask)
+                mv = maskValue(mask, bIdx, hIdx, row,
+                               guardKeys ? minS(keyIdx, keyLen - 1) : keyIdx);
+              Value sc = emitModifiedScore(b, loc, m, s[nt][e], mv, row,
+                                           keyIdx, idx(queryLen), idx(keyLen));
+              if (guardKeys)
+                sc = arith::SelectOp::create(b, loc, ltC(keyIdx, keyLen), sc,
+                                             f32(kNegInf));
+              if (!foldScale)
+                sc = fmul(sc, f32(kLog2E));
+              out.push_back(sc);
+            }
+          return out;
+        };
+        SmallVector<Value> scores;
+        if (!maySkipMask) {
+          scores = modifiedScores(/*masked=*/false);
+        } else {
+          // Uniform per block: only diagonal / window-edge / last (ragged)
+          // key blocks take the elementwise positional path.
+          // (Result types come from the yields.)
+          auto branch = scf::IfOp::create(
+              b, loc, blockNeedsMask(key0),
+              [&](OpBuilder &tb, Location) {
+                OpBuilder::InsertionGuard g2(b);
+                b.setInsertionPoint(tb.getInsertionBlock(),
+                                    tb.getInsertionPoint());
+                scf::YieldOp::create(b, loc, modifiedScores(/*masked=*/true));
+              },
+              [&](OpBuilder &eb, Location) {
+                OpBuilder::InsertionGuard g2(b);
+                b.setInsertionPoint(eb.getInsertionBlock(),
+                                    eb.getInsertionPoint());
+                scf::YieldOp::create(b, loc, modifiedScores(/*masked=*/false));
+              });
+          scores.assign(branch.getResults().begin(), branch.getResults().end());
+        }
         for (int64_t nt = 0; nt < nTilesS; ++nt)
-          for (int64_t e = 0; e < 4; ++e) {
-            Value keyIdx = add(keyT, 8 * nt + e % 2);
-            Value row = rowsC[e / 2];
-            Value mv;
-            if (mask)
-              mv = maskValue(mask, bIdx, hIdx, row,
-                             keyGuard ? minS(keyIdx, keyLen - 1) : keyIdx);
-            Value sc = emitModifiedScore(b, loc, mods, s[nt][e], mv, row,
-                                         keyIdx, idx(queryLen), idx(keyLen));
-            if (keyGuard)
-              sc = arith::SelectOp::create(b, loc, ltC(keyIdx, keyLen), sc,
-                                           f32(kNegInf));
-            s[nt][e] = sc;
-          }
+          for (int64_t e = 0; e < 4; ++e)
+            s[nt][e] = scores[4 * nt + e];
 
         // Online softmax per row (r = 0: elements 0, 1; r = 1: elements 2,
         // 3). The 4 threads of a quad (same g) share a row.
@@ -473,20 +608,24 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
                 mx = fmax(mx, s[nt][2 * r + j]);
           mx = fmax(mx, shflXor(mx, 1));
           mx = fmax(mx, shflXor(mx, 2));
+          if (foldScale)
+            mx = fmul(mx, f32(log2Scale));
           Value m = state[r], l = state[2 + r];
           Value mNew = fmax(m, mx);
           Value isEmpty = arith::CmpFOp::create(
               b, loc, arith::CmpFPredicate::OEQ, mNew, f32(kNegInf));
           Value safe = arith::SelectOp::create(b, loc, isEmpty, f32(0.0f),
                                                mNew);
-          alpha[r] = math::ExpOp::create(
-              b, loc, arith::SubFOp::create(b, loc, m, safe));
+          alpha[r] = exp2(arith::SubFOp::create(b, loc, m, safe));
           Value sum = f32(0.0f);
           for (int64_t nt = 0; nt < nTilesS; ++nt)
             for (int64_t j = 0; j < 2; ++j) {
               Value &sv = s[nt][2 * r + j];
-              Value p = math::ExpOp::create(
-                  b, loc, arith::SubFOp::create(b, loc, sv, safe));
+              // s * (scale log2 e) - m: one FMA.
+              Value negSafe = arith::NegFOp::create(b, loc, safe);
+              Value x = foldScale ? fmaC(sv, f32(log2Scale), negSafe)
+                                  : fadd(sv, negSafe);
+              Value p = exp2(x);
               sum = fadd(sum, p);
               Value weight = p;
               if (dropP > 0.0f) {
@@ -501,7 +640,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
               sv = weight; // s now holds the (dropped-out) P.
             }
           next2[r] = mNew;
-          next2[2 + r] = fadd(fmul(l, alpha[r]), sum);
+          next2[2 + r] = fmaC(l, alpha[r], sum);
         }
 
         // O = O * alpha + P V. P's C fragments of n-tiles 2kk, 2kk + 1 are
@@ -529,7 +668,11 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
       });
 
   // Epilogue. Row r of this thread: O[nt][2r], O[nt][2r + 1] at dv
-  // 8nt + 2t + {0, 1}.
+  // 8nt + 2t + {0, 1}. The normalized O goes through this warp's own 16
+  // rows of the Q tile (only this warp ever reads them, and its last read
+  // has completed: no block barrier), then to global memory in 16-byte
+  // stores of whole row segments.
+  Value warpRow0 = mul(warp, kRowsPerWarp);
   for (int64_t r = 0; r < 2; ++r) {
     Value m = blockLoop.getResult(r), l = blockLoop.getResult(2 + r);
     l = fadd(l, shflXor(l, 1));
@@ -539,33 +682,60 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     Value inv = arith::SelectOp::create(
         b, loc, isEmpty, f32(0.0f),
         arith::DivFOp::create(b, loc, f32(1.0f), l));
-    Value valid = ltC(rows[r], queryLen);
-    scf::IfOp::create(b, loc, valid, [&](OpBuilder &nb, Location) {
+    Value smemRow = add(warpRow0, add(g, 8 * r));
+    auto pairTy = VectorType::get({2}, elt);
+    for (int64_t nt = 0; nt < nTilesO; ++nt) {
+      Value lo = fmul(blockLoop.getResult(4 + 4 * nt + 2 * r), inv);
+      Value hi = fmul(blockLoop.getResult(4 + 4 * nt + 2 * r + 1), inv);
+      Value pair = vector::FromElementsOp::create(
+          b, loc, pairTy,
+          ValueRange{arith::TruncFOp::create(b, loc, elt, lo),
+                     arith::TruncFOp::create(b, loc, elt, hi)});
+      vector::StoreOp::create(b, loc, pair, qS,
+                              ValueRange{smemRow, add(mul(t4, 2), 8 * nt)},
+                              /*nontemporal=*/false, llvm::MaybeAlign(4));
+    }
+    if (lse) {
+      Value valid = ltC(rows[r], queryLen);
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          t4, idx(0));
+      scf::IfOp::create(
+          b, loc, arith::AndIOp::create(b, loc, valid, first),
+          [&](OpBuilder &lb, Location) {
+            OpBuilder::InsertionGuard g2(b);
+            b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
+            // m is in the log2 domain: lse = (m + log2 l) * ln 2.
+            Value noKey = arith::CmpFOp::create(
+                b, loc, arith::CmpFPredicate::OEQ, m, f32(kNegInf));
+            Value v = arith::SelectOp::create(
+                b, loc, noKey, f32(kNegInf),
+                fmul(fadd(m, math::Log2Op::create(b, loc, l)), f32(kLn2)));
+            memref::StoreOp::create(b, loc, v, lse,
+                                    add(qRowBase, rows[r]));
+            scf::YieldOp::create(b, loc);
+          });
+    }
+  }
+  NVVM::SyncWarpOp::create(b, loc, i32c(-1));
+  // Lane l copies 16-byte chunks l, l + 32, ... of the warp's 16 x Dv tile.
+  const int64_t chunksPerRow = valueDim / 8;
+  const int64_t rowsPerPass = 32 / chunksPerRow;
+  Value cRow = divu(lane, chunksPerRow);
+  Value cCol = mul(remu(lane, chunksPerRow), 8);
+  auto chunkTy = VectorType::get({8}, elt);
+  for (int64_t pass = 0; pass < kRowsPerWarp / rowsPerPass; ++pass) {
+    Value smemRow = add(warpRow0, add(cRow, pass * rowsPerPass));
+    Value row = add(q0, smemRow);
+    scf::IfOp::create(b, loc, ltC(row, queryLen), [&](OpBuilder &nb, Location) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-      Value flatRow = add(qRowBase, rows[r]);
-      Value outBase = add(mul(flatRow, valueDim), mul(t4, 2));
-      for (int64_t nt = 0; nt < nTilesO; ++nt)
-        for (int64_t j = 0; j < 2; ++j) {
-          Value o = fmul(blockLoop.getResult(4 + 4 * nt + 2 * r + j), inv);
-          o = arith::TruncFOp::create(b, loc, elt, o);
-          memref::StoreOp::create(b, loc, o, out, add(outBase, 8 * nt + j));
-        }
-      if (lse) {
-        Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                            t4, idx(0));
-        scf::IfOp::create(b, loc, first, [&](OpBuilder &lb, Location) {
-          OpBuilder::InsertionGuard g2(b);
-          b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
-          Value noKey = arith::CmpFOp::create(
-              b, loc, arith::CmpFPredicate::OEQ, m, f32(kNegInf));
-          Value v = arith::SelectOp::create(
-              b, loc, noKey, f32(kNegInf),
-              fadd(m, math::LogOp::create(b, loc, l)));
-          memref::StoreOp::create(b, loc, v, lse, flatRow);
-          scf::YieldOp::create(b, loc);
-        });
-      }
+      Value chunk = vector::LoadOp::create(b, loc, chunkTy, qS,
+                                           ValueRange{smemRow, cCol},
+                                           /*nontemporal=*/false,
+                                           llvm::MaybeAlign(16));
+      Value at = add(mul(add(qRowBase, row), valueDim), cCol);
+      vector::StoreOp::create(b, loc, chunk, out, ValueRange{at},
+                              /*nontemporal=*/false, llvm::MaybeAlign(16));
       scf::YieldOp::create(b, loc);
     });
   }
@@ -594,10 +764,22 @@ bool tc::isEligible(AttentionOp op, std::string &why) {
   return true;
 }
 
-int64_t tc::sharedMemoryBytes(AttentionOp op) {
+// Br = 64 (4 warps) by default: on the H200 (2026-11-29, docs/performance.md)
+// it beat Br = 128 (8 warps) on 22 of the 24 benchmark shapes, by up to 29%
+// for D = 64, since two resident 4-warp blocks overlap one block's softmax
+// with the other's mma better than one 8-warp block does. Br = 128 is kept for
+// an explicit attn.tiles block_q > 64 or attn-compile --block-q=128.
+int64_t tc::defaultBlockQ(AttentionOp op) {
+  if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles"))
+    return tiles.getBlockQ() > 64 ? 128 : 64;
+  return 64;
+}
+
+int64_t tc::sharedMemoryBytes(AttentionOp op, int64_t blockQ) {
   int64_t d = op.getQueryType().getDimSize(3);
-  // Q tile + 2 K tiles + 2 V tiles of 64 padded rows, 2 bytes per element.
-  return 5 * kBlockKV * paddedStride(d) * 2;
+  // Q tile of blockQ rows + 2 K tiles + 2 V tiles of 64 padded rows, 2 bytes
+  // per element.
+  return (blockQ + 4 * kBlockKV) * paddedStride(d) * 2;
 }
 
 void tc::emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionOp op,

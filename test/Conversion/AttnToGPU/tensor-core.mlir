@@ -7,10 +7,18 @@
 // RUN: FileCheck %s --check-prefix=CUDA < %t.cuda.mlir
 // RUN: not attn-compile %s --emit=gpu --kernel=tensor-core -o %t.forced.mlir 2>&1 | FileCheck %s --check-prefix=FORCED
 // RUN: not attn-compile %s --kernel=warp-specialized 2>&1 | FileCheck %s --check-prefix=BADKIND
+// RUN: attn-compile %s --emit=gpu --block-q=64 -o %t.bq64.mlir
+// RUN: FileCheck %s --check-prefix=BQ64 < %t.bq64.mlir
+// RUN: not attn-compile %s --block-q=32 2>&1 | FileCheck %s --check-prefix=BADBQ
 
 // bf16, D = 64, GQA, bottom-right causal, ragged Lq/Lk, lse.
-// 4 warps; shared memory is dynamic: Q [64][72], K/V [2][64][72] (rows
-// padded by 8 elements against ldmatrix bank conflicts).
+// Default: Br = 64, 4 warps; shared memory is dynamic: Q [64][72],
+// K/V [2][64][72] (rows padded by 8 elements against ldmatrix bank
+// conflicts). --block-q=128 gives the 8-warp kernel (ptxas-tensor-core.mlir).
+// BQ64-LABEL: gpu.func @attn_fwd_0(
+// BQ64-SAME: kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
+// BQ64: memref.view {{.*}} to memref<64x72xbf16, #gpu.address_space<workgroup>>
+// BADBQ: attn-compile: unsupported --block-q=32 (expected 0, 64 or 128)
 // CHECK-LABEL: gpu.func @attn_fwd_0(%{{.+}}: memref<25600xbf16>, %{{.+}}: memref<8320xbf16>, %{{.+}}: memref<8320xbf16>, %{{.+}}: memref<25600xbf16>, %{{.+}}: memref<400xf32>)
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
 // CHECK:   gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
@@ -29,7 +37,9 @@
 // CHECK:   gpu.barrier
 // CHECK:   nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32
 //   Per key block: wait + barrier, prefetch the next block into the other
-//   stage, S = Q K^T on tensor cores, online softmax, O += P V.
+//   stage, S = Q K^T on tensor cores, the score epilogue (positional rules
+//   per element only in blocks that need them: scf.if with the 32 scores as
+//   results), online softmax with exp2 (scale * log2 e folded in), O += P V.
 // CHECK:   scf.for
 // CHECK:     nvgpu.device_async_wait
 // CHECK:     gpu.barrier
@@ -38,34 +48,51 @@
 // CHECK:       nvgpu.device_async_create_group
 // CHECK:     nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
 // CHECK:     nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK:     scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK:       arith.cmpi sle
+// CHECK:       arith.select
+// CHECK:       scf.yield
+// CHECK:     } else {
+// CHECK-NOT:   arith.cmpi
+// CHECK:       scf.yield
+// CHECK:     }
 // CHECK:     arith.maximumf
 // CHECK:     gpu.shuffle  xor
 // CHECK:     gpu.shuffle  xor
-// CHECK:     math.exp
+// CHECK:     llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;", "=f,f"
+// CHECK-NOT: math.exp
 // CHECK:     arith.truncf {{.*}} to bf16
 // CHECK:     nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>
 // CHECK:     nvvm.mma.sync
 // CHECK:     scf.yield
-//   Epilogue: quad sum of l, O / l, lse by the first thread of each quad.
+//   Epilogue: quad sum of l, O / l into the warp's rows of the Q tile, lse
+//   (log2 domain -> natural) by the first thread of each quad, then 16-byte
+//   row segments from shared to global memory.
 // CHECK:   gpu.shuffle  xor
 // CHECK:   arith.divf
-// CHECK:   memref.store {{.*}} : memref<25600xbf16>
-// CHECK:   math.log
+// CHECK:   vector.store {{.*}} {alignment = 4 : i64} : memref<64x72xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// CHECK:   math.log2
 // CHECK:   memref.store {{.*}} : memref<400xf32>
+// CHECK:   nvvm.bar.warp.sync
+// CHECK:   vector.load {{.*}} {alignment = 16 : i64} : memref<64x72xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK:   vector.store {{.*}} {alignment = 16 : i64} : memref<25600xbf16>, vector<8xbf16>
 // CHECK:   gpu.return
 func.func @bf16_d64(%q: tensor<1x2x200x64xbf16>, %k: tensor<1x1x130x64xbf16>, %v: tensor<1x1x130x64xbf16>) -> (tensor<1x2x200x64xbf16>, tensor<1x2x200xf32>) {
   %o, %l = attn.attention ins(%q, %k, %v : tensor<1x2x200x64xbf16>, tensor<1x1x130x64xbf16>, tensor<1x1x130x64xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<1x2x200x64xbf16>, tensor<1x2x200xf32>
   return %o, %l : tensor<1x2x200x64xbf16>, tensor<1x2x200xf32>
 }
 
-// f16, D = 128, boolean mask and dropout: f16 mma operands are
-// vector<2xf16>; the dropout bits come from the Philox emitter.
+// f16, D = 128, boolean mask and dropout, Lq = 64 (Br = 64, 4 warps): f16
+// mma operands are vector<2xf16>; the dropout bits come from the Philox
+// emitter. Lk is a multiple of 64 and no positional rule: no per-block
+// branch, the boolean mask applies everywhere.
 // CHECK-LABEL: gpu.func @attn_fwd_1(
 // CHECK-SAME: memref<8192xi8>, %{{.+}}: i64, %{{.+}}: i64, %{{.+}}: memref<8192xf16>)
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 // CHECK:   memref.view {{.*}} to memref<2x64x136xf16, #gpu.address_space<workgroup>>
 // CHECK:   scf.for
 // CHECK:     nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-NOT: scf.if {{.*}} -> (f32
 // CHECK:     memref.load {{.*}} : memref<8192xi8>
 // CHECK:     arith.mului_extended
 // CHECK:     nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>

@@ -1,20 +1,29 @@
 // The tensor-core (mma.sync) kernel configurations assemble with ptxas for
 // sm_90a and sm_80 without spilling: bf16 and f16, D = 64 and 128, plain
-// causal GQA with lse, boolean mask + dropout, and every modifier at once.
+// causal GQA with lse, boolean mask + dropout, and every modifier at once,
+// each with Br = 128 (8 warps) and Br = 64 (4 warps, --block-q=64).
 // Needs only the CUDA toolkit, not a GPU.
 // REQUIRES: ptxas
-// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE
-// RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
-// RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 -o %t.sm80.ptx
-// RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
-// RUN: FileCheck %s --check-prefix=PTX < %t.sm90.ptx
-// RUN: FileCheck %s --check-prefix=MANIFEST < %t.sm90.json
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a -o %t.auto.ptx | FileCheck %s --check-prefix=COMPILE
+// RUN: FileCheck %s --check-prefix=PTX < %t.auto.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.auto.json
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --block-q=128 -o %t.sm90.128.ptx
+// RUN: ptxas -arch=sm_90a -v %t.sm90.128.ptx -o %t.sm90.128.cubin 2>&1 | FileCheck %s
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 --block-q=128 -o %t.sm80.128.ptx
+// RUN: ptxas -arch=sm_80 -v %t.sm80.128.ptx -o %t.sm80.128.cubin 2>&1 | FileCheck %s
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --block-q=64 -o %t.sm90.64.ptx
+// RUN: ptxas -arch=sm_90a -v %t.sm90.64.ptx -o %t.sm90.64.cubin 2>&1 | FileCheck %s
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 --block-q=64 -o %t.sm80.64.ptx
+// RUN: ptxas -arch=sm_80 -v %t.sm80.64.ptx -o %t.sm80.64.cubin 2>&1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=PTX64 < %t.sm90.64.ptx
 
 // COMPILE: attn-compile: wrote {{.*}}.ptx and {{.*}}.json (12 kernels, sm_90a)
 
 // CHECK-COUNT-12: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: bytes spill stores
 
+// By default every op takes Br = 64 (128 threads, 2 CTAs of 4 warps per SM;
+// faster than Br = 128 on the H200, docs/performance.md).
 // PTX: .target sm_90a
 // PTX-LABEL: .visible .entry attn_fwd_0(
 // PTX: .maxntid 128, 1, 1
@@ -23,15 +32,30 @@
 // PTX: cp.async.commit_group;
 // PTX: cp.async.wait_group 0;
 // PTX: bar.sync 0;
-// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+//   (The loop's blocks are laid out out of order: no order among these.)
+//   exp2 with scale * log2(e) = 0.18034 (D = 64) folded into one FMA per
+//   score.
+// PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-DAG: fma.rn.f32 {{.+}}, 0f3E38AA3B, {{.+}};
+// PTX-DAG: ex2.approx.ftz.f32
+// PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+//   Epilogue: O through shared memory, 16-byte global stores.
+// PTX: bar.warp.sync -1;
+// PTX: ld.shared.v4.b32
+// PTX: st.global.v4.b32
+// PTX-LABEL: .visible .entry attn_fwd_1(
+// PTX: .maxntid 128, 1, 1
+// PTX: .minnctapersm 2
 // PTX-LABEL: .visible .entry attn_fwd_6(
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX64-LABEL: .visible .entry attn_fwd_0(
+// PTX64: .maxntid 128, 1, 1
+// PTX64: .minnctapersm 2
 
-// Launch: 128 threads, 64 query rows per block, dynamic shared memory
-// Q + 2 K + 2 V tiles of 64 x (D + 8) elements: 46080 bytes (D = 64),
-// 87040 bytes (D = 128).
+// Launch: dynamic shared memory Q [Br] + 2 K + 2 V tiles of 64 rows, all
+// (D + 8) elements wide: Br = 128: 55296 bytes (D = 64), 104448 (D = 128);
+// Br = 64: 46080 (D = 64), 87040 (D = 128).
 // MANIFEST: "block": [
 // MANIFEST-NEXT: 128,
 // MANIFEST: "dynamic_shared_memory": 46080,
@@ -40,8 +64,16 @@
 // MANIFEST-NEXT: 8,
 // MANIFEST-NEXT: 2
 // MANIFEST: "name": "attn_fwd_0"
+// MANIFEST: "block": [
+// MANIFEST-NEXT: 128,
+// MANIFEST: "dynamic_shared_memory": 46080,
+// MANIFEST: "grid": [
+// MANIFEST-NEXT: 2,
+// MANIFEST: "name": "attn_fwd_1"
 // MANIFEST: "dynamic_shared_memory": 87040,
 // MANIFEST: "name": "attn_fwd_3"
+// MANIFEST: "dynamic_shared_memory": 87040,
+// MANIFEST: "name": "attn_fwd_4"
 
 func.func @bf16_d64_causal_gqa_lse(%q: tensor<2x8x1000x64xbf16>, %k: tensor<2x2x1000x64xbf16>, %v: tensor<2x2x1000x64xbf16>) -> (tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>) {
   %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x64xbf16>, tensor<2x2x1000x64xbf16>, tensor<2x2x1000x64xbf16>) {causal = #attn.causal<top_left>} -> tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>

@@ -45,8 +45,9 @@ struct KernelSpec {
   int64_t blockQ = 64, blockKV = 64;
   int64_t threadsPerRow = 1; ///< Threads sharing one query row's head dims
                              ///< (CUDA-core kernel only).
-  /// The FA2-style mma.sync kernel (TensorCoreKernelBuilder.cpp): 4 warps,
-  /// 16 query rows per warp, K/V double-buffered in dynamic shared memory.
+  /// The FA2-style mma.sync kernel (TensorCoreKernelBuilder.cpp): blockQ / 16
+  /// warps (4 or 8), 16 query rows per warp, K/V double-buffered in dynamic
+  /// shared memory.
   bool tensorCores = false;
   int64_t dynamicSharedBytes = 0; ///< Launch with this much dynamic smem.
   std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
@@ -55,11 +56,14 @@ struct KernelSpec {
 
 /// Chooses the mapping for `op` (static shapes only; fails with a diagnostic
 /// otherwise). Uses the op's attn.tiles attribute for the query block when
-/// present (CUDA-core kernel only; the tensor-core kernel has a fixed 64-row
-/// query block). `choice` selects the kernel (KernelChoice).
+/// present. The tensor-core kernel uses 64 (4 warps) or 128 (8 warps) query
+/// rows per block: 128 if the attn.tiles block_q is above 64, else 64;
+/// `tensorCoreBlockQ` (64 or 128) forces one, 0 chooses. `choice` selects
+/// the kernel (KernelChoice).
 FailureOr<KernelSpec>
 describeAttentionKernel(AttentionOp op, StringRef name,
-                        KernelChoice choice = KernelChoice::Auto);
+                        KernelChoice choice = KernelChoice::Auto,
+                        int64_t tensorCoreBlockQ = 0);
 
 /// Appends the kernel for `op` to `module`.
 FailureOr<gpu::GPUFuncOp> buildAttentionKernel(OpBuilder &b,

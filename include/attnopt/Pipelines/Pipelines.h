@@ -1,0 +1,105 @@
+//===- Pipelines.h - named attention-opt pass pipelines ---------*- C++ -*-===//
+//
+// The whole flow as named pipelines, usable from attention-opt, from
+// mlir-opt with the pass plugin, and from C++ (build*Pipeline):
+//
+//   attn-cpu-pipeline: attn-select-tiles, attn-tile, then (unless
+//       lower-to-llvm=false) bufferization and lowering to the LLVM dialect,
+//       the same steps attn-cpu-run JITs (lib/Execution/CpuRunner.cpp).
+//   attn-gpu-pipeline: attn-to-gpu, then the NVVM lowering of the generated
+//       gpu.module that attn-compile spells out, ending in a gpu.binary.
+//
+// The builders create the passes directly, so they do not depend on any pass
+// being registered by name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNOPT_PIPELINES_PIPELINES_H
+#define ATTNOPT_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+
+namespace attn {
+
+/// Options of `attn-cpu-pipeline`.
+struct AttnCpuPipelineOptions
+    : public PassPipelineOptions<AttnCpuPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Chip whose tile table attn-select-tiles uses"),
+      llvm::cl::init("sm_90a")};
+  PassOptions::Option<int64_t> blockQ{
+      *this, "block-q",
+      llvm::cl::desc("Query rows per tile; 0 keeps attn-select-tiles' pick"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> blockKV{
+      *this, "block-kv",
+      llvm::cl::desc("Key rows per tile; 0 keeps attn-select-tiles' pick"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> lowerToLLVM{
+      *this, "lower-to-llvm",
+      llvm::cl::desc("Bufferize and lower the tiled form to the LLVM dialect"),
+      llvm::cl::init(true)};
+};
+
+/// Options of `attn-gpu-pipeline`.
+struct AttnGpuPipelineOptions
+    : public PassPipelineOptions<AttnGpuPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target chip (nvvm-attach-target)"),
+      llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features (nvvm-attach-target)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit holding nvvm/libdevice; empty: MLIR's "
+                     "default (CUDA_ROOT, CUDA_HOME, CUDA_PATH, build path)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("gpu-module-to-binary format: offload, assembly/isa, "
+                     "binary/bin or fatbin"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<bool> toBinary{
+      *this, "to-binary",
+      llvm::cl::desc("Serialize the gpu.module (gpu-module-to-binary); "
+                     "false stops at the NVVM/LLVM dialect"),
+      llvm::cl::init(true)};
+};
+
+/// Appends attn-select-tiles and attn-tile (on every func.func) to `pm`, a
+/// pass manager on builtin.module (or op-agnostic), and the lowering to the
+/// LLVM dialect when `options.lowerToLLVM` is set.
+void buildAttnCpuPipeline(OpPassManager &pm,
+                          const AttnCpuPipelineOptions &options);
+
+/// Appends the lowering of bufferized, tiled attention (tensors already
+/// turned into loops over linalg) to the LLVM dialect: bufferization with
+/// identity-layout function boundaries, buffer deallocation, loops, and the
+/// *-to-llvm conversions. `pm` runs on builtin.module.
+void buildAttnLowerToLLVMPipeline(OpPassManager &pm);
+
+/// Appends attn-to-gpu and the NVVM lowering of the generated
+/// `gpu.module @attn_kernels` to `pm`, a pass manager on builtin.module. The
+/// host functions are not lowered: the kernels are launched by a runtime
+/// reading the manifest (docs/kernel-manifest.md), as with attn-compile.
+void buildAttnGpuPipeline(OpPassManager &pm,
+                          const AttnGpuPipelineOptions &options);
+
+/// Registers attn-cpu-pipeline, attn-lower-to-llvm-pipeline and
+/// attn-gpu-pipeline with the global pass pipeline registry.
+void registerAttnPipelines();
+
+} // namespace attn
+} // namespace mlir
+
+#endif // ATTNOPT_PIPELINES_PIPELINES_H
