@@ -15,8 +15,10 @@ def AttnToGPUPass : Pass<"attn-to-gpu", "::mlir::ModuleOp"> {
     (docs/kernel-manifest.md) and computes attention with the online-softmax
     recurrence: one thread block per (query block, head, batch), K/V blocks
     staged in shared memory, visible key blocks only (causal/window block
-    skipping), running max/sum/accumulator in registers. It runs on CUDA cores:
-    the tensor-core path (ldmatrix + mma.sync) is not implemented yet.
+    skipping), running max/sum/accumulator in registers. This pass always emits
+    the CUDA-core kernel; `attn-compile --kernel=auto` (the default) picks the
+    FlashAttention-2-style tensor-core kernel (mma.sync, ldmatrix, cp.async)
+    for f16/bf16 with D = Dv in {64, 128}.
 
     The attention ops themselves are left in place; `attn-compile` lowers the
     kernels to PTX and writes the manifest.

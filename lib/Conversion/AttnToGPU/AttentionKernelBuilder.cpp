@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
+#include "KernelArguments.h"
 #include "TensorCoreKernel.h"
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
@@ -185,17 +186,10 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
   const int64_t group = heads / kvHeads;
 
   // Arguments in manifest order, then the two workgroup buffers.
-  unsigned arg = 0;
-  Value query = entry.getArgument(arg++), key = entry.getArgument(arg++),
-        value = entry.getArgument(arg++);
-  Value mask = op.getMask() ? entry.getArgument(arg++) : Value();
-  Value seed, offset;
-  if (op.getSeed()) {
-    seed = entry.getArgument(arg++);
-    offset = entry.getArgument(arg++);
-  }
-  Value out = entry.getArgument(arg++);
-  Value lse = op.getLse() ? entry.getArgument(arg++) : Value();
+  KernelArguments args = KernelArguments::unpack(entry, op);
+  Value query = args.query, key = args.key, value = args.value,
+        mask = args.mask, seed = args.seed, offset = args.offset,
+        out = args.output, lse = args.lse;
   Value kShared = func.getWorkgroupAttributions()[0];
   Value vShared = func.getWorkgroupAttributions()[1];
 

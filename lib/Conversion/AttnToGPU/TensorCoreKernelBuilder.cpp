@@ -61,6 +61,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorCoreKernel.h"
+#include "KernelArguments.h"
 
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
@@ -323,17 +324,10 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
                 vOff = kOff + 2 * tileBytes;
   float dropP = op.getDropoutP().convertToFloat();
 
-  unsigned arg = 0;
-  Value query = entry.getArgument(arg++), key = entry.getArgument(arg++),
-        value = entry.getArgument(arg++);
-  Value mask = op.getMask() ? entry.getArgument(arg++) : Value();
-  Value seed, offset;
-  if (op.getSeed()) {
-    seed = entry.getArgument(arg++);
-    offset = entry.getArgument(arg++);
-  }
-  Value out = entry.getArgument(arg++);
-  Value lse = op.getLse() ? entry.getArgument(arg++) : Value();
+  KernelArguments args = KernelArguments::unpack(entry, op);
+  Value query = args.query, key = args.key, value = args.value,
+        mask = args.mask, seed = args.seed, offset = args.offset,
+        out = args.output, lse = args.lse;
 
   // Shared memory: one dynamic buffer, viewed as Q [64][S], K/V [2][64][S].
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
