@@ -1,6 +1,7 @@
 //===- CpuRunner.cpp - run attn.attention on the CPU and validate ---------===//
 
 #include "attnopt/Execution/CpuRunner.h"
+#include "attnopt/Pipelines/Pipelines.h"
 #include "DumpArrays.h"
 #include "HostTensors.h"
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
@@ -37,19 +38,6 @@ namespace {
 constexpr llvm::StringLiteral kKernelName = "attn_kernel";
 constexpr llvm::StringLiteral kKeepName = "attn_dropout_keep";
 
-/// Lowers the bufferized kernel to the LLVM dialect; runs after `lowering`.
-constexpr llvm::StringLiteral kLowerToLLVM =
-    "canonicalize,"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map "
-    "allow-return-allocs-from-loops},"
-    "canonicalize,buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-    "func.func(convert-linalg-to-loops),scf-forall-to-for,"
-    "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
-    "arith-expand{include-bf16},"
-    "convert-math-to-llvm,convert-math-to-libm,finalize-memref-to-llvm,"
-    "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
-    "convert-func-to-llvm,reconcile-unrealized-casts";
 
 FailureOr<HostElementType> hostType(Operation *op, Type t) {
   if (t.isF16())
@@ -209,13 +197,15 @@ OwningOpRef<ModuleOp> buildKernelModule(AttentionOp op) {
 
 LogicalResult lowerToLLVM(ModuleOp module, const CpuRunOptions &options) {
   PassManager pm(module.getContext());
-  std::string pipeline = "func.func(" + options.lowering + ")," +
-                         kLowerToLLVM.str();
+  // The user's lowering removes attn.attention; the common tail
+  // (attn-lower-to-llvm-pipeline) bufferizes and lowers to LLVM.
+  std::string pipeline = "func.func(" + options.lowering + ")";
   std::string errors;
   llvm::raw_string_ostream errStream(errors);
   if (failed(parsePassPipeline(pipeline, pm, errStream)))
     return module.emitError("invalid lowering pipeline '")
            << options.lowering << "': " << errors;
+  buildAttnLowerToLLVMPipeline(pm);
   return pm.run(module);
 }
 

@@ -29,8 +29,8 @@ using namespace mlir;
 using namespace mlir::attn;
 
 void mlir::attn::buildAttnLowerToLLVMPipeline(OpPassManager &pm) {
-  // Same steps, in the same order, as kLowerToLLVM in
-  // lib/Execution/CpuRunner.cpp (what attn-cpu-run JITs).
+  // What attn-cpu-run JITs (lib/Execution/CpuRunner.cpp runs this after the
+  // user's lowering).
   pm.addPass(createCanonicalizerPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
