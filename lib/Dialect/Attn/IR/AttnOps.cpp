@@ -11,12 +11,15 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <cmath>
 
 using namespace mlir;
 using namespace mlir::attn;
+
+#include "attnopt/Dialect/Attn/IR/AttnInterfaces.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "attnopt/Dialect/Attn/IR/AttnOps.cpp.inc"
@@ -95,98 +98,118 @@ SharedDim firstStatic(ArrayRef<DimSource> sources, StringRef label) {
 }
 } // namespace
 
-float AttentionOp::getEffectiveScale() {
-  if (FloatAttr scale = getScaleAttr())
-    return scale.getValue().convertToFloat();
-  int64_t d = getQueryType().getDimSize(3);
-  return static_cast<float>(1.0 / std::sqrt(static_cast<double>(d)));
-}
+namespace {
+/// The sizes every attention op relates its operands by.
+struct AttentionDims {
+  SharedDim batch, hq, lq, d, hkv, lk, dv;
+};
 
-int64_t AttentionOp::getGroupSize() {
-  return getQueryType().getDimSize(1) / getKeyType().getDimSize(1);
-}
-
-LogicalResult AttentionOp::verify() {
-  Operation *op = getOperation();
-  RankedTensorType q = getQueryType(), k = getKeyType(), v = getValueType(),
-                   o = getOutputType();
-
-  // Ranks and element types.
+/// Ranks, element types and shape relations of query, key, value and the
+/// tensors shaped like the forward output ([B, Hq, Lq, Dv]; `output` for the
+/// forward op, `output` and `grad_output` for the gradient).
+FailureOr<AttentionDims>
+verifyOperandShapes(Operation *op, RankedTensorType q, RankedTensorType k,
+                    RankedTensorType v,
+                    ArrayRef<std::pair<StringRef, RankedTensorType>> outs) {
   if (failed(verifyRank(op, "query", q, kQueryDims)) ||
       failed(verifyRank(op, "key", k, kKeyDims)) ||
-      failed(verifyRank(op, "value", v, kValueDims)) ||
-      failed(verifyRank(op, "output", o, kOutputDims)))
+      failed(verifyRank(op, "value", v, kValueDims)))
     return failure();
+  for (auto [name, type] : outs)
+    if (failed(verifyRank(op, name, type, kOutputDims)))
+      return failure();
   Type elt = q.getElementType();
   if (!isSupportedElementType(elt))
-    return emitOpError() << "query: expected element type f16, bf16 or f32, "
-                            "got "
-                         << elt;
-  for (auto [name, type] : {std::pair<StringRef, RankedTensorType>{"key", k},
-                            {"value", v}, {"output", o}})
+    return op->emitOpError()
+           << "query: expected element type f16, bf16 or f32, got " << elt;
+  SmallVector<std::pair<StringRef, RankedTensorType>> all = {{"key", k},
+                                                              {"value", v}};
+  all.append(outs.begin(), outs.end());
+  for (auto [name, type] : all)
     if (type.getElementType() != elt)
-      return emitOpError() << name << ": expected element type " << elt
-                           << " (query's), got " << type.getElementType();
+      return op->emitOpError() << name << ": expected element type " << elt
+                               << " (query's), got " << type.getElementType();
 
   // Shape relations: B, heads, lengths and head dims.
-  SharedDim batch = firstStatic({{"query", q, 0},
-                                 {"key", k, 0},
-                                 {"value", v, 0},
-                                 {"output", o, 0}},
-                                "batch");
-  SharedDim hq = firstStatic({{"query", q, 1}, {"output", o, 1}}, "heads");
-  SharedDim lq = firstStatic({{"query", q, 2}, {"output", o, 2}}, "length");
-  SharedDim d = firstStatic({{"query", q, 3}, {"key", k, 3}}, "head dim");
-  SharedDim hkv = firstStatic({{"key", k, 1}, {"value", v, 1}}, "kv heads");
-  SharedDim lk = firstStatic({{"key", k, 2}, {"value", v, 2}}, "key length");
-  SharedDim dv = firstStatic({{"value", v, 3}, {"output", o, 3}}, "head dim");
-  if (failed(verifyDim(op, "key", k, 0, kKeyDims[0], batch.size,
-                       batch.what)) ||
-      failed(verifyDim(op, "key", k, 3, kKeyDims[3], d.size, d.what)) ||
-      failed(verifyDim(op, "value", v, 0, kValueDims[0], batch.size,
-                       batch.what)) ||
-      failed(verifyDim(op, "value", v, 1, kValueDims[1], hkv.size,
-                       hkv.what)) ||
-      failed(verifyDim(op, "value", v, 2, kValueDims[2], lk.size, lk.what)))
+  auto sources = [&](unsigned dim, ArrayRef<DimSource> inputs) {
+    SmallVector<DimSource> list(inputs);
+    for (auto [name, type] : outs)
+      list.push_back({name, type, dim});
+    return list;
+  };
+  AttentionDims dims;
+  dims.batch = firstStatic(
+      sources(0, {{"query", q, 0}, {"key", k, 0}, {"value", v, 0}}), "batch");
+  dims.hq = firstStatic(sources(1, {{"query", q, 1}}), "heads");
+  dims.lq = firstStatic(sources(2, {{"query", q, 2}}), "length");
+  dims.d = firstStatic({{"query", q, 3}, {"key", k, 3}}, "head dim");
+  dims.hkv = firstStatic({{"key", k, 1}, {"value", v, 1}}, "kv heads");
+  dims.lk = firstStatic({{"key", k, 2}, {"value", v, 2}}, "key length");
+  dims.dv = firstStatic(sources(3, {{"value", v, 3}}), "head dim");
+  if (failed(verifyDim(op, "key", k, 0, kKeyDims[0], dims.batch.size,
+                       dims.batch.what)) ||
+      failed(verifyDim(op, "key", k, 3, kKeyDims[3], dims.d.size,
+                       dims.d.what)) ||
+      failed(verifyDim(op, "value", v, 0, kValueDims[0], dims.batch.size,
+                       dims.batch.what)) ||
+      failed(verifyDim(op, "value", v, 1, kValueDims[1], dims.hkv.size,
+                       dims.hkv.what)) ||
+      failed(verifyDim(op, "value", v, 2, kValueDims[2], dims.lk.size,
+                       dims.lk.what)))
     return failure();
-  if (hkv.size == 0)
-    return emitOpError() << hkv.operand
-                         << ": expected at least one kv head, got 0";
+  if (dims.hkv.size == 0)
+    return op->emitOpError() << dims.hkv.operand
+                             << ": expected at least one kv head, got 0";
   // Zero query heads would make the group size Hq / Hkv zero, which the
   // GQA head map (h floordiv G) cannot express.
-  if (hq.size == 0)
-    return emitOpError() << hq.operand
-                         << ": expected at least one query head, got 0";
-  if (!ShapedType::isDynamic(hq.size) && !ShapedType::isDynamic(hkv.size) &&
-      hq.size % hkv.size != 0)
-    return emitOpError() << "query heads (" << hq.size
-                         << ") must be a multiple of kv heads (" << hkv.size
-                         << ")";
-
-  const SharedDim *outShape[] = {&batch, &hq, &lq, &dv};
-  for (unsigned i = 0; i < 4; ++i)
-    if (failed(verifyDim(op, "output", o, i, kOutputDims[i],
-                         outShape[i]->size, outShape[i]->what)))
-      return failure();
-
-  // Log-sum-exp result.
-  if (Value lse = getLse()) {
-    auto lseType = cast<RankedTensorType>(lse.getType());
-    if (lseType.getRank() != 3)
-      return emitOpError() << "lse: expected rank 3 ([batch, query heads, "
-                              "query length]), got rank "
-                           << lseType.getRank();
-    if (!lseType.getElementType().isF32())
-      return emitOpError() << "lse: expected element type f32, got "
-                           << lseType.getElementType();
-    for (unsigned i = 0; i < 3; ++i)
-      if (failed(verifyDim(op, "lse", lseType, i, kOutputDims[i],
+  if (dims.hq.size == 0)
+    return op->emitOpError() << dims.hq.operand
+                             << ": expected at least one query head, got 0";
+  if (!ShapedType::isDynamic(dims.hq.size) &&
+      !ShapedType::isDynamic(dims.hkv.size) &&
+      dims.hq.size % dims.hkv.size != 0)
+    return op->emitOpError() << "query heads (" << dims.hq.size
+                             << ") must be a multiple of kv heads ("
+                             << dims.hkv.size << ")";
+  if (failed(verifyDim(op, "query", q, 1, kQueryDims[1], dims.hq.size,
+                       dims.hq.what)) ||
+      failed(verifyDim(op, "query", q, 2, kQueryDims[2], dims.lq.size,
+                       dims.lq.what)))
+    return failure();
+  const SharedDim *outShape[] = {&dims.batch, &dims.hq, &dims.lq, &dims.dv};
+  for (auto [name, type] : outs)
+    for (unsigned i = 0; i < 4; ++i)
+      if (failed(verifyDim(op, name, type, i, kOutputDims[i],
                            outShape[i]->size, outShape[i]->what)))
         return failure();
-  }
+  return dims;
+}
 
+/// The [B, Hq, Lq] f32 log-sum-exp, a result of the forward op and an
+/// operand of the gradient.
+LogicalResult verifyLse(Operation *op, RankedTensorType lseType,
+                        const AttentionDims &dims) {
+  if (lseType.getRank() != 3)
+    return op->emitOpError() << "lse: expected rank 3 ([batch, query heads, "
+                                "query length]), got rank "
+                             << lseType.getRank();
+  if (!lseType.getElementType().isF32())
+    return op->emitOpError() << "lse: expected element type f32, got "
+                             << lseType.getElementType();
+  const SharedDim *shape[] = {&dims.batch, &dims.hq, &dims.lq};
+  for (unsigned i = 0; i < 3; ++i)
+    if (failed(verifyDim(op, "lse", lseType, i, kOutputDims[i],
+                         shape[i]->size, shape[i]->what)))
+      return failure();
+  return success();
+}
+
+/// The mask and the attributes, which the forward and the gradient share.
+LogicalResult verifyScoreAttributes(AttentionOpInterface iface,
+                                    const AttentionDims &dims) {
+  Operation *op = iface.getOperation();
   // Mask: rank 4, each dimension 1 or the full size.
-  if (Value mask = getMask()) {
+  if (Value mask = iface.getMask()) {
     auto maskType = cast<RankedTensorType>(mask.getType());
     if (failed(verifyRank(op, "mask", maskType, kMaskDims)))
       return failure();
@@ -194,37 +217,41 @@ LogicalResult AttentionOp::verify() {
     // Signless i1 only: the decomposition feeds the mask to arith.andi and
     // arith.select, which reject ui1 and si1.
     if (!maskElt.isSignlessInteger(1) && !isSupportedElementType(maskElt))
-      return emitOpError() << "mask: expected element type i1 (keep mask) or "
-                              "f16, bf16, f32 (additive bias), got "
-                           << maskElt;
-    int64_t full[] = {batch.size, hq.size, lq.size, lk.size};
+      return op->emitOpError()
+             << "mask: expected element type i1 (keep mask) or f16, bf16, "
+                "f32 (additive bias), got "
+             << maskElt;
+    int64_t full[] = {dims.batch.size, dims.hq.size, dims.lq.size,
+                      dims.lk.size};
     for (unsigned i = 0; i < 4; ++i) {
       int64_t size = maskType.getDimSize(i);
       if (ShapedType::isDynamic(size) || size == 1 ||
           ShapedType::isDynamic(full[i]) || size == full[i])
         continue;
-      return emitOpError() << "mask: expected dimension " << i << " ("
-                           << kMaskDims[i] << ") to be 1 or " << full[i]
-                           << ", got " << size;
+      return op->emitOpError() << "mask: expected dimension " << i << " ("
+                               << kMaskDims[i] << ") to be 1 or " << full[i]
+                               << ", got " << size;
     }
   }
 
-  // Attributes.
-  if (FloatAttr scaleAttr = getScaleAttr()) {
+  if (FloatAttr scaleAttr = iface.getScaleAttr()) {
     float scale = scaleAttr.getValue().convertToFloat();
     if (!std::isfinite(scale))
-      return emitOpError() << "scale: expected a finite value, got " << scale;
-  } else if (int64_t qd = q.getDimSize(3);
+      return op->emitOpError() << "scale: expected a finite value, got "
+                               << scale;
+  } else if (int64_t qd = iface.getQueryType().getDimSize(3);
              ShapedType::isDynamic(qd) || qd == 0) {
     // The query's own head dim: getEffectiveScale() reads that one.
-    return emitOpError() << "scale: the default 1/sqrt(head dim) needs a "
-                            "static, non-zero head dim (got "
-                         << sizeStr(qd) << "); give `scale` explicitly";
+    return op->emitOpError()
+           << "scale: the default 1/sqrt(head dim) needs a static, non-zero "
+              "head dim (got "
+           << sizeStr(qd) << "); give `scale` explicitly";
   }
-  if (std::optional<ArrayRef<int64_t>> window = getWindow()) {
+  if (std::optional<ArrayRef<int64_t>> window = iface.getWindow()) {
     if (window->size() != 2)
-      return emitOpError() << "window: expected 2 values [left, right], got "
-                           << window->size();
+      return op->emitOpError()
+             << "window: expected 2 values [left, right], got "
+             << window->size();
     // A named array: an ArrayRef of a braced list inside the range-for
     // header would dangle (the list dies before the loop body runs).
     const char *sides[] = {"left", "right"};
@@ -233,28 +260,76 @@ LogicalResult AttentionOp::verify() {
     constexpr int64_t kMaxWindow = int64_t(1) << 62;
     for (unsigned i = 0; i < 2; ++i) {
       if ((*window)[i] < -1)
-        return emitOpError() << "window: expected " << sides[i]
-                             << " >= 0 (or -1 for unbounded), got "
-                             << (*window)[i];
+        return op->emitOpError() << "window: expected " << sides[i]
+                                 << " >= 0 (or -1 for unbounded), got "
+                                 << (*window)[i];
       if ((*window)[i] > kMaxWindow)
-        return emitOpError() << "window: expected " << sides[i]
-                             << " <= 2^62 (use -1 for unbounded), got "
-                             << (*window)[i];
+        return op->emitOpError() << "window: expected " << sides[i]
+                                 << " <= 2^62 (use -1 for unbounded), got "
+                                 << (*window)[i];
     }
   }
-  if (FloatAttr softcapAttr = getSoftcapAttr()) {
+  if (FloatAttr softcapAttr = iface.getSoftcapAttr()) {
     float softcap = softcapAttr.getValue().convertToFloat();
     if (!std::isfinite(softcap) || !(softcap > 0.0f))
-      return emitOpError() << "softcap: expected a finite value > 0, got "
-                           << softcap;
+      return op->emitOpError() << "softcap: expected a finite value > 0, got "
+                               << softcap;
   }
-  float p = getDropoutP().convertToFloat();
+  float p = iface.getDropoutP().convertToFloat();
   if (!(p >= 0.0f && p < 1.0f))
-    return emitOpError() << "dropout_p: expected a value in [0, 1), got " << p;
-  if (static_cast<bool>(getSeed()) != static_cast<bool>(getOffset()))
-    return emitOpError() << "rng: expected both seed and offset";
-  if (p > 0.0f && !getSeed())
-    return emitOpError() << "dropout_p = " << p
-                         << " needs the rng(seed, offset) operands";
+    return op->emitOpError() << "dropout_p: expected a value in [0, 1), got "
+                             << p;
+  if (static_cast<bool>(iface.getSeed()) !=
+      static_cast<bool>(iface.getOffset()))
+    return op->emitOpError() << "rng: expected both seed and offset";
+  if (p > 0.0f && !iface.getSeed())
+    return op->emitOpError() << "dropout_p = " << p
+                             << " needs the rng(seed, offset) operands";
+  return success();
+}
+
+/// A gradient result has exactly the type of the operand it differentiates.
+LogicalResult verifyGradientType(Operation *op, StringRef name,
+                                 RankedTensorType grad, StringRef operand,
+                                 RankedTensorType expected) {
+  if (grad.getRank() != expected.getRank() ||
+      grad.getElementType() != expected.getElementType() ||
+      failed(verifyCompatibleShape(grad.getShape(), expected.getShape())))
+    return op->emitOpError() << name << ": expected the type of " << operand
+                             << " (" << expected << "), got " << grad;
+  return success();
+}
+} // namespace
+
+LogicalResult AttentionOp::verify() {
+  FailureOr<AttentionDims> dims =
+      verifyOperandShapes(*this, getQueryType(), getKeyType(), getValueType(),
+                          {{"output", getOutputType()}});
+  if (failed(dims))
+    return failure();
+  if (Value lse = getLse())
+    if (failed(verifyLse(*this, cast<RankedTensorType>(lse.getType()), *dims)))
+      return failure();
+  return verifyScoreAttributes(*this, *dims);
+}
+
+LogicalResult AttentionGradOp::verify() {
+  auto gradOutputType = cast<RankedTensorType>(getGradOutput().getType());
+  FailureOr<AttentionDims> dims = verifyOperandShapes(
+      *this, getQueryType(), getKeyType(), getValueType(),
+      {{"output", getOutputType()}, {"grad_output", gradOutputType}});
+  if (failed(dims) ||
+      failed(verifyLse(*this, cast<RankedTensorType>(getLse().getType()),
+                       *dims)) ||
+      failed(verifyScoreAttributes(*this, *dims)))
+    return failure();
+  auto typeOf = [](Value v) { return cast<RankedTensorType>(v.getType()); };
+  if (failed(verifyGradientType(*this, "grad_query", typeOf(getGradQuery()),
+                                "query", getQueryType())) ||
+      failed(verifyGradientType(*this, "grad_key", typeOf(getGradKey()), "key",
+                                getKeyType())) ||
+      failed(verifyGradientType(*this, "grad_value", typeOf(getGradValue()),
+                                "value", getValueType())))
+    return failure();
   return success();
 }

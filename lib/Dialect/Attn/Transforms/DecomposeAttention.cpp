@@ -1,7 +1,8 @@
 //===- DecomposeAttention.cpp - attn-decompose pass -----------------------===//
 //
-// Thin driver: the decomposition itself is AttentionOp::decomposeOperation
-// (lib/Dialect/Attn/IR/AggregatedOpInterfaceImpl.cpp).
+// Thin driver: the decompositions themselves are the ops' AggregatedOpInterface
+// implementations (lib/Dialect/Attn/IR/AggregatedOpInterfaceImpl.cpp for
+// attn.attention, AttentionGradDecomposition.cpp for attn.attention_grad).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,10 +21,13 @@ struct AttnDecomposePass final
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<AttentionOp> ops;
-    getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
+    SmallVector<linalg::AggregatedOpInterface> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<AttentionOp, AttentionGradOp>(op))
+        ops.push_back(cast<linalg::AggregatedOpInterface>(op));
+    });
     IRRewriter rewriter(&getContext());
-    for (AttentionOp op : ops) {
+    for (linalg::AggregatedOpInterface op : ops) {
       FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
       if (failed(results))
         return signalPassFailure();

@@ -10,7 +10,7 @@
 using namespace mlir;
 using namespace mlir::attn;
 
-ScoreModifiers ScoreModifiers::get(AttentionOp op) {
+ScoreModifiers ScoreModifiers::get(AttentionOpInterface op) {
   ScoreModifiers mods;
   mods.scale = op.getEffectiveScale();
   if (FloatAttr softcap = op.getSoftcapAttr())
@@ -98,6 +98,38 @@ Value mlir::attn::emitModifiedScore(OpBuilder &b, Location loc,
     return score;
   Value negInf = constF32(-std::numeric_limits<float>::infinity());
   return arith::SelectOp::create(b, loc, allowed, score, negInf);
+}
+
+Value mlir::attn::emitSoftcapDerivative(OpBuilder &b, Location loc,
+                                        const ScoreModifiers &mods,
+                                        Value dot) {
+  if (!mods.softcap)
+    return Value();
+  auto constF32 = [&](float v) -> Value {
+    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                          APFloat(v));
+  };
+  // The same operation order as emitModifiedScore, so that t is the tanh
+  // the forward computed.
+  Value score = arith::MulFOp::create(b, loc, dot, constF32(mods.scale));
+  Value t = math::TanhOp::create(
+      b, loc, arith::DivFOp::create(b, loc, score, constF32(*mods.softcap)));
+  return arith::SubFOp::create(b, loc, constF32(1.0f),
+                               arith::MulFOp::create(b, loc, t, t));
+}
+
+Value mlir::attn::emitRecomputedProbability(OpBuilder &b, Location loc,
+                                            Value score, Value lse) {
+  Value negInf = arith::ConstantFloatOp::create(
+      b, loc, b.getF32Type(),
+      APFloat(-std::numeric_limits<float>::infinity()));
+  Value zero =
+      arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f));
+  Value emptyRow =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, lse, negInf);
+  Value p = math::ExpOp::create(b, loc,
+                                arith::SubFOp::create(b, loc, score, lse));
+  return arith::SelectOp::create(b, loc, emptyRow, zero, p);
 }
 
 std::pair<Value, Value>

@@ -816,3 +816,87 @@ func.func @window_too_large(%q: tensor<1x1x8x16xf32>, %k: tensor<1x1x8x16xf32>, 
   %o = attn.attention ins(%q, %k, %v : tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>, tensor<1x1x8x16xf32>) {window = array<i64: 4, 9223372036854775000>} -> tensor<1x1x8x16xf32>
   return %o : tensor<1x1x8x16xf32>
 }
+
+// -----
+
+//===-- attn.attention_grad (shares the forward's shape and attribute rules;
+//===-- these cases cover what is its own). ------------------------------===//
+
+// grad_output with the wrong query length.
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %o: tensor<2x4x8x12xf32>, %lse: tensor<2x4x8xf32>, %do: tensor<2x4x7x12xf32>) {
+  // expected-error @+1 {{grad_output: expected dimension 2 (query length) to be 8 (query's length), got 7}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x7x12xf32>) -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
+  return
+}
+
+// -----
+
+// grad_output of another element type.
+func.func @f(%q: tensor<2x4x8x16xbf16>, %k: tensor<2x2x6x16xbf16>, %v: tensor<2x2x6x12xbf16>, %o: tensor<2x4x8x12xbf16>, %lse: tensor<2x4x8xf32>, %do: tensor<2x4x8x12xf32>) {
+  // expected-error @+1 {{grad_output: expected element type 'bf16' (query's), got 'f32'}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xbf16>, tensor<2x2x6x16xbf16>, tensor<2x2x6x12xbf16>) forward(%o, %lse : tensor<2x4x8x12xbf16>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x8x12xf32>) -> tensor<2x4x8x16xbf16>, tensor<2x2x6x16xbf16>, tensor<2x2x6x12xbf16>
+  return
+}
+
+// -----
+
+// lse of the wrong element type.
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %o: tensor<2x4x8x12xf32>, %lse: tensor<2x4x8xf16>, %do: tensor<2x4x8x12xf32>) {
+  // expected-error @+1 {{lse: expected element type f32, got 'f16'}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x4x8xf16>) grad_output(%do : tensor<2x4x8x12xf32>) -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
+  return
+}
+
+// -----
+
+// lse with the wrong number of heads.
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %o: tensor<2x4x8x12xf32>, %lse: tensor<2x2x8xf32>, %do: tensor<2x4x8x12xf32>) {
+  // expected-error @+1 {{lse: expected dimension 1 (query heads) to be 4 (query's heads), got 2}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x2x8xf32>) grad_output(%do : tensor<2x4x8x12xf32>) -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
+  return
+}
+
+// -----
+
+// grad_key shaped like the query heads instead of the kv heads.
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %o: tensor<2x4x8x12xf32>, %lse: tensor<2x4x8xf32>, %do: tensor<2x4x8x12xf32>) {
+  // expected-error @+1 {{grad_key: expected the type of key ('tensor<2x2x6x16xf32>'), got 'tensor<2x4x6x16xf32>'}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x8x12xf32>) -> tensor<2x4x8x16xf32>, tensor<2x4x6x16xf32>, tensor<2x2x6x12xf32>
+  return
+}
+
+// -----
+
+// grad_query in another element type.
+func.func @f(%q: tensor<2x4x8x16xf16>, %k: tensor<2x2x6x16xf16>, %v: tensor<2x2x6x12xf16>, %o: tensor<2x4x8x12xf16>, %lse: tensor<2x4x8xf32>, %do: tensor<2x4x8x12xf16>) {
+  // expected-error @+1 {{grad_query: expected the type of query ('tensor<2x4x8x16xf16>'), got 'tensor<2x4x8x16xf32>'}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf16>, tensor<2x2x6x16xf16>, tensor<2x2x6x12xf16>) forward(%o, %lse : tensor<2x4x8x12xf16>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x8x12xf16>) -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf16>, tensor<2x2x6x12xf16>
+  return
+}
+
+// -----
+
+// grad_value of the wrong rank.
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %o: tensor<2x4x8x12xf32>, %lse: tensor<2x4x8xf32>, %do: tensor<2x4x8x12xf32>) {
+  // expected-error @+1 {{grad_value: expected the type of value ('tensor<2x2x6x12xf32>'), got 'tensor<2x2x72xf32>'}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x8x12xf32>) -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x72xf32>
+  return
+}
+
+// -----
+
+// Dropout without rng operands (shared rule, checked for the gradient too).
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %o: tensor<2x4x8x12xf32>, %lse: tensor<2x4x8xf32>, %do: tensor<2x4x8x12xf32>) {
+  // expected-error @+1 {{dropout_p = 5.000000e-01 needs the rng(seed, offset) operands}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x8x12xf32>) {dropout_p = 0.5 : f32} -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
+  return
+}
+
+// -----
+
+// Mask of the wrong key length.
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %o: tensor<2x4x8x12xf32>, %lse: tensor<2x4x8xf32>, %do: tensor<2x4x8x12xf32>, %m: tensor<1x1x8x5xi1>) {
+  // expected-error @+1 {{mask: expected dimension 3 (key length) to be 1 or 6, got 5}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x8x12xf32>) mask(%m : tensor<1x1x8x5xi1>) -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
+  return
+}

@@ -253,3 +253,29 @@ func.func @all_features(%q: tensor<2x8x16x64xbf16>, %k: tensor<2x2x32x64xbf16>, 
   %o, %lse = attn.attention ins(%q, %k, %v : tensor<2x8x16x64xbf16>, tensor<2x2x32x64xbf16>, tensor<2x2x32x48xbf16>) mask(%m : tensor<1x8x1x32xf32>) rng(%seed, %offset) {window = array<i64: 8, -1>, softcap = 30.0 : f32, scale = 0.5 : f32, dropout_p = 0.25 : f32, causal = #attn.causal<bottom_right>} -> tensor<2x8x16x48xbf16>, tensor<2x8x16xf32>
   return %o, %lse : tensor<2x8x16x48xbf16>, tensor<2x8x16xf32>
 }
+
+//===-- attn.attention_grad. ----------------------------------------------===//
+
+// CHECK-LABEL: func @grad_minimal
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}} = attn.attention_grad ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%{{.*}}, %{{.*}} : tensor<2x4x8x12xf32>, tensor<2x4x8xf32>) grad_output(%{{.*}} : tensor<2x4x8x12xf32>) -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
+func.func @grad_minimal(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %o: tensor<2x4x8x12xf32>, %lse: tensor<2x4x8xf32>, %do: tensor<2x4x8x12xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x8x12xf32>) -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
+  return %dq, %dk, %dv : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
+}
+
+// CHECK-LABEL: func @grad_all_features
+// CHECK: attn.attention_grad
+// CHECK-SAME: mask(%{{.*}} : tensor<1x8x1x32xi1>) rng(%{{.*}}, %{{.*}})
+// CHECK-SAME: {causal = #attn.causal<top_left>, deterministic, dropout_p = 1.000000e-01 : f32, softcap = 2.000000e+01 : f32, window = array<i64: 4, 4>}
+func.func @grad_all_features(%q: tensor<2x8x16x64xbf16>, %k: tensor<2x2x32x64xbf16>, %v: tensor<2x2x32x48xbf16>, %o: tensor<2x8x16x48xbf16>, %lse: tensor<2x8x16xf32>, %do: tensor<2x8x16x48xbf16>, %m: tensor<1x8x1x32xi1>, %seed: i64, %offset: i64) -> (tensor<2x8x16x64xbf16>, tensor<2x2x32x64xbf16>, tensor<2x2x32x48xbf16>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x16x64xbf16>, tensor<2x2x32x64xbf16>, tensor<2x2x32x48xbf16>) forward(%o, %lse : tensor<2x8x16x48xbf16>, tensor<2x8x16xf32>) grad_output(%do : tensor<2x8x16x48xbf16>) mask(%m : tensor<1x8x1x32xi1>) rng(%seed, %offset) {causal = #attn.causal<top_left>, window = array<i64: 4, 4>, softcap = 20.0 : f32, dropout_p = 0.1 : f32, deterministic} -> tensor<2x8x16x64xbf16>, tensor<2x2x32x64xbf16>, tensor<2x2x32x48xbf16>
+  return %dq, %dk, %dv : tensor<2x8x16x64xbf16>, tensor<2x2x32x64xbf16>, tensor<2x2x32x48xbf16>
+}
+
+// Dynamic sizes are accepted where the relations cannot be checked.
+// CHECK-LABEL: func @grad_dynamic
+// CHECK: attn.attention_grad
+func.func @grad_dynamic(%q: tensor<?x4x?x16xf16>, %k: tensor<?x2x?x16xf16>, %v: tensor<?x2x?x16xf16>, %o: tensor<?x4x?x16xf16>, %lse: tensor<?x4x?xf32>, %do: tensor<?x4x?x16xf16>) -> (tensor<?x4x?x16xf16>, tensor<?x2x?x16xf16>, tensor<?x2x?x16xf16>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<?x4x?x16xf16>, tensor<?x2x?x16xf16>, tensor<?x2x?x16xf16>) forward(%o, %lse : tensor<?x4x?x16xf16>, tensor<?x4x?xf32>) grad_output(%do : tensor<?x4x?x16xf16>) -> tensor<?x4x?x16xf16>, tensor<?x2x?x16xf16>, tensor<?x2x?x16xf16>
+  return %dq, %dk, %dv : tensor<?x4x?x16xf16>, tensor<?x2x?x16xf16>, tensor<?x2x?x16xf16>
+}

@@ -9,10 +9,14 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <cmath>
+
 #include "attnopt/Dialect/Attn/IR/AttnEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "attnopt/Dialect/Attn/IR/AttnAttrs.h.inc"
+
+#include "attnopt/Dialect/Attn/IR/AttnInterfaces.h.inc"
 
 #define GET_OP_CLASSES
 #include "attnopt/Dialect/Attn/IR/AttnOps.h.inc"

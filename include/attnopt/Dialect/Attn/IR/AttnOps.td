@@ -5,6 +5,7 @@
 
 include "attnopt/Dialect/Attn/IR/AttnDialect.td"
 include "attnopt/Dialect/Attn/IR/AttnEnums.td"
+include "attnopt/Dialect/Attn/IR/AttnInterfaces.td"
 include "mlir/Dialect/Linalg/IR/LinalgInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/BuiltinAttributes.td"
@@ -12,7 +13,7 @@ include "mlir/IR/BuiltinAttributes.td"
 def Attn_AttentionElementType : AnyTypeOf<[F16, BF16, F32]>;
 
 def Attn_AttentionOp : Attn_Op<"attention", [
-    Pure, AttrSizedOperandSegments,
+    Pure, AttrSizedOperandSegments, Attn_AttentionOpInterface,
     DeclareOpInterfaceMethods<AggregatedOpInterface, ["decomposeOperation"]>]> {
   let summary = "Scaled dot-product attention";
   let description = [{
@@ -92,20 +93,94 @@ def Attn_AttentionOp : Attn_Op<"attention", [
   let hasVerifier = 1;
 
   let extraClassDeclaration = [{
-    /// The scale actually applied to Q·Kᵀ: the attribute, or 1/sqrt(D).
-    /// Requires a static head dim when the attribute is absent (verified).
-    float getEffectiveScale();
-    /// Query heads per key/value head (Hq / Hkv); requires static heads.
-    int64_t getGroupSize();
-    RankedTensorType getQueryType() {
-      return ::llvm::cast<RankedTensorType>(getQuery().getType());
+    RankedTensorType getOutputType() {
+      return ::llvm::cast<RankedTensorType>(getOutput().getType());
     }
-    RankedTensorType getKeyType() {
-      return ::llvm::cast<RankedTensorType>(getKey().getType());
-    }
-    RankedTensorType getValueType() {
-      return ::llvm::cast<RankedTensorType>(getValue().getType());
-    }
+  }];
+}
+
+def Attn_AttentionGradOp : Attn_Op<"attention_grad", [
+    Pure, AttrSizedOperandSegments, Attn_AttentionOpInterface,
+    DeclareOpInterfaceMethods<AggregatedOpInterface, ["decomposeOperation"]>]> {
+  let summary = "Gradients of scaled dot-product attention";
+  let description = [{
+    The backward pass of `attn.attention`: given the forward inputs, the
+    forward results `output` ([B, Hq, Lq, Dv], the input element type) and
+    `lse` ([B, Hq, Lq], f32) and the gradient `grad_output` of a loss with
+    respect to `output`, returns the gradients of that loss with respect to
+    `query`, `key` and `value`, in their shapes and element type.
+
+    Scores are recomputed from Q, K and the saved `lse`, never stored:
+
+    ```
+    p[i,j]  = exp(s[i,j] - lse[i])           (s as in attn.attention; 0 where
+                                              key j is not allowed or lse = -inf)
+    pd      = p * keep / (1 - dropout_p)      (keep: the forward's Philox bits)
+    D[i]    = sum_e grad_output[i,e] * output[i,e]
+    dV[j]  += sum_i pd[i,j] * grad_output[i]
+    dP[i,j] = (grad_output[i] . v[j]) * keep / (1 - dropout_p)
+    dS[i,j] = p[i,j] * (dP[i,j] - D[i]) * (1 - (s_capped[i,j]/softcap)^2)
+    dQ[i]   = scale * sum_j dS[i,j] * k[j]
+    dK[j]  += scale * sum_i dS[i,j] * q[i]
+    ```
+
+    (the softcap factor only with `softcap`). Under GQA/MQA, `dK` and `dV`
+    sum over the `Hq / Hkv` query heads that share a key/value head. The mask,
+    `scale`, `causal`, `window`, `softcap`, `dropout_p` and `rng` operands must
+    be those of the forward op. `deterministic` asks the lowering for
+    bit-identical `grad_query` across runs (no atomic accumulation). Exact
+    definition: docs/semantics.md, "Gradients".
+
+    Example:
+
+    ```mlir
+    %dq, %dk, %dv = attn.attention_grad
+        ins(%q, %k, %v : tensor<2x8x128x64xbf16>, tensor<2x2x256x64xbf16>,
+                         tensor<2x2x256x64xbf16>)
+        forward(%o, %lse : tensor<2x8x128x64xbf16>, tensor<2x8x128xf32>)
+        grad_output(%do : tensor<2x8x128x64xbf16>)
+        {causal = #attn.causal<bottom_right>, scale = 0.125 : f32}
+        -> tensor<2x8x128x64xbf16>, tensor<2x2x256x64xbf16>,
+           tensor<2x2x256x64xbf16>
+    ```
+  }];
+
+  let arguments = (ins
+    AnyRankedTensor:$query,
+    AnyRankedTensor:$key,
+    AnyRankedTensor:$value,
+    AnyRankedTensor:$output,
+    AnyRankedTensor:$lse,
+    AnyRankedTensor:$grad_output,
+    Optional<AnyRankedTensor>:$mask,
+    Optional<I64>:$seed,
+    Optional<I64>:$offset,
+    OptionalAttr<F32Attr>:$scale,
+    DefaultValuedAttr<Attn_CausalModeAttr, "::mlir::attn::CausalMode::none">:$causal,
+    OptionalAttr<DenseI64ArrayAttr>:$window,
+    OptionalAttr<F32Attr>:$softcap,
+    DefaultValuedAttr<F32Attr, "0.0f">:$dropout_p,
+    UnitAttr:$deterministic
+  );
+  let results = (outs
+    AnyRankedTensor:$grad_query,
+    AnyRankedTensor:$grad_key,
+    AnyRankedTensor:$grad_value
+  );
+
+  let assemblyFormat = [{
+    `ins` `(` $query `,` $key `,` $value `:` type($query) `,` type($key) `,`
+              type($value) `)`
+    `forward` `(` $output `,` $lse `:` type($output) `,` type($lse) `)`
+    `grad_output` `(` $grad_output `:` type($grad_output) `)`
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`rng` `(` $seed^ `,` $offset `)`)?
+    attr-dict `->` type($grad_query) `,` type($grad_key) `,` type($grad_value)
+  }];
+
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
     RankedTensorType getOutputType() {
       return ::llvm::cast<RankedTensorType>(getOutput().getType());
     }

@@ -6,9 +6,12 @@
 include "mlir/Pass/PassBase.td"
 
 def AttnDecomposePass : Pass<"attn-decompose"> {
-  let summary = "Lower attn.attention to the unfused linalg reference form";
+  let summary = "Lower attn.attention and attn.attention_grad to the unfused "
+                "linalg reference form";
   let description = [{
-    Rewrites every `attn.attention` into `linalg.generic` ops on tensors that
+    Rewrites every `attn.attention_grad` into the gradient formulas of
+    docs/semantics.md (materializing P, dP and dS), and every
+    `attn.attention` into `linalg.generic` ops on tensors that
     materialize the `[B, Hq, Lq, Lk]` score matrix: Q·Kᵀ with f32
     accumulation, scale/softcap/mask/causal/window, a numerically safe
     softmax (max-subtracted, fully masked rows give 0), dropout with the

@@ -26,7 +26,7 @@ struct ScoreModifiers {
   std::optional<std::pair<int64_t, int64_t>> window; // -1: unbounded side
   bool booleanMask = false, additiveMask = false;
 
-  static ScoreModifiers get(AttentionOp op);
+  static ScoreModifiers get(AttentionOpInterface op);
   /// Whether positions (i, j) can be excluded by causal/window rules.
   bool hasPositionalMask() const {
     return causal != CausalMode::none || window.has_value();
@@ -47,6 +47,18 @@ Value emitPositionAllowed(OpBuilder &b, Location loc,
 Value emitModifiedScore(OpBuilder &b, Location loc, const ScoreModifiers &mods,
                         Value dot, Value maskValue, Value row, Value col,
                         Value queryLen, Value keyLen);
+
+/// The factor the softcap puts on score gradients: with
+/// t = tanh(scale * dot / softcap), d softcap(scale * dot) / d(scale * dot)
+/// = 1 - t^2. Null when the op has no softcap.
+Value emitSoftcapDerivative(OpBuilder &b, Location loc,
+                            const ScoreModifiers &mods, Value dot);
+
+/// The probability recomputed from a modified score and the saved row
+/// log-sum-exp: exp(score - lse), and 0 for a row with lse = -inf (no
+/// allowed key), where the difference would be NaN.
+Value emitRecomputedProbability(OpBuilder &b, Location loc, Value score,
+                                Value lse);
 
 /// Emits the range [first, last) of key blocks (of `blockKV` keys) that the
 /// causal and window rules leave visible to query rows [firstRow, firstRow +

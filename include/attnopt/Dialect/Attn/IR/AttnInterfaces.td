@@ -1,0 +1,77 @@
+//===- AttnInterfaces.td - attn op interfaces ---------------*- tablegen -*-===//
+//
+// What the forward and the backward op share: the attention inputs and the
+// attributes that define the scores (scale, softcap, mask, causal, window)
+// and the dropout stream. Score emitters, block-skipping bounds, the CPU
+// runner and the GPU kernel builders read them through this interface, so a
+// rule is written once for both directions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNOPT_DIALECT_ATTN_IR_ATTNINTERFACES_TD
+#define ATTNOPT_DIALECT_ATTN_IR_ATTNINTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+def Attn_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
+  let cppNamespace = "::mlir::attn";
+  let description = [{
+    An op whose semantics include the attention scores
+    `s = mask(softcap(scale * Q·Kᵀ))` and the dropout keep mask of
+    docs/semantics.md: `attn.attention` and `attn.attention_grad`.
+  }];
+  let methods = [
+    InterfaceMethod<"The query, [B, Hq, Lq, D].", "::mlir::Value", "getQuery">,
+    InterfaceMethod<"The key, [B, Hkv, Lk, D].", "::mlir::Value", "getKey">,
+    InterfaceMethod<"The value, [B, Hkv, Lk, Dv].", "::mlir::Value",
+                    "getValue">,
+    InterfaceMethod<"The optional boolean or additive mask.", "::mlir::Value",
+                    "getMask">,
+    InterfaceMethod<"The dropout seed, or null.", "::mlir::Value", "getSeed">,
+    InterfaceMethod<"The dropout offset, or null.", "::mlir::Value",
+                    "getOffset">,
+    InterfaceMethod<"The explicit scale, or null.", "::mlir::FloatAttr",
+                    "getScaleAttr">,
+    InterfaceMethod<"The causal mode.", "::mlir::attn::CausalMode",
+                    "getCausal">,
+    InterfaceMethod<"The [left, right] window, if any.",
+                    "::std::optional<::llvm::ArrayRef<int64_t>>", "getWindow">,
+    InterfaceMethod<"The softcap, or null.", "::mlir::FloatAttr",
+                    "getSoftcapAttr">,
+    InterfaceMethod<"The dropout probability.", "::llvm::APFloat",
+                    "getDropoutP">,
+  ];
+
+  let extraSharedClassDeclaration = [{
+    /// The scale actually applied to Q·Kᵀ: the attribute, or 1/sqrt(D).
+    /// Requires a static head dim when the attribute is absent (verified).
+    float getEffectiveScale() {
+      if (::mlir::FloatAttr scale = $_op.getScaleAttr())
+        return scale.getValue().convertToFloat();
+      int64_t d = $_op.getQueryType().getDimSize(3);
+      return static_cast<float>(1.0 / std::sqrt(static_cast<double>(d)));
+    }
+    /// Query heads per key/value head (Hq / Hkv); requires static heads.
+    int64_t getGroupSize() {
+      return $_op.getQueryType().getDimSize(1) /
+             $_op.getKeyType().getDimSize(1);
+    }
+    ::mlir::RankedTensorType getQueryType() {
+      return ::llvm::cast<::mlir::RankedTensorType>(
+          $_op.getQuery().getType());
+    }
+    ::mlir::RankedTensorType getKeyType() {
+      return ::llvm::cast<::mlir::RankedTensorType>($_op.getKey().getType());
+    }
+    ::mlir::RankedTensorType getValueType() {
+      return ::llvm::cast<::mlir::RankedTensorType>(
+          $_op.getValue().getType());
+    }
+    /// Whether the op drops probabilities (dropout_p > 0).
+    bool hasDropout() {
+      return $_op.getDropoutP().convertToFloat() > 0.0f;
+    }
+  }];
+}
+
+#endif // ATTNOPT_DIALECT_ATTN_IR_ATTNINTERFACES_TD
