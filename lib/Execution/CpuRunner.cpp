@@ -3,6 +3,8 @@
 #include "attnopt/Execution/CpuRunner.h"
 #include "attnopt/Pipelines/Pipelines.h"
 #include "DumpArrays.h"
+#include "CpuRunnerSupport.h"
+#include "GradientCpuRunner.h"
 #include "HostTensors.h"
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
@@ -35,127 +37,19 @@ using attnopt::ref::AttentionProblem;
 
 namespace {
 
-constexpr llvm::StringLiteral kKernelName = "attn_kernel";
 constexpr llvm::StringLiteral kKeepName = "attn_dropout_keep";
 
 
-FailureOr<HostElementType> hostType(Operation *op, Type t) {
-  if (t.isF16())
-    return HostElementType::F16;
-  if (t.isBF16())
-    return HostElementType::BF16;
-  if (t.isF32())
-    return HostElementType::F32;
-  if (t.isInteger(1))
-    return HostElementType::I1;
-  return op->emitError() << "attn-cpu-run: unsupported element type " << t;
-}
-
-std::vector<int64_t> shapeOf(Value v) {
-  ArrayRef<int64_t> s = cast<ShapedType>(v.getType()).getShape();
-  return std::vector<int64_t>(s.begin(), s.end());
-}
-
-/// Reads the problem definition off a verified, statically shaped op.
-FailureOr<AttentionProblem> problemOf(AttentionOp op) {
-  for (Type type : llvm::concat<Type>(op->getOperandTypes(),
-                                      op->getResultTypes()))
-    if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
-      return op.emitError("attn-cpu-run needs static shapes, got ") << t;
-  AttentionProblem p;
-  ArrayRef<int64_t> q = op.getQueryType().getShape();
-  p.batch = q[0];
-  p.queryHeads = q[1];
-  p.queryLen = q[2];
-  p.headDim = q[3];
-  p.kvHeads = op.getKeyType().getDimSize(1);
-  p.keyLen = op.getKeyType().getDimSize(2);
-  p.valueDim = op.getValueType().getDimSize(3);
-  p.scale = op.getEffectiveScale();
-  switch (op.getCausal()) {
-  case CausalMode::none:
-    p.causal = attnopt::ref::Causal::None;
-    break;
-  case CausalMode::top_left:
-    p.causal = attnopt::ref::Causal::TopLeft;
-    break;
-  case CausalMode::bottom_right:
-    p.causal = attnopt::ref::Causal::BottomRight;
-    break;
-  }
-  if (std::optional<ArrayRef<int64_t>> w = op.getWindow()) {
-    p.hasWindow = true;
-    p.windowLeft = (*w)[0];
-    p.windowRight = (*w)[1];
-  }
-  if (FloatAttr softcap = op.getSoftcapAttr()) {
-    p.hasSoftcap = true;
-    p.softcap = softcap.getValue().convertToFloat();
-  }
-  if (Value mask = op.getMask()) {
-    auto t = cast<RankedTensorType>(mask.getType());
-    p.maskKind = t.getElementType().isInteger(1)
-                     ? attnopt::ref::MaskKind::Boolean
-                     : attnopt::ref::MaskKind::Additive;
-    for (int i = 0; i < 4; ++i)
-      p.maskShape[i] = t.getDimSize(i);
-  }
-  p.dropoutP = op.getDropoutP().convertToFloat();
-  return p;
-}
-
-MemRefType memrefFor(Value tensor) {
-  auto t = cast<RankedTensorType>(tensor.getType());
-  return MemRefType::get(t.getShape(), t.getElementType());
-}
-
-/// Builds `func @attn_kernel(q, k, v, [mask], [seed, offset], out, [lse])`
-/// over memrefs, with a clone of `op` inside, plus, for dropout, a function
-/// that writes the MLIR-emitted keep mask so it can be compared bit for bit.
+/// The kernel module of a forward op: the entry function, plus, for dropout,
+/// a function that writes the MLIR-emitted keep mask so it can be compared
+/// bit for bit.
 OwningOpRef<ModuleOp> buildKernelModule(AttentionOp op) {
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
   OpBuilder b(ctx);
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
-  b.setInsertionPointToEnd(module->getBody());
-
-  SmallVector<Value> tensorInputs = {op.getQuery(), op.getKey(), op.getValue()};
-  if (op.getMask())
-    tensorInputs.push_back(op.getMask());
-  SmallVector<Type> argTypes;
-  for (Value v : tensorInputs)
-    argTypes.push_back(memrefFor(v));
+  buildCpuEntryFunction(b, *module, op);
   bool hasRng = static_cast<bool>(op.getSeed());
-  if (hasRng)
-    argTypes.append({b.getI64Type(), b.getI64Type()});
-  for (Value r : op->getResults())
-    argTypes.push_back(memrefFor(r));
-
-  auto func = func::FuncOp::create(b, loc, kKernelName,
-                                   b.getFunctionType(argTypes, {}));
-  func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
-  Block *entry = func.addEntryBlock();
-  b.setInsertionPointToStart(entry);
-  IRMapping mapping;
-  unsigned arg = 0;
-  for (Value v : tensorInputs) {
-    Value t = bufferization::ToTensorOp::create(
-        b, loc, v.getType(), entry->getArgument(arg++), /*restrict=*/true);
-    mapping.map(v, t);
-  }
-  if (hasRng) {
-    mapping.map(op.getSeed(), entry->getArgument(arg++));
-    mapping.map(op.getOffset(), entry->getArgument(arg++));
-  }
-  Operation *clone = b.clone(*op.getOperation(), mapping);
-  for (Value r : clone->getResults()) {
-    auto mat = bufferization::MaterializeInDestinationOp::create(
-        b, loc, TypeRange{}, r, entry->getArgument(arg++));
-    mat.setRestrict(true);
-    mat.setWritable(true);
-  }
-  func::ReturnOp::create(b, loc);
-
   if (hasRng && op.getDropoutP().convertToFloat() > 0.0f) {
     b.setInsertionPointToEnd(module->getBody());
     SmallVector<int64_t> shape = {op.getQueryType().getDimSize(0),
@@ -193,67 +87,6 @@ OwningOpRef<ModuleOp> buildKernelModule(AttentionOp op) {
     func::ReturnOp::create(b, loc);
   }
   return module;
-}
-
-LogicalResult lowerToLLVM(ModuleOp module, const CpuRunOptions &options) {
-  PassManager pm(module.getContext());
-  // The user's lowering removes attn.attention; the common tail
-  // (attn-lower-to-llvm-pipeline) bufferizes and lowers to LLVM.
-  std::string pipeline = "func.func(" + options.lowering + ")";
-  std::string errors;
-  llvm::raw_string_ostream errStream(errors);
-  if (failed(parsePassPipeline(pipeline, pm, errStream)))
-    return module.emitError("invalid lowering pipeline '")
-           << options.lowering << "': " << errors;
-  buildAttnLowerToLLVMPipeline(pm);
-  return pm.run(module);
-}
-
-/// Random inputs that make softmax neither uniform nor one-hot; masks with
-/// some excluded entries and some fully excluded rows.
-class InputGenerator {
-public:
-  explicit InputGenerator(uint64_t seed) : rng(seed) {}
-
-  std::vector<double> fill(HostTensor &t, double lo, double hi) {
-    std::uniform_real_distribution<double> dist(lo, hi);
-    std::vector<double> values(t.numElements());
-    for (int64_t i = 0; i < t.numElements(); ++i)
-      values[i] = t.store(i, dist(rng));
-    return values;
-  }
-
-  std::vector<double> fillMask(HostTensor &t, int64_t rowLen) {
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
-    std::vector<double> values(t.numElements());
-    bool boolean = t.elementType() == HostElementType::I1;
-    for (int64_t row = 0; row < t.numElements() / std::max<int64_t>(rowLen, 1);
-         ++row) {
-      bool rowOff = unit(rng) < 0.1;
-      for (int64_t j = 0; j < rowLen; ++j) {
-        int64_t i = row * rowLen + j;
-        bool off = rowOff || unit(rng) < 0.25;
-        double v = boolean ? (off ? 0.0 : 1.0)
-                           : (off ? -std::numeric_limits<double>::infinity()
-                                  : 6.0 * unit(rng) - 3.0);
-        values[i] = t.store(i, v);
-      }
-    }
-    return values;
-  }
-
-  uint64_t next() { return rng(); }
-
-private:
-  std::mt19937_64 rng;
-};
-
-double defaultTolerance(Type elt) {
-  if (elt.isF32())
-    return 1e-5;
-  if (elt.isF16())
-    return 2e-3;
-  return 8e-3;
 }
 
 struct Comparison {
@@ -311,21 +144,10 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
   Type elt = op.getQueryType().getElementType();
 
   OwningOpRef<ModuleOp> module = buildKernelModule(op);
-  if (failed(lowerToLLVM(*module, options)))
-    return op.emitError("attn-cpu-run: lowering to LLVM failed");
-  if (options.dumpLowered)
-    module->print(*options.dumpLowered);
-
-  ExecutionEngineOptions engineOptions;
-  auto transformer = makeOptimizingTransformer(2, 0, nullptr);
-  engineOptions.transformer = transformer;
-  // memrefCopy and friends, which the bufferized code calls.
-  SmallVector<StringRef> sharedLibs = {ATTN_MLIR_C_RUNNER_UTILS};
-  engineOptions.sharedLibPaths = sharedLibs;
-  auto engine = ExecutionEngine::create(*module, engineOptions);
-  if (!engine)
-    return op.emitError("attn-cpu-run: JIT compilation failed: ")
-           << llvm::toString(engine.takeError());
+  FailureOr<std::unique_ptr<ExecutionEngine>> engine =
+      compileForCpu(op, *module, options);
+  if (failed(engine))
+    return failure();
 
   // Inputs, with the values the reference sees (after rounding).
   InputGenerator gen(options.seed);
@@ -379,7 +201,7 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
   for (unsigned i = numInputs; i < descs.size(); ++i)
     args.push_back(&descs[i]);
   if (llvm::Error err = (*engine)->invokePacked(
-          ("_mlir_ciface_" + kKernelName).str(), args))
+          ("_mlir_ciface_" + kCpuKernelName).str(), args))
     return op.emitError("attn-cpu-run: invocation failed: ")
            << llvm::toString(std::move(err));
 
@@ -470,13 +292,22 @@ LogicalResult mlir::attn::runAttentionOnCpu(ModuleOp module,
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
 
-  SmallVector<AttentionOp> ops;
-  module.walk([&](AttentionOp op) { ops.push_back(op); });
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    if (isa<AttentionOp, AttentionGradOp>(op))
+      ops.push_back(op);
+  });
   if (ops.empty())
-    return module.emitError("attn-cpu-run: no attn.attention op in the input");
+    return module.emitError(
+        "attn-cpu-run: no attn.attention or attn.attention_grad op in the "
+        "input");
   bool allPassed = true;
-  for (AttentionOp op : ops)
-    allPassed &= succeeded(runOne(op, options, os));
+  for (Operation *op : ops) {
+    if (auto grad = dyn_cast<AttentionGradOp>(op))
+      allPassed &= succeeded(runGradientOnCpu(grad, options, os));
+    else
+      allPassed &= succeeded(runOne(cast<AttentionOp>(op), options, os));
+  }
   os << (allPassed ? "all " : "FAILED: not all ") << ops.size()
      << " attention op(s) match the float64 reference\n";
   return success(allPassed);

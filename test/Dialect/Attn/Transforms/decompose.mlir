@@ -408,3 +408,38 @@ func.func @dynamic_kv_heads(%q: tensor<1x4x4x8xf32>, %k: tensor<1x?x6x8xf32>, %v
   %o = attn.attention ins(%q, %k, %v : tensor<1x4x4x8xf32>, tensor<1x?x6x8xf32>, tensor<1x?x6x8xf32>) -> tensor<1x4x4x8xf32>
   return %o : tensor<1x4x4x8xf32>
 }
+
+// -----
+
+// The gradient: raw scores, recomputed P = exp(s - lse) (with the softcap),
+// dropout of P, dV as a reduction over the group's query heads (the heads
+// are split into [Hkv, G] so linalg can infer the loop bound), D = rowsum(dO
+// * O), dP = dO·Vᵀ, dS with the softcap factor, dQ, dK (again over [Hkv, G]),
+// and the scale.
+// CHECK-LABEL: func @grad_gqa_softcap_dropout
+// CHECK-NOT: attn.attention_grad
+// CHECK: %[[RAW:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>) outs(%{{.*}} : tensor<1x4x8x6xf32>)
+// CHECK: %[[P:.+]] = linalg.generic {{.*}} ins(%[[RAW]], %{{.*}} : tensor<1x4x8x6xf32>, tensor<1x4x8xf32>)
+// CHECK: math.tanh
+// CHECK: math.exp
+// CHECK: tensor.expand_shape {{.*}} {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 8, 6] : tensor<1x4x8x6xf32> into tensor<1x2x2x8x6xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} {{.*}} outs(%{{.*}} : tensor<1x2x6x12xf32>)
+// CHECK: %[[DS:.+]] = linalg.generic {{.*}} ins(%[[RAW]], %[[P]], %{{.*}}, %{{.*}} : tensor<1x4x8x6xf32>, tensor<1x4x8x6xf32>, tensor<1x4x8x6xf32>, tensor<1x4x8xf32>)
+// CHECK: math.tanh
+// CHECK: linalg.generic {{.*}} ins(%[[DS]], %{{.*}} : tensor<1x4x8x6xf32>, tensor<1x2x6x16xf32>) outs(%{{.*}} : tensor<1x4x8x16xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} {{.*}} outs(%{{.*}} : tensor<1x2x6x16xf32>)
+// CHECK: return
+func.func @grad_gqa_softcap_dropout(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x6x16xf32>, %v: tensor<1x2x6x12xf32>, %o: tensor<1x4x8x12xf32>, %lse: tensor<1x4x8xf32>, %do: tensor<1x4x8x12xf32>, %s: i64, %f: i64) -> (tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x12xf32>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x12xf32>) forward(%o, %lse : tensor<1x4x8x12xf32>, tensor<1x4x8xf32>) grad_output(%do : tensor<1x4x8x12xf32>) rng(%s, %f) {softcap = 2.0 : f32, dropout_p = 0.2 : f32, causal = #attn.causal<top_left>} -> tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x12xf32>
+  return %dq, %dk, %dv : tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x12xf32>
+}
+
+// -----
+
+// Dynamic head counts cannot be decomposed (the GQA head split needs them).
+func.func @grad_dynamic_heads(%q: tensor<1x?x8x16xf32>, %k: tensor<1x?x6x16xf32>, %v: tensor<1x?x6x16xf32>, %o: tensor<1x?x8x16xf32>, %lse: tensor<1x?x8xf32>, %do: tensor<1x?x8x16xf32>) -> tensor<1x?x8x16xf32> {
+  // expected-error @+2 {{decomposition needs static head counts}}
+  // ERR: error: 'attn.attention_grad' op decomposition needs static head counts
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x?x8x16xf32>, tensor<1x?x6x16xf32>, tensor<1x?x6x16xf32>) forward(%o, %lse : tensor<1x?x8x16xf32>, tensor<1x?x8xf32>) grad_output(%do : tensor<1x?x8x16xf32>) -> tensor<1x?x8x16xf32>, tensor<1x?x6x16xf32>, tensor<1x?x6x16xf32>
+  return %dq : tensor<1x?x8x16xf32>
+}

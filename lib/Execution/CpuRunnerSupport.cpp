@@ -1,0 +1,188 @@
+//===- CpuRunnerSupport.cpp - shared pieces of the CPU runners ------------===//
+
+#include "CpuRunnerSupport.h"
+#include "attnopt/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::attn;
+
+FailureOr<HostElementType> mlir::attn::hostType(Operation *op, Type t) {
+  if (t.isF16())
+    return HostElementType::F16;
+  if (t.isBF16())
+    return HostElementType::BF16;
+  if (t.isF32())
+    return HostElementType::F32;
+  if (t.isInteger(1))
+    return HostElementType::I1;
+  return op->emitError() << "attn-cpu-run: unsupported element type " << t;
+}
+
+std::vector<int64_t> mlir::attn::shapeOf(Value v) {
+  ArrayRef<int64_t> s = cast<ShapedType>(v.getType()).getShape();
+  return std::vector<int64_t>(s.begin(), s.end());
+}
+
+/// Reads the problem definition off a verified, statically shaped op.
+FailureOr<AttentionProblem> mlir::attn::problemOf(AttentionOpInterface op) {
+  for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                      op->getResultTypes()))
+    if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
+      return op->emitError("attn-cpu-run needs static shapes, got ") << t;
+  AttentionProblem p;
+  ArrayRef<int64_t> q = op.getQueryType().getShape();
+  p.batch = q[0];
+  p.queryHeads = q[1];
+  p.queryLen = q[2];
+  p.headDim = q[3];
+  p.kvHeads = op.getKeyType().getDimSize(1);
+  p.keyLen = op.getKeyType().getDimSize(2);
+  p.valueDim = op.getValueType().getDimSize(3);
+  p.scale = op.getEffectiveScale();
+  switch (op.getCausal()) {
+  case CausalMode::none:
+    p.causal = attnopt::ref::Causal::None;
+    break;
+  case CausalMode::top_left:
+    p.causal = attnopt::ref::Causal::TopLeft;
+    break;
+  case CausalMode::bottom_right:
+    p.causal = attnopt::ref::Causal::BottomRight;
+    break;
+  }
+  if (std::optional<ArrayRef<int64_t>> w = op.getWindow()) {
+    p.hasWindow = true;
+    p.windowLeft = (*w)[0];
+    p.windowRight = (*w)[1];
+  }
+  if (FloatAttr softcap = op.getSoftcapAttr()) {
+    p.hasSoftcap = true;
+    p.softcap = softcap.getValue().convertToFloat();
+  }
+  if (Value mask = op.getMask()) {
+    auto t = cast<RankedTensorType>(mask.getType());
+    p.maskKind = t.getElementType().isInteger(1)
+                     ? attnopt::ref::MaskKind::Boolean
+                     : attnopt::ref::MaskKind::Additive;
+    for (int i = 0; i < 4; ++i)
+      p.maskShape[i] = t.getDimSize(i);
+  }
+  p.dropoutP = op.getDropoutP().convertToFloat();
+  return p;
+}
+
+MemRefType mlir::attn::memrefFor(Value tensor) {
+  auto t = cast<RankedTensorType>(tensor.getType());
+  return MemRefType::get(t.getShape(), t.getElementType());
+}
+
+void mlir::attn::buildCpuEntryFunction(OpBuilder &b, ModuleOp module,
+                                       Operation *op) {
+  Location loc = op->getLoc();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  SmallVector<Value> tensorInputs, scalarInputs;
+  for (Value v : op->getOperands())
+    (isa<RankedTensorType>(v.getType()) ? tensorInputs : scalarInputs)
+        .push_back(v);
+  SmallVector<Type> argTypes;
+  for (Value v : tensorInputs)
+    argTypes.push_back(memrefFor(v));
+  for (Value v : scalarInputs)
+    argTypes.push_back(v.getType());
+  for (Value r : op->getResults())
+    argTypes.push_back(memrefFor(r));
+
+  auto func = func::FuncOp::create(b, loc, kCpuKernelName,
+                                   b.getFunctionType(argTypes, {}));
+  func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  IRMapping mapping;
+  unsigned arg = 0;
+  for (Value v : tensorInputs) {
+    Value t = bufferization::ToTensorOp::create(
+        b, loc, v.getType(), entry->getArgument(arg++), /*restrict=*/true);
+    mapping.map(v, t);
+  }
+  for (Value v : scalarInputs)
+    mapping.map(v, entry->getArgument(arg++));
+  Operation *clone = b.clone(*op, mapping);
+  for (Value r : clone->getResults()) {
+    auto mat = bufferization::MaterializeInDestinationOp::create(
+        b, loc, TypeRange{}, r, entry->getArgument(arg++));
+    mat.setRestrict(true);
+    mat.setWritable(true);
+  }
+  func::ReturnOp::create(b, loc);
+}
+
+LogicalResult mlir::attn::lowerToLLVM(ModuleOp module, const CpuRunOptions &options) {
+  PassManager pm(module.getContext());
+  // The user's lowering removes attn.attention; the common tail
+  // (attn-lower-to-llvm-pipeline) bufferizes and lowers to LLVM.
+  std::string pipeline = "func.func(" + options.lowering + ")";
+  std::string errors;
+  llvm::raw_string_ostream errStream(errors);
+  if (failed(parsePassPipeline(pipeline, pm, errStream)))
+    return module.emitError("invalid lowering pipeline '")
+           << options.lowering << "': " << errors;
+  buildAttnLowerToLLVMPipeline(pm);
+  return pm.run(module);
+}
+
+FailureOr<std::unique_ptr<ExecutionEngine>>
+mlir::attn::compileForCpu(Operation *op, ModuleOp module,
+                          const CpuRunOptions &options) {
+  if (failed(lowerToLLVM(module, options)))
+    return op->emitError("attn-cpu-run: lowering to LLVM failed");
+  if (options.dumpLowered)
+    module->print(*options.dumpLowered);
+  ExecutionEngineOptions engineOptions;
+  auto transformer = makeOptimizingTransformer(2, 0, nullptr);
+  engineOptions.transformer = transformer;
+  // memrefCopy and friends, which the bufferized code calls.
+  SmallVector<StringRef> sharedLibs = {ATTN_MLIR_C_RUNNER_UTILS};
+  engineOptions.sharedLibPaths = sharedLibs;
+  auto engine = ExecutionEngine::create(module, engineOptions);
+  if (!engine)
+    return op->emitError("attn-cpu-run: JIT compilation failed: ")
+           << llvm::toString(engine.takeError());
+  return std::move(*engine);
+}
+
+double mlir::attn::defaultTolerance(Type elt) {
+  if (elt.isF32())
+    return 1e-5;
+  if (elt.isF16())
+    return 2e-3;
+  return 8e-3;
+}
+
+
+double mlir::attn::maxRelativeError(const HostTensor &got,
+                                    const std::vector<double> &ref,
+                                    int64_t &nans) {
+  double maxRef = 0.0, maxDiff = 0.0;
+  for (int64_t i = 0; i < got.numElements(); ++i) {
+    double g = got.load(i);
+    if (std::isnan(g)) {
+      ++nans;
+      continue;
+    }
+    maxRef = std::max(maxRef, std::fabs(ref[i]));
+    maxDiff = std::max(maxDiff, std::fabs(g - ref[i]));
+  }
+  return maxRef > 0.0 ? maxDiff / maxRef : maxDiff;
+}

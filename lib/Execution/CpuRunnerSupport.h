@@ -1,0 +1,103 @@
+//===- CpuRunnerSupport.h - shared pieces of the CPU runners ----*- C++ -*-===//
+//
+// What running attn.attention and attn.attention_grad on the CPU have in
+// common: reading the problem off the op, building the memref entry function
+// around a clone of the op, lowering and JIT compilation, the input
+// generator and the error measures.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNOPT_LIB_EXECUTION_CPURUNNERSUPPORT_H
+#define ATTNOPT_LIB_EXECUTION_CPURUNNERSUPPORT_H
+
+#include "HostTensors.h"
+#include "attnopt/Dialect/Attn/IR/AttnOps.h"
+#include "attnopt/Execution/CpuRunner.h"
+#include "attnopt/Reference/AttentionReference.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <limits>
+#include <memory>
+#include <random>
+#include <vector>
+
+namespace mlir::attn {
+
+using attnopt::ref::AttentionProblem;
+
+/// The entry point every CPU kernel module exposes.
+inline constexpr llvm::StringLiteral kCpuKernelName = "attn_kernel";
+
+FailureOr<HostElementType> hostType(Operation *op, Type t);
+std::vector<int64_t> shapeOf(Value v);
+MemRefType memrefFor(Value tensor);
+
+/// Reads the problem definition off a verified, statically shaped op.
+FailureOr<AttentionProblem> problemOf(AttentionOpInterface op);
+
+/// Builds `func @attn_kernel(<tensor operands as memrefs>..., [seed, offset],
+/// <results as memrefs>...)` in `module`, around a clone of `op`: tensor
+/// operands in operand order, then the i64 rng operands, then one memref per
+/// result, written with materialize_in_destination.
+void buildCpuEntryFunction(OpBuilder &b, ModuleOp module, Operation *op);
+
+/// Runs `options.lowering` and the common tail down to the LLVM dialect.
+LogicalResult lowerToLLVM(ModuleOp module, const CpuRunOptions &options);
+
+/// Lowers `module` and JIT-compiles it; diagnostics go to `op`.
+FailureOr<std::unique_ptr<ExecutionEngine>>
+compileForCpu(Operation *op, ModuleOp module, const CpuRunOptions &options);
+
+/// Random inputs that make softmax neither uniform nor one-hot; masks with
+/// some excluded entries and some fully excluded rows.
+class InputGenerator {
+public:
+  explicit InputGenerator(uint64_t seed) : rng(seed) {}
+
+  std::vector<double> fill(HostTensor &t, double lo, double hi) {
+    std::uniform_real_distribution<double> dist(lo, hi);
+    std::vector<double> values(t.numElements());
+    for (int64_t i = 0; i < t.numElements(); ++i)
+      values[i] = t.store(i, dist(rng));
+    return values;
+  }
+
+  std::vector<double> fillMask(HostTensor &t, int64_t rowLen) {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<double> values(t.numElements());
+    bool boolean = t.elementType() == HostElementType::I1;
+    for (int64_t row = 0; row < t.numElements() / std::max<int64_t>(rowLen, 1);
+         ++row) {
+      bool rowOff = unit(rng) < 0.1;
+      for (int64_t j = 0; j < rowLen; ++j) {
+        int64_t i = row * rowLen + j;
+        bool off = rowOff || unit(rng) < 0.25;
+        double v = boolean ? (off ? 0.0 : 1.0)
+                           : (off ? -std::numeric_limits<double>::infinity()
+                                  : 6.0 * unit(rng) - 3.0);
+        values[i] = t.store(i, v);
+      }
+    }
+    return values;
+  }
+
+  uint64_t next() { return rng(); }
+
+private:
+  std::mt19937_64 rng;
+};
+
+
+/// Default relative tolerance of an output of element type `elt`.
+double defaultTolerance(Type elt);
+
+/// max |got - ref| / max |ref| over the non-NaN elements; NaNs (unwritten or
+/// broken outputs) are counted in `nans`.
+double maxRelativeError(const HostTensor &got, const std::vector<double> &ref,
+                        int64_t &nans);
+
+} // namespace mlir::attn
+
+#endif // ATTNOPT_LIB_EXECUTION_CPURUNNERSUPPORT_H

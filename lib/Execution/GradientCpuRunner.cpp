@@ -1,0 +1,154 @@
+//===- GradientCpuRunner.cpp - run attn.attention_grad on the CPU ---------===//
+//
+// One attn.attention_grad is compiled like a forward op (CpuRunnerSupport.h)
+// and run on the inputs a training step would give it: random Q, K, V and
+// dO, and the forward's O and lse from the float64 forward reference,
+// rounded to the types the op takes. Its dQ, dK, dV are compared with the
+// float64 gradient reference (attnopt/Reference/AttentionGradReference.h)
+// evaluated on exactly those rounded inputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CpuRunnerSupport.h"
+#include "GradientCpuRunner.h"
+#include "attnopt/Reference/AttentionGradReference.h"
+
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+/// The forward's bounds hold for the gradients too (f32 accumulation; the
+/// only roundings to the element type are the inputs, O and the results).
+double gradientTolerance(Type elt) { return defaultTolerance(elt); }
+
+/// Stores `values` into `t` and returns what was stored (after rounding).
+std::vector<double> storeAll(HostTensor &t, const std::vector<double> &values) {
+  std::vector<double> stored(values.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    stored[i] = t.store(static_cast<int64_t>(i), values[i]);
+  return stored;
+}
+
+} // namespace
+
+LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
+                                           const CpuRunOptions &options,
+                                           llvm::raw_ostream &os) {
+  FailureOr<AttentionProblem> problem = problemOf(op);
+  if (failed(problem))
+    return failure();
+  AttentionProblem &p = *problem;
+  Type elt = op.getQueryType().getElementType();
+
+  OpBuilder b(op.getContext());
+  OwningOpRef<ModuleOp> module = ModuleOp::create(op.getLoc());
+  buildCpuEntryFunction(b, *module, op);
+  FailureOr<std::unique_ptr<ExecutionEngine>> engine =
+      compileForCpu(op, *module, options);
+  if (failed(engine))
+    return failure();
+
+  InputGenerator gen(options.seed);
+  HostElementType t = *hostType(op, elt);
+  HostTensor q(t, shapeOf(op.getQuery())), k(t, shapeOf(op.getKey())),
+      v(t, shapeOf(op.getValue()));
+  std::vector<double> qv = gen.fill(q, -2.0, 2.0);
+  std::vector<double> kv = gen.fill(k, -2.0, 2.0);
+  std::vector<double> vv = gen.fill(v, -1.0, 1.0);
+  std::optional<HostTensor> mask;
+  std::vector<double> maskValues;
+  if (Value m = op.getMask()) {
+    FailureOr<HostElementType> mt =
+        hostType(op, cast<ShapedType>(m.getType()).getElementType());
+    if (failed(mt))
+      return failure();
+    mask.emplace(*mt, shapeOf(m));
+    maskValues = gen.fillMask(*mask, p.maskShape[3]);
+  }
+  int64_t seed = static_cast<int64_t>(gen.next());
+  int64_t offset = static_cast<int64_t>(gen.next() & 0xFFFFFFFFFFull);
+  p.seed = static_cast<uint64_t>(seed);
+  p.offset = static_cast<uint64_t>(offset);
+  HostTensor dOut(t, shapeOf(op.getGradOutput()));
+  std::vector<double> dOutValues = gen.fill(dOut, -1.0, 1.0);
+
+  // The forward's results, as the op receives them: O in the element type,
+  // lse in f32.
+  std::vector<double> refOut, refLse;
+  attnopt::ref::referenceAttention(p, qv, kv, vv, maskValues, refOut, refLse);
+  HostTensor out(t, shapeOf(op.getOutput()));
+  HostTensor lse(HostElementType::F32, shapeOf(op.getLse()));
+  std::vector<double> outValues = storeAll(out, refOut);
+  std::vector<double> lseValues = storeAll(lse, refLse);
+
+  HostTensor dq(t, shapeOf(op.getGradQuery())), dk(t, shapeOf(op.getGradKey())),
+      dv(t, shapeOf(op.getGradValue()));
+  for (HostTensor *g : {&dq, &dk, &dv})
+    g->poison();
+
+  // Operand order of the entry function: tensors in operand order (q, k, v,
+  // output, lse, grad_output, [mask]), [seed, offset], then the results.
+  SmallVector<HostTensor *> tensors = {&q, &k, &v, &out, &lse, &dOut};
+  if (mask)
+    tensors.push_back(&*mask);
+  SmallVector<void *> descs;
+  for (HostTensor *h : tensors)
+    descs.push_back(h->descriptor());
+  for (HostTensor *h : {&dq, &dk, &dv})
+    descs.push_back(h->descriptor());
+  SmallVector<void *> args;
+  for (unsigned i = 0; i < tensors.size(); ++i)
+    args.push_back(&descs[i]);
+  if (op.getSeed()) {
+    args.push_back(&seed);
+    args.push_back(&offset);
+  }
+  for (unsigned i = tensors.size(); i < descs.size(); ++i)
+    args.push_back(&descs[i]);
+  if (llvm::Error err = (*engine)->invokePacked(
+          ("_mlir_ciface_" + kCpuKernelName).str(), args))
+    return op.emitError("attn-cpu-run: invocation failed: ")
+           << llvm::toString(std::move(err));
+
+  std::vector<double> refDq, refDk, refDv;
+  attnopt::ref::referenceAttentionGrad(p, qv, kv, vv, maskValues, outValues,
+                                       dOutValues, lseValues, refDq, refDk,
+                                       refDv);
+  double tol = options.tolerance > 0.0 ? options.tolerance
+                                       : gradientTolerance(elt);
+  int64_t nans = 0;
+  struct Result {
+    const char *name;
+    double err;
+  } results[] = {{"grad_query", maxRelativeError(dq, refDq, nans)},
+                 {"grad_key", maxRelativeError(dk, refDk, nans)},
+                 {"grad_value", maxRelativeError(dv, refDv, nans)}};
+
+  std::string loc;
+  llvm::raw_string_ostream locStream(loc);
+  op.getLoc().print(locStream);
+  os << "attn.attention_grad at " << loc << "\n  B=" << p.batch
+     << " Hq=" << p.queryHeads << " Hkv=" << p.kvHeads << " Lq=" << p.queryLen
+     << " Lk=" << p.keyLen << " D=" << p.headDim << " Dv=" << p.valueDim
+     << " " << elt << " causal=" << stringifyCausalMode(op.getCausal())
+     << (p.maskKind != attnopt::ref::MaskKind::None ? " masked" : "")
+     << (p.hasWindow ? " window" : "") << (p.hasSoftcap ? " softcap" : "")
+     << (p.dropoutP > 0.0f ? " dropout" : "") << "\n";
+  bool ok = nans == 0;
+  for (const Result &r : results) {
+    os << llvm::format("  %s: max rel err %.3e (tolerance %.1e)\n", r.name,
+                       r.err, tol);
+    ok = ok && r.err <= tol;
+  }
+  if (nans)
+    os << "  NaN or unwritten gradients: " << nans << "\n";
+  int64_t emptyRows =
+      llvm::count_if(refLse, [](double l) { return std::isinf(l); });
+  os << "  rows with no allowed key: " << emptyRows << " of " << refLse.size()
+     << "\n";
+  os << (ok ? "  PASS\n" : "  FAIL\n");
+  return success(ok);
+}
