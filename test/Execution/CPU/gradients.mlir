@@ -6,6 +6,12 @@
 // The unfused decomposition, two seeds:
 // RUN: attn-cpu-run %s --seed=3 | FileCheck %s
 // RUN: attn-cpu-run %s --seed=17 | FileCheck %s
+// The tiled backward with recomputation (attn-tile), with tiles that divide
+// the lengths, tiles that don't, and odd tiles smaller than the group:
+// RUN: attn-cpu-run %s --seed=3 --lowering="attn-tile{block-q=16 block-kv=16}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=5 --lowering="attn-tile{block-q=8 block-kv=12}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=9 --lowering="attn-tile{block-q=5 block-kv=7}" | FileCheck %s
+// RUN: attn-cpu-run %s --seed=11 --lowering="attn-tile" | FileCheck %s
 
 // CHECK-NOT: FAIL
 // plain.

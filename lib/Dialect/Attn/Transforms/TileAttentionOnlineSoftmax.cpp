@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionTileBuilder.h"
 #include "attnopt/Dialect/Attn/Analysis/TileSelection.h"
 #include "attnopt/Dialect/Attn/Transforms/Passes.h"
 #include "attnopt/Dialect/Attn/Transforms/Transforms.h"
@@ -32,134 +33,26 @@ using namespace mlir::attn;
 
 namespace {
 
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-
-/// Emits the tiled form of one attention op. Values named `*Tile` have
-/// static tile shapes; `q0`/`k0` are the first query row / key of a block.
-class OnlineSoftmaxBuilder {
+/// Emits the tiled form of one attention op.
+class OnlineSoftmaxBuilder : public AttentionTileBuilder {
 public:
   OnlineSoftmaxBuilder(RewriterBase &b, AttentionOp op,
                        const OnlineSoftmaxTiling &tiling)
-      : b(b), loc(op.getLoc()), op(op), br(tiling.blockQ),
-        bc(tiling.blockKV), mods(ScoreModifiers::get(op)) {
-    positional = mods;
-    positional.causal = CausalMode::none;
-    positional.window.reset();
-  }
+      : AttentionTileBuilder(b, op, tiling.blockQ, tiling.blockKV), op(op) {}
 
   FailureOr<SmallVector<Value>> build();
 
 private:
-  using BodyFn = function_ref<void(OpBuilder &, Location, ValueRange)>;
-
-  // Small builders.
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value f32(OpBuilder &nb, Location l, float v) {
-    return arith::ConstantFloatOp::create(nb, l, nb.getF32Type(), APFloat(v));
-  }
-  Value toF32(OpBuilder &nb, Location l, Value v) {
-    return v.getType().isF32()
-               ? v
-               : arith::ExtFOp::create(nb, l, nb.getF32Type(), v).getResult();
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
-  Value maxI(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
-  Value dimOf(Value tensor, int64_t dim);
-  /// Whether dimension `dim` of `tensor` is static and a multiple of `block`.
-  static bool divides(Value tensor, int64_t dim, int64_t block) {
-    auto type = cast<RankedTensorType>(tensor.getType());
-    return !type.isDynamicDim(dim) && type.getDimSize(dim) % block == 0;
-  }
-  Value filled(ArrayRef<int64_t> shape, float value);
-  Value generic(ValueRange inputs, Value init, ArrayRef<AffineMap> maps,
-                ArrayRef<utils::IteratorType> iterators, BodyFn body);
-  AffineMap map(unsigned numDims, ArrayRef<AffineExpr> results) {
-    return AffineMap::get(numDims, 0, results, b.getContext());
-  }
-  /// [rows x cols] slice of a rank-4 tensor at (i0, i1, i2, 0 or col0),
-  /// zero-padded to [padRows x padCols].
-  Value paddedSlice(Value source, ArrayRef<OpFoldResult> offsets,
-                    ArrayRef<OpFoldResult> sizes, int64_t padRows,
-                    int64_t padCols);
-
-  // The steps of the algorithm.
   Value blockNeedsMask(Value q0, Value rows, Value k0);
-  Value maskTile(Value bIdx, Value hIdx, Value q0, Value rows, Value k0,
-                 Value cols);
-  Value scoreTile(Value qTile, Value kTile);
-  Value modifiedScores(Value raw, Value maskTile, Value q0, Value k0,
-                       const ScoreModifiers &m, bool boundColumns);
   SmallVector<Value> kvStep(Value bIdx, Value hIdx, Value kvHead, Value q0,
                             Value rows, Value qTile, Value kb, Value acc,
                             Value rowMax, Value rowSum);
   Value finalOutput(Value acc, Value rowSum);
   Value finalLse(Value rowMax, Value rowSum);
 
-  RewriterBase &b;
-  Location loc;
   AttentionOp op;
-  int64_t br, bc;
-  ScoreModifiers mods, positional;
-  int64_t group = 1, headDim = 0, valueDim = 0;
-  Value numHeads, queryLen, keyLen;
-  utils::IteratorType par = utils::IteratorType::parallel;
-  utils::IteratorType red = utils::IteratorType::reduction;
 };
 
-Value OnlineSoftmaxBuilder::dimOf(Value tensor, int64_t dim) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  if (!type.isDynamicDim(dim))
-    return idx(type.getDimSize(dim));
-  return tensor::DimOp::create(b, loc, tensor, dim);
-}
-
-Value OnlineSoftmaxBuilder::filled(ArrayRef<int64_t> shape, float value) {
-  Value empty = tensor::EmptyOp::create(b, loc, shape, b.getF32Type());
-  return linalg::FillOp::create(b, loc, f32(b, loc, value), empty)
-      .getResult(0);
-}
-
-Value OnlineSoftmaxBuilder::generic(ValueRange inputs, Value init,
-                                    ArrayRef<AffineMap> maps,
-                                    ArrayRef<utils::IteratorType> iterators,
-                                    BodyFn body) {
-  return linalg::GenericOp::create(b, loc, TypeRange{init.getType()}, inputs,
-                                   ValueRange{init}, maps, iterators, body)
-      .getResult(0);
-}
-
-Value OnlineSoftmaxBuilder::paddedSlice(Value source,
-                                        ArrayRef<OpFoldResult> offsets,
-                                        ArrayRef<OpFoldResult> sizes,
-                                        int64_t padRows, int64_t padCols) {
-  auto srcType = cast<RankedTensorType>(source.getType());
-  SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
-  auto sliceType = tensor::ExtractSliceOp::inferCanonicalRankReducedResultType(
-      2, srcType, sizes);
-  Value slice = tensor::ExtractSliceOp::create(b, loc, sliceType, source,
-                                               offsets, sizes, strides);
-  auto padType = RankedTensorType::get({padRows, padCols},
-                                       srcType.getElementType());
-  if (sliceType == padType)
-    return slice;
-  auto highOf = [&](OpFoldResult size, int64_t target) -> OpFoldResult {
-    if (std::optional<int64_t> c = getConstantIntValue(size))
-      return b.getIndexAttr(target - *c);
-    return sub(idx(target), cast<Value>(size));
-  };
-  SmallVector<OpFoldResult> low(2, b.getIndexAttr(0));
-  SmallVector<OpFoldResult> high = {highOf(sizes[2], padRows),
-                                    highOf(sizes[3], padCols)};
-  Value zero = arith::ConstantOp::create(
-      b, loc, b.getZeroAttr(srcType.getElementType()));
-  return tensor::PadOp::create(b, loc, padType, slice, low, high, zero);
-}
-
-/// Whether block [k0, k0 + Bc) of rows [q0, q0 + rows) has any position the
-/// causal/window rules exclude, or runs past the last key.
 Value OnlineSoftmaxBuilder::blockNeedsMask(Value q0, Value rows, Value k0) {
   Value blockEnd = add(k0, idx(bc));
   Value needs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
@@ -190,80 +83,6 @@ Value OnlineSoftmaxBuilder::blockNeedsMask(Value q0, Value rows, Value k0) {
                                  lastLower));
   }
   return needs;
-}
-
-/// The [Br|1, Bc|1] block of the mask (broadcast dims keep size 1).
-Value OnlineSoftmaxBuilder::maskTile(Value bIdx, Value hIdx, Value q0,
-                                     Value rows, Value k0, Value cols) {
-  Value mask = op.getMask();
-  if (!mask)
-    return Value();
-  auto type = cast<RankedTensorType>(mask.getType());
-  auto pick = [&](int64_t dim, Value v) {
-    return type.getDimSize(dim) == 1 ? OpFoldResult(b.getIndexAttr(0))
-                                     : OpFoldResult(v);
-  };
-  auto size = [&](int64_t dim, Value v) {
-    return type.getDimSize(dim) == 1 ? OpFoldResult(b.getIndexAttr(1))
-                                     : OpFoldResult(v);
-  };
-  SmallVector<OpFoldResult> offsets = {pick(0, bIdx), pick(1, hIdx), pick(2, q0),
-                                       pick(3, k0)};
-  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
-                                     size(2, rows), size(3, cols)};
-  return paddedSlice(mask, offsets, sizes, type.getDimSize(2) == 1 ? 1 : br,
-                     type.getDimSize(3) == 1 ? 1 : bc);
-}
-
-/// S[i, j] = sum_d Q[i, d] * K[j, d] in f32: [Br, Bc].
-Value OnlineSoftmaxBuilder::scoreTile(Value qTile, Value kTile) {
-  AffineExpr i, j, d;
-  bindDims(b.getContext(), i, j, d);
-  return generic({qTile, kTile}, filled({br, bc}, 0.0f),
-                 {map(3, {i, d}), map(3, {j, d}), map(3, {i, j})},
-                 {par, par, red},
-                 [&](OpBuilder &nb, Location l, ValueRange a) {
-                   Value prod = arith::MulFOp::create(nb, l, toF32(nb, l, a[0]),
-                                                      toF32(nb, l, a[1]));
-                   linalg::YieldOp::create(
-                       nb, l, arith::AddFOp::create(nb, l, a[2], prod).getResult());
-                 });
-}
-
-Value OnlineSoftmaxBuilder::modifiedScores(Value raw, Value maskTile, Value q0,
-                                           Value k0, const ScoreModifiers &m,
-                                           bool boundColumns) {
-  AffineExpr i, j;
-  bindDims(b.getContext(), i, j);
-  AffineMap id = map(2, {i, j});
-  SmallVector<Value> inputs = {raw};
-  SmallVector<AffineMap> maps = {id};
-  if (maskTile) {
-    auto t = cast<RankedTensorType>(maskTile.getType());
-    AffineExpr zero = getAffineConstantExpr(0, b.getContext());
-    inputs.push_back(maskTile);
-    maps.push_back(map(2, {t.getDimSize(0) == 1 ? zero : i,
-                           t.getDimSize(1) == 1 ? zero : j}));
-  }
-  maps.push_back(id);
-  Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br, bc},
-                                       b.getF32Type());
-  return generic(
-      inputs, init, maps, {par, par},
-      [&](OpBuilder &nb, Location l, ValueRange a) {
-        Value row = arith::AddIOp::create(nb, l, q0,
-                                          linalg::IndexOp::create(nb, l, 0));
-        Value col = arith::AddIOp::create(nb, l, k0,
-                                          linalg::IndexOp::create(nb, l, 1));
-        Value s = emitModifiedScore(nb, l, m, a[0], maskTile ? a[1] : Value(),
-                                    row, col, queryLen, keyLen);
-        if (boundColumns) {
-          Value inside = arith::CmpIOp::create(
-              nb, l, arith::CmpIPredicate::slt, col, keyLen);
-          s = arith::SelectOp::create(nb, l, inside, s, f32(nb, l, kNegInf));
-        }
-        linalg::YieldOp::create(nb, l, s);
-      });
 }
 
 /// One step of the inner loop: returns the new (acc, m, l).
@@ -554,18 +373,21 @@ FailureOr<SmallVector<Value>> OnlineSoftmaxBuilder::build() {
 struct AttnTilePass final : mlir::attn::impl::AttnTilePassBase<AttnTilePass> {
   using Base::Base;
 
-  /// Pass options win, then the op's attn.tiles, then tile selection.
-  FailureOr<OnlineSoftmaxTiling> tilingFor(AttentionOp op) {
+  /// Pass options win, then the op's attn.tiles, then tile selection (for
+  /// the forward; the IO model does not cover the gradient, which gets the
+  /// default OnlineSoftmaxTiling).
+  FailureOr<OnlineSoftmaxTiling> tilingFor(Operation *op) {
     OnlineSoftmaxTiling tiling;
+    auto forward = dyn_cast<AttentionOp>(op);
     if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles")) {
       tiling.blockQ = tiles.getBlockQ();
       tiling.blockKV = tiles.getBlockKv();
-    } else if (blockQ <= 0 || blockKV <= 0) {
+    } else if (forward && (blockQ <= 0 || blockKV <= 0)) {
       std::optional<TargetDescription> target = TargetDescription::get(chip);
       if (!target)
-        return op.emitOpError("attn-tile: unknown chip '")
+        return op->emitOpError("attn-tile: unknown chip '")
                << chip << "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)";
-      FailureOr<AttentionShape> shape = AttentionShape::get(op);
+      FailureOr<AttentionShape> shape = AttentionShape::get(forward);
       if (failed(shape))
         return failure();
       TileChoice choice = selectTiles(*shape, *target);
@@ -580,16 +402,23 @@ struct AttnTilePass final : mlir::attn::impl::AttnTilePassBase<AttnTilePass> {
   }
 
   void runOnOperation() override {
-    SmallVector<AttentionOp> ops;
-    getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<AttentionOp, AttentionGradOp>(op))
+        ops.push_back(op);
+    });
     IRRewriter rewriter(&getContext());
-    for (AttentionOp op : ops) {
+    for (Operation *op : ops) {
       FailureOr<OnlineSoftmaxTiling> tiling = tilingFor(op);
       if (failed(tiling))
         return signalPassFailure();
       rewriter.setInsertionPoint(op);
       FailureOr<SmallVector<Value>> results =
-          tileAttentionWithOnlineSoftmax(rewriter, op, *tiling);
+          isa<AttentionOp>(op)
+              ? tileAttentionWithOnlineSoftmax(rewriter, cast<AttentionOp>(op),
+                                               *tiling)
+              : tileAttentionGradWithRecomputation(
+                    rewriter, cast<AttentionGradOp>(op), *tiling);
       if (failed(results))
         return signalPassFailure();
       rewriter.replaceOp(op, *results);

@@ -171,3 +171,45 @@ mlir::attn::emitVisibleKeyBlocks(OpBuilder &b, Location loc,
       b, loc, empty, first, arith::MaxSIOp::create(b, loc, hiBlocks, first));
   return {first, last};
 }
+
+std::pair<Value, Value>
+mlir::attn::emitVisibleQueryBlocks(OpBuilder &b, Location loc,
+                                   const ScoreModifiers &mods, Value firstKey,
+                                   Value keys, Value queryLen, Value keyLen,
+                                   int64_t blockQ) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto sub = [&](Value x, Value y) -> Value {
+    return arith::SubIOp::create(b, loc, x, y);
+  };
+  Value zero = idx(0), block = idx(blockQ);
+  Value delta = mods.causal == CausalMode::bottom_right
+                    ? sub(keyLen, queryLen)
+                    : zero;
+  // Rows [lo, hi) see some key of the block: the first key's diagonal row is
+  // firstKey - delta, the last key's is firstKey + keys - 1 - delta.
+  Value firstDiag = sub(firstKey, delta);
+  Value lastDiag = sub(add(firstKey, sub(keys, idx(1))), delta);
+  Value lo = zero, hi = queryLen;
+  if (mods.causal != CausalMode::none)
+    lo = arith::MaxSIOp::create(b, loc, lo, firstDiag);
+  if (mods.window) {
+    auto [left, right] = *mods.window;
+    if (right >= 0)
+      lo = arith::MaxSIOp::create(b, loc, lo, sub(firstDiag, idx(right)));
+    if (left >= 0)
+      hi = arith::MinSIOp::create(b, loc, hi, add(lastDiag, idx(left + 1)));
+  }
+  Value first = arith::DivSIOp::create(b, loc, lo, block);
+  Value hiBlocks = arith::CeilDivSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, hi, zero), block);
+  Value empty =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, hi, lo);
+  Value last = arith::SelectOp::create(
+      b, loc, empty, first, arith::MaxSIOp::create(b, loc, hiBlocks, first));
+  return {first, last};
+}

@@ -22,6 +22,17 @@ FailureOr<SmallVector<Value>>
 tileAttentionWithOnlineSoftmax(RewriterBase &rewriter, AttentionOp op,
                                const OnlineSoftmaxTiling &tiling);
 
+/// Rewrites the gradient `op` into FlashAttention's backward with
+/// recomputation (lib/Dialect/Attn/Transforms/TileAttentionGradRecompute.cpp):
+/// D = rowsum(dO * O), an scf.forall over key blocks accumulating dK and dV
+/// over the visible query blocks, and an scf.forall over query blocks
+/// accumulating dQ over the visible key blocks. Scores and probabilities
+/// exist only as Br x Bc tiles. Deterministic: no result depends on the
+/// order of parallel iterations.
+FailureOr<SmallVector<Value>>
+tileAttentionGradWithRecomputation(RewriterBase &rewriter, AttentionGradOp op,
+                                   const OnlineSoftmaxTiling &tiling);
+
 } // namespace mlir::attn
 
 #endif // ATTNOPT_DIALECT_ATTN_TRANSFORMS_TRANSFORMS_H

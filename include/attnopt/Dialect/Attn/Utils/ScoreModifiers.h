@@ -71,6 +71,21 @@ std::pair<Value, Value> emitVisibleKeyBlocks(OpBuilder &b, Location loc,
                                              Value queryLen, Value keyLen,
                                              int64_t blockKV);
 
+/// The transpose of emitVisibleKeyBlocks: the range [first, last) of query
+/// blocks (of `blockQ` rows) containing every row that the causal and window
+/// rules allow to see at least one key of [firstKey, firstKey + keys). Key j
+/// is visible to row i iff j <= i + delta (causal), i + delta - left <= j
+/// (window left) and j <= i + delta + right (window right), i.e. iff
+/// i >= j - delta, i <= j - delta + left and i >= j - delta - right; the
+/// range runs from the first row that sees the first key to the last row that
+/// sees the last key. An empty range means no row sees any key of the block.
+/// Index operands.
+std::pair<Value, Value> emitVisibleQueryBlocks(OpBuilder &b, Location loc,
+                                               const ScoreModifiers &mods,
+                                               Value firstKey, Value keys,
+                                               Value queryLen, Value keyLen,
+                                               int64_t blockQ);
+
 } // namespace mlir::attn
 
 #endif // ATTNOPT_DIALECT_ATTN_UTILS_SCOREMODIFIERS_H
