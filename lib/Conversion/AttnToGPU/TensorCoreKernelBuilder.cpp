@@ -62,6 +62,7 @@
 
 #include "TensorCoreKernel.h"
 #include "KernelArguments.h"
+#include "MmaEmitterBase.h"
 
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
@@ -90,15 +91,14 @@ using tc::kRowsPerWarp;
 /// Padded shared-memory row stride, in elements.
 int64_t paddedStride(int64_t headDim) { return headDim + 8; }
 
-/// Four f32 accumulators of one m16n8 C fragment.
-using Frag = std::array<Value, 4>;
-
-class TensorCoreEmitter {
+class TensorCoreEmitter : public MmaEmitterBase {
 public:
   TensorCoreEmitter(OpBuilder &b, AttentionOp op, const KernelSpec &spec)
-      : b(b), ctx(b.getContext()), loc(op.getLoc()), op(op), spec(spec),
-        mods(ScoreModifiers::get(op)), blockQ(spec.blockQ),
-        threads(tc::threadsFor(spec.blockQ)) {
+      : MmaEmitterBase(b, op.getLoc(), op.getQueryType().getElementType(),
+                       op.getQueryType().getDimSize(3),
+                       tc::threadsFor(spec.blockQ)),
+        op(op), spec(spec), mods(ScoreModifiers::get(op)),
+        blockQ(spec.blockQ) {
     auto q = op.getQueryType();
     heads = q.getDimSize(1);
     queryLen = q.getDimSize(2);
@@ -113,185 +113,14 @@ public:
   void emit(gpu::GPUFuncOp func);
 
 private:
-  // --- scalar helpers -------------------------------------------------------
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value i32c(int32_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-  }
-  Value f32(float v) {
-    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(v));
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t c) { return c == 0 ? x : add(x, idx(c)); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value mul(Value x, int64_t c) { return mul(x, idx(c)); }
-  Value divu(Value x, int64_t c) {
-    return arith::DivUIOp::create(b, loc, x, idx(c));
-  }
-  Value remu(Value x, int64_t c) {
-    return arith::RemUIOp::create(b, loc, x, idx(c));
-  }
-  Value minS(Value x, int64_t c) {
-    return arith::MinSIOp::create(b, loc, x, idx(c));
-  }
-  Value ltC(Value x, int64_t c) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, idx(c));
-  }
-  Value fmax(Value x, Value y) {
-    return arith::MaximumFOp::create(b, loc, x, y);
-  }
-  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  Value fadd(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  /// x * y + z as mul and add marked `contract`, which the NVPTX backend
-  /// fuses into one fma.rn (without the flag it emits mul.rn + add.rn, which
-  /// ptxas must not fuse).
-  Value fmaC(Value x, Value y, Value z) {
-    auto contract =
-        arith::FastMathFlagsAttr::get(ctx, arith::FastMathFlags::contract);
-    Value p = arith::MulFOp::create(b, loc, x, y, contract);
-    return arith::AddFOp::create(b, loc, p, z, contract);
-  }
-  Value shflXor(Value v, int32_t offset) {
-    return gpu::ShuffleOp::create(b, loc, v, offset, 32, gpu::ShuffleMode::XOR)
-        .getShuffleResult();
-  }
-
-  // --- tensor-core helpers --------------------------------------------------
-  /// ldmatrix.x4 (optionally .trans) at a shared-memory byte address (index).
-  std::array<Value, 4> ldmatrix4(Value byteAddr, bool transpose);
-  /// D = A * B + C, m16n8k16, 16-bit A/B as packed i32 pairs, f32 C/D.
-  Frag mma(ArrayRef<Value> a, Value b0, Value b1, const Frag &c);
-  /// A pair register (i32) of two f32 values rounded to the element type;
-  /// `lo` goes to the low half.
-  Value packPair(Value lo, Value hi);
-
-  /// exp2 of an f32 (ex2.approx.ftz.f32).
-  Value exp2(Value x);
-
-  /// Issues cp.async copies of tile rows [first, first + tileRows) of a
-  /// sequence of length `len` (rows of `headDim` elements starting at global
-  /// row `rowBase`) into `dst[lead..., r, c]`. Rows past `len` are
-  /// zero-filled.
-  void copyTile(Value global, Value rowBase, Value first, int64_t len,
-                int64_t tileRows, Value dst, ValueRange lead,
-                SmallVectorImpl<Value> &tokens);
   Value maskValue(Value mask, Value bIdx, Value hIdx, Value row, Value key);
 
-  OpBuilder &b;
-  MLIRContext *ctx;
-  Location loc;
   AttentionOp op;
   const KernelSpec &spec;
   ScoreModifiers mods;
-  int64_t blockQ, threads; // 64 / 128 query rows, 4 / 8 warps
-  int64_t heads, queryLen, headDim, kvHeads, keyLen, valueDim, stride;
-  Type elt;
-  Value tid;
+  int64_t blockQ; // 64 / 128 query rows (4 / 8 warps)
+  int64_t heads, queryLen, kvHeads, keyLen, valueDim, stride;
 };
-
-std::array<Value, 4> TensorCoreEmitter::ldmatrix4(Value byteAddr,
-                                                  bool transpose) {
-  Value asI64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), byteAddr);
-  Value ptr = LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/3), asI64);
-  Type i32 = b.getI32Type();
-  auto structTy = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
-  // layout<col> selects ldmatrix...trans.
-  Value res = NVVM::LdMatrixOp::create(
-      b, loc, structTy, ptr, /*num=*/4u,
-      transpose ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-      NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
-  std::array<Value, 4> regs;
-  for (int64_t i = 0; i < 4; ++i)
-    regs[i] = LLVM::ExtractValueOp::create(b, loc, res, i);
-  return regs;
-}
-
-Frag TensorCoreEmitter::mma(ArrayRef<Value> a, Value b0, Value b1,
-                            const Frag &c) {
-  NVVM::MMATypes type = elt.isBF16() ? NVVM::MMATypes::bf16
-                                     : NVVM::MMATypes::f16;
-  // bf16 operands are i32 pairs; f16 operands are vector<2xf16>.
-  auto operand = [&](Value pair) -> Value {
-    if (elt.isBF16())
-      return pair;
-    return LLVM::BitcastOp::create(b, loc, VectorType::get({2}, b.getF16Type()),
-                                   pair);
-  };
-  SmallVector<Value> av, bv = {operand(b0), operand(b1)};
-  for (Value v : a)
-    av.push_back(operand(v));
-  Type f = b.getF32Type();
-  auto structTy = LLVM::LLVMStructType::getLiteral(ctx, {f, f, f, f});
-  Value res = NVVM::MmaOp::create(
-      b, loc, structTy, av, bv, ValueRange(c), ArrayRef<int64_t>{16, 8, 16},
-      std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                     NVVM::MMALayout::col});
-  Frag d;
-  for (int64_t i = 0; i < 4; ++i)
-    d[i] = LLVM::ExtractValueOp::create(b, loc, res, i);
-  return d;
-}
-
-Value TensorCoreEmitter::packPair(Value lo, Value hi) {
-  Type i16 = b.getI16Type(), i32 = b.getI32Type();
-  auto bits = [&](Value v) -> Value {
-    Value t = arith::TruncFOp::create(b, loc, elt, v);
-    Value i = arith::BitcastOp::create(b, loc, i16, t);
-    return arith::ExtUIOp::create(b, loc, i32, i);
-  };
-  Value h = arith::ShLIOp::create(b, loc, bits(hi), i32c(16));
-  return arith::OrIOp::create(b, loc, bits(lo), h);
-}
-
-Value TensorCoreEmitter::exp2(Value x) {
-  // math.exp2 goes through libdevice's __nv_exp2f (non-ftz ex2 plus denormal
-  // scaling); the softmax only needs the hardware instruction (MUFU.EX2).
-  // ex2(-inf) = +0, which the online softmax relies on.
-  return LLVM::InlineAsmOp::create(
-             b, loc, b.getF32Type(), ValueRange{x},
-             "ex2.approx.ftz.f32 $0, $1;", "=f,f",
-             /*has_side_effects=*/false, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-             ArrayAttr())
-      .getResult(0);
-}
-
-void TensorCoreEmitter::copyTile(Value global, Value rowBase, Value first,
-                                 int64_t len, int64_t tileRows, Value dst,
-                                 ValueRange lead,
-                                 SmallVectorImpl<Value> &tokens) {
-  // 16-byte chunks = 8 elements; chunk c of the tile: row c / (D/8), column
-  // (c % (D/8)) * 8; thread tid takes chunks tid, tid + threads, ...
-  const int64_t chunksPerRow = headDim / 8;
-  const int64_t rowsPerPass = threads / chunksPerRow;
-  Value cRow = divu(tid, chunksPerRow);
-  Value cCol = mul(remu(tid, chunksPerRow), 8);
-  // Tile rows can run past `len` only if len is not a multiple of the tile
-  // (the callers never copy a tile that starts at or past len).
-  bool guard = len % tileRows != 0;
-  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
-  for (int64_t pass = 0; pass < tileRows / rowsPerPass; ++pass) {
-    Value r = add(cRow, pass * rowsPerPass);
-    Value pos = add(first, r);
-    Value srcRow = pos, srcElements = Value();
-    if (guard) {
-      // Clamp the address to a valid row; copy 0 of 8 elements (zero fill).
-      srcRow = minS(pos, len - 1);
-      srcElements =
-          arith::SelectOp::create(b, loc, ltC(pos, len), idx(8), idx(0));
-    }
-    Value srcIdx = add(mul(add(rowBase, srcRow), headDim), cCol);
-    SmallVector<Value> dstIdx(lead.begin(), lead.end());
-    dstIdx.push_back(r);
-    dstIdx.push_back(cCol);
-    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, tokenTy, dst, dstIdx, global, ValueRange{srcIdx},
-        b.getIndexAttr(8), srcElements, b.getUnitAttr()));
-  }
-}
 
 Value TensorCoreEmitter::maskValue(Value mask, Value bIdx, Value hIdx,
                                    Value row, Value key) {

@@ -1,0 +1,115 @@
+//===- MmaEmitterBase.cpp - mma.sync building blocks ----------------------===//
+
+#include "MmaEmitterBase.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+std::array<Value, 4> MmaEmitterBase::ldmatrix4(Value byteAddr,
+                                                  bool transpose) {
+  Value asI64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), byteAddr);
+  Value ptr = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/3), asI64);
+  Type i32 = b.getI32Type();
+  auto structTy = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
+  // layout<col> selects ldmatrix...trans.
+  Value res = NVVM::LdMatrixOp::create(
+      b, loc, structTy, ptr, /*num=*/4u,
+      transpose ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+      NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
+  std::array<Value, 4> regs;
+  for (int64_t i = 0; i < 4; ++i)
+    regs[i] = LLVM::ExtractValueOp::create(b, loc, res, i);
+  return regs;
+}
+
+Frag MmaEmitterBase::mma(ArrayRef<Value> a, Value b0, Value b1,
+                            const Frag &c) {
+  NVVM::MMATypes type = elt.isBF16() ? NVVM::MMATypes::bf16
+                                     : NVVM::MMATypes::f16;
+  // bf16 operands are i32 pairs; f16 operands are vector<2xf16>.
+  auto operand = [&](Value pair) -> Value {
+    if (elt.isBF16())
+      return pair;
+    return LLVM::BitcastOp::create(b, loc, VectorType::get({2}, b.getF16Type()),
+                                   pair);
+  };
+  SmallVector<Value> av, bv = {operand(b0), operand(b1)};
+  for (Value v : a)
+    av.push_back(operand(v));
+  Type f = b.getF32Type();
+  auto structTy = LLVM::LLVMStructType::getLiteral(ctx, {f, f, f, f});
+  Value res = NVVM::MmaOp::create(
+      b, loc, structTy, av, bv, ValueRange(c), ArrayRef<int64_t>{16, 8, 16},
+      std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  Frag d;
+  for (int64_t i = 0; i < 4; ++i)
+    d[i] = LLVM::ExtractValueOp::create(b, loc, res, i);
+  return d;
+}
+
+Value MmaEmitterBase::packPair(Value lo, Value hi) {
+  Type i16 = b.getI16Type(), i32 = b.getI32Type();
+  auto bits = [&](Value v) -> Value {
+    Value t = arith::TruncFOp::create(b, loc, elt, v);
+    Value i = arith::BitcastOp::create(b, loc, i16, t);
+    return arith::ExtUIOp::create(b, loc, i32, i);
+  };
+  Value h = arith::ShLIOp::create(b, loc, bits(hi), i32c(16));
+  return arith::OrIOp::create(b, loc, bits(lo), h);
+}
+
+Value MmaEmitterBase::exp2(Value x) {
+  // math.exp2 goes through libdevice's __nv_exp2f (non-ftz ex2 plus denormal
+  // scaling); the softmax only needs the hardware instruction (MUFU.EX2).
+  // ex2(-inf) = +0, which the online softmax relies on.
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getF32Type(), ValueRange{x},
+             "ex2.approx.ftz.f32 $0, $1;", "=f,f",
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+             ArrayAttr())
+      .getResult(0);
+}
+
+void MmaEmitterBase::copyTile(Value global, Value rowBase, Value first,
+                                 int64_t len, int64_t tileRows, Value dst,
+                                 ValueRange lead,
+                                 SmallVectorImpl<Value> &tokens) {
+  // 16-byte chunks = 8 elements; chunk c of the tile: row c / (D/8), column
+  // (c % (D/8)) * 8; thread tid takes chunks tid, tid + threads, ...
+  const int64_t chunksPerRow = headDim / 8;
+  const int64_t rowsPerPass = threads / chunksPerRow;
+  Value cRow = divu(tid, chunksPerRow);
+  Value cCol = mul(remu(tid, chunksPerRow), 8);
+  // Tile rows can run past `len` only if len is not a multiple of the tile
+  // (the callers never copy a tile that starts at or past len).
+  bool guard = len % tileRows != 0;
+  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+  for (int64_t pass = 0; pass < tileRows / rowsPerPass; ++pass) {
+    Value r = add(cRow, pass * rowsPerPass);
+    Value pos = add(first, r);
+    Value srcRow = pos, srcElements = Value();
+    if (guard) {
+      // Clamp the address to a valid row; copy 0 of 8 elements (zero fill).
+      srcRow = minS(pos, len - 1);
+      srcElements =
+          arith::SelectOp::create(b, loc, ltC(pos, len), idx(8), idx(0));
+    }
+    Value srcIdx = add(mul(add(rowBase, srcRow), headDim), cCol);
+    SmallVector<Value> dstIdx(lead.begin(), lead.end());
+    dstIdx.push_back(r);
+    dstIdx.push_back(cCol);
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, tokenTy, dst, dstIdx, global, ValueRange{srcIdx},
+        b.getIndexAttr(8), srcElements, b.getUnitAttr()));
+  }
+}
+
