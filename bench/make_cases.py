@@ -6,7 +6,14 @@ suite, one .mlir file per case, for attn-compile to turn into PTX.
 
 Grid (docs/performance.md): tokens B*L = 32k, D in {64, 128} (H = 32 and 16
 heads, as shared/bench/pytorch_anchors.py), L in {1k, 4k, 16k}, causal
-off/on, bf16 and fp16, forward.
+off/on, bf16 and fp16: forward (OUTDIR/grid) and training step
+(OUTDIR/grid-bwd: one function per shape holding the forward
+`%o, %lse = attn.attention ...` and its backward `attn.attention_grad ...
+forward(%o, %lse ...)`, which attn-compile turns into a forward kernel and
+the two backward kernels, dkdv and dq, that name it).
+
+Validation suites: forward variants (OUTDIR/validate) and backward variants
+(OUTDIR/validate-bwd, training steps as in grid-bwd).
 """
 import os
 import sys
@@ -37,15 +44,60 @@ def attention(name, b, hq, hkv, lq, lk, d, dv, dtype, attrs="", mask=None,
             f"  return {names} : {results}\n}}\n")
 
 
-def grid():
+def _types(b, hq, hkv, lq, lk, d, dv, dtype):
+    return (f"tensor<{b}x{hq}x{lq}x{d}x{dtype}>", f"tensor<{b}x{hkv}x{lk}x{d}x{dtype}>",
+            f"tensor<{b}x{hkv}x{lk}x{dv}x{dtype}>", f"tensor<{b}x{hq}x{lq}x{dv}x{dtype}>",
+            f"tensor<{b}x{hq}x{lq}xf32>")
+
+
+def attention_train(name, b, hq, hkv, lq, lk, d, dv, dtype, attrs="", mask=None,
+                    dropout=False, deterministic=False):
+    """A training step: the forward (saving lse) and its gradient, with the
+    same mask, rng and attributes; returns o, lse, dq, dk, dv."""
+    q, k, v, o, l = _types(b, hq, hkv, lq, lk, d, dv, dtype)
+    args = [f"%q: {q}", f"%k: {k}", f"%v: {v}", f"%do: {o}"]
+    extra = ""
+    if mask:
+        mshape, mtype = mask
+        mt = f"tensor<{'x'.join(map(str, mshape))}x{mtype}>"
+        args.append(f"%m: {mt}")
+        extra += f" mask(%m : {mt})"
+    if dropout:
+        args += ["%seed: i64", "%off: i64"]
+        extra += " rng(%seed, %off)"
+    attr = f" {{{attrs}}}" if attrs else ""
+    grad_attrs = ", ".join(a for a in [attrs, "deterministic" if deterministic else ""] if a)
+    gattr = f" {{{grad_attrs}}}" if grad_attrs else ""
+    results = f"{o}, {l}, {q}, {k}, {v}"
+    return (f"func.func @{name}({', '.join(args)}) -> ({results}) {{\n"
+            f"  %o, %l = attn.attention ins(%q, %k, %v : {q}, {k}, {v}){extra}{attr} -> {o}, {l}\n"
+            f"  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : {q}, {k}, {v})"
+            f" forward(%o, %l : {o}, {l}) grad_output(%do : {o}){extra}{gattr} -> {q}, {k}, {v}\n"
+            f"  return %o, %l, %dq, %dk, %dv : {results}\n}}\n")
+
+
+def grid_shapes():
     for dtype in ["bf16", "f16"]:
         for d in [64, 128]:
             for causal in [False, True]:
                 for n in [1024, 4096, 16384]:
                     b, h = 32768 // n, (16 if d == 128 else 32)
-                    attrs = "causal = #attn.causal<top_left>" if causal else ""
-                    name = f"grid_{dtype}_d{d}_l{n}_{'causal' if causal else 'full'}"
-                    yield name, attention(name, b, h, h, n, n, d, d, dtype, attrs)
+                    yield dtype, d, causal, n, b, h
+
+
+def grid():
+    for dtype, d, causal, n, b, h in grid_shapes():
+        attrs = "causal = #attn.causal<top_left>" if causal else ""
+        name = f"grid_{dtype}_d{d}_l{n}_{'causal' if causal else 'full'}"
+        yield name, attention(name, b, h, h, n, n, d, d, dtype, attrs)
+
+
+def grid_bwd():
+    """The grid's shapes as training steps (forward + backward)."""
+    for dtype, d, causal, n, b, h in grid_shapes():
+        attrs = "causal = #attn.causal<top_left>" if causal else ""
+        name = f"grid_bwd_{dtype}_d{d}_l{n}_{'causal' if causal else 'full'}"
+        yield name, attention_train(name, b, h, h, n, n, d, d, dtype, attrs)
 
 
 def validation():
@@ -69,9 +121,50 @@ def validation():
     yield "v_d_ne_dv", attention("v_d_ne_dv", 1, 2, 2, 50, 60, 64, 128, "bf16", "", lse=True)
 
 
+def validation_bwd():
+    """Backward variants, as training steps (forward + gradient), at sizes the
+    GPU reference is quick on: GQA, MQA, both causal modes, windows, softcap,
+    boolean and additive masks, dropout, decode (Lq = 1), ragged lengths,
+    f32/f16/bf16, D = 64/128, D != Dv and odd head dims."""
+    t = attention_train
+    tl, br = "causal = #attn.causal<top_left>", "causal = #attn.causal<bottom_right>"
+    yield "vb_gqa_bf16", t("vb_gqa_bf16", 2, 8, 2, 200, 333, 64, 64, "bf16")
+    yield "vb_mqa_f16_d128", t("vb_mqa_f16_d128", 2, 6, 1, 130, 257, 128, 128, "f16")
+    yield "vb_causal_tl", t("vb_causal_tl", 1, 4, 4, 300, 300, 64, 64, "bf16", tl)
+    yield "vb_causal_tl_gqa_f16", t("vb_causal_tl_gqa_f16", 2, 8, 2, 256, 256, 128, 128, "f16", tl)
+    yield "vb_causal_br_short_q", t("vb_causal_br_short_q", 2, 4, 2, 77, 300, 128, 128, "bf16", br)
+    yield "vb_causal_br_long_q", t("vb_causal_br_long_q", 1, 4, 4, 300, 100, 64, 64, "f16", br)
+    yield "vb_window", t("vb_window", 1, 4, 2, 256, 256, 64, 64, "bf16", tl + ", window = array<i64: 40, 0>")
+    yield "vb_window_two_sided", t("vb_window_two_sided", 1, 2, 2, 190, 190, 128, 128, "f16",
+                                   "window = array<i64: 17, 9>")
+    yield "vb_softcap", t("vb_softcap", 2, 4, 4, 128, 128, 64, 64, "bf16", "softcap = 2.0 : f32, scale = 0.5 : f32")
+    yield "vb_softcap_causal_f16", t("vb_softcap_causal_f16", 1, 4, 2, 160, 160, 128, 128, "f16",
+                                     tl + ", softcap = 30.0 : f32")
+    yield "vb_bool_mask", t("vb_bool_mask", 2, 4, 2, 100, 150, 64, 64, "bf16", "", mask=((2, 1, 100, 150), "i1"))
+    yield "vb_padding_mask", t("vb_padding_mask", 3, 4, 4, 64, 200, 128, 128, "f16", "", mask=((3, 1, 1, 200), "i1"))
+    yield "vb_additive_mask", t("vb_additive_mask", 1, 8, 2, 96, 96, 64, 64, "bf16", tl, mask=((1, 8, 1, 96), "bf16"))
+    yield "vb_additive_f32_full", t("vb_additive_f32_full", 2, 2, 2, 64, 80, 64, 64, "f16", "",
+                                    mask=((2, 2, 64, 80), "f32"))
+    yield "vb_dropout", t("vb_dropout", 2, 4, 4, 128, 128, 64, 64, "bf16", "dropout_p = 0.2 : f32", dropout=True)
+    yield "vb_dropout_everything", t(
+        "vb_dropout_everything", 1, 8, 2, 150, 170, 128, 128, "bf16",
+        br + ", window = array<i64: 64, 0>, softcap = 30.0 : f32, dropout_p = 0.1 : f32",
+        mask=((1, 1, 150, 170), "i1"), dropout=True, deterministic=True)
+    yield "vb_decode", t("vb_decode", 8, 32, 8, 1, 2048, 128, 128, "bf16", br)
+    yield "vb_decode_f16_d64", t("vb_decode_f16_d64", 4, 8, 1, 1, 777, 64, 64, "f16")
+    yield "vb_ragged", t("vb_ragged", 3, 4, 2, 61, 189, 64, 64, "bf16", br)
+    yield "vb_ragged_f16", t("vb_ragged_f16", 2, 2, 2, 129, 65, 128, 128, "f16", tl)
+    yield "vb_f32", t("vb_f32", 1, 2, 2, 70, 90, 32, 32, "f32", tl)
+    yield "vb_f32_d64_gqa", t("vb_f32_d64_gqa", 2, 4, 2, 48, 80, 64, 64, "f32", "", mask=((2, 1, 1, 80), "i1"))
+    yield "vb_d_ne_dv", t("vb_d_ne_dv", 1, 2, 2, 50, 60, 64, 128, "bf16")
+    yield "vb_odd_d40", t("vb_odd_d40", 1, 2, 1, 45, 67, 40, 40, "bf16", tl)
+    yield "vb_odd_d33_f32", t("vb_odd_d33_f32", 1, 2, 2, 33, 47, 33, 33, "f32")
+
+
 def main():
     out = sys.argv[1]
-    for sub, cases in [("grid", grid()), ("validate", validation())]:
+    for sub, cases in [("grid", grid()), ("validate", validation()),
+                       ("grid-bwd", grid_bwd()), ("validate-bwd", validation_bwd())]:
         os.makedirs(os.path.join(out, sub), exist_ok=True)
         for name, text in cases:
             with open(os.path.join(out, sub, name + ".mlir"), "w") as f:

@@ -237,4 +237,15 @@ double defaultOutputTolerance(DType t) {
   }
 }
 
+double defaultGradTolerance(DType t) {
+  switch (t) {
+  case DType::F32:
+    return 1e-4;
+  case DType::F16:
+    return 1e-2;
+  default:
+    return 2e-2;
+  }
+}
+
 } // namespace attnrt

@@ -24,6 +24,22 @@ const char *causalName(CausalMode c) {
   return "?";
 }
 
+const char *opName(KernelOp op) {
+  return op == KernelOp::Attention ? "attention" : "attention_grad";
+}
+
+const char *stageName(GradStage s) {
+  switch (s) {
+  case GradStage::None:
+    return "none";
+  case GradStage::DKDV:
+    return "dkdv";
+  case GradStage::DQ:
+    return "dq";
+  }
+  return "?";
+}
+
 int64_t ParamSpec::numElements() const {
   if (kind != Kind::Tensor)
     return 0;
@@ -66,10 +82,27 @@ attnopt::ref::AttentionProblem KernelSpec::problem() const {
   return p;
 }
 
-double KernelSpec::flops() const {
+double KernelSpec::forwardFlops() const {
   double f = 2.0 * double(batch) * double(queryHeads) * double(queryLen) *
              double(keyLen) * double(headDim + valueDim);
   return flopsHalvedForCausal() ? f / 2.0 : f;
+}
+
+double KernelSpec::flops() const {
+  if (!isGrad())
+    return forwardFlops();
+  int64_t perElement = stage == GradStage::DKDV ? 2 * headDim + 2 * valueDim
+                                                : 2 * headDim + valueDim;
+  double f = 2.0 * double(batch) * double(queryHeads) * double(queryLen) *
+             double(keyLen) * double(perElement);
+  return flopsHalvedForCausal() ? f / 2.0 : f;
+}
+
+const KernelSpec *findKernel(const Manifest &m, const std::string &name) {
+  for (const KernelSpec &k : m.kernels)
+    if (k.name == name)
+      return &k;
+  return nullptr;
 }
 
 uint64_t KernelSpec::bytesMoved() const {
@@ -84,6 +117,20 @@ namespace {
 
 const char *const kParamNames[] = {"query", "key",    "value",  "mask",
                                    "seed",  "offset", "output", "lse"};
+
+/// Every parameter name of a backward kernel.
+const char *const kGradParamNames[] = {
+    "query", "key",  "value",  "output",     "lse",      "grad_output",
+    "mask",  "seed", "offset", "grad_query", "grad_key", "grad_value"};
+
+/// What a tensor parameter must look like.
+struct TensorExpectation {
+  bool output = false;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  std::string shapeText;
+  const char *dtypeNote = " (the kernel's dtype)";
+};
 
 class Validator {
 public:
@@ -200,6 +247,11 @@ private:
 
   KernelSpec kernel(const Value &v);
   void params(const Value &v, KernelSpec &k);
+  void gradParams(const Value &v, KernelSpec &k);
+  void checkTensorParam(const Value &pv, const std::string &at, ParamSpec &p,
+                        const TensorExpectation &want);
+  void checkForwardLink(const Value &forwardValue, const KernelSpec &k,
+                        const Manifest &m);
 };
 
 Manifest Validator::run(const Value &root) {
@@ -254,8 +306,89 @@ Manifest Validator::run(const Value &root) {
                  std::to_string(j) + "])");
     m.kernels.push_back(std::move(k));
   }
+  // Backward kernels naming their forward kernel: it must exist, be a
+  // forward kernel writing lse, and have the same problem.
+  for (size_t i = 0; i < m.kernels.size(); ++i) {
+    const KernelSpec &k = m.kernels[i];
+    if (k.forward.empty())
+      continue;
+    context = "kernel '" + k.name + "': ";
+    checkForwardLink(*kernels.array[i].find("forward"), k, m);
+  }
   context.clear();
   return m;
+}
+
+void Validator::checkForwardLink(const Value &fv, const KernelSpec &k,
+                                 const Manifest &m) {
+  const KernelSpec *f = findKernel(m, k.forward);
+  if (!f) {
+    std::string names;
+    for (const KernelSpec &o : m.kernels)
+      if (!o.isGrad())
+        names += (names.empty() ? "" : ", ") + o.name;
+    fail(fv, "forward: no kernel named '" + k.forward +
+                 "' in this manifest (its forward kernels: " +
+                 (names.empty() ? std::string("none") : names) + ")");
+  }
+  const std::string who = "forward: kernel '" + f->name + "'";
+  if (f->isGrad())
+    fail(fv, who + " is a backward kernel (\"op\": \"attention_grad\"), "
+                   "not a forward one");
+  if (!f->hasLse)
+    fail(fv, who + " does not write lse (has_lse is false); the backward "
+                   "needs the forward's lse");
+  auto mismatch = [&](const std::string &field, const std::string &theirs,
+                      const std::string &ours) {
+    fail(fv, who + " has " + field + " = " + theirs + ", this kernel " +
+                 ours + " (a backward kernel must have its forward's "
+                 "problem)");
+  };
+  auto num = [](double x) { return format("%.9g", x); };
+  if (f->dtype != k.dtype)
+    mismatch("dtype", dtypeName(f->dtype), dtypeName(k.dtype));
+  const struct {
+    const char *field;
+    int64_t theirs, ours;
+  } sizes[] = {{"batch", f->batch, k.batch},
+               {"query_heads", f->queryHeads, k.queryHeads},
+               {"kv_heads", f->kvHeads, k.kvHeads},
+               {"query_len", f->queryLen, k.queryLen},
+               {"key_len", f->keyLen, k.keyLen},
+               {"head_dim", f->headDim, k.headDim},
+               {"value_dim", f->valueDim, k.valueDim}};
+  for (const auto &s : sizes)
+    if (s.theirs != s.ours)
+      mismatch(s.field, std::to_string(s.theirs), std::to_string(s.ours));
+  if (f->scale != k.scale)
+    mismatch("scale", num(f->scale), num(k.scale));
+  if (f->causal != k.causal)
+    mismatch("causal", causalName(f->causal), causalName(k.causal));
+  auto window = [](const KernelSpec &x) {
+    return x.hasWindow ? "[" + std::to_string(x.windowLeft) + ", " +
+                             std::to_string(x.windowRight) + "]"
+                       : std::string("null");
+  };
+  if (window(*f) != window(k))
+    mismatch("window", window(*f), window(k));
+  auto softcap = [&](const KernelSpec &x) {
+    return x.hasSoftcap ? num(x.softcap) : std::string("null");
+  };
+  if (softcap(*f) != softcap(k))
+    mismatch("softcap", softcap(*f), softcap(k));
+  if (f->dropoutP != k.dropoutP)
+    mismatch("dropout_p", num(f->dropoutP), num(k.dropoutP));
+  auto mask = [](const KernelSpec &x) {
+    return x.hasMask ? std::string(dtypeName(x.maskDtype)) +
+                           formatShape({x.maskShape.begin(),
+                                        x.maskShape.end()})
+                     : std::string("null");
+  };
+  if (mask(*f) != mask(k))
+    mismatch("mask", mask(*f), mask(k));
+  if (k.dropoutP > 0.0f &&
+      (!f->findParam("seed") || !f->findParam("offset")))
+    fail(fv, who + " has no seed/offset parameters, but dropout_p > 0");
 }
 
 KernelSpec Validator::kernel(const Value &v) {
@@ -275,11 +408,51 @@ KernelSpec Validator::kernel(const Value &v) {
                "got \"" + k.name + "\"");
   context = "kernel '" + k.name + "': ";
   checkKeys(v,
-            {"name", "source", "dtype", "batch", "query_heads", "kv_heads",
-             "query_len", "key_len", "head_dim", "value_dim", "scale",
-             "causal", "window", "softcap", "dropout_p", "mask", "has_lse",
-             "grid", "block", "dynamic_shared_memory", "params"},
+            {"name", "source", "op", "stage", "deterministic", "forward",
+             "dtype", "batch", "query_heads", "kv_heads", "query_len",
+             "key_len", "head_dim", "value_dim", "scale", "causal", "window",
+             "softcap", "dropout_p", "mask", "has_lse", "grid", "block",
+             "dynamic_shared_memory", "params"},
             what);
+
+  // "op" (default "attention"); "stage", "deterministic" and "forward"
+  // belong to backward kernels only.
+  if (const Value *op = v.find("op")) {
+    std::string text = string(*op, "op");
+    if (text == "attention")
+      k.op = KernelOp::Attention;
+    else if (text == "attention_grad")
+      k.op = KernelOp::AttentionGrad;
+    else
+      fail(*op, "op: expected \"attention\" or \"attention_grad\", got \"" +
+                    text + "\"");
+  }
+  if (!k.isGrad()) {
+    for (const char *gradOnly : {"stage", "deterministic", "forward"})
+      if (const Value *f = v.find(gradOnly))
+        fail(*f, std::string(gradOnly) + ": only a backward kernel (\"op\": "
+                 "\"attention_grad\") has this field");
+  } else {
+    const Value &stage = field(v, "stage", "a backward kernel (\"op\": "
+                                           "\"attention_grad\")");
+    std::string text = string(stage, "stage");
+    if (text == "dkdv")
+      k.stage = GradStage::DKDV;
+    else if (text == "dq")
+      k.stage = GradStage::DQ;
+    else
+      fail(stage, "stage: expected \"dkdv\" or \"dq\", got \"" + text +
+                      "\"");
+    if (const Value *d = v.find("deterministic")) {
+      if (!d->isBool())
+        fail(*d, "deterministic: expected true or false, " + got(*d));
+      k.deterministic = d->boolean;
+    }
+    if (const Value *f = v.find("forward"))
+      if (!f->isNull())
+        k.forward = string(*f, "forward (null or the name of a forward "
+                               "kernel)");
+  }
 
   k.source = string(field(v, "source", what), "source", /*allowEmpty=*/true);
   k.dtype = dtype(field(v, "dtype", what), "dtype", /*allowI1=*/false);
@@ -369,6 +542,9 @@ KernelSpec Validator::kernel(const Value &v) {
   if (!hasLse.isBool())
     fail(hasLse, "has_lse: expected true or false, " + got(hasLse));
   k.hasLse = hasLse.boolean;
+  if (k.isGrad() && k.hasLse)
+    fail(hasLse, "has_lse: expected false for a backward kernel (it reads "
+                 "lse, it does not write it)");
 
   k.grid = dim3(field(v, "grid", what), "grid",
                 {2147483647, 65535, 65535});
@@ -383,7 +559,10 @@ KernelSpec Validator::kernel(const Value &v) {
               "dynamic_shared_memory", 0, 0xFFFFFFFFll,
               "a non-negative integer (bytes)"));
 
-  params(field(v, "params", what), k);
+  if (k.isGrad())
+    gradParams(field(v, "params", what), k);
+  else
+    params(field(v, "params", what), k);
   return k;
 }
 
@@ -513,6 +692,183 @@ void Validator::params(const Value &v, KernelSpec &k) {
                  : " (seed and offset come together)");
   if (k.dropoutP > 0.0f && !seed)
     missing("seed", " (dropout_p > 0 needs the seed and offset parameters)");
+}
+
+void Validator::checkTensorParam(const Value &pv, const std::string &at,
+                                 ParamSpec &p, const TensorExpectation &want) {
+  p.kind = ParamSpec::Kind::Tensor;
+  checkKeys(pv, {"name", "kind", "role", "dtype", "shape"}, at);
+  const Value &role = field(pv, "role", at);
+  std::string roleText = string(role, at + ": role");
+  if (roleText != "input" && roleText != "output")
+    fail(role, at + ": role: expected \"input\" or \"output\", got \"" +
+                   roleText + "\"");
+  if (roleText != (want.output ? "output" : "input"))
+    fail(role, at + ": role: expected \"" +
+                   std::string(want.output ? "output" : "input") + "\" for '" +
+                   p.name + "', got \"" + roleText + "\"");
+  p.isOutput = want.output;
+  const Value &dt = field(pv, "dtype", at);
+  p.dtype = dtype(dt, at + ": dtype", /*allowI1=*/true);
+  if (p.dtype != want.dtype)
+    fail(dt, at + ": dtype: expected " + dtypeName(want.dtype) +
+                 want.dtypeNote + ", got " + dtypeName(p.dtype));
+  const Value &sv = field(pv, "shape", at);
+  p.shape = shape(sv, at + ": shape");
+  if (p.shape != want.shape)
+    fail(sv, at + ": shape " + formatShape(p.shape) + " does not match " +
+                 want.shapeText + " = " + formatShape(want.shape));
+}
+
+void Validator::gradParams(const Value &v, KernelSpec &k) {
+  if (!v.isArray())
+    fail(v, "params: expected an array of parameter objects, " + got(v));
+
+  // The backward ABI (docs/kernel-manifest.md): this exact order, seed and
+  // offset present together, and required with dropout.
+  bool listsRng = false;
+  for (const Value &pv : v.array)
+    if (pv.isObject())
+      if (const Value *n = pv.find("name"))
+        listsRng = listsRng || (n->isString() && (n->text == "seed" ||
+                                                  n->text == "offset"));
+  bool rng = listsRng || k.dropoutP > 0.0f;
+  std::vector<std::string> order = {"query", "key",    "value",
+                                    "output", "lse",   "grad_output"};
+  if (k.hasMask)
+    order.push_back("mask");
+  if (rng) {
+    order.push_back("seed");
+    order.push_back("offset");
+  }
+  if (k.stage == GradStage::DKDV) {
+    order.push_back("grad_key");
+    order.push_back("grad_value");
+  } else {
+    order.push_back("grad_query");
+  }
+  std::string orderText;
+  for (const std::string &n : order)
+    orderText += (orderText.empty() ? "" : ", ") + n;
+  const std::string abi = " (the \"" + std::string(stageName(k.stage)) +
+                          "\" parameters, in order: " + orderText + ")";
+
+  auto why = [&](const std::string &n) -> std::string {
+    if (n == "mask")
+      return " (the kernel's field 'mask' is set)";
+    if (n == "seed" || n == "offset")
+      return k.dropoutP > 0.0f ? " (dropout_p > 0 needs the seed and offset "
+                                 "parameters)"
+                               : " (seed and offset come together)";
+    return "";
+  };
+
+  for (size_t idx = 0; idx < v.array.size(); ++idx) {
+    const Value &pv = v.array[idx];
+    std::string at = "params[" + std::to_string(idx) + "]";
+    if (!pv.isObject())
+      fail(pv, at + ": expected a parameter object, " + got(pv));
+    ParamSpec p;
+    const Value &nameValue = field(pv, "name", at);
+    p.name = string(nameValue, at + ".name");
+    bool known = false;
+    for (const char *n : kGradParamNames)
+      known = known || p.name == n;
+    if (!known)
+      fail(nameValue, at + ".name: unknown parameter \"" + p.name +
+                          "\" for a backward kernel (expected query, key, "
+                          "value, output, lse, grad_output, mask, seed, "
+                          "offset, grad_query, grad_key or grad_value)");
+    for (size_t j = 0; j < k.params.size(); ++j)
+      if (k.params[j].name == p.name)
+        fail(nameValue, at + ": parameter '" + p.name +
+                            "' is listed twice (also params[" +
+                            std::to_string(j) + "])");
+    if (p.name == "mask" && !k.hasMask)
+      fail(nameValue, "param 'mask': listed, but the kernel's field 'mask' "
+                      "is null");
+    if (k.stage == GradStage::DKDV && p.name == "grad_query")
+      fail(nameValue, "param 'grad_query': a \"dkdv\" kernel writes only "
+                      "grad_key and grad_value (grad_query is the \"dq\" "
+                      "stage's)");
+    if (k.stage == GradStage::DQ &&
+        (p.name == "grad_key" || p.name == "grad_value"))
+      fail(nameValue, "param '" + p.name + "': a \"dq\" kernel writes only "
+                      "grad_query (" + p.name + " is the \"dkdv\" stage's)");
+    if (idx >= order.size())
+      fail(nameValue, at + ": unexpected parameter '" + p.name +
+                          "' after the last one" + abi);
+    if (p.name != order[idx]) {
+      // A parameter the list lacks altogether, or one out of place.
+      bool listedLater = false;
+      for (size_t j = idx + 1; j < v.array.size(); ++j)
+        if (const Value *n = v.array[j].isObject() ? v.array[j].find("name")
+                                                   : nullptr)
+          listedLater = listedLater || (n->isString() && n->text == order[idx]);
+      if (!listedLater)
+        fail(nameValue, at + ": missing parameter '" + order[idx] +
+                            "' before '" + p.name + "'" + why(order[idx]) +
+                            abi);
+      fail(nameValue, at + ": expected parameter '" + order[idx] +
+                          "' here, got '" + p.name + "'" + abi);
+    }
+    at = "param '" + p.name + "'";
+
+    bool scalar = p.name == "seed" || p.name == "offset";
+    const Value &kind = field(pv, "kind", at);
+    std::string kindText = string(kind, at + ": kind");
+    if (kindText != "tensor" && kindText != "u64")
+      fail(kind, at + ": kind: expected \"tensor\" or \"u64\", got \"" +
+                     kindText + "\"");
+    if (kindText != (scalar ? "u64" : "tensor"))
+      fail(kind, at + ": kind: expected \"" +
+                     std::string(scalar ? "u64" : "tensor") + "\" for '" +
+                     p.name + "', got \"" + kindText + "\"");
+    if (scalar) {
+      p.kind = ParamSpec::Kind::U64;
+      checkKeys(pv, {"name", "kind", "role"}, at);
+      if (const Value *role = pv.find("role"))
+        if (string(*role, at + ": role") != "input")
+          fail(*role, at + ": role: expected \"input\", got \"" + role->text +
+                          "\"");
+      k.params.push_back(std::move(p));
+      continue;
+    }
+
+    TensorExpectation want;
+    want.dtype = k.dtype;
+    const std::string &n = p.name;
+    if (n == "query" || n == "grad_query") {
+      want.shape = {k.batch, k.queryHeads, k.queryLen, k.headDim};
+      want.shapeText = "[batch, query_heads, query_len, head_dim]";
+    } else if (n == "key" || n == "grad_key") {
+      want.shape = {k.batch, k.kvHeads, k.keyLen, k.headDim};
+      want.shapeText = "[batch, kv_heads, key_len, head_dim]";
+    } else if (n == "value" || n == "grad_value") {
+      want.shape = {k.batch, k.kvHeads, k.keyLen, k.valueDim};
+      want.shapeText = "[batch, kv_heads, key_len, value_dim]";
+    } else if (n == "output" || n == "grad_output") {
+      want.shape = {k.batch, k.queryHeads, k.queryLen, k.valueDim};
+      want.shapeText = "[batch, query_heads, query_len, value_dim]";
+    } else if (n == "lse") {
+      want.dtype = DType::F32;
+      want.dtypeNote = " (lse is always f32)";
+      want.shape = {k.batch, k.queryHeads, k.queryLen};
+      want.shapeText = "[batch, query_heads, query_len]";
+    } else { // mask
+      want.dtype = k.maskDtype;
+      want.dtypeNote = " (the kernel's mask.dtype)";
+      want.shape.assign(k.maskShape.begin(), k.maskShape.end());
+      want.shapeText = "the kernel's mask.shape";
+    }
+    want.output = n.compare(0, 5, "grad_") == 0 && n != "grad_output";
+    checkTensorParam(pv, at, p, want);
+    k.params.push_back(std::move(p));
+  }
+  if (k.params.size() < order.size()) {
+    const std::string &n = order[k.params.size()];
+    fail(v, "params: missing parameter '" + n + "'" + why(n) + abi);
+  }
 }
 
 } // namespace

@@ -12,6 +12,20 @@
 //   pass 2: per tile of kBlock keys, threads compute a[j] into shared
 //           memory, then threads over value columns accumulate.
 //
+// The gradients (docs/semantics.md §13, mirroring lib/Reference's
+// referenceAttentionGrad) take three kernels:
+//   rowD:  D_i = grad_output_i . output_i, one thread per row;
+//   dq:    one block per query row (b, h, i): per tile of kBlock keys,
+//          threads compute dS_ij into shared memory, then threads over head
+//          columns accumulate sum_j dS_ij k_j in key order;
+//   dkdv:  one block per key row (b, hk, j): over the G query heads of hk
+//          and tiles of kBlock query rows, threads compute dS_ij and Pd_ij,
+//          then threads over columns accumulate sum_i dS_ij q_i and
+//          sum_i Pd_ij grad_output_i (heads, then rows, in order).
+// Scores use the forward's helpers (positionAllowed, maskIndex, the same
+// Philox keep bits); P = exp(s - lse) from the given lse, rows with
+// lse = -inf are skipped.
+//
 //===----------------------------------------------------------------------===//
 
 #include "attnrt/Cuda.h"
@@ -19,6 +33,8 @@
 #include "attnrt/Util.h"
 #include "attnopt/Reference/Philox.h"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -191,6 +207,246 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Gradients
+//===----------------------------------------------------------------------===//
+
+/// The score of (b, h, i, j) as the gradient needs it: whether the position
+/// is allowed (causal, window, boolean mask), the modified score s (scale,
+/// softcap, additive mask; -inf for a -inf bias) and t = tanh(x / softcap)
+/// (0 without softcap).
+struct GradScore {
+  bool allowed;
+  double s, t;
+};
+
+__device__ GradScore gradScore(const RefParams &p, double dot,
+                               const void *mask, int64_t b, int64_t h,
+                               int64_t i, int64_t j) {
+  GradScore g;
+  g.s = p.scale * dot;
+  g.t = 0.0;
+  if (p.hasSoftcap) {
+    g.t = tanh(g.s / p.softcap);
+    g.s = p.softcap * g.t;
+  }
+  g.allowed = positionAllowed(p, i, j);
+  if (p.maskKind != 0) {
+    double m = loadElement(mask, p.maskDtype, maskIndex(p, b, h, i, j));
+    if (p.maskKind == 1)
+      g.allowed = g.allowed && m != 0.0;
+    else
+      g.s += m;
+  }
+  return g;
+}
+
+/// dS_ij and Pd_ij of an allowed position, from dPd_ij = do_i . v_j, the
+/// row's lse and D_i.
+__device__ void gradTerms(const RefParams &p, const GradScore &g, double rowLse,
+                          double dProbDropped, double rowD, int64_t b,
+                          int64_t h, int64_t i, int64_t j, double &dScore,
+                          double &probDropped) {
+  double prob = exp(g.s - rowLse);
+  double dropFactor = 1.0;
+  if (p.hasDropout)
+    dropFactor = attnopt::ref::dropoutBits(p.seed, p.offset, b, h, i, j, p.Hq,
+                                           p.Lq) >= p.dropThreshold
+                     ? p.dropScale
+                     : 0.0;
+  probDropped = prob * dropFactor;
+  dScore = prob * (dProbDropped * dropFactor - rowD);
+  if (p.hasSoftcap)
+    dScore *= 1.0 - g.t * g.t;
+}
+
+/// D_i = sum_e grad_output[row, e] * output[row, e], one thread per row.
+template <DType T>
+__global__ void referenceRowDKernel(RefParams p, const void *out,
+                                    const void *dout, double *rowD) {
+  const int64_t rows = p.B * p.Hq * p.Lq;
+  for (int64_t row = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+       row < rows; row += int64_t(gridDim.x) * blockDim.x) {
+    double sum = 0.0;
+    for (int64_t e = 0; e < p.Dv; ++e)
+      sum += loadElement(dout, T, row * p.Dv + e) *
+             loadElement(out, T, row * p.Dv + e);
+    rowD[row] = sum;
+  }
+}
+
+template <DType T>
+__global__ void __launch_bounds__(kBlock)
+    referenceGradQueryKernel(RefParams p, const void *q, const void *k,
+                             const void *v, const void *mask,
+                             const float *lse, const void *dout,
+                             const double *rowDs, double *dq) {
+  extern __shared__ double shared[];
+  const int tid = threadIdx.x;
+  double *qRow = shared;          // [D]
+  double *doRow = qRow + p.D;     // [Dv]
+  double *acc = doRow + p.Dv;     // [D]
+  double *dsTile = acc + p.D;     // [kBlock]
+  const int64_t rows = p.B * p.Hq * p.Lq;
+  const int64_t group = p.Hq / p.Hkv;
+
+  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    const int64_t i = row % p.Lq, bh = row / p.Lq;
+    const int64_t h = bh % p.Hq, b = bh / p.Hq, hk = h / group;
+    const double rowLse = double(lse[row]);
+    if (rowLse == -INFINITY) {
+      // A fully masked row: grad_query is 0.
+      for (int64_t d = tid; d < p.D; d += kBlock)
+        dq[row * p.D + d] = 0.0;
+      continue; // the same for every thread of the block
+    }
+    for (int64_t d = tid; d < p.D; d += kBlock) {
+      qRow[d] = loadElement(q, T, row * p.D + d);
+      acc[d] = 0.0;
+    }
+    for (int64_t e = tid; e < p.Dv; e += kBlock)
+      doRow[e] = loadElement(dout, T, row * p.Dv + e);
+    const double rowD = rowDs[row];
+    __syncthreads();
+
+    const int64_t kvRow0 = (b * p.Hkv + hk) * p.Lk;
+    for (int64_t j0 = 0; j0 < p.Lk; j0 += kBlock) {
+      const int64_t j = j0 + tid;
+      double ds = 0.0;
+      if (j < p.Lk) {
+        const int64_t kvRow = kvRow0 + j;
+        double dot = 0.0;
+        for (int64_t d = 0; d < p.D; ++d)
+          dot += qRow[d] * loadElement(k, T, kvRow * p.D + d);
+        GradScore g = gradScore(p, dot, mask, b, h, i, j);
+        if (g.allowed) {
+          double dPd = 0.0;
+          for (int64_t e = 0; e < p.Dv; ++e)
+            dPd += doRow[e] * loadElement(v, T, kvRow * p.Dv + e);
+          double pd;
+          gradTerms(p, g, rowLse, dPd, rowD, b, h, i, j, ds, pd);
+        }
+      }
+      dsTile[tid] = ds;
+      __syncthreads();
+      const int64_t n = p.Lk - j0 < kBlock ? p.Lk - j0 : kBlock;
+      for (int64_t d = tid; d < p.D; d += kBlock) {
+        double sum = acc[d];
+        for (int64_t jj = 0; jj < n; ++jj) {
+          double w = dsTile[jj];
+          if (w != 0.0)
+            sum += w * loadElement(k, T, (kvRow0 + j0 + jj) * p.D + d);
+        }
+        acc[d] = sum;
+      }
+      __syncthreads();
+    }
+    for (int64_t d = tid; d < p.D; d += kBlock)
+      dq[row * p.D + d] = p.scale * acc[d];
+    __syncthreads();
+  }
+}
+
+template <DType T>
+__global__ void __launch_bounds__(kBlock)
+    referenceGradKeyValueKernel(RefParams p, const void *q, const void *k,
+                                const void *v, const void *mask,
+                                const float *lse, const void *dout,
+                                const double *rowDs, double *dk, double *dv) {
+  extern __shared__ double shared[];
+  const int tid = threadIdx.x;
+  double *kRow = shared;          // [D]
+  double *vRow = kRow + p.D;      // [Dv]
+  double *accK = vRow + p.Dv;     // [D]
+  double *accV = accK + p.D;      // [Dv]
+  double *dsTile = accV + p.Dv;   // [kBlock]
+  double *pdTile = dsTile + kBlock; // [kBlock]
+  const int64_t kvRows = p.B * p.Hkv * p.Lk;
+  const int64_t group = p.Hq / p.Hkv;
+
+  for (int64_t kvRow = blockIdx.x; kvRow < kvRows; kvRow += gridDim.x) {
+    const int64_t j = kvRow % p.Lk, bhk = kvRow / p.Lk;
+    const int64_t hk = bhk % p.Hkv, b = bhk / p.Hkv;
+    for (int64_t d = tid; d < p.D; d += kBlock) {
+      kRow[d] = loadElement(k, T, kvRow * p.D + d);
+      accK[d] = 0.0;
+    }
+    for (int64_t e = tid; e < p.Dv; e += kBlock) {
+      vRow[e] = loadElement(v, T, kvRow * p.Dv + e);
+      accV[e] = 0.0;
+    }
+    __syncthreads();
+
+    for (int64_t g = 0; g < group; ++g) {
+      const int64_t h = hk * group + g;
+      const int64_t row0 = (b * p.Hq + h) * p.Lq;
+      for (int64_t i0 = 0; i0 < p.Lq; i0 += kBlock) {
+        const int64_t i = i0 + tid;
+        double ds = 0.0, pd = 0.0;
+        if (i < p.Lq) {
+          const int64_t row = row0 + i;
+          const double rowLse = double(lse[row]);
+          if (rowLse != -INFINITY) {
+            double dot = 0.0;
+            for (int64_t d = 0; d < p.D; ++d)
+              dot += loadElement(q, T, row * p.D + d) * kRow[d];
+            GradScore gs = gradScore(p, dot, mask, b, h, i, j);
+            if (gs.allowed) {
+              double dPd = 0.0;
+              for (int64_t e = 0; e < p.Dv; ++e)
+                dPd += loadElement(dout, T, row * p.Dv + e) * vRow[e];
+              gradTerms(p, gs, rowLse, dPd, rowDs[row], b, h, i, j, ds, pd);
+            }
+          }
+        }
+        dsTile[tid] = ds;
+        pdTile[tid] = pd;
+        __syncthreads();
+        const int64_t n = p.Lq - i0 < kBlock ? p.Lq - i0 : kBlock;
+        for (int64_t c = tid; c < p.D + p.Dv; c += kBlock) {
+          if (c < p.D) {
+            double sum = accK[c];
+            for (int64_t ii = 0; ii < n; ++ii) {
+              double w = dsTile[ii];
+              if (w != 0.0)
+                sum += w * loadElement(q, T, (row0 + i0 + ii) * p.D + c);
+            }
+            accK[c] = sum;
+          } else {
+            const int64_t e = c - p.D;
+            double sum = accV[e];
+            for (int64_t ii = 0; ii < n; ++ii) {
+              double w = pdTile[ii];
+              if (w != 0.0)
+                sum += w * loadElement(dout, T, (row0 + i0 + ii) * p.Dv + e);
+            }
+            accV[e] = sum;
+          }
+        }
+        __syncthreads();
+      }
+    }
+    for (int64_t d = tid; d < p.D; d += kBlock)
+      dk[kvRow * p.D + d] = p.scale * accK[d];
+    for (int64_t e = tid; e < p.Dv; e += kBlock)
+      dv[kvRow * p.Dv + e] = accV[e];
+    __syncthreads();
+  }
+}
+
+template <DType T>
+__global__ void roundKernel(const double *src, void *dst, int64_t n) {
+  for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < n;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    if constexpr (T == DType::F16)
+      static_cast<__half *>(dst)[idx] = __double2half(src[idx]);
+    else if constexpr (T == DType::BF16)
+      static_cast<__nv_bfloat16 *>(dst)[idx] = __double2bfloat16(src[idx]);
+    else
+      static_cast<float *>(dst)[idx] = float(src[idx]);
+  }
+}
+
 __global__ void dropoutBitsKernel(RefParams p, uint32_t *bits) {
   const int64_t total = p.B * p.Hq * p.Lq * p.Lk;
   for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -262,7 +518,105 @@ unsigned gridFor(int64_t work) {
   return unsigned(std::max<int64_t>(1, std::min<int64_t>(work, 1 << 20)));
 }
 
+/// Raises the dynamic shared memory limit of `kernel` when needed.
+template <class Kernel>
+void allowShared(Kernel kernel, size_t shared, const char *what) {
+  if (shared > 48 * 1024)
+    checkRuntime(cudaFuncSetAttribute(
+                     kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                     int(shared)),
+                 ("raising shared memory to " + std::to_string(shared) +
+                  " bytes for the " + what + " (head_dim + value_dim too "
+                  "large?)")
+                     .c_str());
+}
+
+template <DType T>
+void launchGrad(const RefParams &r, CUdeviceptr q, CUdeviceptr k,
+                CUdeviceptr v, CUdeviceptr mask, CUdeviceptr out,
+                CUdeviceptr lse, CUdeviceptr dout, CUdeviceptr rowD,
+                CUdeviceptr dq, CUdeviceptr dk, CUdeviceptr dv) {
+  auto ptr = [](CUdeviceptr x) { return reinterpret_cast<const void *>(x); };
+  const int64_t rows = r.B * r.Hq * r.Lq, kvRows = r.B * r.Hkv * r.Lk;
+  referenceRowDKernel<T><<<gridFor((rows + 127) / 128), 128>>>(
+      r, ptr(out), ptr(dout), reinterpret_cast<double *>(rowD));
+  checkRuntime(cudaGetLastError(), "launching the reference rowD kernel");
+
+  size_t sharedQ = size_t(2 * r.D + r.Dv + kBlock) * sizeof(double);
+  allowShared(referenceGradQueryKernel<T>, sharedQ, "reference dq kernel");
+  referenceGradQueryKernel<T><<<gridFor(rows), kBlock, sharedQ>>>(
+      r, ptr(q), ptr(k), ptr(v), ptr(mask),
+      reinterpret_cast<const float *>(lse), ptr(dout),
+      reinterpret_cast<const double *>(rowD), reinterpret_cast<double *>(dq));
+  checkRuntime(cudaGetLastError(), "launching the reference dq kernel");
+
+  size_t sharedKV = size_t(2 * r.D + 2 * r.Dv + 2 * kBlock) * sizeof(double);
+  allowShared(referenceGradKeyValueKernel<T>, sharedKV,
+              "reference dkdv kernel");
+  referenceGradKeyValueKernel<T><<<gridFor(kvRows), kBlock, sharedKV>>>(
+      r, ptr(q), ptr(k), ptr(v), ptr(mask),
+      reinterpret_cast<const float *>(lse), ptr(dout),
+      reinterpret_cast<const double *>(rowD), reinterpret_cast<double *>(dk),
+      reinterpret_cast<double *>(dv));
+  checkRuntime(cudaGetLastError(), "launching the reference dkdv kernel");
+}
+
 } // namespace
+
+void runGpuReferenceGrad(const attnopt::ref::AttentionProblem &p, DType dtype,
+                         DType maskDtype, CUdeviceptr q, CUdeviceptr k,
+                         CUdeviceptr v, CUdeviceptr mask, CUdeviceptr out,
+                         CUdeviceptr lse, CUdeviceptr dout, CUdeviceptr dq,
+                         CUdeviceptr dk, CUdeviceptr dv) {
+  RefParams r = makeParams(p, maskDtype);
+  if (r.maskKind != 0 && !mask)
+    throw Error("GPU reference: the problem has a mask but no mask buffer");
+  DeviceBuffer rowD(uint64_t(r.B * r.Hq * r.Lq) * sizeof(double),
+                    "the reference gradient's D = rowsum(dO * O) (f64)");
+  switch (dtype) {
+  case DType::F16:
+    launchGrad<DType::F16>(r, q, k, v, mask, out, lse, dout, rowD.ptr(), dq,
+                           dk, dv);
+    break;
+  case DType::BF16:
+    launchGrad<DType::BF16>(r, q, k, v, mask, out, lse, dout, rowD.ptr(), dq,
+                            dk, dv);
+    break;
+  case DType::F32:
+    launchGrad<DType::F32>(r, q, k, v, mask, out, lse, dout, rowD.ptr(), dq,
+                           dk, dv);
+    break;
+  default:
+    throw Error("GPU reference: unsupported element type " +
+                std::string(dtypeName(dtype)));
+  }
+  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
+                      "running the GPU reference gradient kernels");
+}
+
+void runGpuRound(CUdeviceptr src, DType dtype, CUdeviceptr dst, int64_t n) {
+  if (n <= 0)
+    return;
+  const double *in = reinterpret_cast<const double *>(src);
+  void *outPtr = reinterpret_cast<void *>(dst);
+  unsigned blocks = gridFor((n + 255) / 256);
+  switch (dtype) {
+  case DType::F16:
+    roundKernel<DType::F16><<<blocks, 256>>>(in, outPtr, n);
+    break;
+  case DType::BF16:
+    roundKernel<DType::BF16><<<blocks, 256>>>(in, outPtr, n);
+    break;
+  case DType::F32:
+    roundKernel<DType::F32><<<blocks, 256>>>(in, outPtr, n);
+    break;
+  default:
+    throw Error("rounding to " + std::string(dtypeName(dtype)) +
+                " is not supported");
+  }
+  checkRuntime(cudaGetLastError(), "launching the rounding kernel");
+  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running the rounding kernel");
+}
 
 void runGpuReference(const attnopt::ref::AttentionProblem &p, DType dtype,
                      DType maskDtype, CUdeviceptr q, CUdeviceptr k,

@@ -6,13 +6,17 @@
 #include "attnrt/Manifest.h"
 #include "attnrt/ReferenceKernel.h"
 #include "attnrt/Util.h"
+#include "attnopt/Reference/AttentionGradReference.h"
 #include "attnopt/Reference/Philox.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 
 namespace attnrt {
@@ -59,16 +63,37 @@ std::string maskText(const KernelSpec &k) {
          noSpaces(formatShape({k.maskShape.begin(), k.maskShape.end()}));
 }
 
+double median(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  if (n == 0)
+    return NAN;
+  return n % 2 ? v[n / 2] : 0.5 * (double(v[n / 2 - 1]) + double(v[n / 2]));
+}
+
 struct KernelResult {
   std::string status = "ERROR"; // PASS FAIL NOT_VALIDATED ERROR
   double ms = NAN, tflops = NAN, gbps = NAN;
   double outErr = NAN, lseErr = NAN;
   int64_t nans = -1;
+  // Backward kernels: the error of each gradient (NaN when not written or
+  // not validated) and whether a second launch gave the same bits
+  // (-1: not checked).
+  double dqErr = NAN, dkErr = NAN, dvErr = NAN;
+  int repeatIdentical = -1;
 };
 
-std::string resultLine(const KernelSpec &k, const KernelResult &r) {
-  std::string s = "RESULT";
-  s += " name=" + k.name;
+std::string msText(double ms) {
+  return std::isnan(ms) ? std::string("nan") : format("%.5f", ms);
+}
+
+std::string tflopsText(double t) {
+  return std::isnan(t) ? std::string("nan") : format("%.3f", t);
+}
+
+/// The problem's fields of a RESULT/TRAIN line, from dtype to mask.
+std::string problemFields(const KernelSpec &k) {
+  std::string s;
   s += std::string(" dtype=") + dtypeName(k.dtype);
   s += " B=" + std::to_string(k.batch) + " Hq=" + std::to_string(k.queryHeads) +
        " Hkv=" + std::to_string(k.kvHeads) +
@@ -79,188 +104,117 @@ std::string resultLine(const KernelSpec &k, const KernelResult &r) {
   s += " softcap=" + (k.hasSoftcap ? shortFloat(k.softcap) : "none");
   s += " dropout=" + shortFloat(k.dropoutP);
   s += " mask=" + maskText(k);
+  return s;
+}
+
+std::string resultLine(const KernelSpec &k, const KernelResult &r) {
+  std::string s = "RESULT";
+  s += " name=" + k.name;
+  if (k.isGrad())
+    s += std::string(" op=attention_grad stage=") + stageName(k.stage);
+  s += problemFields(k);
   s += std::string(" lse=") + (k.hasLse ? "1" : "0");
   s += format(" flops=%.6e", k.flops());
   s += std::string(" causal_halved=") + (k.flopsHalvedForCausal() ? "1" : "0");
-  s += " ms=" + (std::isnan(r.ms) ? std::string("nan") : format("%.5f", r.ms));
-  s += " tflops=" +
-       (std::isnan(r.tflops) ? std::string("nan") : format("%.3f", r.tflops));
+  s += " ms=" + msText(r.ms);
+  s += " tflops=" + tflopsText(r.tflops);
   s += " gbps=" +
        (std::isnan(r.gbps) ? std::string("nan") : format("%.1f", r.gbps));
   s += " max_rel_err=" + sci(r.outErr);
   s += " lse_err=" + sci(r.lseErr);
+  if (k.isGrad()) {
+    if (k.stage == GradStage::DQ)
+      s += " dq_err=" + sci(r.dqErr);
+    else
+      s += " dk_err=" + sci(r.dkErr) + " dv_err=" + sci(r.dvErr);
+    s += " repeat_identical=" +
+         (r.repeatIdentical < 0 ? std::string("nan")
+                                : std::to_string(r.repeatIdentical));
+  }
   s += " nans=" + (r.nans < 0 ? std::string("nan") : std::to_string(r.nans));
   s += " status=" + r.status;
   return s + "\n";
 }
 
-/// One kernel parameter, bound to its data.
+/// One kernel parameter, bound to its data: an owned device buffer, or a
+/// buffer borrowed from another binding (training mode).
 struct Bound {
   const ParamSpec *spec = nullptr;
-  DeviceBuffer buffer;
+  DeviceBuffer buffer; // empty when borrowed
+  CUdeviceptr ptr = 0; // what the kernel gets
   uint64_t scalar = 0;
+  bool borrowed = false;
 };
 
-double median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  if (n == 0)
-    return NAN;
-  return n % 2 ? v[n / 2] : 0.5 * (double(v[n / 2 - 1]) + double(v[n / 2]));
-}
-
-KernelResult runKernel(const KernelSpec &k, CUfunction f, CudaContext &ctx,
-                       const RunOptions &options) {
-  KernelResult result;
-  attnopt::ref::AttentionProblem p = k.problem();
-
-  out("\nkernel " + k.name +
-      (k.source.empty() ? std::string() : " (" + k.source + ")") + "\n");
-  out(format("  %s B=%lld Hq=%lld Hkv=%lld Lq=%lld Lk=%lld D=%lld Dv=%lld "
-             "scale=%g causal=%s",
-             dtypeName(k.dtype), (long long)k.batch, (long long)k.queryHeads,
-             (long long)k.kvHeads, (long long)k.queryLen, (long long)k.keyLen,
-             (long long)k.headDim, (long long)k.valueDim, double(k.scale),
-             causalName(k.causal)) +
-      (k.hasWindow ? " window=[" + windowText(k) + "]" : "") +
-      (k.hasSoftcap ? " softcap=" + shortFloat(k.softcap) : "") +
-      (k.dropoutP > 0 ? " dropout_p=" + shortFloat(k.dropoutP) : "") +
-      (k.hasMask ? " mask=" + maskText(k) : "") + (k.hasLse ? " lse" : "") +
-      "\n");
-  KernelLauncher launcher(f, k.name, k.grid, k.block, k.dynamicSharedMemory,
-                          ctx.info());
-  const FunctionAttributes &attrs = launcher.attributes();
-  out(format("  launch: grid [%u, %u, %u] block [%u, %u, %u], %u B dynamic "
-             "shared memory; %d registers, %d B static shared, %d B local\n",
-             k.grid[0], k.grid[1], k.grid[2], k.block[0], k.block[1],
-             k.block[2], k.dynamicSharedMemory, attrs.numRegs,
-             attrs.staticShared, attrs.localBytes));
-  if (attrs.localBytes > 0)
-    out(format("  note: %d bytes of local memory per thread (register "
-               "spills or local arrays)\n",
-               attrs.localBytes));
-
-  // Device buffers first, in parameter order (so that a problem too large
-  // for the GPU fails before any host memory is spent on it); outputs are
-  // poisoned and followed by a guard region.
-  std::vector<std::unique_ptr<Bound>> bound;
-  std::vector<void *> params;
-  Bound *qB = nullptr, *kB = nullptr, *vB = nullptr, *mB = nullptr,
-        *oB = nullptr, *lB = nullptr, *seedB = nullptr, *offsetB = nullptr;
-  for (const ParamSpec &ps : k.params) {
-    auto b = std::make_unique<Bound>();
-    b->spec = &ps;
-    if (ps.kind == ParamSpec::Kind::U64) {
-      params.push_back(&b->scalar);
-      (ps.name == "seed" ? seedB : offsetB) = b.get();
-    } else {
-      uint64_t bytes = ps.sizeBytes();
-      b->buffer = DeviceBuffer(bytes + (ps.isOutput ? kGuardBytes : 0),
-                               "'" + ps.name + "' " + formatShape(ps.shape) +
-                                   " " + dtypeName(ps.dtype));
-      if (ps.isOutput) {
-        b->buffer.fill(kPoisonByte, bytes);
-        b->buffer.fill(kGuardByte, kGuardBytes, bytes);
+/// The parameters of one kernel: device buffers in parameter order (so that
+/// a problem too large for the GPU fails before any host memory is spent on
+/// it); outputs are poisoned and followed by a guard region.
+class Binding {
+public:
+  Binding(const KernelSpec &k,
+          const std::map<std::string, CUdeviceptr> &borrow = {}) {
+    for (const ParamSpec &ps : k.params) {
+      auto b = std::make_unique<Bound>();
+      b->spec = &ps;
+      if (ps.kind == ParamSpec::Kind::U64) {
+        args.push_back(&b->scalar);
+      } else {
+        auto it = borrow.find(ps.name);
+        if (it != borrow.end()) {
+          b->ptr = it->second;
+          b->borrowed = true;
+        } else {
+          uint64_t bytes = ps.sizeBytes();
+          b->buffer = DeviceBuffer(bytes + (ps.isOutput ? kGuardBytes : 0),
+                                   "'" + ps.name + "' " +
+                                       formatShape(ps.shape) + " " +
+                                       dtypeName(ps.dtype));
+          b->ptr = b->buffer.ptr();
+        }
+        args.push_back(&b->ptr);
       }
-      params.push_back(b->buffer.ptrAddress());
-      Bound **slot = ps.name == "query"    ? &qB
-                     : ps.name == "key"    ? &kB
-                     : ps.name == "value"  ? &vB
-                     : ps.name == "mask"   ? &mB
-                     : ps.name == "output" ? &oB
-                                           : &lB;
-      *slot = b.get();
+      bound.push_back(std::move(b));
     }
-    bound.push_back(std::move(b));
+    poisonOutputs();
   }
 
-  // Inputs q, k, v, mask, then seed and offset, from the seeded generator;
-  // each rounded to its type on the host, uploaded and dropped.
-  InputGenerator gen(options.seed);
-  auto upload = [&](Bound *b, double lo, double hi, bool isMask) {
-    HostTensor t(b->spec->dtype, b->spec->shape);
-    if (isMask)
-      gen.fillMask(t, k.maskShape[3], /*keepValues=*/false);
-    else
-      gen.fill(t, lo, hi, /*keepValues=*/false);
-    b->buffer.upload(t.data(), t.sizeBytes());
-  };
-  upload(qB, -2.0, 2.0, false);
-  upload(kB, -2.0, 2.0, false);
-  upload(vB, -1.0, 1.0, false);
-  if (mB)
-    upload(mB, 0.0, 0.0, true);
-  p.seed = gen.next();
-  p.offset = gen.next() & 0xFFFFFFFFFFull;
-  if (seedB)
-    seedB->scalar = p.seed;
-  if (offsetB)
-    offsetB->scalar = p.offset;
-
-  // First launch: the one that is validated.
-  launcher.launch(params);
-  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running kernel '" + k.name + "'");
-
-  bool ok = true;
-  if (options.validate) {
-    DeviceBuffer refOut(uint64_t(p.outputElements()) * sizeof(double),
-                        "the reference output (f64)");
-    DeviceBuffer refLse(uint64_t(p.lseElements()) * sizeof(double),
-                        "the reference lse (f64)");
-    auto t0 = std::chrono::steady_clock::now();
-    runGpuReference(p, k.dtype, k.maskDtype, qB->buffer.ptr(),
-                    kB->buffer.ptr(), vB->buffer.ptr(),
-                    mB ? mB->buffer.ptr() : 0, refOut.ptr(), refLse.ptr());
-    double refMs = std::chrono::duration<double, std::milli>(
-                       std::chrono::steady_clock::now() - t0)
-                       .count();
-    std::vector<double> refO(size_t(p.outputElements())),
-        refL(size_t(p.lseElements()));
-    refOut.download(refO.data(), refOut.size());
-    refLse.download(refL.data(), refLse.size());
-
-    HostTensor ho(k.dtype, oB->spec->shape);
-    oB->buffer.download(ho.data(), ho.sizeBytes());
-    std::vector<double> gotO = ho.toDouble();
-    std::vector<double> gotL;
-    if (lB) {
-      HostTensor hl(DType::F32, lB->spec->shape);
-      lB->buffer.download(hl.data(), hl.sizeBytes());
-      gotL = hl.toDouble();
+  Bound *find(const std::string &name) {
+    for (auto &b : bound)
+      if (b->spec->name == name)
+        return b.get();
+    return nullptr;
+  }
+  CUdeviceptr ptr(const std::string &name) {
+    Bound *b = find(name);
+    return b ? b->ptr : 0;
+  }
+  std::vector<void *> &params() { return args; }
+  void setScalars(uint64_t seed, uint64_t offset) {
+    if (Bound *b = find("seed"))
+      b->scalar = seed;
+    if (Bound *b = find("offset"))
+      b->scalar = offset;
+  }
+  /// The owned outputs, in parameter order.
+  std::vector<Bound *> outputs() {
+    std::vector<Bound *> v;
+    for (auto &b : bound)
+      if (b->spec->isOutput && !b->borrowed)
+        v.push_back(b.get());
+    return v;
+  }
+  /// Fills the outputs with the NaN pattern and their guards.
+  void poisonOutputs() {
+    for (Bound *b : outputs()) {
+      uint64_t bytes = b->spec->sizeBytes();
+      b->buffer.fill(kPoisonByte, bytes);
+      b->buffer.fill(kGuardByte, kGuardBytes, bytes);
     }
-    Comparison c =
-        compareResults(gotO, refO, lB ? &gotL : nullptr, &refL);
-    double tol = options.outTolerance >= 0
-                     ? options.outTolerance
-                     : defaultOutputTolerance(k.dtype);
-    result.outErr = c.outRelErr;
-    result.nans = c.outNaNs + c.lseNaNs;
-    bool outOk = c.outNaNs == 0 && c.outRelErr <= tol;
-    out(format("  output: max rel err %.3e (max abs diff %.3e, max |ref| "
-               "%.3e; tolerance %.1e), NaN/inf %lld%s\n",
-               c.outRelErr, c.outMaxAbsDiff, c.refMaxAbs, tol,
-               (long long)c.outNaNs, outOk ? "" : "  <-- FAIL"));
-    ok = ok && outOk;
-    if (lB) {
-      result.lseErr = c.lseErr;
-      bool lseOk = c.lseNaNs == 0 && c.lseInfMismatches == 0 &&
-                   c.lseErr <= options.lseTolerance;
-      out(format("  lse: max err %.3e (|l - r| / max(1, |r|); tolerance "
-                 "%.1e), -inf mismatches %lld, NaN %lld%s\n",
-                 c.lseErr, options.lseTolerance,
-                 (long long)c.lseInfMismatches, (long long)c.lseNaNs,
-                 lseOk ? "" : "  <-- FAIL"));
-      ok = ok && lseOk;
-    }
-    out(format("  rows with no allowed key: %lld of %lld; float64 GPU "
-               "reference took %.1f ms\n",
-               (long long)c.emptyRows, (long long)p.lseElements(), refMs));
-    if (k.dropoutP > 0)
-      out("  note: dropout keep bits are checked through the output only\n");
-    // Writes past the end of the outputs.
-    for (Bound *b : {oB, lB}) {
-      if (!b)
-        continue;
+  }
+  /// Reports writes past the end of the outputs; false if there were any.
+  bool checkGuards() {
+    bool ok = true;
+    for (Bound *b : outputs()) {
       std::vector<uint8_t> guard(kGuardBytes);
       b->buffer.download(guard.data(), kGuardBytes, b->spec->sizeBytes());
       int64_t bad = std::count_if(guard.begin(), guard.end(),
@@ -273,43 +227,300 @@ KernelResult runKernel(const KernelSpec &k, CUfunction f, CudaContext &ctx,
         ok = false;
       }
     }
-    result.status = ok ? "PASS" : "FAIL";
-  } else {
-    result.status = "NOT_VALIDATED";
+    return ok;
+  }
+  /// The raw bytes of an owned output.
+  std::vector<uint8_t> bytesOf(Bound *b) {
+    std::vector<uint8_t> v(b->spec->sizeBytes());
+    b->buffer.download(v.data(), v.size());
+    return v;
   }
 
-  // Timing.
-  for (int w = 0; w < options.warmup; ++w)
-    launcher.launch(params);
-  if (options.iters > 0) {
-    std::vector<Event> starts, stops;
-    starts.reserve(options.iters);
-    stops.reserve(options.iters);
-    for (int it = 0; it < options.iters; ++it) {
-      starts.emplace_back();
-      stops.emplace_back();
-    }
-    for (int it = 0; it < options.iters; ++it) {
-      starts[it].record();
-      launcher.launch(params);
-      stops[it].record();
-    }
-    stops.back().synchronize();
-    ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
-                        "running kernel '" + k.name + "' (timed launches)");
-    std::vector<float> times;
-    for (int it = 0; it < options.iters; ++it)
-      times.push_back(stops[it].elapsedSince(starts[it]));
-    result.ms = median(times);
-    double seconds = result.ms * 1e-3;
-    result.tflops = seconds > 0 ? k.flops() / seconds / 1e12 : NAN;
-    result.gbps = seconds > 0 ? double(k.bytesMoved()) / seconds / 1e9 : NAN;
-    out(format("  time: median %.5f ms of %d launches (min %.5f, max %.5f) "
-               "after %d warm-up\n",
-               result.ms, options.iters,
-               double(*std::min_element(times.begin(), times.end())),
-               double(*std::max_element(times.begin(), times.end())),
-               options.warmup));
+private:
+  std::vector<std::unique_ptr<Bound>> bound;
+  std::vector<void *> args;
+};
+
+/// Uploads seeded random values to the tensor at `ptr`.
+void uploadRandom(InputGenerator &gen, const ParamSpec &spec, CUdeviceptr ptr,
+                  double lo, double hi, bool isMask, int64_t maskRowLen) {
+  HostTensor t(spec.dtype, spec.shape);
+  if (isMask)
+    gen.fillMask(t, maskRowLen, /*keepValues=*/false);
+  else
+    gen.fill(t, lo, hi, /*keepValues=*/false);
+  ATTNRT_CU_CHECK_MSG(cuMemcpyHtoD(ptr, t.data(), t.sizeBytes()),
+                      "uploading '" + spec.name + "'");
+}
+
+/// Inputs q, k, v, mask, then seed and offset, from the seeded generator;
+/// each rounded to its type on the host, uploaded and dropped. Sets
+/// p.seed/p.offset and the binding's seed/offset.
+void uploadInputs(const KernelSpec &k, Binding &binding, InputGenerator &gen,
+                  attnopt::ref::AttentionProblem &p) {
+  uploadRandom(gen, *binding.find("query")->spec, binding.ptr("query"), -2.0,
+               2.0, false, 0);
+  uploadRandom(gen, *binding.find("key")->spec, binding.ptr("key"), -2.0, 2.0,
+               false, 0);
+  uploadRandom(gen, *binding.find("value")->spec, binding.ptr("value"), -1.0,
+               1.0, false, 0);
+  if (Bound *m = binding.find("mask"))
+    uploadRandom(gen, *m->spec, m->ptr, 0.0, 0.0, true, k.maskShape[3]);
+  p.seed = gen.next();
+  p.offset = gen.next() & 0xFFFFFFFFFFull;
+  binding.setScalars(p.seed, p.offset);
+}
+
+/// grad_output: uniform in [-1, 1], drawn after the forward's inputs.
+void uploadGradOutput(const ParamSpec &spec, CUdeviceptr ptr,
+                      InputGenerator &gen) {
+  uploadRandom(gen, spec, ptr, -1.0, 1.0, false, 0);
+}
+
+/// The tensor at `ptr` (of `spec`'s type and shape) as doubles.
+std::vector<double> downloadAsDouble(const ParamSpec &spec, CUdeviceptr ptr) {
+  HostTensor t(spec.dtype, spec.shape);
+  ATTNRT_CU_CHECK_MSG(cuMemcpyDtoH(t.data(), ptr, t.sizeBytes()),
+                      "downloading '" + spec.name + "'");
+  return t.toDouble();
+}
+
+std::vector<double> downloadDoubles(const DeviceBuffer &b) {
+  std::vector<double> v(size_t(b.size() / sizeof(double)));
+  b.download(v.data(), v.size() * sizeof(double));
+  return v;
+}
+
+double elapsedMs(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t0)
+      .count();
+}
+
+/// The float64 GPU reference forward of a problem, on device and host.
+struct ReferenceForward {
+  DeviceBuffer out, lse; // double
+  std::vector<double> hostOut, hostLse;
+  double ms = 0.0;
+};
+
+ReferenceForward referenceForward(const KernelSpec &k,
+                                  const attnopt::ref::AttentionProblem &p,
+                                  CUdeviceptr q, CUdeviceptr kk,
+                                  CUdeviceptr v, CUdeviceptr mask,
+                                  bool download) {
+  ReferenceForward r;
+  r.out = DeviceBuffer(uint64_t(p.outputElements()) * sizeof(double),
+                       "the reference output (f64)");
+  r.lse = DeviceBuffer(uint64_t(p.lseElements()) * sizeof(double),
+                       "the reference lse (f64)");
+  auto t0 = std::chrono::steady_clock::now();
+  runGpuReference(p, k.dtype, k.maskDtype, q, kk, v, mask, r.out.ptr(),
+                  r.lse.ptr());
+  r.ms = elapsedMs(t0);
+  if (download) {
+    r.hostOut = downloadDoubles(r.out);
+    r.hostLse = downloadDoubles(r.lse);
+  }
+  return r;
+}
+
+/// Compares the forward kernel's output (and lse) with the reference; prints
+/// the report lines and fills `result`. False on a failure.
+bool checkForward(const KernelSpec &k, Binding &binding,
+                  const ReferenceForward &ref, const RunOptions &options,
+                  KernelResult &result) {
+  Bound *oB = binding.find("output"), *lB = binding.find("lse");
+  std::vector<double> gotO = downloadAsDouble(*oB->spec, oB->ptr);
+  std::vector<double> gotL;
+  if (lB)
+    gotL = downloadAsDouble(*lB->spec, lB->ptr);
+  Comparison c = compareResults(gotO, ref.hostOut, lB ? &gotL : nullptr,
+                                &ref.hostLse);
+  double tol = options.outTolerance >= 0 ? options.outTolerance
+                                         : defaultOutputTolerance(k.dtype);
+  result.outErr = c.outRelErr;
+  result.nans = c.outNaNs + c.lseNaNs;
+  bool ok = true;
+  bool outOk = c.outNaNs == 0 && c.outRelErr <= tol;
+  out(format("  output: max rel err %.3e (max abs diff %.3e, max |ref| "
+             "%.3e; tolerance %.1e), NaN/inf %lld%s\n",
+             c.outRelErr, c.outMaxAbsDiff, c.refMaxAbs, tol,
+             (long long)c.outNaNs, outOk ? "" : "  <-- FAIL"));
+  ok = ok && outOk;
+  if (lB) {
+    result.lseErr = c.lseErr;
+    bool lseOk = c.lseNaNs == 0 && c.lseInfMismatches == 0 &&
+                 c.lseErr <= options.lseTolerance;
+    out(format("  lse: max err %.3e (|l - r| / max(1, |r|); tolerance "
+               "%.1e), -inf mismatches %lld, NaN %lld%s\n",
+               c.lseErr, options.lseTolerance, (long long)c.lseInfMismatches,
+               (long long)c.lseNaNs, lseOk ? "" : "  <-- FAIL"));
+    ok = ok && lseOk;
+  }
+  out(format("  rows with no allowed key: %lld of %lld; float64 GPU "
+             "reference took %.1f ms\n",
+             (long long)c.emptyRows, (long long)ref.hostLse.size(), ref.ms));
+  if (k.dropoutP > 0)
+    out("  note: dropout keep bits are checked through the output only\n");
+  return binding.checkGuards() && ok;
+}
+
+/// The float64 GPU reference gradients, on host.
+struct ReferenceGrad {
+  std::vector<double> dq, dk, dv;
+  double ms = 0.0;
+};
+
+ReferenceGrad referenceGrad(const KernelSpec &k,
+                            const attnopt::ref::AttentionProblem &p,
+                            CUdeviceptr q, CUdeviceptr kk, CUdeviceptr v,
+                            CUdeviceptr mask, CUdeviceptr o, CUdeviceptr lse,
+                            CUdeviceptr dout) {
+  ReferenceGrad r;
+  DeviceBuffer dq(uint64_t(p.queryElements()) * sizeof(double),
+                  "the reference grad_query (f64)");
+  DeviceBuffer dk(uint64_t(p.keyElements()) * sizeof(double),
+                  "the reference grad_key (f64)");
+  DeviceBuffer dv(uint64_t(p.valueElements()) * sizeof(double),
+                  "the reference grad_value (f64)");
+  auto t0 = std::chrono::steady_clock::now();
+  runGpuReferenceGrad(p, k.dtype, k.maskDtype, q, kk, v, mask, o, lse, dout,
+                      dq.ptr(), dk.ptr(), dv.ptr());
+  r.ms = elapsedMs(t0);
+  r.dq = downloadDoubles(dq);
+  r.dk = downloadDoubles(dk);
+  r.dv = downloadDoubles(dv);
+  return r;
+}
+
+/// Rounds the reference forward to what a forward kernel would hand the
+/// backward: output in the element type, lse in f32.
+void roundForward(const KernelSpec &k, const ReferenceForward &ref,
+                  CUdeviceptr o, CUdeviceptr lse) {
+  runGpuRound(ref.out.ptr(), k.dtype, o, int64_t(ref.out.size() / 8));
+  runGpuRound(ref.lse.ptr(), DType::F32, lse, int64_t(ref.lse.size() / 8));
+}
+
+/// Compares the gradients a backward kernel wrote with the reference;
+/// prints the report lines and fills `result`. False on a failure.
+bool checkGrad(const KernelSpec &k, Binding &binding, const ReferenceGrad &ref,
+               const RunOptions &options, KernelResult &result) {
+  double tol = options.gradTolerance >= 0 ? options.gradTolerance
+                                          : defaultGradTolerance(k.dtype);
+  bool ok = true;
+  result.outErr = 0.0;
+  result.nans = 0;
+  for (Bound *b : binding.outputs()) {
+    const std::string &n = b->spec->name;
+    const std::vector<double> &want =
+        n == "grad_query" ? ref.dq : n == "grad_key" ? ref.dk : ref.dv;
+    std::vector<double> got = downloadAsDouble(*b->spec, b->ptr);
+    Comparison c = compareResults(got, want, nullptr, nullptr);
+    bool good = c.outNaNs == 0 && c.outRelErr <= tol;
+    out(format("  %s: max rel err %.3e (max abs diff %.3e, max |ref| %.3e; "
+               "tolerance %.1e), NaN/inf %lld%s\n",
+               n.c_str(), c.outRelErr, c.outMaxAbsDiff, c.refMaxAbs, tol,
+               (long long)c.outNaNs, good ? "" : "  <-- FAIL"));
+    (n == "grad_query" ? result.dqErr
+     : n == "grad_key" ? result.dkErr
+                       : result.dvErr) = c.outRelErr;
+    result.outErr = std::max(result.outErr, c.outRelErr);
+    result.nans += c.outNaNs;
+    ok = ok && good;
+  }
+  return binding.checkGuards() && ok;
+}
+
+/// Launches a backward kernel a second time on the same inputs (outputs
+/// poisoned again) and compares the bits of what it wrote with the first
+/// launch's. Prints a line; false if they differ.
+bool checkRepeat(const KernelSpec &k, Binding &binding,
+                 const KernelLauncher &launcher, KernelResult &result) {
+  std::vector<std::vector<uint8_t>> first;
+  for (Bound *b : binding.outputs())
+    first.push_back(binding.bytesOf(b));
+  binding.poisonOutputs();
+  launcher.launch(binding.params());
+  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
+                      "running kernel '" + k.name + "' (repeat launch)");
+  std::string text;
+  bool same = true;
+  size_t idx = 0;
+  for (Bound *b : binding.outputs()) {
+    std::vector<uint8_t> second = binding.bytesOf(b);
+    const size_t width = dtypeSize(b->spec->dtype);
+    int64_t differ = 0;
+    for (size_t e = 0; e * width < second.size(); ++e)
+      differ += std::memcmp(&first[idx][e * width], &second[e * width],
+                            width) != 0;
+    text += format("%s%s %lld of %lld elements differ", text.empty() ? "" : "; ",
+                   b->spec->name.c_str(), (long long)differ,
+                   (long long)b->spec->numElements());
+    same = same && differ == 0;
+    ++idx;
+  }
+  result.repeatIdentical = same ? 1 : 0;
+  out("  repeat launch on the same inputs: " +
+      std::string(same ? "bit-identical" : "NOT bit-identical") + " (" +
+      text + ")" + (same ? "" : "  <-- FAIL") + "\n");
+  return same;
+}
+
+struct Timing {
+  double ms = NAN, minMs = NAN, maxMs = NAN;
+};
+
+/// `warmup` untimed calls of `launchAll`, then `iters` calls each between
+/// its own pair of events; the median.
+Timing timeLaunches(const std::function<void()> &launchAll, int warmup,
+                    int iters, const std::string &what) {
+  Timing t;
+  for (int w = 0; w < warmup; ++w)
+    launchAll();
+  if (iters <= 0)
+    return t;
+  std::vector<Event> starts, stops;
+  starts.reserve(iters);
+  stops.reserve(iters);
+  for (int it = 0; it < iters; ++it) {
+    starts.emplace_back();
+    stops.emplace_back();
+  }
+  for (int it = 0; it < iters; ++it) {
+    starts[it].record();
+    launchAll();
+    stops[it].record();
+  }
+  stops.back().synchronize();
+  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running " + what +
+                                              " (timed launches)");
+  std::vector<float> times;
+  for (int it = 0; it < iters; ++it)
+    times.push_back(stops[it].elapsedSince(starts[it]));
+  t.ms = median(times);
+  t.minMs = *std::min_element(times.begin(), times.end());
+  t.maxMs = *std::max_element(times.begin(), times.end());
+  return t;
+}
+
+/// Times one kernel and fills the result's ms / tflops / gbps.
+void timeKernel(const KernelSpec &k, Binding &binding,
+                const KernelLauncher &launcher, const RunOptions &options,
+                KernelResult &result) {
+  Timing t = timeLaunches([&] { launcher.launch(binding.params()); },
+                          options.warmup, options.iters,
+                          "kernel '" + k.name + "'");
+  if (std::isnan(t.ms))
+    return;
+  result.ms = t.ms;
+  double seconds = result.ms * 1e-3;
+  result.tflops = seconds > 0 ? k.flops() / seconds / 1e12 : NAN;
+  result.gbps = seconds > 0 ? double(k.bytesMoved()) / seconds / 1e9 : NAN;
+  out(format("  time: median %.5f ms of %d launches (min %.5f, max %.5f) "
+             "after %d warm-up\n",
+             result.ms, options.iters, t.minMs, t.maxMs, options.warmup));
+  if (!k.isGrad())
     out(format("  %.4e FLOP (2*B*Hq*Lq*Lk*(D+Dv)%s) -> %.3f TFLOP/s; %s "
                "moved (Q, K, V, %sO%s once) -> %.1f GB/s\n",
                k.flops(),
@@ -318,9 +529,336 @@ KernelResult runKernel(const KernelSpec &k, CUfunction f, CudaContext &ctx,
                result.tflops, formatBytes(k.bytesMoved()).c_str(),
                k.hasMask ? "mask, " : "", k.hasLse ? ", lse" : "",
                result.gbps));
+  else
+    out(format("  %.4e FLOP (the %s stage's products: 2*B*Hq*Lq*Lk*(%s)%s) "
+               "-> %.3f TFLOP/s; %s moved (Q, K, V, O, lse, dO, %s%s once) "
+               "-> %.1f GB/s\n",
+               k.flops(), stageName(k.stage),
+               k.stage == GradStage::DKDV ? "2D+2Dv" : "2D+Dv",
+               k.flopsHalvedForCausal() ? ", halved: causal with Lq = Lk"
+                                        : "",
+               result.tflops, formatBytes(k.bytesMoved()).c_str(),
+               k.hasMask ? "mask, " : "",
+               k.stage == GradStage::DKDV ? "dK, dV" : "dQ", result.gbps));
+}
+
+void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
+  out("\nkernel " + k.name +
+      (k.source.empty() ? std::string() : " (" + k.source + ")") + "\n");
+  if (k.isGrad())
+    out(std::string("  backward, stage ") + stageName(k.stage) +
+        (k.deterministic ? ", deterministic" : "") +
+        (k.forward.empty() ? std::string()
+                           : ", forward kernel " + k.forward) +
+        "\n");
+  out(format("  %s B=%lld Hq=%lld Hkv=%lld Lq=%lld Lk=%lld D=%lld Dv=%lld "
+             "scale=%g causal=%s",
+             dtypeName(k.dtype), (long long)k.batch, (long long)k.queryHeads,
+             (long long)k.kvHeads, (long long)k.queryLen, (long long)k.keyLen,
+             (long long)k.headDim, (long long)k.valueDim, double(k.scale),
+             causalName(k.causal)) +
+      (k.hasWindow ? " window=[" + windowText(k) + "]" : "") +
+      (k.hasSoftcap ? " softcap=" + shortFloat(k.softcap) : "") +
+      (k.dropoutP > 0 ? " dropout_p=" + shortFloat(k.dropoutP) : "") +
+      (k.hasMask ? " mask=" + maskText(k) : "") + (k.hasLse ? " lse" : "") +
+      "\n");
+  const FunctionAttributes &attrs = launcher.attributes();
+  out(format("  launch: grid [%u, %u, %u] block [%u, %u, %u], %u B dynamic "
+             "shared memory; %d registers, %d B static shared, %d B local\n",
+             k.grid[0], k.grid[1], k.grid[2], k.block[0], k.block[1],
+             k.block[2], k.dynamicSharedMemory, attrs.numRegs,
+             attrs.staticShared, attrs.localBytes));
+  if (attrs.localBytes > 0)
+    out(format("  note: %d bytes of local memory per thread (register "
+               "spills or local arrays)\n",
+               attrs.localBytes));
+}
+
+/// A forward kernel on its own.
+KernelResult runForwardKernel(const KernelSpec &k, CUfunction f,
+                              CudaContext &ctx, const RunOptions &options) {
+  KernelResult result;
+  attnopt::ref::AttentionProblem p = k.problem();
+  KernelLauncher launcher(f, k.name, k.grid, k.block, k.dynamicSharedMemory,
+                          ctx.info());
+  printHeader(k, launcher);
+  Binding binding(k);
+  InputGenerator gen(options.seed);
+  uploadInputs(k, binding, gen, p);
+
+  // First launch: the one that is validated.
+  launcher.launch(binding.params());
+  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running kernel '" + k.name + "'");
+
+  if (options.validate) {
+    ReferenceForward ref =
+        referenceForward(k, p, binding.ptr("query"), binding.ptr("key"),
+                         binding.ptr("value"), binding.ptr("mask"), true);
+    bool ok = checkForward(k, binding, ref, options, result);
+    result.status = ok ? "PASS" : "FAIL";
+  } else {
+    result.status = "NOT_VALIDATED";
   }
+  timeKernel(k, binding, launcher, options, result);
   out("  " + result.status + "\n");
   return result;
+}
+
+/// A backward kernel on its own: its output and lse inputs are the float64
+/// GPU reference forward's, rounded as a forward kernel would write them.
+KernelResult runGradKernel(const KernelSpec &k, CUfunction f, CudaContext &ctx,
+                           const RunOptions &options) {
+  KernelResult result;
+  attnopt::ref::AttentionProblem p = k.problem();
+  KernelLauncher launcher(f, k.name, k.grid, k.block, k.dynamicSharedMemory,
+                          ctx.info());
+  printHeader(k, launcher);
+  Binding binding(k);
+  InputGenerator gen(options.seed);
+  uploadInputs(k, binding, gen, p);
+  uploadGradOutput(*binding.find("grad_output")->spec,
+                   binding.ptr("grad_output"), gen);
+  {
+    ReferenceForward fwd =
+        referenceForward(k, p, binding.ptr("query"), binding.ptr("key"),
+                         binding.ptr("value"), binding.ptr("mask"), false);
+    roundForward(k, fwd, binding.ptr("output"), binding.ptr("lse"));
+    out(format("  inputs: query, key, value, %sgrad_output random; output "
+               "and lse from the float64 GPU reference forward (output "
+               "rounded to %s, lse to f32; %.1f ms)\n",
+               k.hasMask ? "mask, " : "", dtypeName(k.dtype), fwd.ms));
+  }
+
+  launcher.launch(binding.params());
+  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running kernel '" + k.name + "'");
+
+  if (options.validate) {
+    ReferenceGrad ref = referenceGrad(
+        k, p, binding.ptr("query"), binding.ptr("key"), binding.ptr("value"),
+        binding.ptr("mask"), binding.ptr("output"), binding.ptr("lse"),
+        binding.ptr("grad_output"));
+    bool ok = checkGrad(k, binding, ref, options, result);
+    out(format("  float64 GPU reference gradient took %.1f ms\n", ref.ms));
+    if (k.dropoutP > 0)
+      out("  note: dropout keep bits are checked through the gradients "
+          "only\n");
+    ok = checkRepeat(k, binding, launcher, result) && ok;
+    result.status = ok ? "PASS" : "FAIL";
+  } else {
+    result.status = "NOT_VALIDATED";
+  }
+  timeKernel(k, binding, launcher, options, result);
+  out("  " + result.status + "\n");
+  return result;
+}
+
+/// A forward kernel and the backward kernels naming it ("forward"), run as
+/// training does.
+struct TrainGroup {
+  const KernelSpec *forward = nullptr;
+  std::vector<const KernelSpec *> backward; // manifest order
+};
+
+struct TrainResult {
+  std::string status = "ERROR";
+  KernelResult forward;
+  std::vector<KernelResult> backward;
+  double fwdMs = NAN, bwdMs = NAN, fwdBwdMs = NAN;
+};
+
+std::string trainLine(const TrainGroup &g, const TrainResult &r) {
+  const KernelSpec &f = *g.forward;
+  std::string names;
+  for (const KernelSpec *b : g.backward)
+    names += (names.empty() ? "" : ",") + b->name;
+  double fwdFlops = f.forwardFlops(), bwdFlops = f.backwardFlops();
+  auto tf = [](double flops, double ms) {
+    return std::isnan(ms) || ms <= 0 ? NAN : flops / (ms * 1e-3) / 1e12;
+  };
+  std::string s = "TRAIN forward=" + f.name + " backward=" + names;
+  s += problemFields(f);
+  s += format(" fwd_flops=%.6e bwd_flops=%.6e", fwdFlops, bwdFlops);
+  s += std::string(" causal_halved=") + (f.flopsHalvedForCausal() ? "1" : "0");
+  s += " fwd_ms=" + msText(r.fwdMs) + " bwd_ms=" + msText(r.bwdMs) +
+       " fwdbwd_ms=" + msText(r.fwdBwdMs);
+  s += " fwd_tflops=" + tflopsText(tf(fwdFlops, r.fwdMs)) +
+       " bwd_tflops=" + tflopsText(tf(bwdFlops, r.bwdMs)) +
+       " fwdbwd_tflops=" + tflopsText(tf(fwdFlops + bwdFlops, r.fwdBwdMs));
+  double dq = NAN, dk = NAN, dv = NAN;
+  int repeat = -1;
+  for (const KernelResult &b : r.backward) {
+    if (!std::isnan(b.dqErr))
+      dq = std::isnan(dq) ? b.dqErr : std::max(dq, b.dqErr);
+    if (!std::isnan(b.dkErr))
+      dk = std::isnan(dk) ? b.dkErr : std::max(dk, b.dkErr);
+    if (!std::isnan(b.dvErr))
+      dv = std::isnan(dv) ? b.dvErr : std::max(dv, b.dvErr);
+    if (b.repeatIdentical >= 0)
+      repeat = repeat < 0 ? b.repeatIdentical
+                          : std::min(repeat, b.repeatIdentical);
+  }
+  s += " out_err=" + sci(r.forward.outErr) + " lse_err=" +
+       sci(r.forward.lseErr) + " dq_err=" + sci(dq) + " dk_err=" + sci(dk) +
+       " dv_err=" + sci(dv);
+  s += " repeat_identical=" +
+       (repeat < 0 ? std::string("nan") : std::to_string(repeat));
+  s += " status=" + r.status;
+  return s + "\n";
+}
+
+/// Runs a training group: the forward kernel (saving lse) on seeded inputs,
+/// then every backward kernel on the forward kernel's output and lse
+/// buffers. Validates the forward against the reference forward and the
+/// gradients against the reference gradient of the reference forward
+/// (rounded as a kernel writes it); times forward, backward and both.
+TrainResult runTrainGroup(const TrainGroup &g, const Module &module,
+                          CudaContext &ctx, const RunOptions &options) {
+  TrainResult r;
+  r.backward.resize(g.backward.size());
+  const KernelSpec &fk = *g.forward;
+  attnopt::ref::AttentionProblem p = fk.problem();
+  out("\ntraining step: forward " + fk.name + ", backward");
+  for (const KernelSpec *b : g.backward)
+    out(" " + b->name + " (" + stageName(b->stage) + ")");
+  out("\n");
+
+  KernelLauncher fLauncher(module.function(fk.name), fk.name, fk.grid,
+                           fk.block, fk.dynamicSharedMemory, ctx.info());
+  std::vector<KernelLauncher> bLaunchers;
+  for (const KernelSpec *b : g.backward)
+    bLaunchers.emplace_back(module.function(b->name), b->name, b->grid,
+                            b->block, b->dynamicSharedMemory, ctx.info());
+
+  Binding fwd(fk);
+  InputGenerator gen(options.seed);
+  uploadInputs(fk, fwd, gen, p);
+  const ParamSpec *doSpec = g.backward[0]->findParam("grad_output");
+  DeviceBuffer gradOutput(doSpec->sizeBytes(), "'grad_output' " +
+                                                   formatShape(doSpec->shape) +
+                                                   " " +
+                                                   dtypeName(doSpec->dtype));
+  uploadGradOutput(*doSpec, gradOutput.ptr(), gen);
+  std::map<std::string, CUdeviceptr> shared = {
+      {"query", fwd.ptr("query")},   {"key", fwd.ptr("key")},
+      {"value", fwd.ptr("value")},   {"output", fwd.ptr("output")},
+      {"lse", fwd.ptr("lse")},       {"grad_output", gradOutput.ptr()}};
+  if (fk.hasMask)
+    shared["mask"] = fwd.ptr("mask");
+  std::vector<std::unique_ptr<Binding>> bwd;
+  for (const KernelSpec *b : g.backward) {
+    bwd.push_back(std::make_unique<Binding>(*b, shared));
+    bwd.back()->setScalars(p.seed, p.offset);
+  }
+
+  // The validated launches: forward, then each backward kernel on its
+  // results.
+  fLauncher.launch(fwd.params());
+  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running kernel '" + fk.name + "'");
+  for (size_t i = 0; i < g.backward.size(); ++i) {
+    bLaunchers[i].launch(bwd[i]->params());
+    ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
+                        "running kernel '" + g.backward[i]->name + "'");
+  }
+
+  bool ok = true;
+  if (options.validate) {
+    out("\nkernel " + fk.name + " (forward)\n");
+    ReferenceForward ref =
+        referenceForward(fk, p, fwd.ptr("query"), fwd.ptr("key"),
+                         fwd.ptr("value"), fwd.ptr("mask"), true);
+    bool fOk = checkForward(fk, fwd, ref, options, r.forward);
+    r.forward.status = fOk ? "PASS" : "FAIL";
+    ok = ok && fOk;
+    // The reference gradient of the reference forward, rounded as a
+    // forward kernel writes it.
+    const ParamSpec *oSpec = fk.findParam("output");
+    DeviceBuffer refO(oSpec->sizeBytes(), "the rounded reference output");
+    DeviceBuffer refL(uint64_t(p.lseElements()) * 4,
+                      "the rounded reference lse");
+    roundForward(fk, ref, refO.ptr(), refL.ptr());
+    ReferenceGrad grad = referenceGrad(
+        fk, p, fwd.ptr("query"), fwd.ptr("key"), fwd.ptr("value"),
+        fwd.ptr("mask"), refO.ptr(), refL.ptr(), gradOutput.ptr());
+    for (size_t i = 0; i < g.backward.size(); ++i) {
+      const KernelSpec &bk = *g.backward[i];
+      out("\nkernel " + bk.name + " (backward, stage " + stageName(bk.stage) +
+          ", on " + fk.name + "'s output and lse)\n");
+      bool bOk = checkGrad(bk, *bwd[i], grad, options, r.backward[i]);
+      bOk = checkRepeat(bk, *bwd[i], bLaunchers[i], r.backward[i]) && bOk;
+      r.backward[i].status = bOk ? "PASS" : "FAIL";
+      ok = ok && bOk;
+    }
+    out(format("\n  reference gradient (of the reference forward, output "
+               "rounded to %s, lse to f32) took %.1f ms\n",
+               dtypeName(fk.dtype), grad.ms));
+    r.status = ok ? "PASS" : "FAIL";
+  } else {
+    r.forward.status = "NOT_VALIDATED";
+    for (KernelResult &b : r.backward)
+      b.status = "NOT_VALIDATED";
+    r.status = "NOT_VALIDATED";
+  }
+
+  // Timing: each kernel alone, the backward (all its kernels), forward +
+  // backward.
+  out("\ntiming\n");
+  out("  forward " + fk.name + ":\n");
+  timeKernel(fk, fwd, fLauncher, options, r.forward);
+  for (size_t i = 0; i < g.backward.size(); ++i) {
+    out("  backward " + g.backward[i]->name + ":\n");
+    timeKernel(*g.backward[i], *bwd[i], bLaunchers[i], options,
+               r.backward[i]);
+  }
+  auto launchBackward = [&] {
+    for (size_t i = 0; i < g.backward.size(); ++i)
+      bLaunchers[i].launch(bwd[i]->params());
+  };
+  Timing tb = timeLaunches(launchBackward, options.warmup, options.iters,
+                           "the backward kernels of '" + fk.name + "'");
+  Timing tfb = timeLaunches(
+      [&] {
+        fLauncher.launch(fwd.params());
+        launchBackward();
+      },
+      options.warmup, options.iters, "the training step of '" + fk.name + "'");
+  r.fwdMs = r.forward.ms;
+  r.bwdMs = tb.ms;
+  r.fwdBwdMs = tfb.ms;
+  double fwdFlops = fk.forwardFlops(), bwdFlops = fk.backwardFlops();
+  if (!std::isnan(tb.ms))
+    out(format("  backward (%zu kernel(s) back to back): median %.5f ms -> "
+               "%.3f TFLOP/s (2.5 x the forward's %.4e FLOP)\n"
+               "  forward + backward: median %.5f ms -> %.3f TFLOP/s (3.5 x "
+               "the forward's FLOP)\n",
+               g.backward.size(), tb.ms, bwdFlops / (tb.ms * 1e-3) / 1e12,
+               fwdFlops, tfb.ms,
+               (fwdFlops + bwdFlops) / (tfb.ms * 1e-3) / 1e12));
+  out("  " + r.status + "\n");
+  return r;
+}
+
+/// The training groups of the selected kernels: each forward kernel that
+/// some backward kernel names, with those backward kernels.
+std::vector<TrainGroup> trainGroups(const Manifest &m,
+                                    const std::string &only) {
+  std::vector<TrainGroup> groups;
+  for (const KernelSpec &f : m.kernels) {
+    if (f.isGrad())
+      continue;
+    TrainGroup g;
+    g.forward = &f;
+    for (const KernelSpec &b : m.kernels)
+      if (b.isGrad() && b.forward == f.name)
+        g.backward.push_back(&b);
+    if (g.backward.empty())
+      continue;
+    bool selected = only.empty() || f.name == only;
+    for (const KernelSpec *b : g.backward)
+      selected = selected || b->name == only;
+    if (selected)
+      groups.push_back(g);
+  }
+  return groups;
 }
 
 } // namespace
@@ -328,16 +866,42 @@ KernelResult runKernel(const KernelSpec &k, CUfunction f, CudaContext &ctx,
 int runManifest(const RunOptions &options) {
   Manifest m = loadManifest(options.manifestPath);
   std::vector<const KernelSpec *> selected;
-  for (const KernelSpec &k : m.kernels)
-    if (options.kernel.empty() || k.name == options.kernel)
-      selected.push_back(&k);
-  if (selected.empty()) {
+  std::vector<TrainGroup> groups;
+  auto allNames = [&] {
     std::string names;
     for (const KernelSpec &k : m.kernels)
       names += (names.empty() ? "" : ", ") + k.name;
-    throw Error("no kernel named '" + options.kernel + "' in '" + m.path +
-                    "' (it has: " + names + ")",
-                kExitInput);
+    return names;
+  };
+  if (options.train) {
+    if (!options.kernel.empty() && !findKernel(m, options.kernel))
+      throw Error("no kernel named '" + options.kernel + "' in '" + m.path +
+                      "' (it has: " + allNames() + ")",
+                  kExitInput);
+    groups = trainGroups(m, options.kernel);
+    if (groups.empty())
+      throw Error("--train: " +
+                      (options.kernel.empty()
+                           ? "no backward kernel in '" + m.path +
+                                 "' names a forward kernel (field "
+                                 "\"forward\"): nothing to run as a "
+                                 "training step"
+                           : "kernel '" + options.kernel +
+                                 "' is in no forward/backward pair of '" +
+                                 m.path + "' (field \"forward\")"),
+                  kExitInput);
+    for (const TrainGroup &g : groups) {
+      selected.push_back(g.forward);
+      selected.insert(selected.end(), g.backward.begin(), g.backward.end());
+    }
+  } else {
+    for (const KernelSpec &k : m.kernels)
+      if (options.kernel.empty() || k.name == options.kernel)
+        selected.push_back(&k);
+    if (selected.empty())
+      throw Error("no kernel named '" + options.kernel + "' in '" + m.path +
+                      "' (it has: " + allNames() + ")",
+                  kExitInput);
   }
   // Read the PTX before touching the driver: a missing file is reported the
   // same way on every machine.
@@ -371,6 +935,8 @@ int runManifest(const RunOptions &options) {
     std::fflush(stderr);
     for (const KernelSpec *k : selected)
       out(resultLine(*k, KernelResult()));
+    for (const TrainGroup &g : groups)
+      out(trainLine(g, TrainResult()));
     return kExitFailure;
   }
   const Module &module = *loaded;
@@ -378,30 +944,63 @@ int runManifest(const RunOptions &options) {
     out("attn-run: JIT info log:\n" + module.infoLog() + "\n");
 
   int failures = 0, passes = 0;
+  // An error of one kernel or group: reported; false if the context is
+  // unusable afterwards (nothing more can run).
+  auto reportError = [&](const std::string &who, const Error &e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "attn-run: error: %s: %s\n", who.c_str(), e.what());
+    std::fflush(stderr);
+    ++failures;
+    const CudaError *ce = dynamic_cast<const CudaError *>(&e);
+    if (ce && isStickyError(ce->result())) {
+      std::fprintf(stderr, "attn-run: the CUDA context is unusable after "
+                           "this error; not running the remaining "
+                           "kernels\n");
+      return false;
+    }
+    return true;
+  };
+
+  if (options.train) {
+    for (const TrainGroup &g : groups) {
+      TrainResult r;
+      try {
+        r = runTrainGroup(g, module, ctx, options);
+      } catch (const Error &e) {
+        r.backward.resize(g.backward.size());
+        out(resultLine(*g.forward, r.forward));
+        for (size_t i = 0; i < g.backward.size(); ++i)
+          out(resultLine(*g.backward[i], r.backward[i]));
+        out(trainLine(g, TrainResult()));
+        if (!reportError("training step of '" + g.forward->name + "'", e))
+          return kExitFailure;
+        continue;
+      }
+      out(resultLine(*g.forward, r.forward));
+      for (size_t i = 0; i < g.backward.size(); ++i)
+        out(resultLine(*g.backward[i], r.backward[i]));
+      out(trainLine(g, r));
+      if (r.status == "FAIL")
+        ++failures;
+      else
+        ++passes;
+    }
+    out(format("\nattn-run: %d training step(s): %d ok, %d failed\n",
+               int(groups.size()), passes, failures));
+    return failures ? kExitFailure : kExitOk;
+  }
+
   for (const KernelSpec *k : selected) {
     KernelResult r;
     try {
       CUfunction f = module.function(k->name);
-      r = runKernel(*k, f, ctx, options);
-    } catch (const CudaError &e) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "attn-run: error: kernel '%s': %s\n",
-                   k->name.c_str(), e.what());
-      out(resultLine(*k, r));
-      ++failures;
-      if (isStickyError(e.result())) {
-        std::fprintf(stderr, "attn-run: the CUDA context is unusable after "
-                             "this error; not running the remaining "
-                             "kernels\n");
-        return kExitFailure;
-      }
-      continue;
+      r = k->isGrad() ? runGradKernel(*k, f, ctx, options)
+                      : runForwardKernel(*k, f, ctx, options);
     } catch (const Error &e) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "attn-run: error: kernel '%s': %s\n",
-                   k->name.c_str(), e.what());
       out(resultLine(*k, r));
-      ++failures;
+      // The historical message form: "kernel 'name': <error>".
+      if (!reportError("kernel '" + k->name + "'", e))
+        return kExitFailure;
       continue;
     }
     out(resultLine(*k, r));
@@ -615,8 +1214,8 @@ std::vector<SelfCase> selfTestCases() {
 
 int runSelfTest(const RunOptions &options) {
   CudaContext ctx(options.device);
-  out("attn-run --self-test: GPU float64 reference vs CPU float64 reference "
-      "(lib/Reference)\n");
+  out("attn-run --self-test: GPU float64 reference (forward and gradient) vs "
+      "CPU float64 reference (lib/Reference)\n");
   out("attn-run: device " + std::to_string(options.device) + ": " +
       ctx.describe() + "\n");
   const double kLimit = 1e-10;
@@ -728,6 +1327,74 @@ int runSelfTest(const RunOptions &options) {
                            (long long)bitMismatches, (long long)bitCount)
                   : std::string()) +
         (ok ? ": PASS\n" : ": FAIL\n"));
+
+    // The gradient reference, given the GPU reference forward rounded as a
+    // forward kernel writes it (output in the element type, lse in f32)
+    // and a random grad_output, against referenceAttentionGrad on the same
+    // values. The rounding kernel is checked against the host's rounding.
+    const std::vector<int64_t> oShape = {p.batch, p.queryHeads, p.queryLen,
+                                         p.valueDim};
+    HostTensor hdo(c.dtype, oShape);
+    std::vector<double> dov = gen.fill(hdo, -1.0, 1.0);
+    DeviceBuffer ddo(hdo.sizeBytes(), "grad_output");
+    ddo.upload(hdo.data(), hdo.sizeBytes());
+    HostTensor ho(c.dtype, oShape), hl(DType::F32, {p.batch, p.queryHeads,
+                                                    p.queryLen});
+    DeviceBuffer dor(ho.sizeBytes(), "rounded reference output");
+    DeviceBuffer dlr(hl.sizeBytes(), "rounded reference lse");
+    runGpuRound(dout.ptr(), c.dtype, dor.ptr(), p.outputElements());
+    runGpuRound(dlse.ptr(), DType::F32, dlr.ptr(), p.lseElements());
+    dor.download(ho.data(), ho.sizeBytes());
+    dlr.download(hl.data(), hl.sizeBytes());
+    int64_t roundMismatches = 0;
+    {
+      HostTensor wo(c.dtype, oShape), wl(DType::F32, hl.shape());
+      for (int64_t e = 0; e < wo.numElements(); ++e)
+        wo.store(e, gpuOut[size_t(e)]);
+      for (int64_t e = 0; e < wl.numElements(); ++e)
+        wl.store(e, gpuLse[size_t(e)]);
+      const size_t w = dtypeSize(c.dtype);
+      for (int64_t e = 0; e < wo.numElements(); ++e)
+        roundMismatches +=
+            std::memcmp(static_cast<const uint8_t *>(wo.data()) + e * w,
+                        static_cast<const uint8_t *>(ho.data()) + e * w,
+                        w) != 0;
+      for (int64_t e = 0; e < wl.numElements(); ++e)
+        roundMismatches +=
+            std::memcmp(static_cast<const uint8_t *>(wl.data()) + e * 4,
+                        static_cast<const uint8_t *>(hl.data()) + e * 4,
+                        4) != 0;
+    }
+    std::vector<double> ov = ho.toDouble(), lv = hl.toDouble();
+    DeviceBuffer gq(uint64_t(p.queryElements()) * 8, "reference grad_query");
+    DeviceBuffer gk(uint64_t(p.keyElements()) * 8, "reference grad_key");
+    DeviceBuffer gv(uint64_t(p.valueElements()) * 8, "reference grad_value");
+    gq.fill(kPoisonByte, gq.size());
+    gk.fill(kPoisonByte, gk.size());
+    gv.fill(kPoisonByte, gv.size());
+    runGpuReferenceGrad(p, c.dtype, c.maskDtype, dq.ptr(), dk.ptr(), dv.ptr(),
+                        dm.ptr(), dor.ptr(), dlr.ptr(), ddo.ptr(), gq.ptr(),
+                        gk.ptr(), gv.ptr());
+    std::vector<double> cpuDq, cpuDk, cpuDv;
+    attnopt::ref::referenceAttentionGrad(p, qv, kv, vv, mv, ov, dov, lv, cpuDq,
+                                         cpuDk, cpuDv);
+    Comparison cq = compareResults(downloadDoubles(gq), cpuDq, nullptr,
+                                   nullptr);
+    Comparison ck = compareResults(downloadDoubles(gk), cpuDk, nullptr,
+                                   nullptr);
+    Comparison cv = compareResults(downloadDoubles(gv), cpuDv, nullptr,
+                                   nullptr);
+    int64_t gradNaNs = cq.outNaNs + ck.outNaNs + cv.outNaNs;
+    bool gradOk = gradNaNs == 0 && roundMismatches == 0 &&
+                  cq.outRelErr <= kLimit && ck.outRelErr <= kLimit &&
+                  cv.outRelErr <= kLimit;
+    failures += !gradOk;
+    out(format("  %-36s grad: dq/dk/dv max rel diff %.2e/%.2e/%.2e, "
+               "rounding to %s/f32 %lld mismatches, NaN %lld",
+               "", cq.outRelErr, ck.outRelErr, cv.outRelErr,
+               dtypeName(c.dtype), (long long)roundMismatches,
+               (long long)gradNaNs) +
+        (gradOk ? ": PASS\n" : ": FAIL\n"));
   }
   out(format("attn-run --self-test: %s (limit %.0e)\n",
              failures ? "FAIL" : "PASS", kLimit));

@@ -471,6 +471,376 @@ static void testBadManifests() {
 }
 
 //===----------------------------------------------------------------------===//
+// Backward kernels in the manifest
+//===----------------------------------------------------------------------===//
+
+/// `s` with the first `from` after the first `marker` replaced by `to`.
+static std::string replaceAfter(std::string s, const std::string &marker,
+                                const std::string &from,
+                                const std::string &to) {
+  size_t m = s.find(marker);
+  size_t at = m == std::string::npos ? m : s.find(from, m);
+  if (at == std::string::npos) {
+    ++failures;
+    std::fprintf(stderr, "test bug: '%s' not found after '%s'\n",
+                 from.c_str(), marker.c_str());
+    return s;
+  }
+  return s.replace(at, from.size(), to);
+}
+
+static void testGradManifests() {
+  Manifest m = loadManifest(manifestDir + "/grad-example.json");
+  CHECK(m.kernels.size() == 4, "four kernels");
+  if (m.kernels.size() != 4)
+    return;
+  const KernelSpec &f = m.kernels[0], &kv = m.kernels[1], &q = m.kernels[2],
+                   &q1 = m.kernels[3];
+  CHECK(f.op == KernelOp::Attention && !f.isGrad() &&
+            f.stage == GradStage::None && f.forward.empty(),
+        "explicit \"op\": \"attention\"");
+  CHECK(kv.isGrad() && kv.stage == GradStage::DKDV && kv.deterministic &&
+            kv.forward == "attn_fwd_0" && !kv.hasLse,
+        "dkdv kernel fields");
+  CHECK(q.isGrad() && q.stage == GradStage::DQ && !q.deterministic &&
+            q.forward == "attn_fwd_0",
+        "dq kernel fields (deterministic defaults to false)");
+  CHECK(q1.isGrad() && q1.forward.empty() && !q1.hasMask &&
+            !q1.findParam("seed"),
+        "\"forward\": null, no mask, no rng");
+  const char *dkdvNames[] = {"query", "key",  "value",  "output",
+                             "lse",   "grad_output", "mask", "seed",
+                             "offset", "grad_key", "grad_value"};
+  bool namesOk = kv.params.size() == 11;
+  for (size_t i = 0; namesOk && i < 11; ++i)
+    namesOk = kv.params[i].name == dkdvNames[i];
+  CHECK(namesOk, "dkdv parameters in ABI order");
+  CHECK(!kv.findParam("output")->isOutput && !kv.findParam("lse")->isOutput &&
+            !kv.findParam("grad_output")->isOutput &&
+            kv.findParam("grad_key")->isOutput &&
+            kv.findParam("grad_value")->isOutput &&
+            kv.findParam("seed")->kind == ParamSpec::Kind::U64,
+        "backward roles: output and lse are inputs, the gradients outputs");
+  CHECK(q.params.size() == 10 && q.params.back().name == "grad_query" &&
+            q.params.back().isOutput &&
+            q.params.back().shape == (std::vector<int64_t>{2, 8, 128, 64}),
+        "dq parameters");
+  CHECK(kv.findParam("grad_value")->shape ==
+            (std::vector<int64_t>{2, 2, 256, 48}),
+        "grad_value shape");
+  CHECK(findKernel(m, "attn_bwd_dq_0") == &q && !findKernel(m, "nope"),
+        "findKernel");
+  double fwd = 2.0 * 2 * 8 * 128 * 256 * (64 + 48);
+  CHECK(f.flops() == fwd && f.forwardFlops() == fwd, "forward flops");
+  CHECK(kv.flops() == 2.0 * 2 * 8 * 128 * 256 * (2 * 64 + 2 * 48),
+        "dkdv flops: S, dP, dV, dK");
+  CHECK(q.flops() == 2.0 * 2 * 8 * 128 * 256 * (2 * 64 + 48),
+        "dq flops: S, dP, dQ");
+  CHECK(kv.backwardFlops() == 2.5 * fwd && kv.forwardFlops() == fwd,
+        "backward convention: 2.5 x forward");
+  uint64_t bytes = 1ull * (2 * 8 * 128 * 64) * 2 +  // q (no dq here)
+                   2ull * (2 * 2 * 256 * 64) * 2 +  // k, dk
+                   2ull * (2 * 2 * 256 * 48) * 2 +  // v, dv
+                   2ull * (2 * 8 * 128 * 48) * 2 +  // o, do
+                   4ull * (2 * 8 * 128) +           // lse
+                   1ull * (2 * 256);                // mask
+  CHECK(kv.bytesMoved() == bytes, "dkdv bytes moved");
+  CHECK(std::string(opName(KernelOp::AttentionGrad)) == "attention_grad" &&
+            std::string(stageName(GradStage::DKDV)) == "dkdv" &&
+            std::string(stageName(GradStage::DQ)) == "dq",
+        "names");
+  KernelSpec causal = q1;
+  causal.queryLen = causal.keyLen = 64;
+  causal.causal = CausalMode::TopLeft;
+  CHECK(causal.flops() == 2.0 * 1 * 2 * 64 * 64 * (2 * 40 + 40) / 2,
+        "backward stage flops halved with causal and Lq = Lk");
+
+  // Doc example: no "op" field means a forward kernel.
+  Manifest doc = loadManifest(manifestDir + "/doc-example.json");
+  CHECK(doc.kernels.size() == 1 && !doc.kernels[0].isGrad(),
+        "op defaults to attention");
+
+  const std::string base = readFile(manifestDir + "/grad-example.json",
+                                    "test");
+  const std::string dkdvOrder =
+      "(the \"dkdv\" parameters, in order: query, key, value, output, lse, "
+      "grad_output, mask, seed, offset, grad_key, grad_value)";
+  const std::string dqOrder =
+      "(the \"dq\" parameters, in order: query, key, value, output, lse, "
+      "grad_output, mask, seed, offset, grad_query)";
+  const char *gradOut = "{\"name\": \"grad_output\", \"kind\": \"tensor\", "
+                        "\"role\": \"input\",  \"dtype\": \"bf16\", "
+                        "\"shape\": [2, 8, 128, 48]},\n        ";
+  struct Case {
+    const char *what;
+    std::string marker, from, to, want;
+  } cases[] = {
+      {"op value", "attn_bwd_dkdv_0", "\"op\": \"attention_grad\"",
+       "\"op\": \"attention_backward\"",
+       "kernel 'attn_bwd_dkdv_0': op: expected \"attention\" or "
+       "\"attention_grad\", got \"attention_backward\""},
+      {"op type", "attn_fwd_0", "\"op\": \"attention\"", "\"op\": 1",
+       "m.json:9:13: kernel 'attn_fwd_0': op: expected a string, got 1 "
+       "(number)"},
+      {"stage on a forward kernel", "attn_fwd_0", "\"op\": \"attention\",",
+       "\"op\": \"attention\", \"stage\": \"dq\",",
+       "m.json:9:35: kernel 'attn_fwd_0': stage: only a backward kernel "
+       "(\"op\": \"attention_grad\") has this field"},
+      {"forward on a forward kernel", "attn_fwd_0", "\"op\": \"attention\",",
+       "\"op\": \"attention\", \"forward\": \"attn_fwd_0\",",
+       "kernel 'attn_fwd_0': forward: only a backward kernel"},
+      {"deterministic on a forward kernel", "attn_fwd_0",
+       "\"op\": \"attention\",",
+       "\"op\": \"attention\", \"deterministic\": true,",
+       "kernel 'attn_fwd_0': deterministic: only a backward kernel"},
+      {"missing stage", "attn_bwd_dkdv_0", "\"stage\": \"dkdv\",", "",
+       "kernel 'attn_bwd_dkdv_0': missing field 'stage' in a backward kernel "
+       "(\"op\": \"attention_grad\")"},
+      {"stage value", "attn_bwd_dkdv_0", "\"stage\": \"dkdv\"",
+       "\"stage\": \"dk\"",
+       "m.json:38:16: kernel 'attn_bwd_dkdv_0': stage: expected \"dkdv\" or "
+       "\"dq\", got \"dk\""},
+      {"deterministic type", "attn_bwd_dkdv_0", "\"deterministic\": true",
+       "\"deterministic\": \"yes\"",
+       "deterministic: expected true or false, got \"yes\" (string)"},
+      {"forward type", "attn_bwd_dkdv_0", "\"forward\": \"attn_fwd_0\"",
+       "\"forward\": 3",
+       "forward (null or the name of a forward kernel): expected a string, "
+       "got 3 (number)"},
+      {"forward unknown", "attn_bwd_dkdv_0", "\"forward\": \"attn_fwd_0\"",
+       "\"forward\": \"attn_fwd_9\"",
+       "m.json:40:18: kernel 'attn_bwd_dkdv_0': forward: no kernel named "
+       "'attn_fwd_9' in this manifest (its forward kernels: attn_fwd_0)"},
+      {"forward names a backward kernel", "attn_bwd_dkdv_0",
+       "\"forward\": \"attn_fwd_0\"", "\"forward\": \"attn_bwd_dq_0\"",
+       "kernel 'attn_bwd_dkdv_0': forward: kernel 'attn_bwd_dq_0' is a "
+       "backward kernel (\"op\": \"attention_grad\"), not a forward one"},
+      {"forward scale", "attn_bwd_dq_0", "\"scale\": 0.125",
+       "\"scale\": 0.25",
+       "kernel 'attn_bwd_dq_0': forward: kernel 'attn_fwd_0' has scale = "
+       "0.125, this kernel 0.25 (a backward kernel must have its forward's "
+       "problem)"},
+      {"forward causal", "attn_bwd_dkdv_0", "\"causal\": \"bottom_right\"",
+       "\"causal\": \"top_left\"",
+       "forward: kernel 'attn_fwd_0' has causal = bottom_right, this kernel "
+       "top_left"},
+      {"forward window", "attn_bwd_dq_0", "\"window\": [64, -1]",
+       "\"window\": [32, -1]",
+       "forward: kernel 'attn_fwd_0' has window = [64, -1], this kernel "
+       "[32, -1]"},
+      {"forward softcap", "attn_bwd_dq_0", "\"softcap\": 30.0",
+       "\"softcap\": null",
+       "forward: kernel 'attn_fwd_0' has softcap = 30, this kernel null"},
+      {"forward dropout", "attn_bwd_dq_0", "\"dropout_p\": 0.1",
+       "\"dropout_p\": 0.2",
+       "forward: kernel 'attn_fwd_0' has dropout_p = 0.100000001, this "
+       "kernel 0.200000003"},
+      {"forward value_dim", "attn_bwd_dkdv_0",
+       "\"head_dim\": 64, \"value_dim\": 48",
+       "\"head_dim\": 64, \"value_dim\": 64",
+       "param 'value': shape [2, 2, 256, 48] does not match [batch, "
+       "kv_heads, key_len, value_dim] = [2, 2, 256, 64]"},
+      {"has_lse on a backward kernel", "attn_bwd_dkdv_0",
+       "\"has_lse\": false", "\"has_lse\": true",
+       "kernel 'attn_bwd_dkdv_0': has_lse: expected false for a backward "
+       "kernel (it reads lse, it does not write it)"},
+      {"missing grad_output", "attn_bwd_dq_0", gradOut, "",
+       "kernel 'attn_bwd_dq_0': params[5]: missing parameter 'grad_output' "
+       "before 'mask' " + dqOrder},
+      {"output as an output", "attn_bwd_dq_0",
+       "{\"name\": \"output\",      \"kind\": \"tensor\", \"role\": "
+       "\"input\"",
+       "{\"name\": \"output\",      \"kind\": \"tensor\", \"role\": "
+       "\"output\"",
+       "param 'output': role: expected \"input\" for 'output', got "
+       "\"output\""},
+      {"lse as an output", "attn_bwd_dkdv_0",
+       "{\"name\": \"lse\",         \"kind\": \"tensor\", \"role\": "
+       "\"input\"",
+       "{\"name\": \"lse\",         \"kind\": \"tensor\", \"role\": "
+       "\"output\"",
+       "param 'lse': role: expected \"input\" for 'lse', got \"output\""},
+      {"grad_query as an input", "attn_bwd_dq_0",
+       "\"grad_query\",  \"kind\": \"tensor\", \"role\": \"output\"",
+       "\"grad_query\",  \"kind\": \"tensor\", \"role\": \"input\"",
+       "param 'grad_query': role: expected \"output\" for 'grad_query', got "
+       "\"input\""},
+      {"grad_key in a dq kernel", "attn_bwd_dq_0",
+       "{\"name\": \"grad_query\",  \"kind\": \"tensor\", \"role\": "
+       "\"output\", \"dtype\": \"bf16\", \"shape\": [2, 8, 128, 64]}",
+       "{\"name\": \"grad_key\",  \"kind\": \"tensor\", \"role\": "
+       "\"output\", \"dtype\": \"bf16\", \"shape\": [2, 2, 256, 64]}",
+       "param 'grad_key': a \"dq\" kernel writes only grad_query (grad_key "
+       "is the \"dkdv\" stage's)"},
+      {"grad_query in a dkdv kernel", "attn_bwd_dkdv_0",
+       "{\"name\": \"grad_key\",    \"kind\": \"tensor\", \"role\": "
+       "\"output\", \"dtype\": \"bf16\", \"shape\": [2, 2, 256, 64]}",
+       "{\"name\": \"grad_query\",    \"kind\": \"tensor\", \"role\": "
+       "\"output\", \"dtype\": \"bf16\", \"shape\": [2, 8, 128, 64]}",
+       "param 'grad_query': a \"dkdv\" kernel writes only grad_key and "
+       "grad_value (grad_query is the \"dq\" stage's)"},
+      {"missing grad_value", "attn_bwd_dkdv_0",
+       ",\n        {\"name\": \"grad_value\",  \"kind\": \"tensor\", "
+       "\"role\": \"output\", \"dtype\": \"bf16\", \"shape\": [2, 2, 256, "
+       "48]}",
+       "",
+       "kernel 'attn_bwd_dkdv_0': params: missing parameter 'grad_value' " +
+           dkdvOrder},
+      {"grad_value before grad_key", "attn_bwd_dkdv_0",
+       "{\"name\": \"grad_key\",    \"kind\": \"tensor\", \"role\": "
+       "\"output\", \"dtype\": \"bf16\", \"shape\": [2, 2, 256, 64]},\n"
+       "        {\"name\": \"grad_value\",  \"kind\": \"tensor\", \"role\": "
+       "\"output\", \"dtype\": \"bf16\", \"shape\": [2, 2, 256, 48]}",
+       "{\"name\": \"grad_value\",  \"kind\": \"tensor\", \"role\": "
+       "\"output\", \"dtype\": \"bf16\", \"shape\": [2, 2, 256, 48]},\n"
+       "        {\"name\": \"grad_key\",    \"kind\": \"tensor\", \"role\": "
+       "\"output\", \"dtype\": \"bf16\", \"shape\": [2, 2, 256, 64]}",
+       "params[9]: expected parameter 'grad_key' here, got 'grad_value' " +
+           dkdvOrder},
+      {"dropout without seed", "attn_bwd_dq_0",
+       "{\"name\": \"seed\",        \"kind\": \"u64\",    \"role\": "
+       "\"input\"},\n        {\"name\": \"offset\",      \"kind\": \"u64\",  "
+       "  \"role\": \"input\"},\n        ",
+       "",
+       "params[7]: missing parameter 'seed' before 'grad_query' (dropout_p > "
+       "0 needs the seed and offset parameters)"},
+      {"seed without offset", "attn_bwd_dq_1",
+       "{\"name\": \"grad_query\"",
+       "{\"name\": \"seed\", \"kind\": \"u64\"},\n        "
+       "{\"name\": \"grad_query\"",
+       "params[7]: missing parameter 'offset' before 'grad_query' (seed and "
+       "offset come together)"},
+      {"mask without the mask field", "attn_bwd_dq_1",
+       "{\"name\": \"grad_query\"",
+       "{\"name\": \"mask\", \"kind\": \"tensor\", \"role\": \"input\", "
+       "\"dtype\": \"i1\", \"shape\": [1, 1, 1, 77]},\n        "
+       "{\"name\": \"grad_query\"",
+       "kernel 'attn_bwd_dq_1': param 'mask': listed, but the kernel's field "
+       "'mask' is null"},
+      {"unknown backward param", "attn_bwd_dq_1", "{\"name\": \"grad_query\"",
+       "{\"name\": \"grad_lse\"",
+       "params[6].name: unknown parameter \"grad_lse\" for a backward kernel "
+       "(expected query, key, value, output, lse, grad_output, mask, seed, "
+       "offset, grad_query, grad_key or grad_value)"},
+      {"extra param", "attn_bwd_dq_1",
+       "\"shape\": [1, 2, 1, 40]}\n      ]",
+       "\"shape\": [1, 2, 1, 40]},\n        {\"name\": \"grad_key\", "
+       "\"kind\": \"tensor\", \"role\": \"output\", \"dtype\": \"f32\", "
+       "\"shape\": [1, 1, 77, 40]}\n      ]",
+       "param 'grad_key': a \"dq\" kernel writes only grad_query"},
+      {"duplicate param", "attn_bwd_dq_1", "{\"name\": \"value\",",
+       "{\"name\": \"query\",",
+       "params[2]: parameter 'query' is listed twice (also params[0])"},
+      {"grad_query shape", "attn_bwd_dq_1",
+       "\"role\": \"output\", \"dtype\": \"f32\", \"shape\": [1, 2, 1, 40]",
+       "\"role\": \"output\", \"dtype\": \"f32\", \"shape\": [1, 2, 1, 41]",
+       "param 'grad_query': shape [1, 2, 1, 41] does not match [batch, "
+       "query_heads, query_len, head_dim] = [1, 2, 1, 40]"},
+      {"grad_output dtype", "attn_bwd_dq_1",
+       "\"grad_output\", \"kind\": \"tensor\", \"role\": \"input\",  "
+       "\"dtype\": \"f32\"",
+       "\"grad_output\", \"kind\": \"tensor\", \"role\": \"input\",  "
+       "\"dtype\": \"bf16\"",
+       "param 'grad_output': dtype: expected f32 (the kernel's dtype), got "
+       "bf16"},
+      {"grad_output shape", "attn_bwd_dq_1",
+       "\"dtype\": \"f32\", \"shape\": [1, 2, 1, 40]},\n        "
+       "{\"name\": \"grad_query\"",
+       "\"dtype\": \"f32\", \"shape\": [1, 2, 40, 1]},\n        "
+       "{\"name\": \"grad_query\"",
+       "param 'grad_output': shape [1, 2, 40, 1] does not match [batch, "
+       "query_heads, query_len, value_dim] = [1, 2, 1, 40]"},
+      {"backward lse dtype", "attn_bwd_dq_1",
+       "\"lse\",         \"kind\": \"tensor\", \"role\": \"input\",  "
+       "\"dtype\": \"f32\"",
+       "\"lse\",         \"kind\": \"tensor\", \"role\": \"input\",  "
+       "\"dtype\": \"f16\"",
+       "param 'lse': dtype: expected f32 (lse is always f32), got f16"},
+      {"seed as a tensor", "attn_bwd_dq_0",
+       "{\"name\": \"seed\",        \"kind\": \"u64\"",
+       "{\"name\": \"seed\",        \"kind\": \"tensor\"",
+       "param 'seed': kind: expected \"u64\" for 'seed', got \"tensor\""},
+      {"backward params type", "attn_bwd_dq_1", "\"params\": [",
+       "\"params\": {}, \"x\": [", "unknown field 'x'"},
+  };
+  for (const Case &c : cases) {
+    std::string text = replaceAfter(base, c.marker, c.from, c.to);
+    expectError(std::string("grad manifest: ") + c.what,
+                [&] { parseManifest(text, "m.json"); }, c.want);
+  }
+  // The forward kernel does not write lse.
+  {
+    std::string text = replaceAfter(base, "attn_fwd_0", "\"has_lse\": true",
+                                    "\"has_lse\": false");
+    text = replaceAfter(text, "attn_fwd_0",
+                        ",\n        {\"name\": \"lse\",    \"kind\": "
+                        "\"tensor\", \"role\": \"output\", \"dtype\": "
+                        "\"f32\",  \"shape\": [2, 8, 128]}",
+                        "");
+    expectError("grad manifest: forward without lse",
+                [&] { parseManifest(text, "m.json"); },
+                "kernel 'attn_bwd_dkdv_0': forward: kernel 'attn_fwd_0' does "
+                "not write lse (has_lse is false); the backward needs the "
+                "forward's lse");
+  }
+  // A different mask (field and parameter).
+  {
+    std::string text = replaceAfter(base, "attn_bwd_dkdv_0",
+                                    "\"shape\": [2, 1, 1, 256]}",
+                                    "\"shape\": [1, 1, 1, 256]}");
+    text = replaceAfter(text, "attn_bwd_dkdv_0",
+                        "\"dtype\": \"i1\",   \"shape\": [2, 1, 1, 256]}",
+                        "\"dtype\": \"i1\",   \"shape\": [1, 1, 1, 256]}");
+    expectError("grad manifest: forward mask",
+                [&] { parseManifest(text, "m.json"); },
+                "forward: kernel 'attn_fwd_0' has mask = i1[2, 1, 1, 256], "
+                "this kernel i1[1, 1, 1, 256]");
+  }
+  expectError("bad-grad-order.json",
+              [&] { loadManifest(manifestDir + "/bad-grad-order.json"); },
+              manifestDir + "/bad-grad-order.json:91:18: kernel "
+                            "'attn_bwd_dq_0': params[3]: expected parameter "
+                            "'output' here, got 'lse' " + dqOrder);
+  // Robustness: every manifest one line or one character short is either
+  // valid or an attnrt::Error (never a crash or another exception).
+  {
+    int other = 0, parsed = 0, rejected = 0;
+    auto attempt = [&](const std::string &text) {
+      try {
+        parseManifest(text, "m.json");
+        ++parsed;
+      } catch (const Error &) {
+        ++rejected;
+      } catch (...) {
+        ++other;
+      }
+    };
+    for (size_t at = 0; at < base.size(); ++at) {
+      attempt(base.substr(0, at) + base.substr(at + 1));
+      if (at == 0 || base[at - 1] == '\n') {
+        size_t end = base.find('\n', at);
+        if (end != std::string::npos)
+          attempt(base.substr(0, at) + base.substr(end + 1));
+      }
+    }
+    CHECK(other == 0 && rejected > 0,
+          std::to_string(other) + " mutations threw something other than "
+          "attnrt::Error (" + std::to_string(parsed) + " parsed, " +
+          std::to_string(rejected) + " rejected)");
+  }
+  // The forward ABI does not know the backward's parameters.
+  expectError("grad_output in a forward kernel",
+              [&] {
+                parseManifest(replaceAfter(base, "attn_fwd_0",
+                                           "{\"name\": \"mask\",",
+                                           "{\"name\": \"grad_output\","),
+                              "m.json");
+              },
+              "params[3].name: unknown parameter \"grad_output\" (expected "
+              "query, key, value, mask, seed, offset, output or lse)");
+}
+
+//===----------------------------------------------------------------------===//
 // f16 / bf16
 //===----------------------------------------------------------------------===//
 
@@ -680,6 +1050,10 @@ static void testInputsAndCompare() {
             defaultOutputTolerance(DType::F16) == 2e-3 &&
             defaultOutputTolerance(DType::BF16) == 8e-3,
         "tolerances");
+  CHECK(defaultGradTolerance(DType::F32) == 1e-4 &&
+            defaultGradTolerance(DType::F16) == 1e-2 &&
+            defaultGradTolerance(DType::BF16) == 2e-2,
+        "gradient tolerances");
 }
 
 static void testPhilox() {
@@ -738,6 +1112,7 @@ int main(int argc, char **argv) {
   } groups[] = {{"json", testJson},
                 {"good manifests", testGoodManifests},
                 {"bad manifests", testBadManifests},
+                {"backward manifests", testGradManifests},
                 {"conversions", testConversions},
                 {"inputs and comparison", testInputsAndCompare},
                 {"philox", testPhilox},

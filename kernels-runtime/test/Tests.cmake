@@ -44,7 +44,7 @@ foreach(arch 80 100a)
   list(APPEND ATTNRT_SAMPLE_PTX ${ptx})
 endforeach()
 add_custom_target(attnrt-sample-ptx ALL DEPENDS ${ATTNRT_SAMPLE_PTX})
-foreach(m sample wrong sm100a missing-kernel oom fault)
+foreach(m sample wrong sm100a missing-kernel oom fault grad wrong-grad)
   configure_file(${ATTNRT_TEST_SRC}/sample/${m}.json ${ATTNRT_TEST_DATA}/${m}.json
     COPYONLY)
 endforeach()
@@ -93,7 +93,24 @@ if(ATTNRT_STUB_DIR)
   attnrt_cli_test(attn-run-self-test-no-gpu EXIT 2
     REGEX "attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed"
     ARGS --self-test)
+  attnrt_cli_test(attn-run-grad-no-gpu EXIT 2
+    REGEX "attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed"
+    ARGS ${S}/grad.json)
+  attnrt_cli_test(attn-run-train-no-gpu EXIT 2
+    REGEX "attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed"
+    ARGS ${S}/grad.json --train --kernel sample_grad_dq_bf16)
 endif()
+attnrt_cli_test(attn-run-bad-grad-manifest EXIT 3
+  REGEX "bad-grad-order.json:91:18: kernel 'attn_bwd_dq_0': params\\[3\\]: expected parameter 'output' here, got 'lse' \\(the \"dq\" parameters, in order: query, key, value, output, lse, grad_output, mask, seed, offset, grad_query\\)"
+  ARGS ${M}/bad-grad-order.json)
+attnrt_cli_test(attn-run-train-nothing-to-pair EXIT 3
+  REGEX "--train: no backward kernel in '[^']*sample.json' names a forward kernel"
+  ARGS ${S}/sample.json --train)
+attnrt_cli_test(attn-run-train-unpaired-kernel EXIT 3
+  REGEX "--train: kernel 'sample_gqa_bf16' is in no forward/backward pair"
+  ARGS ${S}/sample.json --train --kernel sample_gqa_bf16)
+attnrt_cli_test(attn-run-train-self-test EXIT 3
+  REGEX "--self-test and --train do not go together" ARGS --self-test --train)
 attnrt_cli_test(attn-run-missing-manifest EXIT 3
   REGEX "attn-run: error: cannot read manifest '[^']*no-such.json': No such file or directory"
   ARGS ${M}/no-such.json)
@@ -150,6 +167,23 @@ if(ATTNRT_GPU_TESTS)
   attnrt_cli_test(attn-run-gpu-fault GPU EXIT 1
     REGEX "RESULT name=sample_illegal_address_f32 [^@NL@]*status=ERROR.*attn-run: error: kernel 'sample_illegal_address_f32': cuCtxSynchronize\\(\\) failed: CUDA_ERROR_ILLEGAL_ADDRESS.*the CUDA context is unusable after this error"
     ARGS ${S}/fault.json --iters 1)
+  # Backward kernels: alone (output and lse from the reference forward) and
+  # as training steps (forward kernel -> backward kernels).
+  attnrt_cli_test(attn-run-gpu-grad GPU EXIT 0
+    REGEX "RESULT name=sample_grad_dkdv_f32 op=attention_grad stage=dkdv [^@NL@]* repeat_identical=1 [^@NL@]*status=PASS.*RESULT name=sample_grad_dq_f32 op=attention_grad stage=dq [^@NL@]* repeat_identical=1 [^@NL@]*status=PASS.*RESULT name=sample_grad_dq_bf16 [^@NL@]*status=PASS.*RESULT name=sample_grad_dkdv_bf16 [^@NL@]*status=PASS@NL@@NL@attn-run: 6 kernel\\(s\\): 6 ok, 0 failed"
+    ARGS ${S}/grad.json --iters 3 --warmup 1)
+  attnrt_cli_test(attn-run-gpu-train GPU EXIT 0
+    REGEX "TRAIN forward=sample_grad_fwd_f32 backward=sample_grad_dkdv_f32,sample_grad_dq_f32 dtype=f32 [^@NL@]* fwdbwd_ms=[0-9.]+ [^@NL@]* repeat_identical=1 status=PASS.*TRAIN forward=sample_grad_fwd_bf16 backward=sample_grad_dq_bf16,sample_grad_dkdv_bf16 [^@NL@]*status=PASS@NL@@NL@attn-run: 2 training step\\(s\\): 2 ok, 0 failed"
+    ARGS ${S}/grad.json --train --iters 3 --warmup 1)
+  attnrt_cli_test(attn-run-gpu-train-one GPU EXIT 0
+    REGEX "RESULT name=sample_grad_fwd_bf16 [^@NL@]*status=PASS.*TRAIN forward=sample_grad_fwd_bf16 [^@NL@]*status=PASS@NL@@NL@attn-run: 1 training step\\(s\\): 1 ok, 0 failed"
+    ARGS ${S}/grad.json --train --kernel sample_grad_dq_bf16 --iters 2)
+  attnrt_cli_test(attn-run-gpu-wrong-grad GPU EXIT 1
+    REGEX "grad_key: max rel err [^@NL@]*<-- FAIL.*RESULT name=sample_grad_wrong_dkdv_f32 [^@NL@]*status=FAIL.*NOT bit-identical \\(grad_query 1 of 6144 elements differ\\)  <-- FAIL.*RESULT name=sample_grad_flaky_dq_f32 [^@NL@]*repeat_identical=0 [^@NL@]*status=FAIL"
+    ARGS ${S}/wrong-grad.json --iters 1 --warmup 0)
+  attnrt_cli_test(attn-run-gpu-wrong-grad-train GPU EXIT 1
+    REGEX "TRAIN forward=sample_grad_fwd_f32 [^@NL@]* repeat_identical=0 status=FAIL"
+    ARGS ${S}/wrong-grad.json --train --iters 1 --warmup 0)
   attnrt_cli_test(attn-run-gpu-kernel-not-in-ptx GPU EXIT 1
     REGEX "kernel 'sample_not_there' not found in '[^']*sample_kernels_80.ptx'"
     ARGS ${S}/missing-kernel.json --iters 1)

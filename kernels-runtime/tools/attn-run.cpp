@@ -2,7 +2,7 @@
 //
 //   attn-run MANIFEST.json [--kernel NAME] [--seed N] [--warmup N]
 //            [--iters N] [--no-validate] [--device N] [--tolerance X]
-//            [--lse-tolerance X] [--verbose]
+//            [--lse-tolerance X] [--grad-tolerance X] [--train] [--verbose]
 //   attn-run --self-test [--seed N] [--device N]
 //
 // Exit status: 0 all kernels passed; 1 a kernel failed validation or a CUDA
@@ -31,6 +31,11 @@ static const char *kUsage =
     "driver, runs each kernel on seeded random inputs, validates it against\n"
     "a float64 GPU reference and times it with CUDA events. One line per\n"
     "kernel starts with RESULT (key=value fields, for scripts).\n"
+    "A backward kernel (\"op\": \"attention_grad\") runs on its own with\n"
+    "the reference forward's output and lse; with --train, each forward\n"
+    "kernel runs with the backward kernels that name it (\"forward\"), as a\n"
+    "training step, and a TRAIN line gives the forward, backward and\n"
+    "forward + backward times.\n"
     "\n"
     "options:\n"
     "  --kernel NAME       run only this kernel\n"
@@ -43,9 +48,16 @@ static const char *kUsage =
     "  --tolerance X       output tolerance (default by dtype: f32 1e-5,\n"
     "                      f16 2e-3, bf16 8e-3)\n"
     "  --lse-tolerance X   lse tolerance (default 1e-4)\n"
+    "  --grad-tolerance X  gradient tolerance (default by dtype: f32 1e-4,\n"
+    "                      f16 1e-2, bf16 2e-2)\n"
+    "  --train             run each forward kernel with its backward\n"
+    "                      kernels (forward saving lse, backward on its\n"
+    "                      output and lse); validate and time forward,\n"
+    "                      backward and forward + backward\n"
     "  --verbose           print the JIT info log\n"
-    "  --self-test         check the GPU reference against the CPU float64\n"
-    "                      reference on small problems (no manifest)\n"
+    "  --self-test         check the GPU references (forward and gradient)\n"
+    "                      against the CPU float64 references on small\n"
+    "                      problems (no manifest)\n"
     "  -h, --help          this text\n"
     "\n"
     "exit status: 0 pass; 1 validation failure or CUDA error; 2 no CUDA\n"
@@ -133,6 +145,11 @@ int realMain(int argc, char **argv) {
       options.outTolerance = parseDouble(arg, takeValue());
     } else if (arg == "--lse-tolerance") {
       options.lseTolerance = parseDouble(arg, takeValue());
+    } else if (arg == "--grad-tolerance") {
+      options.gradTolerance = parseDouble(arg, takeValue());
+    } else if (arg == "--train") {
+      noValue();
+      options.train = true;
     } else if (arg == "--no-validate") {
       noValue();
       options.validate = false;
@@ -154,6 +171,8 @@ int realMain(int argc, char **argv) {
   if (selfTest) {
     if (!options.manifestPath.empty())
       usageError("--self-test takes no manifest");
+    if (options.train)
+      usageError("--self-test and --train do not go together");
     return runSelfTest(options);
   }
   if (options.manifestPath.empty())

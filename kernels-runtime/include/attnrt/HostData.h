@@ -97,6 +97,12 @@ Comparison compareResults(const std::vector<double> &out,
 /// Output tolerance by element type: f32 1e-5, f16 2e-3, bf16 8e-3.
 double defaultOutputTolerance(DType t);
 
+/// Gradient tolerance (max|g - r| / max|r| per gradient) by element type:
+/// f32 1e-4, f16 1e-2, bf16 2e-2. Looser than the output's: a backward
+/// kernel rounds P and dS to the element type for its matrix products and
+/// sums many more terms.
+double defaultGradTolerance(DType t);
+
 } // namespace attnrt
 
 #endif // ATTNRT_HOSTDATA_H

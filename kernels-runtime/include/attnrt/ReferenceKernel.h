@@ -7,6 +7,12 @@
 // checked against the CPU float64 reference (lib/Reference) by
 // `attn-run --self-test`.
 //
+// The gradient reference (runGpuReferenceGrad) evaluates docs/semantics.md
+// §13 the same way: given q, k, v, the mask, the forward output and lse (in
+// the element types a backward kernel reads them) and grad_output, it writes
+// grad_query, grad_key and grad_value as double. It is checked against
+// attnopt::ref::referenceAttentionGrad by the self-test as well.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef ATTNRT_REFERENCEKERNEL_H
@@ -30,6 +36,23 @@ void runGpuReference(const attnopt::ref::AttentionProblem &p, DType dtype,
                      DType maskDtype, CUdeviceptr q, CUdeviceptr k,
                      CUdeviceptr v, CUdeviceptr mask, CUdeviceptr out,
                      CUdeviceptr lse);
+
+/// The gradients of attention (docs/semantics.md §13) in double: `out` is
+/// the given forward output ([B, Hq, Lq, Dv], element type `dtype`), `lse`
+/// the given forward lse ([B, Hq, Lq], f32), `dout` the output gradient
+/// ([B, Hq, Lq, Dv], `dtype`); `dq`, `dk`, `dv` must hold queryElements(),
+/// keyElements() and valueElements() doubles. P comes from the given lse and
+/// D_i from the given output (neither is recomputed); rows with lse = -inf
+/// contribute nothing. dk and dv sum over the query heads of a kv head.
+void runGpuReferenceGrad(const attnopt::ref::AttentionProblem &p, DType dtype,
+                         DType maskDtype, CUdeviceptr q, CUdeviceptr k,
+                         CUdeviceptr v, CUdeviceptr mask, CUdeviceptr out,
+                         CUdeviceptr lse, CUdeviceptr dout, CUdeviceptr dq,
+                         CUdeviceptr dk, CUdeviceptr dv);
+
+/// Rounds `n` doubles at `src` to `dtype` (f16, bf16 or f32; nearest even,
+/// directly from double: the same values as HostTensor::store) into `dst`.
+void runGpuRound(CUdeviceptr src, DType dtype, CUdeviceptr dst, int64_t n);
 
 /// The dropout words dropoutBits(seed, offset, b, h, i, j, Hq, Lq) of every
 /// element of [B, Hq, Lq, Lk] (uint32), computed on the GPU.

@@ -2,8 +2,10 @@
 //
 // What attn-run does, as a library: for each kernel of a manifest, generate
 // seeded inputs, launch with poisoned outputs, validate against the GPU
-// float64 reference and time it with CUDA events; and the self-test of the
-// GPU reference against the CPU float64 reference.
+// float64 reference (forward or gradient) and time it with CUDA events; the
+// training mode (a forward kernel feeding the backward kernels that name
+// it); and the self-test of the GPU references against the CPU float64
+// references.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,17 +27,20 @@ struct RunOptions {
   int device = 0;
   double outTolerance = -1.0; // < 0: by dtype (f32 1e-5, f16 2e-3, bf16 8e-3)
   double lseTolerance = 1e-4;
+  double gradTolerance = -1.0; // < 0: by dtype (f32 1e-4, f16 1e-2, bf16 2e-2)
+  bool train = false; // run forward/backward pairs as a training step
   bool verbose = false;
 };
 
 /// Runs the manifest's kernels and prints a report and one RESULT line per
-/// kernel. Returns the exit code (kExitOk, or kExitFailure when a kernel
+/// kernel (with `train`: per training step, the forward and its backward
+/// kernels, then one TRAIN line). Returns the exit code (kExitOk, or kExitFailure when a kernel
 /// failed validation or hit a CUDA error); throws attnrt::Error for errors
 /// that stop everything (manifest, PTX file, no device, JIT failure).
 int runManifest(const RunOptions &options);
 
-/// Compares the GPU reference with the CPU float64 reference on small
-/// problems covering every feature. Returns kExitOk or kExitFailure.
+/// Compares the GPU reference (forward and gradient) with the CPU float64
+/// reference on small problems covering every feature. Returns kExitOk or kExitFailure.
 int runSelfTest(const RunOptions &options);
 
 } // namespace attnrt

@@ -9,6 +9,13 @@
 // Some kernels are wrong on purpose: one uses a slightly wrong scale and one
 // writes past the end of its output (wrong.json), one faults (fault.json).
 //
+// The backward kernels (grad.json, the ABI of docs/kernel-manifest.md,
+// "Backward kernels") are as naive: one thread per key row (stage dkdv) or
+// per query row (stage dq), f32 arithmetic, no atomics. In wrong-grad.json
+// one dkdv kernel forgets the other query heads of a GQA group and one dq
+// kernel changes a bit of its result on every second launch (a stand-in for
+// a kernel whose results depend on the order of atomic additions).
+//
 //===----------------------------------------------------------------------===//
 
 #include <cuda_bf16.h>
@@ -149,6 +156,165 @@ constexpr Config kDecode{4, 16, 2, 1, 1000, 128, 128, 0.088388346f, 2, -2, -2, 0
 constexpr Config kFullyMasked{1, 2, 1, 24, 16, 16, 16, 0.25f, 2, -2, -2, 0.f, 0.f, 2, 1, 1, 24, 16};
 constexpr Config kBench{4, 16, 16, 1024, 1024, 64, 64, 0.125f, 1, -2, -2, 0.f, 0.f, 0, 1, 1, 1, 1};
 
+//===----------------------------------------------------------------------===//
+// Backward
+//===----------------------------------------------------------------------===//
+
+constexpr int kMaxD = 128;
+
+/// dS_ij and Pd_ij (docs/semantics.md §13) of query row (b, h, i) and key j,
+/// given the row's lse (finite) and D_i; false where the position is
+/// excluded (no gradient flows).
+template <class T, class M>
+__device__ bool gradPoint(const Config &c, const T *q, const T *k, const T *v,
+                          const M *mask, const T *dout, uint64_t seed,
+                          uint64_t offset, int b, int h, int i, int j,
+                          float lse, float rowD, float &ds, float &pd) {
+  int hk = h / (c.Hq / c.Hkv);
+  int64_t row = (int64_t(b) * c.Hq + h) * c.Lq + i;
+  int64_t kv = (int64_t(b) * c.Hkv + hk) * c.Lk + j;
+  float dot = 0.0f;
+  for (int d = 0; d < c.D; ++d)
+    dot += toFloat(q[row * c.D + d]) * toFloat(k[kv * c.D + d]);
+  float s = c.scale * dot, t = 0.0f;
+  if (c.softcap > 0.0f) {
+    t = tanhf(s / c.softcap);
+    s = c.softcap * t;
+  }
+  int diag = i + (c.causal == 2 ? c.Lk - c.Lq : 0);
+  bool allowed = !(c.causal != 0 && j > diag);
+  if (c.windowLeft != -2) {
+    if (c.windowLeft >= 0 && j < diag - c.windowLeft)
+      allowed = false;
+    if (c.windowRight >= 0 && j > diag + c.windowRight)
+      allowed = false;
+  }
+  if (c.maskKind != 0) {
+    int64_t idx = ((int64_t(c.mb == 1 ? 0 : b) * c.mh + (c.mh == 1 ? 0 : h)) *
+                       c.mi +
+                   (c.mi == 1 ? 0 : i)) *
+                      c.mj +
+                  (c.mj == 1 ? 0 : j);
+    float m = toFloat(mask[idx]);
+    if (c.maskKind == 1)
+      allowed = allowed && m != 0.0f;
+    else
+      s += m;
+  }
+  if (!allowed)
+    return false;
+  float prob = expf(s - lse); // 0 for a -inf bias
+  float factor = 1.0f;
+  if (c.dropout > 0.0f)
+    factor = attnopt::ref::dropoutBits(seed, offset, b, h, i, j, c.Hq, c.Lq) >=
+                     attnopt::ref::dropoutThreshold(c.dropout)
+                 ? 1.0f / (1.0f - c.dropout)
+                 : 0.0f;
+  float dPd = 0.0f;
+  for (int e = 0; e < c.Dv; ++e)
+    dPd += toFloat(dout[row * c.Dv + e]) * toFloat(v[kv * c.Dv + e]);
+  pd = prob * factor;
+  ds = prob * (dPd * factor - rowD);
+  if (c.softcap > 0.0f)
+    ds *= 1.0f - t * t;
+  return true;
+}
+
+/// D_i = grad_output_i . output_i.
+template <class T>
+__device__ float rowDot(const Config &c, const T *out, const T *dout,
+                        int64_t row) {
+  float sum = 0.0f;
+  for (int e = 0; e < c.Dv; ++e)
+    sum += toFloat(dout[row * c.Dv + e]) * toFloat(out[row * c.Dv + e]);
+  return sum;
+}
+
+/// Stage dkdv: one thread per key row (b, hk, j). `onlyFirstHead` is the
+/// deliberate bug of wrong-grad.json (the group's other heads are ignored).
+template <class T, class M>
+__device__ void gradKeyValue(const Config c, const T *q, const T *k,
+                             const T *v, const T *out, const float *lse,
+                             const T *dout, const M *mask, uint64_t seed,
+                             uint64_t offset, T *dk, T *dv,
+                             bool onlyFirstHead = false) {
+  int64_t kvRow = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (kvRow >= int64_t(c.B) * c.Hkv * c.Lk)
+    return;
+  int j = int(kvRow % c.Lk), hk = int((kvRow / c.Lk) % c.Hkv),
+      b = int(kvRow / (int64_t(c.Lk) * c.Hkv));
+  int group = c.Hq / c.Hkv;
+  float accK[kMaxD], accV[kMaxDv];
+  for (int d = 0; d < c.D; ++d)
+    accK[d] = 0.0f;
+  for (int e = 0; e < c.Dv; ++e)
+    accV[e] = 0.0f;
+  for (int g = 0; g < (onlyFirstHead ? 1 : group); ++g) {
+    int h = hk * group + g;
+    for (int i = 0; i < c.Lq; ++i) {
+      int64_t row = (int64_t(b) * c.Hq + h) * c.Lq + i;
+      float l = lse[row];
+      if (l == -INFINITY)
+        continue; // a fully masked row contributes nothing
+      float ds, pd;
+      if (!gradPoint(c, q, k, v, mask, dout, seed, offset, b, h, i, j, l,
+                     rowDot(c, out, dout, row), ds, pd))
+        continue;
+      for (int d = 0; d < c.D; ++d)
+        accK[d] += ds * toFloat(q[row * c.D + d]);
+      for (int e = 0; e < c.Dv; ++e)
+        accV[e] += pd * toFloat(dout[row * c.Dv + e]);
+    }
+  }
+  for (int d = 0; d < c.D; ++d)
+    dk[kvRow * c.D + d] = fromFloat<T>(c.scale * accK[d]);
+  for (int e = 0; e < c.Dv; ++e)
+    dv[kvRow * c.Dv + e] = fromFloat<T>(accV[e]);
+}
+
+__device__ unsigned int gLaunches; // for the non-reproducible dq kernel
+
+/// Stage dq: one thread per query row (b, h, i). `flipEveryOther` is the
+/// deliberate bug of wrong-grad.json.
+template <class T, class M>
+__device__ void gradQuery(const Config c, const T *q, const T *k, const T *v,
+                          const T *out, const float *lse, const T *dout,
+                          const M *mask, uint64_t seed, uint64_t offset,
+                          T *dq, bool flipEveryOther = false) {
+  int64_t row = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row >= int64_t(c.B) * c.Hq * c.Lq)
+    return;
+  int i = int(row % c.Lq), h = int((row / c.Lq) % c.Hq),
+      b = int(row / (int64_t(c.Lq) * c.Hq));
+  float acc[kMaxD];
+  for (int d = 0; d < c.D; ++d)
+    acc[d] = 0.0f;
+  float l = lse[row];
+  if (l != -INFINITY) {
+    float rowD = rowDot(c, out, dout, row);
+    int hk = h / (c.Hq / c.Hkv);
+    for (int j = 0; j < c.Lk; ++j) {
+      float ds, pd;
+      if (!gradPoint(c, q, k, v, mask, dout, seed, offset, b, h, i, j, l,
+                     rowD, ds, pd))
+        continue;
+      const T *kRow = k + ((int64_t(b) * c.Hkv + hk) * c.Lk + j) * c.D;
+      for (int d = 0; d < c.D; ++d)
+        acc[d] += ds * toFloat(kRow[d]);
+    }
+  }
+  for (int d = 0; d < c.D; ++d) {
+    float g = c.scale * acc[d];
+    if (flipEveryOther && row == 0 && d == 0 && (atomicAdd(&gLaunches, 1) & 1))
+      g = __uint_as_float(__float_as_uint(g) ^ 1u);
+    dq[row * c.D + d] = fromFloat<T>(g);
+  }
+}
+
+//                        B  Hq Hkv Lq  Lk  D   Dv  scale  causal wl  wr  cap  drop  mk  mask shape
+constexpr Config kGradF32{2, 4, 2, 24, 40, 32, 24, 0.3f, 2, 16, -1, 5.f, 0.2f, 2, 1, 4, 1, 40};
+constexpr Config kGradBf16{2, 6, 2, 33, 33, 64, 64, 0.125f, 1, -2, -2, 0.f, 0.f, 1, 2, 1, 33, 33};
+
 } // namespace
 
 extern "C" {
@@ -207,6 +373,73 @@ __global__ void sample_illegal_address_f32(const float *q, const float *k,
   if (threadIdx.x == 0)
     *reinterpret_cast<volatile float *>(uintptr_t(16)) = 1.0f;
   attention(kBoolMask, q, k, v, mask, 0, 0, out, nullptr);
+}
+
+// Backward samples (grad.json, wrong-grad.json): each forward kernel saves
+// lse; the backward kernels take the backward ABI's parameters.
+
+__global__ void sample_grad_fwd_f32(const float *q, const float *k,
+                                    const float *v, const float *mask,
+                                    uint64_t seed, uint64_t offset,
+                                    float *out, float *lse) {
+  attention(kGradF32, q, k, v, mask, seed, offset, out, lse);
+}
+
+__global__ void sample_grad_dkdv_f32(const float *q, const float *k,
+                                     const float *v, const float *out,
+                                     const float *lse, const float *dout,
+                                     const float *mask, uint64_t seed,
+                                     uint64_t offset, float *dk, float *dv) {
+  gradKeyValue(kGradF32, q, k, v, out, lse, dout, mask, seed, offset, dk, dv);
+}
+
+__global__ void sample_grad_dq_f32(const float *q, const float *k,
+                                   const float *v, const float *out,
+                                   const float *lse, const float *dout,
+                                   const float *mask, uint64_t seed,
+                                   uint64_t offset, float *dq) {
+  gradQuery(kGradF32, q, k, v, out, lse, dout, mask, seed, offset, dq);
+}
+
+__global__ void sample_grad_fwd_bf16(const bf16 *q, const bf16 *k,
+                                     const bf16 *v, const uint8_t *mask,
+                                     bf16 *out, float *lse) {
+  attention(kGradBf16, q, k, v, mask, 0, 0, out, lse);
+}
+
+__global__ void sample_grad_dkdv_bf16(const bf16 *q, const bf16 *k,
+                                      const bf16 *v, const bf16 *out,
+                                      const float *lse, const bf16 *dout,
+                                      const uint8_t *mask, bf16 *dk,
+                                      bf16 *dv) {
+  gradKeyValue(kGradBf16, q, k, v, out, lse, dout, mask, 0, 0, dk, dv);
+}
+
+__global__ void sample_grad_dq_bf16(const bf16 *q, const bf16 *k,
+                                    const bf16 *v, const bf16 *out,
+                                    const float *lse, const bf16 *dout,
+                                    const uint8_t *mask, bf16 *dq) {
+  gradQuery(kGradBf16, q, k, v, out, lse, dout, mask, 0, 0, dq);
+}
+
+__global__ void sample_grad_wrong_dkdv_f32(const float *q, const float *k,
+                                           const float *v, const float *out,
+                                           const float *lse,
+                                           const float *dout,
+                                           const float *mask, uint64_t seed,
+                                           uint64_t offset, float *dk,
+                                           float *dv) {
+  gradKeyValue(kGradF32, q, k, v, out, lse, dout, mask, seed, offset, dk, dv,
+               /*onlyFirstHead=*/true);
+}
+
+__global__ void sample_grad_flaky_dq_f32(const float *q, const float *k,
+                                         const float *v, const float *out,
+                                         const float *lse, const float *dout,
+                                         const float *mask, uint64_t seed,
+                                         uint64_t offset, float *dq) {
+  gradQuery(kGradF32, q, k, v, out, lse, dout, mask, seed, offset, dq,
+            /*flipEveryOther=*/true);
 }
 
 } // extern "C"
