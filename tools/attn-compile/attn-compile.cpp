@@ -4,7 +4,9 @@
 //                [--emit=ptx|gpu] [--kernel=auto|tensor-core|cuda-core]
 //                [--block-q=0|64|128]
 //
-// Generates one kernel per attn.attention (attn-to-gpu), lowers them through
+// Generates one kernel per attn.attention and two per attn.attention_grad
+// (the backward's dK/dV and dQ kernels, after the forward ones; attn-to-gpu),
+// lowers them through
 // upstream's gpu-lower-to-nvvm-pipeline to PTX, and writes the PTX file and
 // the JSON manifest a runtime needs to launch it (docs/kernel-manifest.md).
 //
@@ -129,9 +131,16 @@ int main(int argc, char **argv) {
   // The kernels go into a module of their own: the host functions that hold
   // the attention ops on tensors are not lowered here.
   SmallVector<attn::AttentionOp> ops;
-  module->walk([&](attn::AttentionOp op) { ops.push_back(op); });
-  if (ops.empty())
-    return fail("no attn.attention op in " + inputFilename);
+  SmallVector<attn::AttentionGradOp> gradOps;
+  module->walk([&](Operation *op) {
+    if (auto fwd = dyn_cast<attn::AttentionOp>(op))
+      ops.push_back(fwd);
+    else if (auto grad = dyn_cast<attn::AttentionGradOp>(op))
+      gradOps.push_back(grad);
+  });
+  if (ops.empty() && gradOps.empty())
+    return fail("no attn.attention or attn.attention_grad op in " +
+                inputFilename);
   OpBuilder b(&context);
   OwningOpRef<ModuleOp> kernels = ModuleOp::create(module->getLoc());
   (*kernels)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -140,6 +149,7 @@ int main(int argc, char **argv) {
   auto gpuModule =
       gpu::GPUModuleOp::create(b, module->getLoc(), "attn_kernels");
   llvm::json::Array manifestKernels;
+  llvm::DenseMap<Operation *, std::string> forwardNames;
   for (auto [i, op] : llvm::enumerate(ops)) {
     FailureOr<attn::KernelSpec> spec =
         attn::describeAttentionKernel(op, "attn_fwd_" + std::to_string(i),
@@ -147,7 +157,26 @@ int main(int argc, char **argv) {
     if (failed(spec) ||
         failed(attn::buildAttentionKernel(b, gpuModule, op, *spec)))
       return 1;
+    forwardNames[op] = spec->name;
     manifestKernels.push_back(attn::kernelManifestEntry(op, *spec));
+  }
+  for (auto [i, op] : llvm::enumerate(gradOps)) {
+    FailureOr<attn::GradKernelSpecs> specs = attn::describeAttentionGradKernels(
+        op, static_cast<int64_t>(i), *kernelChoice);
+    if (failed(specs) ||
+        failed(attn::buildAttentionGradKernels(b, gpuModule, op, *specs)))
+      return 1;
+    // "forward": the kernel of the attn.attention whose output and lse this
+    // op differentiates, when that op is compiled here too.
+    std::string forward;
+    auto fwd = op.getOutput().getDefiningOp<attn::AttentionOp>();
+    if (fwd && fwd.getOutput() == op.getOutput() &&
+        fwd.getLse() == op.getLse() && forwardNames.count(fwd))
+      forward = forwardNames[fwd];
+    manifestKernels.push_back(
+        attn::kernelManifestEntry(op, specs->dkdv, forward));
+    manifestKernels.push_back(
+        attn::kernelManifestEntry(op, specs->dq, forward));
   }
   if (failed(verify(*kernels)))
     return fail("generated kernel IR does not verify");
@@ -215,8 +244,9 @@ int main(int argc, char **argv) {
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
   if (failed(writeFile(manifestPath, json)))
     return 1;
+  size_t numKernels = ops.size() + 2 * gradOps.size();
   llvm::outs() << "attn-compile: wrote " << outputFilename << " and "
-               << manifestPath << " (" << ops.size() << " kernel"
-               << (ops.size() == 1 ? "" : "s") << ", " << chip << ")\n";
+               << manifestPath << " (" << numKernels << " kernel"
+               << (numKernels == 1 ? "" : "s") << ", " << chip << ")\n";
   return 0;
 }

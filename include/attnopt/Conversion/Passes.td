@@ -6,7 +6,8 @@
 include "mlir/Pass/PassBase.td"
 
 def AttnToGPUPass : Pass<"attn-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Generate a GPU kernel for each attn.attention";
+  let summary = "Generate GPU kernels for each attn.attention and "
+                "attn.attention_grad";
   let description = [{
     Adds a `gpu.module @attn_kernels` holding one `gpu.func` kernel
     `@attn_fwd_<n>` per statically shaped `attn.attention` in the module (in
@@ -19,6 +20,15 @@ def AttnToGPUPass : Pass<"attn-to-gpu", "::mlir::ModuleOp"> {
     the CUDA-core kernel; `attn-compile --kernel=auto` (the default) picks the
     FlashAttention-2-style tensor-core kernel (mma.sync, ldmatrix, cp.async)
     for f16/bf16 with D = Dv in {64, 128}.
+
+    Each statically shaped `attn.attention_grad` (in walk order, after the
+    forward kernels) gets two CUDA-core kernels, `@attn_bwd_dkdv_<n>` (one
+    block per key block, kv head and batch; writes grad_key and grad_value)
+    and `@attn_bwd_dq_<n>` (one block per query block, query head and batch;
+    writes grad_query), which recompute the probabilities from the saved lse
+    and use no atomics (deterministic). Parameters: query, key, value,
+    output, lse, grad_output, [mask], [seed, offset], then grad_key,
+    grad_value or grad_query.
 
     The attention ops themselves are left in place; `attn-compile` lowers the
     kernels to PTX and writes the manifest.

@@ -24,6 +24,7 @@
 
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "KernelArguments.h"
+#include "KernelCommon.h"
 #include "TensorCoreKernel.h"
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
@@ -41,39 +42,17 @@
 
 using namespace mlir;
 using namespace mlir::attn;
+using namespace mlir::attn::kernel;
 
 namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
-std::string dtypeName(Type t) {
-  if (t.isF16())
-    return "f16";
-  if (t.isBF16())
-    return "bf16";
-  if (t.isF32())
-    return "f32";
-  if (t.isInteger(1))
-    return "i1";
-  return "unsupported";
-}
-
-SmallVector<int64_t> shapeOf(Value v) {
-  return SmallVector<int64_t>(cast<ShapedType>(v.getType()).getShape());
-}
-
-int64_t numElements(ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t s : shape)
-    n *= s;
-  return n;
-}
-
 /// Emits the kernel body. Values prefixed `row`/`key` are global positions.
-class KernelEmitter {
+class KernelEmitter : ScalarOps {
 public:
   KernelEmitter(OpBuilder &b, AttentionOp op, const KernelSpec &spec)
-      : b(b), loc(op.getLoc()), op(op), spec(spec),
+      : ScalarOps(b, op.getLoc()), op(op), spec(spec),
         mods(ScoreModifiers::get(op)) {
     auto q = op.getQueryType();
     batch = q.getDimSize(0);
@@ -89,94 +68,24 @@ public:
   void emit(gpu::GPUFuncOp func);
 
 private:
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value f32(float v) {
-    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(v));
+  Value maskValue(Value mask, Value bIdx, Value hIdx, Value row, Value key) {
+    return emitMaskLoad(b, loc, mask, shapeOf(op.getMask()), mods.booleanMask,
+                        bIdx, hIdx, row, key);
   }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  /// a * b + c as mul and add, which the NVPTX backend contracts into fma
-  /// (math.fma would become a libdevice call).
-  Value fma(Value a, Value x, Value c) {
-    return arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, a, x),
-                                 c);
-  }
-  Value toF32(Value v) {
-    return v.getType().isF32()
-               ? v
-               : arith::ExtFOp::create(b, loc, b.getF32Type(), v).getResult();
-  }
-  /// Linear index of [i0, i1, i2, i3] in a row-major tensor of `shape`.
-  Value linear(ArrayRef<int64_t> shape, ArrayRef<Value> indices) {
-    Value lin = indices[0];
-    for (size_t d = 1; d < shape.size(); ++d)
-      lin = add(mul(lin, idx(shape[d])), indices[d]);
-    return lin;
-  }
-  Value maskValue(Value mask, Value bIdx, Value hIdx, Value row, Value key);
+  /// Copies keys [key0, key0 + Bc) of one kv head (rows of `width` elements)
+  /// into shared memory, zero-filling rows past the last key.
   void stageTile(Value global, Value shared, int64_t width, Value kvBase,
-                 Value key0, Value tid);
+                 Value key0, Value tid) {
+    emitStageRows(b, loc, global, shared, elt, spec.blockKV, width, width,
+                  kvBase, key0, keyLen, tid, spec.block[0]);
+  }
 
-  OpBuilder &b;
-  Location loc;
   AttentionOp op;
   const KernelSpec &spec;
   ScoreModifiers mods;
   int64_t batch, heads, queryLen, headDim, kvHeads, keyLen, valueDim;
   Type elt;
 };
-
-Value KernelEmitter::maskValue(Value mask, Value bIdx, Value hIdx, Value row,
-                               Value key) {
-  SmallVector<int64_t> shape = shapeOf(op.getMask());
-  Value zero = idx(0);
-  Value pos[] = {shape[0] == 1 ? zero : bIdx, shape[1] == 1 ? zero : hIdx,
-                 shape[2] == 1 ? zero : row, shape[3] == 1 ? zero : key};
-  Value v = memref::LoadOp::create(b, loc, mask, linear(shape, pos));
-  if (mods.booleanMask)
-    return arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne, v,
-        arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0));
-  return v;
-}
-
-/// Copies keys [key0, key0 + Bc) of one kv head (rows of `width` elements)
-/// into shared memory, zero-filling rows past the last key.
-void KernelEmitter::stageTile(Value global, Value shared, int64_t width,
-                              Value kvBase, Value key0, Value tid) {
-  int64_t threads = spec.block[0];
-  int64_t count = spec.blockKV * width;
-  scf::ForOp::create(
-      b, loc, tid, idx(count), idx(threads), ValueRange{},
-      [&](OpBuilder &nb, Location l, Value e, ValueRange) {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-        Value j = arith::DivUIOp::create(b, loc, e, idx(width));
-        Value d = arith::RemUIOp::create(b, loc, e, idx(width));
-        Value key = add(key0, j);
-        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                             key, idx(keyLen));
-        auto ifOp = scf::IfOp::create(
-            b, loc, inside,
-            [&](OpBuilder &tb, Location tl) {
-              Value at = arith::AddIOp::create(
-                  tb, tl,
-                  arith::MulIOp::create(
-                      tb, tl, arith::AddIOp::create(tb, tl, kvBase, key),
-                      arith::ConstantIndexOp::create(tb, tl, width)),
-                  d);
-              Value v = memref::LoadOp::create(tb, tl, global, at);
-              scf::YieldOp::create(tb, tl, v);
-            },
-            [&](OpBuilder &eb, Location el) {
-              Value z = arith::ConstantOp::create(eb, el, eb.getZeroAttr(elt));
-              scf::YieldOp::create(eb, el, z);
-            });
-        memref::StoreOp::create(b, loc, ifOp.getResult(0), shared,
-                                ValueRange{j, d});
-        scf::YieldOp::create(b, loc);
-      });
-}
 
 void KernelEmitter::emit(gpu::GPUFuncOp func) {
   Block &entry = func.getBody().front();
@@ -357,21 +266,11 @@ FailureOr<KernelSpec>
 mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
                                     KernelChoice choice,
                                     int64_t tensorCoreBlockQ) {
-  for (Type type : llvm::concat<Type>(op->getOperandTypes(),
-                                      op->getResultTypes()))
-    if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
-      return op.emitOpError("GPU code generation needs static shapes, got ")
-             << t;
+  if (failed(checkStaticShapes(op)))
+    return failure();
   KernelSpec spec;
   spec.name = name.str();
-  std::string src;
-  llvm::raw_string_ostream os(src);
-  if (auto fl = dyn_cast<FileLineColLoc>(op.getLoc()))
-    os << fl.getFilename().getValue() << ":" << fl.getLine() << ":"
-       << fl.getColumn();
-  else
-    op.getLoc().print(os);
-  spec.source = src;
+  spec.source = sourceOf(op.getLoc());
 
   RankedTensorType q = op.getQueryType();
   int64_t d = q.getDimSize(3), dv = op.getValueType().getDimSize(3);
@@ -411,30 +310,18 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
   spec.grid = {(q.getDimSize(2) + spec.blockQ - 1) / spec.blockQ,
                q.getDimSize(1), q.getDimSize(0)};
 
-  auto tensorParam = [&](StringRef pname, Value v, bool isOutput) {
-    KernelParam p;
-    p.name = pname.str();
-    p.isOutput = isOutput;
-    p.dtype = dtypeName(cast<ShapedType>(v.getType()).getElementType());
-    p.shape = shapeOf(v);
-    spec.params.push_back(p);
-  };
-  tensorParam("query", op.getQuery(), false);
-  tensorParam("key", op.getKey(), false);
-  tensorParam("value", op.getValue(), false);
+  spec.params.push_back(tensorParam("query", op.getQuery(), false));
+  spec.params.push_back(tensorParam("key", op.getKey(), false));
+  spec.params.push_back(tensorParam("value", op.getValue(), false));
   if (op.getMask())
-    tensorParam("mask", op.getMask(), false);
+    spec.params.push_back(tensorParam("mask", op.getMask(), false));
   if (op.getSeed()) {
-    for (StringRef s : {"seed", "offset"}) {
-      KernelParam p;
-      p.name = s.str();
-      p.isTensor = false;
-      spec.params.push_back(p);
-    }
+    spec.params.push_back(scalarParam("seed"));
+    spec.params.push_back(scalarParam("offset"));
   }
-  tensorParam("output", op.getOutput(), true);
+  spec.params.push_back(tensorParam("output", op.getOutput(), true));
   if (op.getLse())
-    tensorParam("lse", op.getLse(), true);
+    spec.params.push_back(tensorParam("lse", op.getLse(), true));
   return spec;
 }
 
@@ -444,20 +331,13 @@ mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
   MLIRContext *ctx = b.getContext();
   SmallVector<Type> argTypes;
   for (const KernelParam &p : spec.params) {
-    if (!p.isTensor) {
-      argTypes.push_back(b.getI64Type());
-      continue;
-    }
-    Type elt = p.dtype == "i1" ? b.getI8Type()
-                               : cast<ShapedType>(p.name == "lse"
-                                                      ? op.getLse().getType()
-                                                  : p.name == "output"
-                                                      ? op.getOutput().getType()
-                                                  : p.name == "mask"
-                                                      ? op.getMask().getType()
-                                                      : op.getQuery().getType())
-                                     .getElementType();
-    argTypes.push_back(MemRefType::get({numElements(p.shape)}, elt));
+    Value v = p.name == "lse"      ? op.getLse()
+              : p.name == "output" ? op.getOutput()
+              : p.name == "mask"   ? op.getMask()
+                                   : op.getQuery();
+    argTypes.push_back(flatArgumentType(
+        b, p, p.isTensor ? cast<ShapedType>(v.getType()).getElementType()
+                         : Type()));
   }
   Type elt = op.getQueryType().getElementType();
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -501,8 +381,8 @@ mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
   return func;
 }
 
-llvm::json::Object mlir::attn::kernelManifestEntry(AttentionOp op,
-                                                   const KernelSpec &spec) {
+llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
+                                         const KernelSpec &spec) {
   using llvm::json::Array;
   using llvm::json::Object;
   RankedTensorType q = op.getQueryType();
@@ -521,7 +401,6 @@ llvm::json::Object mlir::attn::kernelManifestEntry(AttentionOp op,
       {"causal", stringifyCausalMode(op.getCausal()).str()},
       {"dropout_p",
        static_cast<double>(op.getDropoutP().convertToFloat())},
-      {"has_lse", static_cast<bool>(op.getLse())},
       {"grid", Array{spec.grid[0], spec.grid[1], spec.grid[2]}},
       {"block", Array{spec.block[0], spec.block[1], spec.block[2]}},
       {"dynamic_shared_memory", spec.dynamicSharedBytes},
@@ -560,5 +439,13 @@ llvm::json::Object mlir::attn::kernelManifestEntry(AttentionOp op,
                             {"shape", std::move(shape)}});
   }
   entry["params"] = std::move(params);
+  return entry;
+}
+
+llvm::json::Object mlir::attn::kernelManifestEntry(AttentionOp op,
+                                                   const KernelSpec &spec) {
+  llvm::json::Object entry = manifestFields(op, spec);
+  entry["op"] = "attention";
+  entry["has_lse"] = static_cast<bool>(op.getLse());
   return entry;
 }

@@ -26,8 +26,14 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<AttentionOp> ops;
-    module.walk([&](AttentionOp op) { ops.push_back(op); });
-    if (ops.empty())
+    SmallVector<AttentionGradOp> gradOps;
+    module.walk([&](Operation *op) {
+      if (auto fwd = dyn_cast<AttentionOp>(op))
+        ops.push_back(fwd);
+      else if (auto grad = dyn_cast<AttentionGradOp>(op))
+        gradOps.push_back(grad);
+    });
+    if (ops.empty() && gradOps.empty())
       return;
     OpBuilder b(&getContext());
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -40,6 +46,15 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
       FailureOr<KernelSpec> spec = describeAttentionKernel(
           op, "attn_fwd_" + std::to_string(i), KernelChoice::CudaCore);
       if (failed(spec) || failed(buildAttentionKernel(b, gpuModule, op, *spec)))
+        return signalPassFailure();
+    }
+    // Gradients: two kernels each (attn_bwd_dkdv_<n>, attn_bwd_dq_<n>),
+    // after the forward kernels.
+    for (auto [i, op] : llvm::enumerate(gradOps)) {
+      FailureOr<GradKernelSpecs> specs = describeAttentionGradKernels(
+          op, static_cast<int64_t>(i), KernelChoice::CudaCore);
+      if (failed(specs) ||
+          failed(buildAttentionGradKernels(b, gpuModule, op, *specs)))
         return signalPassFailure();
     }
   }

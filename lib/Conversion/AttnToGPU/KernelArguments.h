@@ -1,8 +1,9 @@
 //===- KernelArguments.h - the kernel ABI seen from inside ------*- C++ -*-===//
 //
-// Both GPU kernels take the op's tensors and scalars in manifest order
+// The forward GPU kernels take the op's tensors and scalars in manifest order
 // (docs/kernel-manifest.md): query, key, value, [mask], [seed, offset],
-// output, [lse]. This names them once.
+// output, [lse]; the backward kernels those of attn.attention_grad. This
+// names them once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,40 @@ struct KernelArguments {
     a.output = entry.getArgument(arg++);
     if (op.getLse())
       a.lse = entry.getArgument(arg++);
+    return a;
+  }
+};
+
+/// The backward kernels' arguments (docs/kernel-manifest.md, "Backward
+/// kernels"): query, key, value, output, lse, grad_output, [mask],
+/// [seed, offset], then grad_key, grad_value (stage "dkdv") or grad_query
+/// (stage "dq").
+struct GradKernelArguments {
+  Value query, key, value, output, lse, gradOutput, mask, seed, offset;
+  Value gradQuery, gradKey, gradValue;
+
+  static GradKernelArguments unpack(Block &entry, AttentionGradOp op,
+                                    bool dkdvStage) {
+    GradKernelArguments a;
+    unsigned arg = 0;
+    a.query = entry.getArgument(arg++);
+    a.key = entry.getArgument(arg++);
+    a.value = entry.getArgument(arg++);
+    a.output = entry.getArgument(arg++);
+    a.lse = entry.getArgument(arg++);
+    a.gradOutput = entry.getArgument(arg++);
+    if (op.getMask())
+      a.mask = entry.getArgument(arg++);
+    if (op.getSeed()) {
+      a.seed = entry.getArgument(arg++);
+      a.offset = entry.getArgument(arg++);
+    }
+    if (dkdvStage) {
+      a.gradKey = entry.getArgument(arg++);
+      a.gradValue = entry.getArgument(arg++);
+    } else {
+      a.gradQuery = entry.getArgument(arg++);
+    }
     return a;
   }
 };

@@ -1,8 +1,10 @@
 //===- AttnToGPU.h - attn.attention to a GPU kernel -------------*- C++ -*-===//
 //
 // Lowers a statically shaped attn.attention to a gpu.func that computes it
-// with the online-softmax (FlashAttention) algorithm, and describes the
-// kernel's launch interface for the manifest (docs/kernel-manifest.md).
+// with the online-softmax (FlashAttention) algorithm, and an
+// attn.attention_grad to the two gpu.funcs of its backward pass (dK/dV and
+// dQ), and describes the kernels' launch interface for the manifest
+// (docs/kernel-manifest.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +23,9 @@ namespace mlir::attn {
 
 /// One kernel parameter, in launch order.
 struct KernelParam {
-  std::string name; ///< query, key, value, mask, seed, offset, output, lse
+  std::string name; ///< query, key, value, mask, seed, offset, output, lse;
+                    ///< backward: also grad_output, grad_query, grad_key,
+                    ///< grad_value
   bool isTensor = true;
   bool isOutput = false;
   std::string dtype; ///< f16, bf16, f32, i1 (tensors only)
@@ -42,6 +46,10 @@ std::optional<KernelChoice> parseKernelChoice(StringRef name);
 struct KernelSpec {
   std::string name;
   std::string source; ///< file:line:col of the op
+  /// Backward kernels only: "dkdv" (grid over key blocks, writes grad_key and
+  /// grad_value) or "dq" (grid over query blocks, writes grad_query). Empty
+  /// for a forward kernel.
+  std::string stage;
   int64_t blockQ = 64, blockKV = 64;
   int64_t threadsPerRow = 1; ///< Threads sharing one query row's head dims
                              ///< (CUDA-core kernel only).
@@ -73,6 +81,33 @@ FailureOr<gpu::GPUFuncOp> buildAttentionKernel(OpBuilder &b,
 
 /// The manifest entry of one kernel (docs/kernel-manifest.md).
 llvm::json::Object kernelManifestEntry(AttentionOp op, const KernelSpec &spec);
+
+/// The two kernels of one attn.attention_grad (docs/kernel-manifest.md,
+/// "Backward kernels"): `dkdv` over key blocks and `dq` over query blocks,
+/// CUDA cores, no atomics.
+struct GradKernelSpecs {
+  KernelSpec dkdv, dq;
+};
+
+/// Chooses the mapping of `op`'s backward kernels, named
+/// attn_bwd_dkdv_<n> and attn_bwd_dq_<n> (static shapes only; fails with a
+/// diagnostic at the op otherwise). There is only a CUDA-core backward:
+/// KernelChoice::TensorCore is an error, Auto and CudaCore pick it.
+FailureOr<GradKernelSpecs>
+describeAttentionGradKernels(AttentionGradOp op, int64_t n,
+                             KernelChoice choice = KernelChoice::Auto);
+
+/// Appends the two backward kernels of `op` to `module` (dkdv, then dq).
+LogicalResult buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
+                                        AttentionGradOp op,
+                                        const GradKernelSpecs &specs);
+
+/// The manifest entry of one backward kernel (`spec` is `specs.dkdv` or
+/// `specs.dq`). `forwardKernel`, when not empty, is the name of the forward
+/// kernel whose output and lse the op consumes ("forward" field).
+llvm::json::Object kernelManifestEntry(AttentionGradOp op,
+                                       const KernelSpec &spec,
+                                       StringRef forwardKernel = "");
 
 } // namespace mlir::attn
 

@@ -1,0 +1,725 @@
+//===- AttentionGradKernelBuilder.cpp - attn.attention_grad as gpu.funcs --===//
+//
+// The first GPU mapping of the attention backward pass (CUDA cores, no
+// tensor cores yet; correctness first). One attn.attention_grad becomes two
+// kernels (docs/kernel-manifest.md, "Backward kernels"), both of which
+// recompute the probabilities from Q, K and the saved lse
+// (P = exp(s - lse), docs/semantics.md §13) and never materialize anything
+// of size Lq x Lk:
+//
+//   attn_bwd_dkdv_<n>: grid = (ceil(Lk / Bc), Hkv, B); block = Bc * T threads
+//     T threads own key row j of the block: k_j and v_j slices in f32
+//     registers and the f32 accumulators dK_j, dV_j. For each of the G query
+//     heads h of the kv head's group and each query block (of Br rows) that
+//     the causal/window rules let see some key of the block
+//     (emitVisibleQueryBlocks), the block stages Q (Br x D) in shared memory,
+//     and, per row, dO (zeroed for rows without any allowed key), lse and
+//     D_i = rowsum(dO_i * O_i) (computed here by the T threads of a row group
+//     from dO and the given O). Then per query row i of the tile and key j:
+//       raw  = q_i . k_j                      (T partial sums + xor shuffles)
+//       p    = exp(emitModifiedScore(raw) - lse_i)   (0 when lse_i = -inf)
+//       keep = Philox bit of (b, h, i, j), h the query head
+//       dV_j += p * keep / (1 - p_drop) * dO_i
+//       dP   = (dO_i . v_j) * keep / (1 - p_drop)
+//       dS   = p * (dP - D_i) * (1 - tanh^2)   (softcap factor if any)
+//       dK_j += dS * q_i
+//     and finally dK_j *= scale; dK, dV are rounded to the element type and
+//     stored (key rows past Lk are not stored).
+//
+//   attn_bwd_dq_<n>: grid = (ceil(Lq / Br), Hq, B); block = Br * T threads
+//     T threads own query row i: q_i, dO_i in f32 registers, D_i and lse_i,
+//     an f32 dQ_i accumulator. For each key block (of Bc keys) the rules
+//     leave visible (emitVisibleKeyBlocks), K and V are staged in shared
+//     memory; per key the same element math as above gives dS, and
+//     dQ_i += dS * k_j. Finally dQ_i *= scale, rounded and stored.
+//
+// Thread mapping: head-dim element e of a row belongs to lane e % T of the
+// row's T threads (slot e / T): the T lanes of a row read consecutive
+// shared-memory words (no bank conflicts; rows of a warp read the same
+// tile row, a broadcast). D and Dv are padded to multiples of T in registers
+// and shared memory (zeros), so any head dim works. T is the smallest power
+// of two (at most 32) that leaves at most kMaxPerThread elements of the
+// widest head dim per thread, which bounds the registers: the dkdv thread
+// holds 4 such arrays (k, v, dK, dV), the dq thread 3 (q, dO, dQ); ptxas
+// reports 160-245 registers per thread and no spills (test/Target/PTX/
+// ptxas-grad.mlir). Blocks have at most 256 threads so that ptxas may use
+// that many (64 rows per block for T <= 4, fewer for wider heads), and the
+// staged tiles are halved until they fit 48 KiB of static shared memory.
+//
+// Determinism: there are no atomics. Every element of grad_key/grad_value is
+// accumulated by one thread of one dkdv block (over the group's query heads
+// and the query rows, in a fixed order) and every element of grad_query by
+// one thread of one dq block, so the results are bit-identical from run to
+// run whether or not the op is `deterministic`. The price is that the dkdv
+// and dq kernels each recompute Q K^T, dO V^T, P and the dropout bits.
+//
+// Score modifiers, recomputed probabilities, the softcap derivative and the
+// dropout bits come from the emitters that the reference decomposition
+// (AttentionGradDecomposition.cpp) uses (Utils/ScoreModifiers.h,
+// Utils/Philox.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelArguments.h"
+#include "KernelCommon.h"
+#include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
+#include "attnopt/Dialect/Attn/Utils/Philox.h"
+#include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::kernel;
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+/// Elements of the widest head dim one thread holds (per register array).
+constexpr int64_t kMaxPerThread = 32;
+/// Threads per block at most: 256 threads leave ptxas up to 255 registers
+/// per thread (64K registers per SM), which the 4 (dkdv) or 3 (dq) register
+/// arrays of 32 elements plus the score math need; 512 threads would cap it
+/// at 128 and spill. Wide head dims (T = 8, 16, 32) get fewer rows per block.
+constexpr int64_t kMaxThreadsPerBlock = 256;
+/// Static shared memory a kernel may use without opting in (48 KiB).
+constexpr int64_t kSharedBudget = 48 * 1024;
+/// Rows (keys or queries) per tile at most.
+constexpr int64_t kTileRows = 64;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+/// Threads sharing one row's head dims (a power of two, <= 32).
+int64_t gradThreadsPerRow(int64_t d, int64_t dv) {
+  int64_t widest = std::max(d, dv), t = 1;
+  while (t < 32 && ceilDiv(widest, t) > kMaxPerThread)
+    t *= 2;
+  return t;
+}
+
+/// Rows of a tile over a sequence of `len` rows: 64, or `len` rounded up to
+/// 16 when shorter.
+int64_t tileRowsFor(int64_t len) {
+  return std::min<int64_t>(kTileRows, std::max<int64_t>(16, roundUp(len, 16)));
+}
+
+class GradEmitter : ScalarOps {
+public:
+  GradEmitter(OpBuilder &b, AttentionGradOp op, const KernelSpec &spec)
+      : ScalarOps(b, op.getLoc()), op(op), spec(spec),
+        mods(ScoreModifiers::get(op)),
+        dropP(op.getDropoutP().convertToFloat()) {
+    RankedTensorType q = op.getQueryType();
+    heads = q.getDimSize(1);
+    queryLen = q.getDimSize(2);
+    headDim = q.getDimSize(3);
+    kvHeads = op.getKeyType().getDimSize(1);
+    keyLen = op.getKeyType().getDimSize(2);
+    valueDim = op.getValueType().getDimSize(3);
+    group = heads / kvHeads;
+    elt = q.getElementType();
+    t = spec.threadsPerRow;
+    dPer = ceilDiv(headDim, t);
+    dvPer = ceilDiv(valueDim, t);
+  }
+
+  void emitKeyValueKernel(gpu::GPUFuncOp func);
+  void emitQueryKernel(gpu::GPUFuncOp func);
+
+private:
+  using LoopBody = function_ref<SmallVector<Value>(Value iv, ValueRange iter)>;
+
+  /// scf.for with `init` iteration values; `body` returns what to yield.
+  scf::ForOp forLoop(Value lb, Value ub, ValueRange init, LoopBody body) {
+    return scf::ForOp::create(
+        b, loc, lb, ub, idx(1), init,
+        [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          scf::YieldOp::create(b, loc, body(iv, iter));
+        });
+  }
+  void ifThen(Value cond, function_ref<void()> body) {
+    scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location) {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+      body();
+      scf::YieldOp::create(b, loc);
+    });
+  }
+  Value cmp(arith::CmpIPredicate pred, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, pred, x, y);
+  }
+  Value minS(Value x, int64_t c) {
+    return arith::MinSIOp::create(b, loc, x, idx(c));
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  /// x * y + z marked `contract`, which the NVPTX backend fuses into fma.rn.
+  Value fmaC(Value x, Value y, Value z) {
+    auto contract = arith::FastMathFlagsAttr::get(
+        b.getContext(), arith::FastMathFlags::contract);
+    Value p = arith::MulFOp::create(b, loc, x, y, contract);
+    return arith::AddFOp::create(b, loc, p, z, contract);
+  }
+  Value zeroElt() {
+    return arith::ConstantOp::create(b, loc, b.getZeroAttr(elt));
+  }
+
+  /// Element index of slot `slot` of this thread's lane (slot * T + lane).
+  Value slotElement(int64_t slot) { return add(idx(slot * t), lane); }
+  /// Whether slot `slot` of this lane is inside a head dim of `width`
+  /// elements; null when it is for every lane.
+  Value slotValid(int64_t slot, int64_t width) {
+    if ((slot + 1) * t <= width)
+      return Value();
+    return cmp(arith::CmpIPredicate::slt, lane, idx(width - slot * t));
+  }
+  /// This lane's slots of the row at flat element `base` of `global` (rows
+  /// of `width` elements), in the element type, zero in the padding.
+  SmallVector<Value> loadSlice(Value global, Value base, int64_t width);
+  /// Rounds `values` (times `scale` unless 1) to the element type and stores
+  /// this lane's slots of the row at flat element `base`.
+  void storeSlice(Value global, Value base, int64_t width,
+                  ArrayRef<Value> values, float scale);
+  /// sum over slots of regs[s] * shared[row][s * T + lane] (this lane's
+  /// partial dot product; f32, in kDotChains interleaved chains).
+  Value partialDot(ArrayRef<Value> regs, Value shared, Value row);
+  /// Sum of `v` over the T lanes of a row (xor butterfly).
+  Value laneSum(Value v);
+  /// acc[s] += factor * shared[row][s * T + lane].
+  SmallVector<Value> accumulate(ValueRange acc, Value factor, Value shared,
+                                Value row);
+
+  /// The per-element gradient math for (row, key): returns the dropped
+  /// probability Pd (for dV) and dS (for dQ, dK; unscaled).
+  std::pair<Value, Value> elementGradients(Value raw, Value dPd, Value lse,
+                                           Value delta, Value bIdx, Value hIdx,
+                                           Value row, Value key);
+
+  AttentionGradOp op;
+  const KernelSpec &spec;
+  ScoreModifiers mods;
+  float dropP;
+  int64_t heads, queryLen, headDim, kvHeads, keyLen, valueDim, group;
+  int64_t t, dPer, dvPer;
+  Type elt;
+  Value lane, mask, seed, offset;
+};
+
+SmallVector<Value> GradEmitter::loadSlice(Value global, Value base,
+                                          int64_t width) {
+  SmallVector<Value> out;
+  for (int64_t s = 0, e = ceilDiv(width, t); s < e; ++s) {
+    Value element = slotElement(s);
+    Value valid = slotValid(s, width);
+    if (valid)
+      element = arith::MinUIOp::create(b, loc, element, idx(width - 1));
+    Value v = memref::LoadOp::create(b, loc, global, add(base, element));
+    if (valid)
+      v = select(valid, v, zeroElt());
+    out.push_back(v);
+  }
+  return out;
+}
+
+void GradEmitter::storeSlice(Value global, Value base, int64_t width,
+                             ArrayRef<Value> values, float scale) {
+  for (auto [s, value] : llvm::enumerate(values)) {
+    auto store = [&, s = s, value = value] {
+      Value v = value;
+      if (scale != 1.0f)
+        v = fmul(v, f32(scale));
+      if (!elt.isF32())
+        v = arith::TruncFOp::create(b, loc, elt, v);
+      memref::StoreOp::create(b, loc, v, global, add(base, slotElement(s)));
+    };
+    if (Value valid = slotValid(s, width))
+      ifThen(valid, store);
+    else
+      store();
+  }
+}
+
+Value GradEmitter::partialDot(ArrayRef<Value> regs, Value shared, Value row) {
+  // Independent chains so that consecutive FMAs do not wait on each other.
+  constexpr int64_t kDotChains = 4;
+  int64_t chains = std::min<int64_t>(kDotChains, regs.size());
+  SmallVector<Value> sums(chains, Value());
+  for (auto [s, reg] : llvm::enumerate(regs)) {
+    Value x = toF32(memref::LoadOp::create(b, loc, shared,
+                                           ValueRange{row, slotElement(s)}));
+    Value &sum = sums[s % chains];
+    sum = sum ? fmaC(reg, x, sum) : fmul(reg, x);
+  }
+  Value total = sums[0];
+  for (int64_t c = 1; c < chains; ++c)
+    total = arith::AddFOp::create(b, loc, total, sums[c]);
+  return total;
+}
+
+Value GradEmitter::laneSum(Value v) {
+  for (int64_t s = 1; s < t; s *= 2) {
+    auto shfl = gpu::ShuffleOp::create(b, loc, v, static_cast<int32_t>(s), 32,
+                                       gpu::ShuffleMode::XOR);
+    v = arith::AddFOp::create(b, loc, v, shfl.getShuffleResult());
+  }
+  return v;
+}
+
+SmallVector<Value> GradEmitter::accumulate(ValueRange acc, Value factor,
+                                           Value shared, Value row) {
+  SmallVector<Value> next;
+  for (auto [s, a] : llvm::enumerate(acc)) {
+    Value x = toF32(memref::LoadOp::create(b, loc, shared,
+                                           ValueRange{row, slotElement(s)}));
+    next.push_back(fmaC(factor, x, a));
+  }
+  return next;
+}
+
+std::pair<Value, Value> GradEmitter::elementGradients(Value raw, Value dPd,
+                                                      Value lse, Value delta,
+                                                      Value bIdx, Value hIdx,
+                                                      Value row, Value key) {
+  Value maskValue = mask ? emitMaskLoad(b, loc, mask, shapeOf(op.getMask()),
+                                        mods.booleanMask, bIdx, hIdx, row, key)
+                         : Value();
+  Value s = emitModifiedScore(b, loc, mods, raw, maskValue, row, key,
+                              idx(queryLen), idx(keyLen));
+  Value p = emitRecomputedProbability(b, loc, s, lse);
+  Value pd = p, dP = dPd;
+  if (dropP > 0.0f) {
+    DropoutPosition pos{bIdx, hIdx, row, key, idx(heads), idx(queryLen)};
+    Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
+    Value r = f32(1.0f / (1.0f - dropP));
+    pd = select(keep, fmul(p, r), f32(0.0f));
+    dP = select(keep, fmul(dPd, r), f32(0.0f));
+  }
+  Value dS = fmul(p, arith::SubFOp::create(b, loc, dP, delta));
+  if (Value factor = emitSoftcapDerivative(b, loc, mods, raw))
+    dS = fmul(dS, factor);
+  return {pd, dS};
+}
+
+//===----------------------------------------------------------------------===//
+// dK, dV: one block per (key block, kv head, batch)
+//===----------------------------------------------------------------------===//
+
+void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  const int64_t blockKV = spec.blockKV, blockQ = spec.blockQ;
+  const int64_t threads = spec.block[0];
+  GradKernelArguments args =
+      GradKernelArguments::unpack(entry, op, /*dkdvStage=*/true);
+  mask = args.mask;
+  seed = args.seed;
+  offset = args.offset;
+  Value qShared = func.getWorkgroupAttributions()[0];
+  Value doShared = func.getWorkgroupAttributions()[1];
+  Value lseShared = func.getWorkgroupAttributions()[2];
+  Value deltaShared = func.getWorkgroupAttributions()[3];
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value kBlock = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value keyInBlock = arith::DivUIOp::create(b, loc, tid, idx(t));
+  lane = arith::RemUIOp::create(b, loc, tid, idx(t));
+  Value k0 = mul(kBlock, idx(blockKV));
+  Value keyPos = add(k0, keyInBlock);
+  Value keyValid = cmp(arith::CmpIPredicate::slt, keyPos, idx(keyLen));
+  // Threads of keys past Lk compute on the last key (nothing is stored).
+  Value keyClamped = minS(keyPos, keyLen - 1);
+  Value kvRow =
+      add(mul(add(mul(bIdx, idx(kvHeads)), kvHead), idx(keyLen)), keyClamped);
+
+  // This thread's slices of k_j and v_j, in f32 registers.
+  SmallVector<Value> kRegs, vRegs;
+  for (Value v : loadSlice(args.key, mul(kvRow, idx(headDim)), headDim))
+    kRegs.push_back(toF32(v));
+  for (Value v : loadSlice(args.value, mul(kvRow, idx(valueDim)), valueDim))
+    vRegs.push_back(toF32(v));
+
+  Value keysInBlock = arith::MinSIOp::create(
+      b, loc, idx(blockKV), arith::SubIOp::create(b, loc, idx(keyLen), k0));
+  auto [firstBlock, lastBlock] = emitVisibleQueryBlocks(
+      b, loc, mods, k0, keysInBlock, idx(queryLen), idx(keyLen), blockQ);
+
+  // Accumulators: dK slots, then dV slots.
+  SmallVector<Value> init(dPer + dvPer, f32(0.0f));
+  const int64_t passes = ceilDiv(blockQ, blockKV);
+
+  auto headLoop =
+      forLoop(idx(0), idx(group), init, [&](Value g, ValueRange acc0) {
+        Value hIdx = add(mul(kvHead, idx(group)), g);
+        Value bh = add(mul(bIdx, idx(heads)), hIdx);
+        Value rowBase = mul(bh, idx(queryLen));
+        auto blockLoop = forLoop(
+            firstBlock, lastBlock, acc0, [&](Value qb, ValueRange acc1) {
+              Value q0 = mul(qb, idx(blockQ));
+              // The previous tile's readers are done.
+              gpu::BarrierOp::create(b, loc);
+              emitStageRows(b, loc, args.query, qShared, elt, blockQ, headDim,
+                            dPer * t, rowBase, q0, queryLen, tid, threads);
+              // Row groups (T threads each; there are Bc of them) stage dO, lse
+              // and D_i = dO_i . O_i of the tile's rows. Every thread runs
+              // every pass (the shuffles need the whole warp); only stores are
+              // predicated.
+              for (int64_t pass = 0; pass < passes; ++pass) {
+                Value r = add(keyInBlock, idx(pass * blockKV));
+                bool partial = (pass + 1) * blockKV > blockQ;
+                Value rIn = partial
+                                ? cmp(arith::CmpIPredicate::slt, r, idx(blockQ))
+                                : Value();
+                Value rC = partial ? minS(r, blockQ - 1) : r;
+                Value row = add(q0, rC);
+                Value rowValid =
+                    cmp(arith::CmpIPredicate::slt, row, idx(queryLen));
+                Value rowLin = add(rowBase, minS(row, queryLen - 1));
+                Value lse = memref::LoadOp::create(b, loc, args.lse, rowLin);
+                Value live = arith::AndIOp::create(
+                    b, loc, rowValid,
+                    arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE,
+                                          lse, f32(kNegInf)));
+                Value sliceBase = mul(rowLin, idx(valueDim));
+                SmallVector<Value> dO =
+                    loadSlice(args.gradOutput, sliceBase, valueDim);
+                SmallVector<Value> o =
+                    loadSlice(args.output, sliceBase, valueDim);
+                Value partialSum = f32(0.0f);
+                for (auto [x, y] : llvm::zip(dO, o))
+                  partialSum = fmaC(toF32(x), toF32(y), partialSum);
+                Value delta = laneSum(partialSum);
+                auto stage = [&] {
+                  for (auto [s, x] : llvm::enumerate(dO))
+                    memref::StoreOp::create(b, loc, select(live, x, zeroElt()),
+                                            doShared,
+                                            ValueRange{rC, slotElement(s)});
+                  auto rowValues = [&] {
+                    memref::StoreOp::create(
+                        b, loc, select(live, lse, f32(kNegInf)), lseShared, rC);
+                    memref::StoreOp::create(b, loc,
+                                            select(live, delta, f32(0.0f)),
+                                            deltaShared, rC);
+                  };
+                  if (t > 1)
+                    ifThen(cmp(arith::CmpIPredicate::eq, lane, idx(0)),
+                           rowValues);
+                  else
+                    rowValues();
+                };
+                if (rIn)
+                  ifThen(rIn, stage);
+                else
+                  stage();
+              }
+              gpu::BarrierOp::create(b, loc);
+
+              Value rowsHere = arith::MinSIOp::create(
+                  b, loc, idx(blockQ),
+                  arith::SubIOp::create(b, loc, idx(queryLen), q0));
+              auto rowLoop =
+                  forLoop(idx(0), rowsHere, acc1, [&](Value i, ValueRange acc) {
+                    Value raw = laneSum(partialDot(kRegs, qShared, i));
+                    Value dPd = laneSum(partialDot(vRegs, doShared, i));
+                    Value lse = memref::LoadOp::create(b, loc, lseShared, i);
+                    Value delta =
+                        memref::LoadOp::create(b, loc, deltaShared, i);
+                    auto [pd, dS] =
+                        elementGradients(raw, dPd, lse, delta, bIdx, hIdx,
+                                         add(q0, i), keyClamped);
+                    SmallVector<Value> next =
+                        accumulate(acc.take_front(dPer), dS, qShared, i);
+                    llvm::append_range(next, accumulate(acc.drop_front(dPer),
+                                                        pd, doShared, i));
+                    return next;
+                  });
+              return SmallVector<Value>(rowLoop.getResults());
+            });
+        return SmallVector<Value>(blockLoop.getResults());
+      });
+
+  // Epilogue: dK = scale * sum dS q, dV = sum Pd dO, for keys inside Lk.
+  ifThen(keyValid, [&] {
+    ValueRange acc = headLoop.getResults();
+    storeSlice(args.gradKey, mul(kvRow, idx(headDim)), headDim,
+               SmallVector<Value>(acc.take_front(dPer)),
+               op.getEffectiveScale());
+    storeSlice(args.gradValue, mul(kvRow, idx(valueDim)), valueDim,
+               SmallVector<Value>(acc.drop_front(dPer)), 1.0f);
+  });
+  gpu::ReturnOp::create(b, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// dQ: one block per (query block, query head, batch)
+//===----------------------------------------------------------------------===//
+
+void GradEmitter::emitQueryKernel(gpu::GPUFuncOp func) {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  const int64_t blockKV = spec.blockKV, blockQ = spec.blockQ;
+  const int64_t threads = spec.block[0];
+  GradKernelArguments args =
+      GradKernelArguments::unpack(entry, op, /*dkdvStage=*/false);
+  mask = args.mask;
+  seed = args.seed;
+  offset = args.offset;
+  Value kShared = func.getWorkgroupAttributions()[0];
+  Value vShared = func.getWorkgroupAttributions()[1];
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value qBlock = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value rowInBlock = arith::DivUIOp::create(b, loc, tid, idx(t));
+  lane = arith::RemUIOp::create(b, loc, tid, idx(t));
+  Value q0 = mul(qBlock, idx(blockQ));
+  Value row = add(q0, rowInBlock);
+  Value rowValid = cmp(arith::CmpIPredicate::slt, row, idx(queryLen));
+  // Padding rows compute on the last row (their results are not stored).
+  Value rowClamped = minS(row, queryLen - 1);
+  Value kvHead = arith::DivUIOp::create(b, loc, hIdx, idx(group));
+  Value kvBase = mul(add(mul(bIdx, idx(kvHeads)), kvHead), idx(keyLen));
+  Value rowLin =
+      add(mul(add(mul(bIdx, idx(heads)), hIdx), idx(queryLen)), rowClamped);
+
+  // q_i, dO_i (zero for a row without any allowed key), D_i and lse_i.
+  SmallVector<Value> qRegs, doRegs;
+  for (Value v : loadSlice(args.query, mul(rowLin, idx(headDim)), headDim))
+    qRegs.push_back(toF32(v));
+  Value lse = memref::LoadOp::create(b, loc, args.lse, rowLin);
+  Value live = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, lse,
+                                     f32(kNegInf));
+  Value outBase = mul(rowLin, idx(valueDim));
+  SmallVector<Value> dO = loadSlice(args.gradOutput, outBase, valueDim);
+  SmallVector<Value> o = loadSlice(args.output, outBase, valueDim);
+  Value partialSum = f32(0.0f);
+  for (auto [x, y] : llvm::zip(dO, o)) {
+    Value xf = toF32(x);
+    partialSum = fmaC(xf, toF32(y), partialSum);
+    doRegs.push_back(select(live, xf, f32(0.0f)));
+  }
+  Value delta = select(live, laneSum(partialSum), f32(0.0f));
+
+  Value rowsInBlock = arith::MinSIOp::create(
+      b, loc, idx(blockQ), arith::SubIOp::create(b, loc, idx(queryLen), q0));
+  auto [firstBlock, lastBlock] = emitVisibleKeyBlocks(
+      b, loc, mods, q0, rowsInBlock, idx(queryLen), idx(keyLen), blockKV);
+
+  SmallVector<Value> init(dPer, f32(0.0f));
+  auto blockLoop =
+      forLoop(firstBlock, lastBlock, init, [&](Value kb, ValueRange acc0) {
+        Value key0 = mul(kb, idx(blockKV));
+        gpu::BarrierOp::create(b, loc);
+        emitStageRows(b, loc, args.key, kShared, elt, blockKV, headDim,
+                      dPer * t, kvBase, key0, keyLen, tid, threads);
+        emitStageRows(b, loc, args.value, vShared, elt, blockKV, valueDim,
+                      dvPer * t, kvBase, key0, keyLen, tid, threads);
+        gpu::BarrierOp::create(b, loc);
+        Value keysHere = arith::MinSIOp::create(
+            b, loc, idx(blockKV),
+            arith::SubIOp::create(b, loc, idx(keyLen), key0));
+        auto keyLoop =
+            forLoop(idx(0), keysHere, acc0, [&](Value j, ValueRange acc) {
+              Value raw = laneSum(partialDot(qRegs, kShared, j));
+              Value dPd = laneSum(partialDot(doRegs, vShared, j));
+              Value dS = elementGradients(raw, dPd, lse, delta, bIdx, hIdx,
+                                          rowClamped, add(key0, j))
+                             .second;
+              return accumulate(acc, dS, kShared, j);
+            });
+        return SmallVector<Value>(keyLoop.getResults());
+      });
+
+  ifThen(rowValid, [&] {
+    storeSlice(args.gradQuery, mul(rowLin, idx(headDim)), headDim,
+               SmallVector<Value>(blockLoop.getResults()),
+               op.getEffectiveScale());
+  });
+  gpu::ReturnOp::create(b, loc);
+}
+
+/// The Value a backward kernel parameter stands for.
+Value paramValue(AttentionGradOp op, StringRef name) {
+  return llvm::StringSwitch<Value>(name)
+      .Case("query", op.getQuery())
+      .Case("key", op.getKey())
+      .Case("value", op.getValue())
+      .Case("output", op.getOutput())
+      .Case("lse", op.getLse())
+      .Case("grad_output", op.getGradOutput())
+      .Case("mask", op.getMask())
+      .Case("grad_query", op.getGradQuery())
+      .Case("grad_key", op.getGradKey())
+      .Case("grad_value", op.getGradValue())
+      .Default(Value());
+}
+
+} // namespace
+
+FailureOr<GradKernelSpecs>
+mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
+                                         KernelChoice choice) {
+  if (failed(checkStaticShapes(op)))
+    return failure();
+  if (choice == KernelChoice::TensorCore)
+    return op.emitOpError(
+        "GPU code generation: there is no tensor-core backward kernel yet "
+        "(attn.attention_grad compiles to CUDA-core kernels; choose the auto "
+        "or cuda-core kernel)");
+  RankedTensorType q = op.getQueryType();
+  int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
+          queryLen = q.getDimSize(2), headDim = q.getDimSize(3);
+  int64_t kvHeads = op.getKeyType().getDimSize(1),
+          keyLen = op.getKeyType().getDimSize(2),
+          valueDim = op.getValueType().getDimSize(3);
+  if (batch == 0 || heads == 0 || queryLen == 0 || keyLen == 0 ||
+      headDim == 0 || valueDim == 0)
+    return op.emitOpError("GPU code generation: empty tensor (B = ")
+           << batch << ", Hq = " << heads << ", Lq = " << queryLen
+           << ", Lk = " << keyLen << ", D = " << headDim
+           << ", Dv = " << valueDim << ")";
+  if (heads > 65535 || batch > 65535)
+    return op.emitOpError("GPU code generation: ")
+           << heads << " query heads x batch " << batch
+           << " exceed the CUDA grid limit (65535 per dimension)";
+
+  const int64_t t = gradThreadsPerRow(headDim, valueDim);
+  const int64_t eltBytes = q.getElementType().isF32() ? 4 : 2;
+  // Bytes of one staged row: the padded head dims of Q and dO (dkdv) or of K
+  // and V (dq).
+  const int64_t rowBytes =
+      (roundUp(headDim, t) + roundUp(valueDim, t)) * eltBytes;
+  // The largest tile of at most `rows` rows that fits the shared budget
+  // (`extra` more bytes per row).
+  auto fitRows = [&](int64_t rows, int64_t extra) -> int64_t {
+    while (rows > 1 && rows * (rowBytes + extra) > kSharedBudget)
+      rows /= 2;
+    return rows * (rowBytes + extra) > kSharedBudget ? 0 : rows;
+  };
+
+  GradKernelSpecs specs;
+  std::string source = sourceOf(op.getLoc());
+  for (KernelSpec *spec : {&specs.dkdv, &specs.dq}) {
+    spec->source = source;
+    spec->threadsPerRow = t;
+  }
+
+  // dkdv: Bc keys per block (one row group each), query tiles of Br rows
+  // staged with their lse and D_i (8 bytes per row).
+  KernelSpec &kv = specs.dkdv;
+  kv.name = "attn_bwd_dkdv_" + std::to_string(n);
+  kv.stage = "dkdv";
+  kv.blockKV = std::min(tileRowsFor(keyLen), kMaxThreadsPerBlock / t);
+  kv.blockQ = fitRows(tileRowsFor(queryLen), 8);
+  kv.block = {kv.blockKV * t, 1, 1};
+  kv.grid = {ceilDiv(keyLen, kv.blockKV), kvHeads, batch};
+
+  // dq: Br queries per block, key tiles of Bc rows.
+  KernelSpec &qs = specs.dq;
+  qs.name = "attn_bwd_dq_" + std::to_string(n);
+  qs.stage = "dq";
+  qs.blockQ = std::min(tileRowsFor(queryLen), kMaxThreadsPerBlock / t);
+  qs.blockKV = fitRows(tileRowsFor(keyLen), 0);
+  qs.block = {qs.blockQ * t, 1, 1};
+  qs.grid = {ceilDiv(queryLen, qs.blockQ), heads, batch};
+
+  if (kv.blockQ == 0 || qs.blockKV == 0)
+    return op.emitOpError("GPU code generation: head dims ")
+           << headDim << " and " << valueDim
+           << " need more than 48 KiB of shared memory for one staged row "
+              "of the backward kernels";
+
+  auto params = [&](KernelSpec &spec, ArrayRef<StringRef> outputs) {
+    for (StringRef name :
+         {"query", "key", "value", "output", "lse", "grad_output"})
+      spec.params.push_back(tensorParam(name, paramValue(op, name), false));
+    if (op.getMask())
+      spec.params.push_back(tensorParam("mask", op.getMask(), false));
+    if (op.getSeed()) {
+      spec.params.push_back(scalarParam("seed"));
+      spec.params.push_back(scalarParam("offset"));
+    }
+    for (StringRef name : outputs)
+      spec.params.push_back(tensorParam(name, paramValue(op, name), true));
+  };
+  params(kv, {"grad_key", "grad_value"});
+  params(qs, {"grad_query"});
+  return specs;
+}
+
+LogicalResult
+mlir::attn::buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
+                                      AttentionGradOp op,
+                                      const GradKernelSpecs &specs) {
+  MLIRContext *ctx = b.getContext();
+  Type elt = op.getQueryType().getElementType();
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto sharedTile = [&](int64_t rows, int64_t width, Type type) {
+    return MemRefType::get({rows, width}, type, AffineMap(), workgroup);
+  };
+  auto sharedVector = [&](int64_t rows) {
+    return MemRefType::get({rows}, b.getF32Type(), AffineMap(), workgroup);
+  };
+  int64_t d = op.getQueryType().getDimSize(3),
+          dv = op.getValueType().getDimSize(3);
+
+  OpBuilder::InsertionGuard guard(b);
+  for (const KernelSpec *spec : {&specs.dkdv, &specs.dq}) {
+    b.setInsertionPointToEnd(module.getBody());
+    SmallVector<Type> argTypes;
+    for (const KernelParam &p : spec->params) {
+      Value v = paramValue(op, p.name);
+      argTypes.push_back(flatArgumentType(
+          b, p, v ? cast<ShapedType>(v.getType()).getElementType() : Type()));
+    }
+    const int64_t t = spec->threadsPerRow;
+    const int64_t dPad = roundUp(d, t), dvPad = roundUp(dv, t);
+    bool dkdv = spec->stage == "dkdv";
+    SmallVector<Type> shared;
+    if (dkdv)
+      shared = {sharedTile(spec->blockQ, dPad, elt),
+                sharedTile(spec->blockQ, dvPad, elt),
+                sharedVector(spec->blockQ), sharedVector(spec->blockQ)};
+    else
+      shared = {sharedTile(spec->blockKV, dPad, elt),
+                sharedTile(spec->blockKV, dvPad, elt)};
+    auto func = gpu::GPUFuncOp::create(b, op.getLoc(), spec->name,
+                                       b.getFunctionType(argTypes, {}), shared,
+                                       TypeRange{});
+    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+    func.setKnownBlockSizeAttr(
+        b.getDenseI32ArrayAttr({static_cast<int32_t>(spec->block[0]), 1, 1}));
+    GradEmitter emitter(b, op, *spec);
+    if (dkdv)
+      emitter.emitKeyValueKernel(func);
+    else
+      emitter.emitQueryKernel(func);
+  }
+  return success();
+}
+
+llvm::json::Object mlir::attn::kernelManifestEntry(AttentionGradOp op,
+                                                   const KernelSpec &spec,
+                                                   StringRef forwardKernel) {
+  llvm::json::Object entry = manifestFields(op, spec);
+  entry["op"] = "attention_grad";
+  entry["stage"] = spec.stage;
+  entry["deterministic"] = op.getDeterministic();
+  entry["has_lse"] = false;
+  if (!forwardKernel.empty())
+    entry["forward"] = forwardKernel.str();
+  return entry;
+}

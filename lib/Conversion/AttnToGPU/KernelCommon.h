@@ -1,0 +1,205 @@
+//===- KernelCommon.h - helpers shared by the kernel builders --*- C++ -*-===//
+//
+// Private to lib/Conversion/AttnToGPU: what the forward CUDA-core kernel
+// (AttentionKernelBuilder.cpp), the tensor-core kernel and the backward
+// kernels (AttentionGradKernelBuilder.cpp) have in common: scalar emission
+// helpers, the broadcast mask load, staging rows of a [.., L, width] tensor
+// into shared memory, and the manifest fields every kernel entry carries.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNOPT_LIB_CONVERSION_ATTNTOGPU_KERNELCOMMON_H
+#define ATTNOPT_LIB_CONVERSION_ATTNTOGPU_KERNELCOMMON_H
+
+#include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace mlir::attn::kernel {
+
+/// The manifest spelling of an element type.
+inline std::string dtypeName(Type t) {
+  if (t.isF16())
+    return "f16";
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF32())
+    return "f32";
+  if (t.isInteger(1))
+    return "i1";
+  return "unsupported";
+}
+
+inline SmallVector<int64_t> shapeOf(Value v) {
+  return SmallVector<int64_t>(cast<ShapedType>(v.getType()).getShape());
+}
+
+inline int64_t numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t s : shape)
+    n *= s;
+  return n;
+}
+
+/// file:line:col of `loc` (the manifest's "source"), or the printed location.
+inline std::string sourceOf(Location loc) {
+  std::string src;
+  llvm::raw_string_ostream os(src);
+  if (auto fl = dyn_cast<FileLineColLoc>(loc))
+    os << fl.getFilename().getValue() << ":" << fl.getLine() << ":"
+       << fl.getColumn();
+  else
+    loc.print(os);
+  return src;
+}
+
+/// Fails with a diagnostic at `op` unless every tensor it touches is static.
+inline LogicalResult checkStaticShapes(Operation *op) {
+  for (Type type :
+       llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
+      return op->emitOpError("GPU code generation needs static shapes, got ")
+             << t;
+  return success();
+}
+
+inline KernelParam tensorParam(StringRef name, Value v, bool isOutput) {
+  KernelParam p;
+  p.name = name.str();
+  p.isOutput = isOutput;
+  p.dtype = dtypeName(cast<ShapedType>(v.getType()).getElementType());
+  p.shape = shapeOf(v);
+  return p;
+}
+
+inline KernelParam scalarParam(StringRef name) {
+  KernelParam p;
+  p.name = name.str();
+  p.isTensor = false;
+  return p;
+}
+
+/// The kernel argument type of a tensor parameter of element type `elt`: a
+/// flat memref (i1 masks are passed as bytes).
+inline Type flatArgumentType(OpBuilder &b, const KernelParam &p, Type elt) {
+  if (!p.isTensor)
+    return b.getI64Type();
+  if (p.dtype == "i1")
+    elt = b.getI8Type();
+  return MemRefType::get({numElements(p.shape)}, elt);
+}
+
+/// The manifest fields every kernel entry shares (docs/kernel-manifest.md),
+/// params included; the caller adds "op", "has_lse" and the backward fields.
+llvm::json::Object manifestFields(AttentionOpInterface op,
+                                  const KernelSpec &spec);
+
+/// Small arith emission helpers on one builder and location.
+class ScalarOps {
+public:
+  ScalarOps(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value f32(float v) {
+    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(v));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  /// a * b + c as mul and add, which the NVPTX backend contracts into fma
+  /// (math.fma would become a libdevice call).
+  Value fma(Value a, Value x, Value c) {
+    return arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, a, x),
+                                 c);
+  }
+  Value toF32(Value v) {
+    return v.getType().isF32()
+               ? v
+               : arith::ExtFOp::create(b, loc, b.getF32Type(), v).getResult();
+  }
+  /// Linear index of `indices` in a row-major tensor of `shape`.
+  Value linear(ArrayRef<int64_t> shape, ArrayRef<Value> indices) {
+    Value lin = indices[0];
+    for (size_t d = 1; d < shape.size(); ++d)
+      lin = add(mul(lin, idx(shape[d])), indices[d]);
+    return lin;
+  }
+
+protected:
+  OpBuilder &b;
+  Location loc;
+};
+
+/// Loads element (b, h, row, key) of the rank-4 broadcast mask `mask` (flat
+/// argument; dimensions of size 1 read index 0). A boolean mask (stored as
+/// i8) gives an i1, an additive mask its element.
+inline Value emitMaskLoad(OpBuilder &b, Location loc, Value mask,
+                          ArrayRef<int64_t> shape, bool boolean, Value bIdx,
+                          Value hIdx, Value row, Value key) {
+  ScalarOps s(b, loc);
+  Value zero = s.idx(0);
+  Value pos[] = {shape[0] == 1 ? zero : bIdx, shape[1] == 1 ? zero : hIdx,
+                 shape[2] == 1 ? zero : row, shape[3] == 1 ? zero : key};
+  Value v = memref::LoadOp::create(b, loc, mask, s.linear(shape, pos));
+  if (boolean)
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, v,
+        arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0));
+  return v;
+}
+
+/// Copies rows [first, first + rows) of a sequence of `len` rows of `width`
+/// elements (global row r at flat element (rowBase + r) * width) into
+/// shared[r - first][c] for c < paddedWidth. Rows at or past `len` and
+/// columns at or past `width` are zero-filled. Thread `tid` of `threads`
+/// copies elements tid, tid + threads, ... of the tile.
+inline void emitStageRows(OpBuilder &b, Location loc, Value global,
+                          Value shared, Type elt, int64_t rows, int64_t width,
+                          int64_t paddedWidth, Value rowBase, Value first,
+                          int64_t len, Value tid, int64_t threads) {
+  ScalarOps s(b, loc);
+  int64_t count = rows * paddedWidth;
+  scf::ForOp::create(
+      b, loc, tid, s.idx(count), s.idx(threads), ValueRange{},
+      [&](OpBuilder &nb, Location, Value e, ValueRange) {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        Value j = arith::DivUIOp::create(b, loc, e, s.idx(paddedWidth));
+        Value d = arith::RemUIOp::create(b, loc, e, s.idx(paddedWidth));
+        Value pos = s.add(first, j);
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                             pos, s.idx(len));
+        if (paddedWidth != width)
+          inside = arith::AndIOp::create(
+              b, loc, inside,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, d,
+                                    s.idx(width)));
+        auto ifOp = scf::IfOp::create(
+            b, loc, inside,
+            [&](OpBuilder &tb, Location tl) {
+              Value at = arith::AddIOp::create(
+                  tb, tl,
+                  arith::MulIOp::create(
+                      tb, tl, arith::AddIOp::create(tb, tl, rowBase, pos),
+                      arith::ConstantIndexOp::create(tb, tl, width)),
+                  d);
+              Value v = memref::LoadOp::create(tb, tl, global, at);
+              scf::YieldOp::create(tb, tl, v);
+            },
+            [&](OpBuilder &eb, Location el) {
+              Value z = arith::ConstantOp::create(eb, el, eb.getZeroAttr(elt));
+              scf::YieldOp::create(eb, el, z);
+            });
+        memref::StoreOp::create(b, loc, ifOp.getResult(0), shared,
+                                ValueRange{j, d});
+        scf::YieldOp::create(b, loc);
+      });
+}
+
+} // namespace mlir::attn::kernel
+
+#endif // ATTNOPT_LIB_CONVERSION_ATTNTOGPU_KERNELCOMMON_H

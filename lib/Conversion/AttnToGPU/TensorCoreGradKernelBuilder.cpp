@@ -1,0 +1,926 @@
+//===- TensorCoreGradKernelBuilder.cpp - mma.sync attention backward ------===//
+//
+// The tensor-core mapping of attn.attention_grad (FlashAttention-2's backward
+// with recomputation), f16/bf16 with D = Dv in {64, 128}, as two kernels
+// that share no memory but their inputs (docs/kernel-manifest.md, "Backward
+// kernels"):
+//
+// dkdv: grid = (ceil(Lk / 64), Hkv, B), 4 warps; warp w owns keys
+//   [16w, 16w + 16) of the block's 64. Everything is computed transposed,
+//   with keys as the M dimension, so that Pᵀ and dSᵀ leave mma.sync as C
+//   fragments that are directly the A operands of the next products (no
+//   trip through shared memory):
+//     shared (dynamic): K [64][D+8], V [64][D+8] (loaded once),
+//                       Q [2][64][D+8], dO [2][64][D+8] (double-buffered,
+//                       cp.async), lse·log2(e) [64], D [64] (f32)
+//     for each query head h of the kv head's group, for each query block
+//     that can see the key block (emitVisibleQueryBlocks), flattened into
+//     one loop with the next (h, block) prefetched:
+//       D_i = dO_i · O_i and lse_i·log2(e) of the block's rows (+inf for
+//         rows past Lq or with lse = -inf, so that P = 0 there)
+//       Sᵀ  = K Qᵀ                (A: K rows, B: Q non-transposed)
+//       Pᵀ  = exp2(Sᵀ·scale·log2 e - lse·log2 e), score modifiers at global
+//             (query, key); dropout at (b, h, query, key)
+//       dV += Pdᵀ dO              (A: Pdᵀ from C, B: dO via ldmatrix.trans)
+//       dPᵀ = V dOᵀ              (A: V rows, B: dO non-transposed)
+//       dSᵀ = Pᵀ (dPᵀ·keep/(1-p) - D) (·softcap')
+//       dK += dSᵀ Q               (A: dSᵀ from C, B: Q via ldmatrix.trans)
+//     dK *= scale; keys past Lk are computed on zero-filled rows and never
+//     stored.
+// dq: grid = (ceil(Lq / 64), Hq, B), 4 warps; warp w owns query rows
+//   [16w, 16w + 16), like the forward kernel:
+//     shared: Q [64][D+8], dO [64][D+8], K [2][64][D+8], V [2][64][D+8]
+//     D_i and lse_i·log2(e) of the thread's two rows in registers
+//     for each visible key block (emitVisibleKeyBlocks), K/V prefetched:
+//       S = Q Kᵀ, P = exp2(...), dP = dO Vᵀ (B: V non-transposed),
+//       dS = P (dP·keep/(1-p) - D) (·softcap'), dQ += dS K (B: K via
+//       ldmatrix.trans)
+//     dQ *= scale.
+//
+// No atomics: dQ is not accumulated across key blocks by several CTAs (the
+// dq kernel recomputes S, P and dP instead), so every gradient is
+// bit-identical from run to run whatever `deterministic` says. The cost is
+// 7 instead of FlashAttention-2's 5 matrix products per (query block, key
+// block) pair.
+//
+// Fragment layouts and the ldmatrix lane patterns are those of the forward
+// (TensorCoreKernelBuilder.cpp, header comment):
+//   A operand, rows r0.. of a [rows][k] tile: lane l -> row r0 + l % 16,
+//     column k0 + 8 (l / 16), ldmatrix.x4 non-transposed.
+//   B operand from a [n][k] tile ("non-transposed"): lane l -> row
+//     n0 + l % 8 + 8 (l / 16), column k0 + 8 ((l / 8) % 2).
+//   B operand from a [k][n] tile ("transposed"): lane l -> row
+//     k0 + l % 8 + 8 ((l / 8) % 2), column n0 + 8 (l / 16), ldmatrix.trans.
+//   C fragment of n-tile nt: c0, c1 at (row g, columns 8nt + 2t + {0, 1}),
+//     c2, c3 at row g + 8; the C fragments of n-tiles 2kk, 2kk + 1 packed in
+//     pairs are the A fragment of k-step kk.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorCoreGradKernel.h"
+#include "KernelArguments.h"
+#include "MmaEmitterBase.h"
+
+#include "attnopt/Dialect/Attn/Utils/Philox.h"
+#include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::attn;
+using tcgrad::kBlock;
+using tcgrad::kThreads;
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+constexpr float kPosInf = std::numeric_limits<float>::infinity();
+constexpr float kLog2E = 1.4426950408889634f;
+constexpr int64_t kEltBytes = 2;
+
+/// Padded shared-memory row stride, in elements (see the forward kernel: 8
+/// rows of one ldmatrix 8x8 matrix land in 8 distinct 16-byte bank groups).
+int64_t paddedStride(int64_t headDim) { return headDim + 8; }
+
+class GradEmitter : public MmaEmitterBase {
+public:
+  GradEmitter(OpBuilder &b, AttentionGradOp op)
+      : MmaEmitterBase(b, op.getLoc(), op.getQueryType().getElementType(),
+                       op.getQueryType().getDimSize(3), kThreads),
+        op(op), mods(ScoreModifiers::get(op)),
+        dropP(op.getDropoutP().convertToFloat()) {
+    auto q = op.getQueryType();
+    heads = q.getDimSize(1);
+    queryLen = q.getDimSize(2);
+    kvHeads = op.getKeyType().getDimSize(1);
+    keyLen = op.getKeyType().getDimSize(2);
+    valueDim = op.getValueType().getDimSize(3);
+    group = heads / kvHeads;
+    stride = paddedStride(headDim);
+    foldScale = mods.scale > 0.0f && !mods.softcap && !mods.additiveMask;
+    maskedMods = mods;
+    if (foldScale)
+      maskedMods.scale = 1.0f; // applied in the exponent
+    plainMods = maskedMods;
+    plainMods.causal = CausalMode::none;
+    plainMods.window.reset();
+  }
+
+  void emitDkDv(gpu::GPUFuncOp func);
+  void emitDq(gpu::GPUFuncOp func);
+
+private:
+  /// Sets up tid, warp, lane, g, t4, the dynamic shared memory base, and
+  /// unpacks the arguments.
+  Value setUp(gpu::GPUFuncOp func, bool dkdvStage);
+  /// A view of the dynamic shared memory at `byteOff`.
+  Value view(int64_t byteOff, ArrayRef<int64_t> shape, Type type);
+
+  /// Lane offsets (bytes) of the three ldmatrix patterns for a tile with
+  /// row stride `stride`.
+  Value aLaneOffset();
+  Value bLaneOffset();
+  Value bTransLaneOffset();
+
+  /// Whether the causal/window rules can exclude some (query, key) of query
+  /// rows [q0, q0 + rows) x keys [k0, k0 + 64): uniform per block pair.
+  Value crossesPositionalEdge(Value q0, Value rows, Value k0);
+  /// The mask value at (b, h, query, key), indices already clamped.
+  Value maskValue(Value bIdx, Value hIdx, Value query, Value key);
+  /// x with P = exp2(x) for the raw score `raw` at (query, key): the score
+  /// modifiers (`masked`: with the causal/window rules), then
+  /// s·log2(e) - lse·log2(e). `lse2` is lse·log2(e), +inf for rows with no
+  /// key; `guardKey` sends keys at or past Lk to -inf.
+  Value exponent(Value raw, Value bIdx, Value hIdx, Value query, Value key,
+                 Value lse2, bool masked, bool guardKey);
+  /// keep / (1 - p) at (b, h, query, key) as 0 or 1/(1-p); null without
+  /// dropout.
+  Value dropoutFactor(Value bIdx, Value hIdx, Value query, Value key);
+  /// The A fragment of k-step kk from C fragments 2kk, 2kk + 1.
+  std::array<Value, 4> packA(ArrayRef<Frag> c, int64_t kk);
+  /// dO_i · O_i over columns [col0, col0 + cols) of row `row` (clamped),
+  /// dO read from shared memory `dOS` at [lead..., smemRow, c], O from global.
+  Value partialRowDot(Value rowC, Value dOS, ValueRange lead, Value smemRow,
+                      int64_t col0Mul, Value part, int64_t cols);
+  /// lse·log2(e) of a (clamped) row, +inf if lse = -inf or !valid.
+  Value lseLog2(Value rowC, Value valid);
+  /// Stores the C fragments `acc` (rows row0 + g, row0 + g + 8 of a
+  /// [rows][width] tile) times `scale` to `dest` at global row rowBase + row
+  /// for rows < limit.
+  void storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
+                      Value rowBase, Value row0, int64_t limit, int64_t width);
+
+  AttentionGradOp op;
+  ScoreModifiers mods, maskedMods, plainMods;
+  float dropP;
+  bool foldScale;
+  int64_t heads, queryLen, kvHeads, keyLen, valueDim, group, stride;
+  GradKernelArguments args;
+  Value dyn, smemBase, warp, lane, g, t4, bIdx;
+};
+
+Value GradEmitter::setUp(gpu::GPUFuncOp func, bool dkdvStage) {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  args = GradKernelArguments::unpack(entry, op, dkdvStage);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  dyn = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                      workgroup));
+  smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dyn);
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  warp = divu(tid, 32);
+  lane = remu(tid, 32);
+  g = divu(lane, 4);
+  t4 = remu(lane, 4);
+  bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  return gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+}
+
+Value GradEmitter::view(int64_t byteOff, ArrayRef<int64_t> shape, Type type) {
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  return memref::ViewOp::create(
+      b, loc, MemRefType::get(shape, type, AffineMap(), workgroup), dyn,
+      idx(byteOff), ValueRange{});
+}
+
+Value GradEmitter::aLaneOffset() {
+  return mul(add(mul(remu(lane, 16), stride), mul(divu(lane, 16), 8)),
+             kEltBytes);
+}
+
+Value GradEmitter::bLaneOffset() {
+  return mul(add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), stride),
+                 mul(remu(divu(lane, 8), 2), 8)),
+             kEltBytes);
+}
+
+Value GradEmitter::bTransLaneOffset() {
+  return mul(add(mul(add(remu(lane, 8), mul(remu(divu(lane, 8), 2), 8)),
+                     stride),
+                 mul(divu(lane, 16), 8)),
+             kEltBytes);
+}
+
+Value GradEmitter::crossesPositionalEdge(Value q0, Value rows, Value k0) {
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  };
+  Value needs = arith::ConstantIntOp::create(b, loc, 0, 1);
+  int64_t delta =
+      mods.causal == CausalMode::bottom_right ? keyLen - queryLen : 0;
+  std::optional<int64_t> right;
+  if (mods.causal != CausalMode::none)
+    right = 0;
+  if (mods.window && mods.window->second >= 0)
+    right = right ? std::min(*right, mods.window->second)
+                  : mods.window->second;
+  // Upper edge: the first row's diagonal (+ right) must cover the last key.
+  if (right)
+    needs = arith::OrIOp::create(
+        b, loc, needs,
+        cmp(arith::CmpIPredicate::sgt, add(k0, kBlock - 1),
+            add(q0, delta + *right)));
+  // Lower edge: the last row's window start must not pass the first key.
+  if (mods.window && mods.window->first >= 0) {
+    Value lastRow = add(q0, arith::SubIOp::create(b, loc, rows, idx(1)));
+    needs = arith::OrIOp::create(
+        b, loc, needs,
+        cmp(arith::CmpIPredicate::slt, k0,
+            add(lastRow, delta - mods.window->first)));
+  }
+  return needs;
+}
+
+Value GradEmitter::maskValue(Value bI, Value hI, Value query, Value key) {
+  auto shape = cast<ShapedType>(op.getMask().getType()).getShape();
+  Value zero = idx(0);
+  Value pos[] = {shape[0] == 1 ? zero : bI, shape[1] == 1 ? zero : hI,
+                 shape[2] == 1 ? zero : query, shape[3] == 1 ? zero : key};
+  Value lin = pos[0];
+  for (size_t d = 1; d < 4; ++d)
+    lin = add(mul(lin, shape[d]), pos[d]);
+  Value v = memref::LoadOp::create(b, loc, args.mask, lin);
+  if (mods.booleanMask)
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, v,
+        arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0));
+  return v;
+}
+
+Value GradEmitter::exponent(Value raw, Value bI, Value hI, Value query,
+                            Value key, Value lse2, bool masked,
+                            bool guardKey) {
+  Value mv;
+  if (args.mask)
+    mv = maskValue(bI, hI, minS(query, queryLen - 1), minS(key, keyLen - 1));
+  Value sc = emitModifiedScore(b, loc, masked ? maskedMods : plainMods, raw,
+                               mv, query, key, idx(queryLen), idx(keyLen));
+  if (guardKey)
+    sc = arith::SelectOp::create(b, loc, ltC(key, keyLen), sc, f32(kNegInf));
+  Value negLse = arith::NegFOp::create(b, loc, lse2);
+  return fmaC(sc, f32(foldScale ? mods.scale * kLog2E : kLog2E), negLse);
+}
+
+Value GradEmitter::dropoutFactor(Value bI, Value hI, Value query, Value key) {
+  if (dropP <= 0.0f)
+    return Value();
+  DropoutPosition pos{bI, hI, query, key, idx(heads), idx(queryLen)};
+  Value keep =
+      emitDropoutKeep(b, loc, args.seed, args.offset, pos, dropP);
+  return arith::SelectOp::create(b, loc, keep, f32(1.0f / (1.0f - dropP)),
+                                 f32(0.0f));
+}
+
+std::array<Value, 4> GradEmitter::packA(ArrayRef<Frag> c, int64_t kk) {
+  const Frag &c0 = c[2 * kk], &c1 = c[2 * kk + 1];
+  return {packPair(c0[0], c0[1]), packPair(c0[2], c0[3]),
+          packPair(c1[0], c1[1]), packPair(c1[2], c1[3])};
+}
+
+Value GradEmitter::partialRowDot(Value rowC, Value dOS, ValueRange lead,
+                                 Value smemRow, int64_t col0Mul, Value part,
+                                 int64_t cols) {
+  auto chunkTy = VectorType::get({8}, elt);
+  Value col0 = mul(part, col0Mul);
+  Value sum = f32(0.0f);
+  for (int64_t c = 0; c < cols; c += 8) {
+    Value col = add(col0, c);
+    Value o = vector::LoadOp::create(
+        b, loc, chunkTy, args.output,
+        ValueRange{add(mul(rowC, valueDim), col)}, /*nontemporal=*/false,
+        llvm::MaybeAlign(16));
+    SmallVector<Value> at(lead.begin(), lead.end());
+    at.push_back(smemRow);
+    at.push_back(col);
+    Value d = vector::LoadOp::create(b, loc, chunkTy, dOS, at,
+                                     /*nontemporal=*/false,
+                                     llvm::MaybeAlign(16));
+    for (int64_t e = 0; e < 8; ++e) {
+      Value oElt = vector::ExtractOp::create(b, loc, o, e);
+      Value dElt = vector::ExtractOp::create(b, loc, d, e);
+      Value oe = arith::ExtFOp::create(b, loc, b.getF32Type(), oElt);
+      Value de = arith::ExtFOp::create(b, loc, b.getF32Type(), dElt);
+      sum = fmaC(oe, de, sum);
+    }
+  }
+  return sum;
+}
+
+Value GradEmitter::lseLog2(Value rowC, Value valid) {
+  Value l = memref::LoadOp::create(b, loc, args.lse, rowC);
+  Value noKey =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l, f32(kNegInf));
+  Value empty = arith::OrIOp::create(
+      b, loc, noKey,
+      arith::XOrIOp::create(b, loc, valid,
+                            arith::ConstantIntOp::create(b, loc, 1, 1)));
+  return arith::SelectOp::create(b, loc, empty, f32(kPosInf),
+                                 fmul(l, f32(kLog2E)));
+}
+
+void GradEmitter::storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
+                                 Value rowBase, Value row0, int64_t limit,
+                                 int64_t width) {
+  auto pairTy = VectorType::get({2}, elt);
+  for (int64_t r = 0; r < 2; ++r) {
+    Value row = add(row0, add(g, 8 * r));
+    scf::IfOp::create(b, loc, ltC(row, limit), [&](OpBuilder &nb, Location) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+      for (size_t nt = 0; nt < acc.size(); ++nt) {
+        Value lo = acc[nt][2 * r], hi = acc[nt][2 * r + 1];
+        if (scale != 1.0f) {
+          lo = fmul(lo, f32(scale));
+          hi = fmul(hi, f32(scale));
+        }
+        Value pair = vector::FromElementsOp::create(
+            b, loc, pairTy,
+            ValueRange{arith::TruncFOp::create(b, loc, elt, lo),
+                       arith::TruncFOp::create(b, loc, elt, hi)});
+        Value at = add(mul(add(rowBase, row), width),
+                       add(mul(t4, 2), 8 * static_cast<int64_t>(nt)));
+        vector::StoreOp::create(b, loc, pair, dest, ValueRange{at},
+                                /*nontemporal=*/false, llvm::MaybeAlign(4));
+      }
+      scf::YieldOp::create(b, loc);
+    });
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// dK, dV
+//===----------------------------------------------------------------------===//
+
+void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
+  Value kBlockIdx = setUp(func, /*dkdvStage=*/true);
+  Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  const int64_t tileBytes = kBlock * stride * kEltBytes;
+  const int64_t kOff = 0, vOff = tileBytes, qOff = 2 * tileBytes,
+                dOOff = 4 * tileBytes, lseOff = 6 * tileBytes,
+                deltaOff = lseOff + kBlock * 4;
+  Value kS = view(kOff, {kBlock, stride}, elt);
+  Value vS = view(vOff, {kBlock, stride}, elt);
+  Value qS = view(qOff, {2, kBlock, stride}, elt);
+  Value dOS = view(dOOff, {2, kBlock, stride}, elt);
+  Value lseS = view(lseOff, {kBlock}, b.getF32Type());
+  Value deltaS = view(deltaOff, {kBlock}, b.getF32Type());
+  const int64_t kStepsD = headDim / 16, kStepsDv = valueDim / 16;
+  const int64_t nTilesQ = kBlock / 8;
+
+  Value k0 = mul(kBlockIdx, kBlock);
+  Value kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
+  Value keysInBlock = arith::MinSIOp::create(
+      b, loc, idx(kBlock), arith::SubIOp::create(b, loc, idx(keyLen), k0));
+  auto [firstQ, lastQ] = emitVisibleQueryBlocks(
+      b, loc, mods, k0, keysInBlock, idx(queryLen), idx(keyLen), kBlock);
+  Value numQ = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, lastQ, firstQ), idx(0));
+  Value total = mul(numQ, group);
+  auto headOf = [&](Value it) {
+    return add(mul(kvHead, group), arith::DivUIOp::create(b, loc, it, numQ));
+  };
+  auto q0Of = [&](Value it) {
+    return mul(add(firstQ, arith::RemUIOp::create(b, loc, it, numQ)), kBlock);
+  };
+  auto qRowBaseOf = [&](Value h) {
+    return mul(add(mul(bIdx, heads), h), queryLen);
+  };
+
+  // Prologue: K, V once; Q, dO of the first (head, query block).
+  SmallVector<Value> tokens;
+  copyTile(args.key, kvRowBase, k0, keyLen, kBlock, kS, ValueRange{}, tokens);
+  copyTile(args.value, kvRowBase, k0, keyLen, kBlock, vS, ValueRange{},
+           tokens);
+  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+  Value kvGroup = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy,
+                                                          tokens);
+  auto issue = [&](Value it, Value stage) {
+    SmallVector<Value> ts;
+    Value base = qRowBaseOf(headOf(it));
+    Value q0 = q0Of(it);
+    copyTile(args.query, base, q0, queryLen, kBlock, qS, ValueRange{stage},
+             ts);
+    copyTile(args.gradOutput, base, q0, queryLen, kBlock, dOS,
+             ValueRange{stage}, ts);
+    nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
+  };
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, total, idx(0));
+  scf::IfOp::create(b, loc, any, [&](OpBuilder &nb, Location) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+    issue(idx(0), idx(0));
+    scf::YieldOp::create(b, loc);
+  });
+  auto waitAll = [&]() {
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, kvGroup, b.getI32IntegerAttr(0));
+  };
+  waitAll();
+  gpu::BarrierOp::create(b, loc);
+
+  // K and V A fragments of the warp's 16 keys: in registers for D = 64,
+  // re-read from shared memory for D = 128 (register pressure).
+  Value aOff = add(aLaneOffset(), mul(mul(warp, 16 * stride), kEltBytes));
+  Value kA = add(add(smemBase, kOff), aOff), vA = add(add(smemBase, vOff), aOff);
+  const bool fragsInRegisters = headDim <= 64;
+  SmallVector<std::array<Value, 4>> kFrag, vFrag;
+  if (fragsInRegisters) {
+    for (int64_t ks = 0; ks < kStepsD; ++ks)
+      kFrag.push_back(ldmatrix4(add(kA, ks * 16 * kEltBytes), false));
+    for (int64_t ks = 0; ks < kStepsDv; ++ks)
+      vFrag.push_back(ldmatrix4(add(vA, ks * 16 * kEltBytes), false));
+  }
+  auto kFragAt = [&](int64_t ks) {
+    return fragsInRegisters ? kFrag[ks]
+                            : ldmatrix4(add(kA, ks * 16 * kEltBytes), false);
+  };
+  auto vFragAt = [&](int64_t ks) {
+    return fragsInRegisters ? vFrag[ks]
+                            : ldmatrix4(add(vA, ks * 16 * kEltBytes), false);
+  };
+  Value bOff = bLaneOffset(), bTOff = bTransLaneOffset();
+  // This thread's keys (C rows g, g + 8 of the warp's 16).
+  Value keyA = add(k0, add(mul(warp, 16), g));
+  Value keys[2] = {keyA, add(keyA, 8)};
+
+  const int64_t nTilesDK = headDim / 8, nTilesDV = valueDim / 8;
+  SmallVector<Value> init(4 * (nTilesDK + nTilesDV), f32(0.0f));
+  auto loop = scf::ForOp::create(
+      b, loc, idx(0), total, idx(1), init,
+      [&](OpBuilder &nb, Location, Value it, ValueRange state) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        Value stage = remu(it, 2);
+        waitAll();
+        gpu::BarrierOp::create(b, loc);
+        Value next = add(it, 1);
+        Value hasNext =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
+                                  total);
+        scf::IfOp::create(b, loc, hasNext, [&](OpBuilder &ib, Location) {
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPoint(ib.getInsertionBlock(), ib.getInsertionPoint());
+          issue(next, arith::SubIOp::create(b, loc, idx(1), stage));
+          scf::YieldOp::create(b, loc);
+        });
+        Value hIdx = headOf(it), q0 = q0Of(it);
+        Value qRowBase = qRowBaseOf(hIdx);
+        Value rowsInBlock = arith::MinSIOp::create(
+            b, loc, idx(kBlock),
+            arith::SubIOp::create(b, loc, idx(queryLen), q0));
+
+        // D and lse·log2(e) of the block's rows: two threads per row.
+        {
+          Value r = divu(tid, 2), part = remu(tid, 2);
+          Value query = add(q0, r);
+          Value valid = ltC(query, queryLen);
+          Value rowC = add(qRowBase, minS(query, queryLen - 1));
+          Value dot = partialRowDot(rowC, dOS, ValueRange{stage}, r,
+                                    valueDim / 2, part, valueDim / 2);
+          dot = fadd(dot, shflXor(dot, 1));
+          Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              part, idx(0));
+          scf::IfOp::create(b, loc, first, [&](OpBuilder &ib, Location) {
+            OpBuilder::InsertionGuard g2(b);
+            b.setInsertionPoint(ib.getInsertionBlock(),
+                                ib.getInsertionPoint());
+            memref::StoreOp::create(
+                b, loc, arith::SelectOp::create(b, loc, valid, dot, f32(0.0f)),
+                deltaS, r);
+            memref::StoreOp::create(b, loc, lseLog2(rowC, valid), lseS, r);
+            scf::YieldOp::create(b, loc);
+          });
+        }
+        gpu::BarrierOp::create(b, loc);
+
+        Value stageBytes = mul(stage, tileBytes);
+        Value qBase = add(add(smemBase, qOff), stageBytes);
+        Value dOBase = add(add(smemBase, dOOff), stageBytes);
+
+        // Sᵀ = K Qᵀ: 8 n-tiles of 8 queries.
+        SmallVector<Frag> s(nTilesQ, Frag{f32(0.0f), f32(0.0f), f32(0.0f),
+                                          f32(0.0f)});
+        for (int64_t ks = 0; ks < kStepsD; ++ks) {
+          auto kf = kFragAt(ks);
+          for (int64_t np = 0; np < nTilesQ / 2; ++np) {
+            auto qr = ldmatrix4(
+                add(add(qBase, bOff), (16 * np * stride + 16 * ks) * kEltBytes),
+                false);
+            s[2 * np] = mma(kf, qr[0], qr[1], s[2 * np]);
+            s[2 * np + 1] = mma(kf, qr[2], qr[3], s[2 * np + 1]);
+          }
+        }
+        SmallVector<Frag> raw;
+        if (mods.softcap)
+          raw = s;
+
+        // Pᵀ: element (nt, e) at key keys[e / 2], query q0 + 8nt + 2t + e % 2.
+        Value queryT = add(q0, mul(t4, 2));
+        auto probabilities = [&](bool masked) {
+          SmallVector<Value> p;
+          for (int64_t nt = 0; nt < nTilesQ; ++nt)
+            for (int64_t e = 0; e < 4; ++e) {
+              Value local = add(mul(t4, 2), 8 * nt + e % 2);
+              Value query = add(queryT, 8 * nt + e % 2);
+              Value lse2 = memref::LoadOp::create(b, loc, lseS, local);
+              p.push_back(exp2(exponent(s[nt][e], bIdx, hIdx, query,
+                                        keys[e / 2], lse2, masked,
+                                        /*guardKey=*/false)));
+            }
+          return p;
+        };
+        SmallVector<Value> probs;
+        if (!mods.hasPositionalMask()) {
+          probs = probabilities(/*masked=*/false);
+        } else {
+          auto branch = scf::IfOp::create(
+              b, loc, crossesPositionalEdge(q0, rowsInBlock, k0),
+              [&](OpBuilder &tb, Location) {
+                OpBuilder::InsertionGuard g2(b);
+                b.setInsertionPoint(tb.getInsertionBlock(),
+                                    tb.getInsertionPoint());
+                scf::YieldOp::create(b, loc, probabilities(true));
+              },
+              [&](OpBuilder &eb, Location) {
+                OpBuilder::InsertionGuard g2(b);
+                b.setInsertionPoint(eb.getInsertionBlock(),
+                                    eb.getInsertionPoint());
+                scf::YieldOp::create(b, loc, probabilities(false));
+              });
+          probs.assign(branch.getResults().begin(), branch.getResults().end());
+        }
+        SmallVector<Frag> p(nTilesQ), pd(nTilesQ);
+        SmallVector<Value> keepFactor(4 * nTilesQ);
+        for (int64_t nt = 0; nt < nTilesQ; ++nt)
+          for (int64_t e = 0; e < 4; ++e) {
+            p[nt][e] = probs[4 * nt + e];
+            pd[nt][e] = p[nt][e];
+            Value query = add(queryT, 8 * nt + e % 2);
+            if (Value f = dropoutFactor(bIdx, hIdx, query, keys[e / 2])) {
+              keepFactor[4 * nt + e] = f;
+              pd[nt][e] = fmul(p[nt][e], f);
+            }
+          }
+
+        SmallVector<Frag> dK(nTilesDK), dV(nTilesDV);
+        for (int64_t nt = 0; nt < nTilesDK; ++nt)
+          for (int64_t e = 0; e < 4; ++e)
+            dK[nt][e] = state[4 * nt + e];
+        for (int64_t nt = 0; nt < nTilesDV; ++nt)
+          for (int64_t e = 0; e < 4; ++e)
+            dV[nt][e] = state[4 * (nTilesDK + nt) + e];
+
+        // dV += Pdᵀ dO: k-steps over the 64 queries.
+        for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
+          auto pa = packA(pd, kk);
+          for (int64_t np = 0; np < nTilesDV / 2; ++np) {
+            auto dr = ldmatrix4(add(add(dOBase, bTOff),
+                                    (16 * kk * stride + 16 * np) * kEltBytes),
+                                true);
+            dV[2 * np] = mma(pa, dr[0], dr[1], dV[2 * np]);
+            dV[2 * np + 1] = mma(pa, dr[2], dr[3], dV[2 * np + 1]);
+          }
+        }
+
+        // dPᵀ = V dOᵀ.
+        SmallVector<Frag> dP(nTilesQ, Frag{f32(0.0f), f32(0.0f), f32(0.0f),
+                                           f32(0.0f)});
+        for (int64_t ks = 0; ks < kStepsDv; ++ks) {
+          auto vf = vFragAt(ks);
+          for (int64_t np = 0; np < nTilesQ / 2; ++np) {
+            auto dr = ldmatrix4(
+                add(add(dOBase, bOff), (16 * np * stride + 16 * ks) * kEltBytes),
+                false);
+            dP[2 * np] = mma(vf, dr[0], dr[1], dP[2 * np]);
+            dP[2 * np + 1] = mma(vf, dr[2], dr[3], dP[2 * np + 1]);
+          }
+        }
+
+        // dSᵀ = Pᵀ (dPᵀ keep/(1-p) - D) (·softcap').
+        for (int64_t nt = 0; nt < nTilesQ; ++nt)
+          for (int64_t e = 0; e < 4; ++e) {
+            Value local = add(mul(t4, 2), 8 * nt + e % 2);
+            Value delta = memref::LoadOp::create(b, loc, deltaS, local);
+            Value dpv = dP[nt][e];
+            if (Value f = keepFactor[4 * nt + e])
+              dpv = fmul(dpv, f);
+            Value ds = fmul(p[nt][e], arith::SubFOp::create(b, loc, dpv, delta));
+            if (Value factor = emitSoftcapDerivative(b, loc, mods, raw.empty()
+                                                                   ? Value()
+                                                                   : raw[nt][e]))
+              ds = fmul(ds, factor);
+            dP[nt][e] = ds;
+          }
+
+        // dK += dSᵀ Q.
+        for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
+          auto da = packA(dP, kk);
+          for (int64_t np = 0; np < nTilesDK / 2; ++np) {
+            auto qr = ldmatrix4(add(add(qBase, bTOff),
+                                    (16 * kk * stride + 16 * np) * kEltBytes),
+                                true);
+            dK[2 * np] = mma(da, qr[0], qr[1], dK[2 * np]);
+            dK[2 * np + 1] = mma(da, qr[2], qr[3], dK[2 * np + 1]);
+          }
+        }
+
+        SmallVector<Value> nextState;
+        for (const Frag &f : dK)
+          nextState.append(f.begin(), f.end());
+        for (const Frag &f : dV)
+          nextState.append(f.begin(), f.end());
+        scf::YieldOp::create(b, loc, nextState);
+      });
+
+  SmallVector<Frag> dK(nTilesDK), dV(nTilesDV);
+  for (int64_t nt = 0; nt < nTilesDK; ++nt)
+    for (int64_t e = 0; e < 4; ++e)
+      dK[nt][e] = loop.getResult(4 * nt + e);
+  for (int64_t nt = 0; nt < nTilesDV; ++nt)
+    for (int64_t e = 0; e < 4; ++e)
+      dV[nt][e] = loop.getResult(4 * (nTilesDK + nt) + e);
+  Value warpKey0 = add(k0, mul(warp, 16));
+  storeFragments(dK, mods.scale, args.gradKey, kvRowBase, warpKey0, keyLen,
+                 headDim);
+  storeFragments(dV, 1.0f, args.gradValue, kvRowBase, warpKey0, keyLen,
+                 valueDim);
+  gpu::ReturnOp::create(b, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// dQ
+//===----------------------------------------------------------------------===//
+
+void GradEmitter::emitDq(gpu::GPUFuncOp func) {
+  Value qBlockIdx = setUp(func, /*dkdvStage=*/false);
+  Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  const int64_t tileBytes = kBlock * stride * kEltBytes;
+  const int64_t qOff = 0, dOOff = tileBytes, kOff = 2 * tileBytes,
+                vOff = 4 * tileBytes;
+  Value qS = view(qOff, {kBlock, stride}, elt);
+  Value dOS = view(dOOff, {kBlock, stride}, elt);
+  Value kS = view(kOff, {2, kBlock, stride}, elt);
+  Value vS = view(vOff, {2, kBlock, stride}, elt);
+  const int64_t kStepsD = headDim / 16, kStepsDv = valueDim / 16;
+  const int64_t nTilesK = kBlock / 8, nTilesDQ = headDim / 8;
+  const bool keyGuard = keyLen % kBlock != 0;
+
+  Value q0 = mul(qBlockIdx, kBlock);
+  Value kvHead = divu(hIdx, group);
+  Value qRowBase = mul(add(mul(bIdx, heads), hIdx), queryLen);
+  Value kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
+  Value rowsInBlock = arith::MinSIOp::create(
+      b, loc, idx(kBlock), arith::SubIOp::create(b, loc, idx(queryLen), q0));
+  auto [first, last] = emitVisibleKeyBlocks(b, loc, mods, q0, rowsInBlock,
+                                            idx(queryLen), idx(keyLen), kBlock);
+
+  SmallVector<Value> tokens;
+  copyTile(args.query, qRowBase, q0, queryLen, kBlock, qS, ValueRange{},
+           tokens);
+  copyTile(args.gradOutput, qRowBase, q0, queryLen, kBlock, dOS, ValueRange{},
+           tokens);
+  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+  Value qGroup =
+      nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
+  auto issue = [&](Value kb, Value stage) {
+    SmallVector<Value> ts;
+    Value key0 = mul(kb, kBlock);
+    copyTile(args.key, kvRowBase, key0, keyLen, kBlock, kS, ValueRange{stage},
+             ts);
+    copyTile(args.value, kvRowBase, key0, keyLen, kBlock, vS,
+             ValueRange{stage}, ts);
+    nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
+  };
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, first, last);
+  scf::IfOp::create(b, loc, any, [&](OpBuilder &nb, Location) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+    issue(first, idx(0));
+    scf::YieldOp::create(b, loc);
+  });
+  auto waitAll = [&]() {
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, qGroup, b.getI32IntegerAttr(0));
+  };
+  waitAll();
+  gpu::BarrierOp::create(b, loc);
+
+  // This thread's rows (C rows g, g + 8 of the warp's 16), clamped for reads.
+  Value rowA = add(q0, add(mul(warp, 16), g));
+  Value rows[2] = {rowA, add(rowA, 8)};
+  Value rowsC[2] = {minS(rows[0], queryLen - 1), minS(rows[1], queryLen - 1)};
+  Value lse2[2], delta[2];
+  for (int64_t r = 0; r < 2; ++r) {
+    Value rowG = add(qRowBase, rowsC[r]);
+    lse2[r] = lseLog2(rowG, ltC(rows[r], queryLen));
+    // The quad's four threads each take Dv / 4 columns of the row.
+    Value smemRow = add(mul(warp, 16), add(g, 8 * r));
+    Value dot = partialRowDot(rowG, dOS, ValueRange{}, smemRow, valueDim / 4,
+                              t4, valueDim / 4);
+    dot = fadd(dot, shflXor(dot, 1));
+    delta[r] = fadd(dot, shflXor(dot, 2));
+  }
+
+  // Q and dO A fragments of the warp's rows.
+  Value aOff = add(aLaneOffset(), mul(mul(warp, 16 * stride), kEltBytes));
+  Value qA = add(add(smemBase, qOff), aOff),
+        dOA = add(add(smemBase, dOOff), aOff);
+  const bool fragsInRegisters = headDim <= 64;
+  SmallVector<std::array<Value, 4>> qFrag, dOFrag;
+  if (fragsInRegisters) {
+    for (int64_t ks = 0; ks < kStepsD; ++ks)
+      qFrag.push_back(ldmatrix4(add(qA, ks * 16 * kEltBytes), false));
+    for (int64_t ks = 0; ks < kStepsDv; ++ks)
+      dOFrag.push_back(ldmatrix4(add(dOA, ks * 16 * kEltBytes), false));
+  }
+  auto qFragAt = [&](int64_t ks) {
+    return fragsInRegisters ? qFrag[ks]
+                            : ldmatrix4(add(qA, ks * 16 * kEltBytes), false);
+  };
+  auto dOFragAt = [&](int64_t ks) {
+    return fragsInRegisters ? dOFrag[ks]
+                            : ldmatrix4(add(dOA, ks * 16 * kEltBytes), false);
+  };
+  Value bOff = bLaneOffset(), bTOff = bTransLaneOffset();
+
+  SmallVector<Value> init(4 * nTilesDQ, f32(0.0f));
+  auto loop = scf::ForOp::create(
+      b, loc, first, last, idx(1), init,
+      [&](OpBuilder &nb, Location, Value kb, ValueRange state) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        Value stage = remu(arith::SubIOp::create(b, loc, kb, first), 2);
+        waitAll();
+        gpu::BarrierOp::create(b, loc);
+        Value next = add(kb, 1);
+        Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                              next, last);
+        scf::IfOp::create(b, loc, hasNext, [&](OpBuilder &ib, Location) {
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPoint(ib.getInsertionBlock(), ib.getInsertionPoint());
+          issue(next, arith::SubIOp::create(b, loc, idx(1), stage));
+          scf::YieldOp::create(b, loc);
+        });
+        Value stageBytes = mul(stage, tileBytes);
+        Value kBase = add(add(smemBase, kOff), stageBytes);
+        Value vBase = add(add(smemBase, vOff), stageBytes);
+        Value k0 = mul(kb, kBlock);
+
+        // S = Q Kᵀ.
+        SmallVector<Frag> s(nTilesK, Frag{f32(0.0f), f32(0.0f), f32(0.0f),
+                                          f32(0.0f)});
+        for (int64_t ks = 0; ks < kStepsD; ++ks) {
+          auto qf = qFragAt(ks);
+          for (int64_t np = 0; np < nTilesK / 2; ++np) {
+            auto kr = ldmatrix4(
+                add(add(kBase, bOff), (16 * np * stride + 16 * ks) * kEltBytes),
+                false);
+            s[2 * np] = mma(qf, kr[0], kr[1], s[2 * np]);
+            s[2 * np + 1] = mma(qf, kr[2], kr[3], s[2 * np + 1]);
+          }
+        }
+        SmallVector<Frag> raw;
+        if (mods.softcap)
+          raw = s;
+
+        // P: element (nt, e) at query rows[e / 2], key k0 + 8nt + 2t + e % 2.
+        Value keyT = add(k0, mul(t4, 2));
+        auto probabilities = [&](bool masked) {
+          SmallVector<Value> p;
+          for (int64_t nt = 0; nt < nTilesK; ++nt)
+            for (int64_t e = 0; e < 4; ++e)
+              p.push_back(exp2(exponent(s[nt][e], bIdx, hIdx, rows[e / 2],
+                                        add(keyT, 8 * nt + e % 2),
+                                        lse2[e / 2], masked,
+                                        masked && keyGuard)));
+          return p;
+        };
+        SmallVector<Value> probs;
+        if (!mods.hasPositionalMask() && !keyGuard) {
+          probs = probabilities(/*masked=*/false);
+        } else {
+          Value needs = crossesPositionalEdge(q0, rowsInBlock, k0);
+          if (keyGuard)
+            needs = arith::OrIOp::create(
+                b, loc, needs,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                      add(k0, kBlock), idx(keyLen)));
+          auto branch = scf::IfOp::create(
+              b, loc, needs,
+              [&](OpBuilder &tb, Location) {
+                OpBuilder::InsertionGuard g2(b);
+                b.setInsertionPoint(tb.getInsertionBlock(),
+                                    tb.getInsertionPoint());
+                scf::YieldOp::create(b, loc, probabilities(true));
+              },
+              [&](OpBuilder &eb, Location) {
+                OpBuilder::InsertionGuard g2(b);
+                b.setInsertionPoint(eb.getInsertionBlock(),
+                                    eb.getInsertionPoint());
+                scf::YieldOp::create(b, loc, probabilities(false));
+              });
+          probs.assign(branch.getResults().begin(), branch.getResults().end());
+        }
+
+        // dP = dO Vᵀ.
+        SmallVector<Frag> dP(nTilesK, Frag{f32(0.0f), f32(0.0f), f32(0.0f),
+                                           f32(0.0f)});
+        for (int64_t ks = 0; ks < kStepsDv; ++ks) {
+          auto df = dOFragAt(ks);
+          for (int64_t np = 0; np < nTilesK / 2; ++np) {
+            auto vr = ldmatrix4(
+                add(add(vBase, bOff), (16 * np * stride + 16 * ks) * kEltBytes),
+                false);
+            dP[2 * np] = mma(df, vr[0], vr[1], dP[2 * np]);
+            dP[2 * np + 1] = mma(df, vr[2], vr[3], dP[2 * np + 1]);
+          }
+        }
+
+        // dS = P (dP keep/(1-p) - D) (·softcap').
+        for (int64_t nt = 0; nt < nTilesK; ++nt)
+          for (int64_t e = 0; e < 4; ++e) {
+            Value dpv = dP[nt][e];
+            if (Value f = dropoutFactor(bIdx, hIdx, rows[e / 2],
+                                        add(keyT, 8 * nt + e % 2)))
+              dpv = fmul(dpv, f);
+            Value ds = fmul(probs[4 * nt + e],
+                            arith::SubFOp::create(b, loc, dpv, delta[e / 2]));
+            if (Value factor = emitSoftcapDerivative(
+                    b, loc, mods, raw.empty() ? Value() : raw[nt][e]))
+              ds = fmul(ds, factor);
+            dP[nt][e] = ds;
+          }
+
+        // dQ += dS K.
+        SmallVector<Frag> dQ(nTilesDQ);
+        for (int64_t nt = 0; nt < nTilesDQ; ++nt)
+          for (int64_t e = 0; e < 4; ++e)
+            dQ[nt][e] = state[4 * nt + e];
+        for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
+          auto da = packA(dP, kk);
+          for (int64_t np = 0; np < nTilesDQ / 2; ++np) {
+            auto kr = ldmatrix4(add(add(kBase, bTOff),
+                                    (16 * kk * stride + 16 * np) * kEltBytes),
+                                true);
+            dQ[2 * np] = mma(da, kr[0], kr[1], dQ[2 * np]);
+            dQ[2 * np + 1] = mma(da, kr[2], kr[3], dQ[2 * np + 1]);
+          }
+        }
+        SmallVector<Value> nextState;
+        for (const Frag &f : dQ)
+          nextState.append(f.begin(), f.end());
+        scf::YieldOp::create(b, loc, nextState);
+      });
+
+  SmallVector<Frag> dQ(nTilesDQ);
+  for (int64_t nt = 0; nt < nTilesDQ; ++nt)
+    for (int64_t e = 0; e < 4; ++e)
+      dQ[nt][e] = loop.getResult(4 * nt + e);
+  storeFragments(dQ, mods.scale, args.gradQuery, qRowBase,
+                 add(q0, mul(warp, 16)), queryLen, headDim);
+  gpu::ReturnOp::create(b, loc);
+}
+
+} // namespace
+
+bool tcgrad::isEligible(AttentionGradOp op, std::string &why) {
+  Type elt = op.getQueryType().getElementType();
+  int64_t d = op.getQueryType().getDimSize(3),
+          dv = op.getValueType().getDimSize(3);
+  if (!elt.isF16() && !elt.isBF16()) {
+    why = "the element type is not f16 or bf16";
+    return false;
+  }
+  if (d != dv || (d != 64 && d != 128)) {
+    why = "head dims must be equal and 64 or 128";
+    return false;
+  }
+  return true;
+}
+
+int64_t tcgrad::sharedMemoryBytes(AttentionGradOp op, StringRef stage) {
+  int64_t tile = kBlock * paddedStride(op.getQueryType().getDimSize(3)) *
+                 kEltBytes;
+  // dkdv: K, V + 2 Q + 2 dO tiles, lse and D rows; dq: Q, dO + 2 K + 2 V.
+  return stage == "dkdv" ? 6 * tile + 2 * kBlock * 4 : 6 * tile;
+}
+
+void tcgrad::emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionGradOp op,
+                        const KernelSpec &spec) {
+  GradEmitter emitter(b, op);
+  if (spec.stage == "dkdv")
+    emitter.emitDkDv(func);
+  else
+    emitter.emitDq(func);
+}

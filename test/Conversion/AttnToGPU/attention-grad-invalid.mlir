@@ -1,0 +1,32 @@
+// RUN: not attention-opt %s -split-input-file --attn-to-gpu 2>&1 | FileCheck %s
+// RUN: not attn-compile %s --kernel=tensor-core -o %t.ptx 2>&1 | FileCheck %s --check-prefix=TC
+// RUN: not attn-compile %s --kernel=cuda-core -o %t.ptx 2>&1 | FileCheck %s --check-prefix=CC
+
+// Backward kernels that cannot be generated are diagnostics at the op, not
+// crashes.
+
+// There is no tensor-core backward yet: --kernel=tensor-core is an error for
+// attn.attention_grad (auto and cuda-core give the CUDA-core kernels; the
+// pass always does, so this split compiles there).
+// TC: attention-grad-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.attention_grad' op GPU code generation: there is no tensor-core backward kernel yet
+func.func @tensor_core(%q: tensor<1x2x64x64xbf16>, %k: tensor<1x2x64x64xbf16>, %v: tensor<1x2x64x64xbf16>, %o: tensor<1x2x64x64xbf16>, %lse: tensor<1x2x64xf32>, %do: tensor<1x2x64x64xbf16>) -> (tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>) forward(%o, %lse : tensor<1x2x64x64xbf16>, tensor<1x2x64xf32>) grad_output(%do : tensor<1x2x64x64xbf16>) -> tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>
+  return %dq, %dk, %dv : tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>, tensor<1x2x64x64xbf16>
+}
+
+// -----
+
+// CHECK: attention-grad-invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: 'attn.attention_grad' op GPU code generation needs static shapes, got 'tensor<1x2x?x64xf16>'
+// CC: attention-grad-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.attention_grad' op GPU code generation needs static shapes, got 'tensor<1x2x?x64xf16>'
+func.func @dynamic(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>, %o: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>, %do: tensor<1x2x?x64xf16>) -> (tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>) forward(%o, %lse : tensor<1x2x?x64xf16>, tensor<1x2x?xf32>) grad_output(%do : tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>
+  return %dq, %dk, %dv : tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>
+}
+
+// -----
+
+// CHECK: attention-grad-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.attention_grad' op GPU code generation: empty tensor (B = 1, Hq = 2, Lq = 8, Lk = 0, D = 64, Dv = 64)
+func.func @no_keys(%q: tensor<1x2x8x64xf16>, %k: tensor<1x2x0x64xf16>, %v: tensor<1x2x0x64xf16>, %o: tensor<1x2x8x64xf16>, %lse: tensor<1x2x8xf32>, %do: tensor<1x2x8x64xf16>) -> (tensor<1x2x8x64xf16>, tensor<1x2x0x64xf16>, tensor<1x2x0x64xf16>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x8x64xf16>, tensor<1x2x0x64xf16>, tensor<1x2x0x64xf16>) forward(%o, %lse : tensor<1x2x8x64xf16>, tensor<1x2x8xf32>) grad_output(%do : tensor<1x2x8x64xf16>) -> tensor<1x2x8x64xf16>, tensor<1x2x0x64xf16>, tensor<1x2x0x64xf16>
+  return %dq, %dk, %dv : tensor<1x2x8x64xf16>, tensor<1x2x0x64xf16>, tensor<1x2x0x64xf16>
+}
