@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Checks attn.attention against a peer implementation, jax.nn.dot_product_attention.
+"""Checks attn.attention(_grad) against a peer, jax.nn.dot_product_attention.
 
-For each .mlir file, runs `attn-cpu-run FILE --seed=S --dump-dir=DIR` (for the
-seeds of the file's RUN lines), then, for every dumped op whose features jax
-supports, evaluates jax.nn.dot_product_attention (implementation="xla",
-jax_enable_x64) on exactly the inputs the kernel and the float64 reference saw,
-and compares:
+FORWARD (--ops=forward, ctest jax-peer-check). For each .mlir file, runs
+`attn-cpu-run FILE --seed=S --dump-dir=DIR` (for the seeds of the file's RUN
+lines), then, for every dumped op whose features jax supports, evaluates
+jax.nn.dot_product_attention (implementation="xla", jax_enable_x64) on exactly
+the inputs the kernel and the float64 reference saw, and compares:
 
   jax(stock) ~ ref   jax as shipped against our float64 C++ reference. jax's
                      XLA path casts the logits to float32 before the softmax
@@ -36,6 +36,63 @@ Semantics mapping (ours [B,H,L,D] -> jax [B,T,N,H]):
   - Not supported by jax.nn.dot_product_attention, reported as SKIP: dropout,
     softcap.
 
+GRADIENTS (--ops=grad, ctest jax-peer-check-grad). For each .mlir file with
+attn.attention_grad ops (gradients.mlir and peer-jax-grad-cases.mlir; the
+latter is mostly f32 and covers everything jax can express), runs
+attn-cpu-run once per RUN line (its --seed and --lowering: the tiled backward
+too), which dumps gradN.* files (lib/Execution/DumpArrays.h). attn-cpu-run
+feeds the op the float64 forward reference's O and lse ROUNDED to the op's
+types (O to the element type, lse to f32), and its own check compares the
+compiled dQ/dK/dV with the float64 gradient reference evaluated on exactly
+those rounded O/lse ("ref"). jax, in contrast, differentiates its own
+forward: the exact gradient of the inputs. Comparing jax with "ref" would
+therefore measure the rounding of O/lse (~1e-7 relative in f32, ~1e-3 in
+bf16), not the gradient formula. So the dump also carries "ref64": our
+gradient reference evaluated on the UNROUNDED float64 forward results; that
+is the same mathematical object as jax's VJP and must agree to ~1e-12. The
+columns (each the max over dq, dk, dv of attn-cpu-run's metric
+max|got - want| / max|want|; the letter says which gradient):
+
+  jaxF32~ref64   jax.vjp of jax as shipped (float32 softmax, see above) vs
+                 ref64: ~1e-7, tolerance STOCK_TOL.
+  jax64~ref64    jax.vjp with the float64 softmax vs ref64: ~1e-15,
+                 tolerance X64_TOL. This is the check of our gradient
+                 reference (lib/Reference/AttentionGradReference.cpp)
+                 against an independent autodiff of an independent forward.
+  given~jax64    ref (on the rounded O/lse) vs jax(x64): what rounding O/lse
+                 to the op's types does to the gradient; checked against the
+                 element-type tolerance (if it failed, the inputs, not the
+                 code, would make attn-cpu-run's own check meaningless).
+  ours~jax64     the compiled dQ/dK/dV vs jax(x64), within the element-type
+                 tolerance of attn-cpu-run (the same bounds as the forward).
+                 It includes the rounding of O/lse above, so f32 ops are the
+                 tight ones (~5e-7); bf16/f16 land at ~3e-3/~5e-4.
+
+The attributes map to jax as for the forward (same function); the VJP is
+taken w.r.t. q, k, v in jax's layout (ours [B,H,L,D] transposed (0,2,1,3)
+and back); GQA/MQA is native (jax sums dK/dV over the group); D != Dv
+differentiates the concatenation of the D-wide V chunks. The mask and bias
+are constants (no gradient), as in ours.
+
+Fully masked rows (our lse = -inf): by our definition (docs/semantics.md
+§13) they have dQ = 0 and feed nothing into dK/dV, whatever dO holds. jax
+gives them a forward value and differentiates it: it masks with a large
+finite negative, so a row with no allowed key attends uniformly to all keys,
+a row whose allowed keys all have a -inf bias attends uniformly to the keys
+it masks out, and a row that is -inf bias everywhere is NaN.
+As in the forward check, only what both define is compared: dQ on rows with
+at least one allowed key, and dK/dV with dO zeroed on the fully masked rows
+(for a -inf bias row, the bias is also set to 0 on that row for jax, since
+jax's NaN would otherwise reach every dK/dV entry through the sums). Our
+compiled dQ (and both references') must be exactly 0 on those rows. What jax
+does with the unmodified dO is reported per op in the notes ("dq 0 on empty
+rows, dk unchanged, dv off by X": the uniform rows feed mean-style terms
+into dV; or "NaN" for -inf bias rows).
+
+Not supported by jax.nn.dot_product_attention, reported as SKIP: dropout
+(jax has no dropout argument, so no way to reproduce our Philox keep mask)
+and softcap.
+
 Exit status: 0 if every compared op agrees (or, without jax and without
 ATTN_REQUIRE_JAX, after printing "SKIPPED: jax not installed"); 1 otherwise.
 """
@@ -57,6 +114,10 @@ DEFAULT_INPUTS = sorted(
     f for f in glob.glob(os.path.join(ROOT, "test/Execution/CPU/*.mlir"))
     if not os.path.basename(f).startswith("fuse"))
 PEER_CASES = os.path.join(ROOT, "test/Execution/CPU/peer-jax-cases.mlir")
+PEER_GRAD_CASES = os.path.join(ROOT, "test/Execution/CPU/peer-jax-grad-cases.mlir")
+# Which files hold which ops (--ops picks the files, then the dumps).
+FORWARD_RE = re.compile(r"\battn\.attention\s")
+GRAD_RE = re.compile(r"\battn\.attention_grad\b")
 
 # attn-cpu-run's default output tolerances (CpuRunner.cpp, defaultTolerance)
 # and its lse tolerance.
@@ -74,27 +135,51 @@ def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("inputs", nargs="*",
                     help="attn .mlir files (default: test/Execution/CPU/*.mlir, "
-                         "which includes peer-jax-cases.mlir)")
+                         "which includes peer-jax-cases.mlir and "
+                         "peer-jax-grad-cases.mlir; of these, --ops runs the "
+                         "files that hold such ops)")
     ap.add_argument("--attn-cpu-run", default=os.environ.get("ATTN_CPU_RUN"),
                     help="path of attn-cpu-run (default: $ATTN_CPU_RUN, "
                          "build/bin/attn-cpu-run, then PATH)")
     ap.add_argument("--seeds", default=None,
                     help="comma-separated input seeds for every file (default: "
-                         "the --seed=N values of each file's RUN lines, or 1)")
+                         "the --seed=N values of each file's RUN lines, or 1; "
+                         "for gradients, the (--seed, --lowering) pairs of the "
+                         "RUN lines)")
     ap.add_argument("--lowering", default=None,
-                    help="passed to attn-cpu-run --lowering")
+                    help="passed to attn-cpu-run --lowering (for gradients it "
+                         "replaces the RUN lines' lowerings)")
     ap.add_argument("--keep-dumps", default=None, metavar="DIR",
                     help="write the dumps here and keep them (default: a "
                          "temporary directory, removed afterwards)")
     ap.add_argument("--skip-exit-code", type=int, default=0,
                     help="exit status when jax is missing and not required "
                          "(default 0; ctest uses 77 with SKIP_RETURN_CODE)")
+    ap.add_argument("--ops", choices=("forward", "grad", "all"), default="all",
+                    help="check attn.attention (forward), attn.attention_grad "
+                         "(grad) or both (default); only the input files "
+                         "that hold such ops are run")
     ap.add_argument("-v", "--verbose", action="store_true",
-                    help="print attn-cpu-run's output")
+                    help="print attn-cpu-run's output and, for gradients, "
+                         "each of dq/dk/dv's errors")
     return ap.parse_args()
 
 
+# The jax computations here are tiny and XLA's CPU compile time dominates
+# the run time (each op has its own shapes): compile with LLVM's
+# optimizations turned down (about half the compile time). Neither flag
+# changes the arithmetic (no fast-math either way). An XLA_FLAGS that sets
+# one of them already wins.
+FAST_COMPILE_FLAGS = ("--xla_backend_optimization_level=0",
+                      "--xla_llvm_disable_expensive_passes=true")
+
+
 def import_jax_or_exit(skip_code):
+    flags = os.environ.get("XLA_FLAGS", "")
+    for flag in FAST_COMPILE_FLAGS:
+        if flag.split("=")[0] not in flags:
+            flags = (flags + " " + flag).strip()
+    os.environ["XLA_FLAGS"] = flags
     try:
         import jax  # noqa: F401
         import numpy  # noqa: F401
@@ -218,6 +303,73 @@ class JaxPeer:
                 if lse is None:
                     lse = np.asarray(l).transpose(0, 2, 1)
         return np.concatenate(outs, axis=3), lse
+
+    def _grad_jitted(self, with_raw):
+        """jax.vjp of dot_product_attention w.r.t. q, k, v, for jax as shipped
+        ("stock"), with the float64 softmax ("x64") and, if `with_raw`, as
+        shipped on the unmodified dO and bias ("raw"), all in one jitted call:
+        XLA's compile time dominates and one compile of the three costs much
+        less than three. D != Dv: the output is the concatenation of the
+        D-wide V chunks' outputs (as in __call__); jax differentiates that."""
+        key = ("grad", with_raw)
+        if key not in self._jit:
+            jax = self.jax
+            jnp = jax.numpy
+
+            def vjp(q, k, v, dout, bias, mask, scale, is_causal,
+                    local_window_size):
+                D, Dv = q.shape[3], v.shape[3]
+
+                def f(q, k, v):
+                    outs = []
+                    for c0 in range(0, Dv, D):
+                        chunk = v[..., c0:c0 + D]
+                        width = chunk.shape[3]
+                        if width < D:
+                            chunk = jnp.pad(chunk, [(0, 0)] * 3 + [(0, D - width)])
+                        o = jax.nn.dot_product_attention(
+                            q, k, chunk, bias=bias, mask=mask, scale=scale,
+                            is_causal=is_causal,
+                            local_window_size=local_window_size,
+                            implementation="xla")
+                        outs.append(o[..., :width])
+                    return jnp.concatenate(outs, axis=3)
+                out, pullback = jax.vjp(f, q, k, v)
+                return (out,) + tuple(pullback(dout))
+
+            def call(q, k, v, dout, bias, mask, dout_raw, bias_raw, scale,
+                     is_causal, local_window_size):
+                # The core is looked up when tracing, so swapping it around
+                # each variant's trace selects that variant.
+                variants = [("stock", self.stock_core, dout, bias)]
+                if self.x64_core is not None:
+                    variants.append(("x64", self.x64_core, dout, bias))
+                if with_raw:
+                    variants.append(("raw", self.stock_core, dout_raw, bias_raw))
+                res = {}
+                for name, core, do, b in variants:
+                    with self._core(core):
+                        res[name] = vjp(q, k, v, do, b, mask, scale, is_causal,
+                                        local_window_size)
+                return res
+            self._jit[key] = jax.jit(
+                call, static_argnames=("scale", "is_causal", "local_window_size"))
+        return self._jit[key]
+
+    def grad(self, q, k, v, dout, raw=None, **kw):
+        """The VJPs with cotangent `dout`, all in our [B,H,L,*] layout;
+        raw = (dout, bias) adds the "raw" variant. Returns
+        {variant: {"out", "dq", "dk", "dv"}} (see _grad_jitted)."""
+        np = self.np
+        t = lambda a: None if a is None else a.transpose(0, 2, 1, 3)  # noqa: E731
+        dout_raw, bias_raw = raw if raw is not None else (None, None)
+        res = self._grad_jitted(raw is not None)(
+            t(q), t(k), t(v), t(dout), kw.get("bias"), kw.get("mask"),
+            t(dout_raw), bias_raw, kw["scale"], kw.get("is_causal", False),
+            kw.get("local_window_size"))
+        return {variant: {n: t(np.asarray(a))
+                          for n, a in zip(("out", "dq", "dk", "dv"), r)}
+                for variant, r in res.items()}
 
 
 def jax_arguments(meta, mask):
@@ -395,6 +547,126 @@ def check_op(peer, d, meta):
     return row
 
 
+GRADS = ("dq", "dk", "dv")
+
+
+def worst(errs):
+    """(max error, name) over a {name: error} dict; NaN wins."""
+    if errs is None:
+        return None, ""
+    for n, e in errs.items():
+        if e != e:
+            return e, n
+    n = max(errs, key=errs.get)
+    return errs[n], n
+
+
+def describe_empty_grad_rows(np, empty, raw, clean):
+    """What jax's VJP does with rows where we define no gradient: `raw` is
+    jax(stock) with the dumped dO and bias, `clean` with dO zeroed (and a -inf
+    bias replaced by 0) on those rows."""
+    if not empty.any():
+        return "-"
+    dq = raw["dq"][empty]
+    if np.isnan(dq).any():
+        parts = [f"dq NaN on {int(np.isnan(dq).any(axis=-1).sum())} of "
+                 f"{int(empty.sum())} empty rows"]
+    elif not dq.any():
+        parts = ["dq 0 on empty rows"]
+    else:
+        parts = [f"dq nonzero on empty rows (max |dq| {np.abs(dq).max():.2g})"]
+    everywhere = np.ones(raw["dk"].shape[:3], bool)
+    for n in ("dk", "dv"):
+        if np.isnan(raw[n]).any():
+            parts.append(f"{n} NaN ({int(np.isnan(raw[n]).sum())} entries)")
+        else:
+            e = rel_err(np, raw[n], clean[n], everywhere)
+            parts.append(f"{n} {'unchanged' if e == 0 else f'off by {e:.1e} rel'}")
+    return ", ".join(parts)
+
+
+def check_grad_op(peer, d, meta):
+    """One attn.attention_grad dump against jax's VJP (see the docstring)."""
+    np = peer.np
+    row = {"op": meta["index"], "func": meta["function"],
+           "type": meta["element_type"], "feats": features(meta)}
+    why = unsupported(meta)
+    if why:
+        row.update(status="SKIP", note=why)
+        return row
+    q, k, v, dout = (load(np, d, meta, n) for n in ("q", "k", "v", "dout"))
+    mask = load(np, d, meta, "mask") if "mask" in meta["arrays"] else None
+    ref_out, ref_lse = load(np, d, meta, "ref_out"), load(np, d, meta, "ref_lse")
+    ours = {n: load(np, d, meta, n) for n in GRADS}
+    given = {n: load(np, d, meta, "ref_" + n) for n in GRADS}
+    ref64 = {n: load(np, d, meta, "ref64_" + n) for n in GRADS}
+    kw, notes = jax_arguments(meta, mask)
+
+    # Rows with no allowed key (our lse -inf): by our definition they have
+    # no gradient and feed none into dK/dV; jax's forward gives them another
+    # value (uniform attention, or NaN for an all -inf bias) and differentiates
+    # it. Compare what both define: dO zeroed there, and a bias made finite
+    # there (else jax's NaN would reach every dK/dV entry through the sums).
+    empty = np.isneginf(ref_lse)
+    rows = ~empty
+    kw_clean = dict(kw)
+    dout_clean = np.where(empty[..., None], 0.0, dout)
+    if empty.any() and kw.get("bias") is not None:
+        B, Hq, Lq = empty.shape
+        bias = np.array(np.broadcast_to(kw["bias"], (B, Hq, Lq, meta["key_len"])))
+        bias[empty] = 0.0
+        kw_clean["bias"] = bias
+
+    res = peer.grad(q, k, v, dout_clean,
+                    raw=(dout, kw.get("bias")) if empty.any() else None,
+                    **kw_clean)
+    stock = res["stock"]
+    x64 = "x64" in res
+    j64 = res["x64"] if x64 else stock
+
+    everywhere = np.ones(ref64["dk"].shape[:3], bool)
+    sel = {"dq": rows, "dk": everywhere, "dv": everywhere}
+
+    def errs(got, want):
+        return {n: rel_err(np, got[n], want[n], sel[n]) for n in GRADS}
+    e_stock = errs(stock, ref64)
+    e_x64 = errs(j64, ref64) if x64 else None
+    e_given = errs(given, j64)
+    e_ours = errs(ours, j64)
+    # jax's own forward on the same inputs: catches a layout slip in the dump.
+    e_fwd = rel_err(np, j64["out"], ref_out, rows)
+
+    tol = ELEMENT_TOL.get(meta["element_type"], 8e-3)
+
+    def bad(errs, t):
+        return errs is not None and not all(e <= t for e in errs.values())
+    fails = []
+    if bad(e_stock, STOCK_TOL):
+        fails.append("jax(stock)~ref64")
+    if bad(e_x64, X64_TOL) or not (e_fwd <= (X64_TOL if x64 else STOCK_TOL)):
+        fails.append("jax(x64)~ref64")
+    if bad(e_given, tol):
+        fails.append("ref(given O,lse)~jax")
+    if bad(e_ours, tol):
+        fails.append("ours~jax")
+    if empty.any():
+        for name, g in (("ours", ours), ("ref", given), ("ref64", ref64)):
+            if np.any(g["dq"][empty] != 0.0):
+                fails.append(f"{name}: dq on empty rows not 0")
+
+    raw = res.get("raw")
+    row.update(
+        status="MISMATCH" if fails else "OK",
+        stock=worst(e_stock), x64=worst(e_x64), given=worst(e_given),
+        ours=worst(e_ours), tol=tol, detail={
+            "jaxF32~ref64": e_stock, "jax64~ref64": e_x64,
+            "given~jax64": e_given, "ours~jax64": e_ours},
+        empty=f"{int(empty.sum())}/{empty.size}",
+        empty_jax=describe_empty_grad_rows(np, empty, raw, stock) if raw is not None else "-",
+        note=", ".join(notes + (["FAILED: " + ", ".join(fails)] if fails else [])))
+    return row
+
+
 def features(meta):
     f = []
     if meta["query_heads"] != meta["kv_heads"]:
@@ -423,55 +695,66 @@ def fmt(e):
     return f"{e:.1e}"
 
 
-def main():
-    args = parse_args()
-    jax = import_jax_or_exit(args.skip_exit_code)
-    runner = find_attn_cpu_run(args.attn_cpu_run)
-    peer = JaxPeer(jax)
-    inputs = args.inputs or DEFAULT_INPUTS
-    if not args.inputs and PEER_CASES not in inputs:
-        inputs.append(PEER_CASES)
+def fmt_worst(w):
+    e, n = w if isinstance(w, tuple) else (w, "")
+    if e is None:
+        return "-"
+    return f"{e:.1e}" + (n[1] if n else "")
 
-    print(f"jax {jax.__version__} (jaxlib {__import__('jaxlib').__version__}), "
-          f"x64, implementation=xla; attn-cpu-run: {runner}")
-    if peer.x64_core is None:
-        print(f"note: jax(x64) column unavailable: {peer.x64_note}; "
-              f"ours~jax uses jax(stock)")
 
-    rows, run_failures = [], []
-    with contextlib.ExitStack() as stack:
-        base = args.keep_dumps or stack.enter_context(
-            tempfile.TemporaryDirectory(prefix="jax-peer-"))
-        for path in inputs:
-            for seed in seeds_of(path, args.seeds):
-                name = os.path.basename(path)
-                d = os.path.join(base, f"{os.path.splitext(name)[0]}.seed{seed}")
-                cmd = [runner, path, f"--seed={seed}", f"--dump-dir={d}"]
-                if args.lowering:
-                    cmd.append(f"--lowering={args.lowering}")
-                p = subprocess.run(cmd, capture_output=True, text=True)
-                if args.verbose:
-                    print(p.stdout + p.stderr)
-                if p.returncode != 0:
-                    run_failures.append(f"{name} seed {seed}: attn-cpu-run "
-                                        f"exited {p.returncode}")
-                    sys.stdout.write(p.stdout[-2000:] + p.stderr[-2000:])
-                metas = sorted(glob.glob(os.path.join(d, "op*.json")),
-                               key=lambda s: int(re.findall(r"op(\d+)", s)[-1]))
-                if not metas:
-                    run_failures.append(f"{name} seed {seed}: no dump written")
-                for mpath in metas:
-                    with open(mpath) as f:
-                        meta = json.load(f)
-                    try:
-                        row = check_op(peer, d, meta)
-                    except Exception as e:  # a jax error is a failed check
-                        row = {"op": meta["index"], "func": meta["function"],
-                               "type": meta["element_type"],
-                               "feats": features(meta), "status": "MISMATCH",
-                               "note": f"jax raised {type(e).__name__}: {e}"}
-                    row["file"] = f"{name}:{seed}"
-                    rows.append(row)
+def short_lowering(lowering):
+    if not lowering:
+        return "-"
+    m = re.fullmatch(r"attn-tile\{block-q=(\d+) block-kv=(\d+)\}", lowering)
+    if m:
+        return f"tile{m.group(1)}x{m.group(2)}"
+    return lowering.replace("attn-", "")
+
+
+def run_dumps(runner, path, seed, lowering, d, verbose, run_failures):
+    """Runs attn-cpu-run with --dump-dir=d; failures go to run_failures."""
+    name = os.path.basename(path)
+    cmd = [runner, path, f"--seed={seed}", f"--dump-dir={d}"]
+    if lowering:
+        cmd.append(f"--lowering={lowering}")
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if verbose:
+        print(p.stdout + p.stderr)
+    if p.returncode != 0:
+        run_failures.append(f"{name} seed {seed}"
+                            + (f" lowering {lowering}" if lowering else "")
+                            + f": attn-cpu-run exited {p.returncode}")
+        sys.stdout.write(p.stdout[-2000:] + p.stderr[-2000:])
+
+
+def dumped(d, prefix):
+    return sorted(glob.glob(os.path.join(d, f"{prefix}*.json")),
+                  key=lambda s: int(re.findall(prefix + r"(\d+)", s)[-1]))
+
+
+def check_forward(peer, runner, args, inputs, base, run_failures):
+    rows = []
+    for path in inputs:
+        for seed in seeds_of(path, args.seeds):
+            name = os.path.basename(path)
+            d = os.path.join(base, f"{os.path.splitext(name)[0]}.seed{seed}")
+            run_dumps(runner, path, seed, args.lowering, d, args.verbose,
+                      run_failures)
+            metas = dumped(d, "op")
+            if not metas:
+                run_failures.append(f"{name} seed {seed}: no dump written")
+            for mpath in metas:
+                with open(mpath) as f:
+                    meta = json.load(f)
+                try:
+                    row = check_op(peer, d, meta)
+                except Exception as e:  # a jax error is a failed check
+                    row = {"op": meta["index"], "func": meta["function"],
+                           "type": meta["element_type"],
+                           "feats": features(meta), "status": "MISMATCH",
+                           "note": f"jax raised {type(e).__name__}: {e}"}
+                row["file"] = f"{name}:{seed}"
+                rows.append(row)
 
     hdr = (f"{'file:seed':<24} {'#':>2} {'function':<26} {'type':<4} "
            f"{'features':<34} {'status':<8} {'jaxF32~ref':>10} {'jax64~ref':>9} "
@@ -497,6 +780,135 @@ def main():
             extra.append("jax on empty rows: " + r["empty_jax"])
         if extra:
             print(f"  {r['file']} #{r['op']} {r['func']}: " + " | ".join(extra))
+    return rows
+
+
+def grad_runs_of(path, args):
+    """(seed, lowering) of each RUN line (the tiled backward is what most
+    RUN lines of the gradient tests exercise); --seeds / --lowering override."""
+    if args.seeds:
+        return [(s, args.lowering) for s in seeds_of(path, args.seeds)]
+    runs = []
+    with open(path) as f:
+        for line in f:
+            m = re.search(r"RUN:.*--seed=(\d+)", line)
+            if not m:
+                continue
+            low = re.search(r'--lowering=(?:"([^"]*)"|(\S+))', line)
+            lowering = args.lowering or (
+                (low.group(1) if low.group(1) is not None else low.group(2))
+                if low else None)
+            if (int(m.group(1)), lowering) not in runs:
+                runs.append((int(m.group(1)), lowering))
+    return runs or [(1, args.lowering)]
+
+
+def check_gradients(peer, runner, args, inputs, base, run_failures):
+    rows = []
+    for path in inputs:
+        name = os.path.basename(path)
+        for n, (seed, lowering) in enumerate(grad_runs_of(path, args)):
+            d = os.path.join(base, f"{os.path.splitext(name)[0]}.grad{n}.seed{seed}")
+            run_dumps(runner, path, seed, lowering, d, args.verbose, run_failures)
+            metas = dumped(d, "grad")
+            if not metas:
+                run_failures.append(f"{name} seed {seed}: no gradient dump written")
+            for mpath in metas:
+                with open(mpath) as f:
+                    meta = json.load(f)
+                try:
+                    row = check_grad_op(peer, d, meta)
+                except Exception as e:  # a jax error is a failed check
+                    row = {"op": meta["index"], "func": meta["function"],
+                           "type": meta["element_type"],
+                           "feats": features(meta), "status": "MISMATCH",
+                           "note": f"jax raised {type(e).__name__}: {e}"}
+                row["file"] = f"{name}:{seed}"
+                row["lowering"] = short_lowering(lowering)
+                rows.append(row)
+
+    print("gradients (attn.attention_grad) against jax.vjp of "
+          "jax.nn.dot_product_attention; each column is the max over "
+          "dq/dk/dv, the letter says which:")
+    hdr = (f"{'file:seed':<30} {'lowering':<9} {'#':>2} {'function':<28} "
+           f"{'type':<4} {'features':<30} {'status':<8} {'jaxF32~ref64':>12} "
+           f"{'jax64~ref64':>11} {'given~jax64':>11} {'ours~jax64':>10} "
+           f"{'(tol)':>7} {'empty':>7}")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        print(f"{r['file'][:30]:<30} {r['lowering'][:9]:<9} {r['op']:>2} "
+              f"{r['func'][:28]:<28} {r['type']:<4} {r['feats'][:30]:<30} "
+              f"{r['status']:<8} {fmt_worst(r.get('stock')):>12} "
+              f"{fmt_worst(r.get('x64')):>11} {fmt_worst(r.get('given')):>11} "
+              f"{fmt_worst(r.get('ours')):>10} {fmt(r.get('tol')):>7} "
+              f"{r.get('empty', '-'):>7}")
+    print()
+    print("notes (mapping to jax, skip reasons, what jax's VJP gives with the "
+          "unmodified dO on rows where we define no gradient):")
+    seen = set()
+    for r in rows:
+        extra = []
+        if r.get("note"):
+            extra.append(r["note"])
+        if r.get("empty_jax", "-") != "-":
+            extra.append("jax: " + r["empty_jax"])
+        # The same inputs under another lowering give the same jax notes.
+        key = (r["file"], r["op"], " | ".join(extra))
+        if extra and key not in seen:
+            seen.add(key)
+            print(f"  {r['file']} #{r['op']} {r['func']}: " + " | ".join(extra))
+    if args.verbose:
+        print("\nper-gradient errors:")
+        for r in rows:
+            for col, errs in (r.get("detail") or {}).items():
+                if errs:
+                    print(f"  {r['file']} {r['lowering']} #{r['op']} {col}: "
+                          + " ".join(f"{n} {e:.2e}" for n, e in errs.items()))
+    return rows
+
+
+def has_ops(path, regex):
+    """Whether a non-comment line of `path` matches `regex`."""
+    with open(path) as f:
+        return any(regex.search(line.split("//")[0]) for line in f)
+
+
+def main():
+    args = parse_args()
+    jax = import_jax_or_exit(args.skip_exit_code)
+    runner = find_attn_cpu_run(args.attn_cpu_run)
+    peer = JaxPeer(jax)
+    inputs = args.inputs or DEFAULT_INPUTS
+    if not args.inputs:
+        for extra in (PEER_CASES, PEER_GRAD_CASES):
+            if extra not in inputs:
+                inputs.append(extra)
+    forward_inputs = [f for f in inputs if has_ops(f, FORWARD_RE)]
+    grad_inputs = [f for f in inputs if has_ops(f, GRAD_RE)]
+    neither = [f for f in args.inputs
+               if f not in forward_inputs and f not in grad_inputs]
+
+    print(f"jax {jax.__version__} (jaxlib {__import__('jaxlib').__version__}), "
+          f"x64, implementation=xla; attn-cpu-run: {runner}")
+    if peer.x64_core is None:
+        print(f"note: jax(x64) column unavailable: {peer.x64_note}; "
+              f"ours~jax uses jax(stock)")
+
+    rows = []
+    run_failures = [f"{os.path.basename(f)}: no attn.attention or "
+                    f"attn.attention_grad op" for f in neither]
+    with contextlib.ExitStack() as stack:
+        base = args.keep_dumps or stack.enter_context(
+            tempfile.TemporaryDirectory(prefix="jax-peer-"))
+        if args.ops in ("forward", "all") and forward_inputs:
+            rows += check_forward(peer, runner, args, forward_inputs, base,
+                                  run_failures)
+        if args.ops in ("grad", "all") and grad_inputs:
+            if rows:
+                print()
+            rows += check_gradients(peer, runner, args, grad_inputs, base,
+                                    run_failures)
     for f in run_failures:
         print("FAILED: " + f)
 

@@ -10,6 +10,20 @@
 //                         compiled output decoded to double), lse (compiled,
 //                         if the op has one), ref_out and ref_lse (the float64
 //                         reference)
+// and, for the N-th attn.attention_grad (counted separately, from 0):
+//   DIR/gradN.json        the same fields, plus "op": "attn.attention_grad"
+//                         and "deterministic" (opN.json has no "op" key)
+//   DIR/gradN.<name>.bin  q, k, v, mask, dout (grad_output), out and lse (the
+//                         forward results GIVEN to the op: the float64
+//                         forward reference rounded to the element type / to
+//                         f32), dq, dk, dv (compiled), ref_dq, ref_dk, ref_dv
+//                         (the float64 gradient reference on those given,
+//                         rounded out/lse: what attn-cpu-run checks against),
+//                         ref_out, ref_lse (the float64 forward reference,
+//                         unrounded) and ref64_dq, ref64_dk, ref64_dv (the
+//                         gradient reference on the unrounded ref_out/ref_lse:
+//                         the exact float64 gradient of the inputs, what an
+//                         autodiff peer computes)
 // Inputs are the values actually fed to the kernel (already rounded to the
 // element type), so a peer implementation sees exactly what the reference saw.
 // scripts/jax_peer_check.py reads these files.
@@ -30,7 +44,7 @@
 
 namespace mlir::attn {
 
-/// Writes the files above for `op`. `lse` is null when the op has no lse
+/// Writes the opN files above for `op`. `lse` is null when the op has no lse
 /// result. Fails (with a diagnostic on `op`) if a file cannot be written.
 LogicalResult dumpArrays(StringRef dir, AttentionOp op,
                          const attnopt::ref::AttentionProblem &p,
@@ -41,6 +55,25 @@ LogicalResult dumpArrays(StringRef dir, AttentionOp op,
                          const HostTensor &out, const HostTensor *lse,
                          const std::vector<double> &refOut,
                          const std::vector<double> &refLse);
+
+/// What one attn.attention_grad run saw and produced (all float64, dense
+/// row-major, inputs after rounding to the types the op takes).
+struct GradientDump {
+  const std::vector<double> &q, &k, &v, &mask, &dout;
+  /// The forward results given to the op (rounded) and the float64 forward
+  /// reference they were rounded from.
+  const std::vector<double> &out, &lse, &refOut, &refLse;
+  /// The compiled gradients.
+  const HostTensor &dq, &dk, &dv;
+  /// The gradient reference on the given out/lse, and on refOut/refLse.
+  const std::vector<double> &refDq, &refDk, &refDv;
+  const std::vector<double> &ref64Dq, &ref64Dk, &ref64Dv;
+};
+
+/// Writes the gradN files above for `op`.
+LogicalResult dumpGradientArrays(StringRef dir, AttentionGradOp op,
+                                 const attnopt::ref::AttentionProblem &p,
+                                 uint64_t inputSeed, const GradientDump &d);
 
 } // namespace mlir::attn
 

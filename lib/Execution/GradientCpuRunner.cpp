@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CpuRunnerSupport.h"
+#include "DumpArrays.h"
 #include "GradientCpuRunner.h"
 #include "attnopt/Reference/AttentionGradReference.h"
 
@@ -117,6 +118,21 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
   attnopt::ref::referenceAttentionGrad(p, qv, kv, vv, maskValues, outValues,
                                        dOutValues, lseValues, refDq, refDk,
                                        refDv);
+  if (!options.dumpDir.empty()) {
+    // For a peer that differentiates its own forward (jax's VJP): the
+    // reference on the unrounded float64 forward results as well.
+    std::vector<double> ref64Dq, ref64Dk, ref64Dv;
+    attnopt::ref::referenceAttentionGrad(p, qv, kv, vv, maskValues, refOut,
+                                         dOutValues, refLse, ref64Dq, ref64Dk,
+                                         ref64Dv);
+    GradientDump d{qv,        kv,      vv,      maskValues, dOutValues,
+                   outValues, lseValues, refOut, refLse,
+                   dq,        dk,      dv,
+                   refDq,     refDk,   refDv,
+                   ref64Dq,   ref64Dk, ref64Dv};
+    if (failed(dumpGradientArrays(options.dumpDir, op, p, options.seed, d)))
+      return failure();
+  }
   double tol = options.tolerance > 0.0 ? options.tolerance
                                        : gradientTolerance(elt);
   int64_t nans = 0;

@@ -62,11 +62,16 @@
 
 #include "KernelArguments.h"
 #include "KernelCommon.h"
+#include "TensorCoreGradKernel.h"
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -568,16 +573,57 @@ Value paramValue(AttentionGradOp op, StringRef name) {
 
 } // namespace
 
+/// Appends the backward ABI's parameters (docs/kernel-manifest.md) to
+/// `spec`: the inputs, then `outputs`.
+static void addGradParams(AttentionGradOp op, KernelSpec &spec,
+                          ArrayRef<StringRef> outputs) {
+  for (StringRef name :
+       {"query", "key", "value", "output", "lse", "grad_output"})
+    spec.params.push_back(tensorParam(name, paramValue(op, name), false));
+  if (op.getMask())
+    spec.params.push_back(tensorParam("mask", op.getMask(), false));
+  if (op.getSeed()) {
+    spec.params.push_back(scalarParam("seed"));
+    spec.params.push_back(scalarParam("offset"));
+  }
+  for (StringRef name : outputs)
+    spec.params.push_back(tensorParam(name, paramValue(op, name), true));
+}
+
+/// The tensor-core pair (TensorCoreGradKernelBuilder.cpp): 64 x 64 blocks,
+/// 4 warps, dynamic shared memory.
+static GradKernelSpecs describeTensorCoreGradKernels(AttentionGradOp op,
+                                                     int64_t n) {
+  RankedTensorType q = op.getQueryType();
+  int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
+          queryLen = q.getDimSize(2);
+  int64_t kvHeads = op.getKeyType().getDimSize(1),
+          keyLen = op.getKeyType().getDimSize(2);
+  GradKernelSpecs specs;
+  std::string source = sourceOf(op.getLoc());
+  specs.dkdv.name = "attn_bwd_dkdv_" + std::to_string(n);
+  specs.dkdv.stage = "dkdv";
+  specs.dkdv.grid = {ceilDiv(keyLen, tcgrad::kBlock), kvHeads, batch};
+  specs.dq.name = "attn_bwd_dq_" + std::to_string(n);
+  specs.dq.stage = "dq";
+  specs.dq.grid = {ceilDiv(queryLen, tcgrad::kBlock), heads, batch};
+  for (KernelSpec *spec : {&specs.dkdv, &specs.dq}) {
+    spec->source = source;
+    spec->tensorCores = true;
+    spec->blockQ = spec->blockKV = tcgrad::kBlock;
+    spec->block = {tcgrad::kThreads, 1, 1};
+    spec->dynamicSharedBytes = tcgrad::sharedMemoryBytes(op, spec->stage);
+  }
+  addGradParams(op, specs.dkdv, {"grad_key", "grad_value"});
+  addGradParams(op, specs.dq, {"grad_query"});
+  return specs;
+}
+
 FailureOr<GradKernelSpecs>
 mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
                                          KernelChoice choice) {
   if (failed(checkStaticShapes(op)))
     return failure();
-  if (choice == KernelChoice::TensorCore)
-    return op.emitOpError(
-        "GPU code generation: there is no tensor-core backward kernel yet "
-        "(attn.attention_grad compiles to CUDA-core kernels; choose the auto "
-        "or cuda-core kernel)");
   RankedTensorType q = op.getQueryType();
   int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
           queryLen = q.getDimSize(2), headDim = q.getDimSize(3);
@@ -594,6 +640,15 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
     return op.emitOpError("GPU code generation: ")
            << heads << " query heads x batch " << batch
            << " exceed the CUDA grid limit (65535 per dimension)";
+
+  std::string whyNot;
+  bool tcOk = tcgrad::isEligible(op, whyNot);
+  if (choice == KernelChoice::TensorCore && !tcOk)
+    return op.emitOpError(
+               "GPU code generation: no tensor-core backward kernel: ")
+           << whyNot;
+  if (tcOk && choice != KernelChoice::CudaCore)
+    return describeTensorCoreGradKernels(op, n);
 
   const int64_t t = gradThreadsPerRow(headDim, valueDim);
   const int64_t eltBytes = q.getElementType().isF32() ? 4 : 2;
@@ -641,21 +696,8 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
            << " need more than 48 KiB of shared memory for one staged row "
               "of the backward kernels";
 
-  auto params = [&](KernelSpec &spec, ArrayRef<StringRef> outputs) {
-    for (StringRef name :
-         {"query", "key", "value", "output", "lse", "grad_output"})
-      spec.params.push_back(tensorParam(name, paramValue(op, name), false));
-    if (op.getMask())
-      spec.params.push_back(tensorParam("mask", op.getMask(), false));
-    if (op.getSeed()) {
-      spec.params.push_back(scalarParam("seed"));
-      spec.params.push_back(scalarParam("offset"));
-    }
-    for (StringRef name : outputs)
-      spec.params.push_back(tensorParam(name, paramValue(op, name), true));
-  };
-  params(kv, {"grad_key", "grad_value"});
-  params(qs, {"grad_query"});
+  addGradParams(op, kv, {"grad_key", "grad_value"});
+  addGradParams(op, qs, {"grad_query"});
   return specs;
 }
 
@@ -684,6 +726,26 @@ mlir::attn::buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
       Value v = paramValue(op, p.name);
       argTypes.push_back(flatArgumentType(
           b, p, v ? cast<ShapedType>(v.getType()).getElementType() : Type()));
+    }
+    if (spec->tensorCores) {
+      // Outside a pass these may not be loaded yet (the attn-to-gpu pass
+      // declares them as dependent dialects).
+      ctx->getOrLoadDialect<LLVM::LLVMDialect>();
+      ctx->getOrLoadDialect<NVVM::NVVMDialect>();
+      ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
+      ctx->getOrLoadDialect<vector::VectorDialect>();
+      auto func = gpu::GPUFuncOp::create(b, op.getLoc(), spec->name,
+                                         b.getFunctionType(argTypes, {}),
+                                         TypeRange{}, TypeRange{});
+      func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+      func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+          {static_cast<int32_t>(spec->block[0]), 1, 1}));
+      // Two 4-warp CTAs per SM: lets ptxas use up to 255 registers (as for
+      // the forward tensor-core kernel).
+      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                    b.getI32IntegerAttr(2));
+      tcgrad::emitKernel(b, func, op, *spec);
+      continue;
     }
     const int64_t t = spec->threadsPerRow;
     const int64_t dPad = roundUp(d, t), dvPad = roundUp(dv, t);

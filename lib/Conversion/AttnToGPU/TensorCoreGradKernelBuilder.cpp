@@ -521,20 +521,18 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
             s[2 * np + 1] = mma(kf, qr[2], qr[3], s[2 * np + 1]);
           }
         }
-        SmallVector<Frag> raw;
-        if (mods.softcap)
-          raw = s;
-
         // Pᵀ: element (nt, e) at key keys[e / 2], query q0 + 8nt + 2t + e % 2.
         Value queryT = add(q0, mul(t4, 2));
+        auto queryAt = [&](int64_t nt, int64_t e) {
+          return add(queryT, 8 * nt + e % 2);
+        };
         auto probabilities = [&](bool masked) {
           SmallVector<Value> p;
           for (int64_t nt = 0; nt < nTilesQ; ++nt)
             for (int64_t e = 0; e < 4; ++e) {
               Value local = add(mul(t4, 2), 8 * nt + e % 2);
-              Value query = add(queryT, 8 * nt + e % 2);
               Value lse2 = memref::LoadOp::create(b, loc, lseS, local);
-              p.push_back(exp2(exponent(s[nt][e], bIdx, hIdx, query,
+              p.push_back(exp2(exponent(s[nt][e], bIdx, hIdx, queryAt(nt, e),
                                         keys[e / 2], lse2, masked,
                                         /*guardKey=*/false)));
             }
@@ -560,18 +558,35 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
               });
           probs.assign(branch.getResults().begin(), branch.getResults().end());
         }
-        SmallVector<Frag> p(nTilesQ), pd(nTilesQ);
-        SmallVector<Value> keepFactor(4 * nTilesQ);
+
+        // Register budget (D = 128 holds 128 f32 accumulators): what
+        // outlives this point is only the packed A fragments of Pdᵀ, the
+        // dropout keep bits packed in one i32, and w = Pᵀ (· softcap'),
+        // the factor of dSᵀ; the raw scores die here.
+        SmallVector<Frag> pd(nTilesQ), w(nTilesQ);
+        Value keepBits = dropP > 0.0f ? i32c(0) : Value();
         for (int64_t nt = 0; nt < nTilesQ; ++nt)
           for (int64_t e = 0; e < 4; ++e) {
-            p[nt][e] = probs[4 * nt + e];
-            pd[nt][e] = p[nt][e];
-            Value query = add(queryT, 8 * nt + e % 2);
-            if (Value f = dropoutFactor(bIdx, hIdx, query, keys[e / 2])) {
-              keepFactor[4 * nt + e] = f;
-              pd[nt][e] = fmul(p[nt][e], f);
+            Value p = probs[4 * nt + e];
+            pd[nt][e] = p;
+            if (keepBits) {
+              Value f = dropoutFactor(bIdx, hIdx, queryAt(nt, e), keys[e / 2]);
+              pd[nt][e] = fmul(p, f);
+              Value kept = arith::CmpFOp::create(
+                  b, loc, arith::CmpFPredicate::ONE, f, f32(0.0f));
+              Value bit = arith::ShLIOp::create(
+                  b, loc,
+                  arith::ExtUIOp::create(b, loc, b.getI32Type(), kept),
+                  i32c(static_cast<int32_t>(4 * nt + e)));
+              keepBits = arith::OrIOp::create(b, loc, keepBits, bit);
             }
+            w[nt][e] = p;
+            if (Value factor = emitSoftcapDerivative(b, loc, mods, s[nt][e]))
+              w[nt][e] = fmul(p, factor);
           }
+        SmallVector<std::array<Value, 4>> pdA;
+        for (int64_t kk = 0; kk < kBlock / 16; ++kk)
+          pdA.push_back(packA(pd, kk));
 
         SmallVector<Frag> dK(nTilesDK), dV(nTilesDV);
         for (int64_t nt = 0; nt < nTilesDK; ++nt)
@@ -583,13 +598,12 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
 
         // dV += Pdᵀ dO: k-steps over the 64 queries.
         for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
-          auto pa = packA(pd, kk);
           for (int64_t np = 0; np < nTilesDV / 2; ++np) {
             auto dr = ldmatrix4(add(add(dOBase, bTOff),
                                     (16 * kk * stride + 16 * np) * kEltBytes),
                                 true);
-            dV[2 * np] = mma(pa, dr[0], dr[1], dV[2 * np]);
-            dV[2 * np + 1] = mma(pa, dr[2], dr[3], dV[2 * np + 1]);
+            dV[2 * np] = mma(pdA[kk], dr[0], dr[1], dV[2 * np]);
+            dV[2 * np + 1] = mma(pdA[kk], dr[2], dr[3], dV[2 * np + 1]);
           }
         }
 
@@ -607,20 +621,27 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
           }
         }
 
-        // dSᵀ = Pᵀ (dPᵀ keep/(1-p) - D) (·softcap').
+        // dSᵀ = w (dPᵀ keep/(1-p) - D).
         for (int64_t nt = 0; nt < nTilesQ; ++nt)
           for (int64_t e = 0; e < 4; ++e) {
             Value local = add(mul(t4, 2), 8 * nt + e % 2);
             Value delta = memref::LoadOp::create(b, loc, deltaS, local);
             Value dpv = dP[nt][e];
-            if (Value f = keepFactor[4 * nt + e])
-              dpv = fmul(dpv, f);
-            Value ds = fmul(p[nt][e], arith::SubFOp::create(b, loc, dpv, delta));
-            if (Value factor = emitSoftcapDerivative(b, loc, mods, raw.empty()
-                                                                   ? Value()
-                                                                   : raw[nt][e]))
-              ds = fmul(ds, factor);
-            dP[nt][e] = ds;
+            if (keepBits) {
+              Value bit = arith::AndIOp::create(
+                  b, loc,
+                  arith::ShRUIOp::create(
+                      b, loc, keepBits,
+                      i32c(static_cast<int32_t>(4 * nt + e))),
+                  i32c(1));
+              Value kept = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::ne, bit, i32c(0));
+              dpv = arith::SelectOp::create(
+                  b, loc, kept, fmul(dpv, f32(1.0f / (1.0f - dropP))),
+                  f32(0.0f));
+            }
+            dP[nt][e] =
+                fmul(w[nt][e], arith::SubFOp::create(b, loc, dpv, delta));
           }
 
         // dK += dSᵀ Q.
@@ -736,21 +757,14 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   Value aOff = add(aLaneOffset(), mul(mul(warp, 16 * stride), kEltBytes));
   Value qA = add(add(smemBase, qOff), aOff),
         dOA = add(add(smemBase, dOOff), aOff);
-  const bool fragsInRegisters = headDim <= 64;
-  SmallVector<std::array<Value, 4>> qFrag, dOFrag;
-  if (fragsInRegisters) {
-    for (int64_t ks = 0; ks < kStepsD; ++ks)
-      qFrag.push_back(ldmatrix4(add(qA, ks * 16 * kEltBytes), false));
-    for (int64_t ks = 0; ks < kStepsDv; ++ks)
-      dOFrag.push_back(ldmatrix4(add(dOA, ks * 16 * kEltBytes), false));
-  }
+  // Both are re-read from shared memory at each use: keeping even the D = 64
+  // fragments in registers pushed ptxas for sm_80 past 255 registers (it
+  // hoists the K/V ldmatrix of a whole block ahead of the products).
   auto qFragAt = [&](int64_t ks) {
-    return fragsInRegisters ? qFrag[ks]
-                            : ldmatrix4(add(qA, ks * 16 * kEltBytes), false);
+    return ldmatrix4(add(qA, ks * 16 * kEltBytes), false);
   };
   auto dOFragAt = [&](int64_t ks) {
-    return fragsInRegisters ? dOFrag[ks]
-                            : ldmatrix4(add(dOA, ks * 16 * kEltBytes), false);
+    return ldmatrix4(add(dOA, ks * 16 * kEltBytes), false);
   };
   Value bOff = bLaneOffset(), bTOff = bTransLaneOffset();
 
@@ -790,10 +804,6 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
             s[2 * np + 1] = mma(qf, kr[2], kr[3], s[2 * np + 1]);
           }
         }
-        SmallVector<Frag> raw;
-        if (mods.softcap)
-          raw = s;
-
         // P: element (nt, e) at query rows[e / 2], key k0 + 8nt + 2t + e % 2.
         Value keyT = add(k0, mul(t4, 2));
         auto probabilities = [&](bool masked) {
@@ -832,6 +842,11 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
               });
           probs.assign(branch.getResults().begin(), branch.getResults().end());
         }
+        // w = P (· softcap'): the raw scores die here (register budget).
+        for (int64_t nt = 0; nt < nTilesK; ++nt)
+          for (int64_t e = 0; e < 4; ++e)
+            if (Value factor = emitSoftcapDerivative(b, loc, mods, s[nt][e]))
+              probs[4 * nt + e] = fmul(probs[4 * nt + e], factor);
 
         // dP = dO Vᵀ.
         SmallVector<Frag> dP(nTilesK, Frag{f32(0.0f), f32(0.0f), f32(0.0f),
@@ -847,19 +862,15 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
           }
         }
 
-        // dS = P (dP keep/(1-p) - D) (·softcap').
+        // dS = w (dP keep/(1-p) - D).
         for (int64_t nt = 0; nt < nTilesK; ++nt)
           for (int64_t e = 0; e < 4; ++e) {
             Value dpv = dP[nt][e];
             if (Value f = dropoutFactor(bIdx, hIdx, rows[e / 2],
                                         add(keyT, 8 * nt + e % 2)))
               dpv = fmul(dpv, f);
-            Value ds = fmul(probs[4 * nt + e],
-                            arith::SubFOp::create(b, loc, dpv, delta[e / 2]));
-            if (Value factor = emitSoftcapDerivative(
-                    b, loc, mods, raw.empty() ? Value() : raw[nt][e]))
-              ds = fmul(ds, factor);
-            dP[nt][e] = ds;
+            dP[nt][e] = fmul(probs[4 * nt + e],
+                             arith::SubFOp::create(b, loc, dpv, delta[e / 2]));
           }
 
         // dQ += dS K.

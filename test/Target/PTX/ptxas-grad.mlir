@@ -1,10 +1,12 @@
-// The backward kernels (attn_bwd_dkdv_<n>, attn_bwd_dq_<n>) assemble with
-// ptxas for sm_80 and sm_90a without spilling, across dtypes, head dims and
-// score features. Needs only the CUDA toolkit, not a GPU.
+// The CUDA-core backward kernels (attn_bwd_dkdv_<n>, attn_bwd_dq_<n>,
+// --kernel=cuda-core; the tensor-core pair has its own test,
+// ptxas-tensor-core-grad.mlir) assemble with ptxas for sm_80 and sm_90a
+// without spilling, across dtypes, head dims and score features. Needs only
+// the CUDA toolkit, not a GPU.
 // REQUIRES: ptxas
-// RUN: attn-compile %s --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE
+// RUN: attn-compile %s --chip=sm_90a --kernel=cuda-core -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
-// RUN: attn-compile %s --chip=sm_80 -o %t.sm80.ptx
+// RUN: attn-compile %s --chip=sm_80 --kernel=cuda-core -o %t.sm80.ptx
 // RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm90.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.sm90.json
