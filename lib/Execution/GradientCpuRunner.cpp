@@ -16,6 +16,8 @@
 
 #include "llvm/Support/Format.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace mlir::attn;
 
@@ -109,10 +111,33 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
   }
   for (unsigned i = tensors.size(); i < descs.size(); ++i)
     args.push_back(&descs[i]);
-  if (llvm::Error err = (*engine)->invokePacked(
-          ("_mlir_ciface_" + kCpuKernelName).str(), args))
-    return op.emitError("attn-cpu-run: invocation failed: ")
-           << llvm::toString(std::move(err));
+  auto invoke = [&]() -> LogicalResult {
+    if (llvm::Error err = (*engine)->invokePacked(
+            ("_mlir_ciface_" + kCpuKernelName).str(), args))
+      return op.emitError("attn-cpu-run: invocation failed: ")
+             << llvm::toString(std::move(err));
+    return success();
+  };
+  if (failed(invoke()))
+    return failure();
+  // Determinism: a second run on the same inputs (outputs poisoned again)
+  // must reproduce every bit of the first.
+  auto snapshot = [&]() {
+    std::vector<double> all;
+    for (HostTensor *g : {&dq, &dk, &dv})
+      for (int64_t i = 0; i < g->numElements(); ++i)
+        all.push_back(g->load(i));
+    return all;
+  };
+  std::vector<double> first = snapshot();
+  for (HostTensor *g : {&dq, &dk, &dv})
+    g->poison();
+  if (failed(invoke()))
+    return failure();
+  std::vector<double> second = snapshot();
+  int64_t repeatMismatches = 0;
+  for (size_t i = 0; i < first.size(); ++i)
+    repeatMismatches += std::memcmp(&first[i], &second[i], sizeof(double)) != 0;
 
   std::vector<double> refDq, refDk, refDv;
   attnopt::ref::referenceAttentionGrad(p, qv, kv, vv, maskValues, outValues,
@@ -161,6 +186,9 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
   }
   if (nans)
     os << "  NaN or unwritten gradients: " << nans << "\n";
+  os << "  second run: " << repeatMismatches
+     << " elements differ in their bits (of " << first.size() << ")\n";
+  ok = ok && repeatMismatches == 0;
   int64_t emptyRows =
       llvm::count_if(refLse, [](double l) { return std::isinf(l); });
   os << "  rows with no allowed key: " << emptyRows << " of " << refLse.size()
