@@ -152,25 +152,15 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
   // Inputs, with the values the reference sees (after rounding).
   InputGenerator gen(options.seed);
   HostElementType t = *hostType(op, elt);
-  HostTensor q(t, shapeOf(op.getQuery())), k(t, shapeOf(op.getKey())),
-      v(t, shapeOf(op.getValue()));
-  std::vector<double> qv = gen.fill(q, -2.0, 2.0);
-  std::vector<double> kv = gen.fill(k, -2.0, 2.0);
-  std::vector<double> vv = gen.fill(v, -1.0, 1.0);
-  std::optional<HostTensor> mask;
-  std::vector<double> maskValues;
-  if (Value m = op.getMask()) {
-    FailureOr<HostElementType> mt =
-        hostType(op, cast<ShapedType>(m.getType()).getElementType());
-    if (failed(mt))
-      return failure();
-    mask.emplace(*mt, shapeOf(m));
-    maskValues = gen.fillMask(*mask, p.maskShape[3]);
-  }
-  int64_t seed = static_cast<int64_t>(gen.next());
-  int64_t offset = static_cast<int64_t>(gen.next() & 0xFFFFFFFFFFull);
-  p.seed = static_cast<uint64_t>(seed);
-  p.offset = static_cast<uint64_t>(offset);
+  FailureOr<std::optional<HostElementType>> maskType = maskHostType(op);
+  if (failed(maskType))
+    return failure();
+  AttentionInputs in(op, t, *maskType, gen, p);
+  HostTensor &q = in.q, &k = in.k, &v = in.v;
+  std::optional<HostTensor> &mask = in.mask;
+  const std::vector<double> &qv = in.qValues, &kv = in.kValues,
+                            &vv = in.vValues, &maskValues = in.maskValues;
+  int64_t seed = in.seed, offset = in.offset;
 
   HostTensor out(t, shapeOf(op.getOutput()));
   out.poison();

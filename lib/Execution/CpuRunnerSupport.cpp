@@ -186,3 +186,33 @@ double mlir::attn::maxRelativeError(const HostTensor &got,
   }
   return maxRef > 0.0 ? maxDiff / maxRef : maxDiff;
 }
+
+FailureOr<std::optional<HostElementType>>
+mlir::attn::maskHostType(AttentionOpInterface op) {
+  Value m = op.getMask();
+  if (!m)
+    return std::optional<HostElementType>();
+  FailureOr<HostElementType> t =
+      hostType(op, cast<ShapedType>(m.getType()).getElementType());
+  if (failed(t))
+    return failure();
+  return std::optional<HostElementType>(*t);
+}
+
+AttentionInputs::AttentionInputs(AttentionOpInterface op, HostElementType t,
+                                 std::optional<HostElementType> maskType,
+                                 InputGenerator &gen, AttentionProblem &p)
+    : q(t, shapeOf(op.getQuery())), k(t, shapeOf(op.getKey())),
+      v(t, shapeOf(op.getValue())) {
+  qValues = gen.fill(q, -2.0, 2.0);
+  kValues = gen.fill(k, -2.0, 2.0);
+  vValues = gen.fill(v, -1.0, 1.0);
+  if (maskType) {
+    mask.emplace(*maskType, shapeOf(op.getMask()));
+    maskValues = gen.fillMask(*mask, p.maskShape[3]);
+  }
+  seed = static_cast<int64_t>(gen.next());
+  offset = static_cast<int64_t>(gen.next() & 0xFFFFFFFFFFull);
+  p.seed = static_cast<uint64_t>(seed);
+  p.offset = static_cast<uint64_t>(offset);
+}

@@ -90,6 +90,26 @@ private:
 };
 
 
+/// The host element type of the op's mask (none without a mask); fails
+/// with a diagnostic for an unsupported one.
+FailureOr<std::optional<HostElementType>>
+maskHostType(AttentionOpInterface op);
+
+/// The attention inputs every CPU run generates, in this order from one
+/// generator: Q, K in [-2, 2], V in [-1, 1], the mask, then the dropout
+/// seed and offset (also stored into `p`). The `*Values` vectors hold what
+/// was stored after rounding to the element type: what the reference sees.
+struct AttentionInputs {
+  AttentionInputs(AttentionOpInterface op, HostElementType t,
+                  std::optional<HostElementType> maskType,
+                  InputGenerator &gen, AttentionProblem &p);
+
+  HostTensor q, k, v;
+  std::optional<HostTensor> mask;
+  std::vector<double> qValues, kValues, vValues, maskValues;
+  int64_t seed = 0, offset = 0;
+};
+
 /// Default relative tolerance of an output of element type `elt`.
 double defaultTolerance(Type elt);
 
