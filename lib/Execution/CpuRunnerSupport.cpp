@@ -36,8 +36,8 @@ std::vector<int64_t> mlir::attn::shapeOf(Value v) {
 
 /// Reads the problem definition off a verified, statically shaped op.
 FailureOr<AttentionProblem> mlir::attn::problemOf(AttentionOpInterface op) {
-  for (Type type : llvm::concat<Type>(op->getOperandTypes(),
-                                      op->getResultTypes()))
+  for (Type type :
+       llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
     if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
       return op->emitError("attn-cpu-run needs static shapes, got ") << t;
   AttentionProblem p;
@@ -128,7 +128,8 @@ void mlir::attn::buildCpuEntryFunction(OpBuilder &b, ModuleOp module,
   func::ReturnOp::create(b, loc);
 }
 
-LogicalResult mlir::attn::lowerToLLVM(ModuleOp module, const CpuRunOptions &options) {
+LogicalResult mlir::attn::lowerToLLVM(ModuleOp module,
+                                      const CpuRunOptions &options) {
   PassManager pm(module.getContext());
   // The user's lowering removes attn.attention; the common tail
   // (attn-lower-to-llvm-pipeline) bufferizes and lowers to LLVM.
@@ -169,7 +170,6 @@ double mlir::attn::defaultTolerance(Type elt) {
     return 2e-3;
   return 8e-3;
 }
-
 
 double mlir::attn::maxRelativeError(const HostTensor &got,
                                     const std::vector<double> &ref,

@@ -89,11 +89,9 @@ private:
   std::mt19937_64 rng;
 };
 
-
 /// The host element type of the op's mask (none without a mask); fails
 /// with a diagnostic for an unsupported one.
-FailureOr<std::optional<HostElementType>>
-maskHostType(AttentionOpInterface op);
+FailureOr<std::optional<HostElementType>> maskHostType(AttentionOpInterface op);
 
 /// The attention inputs every CPU run generates, in this order from one
 /// generator: Q, K in [-2, 2], V in [-1, 1], the mask, then the dropout
@@ -101,8 +99,8 @@ maskHostType(AttentionOpInterface op);
 /// was stored after rounding to the element type: what the reference sees.
 struct AttentionInputs {
   AttentionInputs(AttentionOpInterface op, HostElementType t,
-                  std::optional<HostElementType> maskType,
-                  InputGenerator &gen, AttentionProblem &p);
+                  std::optional<HostElementType> maskType, InputGenerator &gen,
+                  AttentionProblem &p);
 
   HostTensor q, k, v;
   std::optional<HostTensor> mask;

@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GradientCpuRunner.h"
 #include "CpuRunnerSupport.h"
 #include "DumpArrays.h"
-#include "GradientCpuRunner.h"
 #include "attnopt/Reference/AttentionGradReference.h"
 
 #include "llvm/Support/Format.h"
@@ -141,16 +141,14 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
     attnopt::ref::referenceAttentionGrad(p, qv, kv, vv, maskValues, refOut,
                                          dOutValues, refLse, ref64Dq, ref64Dk,
                                          ref64Dv);
-    GradientDump d{qv,        kv,      vv,      maskValues, dOutValues,
-                   outValues, lseValues, refOut, refLse,
-                   dq,        dk,      dv,
-                   refDq,     refDk,   refDv,
-                   ref64Dq,   ref64Dk, ref64Dv};
+    GradientDump d{qv,        kv,     vv,     maskValues, dOutValues, outValues,
+                   lseValues, refOut, refLse, dq,         dk,         dv,
+                   refDq,     refDk,  refDv,  ref64Dq,    ref64Dk,    ref64Dv};
     if (failed(dumpGradientArrays(options.dumpDir, op, p, options.seed, d)))
       return failure();
   }
-  double tol = options.tolerance > 0.0 ? options.tolerance
-                                       : gradientTolerance(elt);
+  double tol =
+      options.tolerance > 0.0 ? options.tolerance : gradientTolerance(elt);
   int64_t nans = 0;
   struct Result {
     const char *name;
@@ -164,8 +162,8 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
   op.getLoc().print(locStream);
   os << "attn.attention_grad at " << loc << "\n  B=" << p.batch
      << " Hq=" << p.queryHeads << " Hkv=" << p.kvHeads << " Lq=" << p.queryLen
-     << " Lk=" << p.keyLen << " D=" << p.headDim << " Dv=" << p.valueDim
-     << " " << elt << " causal=" << stringifyCausalMode(op.getCausal())
+     << " Lk=" << p.keyLen << " D=" << p.headDim << " Dv=" << p.valueDim << " "
+     << elt << " causal=" << stringifyCausalMode(op.getCausal())
      << (p.maskKind != attnopt::ref::MaskKind::None ? " masked" : "")
      << (p.hasWindow ? " window" : "") << (p.hasSoftcap ? " softcap" : "")
      << (p.dropoutP > 0.0f ? " dropout" : "") << "\n";

@@ -10,8 +10,7 @@ namespace mlir::attn {
 
 /// Compiles and runs one gradient op and compares dQ, dK, dV with the
 /// float64 gradient reference; prints a report to `os`.
-LogicalResult runGradientOnCpu(AttentionGradOp op,
-                               const CpuRunOptions &options,
+LogicalResult runGradientOnCpu(AttentionGradOp op, const CpuRunOptions &options,
                                llvm::raw_ostream &os);
 
 } // namespace mlir::attn

@@ -70,10 +70,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <limits>
@@ -738,8 +738,8 @@ mlir::attn::buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
                                          b.getFunctionType(argTypes, {}),
                                          TypeRange{}, TypeRange{});
       func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-      func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-          {static_cast<int32_t>(spec->block[0]), 1, 1}));
+      func.setKnownBlockSizeAttr(
+          b.getDenseI32ArrayAttr({static_cast<int32_t>(spec->block[0]), 1, 1}));
       // Two 4-warp CTAs per SM: lets ptxas use up to 255 registers (as for
       // the forward tensor-core kernel).
       func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),

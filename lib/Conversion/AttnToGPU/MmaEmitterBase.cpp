@@ -5,12 +5,12 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::attn;
 
-std::array<Value, 4> MmaEmitterBase::ldmatrix4(Value byteAddr,
-                                                  bool transpose) {
+std::array<Value, 4> MmaEmitterBase::ldmatrix4(Value byteAddr, bool transpose) {
   Value asI64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), byteAddr);
   Value ptr = LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/3), asI64);
@@ -27,10 +27,9 @@ std::array<Value, 4> MmaEmitterBase::ldmatrix4(Value byteAddr,
   return regs;
 }
 
-Frag MmaEmitterBase::mma(ArrayRef<Value> a, Value b0, Value b1,
-                            const Frag &c) {
-  NVVM::MMATypes type = elt.isBF16() ? NVVM::MMATypes::bf16
-                                     : NVVM::MMATypes::f16;
+Frag MmaEmitterBase::mma(ArrayRef<Value> a, Value b0, Value b1, const Frag &c) {
+  NVVM::MMATypes type =
+      elt.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
   // bf16 operands are i32 pairs; f16 operands are vector<2xf16>.
   auto operand = [&](Value pair) -> Value {
     if (elt.isBF16())
@@ -80,9 +79,8 @@ Value MmaEmitterBase::exp2(Value x) {
 }
 
 void MmaEmitterBase::copyTile(Value global, Value rowBase, Value first,
-                                 int64_t len, int64_t tileRows, Value dst,
-                                 ValueRange lead,
-                                 SmallVectorImpl<Value> &tokens) {
+                              int64_t len, int64_t tileRows, Value dst,
+                              ValueRange lead, SmallVectorImpl<Value> &tokens) {
   // 16-byte chunks = 8 elements; chunk c of the tile: row c / (D/8), column
   // (c % (D/8)) * 8; thread tid takes chunks tid, tid + threads, ...
   const int64_t chunksPerRow = headDim / 8;
@@ -113,3 +111,25 @@ void MmaEmitterBase::copyTile(Value global, Value rowBase, Value first,
   }
 }
 
+void MmaEmitterBase::emitIf(Value cond, function_ref<void()> body) {
+  scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+    body();
+    scf::YieldOp::create(b, loc);
+  });
+}
+
+SmallVector<Value> MmaEmitterBase::emitUniformChoice(
+    Value cond, function_ref<SmallVector<Value>(bool)> compute) {
+  auto branchBody = [&](bool masked) {
+    return [&, masked](OpBuilder &nb, Location) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+      scf::YieldOp::create(b, loc, compute(masked));
+    };
+  };
+  auto branch =
+      scf::IfOp::create(b, loc, cond, branchBody(true), branchBody(false));
+  return SmallVector<Value>(branch.getResults());
+}

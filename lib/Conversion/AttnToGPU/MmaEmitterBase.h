@@ -1,4 +1,5 @@
-//===- MmaEmitterBase.h - mma.sync building blocks ---------------*- C++ -*-===//
+//===- MmaEmitterBase.h - mma.sync building blocks ---------------*- C++
+//-*-===//
 //
 // Private to lib/Conversion/AttnToGPU: what every tensor-core kernel builds
 // (the forward in TensorCoreKernelBuilder.cpp, the backward in
@@ -94,6 +95,14 @@ protected:
   void copyTile(Value global, Value rowBase, Value first, int64_t len,
                 int64_t tileRows, Value dst, ValueRange lead,
                 SmallVectorImpl<Value> &tokens);
+
+  /// `body` under scf.if `cond` (no results).
+  void emitIf(Value cond, function_ref<void()> body);
+  /// The values of `compute(true)` where the block-uniform `cond` holds and
+  /// of `compute(false)` elsewhere, as one scf.if: the masked and the plain
+  /// variant of a per-element computation.
+  SmallVector<Value>
+  emitUniformChoice(Value cond, function_ref<SmallVector<Value>(bool)> compute);
 
   OpBuilder &b;
   MLIRContext *ctx;

@@ -57,9 +57,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TensorCoreGradKernel.h"
 #include "KernelArguments.h"
 #include "MmaEmitterBase.h"
+#include "TensorCoreGradKernel.h"
 
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
@@ -206,10 +206,10 @@ Value GradEmitter::bLaneOffset() {
 }
 
 Value GradEmitter::bTransLaneOffset() {
-  return mul(add(mul(add(remu(lane, 8), mul(remu(divu(lane, 8), 2), 8)),
-                     stride),
-                 mul(divu(lane, 16), 8)),
-             kEltBytes);
+  return mul(
+      add(mul(add(remu(lane, 8), mul(remu(divu(lane, 8), 2), 8)), stride),
+          mul(divu(lane, 16), 8)),
+      kEltBytes);
 }
 
 Value GradEmitter::crossesPositionalEdge(Value q0, Value rows, Value k0) {
@@ -223,21 +223,19 @@ Value GradEmitter::crossesPositionalEdge(Value q0, Value rows, Value k0) {
   if (mods.causal != CausalMode::none)
     right = 0;
   if (mods.window && mods.window->second >= 0)
-    right = right ? std::min(*right, mods.window->second)
-                  : mods.window->second;
+    right = right ? std::min(*right, mods.window->second) : mods.window->second;
   // Upper edge: the first row's diagonal (+ right) must cover the last key.
   if (right)
-    needs = arith::OrIOp::create(
-        b, loc, needs,
-        cmp(arith::CmpIPredicate::sgt, add(k0, kBlock - 1),
-            add(q0, delta + *right)));
+    needs =
+        arith::OrIOp::create(b, loc, needs,
+                             cmp(arith::CmpIPredicate::sgt, add(k0, kBlock - 1),
+                                 add(q0, delta + *right)));
   // Lower edge: the last row's window start must not pass the first key.
   if (mods.window && mods.window->first >= 0) {
     Value lastRow = add(q0, arith::SubIOp::create(b, loc, rows, idx(1)));
-    needs = arith::OrIOp::create(
-        b, loc, needs,
-        cmp(arith::CmpIPredicate::slt, k0,
-            add(lastRow, delta - mods.window->first)));
+    needs = arith::OrIOp::create(b, loc, needs,
+                                 cmp(arith::CmpIPredicate::slt, k0,
+                                     add(lastRow, delta - mods.window->first)));
   }
   return needs;
 }
@@ -259,13 +257,12 @@ Value GradEmitter::maskValue(Value bI, Value hI, Value query, Value key) {
 }
 
 Value GradEmitter::exponent(Value raw, Value bI, Value hI, Value query,
-                            Value key, Value lse2, bool masked,
-                            bool guardKey) {
+                            Value key, Value lse2, bool masked, bool guardKey) {
   Value mv;
   if (args.mask)
     mv = maskValue(bI, hI, minS(query, queryLen - 1), minS(key, keyLen - 1));
-  Value sc = emitModifiedScore(b, loc, masked ? maskedMods : plainMods, raw,
-                               mv, query, key, idx(queryLen), idx(keyLen));
+  Value sc = emitModifiedScore(b, loc, masked ? maskedMods : plainMods, raw, mv,
+                               query, key, idx(queryLen), idx(keyLen));
   if (guardKey)
     sc = arith::SelectOp::create(b, loc, ltC(key, keyLen), sc, f32(kNegInf));
   Value negLse = arith::NegFOp::create(b, loc, lse2);
@@ -276,8 +273,7 @@ Value GradEmitter::dropoutFactor(Value bI, Value hI, Value query, Value key) {
   if (dropP <= 0.0f)
     return Value();
   DropoutPosition pos{bI, hI, query, key, idx(heads), idx(queryLen)};
-  Value keep =
-      emitDropoutKeep(b, loc, args.seed, args.offset, pos, dropP);
+  Value keep = emitDropoutKeep(b, loc, args.seed, args.offset, pos, dropP);
   return arith::SelectOp::create(b, loc, keep, f32(1.0f / (1.0f - dropP)),
                                  f32(0.0f));
 }
@@ -297,15 +293,14 @@ Value GradEmitter::partialRowDot(Value rowC, Value dOS, ValueRange lead,
   for (int64_t c = 0; c < cols; c += 8) {
     Value col = add(col0, c);
     Value o = vector::LoadOp::create(
-        b, loc, chunkTy, args.output,
-        ValueRange{add(mul(rowC, valueDim), col)}, /*nontemporal=*/false,
-        llvm::MaybeAlign(16));
+        b, loc, chunkTy, args.output, ValueRange{add(mul(rowC, valueDim), col)},
+        /*nontemporal=*/false, llvm::MaybeAlign(16));
     SmallVector<Value> at(lead.begin(), lead.end());
     at.push_back(smemRow);
     at.push_back(col);
-    Value d = vector::LoadOp::create(b, loc, chunkTy, dOS, at,
-                                     /*nontemporal=*/false,
-                                     llvm::MaybeAlign(16));
+    Value d =
+        vector::LoadOp::create(b, loc, chunkTy, dOS, at,
+                               /*nontemporal=*/false, llvm::MaybeAlign(16));
     for (int64_t e = 0; e < 8; ++e) {
       Value oElt = vector::ExtractOp::create(b, loc, o, e);
       Value dElt = vector::ExtractOp::create(b, loc, d, e);
@@ -335,9 +330,7 @@ void GradEmitter::storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
   auto pairTy = VectorType::get({2}, elt);
   for (int64_t r = 0; r < 2; ++r) {
     Value row = add(row0, add(g, 8 * r));
-    scf::IfOp::create(b, loc, ltC(row, limit), [&](OpBuilder &nb, Location) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+    emitIf(ltC(row, limit), [&] {
       for (size_t nt = 0; nt < acc.size(); ++nt) {
         Value lo = acc[nt][2 * r], hi = acc[nt][2 * r + 1];
         if (scale != 1.0f) {
@@ -353,7 +346,6 @@ void GradEmitter::storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
         vector::StoreOp::create(b, loc, pair, dest, ValueRange{at},
                                 /*nontemporal=*/false, llvm::MaybeAlign(4));
       }
-      scf::YieldOp::create(b, loc);
     });
   }
 }
@@ -400,29 +392,22 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
   // Prologue: K, V once; Q, dO of the first (head, query block).
   SmallVector<Value> tokens;
   copyTile(args.key, kvRowBase, k0, keyLen, kBlock, kS, ValueRange{}, tokens);
-  copyTile(args.value, kvRowBase, k0, keyLen, kBlock, vS, ValueRange{},
-           tokens);
+  copyTile(args.value, kvRowBase, k0, keyLen, kBlock, vS, ValueRange{}, tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
-  Value kvGroup = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy,
-                                                          tokens);
+  Value kvGroup =
+      nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
   auto issue = [&](Value it, Value stage) {
     SmallVector<Value> ts;
     Value base = qRowBaseOf(headOf(it));
     Value q0 = q0Of(it);
-    copyTile(args.query, base, q0, queryLen, kBlock, qS, ValueRange{stage},
-             ts);
+    copyTile(args.query, base, q0, queryLen, kBlock, qS, ValueRange{stage}, ts);
     copyTile(args.gradOutput, base, q0, queryLen, kBlock, dOS,
              ValueRange{stage}, ts);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
   Value any =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, total, idx(0));
-  scf::IfOp::create(b, loc, any, [&](OpBuilder &nb, Location) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-    issue(idx(0), idx(0));
-    scf::YieldOp::create(b, loc);
-  });
+  emitIf(any, [&] { issue(idx(0), idx(0)); });
   auto waitAll = [&]() {
     nvgpu::DeviceAsyncWaitOp::create(b, loc, kvGroup, b.getI32IntegerAttr(0));
   };
@@ -432,7 +417,8 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
   // K and V A fragments of the warp's 16 keys: in registers for D = 64,
   // re-read from shared memory for D = 128 (register pressure).
   Value aOff = add(aLaneOffset(), mul(mul(warp, 16 * stride), kEltBytes));
-  Value kA = add(add(smemBase, kOff), aOff), vA = add(add(smemBase, vOff), aOff);
+  Value kA = add(add(smemBase, kOff), aOff),
+        vA = add(add(smemBase, vOff), aOff);
   const bool fragsInRegisters = headDim <= 64;
   SmallVector<std::array<Value, 4>> kFrag, vFrag;
   if (fragsInRegisters) {
@@ -465,14 +451,10 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
         waitAll();
         gpu::BarrierOp::create(b, loc);
         Value next = add(it, 1);
-        Value hasNext =
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
-                                  total);
-        scf::IfOp::create(b, loc, hasNext, [&](OpBuilder &ib, Location) {
-          OpBuilder::InsertionGuard g2(b);
-          b.setInsertionPoint(ib.getInsertionBlock(), ib.getInsertionPoint());
+        Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                              next, total);
+        emitIf(hasNext, [&] {
           issue(next, arith::SubIOp::create(b, loc, idx(1), stage));
-          scf::YieldOp::create(b, loc);
         });
         Value hIdx = headOf(it), q0 = q0Of(it);
         Value qRowBase = qRowBaseOf(hIdx);
@@ -491,15 +473,11 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
           dot = fadd(dot, shflXor(dot, 1));
           Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                               part, idx(0));
-          scf::IfOp::create(b, loc, first, [&](OpBuilder &ib, Location) {
-            OpBuilder::InsertionGuard g2(b);
-            b.setInsertionPoint(ib.getInsertionBlock(),
-                                ib.getInsertionPoint());
+          emitIf(first, [&] {
             memref::StoreOp::create(
                 b, loc, arith::SelectOp::create(b, loc, valid, dot, f32(0.0f)),
                 deltaS, r);
             memref::StoreOp::create(b, loc, lseLog2(rowC, valid), lseS, r);
-            scf::YieldOp::create(b, loc);
           });
         }
         gpu::BarrierOp::create(b, loc);
@@ -509,8 +487,8 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
         Value dOBase = add(add(smemBase, dOOff), stageBytes);
 
         // Sᵀ = K Qᵀ: 8 n-tiles of 8 queries.
-        SmallVector<Frag> s(nTilesQ, Frag{f32(0.0f), f32(0.0f), f32(0.0f),
-                                          f32(0.0f)});
+        SmallVector<Frag> s(nTilesQ,
+                            Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
         for (int64_t ks = 0; ks < kStepsD; ++ks) {
           auto kf = kFragAt(ks);
           for (int64_t np = 0; np < nTilesQ / 2; ++np) {
@@ -542,21 +520,8 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
         if (!mods.hasPositionalMask()) {
           probs = probabilities(/*masked=*/false);
         } else {
-          auto branch = scf::IfOp::create(
-              b, loc, crossesPositionalEdge(q0, rowsInBlock, k0),
-              [&](OpBuilder &tb, Location) {
-                OpBuilder::InsertionGuard g2(b);
-                b.setInsertionPoint(tb.getInsertionBlock(),
-                                    tb.getInsertionPoint());
-                scf::YieldOp::create(b, loc, probabilities(true));
-              },
-              [&](OpBuilder &eb, Location) {
-                OpBuilder::InsertionGuard g2(b);
-                b.setInsertionPoint(eb.getInsertionBlock(),
-                                    eb.getInsertionPoint());
-                scf::YieldOp::create(b, loc, probabilities(false));
-              });
-          probs.assign(branch.getResults().begin(), branch.getResults().end());
+          probs = emitUniformChoice(crossesPositionalEdge(q0, rowsInBlock, k0),
+                                    probabilities);
         }
 
         // Register budget (D = 128 holds 128 f32 accumulators): what
@@ -575,8 +540,7 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
               Value kept = arith::CmpFOp::create(
                   b, loc, arith::CmpFPredicate::ONE, f, f32(0.0f));
               Value bit = arith::ShLIOp::create(
-                  b, loc,
-                  arith::ExtUIOp::create(b, loc, b.getI32Type(), kept),
+                  b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), kept),
                   i32c(static_cast<int32_t>(4 * nt + e)));
               keepBits = arith::OrIOp::create(b, loc, keepBits, bit);
             }
@@ -608,14 +572,14 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
         }
 
         // dPᵀ = V dOᵀ.
-        SmallVector<Frag> dP(nTilesQ, Frag{f32(0.0f), f32(0.0f), f32(0.0f),
-                                           f32(0.0f)});
+        SmallVector<Frag> dP(nTilesQ,
+                             Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
         for (int64_t ks = 0; ks < kStepsDv; ++ks) {
           auto vf = vFragAt(ks);
           for (int64_t np = 0; np < nTilesQ / 2; ++np) {
-            auto dr = ldmatrix4(
-                add(add(dOBase, bOff), (16 * np * stride + 16 * ks) * kEltBytes),
-                false);
+            auto dr = ldmatrix4(add(add(dOBase, bOff),
+                                    (16 * np * stride + 16 * ks) * kEltBytes),
+                                false);
             dP[2 * np] = mma(vf, dr[0], dr[1], dP[2 * np]);
             dP[2 * np + 1] = mma(vf, dr[2], dr[3], dP[2 * np + 1]);
           }
@@ -631,8 +595,7 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
               Value bit = arith::AndIOp::create(
                   b, loc,
                   arith::ShRUIOp::create(
-                      b, loc, keepBits,
-                      i32c(static_cast<int32_t>(4 * nt + e))),
+                      b, loc, keepBits, i32c(static_cast<int32_t>(4 * nt + e))),
                   i32c(1));
               Value kept = arith::CmpIOp::create(
                   b, loc, arith::CmpIPredicate::ne, bit, i32c(0));
@@ -719,18 +682,13 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
     Value key0 = mul(kb, kBlock);
     copyTile(args.key, kvRowBase, key0, keyLen, kBlock, kS, ValueRange{stage},
              ts);
-    copyTile(args.value, kvRowBase, key0, keyLen, kBlock, vS,
-             ValueRange{stage}, ts);
+    copyTile(args.value, kvRowBase, key0, keyLen, kBlock, vS, ValueRange{stage},
+             ts);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
   Value any =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, first, last);
-  scf::IfOp::create(b, loc, any, [&](OpBuilder &nb, Location) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-    issue(first, idx(0));
-    scf::YieldOp::create(b, loc);
-  });
+  emitIf(any, [&] { issue(first, idx(0)); });
   auto waitAll = [&]() {
     nvgpu::DeviceAsyncWaitOp::create(b, loc, qGroup, b.getI32IntegerAttr(0));
   };
@@ -780,11 +738,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
         Value next = add(kb, 1);
         Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                               next, last);
-        scf::IfOp::create(b, loc, hasNext, [&](OpBuilder &ib, Location) {
-          OpBuilder::InsertionGuard g2(b);
-          b.setInsertionPoint(ib.getInsertionBlock(), ib.getInsertionPoint());
+        emitIf(hasNext, [&] {
           issue(next, arith::SubIOp::create(b, loc, idx(1), stage));
-          scf::YieldOp::create(b, loc);
         });
         Value stageBytes = mul(stage, tileBytes);
         Value kBase = add(add(smemBase, kOff), stageBytes);
@@ -792,8 +747,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
         Value k0 = mul(kb, kBlock);
 
         // S = Q Kᵀ.
-        SmallVector<Frag> s(nTilesK, Frag{f32(0.0f), f32(0.0f), f32(0.0f),
-                                          f32(0.0f)});
+        SmallVector<Frag> s(nTilesK,
+                            Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
         for (int64_t ks = 0; ks < kStepsD; ++ks) {
           auto qf = qFragAt(ks);
           for (int64_t np = 0; np < nTilesK / 2; ++np) {
@@ -811,9 +766,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
           for (int64_t nt = 0; nt < nTilesK; ++nt)
             for (int64_t e = 0; e < 4; ++e)
               p.push_back(exp2(exponent(s[nt][e], bIdx, hIdx, rows[e / 2],
-                                        add(keyT, 8 * nt + e % 2),
-                                        lse2[e / 2], masked,
-                                        masked && keyGuard)));
+                                        add(keyT, 8 * nt + e % 2), lse2[e / 2],
+                                        masked, masked && keyGuard)));
           return p;
         };
         SmallVector<Value> probs;
@@ -826,21 +780,7 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
                 b, loc, needs,
                 arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                       add(k0, kBlock), idx(keyLen)));
-          auto branch = scf::IfOp::create(
-              b, loc, needs,
-              [&](OpBuilder &tb, Location) {
-                OpBuilder::InsertionGuard g2(b);
-                b.setInsertionPoint(tb.getInsertionBlock(),
-                                    tb.getInsertionPoint());
-                scf::YieldOp::create(b, loc, probabilities(true));
-              },
-              [&](OpBuilder &eb, Location) {
-                OpBuilder::InsertionGuard g2(b);
-                b.setInsertionPoint(eb.getInsertionBlock(),
-                                    eb.getInsertionPoint());
-                scf::YieldOp::create(b, loc, probabilities(false));
-              });
-          probs.assign(branch.getResults().begin(), branch.getResults().end());
+          probs = emitUniformChoice(needs, probabilities);
         }
         // w = P (· softcap'): the raw scores die here (register budget).
         for (int64_t nt = 0; nt < nTilesK; ++nt)
@@ -849,8 +789,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
               probs[4 * nt + e] = fmul(probs[4 * nt + e], factor);
 
         // dP = dO Vᵀ.
-        SmallVector<Frag> dP(nTilesK, Frag{f32(0.0f), f32(0.0f), f32(0.0f),
-                                           f32(0.0f)});
+        SmallVector<Frag> dP(nTilesK,
+                             Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
         for (int64_t ks = 0; ks < kStepsDv; ++ks) {
           auto df = dOFragAt(ks);
           for (int64_t np = 0; np < nTilesK / 2; ++np) {
@@ -921,8 +861,8 @@ bool tcgrad::isEligible(AttentionGradOp op, std::string &why) {
 }
 
 int64_t tcgrad::sharedMemoryBytes(AttentionGradOp op, StringRef stage) {
-  int64_t tile = kBlock * paddedStride(op.getQueryType().getDimSize(3)) *
-                 kEltBytes;
+  int64_t tile =
+      kBlock * paddedStride(op.getQueryType().getDimSize(3)) * kEltBytes;
   // dkdv: K, V + 2 Q + 2 dO tiles, lse and D rows; dq: Q, dO + 2 K + 2 V.
   return stage == "dkdv" ? 6 * tile + 2 * kBlock * 4 : 6 * tile;
 }

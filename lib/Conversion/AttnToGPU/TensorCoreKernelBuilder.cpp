@@ -60,9 +60,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TensorCoreKernel.h"
 #include "KernelArguments.h"
 #include "MmaEmitterBase.h"
+#include "TensorCoreKernel.h"
 
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
@@ -97,8 +97,7 @@ public:
       : MmaEmitterBase(b, op.getLoc(), op.getQueryType().getElementType(),
                        op.getQueryType().getDimSize(3),
                        tc::threadsFor(spec.blockQ)),
-        op(op), spec(spec), mods(ScoreModifiers::get(op)),
-        blockQ(spec.blockQ) {
+        op(op), spec(spec), mods(ScoreModifiers::get(op)), blockQ(spec.blockQ) {
     auto q = op.getQueryType();
     heads = q.getDimSize(1);
     queryLen = q.getDimSize(2);
@@ -159,7 +158,8 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
         out = args.output, lse = args.lse;
 
   // Shared memory: one dynamic buffer, viewed as Q [64][S], K/V [2][64][S].
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   Value dyn = gpu::DynamicSharedMemoryOp::create(
       b, loc,
       MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
@@ -208,12 +208,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   };
   Value anyBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                          firstBlock, lastBlock);
-  scf::IfOp::create(b, loc, anyBlock, [&](OpBuilder &nb, Location) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-    issueKV(firstBlock, idx(0));
-    scf::YieldOp::create(b, loc);
-  });
+  emitIf(anyBlock, [&] { issueKV(firstBlock, idx(0)); });
   // All groups (the wait's token operand is only an anchor: the lowering is
   // cp.async.wait_group numGroups).
   auto waitAll = [&]() {
@@ -226,11 +221,10 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   // lane l addresses row 16w + l % 16, column 16ks + 8 * (l / 16), so
   // matrices 0..3 = (rows 0-7, cols 0-7), (8-15, 0-7), (0-7, 8-15),
   // (8-15, 8-15) = a0..a3.
-  Value qLaneAddr = add(
-      add(smemBase, qOff),
-      mul(add(mul(add(mul(warp, 16), remu(lane, 16)), stride),
-              mul(divu(lane, 16), 8)),
-          eltBytes));
+  Value qLaneAddr = add(add(smemBase, qOff),
+                        mul(add(mul(add(mul(warp, 16), remu(lane, 16)), stride),
+                                mul(divu(lane, 16), 8)),
+                            eltBytes));
   // D = 64: the fragments stay in registers for the whole kernel (16 regs).
   // D = 128: they are re-read from the (never overwritten) Q tile once per
   // k-step and key block: keeping 32 more registers live pushes the masked /
@@ -244,18 +238,18 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   // K B-fragments, one x4 per (pair of key n-tiles, k-step): lane l addresses
   // key 16np + l % 8 + 8 * (l / 16), dim 16ks + 8 * ((l / 8) % 2); registers
   // {0, 1} = (b0, b1) of n-tile 2np, {2, 3} = (b0, b1) of n-tile 2np + 1.
-  Value kLaneOff = mul(
-      add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), stride),
-          mul(remu(divu(lane, 8), 2), 8)),
-      eltBytes);
+  Value kLaneOff =
+      mul(add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), stride),
+              mul(remu(divu(lane, 8), 2), 8)),
+          eltBytes);
   // V B-fragments (transposed), one x4 per (pair of dv n-tiles, k-step of 16
   // keys): lane l addresses key 16kk + l % 8 + 8 * ((l / 8) % 2), dv
   // 16np + 8 * (l / 16); registers {0, 1} = (b0, b1) of dv n-tile 2np,
   // {2, 3} = (b0, b1) of dv n-tile 2np + 1.
-  Value vLaneOff = mul(
-      add(mul(add(remu(lane, 8), mul(remu(divu(lane, 8), 2), 8)), stride),
-          mul(divu(lane, 16), 8)),
-      eltBytes);
+  Value vLaneOff =
+      mul(add(mul(add(remu(lane, 8), mul(remu(divu(lane, 8), 2), 8)), stride),
+              mul(divu(lane, 16), 8)),
+          eltBytes);
 
   // This thread's two query rows (C-fragment rows g and g + 8 of the warp's
   // 16), global and clamped (padding rows compute on the last row, as in the
@@ -266,8 +260,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
 
   // Loop state: m[2], l[2] (l is this thread's partial sum over its columns;
   // the quad's partial sums are added in the epilogue), O fragments.
-  SmallVector<Value> init = {f32(kNegInf), f32(kNegInf), f32(0.0f),
-                             f32(0.0f)};
+  SmallVector<Value> init = {f32(kNegInf), f32(kNegInf), f32(0.0f), f32(0.0f)};
   for (int64_t i = 0; i < nTilesO * 4; ++i)
     init.push_back(f32(0.0f));
 
@@ -292,9 +285,9 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
       return arith::CmpIOp::create(b, loc, p, x, y);
     };
     Value blockEnd = add(k0, kBlockKV);
-    Value needs = keyGuard ? cmp(arith::CmpIPredicate::sgt, blockEnd,
-                                 idx(keyLen))
-                           : arith::ConstantIntOp::create(b, loc, 0, 1);
+    Value needs = keyGuard
+                      ? cmp(arith::CmpIPredicate::sgt, blockEnd, idx(keyLen))
+                      : arith::ConstantIntOp::create(b, loc, 0, 1);
     if (!mods.hasPositionalMask())
       return needs;
     int64_t delta =
@@ -303,22 +296,22 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     if (mods.causal != CausalMode::none)
       right = 0;
     if (mods.window && mods.window->second >= 0)
-      right = right ? std::min(*right, mods.window->second)
-                    : mods.window->second;
+      right =
+          right ? std::min(*right, mods.window->second) : mods.window->second;
     // Upper edge: the first row's diagonal (+ right) must cover the last key.
     if (right)
-      needs = arith::OrIOp::create(
-          b, loc, needs,
-          cmp(arith::CmpIPredicate::sgt, add(blockEnd, -1),
-              add(q0, delta + *right)));
+      needs =
+          arith::OrIOp::create(b, loc, needs,
+                               cmp(arith::CmpIPredicate::sgt, add(blockEnd, -1),
+                                   add(q0, delta + *right)));
     // Lower edge: the last row's window start must not pass the first key.
     if (mods.window && mods.window->first >= 0) {
-      Value lastRow = add(q0, arith::SubIOp::create(b, loc, rowsInBlock,
-                                                    idx(1)));
-      needs = arith::OrIOp::create(
-          b, loc, needs,
-          cmp(arith::CmpIPredicate::slt, k0,
-              add(lastRow, delta - mods.window->first)));
+      Value lastRow =
+          add(q0, arith::SubIOp::create(b, loc, rowsInBlock, idx(1)));
+      needs =
+          arith::OrIOp::create(b, loc, needs,
+                               cmp(arith::CmpIPredicate::slt, k0,
+                                   add(lastRow, delta - mods.window->first)));
     }
     return needs;
   };
@@ -335,19 +328,16 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
         Value next = add(kb, 1);
         Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                               next, lastBlock);
-        scf::IfOp::create(b, loc, hasNext, [&](OpBuilder &ib, Location) {
-          OpBuilder::InsertionGuard g2(b);
-          b.setInsertionPoint(ib.getInsertionBlock(), ib.getInsertionPoint());
+        emitIf(hasNext, [&] {
           issueKV(next, arith::SubIOp::create(b, loc, idx(1), stage));
-          scf::YieldOp::create(b, loc);
         });
         Value stageBytes = mul(stage, tileBytes);
         Value kBase = add(add(add(smemBase, kOff), stageBytes), kLaneOff);
         Value vBase = add(add(add(smemBase, vOff), stageBytes), vLaneOff);
 
         // S = Q K^T: 8 n-tiles of 8 keys, f32.
-        SmallVector<Frag> s(nTilesS, Frag{f32(0.0f), f32(0.0f), f32(0.0f),
-                                          f32(0.0f)});
+        SmallVector<Frag> s(nTilesS,
+                            Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
         for (int64_t ks = 0; ks < kStepsQK; ++ks) {
           std::array<Value, 4> qf =
               qInRegisters
@@ -381,8 +371,8 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
               if (mask)
                 mv = maskValue(mask, bIdx, hIdx, row,
                                guardKeys ? minS(keyIdx, keyLen - 1) : keyIdx);
-              Value sc = emitModifiedScore(b, loc, m, s[nt][e], mv, row,
-                                           keyIdx, idx(queryLen), idx(keyLen));
+              Value sc = emitModifiedScore(b, loc, m, s[nt][e], mv, row, keyIdx,
+                                           idx(queryLen), idx(keyLen));
               if (guardKeys)
                 sc = arith::SelectOp::create(b, loc, ltC(keyIdx, keyLen), sc,
                                              f32(kNegInf));
@@ -399,21 +389,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
           // Uniform per block: only diagonal / window-edge / last (ragged)
           // key blocks take the elementwise positional path.
           // (Result types come from the yields.)
-          auto branch = scf::IfOp::create(
-              b, loc, blockNeedsMask(key0),
-              [&](OpBuilder &tb, Location) {
-                OpBuilder::InsertionGuard g2(b);
-                b.setInsertionPoint(tb.getInsertionBlock(),
-                                    tb.getInsertionPoint());
-                scf::YieldOp::create(b, loc, modifiedScores(/*masked=*/true));
-              },
-              [&](OpBuilder &eb, Location) {
-                OpBuilder::InsertionGuard g2(b);
-                b.setInsertionPoint(eb.getInsertionBlock(),
-                                    eb.getInsertionPoint());
-                scf::YieldOp::create(b, loc, modifiedScores(/*masked=*/false));
-              });
-          scores.assign(branch.getResults().begin(), branch.getResults().end());
+          scores = emitUniformChoice(blockNeedsMask(key0), modifiedScores);
         }
         for (int64_t nt = 0; nt < nTilesS; ++nt)
           for (int64_t e = 0; e < 4; ++e)
@@ -437,8 +413,8 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
           Value mNew = fmax(m, mx);
           Value isEmpty = arith::CmpFOp::create(
               b, loc, arith::CmpFPredicate::OEQ, mNew, f32(kNegInf));
-          Value safe = arith::SelectOp::create(b, loc, isEmpty, f32(0.0f),
-                                               mNew);
+          Value safe =
+              arith::SelectOp::create(b, loc, isEmpty, f32(0.0f), mNew);
           alpha[r] = exp2(arith::SubFOp::create(b, loc, m, safe));
           Value sum = f32(0.0f);
           for (int64_t nt = 0; nt < nTilesS; ++nt)
@@ -453,8 +429,8 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
               Value weight = p;
               if (dropP > 0.0f) {
                 Value keyIdx = add(keyT, 8 * nt + j);
-                DropoutPosition pos{bIdx, hIdx, rowsC[r], keyIdx, idx(heads),
-                                    idx(queryLen)};
+                DropoutPosition pos{bIdx,   hIdx,       rowsC[r],
+                                    keyIdx, idx(heads), idx(queryLen)};
                 Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
                 weight = arith::SelectOp::create(
                     b, loc, keep, fmul(p, f32(1.0f / (1.0f - dropP))),
@@ -502,9 +478,9 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     l = fadd(l, shflXor(l, 2));
     Value isEmpty =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l, f32(0.0f));
-    Value inv = arith::SelectOp::create(
-        b, loc, isEmpty, f32(0.0f),
-        arith::DivFOp::create(b, loc, f32(1.0f), l));
+    Value inv =
+        arith::SelectOp::create(b, loc, isEmpty, f32(0.0f),
+                                arith::DivFOp::create(b, loc, f32(1.0f), l));
     Value smemRow = add(warpRow0, add(g, 8 * r));
     auto pairTy = VectorType::get({2}, elt);
     for (int64_t nt = 0; nt < nTilesO; ++nt) {
@@ -520,8 +496,8 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     }
     if (lse) {
       Value valid = ltC(rows[r], queryLen);
-      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          t4, idx(0));
+      Value first =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t4, idx(0));
       scf::IfOp::create(
           b, loc, arith::AndIOp::create(b, loc, valid, first),
           [&](OpBuilder &lb, Location) {
@@ -533,8 +509,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
             Value v = arith::SelectOp::create(
                 b, loc, noKey, f32(kNegInf),
                 fmul(fadd(m, math::Log2Op::create(b, loc, l)), f32(kLn2)));
-            memref::StoreOp::create(b, loc, v, lse,
-                                    add(qRowBase, rows[r]));
+            memref::StoreOp::create(b, loc, v, lse, add(qRowBase, rows[r]));
             scf::YieldOp::create(b, loc);
           });
     }
@@ -549,17 +524,13 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   for (int64_t pass = 0; pass < kRowsPerWarp / rowsPerPass; ++pass) {
     Value smemRow = add(warpRow0, add(cRow, pass * rowsPerPass));
     Value row = add(q0, smemRow);
-    scf::IfOp::create(b, loc, ltC(row, queryLen), [&](OpBuilder &nb, Location) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-      Value chunk = vector::LoadOp::create(b, loc, chunkTy, qS,
-                                           ValueRange{smemRow, cCol},
-                                           /*nontemporal=*/false,
-                                           llvm::MaybeAlign(16));
+    emitIf(ltC(row, queryLen), [&] {
+      Value chunk =
+          vector::LoadOp::create(b, loc, chunkTy, qS, ValueRange{smemRow, cCol},
+                                 /*nontemporal=*/false, llvm::MaybeAlign(16));
       Value at = add(mul(add(qRowBase, row), valueDim), cCol);
       vector::StoreOp::create(b, loc, chunk, out, ValueRange{at},
                               /*nontemporal=*/false, llvm::MaybeAlign(16));
-      scf::YieldOp::create(b, loc);
     });
   }
   gpu::ReturnOp::create(b, loc);

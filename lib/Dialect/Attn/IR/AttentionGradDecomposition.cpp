@@ -106,12 +106,10 @@ Value GradientBuilder::applyDropout(OpBuilder &nb, Location l, Value x) {
 /// the query heads of a group (dK, dV) have a loop bound linalg can infer.
 Value GradientBuilder::groupedHeads(Value t) {
   auto type = cast<RankedTensorType>(t.getType());
-  SmallVector<int64_t> shape = {type.getDimSize(0),
-                                type.getDimSize(1) / group, group,
-                                type.getDimSize(2), type.getDimSize(3)};
+  SmallVector<int64_t> shape = {type.getDimSize(0), type.getDimSize(1) / group,
+                                group, type.getDimSize(2), type.getDimSize(3)};
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, t);
-  SmallVector<OpFoldResult> outSizes = {sizes[0],
-                                        b.getIndexAttr(shape[1]),
+  SmallVector<OpFoldResult> outSizes = {sizes[0], b.getIndexAttr(shape[1]),
                                         b.getIndexAttr(group), sizes[2],
                                         sizes[3]};
   SmallVector<ReassociationIndices> reassoc = {{0}, {1, 2}, {3}, {4}};
@@ -126,14 +124,13 @@ Value GradientBuilder::rawScores() {
   bindDims(b.getContext(), d0, d1, d2, d3, d4);
   AffineExpr kvHead = group == 1 ? d1 : d1.floorDiv(group);
   Value init = createFilledF32(b, loc, {batch, heads, queryLen, keyLen}, 0.0f);
-  return generic({op.getQuery(), op.getKey()}, init,
-                 {map(5, {d0, d1, d2, d4}), map(5, {d0, kvHead, d3, d4}),
-                  map(5, {d0, d1, d2, d3})},
-                 {par, par, par, par, red},
-                 [&](OpBuilder &nb, Location l, ValueRange a) {
-                   linalg::YieldOp::create(nb, l,
-                                           multiplyAdd(nb, l, a[0], a[1], a[2]));
-                 });
+  return generic(
+      {op.getQuery(), op.getKey()}, init,
+      {map(5, {d0, d1, d2, d4}), map(5, {d0, kvHead, d3, d4}),
+       map(5, {d0, d1, d2, d3})},
+      {par, par, par, par, red}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        linalg::YieldOp::create(nb, l, multiplyAdd(nb, l, a[0], a[1], a[2]));
+      });
 }
 
 /// P = exp(s - lse), with s the modified score (-inf where not allowed).
@@ -177,8 +174,8 @@ Value GradientBuilder::outputDotGradient() {
   return generic({op.getGradOutput(), op.getOutput()}, init,
                  {full, full, map(4, {d0, d1, d2})}, {par, par, par, red},
                  [&](OpBuilder &nb, Location l, ValueRange a) {
-                   linalg::YieldOp::create(nb, l,
-                                           multiplyAdd(nb, l, a[0], a[1], a[2]));
+                   linalg::YieldOp::create(
+                       nb, l, multiplyAdd(nb, l, a[0], a[1], a[2]));
                  });
 }
 
@@ -199,16 +196,16 @@ Value GradientBuilder::valueGradient(Value probs) {
   // Dims: (b, k, j, e, g, i).
   AffineExpr d0, d1, d2, d3, d4, d5;
   bindDims(b.getContext(), d0, d1, d2, d3, d4, d5);
-  Value init = createFilledF32(b, loc, {batch, kvHeads, keyLen, valueDim}, 0.0f);
-  return generic({groupedHeads(dropped), groupedHeads(op.getGradOutput())},
-                 init,
-                 {map(6, {d0, d1, d4, d5, d2}), map(6, {d0, d1, d4, d5, d3}),
-                  map(6, {d0, d1, d2, d3})},
-                 {par, par, par, par, red, red},
-                 [&](OpBuilder &nb, Location l, ValueRange a) {
-                   linalg::YieldOp::create(nb, l,
-                                           multiplyAdd(nb, l, a[0], a[1], a[2]));
-                 });
+  Value init =
+      createFilledF32(b, loc, {batch, kvHeads, keyLen, valueDim}, 0.0f);
+  return generic(
+      {groupedHeads(dropped), groupedHeads(op.getGradOutput())}, init,
+      {map(6, {d0, d1, d4, d5, d2}), map(6, {d0, d1, d4, d5, d3}),
+       map(6, {d0, d1, d2, d3})},
+      {par, par, par, par, red, red},
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        linalg::YieldOp::create(nb, l, multiplyAdd(nb, l, a[0], a[1], a[2]));
+      });
 }
 
 /// dPd[b,h,i,j] = sum_e dO[b,h,i,e] * v[b,h/G,j,e]: the gradient of the
@@ -218,14 +215,13 @@ Value GradientBuilder::probabilityGradient() {
   bindDims(b.getContext(), d0, d1, d2, d3, d4);
   AffineExpr kvHead = group == 1 ? d1 : d1.floorDiv(group);
   Value init = createFilledF32(b, loc, {batch, heads, queryLen, keyLen}, 0.0f);
-  return generic({op.getGradOutput(), op.getValue()}, init,
-                 {map(5, {d0, d1, d2, d4}), map(5, {d0, kvHead, d3, d4}),
-                  map(5, {d0, d1, d2, d3})},
-                 {par, par, par, par, red},
-                 [&](OpBuilder &nb, Location l, ValueRange a) {
-                   linalg::YieldOp::create(nb, l,
-                                           multiplyAdd(nb, l, a[0], a[1], a[2]));
-                 });
+  return generic(
+      {op.getGradOutput(), op.getValue()}, init,
+      {map(5, {d0, d1, d2, d4}), map(5, {d0, kvHead, d3, d4}),
+       map(5, {d0, d1, d2, d3})},
+      {par, par, par, par, red}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        linalg::YieldOp::create(nb, l, multiplyAdd(nb, l, a[0], a[1], a[2]));
+      });
 }
 
 /// dS = P * (dP - D) * softcap'(raw), dP = dropout(dPd).
@@ -235,17 +231,17 @@ Value GradientBuilder::scoreGradient(Value raw, Value probs, Value dPd,
   bindDims(b.getContext(), d0, d1, d2, d3);
   AffineMap full = map(4, {d0, d1, d2, d3});
   Value init = createEmptyF32(b, loc, {batch, heads, queryLen, keyLen});
-  return generic(
-      {raw, probs, dPd, delta}, init,
-      {full, full, full, map(4, {d0, d1, d2}), full}, {par, par, par, par},
-      [&](OpBuilder &nb, Location l, ValueRange a) {
-        Value dP = applyDropout(nb, l, a[2]);
-        Value dS = arith::MulFOp::create(
-            nb, l, a[1], arith::SubFOp::create(nb, l, dP, a[3]));
-        if (Value factor = emitSoftcapDerivative(nb, l, mods, a[0]))
-          dS = arith::MulFOp::create(nb, l, dS, factor);
-        linalg::YieldOp::create(nb, l, dS);
-      });
+  return generic({raw, probs, dPd, delta}, init,
+                 {full, full, full, map(4, {d0, d1, d2}), full},
+                 {par, par, par, par},
+                 [&](OpBuilder &nb, Location l, ValueRange a) {
+                   Value dP = applyDropout(nb, l, a[2]);
+                   Value dS = arith::MulFOp::create(
+                       nb, l, a[1], arith::SubFOp::create(nb, l, dP, a[3]));
+                   if (Value factor = emitSoftcapDerivative(nb, l, mods, a[0]))
+                     dS = arith::MulFOp::create(nb, l, dS, factor);
+                   linalg::YieldOp::create(nb, l, dS);
+                 });
 }
 
 /// dQ[b,h,i,d] = scale * sum_j dS[b,h,i,j] * k[b,h/G,j,d].
@@ -254,14 +250,13 @@ Value GradientBuilder::queryGradient(Value dS) {
   bindDims(b.getContext(), d0, d1, d2, d3, d4);
   AffineExpr kvHead = group == 1 ? d1 : d1.floorDiv(group);
   Value init = createFilledF32(b, loc, {batch, heads, queryLen, headDim}, 0.0f);
-  Value sum = generic({dS, op.getKey()}, init,
-                      {map(5, {d0, d1, d2, d4}), map(5, {d0, kvHead, d4, d3}),
-                       map(5, {d0, d1, d2, d3})},
-                      {par, par, par, par, red},
-                      [&](OpBuilder &nb, Location l, ValueRange a) {
-                        linalg::YieldOp::create(
-                            nb, l, multiplyAdd(nb, l, a[0], a[1], a[2]));
-                      });
+  Value sum = generic(
+      {dS, op.getKey()}, init,
+      {map(5, {d0, d1, d2, d4}), map(5, {d0, kvHead, d4, d3}),
+       map(5, {d0, d1, d2, d3})},
+      {par, par, par, par, red}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        linalg::YieldOp::create(nb, l, multiplyAdd(nb, l, a[0], a[1], a[2]));
+      });
   return sum;
 }
 
@@ -275,8 +270,8 @@ Value GradientBuilder::keyGradient(Value dS) {
                   map(6, {d0, d1, d2, d3})},
                  {par, par, par, par, red, red},
                  [&](OpBuilder &nb, Location l, ValueRange a) {
-                   linalg::YieldOp::create(nb, l,
-                                           multiplyAdd(nb, l, a[0], a[1], a[2]));
+                   linalg::YieldOp::create(
+                       nb, l, multiplyAdd(nb, l, a[0], a[1], a[2]));
                  });
 }
 
@@ -286,16 +281,16 @@ static Value scaled(OpBuilder &b, Location loc, Value x, float scale) {
   AffineMap id = b.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> par(type.getRank(),
                                        utils::IteratorType::parallel);
-  Value init = tensor::EmptyOp::create(
-      b, loc, tensor::getMixedSizes(b, loc, x), b.getF32Type());
-  return createGeneric(b, loc, {x}, init, {id, id}, par,
-                       [&](OpBuilder &nb, Location l, ValueRange a) {
-                         linalg::YieldOp::create(
-                             nb, l,
-                             arith::MulFOp::create(
-                                 nb, l, a[0], createF32Constant(nb, l, scale))
-                                 .getResult());
-                       });
+  Value init = tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, x),
+                                       b.getF32Type());
+  return createGeneric(
+      b, loc, {x}, init, {id, id}, par,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        linalg::YieldOp::create(
+            nb, l,
+            arith::MulFOp::create(nb, l, a[0], createF32Constant(nb, l, scale))
+                .getResult());
+      });
 }
 
 FailureOr<SmallVector<Value>> GradientBuilder::build() {
@@ -321,10 +316,9 @@ FailureOr<SmallVector<Value>> GradientBuilder::build() {
   float scale = op.getEffectiveScale();
   Value dQ = scaled(b, loc, queryGradient(dS), scale);
   Value dK = scaled(b, loc, keyGradient(dS), scale);
-  return SmallVector<Value>{
-      createTruncatedTo(b, loc, dQ, op.getQueryType()),
-      createTruncatedTo(b, loc, dK, op.getKeyType()),
-      createTruncatedTo(b, loc, dV, op.getValueType())};
+  return SmallVector<Value>{createTruncatedTo(b, loc, dQ, op.getQueryType()),
+                            createTruncatedTo(b, loc, dK, op.getKeyType()),
+                            createTruncatedTo(b, loc, dV, op.getValueType())};
 }
 
 } // namespace

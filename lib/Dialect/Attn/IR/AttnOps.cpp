@@ -31,8 +31,8 @@ constexpr const char *kKeyDims[] = {"batch", "kv heads", "key length",
                                     "head dim"};
 constexpr const char *kValueDims[] = {"batch", "kv heads", "key length",
                                       "value head dim"};
-constexpr const char *kOutputDims[] = {"batch", "query heads",
-                                       "query length", "value head dim"};
+constexpr const char *kOutputDims[] = {"batch", "query heads", "query length",
+                                       "value head dim"};
 constexpr const char *kMaskDims[] = {"batch", "query heads", "query length",
                                      "key length"};
 
@@ -46,8 +46,8 @@ LogicalResult verifyRank(Operation *op, StringRef name, RankedTensorType type,
   if (type.getRank() == static_cast<int64_t>(names.size()))
     return success();
   return op->emitOpError() << name << ": expected rank " << names.size()
-                           << ", got rank " << type.getRank() << " ("
-                           << type << ")";
+                           << ", got rank " << type.getRank() << " (" << type
+                           << ")";
 }
 
 /// Checks dimension `dim` of `type` against `expected` (skipped when either
@@ -60,11 +60,13 @@ LogicalResult verifyDim(Operation *op, StringRef name, RankedTensorType type,
       actual == expected)
     return success();
   return op->emitOpError() << name << ": expected dimension " << dim << " ("
-                           << dimName << ") to be " << expected << " ("
-                           << what << "), got " << actual;
+                           << dimName << ") to be " << expected << " (" << what
+                           << "), got " << actual;
 }
 
-bool isSupportedElementType(Type t) { return t.isF16() || t.isBF16() || t.isF32(); }
+bool isSupportedElementType(Type t) {
+  return t.isF16() || t.isBF16() || t.isF32();
+}
 
 /// A size that several operands share (e.g. the batch of query, key, value
 /// and output): the first static one among them, and where it comes from.
@@ -123,7 +125,7 @@ verifyOperandShapes(Operation *op, RankedTensorType q, RankedTensorType k,
     return op->emitOpError()
            << "query: expected element type f16, bf16 or f32, got " << elt;
   SmallVector<std::pair<StringRef, RankedTensorType>> all = {{"key", k},
-                                                              {"value", v}};
+                                                             {"value", v}};
   all.append(outs.begin(), outs.end());
   for (auto [name, type] : all)
     if (type.getElementType() != elt)
@@ -148,8 +150,8 @@ verifyOperandShapes(Operation *op, RankedTensorType q, RankedTensorType k,
   dims.dv = firstStatic(sources(3, {{"value", v, 3}}), "head dim");
   if (failed(verifyDim(op, "key", k, 0, kKeyDims[0], dims.batch.size,
                        dims.batch.what)) ||
-      failed(verifyDim(op, "key", k, 3, kKeyDims[3], dims.d.size,
-                       dims.d.what)) ||
+      failed(
+          verifyDim(op, "key", k, 3, kKeyDims[3], dims.d.size, dims.d.what)) ||
       failed(verifyDim(op, "value", v, 0, kValueDims[0], dims.batch.size,
                        dims.batch.what)) ||
       failed(verifyDim(op, "value", v, 1, kValueDims[1], dims.hkv.size,
@@ -158,19 +160,19 @@ verifyOperandShapes(Operation *op, RankedTensorType q, RankedTensorType k,
                        dims.lk.what)))
     return failure();
   if (dims.hkv.size == 0)
-    return op->emitOpError() << dims.hkv.operand
-                             << ": expected at least one kv head, got 0";
+    return op->emitOpError()
+           << dims.hkv.operand << ": expected at least one kv head, got 0";
   // Zero query heads would make the group size Hq / Hkv zero, which the
   // GQA head map (h floordiv G) cannot express.
   if (dims.hq.size == 0)
-    return op->emitOpError() << dims.hq.operand
-                             << ": expected at least one query head, got 0";
+    return op->emitOpError()
+           << dims.hq.operand << ": expected at least one query head, got 0";
   if (!ShapedType::isDynamic(dims.hq.size) &&
       !ShapedType::isDynamic(dims.hkv.size) &&
       dims.hq.size % dims.hkv.size != 0)
-    return op->emitOpError() << "query heads (" << dims.hq.size
-                             << ") must be a multiple of kv heads ("
-                             << dims.hkv.size << ")";
+    return op->emitOpError()
+           << "query heads (" << dims.hq.size
+           << ") must be a multiple of kv heads (" << dims.hkv.size << ")";
   if (failed(verifyDim(op, "query", q, 1, kQueryDims[1], dims.hq.size,
                        dims.hq.what)) ||
       failed(verifyDim(op, "query", q, 2, kQueryDims[2], dims.lq.size,
@@ -179,8 +181,8 @@ verifyOperandShapes(Operation *op, RankedTensorType q, RankedTensorType k,
   const SharedDim *outShape[] = {&dims.batch, &dims.hq, &dims.lq, &dims.dv};
   for (auto [name, type] : outs)
     for (unsigned i = 0; i < 4; ++i)
-      if (failed(verifyDim(op, name, type, i, kOutputDims[i],
-                           outShape[i]->size, outShape[i]->what)))
+      if (failed(verifyDim(op, name, type, i, kOutputDims[i], outShape[i]->size,
+                           outShape[i]->what)))
         return failure();
   return dims;
 }
@@ -198,8 +200,8 @@ LogicalResult verifyLse(Operation *op, RankedTensorType lseType,
                              << lseType.getElementType();
   const SharedDim *shape[] = {&dims.batch, &dims.hq, &dims.lq};
   for (unsigned i = 0; i < 3; ++i)
-    if (failed(verifyDim(op, "lse", lseType, i, kOutputDims[i],
-                         shape[i]->size, shape[i]->what)))
+    if (failed(verifyDim(op, "lse", lseType, i, kOutputDims[i], shape[i]->size,
+                         shape[i]->what)))
       return failure();
   return success();
 }
@@ -228,17 +230,17 @@ LogicalResult verifyScoreAttributes(AttentionOpInterface iface,
       if (ShapedType::isDynamic(size) || size == 1 ||
           ShapedType::isDynamic(full[i]) || size == full[i])
         continue;
-      return op->emitOpError() << "mask: expected dimension " << i << " ("
-                               << kMaskDims[i] << ") to be 1 or " << full[i]
-                               << ", got " << size;
+      return op->emitOpError()
+             << "mask: expected dimension " << i << " (" << kMaskDims[i]
+             << ") to be 1 or " << full[i] << ", got " << size;
     }
   }
 
   if (FloatAttr scaleAttr = iface.getScaleAttr()) {
     float scale = scaleAttr.getValue().convertToFloat();
     if (!std::isfinite(scale))
-      return op->emitOpError() << "scale: expected a finite value, got "
-                               << scale;
+      return op->emitOpError()
+             << "scale: expected a finite value, got " << scale;
   } else if (int64_t qd = iface.getQueryType().getDimSize(3);
              ShapedType::isDynamic(qd) || qd == 0) {
     // The query's own head dim: getEffectiveScale() reads that one.
@@ -260,31 +262,31 @@ LogicalResult verifyScoreAttributes(AttentionOpInterface iface,
     constexpr int64_t kMaxWindow = int64_t(1) << 62;
     for (unsigned i = 0; i < 2; ++i) {
       if ((*window)[i] < -1)
-        return op->emitOpError() << "window: expected " << sides[i]
-                                 << " >= 0 (or -1 for unbounded), got "
-                                 << (*window)[i];
+        return op->emitOpError()
+               << "window: expected " << sides[i]
+               << " >= 0 (or -1 for unbounded), got " << (*window)[i];
       if ((*window)[i] > kMaxWindow)
-        return op->emitOpError() << "window: expected " << sides[i]
-                                 << " <= 2^62 (use -1 for unbounded), got "
-                                 << (*window)[i];
+        return op->emitOpError()
+               << "window: expected " << sides[i]
+               << " <= 2^62 (use -1 for unbounded), got " << (*window)[i];
     }
   }
   if (FloatAttr softcapAttr = iface.getSoftcapAttr()) {
     float softcap = softcapAttr.getValue().convertToFloat();
     if (!std::isfinite(softcap) || !(softcap > 0.0f))
-      return op->emitOpError() << "softcap: expected a finite value > 0, got "
-                               << softcap;
+      return op->emitOpError()
+             << "softcap: expected a finite value > 0, got " << softcap;
   }
   float p = iface.getDropoutP().convertToFloat();
   if (!(p >= 0.0f && p < 1.0f))
-    return op->emitOpError() << "dropout_p: expected a value in [0, 1), got "
-                             << p;
+    return op->emitOpError()
+           << "dropout_p: expected a value in [0, 1), got " << p;
   if (static_cast<bool>(iface.getSeed()) !=
       static_cast<bool>(iface.getOffset()))
     return op->emitOpError() << "rng: expected both seed and offset";
   if (p > 0.0f && !iface.getSeed())
-    return op->emitOpError() << "dropout_p = " << p
-                             << " needs the rng(seed, offset) operands";
+    return op->emitOpError()
+           << "dropout_p = " << p << " needs the rng(seed, offset) operands";
   return success();
 }
 

@@ -9,8 +9,8 @@ using namespace mlir;
 using namespace mlir::attn;
 
 AttentionTileBuilder::AttentionTileBuilder(RewriterBase &b,
-                                           AttentionOpInterface op,
-                                           int64_t br, int64_t bc)
+                                           AttentionOpInterface op, int64_t br,
+                                           int64_t bc)
     : b(b), loc(op.getLoc()), iface(op), br(br), bc(bc),
       mods(ScoreModifiers::get(op)) {
   positional = mods;
@@ -31,8 +31,7 @@ Value AttentionTileBuilder::emptyF32(ArrayRef<int64_t> shape) {
 
 Value AttentionTileBuilder::filled(ArrayRef<int64_t> shape, float value) {
   Value empty = emptyF32(shape);
-  return linalg::FillOp::create(b, loc, f32(b, loc, value), empty)
-      .getResult(0);
+  return linalg::FillOp::create(b, loc, f32(b, loc, value), empty).getResult(0);
 }
 
 Value AttentionTileBuilder::generic(ValueRange inputs, Value init,
@@ -55,8 +54,8 @@ Value AttentionTileBuilder::paddedSlice(Value source,
       2, srcType, sizes);
   Value slice = tensor::ExtractSliceOp::create(b, loc, sliceType, source,
                                                offsets, sizes, strides);
-  auto padType = RankedTensorType::get({padRows, padCols},
-                                       srcType.getElementType());
+  auto padType =
+      RankedTensorType::get({padRows, padCols}, srcType.getElementType());
   if (sliceType == padType)
     return slice;
   auto highOf = [&](OpFoldResult size, int64_t target) -> OpFoldResult {
@@ -91,8 +90,8 @@ Value AttentionTileBuilder::maskTile(Value bIdx, Value hIdx, Value q0,
     return type.getDimSize(dim) == 1 ? OpFoldResult(b.getIndexAttr(1))
                                      : OpFoldResult(v);
   };
-  SmallVector<OpFoldResult> offsets = {pick(0, bIdx), pick(1, hIdx), pick(2, q0),
-                                       pick(3, k0)};
+  SmallVector<OpFoldResult> offsets = {pick(0, bIdx), pick(1, hIdx),
+                                       pick(2, q0), pick(3, k0)};
   SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(1),
                                      size(2, rows), size(3, cols)};
   return paddedSlice(mask, offsets, sizes, type.getDimSize(2) == 1 ? 1 : br,
@@ -105,12 +104,12 @@ Value AttentionTileBuilder::scoreTile(Value qTile, Value kTile) {
   bindDims(b.getContext(), i, j, d);
   return generic({qTile, kTile}, filled({br, bc}, 0.0f),
                  {map(3, {i, d}), map(3, {j, d}), map(3, {i, j})},
-                 {par, par, red},
-                 [&](OpBuilder &nb, Location l, ValueRange a) {
+                 {par, par, red}, [&](OpBuilder &nb, Location l, ValueRange a) {
                    Value prod = arith::MulFOp::create(nb, l, toF32(nb, l, a[0]),
                                                       toF32(nb, l, a[1]));
                    linalg::YieldOp::create(
-                       nb, l, arith::AddFOp::create(nb, l, a[2], prod).getResult());
+                       nb, l,
+                       arith::AddFOp::create(nb, l, a[2], prod).getResult());
                  });
 }
 
@@ -126,8 +125,8 @@ Value AttentionTileBuilder::modifiedScores(Value raw, Value maskTile, Value q0,
     auto t = cast<RankedTensorType>(maskTile.getType());
     AffineExpr zero = getAffineConstantExpr(0, b.getContext());
     inputs.push_back(maskTile);
-    maps.push_back(map(2, {t.getDimSize(0) == 1 ? zero : i,
-                           t.getDimSize(1) == 1 ? zero : j}));
+    maps.push_back(map(
+        2, {t.getDimSize(0) == 1 ? zero : i, t.getDimSize(1) == 1 ? zero : j}));
   }
   maps.push_back(id);
   Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br, bc},
@@ -135,24 +134,23 @@ Value AttentionTileBuilder::modifiedScores(Value raw, Value maskTile, Value q0,
   return generic(
       inputs, init, maps, {par, par},
       [&](OpBuilder &nb, Location l, ValueRange a) {
-        Value row = arith::AddIOp::create(nb, l, q0,
-                                          linalg::IndexOp::create(nb, l, 0));
-        Value col = arith::AddIOp::create(nb, l, k0,
-                                          linalg::IndexOp::create(nb, l, 1));
+        Value row =
+            arith::AddIOp::create(nb, l, q0, linalg::IndexOp::create(nb, l, 0));
+        Value col =
+            arith::AddIOp::create(nb, l, k0, linalg::IndexOp::create(nb, l, 1));
         Value s = emitModifiedScore(nb, l, m, a[0], maskTile ? a[1] : Value(),
                                     row, col, queryLen, keyLen);
         if (boundColumns) {
-          Value inside = arith::CmpIOp::create(
-              nb, l, arith::CmpIPredicate::slt, col, keyLen);
+          Value inside = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                               col, keyLen);
           s = arith::SelectOp::create(nb, l, inside, s, f32(nb, l, kNegInf));
         }
         linalg::YieldOp::create(nb, l, s);
       });
 }
 
-
-Value AttentionTileBuilder::paddedRowSlice(Value source, Value bIdx,
-                                           Value hIdx, Value row0, Value rows,
+Value AttentionTileBuilder::paddedRowSlice(Value source, Value bIdx, Value hIdx,
+                                           Value row0, Value rows,
                                            int64_t padRows, float padValue) {
   auto srcType = cast<RankedTensorType>(source.getType());
   OpFoldResult one = b.getIndexAttr(1);

@@ -1,4 +1,5 @@
-//===- AttentionTileBuilder.h - blocks of the tiled attention forms -*- C++ -*-===//
+//===- AttentionTileBuilder.h - blocks of the tiled attention forms -*- C++
+//-*-===//
 //
 // What the tiled forward (attn-tile, TileAttentionOnlineSoftmax.cpp) and the
 // tiled gradient (TileAttentionGradRecompute.cpp) both build: statically

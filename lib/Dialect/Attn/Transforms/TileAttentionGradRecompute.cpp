@@ -92,15 +92,16 @@ Value GradientTileBuilder::outputDotGradient() {
   return generic({op.getGradOutput(), op.getOutput()}, init,
                  {full, full, map(4, {d0, d1, d2})}, {par, par, par, red},
                  [&](OpBuilder &nb, Location l, ValueRange a) {
-                   Value prod = arith::MulFOp::create(
-                       nb, l, toF32(nb, l, a[0]), toF32(nb, l, a[1]));
+                   Value prod = arith::MulFOp::create(nb, l, toF32(nb, l, a[0]),
+                                                      toF32(nb, l, a[1]));
                    linalg::YieldOp::create(
-                       nb, l, arith::AddFOp::create(nb, l, a[2], prod).getResult());
+                       nb, l,
+                       arith::AddFOp::create(nb, l, a[2], prod).getResult());
                  });
 }
 
-QueryBlock GradientTileBuilder::loadQueryBlock(Value bIdx, Value hIdx,
-                                               Value qb, Value delta) {
+QueryBlock GradientTileBuilder::loadQueryBlock(Value bIdx, Value hIdx, Value qb,
+                                               Value delta) {
   QueryBlock q;
   q.bIdx = bIdx;
   q.hIdx = hIdx;
@@ -114,8 +115,7 @@ QueryBlock GradientTileBuilder::loadQueryBlock(Value bIdx, Value hIdx,
   return q;
 }
 
-KeyBlock GradientTileBuilder::loadKeyBlock(Value bIdx, Value kvHead,
-                                           Value kb) {
+KeyBlock GradientTileBuilder::loadKeyBlock(Value bIdx, Value kvHead, Value kb) {
   KeyBlock k;
   k.k0 = mul(kb, idx(bc));
   k.cols = validRows(op.getKey(), 2, k.k0, keyLen, bc);
@@ -132,15 +132,18 @@ Value GradientTileBuilder::dropoutTile(Value tile, const QueryBlock &q,
   return generic(
       {tile}, emptyF32({br, bc}), {ij, ij}, {par, par},
       [&](OpBuilder &nb, Location l, ValueRange a) {
-        DropoutPosition pos{
-            q.bIdx, q.hIdx,
-            arith::AddIOp::create(nb, l, q.q0, linalg::IndexOp::create(nb, l, 0)),
-            arith::AddIOp::create(nb, l, k.k0, linalg::IndexOp::create(nb, l, 1)),
-            numHeads, queryLen};
+        DropoutPosition pos{q.bIdx,
+                            q.hIdx,
+                            arith::AddIOp::create(
+                                nb, l, q.q0, linalg::IndexOp::create(nb, l, 0)),
+                            arith::AddIOp::create(
+                                nb, l, k.k0, linalg::IndexOp::create(nb, l, 1)),
+                            numHeads,
+                            queryLen};
         Value keep =
             emitDropoutKeep(nb, l, op.getSeed(), op.getOffset(), pos, dropP);
-        Value scaled = arith::MulFOp::create(
-            nb, l, a[0], f32(nb, l, 1.0f / (1.0f - dropP)));
+        Value scaled = arith::MulFOp::create(nb, l, a[0],
+                                             f32(nb, l, 1.0f / (1.0f - dropP)));
         linalg::YieldOp::create(
             nb, l,
             arith::SelectOp::create(nb, l, keep, scaled, f32(nb, l, 0.0f))
@@ -166,16 +169,15 @@ GradientTileBuilder::probabilitiesAndScoreGradient(const QueryBlock &q,
                           nb, l, emitRecomputedProbability(nb, l, a[0], a[1]));
                     });
   // dPd[i, j] = sum_e dO[i, e] * V[j, e].
-  Value dPd = generic({q.dOutTile, k.vTile}, filled({br, bc}, 0.0f),
-                      {map(3, {i, e}), map(3, {j, e}), map(3, {i, j})},
-                      {par, par, red},
-                      [&](OpBuilder &nb, Location l, ValueRange a) {
-                        Value prod = arith::MulFOp::create(
-                            nb, l, toF32(nb, l, a[0]), toF32(nb, l, a[1]));
-                        linalg::YieldOp::create(
-                            nb, l,
-                            arith::AddFOp::create(nb, l, a[2], prod).getResult());
-                      });
+  Value dPd = generic(
+      {q.dOutTile, k.vTile}, filled({br, bc}, 0.0f),
+      {map(3, {i, e}), map(3, {j, e}), map(3, {i, j})}, {par, par, red},
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value prod = arith::MulFOp::create(nb, l, toF32(nb, l, a[0]),
+                                           toF32(nb, l, a[1]));
+        linalg::YieldOp::create(
+            nb, l, arith::AddFOp::create(nb, l, a[2], prod).getResult());
+      });
   Value dP = dropoutTile(dPd, q, k);
   Value dS = generic(
       {raw, p, dP, q.deltaTile}, emptyF32({br, bc}), {ij, ij, ij, iOnly, ij},
@@ -193,27 +195,27 @@ Value GradientTileBuilder::accumulateTransposedProduct(Value lhs, Value rhs,
                                                        Value acc) {
   AffineExpr r, x, c;
   bindDims(b.getContext(), r, x, c);
-  return generic({lhs, rhs}, acc,
-                 {map(3, {c, r}), map(3, {c, x}), map(3, {r, x})},
-                 {par, par, red}, [&](OpBuilder &nb, Location l, ValueRange a) {
-                   Value prod = arith::MulFOp::create(
-                       nb, l, toF32(nb, l, a[0]), toF32(nb, l, a[1]));
-                   linalg::YieldOp::create(
-                       nb, l, arith::AddFOp::create(nb, l, a[2], prod).getResult());
-                 });
+  return generic(
+      {lhs, rhs}, acc, {map(3, {c, r}), map(3, {c, x}), map(3, {r, x})},
+      {par, par, red}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value prod = arith::MulFOp::create(nb, l, toF32(nb, l, a[0]),
+                                           toF32(nb, l, a[1]));
+        linalg::YieldOp::create(
+            nb, l, arith::AddFOp::create(nb, l, a[2], prod).getResult());
+      });
 }
 
 Value GradientTileBuilder::accumulateProduct(Value lhs, Value rhs, Value acc) {
   AffineExpr r, x, c;
   bindDims(b.getContext(), r, x, c);
-  return generic({lhs, rhs}, acc,
-                 {map(3, {r, c}), map(3, {c, x}), map(3, {r, x})},
-                 {par, par, red}, [&](OpBuilder &nb, Location l, ValueRange a) {
-                   Value prod = arith::MulFOp::create(
-                       nb, l, toF32(nb, l, a[0]), toF32(nb, l, a[1]));
-                   linalg::YieldOp::create(
-                       nb, l, arith::AddFOp::create(nb, l, a[2], prod).getResult());
-                 });
+  return generic(
+      {lhs, rhs}, acc, {map(3, {r, c}), map(3, {c, x}), map(3, {r, x})},
+      {par, par, red}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value prod = arith::MulFOp::create(nb, l, toF32(nb, l, a[0]),
+                                           toF32(nb, l, a[1]));
+        linalg::YieldOp::create(
+            nb, l, arith::AddFOp::create(nb, l, a[2], prod).getResult());
+      });
 }
 
 Value GradientTileBuilder::finalRows(Value acc, float scale, Type elt,
@@ -221,16 +223,16 @@ Value GradientTileBuilder::finalRows(Value acc, float scale, Type elt,
   auto accType = cast<RankedTensorType>(acc.getType());
   AffineMap id = b.getMultiDimIdentityMap(2);
   Value init = tensor::EmptyOp::create(b, loc, accType.getShape(), elt);
-  Value out = generic({acc}, init, {id, id}, {par, par},
-                      [&](OpBuilder &nb, Location l, ValueRange a) {
-                        Value v = a[0];
-                        if (scale != 1.0f)
-                          v = arith::MulFOp::create(nb, l, v,
-                                                    f32(nb, l, scale));
-                        if (!elt.isF32())
-                          v = arith::TruncFOp::create(nb, l, elt, v);
-                        linalg::YieldOp::create(nb, l, v);
-                      });
+  Value out =
+      generic({acc}, init, {id, id}, {par, par},
+              [&](OpBuilder &nb, Location l, ValueRange a) {
+                Value v = a[0];
+                if (scale != 1.0f)
+                  v = arith::MulFOp::create(nb, l, v, f32(nb, l, scale));
+                if (!elt.isF32())
+                  v = arith::TruncFOp::create(nb, l, elt, v);
+                linalg::YieldOp::create(nb, l, v);
+              });
   OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
   return tensor::ExtractSliceOp::create(
       b, loc, out, ArrayRef<OpFoldResult>{zero, zero},
@@ -272,8 +274,8 @@ std::pair<Value, Value> GradientTileBuilder::keyValueGradients(Value delta) {
   b.setInsertionPointToStart(body);
   Value bIdx = body->getArgument(0), kvHead = body->getArgument(1);
   KeyBlock k = loadKeyBlock(bIdx, kvHead, body->getArgument(2));
-  auto [firstQ, lastQ] = emitVisibleQueryBlocks(b, loc, mods, k.k0, k.cols,
-                                                queryLen, keyLen, br);
+  auto [firstQ, lastQ] =
+      emitVisibleQueryBlocks(b, loc, mods, k.k0, k.cols, queryLen, keyLen, br);
 
   Value dK0 = filled({bc, headDim}, 0.0f), dV0 = filled({bc, valueDim}, 0.0f);
   auto headLoop = scf::ForOp::create(
@@ -337,16 +339,16 @@ Value GradientTileBuilder::queryGradient(Value delta) {
       });
   Value dQ = finalRows(loop.getResult(0), op.getEffectiveScale(), elt, q.rows,
                        headDim);
-  insertRows(b, loc, forall, dQ, body->getArgument(3), bIdx, hIdx, q.q0,
-             q.rows, headDim);
+  insertRows(b, loc, forall, dQ, body->getArgument(3), bIdx, hIdx, q.q0, q.rows,
+             headDim);
   return forall.getResult(0);
 }
 
 FailureOr<SmallVector<Value>> GradientTileBuilder::build() {
   RankedTensorType qType = op.getQueryType(), kType = op.getKeyType(),
                    vType = op.getValueType();
-  if (qType.isDynamicDim(1) || kType.isDynamicDim(1) ||
-      qType.isDynamicDim(3) || vType.isDynamicDim(3))
+  if (qType.isDynamicDim(1) || kType.isDynamicDim(1) || qType.isDynamicDim(3) ||
+      vType.isDynamicDim(3))
     return op.emitOpError("attn-tile needs static head counts and head dims");
   if (br < 1 || bc < 1)
     return op.emitOpError("attn-tile: tile sizes must be >= 1, got block-q=")
@@ -365,16 +367,16 @@ FailureOr<SmallVector<Value>> GradientTileBuilder::build() {
   Value dQ = queryGradient(delta);
   SmallVector<Value> results;
   for (auto [r, type] : llvm::zip(ValueRange{dQ, dK, dV}, op->getResultTypes()))
-    results.push_back(r.getType() == type
-                          ? r
-                          : tensor::CastOp::create(b, loc, type, r).getResult());
+    results.push_back(
+        r.getType() == type
+            ? r
+            : tensor::CastOp::create(b, loc, type, r).getResult());
   return results;
 }
 
 } // namespace
 
-FailureOr<SmallVector<Value>>
-mlir::attn::tileAttentionGradWithRecomputation(
+FailureOr<SmallVector<Value>> mlir::attn::tileAttentionGradWithRecomputation(
     RewriterBase &rewriter, AttentionGradOp op,
     const OnlineSoftmaxTiling &tiling) {
   OpBuilder::InsertionGuard guard(rewriter);

@@ -10,8 +10,7 @@ using namespace mlir;
 using namespace mlir::attn;
 
 Value mlir::attn::createF32Constant(OpBuilder &b, Location loc, float value) {
-  return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
-                                        APFloat(value));
+  return arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(value));
 }
 
 Value mlir::attn::extendToF32(OpBuilder &b, Location loc, Value v) {
@@ -54,19 +53,17 @@ Value mlir::attn::createTruncatedTo(OpBuilder &b, Location loc, Value source,
   Type elt = resultType.getElementType();
   Value result = source;
   if (sourceType.getElementType() != elt) {
-    SmallVector<OpFoldResult> sizes =
-        tensor::getMixedSizes(b, loc, source);
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, source);
     Value init = tensor::EmptyOp::create(b, loc, sizes, elt);
     unsigned rank = sourceType.getRank();
     AffineMap id = b.getMultiDimIdentityMap(rank);
     SmallVector<utils::IteratorType> par(rank, utils::IteratorType::parallel);
-    result = createGeneric(b, loc, {source}, init, {id, id}, par,
-                           [&](OpBuilder &nb, Location l, ValueRange args) {
-                             linalg::YieldOp::create(
-                                 nb, l,
-                                 arith::TruncFOp::create(nb, l, elt, args[0])
-                                     .getResult());
-                           });
+    result = createGeneric(
+        b, loc, {source}, init, {id, id}, par,
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          linalg::YieldOp::create(
+              nb, l, arith::TruncFOp::create(nb, l, elt, args[0]).getResult());
+        });
   }
   if (result.getType() != resultType)
     result = tensor::CastOp::create(b, loc, resultType, result);
