@@ -14,7 +14,7 @@
 // RUN: attention-opt %s --pass-pipeline="builtin.module(attn-fuse,func.func(attn-decompose),canonicalize,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},canonicalize,buffer-deallocation-pipeline,convert-bufferization-to-memref,func.func(convert-linalg-to-loops),expand-strided-metadata,lower-affine,convert-scf-to-cf,arith-expand,convert-math-to-llvm,convert-math-to-libm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts)" \
 // RUN:   | mlir-runner -e main -entry-point-result=f32 | FileCheck %s --check-prefix=DIFF
 //
-// The two chains are fused; the reference copies are not:
+// The chains are fused; the reference copies are not:
 // RUN: attention-opt %s --attn-fuse | FileCheck %s --check-prefix=IR
 
 // IR-LABEL: func @scaled_bias
@@ -25,6 +25,18 @@
 // IR: attn.attention {{.*}} mask({{.*}} : tensor<1x4x6x10xi1>) {scale = 2.500000e-01 : f32}
 // IR-LABEL: func @keep_mask_ref
 // IR-NOT: attn.attention
+// IR-LABEL: func @causal_br
+// IR: attn.attention {{.*}} {causal = #attn.causal<bottom_right>, scale = 1.250000e-01 : f32}
+// IR-LABEL: func @causal_br_ref
+// IR-NOT: attn.attention
+// IR-LABEL: func @causal_add
+// IR: attn.attention {{.*}} {causal = #attn.causal<top_left>, scale = 1.250000e-01 : f32}
+// IR-LABEL: func @causal_add_ref
+// IR-NOT: attn.attention
+// IR-LABEL: func @causal_win
+// IR: attn.attention {{.*}} {scale = 1.250000e-01 : f32, window = array<i64: -1, 2>}
+// IR-LABEL: func @causal_win_ref
+// IR-NOT: attn.attention
 
 // CHECK: attn.attention
 // CHECK-NEXT: B=1 Hq=4 Hkv=4 Lq=6 Lk=10 D=64 Dv=5 f32 causal=none masked
@@ -32,9 +44,18 @@
 // CHECK: attn.attention
 // CHECK-NEXT: B=1 Hq=4 Hkv=4 Lq=6 Lk=10 D=16 Dv=5 f32 causal=none masked
 // CHECK: PASS
-// CHECK: all 2 attention op(s) match the float64 reference
+// CHECK: attn.attention
+// CHECK-NEXT: B=1 Hq=4 Hkv=4 Lq=6 Lk=10 D=64 Dv=5 f32 causal=bottom_right{{$}}
+// CHECK: PASS
+// CHECK: attn.attention
+// CHECK-NEXT: B=1 Hq=4 Hkv=4 Lq=6 Lk=10 D=64 Dv=5 f32 causal=top_left{{$}}
+// CHECK: PASS
+// CHECK: attn.attention
+// CHECK-NEXT: B=1 Hq=4 Hkv=4 Lq=6 Lk=10 D=64 Dv=5 f32 causal=none window{{$}}
+// CHECK: PASS
+// CHECK: all 5 attention op(s) match the float64 reference
 
-// Largest |fused - unfused| over both chains: below 1e-5.
+// Largest |fused - unfused| over all chains: below 1e-5.
 // DIFF: {{^(0|[0-9](\.[0-9]+)?e-(0[6-9]|[1-9][0-9]))$}}
 
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
@@ -236,6 +257,328 @@ func.func @keep_mask_ref(%q: tensor<4x6x16xf32>, %k: tensor<4x10x16xf32>, %v: te
   %p = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %rl : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):
     %r = arith.mulf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %out = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %out, %p : tensor<4x6x5xf32>, tensor<4x6x10xf32>
+}
+
+// Chain 3: as chain 1 with select(j > i + 4, -inf, s) in one generic
+// (Lk - Lq = 4): causal = bottom_right.
+func.func @causal_br(%q: tensor<4x6x64xf32>, %k: tensor<4x10x64xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c8 = arith.constant 8.0 : f32
+  %ekt = tensor.empty() : tensor<4x64x10xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x10x64xf32>) outs(%ekt : tensor<4x64x10xf32>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x6x64xf32>, tensor<4x64x10xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.divf %x, %c8 : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %sb = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c4 = arith.constant 4 : index
+    %i4 = arith.addi %i, %c4 : index
+    %c = arith.cmpi ugt, %j, %i4 : index
+    %r = arith.select %c, %ninf, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %er = tensor.empty() : tensor<4x6xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %m = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%sb : tensor<4x6x10xf32>) outs(%mi : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %d = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%sb, %m : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.subf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %e = linalg.exp ins(%d : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %l = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<4x6x10xf32>) outs(%li : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %p = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %l : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.divf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %out = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %out : tensor<4x6x5xf32>
+}
+func.func @causal_br_ref(%q: tensor<4x6x64xf32>, %k: tensor<4x10x64xf32>, %v: tensor<4x10x5xf32>) -> (tensor<4x6x5xf32>, tensor<4x6x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c8 = arith.constant 8.0 : f32
+  %ekt = tensor.empty() : tensor<4x64x10xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x10x64xf32>) outs(%ekt : tensor<4x64x10xf32>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x6x64xf32>, tensor<4x64x10xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.divf %x, %c8 : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %sb = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c4 = arith.constant 4 : index
+    %i4 = arith.addi %i, %c4 : index
+    %c = arith.cmpi ugt, %j, %i4 : index
+    %r = arith.select %c, %ninf, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %er = tensor.empty() : tensor<4x6xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %m = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%sb : tensor<4x6x10xf32>) outs(%mi : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %d = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%sb, %m : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.subf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %e = linalg.exp ins(%d : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %l = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<4x6x10xf32>) outs(%li : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %p = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %l : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.divf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %out = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %out, %p : tensor<4x6x5xf32>, tensor<4x6x10xf32>
+}
+// Chain 4: as chain 1 with s + select(i >= j, 0, -inf) in one generic:
+// causal = top_left.
+func.func @causal_add(%q: tensor<4x6x64xf32>, %k: tensor<4x10x64xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c8 = arith.constant 8.0 : f32
+  %ekt = tensor.empty() : tensor<4x64x10xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x10x64xf32>) outs(%ekt : tensor<4x64x10xf32>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x6x64xf32>, tensor<4x64x10xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.divf %x, %c8 : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %sb = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c = arith.cmpi uge, %i, %j : index
+    %b = arith.select %c, %zero, %ninf : f32
+    %r = arith.addf %x, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %er = tensor.empty() : tensor<4x6xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %m = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%sb : tensor<4x6x10xf32>) outs(%mi : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %d = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%sb, %m : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.subf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %e = linalg.exp ins(%d : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %l = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<4x6x10xf32>) outs(%li : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %p = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %l : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.divf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %out = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %out : tensor<4x6x5xf32>
+}
+func.func @causal_add_ref(%q: tensor<4x6x64xf32>, %k: tensor<4x10x64xf32>, %v: tensor<4x10x5xf32>) -> (tensor<4x6x5xf32>, tensor<4x6x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c8 = arith.constant 8.0 : f32
+  %ekt = tensor.empty() : tensor<4x64x10xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x10x64xf32>) outs(%ekt : tensor<4x64x10xf32>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x6x64xf32>, tensor<4x64x10xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.divf %x, %c8 : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %sb = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c = arith.cmpi uge, %i, %j : index
+    %b = arith.select %c, %zero, %ninf : f32
+    %r = arith.addf %x, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %er = tensor.empty() : tensor<4x6xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %m = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%sb : tensor<4x6x10xf32>) outs(%mi : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %d = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%sb, %m : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.subf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %e = linalg.exp ins(%d : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %l = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<4x6x10xf32>) outs(%li : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %p = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %l : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.divf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %out = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %out, %p : tensor<4x6x5xf32>, tensor<4x6x10xf32>
+}
+// Chain 5: as chain 1 with select(j - 2 > i, -inf, s): window = [-1, 2].
+func.func @causal_win(%q: tensor<4x6x64xf32>, %k: tensor<4x10x64xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c8 = arith.constant 8.0 : f32
+  %ekt = tensor.empty() : tensor<4x64x10xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x10x64xf32>) outs(%ekt : tensor<4x64x10xf32>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x6x64xf32>, tensor<4x64x10xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.divf %x, %c8 : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %sb = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c2 = arith.constant 2 : index
+    %j2 = arith.subi %j, %c2 : index
+    %c = arith.cmpi sgt, %j2, %i : index
+    %r = arith.select %c, %ninf, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %er = tensor.empty() : tensor<4x6xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %m = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%sb : tensor<4x6x10xf32>) outs(%mi : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %d = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%sb, %m : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.subf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %e = linalg.exp ins(%d : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %l = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<4x6x10xf32>) outs(%li : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %p = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %l : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.divf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %out = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %out : tensor<4x6x5xf32>
+}
+func.func @causal_win_ref(%q: tensor<4x6x64xf32>, %k: tensor<4x10x64xf32>, %v: tensor<4x10x5xf32>) -> (tensor<4x6x5xf32>, tensor<4x6x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c8 = arith.constant 8.0 : f32
+  %ekt = tensor.empty() : tensor<4x64x10xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x10x64xf32>) outs(%ekt : tensor<4x64x10xf32>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x6x64xf32>, tensor<4x64x10xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.divf %x, %c8 : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %sb = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c2 = arith.constant 2 : index
+    %j2 = arith.subi %j, %c2 : index
+    %c = arith.cmpi sgt, %j2, %i : index
+    %r = arith.select %c, %ninf, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %er = tensor.empty() : tensor<4x6xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %m = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%sb : tensor<4x6x10xf32>) outs(%mi : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %d = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%sb, %m : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.subf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %e = linalg.exp ins(%d : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %l = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<4x6x10xf32>) outs(%li : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %p = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %l : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.divf %x, %y : f32
     linalg.yield %r : f32
   } -> tensor<4x6x10xf32>
   %eo = tensor.empty() : tensor<4x6x5xf32>
@@ -448,6 +791,18 @@ func.func @main() -> f32 {
   %r2, %p2 = call @keep_mask_ref(%q16, %k16, %v, %keep) : (tensor<4x6x16xf32>, tensor<4x10x16xf32>, tensor<4x10x5xf32>, tensor<4x6x10xi1>) -> (tensor<4x6x5xf32>, tensor<4x6x10xf32>)
   %d1 = call @maxabsdiff(%o1, %r1) : (tensor<4x6x5xf32>, tensor<4x6x5xf32>) -> f32
   %d2 = call @maxabsdiff(%o2, %r2) : (tensor<4x6x5xf32>, tensor<4x6x5xf32>) -> f32
-  %d = arith.maximumf %d1, %d2 : f32
+  %o3 = call @causal_br(%q64, %k64, %v) : (tensor<4x6x64xf32>, tensor<4x10x64xf32>, tensor<4x10x5xf32>) -> tensor<4x6x5xf32>
+  %r3, %p3 = call @causal_br_ref(%q64, %k64, %v) : (tensor<4x6x64xf32>, tensor<4x10x64xf32>, tensor<4x10x5xf32>) -> (tensor<4x6x5xf32>, tensor<4x6x10xf32>)
+  %d3 = call @maxabsdiff(%o3, %r3) : (tensor<4x6x5xf32>, tensor<4x6x5xf32>) -> f32
+  %o4 = call @causal_add(%q64, %k64, %v) : (tensor<4x6x64xf32>, tensor<4x10x64xf32>, tensor<4x10x5xf32>) -> tensor<4x6x5xf32>
+  %r4, %p4 = call @causal_add_ref(%q64, %k64, %v) : (tensor<4x6x64xf32>, tensor<4x10x64xf32>, tensor<4x10x5xf32>) -> (tensor<4x6x5xf32>, tensor<4x6x10xf32>)
+  %d4 = call @maxabsdiff(%o4, %r4) : (tensor<4x6x5xf32>, tensor<4x6x5xf32>) -> f32
+  %o5 = call @causal_win(%q64, %k64, %v) : (tensor<4x6x64xf32>, tensor<4x10x64xf32>, tensor<4x10x5xf32>) -> tensor<4x6x5xf32>
+  %r5, %p5 = call @causal_win_ref(%q64, %k64, %v) : (tensor<4x6x64xf32>, tensor<4x10x64xf32>, tensor<4x10x5xf32>) -> (tensor<4x6x5xf32>, tensor<4x6x10xf32>)
+  %d5 = call @maxabsdiff(%o5, %r5) : (tensor<4x6x5xf32>, tensor<4x6x5xf32>) -> f32
+  %d12 = arith.maximumf %d1, %d2 : f32
+  %d123 = arith.maximumf %d12, %d3 : f32
+  %d1234 = arith.maximumf %d123, %d4 : f32
+  %d = arith.maximumf %d1234, %d5 : f32
   return %d : f32
 }

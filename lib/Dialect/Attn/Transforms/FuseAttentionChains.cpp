@@ -19,6 +19,15 @@
 // the constants are, that no intermediate has another user) are made on the
 // views, so the linalg and the TOSA forms share them.
 //
+// Causal masks built from `linalg.index` comparisons (a generic whose body
+// compares the key index j with the query index i plus a constant and
+// selects -inf, or adds a select'd -inf/0 bias, where the comparison
+// excludes) become `causal` / `window` attributes: allowed j <= i gives
+// top_left, j <= i + (Lk - Lq) (static) bottom_right, j <= i + c (c > 0)
+// window = [-1, c]. The same holds for an i1 keep mask or a float bias
+// tensor produced by such a generic without inputs (e.g. [Lq, Lk],
+// broadcast); if that tensor is not recognized it stays a tensor mask.
+//
 //===----------------------------------------------------------------------===//
 
 #include "attnopt/Dialect/Attn/Transforms/Passes.h"
@@ -403,6 +412,9 @@ struct FuseOptions {
 struct Chain {
   Operation *anchor = nullptr;
   int64_t rank = 0;
+  int64_t lq = ShapedType::kDynamic, lk = ShapedType::kDynamic;
+  CausalMode causal = CausalMode::none;
+  std::optional<int64_t> windowRight; // window = [-1, windowRight]
   Value q, k, v;
   SmallVector<int64_t> qPerm, kPerm, vPerm, outPerm;
   float scale = 1.0f;
@@ -433,6 +445,14 @@ private:
   LogicalResult matchPV(Value probs, Chain &chain);
   LogicalResult matchMask(const EwOperand &m, Chain &chain);
   bool isRowOperand(const EwOperand &o, const Reduction &red, int64_t rank);
+  bool isMaskFill(const APFloat &fill) const;
+  LogicalResult matchIndexMask(Value x, Chain &chain, Value &next,
+                               bool &matched);
+  LogicalResult matchCausalCond(Value cond, Block *body,
+                                ArrayRef<int64_t> loopToScoreDim,
+                                bool condKeeps, Chain &chain);
+  LogicalResult matchIndexMaskTensor(const EwOperand &m, bool isBool,
+                                     Chain &chain);
 
   const FuseOptions &options;
 };
@@ -457,6 +477,311 @@ bool ChainMatcher::isRowOperand(const EwOperand &o, const Reduction &red,
     exprs.push_back(getAffineDimExpr(d, ctx));
   }
   return o.map == AffineMap::get(rank, 0, exprs, ctx);
+}
+
+/// The value a select puts at excluded positions: -inf, or (option
+/// large-negative-is-masked) a finite value <= -1e4.
+bool ChainMatcher::isMaskFill(const APFloat &f) const {
+  if (f.isInfinity() && f.isNegative())
+    return true;
+  if (!options.largeNegativeIsMasked || f.isNaN())
+    return false;
+  APFloat fill = f;
+  bool losesInfo;
+  fill.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+               &losesInfo);
+  return fill.convertToDouble() <= -1.0e4;
+}
+
+//===----------------------------------------------------------------------===//
+// Causal masks from linalg.index comparisons
+//===----------------------------------------------------------------------===//
+
+/// sum_l coef[l] * (linalg.index l) + c, over the loops of a generic.
+struct IndexForm {
+  SmallVector<int64_t> coef;
+  int64_t c = 0;
+};
+
+/// Adds `sign` * `v` to `form`; `v` is built from linalg.index ops of
+/// `body`, integer constants, addi, subi and index casts.
+bool addIndexForm(Value v, Block *body, int64_t sign, IndexForm &form) {
+  Type t = v.getType();
+  if (!t.isIndex() && !(t.isSignlessInteger() && t.getIntOrFloatBitWidth() >= 32))
+    return false;
+  APInt cst;
+  if (matchPattern(v, m_ConstantInt(&cst))) {
+    if (cst.getSignificantBits() > 32)
+      return false;
+    form.c += sign * cst.getSExtValue();
+    return true;
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getBlock() != body)
+    return false;
+  if (auto idx = dyn_cast<linalg::IndexOp>(def)) {
+    if (idx.getDim() >= form.coef.size())
+      return false;
+    form.coef[idx.getDim()] += sign;
+    return true;
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return addIndexForm(def->getOperand(0), body, sign, form);
+  if (auto add = dyn_cast<arith::AddIOp>(def))
+    return addIndexForm(add.getLhs(), body, sign, form) &&
+           addIndexForm(add.getRhs(), body, sign, form);
+  if (auto sub = dyn_cast<arith::SubIOp>(def))
+    return addIndexForm(sub.getLhs(), body, sign, form) &&
+           addIndexForm(sub.getRhs(), body, -sign, form);
+  return false;
+}
+
+/// Recognizes `cond` (an i1 of `body`) as a comparison of the key index j
+/// with the query index i plus a constant and, with `condKeeps` saying
+/// whether true means allowed, records the allowed band j <= i + R as
+/// causal / window on `chain`.
+LogicalResult ChainMatcher::matchCausalCond(Value cond, Block *body,
+                                            ArrayRef<int64_t> loopToScoreDim,
+                                            bool condKeeps, Chain &chain) {
+  auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+  if (!cmp || cmp->getBlock() != body)
+    return fail("the index-built mask condition is not an arith.cmpi");
+  using P = arith::CmpIPredicate;
+  P pred = cmp.getPredicate();
+  if (pred == P::eq || pred == P::ne)
+    return fail("the index-built mask compares for (in)equality");
+  bool isUnsigned =
+      pred == P::ugt || pred == P::uge || pred == P::ult || pred == P::ule;
+  IndexForm lhs, rhs;
+  lhs.coef.assign(loopToScoreDim.size(), 0);
+  rhs.coef.assign(loopToScoreDim.size(), 0);
+  if (!addIndexForm(cmp.getLhs(), body, 1, lhs) ||
+      !addIndexForm(cmp.getRhs(), body, 1, rhs))
+    return fail("the index-built mask compares values that are not "
+                "linalg.index sums plus constants");
+  // An unsigned comparison is the integer one if neither side can be
+  // negative (indices are >= 0).
+  if (isUnsigned)
+    for (const IndexForm *f : {&lhs, &rhs})
+      if (f->c < 0 || llvm::any_of(f->coef, [](int64_t x) { return x < 0; }))
+        return fail("the index-built mask compares unsigned a side that may "
+                    "be negative");
+  // lhs - rhs = s * (j - i) + c.
+  int64_t r = chain.rank, coefQ = 0, coefK = 0;
+  for (auto [l, d] : llvm::enumerate(loopToScoreDim)) {
+    int64_t x = lhs.coef[l] - rhs.coef[l];
+    if (x == 0)
+      continue;
+    if (d == r - 2)
+      coefQ += x;
+    else if (d == r - 1)
+      coefK += x;
+    else
+      return fail("the index-built mask compares loop " + Twine(l) +
+                  (d < 0 ? Twine(", a broadcast dimension")
+                         : ", score dimension " + Twine(d)) +
+                  ", not only the query (" + Twine(r - 2) + ") and key (" +
+                  Twine(r - 1) + ") dimensions");
+  }
+  if (!((coefK == 1 && coefQ == -1) || (coefK == -1 && coefQ == 1)))
+    return fail("the index-built mask does not compare the key index with "
+                "the query index plus a constant");
+  int64_t c = lhs.c - rhs.c;
+  // s * D + c `pred` 0, with D = j - i: D `pred'` K.
+  bool greater, strict;
+  switch (pred) {
+  case P::sgt: case P::ugt: greater = true; strict = true; break;
+  case P::sge: case P::uge: greater = true; strict = false; break;
+  case P::slt: case P::ult: greater = false; strict = true; break;
+  default: greater = false; strict = false; break;
+  }
+  int64_t k = -c;
+  if (coefK == -1) {
+    greater = !greater;
+    k = c;
+  }
+  // cond <=> D <= a (upper) or D >= a (lower).
+  bool upper = !greater;
+  int64_t a = strict ? (greater ? k + 1 : k - 1) : k;
+  if (!condKeeps) {
+    a = upper ? a + 1 : a - 1;
+    upper = !upper;
+  }
+  auto iPlus = [](int64_t off) -> std::string {
+    if (off == 0)
+      return "i";
+    return (off > 0 ? "i + " + Twine(off) : "i - " + Twine(-off)).str();
+  };
+  if (!upper)
+    return fail("the index-built mask allows keys j >= " + iPlus(a) +
+                " (a lower bound); only j <= i + c (keys after the query "
+                "excluded) is recognized");
+  if (chain.causal != CausalMode::none || chain.windowRight)
+    return fail("two index-built causal masks");
+  if (a == 0) {
+    chain.causal = CausalMode::top_left;
+  } else if (!ShapedType::isDynamic(chain.lq) &&
+             !ShapedType::isDynamic(chain.lk) && a == chain.lk - chain.lq) {
+    chain.causal = CausalMode::bottom_right;
+  } else if (a > 0) {
+    chain.windowRight = a;
+  } else {
+    return fail("the index-built mask allows j <= " + iPlus(a) +
+                ", which is neither top_left (0) nor bottom_right (Lk - Lq" +
+                (ShapedType::isDynamic(chain.lq) ||
+                         ShapedType::isDynamic(chain.lk)
+                     ? Twine(", not static")
+                     : " = " + Twine(chain.lk - chain.lq)) +
+                ") nor a window [-1, c >= 0]");
+  }
+  return success();
+}
+
+/// Body ops an index-built mask may have.
+bool isIndexMaskBodyOp(Operation &o) {
+  return o.hasTrait<OpTrait::ConstantLike>() ||
+         isa<linalg::IndexOp, arith::AddIOp, arith::SubIOp, arith::CmpIOp,
+             arith::IndexCastOp, arith::IndexCastUIOp, arith::SelectOp,
+             arith::AddFOp, linalg::YieldOp>(o);
+}
+
+/// A generic with all-parallel loops and an identity result map whose body
+/// reads linalg.index.
+linalg::GenericOp getIndexGeneric(Value v) {
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  if (!g || !g.hasPureTensorSemantics() || g.getNumDpsInits() != 1 ||
+      g.getNumLoops() != g.getNumParallelLoops() ||
+      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() ||
+      g.getBody()->getOps<linalg::IndexOp>().empty())
+    return {};
+  return g;
+}
+
+/// In-body causal masking of the scores `x`:
+///   select(cond, fill, s), select(cond, s, fill),
+///   s + select(cond, fill, 0), s + select(cond, 0, fill),
+/// with `cond` from linalg.index comparisons. `matched` is false if `x` is
+/// not such a generic at all; then nothing is recorded.
+LogicalResult ChainMatcher::matchIndexMask(Value x, Chain &chain, Value &next,
+                                           bool &matched) {
+  matched = false;
+  linalg::GenericOp g = getIndexGeneric(x);
+  if (!g || g.getNumLoops() != static_cast<unsigned>(chain.rank))
+    return success();
+  Block *body = g.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  Operation *top = yield.getNumOperands() == 1
+                       ? yield.getValues()[0].getDefiningOp()
+                       : nullptr;
+  if (!top || top->getBlock() != body ||
+      !isa<arith::SelectOp, arith::AddFOp>(top))
+    return success();
+  matched = true;
+  if (!llvm::all_of(*body, isIndexMaskBodyOp))
+    return fail("the index-built mask has other operations in its body");
+  auto isScores = [&](Value v) -> bool {
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || arg.getOwner() != body ||
+        arg.getArgNumber() >= g.getNumDpsInputs())
+      return false;
+    FailureOr<EwOperand> o = resolveBodyValue(g, v);
+    if (failed(o) || !o->tensor || !o->map.isIdentity())
+      return false;
+    next = o->tensor;
+    return true;
+  };
+  auto scalarOf = [&](Value v) -> std::optional<APFloat> {
+    FailureOr<EwOperand> o = resolveBodyValue(g, v);
+    if (failed(o) || o->tensor)
+      return std::nullopt;
+    return o->scalar;
+  };
+  Value cond;
+  bool condKeeps;
+  if (auto sel = dyn_cast<arith::SelectOp>(top)) {
+    // select(cond, fill, s) or select(cond, s, fill).
+    condKeeps = isScores(sel.getTrueValue());
+    Value fillValue = condKeeps ? sel.getFalseValue() : sel.getTrueValue();
+    if (!condKeeps && !isScores(sel.getFalseValue()))
+      return fail("the index-built mask does not select the scores");
+    std::optional<APFloat> fill = scalarOf(fillValue);
+    if (!fill)
+      return fail("the index-built mask selects a non-constant");
+    if (!isMaskFill(*fill))
+      return fail("the index-built mask sets excluded scores to a finite "
+                  "value, not -inf (see option large-negative-is-masked)");
+    cond = sel.getCondition();
+  } else {
+    // s + select(cond, fill, 0) or s + select(cond, 0, fill).
+    auto add = cast<arith::AddFOp>(top);
+    Value bias;
+    if (isScores(add.getLhs()))
+      bias = add.getRhs();
+    else if (isScores(add.getRhs()))
+      bias = add.getLhs();
+    else
+      return fail("the index-built mask does not add to the scores");
+    auto bsel = bias.getDefiningOp<arith::SelectOp>();
+    if (!bsel || bsel->getBlock() != body)
+      return fail("the index-built bias is not a select");
+    std::optional<APFloat> t = scalarOf(bsel.getTrueValue()),
+                           f = scalarOf(bsel.getFalseValue());
+    if (!t || !f)
+      return fail("the index-built bias selects a non-constant");
+    condKeeps = t->isZero();
+    if (!(condKeeps ? *t : *f).isZero())
+      return fail("the index-built bias is not 0 at allowed positions");
+    if (!isMaskFill(condKeeps ? *f : *t))
+      return fail("the index-built bias is finite, not -inf (see option "
+                  "large-negative-is-masked)");
+    cond = bsel.getCondition();
+  }
+  SmallVector<int64_t> loopToScoreDim;
+  for (int64_t l = 0; l < chain.rank; ++l)
+    loopToScoreDim.push_back(l);
+  return matchCausalCond(cond, body, loopToScoreDim, condKeeps, chain);
+}
+
+/// A mask tensor produced by an input-less index generic: an i1 keep mask
+/// yielding a comparison, or a float bias yielding select(cond, fill, 0) /
+/// select(cond, 0, fill). On success the mask becomes causal / window.
+LogicalResult ChainMatcher::matchIndexMaskTensor(const EwOperand &m,
+                                                 bool isBool, Chain &chain) {
+  linalg::GenericOp g = getIndexGeneric(m.tensor);
+  if (!g || g.getNumDpsInputs() != 0 ||
+      g.getNumLoops() != chain.maskDims.size())
+    return failure();
+  Block *body = g.getBody();
+  if (!llvm::all_of(*body, isIndexMaskBodyOp))
+    return failure();
+  Value y = cast<linalg::YieldOp>(body->getTerminator()).getValues()[0];
+  Value cond = y;
+  bool condKeeps = true;
+  if (!isBool) {
+    auto sel = y.getDefiningOp<arith::SelectOp>();
+    std::optional<APFloat> t, f;
+    if (!sel || !(t = getSplatFloat(sel.getTrueValue())) ||
+        !(f = getSplatFloat(sel.getFalseValue())))
+      return failure();
+    condKeeps = t->isZero();
+    if (!(condKeeps ? *t : *f).isZero() || !isMaskFill(condKeeps ? *f : *t))
+      return failure();
+    cond = sel.getCondition();
+  }
+  // Loop l is mask dim l, which is score dim maskDims[l] (a size-1 dim read
+  // at 0 is broadcast: its index is always 0, rejected if compared).
+  SmallVector<int64_t> loopToScoreDim;
+  for (auto [l, e] : llvm::enumerate(m.map.getResults()))
+    loopToScoreDim.push_back(isa<AffineDimExpr>(e) ? chain.maskDims[l] : -1);
+  Chain trial = chain;
+  std::string saved = reason;
+  if (failed(matchCausalCond(cond, body, loopToScoreDim, condKeeps, trial))) {
+    reason = saved;
+    return failure();
+  }
+  chain.causal = trial.causal;
+  chain.windowRight = trial.windowRight;
+  return success();
 }
 
 LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
@@ -588,6 +913,12 @@ LogicalResult ChainMatcher::matchMask(const EwOperand &m, Chain &chain) {
     last = dim;
     chain.maskDims.push_back(dim);
   }
+  // A mask built from linalg.index comparisons becomes causal / window.
+  if (succeeded(matchIndexMaskTensor(
+          m, getElementTypeOrSelf(type).isInteger(1), chain))) {
+    chain.maskDims.clear();
+    return success();
+  }
   chain.mask = m.tensor;
   return success();
 }
@@ -595,6 +926,11 @@ LogicalResult ChainMatcher::matchMask(const EwOperand &m, Chain &chain) {
 LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   // Peeled in the reverse of attn.attention's order: exclusion, bias, scale.
   Value x = scores;
+  if (auto st = dyn_cast<RankedTensorType>(scores.getType());
+      st && st.getRank() >= 2) {
+    chain.lq = st.getDimSize(st.getRank() - 2);
+    chain.lk = st.getDimSize(st.getRank() - 1);
+  }
   // The scores are an identity-mapped operand produced by a contraction or
   // by an earlier step (preferred over, e.g., a full-size bias).
   auto step = [&](FailureOr<Elementwise> &ew, Value &main,
@@ -630,6 +966,26 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   };
 
   FailureOr<Elementwise> ew = getElementwise(x);
+  // A causal mask built from linalg.index comparisons in the body of a
+  // generic: it commutes with the other steps (with a positive scale), so
+  // it is accepted between any two of them.
+  bool scaled = false;
+  auto indexMask = [&]() -> LogicalResult {
+    bool matched;
+    Value next;
+    if (failed(matchIndexMask(x, chain, next, matched)))
+      return failure();
+    if (!matched)
+      return success();
+    if (scaled && !(chain.scale > 0.0f))
+      return fail("an index-built mask is followed by a non-positive scale");
+    if (failed(peel(next)))
+      return failure();
+    ew = getElementwise(x);
+    return success();
+  };
+  if (failed(indexMask()))
+    return failure();
   // (4) exclusion: select(keep, s, -inf).
   if (succeeded(ew) && ew->kind == EwKind::Select) {
     const EwOperand &cond = ew->args[0], &t = ew->args[1], &f = ew->args[2];
@@ -638,15 +994,7 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
                   "attn.attention keeps where the mask is true");
     if (!cond.tensor || !t.tensor || !t.map.isIdentity() || !f.scalar)
       return fail("unsupported select on the scores");
-    APFloat fill = *f.scalar;
-    bool ok = fill.isInfinity() && fill.isNegative();
-    if (!ok && options.largeNegativeIsMasked) {
-      bool losesInfo;
-      fill.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
-                   &losesInfo);
-      ok = fill.convertToDouble() <= -1.0e4;
-    }
-    if (!ok)
+    if (!isMaskFill(*f.scalar))
       return fail("the masked scores are set to a finite value, not -inf "
                   "(see option large-negative-is-masked)");
     if (!getElementTypeOrSelf(cond.tensor.getType()).isInteger(1))
@@ -656,6 +1004,8 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     if (failed(peel(t.tensor)))
       return failure();
     ew = getElementwise(x);
+    if (failed(indexMask()))
+      return failure();
   }
   // (3) additive bias.
   Value main;
@@ -672,6 +1022,8 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     if (failed(matchMask(*other, chain)) || failed(peel(main)))
       return failure();
     ew = getElementwise(x);
+    if (failed(indexMask()))
+      return failure();
   }
   // (1) scale.
   if (succeeded(ew) && (ew->kind == EwKind::Mul || ew->kind == EwKind::Div) &&
@@ -703,6 +1055,9 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     if (failed(peel(main)))
       return failure();
     ew = getElementwise(x);
+    scaled = true;
+    if (failed(indexMask()))
+      return failure();
   }
   return matchQK(x, chain);
 }
@@ -936,8 +1291,11 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
       qType.getElementType());
   auto attention = AttentionOp::create(
       rewriter, loc, TypeRange{outType}, q, k, v, mask, Value(), Value(),
-      rewriter.getF32FloatAttr(chain.scale), CausalMode::none,
-      DenseI64ArrayAttr(), FloatAttr(), APFloat(0.0f));
+      rewriter.getF32FloatAttr(chain.scale), chain.causal,
+      chain.windowRight
+          ? rewriter.getDenseI64ArrayAttr({-1, *chain.windowRight})
+          : DenseI64ArrayAttr(),
+      FloatAttr(), APFloat(0.0f));
   Value out = attention.getOutput();
   if (r < 4) {
     SmallVector<ReassociationIndices> groups = unitDimGroups(positions);
