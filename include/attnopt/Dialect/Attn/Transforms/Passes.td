@@ -78,7 +78,8 @@ def AttnSelectTilesPass : Pass<"attn-select-tiles"> {
 }
 
 def AttnTilePass : Pass<"attn-tile"> {
-  let summary = "Tile attn.attention with online softmax (FlashAttention)";
+  let summary = "Tile attn.attention with online softmax (FlashAttention) "
+                "and attn.attention_grad with recomputation";
   let description = [{
     Rewrites each `attn.attention` into an `scf.forall` over (batch, query
     head, query block of Br rows) whose body loops (`scf.for`) over the
@@ -99,9 +100,17 @@ def AttnTilePass : Pass<"attn-tile"> {
     Tiles have static shapes: the last query/key block is padded with zeros
     and its extra columns masked. Mask tensors are read block by block.
 
+    Each `attn.attention_grad` becomes FlashAttention-2's backward with
+    recomputation: D = rowsum(dO * O); an `scf.forall` over (batch, kv head,
+    key block) looping over the query heads of the group and the query
+    blocks that can see the key block, accumulating dK and dV from
+    Br x Bc tiles of S, P = exp(S - lse), dP and dS; and an `scf.forall`
+    over (batch, query head, query block) accumulating dQ over the visible
+    key blocks. No result depends on the order of parallel iterations.
+
     Tile sizes come from `block-q`/`block-kv` if given, else from the op's
     `attn.tiles` attribute (`attn-select-tiles`), else from the tile
-    selection for `chip`.
+    selection for `chip` (forward) or 64 x 64 (gradient).
   }];
   let options = [
     Option<"blockQ", "block-q", "int64_t", "0", "Query rows per tile (Br)">,
