@@ -88,18 +88,25 @@ void mlir::attn::buildAttnGpuPipeline(OpPassManager &pm,
   pm.addPass(createGpuNVVMAttachTarget(target));
 
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-  device.addPass(createConvertNVGPUToNVVMPass());
+  AttnConvertNVGPUToNVVMPassOptions nvgpu;
+  nvgpu.indexBitwidth = options.indexBitwidth;
+  device.addPass(createAttnConvertNVGPUToNVVMPass(nvgpu));
   device.addPass(createConvertVectorToSCFPass());
   device.addPass(createSCFToControlFlowPass());
   device.addPass(createConvertNVVMToLLVMPass());
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
-  device.addPass(createArithToLLVMConversionPass());
-  device.addPass(createConvertIndexToLLVMPass());
+  ArithToLLVMConversionPassOptions arith;
+  arith.indexBitwidth = options.indexBitwidth;
+  device.addPass(createArithToLLVMConversionPass(arith));
+  ConvertIndexToLLVMPassOptions index;
+  index.indexBitwidth = options.indexBitwidth;
+  device.addPass(createConvertIndexToLLVMPass(index));
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = true;
+  toNVVM.indexBitwidth = options.indexBitwidth;
   device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());

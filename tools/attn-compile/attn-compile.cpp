@@ -27,11 +27,13 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -40,7 +42,8 @@ static llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
                                                 llvm::cl::init("-"));
 static llvm::cl::opt<std::string>
     outputFilename("o", llvm::cl::desc("Output PTX file"),
-                   llvm::cl::value_desc("file"), llvm::cl::init("attention.ptx"));
+                   llvm::cl::value_desc("file"),
+                   llvm::cl::init("attention.ptx"));
 static llvm::cl::opt<std::string> manifestFilename(
     "manifest",
     llvm::cl::desc("Output manifest (default: the PTX name with .json)"),
@@ -62,16 +65,36 @@ static llvm::cl::opt<std::string> kernelKind(
 
 static llvm::cl::opt<int64_t> blockQ(
     "block-q",
-    llvm::cl::desc("Query rows per block of the tensor-core kernel: 64 "
-                   "(4 warps) or 128 (8 warps); 0 (default) chooses: the "
-                   "attn.tiles block_q if any, else 64"),
+    llvm::cl::desc("Query rows per block of the forward tensor-core kernel: "
+                   "64 or 128; 0 (default) chooses (the attn.tiles block_q "
+                   "if any)"),
     llvm::cl::init(0));
 
-static llvm::cl::opt<std::string> cudaPath(
-    "cuda-path",
-    llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "
-                   "$CUDA_HOME, else /usr/local/cuda)"),
-    llvm::cl::init(""));
+static llvm::cl::opt<int64_t> blockKV(
+    "block-kv",
+    llvm::cl::desc("Keys per step of the forward tensor-core kernel: 64 or "
+                   "128; 0 (default) chooses"),
+    llvm::cl::init(0));
+
+static llvm::cl::opt<int64_t>
+    warps("warps",
+          llvm::cl::desc("Warps per block of the forward tensor-core kernel "
+                         "(16 or 32 query rows each); 0 (default) chooses"),
+          llvm::cl::init(0));
+
+static llvm::cl::opt<unsigned> indexBits(
+    "index-bits",
+    llvm::cl::desc("Bits of the kernels' index arithmetic: 0 (default) "
+                   "chooses 32 when every tensor of every compiled op has "
+                   "fewer than 2^31 elements, else 64; 32 or 64 force it (32 "
+                   "is refused for larger tensors)"),
+    llvm::cl::init(0));
+
+static llvm::cl::opt<std::string>
+    cudaPath("cuda-path",
+             llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "
+                            "$CUDA_HOME, else /usr/local/cuda)"),
+             llvm::cl::init(""));
 
 static int fail(const Twine &msg) {
   llvm::errs() << "attn-compile: " << msg << "\n";
@@ -98,9 +121,8 @@ int main(int argc, char **argv) {
                                     "attn-compile: attention IR to PTX\n");
   if (chip != "sm_80" && chip != "sm_90a" && chip != "sm_90")
     return fail("unsupported --chip=" + chip + " (expected sm_80 or sm_90a)");
-  if (blockQ != 0 && blockQ != 64 && blockQ != 128)
-    return fail("unsupported --block-q=" + std::to_string(blockQ) +
-                " (expected 0, 64 or 128)");
+  if (blockQ < 0 || blockKV < 0 || warps < 0)
+    return fail("--block-q, --block-kv and --warps must not be negative");
   if (emit != "ptx" && emit != "gpu")
     return fail("unsupported --emit=" + emit + " (expected ptx or gpu)");
   std::optional<attn::KernelChoice> kernelChoice =
@@ -141,6 +163,29 @@ int main(int argc, char **argv) {
   if (ops.empty() && gradOps.empty())
     return fail("no attn.attention or attn.attention_grad op in " +
                 inputFilename);
+  if (indexBits != 0 && indexBits != 32 && indexBits != 64)
+    return fail("unsupported --index-bits=" + std::to_string(indexBits) +
+                " (expected 0, 32 or 64)");
+  // 32-bit index arithmetic is exact when every flat offset the kernels
+  // compute (at most a tensor's element count) is below 2^31.
+  int64_t largest = 0;
+  auto measure = [&](Operation *op) {
+    for (Type t : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
+                                     llvm::to_vector(op->getResultTypes())))
+      if (auto shaped = dyn_cast<RankedTensorType>(t))
+        largest = std::max(largest, shaped.hasStaticShape()
+                                        ? shaped.getNumElements()
+                                        : std::numeric_limits<int64_t>::max());
+  };
+  for (attn::AttentionOp op : ops)
+    measure(op);
+  for (attn::AttentionGradOp op : gradOps)
+    measure(op);
+  const bool fits32 = largest < (int64_t(1) << 31);
+  if (indexBits == 32 && !fits32)
+    return fail("--index-bits=32: a tensor has " + std::to_string(largest) +
+                " elements (32-bit offsets need fewer than 2^31)");
+  const unsigned bits = indexBits ? unsigned(indexBits) : fits32 ? 32 : 64;
   OpBuilder b(&context);
   OwningOpRef<ModuleOp> kernels = ModuleOp::create(module->getLoc());
   (*kernels)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -153,7 +198,7 @@ int main(int argc, char **argv) {
   for (auto [i, op] : llvm::enumerate(ops)) {
     FailureOr<attn::KernelSpec> spec =
         attn::describeAttentionKernel(op, "attn_fwd_" + std::to_string(i),
-                                      *kernelChoice, blockQ);
+                                      *kernelChoice, {blockQ, blockKV, warps});
     if (failed(spec) ||
         failed(attn::buildAttentionKernel(b, gpuModule, op, *spec)))
       return 1;
@@ -200,14 +245,18 @@ int main(int argc, char **argv) {
     return fail("no libdevice under " + toolkit +
                 "/nvvm/libdevice (set --cuda-path)");
   PassManager pm(&context);
+  std::string ib = "index-bitwidth=" + std::to_string(bits);
   std::string pipeline =
-      "convert-nvgpu-to-nvvm,gpu-kernel-outlining,convert-vector-to-scf,"
+      "attn-convert-nvgpu-to-nvvm{" + ib +
+      "},gpu-kernel-outlining,convert-vector-to-scf,"
       "convert-scf-to-cf,convert-nvvm-to-llvm,convert-func-to-llvm,"
       "expand-strided-metadata,nvvm-attach-target{chip=" +
-      chip +
-      " features=+ptx80 O=3},lower-affine,convert-arith-to-llvm,"
-      "convert-index-to-llvm,canonicalize,cse,"
-      "gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},"
+      chip + " features=+ptx80 O=3},lower-affine,convert-arith-to-llvm{" + ib +
+      "},convert-index-to-llvm{" + ib +
+      "},canonicalize,cse,"
+      "gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1 " +
+      ib +
+      "},"
       "canonicalize,cse,reconcile-unrealized-casts),"
       "gpu-to-llvm{use-bare-pointers-for-kernels=1},"
       "gpu-module-to-binary{format=isa toolkit=" +
@@ -247,6 +296,7 @@ int main(int argc, char **argv) {
   size_t numKernels = ops.size() + 2 * gradOps.size();
   llvm::outs() << "attn-compile: wrote " << outputFilename << " and "
                << manifestPath << " (" << numKernels << " kernel"
-               << (numKernels == 1 ? "" : "s") << ", " << chip << ")\n";
+               << (numKernels == 1 ? "" : "s") << ", " << chip << ", " << bits
+               << "-bit indices)\n";
   return 0;
 }

@@ -40,4 +40,28 @@ def AttnToGPUPass : Pass<"attn-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def AttnConvertNVGPUToNVVMPass
+    : Pass<"attn-convert-nvgpu-to-nvvm"> {
+  let summary = "Upstream's nvgpu-to-nvvm patterns with a chosen index "
+                "bitwidth";
+  let description = [{
+    Runs upstream's NVGPU-to-NVVM conversion patterns
+    (populateNVGPUToNVVMConversionPatterns) with an LLVM type converter whose
+    index type has `index-bitwidth` bits. Upstream's
+    `convert-nvgpu-to-nvvm` always uses the 64-bit default, so its memref
+    descriptors cannot meet those of `convert-gpu-to-nvvm{index-bitwidth=32}`
+    (the two leave unrealized casts between i64 and i32 descriptors). The
+    kernels of attn-compile use 32-bit indices when every tensor has fewer
+    than 2^31 elements: half the registers for addresses and 32-bit integer
+    arithmetic instead of 64-bit pairs.
+  }];
+  let options = [
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", "64",
+           "Bitwidth of the index type (as in convert-gpu-to-nvvm)">,
+  ];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
+  ];
+}
+
 #endif // ATTNOPT_CONVERSION_PASSES_TD

@@ -69,6 +69,13 @@ struct AttnGpuPipelineOptions
       llvm::cl::desc("gpu-module-to-binary format: offload, assembly/isa, "
                      "binary/bin or fatbin"),
       llvm::cl::init("isa")};
+  PassOptions::Option<unsigned> indexBitwidth{
+      *this, "index-bitwidth",
+      llvm::cl::desc("Bits of the index type in the kernels: 64 (default) or "
+                     "32, which is only correct when every tensor has fewer "
+                     "than 2^31 elements (attn-compile checks that and "
+                     "chooses 32 itself)"),
+      llvm::cl::init(64)};
   PassOptions::Option<bool> toBinary{
       *this, "to-binary",
       llvm::cl::desc("Serialize the gpu.module (gpu-module-to-binary); "

@@ -22,10 +22,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "KernelArguments.h"
 #include "KernelCommon.h"
 #include "TensorCoreKernel.h"
+#include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
 
@@ -110,8 +110,8 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
   Value lane = arith::RemUIOp::create(b, loc, tid, idx(t));
   Value q0 = mul(qBlock, idx(spec.blockQ));
   Value row = add(q0, rowInBlock);
-  Value rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                         row, idx(queryLen));
+  Value rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row,
+                                         idx(queryLen));
   // Padding rows compute on the last row (their results are not stored).
   Value rowClamped = arith::MinSIOp::create(b, loc, row, idx(queryLen - 1));
   Value kvHead = arith::DivUIOp::create(b, loc, hIdx, idx(group));
@@ -119,20 +119,20 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
 
   // This thread's slice of the query row, in f32 registers.
   SmallVector<Value> qRegs;
-  Value qRowBase = mul(
-      add(mul(add(mul(bIdx, idx(heads)), hIdx), idx(queryLen)), rowClamped),
-      idx(headDim));
+  Value qRowBase =
+      mul(add(mul(add(mul(bIdx, idx(heads)), hIdx), idx(queryLen)), rowClamped),
+          idx(headDim));
   Value dBase = mul(lane, idx(dPer));
   for (int64_t d = 0; d < dPer; ++d)
     qRegs.push_back(toF32(memref::LoadOp::create(
         b, loc, query, add(qRowBase, add(dBase, idx(d))))));
   Value dvBase = mul(lane, idx(dvPer));
 
-  Value rowsInBlock = arith::MinSIOp::create(
-      b, loc, idx(spec.blockQ), arith::SubIOp::create(b, loc, idx(queryLen), q0));
-  auto [firstBlock, lastBlock] =
-      emitVisibleKeyBlocks(b, loc, mods, q0, rowsInBlock, idx(queryLen),
-                           idx(keyLen), spec.blockKV);
+  Value rowsInBlock =
+      arith::MinSIOp::create(b, loc, idx(spec.blockQ),
+                             arith::SubIOp::create(b, loc, idx(queryLen), q0));
+  auto [firstBlock, lastBlock] = emitVisibleKeyBlocks(
+      b, loc, mods, q0, rowsInBlock, idx(queryLen), idx(keyLen), spec.blockKV);
 
   SmallVector<Value> init = {f32(kNegInf), f32(0.0f)};
   for (int64_t e = 0; e < dvPer; ++e)
@@ -166,10 +166,11 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
                 dot = fma(qRegs[d], kv, dot);
               }
               for (int64_t s = 1; s < t; s *= 2) {
-                auto shfl = gpu::ShuffleOp::create(
-                    b, loc, dot, static_cast<int32_t>(s), 32,
-                    gpu::ShuffleMode::XOR);
-                dot = arith::AddFOp::create(b, loc, dot, shfl.getShuffleResult());
+                auto shfl =
+                    gpu::ShuffleOp::create(b, loc, dot, static_cast<int32_t>(s),
+                                           32, gpu::ShuffleMode::XOR);
+                dot =
+                    arith::AddFOp::create(b, loc, dot, shfl.getShuffleResult());
               }
               Value keyIdx = add(key0, j);
               Value mv = mask ? maskValue(mask, bIdx, hIdx, rowClamped, keyIdx)
@@ -189,13 +190,13 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
               Value lNew = fma(l, alpha, p);
               Value weight = p;
               if (dropP > 0.0f) {
-                DropoutPosition pos{bIdx, hIdx, rowClamped, keyIdx,
-                                    idx(heads), idx(queryLen)};
+                DropoutPosition pos{bIdx,   hIdx,       rowClamped,
+                                    keyIdx, idx(heads), idx(queryLen)};
                 Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
                 Value scaled = arith::MulFOp::create(
                     b, loc, p, f32(1.0f / (1.0f - dropP)));
-                weight = arith::SelectOp::create(b, loc, keep, scaled,
-                                                 f32(0.0f));
+                weight =
+                    arith::SelectOp::create(b, loc, keep, scaled, f32(0.0f));
               }
               SmallVector<Value> next = {mNew, lNew};
               for (int64_t e = 0; e < dvPer; ++e) {
@@ -217,21 +218,22 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
     Value m = blockLoop.getResult(0), l = blockLoop.getResult(1);
     Value isEmpty =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l, f32(0.0f));
-    Value inv = arith::SelectOp::create(
-        b, loc, isEmpty, f32(0.0f),
-        arith::DivFOp::create(b, loc, f32(1.0f), l));
-    Value outBase = mul(
-        add(mul(add(mul(bIdx, idx(heads)), hIdx), idx(queryLen)), row),
-        idx(valueDim));
+    Value inv =
+        arith::SelectOp::create(b, loc, isEmpty, f32(0.0f),
+                                arith::DivFOp::create(b, loc, f32(1.0f), l));
+    Value outBase =
+        mul(add(mul(add(mul(bIdx, idx(heads)), hIdx), idx(queryLen)), row),
+            idx(valueDim));
     for (int64_t e = 0; e < dvPer; ++e) {
       Value o = arith::MulFOp::create(b, loc, blockLoop.getResult(2 + e), inv);
       if (!elt.isF32())
         o = arith::TruncFOp::create(b, loc, elt, o);
-      memref::StoreOp::create(b, loc, o, out, add(outBase, add(dvBase, idx(e))));
+      memref::StoreOp::create(b, loc, o, out,
+                              add(outBase, add(dvBase, idx(e))));
     }
     if (lse) {
-      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          lane, idx(0));
+      Value first =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, idx(0));
       scf::IfOp::create(b, loc, first, [&](OpBuilder &lb, Location) {
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
@@ -240,7 +242,8 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
         Value value = arith::SelectOp::create(
             b, loc, noKey, f32(kNegInf),
             arith::AddFOp::create(b, loc, m, math::LogOp::create(b, loc, l)));
-        Value at = add(mul(add(mul(bIdx, idx(heads)), hIdx), idx(queryLen)), row);
+        Value at =
+            add(mul(add(mul(bIdx, idx(heads)), hIdx), idx(queryLen)), row);
         memref::StoreOp::create(b, loc, value, lse, at);
         scf::YieldOp::create(b, loc);
       });
@@ -265,7 +268,7 @@ std::optional<KernelChoice> mlir::attn::parseKernelChoice(StringRef name) {
 FailureOr<KernelSpec>
 mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
                                     KernelChoice choice,
-                                    int64_t tensorCoreBlockQ) {
+                                    TensorCoreTiling tiling) {
   if (failed(checkStaticShapes(op)))
     return failure();
   KernelSpec spec;
@@ -283,15 +286,14 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
            << whyNot;
   spec.tensorCores = tcOk && choice != KernelChoice::CudaCore;
   if (spec.tensorCores) {
-    // 64 or 128 query rows (16 per warp) and 64 keys per step.
-    if (tensorCoreBlockQ != 0 && tensorCoreBlockQ != 64 &&
-        tensorCoreBlockQ != 128)
-      return op.emitOpError("GPU code generation: tensor-core query block ")
-             << tensorCoreBlockQ << " (expected 64 or 128)";
-    spec.blockQ = tensorCoreBlockQ ? tensorCoreBlockQ : tc::defaultBlockQ(op);
-    spec.blockKV = tc::kBlockKV;
-    spec.block = {tc::threadsFor(spec.blockQ), 1, 1};
-    spec.dynamicSharedBytes = tc::sharedMemoryBytes(op, spec.blockQ);
+    std::optional<tc::Tiling> t = tc::chooseTiling(op, tiling, whyNot);
+    if (!t)
+      return op.emitOpError("GPU code generation: tensor-core tiling: ")
+             << whyNot;
+    spec.blockQ = t->blockQ;
+    spec.blockKV = t->blockKV;
+    spec.block = {t->warps * 32, 1, 1};
+    spec.dynamicSharedBytes = tc::sharedMemoryBytes(op, *t);
   } else {
     int64_t widest = std::max(d, dv);
     spec.threadsPerRow = widest <= 64 ? 1 : widest <= 128 ? 2 : 4;
@@ -336,11 +338,12 @@ mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
               : p.name == "mask"   ? op.getMask()
                                    : op.getQuery();
     argTypes.push_back(flatArgumentType(
-        b, p, p.isTensor ? cast<ShapedType>(v.getType()).getElementType()
-                         : Type()));
+        b, p,
+        p.isTensor ? cast<ShapedType>(v.getType()).getElementType() : Type()));
   }
   Type elt = op.getQueryType().getElementType();
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   int64_t d = op.getQueryType().getDimSize(3),
           dv = op.getValueType().getDimSize(3);
   SmallVector<Type> shared = {
@@ -360,8 +363,8 @@ mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
                                        b.getFunctionType(argTypes, {}),
                                        TypeRange{}, TypeRange{});
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-    func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-        {static_cast<int32_t>(spec.block[0]), 1, 1}));
+    func.setKnownBlockSizeAttr(
+        b.getDenseI32ArrayAttr({static_cast<int32_t>(spec.block[0]), 1, 1}));
     // .minnctapersm: 8 warps per SM either way (2 CTAs of 4 warps for
     // Br = 64, 1 CTA of 8 warps for Br = 128), which lets ptxas use up to
     // 255 registers; without it ptxas aims for more CTAs (128 registers) on
@@ -375,14 +378,14 @@ mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
                                      b.getFunctionType(argTypes, {}), shared,
                                      TypeRange{});
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(spec.block[0]), 1, 1}));
+  func.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(spec.block[0]), 1, 1}));
   KernelEmitter(b, op, spec).emit(func);
   return func;
 }
 
 llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
-                                         const KernelSpec &spec) {
+                                          const KernelSpec &spec) {
   using llvm::json::Array;
   using llvm::json::Object;
   RankedTensorType q = op.getQueryType();
@@ -399,8 +402,7 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
       {"value_dim", op.getValueType().getDimSize(3)},
       {"scale", static_cast<double>(op.getEffectiveScale())},
       {"causal", stringifyCausalMode(op.getCausal()).str()},
-      {"dropout_p",
-       static_cast<double>(op.getDropoutP().convertToFloat())},
+      {"dropout_p", static_cast<double>(op.getDropoutP().convertToFloat())},
       {"grid", Array{spec.grid[0], spec.grid[1], spec.grid[2]}},
       {"block", Array{spec.block[0], spec.block[1], spec.block[2]}},
       {"dynamic_shared_memory", spec.dynamicSharedBytes},

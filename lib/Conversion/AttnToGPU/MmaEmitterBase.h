@@ -110,6 +110,11 @@ protected:
   Type elt;
   int64_t headDim, threads;
   Value tid; ///< threadIdx.x, set by the kernel emitter
+  /// packPair converts bf16 pairs with one cvt.rn.bf16x2.f32. The dq
+  /// kernel turns it off: with it, ptxas for sm_80 schedules the D = 128 dq
+  /// kernel past 255 registers (32 bytes of spills); the scalar form (two
+  /// cvt.rn.bf16.f32, widening, shift, or) does not.
+  bool packedBF16Convert = true;
 };
 
 } // namespace mlir::attn

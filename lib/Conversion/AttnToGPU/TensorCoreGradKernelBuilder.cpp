@@ -647,6 +647,7 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
 //===----------------------------------------------------------------------===//
 
 void GradEmitter::emitDq(gpu::GPUFuncOp func) {
+  packedBF16Convert = false; // sm_80, D = 128: see MmaEmitterBase.h
   Value qBlockIdx = setUp(func, /*dkdvStage=*/false);
   Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   const int64_t tileBytes = kBlock * stride * kEltBytes;

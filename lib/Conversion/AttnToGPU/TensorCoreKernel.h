@@ -1,4 +1,5 @@
-//===- TensorCoreKernel.h - FA2-style mma.sync attention kernel --*- C++ -*-===//
+//===- TensorCoreKernel.h - FA2-style mma.sync attention kernel --*- C++
+//-*-===//
 //
 // Private to lib/Conversion/AttnToGPU: the tensor-core emitter that
 // describeAttentionKernel / buildAttentionKernel dispatch to when
@@ -11,31 +12,43 @@
 
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::attn::tc {
 
-/// Keys per step; query rows owned by one warp.
-constexpr int64_t kBlockKV = 64, kRowsPerWarp = 16;
+/// How the forward kernel tiles one (batch, head): `blockQ` query rows per
+/// thread block, `blockKV` keys per step, `warps` warps of
+/// blockQ / warps rows each (16 or 32: one or two m16 tiles per warp, so
+/// every K/V fragment read from shared memory feeds one or two mma.sync).
+struct Tiling {
+  int64_t blockQ = 64, blockKV = 64, warps = 4;
+  int64_t rowsPerWarp() const { return blockQ / warps; }
+};
 
-/// Threads per block for a query block of `blockQ` rows (64 -> 4 warps,
-/// 128 -> 8 warps).
-constexpr int64_t threadsFor(int64_t blockQ) {
-  return blockQ / kRowsPerWarp * 32;
-}
+/// The tiling for `op`: the fields of `requested` that are non-zero, the
+/// default for the others (see the definition for the rule and where it was
+/// measured). Fails with `why` on an unsupported combination: blockQ in
+/// {64, 128}, blockKV in {64, 128}, 16 or 32 rows per warp, and the
+/// per-thread accumulators (S and O: rows/16 * (blockKV + Dv) / 2 f32
+/// registers) at most 192.
+std::optional<Tiling> chooseTiling(AttentionOp op, TensorCoreTiling requested,
+                                   std::string &why);
 
-/// The query block the kernel uses for `op` when not forced: 128 rows
-/// (8 warps) when Lq >= 128, 64 rows (4 warps) for short queries (Lq < 128,
-/// decoding). The op's attn.tiles block_q, when present, picks 64 (<= 64) or
-/// 128 (> 64) instead of the Lq rule.
-int64_t defaultBlockQ(AttentionOp op);
+/// Whether the warp's Q fragments stay in registers for the whole kernel
+/// (else they are re-read from shared memory at every key block): when the
+/// accumulators plus the fragments fit in 160 registers, which leaves room
+/// for the softmax temporaries of the masked / dropout variants.
+bool keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV,
+                           int64_t headDim, int64_t valueDim);
 
 /// Whether `op` can use the tensor-core kernel; when not, `why` says why.
 bool isEligible(AttentionOp op, std::string &why);
 
 /// Bytes of dynamic shared memory the kernel for `op` needs
-/// (Q tile of `blockQ` rows + double-buffered K and V tiles, padded rows).
-int64_t sharedMemoryBytes(AttentionOp op, int64_t blockQ);
+/// (Q tile of blockQ rows + double-buffered K and V tiles of blockKV rows,
+/// padded rows).
+int64_t sharedMemoryBytes(AttentionOp op, const Tiling &tiling);
 
 /// Emits the body of `func` (arguments in manifest order, no workgroup
 /// attributions; shared memory is dynamic).

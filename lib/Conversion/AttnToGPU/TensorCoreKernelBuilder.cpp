@@ -85,8 +85,6 @@ namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 constexpr float kLog2E = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
-using tc::kBlockKV;
-using tc::kRowsPerWarp;
 
 /// Padded shared-memory row stride, in elements.
 int64_t paddedStride(int64_t headDim) { return headDim + 8; }
@@ -95,17 +93,15 @@ class TensorCoreEmitter : public MmaEmitterBase {
 public:
   TensorCoreEmitter(OpBuilder &b, AttentionOp op, const KernelSpec &spec)
       : MmaEmitterBase(b, op.getLoc(), op.getQueryType().getElementType(),
-                       op.getQueryType().getDimSize(3),
-                       tc::threadsFor(spec.blockQ)),
-        op(op), spec(spec), mods(ScoreModifiers::get(op)), blockQ(spec.blockQ) {
+                       op.getQueryType().getDimSize(3), spec.block[0]),
+        op(op), mods(ScoreModifiers::get(op)), blockQ(spec.blockQ),
+        blockKV(spec.blockKV), rowsPerWarp(spec.blockQ / (spec.block[0] / 32)) {
     auto q = op.getQueryType();
     heads = q.getDimSize(1);
     queryLen = q.getDimSize(2);
-    headDim = q.getDimSize(3);
     kvHeads = op.getKeyType().getDimSize(1);
     keyLen = op.getKeyType().getDimSize(2);
     valueDim = op.getValueType().getDimSize(3);
-    elt = q.getElementType();
     stride = paddedStride(headDim);
   }
 
@@ -115,9 +111,8 @@ private:
   Value maskValue(Value mask, Value bIdx, Value hIdx, Value row, Value key);
 
   AttentionOp op;
-  const KernelSpec &spec;
   ScoreModifiers mods;
-  int64_t blockQ; // 64 / 128 query rows (4 / 8 warps)
+  int64_t blockQ, blockKV, rowsPerWarp; // tc::Tiling
   int64_t heads, queryLen, kvHeads, keyLen, valueDim, stride;
 };
 
@@ -142,12 +137,13 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
   const int64_t group = heads / kvHeads;
-  const int64_t nTilesS = kBlockKV / 8;   // 8 key n-tiles of S per warp
-  const int64_t kStepsQK = headDim / 16;  // k-steps of Q K^T
-  const int64_t nTilesO = valueDim / 8;   // dv n-tiles of O per warp
-  const int64_t kStepsPV = kBlockKV / 16; // k-steps of P V
+  const int64_t mTiles = rowsPerWarp / 16; // m16 tiles per warp (1 or 2)
+  const int64_t nTilesS = blockKV / 8;     // key n-tiles of S per m-tile
+  const int64_t kStepsQK = headDim / 16;   // k-steps of Q K^T
+  const int64_t nTilesO = valueDim / 8;    // dv n-tiles of O per m-tile
+  const int64_t kStepsPV = blockKV / 16;   // k-steps of P V
   const int64_t eltBytes = 2;
-  const int64_t tileBytes = kBlockKV * stride * eltBytes;
+  const int64_t tileBytes = blockKV * stride * eltBytes;
   const int64_t qOff = 0, kOff = blockQ * stride * eltBytes,
                 vOff = kOff + 2 * tileBytes;
   float dropP = op.getDropoutP().convertToFloat();
@@ -157,7 +153,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
         mask = args.mask, seed = args.seed, offset = args.offset,
         out = args.output, lse = args.lse;
 
-  // Shared memory: one dynamic buffer, viewed as Q [64][S], K/V [2][64][S].
+  // Shared memory: one dynamic buffer, viewed as Q [Br][S], K/V [2][Bc][S].
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   Value dyn = gpu::DynamicSharedMemoryOp::create(
@@ -170,8 +166,8 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
         idx(byteOff), ValueRange{});
   };
   Value qS = view(qOff, {blockQ, stride});
-  Value kS = view(kOff, {2, kBlockKV, stride});
-  Value vS = view(vOff, {2, kBlockKV, stride});
+  Value kS = view(kOff, {2, blockKV, stride});
+  Value vS = view(vOff, {2, blockKV, stride});
   Value smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dyn);
 
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -189,7 +185,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   Value rowsInBlock = arith::MinSIOp::create(
       b, loc, idx(blockQ), arith::SubIOp::create(b, loc, idx(queryLen), q0));
   auto [firstBlock, lastBlock] = emitVisibleKeyBlocks(
-      b, loc, mods, q0, rowsInBlock, idx(queryLen), idx(keyLen), kBlockKV);
+      b, loc, mods, q0, rowsInBlock, idx(queryLen), idx(keyLen), blockKV);
 
   // Prologue: Q tile, and the first visible K/V block when there is one.
   SmallVector<Value> qTokens;
@@ -198,10 +194,10 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
       b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), qTokens);
   auto issueKV = [&](Value kb, Value stage) {
     SmallVector<Value> tokens;
-    Value key0 = mul(kb, kBlockKV);
-    copyTile(key, kvRowBase, key0, keyLen, kBlockKV, kS, ValueRange{stage},
+    Value key0 = mul(kb, blockKV);
+    copyTile(key, kvRowBase, key0, keyLen, blockKV, kS, ValueRange{stage},
              tokens);
-    copyTile(value, kvRowBase, key0, keyLen, kBlockKV, vS, ValueRange{stage},
+    copyTile(value, kvRowBase, key0, keyLen, blockKV, vS, ValueRange{stage},
              tokens);
     nvgpu::DeviceAsyncCreateGroupOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
@@ -217,27 +213,39 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   waitAll();
   gpu::BarrierOp::create(b, loc);
 
-  // Q A-fragments of this warp's 16 rows, one x4 per k-step of 16 dims:
-  // lane l addresses row 16w + l % 16, column 16ks + 8 * (l / 16), so
+  // First tile row of this warp's m-tile mt.
+  Value warpRow0 = mul(warp, rowsPerWarp);
+  auto tileRow0 = [&](int64_t mt) { return add(warpRow0, 16 * mt); };
+  // Q A-fragments of m-tile mt, one x4 per k-step of 16 dims: lane l
+  // addresses tile row 16mt + l % 16, column 16ks + 8 * (l / 16), so
   // matrices 0..3 = (rows 0-7, cols 0-7), (8-15, 0-7), (0-7, 8-15),
   // (8-15, 8-15) = a0..a3.
-  Value qLaneAddr = add(add(smemBase, qOff),
-                        mul(add(mul(add(mul(warp, 16), remu(lane, 16)), stride),
-                                mul(divu(lane, 16), 8)),
-                            eltBytes));
-  // D = 64: the fragments stay in registers for the whole kernel (16 regs).
-  // D = 128: they are re-read from the (never overwritten) Q tile once per
-  // k-step and key block: keeping 32 more registers live pushes the masked /
-  // dropout variants past 255 registers (ptxas spills).
-  const bool qInRegisters = headDim <= 64;
-  SmallVector<std::array<Value, 4>> qFrag;
+  Value qLaneOff =
+      mul(add(mul(remu(lane, 16), stride), mul(divu(lane, 16), 8)), eltBytes);
+  SmallVector<Value> qLaneAddr;
+  for (int64_t mt = 0; mt < mTiles; ++mt)
+    qLaneAddr.push_back(
+        add(add(smemBase, qOff),
+            add(mul(tileRow0(mt), stride * eltBytes), qLaneOff)));
+  auto loadQ = [&](int64_t mt, int64_t ks) {
+    return ldmatrix4(add(qLaneAddr[mt], ks * 16 * eltBytes), false);
+  };
+  // The Q fragments stay in registers for the whole kernel when the
+  // accumulators leave room (tc::keepsQueryInRegisters); otherwise they are
+  // re-read from the (never overwritten) Q tile once per k-step and key
+  // block.
+  const bool qInRegisters =
+      tc::keepsQueryInRegisters(rowsPerWarp, blockKV, headDim, valueDim);
+  SmallVector<SmallVector<std::array<Value, 4>>> qFrag(mTiles);
   if (qInRegisters)
-    for (int64_t ks = 0; ks < kStepsQK; ++ks)
-      qFrag.push_back(ldmatrix4(add(qLaneAddr, ks * 16 * eltBytes), false));
+    for (int64_t mt = 0; mt < mTiles; ++mt)
+      for (int64_t ks = 0; ks < kStepsQK; ++ks)
+        qFrag[mt].push_back(loadQ(mt, ks));
 
   // K B-fragments, one x4 per (pair of key n-tiles, k-step): lane l addresses
   // key 16np + l % 8 + 8 * (l / 16), dim 16ks + 8 * ((l / 8) % 2); registers
   // {0, 1} = (b0, b1) of n-tile 2np, {2, 3} = (b0, b1) of n-tile 2np + 1.
+  // Each is used by every m-tile of the warp.
   Value kLaneOff =
       mul(add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), stride),
               mul(remu(divu(lane, 8), 2), 8)),
@@ -251,25 +259,38 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
               mul(divu(lane, 16), 8)),
           eltBytes);
 
-  // This thread's two query rows (C-fragment rows g and g + 8 of the warp's
-  // 16), global and clamped (padding rows compute on the last row, as in the
-  // CUDA-core kernel; their results are not stored).
-  Value rowA = add(q0, add(mul(warp, 16), g));
-  Value rows[2] = {rowA, add(rowA, 8)};
-  Value rowsC[2] = {minS(rows[0], queryLen - 1), minS(rows[1], queryLen - 1)};
+  // This thread's query rows: C-fragment rows g and g + 8 of each m-tile,
+  // global and clamped (padding rows compute on the last row, as in the
+  // CUDA-core kernel; their results are not stored). Row slot i = 2mt + r.
+  const int64_t nRows = 2 * mTiles;
+  SmallVector<Value> rows, rowsC;
+  for (int64_t mt = 0; mt < mTiles; ++mt)
+    for (int64_t r = 0; r < 2; ++r) {
+      rows.push_back(add(q0, add(tileRow0(mt), add(g, 8 * r))));
+      rowsC.push_back(minS(rows.back(), queryLen - 1));
+    }
 
-  // Loop state: m[2], l[2] (l is this thread's partial sum over its columns;
-  // the quad's partial sums are added in the epilogue), O fragments.
-  SmallVector<Value> init = {f32(kNegInf), f32(kNegInf), f32(0.0f), f32(0.0f)};
-  for (int64_t i = 0; i < nTilesO * 4; ++i)
+  // Loop state: m[nRows], l[nRows] (l is this thread's partial sum over its
+  // columns; the quad's partial sums are added in the epilogue), then the O
+  // fragments of each m-tile.
+  SmallVector<Value> init;
+  for (int64_t i = 0; i < nRows; ++i)
+    init.push_back(f32(kNegInf));
+  for (int64_t i = 0; i < nRows; ++i)
     init.push_back(f32(0.0f));
+  for (int64_t i = 0; i < mTiles * nTilesO * 4; ++i)
+    init.push_back(f32(0.0f));
+  const int64_t oState = 2 * nRows;
+  auto oIndex = [&](int64_t mt, int64_t nt, int64_t e) {
+    return oState + (mt * nTilesO + nt) * 4 + e;
+  };
 
   // Score epilogues (in the loop): the masked one applies the positional
   // rules and the Lk bound per element, the plain one only what exists
   // everywhere (scale, softcap, tensor mask). blockNeedsMask is uniform per
   // (query block, key block): whether the causal/window rules or Lk can
   // exclude any (row, key) of the pair (as in attn-tile's blockNeedsMask).
-  const bool keyGuard = keyLen % kBlockKV != 0;
+  const bool keyGuard = keyLen % blockKV != 0;
   const bool maySkipMask = keyGuard || mods.hasPositionalMask();
   const bool foldScale =
       mods.scale > 0.0f && !mods.softcap && !mods.additiveMask;
@@ -284,7 +305,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
       return arith::CmpIOp::create(b, loc, p, x, y);
     };
-    Value blockEnd = add(k0, kBlockKV);
+    Value blockEnd = add(k0, blockKV);
     Value needs = keyGuard
                       ? cmp(arith::CmpIPredicate::sgt, blockEnd, idx(keyLen))
                       : arith::ConstantIntOp::create(b, loc, 0, 1);
@@ -335,93 +356,99 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
         Value kBase = add(add(add(smemBase, kOff), stageBytes), kLaneOff);
         Value vBase = add(add(add(smemBase, vOff), stageBytes), vLaneOff);
 
-        // S = Q K^T: 8 n-tiles of 8 keys, f32.
-        SmallVector<Frag> s(nTilesS,
-                            Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
+        // S = Q K^T: per m-tile, blockKV / 8 n-tiles of 8 keys, f32. Each K
+        // fragment pair feeds every m-tile.
+        Frag zero{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)};
+        SmallVector<SmallVector<Frag>> s(mTiles,
+                                         SmallVector<Frag>(nTilesS, zero));
         for (int64_t ks = 0; ks < kStepsQK; ++ks) {
-          std::array<Value, 4> qf =
-              qInRegisters
-                  ? qFrag[ks]
-                  : ldmatrix4(add(qLaneAddr, ks * 16 * eltBytes), false);
+          SmallVector<std::array<Value, 4>> qf;
+          for (int64_t mt = 0; mt < mTiles; ++mt)
+            qf.push_back(qInRegisters ? qFrag[mt][ks] : loadQ(mt, ks));
           for (int64_t np = 0; np < nTilesS / 2; ++np) {
             auto kr = ldmatrix4(
                 add(kBase, (16 * np * stride + 16 * ks) * eltBytes), false);
-            s[2 * np] = mma(qf, kr[0], kr[1], s[2 * np]);
-            s[2 * np + 1] = mma(qf, kr[2], kr[3], s[2 * np + 1]);
+            for (int64_t mt = 0; mt < mTiles; ++mt) {
+              s[mt][2 * np] = mma(qf[mt], kr[0], kr[1], s[mt][2 * np]);
+              s[mt][2 * np + 1] = mma(qf[mt], kr[2], kr[3], s[mt][2 * np + 1]);
+            }
           }
         }
 
-        // Score modifiers at global (row, key): element e of n-tile nt is at
-        // row rows[e / 2], key key0 + 8nt + 2t + e % 2. With `foldScale` the
-        // scores stay raw (masked ones -inf) and scale * log2(e) is applied in
-        // the exponent (one FMA per element); otherwise they leave here
-        // modified and multiplied by log2(e). Either way m is in the log2
-        // domain.
-        Value key0 = mul(kb, kBlockKV);
+        // Score modifiers at global (row, key): element e of n-tile nt of
+        // m-tile mt is at row rows[2mt + e / 2], key key0 + 8nt + 2t + e % 2.
+        // With `foldScale` the scores stay raw (masked ones -inf) and
+        // scale * log2(e) is applied in the exponent (one FMA per element);
+        // otherwise they leave here modified and multiplied by log2(e).
+        // Either way m is in the log2 domain.
+        Value key0 = mul(kb, blockKV);
         Value keyT = add(key0, mul(t4, 2));
         auto modifiedScores = [&](bool masked) {
           const ScoreModifiers &m = masked ? maskedMods : plainMods;
           const bool guardKeys = masked && keyGuard;
           SmallVector<Value> out;
-          for (int64_t nt = 0; nt < nTilesS; ++nt)
-            for (int64_t e = 0; e < 4; ++e) {
-              Value keyIdx = add(keyT, 8 * nt + e % 2);
-              Value row = rowsC[e / 2];
-              Value mv;
-              if (mask)
-                mv = maskValue(mask, bIdx, hIdx, row,
-                               guardKeys ? minS(keyIdx, keyLen - 1) : keyIdx);
-              Value sc = emitModifiedScore(b, loc, m, s[nt][e], mv, row, keyIdx,
-                                           idx(queryLen), idx(keyLen));
-              if (guardKeys)
-                sc = arith::SelectOp::create(b, loc, ltC(keyIdx, keyLen), sc,
-                                             f32(kNegInf));
-              if (!foldScale)
-                sc = fmul(sc, f32(kLog2E));
-              out.push_back(sc);
-            }
+          for (int64_t mt = 0; mt < mTiles; ++mt)
+            for (int64_t nt = 0; nt < nTilesS; ++nt)
+              for (int64_t e = 0; e < 4; ++e) {
+                Value keyIdx = add(keyT, 8 * nt + e % 2);
+                Value row = rowsC[2 * mt + e / 2];
+                Value mv;
+                if (mask)
+                  mv = maskValue(mask, bIdx, hIdx, row,
+                                 guardKeys ? minS(keyIdx, keyLen - 1) : keyIdx);
+                Value sc =
+                    emitModifiedScore(b, loc, m, s[mt][nt][e], mv, row, keyIdx,
+                                      idx(queryLen), idx(keyLen));
+                if (guardKeys)
+                  sc = arith::SelectOp::create(b, loc, ltC(keyIdx, keyLen), sc,
+                                               f32(kNegInf));
+                if (!foldScale)
+                  sc = fmul(sc, f32(kLog2E));
+                out.push_back(sc);
+              }
           return out;
         };
-        SmallVector<Value> scores;
-        if (!maySkipMask) {
-          scores = modifiedScores(/*masked=*/false);
-        } else {
-          // Uniform per block: only diagonal / window-edge / last (ragged)
-          // key blocks take the elementwise positional path.
-          // (Result types come from the yields.)
-          scores = emitUniformChoice(blockNeedsMask(key0), modifiedScores);
-        }
-        for (int64_t nt = 0; nt < nTilesS; ++nt)
-          for (int64_t e = 0; e < 4; ++e)
-            s[nt][e] = scores[4 * nt + e];
+        // Uniform per block: only diagonal / window-edge / last (ragged) key
+        // blocks take the elementwise positional path.
+        SmallVector<Value> scores =
+            maySkipMask
+                ? emitUniformChoice(blockNeedsMask(key0), modifiedScores)
+                : modifiedScores(/*masked=*/false);
+        for (int64_t mt = 0; mt < mTiles; ++mt)
+          for (int64_t nt = 0; nt < nTilesS; ++nt)
+            for (int64_t e = 0; e < 4; ++e)
+              s[mt][nt][e] = scores[(mt * nTilesS + nt) * 4 + e];
 
-        // Online softmax per row (r = 0: elements 0, 1; r = 1: elements 2,
-        // 3). The 4 threads of a quad (same g) share a row.
-        SmallVector<Value> next2(state.begin(), state.end());
-        Value alpha[2];
-        for (int64_t r = 0; r < 2; ++r) {
-          Value mx = s[0][2 * r];
+        // Online softmax per row slot i = 2mt + r (r = 0: elements 0, 1 of
+        // each n-tile; r = 1: elements 2, 3). The 4 threads of a quad (same
+        // g) share a row.
+        SmallVector<Value> nextState(state.begin(), state.end());
+        SmallVector<Value> alpha(nRows);
+        for (int64_t i = 0; i < nRows; ++i) {
+          int64_t mt = i / 2, r = i % 2;
+          SmallVector<Frag> &sm = s[mt];
+          Value mx = sm[0][2 * r];
           for (int64_t nt = 0; nt < nTilesS; ++nt)
             for (int64_t j = 0; j < 2; ++j)
               if (nt || j)
-                mx = fmax(mx, s[nt][2 * r + j]);
+                mx = fmax(mx, sm[nt][2 * r + j]);
           mx = fmax(mx, shflXor(mx, 1));
           mx = fmax(mx, shflXor(mx, 2));
           if (foldScale)
             mx = fmul(mx, f32(log2Scale));
-          Value m = state[r], l = state[2 + r];
+          Value m = state[i], l = state[nRows + i];
           Value mNew = fmax(m, mx);
           Value isEmpty = arith::CmpFOp::create(
               b, loc, arith::CmpFPredicate::OEQ, mNew, f32(kNegInf));
           Value safe =
               arith::SelectOp::create(b, loc, isEmpty, f32(0.0f), mNew);
-          alpha[r] = exp2(arith::SubFOp::create(b, loc, m, safe));
+          alpha[i] = exp2(arith::SubFOp::create(b, loc, m, safe));
+          Value negSafe = arith::NegFOp::create(b, loc, safe);
           Value sum = f32(0.0f);
           for (int64_t nt = 0; nt < nTilesS; ++nt)
             for (int64_t j = 0; j < 2; ++j) {
-              Value &sv = s[nt][2 * r + j];
+              Value &sv = sm[nt][2 * r + j];
               // s * (scale log2 e) - m: one FMA.
-              Value negSafe = arith::NegFOp::create(b, loc, safe);
               Value x = foldScale ? fmaC(sv, f32(log2Scale), negSafe)
                                   : fadd(sv, negSafe);
               Value p = exp2(x);
@@ -429,7 +456,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
               Value weight = p;
               if (dropP > 0.0f) {
                 Value keyIdx = add(keyT, 8 * nt + j);
-                DropoutPosition pos{bIdx,   hIdx,       rowsC[r],
+                DropoutPosition pos{bIdx,   hIdx,       rowsC[i],
                                     keyIdx, idx(heads), idx(queryLen)};
                 Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
                 weight = arith::SelectOp::create(
@@ -438,42 +465,51 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
               }
               sv = weight; // s now holds the (dropped-out) P.
             }
-          next2[r] = mNew;
-          next2[2 + r] = fmaC(l, alpha[r], sum);
+          nextState[i] = mNew;
+          nextState[nRows + i] = fmaC(l, alpha[i], sum);
         }
 
         // O = O * alpha + P V. P's C fragments of n-tiles 2kk, 2kk + 1 are
         // the A fragment of k-step kk: a0 = (P[2kk].c0, c1), a1 = (P[2kk].c2,
-        // c3), a2 = (P[2kk+1].c0, c1), a3 = (P[2kk+1].c2, c3).
-        SmallVector<Frag> o(nTilesO);
-        for (int64_t nt = 0; nt < nTilesO; ++nt)
-          for (int64_t e = 0; e < 4; ++e)
-            o[nt][e] = fmul(state[4 + 4 * nt + e], alpha[e / 2]);
+        // c3), a2 = (P[2kk+1].c0, c1), a3 = (P[2kk+1].c2, c3). Each V
+        // fragment pair feeds every m-tile.
+        SmallVector<SmallVector<Frag>> o(mTiles, SmallVector<Frag>(nTilesO));
+        for (int64_t mt = 0; mt < mTiles; ++mt)
+          for (int64_t nt = 0; nt < nTilesO; ++nt)
+            for (int64_t e = 0; e < 4; ++e)
+              o[mt][nt][e] =
+                  fmul(state[oIndex(mt, nt, e)], alpha[2 * mt + e / 2]);
         for (int64_t kk = 0; kk < kStepsPV; ++kk) {
-          const Frag &p0 = s[2 * kk], &p1 = s[2 * kk + 1];
-          Value pa[4] = {packPair(p0[0], p0[1]), packPair(p0[2], p0[3]),
-                         packPair(p1[0], p1[1]), packPair(p1[2], p1[3])};
+          SmallVector<std::array<Value, 4>> pa;
+          for (int64_t mt = 0; mt < mTiles; ++mt) {
+            const Frag &p0 = s[mt][2 * kk], &p1 = s[mt][2 * kk + 1];
+            pa.push_back({packPair(p0[0], p0[1]), packPair(p0[2], p0[3]),
+                          packPair(p1[0], p1[1]), packPair(p1[2], p1[3])});
+          }
           for (int64_t np = 0; np < nTilesO / 2; ++np) {
             auto vr = ldmatrix4(
                 add(vBase, (16 * kk * stride + 16 * np) * eltBytes), true);
-            o[2 * np] = mma(pa, vr[0], vr[1], o[2 * np]);
-            o[2 * np + 1] = mma(pa, vr[2], vr[3], o[2 * np + 1]);
+            for (int64_t mt = 0; mt < mTiles; ++mt) {
+              o[mt][2 * np] = mma(pa[mt], vr[0], vr[1], o[mt][2 * np]);
+              o[mt][2 * np + 1] = mma(pa[mt], vr[2], vr[3], o[mt][2 * np + 1]);
+            }
           }
         }
-        for (int64_t nt = 0; nt < nTilesO; ++nt)
-          for (int64_t e = 0; e < 4; ++e)
-            next2[4 + 4 * nt + e] = o[nt][e];
-        scf::YieldOp::create(b, loc, next2);
+        for (int64_t mt = 0; mt < mTiles; ++mt)
+          for (int64_t nt = 0; nt < nTilesO; ++nt)
+            for (int64_t e = 0; e < 4; ++e)
+              nextState[oIndex(mt, nt, e)] = o[mt][nt][e];
+        scf::YieldOp::create(b, loc, nextState);
       });
 
-  // Epilogue. Row r of this thread: O[nt][2r], O[nt][2r + 1] at dv
-  // 8nt + 2t + {0, 1}. The normalized O goes through this warp's own 16
-  // rows of the Q tile (only this warp ever reads them, and its last read
-  // has completed: no block barrier), then to global memory in 16-byte
-  // stores of whole row segments.
-  Value warpRow0 = mul(warp, kRowsPerWarp);
-  for (int64_t r = 0; r < 2; ++r) {
-    Value m = blockLoop.getResult(r), l = blockLoop.getResult(2 + r);
+  // Epilogue. Row slot i = 2mt + r of this thread: O[mt][nt][2r],
+  // O[mt][nt][2r + 1] at dv 8nt + 2t + {0, 1}. The normalized O goes through
+  // this warp's own rows of the Q tile (only this warp ever reads them, and
+  // its last read has completed: no block barrier), then to global memory in
+  // 16-byte stores of whole row segments.
+  for (int64_t i = 0; i < nRows; ++i) {
+    int64_t mt = i / 2, r = i % 2;
+    Value m = blockLoop.getResult(i), l = blockLoop.getResult(nRows + i);
     l = fadd(l, shflXor(l, 1));
     l = fadd(l, shflXor(l, 2));
     Value isEmpty =
@@ -481,11 +517,11 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     Value inv =
         arith::SelectOp::create(b, loc, isEmpty, f32(0.0f),
                                 arith::DivFOp::create(b, loc, f32(1.0f), l));
-    Value smemRow = add(warpRow0, add(g, 8 * r));
+    Value smemRow = add(tileRow0(mt), add(g, 8 * r));
     auto pairTy = VectorType::get({2}, elt);
     for (int64_t nt = 0; nt < nTilesO; ++nt) {
-      Value lo = fmul(blockLoop.getResult(4 + 4 * nt + 2 * r), inv);
-      Value hi = fmul(blockLoop.getResult(4 + 4 * nt + 2 * r + 1), inv);
+      Value lo = fmul(blockLoop.getResult(oIndex(mt, nt, 2 * r)), inv);
+      Value hi = fmul(blockLoop.getResult(oIndex(mt, nt, 2 * r + 1)), inv);
       Value pair = vector::FromElementsOp::create(
           b, loc, pairTy,
           ValueRange{arith::TruncFOp::create(b, loc, elt, lo),
@@ -495,33 +531,28 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
                               /*nontemporal=*/false, llvm::MaybeAlign(4));
     }
     if (lse) {
-      Value valid = ltC(rows[r], queryLen);
+      Value valid = ltC(rows[i], queryLen);
       Value first =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t4, idx(0));
-      scf::IfOp::create(
-          b, loc, arith::AndIOp::create(b, loc, valid, first),
-          [&](OpBuilder &lb, Location) {
-            OpBuilder::InsertionGuard g2(b);
-            b.setInsertionPoint(lb.getInsertionBlock(), lb.getInsertionPoint());
-            // m is in the log2 domain: lse = (m + log2 l) * ln 2.
-            Value noKey = arith::CmpFOp::create(
-                b, loc, arith::CmpFPredicate::OEQ, m, f32(kNegInf));
-            Value v = arith::SelectOp::create(
-                b, loc, noKey, f32(kNegInf),
-                fmul(fadd(m, math::Log2Op::create(b, loc, l)), f32(kLn2)));
-            memref::StoreOp::create(b, loc, v, lse, add(qRowBase, rows[r]));
-            scf::YieldOp::create(b, loc);
-          });
+      emitIf(arith::AndIOp::create(b, loc, valid, first), [&] {
+        // m is in the log2 domain: lse = (m + log2 l) * ln 2.
+        Value noKey = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                            m, f32(kNegInf));
+        Value v = arith::SelectOp::create(
+            b, loc, noKey, f32(kNegInf),
+            fmul(fadd(m, math::Log2Op::create(b, loc, l)), f32(kLn2)));
+        memref::StoreOp::create(b, loc, v, lse, add(qRowBase, rows[i]));
+      });
     }
   }
   NVVM::SyncWarpOp::create(b, loc, i32c(-1));
-  // Lane l copies 16-byte chunks l, l + 32, ... of the warp's 16 x Dv tile.
+  // Lane l copies 16-byte chunks l, l + 32, ... of the warp's rows x Dv tile.
   const int64_t chunksPerRow = valueDim / 8;
   const int64_t rowsPerPass = 32 / chunksPerRow;
   Value cRow = divu(lane, chunksPerRow);
   Value cCol = mul(remu(lane, chunksPerRow), 8);
   auto chunkTy = VectorType::get({8}, elt);
-  for (int64_t pass = 0; pass < kRowsPerWarp / rowsPerPass; ++pass) {
+  for (int64_t pass = 0; pass < rowsPerWarp / rowsPerPass; ++pass) {
     Value smemRow = add(warpRow0, add(cRow, pass * rowsPerPass));
     Value row = add(q0, smemRow);
     emitIf(ltC(row, queryLen), [&] {
@@ -558,22 +589,64 @@ bool tc::isEligible(AttentionOp op, std::string &why) {
   return true;
 }
 
-// Br = 64 (4 warps) by default: on the H200 (2026-11-29, docs/performance.md)
-// it beat Br = 128 (8 warps) on 22 of the 24 benchmark shapes, by up to 29%
-// for D = 64, since two resident 4-warp blocks overlap one block's softmax
-// with the other's mma better than one 8-warp block does. Br = 128 is kept for
-// an explicit attn.tiles block_q > 64 or attn-compile --block-q=128.
-int64_t tc::defaultBlockQ(AttentionOp op) {
-  if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles"))
-    return tiles.getBlockQ() > 64 ? 128 : 64;
-  return 64;
+bool tc::keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV,
+                               int64_t headDim, int64_t valueDim) {
+  int64_t mTiles = rowsPerWarp / 16;
+  return mTiles * ((blockKV + valueDim) / 2 + headDim / 4) <= 160;
 }
 
-int64_t tc::sharedMemoryBytes(AttentionOp op, int64_t blockQ) {
+// Defaults (H200 sweep of 2026-11-29, bench/sweep_tilings.py,
+// docs/performance.md): 4 warps of 32 query rows (Br = 128), so each K/V
+// fragment read from shared memory feeds two mma.sync, with Bc = 64 for
+// D = 64 and Bc = 32 for D = 128 (Bc = 64 at D = 128 needs more than 255
+// registers). Variants with per-element work beyond the causal/window
+// rules (dropout's Philox, softcap, a mask tensor) and short queries
+// (Lq <= 64) keep 4 warps of 16 rows with Bc = 64, which fits them without
+// spills. An attn.tiles block_q <= 64 also picks the latter.
+std::optional<tc::Tiling>
+tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
+  int64_t dv = op.getValueType().getDimSize(3);
+  const bool elementwiseHeavy = op.getDropoutP().convertToFloat() > 0.0f ||
+                                op.getSoftcap() || op.getMask();
+  Tiling t;
+  if (requested.blockQ)
+    t.blockQ = requested.blockQ;
+  else if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles"))
+    t.blockQ = tiles.getBlockQ() > 64 ? 128 : 64;
+  else
+    t.blockQ =
+        elementwiseHeavy || op.getQueryType().getDimSize(2) <= 64 ? 64 : 128;
+  // 4 warps unless asked: 32 rows each for Br = 128, 16 for Br = 64.
+  t.warps = requested.warps ? requested.warps : 4;
+  if (requested.blockKV)
+    t.blockKV = requested.blockKV;
+  else
+    t.blockKV = t.rowsPerWarp() == 32 && dv > 64 ? 32 : 64;
+  auto fail = [&](const Twine &msg) -> std::optional<Tiling> {
+    why = msg.str();
+    return std::nullopt;
+  };
+  if (t.blockQ != 64 && t.blockQ != 128)
+    return fail("query block " + Twine(t.blockQ) + " (expected 64 or 128)");
+  if (t.blockKV != 32 && t.blockKV != 64 && t.blockKV != 128)
+    return fail("key block " + Twine(t.blockKV) + " (expected 32, 64 or 128)");
+  if (t.warps <= 0 || t.blockQ % t.warps ||
+      (t.rowsPerWarp() != 16 && t.rowsPerWarp() != 32))
+    return fail(Twine(t.warps) + " warps for " + Twine(t.blockQ) +
+                " query rows (expected 16 or 32 rows per warp)");
+  int64_t accumulators = t.rowsPerWarp() / 16 * (t.blockKV + dv) / 2;
+  if (accumulators > 192)
+    return fail(Twine(t.rowsPerWarp()) + " rows per warp with " +
+                Twine(t.blockKV) + " keys per step and Dv = " + Twine(dv) +
+                " need " + Twine(accumulators) +
+                " accumulator registers per thread (at most 192)");
+  return t;
+}
+
+int64_t tc::sharedMemoryBytes(AttentionOp op, const Tiling &tiling) {
   int64_t d = op.getQueryType().getDimSize(3);
-  // Q tile of blockQ rows + 2 K tiles + 2 V tiles of 64 padded rows, 2 bytes
-  // per element.
-  return (blockQ + 4 * kBlockKV) * paddedStride(d) * 2;
+  // Q tile + 2 K tiles + 2 V tiles, padded rows, 2 bytes per element.
+  return (tiling.blockQ + 4 * tiling.blockKV) * paddedStride(d) * 2;
 }
 
 void tc::emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionOp op,

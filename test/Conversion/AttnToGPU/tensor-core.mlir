@@ -10,19 +10,27 @@
 // RUN: attn-compile %s --emit=gpu --block-q=64 -o %t.bq64.mlir
 // RUN: FileCheck %s --check-prefix=BQ64 < %t.bq64.mlir
 // RUN: not attn-compile %s --block-q=32 2>&1 | FileCheck %s --check-prefix=BADBQ
+// RUN: not attn-compile %s --block-q=128 --block-kv=128 --warps=4 2>&1 | FileCheck %s --check-prefix=BADREGS
+// RUN: not attn-compile %s --warps=3 2>&1 | FileCheck %s --check-prefix=BADWARPS
+// RUN: not attn-compile %s --block-kv=-1 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
 // bf16, D = 64, GQA, bottom-right causal, ragged Lq/Lk, lse.
-// Default: Br = 64, 4 warps; shared memory is dynamic: Q [64][72],
-// K/V [2][64][72] (rows padded by 8 elements against ldmatrix bank
-// conflicts). --block-q=128 gives the 8-warp kernel (ptxas-tensor-core.mlir).
+// Default (tc::chooseTiling): Br = 128 in 4 warps of 32 rows (two m16 tiles
+// each, so every K/V fragment feeds two mma.sync), Bc = 64; shared memory
+// is dynamic: Q [128][72], K/V [2][64][72] (rows padded by 8 elements
+// against ldmatrix bank conflicts). --block-q=64: 4 warps of 16 rows.
 // BQ64-LABEL: gpu.func @attn_fwd_0(
 // BQ64-SAME: kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
 // BQ64: memref.view {{.*}} to memref<64x72xbf16, #gpu.address_space<workgroup>>
-// BADBQ: attn-compile: unsupported --block-q=32 (expected 0, 64 or 128)
+// BQ64: scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// BADBQ: error: 'attn.attention' op GPU code generation: tensor-core tiling: query block 32 (expected 64 or 128)
+// BADREGS: error: 'attn.attention' op GPU code generation: tensor-core tiling: 32 rows per warp with 128 keys per step and Dv = 128 need 256 accumulator registers per thread (at most 192)
+// BADWARPS: error: 'attn.attention' op GPU code generation: tensor-core tiling: 3 warps for 128 query rows (expected 16 or 32 rows per warp)
+// NEGATIVE: attn-compile: --block-q, --block-kv and --warps must not be negative
 // CHECK-LABEL: gpu.func @attn_fwd_0(%{{.+}}: memref<25600xbf16>, %{{.+}}: memref<8320xbf16>, %{{.+}}: memref<8320xbf16>, %{{.+}}: memref<25600xbf16>, %{{.+}}: memref<400xf32>)
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
 // CHECK:   gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
-// CHECK:   memref.view {{.*}} to memref<64x72xbf16, #gpu.address_space<workgroup>>
+// CHECK:   memref.view {{.*}} to memref<128x72xbf16, #gpu.address_space<workgroup>>
 // CHECK:   memref.view {{.*}} to memref<2x64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK:   memref.view {{.*}} to memref<2x64x72xbf16, #gpu.address_space<workgroup>>
 //   Prologue: Q tile by cp.async (zero fill past Lq through srcElements),
@@ -38,8 +46,9 @@
 // CHECK:   nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32
 //   Per key block: wait + barrier, prefetch the next block into the other
 //   stage, S = Q K^T on tensor cores, the score epilogue (positional rules
-//   per element only in blocks that need them: scf.if with the 32 scores as
-//   results), online softmax with exp2 (scale * log2 e folded in), O += P V.
+//   per element only in blocks that need them: scf.if with the 2 x 32 scores
+//   as results), online softmax with exp2 (scale * log2 e folded in),
+//   O += P V.
 // CHECK:   scf.for
 // CHECK:     nvgpu.device_async_wait
 // CHECK:     gpu.barrier
@@ -48,7 +57,7 @@
 // CHECK:       nvgpu.device_async_create_group
 // CHECK:     nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
 // CHECK:     nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-// CHECK:     scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK:     scf.if %{{.+}} -> ([[F64:(f32, ){63}f32]]) {
 // CHECK:       arith.cmpi sle
 // CHECK:       arith.select
 // CHECK:       scf.yield
@@ -61,7 +70,8 @@
 // CHECK:     gpu.shuffle  xor
 // CHECK:     llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;", "=f,f"
 // CHECK-NOT: math.exp
-// CHECK:     arith.truncf {{.*}} to bf16
+//   P packed to bf16 pairs by one cvt.rn.bf16x2.f32 each.
+// CHECK:     llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"
 // CHECK:     nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>
 // CHECK:     nvvm.mma.sync
 // CHECK:     scf.yield
@@ -70,11 +80,11 @@
 //   row segments from shared to global memory.
 // CHECK:   gpu.shuffle  xor
 // CHECK:   arith.divf
-// CHECK:   vector.store {{.*}} {alignment = 4 : i64} : memref<64x72xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// CHECK:   vector.store {{.*}} {alignment = 4 : i64} : memref<128x72xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
 // CHECK:   math.log2
 // CHECK:   memref.store {{.*}} : memref<400xf32>
 // CHECK:   nvvm.bar.warp.sync
-// CHECK:   vector.load {{.*}} {alignment = 16 : i64} : memref<64x72xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK:   vector.load {{.*}} {alignment = 16 : i64} : memref<128x72xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // CHECK:   vector.store {{.*}} {alignment = 16 : i64} : memref<25600xbf16>, vector<8xbf16>
 // CHECK:   gpu.return
 func.func @bf16_d64(%q: tensor<1x2x200x64xbf16>, %k: tensor<1x1x130x64xbf16>, %v: tensor<1x1x130x64xbf16>) -> (tensor<1x2x200x64xbf16>, tensor<1x2x200xf32>) {
@@ -82,7 +92,8 @@ func.func @bf16_d64(%q: tensor<1x2x200x64xbf16>, %k: tensor<1x1x130x64xbf16>, %v
   return %o, %l : tensor<1x2x200x64xbf16>, tensor<1x2x200xf32>
 }
 
-// f16, D = 128, boolean mask and dropout, Lq = 64 (Br = 64, 4 warps): f16
+// f16, D = 128, boolean mask and dropout (Br = 64, 4 warps of 16 rows, as
+// for every variant with per-element dropout/softcap/mask work): f16
 // mma operands are vector<2xf16>; the dropout bits come from the Philox
 // emitter. Lk is a multiple of 64 and no positional rule: no per-block
 // branch, the boolean mask applies everywhere.

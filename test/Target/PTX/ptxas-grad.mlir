@@ -12,7 +12,7 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.sm90.json
 
 // One forward kernel (the first function) and two per gradient op.
-// COMPILE: attn-compile: wrote {{.*}}.ptx and {{.*}}.json (17 kernels, sm_90a)
+// COMPILE: attn-compile: wrote {{.*}}.ptx and {{.*}}.json (17 kernels, sm_90a, 32-bit indices)
 // PTX: .target sm_90a
 // PTX: .visible .entry attn_fwd_0(
 // PTX: .visible .entry attn_bwd_dkdv_0(

@@ -14,7 +14,7 @@
 // RUN: attn-compile %s --kernel=cuda-core --chip=sm_80 -o %t.cc.sm80.ptx
 // RUN: ptxas -arch=sm_80 -v %t.cc.sm80.ptx -o %t.cc.sm80.cubin 2>&1 | FileCheck %s
 
-// COMPILE: attn-compile: wrote {{.*}}.ptx and {{.*}}.json (4 kernels, sm_90a)
+// COMPILE: attn-compile: wrote {{.*}}.ptx and {{.*}}.json (4 kernels, sm_90a, 32-bit indices)
 // PTX: .target sm_90a
 // PTX: .visible .entry attn_fwd_0(
 // MANIFEST: "format": "attn-kernels-v1"

@@ -12,7 +12,7 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm90.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.sm90.json
 
-// COMPILE: attn-compile: wrote {{.*}} (16 kernels, sm_90a)
+// COMPILE: attn-compile: wrote {{.*}} (16 kernels, sm_90a, 32-bit indices)
 // CHECK-COUNT-16: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: bytes spill stores
 // Tensor cores, asynchronous copies, no atomics.

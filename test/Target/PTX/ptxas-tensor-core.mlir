@@ -1,15 +1,21 @@
 // The tensor-core (mma.sync) kernel configurations assemble with ptxas for
 // sm_90a and sm_80 without spilling: bf16 and f16, D = 64 and 128, plain
 // causal GQA with lse, boolean mask + dropout, and every modifier at once,
-// each with Br = 128 (8 warps) and Br = 64 (4 warps, --block-q=64).
-// Needs only the CUDA toolkit, not a GPU.
+// each with the default tiling (tc::chooseTiling: Br = 128 in 4 warps of 32
+// rows with Bc = 64 (D = 64) or 32 (D = 128) for the plain variants, Br = 64
+// in 4 warps of 16 rows for the dropout / softcap / mask ones), with
+// --block-q=64 (4 warps of 16 rows everywhere) and with --block-q=128
+// --warps=8 (8 warps of 16 rows). Needs only the CUDA toolkit, not a GPU.
 // REQUIRES: ptxas
 // RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a -o %t.auto.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: FileCheck %s --check-prefix=PTX < %t.auto.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.auto.json
-// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --block-q=128 -o %t.sm90.128.ptx
+// RUN: ptxas -arch=sm_90a -v %t.auto.ptx -o %t.auto.cubin 2>&1 | FileCheck %s
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 -o %t.sm80.auto.ptx
+// RUN: ptxas -arch=sm_80 -v %t.sm80.auto.ptx -o %t.sm80.auto.cubin 2>&1 | FileCheck %s
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --block-q=128 --warps=8 -o %t.sm90.128.ptx
 // RUN: ptxas -arch=sm_90a -v %t.sm90.128.ptx -o %t.sm90.128.cubin 2>&1 | FileCheck %s
-// RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 --block-q=128 -o %t.sm80.128.ptx
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 --block-q=128 --warps=8 -o %t.sm80.128.ptx
 // RUN: ptxas -arch=sm_80 -v %t.sm80.128.ptx -o %t.sm80.128.cubin 2>&1 | FileCheck %s
 // RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --block-q=64 -o %t.sm90.64.ptx
 // RUN: ptxas -arch=sm_90a -v %t.sm90.64.ptx -o %t.sm90.64.cubin 2>&1 | FileCheck %s
@@ -17,13 +23,14 @@
 // RUN: ptxas -arch=sm_80 -v %t.sm80.64.ptx -o %t.sm80.64.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX64 < %t.sm90.64.ptx
 
-// COMPILE: attn-compile: wrote {{.*}}.ptx and {{.*}}.json (12 kernels, sm_90a)
+// COMPILE: attn-compile: wrote {{.*}}.ptx and {{.*}}.json (12 kernels, sm_90a, 32-bit indices)
 
 // CHECK-COUNT-12: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: bytes spill stores
 
-// By default every op takes Br = 64 (128 threads, 2 CTAs of 4 warps per SM;
-// faster than Br = 128 on the H200, docs/performance.md).
+// Every default tiling has 4 warps (128 threads, 2 CTAs per SM); the plain
+// variants take Br = 128 (two m16 tiles per warp; fastest on the H200,
+// docs/performance.md), the others Br = 64.
 // PTX: .target sm_90a
 // PTX-LABEL: .visible .entry attn_fwd_0(
 // PTX: .maxntid 128, 1, 1
@@ -53,14 +60,15 @@
 // PTX64: .maxntid 128, 1, 1
 // PTX64: .minnctapersm 2
 
-// Launch: dynamic shared memory Q [Br] + 2 K + 2 V tiles of 64 rows, all
-// (D + 8) elements wide: Br = 128: 55296 bytes (D = 64), 104448 (D = 128);
-// Br = 64: 46080 (D = 64), 87040 (D = 128).
+// Launch: dynamic shared memory Q [Br] + 2 K + 2 V tiles of Bc rows, all
+// (D + 8) elements wide, 2 bytes per element: Br = 128, Bc = 64, D = 64:
+// 55296 bytes; Br = 64, Bc = 64: 46080 (D = 64), 87040 (D = 128);
+// Br = 128, Bc = 32, D = 128: 69632.
 // MANIFEST: "block": [
 // MANIFEST-NEXT: 128,
-// MANIFEST: "dynamic_shared_memory": 46080,
+// MANIFEST: "dynamic_shared_memory": 55296,
 // MANIFEST: "grid": [
-// MANIFEST-NEXT: 16,
+// MANIFEST-NEXT: 8,
 // MANIFEST-NEXT: 8,
 // MANIFEST-NEXT: 2
 // MANIFEST: "name": "attn_fwd_0"
@@ -70,7 +78,7 @@
 // MANIFEST: "grid": [
 // MANIFEST-NEXT: 2,
 // MANIFEST: "name": "attn_fwd_1"
-// MANIFEST: "dynamic_shared_memory": 87040,
+// MANIFEST: "dynamic_shared_memory": 69632,
 // MANIFEST: "name": "attn_fwd_3"
 // MANIFEST: "dynamic_shared_memory": 87040,
 // MANIFEST: "name": "attn_fwd_4"

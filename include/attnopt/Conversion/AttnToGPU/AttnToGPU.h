@@ -53,25 +53,30 @@ struct KernelSpec {
   int64_t blockQ = 64, blockKV = 64;
   int64_t threadsPerRow = 1; ///< Threads sharing one query row's head dims
                              ///< (CUDA-core kernel only).
-  /// The FA2-style mma.sync kernel (TensorCoreKernelBuilder.cpp): blockQ / 16
-  /// warps (4 or 8), 16 query rows per warp, K/V double-buffered in dynamic
-  /// shared memory.
+  /// The FA2-style mma.sync kernel (TensorCoreKernelBuilder.cpp): block[0] /
+  /// 32 warps of 16 or 32 query rows, blockKV keys per step, K/V
+  /// double-buffered in dynamic shared memory.
   bool tensorCores = false;
   int64_t dynamicSharedBytes = 0; ///< Launch with this much dynamic smem.
   std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
   SmallVector<KernelParam> params;
 };
 
+/// The forward tensor-core kernel's tiling as a user requests it (attn-compile
+/// --block-q, --block-kv, --warps); 0 leaves a field to the default rule.
+struct TensorCoreTiling {
+  int64_t blockQ = 0, blockKV = 0, warps = 0;
+};
+
 /// Chooses the mapping for `op` (static shapes only; fails with a diagnostic
-/// otherwise). Uses the op's attn.tiles attribute for the query block when
-/// present. The tensor-core kernel uses 64 (4 warps) or 128 (8 warps) query
-/// rows per block: 128 if the attn.tiles block_q is above 64, else 64;
-/// `tensorCoreBlockQ` (64 or 128) forces one, 0 chooses. `choice` selects
-/// the kernel (KernelChoice).
+/// otherwise). `choice` selects the kernel (KernelChoice). The tensor-core
+/// kernel takes its tiling from `tiling` where set, else from its default
+/// rule (the op's attn.tiles block_q, when present, picks the query block);
+/// an unsupported tiling is a diagnostic on the op.
 FailureOr<KernelSpec>
 describeAttentionKernel(AttentionOp op, StringRef name,
                         KernelChoice choice = KernelChoice::Auto,
-                        int64_t tensorCoreBlockQ = 0);
+                        TensorCoreTiling tiling = {});
 
 /// Appends the kernel for `op` to `module`.
 FailureOr<gpu::GPUFuncOp> buildAttentionKernel(OpBuilder &b,
