@@ -94,6 +94,16 @@ func.func @rng_without_dropout(%q: tensor<1x4x16x32xf16>, %k: tensor<1x4x16x32xf
   return %o : tensor<1x4x16x32xf16>
 }
 
+// An explicit dropout keep mask, broadcast over batch and heads, after the
+// mask.
+// CHECK-LABEL: func @dropout_mask
+// CHECK-SAME: %[[M:[a-z0-9_]+]]: tensor<1x4x16x16xf32>, %[[KEEP:[a-z0-9_]+]]: tensor<1x1x16x16xi1>)
+// CHECK: attn.attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x4x16x32xf16>, tensor<1x4x16x32xf16>, tensor<1x4x16x32xf16>) mask(%[[M]] : tensor<1x4x16x16xf32>) dropout_mask(%[[KEEP]] : tensor<1x1x16x16xi1>) {dropout_p = 2.500000e-01 : f32} -> tensor<1x4x16x32xf16>
+func.func @dropout_mask(%q: tensor<1x4x16x32xf16>, %k: tensor<1x4x16x32xf16>, %v: tensor<1x4x16x32xf16>, %m: tensor<1x4x16x16xf32>, %keep: tensor<1x1x16x16xi1>) -> tensor<1x4x16x32xf16> {
+  %o = attn.attention ins(%q, %k, %v : tensor<1x4x16x32xf16>, tensor<1x4x16x32xf16>, tensor<1x4x16x32xf16>) mask(%m : tensor<1x4x16x16xf32>) dropout_mask(%keep : tensor<1x1x16x16xi1>) {dropout_p = 0.25 : f32} -> tensor<1x4x16x32xf16>
+  return %o : tensor<1x4x16x32xf16>
+}
+
 // The mask and rng operands together: mask comes first.
 // CHECK-LABEL: func @mask_and_rng
 // CHECK-SAME: %[[M:[a-z0-9_]+]]: tensor<1x1x16x16xi1>, %[[SEED:[a-z0-9_]+]]: i64, %[[OFF:[a-z0-9_]+]]: i64)
