@@ -276,6 +276,12 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
   int64_t d = q.getDimSize(3), dv = op.getValueType().getDimSize(3);
   if (q.getDimSize(2) == 0 || q.getDimSize(0) == 0 || q.getDimSize(1) == 0)
     return op.emitOpError("GPU code generation: empty query tensor");
+  // Neither kernel reads a keep-mask tensor (nor does the manifest have a
+  // parameter for one): reject rather than drop the operand.
+  if (op.getDropoutMask())
+    return op.emitOpError(
+        "GPU code generation: explicit dropout masks are not supported on "
+        "the GPU yet (only the Philox dropout of rng(seed, offset))");
   std::string whyNot;
   bool tcOk = tc::isEligible(op, whyNot);
   if (choice == KernelChoice::TensorCore && !tcOk)

@@ -359,12 +359,6 @@ LogicalResult AttentionGradOp::verify() {
                        *dims)) ||
       failed(verifyScoreAttributes(*this, *dims)))
     return failure();
-  // The gradient's lowerings regenerate the keep mask from the Philox
-  // stream only (docs/semantics.md, 13).
-  if (getDropoutMask())
-    return emitOpError()
-           << "dropout_mask: explicit dropout masks are not supported by "
-              "attn.attention_grad yet (use rng(seed, offset))";
   auto typeOf = [](Value v) { return cast<RankedTensorType>(v.getType()); };
   if (failed(verifyGradientType(*this, "grad_query", typeOf(getGradQuery()),
                                 "query", getQueryType())) ||

@@ -950,9 +950,9 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 
 // -----
 
-// attn.attention_grad parses dropout_mask but does not support it yet.
-func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %o: tensor<2x4x8x12xf32>, %lse: tensor<2x4x8xf32>, %do: tensor<2x4x8x12xf32>, %keep: tensor<2x4x8x6xi1>) {
-  // expected-error @+1 {{dropout_mask: explicit dropout masks are not supported by attn.attention_grad yet (use rng(seed, offset))}}
-  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x8x12xf32>) dropout_mask(%keep : tensor<2x4x8x6xi1>) {dropout_p = 0.25 : f32} -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
+// The gradient shares the rules: dropout_mask together with rng.
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %o: tensor<2x4x8x12xf32>, %lse: tensor<2x4x8xf32>, %do: tensor<2x4x8x12xf32>, %keep: tensor<2x4x8x6xi1>, %seed: i64, %offset: i64) {
+  // expected-error @+1 {{dropout_mask and rng(seed, offset) are exclusive}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x8x12xf32>) dropout_mask(%keep : tensor<2x4x8x6xi1>) rng(%seed, %offset) {dropout_p = 0.25 : f32} -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
   return
 }

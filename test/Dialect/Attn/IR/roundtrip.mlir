@@ -282,6 +282,15 @@ func.func @grad_all_features(%q: tensor<2x8x16x64xbf16>, %k: tensor<2x2x32x64xbf
   return %dq, %dk, %dv : tensor<2x8x16x64xbf16>, tensor<2x2x32x64xbf16>, tensor<2x2x32x48xbf16>
 }
 
+// The gradient with an explicit dropout keep mask.
+// CHECK-LABEL: func @grad_dropout_mask
+// CHECK: attn.attention_grad
+// CHECK-SAME: dropout_mask(%{{.*}} : tensor<2x1x8x6xi1>) {dropout_p = 2.500000e-01 : f32}
+func.func @grad_dropout_mask(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %o: tensor<2x4x8x12xf32>, %lse: tensor<2x4x8xf32>, %do: tensor<2x4x8x12xf32>, %keep: tensor<2x1x8x6xi1>) -> (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x8x12xf32>) dropout_mask(%keep : tensor<2x1x8x6xi1>) {dropout_p = 0.25 : f32} -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
+  return %dq, %dk, %dv : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
+}
+
 // Dynamic sizes are accepted where the relations cannot be checked.
 // CHECK-LABEL: func @grad_dynamic
 // CHECK: attn.attention_grad

@@ -133,7 +133,8 @@ def Attn_AttentionGradOp : Attn_Op<"attention_grad", [
     ```
     p[i,j]  = exp(s[i,j] - lse[i])           (s as in attn.attention; 0 where
                                               key j is not allowed or lse = -inf)
-    pd      = p * keep / (1 - dropout_p)      (keep: the forward's Philox bits)
+    pd      = p * keep / (1 - dropout_p)      (keep: the forward's Philox bits
+                                              or its dropout_mask)
     D[i]    = sum_e grad_output[i,e] * output[i,e]
     dV[j]  += sum_i pd[i,j] * grad_output[i]
     dP[i,j] = (grad_output[i] . v[j]) * keep / (1 - dropout_p)
@@ -145,9 +146,8 @@ def Attn_AttentionGradOp : Attn_Op<"attention_grad", [
     (the softcap factor only with `softcap`). Under GQA/MQA, `dK` and `dV`
     sum over the `Hq / Hkv` query heads that share a key/value head. The mask,
     `scale`, `causal`, `window`, `softcap`, `dropout_p` and `rng` operands must
-    be those of the forward op. The explicit `dropout_mask` of
-    `attn.attention` is parsed here too but not supported yet: the verifier
-    rejects it (the gradient's lowerings only regenerate Philox bits). `deterministic` asks the lowering for
+    be those of the forward op, and so must `dropout_mask` (the explicit
+    keep mask, instead of `rng`): `keep` is then read from it. `deterministic` asks the lowering for
     bit-identical `grad_query` across runs (no atomic accumulation). Exact
     definition: docs/semantics.md, "Gradients".
 
