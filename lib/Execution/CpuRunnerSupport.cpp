@@ -82,8 +82,8 @@ FailureOr<AttentionProblem> mlir::attn::problemOf(AttentionOpInterface op) {
   if (Value keep = op.getDropoutMask()) {
     p.hasDropoutMask = true;
     for (int i = 0; i < 4; ++i)
-      p.dropoutMaskShape[i] = cast<RankedTensorType>(keep.getType())
-                                  .getDimSize(i);
+      p.dropoutMaskShape[i] =
+          cast<RankedTensorType>(keep.getType()).getDimSize(i);
   }
   return p;
 }

@@ -116,8 +116,7 @@ struct AttentionInputs {
 
   HostTensor q, k, v;
   std::optional<HostTensor> mask, dropoutMask;
-  std::vector<double> qValues, kValues, vValues, maskValues,
-      dropoutMaskValues;
+  std::vector<double> qValues, kValues, vValues, maskValues, dropoutMaskValues;
   int64_t seed = 0, offset = 0;
 };
 

@@ -62,7 +62,8 @@ void referenceAttentionGrad(
           // Excluded positions have P = 0: no gradient flows through them.
           bool allowed = isPositionAllowed(p, i, j);
           if (p.maskKind == MaskKind::Boolean)
-            allowed = allowed && mask[broadcastIndex(p.maskShape, b, h, i, j)] != 0.0;
+            allowed =
+                allowed && mask[broadcastIndex(p.maskShape, b, h, i, j)] != 0.0;
           if (!allowed)
             continue;
           int64_t kvRow = (b * p.kvHeads + hk) * p.keyLen + j;

@@ -32,8 +32,7 @@ static int64_t broadcastIndex(const std::array<int64_t, 4> &s, int64_t b,
   return ((bb * s[1] + hh) * s[2] + ii) * s[3] + jj;
 }
 
-void referenceAttention(const AttentionProblem &p,
-                        const std::vector<double> &q,
+void referenceAttention(const AttentionProblem &p, const std::vector<double> &q,
                         const std::vector<double> &k,
                         const std::vector<double> &v,
                         const std::vector<double> &mask,
@@ -67,7 +66,8 @@ void referenceAttention(const AttentionProblem &p,
             score = double(p.softcap) * std::tanh(score / double(p.softcap));
           bool allowed = isPositionAllowed(p, i, j);
           if (p.maskKind == MaskKind::Boolean)
-            allowed = allowed && mask[broadcastIndex(p.maskShape, b, h, i, j)] != 0.0;
+            allowed =
+                allowed && mask[broadcastIndex(p.maskShape, b, h, i, j)] != 0.0;
           else if (p.maskKind == MaskKind::Additive)
             score += mask[broadcastIndex(p.maskShape, b, h, i, j)];
           s[j] = allowed ? score : negInf;
@@ -87,12 +87,11 @@ void referenceAttention(const AttentionProblem &p,
         for (int64_t j = 0; j < p.keyLen; ++j) {
           double prob = s[j] / sum;
           if (p.dropoutP > 0.0f) {
-            bool kept =
-                p.hasDropoutMask
-                    ? (*dropoutMask)[broadcastIndex(p.dropoutMaskShape, b, h,
-                                                    i, j)] != 0.0
-                    : dropoutKeep(p.seed, p.offset, b, h, i, j, p.queryHeads,
-                                  p.queryLen, p.dropoutP);
+            bool kept = p.hasDropoutMask
+                            ? (*dropoutMask)[broadcastIndex(p.dropoutMaskShape,
+                                                            b, h, i, j)] != 0.0
+                            : dropoutKeep(p.seed, p.offset, b, h, i, j,
+                                          p.queryHeads, p.queryLen, p.dropoutP);
             if (keep)
               (*keep)[row * p.keyLen + j] = kept;
             prob = kept ? prob * dropScale : 0.0;

@@ -68,8 +68,7 @@ bool isPositionAllowed(const AttentionProblem &p, int64_t i, int64_t j);
 /// ([B, Hq, Lq, Lk], 1 = kept). With `p.hasDropoutMask`, `dropoutMask`
 /// holds the explicit keep mask (0/1, shape `p.dropoutMaskShape`) and
 /// replaces the Philox bits.
-void referenceAttention(const AttentionProblem &p,
-                        const std::vector<double> &q,
+void referenceAttention(const AttentionProblem &p, const std::vector<double> &q,
                         const std::vector<double> &k,
                         const std::vector<double> &v,
                         const std::vector<double> &mask,

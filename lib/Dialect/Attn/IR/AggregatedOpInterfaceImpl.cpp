@@ -111,9 +111,8 @@ static AffineMap broadcastMap(Value mask) {
   MLIRContext *ctx = mask.getContext();
   SmallVector<AffineExpr> exprs;
   for (int64_t i = 0; i < 4; ++i)
-    exprs.push_back(maskType.getDimSize(i) == 1
-                        ? getAffineConstantExpr(0, ctx)
-                        : getAffineDimExpr(i, ctx));
+    exprs.push_back(maskType.getDimSize(i) == 1 ? getAffineConstantExpr(0, ctx)
+                                                : getAffineDimExpr(i, ctx));
   return AffineMap::get(4, 0, exprs, ctx);
 }
 

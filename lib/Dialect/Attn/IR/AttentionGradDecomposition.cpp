@@ -215,9 +215,8 @@ Value GradientBuilder::valueGradient(Value probs) {
     bool hasMask = addDropoutMaskInput(inputs, maps);
     maps.push_back(id);
     dropped = generic(
-        inputs, createEmptyF32(b, loc, {batch, heads, queryLen, keyLen}),
-        maps, {par, par, par, par},
-        [&](OpBuilder &nb, Location l, ValueRange a) {
+        inputs, createEmptyF32(b, loc, {batch, heads, queryLen, keyLen}), maps,
+        {par, par, par, par}, [&](OpBuilder &nb, Location l, ValueRange a) {
           linalg::YieldOp::create(
               nb, l, applyDropout(nb, l, a[0], hasMask ? a[1] : Value()));
         });

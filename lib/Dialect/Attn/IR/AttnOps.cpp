@@ -211,8 +211,7 @@ LogicalResult verifyLse(Operation *op, RankedTensorType lseType,
 LogicalResult verifyBroadcastable(Operation *op, StringRef name,
                                   RankedTensorType type,
                                   const AttentionDims &dims) {
-  int64_t full[] = {dims.batch.size, dims.hq.size, dims.lq.size,
-                    dims.lk.size};
+  int64_t full[] = {dims.batch.size, dims.hq.size, dims.lq.size, dims.lk.size};
   for (unsigned i = 0; i < 4; ++i) {
     int64_t size = type.getDimSize(i);
     if (ShapedType::isDynamic(size) || size == 1 ||

@@ -462,13 +462,12 @@ private:
   LogicalResult matchDropout(Value &probs, Chain &chain);
   LogicalResult collectTensorFactors(Value t, AffineMap map, Value probs,
                                      DropoutFactors &f);
-  LogicalResult collectBodyFactors(linalg::GenericOp g, Value v,
-                                   AffineMap map, Value probs,
-                                   DropoutFactors &f);
+  LogicalResult collectBodyFactors(linalg::GenericOp g, Value v, AffineMap map,
+                                   Value probs, DropoutFactors &f);
   LogicalResult collectBodyKeep(linalg::GenericOp g, Value cond, AffineMap map,
                                 DropoutFactors &f);
-  LogicalResult matchScoreDims(const EwOperand &m, int64_t rank,
-                               StringRef what, SmallVector<int64_t> &dims);
+  LogicalResult matchScoreDims(const EwOperand &m, int64_t rank, StringRef what,
+                               SmallVector<int64_t> &dims);
   LogicalResult matchMask(const EwOperand &m, Chain &chain);
   bool isRowOperand(const EwOperand &o, const Reduction &red, int64_t rank);
   bool isMaskFill(const APFloat &fill) const;
@@ -861,12 +860,11 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
     // e.g. dropout applied to exp(s - max), then summed and normalized.
     Operation *user = *e.getUsers().begin();
     FailureOr<Elementwise> ew = getElementwise(user->getResult(0));
+    auto generic = dyn_cast<linalg::GenericOp>(user);
     bool isProduct =
-        (succeeded(ew) && (ew->kind == EwKind::Mul ||
-                           ew->kind == EwKind::Select)) ||
-        (isa<linalg::GenericOp>(user) &&
-         !cast<linalg::GenericOp>(user).getBody()->getOps<arith::MulFOp>()
-              .empty());
+        (succeeded(ew) &&
+         (ew->kind == EwKind::Mul || ew->kind == EwKind::Select)) ||
+        (generic && !generic.getBody()->getOps<arith::MulFOp>().empty());
     if (isProduct)
       return fail("exp(s - max) is multiplied before the row sum (dropout "
                   "before the softmax normalization?): that changes the row "
@@ -1179,12 +1177,11 @@ std::optional<DropoutP> dropoutPFor(double scale) {
   SmallVector<float> candidates;
   for (int digits = 1; digits <= 9; ++digits) {
     double pow10 = std::pow(10.0, digits);
-    candidates.push_back(
-        static_cast<float>(std::round(exact * pow10) / pow10));
+    candidates.push_back(static_cast<float>(std::round(exact * pow10) / pow10));
   }
   float nearest = static_cast<float>(exact);
-  candidates.append({nearest, std::nextafter(nearest, 0.0f),
-                     std::nextafter(nearest, 1.0f)});
+  candidates.append(
+      {nearest, std::nextafter(nearest, 0.0f), std::nextafter(nearest, 1.0f)});
   for (float cand : candidates)
     if (valid(cand) && factor(cand) == want)
       return DropoutP{cand, true, want};
@@ -1192,9 +1189,8 @@ std::optional<DropoutP> dropoutPFor(double scale) {
     return std::nullopt;
   std::optional<DropoutP> best;
   for (float cand : candidates)
-    if (valid(cand) &&
-        (!best || std::fabs(double(factor(cand)) - scale) <
-                      std::fabs(double(best->factor) - scale)))
+    if (valid(cand) && (!best || std::fabs(double(factor(cand)) - scale) <
+                                     std::fabs(double(best->factor) - scale)))
       best = DropoutP{cand, false, factor(cand)};
   return best;
 }
@@ -1332,8 +1328,7 @@ LogicalResult ChainMatcher::collectTensorFactors(Value t, AffineMap map,
       f.scale /= ew->args[1].scalar->convertToDouble();
       return operand(ew->args[0]);
     case EwKind::Select: {
-      const EwOperand &cond = ew->args[0], &tv = ew->args[1],
-                      &fv = ew->args[2];
+      const EwOperand &cond = ew->args[0], &tv = ew->args[1], &fv = ew->args[2];
       if (tv.scalar && tv.scalar->isZero() &&
           !(fv.scalar && fv.scalar->isZero()))
         return fail("the dropout select keeps where its condition is false; "
@@ -1343,8 +1338,8 @@ LogicalResult ChainMatcher::collectTensorFactors(Value t, AffineMap map,
       if (!cond.tensor ||
           !getElementTypeOrSelf(cond.tensor.getType()).isInteger(1))
         return fail("the dropout select condition is not an i1 tensor");
-      f.keeps.push_back(EwOperand{cond.tensor, cond.map.compose(map),
-                                  std::nullopt});
+      f.keeps.push_back(
+          EwOperand{cond.tensor, cond.map.compose(map), std::nullopt});
       return operand(tv);
     }
     default:
@@ -1433,8 +1428,8 @@ LogicalResult ChainMatcher::matchDropout(Value &probs, Chain &chain) {
                 " gives " + text(p->factor) +
                 "; see option inexact-reciprocal)");
   SmallVector<int64_t> dims;
-  if (failed(matchScoreDims(total.keeps.front(), chain.rank, "keep mask",
-                            dims)))
+  if (failed(
+          matchScoreDims(total.keeps.front(), chain.rank, "keep mask", dims)))
     return fail("dropout: " + reason);
   chain.dropoutP = p->p;
   chain.dropoutMask = total.keeps.front().tensor;
@@ -1633,8 +1628,7 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
     SmallVector<int64_t> keepPositions;
     for (int64_t d : chain.dropoutMaskDims)
       keepPositions.push_back(d + 4 - r);
-    dropoutMask =
-        expandTo4D(rewriter, loc, chain.dropoutMask, keepPositions);
+    dropoutMask = expandTo4D(rewriter, loc, chain.dropoutMask, keepPositions);
   }
   auto qType = cast<RankedTensorType>(q.getType());
   auto vType = cast<RankedTensorType>(v.getType());

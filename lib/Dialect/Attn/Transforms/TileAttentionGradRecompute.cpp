@@ -138,9 +138,9 @@ Value GradientTileBuilder::dropoutTile(Value tile, const QueryBlock &q,
     auto t = cast<RankedTensorType>(keepTile.getType());
     AffineExpr zero = getAffineConstantExpr(0, b.getContext());
     inputs.push_back(keepTile);
-    maps.push_back(map(2, {t.getDimSize(0) == 1 ? zero : b.getAffineDimExpr(0),
-                           t.getDimSize(1) == 1 ? zero
-                                                : b.getAffineDimExpr(1)}));
+    maps.push_back(
+        map(2, {t.getDimSize(0) == 1 ? zero : b.getAffineDimExpr(0),
+                t.getDimSize(1) == 1 ? zero : b.getAffineDimExpr(1)}));
   }
   maps.push_back(ij);
   return generic(

@@ -188,8 +188,8 @@ SmallVector<Value> OnlineSoftmaxBuilder::kvStep(Value bIdx, Value hIdx,
     // the Philox bits at the global position.
     SmallVector<Value> inputs = {p};
     SmallVector<AffineMap> maps = {ij};
-    Value keepTile = broadcastTile(op.getDropoutMask(), bIdx, hIdx, q0, rows,
-                                   k0, cols);
+    Value keepTile =
+        broadcastTile(op.getDropoutMask(), bIdx, hIdx, q0, rows, k0, cols);
     if (keepTile) {
       auto t = cast<RankedTensorType>(keepTile.getType());
       AffineExpr zero = getAffineConstantExpr(0, ctx);
@@ -207,14 +207,15 @@ SmallVector<Value> OnlineSoftmaxBuilder::kvStep(Value bIdx, Value hIdx,
           if (keepTile) {
             keep = a[1];
           } else {
-            DropoutPosition pos{bIdx,
-                                hIdx,
-                                arith::AddIOp::create(
-                                    nb, l, q0, linalg::IndexOp::create(nb, l, 0)),
-                                arith::AddIOp::create(
-                                    nb, l, k0, linalg::IndexOp::create(nb, l, 1)),
-                                numHeads,
-                                queryLen};
+            DropoutPosition pos{
+                bIdx,
+                hIdx,
+                arith::AddIOp::create(nb, l, q0,
+                                      linalg::IndexOp::create(nb, l, 0)),
+                arith::AddIOp::create(nb, l, k0,
+                                      linalg::IndexOp::create(nb, l, 1)),
+                numHeads,
+                queryLen};
             keep = emitDropoutKeep(nb, l, op.getSeed(), op.getOffset(), pos,
                                    dropP);
           }
