@@ -159,6 +159,91 @@ func.func @divide_by_one_minus_p(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, 
 
 // -----
 
+// (D7) 4-D f16 chain from generics, output [B, L, H, Dv]: the keep mask
+// [B, 1, Lq, Lk] (broadcast over heads through a size-1 dim read at 0)
+// widened with extui then uitofp, times 2.0 in f16: p = 0.5.
+#q4 = affine_map<(b, h, i, j, d) -> (b, h, i, d)>
+#k4 = affine_map<(b, h, i, j, d) -> (b, h, j, d)>
+#s4 = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
+#p4 = affine_map<(b, h, i, e, j) -> (b, h, i, j)>
+#v4 = affine_map<(b, h, i, e, j) -> (b, h, j, e)>
+#o4 = affine_map<(b, h, i, e, j) -> (b, i, h, e)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#keep4 = affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3)>
+// CHECK-LABEL: func @generic_4d_f16
+// CHECK-SAME: %[[KEEP:[a-z0-9_]+]]: tensor<2x1x6x10xi1>
+// CHECK-NOT: 6x10xf16
+// CHECK: %[[O:.+]] = attn.attention ins({{.*}} : tensor<2x3x6x8xf16>, tensor<2x3x10x8xf16>, tensor<2x3x10x5xf16>) dropout_mask(%[[KEEP]] : tensor<2x1x6x10xi1>) {dropout_p = 5.000000e-01 : f32, scale = 1.000000e+00 : f32} -> tensor<2x3x6x5xf16>
+// CHECK: linalg.transpose ins(%[[O]] : tensor<2x3x6x5xf16>)
+// CHECK-NOT: 6x10xf16
+// CHECK: return
+func.func @generic_4d_f16(%q: tensor<2x3x6x8xf16>, %k: tensor<2x3x10x8xf16>, %v: tensor<2x3x10x5xf16>, %keep: tensor<2x1x6x10xi1>) -> tensor<2x6x3x5xf16> {
+  %zero = arith.constant 0.0 : f16
+  %es = tensor.empty() : tensor<2x3x6x10xf16>
+  %zs = linalg.fill ins(%zero : f16) outs(%es : tensor<2x3x6x10xf16>) -> tensor<2x3x6x10xf16>
+  %s = linalg.generic {indexing_maps = [#q4, #k4, #s4], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x3x6x8xf16>, tensor<2x3x10x8xf16>) outs(%zs : tensor<2x3x6x10xf16>) {
+  ^bb0(%a: f16, %b: f16, %acc: f16):
+    %m = arith.mulf %a, %b : f16
+    %r = arith.addf %acc, %m : f16
+    linalg.yield %r : f16
+  } -> tensor<2x3x6x10xf16>
+  %p = linalg.softmax dimension(3) ins(%s : tensor<2x3x6x10xf16>) outs(%es : tensor<2x3x6x10xf16>) -> tensor<2x3x6x10xf16>
+  %pd = linalg.generic {indexing_maps = [#id4, #keep4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p, %keep : tensor<2x3x6x10xf16>, tensor<2x1x6x10xi1>) outs(%es : tensor<2x3x6x10xf16>) {
+  ^bb0(%x: f16, %kk: i1, %o: f16):
+    %two = arith.constant 2.0 : f16
+    %w = arith.extui %kk : i1 to i8
+    %f = arith.uitofp %w : i8 to f16
+    %y = arith.mulf %two, %f : f16
+    %r = arith.mulf %x, %y : f16
+    linalg.yield %r : f16
+  } -> tensor<2x3x6x10xf16>
+  %eo = tensor.empty() : tensor<2x6x3x5xf16>
+  %zo = linalg.fill ins(%zero : f16) outs(%eo : tensor<2x6x3x5xf16>) -> tensor<2x6x3x5xf16>
+  %o = linalg.generic {indexing_maps = [#p4, #v4, #o4], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%pd, %v : tensor<2x3x6x10xf16>, tensor<2x3x10x5xf16>) outs(%zo : tensor<2x6x3x5xf16>) {
+  ^bb0(%a: f16, %b: f16, %acc: f16):
+    %m = arith.mulf %a, %b : f16
+    %r = arith.addf %acc, %m : f16
+    linalg.yield %r : f16
+  } -> tensor<2x6x3x5xf16>
+  return %o : tensor<2x6x3x5xf16>
+}
+
+// -----
+
+// (D8) 2-D chain: a 0/1 keep tensor from select(keep, 1.0, 0.0), P times it
+// (linalg.mul), then a named linalg.div by 1 - p = 0.5 (a filled tensor).
+// CHECK-LABEL: func @matmul_2d_select_div
+// CHECK-SAME: %[[KEEP:[a-z0-9_]+]]: tensor<6x10xi1>
+// CHECK: %[[K4:.+]] = tensor.expand_shape %[[KEEP]] {{\[}}[0, 1, 2], [3]] output_shape [1, 1, 6, 10]
+// CHECK: attn.attention ins({{.*}}) dropout_mask(%[[K4]] : tensor<1x1x6x10xi1>) {dropout_p = 5.000000e-01 : f32, scale = 1.000000e+00 : f32} -> tensor<1x1x6x5xf32>
+// CHECK-NOT: linalg.div
+// CHECK: return
+func.func @matmul_2d_select_div(%q: tensor<6x8xf32>, %k: tensor<10x8xf32>, %v: tensor<10x5xf32>, %keep: tensor<6x10xi1>) -> tensor<6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %half = arith.constant 0.5 : f32
+  %ekt = tensor.empty() : tensor<8x10xf32>
+  %kt = linalg.transpose ins(%k : tensor<10x8xf32>) outs(%ekt : tensor<8x10xf32>) permutation = [1, 0]
+  %es = tensor.empty() : tensor<6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<6x10xf32>) -> tensor<6x10xf32>
+  %s = linalg.matmul ins(%q, %kt : tensor<6x8xf32>, tensor<8x10xf32>) outs(%zs : tensor<6x10xf32>) -> tensor<6x10xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<6x10xf32>) outs(%es : tensor<6x10xf32>) -> tensor<6x10xf32>
+  %kf = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%keep : tensor<6x10xi1>) outs(%es : tensor<6x10xf32>) {
+  ^bb0(%b: i1, %o: f32):
+    %r = arith.select %b, %one, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<6x10xf32>
+  %pk = linalg.mul ins(%p, %kf : tensor<6x10xf32>, tensor<6x10xf32>) outs(%es : tensor<6x10xf32>) -> tensor<6x10xf32>
+  %ht = linalg.fill ins(%half : f32) outs(%es : tensor<6x10xf32>) -> tensor<6x10xf32>
+  %pd = linalg.div ins(%pk, %ht : tensor<6x10xf32>, tensor<6x10xf32>) outs(%es : tensor<6x10xf32>) -> tensor<6x10xf32>
+  %eo = tensor.empty() : tensor<6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<6x5xf32>) -> tensor<6x5xf32>
+  %o = linalg.matmul ins(%pd, %v : tensor<6x10xf32>, tensor<10x5xf32>) outs(%zo : tensor<6x5xf32>) -> tensor<6x5xf32>
+  return %o : tensor<6x5xf32>
+}
+
+// -----
+
 // (D6) TOSA: tosa.cast of the i1 keep mask to f32, times 1.25 (a pre-scaled
 // keep tensor), times P: p = 0.2.
 // CHECK-LABEL: func @tosa_dropout
