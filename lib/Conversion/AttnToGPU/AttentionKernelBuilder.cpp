@@ -98,8 +98,7 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
   KernelArguments args = KernelArguments::unpack(entry, op);
   Value query = args.query, key = args.key, value = args.value,
         mask = args.mask, dropoutMask = args.dropoutMask, seed = args.seed,
-        offset = args.offset,
-        out = args.output, lse = args.lse;
+        offset = args.offset, out = args.output, lse = args.lse;
   Value kShared = func.getWorkgroupAttributions()[0];
   Value vShared = func.getWorkgroupAttributions()[1];
 
@@ -194,13 +193,12 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
                 // the Philox bit.
                 Value keep;
                 if (dropoutMask) {
-                  keep = emitMaskLoad(b, loc, dropoutMask,
-                                      shapeOf(op.getDropoutMask()),
-                                      /*boolean=*/true, bIdx, hIdx, rowClamped,
-                                      keyIdx);
+                  keep = emitMaskLoad(
+                      b, loc, dropoutMask, shapeOf(op.getDropoutMask()),
+                      /*boolean=*/true, bIdx, hIdx, rowClamped, keyIdx);
                 } else {
-                  DropoutPosition pos{bIdx,       hIdx,        rowClamped,
-                                      keyIdx,     idx(heads),  idx(queryLen)};
+                  DropoutPosition pos{bIdx,   hIdx,       rowClamped,
+                                      keyIdx, idx(heads), idx(queryLen)};
                   keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
                 }
                 Value scaled = arith::MulFOp::create(

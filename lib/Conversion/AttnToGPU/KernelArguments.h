@@ -2,8 +2,8 @@
 //
 // The forward GPU kernels take the op's tensors and scalars in manifest order
 // (docs/kernel-manifest.md): query, key, value, [mask], [dropout_mask],
-// [seed, offset], output, [lse]; the backward kernels those of attn.attention_grad. This
-// names them once.
+// [seed, offset], output, [lse]; the backward kernels those of
+// attn.attention_grad. This names them once.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,5 +1,6 @@
 // The backward op with an explicit dropout keep mask is rejected by the GPU
-// code generator too (the CPU lowerings support it).
+// code generator (no backward kernel reads one; the CPU lowerings support
+// it). The forward op is supported by the CUDA-core kernel (dropout-mask.mlir).
 // RUN: not attention-opt %s --attn-to-gpu 2>&1 | FileCheck %s
 // RUN: not attn-compile %s -o %t.ptx 2>&1 | FileCheck %s
 
