@@ -28,6 +28,11 @@
 // tensor produced by such a generic without inputs (e.g. [Lq, Lk],
 // broadcast); if that tensor is not recognized it stays a tensor mask.
 //
+// Dropout between the softmax and P·V (P' = P * keep * c, over one or more
+// elementwise steps, with an i1 keep mask seen directly, through uitofp /
+// select / tosa.cast, or pre-scaled, and c = 1/(1 - p)) becomes dropout_p
+// and the explicit dropout_mask operand (docs/semantics.md, 8.7).
+//
 //===----------------------------------------------------------------------===//
 
 #include "attnopt/Dialect/Attn/Transforms/Passes.h"
