@@ -34,7 +34,10 @@ Semantics mapping (ours [B,H,L,D] -> jax [B,T,N,H]):
     lse -inf by our definition) are excluded from the comparison: jax gives
     such rows a different value (reported per op in the `empty` column).
   - Not supported by jax.nn.dot_product_attention, reported as SKIP: dropout,
-    softcap.
+    softcap. That includes dropout with an explicit keep mask (dropout_mask):
+    jax.nn.dot_product_attention takes a mask before the softmax only, and a
+    keep mask applied after normalization (l and lse pre-dropout) cannot be
+    expressed through it.
 
 GRADIENTS (--ops=grad, ctest jax-peer-check-grad). For each .mlir file with
 attn.attention_grad ops (gradients.mlir and peer-jax-grad-cases.mlir; the
@@ -90,8 +93,8 @@ rows, dk unchanged, dv off by X": the uniform rows feed mean-style terms
 into dV; or "NaN" for -inf bias rows).
 
 Not supported by jax.nn.dot_product_attention, reported as SKIP: dropout
-(jax has no dropout argument, so no way to reproduce our Philox keep mask)
-and softcap.
+(jax has no dropout argument, so no way to reproduce our Philox keep mask,
+nor to apply an explicit dropout_mask after the normalization) and softcap.
 
 Exit status: 0 if every compared op agrees (or, without jax and without
 ATTN_REQUIRE_JAX, after printing "SKIPPED: jax not installed"); 1 otherwise.

@@ -177,6 +177,14 @@ std::vector<double> InputGenerator::fillMask(HostTensor &t, int64_t rowLen,
   });
 }
 
+std::vector<double> InputGenerator::fillKeep(HostTensor &t, double p,
+                                             bool keepValues) {
+  const uint64_t key = splitmix64(seed) ^ splitmix64(0x1000 + tensors++);
+  return fillWith(t, keepValues, [&](int64_t i) {
+    return unit(key, uint64_t(i), 4) >= p ? 1.0 : 0.0;
+  });
+}
+
 Comparison compareResults(const std::vector<double> &out,
                           const std::vector<double> &refOut,
                           const std::vector<double> *lse,

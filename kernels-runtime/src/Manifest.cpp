@@ -79,6 +79,8 @@ attnopt::ref::AttentionProblem KernelSpec::problem() const {
                                         : attnopt::ref::MaskKind::Additive;
   p.maskShape = maskShape;
   p.dropoutP = dropoutP;
+  p.hasDropoutMask = hasDropoutMask;
+  p.dropoutMaskShape = dropoutMaskShape;
   return p;
 }
 
@@ -115,8 +117,9 @@ uint64_t KernelSpec::bytesMoved() const {
 
 namespace {
 
-const char *const kParamNames[] = {"query", "key",    "value",  "mask",
-                                   "seed",  "offset", "output", "lse"};
+const char *const kParamNames[] = {"query",  "key",          "value",
+                                   "mask",   "dropout_mask", "seed",
+                                   "offset", "output",       "lse"};
 
 /// Every parameter name of a backward kernel.
 const char *const kGradParamNames[] = {
@@ -386,6 +389,8 @@ void Validator::checkForwardLink(const Value &fv, const KernelSpec &k,
   };
   if (mask(*f) != mask(k))
     mismatch("mask", mask(*f), mask(k));
+  if (f->hasDropoutMask)
+    fail(fv, who + " has a dropout_mask, which no backward kernel supports");
   if (k.dropoutP > 0.0f &&
       (!f->findParam("seed") || !f->findParam("offset")))
     fail(fv, who + " has no seed/offset parameters, but dropout_p > 0");
@@ -411,8 +416,8 @@ KernelSpec Validator::kernel(const Value &v) {
             {"name", "source", "op", "stage", "deterministic", "forward",
              "dtype", "batch", "query_heads", "kv_heads", "query_len",
              "key_len", "head_dim", "value_dim", "scale", "causal", "window",
-             "softcap", "dropout_p", "mask", "has_lse", "grid", "block",
-             "dynamic_shared_memory", "params"},
+             "softcap", "dropout_p", "mask", "dropout_mask", "has_lse", "grid",
+             "block", "dynamic_shared_memory", "params"},
             what);
 
   // "op" (default "attention"); "stage", "deterministic" and "forward"
@@ -512,29 +517,57 @@ KernelSpec Validator::kernel(const Value &v) {
     fail(dropout, "dropout_p: expected a value in [0, 1) (as f32), got " +
                       dropout.text);
 
-  const Value &mask = field(v, "mask", what);
-  if (!mask.isNull()) {
-    if (!mask.isObject())
-      fail(mask, "mask: expected null or {\"dtype\": ..., \"shape\": [...]}, " +
-                     got(mask));
-    checkKeys(mask, {"dtype", "shape"}, "mask");
-    k.hasMask = true;
-    k.maskDtype = dtype(field(mask, "dtype", "mask"), "mask.dtype", true);
-    const Value &shapeValue = field(mask, "shape", "mask");
-    std::vector<int64_t> s = shape(shapeValue, "mask.shape");
+  // A mask-like field: null or {"dtype": ..., "shape": [B|1, Hq|1, Lq|1,
+  // Lk|1]}. Returns whether it is set.
+  auto maskField = [&](const Value &m, const std::string &name, DType &type,
+                       std::array<int64_t, 4> &shapeOut) {
+    if (m.isNull())
+      return false;
+    if (!m.isObject())
+      fail(m, name +
+                  ": expected null or {\"dtype\": ..., \"shape\": "
+                  "[...]}, " +
+                  got(m));
+    checkKeys(m, {"dtype", "shape"}, name);
+    type = dtype(field(m, "dtype", name), name + ".dtype", true);
+    const Value &shapeValue = field(m, "shape", name);
+    std::vector<int64_t> s = shape(shapeValue, name + ".shape");
     if (s.size() != 4)
-      fail(shapeValue, "mask.shape: expected rank 4 ([B|1, Hq|1, Lq|1, "
-                       "Lk|1]), got rank " + std::to_string(s.size()));
+      fail(shapeValue, name +
+                           ".shape: expected rank 4 ([B|1, Hq|1, Lq|1, "
+                           "Lk|1]), got rank " +
+                           std::to_string(s.size()));
     const int64_t full[4] = {k.batch, k.queryHeads, k.queryLen, k.keyLen};
     const char *names[4] = {"batch", "query heads", "query length",
                             "key length"};
     for (int d = 0; d < 4; ++d) {
       if (s[d] != 1 && s[d] != full[d])
-        fail(shapeValue.array[d],
-             "mask.shape[" + std::to_string(d) + "] (" + names[d] +
-                 "): expected 1 or " + std::to_string(full[d]) + ", got " +
-                 std::to_string(s[d]));
-      k.maskShape[d] = s[d];
+        fail(shapeValue.array[d], name + ".shape[" + std::to_string(d) + "] (" +
+                                      names[d] + "): expected 1 or " +
+                                      std::to_string(full[d]) + ", got " +
+                                      std::to_string(s[d]));
+      shapeOut[d] = s[d];
+    }
+    return true;
+  };
+  k.hasMask =
+      maskField(field(v, "mask", what), "mask", k.maskDtype, k.maskShape);
+
+  // Optional (absent = null): the explicit dropout keep mask.
+  if (const Value *keep = v.find("dropout_mask")) {
+    DType keepType = DType::I1;
+    k.hasDropoutMask =
+        maskField(*keep, "dropout_mask", keepType, k.dropoutMaskShape);
+    if (k.hasDropoutMask) {
+      if (keepType != DType::I1)
+        fail(*keep, "dropout_mask.dtype: expected i1 (true = keep), got " +
+                        std::string(dtypeName(keepType)));
+      if (k.isGrad())
+        fail(*keep, "dropout_mask: a backward kernel cannot take an "
+                    "explicit dropout mask");
+      if (!(k.dropoutP > 0.0f))
+        fail(*keep, "dropout_mask: needs dropout_p > 0 (the scale of the "
+                    "kept values)");
     }
   }
 
@@ -582,8 +615,8 @@ void Validator::params(const Value &v, KernelSpec &k) {
       known = known || p.name == n;
     if (!known)
       fail(nameValue, at + ".name: unknown parameter \"" + p.name +
-                          "\" (expected query, key, value, mask, seed, "
-                          "offset, output or lse)");
+                          "\" (expected query, key, value, mask, "
+                          "dropout_mask, seed, offset, output or lse)");
     for (size_t j = 0; j < k.params.size(); ++j)
       if (k.params[j].name == p.name)
         fail(nameValue, at + ": parameter '" + p.name +
@@ -647,6 +680,13 @@ void Validator::params(const Value &v, KernelSpec &k) {
       wantType = DType::F32;
       wantShape = {k.batch, k.queryHeads, k.queryLen};
       shapeText = "[batch, query_heads, query_len]";
+    } else if (p.name == "dropout_mask") {
+      if (!k.hasDropoutMask)
+        fail(nameValue, at + ": listed, but the kernel has no field "
+                             "'dropout_mask'");
+      wantType = DType::I1;
+      wantShape.assign(k.dropoutMaskShape.begin(), k.dropoutMaskShape.end());
+      shapeText = "the kernel's dropout_mask.shape";
     } else { // mask
       if (!k.hasMask)
         fail(nameValue, at + ": listed, but the kernel's field 'mask' is "
@@ -662,9 +702,10 @@ void Validator::params(const Value &v, KernelSpec &k) {
     p.dtype = dtype(dt, at + ": dtype", /*allowI1=*/true);
     if (p.dtype != wantType)
       fail(dt, at + ": dtype: expected " + dtypeName(wantType) +
-                   (p.name == "lse"    ? " (lse is always f32)"
-                    : p.name == "mask" ? " (the kernel's mask.dtype)"
-                                       : " (the kernel's dtype)") +
+                   (p.name == "lse"            ? " (lse is always f32)"
+                    : p.name == "mask"         ? " (the kernel's mask.dtype)"
+                    : p.name == "dropout_mask" ? " (a keep mask is i1)"
+                                               : " (the kernel's dtype)") +
                    ", got " + dtypeName(p.dtype));
     const Value &sv = field(pv, "shape", at);
     p.shape = shape(sv, at + ": shape");
@@ -683,6 +724,8 @@ void Validator::params(const Value &v, KernelSpec &k) {
       missing(n, "");
   if (k.hasMask && !k.findParam("mask"))
     missing("mask", " (the kernel's field 'mask' is set)");
+  if (k.hasDropoutMask && !k.findParam("dropout_mask"))
+    missing("dropout_mask", " (the kernel's field 'dropout_mask' is set)");
   if (k.hasLse && !k.findParam("lse"))
     missing("lse", " (has_lse is true)");
   bool seed = k.findParam("seed"), offset = k.findParam("offset");
@@ -690,7 +733,10 @@ void Validator::params(const Value &v, KernelSpec &k) {
     missing(seed ? "offset" : "seed",
             seed ? " (seed and offset come together)"
                  : " (seed and offset come together)");
-  if (k.dropoutP > 0.0f && !seed)
+  if (k.hasDropoutMask && seed)
+    fail(v, "params: 'seed' and 'offset' are listed, but the kernel reads "
+            "its keep bits from 'dropout_mask' (the two are exclusive)");
+  if (k.dropoutP > 0.0f && !seed && !k.hasDropoutMask)
     missing("seed", " (dropout_p > 0 needs the seed and offset parameters)");
 }
 

@@ -56,6 +56,8 @@ struct RefParams {
   DType maskDtype;
   int64_t maskShape[4];
   int hasDropout;
+  int hasDropoutMask; // keep bits from an explicit i1 mask, not Philox
+  int64_t dropoutMaskShape[4];
   uint32_t dropThreshold;
   double dropScale;
   uint64_t seed, offset;
@@ -106,10 +108,20 @@ __device__ double score(const RefParams &p, const double *qRow,
   return allowed ? s : -INFINITY;
 }
 
+/// Index of (b, h, i, j) in the explicit dropout keep mask.
+__device__ int64_t dropoutMaskIndex(const RefParams &p, int64_t b, int64_t h,
+                                    int64_t i, int64_t j) {
+  const int64_t *s = p.dropoutMaskShape;
+  int64_t bb = s[0] == 1 ? 0 : b, hh = s[1] == 1 ? 0 : h;
+  int64_t ii = s[2] == 1 ? 0 : i, jj = s[3] == 1 ? 0 : j;
+  return ((bb * s[1] + hh) * s[2] + ii) * s[3] + jj;
+}
+
 template <DType T>
 __global__ void __launch_bounds__(kBlock)
     referenceAttentionKernel(RefParams p, const void *q, const void *k,
-                             const void *v, const void *mask, double *out,
+                             const void *v, const void *mask,
+                             const void *dropoutMask, double *out,
                              double *lse) {
   extern __shared__ double shared[];
   const int tid = threadIdx.x;
@@ -180,8 +192,12 @@ __global__ void __launch_bounds__(kBlock)
         double s = score<T>(p, qRow, k, mask, b, h, hk, i, j);
         a = exp(s - m) / l;
         if (p.hasDropout) {
-          bool keep = attnopt::ref::dropoutBits(p.seed, p.offset, b, h, i, j,
-                                                p.Hq, p.Lq) >= p.dropThreshold;
+          bool keep =
+              p.hasDropoutMask
+                  ? loadElement(dropoutMask, DType::I1,
+                                dropoutMaskIndex(p, b, h, i, j)) != 0.0
+                  : attnopt::ref::dropoutBits(p.seed, p.offset, b, h, i, j,
+                                              p.Hq, p.Lq) >= p.dropThreshold;
           a = keep ? a * p.dropScale : 0.0;
         }
       }
@@ -507,6 +523,9 @@ RefParams makeParams(const attnopt::ref::AttentionProblem &p,
   for (int d = 0; d < 4; ++d)
     r.maskShape[d] = p.maskShape[d];
   r.hasDropout = p.dropoutP > 0.0f;
+  r.hasDropoutMask = p.hasDropoutMask;
+  for (int d = 0; d < 4; ++d)
+    r.dropoutMaskShape[d] = p.dropoutMaskShape[d];
   r.dropThreshold = attnopt::ref::dropoutThreshold(p.dropoutP);
   r.dropScale = 1.0 / (1.0 - double(p.dropoutP));
   r.seed = p.seed;
@@ -571,6 +590,9 @@ void runGpuReferenceGrad(const attnopt::ref::AttentionProblem &p, DType dtype,
   RefParams r = makeParams(p, maskDtype);
   if (r.maskKind != 0 && !mask)
     throw Error("GPU reference: the problem has a mask but no mask buffer");
+  if (r.hasDropoutMask)
+    throw Error("GPU reference: the gradient reference does not support an "
+                "explicit dropout mask (no backward kernel takes one)");
   DeviceBuffer rowD(uint64_t(r.B * r.Hq * r.Lq) * sizeof(double),
                     "the reference gradient's D = rowsum(dO * O) (f64)");
   switch (dtype) {
@@ -621,10 +643,13 @@ void runGpuRound(CUdeviceptr src, DType dtype, CUdeviceptr dst, int64_t n) {
 void runGpuReference(const attnopt::ref::AttentionProblem &p, DType dtype,
                      DType maskDtype, CUdeviceptr q, CUdeviceptr k,
                      CUdeviceptr v, CUdeviceptr mask, CUdeviceptr out,
-                     CUdeviceptr lse) {
+                     CUdeviceptr lse, CUdeviceptr dropoutMask) {
   RefParams r = makeParams(p, maskDtype);
   if (r.maskKind != 0 && !mask)
     throw Error("GPU reference: the problem has a mask but no mask buffer");
+  if (r.hasDropout && r.hasDropoutMask && !dropoutMask)
+    throw Error("GPU reference: the problem has a dropout mask but no "
+                "dropout mask buffer");
   size_t shared = size_t(r.D + r.Dv + 3 * kBlock) * sizeof(double);
   const int64_t rows = r.B * r.Hq * r.Lq;
   auto launch = [&](auto kernel) {
@@ -637,9 +662,9 @@ void runGpuReference(const attnopt::ref::AttentionProblem &p, DType dtype,
                        .c_str());
     kernel<<<gridFor(rows), kBlock, shared>>>(
         r, reinterpret_cast<const void *>(q), reinterpret_cast<const void *>(k),
-        reinterpret_cast<const void *>(v),
-        reinterpret_cast<const void *>(mask), reinterpret_cast<double *>(out),
-        reinterpret_cast<double *>(lse));
+        reinterpret_cast<const void *>(v), reinterpret_cast<const void *>(mask),
+        reinterpret_cast<const void *>(dropoutMask),
+        reinterpret_cast<double *>(out), reinterpret_cast<double *>(lse));
   };
   switch (dtype) {
   case DType::F16:

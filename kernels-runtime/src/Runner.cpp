@@ -253,9 +253,10 @@ void uploadRandom(InputGenerator &gen, const ParamSpec &spec, CUdeviceptr ptr,
                       "uploading '" + spec.name + "'");
 }
 
-/// Inputs q, k, v, mask, then seed and offset, from the seeded generator;
-/// each rounded to its type on the host, uploaded and dropped. Sets
-/// p.seed/p.offset and the binding's seed/offset.
+/// Inputs q, k, v, mask, then seed and offset, then the explicit dropout
+/// keep mask (random bits, kept with probability 1 - dropout_p), from the
+/// seeded generator; each rounded to its type on the host, uploaded and
+/// dropped. Sets p.seed/p.offset and the binding's seed/offset.
 void uploadInputs(const KernelSpec &k, Binding &binding, InputGenerator &gen,
                   attnopt::ref::AttentionProblem &p) {
   uploadRandom(gen, *binding.find("query")->spec, binding.ptr("query"), -2.0,
@@ -269,6 +270,12 @@ void uploadInputs(const KernelSpec &k, Binding &binding, InputGenerator &gen,
   p.seed = gen.next();
   p.offset = gen.next() & 0xFFFFFFFFFFull;
   binding.setScalars(p.seed, p.offset);
+  if (Bound *keep = binding.find("dropout_mask")) {
+    HostTensor t(keep->spec->dtype, keep->spec->shape);
+    gen.fillKeep(t, k.dropoutP, /*keepValues=*/false);
+    ATTNRT_CU_CHECK_MSG(cuMemcpyHtoD(keep->ptr, t.data(), t.sizeBytes()),
+                        "uploading 'dropout_mask'");
+  }
 }
 
 /// grad_output: uniform in [-1, 1], drawn after the forward's inputs.
@@ -306,9 +313,9 @@ struct ReferenceForward {
 
 ReferenceForward referenceForward(const KernelSpec &k,
                                   const attnopt::ref::AttentionProblem &p,
-                                  CUdeviceptr q, CUdeviceptr kk,
-                                  CUdeviceptr v, CUdeviceptr mask,
-                                  bool download) {
+                                  CUdeviceptr q, CUdeviceptr kk, CUdeviceptr v,
+                                  CUdeviceptr mask, bool download,
+                                  CUdeviceptr dropoutMask = 0) {
   ReferenceForward r;
   r.out = DeviceBuffer(uint64_t(p.outputElements()) * sizeof(double),
                        "the reference output (f64)");
@@ -316,7 +323,7 @@ ReferenceForward referenceForward(const KernelSpec &k,
                        "the reference lse (f64)");
   auto t0 = std::chrono::steady_clock::now();
   runGpuReference(p, k.dtype, k.maskDtype, q, kk, v, mask, r.out.ptr(),
-                  r.lse.ptr());
+                  r.lse.ptr(), dropoutMask);
   r.ms = elapsedMs(t0);
   if (download) {
     r.hostOut = downloadDoubles(r.out);
@@ -361,7 +368,7 @@ bool checkForward(const KernelSpec &k, Binding &binding,
   out(format("  rows with no allowed key: %lld of %lld; float64 GPU "
              "reference took %.1f ms\n",
              (long long)c.emptyRows, (long long)ref.hostLse.size(), ref.ms));
-  if (k.dropoutP > 0)
+  if (k.dropoutP > 0 && !k.hasDropoutMask)
     out("  note: dropout keep bits are checked through the output only\n");
   return binding.checkGuards() && ok;
 }
@@ -527,8 +534,10 @@ void timeKernel(const KernelSpec &k, Binding &binding,
                k.flopsHalvedForCausal() ? ", halved: causal with Lq = Lk"
                                         : ", dense",
                result.tflops, formatBytes(k.bytesMoved()).c_str(),
-               k.hasMask ? "mask, " : "", k.hasLse ? ", lse" : "",
-               result.gbps));
+               (std::string(k.hasMask ? "mask, " : "") +
+                (k.hasDropoutMask ? "dropout_mask, " : ""))
+                   .c_str(),
+               k.hasLse ? ", lse" : "", result.gbps));
   else
     out(format("  %.4e FLOP (the %s stage's products: 2*B*Hq*Lq*Lk*(%s)%s) "
                "-> %.3f TFLOP/s; %s moved (Q, K, V, O, lse, dO, %s%s once) "
@@ -560,8 +569,12 @@ void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
       (k.hasWindow ? " window=[" + windowText(k) + "]" : "") +
       (k.hasSoftcap ? " softcap=" + shortFloat(k.softcap) : "") +
       (k.dropoutP > 0 ? " dropout_p=" + shortFloat(k.dropoutP) : "") +
-      (k.hasMask ? " mask=" + maskText(k) : "") + (k.hasLse ? " lse" : "") +
-      "\n");
+      (k.hasMask ? " mask=" + maskText(k) : "") +
+      (k.hasDropoutMask ? " dropout_mask=" +
+                              noSpaces(formatShape({k.dropoutMaskShape.begin(),
+                                                    k.dropoutMaskShape.end()}))
+                        : "") +
+      (k.hasLse ? " lse" : "") + "\n");
   const FunctionAttributes &attrs = launcher.attributes();
   out(format("  launch: grid [%u, %u, %u] block [%u, %u, %u], %u B dynamic "
              "shared memory; %d registers, %d B static shared, %d B local\n",
@@ -591,9 +604,9 @@ KernelResult runForwardKernel(const KernelSpec &k, CUfunction f,
   ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running kernel '" + k.name + "'");
 
   if (options.validate) {
-    ReferenceForward ref =
-        referenceForward(k, p, binding.ptr("query"), binding.ptr("key"),
-                         binding.ptr("value"), binding.ptr("mask"), true);
+    ReferenceForward ref = referenceForward(
+        k, p, binding.ptr("query"), binding.ptr("key"), binding.ptr("value"),
+        binding.ptr("mask"), true, binding.ptr("dropout_mask"));
     bool ok = checkForward(k, binding, ref, options, result);
     result.status = ok ? "PASS" : "FAIL";
   } else {
@@ -1153,6 +1166,15 @@ std::vector<SelfCase> selfTestCases() {
     cases.push_back(c);
   }
   {
+    // An explicit keep mask (broadcast over heads) instead of Philox bits.
+    auto c = makeCase("dropout-mask-0.25-broadcast", DType::F16, 2, 4, 2, 9, 13,
+                      8, 8);
+    c.p.dropoutP = 0.25f;
+    c.p.hasDropoutMask = true;
+    c.p.dropoutMaskShape = {2, 1, 9, 13};
+    cases.push_back(c);
+  }
+  {
     auto c = makeCase("dropout-0.1-mask-causal", DType::BF16, 1, 2, 2, 16, 16,
                       16, 16);
     c.p.dropoutP = 0.1f;
@@ -1264,6 +1286,13 @@ int runSelfTest(const RunOptions &options) {
     }
     p.seed = gen.next();
     p.offset = gen.next() & 0xFFFFFFFFFFull;
+    HostTensor hkeep;
+    std::vector<double> keepValues;
+    if (p.hasDropoutMask) {
+      hkeep = HostTensor(
+          DType::I1, {p.dropoutMaskShape.begin(), p.dropoutMaskShape.end()});
+      keepValues = gen.fillKeep(hkeep, p.dropoutP);
+    }
 
     DeviceBuffer dq(hq.sizeBytes(), "query"), dk(hk.sizeBytes(), "key"),
         dv(hv.sizeBytes(), "value");
@@ -1275,19 +1304,25 @@ int runSelfTest(const RunOptions &options) {
       dm = DeviceBuffer(hm.sizeBytes(), "mask");
       dm.upload(hm.data(), hm.sizeBytes());
     }
+    DeviceBuffer dkeep;
+    if (p.hasDropoutMask) {
+      dkeep = DeviceBuffer(hkeep.sizeBytes(), "dropout mask");
+      dkeep.upload(hkeep.data(), hkeep.sizeBytes());
+    }
     DeviceBuffer dout(uint64_t(p.outputElements()) * 8, "reference output");
     DeviceBuffer dlse(uint64_t(p.lseElements()) * 8, "reference lse");
     dout.fill(kPoisonByte, dout.size());
     dlse.fill(kPoisonByte, dlse.size());
     runGpuReference(p, c.dtype, c.maskDtype, dq.ptr(), dk.ptr(), dv.ptr(),
-                    dm.ptr(), dout.ptr(), dlse.ptr());
+                    dm.ptr(), dout.ptr(), dlse.ptr(), dkeep.ptr());
     std::vector<double> gpuOut(size_t(p.outputElements())),
         gpuLse(size_t(p.lseElements()));
     dout.download(gpuOut.data(), dout.size());
     dlse.download(gpuLse.data(), dlse.size());
 
     std::vector<double> cpuOut, cpuLse;
-    attnopt::ref::referenceAttention(p, qv, kv, vv, mv, cpuOut, cpuLse);
+    attnopt::ref::referenceAttention(p, qv, kv, vv, mv, cpuOut, cpuLse, nullptr,
+                                     &keepValues);
     Comparison cmp = compareResults(gpuOut, cpuOut, &gpuLse, &cpuLse);
     // The lse error measure of compareResults is relative to max(1, |r|);
     // also report the plain maximum absolute difference.
@@ -1297,7 +1332,7 @@ int runSelfTest(const RunOptions &options) {
         lseAbs = std::max(lseAbs, std::fabs(gpuLse[r] - cpuLse[r]));
 
     int64_t bitMismatches = 0, bitCount = 0;
-    if (p.dropoutP > 0.0f) {
+    if (p.dropoutP > 0.0f && !p.hasDropoutMask) {
       bitCount = p.batch * p.queryHeads * p.queryLen * p.keyLen;
       DeviceBuffer dbits(uint64_t(bitCount) * 4, "dropout bits");
       runGpuDropoutBits(p, dbits.ptr());
@@ -1327,6 +1362,11 @@ int runSelfTest(const RunOptions &options) {
                            (long long)bitMismatches, (long long)bitCount)
                   : std::string()) +
         (ok ? ": PASS\n" : ": FAIL\n"));
+
+    // No backward kernel takes an explicit dropout mask, nor does the GPU
+    // gradient reference: the forward check is all for such a case.
+    if (p.hasDropoutMask)
+      continue;
 
     // The gradient reference, given the GPU reference forward rounded as a
     // forward kernel writes it (output in the element type, lse in f32)

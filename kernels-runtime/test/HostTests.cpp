@@ -271,8 +271,7 @@ static void testBadManifests() {
        "\"chip\": \"sm_90a\", \"tiles\": 3,",
        "unknown field 'tiles' in the manifest"},
       {"kernels not an array", &base, "\"kernels\": [",
-       "\"kernels\": {\"x\": 1}, \"unused\": [",
-       "unknown field 'unused'"},
+       "\"kernels\": {\"x\": 1}, \"unused\": [", "unknown field 'unused'"},
       {"no kernels", &all, "\"kernels\": [", "\"kernels\": [], \"k\": [",
        "unknown field 'k'"},
       {"kernel name", &base, "\"attn_fwd_0\"", "\"attn fwd\"",
@@ -317,19 +316,20 @@ static void testBadManifests() {
       {"dropout rounds to one", &base, "\"dropout_p\": 0.0",
        "\"dropout_p\": 0.99999999",
        "dropout_p: expected a value in [0, 1) (as f32), got 0.99999999"},
-      {"dropout without rng", &base, "\"dropout_p\": 0.0",
-       "\"dropout_p\": 0.1",
+      {"dropout without rng", &base, "\"dropout_p\": 0.0", "\"dropout_p\": 0.1",
        "params: missing parameter 'seed' (dropout_p > 0 needs the seed and "
        "offset parameters)"},
-      {"seed without offset", &all, "{\"name\": \"offset\", \"kind\": \"u64\"},",
-       "", "params: missing parameter 'offset' (seed and offset come "
-           "together)"},
+      {"seed without offset", &all,
+       "{\"name\": \"offset\", \"kind\": \"u64\"},", "",
+       "params: missing parameter 'offset' (seed and offset come "
+       "together)"},
       {"seed kind", &all, "{\"name\": \"seed\",   \"kind\": \"u64\"",
        "{\"name\": \"seed\",   \"kind\": \"tensor\"",
        "param 'seed': kind: expected \"u64\" for 'seed', got \"tensor\""},
       {"seed with shape", &all, "\"kind\": \"u64\",    \"role\": \"input\"}",
        "\"kind\": \"u64\", \"role\": \"input\", \"shape\": [1]}",
-       "m.json:27:69: kernel 'attn_everything': unknown field 'shape' in param 'seed' (expected fields: name, kind, role)"},
+       "m.json:27:69: kernel 'attn_everything': unknown field 'shape' in param "
+       "'seed' (expected fields: name, kind, role)"},
       {"has_lse type", &base, "\"has_lse\": true", "\"has_lse\": 1",
        "has_lse: expected true or false, got 1 (number)"},
       {"lse listed without has_lse", &base, "\"has_lse\": true",
@@ -357,18 +357,20 @@ static void testBadManifests() {
        "\"role\": \"input\",  \"dtype\": \"bf16\", \"shape\": [2, 8, 128, 64]",
        "\"role\": \"input\",  \"dtype\": \"f16\", \"shape\": [2, 8, 128, 64]",
        "param 'query': dtype: expected bf16 (the kernel's dtype), got f16"},
-      {"output role", &base, "{\"name\": \"output\", \"kind\": \"tensor\", "
-                             "\"role\": \"output\"",
+      {"output role", &base,
+       "{\"name\": \"output\", \"kind\": \"tensor\", "
+       "\"role\": \"output\"",
        "{\"name\": \"output\", \"kind\": \"tensor\", \"role\": \"input\"",
        "param 'output': role: expected \"output\" for 'output', got "
        "\"input\""},
-      {"role value", &base, "{\"name\": \"query\",  \"kind\": \"tensor\", "
-                            "\"role\": \"input\"",
+      {"role value", &base,
+       "{\"name\": \"query\",  \"kind\": \"tensor\", "
+       "\"role\": \"input\"",
        "{\"name\": \"query\",  \"kind\": \"tensor\", \"role\": \"in\"",
        "param 'query': role: expected \"input\" or \"output\", got \"in\""},
       {"unknown param", &base, "{\"name\": \"query\",", "{\"name\": \"q\",",
        "params[0].name: unknown parameter \"q\" (expected query, key, value, "
-       "mask, seed, offset, output or lse)"},
+       "mask, dropout_mask, seed, offset, output or lse)"},
       {"duplicate param", &base, "{\"name\": \"key\",", "{\"name\": \"query\",",
        "params[1]: parameter 'query' is listed twice (also params[0])"},
       {"missing value param", &base,
@@ -380,8 +382,9 @@ static void testBadManifests() {
        "params: missing parameter 'mask' (the kernel's field 'mask' is set)"},
       {"mask param without mask", &all,
        "\"mask\": {\"dtype\": \"f32\", \"shape\": [1, 8, 1, 32]}",
-       "\"mask\": null", "param 'mask': listed, but the kernel's field "
-                         "'mask' is null"},
+       "\"mask\": null",
+       "param 'mask': listed, but the kernel's field "
+       "'mask' is null"},
       {"mask shape broadcast", &all,
        "\"mask\": {\"dtype\": \"f32\", \"shape\": [1, 8, 1, 32]}",
        "\"mask\": {\"dtype\": \"f32\", \"shape\": [1, 2, 1, 32]}",
@@ -829,15 +832,16 @@ static void testGradManifests() {
           std::to_string(rejected) + " rejected)");
   }
   // The forward ABI does not know the backward's parameters.
-  expectError("grad_output in a forward kernel",
-              [&] {
-                parseManifest(replaceAfter(base, "attn_fwd_0",
-                                           "{\"name\": \"mask\",",
-                                           "{\"name\": \"grad_output\","),
-                              "m.json");
-              },
-              "params[3].name: unknown parameter \"grad_output\" (expected "
-              "query, key, value, mask, seed, offset, output or lse)");
+  expectError(
+      "grad_output in a forward kernel",
+      [&] {
+        parseManifest(replaceAfter(base, "attn_fwd_0", "{\"name\": \"mask\",",
+                                   "{\"name\": \"grad_output\","),
+                      "m.json");
+      },
+      "params[3].name: unknown parameter \"grad_output\" (expected "
+      "query, key, value, mask, dropout_mask, seed, offset, output or "
+      "lse)");
 }
 
 //===----------------------------------------------------------------------===//
@@ -1100,6 +1104,77 @@ static void testUtil() {
   CHECK(formatBytes(1536) == "1.50 KiB (1536 bytes)", "formatBytes");
 }
 
+/// A forward kernel with an explicit dropout keep mask (doc-example.json
+/// with dropout_p = 0.25, a [2, 1, 128, 192] i1 keep mask and its parameter).
+static void testDropoutMaskManifests() {
+  const std::string base = readFile(manifestDir + "/doc-example.json", "test");
+  std::string text =
+      replaceOnce(base, "\"dropout_p\": 0.0,",
+                  "\"dropout_p\": 0.25, \"dropout_mask\": {\"dtype\": \"i1\", "
+                  "\"shape\": [2, 1, 128, 192]},");
+  text = replaceOnce(
+      text, "{\"name\": \"output\",",
+      "{\"name\": \"dropout_mask\", \"kind\": \"tensor\", \"role\": "
+      "\"input\", \"dtype\": \"i1\", \"shape\": [2, 1, 128, 192]},\n"
+      "        {\"name\": \"output\",");
+  Manifest m = parseManifest(text, "m.json");
+  CHECK(m.kernels.size() == 1, "one kernel");
+  if (m.kernels.size() == 1) {
+    const KernelSpec &k = m.kernels[0];
+    CHECK(k.hasDropoutMask && k.dropoutP == 0.25f &&
+              k.dropoutMaskShape == (std::array<int64_t, 4>{2, 1, 128, 192}),
+          "dropout_mask field");
+    const ParamSpec *keep = k.findParam("dropout_mask");
+    CHECK(keep && keep->dtype == DType::I1 && !keep->isOutput &&
+              k.params[3].name == "dropout_mask",
+          "dropout_mask parameter, after value");
+    CHECK(!k.findParam("seed"), "no seed/offset with a dropout mask");
+    attnopt::ref::AttentionProblem p = k.problem();
+    CHECK(p.hasDropoutMask && p.dropoutMaskShape[1] == 1 && p.dropoutP == 0.25f,
+          "problem() carries the dropout mask");
+  }
+  struct Case {
+    const char *what, *from, *to, *want;
+  } cases[] = {
+      {"dtype", "\"dtype\": \"i1\", \"shape\": [2, 1, 128, 192]},",
+       "\"dtype\": \"f16\", \"shape\": [2, 1, 128, 192]},",
+       "dropout_mask.dtype: expected i1 (true = keep), got f16"},
+      {"shape", "\"shape\": [2, 1, 128, 192]},",
+       "\"shape\": [2, 3, 128, 192]},",
+       "dropout_mask.shape[1] (query heads): expected 1 or 8, got 3"},
+      {"without dropout_p", "\"dropout_p\": 0.25,", "\"dropout_p\": 0.0,",
+       "dropout_mask: needs dropout_p > 0"},
+      {"missing parameter",
+       "{\"name\": \"dropout_mask\", \"kind\": \"tensor\", \"role\": "
+       "\"input\", \"dtype\": \"i1\", \"shape\": [2, 1, 128, 192]},",
+       "",
+       "params: missing parameter 'dropout_mask' (the kernel's field "
+       "'dropout_mask' is set)"},
+      {"with seed", "{\"name\": \"output\",",
+       "{\"name\": \"seed\", \"kind\": \"u64\"}, {\"name\": \"offset\", "
+       "\"kind\": \"u64\"}, {\"name\": \"output\",",
+       "'seed' and 'offset' are listed, but the kernel reads its keep bits "
+       "from 'dropout_mask'"},
+  };
+  for (const Case &c : cases) {
+    std::string bad = replaceOnce(text, c.from, c.to);
+    expectError(
+        std::string("dropout mask manifest: ") + c.what,
+        [&] { parseManifest(bad, "m.json"); }, c.want);
+  }
+  // The parameter without the field.
+  std::string noField = replaceOnce(
+      text,
+      "\"dropout_mask\": {\"dtype\": \"i1\", \"shape\": [2, 1, 128, "
+      "192]},",
+      "");
+  expectError(
+      "dropout mask manifest: parameter without field",
+      [&] { parseManifest(noField, "m.json"); },
+      "param 'dropout_mask': listed, but the kernel has no field "
+      "'dropout_mask'");
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: attnrt-host-tests MANIFEST_DIR\n");
@@ -1113,6 +1188,7 @@ int main(int argc, char **argv) {
                 {"good manifests", testGoodManifests},
                 {"bad manifests", testBadManifests},
                 {"backward manifests", testGradManifests},
+                {"dropout mask manifests", testDropoutMaskManifests},
                 {"conversions", testConversions},
                 {"inputs and comparison", testInputsAndCompare},
                 {"philox", testPhilox},

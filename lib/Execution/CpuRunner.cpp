@@ -175,6 +175,8 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
   SmallVector<HostTensor *> memrefArgs = {&q, &k, &v};
   if (mask)
     memrefArgs.push_back(&*mask);
+  if (in.dropoutMask)
+    memrefArgs.push_back(&*in.dropoutMask);
   for (HostTensor *h : memrefArgs)
     descs.push_back(h->descriptor());
   descs.push_back(out.descriptor());
@@ -198,7 +200,7 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
   std::vector<double> refOut, refLse;
   std::vector<uint8_t> refKeep;
   attnopt::ref::referenceAttention(p, qv, kv, vv, maskValues, refOut, refLse,
-                                   &refKeep);
+                                   &refKeep, &in.dropoutMaskValues);
   if (!options.dumpDir.empty() &&
       failed(dumpArrays(options.dumpDir, op, p, options.seed, qv, kv, vv,
                         maskValues, out, lse ? &*lse : nullptr, refOut,
@@ -218,7 +220,8 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
      << " causal=" << stringifyCausalMode(op.getCausal())
      << (p.maskKind != attnopt::ref::MaskKind::None ? " masked" : "")
      << (p.hasWindow ? " window" : "") << (p.hasSoftcap ? " softcap" : "")
-     << (p.dropoutP > 0.0f ? " dropout" : "") << "\n";
+     << (p.dropoutP > 0.0f ? " dropout" : "")
+     << (p.hasDropoutMask ? " dropout_mask" : "") << "\n";
   os << llvm::format("  output: max rel err %.3e (tolerance %.1e)\n",
                      c.outRelErr, tol);
   if (lse)
@@ -231,8 +234,9 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
   os << "  rows with no allowed key: " << emptyRows << " of " << refLse.size()
      << "\n";
 
-  // Dropout: the MLIR-emitted keep mask must equal the C++ one exactly.
-  if (p.dropoutP > 0.0f) {
+  // Philox dropout: the MLIR-emitted keep mask must equal the C++ one
+  // exactly. (An explicit dropout_mask is an input both sides read.)
+  if (p.dropoutP > 0.0f && !p.hasDropoutMask) {
     HostTensor keep(HostElementType::I1,
                     {p.batch, p.queryHeads, p.queryLen, p.keyLen});
     keep.poison();

@@ -79,6 +79,12 @@ FailureOr<AttentionProblem> mlir::attn::problemOf(AttentionOpInterface op) {
       p.maskShape[i] = t.getDimSize(i);
   }
   p.dropoutP = op.getDropoutP().convertToFloat();
+  if (Value keep = op.getDropoutMask()) {
+    p.hasDropoutMask = true;
+    for (int i = 0; i < 4; ++i)
+      p.dropoutMaskShape[i] =
+          cast<RankedTensorType>(keep.getType()).getDimSize(i);
+  }
   return p;
 }
 
@@ -215,4 +221,8 @@ AttentionInputs::AttentionInputs(AttentionOpInterface op, HostElementType t,
   offset = static_cast<int64_t>(gen.next() & 0xFFFFFFFFFFull);
   p.seed = static_cast<uint64_t>(seed);
   p.offset = static_cast<uint64_t>(offset);
+  if (p.hasDropoutMask) {
+    dropoutMask.emplace(HostElementType::I1, shapeOf(op.getDropoutMask()));
+    dropoutMaskValues = gen.fillKeep(*dropoutMask, p.dropoutP);
+  }
 }

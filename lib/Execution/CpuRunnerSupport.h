@@ -83,6 +83,16 @@ public:
     return values;
   }
 
+  /// An i1 dropout keep mask: each element kept (1) with probability
+  /// 1 - `p`.
+  std::vector<double> fillKeep(HostTensor &t, double p) {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<double> values(t.numElements());
+    for (int64_t i = 0; i < t.numElements(); ++i)
+      values[i] = t.store(i, unit(rng) >= p ? 1.0 : 0.0);
+    return values;
+  }
+
   uint64_t next() { return rng(); }
 
 private:
@@ -95,16 +105,18 @@ FailureOr<std::optional<HostElementType>> maskHostType(AttentionOpInterface op);
 
 /// The attention inputs every CPU run generates, in this order from one
 /// generator: Q, K in [-2, 2], V in [-1, 1], the mask, then the dropout
-/// seed and offset (also stored into `p`). The `*Values` vectors hold what
-/// was stored after rounding to the element type: what the reference sees.
+/// seed and offset (also stored into `p`), then the explicit dropout keep
+/// mask if the op has one (random bits, kept with probability 1 - p). The
+/// `*Values` vectors hold what was stored after rounding to the element
+/// type: what the reference sees.
 struct AttentionInputs {
   AttentionInputs(AttentionOpInterface op, HostElementType t,
                   std::optional<HostElementType> maskType, InputGenerator &gen,
                   AttentionProblem &p);
 
   HostTensor q, k, v;
-  std::optional<HostTensor> mask;
-  std::vector<double> qValues, kValues, vValues, maskValues;
+  std::optional<HostTensor> mask, dropoutMask;
+  std::vector<double> qValues, kValues, vValues, maskValues, dropoutMaskValues;
   int64_t seed = 0, offset = 0;
 };
 

@@ -72,7 +72,8 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
   // The forward's results, as the op receives them: O in the element type,
   // lse in f32.
   std::vector<double> refOut, refLse;
-  attnopt::ref::referenceAttention(p, qv, kv, vv, maskValues, refOut, refLse);
+  attnopt::ref::referenceAttention(p, qv, kv, vv, maskValues, refOut, refLse,
+                                   nullptr, &in.dropoutMaskValues);
   HostTensor out(t, shapeOf(op.getOutput()));
   HostTensor lse(HostElementType::F32, shapeOf(op.getLse()));
   std::vector<double> outValues = storeAll(out, refOut);
@@ -84,10 +85,13 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
     g->poison();
 
   // Operand order of the entry function: tensors in operand order (q, k, v,
-  // output, lse, grad_output, [mask]), [seed, offset], then the results.
+  // output, lse, grad_output, [mask], [dropout_mask]), [seed, offset], then
+  // the results.
   SmallVector<HostTensor *> tensors = {&q, &k, &v, &out, &lse, &dOut};
   if (mask)
     tensors.push_back(&*mask);
+  if (in.dropoutMask)
+    tensors.push_back(&*in.dropoutMask);
   SmallVector<void *> descs;
   for (HostTensor *h : tensors)
     descs.push_back(h->descriptor());
@@ -133,14 +137,14 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
   std::vector<double> refDq, refDk, refDv;
   attnopt::ref::referenceAttentionGrad(p, qv, kv, vv, maskValues, outValues,
                                        dOutValues, lseValues, refDq, refDk,
-                                       refDv);
+                                       refDv, &in.dropoutMaskValues);
   if (!options.dumpDir.empty()) {
     // For a peer that differentiates its own forward (jax's VJP): the
     // reference on the unrounded float64 forward results as well.
     std::vector<double> ref64Dq, ref64Dk, ref64Dv;
     attnopt::ref::referenceAttentionGrad(p, qv, kv, vv, maskValues, refOut,
                                          dOutValues, refLse, ref64Dq, ref64Dk,
-                                         ref64Dv);
+                                         ref64Dv, &in.dropoutMaskValues);
     GradientDump d{qv,        kv,     vv,     maskValues, dOutValues, outValues,
                    lseValues, refOut, refLse, dq,         dk,         dv,
                    refDq,     refDk,  refDv,  ref64Dq,    ref64Dk,    ref64Dv};
@@ -166,7 +170,8 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
      << elt << " causal=" << stringifyCausalMode(op.getCausal())
      << (p.maskKind != attnopt::ref::MaskKind::None ? " masked" : "")
      << (p.hasWindow ? " window" : "") << (p.hasSoftcap ? " softcap" : "")
-     << (p.dropoutP > 0.0f ? " dropout" : "") << "\n";
+     << (p.dropoutP > 0.0f ? " dropout" : "")
+     << (p.hasDropoutMask ? " dropout_mask" : "") << "\n";
   bool ok = nans == 0;
   for (const Result &r : results) {
     os << llvm::format("  %s: max rel err %.3e (tolerance %.1e)\n", r.name,

@@ -10,9 +10,8 @@ namespace attnopt::ref {
 
 // Same broadcasting rule as the forward reference (docs/semantics.md §5);
 // repeated here rather than shared so that this file reads on its own.
-static int64_t maskIndex(const AttentionProblem &p, int64_t b, int64_t h,
-                         int64_t i, int64_t j) {
-  const auto &s = p.maskShape;
+static int64_t broadcastIndex(const std::array<int64_t, 4> &s, int64_t b,
+                              int64_t h, int64_t i, int64_t j) {
   int64_t bb = s[0] == 1 ? 0 : b, hh = s[1] == 1 ? 0 : h;
   int64_t ii = s[2] == 1 ? 0 : i, jj = s[3] == 1 ? 0 : j;
   return ((bb * s[1] + hh) * s[2] + ii) * s[3] + jj;
@@ -23,7 +22,8 @@ void referenceAttentionGrad(
     const std::vector<double> &k, const std::vector<double> &v,
     const std::vector<double> &mask, const std::vector<double> &out,
     const std::vector<double> &dout, const std::vector<double> &lse,
-    std::vector<double> &dq, std::vector<double> &dk, std::vector<double> &dv) {
+    std::vector<double> &dq, std::vector<double> &dk, std::vector<double> &dv,
+    const std::vector<double> *dropoutMask) {
   const double negInf = -std::numeric_limits<double>::infinity();
   const int64_t group = p.queryHeads / p.kvHeads;
   const double scale = double(p.scale);
@@ -62,7 +62,8 @@ void referenceAttentionGrad(
           // Excluded positions have P = 0: no gradient flows through them.
           bool allowed = isPositionAllowed(p, i, j);
           if (p.maskKind == MaskKind::Boolean)
-            allowed = allowed && mask[maskIndex(p, b, h, i, j)] != 0.0;
+            allowed =
+                allowed && mask[broadcastIndex(p.maskShape, b, h, i, j)] != 0.0;
           if (!allowed)
             continue;
           int64_t kvRow = (b * p.kvHeads + hk) * p.keyLen + j;
@@ -82,7 +83,7 @@ void referenceAttentionGrad(
             score = softcap * tanhT;
           }
           if (p.maskKind == MaskKind::Additive)
-            score += mask[maskIndex(p, b, h, i, j)];
+            score += mask[broadcastIndex(p.maskShape, b, h, i, j)];
 
           // Softmax probability recomputed from the given lse (a -inf bias
           // gives P = 0).
@@ -92,10 +93,14 @@ void referenceAttentionGrad(
           // same factor keep * r (0 for a dropped element).
           double dropFactor = 1.0;
           if (p.dropoutP > 0.0f)
-            dropFactor = dropoutKeep(p.seed, p.offset, b, h, i, j, p.queryHeads,
-                                     p.queryLen, p.dropoutP)
-                             ? dropScale
-                             : 0.0;
+            dropFactor =
+                (p.hasDropoutMask
+                     ? (*dropoutMask)[broadcastIndex(p.dropoutMaskShape, b, h,
+                                                     i, j)] != 0.0
+                     : dropoutKeep(p.seed, p.offset, b, h, i, j, p.queryHeads,
+                                   p.queryLen, p.dropoutP))
+                    ? dropScale
+                    : 0.0;
           double probDropped = prob * dropFactor;
 
           // dV_j += Pd_ij * dout_i (summed over i and the group's heads).

@@ -23,21 +23,22 @@ bool isPositionAllowed(const AttentionProblem &p, int64_t i, int64_t j) {
   return true;
 }
 
-static int64_t maskIndex(const AttentionProblem &p, int64_t b, int64_t h,
-                         int64_t i, int64_t j) {
-  const auto &s = p.maskShape;
+/// Index of (b, h, i, j) in a mask of shape `s` that broadcasts to
+/// [B, Hq, Lq, Lk].
+static int64_t broadcastIndex(const std::array<int64_t, 4> &s, int64_t b,
+                              int64_t h, int64_t i, int64_t j) {
   int64_t bb = s[0] == 1 ? 0 : b, hh = s[1] == 1 ? 0 : h;
   int64_t ii = s[2] == 1 ? 0 : i, jj = s[3] == 1 ? 0 : j;
   return ((bb * s[1] + hh) * s[2] + ii) * s[3] + jj;
 }
 
-void referenceAttention(const AttentionProblem &p,
-                        const std::vector<double> &q,
+void referenceAttention(const AttentionProblem &p, const std::vector<double> &q,
                         const std::vector<double> &k,
                         const std::vector<double> &v,
                         const std::vector<double> &mask,
                         std::vector<double> &out, std::vector<double> &lse,
-                        std::vector<uint8_t> *keep) {
+                        std::vector<uint8_t> *keep,
+                        const std::vector<double> *dropoutMask) {
   const double negInf = -std::numeric_limits<double>::infinity();
   const int64_t group = p.queryHeads / p.kvHeads;
   out.assign(p.outputElements(), 0.0);
@@ -65,9 +66,10 @@ void referenceAttention(const AttentionProblem &p,
             score = double(p.softcap) * std::tanh(score / double(p.softcap));
           bool allowed = isPositionAllowed(p, i, j);
           if (p.maskKind == MaskKind::Boolean)
-            allowed = allowed && mask[maskIndex(p, b, h, i, j)] != 0.0;
+            allowed =
+                allowed && mask[broadcastIndex(p.maskShape, b, h, i, j)] != 0.0;
           else if (p.maskKind == MaskKind::Additive)
-            score += mask[maskIndex(p, b, h, i, j)];
+            score += mask[broadcastIndex(p.maskShape, b, h, i, j)];
           s[j] = allowed ? score : negInf;
           rowMax = std::max(rowMax, s[j]);
         }
@@ -85,8 +87,11 @@ void referenceAttention(const AttentionProblem &p,
         for (int64_t j = 0; j < p.keyLen; ++j) {
           double prob = s[j] / sum;
           if (p.dropoutP > 0.0f) {
-            bool kept = dropoutKeep(p.seed, p.offset, b, h, i, j,
-                                    p.queryHeads, p.queryLen, p.dropoutP);
+            bool kept = p.hasDropoutMask
+                            ? (*dropoutMask)[broadcastIndex(p.dropoutMaskShape,
+                                                            b, h, i, j)] != 0.0
+                            : dropoutKeep(p.seed, p.offset, b, h, i, j,
+                                          p.queryHeads, p.queryLen, p.dropoutP);
             if (keep)
               (*keep)[row * p.keyLen + j] = kept;
             prob = kept ? prob * dropScale : 0.0;

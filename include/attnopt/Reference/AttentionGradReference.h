@@ -25,12 +25,15 @@ namespace attnopt::ref {
 /// and D_i = dout_i . out_i uses the given `out`; neither is recomputed from
 /// the inputs. Rows with lse = -inf (fully masked) contribute nothing. With
 /// GQA/MQA, dk and dv are summed over the query heads sharing a kv head.
+/// With `p.hasDropoutMask`, `dropoutMask` holds the explicit keep mask (as
+/// for referenceAttention) in place of the Philox bits.
 void referenceAttentionGrad(
     const AttentionProblem &p, const std::vector<double> &q,
     const std::vector<double> &k, const std::vector<double> &v,
     const std::vector<double> &mask, const std::vector<double> &out,
     const std::vector<double> &dout, const std::vector<double> &lse,
-    std::vector<double> &dq, std::vector<double> &dk, std::vector<double> &dv);
+    std::vector<double> &dq, std::vector<double> &dk, std::vector<double> &dv,
+    const std::vector<double> *dropoutMask = nullptr);
 
 } // namespace attnopt::ref
 

@@ -32,6 +32,10 @@ struct AttentionProblem {
   std::array<int64_t, 4> maskShape = {1, 1, 1, 1}; // each 1 or full size
   float dropoutP = 0.0f;
   uint64_t seed = 0, offset = 0;
+  /// With dropoutP > 0: the keep mask is an explicit boolean tensor of this
+  /// shape (each dim 1 or full size) instead of the Philox stream.
+  bool hasDropoutMask = false;
+  std::array<int64_t, 4> dropoutMaskShape = {1, 1, 1, 1};
 
   int64_t queryElements() const {
     return batch * queryHeads * queryLen * headDim;
@@ -47,6 +51,10 @@ struct AttentionProblem {
   int64_t maskElements() const {
     return maskShape[0] * maskShape[1] * maskShape[2] * maskShape[3];
   }
+  int64_t dropoutMaskElements() const {
+    return dropoutMaskShape[0] * dropoutMaskShape[1] * dropoutMaskShape[2] *
+           dropoutMaskShape[3];
+  }
 };
 
 /// Whether key j may be attended from query row i by the causal and window
@@ -57,14 +65,16 @@ bool isPositionAllowed(const AttentionProblem &p, int64_t i, int64_t j);
 /// docs/semantics.md; `mask` holds 0/1 for a boolean mask. Fills `out`
 /// ([B, Hq, Lq, Dv]) and `lse` ([B, Hq, Lq], natural log, -inf for rows with
 /// no allowed key). `keep`, if non-null, receives the dropout keep mask
-/// ([B, Hq, Lq, Lk], 1 = kept).
-void referenceAttention(const AttentionProblem &p,
-                        const std::vector<double> &q,
+/// ([B, Hq, Lq, Lk], 1 = kept). With `p.hasDropoutMask`, `dropoutMask`
+/// holds the explicit keep mask (0/1, shape `p.dropoutMaskShape`) and
+/// replaces the Philox bits.
+void referenceAttention(const AttentionProblem &p, const std::vector<double> &q,
                         const std::vector<double> &k,
                         const std::vector<double> &v,
                         const std::vector<double> &mask,
                         std::vector<double> &out, std::vector<double> &lse,
-                        std::vector<uint8_t> *keep = nullptr);
+                        std::vector<uint8_t> *keep = nullptr,
+                        const std::vector<double> *dropoutMask = nullptr);
 
 } // namespace attnopt::ref
 

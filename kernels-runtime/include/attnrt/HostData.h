@@ -64,6 +64,8 @@ public:
   /// `rowLen` is the mask's last dimension.
   std::vector<double> fillMask(HostTensor &t, int64_t rowLen,
                                bool keepValues = true);
+  /// An i1 dropout keep mask: 1 (keep) with probability 1 - `p`.
+  std::vector<double> fillKeep(HostTensor &t, double p, bool keepValues = true);
   /// The next 64-bit value of this generator's scalar stream.
   uint64_t next();
 

@@ -44,7 +44,7 @@ const char *stageName(GradStage s);
 
 struct ParamSpec {
   enum class Kind { Tensor, U64 };
-  // query key value mask seed offset output lse (forward); also
+  // query key value mask dropout_mask seed offset output lse (forward); also
   // grad_output grad_query grad_key grad_value (backward)
   std::string name;
   Kind kind = Kind::Tensor;
@@ -76,6 +76,10 @@ struct KernelSpec {
   bool hasMask = false;
   DType maskDtype = DType::I1;
   std::array<int64_t, 4> maskShape = {1, 1, 1, 1};
+  /// An explicit dropout keep mask (i1, forward kernels only) replaces the
+  /// Philox bits of seed/offset.
+  bool hasDropoutMask = false;
+  std::array<int64_t, 4> dropoutMaskShape = {1, 1, 1, 1};
   bool hasLse = false;
   std::array<uint32_t, 3> grid = {1, 1, 1};
   std::array<uint32_t, 3> block = {1, 1, 1};

@@ -29,13 +29,15 @@ namespace attnrt {
 
 /// Runs the reference and waits for it. `dtype` is the element type of q, k
 /// and v; `maskDtype` that of the mask (ignored without a mask; `mask` may
-/// then be 0). `p.seed`/`p.offset` are the dropout operands. `out` and `lse`
-/// must hold outputElements() and lseElements() doubles. Errors are thrown
-/// as attnrt::Error.
+/// then be 0). `p.seed`/`p.offset` are the dropout operands; with
+/// `p.hasDropoutMask`, the keep bits are read from `dropoutMask` instead (i1
+/// stored as bytes, shape `p.dropoutMaskShape`). `out` and `lse` must hold
+/// outputElements() and lseElements() doubles. Errors are thrown as
+/// attnrt::Error.
 void runGpuReference(const attnopt::ref::AttentionProblem &p, DType dtype,
                      DType maskDtype, CUdeviceptr q, CUdeviceptr k,
                      CUdeviceptr v, CUdeviceptr mask, CUdeviceptr out,
-                     CUdeviceptr lse);
+                     CUdeviceptr lse, CUdeviceptr dropoutMask = 0);
 
 /// The gradients of attention (docs/semantics.md §13) in double: `out` is
 /// the given forward output ([B, Hq, Lq, Dv], element type `dtype`), `lse`

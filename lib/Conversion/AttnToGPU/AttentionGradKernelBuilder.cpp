@@ -640,6 +640,12 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
     return op.emitOpError("GPU code generation: ")
            << heads << " query heads x batch " << batch
            << " exceed the CUDA grid limit (65535 per dimension)";
+  // Neither backward kernel reads a keep-mask tensor: reject rather than
+  // drop the operand.
+  if (op.getDropoutMask())
+    return op.emitOpError(
+        "GPU code generation: explicit dropout masks are not supported on "
+        "the GPU yet (only the Philox dropout of rng(seed, offset))");
 
   std::string whyNot;
   bool tcOk = tcgrad::isEligible(op, whyNot);

@@ -97,8 +97,8 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
   // Arguments in manifest order, then the two workgroup buffers.
   KernelArguments args = KernelArguments::unpack(entry, op);
   Value query = args.query, key = args.key, value = args.value,
-        mask = args.mask, seed = args.seed, offset = args.offset,
-        out = args.output, lse = args.lse;
+        mask = args.mask, dropoutMask = args.dropoutMask, seed = args.seed,
+        offset = args.offset, out = args.output, lse = args.lse;
   Value kShared = func.getWorkgroupAttributions()[0];
   Value vShared = func.getWorkgroupAttributions()[1];
 
@@ -190,9 +190,18 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
               Value lNew = fma(l, alpha, p);
               Value weight = p;
               if (dropP > 0.0f) {
-                DropoutPosition pos{bIdx,   hIdx,       rowClamped,
-                                    keyIdx, idx(heads), idx(queryLen)};
-                Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
+                // The explicit keep mask (bytes, like a boolean mask), or
+                // the Philox bit.
+                Value keep;
+                if (dropoutMask) {
+                  keep = emitMaskLoad(
+                      b, loc, dropoutMask, shapeOf(op.getDropoutMask()),
+                      /*boolean=*/true, bIdx, hIdx, rowClamped, keyIdx);
+                } else {
+                  DropoutPosition pos{bIdx,   hIdx,       rowClamped,
+                                      keyIdx, idx(heads), idx(queryLen)};
+                  keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
+                }
                 Value scaled = arith::MulFOp::create(
                     b, loc, p, f32(1.0f / (1.0f - dropP)));
                 weight =
@@ -279,6 +288,8 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
   int64_t d = q.getDimSize(3), dv = op.getValueType().getDimSize(3);
   if (q.getDimSize(2) == 0 || q.getDimSize(0) == 0 || q.getDimSize(1) == 0)
     return op.emitOpError("GPU code generation: empty query tensor");
+  // An explicit dropout_mask is read by the CUDA-core kernel only
+  // (tc::isEligible says why not the tensor-core one).
   std::string whyNot;
   bool tcOk = tc::isEligible(op, whyNot);
   if (choice == KernelChoice::TensorCore && !tcOk)
@@ -317,6 +328,9 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
   spec.params.push_back(tensorParam("value", op.getValue(), false));
   if (op.getMask())
     spec.params.push_back(tensorParam("mask", op.getMask(), false));
+  if (op.getDropoutMask())
+    spec.params.push_back(
+        tensorParam("dropout_mask", op.getDropoutMask(), false));
   if (op.getSeed()) {
     spec.params.push_back(scalarParam("seed"));
     spec.params.push_back(scalarParam("offset"));
@@ -333,10 +347,11 @@ mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
   MLIRContext *ctx = b.getContext();
   SmallVector<Type> argTypes;
   for (const KernelParam &p : spec.params) {
-    Value v = p.name == "lse"      ? op.getLse()
-              : p.name == "output" ? op.getOutput()
-              : p.name == "mask"   ? op.getMask()
-                                   : op.getQuery();
+    Value v = p.name == "lse"            ? op.getLse()
+              : p.name == "output"       ? op.getOutput()
+              : p.name == "mask"         ? op.getMask()
+              : p.name == "dropout_mask" ? op.getDropoutMask()
+                                         : op.getQuery();
     argTypes.push_back(flatArgumentType(
         b, p,
         p.isTensor ? cast<ShapedType>(v.getType()).getElementType() : Type()));
@@ -424,6 +439,16 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
                            {"shape", std::move(shape)}};
   } else {
     entry["mask"] = nullptr;
+  }
+  // Only present with an explicit dropout keep mask (older runtimes reject
+  // the field rather than ignore the mask).
+  if (Value keep = op.getDropoutMask()) {
+    auto t = cast<RankedTensorType>(keep.getType());
+    Array shape;
+    for (int64_t s : t.getShape())
+      shape.push_back(s);
+    entry["dropout_mask"] = Object{{"dtype", dtypeName(t.getElementType())},
+                                   {"shape", std::move(shape)}};
   }
   Array params;
   for (const KernelParam &p : spec.params) {

@@ -1,9 +1,9 @@
 //===- KernelArguments.h - the kernel ABI seen from inside ------*- C++ -*-===//
 //
 // The forward GPU kernels take the op's tensors and scalars in manifest order
-// (docs/kernel-manifest.md): query, key, value, [mask], [seed, offset],
-// output, [lse]; the backward kernels those of attn.attention_grad. This
-// names them once.
+// (docs/kernel-manifest.md): query, key, value, [mask], [dropout_mask],
+// [seed, offset], output, [lse]; the backward kernels those of
+// attn.attention_grad. This names them once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +16,7 @@
 namespace mlir::attn {
 
 struct KernelArguments {
-  Value query, key, value, mask, seed, offset, output, lse;
+  Value query, key, value, mask, dropoutMask, seed, offset, output, lse;
 
   /// Reads the arguments of `entry` (a kernel built for `op`); absent
   /// optional operands stay null.
@@ -28,6 +28,8 @@ struct KernelArguments {
     a.value = entry.getArgument(arg++);
     if (op.getMask())
       a.mask = entry.getArgument(arg++);
+    if (op.getDropoutMask())
+      a.dropoutMask = entry.getArgument(arg++);
     if (op.getSeed()) {
       a.seed = entry.getArgument(arg++);
       a.offset = entry.getArgument(arg++);

@@ -570,6 +570,11 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
 } // namespace
 
 bool tc::isEligible(AttentionOp op, std::string &why) {
+  if (op.getDropoutMask()) {
+    why = "the op has an explicit dropout_mask (the tensor-core kernel only "
+          "generates Philox keep bits)";
+    return false;
+  }
   RankedTensorType q = op.getQueryType();
   Type elt = q.getElementType();
   int64_t d = q.getDimSize(3), dv = op.getValueType().getDimSize(3);

@@ -37,6 +37,10 @@
 // IR: attn.attention {{.*}} {scale = 1.250000e-01 : f32, window = array<i64: -1, 2>}
 // IR-LABEL: func @causal_win_ref
 // IR-NOT: attn.attention
+// IR-LABEL: func @dropout_keep
+// IR: attn.attention {{.*}} dropout_mask({{.*}} : tensor<1x4x6x10xi1>) {dropout_p = 0.333333313 : f32, scale = 2.500000e-01 : f32}
+// IR-LABEL: func @dropout_keep_ref
+// IR-NOT: attn.attention
 
 // CHECK: attn.attention
 // CHECK-NEXT: B=1 Hq=4 Hkv=4 Lq=6 Lk=10 D=64 Dv=5 f32 causal=none masked
@@ -53,7 +57,10 @@
 // CHECK: attn.attention
 // CHECK-NEXT: B=1 Hq=4 Hkv=4 Lq=6 Lk=10 D=64 Dv=5 f32 causal=none window{{$}}
 // CHECK: PASS
-// CHECK: all 5 attention op(s) match the float64 reference
+// CHECK: attn.attention
+// CHECK-NEXT: B=1 Hq=4 Hkv=4 Lq=6 Lk=10 D=16 Dv=5 f32 causal=none dropout dropout_mask{{$}}
+// CHECK: PASS
+// CHECK: all 6 attention op(s) match the float64 reference
 
 // Largest |fused - unfused| over all chains: below 1e-5.
 // DIFF: {{^(0|[0-9](\.[0-9]+)?e-(0[6-9]|[1-9][0-9]))$}}
@@ -587,6 +594,116 @@ func.func @causal_win_ref(%q: tensor<4x6x64xf32>, %k: tensor<4x10x64xf32>, %v: t
   return %out, %p : tensor<4x6x5xf32>, tensor<4x6x10xf32>
 }
 
+// Chain 6: dropout. Scores * 0.25, softmax as generics, then P * uitofp(keep)
+// (linalg.mul) * 1.5 (a generic): dropout_p = 1/3 with the keep mask as
+// dropout_mask. (@keep drops about a third of the keys.)
+func.func @dropout_keep(%q: tensor<4x6x16xf32>, %k: tensor<4x10x16xf32>, %v: tensor<4x10x5xf32>, %keep: tensor<4x6x10xi1>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.25 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x16xf32>, tensor<4x10x16xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.mulf %x, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %er = tensor.empty() : tensor<4x6xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %m = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ss : tensor<4x6x10xf32>) outs(%mi : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %d = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ss, %m : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.subf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %e = linalg.exp ins(%d : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %l = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<4x6x10xf32>) outs(%li : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %p = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %l : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.divf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %kf = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%keep : tensor<4x6x10xi1>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%b: i1, %o: f32):
+    %f = arith.uitofp %b : i1 to f32
+    linalg.yield %f : f32
+  } -> tensor<4x6x10xf32>
+  %pk = linalg.mul ins(%p, %kf : tensor<4x6x10xf32>, tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %pd = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%pk : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c15 = arith.constant 1.5 : f32
+    %r = arith.mulf %x, %c15 : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%pd, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+func.func @dropout_keep_ref(%q: tensor<4x6x16xf32>, %k: tensor<4x10x16xf32>, %v: tensor<4x10x5xf32>, %keep: tensor<4x6x10xi1>) -> (tensor<4x6x5xf32>, tensor<4x6x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.25 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x16xf32>, tensor<4x10x16xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.mulf %x, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %er = tensor.empty() : tensor<4x6xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %m = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ss : tensor<4x6x10xf32>) outs(%mi : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %d = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ss, %m : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.subf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %e = linalg.exp ins(%d : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %l = linalg.generic {indexing_maps = [#id3, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<4x6x10xf32>) outs(%li : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %p = linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %l : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.divf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %kf = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%keep : tensor<4x6x10xi1>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%b: i1, %o: f32):
+    %f = arith.uitofp %b : i1 to f32
+    linalg.yield %f : f32
+  } -> tensor<4x6x10xf32>
+  %pk = linalg.mul ins(%p, %kf : tensor<4x6x10xf32>, tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %pd = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%pk : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c15 = arith.constant 1.5 : f32
+    %r = arith.mulf %x, %c15 : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%pd, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o, %pd : tensor<4x6x5xf32>, tensor<4x6x10xf32>
+}
+
 // Deterministic inputs in [-2, 2].
 func.func private @q64() -> tensor<4x6x64xf32> {
   %c6 = arith.constant 6 : index
@@ -803,6 +920,10 @@ func.func @main() -> f32 {
   %d12 = arith.maximumf %d1, %d2 : f32
   %d123 = arith.maximumf %d12, %d3 : f32
   %d1234 = arith.maximumf %d123, %d4 : f32
-  %d = arith.maximumf %d1234, %d5 : f32
+  %o6 = call @dropout_keep(%q16, %k16, %v, %keep) : (tensor<4x6x16xf32>, tensor<4x10x16xf32>, tensor<4x10x5xf32>, tensor<4x6x10xi1>) -> tensor<4x6x5xf32>
+  %r6, %p6 = call @dropout_keep_ref(%q16, %k16, %v, %keep) : (tensor<4x6x16xf32>, tensor<4x10x16xf32>, tensor<4x10x5xf32>, tensor<4x6x10xi1>) -> (tensor<4x6x5xf32>, tensor<4x6x10xf32>)
+  %d6 = call @maxabsdiff(%o6, %r6) : (tensor<4x6x5xf32>, tensor<4x6x5xf32>) -> f32
+  %d12345 = arith.maximumf %d1234, %d5 : f32
+  %d = arith.maximumf %d12345, %d6 : f32
   return %d : f32
 }

@@ -46,6 +46,9 @@ FailureOr<AttentionShape> AttentionShape::get(AttentionOp op) {
     Type elt = cast<RankedTensorType>(mask.getType()).getElementType();
     s.maskElementBytes = std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
   }
+  // An explicit dropout keep mask is read like a boolean mask (1 byte).
+  if (op.getDropoutMask())
+    s.maskElementBytes += 1;
   s.hasLse = static_cast<bool>(op.getLse());
   s.causal = op.getCausal();
   if (std::optional<ArrayRef<int64_t>> w = op.getWindow())

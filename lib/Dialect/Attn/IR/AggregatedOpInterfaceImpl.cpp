@@ -104,6 +104,18 @@ Value ReferenceBuilder::generic(ValueRange inputs, Value init,
       .getResult(0);
 }
 
+/// The map that reads a rank-4 mask-like operand from the [B, Hq, Lq, Lk]
+/// loops: broadcast dimensions (size 1) read element 0.
+static AffineMap broadcastMap(Value mask) {
+  auto maskType = cast<RankedTensorType>(mask.getType());
+  MLIRContext *ctx = mask.getContext();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < 4; ++i)
+    exprs.push_back(maskType.getDimSize(i) == 1 ? getAffineConstantExpr(0, ctx)
+                                                : getAffineDimExpr(i, ctx));
+  return AffineMap::get(4, 0, exprs, ctx);
+}
+
 /// S[b,h,i,j] = sum_d q[b,h,i,d] * k[b,h/G,j,d], in f32.
 Value ReferenceBuilder::scores() {
   AffineExpr d0, d1, d2, d3, d4;
@@ -131,15 +143,8 @@ Value ReferenceBuilder::modifiedScores(Value raw) {
   SmallVector<Value> inputs = {raw};
   SmallVector<AffineMap> maps = {identity};
   if (Value mask = op.getMask()) {
-    // Broadcast dimensions of size 1 read element 0.
-    auto maskType = cast<RankedTensorType>(mask.getType());
-    SmallVector<AffineExpr> exprs;
-    for (int64_t i = 0; i < 4; ++i)
-      exprs.push_back(maskType.getDimSize(i) == 1
-                          ? getAffineConstantExpr(0, b.getContext())
-                          : d[i]);
     inputs.push_back(mask);
-    maps.push_back(map(4, exprs));
+    maps.push_back(broadcastMap(mask));
   }
   maps.push_back(identity);
   Value init = emptyF32({batch, heads, queryLen, keyLen});
@@ -232,15 +237,24 @@ Value ReferenceBuilder::logSumExp(Value max, Value sum) {
                  });
 }
 
-/// A = P / l (0 where l = 0), then dropout: A * keep / (1 - p).
+/// A = P / l (0 where l = 0), then dropout: A * keep / (1 - p), with keep
+/// the explicit dropout_mask or the Philox bits.
 Value ReferenceBuilder::normalizedWithDropout(Value p, Value sum) {
   AffineExpr d0, d1, d2, d3;
   bindDims(b.getContext(), d0, d1, d2, d3);
   AffineMap full = map(4, {d0, d1, d2, d3});
   float dropP = op.getDropoutP().convertToFloat();
   Value init = emptyF32({batch, heads, queryLen, keyLen});
+  SmallVector<Value> inputs = {p, sum};
+  SmallVector<AffineMap> maps = {full, map(4, {d0, d1, d2})};
+  Value dropoutMask = dropP > 0.0f ? op.getDropoutMask() : Value();
+  if (dropoutMask) {
+    inputs.push_back(dropoutMask);
+    maps.push_back(broadcastMap(dropoutMask));
+  }
+  maps.push_back(full);
   return generic(
-      {p, sum}, init, {full, map(4, {d0, d1, d2}), full}, {par, par, par, par},
+      inputs, init, maps, {par, par, par, par},
       [&](OpBuilder &nb, Location l, ValueRange args) {
         Value zero = constF32(nb, l, 0.0f);
         Value isEmpty = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ,
@@ -248,14 +262,19 @@ Value ReferenceBuilder::normalizedWithDropout(Value p, Value sum) {
         Value ratio = arith::DivFOp::create(nb, l, args[0], args[1]);
         Value prob = arith::SelectOp::create(nb, l, isEmpty, zero, ratio);
         if (dropP > 0.0f) {
-          DropoutPosition pos{linalg::IndexOp::create(nb, l, 0),
-                              linalg::IndexOp::create(nb, l, 1),
-                              linalg::IndexOp::create(nb, l, 2),
-                              linalg::IndexOp::create(nb, l, 3),
-                              heads,
-                              queryLen};
-          Value keep = emitDropoutKeep(nb, l, op.getSeed(), op.getOffset(),
-                                       pos, dropP);
+          Value keep;
+          if (dropoutMask) {
+            keep = args[2];
+          } else {
+            DropoutPosition pos{linalg::IndexOp::create(nb, l, 0),
+                                linalg::IndexOp::create(nb, l, 1),
+                                linalg::IndexOp::create(nb, l, 2),
+                                linalg::IndexOp::create(nb, l, 3),
+                                heads,
+                                queryLen};
+            keep = emitDropoutKeep(nb, l, op.getSeed(), op.getOffset(), pos,
+                                   dropP);
+          }
           Value scaled = arith::MulFOp::create(
               nb, l, prob, constF32(nb, l, 1.0f / (1.0f - dropP)));
           prob = arith::SelectOp::create(nb, l, keep, scaled, zero);

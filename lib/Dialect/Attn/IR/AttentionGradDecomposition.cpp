@@ -47,10 +47,15 @@ private:
     return arith::AddFOp::create(nb, l, init, prod);
   }
   /// The dropout keep bit of element (b, h, i, j) inside a 4-D generic over
-  /// [B, Hq, Lq, Lk]; null without dropout.
-  Value keepBit(OpBuilder &nb, Location l);
+  /// [B, Hq, Lq, Lk]: `maskBit` (the dropout_mask element, an input of the
+  /// generic) or the Philox bit; null without dropout.
+  Value keepBit(OpBuilder &nb, Location l, Value maskBit);
   /// `x * keep / (1 - p)` (0 where dropped); `x` without dropout.
-  Value applyDropout(OpBuilder &nb, Location l, Value x);
+  Value applyDropout(OpBuilder &nb, Location l, Value x, Value maskBit);
+  /// Adds the dropout_mask (if any) as an input of a 4-D generic over
+  /// [B, Hq, Lq, Lk] (broadcast dims read at 0); returns whether it did.
+  bool addDropoutMaskInput(SmallVectorImpl<Value> &inputs,
+                           SmallVectorImpl<AffineMap> &maps);
 
   Value groupedHeads(Value t);
   Value rawScores();
@@ -80,9 +85,27 @@ Value GradientBuilder::dimOf(Value tensor, int64_t dim) {
   return tensor::DimOp::create(b, loc, tensor, dim);
 }
 
-Value GradientBuilder::keepBit(OpBuilder &nb, Location l) {
+bool GradientBuilder::addDropoutMaskInput(SmallVectorImpl<Value> &inputs,
+                                          SmallVectorImpl<AffineMap> &maps) {
+  Value mask = op.getDropoutMask();
+  if (dropP <= 0.0f || !mask)
+    return false;
+  auto maskType = cast<RankedTensorType>(mask.getType());
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < 4; ++i)
+    exprs.push_back(maskType.getDimSize(i) == 1
+                        ? getAffineConstantExpr(0, b.getContext())
+                        : getAffineDimExpr(i, b.getContext()));
+  inputs.push_back(mask);
+  maps.push_back(map(4, exprs));
+  return true;
+}
+
+Value GradientBuilder::keepBit(OpBuilder &nb, Location l, Value maskBit) {
   if (dropP <= 0.0f)
     return Value();
+  if (maskBit)
+    return maskBit;
   DropoutPosition pos{linalg::IndexOp::create(nb, l, 0),
                       linalg::IndexOp::create(nb, l, 1),
                       linalg::IndexOp::create(nb, l, 2),
@@ -92,8 +115,9 @@ Value GradientBuilder::keepBit(OpBuilder &nb, Location l) {
   return emitDropoutKeep(nb, l, op.getSeed(), op.getOffset(), pos, dropP);
 }
 
-Value GradientBuilder::applyDropout(OpBuilder &nb, Location l, Value x) {
-  Value keep = keepBit(nb, l);
+Value GradientBuilder::applyDropout(OpBuilder &nb, Location l, Value x,
+                                    Value maskBit) {
+  Value keep = keepBit(nb, l, maskBit);
   if (!keep)
     return x;
   Value scaled = arith::MulFOp::create(
@@ -186,11 +210,15 @@ Value GradientBuilder::valueGradient(Value probs) {
   Value dropped = probs;
   if (dropP > 0.0f) {
     AffineMap id = b.getMultiDimIdentityMap(4);
+    SmallVector<Value> inputs = {probs};
+    SmallVector<AffineMap> maps = {id};
+    bool hasMask = addDropoutMaskInput(inputs, maps);
+    maps.push_back(id);
     dropped = generic(
-        {probs}, createEmptyF32(b, loc, {batch, heads, queryLen, keyLen}),
-        {id, id}, {par, par, par, par},
-        [&](OpBuilder &nb, Location l, ValueRange a) {
-          linalg::YieldOp::create(nb, l, applyDropout(nb, l, a[0]));
+        inputs, createEmptyF32(b, loc, {batch, heads, queryLen, keyLen}), maps,
+        {par, par, par, par}, [&](OpBuilder &nb, Location l, ValueRange a) {
+          linalg::YieldOp::create(
+              nb, l, applyDropout(nb, l, a[0], hasMask ? a[1] : Value()));
         });
   }
   // Dims: (b, k, j, e, g, i).
@@ -231,11 +259,14 @@ Value GradientBuilder::scoreGradient(Value raw, Value probs, Value dPd,
   bindDims(b.getContext(), d0, d1, d2, d3);
   AffineMap full = map(4, {d0, d1, d2, d3});
   Value init = createEmptyF32(b, loc, {batch, heads, queryLen, keyLen});
-  return generic({raw, probs, dPd, delta}, init,
-                 {full, full, full, map(4, {d0, d1, d2}), full},
-                 {par, par, par, par},
+  SmallVector<Value> inputs = {raw, probs, dPd, delta};
+  SmallVector<AffineMap> maps = {full, full, full, map(4, {d0, d1, d2})};
+  bool hasMask = addDropoutMaskInput(inputs, maps);
+  maps.push_back(full);
+  return generic(inputs, init, maps, {par, par, par, par},
                  [&](OpBuilder &nb, Location l, ValueRange a) {
-                   Value dP = applyDropout(nb, l, a[2]);
+                   Value dP =
+                       applyDropout(nb, l, a[2], hasMask ? a[4] : Value());
                    Value dS = arith::MulFOp::create(
                        nb, l, a[1], arith::SubFOp::create(nb, l, dP, a[3]));
                    if (Value factor = emitSoftcapDerivative(nb, l, mods, a[0]))

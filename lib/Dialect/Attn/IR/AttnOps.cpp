@@ -206,6 +206,24 @@ LogicalResult verifyLse(Operation *op, RankedTensorType lseType,
   return success();
 }
 
+/// Each dimension of a rank-4 mask-like operand is 1 (broadcast) or the
+/// full [B, Hq, Lq, Lk] size.
+LogicalResult verifyBroadcastable(Operation *op, StringRef name,
+                                  RankedTensorType type,
+                                  const AttentionDims &dims) {
+  int64_t full[] = {dims.batch.size, dims.hq.size, dims.lq.size, dims.lk.size};
+  for (unsigned i = 0; i < 4; ++i) {
+    int64_t size = type.getDimSize(i);
+    if (ShapedType::isDynamic(size) || size == 1 ||
+        ShapedType::isDynamic(full[i]) || size == full[i])
+      continue;
+    return op->emitOpError()
+           << name << ": expected dimension " << i << " (" << kMaskDims[i]
+           << ") to be 1 or " << full[i] << ", got " << size;
+  }
+  return success();
+}
+
 /// The mask and the attributes, which the forward and the gradient share.
 LogicalResult verifyScoreAttributes(AttentionOpInterface iface,
                                     const AttentionDims &dims) {
@@ -223,17 +241,20 @@ LogicalResult verifyScoreAttributes(AttentionOpInterface iface,
              << "mask: expected element type i1 (keep mask) or f16, bf16, "
                 "f32 (additive bias), got "
              << maskElt;
-    int64_t full[] = {dims.batch.size, dims.hq.size, dims.lq.size,
-                      dims.lk.size};
-    for (unsigned i = 0; i < 4; ++i) {
-      int64_t size = maskType.getDimSize(i);
-      if (ShapedType::isDynamic(size) || size == 1 ||
-          ShapedType::isDynamic(full[i]) || size == full[i])
-        continue;
+    if (failed(verifyBroadcastable(op, "mask", maskType, dims)))
+      return failure();
+  }
+  // Explicit dropout keep mask: i1, broadcast like the mask.
+  if (Value keep = iface.getDropoutMask()) {
+    auto keepType = cast<RankedTensorType>(keep.getType());
+    if (failed(verifyRank(op, "dropout_mask", keepType, kMaskDims)))
+      return failure();
+    if (!keepType.getElementType().isSignlessInteger(1))
       return op->emitOpError()
-             << "mask: expected dimension " << i << " (" << kMaskDims[i]
-             << ") to be 1 or " << full[i] << ", got " << size;
-    }
+             << "dropout_mask: expected element type i1 (true = keep), got "
+             << keepType.getElementType();
+    if (failed(verifyBroadcastable(op, "dropout_mask", keepType, dims)))
+      return failure();
   }
 
   if (FloatAttr scaleAttr = iface.getScaleAttr()) {
@@ -284,9 +305,21 @@ LogicalResult verifyScoreAttributes(AttentionOpInterface iface,
   if (static_cast<bool>(iface.getSeed()) !=
       static_cast<bool>(iface.getOffset()))
     return op->emitOpError() << "rng: expected both seed and offset";
-  if (p > 0.0f && !iface.getSeed())
-    return op->emitOpError()
-           << "dropout_p = " << p << " needs the rng(seed, offset) operands";
+  if (iface.getDropoutMask()) {
+    if (iface.getSeed())
+      return op->emitOpError()
+             << "dropout_mask and rng(seed, offset) are exclusive: the keep "
+                "mask is either explicit or the Philox stream";
+    if (!(p > 0.0f))
+      return op->emitOpError()
+             << "dropout_mask needs dropout_p in (0, 1) (the kept values are "
+                "scaled by 1/(1 - dropout_p)), got "
+             << p;
+  }
+  if (p > 0.0f && !iface.getSeed() && !iface.getDropoutMask())
+    return op->emitOpError() << "dropout_p = " << p
+                             << " needs the rng(seed, offset) operands or a "
+                                "dropout_mask";
   return success();
 }
 

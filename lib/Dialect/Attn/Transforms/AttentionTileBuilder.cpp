@@ -75,10 +75,9 @@ Value AttentionTileBuilder::paddedSlice(Value source,
 /// Whether block [k0, k0 + Bc) of rows [q0, q0 + rows) has any position the
 /// causal/window rules exclude, or runs past the last key.
 
-/// The [Br|1, Bc|1] block of the mask (broadcast dims keep size 1).
-Value AttentionTileBuilder::maskTile(Value bIdx, Value hIdx, Value q0,
-                                     Value rows, Value k0, Value cols) {
-  Value mask = iface.getMask();
+Value AttentionTileBuilder::broadcastTile(Value mask, Value bIdx, Value hIdx,
+                                          Value q0, Value rows, Value k0,
+                                          Value cols) {
   if (!mask)
     return Value();
   auto type = cast<RankedTensorType>(mask.getType());

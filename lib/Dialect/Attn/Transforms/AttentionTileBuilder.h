@@ -83,7 +83,14 @@ protected:
 
   /// The [Br|1, Bc|1] block of the mask (broadcast dims keep size 1).
   Value maskTile(Value bIdx, Value hIdx, Value q0, Value rows, Value k0,
-                 Value cols);
+                 Value cols) {
+    return broadcastTile(iface.getMask(), bIdx, hIdx, q0, rows, k0, cols);
+  }
+  /// The [Br|1, Bc|1] block at (b, h, q0, k0) of a rank-4 operand that
+  /// broadcasts to [B, Hq, Lq, Lk] (the mask or the dropout mask), padded
+  /// with zeros (false); null for a null `source`.
+  Value broadcastTile(Value source, Value bIdx, Value hIdx, Value q0,
+                      Value rows, Value k0, Value cols);
   /// S[i, j] = sum_d Q[i, d] * K[j, d] in f32: [Br, Bc].
   Value scoreTile(Value qTile, Value kTile);
   /// Scale, softcap, mask and the causal/window rules of `m` at global

@@ -28,6 +28,11 @@
 // tensor produced by such a generic without inputs (e.g. [Lq, Lk],
 // broadcast); if that tensor is not recognized it stays a tensor mask.
 //
+// Dropout between the softmax and P·V (P' = P * keep * c, over one or more
+// elementwise steps, with an i1 keep mask seen directly, through uitofp /
+// select / tosa.cast, or pre-scaled, and c = 1/(1 - p)) becomes dropout_p
+// and the explicit dropout_mask operand (docs/semantics.md, 8.7).
+//
 //===----------------------------------------------------------------------===//
 
 #include "attnopt/Dialect/Attn/Transforms/Passes.h"
@@ -41,6 +46,8 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
 
 namespace mlir::attn {
 #define GEN_PASS_DEF_ATTNFUSEPASS
@@ -420,8 +427,22 @@ struct Chain {
   float scale = 1.0f;
   Value mask;
   SmallVector<int64_t> maskDims; // score dim of each mask dim
+  /// Dropout between the softmax and P·V: p, and the i1 keep mask with the
+  /// score dim of each of its dims.
+  float dropoutP = 0.0f;
+  Value dropoutMask;
+  SmallVector<int64_t> dropoutMaskDims;
   Operation *pv = nullptr;
   SmallVector<Operation *> ops; // the ops the fused op replaces
+};
+
+/// What the dropout step multiplies the probabilities by: P itself (which
+/// must occur once), i1 keep masks read from the score loops, and the
+/// product of the constant factors.
+struct DropoutFactors {
+  int64_t probs = 0;
+  SmallVector<EwOperand> keeps;
+  double scale = 1.0;
 };
 
 class ChainMatcher {
@@ -443,6 +464,15 @@ private:
   LogicalResult matchScores(Value scores, Chain &chain);
   LogicalResult matchQK(Value scores, Chain &chain);
   LogicalResult matchPV(Value probs, Chain &chain);
+  LogicalResult matchDropout(Value &probs, Chain &chain);
+  LogicalResult collectTensorFactors(Value t, AffineMap map, Value probs,
+                                     DropoutFactors &f);
+  LogicalResult collectBodyFactors(linalg::GenericOp g, Value v, AffineMap map,
+                                   Value probs, DropoutFactors &f);
+  LogicalResult collectBodyKeep(linalg::GenericOp g, Value cond, AffineMap map,
+                                DropoutFactors &f);
+  LogicalResult matchScoreDims(const EwOperand &m, int64_t rank, StringRef what,
+                               SmallVector<int64_t> &dims);
   LogicalResult matchMask(const EwOperand &m, Chain &chain);
   bool isRowOperand(const EwOperand &o, const Reduction &red, int64_t rank);
   bool isMaskFill(const APFloat &fill) const;
@@ -831,6 +861,20 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
     return fail("s - max is not exponentiated");
   chain.ops.push_back(expOp);
   Value e = expOp->getResult(0);
+  if (e.hasOneUse()) {
+    // e.g. dropout applied to exp(s - max), then summed and normalized.
+    Operation *user = *e.getUsers().begin();
+    FailureOr<Elementwise> ew = getElementwise(user->getResult(0));
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    bool isProduct =
+        (succeeded(ew) &&
+         (ew->kind == EwKind::Mul || ew->kind == EwKind::Select)) ||
+        (generic && !generic.getBody()->getOps<arith::MulFOp>().empty());
+    if (isProduct)
+      return fail("exp(s - max) is multiplied before the row sum (dropout "
+                  "before the softmax normalization?): that changes the row "
+                  "sum l, while attn.attention's dropout keeps l pre-dropout");
+  }
   if (std::distance(e.use_begin(), e.use_end()) != 2)
     return fail("exp(s - max) must feed the row sum and the normalization "
                 "only");
@@ -890,12 +934,15 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
   return success();
 }
 
-LogicalResult ChainMatcher::matchMask(const EwOperand &m, Chain &chain) {
+/// The score dim of each dim of a mask-like operand `m` (`what` names it in
+/// messages): each of its dims is a score dim, in order; dims of static size
+/// 1 may also be broadcast with a constant 0 index.
+LogicalResult ChainMatcher::matchScoreDims(const EwOperand &m, int64_t rank,
+                                           StringRef what,
+                                           SmallVector<int64_t> &dims) {
   auto type = dyn_cast<RankedTensorType>(m.tensor.getType());
   if (!type)
-    return fail("the mask is not a ranked tensor");
-  // Each mask dim is a score dim, in order; dims of static size 1 may also
-  // be broadcast with a constant 0 index.
+    return fail("the " + what + " is not a ranked tensor");
   int64_t last = -1;
   for (auto [k, e] : llvm::enumerate(m.map.getResults())) {
     int64_t dim;
@@ -903,16 +950,23 @@ LogicalResult ChainMatcher::matchMask(const EwOperand &m, Chain &chain) {
       dim = d.getPosition();
     } else if (auto c = dyn_cast<AffineConstantExpr>(e);
                c && c.getValue() == 0 && type.getDimSize(k) == 1 &&
-               type.getRank() == chain.rank) {
+               type.getRank() == rank) {
       dim = k;
     } else {
-      return fail("the mask is indexed with an unsupported map");
+      return fail("the " + what + " is indexed with an unsupported map");
     }
     if (dim <= last)
-      return fail("the mask dimensions are permuted");
+      return fail("the " + what + " dimensions are permuted");
     last = dim;
-    chain.maskDims.push_back(dim);
+    dims.push_back(dim);
   }
+  return success();
+}
+
+LogicalResult ChainMatcher::matchMask(const EwOperand &m, Chain &chain) {
+  if (failed(matchScoreDims(m, chain.rank, "mask", chain.maskDims)))
+    return failure();
+  auto type = cast<RankedTensorType>(m.tensor.getType());
   // A mask built from linalg.index comparisons becomes causal / window.
   if (succeeded(matchIndexMaskTensor(
           m, getElementTypeOrSelf(type).isInteger(1), chain))) {
@@ -1100,6 +1154,296 @@ LogicalResult ChainMatcher::matchQK(Value scores, Chain &chain) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Dropout between the softmax and P·V
+//===----------------------------------------------------------------------===//
+
+/// The dropout probability for a keep-mask factor `scale`: an f32 p in
+/// (0, 1) whose f32 factor 1.0f / (1.0f - p), the one attn.attention
+/// applies, equals `scale` rounded to f32 (`exact`), or, when no f32 p gives
+/// exactly that factor (e.g. 2.5: fl(1/(1 - fl(0.6))) = 2.50000024), the p
+/// that comes closest (`exact` false).
+struct DropoutP {
+  float p = 0.0f;
+  bool exact = false;
+  float factor = 0.0f; // fl(1 / (1 - p))
+};
+
+std::optional<DropoutP> dropoutPFor(double scale) {
+  if (!(scale > 1.0) || !std::isfinite(scale))
+    return std::nullopt;
+  float want = static_cast<float>(scale);
+  double exact = 1.0 - 1.0 / scale;
+  auto factor = [](float cand) { return 1.0f / (1.0f - cand); };
+  auto valid = [](float cand) { return cand > 0.0f && cand < 1.0f; };
+  // The shortest decimal p that gives the factor (1.3333334 is 1/(1 - 0.25),
+  // not 1/(1 - 0.25000003)), else the f32 nearest to 1 - 1/scale or a
+  // neighbour.
+  SmallVector<float> candidates;
+  for (int digits = 1; digits <= 9; ++digits) {
+    double pow10 = std::pow(10.0, digits);
+    candidates.push_back(static_cast<float>(std::round(exact * pow10) / pow10));
+  }
+  float nearest = static_cast<float>(exact);
+  candidates.append(
+      {nearest, std::nextafter(nearest, 0.0f), std::nextafter(nearest, 1.0f)});
+  for (float cand : candidates)
+    if (valid(cand) && factor(cand) == want)
+      return DropoutP{cand, true, want};
+  if (!valid(nearest))
+    return std::nullopt;
+  std::optional<DropoutP> best;
+  for (float cand : candidates)
+    if (valid(cand) && (!best || std::fabs(double(factor(cand)) - scale) <
+                                     std::fabs(double(best->factor) - scale)))
+      best = DropoutP{cand, false, factor(cand)};
+  return best;
+}
+
+/// An i1 condition in the body of `g`: a block argument reading an i1
+/// tensor (possibly through arith.extui, which is an unsigned widening).
+LogicalResult ChainMatcher::collectBodyKeep(linalg::GenericOp g, Value cond,
+                                            AffineMap map, DropoutFactors &f) {
+  auto arg = dyn_cast<BlockArgument>(cond);
+  if (!arg || arg.getOwner() != g.getBody() ||
+      arg.getArgNumber() >= g.getNumDpsInputs())
+    return fail("the keep condition is not an i1 input of the generic");
+  OpOperand *in = g.getDpsInputOperand(arg.getArgNumber());
+  if (!isa<RankedTensorType>(in->get().getType()) ||
+      !getElementTypeOrSelf(in->get().getType()).isInteger(1))
+    return fail("the keep condition is not read from an i1 tensor");
+  EwOperand keep = normalizeOperand(in->get(), g.getMatchingIndexingMap(in));
+  keep.map = keep.map.compose(map);
+  f.keeps.push_back(keep);
+  return success();
+}
+
+/// Factors of scalar `v` of the body of `g` (whose result is read through
+/// `map` from the score loops): products and divisions by constants of
+/// inputs, constants, uitofp of i1 (or of its extui) and select(keep, x, 0).
+LogicalResult ChainMatcher::collectBodyFactors(linalg::GenericOp g, Value v,
+                                               AffineMap map, Value probs,
+                                               DropoutFactors &f) {
+  Block *body = g.getBody();
+  if (std::optional<APFloat> c = getSplatFloat(v)) {
+    f.scale *= c->convertToDouble();
+    return success();
+  }
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (arg.getOwner() != body || arg.getArgNumber() >= g.getNumDpsInputs())
+      return fail("the dropout generic reads its output or a non-constant "
+                  "scalar");
+    OpOperand *in = g.getDpsInputOperand(arg.getArgNumber());
+    if (!isa<RankedTensorType>(in->get().getType())) {
+      if (std::optional<APFloat> c = getSplatFloat(in->get())) {
+        f.scale *= c->convertToDouble();
+        return success();
+      }
+      return fail("the probabilities are multiplied by a non-constant "
+                  "scalar");
+    }
+    EwOperand o = normalizeOperand(in->get(), g.getMatchingIndexingMap(in));
+    if (o.scalar) {
+      f.scale *= o.scalar->convertToDouble();
+      return success();
+    }
+    return collectTensorFactors(o.tensor, o.map.compose(map), probs, f);
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getBlock() != body)
+    return fail("the probabilities are multiplied by a non-constant scalar");
+  if (auto mul = dyn_cast<arith::MulFOp>(def))
+    return success(
+        succeeded(collectBodyFactors(g, mul.getLhs(), map, probs, f)) &&
+        succeeded(collectBodyFactors(g, mul.getRhs(), map, probs, f)));
+  if (auto div = dyn_cast<arith::DivFOp>(def)) {
+    std::optional<APFloat> c = getSplatFloat(div.getRhs());
+    if (!c || c->isZero())
+      return fail("the dropout generic divides by a non-constant");
+    f.scale /= c->convertToDouble();
+    return collectBodyFactors(g, div.getLhs(), map, probs, f);
+  }
+  if (auto conv = dyn_cast<arith::UIToFPOp>(def)) {
+    Value in = conv.getIn();
+    if (auto ext = in.getDefiningOp<arith::ExtUIOp>();
+        ext && ext->getBlock() == body)
+      in = ext.getIn();
+    if (!in.getType().isInteger(1))
+      return fail("the dropout generic converts a non-i1 integer to float");
+    return collectBodyKeep(g, in, map, f);
+  }
+  if (auto sel = dyn_cast<arith::SelectOp>(def)) {
+    if (isSplatZero(sel.getTrueValue()) && !isSplatZero(sel.getFalseValue()))
+      return fail("the dropout select keeps where its condition is false; "
+                  "attn.attention's dropout_mask keeps where it is true");
+    if (!isSplatZero(sel.getFalseValue()))
+      return fail("the dropout select does not put 0 at dropped positions");
+    if (failed(collectBodyKeep(g, sel.getCondition(), map, f)))
+      return failure();
+    return collectBodyFactors(g, sel.getTrueValue(), map, probs, f);
+  }
+  return fail("the dropout generic computes '" + def->getName().getStringRef() +
+              "', not a product with a keep mask");
+}
+
+/// Factors of tensor `t`, read from the score loops through `map`.
+LogicalResult ChainMatcher::collectTensorFactors(Value t, AffineMap map,
+                                                 Value probs,
+                                                 DropoutFactors &f) {
+  if (t == probs) {
+    if (!map.isIdentity())
+      return fail("the probabilities are read with a non-identity map");
+    ++f.probs;
+    return success();
+  }
+  if (std::optional<APFloat> c = getSplatFloat(t)) {
+    f.scale *= c->convertToDouble();
+    return success();
+  }
+  if (getElementTypeOrSelf(t.getType()).isInteger(1)) {
+    f.keeps.push_back(EwOperand{t, map, std::nullopt});
+    return success();
+  }
+  Operation *def = t.getDefiningOp();
+  if (auto cast = dyn_cast_or_null<tosa::CastOp>(def)) {
+    auto inType = dyn_cast<RankedTensorType>(cast.getInput().getType());
+    if (!inType || !inType.getElementType().isInteger(1))
+      return fail("the dropout multiplier is a tosa.cast of a non-i1 tensor");
+    f.keeps.push_back(EwOperand{cast.getInput(), map, std::nullopt});
+    return success();
+  }
+  if (FailureOr<Elementwise> ew = getElementwise(t); succeeded(ew)) {
+    auto operand = [&](const EwOperand &o) -> LogicalResult {
+      if (o.scalar) {
+        f.scale *= o.scalar->convertToDouble();
+        return success();
+      }
+      if (!o.tensor)
+        return fail("the probabilities are multiplied by a non-constant "
+                    "scalar");
+      return collectTensorFactors(o.tensor, o.map.compose(map), probs, f);
+    };
+    switch (ew->kind) {
+    case EwKind::Mul:
+      return success(succeeded(operand(ew->args[0])) &&
+                     succeeded(operand(ew->args[1])));
+    case EwKind::Div:
+      if (!ew->args[1].scalar || ew->args[1].scalar->isZero())
+        return fail("the dropout step divides by a non-constant");
+      f.scale /= ew->args[1].scalar->convertToDouble();
+      return operand(ew->args[0]);
+    case EwKind::Select: {
+      const EwOperand &cond = ew->args[0], &tv = ew->args[1], &fv = ew->args[2];
+      if (tv.scalar && tv.scalar->isZero() &&
+          !(fv.scalar && fv.scalar->isZero()))
+        return fail("the dropout select keeps where its condition is false; "
+                    "attn.attention's dropout_mask keeps where it is true");
+      if (!fv.scalar || !fv.scalar->isZero())
+        return fail("the dropout select does not put 0 at dropped positions");
+      if (!cond.tensor ||
+          !getElementTypeOrSelf(cond.tensor.getType()).isInteger(1))
+        return fail("the dropout select condition is not an i1 tensor");
+      f.keeps.push_back(
+          EwOperand{cond.tensor, cond.map.compose(map), std::nullopt});
+      return operand(tv);
+    }
+    default:
+      break;
+    }
+  }
+  if (auto g = dyn_cast_or_null<linalg::GenericOp>(def)) {
+    if (g.hasPureTensorSemantics() && g.getNumDpsInits() == 1 &&
+        g.getNumLoops() == g.getNumParallelLoops() &&
+        g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity() &&
+        g.getBody()->getOps<linalg::IndexOp>().empty()) {
+      auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
+      return collectBodyFactors(g, yield.getValues()[0], map, probs, f);
+    }
+  }
+  return fail("the probabilities are multiplied by a tensor that is not "
+              "provably a 0/1 keep mask (" +
+              (def ? "'" + def->getName().getStringRef() + "'"
+                   : Twine("a block argument")) +
+              "; convert an i1 mask with arith.uitofp, arith.select or "
+              "tosa.cast)");
+}
+
+/// Dropout between the softmax and P·V: P' = P * keep * c (in any order
+/// and grouping, over one or more elementwise steps, each of which must
+/// feed only the next), with an i1 keep mask and c = 1/(1 - p). On success
+/// `probs` is the dropped-out P' that P·V consumes.
+LogicalResult ChainMatcher::matchDropout(Value &probs, Chain &chain) {
+  Value x = probs;
+  DropoutFactors total;
+  SmallVector<Operation *> steps;
+  AffineMap id =
+      AffineMap::getMultiDimIdentityMap(chain.rank, probs.getContext());
+  while (true) {
+    if (!x.hasOneUse())
+      return fail(x == probs ? "the probabilities have another user"
+                             : "the dropped-out probabilities have another "
+                               "user");
+    Operation *user = *x.getUsers().begin();
+    std::string why;
+    if (succeeded(getContraction(user, why)))
+      break;
+    // Only elementwise products are dropout steps; anything else is left
+    // to matchPV's message.
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    bool elementwise =
+        (isa<linalg::GenericOp, linalg::MulOp, linalg::DivOp>(user) &&
+         linalgOp.getNumLoops() == linalgOp.getNumParallelLoops()) ||
+        isa<tosa::MulOp, tosa::SelectOp>(user);
+    if (!elementwise || user->getNumResults() != 1 ||
+        user->getResult(0).getType() != x.getType())
+      break;
+    DropoutFactors f;
+    if (failed(collectTensorFactors(user->getResult(0), id, x, f)))
+      return fail("dropout: " + reason);
+    if (f.probs != 1)
+      return fail("dropout: the probabilities are not multiplied elementwise "
+                  "by a keep mask and a constant");
+    total.keeps.append(f.keeps);
+    total.scale *= f.scale;
+    total.probs = 1;
+    steps.push_back(user);
+    x = user->getResult(0);
+  }
+  if (steps.empty())
+    return success();
+  if (total.keeps.empty())
+    return fail("dropout: the probabilities are multiplied by a constant but "
+                "not by a keep mask");
+  if (total.keeps.size() > 1)
+    return fail("dropout: the probabilities are multiplied by " +
+                Twine(total.keeps.size()) + " keep masks");
+  std::optional<DropoutP> p = dropoutPFor(total.scale);
+  auto text = [](double x) {
+    SmallString<16> t;
+    APFloat(static_cast<float>(x)).toString(t);
+    return std::string(t);
+  };
+  if (!p)
+    return fail("dropout: the kept probabilities are scaled by " +
+                text(total.scale) +
+                ", which is not 1/(1 - p) for a p in (0, 1)");
+  if (!p->exact && !options.inexactReciprocal)
+    return fail("dropout: the factor " + text(total.scale) +
+                " is not fl(1/(1 - p)) for any f32 p (p = " + text(p->p) +
+                " gives " + text(p->factor) +
+                "; see option inexact-reciprocal)");
+  SmallVector<int64_t> dims;
+  if (failed(
+          matchScoreDims(total.keeps.front(), chain.rank, "keep mask", dims)))
+    return fail("dropout: " + reason);
+  chain.dropoutP = p->p;
+  chain.dropoutMask = total.keeps.front().tensor;
+  chain.dropoutMaskDims = dims;
+  chain.ops.append(steps.begin(), steps.end());
+  probs = x;
+  return success();
+}
+
 LogicalResult ChainMatcher::matchPV(Value probs, Chain &chain) {
   if (!probs.hasOneUse())
     return fail("the probabilities have another user");
@@ -1157,7 +1501,8 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
   chain.anchor = anchor;
   Value scores, probs;
   if (failed(matchSoftmax(anchor, chain, scores, probs)) ||
-      failed(matchPV(probs, chain)) || failed(matchScores(scores, chain)))
+      failed(matchDropout(probs, chain)) || failed(matchPV(probs, chain)) ||
+      failed(matchScores(scores, chain)))
     return failure();
   if (chain.rank < 2 || chain.rank > 4)
     return fail("the scores have rank " + Twine(chain.rank) +
@@ -1283,6 +1628,13 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
       maskPositions.push_back(d + 4 - r);
     mask = expandTo4D(rewriter, loc, chain.mask, maskPositions);
   }
+  Value dropoutMask;
+  if (chain.dropoutMask) {
+    SmallVector<int64_t> keepPositions;
+    for (int64_t d : chain.dropoutMaskDims)
+      keepPositions.push_back(d + 4 - r);
+    dropoutMask = expandTo4D(rewriter, loc, chain.dropoutMask, keepPositions);
+  }
   auto qType = cast<RankedTensorType>(q.getType());
   auto vType = cast<RankedTensorType>(v.getType());
   auto outType = RankedTensorType::get(
@@ -1290,12 +1642,12 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
        vType.getDimSize(3)},
       qType.getElementType());
   auto attention = AttentionOp::create(
-      rewriter, loc, TypeRange{outType}, q, k, v, mask, Value(), Value(),
-      rewriter.getF32FloatAttr(chain.scale), chain.causal,
+      rewriter, loc, TypeRange{outType}, q, k, v, mask, dropoutMask, Value(),
+      Value(), rewriter.getF32FloatAttr(chain.scale), chain.causal,
       chain.windowRight
           ? rewriter.getDenseI64ArrayAttr({-1, *chain.windowRight})
           : DenseI64ArrayAttr(),
-      FloatAttr(), APFloat(0.0f));
+      FloatAttr(), APFloat(chain.dropoutP));
   Value out = attention.getOutput();
   if (r < 4) {
     SmallVector<ReassociationIndices> groups = unitDimGroups(positions);

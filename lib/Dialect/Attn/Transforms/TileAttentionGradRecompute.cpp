@@ -129,9 +129,32 @@ Value GradientTileBuilder::dropoutTile(Value tile, const QueryBlock &q,
   if (dropP <= 0.0f)
     return tile;
   AffineMap ij = b.getMultiDimIdentityMap(2);
+  // The [Br|1, Bc|1] block of an explicit dropout_mask, or Philox bits.
+  SmallVector<Value> inputs = {tile};
+  SmallVector<AffineMap> maps = {ij};
+  Value keepTile = broadcastTile(op.getDropoutMask(), q.bIdx, q.hIdx, q.q0,
+                                 q.rows, k.k0, k.cols);
+  if (keepTile) {
+    auto t = cast<RankedTensorType>(keepTile.getType());
+    AffineExpr zero = getAffineConstantExpr(0, b.getContext());
+    inputs.push_back(keepTile);
+    maps.push_back(
+        map(2, {t.getDimSize(0) == 1 ? zero : b.getAffineDimExpr(0),
+                t.getDimSize(1) == 1 ? zero : b.getAffineDimExpr(1)}));
+  }
+  maps.push_back(ij);
   return generic(
-      {tile}, emptyF32({br, bc}), {ij, ij}, {par, par},
+      inputs, emptyF32({br, bc}), maps, {par, par},
       [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value scaled = arith::MulFOp::create(nb, l, a[0],
+                                             f32(nb, l, 1.0f / (1.0f - dropP)));
+        if (keepTile) {
+          linalg::YieldOp::create(
+              nb, l,
+              arith::SelectOp::create(nb, l, a[1], scaled, f32(nb, l, 0.0f))
+                  .getResult());
+          return;
+        }
         DropoutPosition pos{q.bIdx,
                             q.hIdx,
                             arith::AddIOp::create(
@@ -142,8 +165,6 @@ Value GradientTileBuilder::dropoutTile(Value tile, const QueryBlock &q,
                             queryLen};
         Value keep =
             emitDropoutKeep(nb, l, op.getSeed(), op.getOffset(), pos, dropP);
-        Value scaled = arith::MulFOp::create(nb, l, a[0],
-                                             f32(nb, l, 1.0f / (1.0f - dropP)));
         linalg::YieldOp::create(
             nb, l,
             arith::SelectOp::create(nb, l, keep, scaled, f32(nb, l, 0.0f))

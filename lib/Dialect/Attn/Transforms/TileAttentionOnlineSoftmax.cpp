@@ -184,19 +184,41 @@ SmallVector<Value> OnlineSoftmaxBuilder::kvStep(Value bIdx, Value hIdx,
                          });
   float dropP = op.getDropoutP().convertToFloat();
   if (dropP > 0.0f) {
+    // The keep bits: the [Br|1, Bc|1] block of the explicit dropout mask, or
+    // the Philox bits at the global position.
+    SmallVector<Value> inputs = {p};
+    SmallVector<AffineMap> maps = {ij};
+    Value keepTile =
+        broadcastTile(op.getDropoutMask(), bIdx, hIdx, q0, rows, k0, cols);
+    if (keepTile) {
+      auto t = cast<RankedTensorType>(keepTile.getType());
+      AffineExpr zero = getAffineConstantExpr(0, ctx);
+      inputs.push_back(keepTile);
+      maps.push_back(map(2, {t.getDimSize(0) == 1 ? zero : i,
+                             t.getDimSize(1) == 1 ? zero : j}));
+    }
+    maps.push_back(ij);
     p = generic(
-        {p}, tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br, bc},
-                                     b.getF32Type()),
-        {ij, ij}, {par, par}, [&](OpBuilder &nb, Location l, ValueRange a) {
-          DropoutPosition pos{
-              bIdx,
-              hIdx,
-              arith::AddIOp::create(nb, l, q0, linalg::IndexOp::create(nb, l, 0)),
-              arith::AddIOp::create(nb, l, k0, linalg::IndexOp::create(nb, l, 1)),
-              numHeads,
-              queryLen};
-          Value keep =
-              emitDropoutKeep(nb, l, op.getSeed(), op.getOffset(), pos, dropP);
+        inputs,
+        tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br, bc},
+                                b.getF32Type()),
+        maps, {par, par}, [&](OpBuilder &nb, Location l, ValueRange a) {
+          Value keep;
+          if (keepTile) {
+            keep = a[1];
+          } else {
+            DropoutPosition pos{
+                bIdx,
+                hIdx,
+                arith::AddIOp::create(nb, l, q0,
+                                      linalg::IndexOp::create(nb, l, 0)),
+                arith::AddIOp::create(nb, l, k0,
+                                      linalg::IndexOp::create(nb, l, 1)),
+                numHeads,
+                queryLen};
+            keep = emitDropoutKeep(nb, l, op.getSeed(), op.getOffset(), pos,
+                                   dropP);
+          }
           Value scaled = arith::MulFOp::create(
               nb, l, a[0], f32(nb, l, 1.0f / (1.0f - dropP)));
           linalg::YieldOp::create(

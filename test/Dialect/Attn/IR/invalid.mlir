@@ -678,7 +678,7 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 // seed without offset (only expressible in the generic form).
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %m: tensor<1x1x8x6xi1>, %seed: i64, %offset: i64) -> tensor<2x4x8x12xf32> {
   // expected-error @+1 {{rng: expected both seed and offset}}
-  %o = "attn.attention"(%q, %k, %v, %seed) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, i64) -> tensor<2x4x8x12xf32>
+  %o = "attn.attention"(%q, %k, %v, %seed) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, i64) -> tensor<2x4x8x12xf32>
   return %o : tensor<2x4x8x12xf32>
 }
 
@@ -687,7 +687,7 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 // offset without seed.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %m: tensor<1x1x8x6xi1>, %seed: i64, %offset: i64) -> tensor<2x4x8x12xf32> {
   // expected-error @+1 {{rng: expected both seed and offset}}
-  %o = "attn.attention"(%q, %k, %v, %offset) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, i64) -> tensor<2x4x8x12xf32>
+  %o = "attn.attention"(%q, %k, %v, %offset) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, i64) -> tensor<2x4x8x12xf32>
   return %o : tensor<2x4x8x12xf32>
 }
 
@@ -696,7 +696,7 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 // seed without offset is caught before the dropout rule.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %m: tensor<1x1x8x6xi1>, %seed: i64, %offset: i64) -> tensor<2x4x8x12xf32> {
   // expected-error @+1 {{rng: expected both seed and offset}}
-  %o = "attn.attention"(%q, %k, %v, %seed) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0>, dropout_p = 0.5 : f32}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, i64) -> tensor<2x4x8x12xf32>
+  %o = "attn.attention"(%q, %k, %v, %seed) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 0>, dropout_p = 0.5 : f32}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, i64) -> tensor<2x4x8x12xf32>
   return %o : tensor<2x4x8x12xf32>
 }
 
@@ -705,7 +705,7 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 // Missing operand: the segment sizes promise rng operands.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %m: tensor<1x1x8x6xi1>, %seed: i64, %offset: i64) -> tensor<2x4x8x12xf32> {
   // expected-error @+1 {{operand count (4) does not match with the total size (5) specified in attribute 'operandSegmentSizes'}}
-  %o = "attn.attention"(%q, %k, %v, %seed) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, i64) -> tensor<2x4x8x12xf32>
+  %o = "attn.attention"(%q, %k, %v, %seed) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 1>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, i64) -> tensor<2x4x8x12xf32>
   return %o : tensor<2x4x8x12xf32>
 }
 
@@ -714,7 +714,7 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 // Extra operand not covered by the segment sizes.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %m: tensor<1x1x8x6xi1>, %seed: i64, %offset: i64) -> tensor<2x4x8x12xf32> {
   // expected-error @+1 {{operand count (4) does not match with the total size (3) specified in attribute 'operandSegmentSizes'}}
-  %o = "attn.attention"(%q, %k, %v, %m) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, tensor<1x1x8x6xi1>) -> tensor<2x4x8x12xf32>
+  %o = "attn.attention"(%q, %k, %v, %m) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, tensor<1x1x8x6xi1>) -> tensor<2x4x8x12xf32>
   return %o : tensor<2x4x8x12xf32>
 }
 
@@ -723,7 +723,7 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 // Only two operands.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %m: tensor<1x1x8x6xi1>, %seed: i64, %offset: i64) -> tensor<2x4x8x12xf32> {
   // expected-error @+1 {{expected 3 or more operands, but found 2}}
-  %o = "attn.attention"(%q, %k) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>) -> tensor<2x4x8x12xf32>
+  %o = "attn.attention"(%q, %k) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>) -> tensor<2x4x8x12xf32>
   return %o : tensor<2x4x8x12xf32>
 }
 
@@ -732,7 +732,7 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 // Two operands in an optional group.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %m: tensor<1x1x8x6xi1>, %seed: i64, %offset: i64) -> tensor<2x4x8x12xf32> {
   // expected-error @+1 {{operand group starting at #3 requires 0 or 1 element, but found 2}}
-  %o = "attn.attention"(%q, %k, %v, %seed, %offset) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 2, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, i64, i64) -> tensor<2x4x8x12xf32>
+  %o = "attn.attention"(%q, %k, %v, %seed, %offset) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 2, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, i64, i64) -> tensor<2x4x8x12xf32>
   return %o : tensor<2x4x8x12xf32>
 }
 
@@ -741,7 +741,7 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 // Negative segment size.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %m: tensor<1x1x8x6xi1>, %seed: i64, %offset: i64) -> tensor<2x4x8x12xf32> {
   // expected-error @+1 {{'operandSegmentSizes' attribute cannot have negative elements}}
-  %o = "attn.attention"(%q, %k, %v, %seed, %offset) <{operandSegmentSizes = array<i32: 1, 1, 1, -1, 2, 1>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, i64, i64) -> tensor<2x4x8x12xf32>
+  %o = "attn.attention"(%q, %k, %v, %seed, %offset) <{operandSegmentSizes = array<i32: 1, 1, 1, -1, 0, 2, 1>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, i64, i64) -> tensor<2x4x8x12xf32>
   return %o : tensor<2x4x8x12xf32>
 }
 
@@ -749,7 +749,7 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 
 // operandSegmentSizes with 5 entries.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %m: tensor<1x1x8x6xi1>, %seed: i64, %offset: i64) -> tensor<2x4x8x12xf32> {
-  // expected-error @+1 {{invalid properties {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} for op attn.attention: size mismatch in attribute conversion: 5 vs 6}}
+  // expected-error @+1 {{invalid properties {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} for op attn.attention: size mismatch in attribute conversion: 5 vs 7}}
   %o = "attn.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) -> tensor<2x4x8x12xf32>
   return %o : tensor<2x4x8x12xf32>
 }
@@ -759,7 +759,7 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 // A seed that is not i64.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %s: i32) -> tensor<2x4x8x12xf32> {
   // expected-error @+1 {{operand #3 must be 64-bit signless integer, but got 'i32'}}
-  %o = "attn.attention"(%q, %k, %v, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, i32, i32) -> tensor<2x4x8x12xf32>
+  %o = "attn.attention"(%q, %k, %v, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 1>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>, i32, i32) -> tensor<2x4x8x12xf32>
   return %o : tensor<2x4x8x12xf32>
 }
 
@@ -768,7 +768,7 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 // The key is not a ranked tensor.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<*xf32>, %v: tensor<2x2x6x12xf32>) -> tensor<2x4x8x12xf32> {
   // expected-error @+1 {{operand #1 must be ranked tensor of any type values, but got 'tensor<*xf32>'}}
-  %o = "attn.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (tensor<2x4x8x16xf32>, tensor<*xf32>, tensor<2x2x6x12xf32>) -> tensor<2x4x8x12xf32>
+  %o = "attn.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>}> : (tensor<2x4x8x16xf32>, tensor<*xf32>, tensor<2x2x6x12xf32>) -> tensor<2x4x8x12xf32>
   return %o : tensor<2x4x8x12xf32>
 }
 
@@ -776,8 +776,8 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<*xf32>, %v: tensor<2x2x6x12xf3
 
 // Wrong causal attribute in the generic form.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %m: tensor<1x1x8x6xi1>, %seed: i64, %offset: i64) -> tensor<2x4x8x12xf32> {
-  // expected-error @+1 {{invalid properties {causal = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} for op attn.attention: Invalid attribute `causal` in property conversion: 1 : i32}}
-  %o = "attn.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, causal = 1 : i32}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) -> tensor<2x4x8x12xf32>
+  // expected-error @+1 {{invalid properties {causal = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>} for op attn.attention: Invalid attribute `causal` in property conversion: 1 : i32}}
+  %o = "attn.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, causal = 1 : i32}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) -> tensor<2x4x8x12xf32>
   return %o : tensor<2x4x8x12xf32>
 }
 
@@ -785,8 +785,8 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 
 // window given as i32 array in the generic form.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %m: tensor<1x1x8x6xi1>, %seed: i64, %offset: i64) -> tensor<2x4x8x12xf32> {
-  // expected-error @+1 {{invalid properties {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, window = array<i32: 16, 0>} for op attn.attention: Invalid attribute `window` in property conversion: array<i32: 16, 0>}}
-  %o = "attn.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, window = array<i32: 16, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) -> tensor<2x4x8x12xf32>
+  // expected-error @+1 {{invalid properties {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, window = array<i32: 16, 0>} for op attn.attention: Invalid attribute `window` in property conversion: array<i32: 16, 0>}}
+  %o = "attn.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>, window = array<i32: 16, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) -> tensor<2x4x8x12xf32>
   return %o : tensor<2x4x8x12xf32>
 }
 
@@ -795,7 +795,7 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 // Three results.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %m: tensor<1x1x8x6xi1>, %seed: i64, %offset: i64) -> tensor<2x4x8x12xf32> {
   // expected-error @+1 {{result group starting at #1 requires 0 or 1 element, but found 2}}
-  %o:3 = "attn.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) -> (tensor<2x4x8x12xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>)
+  %o:3 = "attn.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) -> (tensor<2x4x8x12xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>)
   return %o#0 : tensor<2x4x8x12xf32>
 }
 
@@ -804,7 +804,7 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 // No result.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>) {
   // expected-error @+1 {{expected 1 or more results}}
-  "attn.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) -> ()
+  "attn.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0>}> : (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) -> ()
   return
 }
 
@@ -898,5 +898,61 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %o: tensor<2x4x8x12xf32>, %lse: tensor<2x4x8xf32>, %do: tensor<2x4x8x12xf32>, %m: tensor<1x1x8x5xi1>) {
   // expected-error @+1 {{mask: expected dimension 3 (key length) to be 1 or 6, got 5}}
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x8x12xf32>) mask(%m : tensor<1x1x8x5xi1>) -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
+  return
+}
+
+// -----
+
+//===-- The explicit dropout keep mask. -----------------------------------===//
+
+// dropout_mask without dropout_p.
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %keep: tensor<2x4x8x6xi1>) -> tensor<2x4x8x12xf32> {
+  // expected-error @+1 {{dropout_mask needs dropout_p in (0, 1) (the kept values are scaled by 1/(1 - dropout_p)), got 0.000000e+00}}
+  %o = attn.attention ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) dropout_mask(%keep : tensor<2x4x8x6xi1>) -> tensor<2x4x8x12xf32>
+  return %o : tensor<2x4x8x12xf32>
+}
+
+// -----
+
+// dropout_mask together with the Philox rng operands.
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %keep: tensor<2x4x8x6xi1>, %seed: i64, %offset: i64) -> tensor<2x4x8x12xf32> {
+  // expected-error @+1 {{dropout_mask and rng(seed, offset) are exclusive: the keep mask is either explicit or the Philox stream}}
+  %o = attn.attention ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) dropout_mask(%keep : tensor<2x4x8x6xi1>) rng(%seed, %offset) {dropout_p = 0.25 : f32} -> tensor<2x4x8x12xf32>
+  return %o : tensor<2x4x8x12xf32>
+}
+
+// -----
+
+// A float dropout mask (a 0/1 float tensor must be converted to i1).
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %keep: tensor<2x4x8x6xf32>) -> tensor<2x4x8x12xf32> {
+  // expected-error @+1 {{dropout_mask: expected element type i1 (true = keep), got 'f32'}}
+  %o = attn.attention ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) dropout_mask(%keep : tensor<2x4x8x6xf32>) {dropout_p = 0.25 : f32} -> tensor<2x4x8x12xf32>
+  return %o : tensor<2x4x8x12xf32>
+}
+
+// -----
+
+// A dropout mask that does not broadcast to [B, Hq, Lq, Lk].
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %keep: tensor<1x2x8x6xi1>) -> tensor<2x4x8x12xf32> {
+  // expected-error @+1 {{dropout_mask: expected dimension 1 (query heads) to be 1 or 4, got 2}}
+  %o = attn.attention ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) dropout_mask(%keep : tensor<1x2x8x6xi1>) {dropout_p = 0.25 : f32} -> tensor<2x4x8x12xf32>
+  return %o : tensor<2x4x8x12xf32>
+}
+
+// -----
+
+// A dropout mask of the wrong rank.
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %keep: tensor<8x6xi1>) -> tensor<2x4x8x12xf32> {
+  // expected-error @+1 {{dropout_mask: expected rank 4, got rank 2}}
+  %o = attn.attention ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) dropout_mask(%keep : tensor<8x6xi1>) {dropout_p = 0.25 : f32} -> tensor<2x4x8x12xf32>
+  return %o : tensor<2x4x8x12xf32>
+}
+
+// -----
+
+// The gradient shares the rules: dropout_mask together with rng.
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %o: tensor<2x4x8x12xf32>, %lse: tensor<2x4x8xf32>, %do: tensor<2x4x8x12xf32>, %keep: tensor<2x4x8x6xi1>, %seed: i64, %offset: i64) {
+  // expected-error @+1 {{dropout_mask and rng(seed, offset) are exclusive}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x8x12xf32>) dropout_mask(%keep : tensor<2x4x8x6xi1>) rng(%seed, %offset) {dropout_p = 0.25 : f32} -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
   return
 }

@@ -94,6 +94,16 @@ func.func @rng_without_dropout(%q: tensor<1x4x16x32xf16>, %k: tensor<1x4x16x32xf
   return %o : tensor<1x4x16x32xf16>
 }
 
+// An explicit dropout keep mask, broadcast over batch and heads, after the
+// mask.
+// CHECK-LABEL: func @dropout_mask
+// CHECK-SAME: %[[M:[a-z0-9_]+]]: tensor<1x4x16x16xf32>, %[[KEEP:[a-z0-9_]+]]: tensor<1x1x16x16xi1>)
+// CHECK: attn.attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x4x16x32xf16>, tensor<1x4x16x32xf16>, tensor<1x4x16x32xf16>) mask(%[[M]] : tensor<1x4x16x16xf32>) dropout_mask(%[[KEEP]] : tensor<1x1x16x16xi1>) {dropout_p = 2.500000e-01 : f32} -> tensor<1x4x16x32xf16>
+func.func @dropout_mask(%q: tensor<1x4x16x32xf16>, %k: tensor<1x4x16x32xf16>, %v: tensor<1x4x16x32xf16>, %m: tensor<1x4x16x16xf32>, %keep: tensor<1x1x16x16xi1>) -> tensor<1x4x16x32xf16> {
+  %o = attn.attention ins(%q, %k, %v : tensor<1x4x16x32xf16>, tensor<1x4x16x32xf16>, tensor<1x4x16x32xf16>) mask(%m : tensor<1x4x16x16xf32>) dropout_mask(%keep : tensor<1x1x16x16xi1>) {dropout_p = 0.25 : f32} -> tensor<1x4x16x32xf16>
+  return %o : tensor<1x4x16x32xf16>
+}
+
 // The mask and rng operands together: mask comes first.
 // CHECK-LABEL: func @mask_and_rng
 // CHECK-SAME: %[[M:[a-z0-9_]+]]: tensor<1x1x16x16xi1>, %[[SEED:[a-z0-9_]+]]: i64, %[[OFF:[a-z0-9_]+]]: i64)
@@ -270,6 +280,15 @@ func.func @grad_minimal(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: 
 func.func @grad_all_features(%q: tensor<2x8x16x64xbf16>, %k: tensor<2x2x32x64xbf16>, %v: tensor<2x2x32x48xbf16>, %o: tensor<2x8x16x48xbf16>, %lse: tensor<2x8x16xf32>, %do: tensor<2x8x16x48xbf16>, %m: tensor<1x8x1x32xi1>, %seed: i64, %offset: i64) -> (tensor<2x8x16x64xbf16>, tensor<2x2x32x64xbf16>, tensor<2x2x32x48xbf16>) {
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x16x64xbf16>, tensor<2x2x32x64xbf16>, tensor<2x2x32x48xbf16>) forward(%o, %lse : tensor<2x8x16x48xbf16>, tensor<2x8x16xf32>) grad_output(%do : tensor<2x8x16x48xbf16>) mask(%m : tensor<1x8x1x32xi1>) rng(%seed, %offset) {causal = #attn.causal<top_left>, window = array<i64: 4, 4>, softcap = 20.0 : f32, dropout_p = 0.1 : f32, deterministic} -> tensor<2x8x16x64xbf16>, tensor<2x2x32x64xbf16>, tensor<2x2x32x48xbf16>
   return %dq, %dk, %dv : tensor<2x8x16x64xbf16>, tensor<2x2x32x64xbf16>, tensor<2x2x32x48xbf16>
+}
+
+// The gradient with an explicit dropout keep mask.
+// CHECK-LABEL: func @grad_dropout_mask
+// CHECK: attn.attention_grad
+// CHECK-SAME: dropout_mask(%{{.*}} : tensor<2x1x8x6xi1>) {dropout_p = 2.500000e-01 : f32}
+func.func @grad_dropout_mask(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %o: tensor<2x4x8x12xf32>, %lse: tensor<2x4x8xf32>, %do: tensor<2x4x8x12xf32>, %keep: tensor<2x1x8x6xi1>) -> (tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x8x12xf32>) dropout_mask(%keep : tensor<2x1x8x6xi1>) {dropout_p = 0.25 : f32} -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
+  return %dq, %dk, %dv : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
 }
 
 // Dynamic sizes are accepted where the relations cannot be checked.

@@ -34,7 +34,9 @@ struct TargetDescription {
 struct AttentionShape {
   int64_t batch = 1, queryHeads = 1, queryLen = 1, keyLen = 1;
   int64_t headDim = 1, valueDim = 1, elementBytes = 2;
-  int64_t maskElementBytes = 0; ///< 0 without a mask tensor.
+  /// Bytes per [Lq, Lk] element of the mask tensors (mask and
+  /// dropout_mask); 0 without either.
+  int64_t maskElementBytes = 0;
   bool hasLse = false;
   CausalMode causal = CausalMode::none;
   std::optional<std::pair<int64_t, int64_t>> window;

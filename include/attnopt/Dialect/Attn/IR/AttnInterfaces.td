@@ -27,6 +27,8 @@ def Attn_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
                     "getValue">,
     InterfaceMethod<"The optional boolean or additive mask.", "::mlir::Value",
                     "getMask">,
+    InterfaceMethod<"The explicit i1 dropout keep mask, or null.",
+                    "::mlir::Value", "getDropoutMask">,
     InterfaceMethod<"The dropout seed, or null.", "::mlir::Value", "getSeed">,
     InterfaceMethod<"The dropout offset, or null.", "::mlir::Value",
                     "getOffset">,
@@ -70,6 +72,11 @@ def Attn_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
     /// Whether the op drops probabilities (dropout_p > 0).
     bool hasDropout() {
       return $_op.getDropoutP().convertToFloat() > 0.0f;
+    }
+    /// Whether the keep mask is the Philox stream of rng(seed, offset)
+    /// (dropout without an explicit dropout_mask).
+    bool hasPhiloxDropout() {
+      return hasDropout() && !$_op.getDropoutMask();
     }
   }];
 }

@@ -47,10 +47,16 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     of its dimensions is either 1 or the full size. An i1 mask selects keys;
     a floating-point mask is added to the scores.
 
-    `scale` defaults to `1/sqrt(D)`. With `dropout_p > 0`, the i64 `seed` and
-    `offset` operands are required; element (b, h, i, j) of the probabilities
-    is kept iff `philox_keep(seed, offset, b, h, i, j, p)` (defined exactly in
-    docs/semantics.md) and kept values are scaled by `1/(1 - p)`. A row in
+    `scale` defaults to `1/sqrt(D)`. With `dropout_p > 0`, the keep mask of
+    the probabilities comes from exactly one of two sources:
+    - the i64 `seed` and `offset` operands (`rng(...)`): element
+      (b, h, i, j) is kept iff `philox_keep(seed, offset, b, h, i, j, p)`
+      (defined exactly in docs/semantics.md);
+    - an explicit `dropout_mask` (i1, true = keep, rank 4, broadcast to
+      `[B, Hq, Lq, Lk]` like `mask`): element (b, h, i, j) is kept iff the
+      mask is true there.
+    Kept values are scaled by `1/(1 - p)`, dropped ones are 0; the row sum
+    and `lse` use the probabilities before dropout either way. A row in
     which no key is allowed gives output 0 and lse -inf.
 
     Example:
@@ -62,6 +68,16 @@ def Attn_AttentionOp : Attn_Op<"attention", [
         {causal = #attn.causal<bottom_right>, scale = 0.125 : f32}
         -> tensor<2x8x128x64xbf16>, tensor<2x8x128xf32>
     ```
+
+    Dropout with an explicit keep mask:
+
+    ```mlir
+    %out = attn.attention
+        ins(%q, %k, %v : tensor<2x8x128x64xf32>, tensor<2x8x128x64xf32>,
+                         tensor<2x8x128x64xf32>)
+        dropout_mask(%keep : tensor<2x8x128x128xi1>)
+        {dropout_p = 0.25 : f32} -> tensor<2x8x128x64xf32>
+    ```
   }];
 
   let arguments = (ins
@@ -69,6 +85,7 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     AnyRankedTensor:$key,
     AnyRankedTensor:$value,
     Optional<AnyRankedTensor>:$mask,
+    Optional<AnyRankedTensor>:$dropout_mask,
     Optional<I64>:$seed,
     Optional<I64>:$offset,
     OptionalAttr<F32Attr>:$scale,
@@ -86,6 +103,7 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     `ins` `(` $query `,` $key `,` $value `:` type($query) `,` type($key) `,`
               type($value) `)`
     (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`dropout_mask` `(` $dropout_mask^ `:` type($dropout_mask) `)`)?
     (`rng` `(` $seed^ `,` $offset `)`)?
     attr-dict `->` type($output) (`,` type($lse)^)?
   }];
@@ -115,7 +133,8 @@ def Attn_AttentionGradOp : Attn_Op<"attention_grad", [
     ```
     p[i,j]  = exp(s[i,j] - lse[i])           (s as in attn.attention; 0 where
                                               key j is not allowed or lse = -inf)
-    pd      = p * keep / (1 - dropout_p)      (keep: the forward's Philox bits)
+    pd      = p * keep / (1 - dropout_p)      (keep: the forward's Philox bits
+                                              or its dropout_mask)
     D[i]    = sum_e grad_output[i,e] * output[i,e]
     dV[j]  += sum_i pd[i,j] * grad_output[i]
     dP[i,j] = (grad_output[i] . v[j]) * keep / (1 - dropout_p)
@@ -127,7 +146,8 @@ def Attn_AttentionGradOp : Attn_Op<"attention_grad", [
     (the softcap factor only with `softcap`). Under GQA/MQA, `dK` and `dV`
     sum over the `Hq / Hkv` query heads that share a key/value head. The mask,
     `scale`, `causal`, `window`, `softcap`, `dropout_p` and `rng` operands must
-    be those of the forward op. `deterministic` asks the lowering for
+    be those of the forward op, and so must `dropout_mask` (the explicit
+    keep mask, instead of `rng`): `keep` is then read from it. `deterministic` asks the lowering for
     bit-identical `grad_query` across runs (no atomic accumulation). Exact
     definition: docs/semantics.md, "Gradients".
 
@@ -153,6 +173,7 @@ def Attn_AttentionGradOp : Attn_Op<"attention_grad", [
     AnyRankedTensor:$lse,
     AnyRankedTensor:$grad_output,
     Optional<AnyRankedTensor>:$mask,
+    Optional<AnyRankedTensor>:$dropout_mask,
     Optional<I64>:$seed,
     Optional<I64>:$offset,
     OptionalAttr<F32Attr>:$scale,
@@ -174,6 +195,7 @@ def Attn_AttentionGradOp : Attn_Op<"attention_grad", [
     `forward` `(` $output `,` $lse `:` type($output) `,` type($lse) `)`
     `grad_output` `(` $grad_output `:` type($grad_output) `)`
     (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`dropout_mask` `(` $dropout_mask^ `:` type($dropout_mask) `)`)?
     (`rng` `(` $seed^ `,` $offset `)`)?
     attr-dict `->` type($grad_query) `,` type($grad_key) `,` type($grad_value)
   }];

@@ -144,6 +144,9 @@ def AttnFusePass : Pass<"attn-fuse"> {
     S = select(m, S, -inf)  optional boolean keep mask
     P = softmax_j(S)    linalg.softmax over the last dim, or max / sub / exp /
                         sum / div (or * reciprocal), linalg or TOSA
+    P = P * keep * c    optional dropout: an i1 keep mask (or a 0/1 float
+                        tensor made from one, possibly pre-scaled) and
+                        c = 1/(1 - p); becomes dropout_p and dropout_mask
     O = P·V             a contraction over j
     ```
 
@@ -154,7 +157,9 @@ def AttnFusePass : Pass<"attn-fuse"> {
     change what it computes or leave work behind: a softmax over another
     dimension, a non-constant scale, an intermediate with another user, a
     contraction that is not Q·Kᵀ / P·V, a mask applied before the scale,
-    `select(m, -inf, s)` (mask true at excluded positions).
+    `select(m, -inf, s)` (mask true at excluded positions); for dropout, a
+    factor that is not 1/(1 - p) for a p in (0, 1), a float keep tensor
+    that is not provably 0/1, and dropout before the softmax's row sum.
 
     Exactness: `S * c` gives `scale = c` (the f32 product is the same).
     `S / c` gives `scale = 1/c` only when `1/c` is exact in f32 (c a power
@@ -163,7 +168,9 @@ def AttnFusePass : Pass<"attn-fuse"> {
     softmax that normalizes with `e * (1 / l)` is fused into the op's
     `e / l` (differs by rounding only). A select with a finite fill value
     is not fused unless `large-negative-is-masked` (rows in which every key
-    is masked then give 0 instead of the chain's average of V).
+    is masked then give 0 instead of the chain's average of V). A dropout
+    factor c is fused when fl(1/(1 - p)) = c for an f32 p; when no f32 p
+    gives exactly c (e.g. 2.5), only with `inexact-reciprocal`.
 
     ```
     attention-opt --attn-fuse="explain" in.mlir
@@ -195,7 +202,8 @@ def AttnFusePass : Pass<"attn-fuse"> {
            "the reason">,
     Option<"inexactReciprocal", "inexact-reciprocal", "bool", "false",
            "Fuse S / c as scale = fl(1/c) even when 1/c is not exact in f32 "
-           "(scores may differ in the last bit)">,
+           "(scores may differ in the last bit), and a dropout factor c with "
+           "the p whose fl(1/(1 - p)) is closest to c">,
     Option<"largeNegativeIsMasked", "large-negative-is-masked", "bool",
            "false",
            "Treat select(m, S, v) with a finite v <= -1e4 as a boolean mask "
