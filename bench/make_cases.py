@@ -20,7 +20,7 @@ import sys
 
 
 def attention(name, b, hq, hkv, lq, lk, d, dv, dtype, attrs="", mask=None,
-              dropout=False, lse=False):
+              dropout=False, lse=False, keep=None):
     q = f"tensor<{b}x{hq}x{lq}x{d}x{dtype}>"
     k = f"tensor<{b}x{hkv}x{lk}x{d}x{dtype}>"
     v = f"tensor<{b}x{hkv}x{lk}x{dv}x{dtype}>"
@@ -33,6 +33,10 @@ def attention(name, b, hq, hkv, lq, lk, d, dv, dtype, attrs="", mask=None,
         mt = f"tensor<{'x'.join(map(str, mshape))}x{mtype}>"
         args.append(f"%m: {mt}")
         extra += f" mask(%m : {mt})"
+    if keep:  # explicit dropout keep mask (shape)
+        kt = f"tensor<{'x'.join(map(str, keep))}xi1>"
+        args.append(f"%keep: {kt}")
+        extra += f" dropout_mask(%keep : {kt})"
     if dropout:
         args += ["%seed: i64", "%off: i64"]
         extra += " rng(%seed, %off)"
@@ -116,6 +120,8 @@ def validation():
     yield "v_additive_f32_full", attention("v_additive_f32_full", 2, 2, 2, 64, 80, 64, 64, "f16", "", mask=((2, 2, 64, 80), "f32"), lse=True)
     yield "v_dropout", attention("v_dropout", 2, 4, 4, 128, 128, 64, 64, "bf16", "dropout_p = 0.2 : f32", dropout=True, lse=True)
     yield "v_dropout_everything", attention("v_dropout_everything", 1, 8, 2, 150, 170, 128, 128, "bf16", "causal = #attn.causal<bottom_right>, window = array<i64: 64, 0>, softcap = 30.0 : f32, dropout_p = 0.1 : f32", mask=((1, 1, 150, 170), "i1"), dropout=True, lse=True)
+    yield "v_dropout_keep_mask", attention("v_dropout_keep_mask", 2, 4, 2, 100, 130, 64, 64, "bf16", "causal = #attn.causal<bottom_right>, dropout_p = 0.25 : f32", mask=((2, 1, 100, 130), "i1"), lse=True, keep=(2, 4, 100, 130))
+    yield "v_dropout_keep_mask_bcast", attention("v_dropout_keep_mask_bcast", 1, 4, 4, 64, 96, 128, 128, "f16", "dropout_p = 0.1 : f32", lse=True, keep=(1, 1, 64, 96))
     yield "v_decode", attention("v_decode", 8, 32, 8, 1, 2048, 128, 128, "bf16", "causal = #attn.causal<bottom_right>", lse=True)
     yield "v_f32", attention("v_f32", 1, 2, 2, 70, 90, 32, 32, "f32", "causal = #attn.causal<top_left>", lse=True)
     yield "v_d_ne_dv", attention("v_d_ne_dv", 1, 2, 2, 50, 60, 64, 128, "bf16", "", lse=True)
