@@ -3,22 +3,24 @@
 // The tensor-core mapping of attention (FlashAttention-2 forward), used for
 // f16/bf16 with D = Dv in {64, 128}:
 //
-//   grid  = (ceil(Lq / Br), Hq, B); block = Br / 16 warps
-//   Br = 64 (4 warps, 128 threads) by default, Br = 128 (8 warps) on request
-//   (tc::defaultBlockQ; attn.tiles block_q or attn-compile --block-q).
-//   Warp w owns query rows [16w, 16w + 16) of the block's Br rows.
+//   grid  = (ceil(Lq / Br), Hq, B); block = W warps of Br / W rows (16 or
+//   32: one or two m16 tiles per warp, each K/V fragment then feeds every
+//   m-tile); Bc keys per step. Tiling: tc::chooseTiling (default Br = 128,
+//   W = 4, Bc = 64 / 32 for D = 64 / 128; Br = 64, W = 4, Bc = 64 for the
+//   dropout / softcap / mask-tensor variants and short queries).
+//   Warp w owns query rows [w Br/W, (w+1) Br/W) of the block's Br rows.
 //   Shared memory (dynamic, KernelSpec::dynamicSharedBytes):
-//     Q [Br][D + 8], K [2][64][D + 8], V [2][64][D + 8]   (element type)
+//     Q [Br][D + 8], K [2][Bc][D + 8], V [2][Bc][D + 8]   (element type)
 //   The +8 element pad makes consecutive rows start 16 bytes apart modulo
 //   128 bytes, so the 8 row addresses of one ldmatrix 8x8 matrix hit 8
 //   distinct 16-byte bank groups (no bank conflicts).
 //
 //   Prologue: Q tile and the first visible K/V block are copied with cp.async
 //   (nvgpu.device_async_copy, 16-byte chunks, rows past Lq/Lk zero-filled
-//   through srcElements = 0); for D = 64 Q is then loaded once into mma A
-//   fragments (ldmatrix.x4) that stay in registers; for D = 128 the Q
-//   fragments are re-read from shared memory at each k-step (register
-//   pressure).
+//   through srcElements = 0); where the accumulators leave room
+//   (tc::keepsQueryInRegisters) Q is then loaded once into mma A fragments
+//   (ldmatrix.x4) that stay in registers; otherwise the Q fragments are
+//   re-read from shared memory at each k-step (register pressure).
 //   Per visible key block kb (emitVisibleKeyBlocks), with stage = (kb-first)%2:
 //     wait for all cp.async groups; barrier;
 //     if kb + 1 < last: cp.async block kb+1 into stage 1-stage, commit;
