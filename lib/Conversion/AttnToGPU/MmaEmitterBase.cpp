@@ -127,6 +127,22 @@ void MmaEmitterBase::copyTile(Value global, Value rowBase, Value first,
   }
 }
 
+void MmaEmitterBase::emitWaitAllCopies(Value anchor) {
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, anchor, b.getI32IntegerAttr(0));
+  gpu::BarrierOp::create(b, loc);
+}
+
+void MmaEmitterBase::emitPrefetchingStepHead(
+    Value anchor, Value step, Value stage, Value end,
+    function_ref<void(Value, Value)> issue) {
+  emitWaitAllCopies(anchor);
+  Value next = add(step, 1);
+  Value hasNext =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, end);
+  emitIf(hasNext,
+         [&] { issue(next, arith::SubIOp::create(b, loc, idx(1), stage)); });
+}
+
 void MmaEmitterBase::emitIf(Value cond, function_ref<void()> body) {
   scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location) {
     OpBuilder::InsertionGuard guard(b);

@@ -96,6 +96,19 @@ protected:
                 int64_t tileRows, Value dst, ValueRange lead,
                 SmallVectorImpl<Value> &tokens);
 
+  /// Waits for every outstanding cp.async group of this thread, then
+  /// synchronizes the block: afterwards every copy issued so far is visible
+  /// to all threads. (`anchor` is any group token: the lowering is
+  /// cp.async.wait_group 0.)
+  void emitWaitAllCopies(Value anchor);
+  /// The head of step `step` of a double-buffered loop that ends before
+  /// `end` and reads stage `stage`: emitWaitAllCopies, then, when
+  /// step + 1 < end, `issue(step + 1, 1 - stage)` prefetches the next step
+  /// into the other stage. One barrier per step is enough: the prefetch
+  /// overwrites the stage that step - 1 read, and every warp has finished
+  /// step - 1 once it passes this step's barrier.
+  void emitPrefetchingStepHead(Value anchor, Value step, Value stage, Value end,
+                               function_ref<void(Value, Value)> issue);
   /// `body` under scf.if `cond` (no results).
   void emitIf(Value cond, function_ref<void()> body);
   /// The values of `compute(true)` where the block-uniform `cond` holds and

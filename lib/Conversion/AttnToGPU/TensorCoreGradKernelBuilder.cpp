@@ -408,11 +408,7 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
   Value any =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, total, idx(0));
   emitIf(any, [&] { issue(idx(0), idx(0)); });
-  auto waitAll = [&]() {
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, kvGroup, b.getI32IntegerAttr(0));
-  };
-  waitAll();
-  gpu::BarrierOp::create(b, loc);
+  emitWaitAllCopies(kvGroup);
 
   // K and V A fragments of the warp's 16 keys: in registers for D = 64,
   // re-read from shared memory for D = 128 (register pressure).
@@ -448,14 +444,7 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
         Value stage = remu(it, 2);
-        waitAll();
-        gpu::BarrierOp::create(b, loc);
-        Value next = add(it, 1);
-        Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                              next, total);
-        emitIf(hasNext, [&] {
-          issue(next, arith::SubIOp::create(b, loc, idx(1), stage));
-        });
+        emitPrefetchingStepHead(kvGroup, it, stage, total, issue);
         Value hIdx = headOf(it), q0 = q0Of(it);
         Value qRowBase = qRowBaseOf(hIdx);
         Value rowsInBlock = arith::MinSIOp::create(
@@ -690,11 +679,7 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   Value any =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, first, last);
   emitIf(any, [&] { issue(first, idx(0)); });
-  auto waitAll = [&]() {
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, qGroup, b.getI32IntegerAttr(0));
-  };
-  waitAll();
-  gpu::BarrierOp::create(b, loc);
+  emitWaitAllCopies(qGroup);
 
   // This thread's rows (C rows g, g + 8 of the warp's 16), clamped for reads.
   Value rowA = add(q0, add(mul(warp, 16), g));
@@ -734,14 +719,7 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
         Value stage = remu(arith::SubIOp::create(b, loc, kb, first), 2);
-        waitAll();
-        gpu::BarrierOp::create(b, loc);
-        Value next = add(kb, 1);
-        Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                              next, last);
-        emitIf(hasNext, [&] {
-          issue(next, arith::SubIOp::create(b, loc, idx(1), stage));
-        });
+        emitPrefetchingStepHead(qGroup, kb, stage, last, issue);
         Value stageBytes = mul(stage, tileBytes);
         Value kBase = add(add(smemBase, kOff), stageBytes);
         Value vBase = add(add(smemBase, vOff), stageBytes);

@@ -207,13 +207,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   Value anyBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                          firstBlock, lastBlock);
   emitIf(anyBlock, [&] { issueKV(firstBlock, idx(0)); });
-  // All groups (the wait's token operand is only an anchor: the lowering is
-  // cp.async.wait_group numGroups).
-  auto waitAll = [&]() {
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, qGroup, b.getI32IntegerAttr(0));
-  };
-  waitAll();
-  gpu::BarrierOp::create(b, loc);
+  emitWaitAllCopies(qGroup);
 
   // First tile row of this warp's m-tile mt.
   Value warpRow0 = mul(warp, rowsPerWarp);
@@ -345,15 +339,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
         Value stage = remu(arith::SubIOp::create(b, loc, kb, firstBlock), 2);
-        waitAll();
-        gpu::BarrierOp::create(b, loc);
-        // Prefetch block kb + 1 into the other stage.
-        Value next = add(kb, 1);
-        Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                              next, lastBlock);
-        emitIf(hasNext, [&] {
-          issueKV(next, arith::SubIOp::create(b, loc, idx(1), stage));
-        });
+        emitPrefetchingStepHead(qGroup, kb, stage, lastBlock, issueKV);
         Value stageBytes = mul(stage, tileBytes);
         Value kBase = add(add(add(smemBase, kOff), stageBytes), kLaneOff);
         Value vBase = add(add(add(smemBase, vOff), stageBytes), vLaneOff);
