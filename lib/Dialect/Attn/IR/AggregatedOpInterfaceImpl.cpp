@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
+#include "attnopt/Dialect/Attn/Utils/LinalgBuilders.h"
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
 
@@ -105,15 +106,10 @@ Value ReferenceBuilder::generic(ValueRange inputs, Value init,
 }
 
 /// The map that reads a rank-4 mask-like operand from the [B, Hq, Lq, Lk]
-/// loops: broadcast dimensions (size 1) read element 0.
+/// loops (broadcast dimensions read element 0).
 static AffineMap broadcastMap(Value mask) {
-  auto maskType = cast<RankedTensorType>(mask.getType());
-  MLIRContext *ctx = mask.getContext();
-  SmallVector<AffineExpr> exprs;
-  for (int64_t i = 0; i < 4; ++i)
-    exprs.push_back(maskType.getDimSize(i) == 1 ? getAffineConstantExpr(0, ctx)
-                                                : getAffineDimExpr(i, ctx));
-  return AffineMap::get(4, 0, exprs, ctx);
+  return createBroadcastReadMap(mask.getContext(),
+                                cast<ShapedType>(mask.getType()));
 }
 
 /// S[b,h,i,j] = sum_d q[b,h,i,d] * k[b,h/G,j,d], in f32.
@@ -148,16 +144,15 @@ Value ReferenceBuilder::modifiedScores(Value raw) {
   }
   maps.push_back(identity);
   Value init = emptyF32({batch, heads, queryLen, keyLen});
-  return generic(
-      inputs, init, maps, {par, par, par, par},
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value row = linalg::IndexOp::create(nb, l, 2);
-        Value col = linalg::IndexOp::create(nb, l, 3);
-        Value maskValue = op.getMask() ? args[1] : Value();
-        Value s = emitModifiedScore(nb, l, mods, args[0], maskValue, row, col,
-                                    queryLen, keyLen);
-        linalg::YieldOp::create(nb, l, s);
-      });
+  return generic(inputs, init, maps, {par, par, par, par},
+                 [&](OpBuilder &nb, Location l, ValueRange args) {
+                   Value row = linalg::IndexOp::create(nb, l, 2);
+                   Value col = linalg::IndexOp::create(nb, l, 3);
+                   Value maskValue = op.getMask() ? args[1] : Value();
+                   Value s = emitModifiedScore(nb, l, mods, args[0], maskValue,
+                                               row, col, queryLen, keyLen);
+                   linalg::YieldOp::create(nb, l, s);
+                 });
 }
 
 /// Reduces the last dimension of a [B, Hq, Lq, Lk] tensor into [B, Hq, Lq].
@@ -172,15 +167,15 @@ static SmallVector<AffineMap> rowReductionMaps(MLIRContext *ctx,
 }
 
 Value ReferenceBuilder::rowMax(Value s) {
-  Value init = filled({batch, heads, queryLen},
-                      -std::numeric_limits<float>::infinity());
-  return generic({s}, init, rowReductionMaps(b.getContext(), 1),
-                 {par, par, par, red},
-                 [&](OpBuilder &nb, Location l, ValueRange args) {
-                   linalg::YieldOp::create(
-                       nb, l, arith::MaximumFOp::create(nb, l, args[0], args[1])
-                                  .getResult());
-                 });
+  Value init =
+      filled({batch, heads, queryLen}, -std::numeric_limits<float>::infinity());
+  return generic(
+      {s}, init, rowReductionMaps(b.getContext(), 1), {par, par, par, red},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(
+            nb, l,
+            arith::MaximumFOp::create(nb, l, args[0], args[1]).getResult());
+      });
 }
 
 /// P = exp(S - m), where a row max of -inf (no allowed key) is replaced by 0
@@ -206,14 +201,12 @@ Value ReferenceBuilder::probabilities(Value s, Value max) {
 
 Value ReferenceBuilder::rowSum(Value p) {
   Value init = filled({batch, heads, queryLen}, 0.0f);
-  return generic({p}, init, rowReductionMaps(b.getContext(), 1),
-                 {par, par, par, red},
-                 [&](OpBuilder &nb, Location l, ValueRange args) {
-                   linalg::YieldOp::create(
-                       nb, l,
-                       arith::AddFOp::create(nb, l, args[0], args[1])
-                           .getResult());
-                 });
+  return generic(
+      {p}, init, rowReductionMaps(b.getContext(), 1), {par, par, par, red},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(
+            nb, l, arith::AddFOp::create(nb, l, args[0], args[1]).getResult());
+      });
 }
 
 /// lse = m + log(l), or -inf for rows with no allowed key.
@@ -222,19 +215,18 @@ Value ReferenceBuilder::logSumExp(Value max, Value sum) {
   bindDims(b.getContext(), d0, d1, d2);
   AffineMap id = map(3, {d0, d1, d2});
   Value init = emptyF32({batch, heads, queryLen});
-  return generic({max, sum}, init, {id, id, id}, {par, par, par},
-                 [&](OpBuilder &nb, Location l, ValueRange args) {
-                   Value negInf = constF32(
-                       nb, l, -std::numeric_limits<float>::infinity());
-                   Value empty = arith::CmpFOp::create(
-                       nb, l, arith::CmpFPredicate::OEQ, args[0], negInf);
-                   Value lse = arith::AddFOp::create(
-                       nb, l, args[0], math::LogOp::create(nb, l, args[1]));
-                   linalg::YieldOp::create(
-                       nb, l,
-                       arith::SelectOp::create(nb, l, empty, negInf, lse)
-                           .getResult());
-                 });
+  return generic(
+      {max, sum}, init, {id, id, id}, {par, par, par},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value negInf = constF32(nb, l, -std::numeric_limits<float>::infinity());
+        Value empty = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ,
+                                            args[0], negInf);
+        Value lse = arith::AddFOp::create(nb, l, args[0],
+                                          math::LogOp::create(nb, l, args[1]));
+        linalg::YieldOp::create(
+            nb, l,
+            arith::SelectOp::create(nb, l, empty, negInf, lse).getResult());
+      });
 }
 
 /// A = P / l (0 where l = 0), then dropout: A * keep / (1 - p), with keep
@@ -253,34 +245,34 @@ Value ReferenceBuilder::normalizedWithDropout(Value p, Value sum) {
     maps.push_back(broadcastMap(dropoutMask));
   }
   maps.push_back(full);
-  return generic(
-      inputs, init, maps, {par, par, par, par},
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value zero = constF32(nb, l, 0.0f);
-        Value isEmpty = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ,
-                                              args[1], zero);
-        Value ratio = arith::DivFOp::create(nb, l, args[0], args[1]);
-        Value prob = arith::SelectOp::create(nb, l, isEmpty, zero, ratio);
-        if (dropP > 0.0f) {
-          Value keep;
-          if (dropoutMask) {
-            keep = args[2];
-          } else {
-            DropoutPosition pos{linalg::IndexOp::create(nb, l, 0),
-                                linalg::IndexOp::create(nb, l, 1),
-                                linalg::IndexOp::create(nb, l, 2),
-                                linalg::IndexOp::create(nb, l, 3),
-                                heads,
-                                queryLen};
-            keep = emitDropoutKeep(nb, l, op.getSeed(), op.getOffset(), pos,
-                                   dropP);
-          }
-          Value scaled = arith::MulFOp::create(
-              nb, l, prob, constF32(nb, l, 1.0f / (1.0f - dropP)));
-          prob = arith::SelectOp::create(nb, l, keep, scaled, zero);
-        }
-        linalg::YieldOp::create(nb, l, prob);
-      });
+  return generic(inputs, init, maps, {par, par, par, par},
+                 [&](OpBuilder &nb, Location l, ValueRange args) {
+                   Value zero = constF32(nb, l, 0.0f);
+                   Value isEmpty = arith::CmpFOp::create(
+                       nb, l, arith::CmpFPredicate::OEQ, args[1], zero);
+                   Value ratio = arith::DivFOp::create(nb, l, args[0], args[1]);
+                   Value prob =
+                       arith::SelectOp::create(nb, l, isEmpty, zero, ratio);
+                   if (dropP > 0.0f) {
+                     Value keep;
+                     if (dropoutMask) {
+                       keep = args[2];
+                     } else {
+                       DropoutPosition pos{linalg::IndexOp::create(nb, l, 0),
+                                           linalg::IndexOp::create(nb, l, 1),
+                                           linalg::IndexOp::create(nb, l, 2),
+                                           linalg::IndexOp::create(nb, l, 3),
+                                           heads,
+                                           queryLen};
+                       keep = emitDropoutKeep(nb, l, op.getSeed(),
+                                              op.getOffset(), pos, dropP);
+                     }
+                     Value scaled = arith::MulFOp::create(
+                         nb, l, prob, constF32(nb, l, 1.0f / (1.0f - dropP)));
+                     prob = arith::SelectOp::create(nb, l, keep, scaled, zero);
+                   }
+                   linalg::YieldOp::create(nb, l, prob);
+                 });
 }
 
 /// O[b,h,i,e] = sum_j A[b,h,i,j] * v[b,h/G,j,e], in f32.
@@ -292,14 +284,14 @@ Value ReferenceBuilder::weightedValues(Value probs) {
                                  map(5, {d0, kvHead, d4, d3}),
                                  map(5, {d0, d1, d2, d3})};
   Value init = filled({batch, heads, queryLen, valueDim}, 0.0f);
-  return generic({probs, op.getValue()}, init, maps, {par, par, par, par, red},
-                 [&](OpBuilder &nb, Location l, ValueRange args) {
-                   Value prod = arith::MulFOp::create(nb, l, args[0],
-                                                      toF32(nb, l, args[1]));
-                   linalg::YieldOp::create(
-                       nb, l,
-                       arith::AddFOp::create(nb, l, args[2], prod).getResult());
-                 });
+  return generic(
+      {probs, op.getValue()}, init, maps, {par, par, par, par, red},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value prod =
+            arith::MulFOp::create(nb, l, args[0], toF32(nb, l, args[1]));
+        linalg::YieldOp::create(
+            nb, l, arith::AddFOp::create(nb, l, args[2], prod).getResult());
+      });
 }
 
 FailureOr<SmallVector<Value>> ReferenceBuilder::build() {
@@ -327,13 +319,13 @@ FailureOr<SmallVector<Value>> ReferenceBuilder::build() {
         b, loc, getAsOpFoldResult(ValueRange{batch, heads, queryLen, valueDim}),
         outElt);
     AffineMap id = b.getMultiDimIdentityMap(4);
-    out = generic({out}, init, {id, id}, {par, par, par, par},
-                  [&](OpBuilder &nb, Location l, ValueRange args) {
-                    linalg::YieldOp::create(
-                        nb, l,
-                        arith::TruncFOp::create(nb, l, outElt, args[0])
-                            .getResult());
-                  });
+    out = generic(
+        {out}, init, {id, id}, {par, par, par, par},
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          linalg::YieldOp::create(
+              nb, l,
+              arith::TruncFOp::create(nb, l, outElt, args[0]).getResult());
+        });
   }
   // Keep the op's declared (possibly dynamic) result type.
   if (out.getType() != op.getOutputType())

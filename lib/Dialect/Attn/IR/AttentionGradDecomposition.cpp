@@ -90,14 +90,9 @@ bool GradientBuilder::addDropoutMaskInput(SmallVectorImpl<Value> &inputs,
   Value mask = op.getDropoutMask();
   if (dropP <= 0.0f || !mask)
     return false;
-  auto maskType = cast<RankedTensorType>(mask.getType());
-  SmallVector<AffineExpr> exprs;
-  for (int64_t i = 0; i < 4; ++i)
-    exprs.push_back(maskType.getDimSize(i) == 1
-                        ? getAffineConstantExpr(0, b.getContext())
-                        : getAffineDimExpr(i, b.getContext()));
   inputs.push_back(mask);
-  maps.push_back(map(4, exprs));
+  maps.push_back(
+      createBroadcastReadMap(b.getContext(), cast<ShapedType>(mask.getType())));
   return true;
 }
 
@@ -165,15 +160,9 @@ Value GradientBuilder::probabilities(Value raw) {
   SmallVector<Value> inputs = {raw, op.getLse()};
   SmallVector<AffineMap> maps = {full, map(4, {d[0], d[1], d[2]})};
   if (Value mask = op.getMask()) {
-    // Broadcast dimensions of size 1 read element 0.
-    auto maskType = cast<RankedTensorType>(mask.getType());
-    SmallVector<AffineExpr> exprs;
-    for (int64_t i = 0; i < 4; ++i)
-      exprs.push_back(maskType.getDimSize(i) == 1
-                          ? getAffineConstantExpr(0, b.getContext())
-                          : d[i]);
     inputs.push_back(mask);
-    maps.push_back(map(4, exprs));
+    maps.push_back(createBroadcastReadMap(b.getContext(),
+                                          cast<ShapedType>(mask.getType())));
   }
   maps.push_back(full);
   Value init = createEmptyF32(b, loc, {batch, heads, queryLen, keyLen});

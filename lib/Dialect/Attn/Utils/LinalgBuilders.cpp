@@ -69,3 +69,12 @@ Value mlir::attn::createTruncatedTo(OpBuilder &b, Location loc, Value source,
     result = tensor::CastOp::create(b, loc, resultType, result);
   return result;
 }
+
+AffineMap mlir::attn::createBroadcastReadMap(MLIRContext *ctx,
+                                             ShapedType maskType) {
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < 4; ++i)
+    exprs.push_back(maskType.getDimSize(i) == 1 ? getAffineConstantExpr(0, ctx)
+                                                : getAffineDimExpr(i, ctx));
+  return AffineMap::get(4, 0, exprs, ctx);
+}

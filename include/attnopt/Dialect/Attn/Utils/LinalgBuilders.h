@@ -36,6 +36,12 @@ Value createGeneric(OpBuilder &b, Location loc, ValueRange inputs, Value init,
                     ArrayRef<utils::IteratorType> iterators,
                     GenericBodyFn body);
 
+/// The indexing map that reads a rank-4 mask-like operand (attention mask,
+/// dropout keep mask) of `maskType` from loops over [B, Hq, Lq, Lk]: a
+/// broadcast dimension (size 1) reads element 0, the others follow their
+/// loop.
+AffineMap createBroadcastReadMap(MLIRContext *ctx, ShapedType maskType);
+
 /// The f32 tensor `source` converted elementwise to `elementType` (truncf),
 /// then cast to `resultType` (which may have dynamic dimensions).
 Value createTruncatedTo(OpBuilder &b, Location loc, Value source,
