@@ -124,6 +124,8 @@ def validation():
     yield "v_dropout_keep_mask_bcast", attention("v_dropout_keep_mask_bcast", 1, 4, 4, 64, 96, 128, 128, "f16", "dropout_p = 0.1 : f32", lse=True, keep=(1, 1, 64, 96))
     yield "v_decode", attention("v_decode", 8, 32, 8, 1, 2048, 128, 128, "bf16", "causal = #attn.causal<bottom_right>", lse=True)
     yield "v_f32", attention("v_f32", 1, 2, 2, 70, 90, 32, 32, "f32", "causal = #attn.causal<top_left>", lse=True)
+    yield "v_f32_d128", attention("v_f32_d128", 1, 4, 2, 100, 150, 128, 128, "f32", "causal = #attn.causal<bottom_right>", lse=True)
+    yield "v_f32_d256_window", attention("v_f32_d256_window", 1, 2, 2, 70, 90, 256, 256, "f32", "window = array<i64: 30, 5>", lse=True)
     yield "v_d_ne_dv", attention("v_d_ne_dv", 1, 2, 2, 50, 60, 64, 128, "bf16", "", lse=True)
 
 

@@ -317,7 +317,22 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
       spec.blockQ = std::min<int64_t>(tiles.getBlockQ(), 128);
     spec.blockQ = std::min<int64_t>(
         spec.blockQ, std::max<int64_t>(16, (q.getDimSize(2) + 15) / 16 * 16));
+    // The K and V tiles are static shared memory, which may not exceed
+    // 48 KiB (ptxas rejects more for sm_80): wide f32 heads (D = Dv = 128 in
+    // f32 needs 64 KiB at 64 keys) take fewer keys per step.
+    const int64_t rowBytes =
+        (d + dv) * q.getElementType().getIntOrFloatBitWidth() / 8;
+    constexpr int64_t kStaticSharedLimit = 48 * 1024;
     spec.blockKV = 64;
+    while (spec.blockKV > 1 && spec.blockKV * rowBytes > kStaticSharedLimit)
+      spec.blockKV /= 2;
+    if (spec.blockKV * rowBytes > kStaticSharedLimit)
+      return op.emitOpError("GPU code generation: head dims ")
+             << d << " and " << dv
+             << " are too wide for the CUDA-core kernel: one key row of K "
+                "and V takes "
+             << rowBytes << " bytes of shared memory (at most "
+             << kStaticSharedLimit << ")";
     spec.block = {spec.blockQ * spec.threadsPerRow, 1, 1};
   }
   spec.grid = {(q.getDimSize(2) + spec.blockQ - 1) / spec.blockQ,
