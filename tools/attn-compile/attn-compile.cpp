@@ -218,10 +218,9 @@ int main(int argc, char **argv) {
     if (fwd && fwd.getOutput() == op.getOutput() &&
         fwd.getLse() == op.getLse() && forwardNames.count(fwd))
       forward = forwardNames[fwd];
-    manifestKernels.push_back(
-        attn::kernelManifestEntry(op, specs->dkdv, forward));
-    manifestKernels.push_back(
-        attn::kernelManifestEntry(op, specs->dq, forward));
+    for (const attn::KernelSpec &spec : specs->kernels)
+      manifestKernels.push_back(
+          attn::kernelManifestEntry(op, *specs, spec, forward));
   }
   if (failed(verify(*kernels)))
     return fail("generated kernel IR does not verify");

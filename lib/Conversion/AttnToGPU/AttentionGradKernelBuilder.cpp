@@ -325,7 +325,7 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
   const int64_t blockKV = spec.blockKV, blockQ = spec.blockQ;
   const int64_t threads = spec.block[0];
   GradKernelArguments args =
-      GradKernelArguments::unpack(entry, op, /*dkdvStage=*/true);
+      GradKernelArguments::unpack(entry, spec);
   mask = args.mask;
   seed = args.seed;
   offset = args.offset;
@@ -476,7 +476,7 @@ void GradEmitter::emitQueryKernel(gpu::GPUFuncOp func) {
   const int64_t blockKV = spec.blockKV, blockQ = spec.blockQ;
   const int64_t threads = spec.block[0];
   GradKernelArguments args =
-      GradKernelArguments::unpack(entry, op, /*dkdvStage=*/false);
+      GradKernelArguments::unpack(entry, spec);
   mask = args.mask;
   seed = args.seed;
   offset = args.offset;
@@ -573,9 +573,10 @@ Value paramValue(AttentionGradOp op, StringRef name) {
 
 } // namespace
 
-/// Appends the backward ABI's parameters (docs/kernel-manifest.md) to
-/// `spec`: the inputs, then `outputs`.
+/// The backward ABI's parameters (docs/kernel-manifest.md): the inputs,
+/// then `workspaces`, then `outputs`.
 static void addGradParams(AttentionGradOp op, KernelSpec &spec,
+                          ArrayRef<KernelParam> workspaces,
                           ArrayRef<StringRef> outputs) {
   for (StringRef name :
        {"query", "key", "value", "output", "lse", "grad_output"})
@@ -586,36 +587,75 @@ static void addGradParams(AttentionGradOp op, KernelSpec &spec,
     spec.params.push_back(scalarParam("seed"));
     spec.params.push_back(scalarParam("offset"));
   }
+  spec.params.append(workspaces.begin(), workspaces.end());
   for (StringRef name : outputs)
     spec.params.push_back(tensorParam(name, paramValue(op, name), true));
 }
 
-/// The tensor-core pair (TensorCoreGradKernelBuilder.cpp): 64 x 64 blocks,
-/// 4 warps, dynamic shared memory.
+static KernelParam workspaceParam(StringRef name, ArrayRef<int64_t> shape) {
+  KernelParam p;
+  p.name = name.str();
+  p.isWorkspace = true;
+  p.dtype = "f32";
+  p.shape.assign(shape.begin(), shape.end());
+  return p;
+}
+
+/// The tensor-core group (TensorCoreGradKernelBuilder.cpp): 64 x 64 blocks,
+/// 4 warps, dynamic shared memory. A prep kernel writes D_i and lse·log2(e)
+/// per query row (padded to whole 64-row blocks, so the key-block kernel
+/// copies them with cp.async like Q and dO); without `deterministic`, the
+/// key-block kernel also adds dS K to an f32 dQ accumulator with atomics
+/// (FlashAttention-2's five products per block pair instead of seven) and a
+/// last kernel scales and converts it. Fewer than 64 queries (decoding) keep
+/// the atomic-free kernels: one query block makes the separate dq kernel
+/// cheap, and ptxas spills the fused kernel there (ragged single block).
 static GradKernelSpecs describeTensorCoreGradKernels(AttentionGradOp op,
                                                      int64_t n) {
   RankedTensorType q = op.getQueryType();
   int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
-          queryLen = q.getDimSize(2);
+          queryLen = q.getDimSize(2), headDim = q.getDimSize(3);
   int64_t kvHeads = op.getKeyType().getDimSize(1),
           keyLen = op.getKeyType().getDimSize(2);
+  const int64_t paddedLen = roundUp(queryLen, tcgrad::kBlock);
+  const bool atomics = !op.getDeterministic() && queryLen >= tcgrad::kBlock;
+  KernelParam rowDot = workspaceParam("row_dot", {batch, heads, paddedLen});
+  KernelParam lseLog2 = workspaceParam("lse_log2", {batch, heads, paddedLen});
+  KernelParam dqAccum =
+      workspaceParam("dq_accum", {batch, heads, paddedLen, headDim});
+
   GradKernelSpecs specs;
-  std::string source = sourceOf(op.getLoc());
-  specs.dkdv.name = "attn_bwd_dkdv_" + std::to_string(n);
-  specs.dkdv.stage = "dkdv";
-  specs.dkdv.grid = {ceilDiv(keyLen, tcgrad::kBlock), kvHeads, batch};
-  specs.dq.name = "attn_bwd_dq_" + std::to_string(n);
-  specs.dq.stage = "dq";
-  specs.dq.grid = {ceilDiv(queryLen, tcgrad::kBlock), heads, batch};
-  for (KernelSpec *spec : {&specs.dkdv, &specs.dq}) {
-    spec->source = source;
-    spec->tensorCores = true;
-    spec->blockQ = spec->blockKV = tcgrad::kBlock;
-    spec->block = {tcgrad::kThreads, 1, 1};
-    spec->dynamicSharedBytes = tcgrad::sharedMemoryBytes(op, spec->stage);
+  specs.deterministic = !atomics;
+  auto add = [&](StringRef stage, std::array<int64_t, 3> grid,
+                 ArrayRef<KernelParam> workspaces,
+                 ArrayRef<StringRef> outputs) {
+    KernelSpec spec;
+    spec.name = ("attn_bwd_" + stage + "_" + Twine(n)).str();
+    spec.group = "attn_bwd_" + std::to_string(n);
+    spec.stage = stage.str();
+    spec.source = sourceOf(op.getLoc());
+    spec.tensorCores = true;
+    spec.blockQ = spec.blockKV = tcgrad::kBlock;
+    spec.block = {tcgrad::kThreads, 1, 1};
+    spec.grid = grid;
+    spec.dynamicSharedBytes = tcgrad::sharedMemoryBytes(op, spec.stage);
+    addGradParams(op, spec, workspaces, outputs);
+    specs.kernels.push_back(std::move(spec));
+  };
+  std::array<int64_t, 3> overQueries = {ceilDiv(queryLen, tcgrad::kBlock),
+                                        heads, batch},
+                         overKeys = {ceilDiv(keyLen, tcgrad::kBlock), kvHeads,
+                                     batch};
+  if (atomics) {
+    add("prep", overQueries, {rowDot, lseLog2, dqAccum}, {});
+    add("dkdv_dq", overKeys, {rowDot, lseLog2, dqAccum},
+        {"grad_key", "grad_value"});
+    add("dq_convert", overQueries, {dqAccum}, {"grad_query"});
+  } else {
+    add("prep", overQueries, {rowDot, lseLog2}, {});
+    add("dkdv", overKeys, {rowDot, lseLog2}, {"grad_key", "grad_value"});
+    add("dq", overQueries, {}, {"grad_query"});
   }
-  addGradParams(op, specs.dkdv, {"grad_key", "grad_value"});
-  addGradParams(op, specs.dq, {"grad_query"});
   return specs;
 }
 
@@ -671,15 +711,17 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
   };
 
   GradKernelSpecs specs;
+  specs.kernels.resize(2);
   std::string source = sourceOf(op.getLoc());
-  for (KernelSpec *spec : {&specs.dkdv, &specs.dq}) {
-    spec->source = source;
-    spec->threadsPerRow = t;
+  for (KernelSpec &spec : specs.kernels) {
+    spec.source = source;
+    spec.group = "attn_bwd_" + std::to_string(n);
+    spec.threadsPerRow = t;
   }
 
   // dkdv: Bc keys per block (one row group each), query tiles of Br rows
   // staged with their lse and D_i (8 bytes per row).
-  KernelSpec &kv = specs.dkdv;
+  KernelSpec &kv = specs.kernels[0];
   kv.name = "attn_bwd_dkdv_" + std::to_string(n);
   kv.stage = "dkdv";
   kv.blockKV = std::min(tileRowsFor(keyLen), kMaxThreadsPerBlock / t);
@@ -688,7 +730,7 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
   kv.grid = {ceilDiv(keyLen, kv.blockKV), kvHeads, batch};
 
   // dq: Br queries per block, key tiles of Bc rows.
-  KernelSpec &qs = specs.dq;
+  KernelSpec &qs = specs.kernels[1];
   qs.name = "attn_bwd_dq_" + std::to_string(n);
   qs.stage = "dq";
   qs.blockQ = std::min(tileRowsFor(queryLen), kMaxThreadsPerBlock / t);
@@ -702,8 +744,8 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
            << " need more than 48 KiB of shared memory for one staged row "
               "of the backward kernels";
 
-  addGradParams(op, kv, {"grad_key", "grad_value"});
-  addGradParams(op, qs, {"grad_query"});
+  addGradParams(op, kv, {}, {"grad_key", "grad_value"});
+  addGradParams(op, qs, {}, {"grad_query"});
   return specs;
 }
 
@@ -725,21 +767,33 @@ mlir::attn::buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
           dv = op.getValueType().getDimSize(3);
 
   OpBuilder::InsertionGuard guard(b);
-  for (const KernelSpec *spec : {&specs.dkdv, &specs.dq}) {
+  // Outside a pass these may not be loaded yet (the attn-to-gpu pass
+  // declares them as dependent dialects).
+  if (llvm::any_of(specs.kernels,
+                   [](const KernelSpec &k) { return k.tensorCores; })) {
+    ctx->getOrLoadDialect<LLVM::LLVMDialect>();
+    ctx->getOrLoadDialect<NVVM::NVVMDialect>();
+    ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
+    ctx->getOrLoadDialect<vector::VectorDialect>();
+  }
+  for (const KernelSpec &specRef : specs.kernels) {
+    const KernelSpec *spec = &specRef;
     b.setInsertionPointToEnd(module.getBody());
     SmallVector<Type> argTypes;
     for (const KernelParam &p : spec->params) {
+      // The dQ accumulator is only reached through atomics (inline PTX),
+      // which need its 64-bit address: a global pointer, not a memref (whose
+      // aligned pointer is an index, 32 bits wide in 32-bit index mode).
+      if (p.name == "dq_accum") {
+        argTypes.push_back(LLVM::LLVMPointerType::get(ctx, 1));
+        continue;
+      }
       Value v = paramValue(op, p.name);
       argTypes.push_back(flatArgumentType(
-          b, p, v ? cast<ShapedType>(v.getType()).getElementType() : Type()));
+          b, p,
+          v ? cast<ShapedType>(v.getType()).getElementType() : b.getF32Type()));
     }
     if (spec->tensorCores) {
-      // Outside a pass these may not be loaded yet (the attn-to-gpu pass
-      // declares them as dependent dialects).
-      ctx->getOrLoadDialect<LLVM::LLVMDialect>();
-      ctx->getOrLoadDialect<NVVM::NVVMDialect>();
-      ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
-      ctx->getOrLoadDialect<vector::VectorDialect>();
       auto func = gpu::GPUFuncOp::create(b, op.getLoc(), spec->name,
                                          b.getFunctionType(argTypes, {}),
                                          TypeRange{}, TypeRange{});
@@ -779,13 +833,16 @@ mlir::attn::buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
   return success();
 }
 
-llvm::json::Object mlir::attn::kernelManifestEntry(AttentionGradOp op,
-                                                   const KernelSpec &spec,
-                                                   StringRef forwardKernel) {
+llvm::json::Object mlir::attn::kernelManifestEntry(
+    AttentionGradOp op, const GradKernelSpecs &specs, const KernelSpec &spec,
+    StringRef forwardKernel) {
   llvm::json::Object entry = manifestFields(op, spec);
   entry["op"] = "attention_grad";
   entry["stage"] = spec.stage;
-  entry["deterministic"] = op.getDeterministic();
+  entry["group"] = spec.group;
+  // What the kernels guarantee, which can be more than the op asked for: the
+  // atomic-free kernels are bit-reproducible either way.
+  entry["deterministic"] = specs.deterministic;
   entry["has_lse"] = false;
   if (!forwardKernel.empty())
     entry["forward"] = forwardKernel.str();

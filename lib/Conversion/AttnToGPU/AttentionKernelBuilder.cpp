@@ -476,7 +476,9 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
       shape.push_back(s);
     params.push_back(Object{{"name", p.name},
                             {"kind", "tensor"},
-                            {"role", p.isOutput ? "output" : "input"},
+                            {"role", p.isWorkspace ? "workspace"
+                                     : p.isOutput  ? "output"
+                                                   : "input"},
                             {"dtype", p.dtype},
                             {"shape", std::move(shape)}});
   }

@@ -10,8 +10,10 @@
 #ifndef ATTNOPT_LIB_CONVERSION_ATTNTOGPU_KERNELARGUMENTS_H
 #define ATTNOPT_LIB_CONVERSION_ATTNTOGPU_KERNELARGUMENTS_H
 
+#include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
 #include "mlir/IR/Block.h"
+#include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::attn {
 
@@ -43,33 +45,36 @@ struct KernelArguments {
 
 /// The backward kernels' arguments (docs/kernel-manifest.md, "Backward
 /// kernels"): query, key, value, output, lse, grad_output, [mask],
-/// [seed, offset], then grad_key, grad_value (stage "dkdv") or grad_query
-/// (stage "dq").
+/// [seed, offset], the stage's workspaces, then its outputs. Unpacked by the
+/// names of the kernel's parameter list, which describeAttentionGradKernels
+/// wrote in that order; absent ones stay null.
 struct GradKernelArguments {
   Value query, key, value, output, lse, gradOutput, mask, seed, offset;
+  Value rowDot, lseLog2, dqAccum; ///< workspaces
   Value gradQuery, gradKey, gradValue;
 
-  static GradKernelArguments unpack(Block &entry, AttentionGradOp op,
-                                    bool dkdvStage) {
+  static GradKernelArguments unpack(Block &entry, const KernelSpec &spec) {
     GradKernelArguments a;
-    unsigned arg = 0;
-    a.query = entry.getArgument(arg++);
-    a.key = entry.getArgument(arg++);
-    a.value = entry.getArgument(arg++);
-    a.output = entry.getArgument(arg++);
-    a.lse = entry.getArgument(arg++);
-    a.gradOutput = entry.getArgument(arg++);
-    if (op.getMask())
-      a.mask = entry.getArgument(arg++);
-    if (op.getSeed()) {
-      a.seed = entry.getArgument(arg++);
-      a.offset = entry.getArgument(arg++);
-    }
-    if (dkdvStage) {
-      a.gradKey = entry.getArgument(arg++);
-      a.gradValue = entry.getArgument(arg++);
-    } else {
-      a.gradQuery = entry.getArgument(arg++);
+    for (auto [i, p] : llvm::enumerate(spec.params)) {
+      Value arg = entry.getArgument(i);
+      llvm::StringSwitch<Value *>(p.name)
+          .Case("query", &a.query)
+          .Case("key", &a.key)
+          .Case("value", &a.value)
+          .Case("output", &a.output)
+          .Case("lse", &a.lse)
+          .Case("grad_output", &a.gradOutput)
+          .Case("mask", &a.mask)
+          .Case("seed", &a.seed)
+          .Case("offset", &a.offset)
+          .Case("row_dot", &a.rowDot)
+          .Case("lse_log2", &a.lseLog2)
+          .Case("dq_accum", &a.dqAccum)
+          .Case("grad_query", &a.gradQuery)
+          .Case("grad_key", &a.gradKey)
+          .Case("grad_value", &a.gradValue)
+          .Default(nullptr)
+          ->operator=(arg);
     }
     return a;
   }

@@ -65,11 +65,14 @@
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include "llvm/ADT/StringSwitch.h"
 
 #include <limits>
 
@@ -91,10 +94,10 @@ int64_t paddedStride(int64_t headDim) { return headDim + 8; }
 
 class GradEmitter : public MmaEmitterBase {
 public:
-  GradEmitter(OpBuilder &b, AttentionGradOp op)
+  GradEmitter(OpBuilder &b, AttentionGradOp op, const KernelSpec &spec)
       : MmaEmitterBase(b, op.getLoc(), op.getQueryType().getElementType(),
                        op.getQueryType().getDimSize(3), kThreads),
-        op(op), mods(ScoreModifiers::get(op)),
+        op(op), spec(spec), mods(ScoreModifiers::get(op)),
         dropP(op.getDropoutP().convertToFloat()) {
     auto q = op.getQueryType();
     heads = q.getDimSize(1);
@@ -103,6 +106,7 @@ public:
     keyLen = op.getKeyType().getDimSize(2);
     valueDim = op.getValueType().getDimSize(3);
     group = heads / kvHeads;
+    paddedLen = (queryLen + kBlock - 1) / kBlock * kBlock;
     stride = paddedStride(headDim);
     foldScale = mods.scale > 0.0f && !mods.softcap && !mods.additiveMask;
     maskedMods = mods;
@@ -113,13 +117,16 @@ public:
     plainMods.window.reset();
   }
 
-  void emitDkDv(gpu::GPUFuncOp func);
+  void emitPrep(gpu::GPUFuncOp func);
+  /// dkdv, or with `withDq` dkdv_dq.
+  void emitKeyBlocks(gpu::GPUFuncOp func, bool withDq);
   void emitDq(gpu::GPUFuncOp func);
+  void emitDqConvert(gpu::GPUFuncOp func);
 
 private:
   /// Sets up tid, warp, lane, g, t4, the dynamic shared memory base, and
-  /// unpacks the arguments.
-  Value setUp(gpu::GPUFuncOp func, bool dkdvStage);
+  /// unpacks the arguments; returns blockIdx.x.
+  Value setUp(gpu::GPUFuncOp func);
   /// A view of the dynamic shared memory at `byteOff`.
   Value view(int64_t byteOff, ArrayRef<int64_t> shape, Type type);
 
@@ -145,10 +152,27 @@ private:
   Value dropoutFactor(Value bIdx, Value hIdx, Value query, Value key);
   /// The A fragment of k-step kk from C fragments 2kk, 2kk + 1.
   std::array<Value, 4> packA(ArrayRef<Frag> c, int64_t kk);
-  /// dO_i · O_i over columns [col0, col0 + cols) of row `row` (clamped),
-  /// dO read from shared memory `dOS` at [lead..., smemRow, c], O from global.
-  Value partialRowDot(Value rowC, Value dOS, ValueRange lead, Value smemRow,
-                      int64_t col0Mul, Value part, int64_t cols);
+  /// dO_i · O_i over columns [col0, col0 + cols) of (clamped) global row
+  /// `rowC`, O read from global memory, dO by `loadDO(col)` (8 elements).
+  Value partialRowDot(Value rowC, Value col0, int64_t cols,
+                      function_ref<Value(Value)> loadDO);
+  /// The dq_accum element at flat f32 index `row * headDim + col` (i64
+  /// arithmetic: the accumulator can outgrow 32-bit indices).
+  Value dqAccumAt(Value row, Value col);
+  /// red.global.add.f32 at `ptr` + `byteOffset`: a relaxed atomic add whose
+  /// result nobody reads. (The offset goes into the instruction: inline asm
+  /// hides the address from the backend, which could not fold it.)
+  void atomicAdd(Value ptr, int64_t byteOffset, Value v);
+  /// Stores the A fragment `a` of k-step kk of dSᵀ (the warp's 16 keys x
+  /// queries [16kk, 16kk + 16)) to `dsS` ([key][query / 2] pairs).
+  void storeTransposedScores(Value dsS, const std::array<Value, 4> &a,
+                             int64_t kk);
+  /// dq_accum[paddedRow0 + 16 warp + ..] += dS K for the warp's 16 query
+  /// rows: dS read transposed from the [key][query] tile at byte address
+  /// `dsBase` (row stride `dsStride` elements), K from the [key][D] tile at
+  /// `kBase`.
+  void emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
+                    Value paddedRow0);
   /// lse·log2(e) of a (clamped) row, +inf if lse = -inf or !valid.
   Value lseLog2(Value rowC, Value valid);
   /// Stores the C fragments `acc` (rows row0 + g, row0 + g + 8 of a
@@ -158,18 +182,22 @@ private:
                       Value rowBase, Value row0, int64_t limit, int64_t width);
 
   AttentionGradOp op;
+  const KernelSpec &spec;
   ScoreModifiers mods, maskedMods, plainMods;
   float dropP;
   bool foldScale;
   int64_t heads, queryLen, kvHeads, keyLen, valueDim, group, stride;
+  /// Query rows of the row_dot / lse_log2 / dq_accum workspaces per head:
+  /// Lq rounded up to whole blocks.
+  int64_t paddedLen;
   GradKernelArguments args;
   Value dyn, smemBase, warp, lane, g, t4, bIdx;
 };
 
-Value GradEmitter::setUp(gpu::GPUFuncOp func, bool dkdvStage) {
+Value GradEmitter::setUp(gpu::GPUFuncOp func) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
-  args = GradKernelArguments::unpack(entry, op, dkdvStage);
+  args = GradKernelArguments::unpack(entry, spec);
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   dyn = gpu::DynamicSharedMemoryOp::create(
@@ -284,23 +312,16 @@ std::array<Value, 4> GradEmitter::packA(ArrayRef<Frag> c, int64_t kk) {
           packPair(c1[0], c1[1]), packPair(c1[2], c1[3])};
 }
 
-Value GradEmitter::partialRowDot(Value rowC, Value dOS, ValueRange lead,
-                                 Value smemRow, int64_t col0Mul, Value part,
-                                 int64_t cols) {
+Value GradEmitter::partialRowDot(Value rowC, Value col0, int64_t cols,
+                                 function_ref<Value(Value)> loadDO) {
   auto chunkTy = VectorType::get({8}, elt);
-  Value col0 = mul(part, col0Mul);
   Value sum = f32(0.0f);
   for (int64_t c = 0; c < cols; c += 8) {
     Value col = add(col0, c);
     Value o = vector::LoadOp::create(
         b, loc, chunkTy, args.output, ValueRange{add(mul(rowC, valueDim), col)},
         /*nontemporal=*/false, llvm::MaybeAlign(16));
-    SmallVector<Value> at(lead.begin(), lead.end());
-    at.push_back(smemRow);
-    at.push_back(col);
-    Value d =
-        vector::LoadOp::create(b, loc, chunkTy, dOS, at,
-                               /*nontemporal=*/false, llvm::MaybeAlign(16));
+    Value d = loadDO(col);
     for (int64_t e = 0; e < 8; ++e) {
       Value oElt = vector::ExtractOp::create(b, loc, o, e);
       Value dElt = vector::ExtractOp::create(b, loc, d, e);
@@ -310,6 +331,27 @@ Value GradEmitter::partialRowDot(Value rowC, Value dOS, ValueRange lead,
     }
   }
   return sum;
+}
+
+Value GradEmitter::dqAccumAt(Value row, Value col) {
+  Type i64 = b.getI64Type();
+  Value r = arith::IndexCastUIOp::create(b, loc, i64, row);
+  Value c = arith::IndexCastUIOp::create(b, loc, i64, col);
+  Value lin = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(
+          b, loc, r, arith::ConstantIntOp::create(b, loc, i64, headDim)),
+      c);
+  return LLVM::GEPOp::create(b, loc, args.dqAccum.getType(), b.getF32Type(),
+                             args.dqAccum, ValueRange{lin});
+}
+
+void GradEmitter::atomicAdd(Value ptr, int64_t byteOffset, Value v) {
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{}, ValueRange{ptr, v},
+      ("red.global.add.f32 [$0+" + Twine(byteOffset) + "], $1;").str(), "l,f", /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
 }
 
 Value GradEmitter::lseLog2(Value rowC, Value valid) {
@@ -350,23 +392,171 @@ void GradEmitter::storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
   }
 }
 
+void GradEmitter::storeTransposedScores(Value dsS, const std::array<Value, 4> &a,
+                                        int64_t kk) {
+  Value key = add(mul(warp, 16), g);
+  Value col = add(t4, 8 * kk);
+  memref::StoreOp::create(b, loc, a[0], dsS, ValueRange{key, col});
+  memref::StoreOp::create(b, loc, a[1], dsS, ValueRange{add(key, 8), col});
+  memref::StoreOp::create(b, loc, a[2], dsS, ValueRange{key, add(col, 4)});
+  memref::StoreOp::create(b, loc, a[3], dsS,
+                          ValueRange{add(key, 8), add(col, 4)});
+}
+
+void GradEmitter::emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
+                               Value paddedRow0) {
+  // A operand from a [k][m] tile (ldmatrix.trans): lane l -> key row
+  // 16kk + l % 8 + 8 (l / 16), query column 16 warp + 8 ((l / 8) % 2).
+  Value aOff =
+      mul(add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), dsStride),
+              add(mul(remu(divu(lane, 8), 2), 8), mul(warp, 16))),
+          kEltBytes);
+  // The dS fragments are re-read for every 16 columns of D rather than held
+  // (16 registers more at the kernel's 255-register edge spill).
+  auto dsA = [&](int64_t kk) {
+    return ldmatrix4(add(add(dsBase, aOff), 16 * kk * dsStride * kEltBytes),
+                     true);
+  };
+  Value bTOff = bTransLaneOffset();
+  // This thread's first element: row 16 warp + g, column 2 t4.
+  Value base = dqAccumAt(add(paddedRow0, add(mul(warp, 16), g)), mul(t4, 2));
+  Frag zero{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)};
+  for (int64_t np = 0; np < headDim / 16; ++np) {
+    Frag acc[2] = {zero, zero};
+    for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
+      auto kr = ldmatrix4(
+          add(add(kBase, bTOff), (16 * kk * stride + 16 * np) * kEltBytes),
+          true);
+      auto da = dsA(kk);
+      acc[0] = mma(da, kr[0], kr[1], acc[0]);
+      acc[1] = mma(da, kr[2], kr[3], acc[1]);
+    }
+    for (int64_t j = 0; j < 2; ++j)
+      for (int64_t e = 0; e < 4; ++e)
+        atomicAdd(base,
+                  (8 * (e / 2) * headDim + 16 * np + 8 * j + e % 2) * 4,
+                  acc[j][e]);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// prep: D_i and lse·log2(e) per query row, zeroed dQ accumulator
+//===----------------------------------------------------------------------===//
+
+void GradEmitter::emitPrep(gpu::GPUFuncOp func) {
+  Value qBlockIdx = setUp(func);
+  Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value q0 = mul(qBlockIdx, kBlock);
+  Value headRow = mul(add(mul(bIdx, heads), hIdx), queryLen);
+  Value paddedRow0 = add(mul(add(mul(bIdx, heads), hIdx), paddedLen), q0);
+  auto chunkTy = VectorType::get({8}, elt);
+
+  // Two threads per row, each over half of Dv.
+  Value r = divu(tid, 2), part = remu(tid, 2);
+  Value query = add(q0, r);
+  Value valid = ltC(query, queryLen);
+  Value rowC = add(headRow, minS(query, queryLen - 1));
+  Value dot = partialRowDot(
+      rowC, mul(part, valueDim / 2), valueDim / 2, [&](Value col) -> Value {
+        return vector::LoadOp::create(
+            b, loc, chunkTy, args.gradOutput,
+            ValueRange{add(mul(rowC, valueDim), col)},
+            /*nontemporal=*/false, llvm::MaybeAlign(16));
+      });
+  dot = fadd(dot, shflXor(dot, 1));
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, part, idx(0));
+  emitIf(first, [&] {
+    Value at = add(paddedRow0, r);
+    memref::StoreOp::create(
+        b, loc, arith::SelectOp::create(b, loc, valid, dot, f32(0.0f)),
+        args.rowDot, at);
+    memref::StoreOp::create(b, loc, lseLog2(rowC, valid), args.lseLog2, at);
+  });
+
+  if (args.dqAccum) {
+    // Zero the block's kBlock x D accumulator rows, 4 floats per store.
+    auto quadTy = VectorType::get({4}, b.getF32Type());
+    Value zeros = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(quadTy, b.getF32FloatAttr(0.0f)));
+    const int64_t quadsPerRow = headDim / 4;
+    for (int64_t pass = 0; pass < kBlock * quadsPerRow / threads; ++pass) {
+      Value quad = add(tid, pass * threads);
+      Value ptr = dqAccumAt(add(paddedRow0, divu(quad, quadsPerRow)),
+                            mul(remu(quad, quadsPerRow), 4));
+      LLVM::StoreOp::create(b, loc, zeros, ptr, /*alignment=*/16);
+    }
+  }
+  gpu::ReturnOp::create(b, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// dq_convert: grad_query = dq_accum · scale in the element type
+//===----------------------------------------------------------------------===//
+
+void GradEmitter::emitDqConvert(gpu::GPUFuncOp func) {
+  Value qBlockIdx = setUp(func);
+  Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value q0 = mul(qBlockIdx, kBlock);
+  Value headRow = mul(add(mul(bIdx, heads), hIdx), queryLen);
+  Value paddedRow0 = add(mul(add(mul(bIdx, heads), hIdx), paddedLen), q0);
+  auto quadTy = VectorType::get({4}, b.getF32Type());
+  auto outTy = VectorType::get({8}, elt);
+  auto wideTy = VectorType::get({8}, b.getF32Type());
+  Value scale = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(wideTy, b.getF32FloatAttr(mods.scale)));
+  // Thread tid converts 8 consecutive elements per pass.
+  const int64_t octsPerRow = headDim / 8;
+  for (int64_t pass = 0; pass < kBlock * octsPerRow / threads; ++pass) {
+    Value oct = add(tid, pass * threads);
+    Value r = divu(oct, octsPerRow), col = mul(remu(oct, octsPerRow), 8);
+    emitIf(ltC(add(q0, r), queryLen), [&] {
+      Value ptr = dqAccumAt(add(paddedRow0, r), col);
+      Value lo = LLVM::LoadOp::create(b, loc, quadTy, ptr, /*alignment=*/16);
+      Value hi = LLVM::LoadOp::create(
+          b, loc, quadTy,
+          LLVM::GEPOp::create(b, loc, ptr.getType(), b.getF32Type(), ptr,
+                              ArrayRef<LLVM::GEPArg>{4}),
+          /*alignment=*/16);
+      Value wide = vector::ShuffleOp::create(b, loc, lo, hi,
+                                             ArrayRef<int64_t>{0, 1, 2, 3, 4,
+                                                               5, 6, 7});
+      Value v = arith::TruncFOp::create(
+          b, loc, outTy, arith::MulFOp::create(b, loc, wide, scale));
+      vector::StoreOp::create(
+          b, loc, v, args.gradQuery,
+          ValueRange{add(mul(add(headRow, add(q0, r)), headDim), col)},
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+    });
+  }
+  gpu::ReturnOp::create(b, loc);
+}
+
 //===----------------------------------------------------------------------===//
 // dK, dV
 //===----------------------------------------------------------------------===//
 
-void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
-  Value kBlockIdx = setUp(func, /*dkdvStage=*/true);
+void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
+  // As in the dq kernel (MmaEmitterBase.h): the packed bf16 conversion
+  // pushes the dkdv_dq kernel past 255 registers (ptxas spills 4-36 bytes).
+  packedBF16Convert = !withDq;
+  Value kBlockIdx = setUp(func);
   Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   const int64_t tileBytes = kBlock * stride * kEltBytes;
+  const int64_t dsStride = kBlock + 8;
   const int64_t kOff = 0, vOff = tileBytes, qOff = 2 * tileBytes,
                 dOOff = 4 * tileBytes, lseOff = 6 * tileBytes,
-                deltaOff = lseOff + kBlock * 4;
+                deltaOff = lseOff + 2 * kBlock * 4,
+                dsOff = deltaOff + 2 * kBlock * 4;
   Value kS = view(kOff, {kBlock, stride}, elt);
   Value vS = view(vOff, {kBlock, stride}, elt);
   Value qS = view(qOff, {2, kBlock, stride}, elt);
   Value dOS = view(dOOff, {2, kBlock, stride}, elt);
-  Value lseS = view(lseOff, {kBlock}, b.getF32Type());
-  Value deltaS = view(deltaOff, {kBlock}, b.getF32Type());
+  Value lseS = view(lseOff, {2, kBlock}, b.getF32Type());
+  Value deltaS = view(deltaOff, {2, kBlock}, b.getF32Type());
+  // dSᵀ as packed pairs, [key][query / 2], for dQ = dS K (withDq only).
+  Value dsS = withDq ? view(dsOff, {kBlock, dsStride / 2}, b.getI32Type())
+                     : Value();
   const int64_t kStepsD = headDim / 16, kStepsDv = valueDim / 16;
   const int64_t nTilesQ = kBlock / 8;
 
@@ -388,6 +578,10 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
   auto qRowBaseOf = [&](Value h) {
     return mul(add(mul(bIdx, heads), h), queryLen);
   };
+  // Row of the padded workspaces (paddedLen rows per head).
+  auto paddedRowOf = [&](Value h, Value q) {
+    return add(mul(add(mul(bIdx, heads), h), paddedLen), q);
+  };
 
   // Prologue: K, V once; Q, dO of the first (head, query block).
   SmallVector<Value> tokens;
@@ -398,11 +592,27 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
   auto issue = [&](Value it, Value stage) {
     SmallVector<Value> ts;
-    Value base = qRowBaseOf(headOf(it));
+    Value h = headOf(it);
+    Value base = qRowBaseOf(h);
     Value q0 = q0Of(it);
     copyTile(args.query, base, q0, queryLen, kBlock, qS, ValueRange{stage}, ts);
     copyTile(args.gradOutput, base, q0, queryLen, kBlock, dOS,
              ValueRange{stage}, ts);
+    // The block's lse·log2(e) and D_i rows (prep padded them to whole
+    // blocks): 16 chunks of 4 floats each, copied by threads 0-15. Their
+    // tokens stay inside the scf.if; cp.async.commit_group still commits
+    // them with this thread's group below, as PTX defines it per thread.
+    emitIf(ltC(tid, kBlock / 4), [&] {
+      Value col = mul(tid, 4);
+      Value row = paddedRowOf(h, add(q0, col));
+      auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+      for (auto [src, dst] : {std::pair{args.lseLog2, lseS},
+                              std::pair{args.rowDot, deltaS}})
+        nvgpu::DeviceAsyncCopyOp::create(b, loc, tokenTy, dst,
+                                         ValueRange{stage, col}, src,
+                                         ValueRange{row}, b.getIndexAttr(4),
+                                         Value(), b.getUnitAttr());
+    });
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
   Value any =
@@ -415,7 +625,8 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
   Value aOff = add(aLaneOffset(), mul(mul(warp, 16 * stride), kEltBytes));
   Value kA = add(add(smemBase, kOff), aOff),
         vA = add(add(smemBase, vOff), aOff);
-  const bool fragsInRegisters = headDim <= 64;
+  // (The dkdv_dq kernel needs those registers for the dQ product.)
+  const bool fragsInRegisters = headDim <= 64 && !withDq;
   SmallVector<std::array<Value, 4>> kFrag, vFrag;
   if (fragsInRegisters) {
     for (int64_t ks = 0; ks < kStepsD; ++ks)
@@ -446,30 +657,9 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
         Value stage = remu(it, 2);
         emitPrefetchingStepHead(kvGroup, it, stage, total, issue);
         Value hIdx = headOf(it), q0 = q0Of(it);
-        Value qRowBase = qRowBaseOf(hIdx);
         Value rowsInBlock = arith::MinSIOp::create(
             b, loc, idx(kBlock),
             arith::SubIOp::create(b, loc, idx(queryLen), q0));
-
-        // D and lse·log2(e) of the block's rows: two threads per row.
-        {
-          Value r = divu(tid, 2), part = remu(tid, 2);
-          Value query = add(q0, r);
-          Value valid = ltC(query, queryLen);
-          Value rowC = add(qRowBase, minS(query, queryLen - 1));
-          Value dot = partialRowDot(rowC, dOS, ValueRange{stage}, r,
-                                    valueDim / 2, part, valueDim / 2);
-          dot = fadd(dot, shflXor(dot, 1));
-          Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                              part, idx(0));
-          emitIf(first, [&] {
-            memref::StoreOp::create(
-                b, loc, arith::SelectOp::create(b, loc, valid, dot, f32(0.0f)),
-                deltaS, r);
-            memref::StoreOp::create(b, loc, lseLog2(rowC, valid), lseS, r);
-          });
-        }
-        gpu::BarrierOp::create(b, loc);
 
         Value stageBytes = mul(stage, tileBytes);
         Value qBase = add(add(smemBase, qOff), stageBytes);
@@ -498,7 +688,8 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
           for (int64_t nt = 0; nt < nTilesQ; ++nt)
             for (int64_t e = 0; e < 4; ++e) {
               Value local = add(mul(t4, 2), 8 * nt + e % 2);
-              Value lse2 = memref::LoadOp::create(b, loc, lseS, local);
+              Value lse2 =
+                  memref::LoadOp::create(b, loc, lseS, ValueRange{stage, local});
               p.push_back(exp2(exponent(s[nt][e], bIdx, hIdx, queryAt(nt, e),
                                         keys[e / 2], lse2, masked,
                                         /*guardKey=*/false)));
@@ -578,7 +769,8 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
         for (int64_t nt = 0; nt < nTilesQ; ++nt)
           for (int64_t e = 0; e < 4; ++e) {
             Value local = add(mul(t4, 2), 8 * nt + e % 2);
-            Value delta = memref::LoadOp::create(b, loc, deltaS, local);
+            Value delta =
+                memref::LoadOp::create(b, loc, deltaS, ValueRange{stage, local});
             Value dpv = dP[nt][e];
             if (keepBits) {
               Value bit = arith::AndIOp::create(
@@ -596,9 +788,11 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
                 fmul(w[nt][e], arith::SubFOp::create(b, loc, dpv, delta));
           }
 
-        // dK += dSᵀ Q.
+        // dK += dSᵀ Q (dSᵀ also to shared memory for dQ).
         for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
           auto da = packA(dP, kk);
+          if (withDq)
+            storeTransposedScores(dsS, da, kk);
           for (int64_t np = 0; np < nTilesDK / 2; ++np) {
             auto qr = ldmatrix4(add(add(qBase, bTOff),
                                     (16 * kk * stride + 16 * np) * kEltBytes),
@@ -606,6 +800,11 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
             dK[2 * np] = mma(da, qr[0], qr[1], dK[2 * np]);
             dK[2 * np + 1] = mma(da, qr[2], qr[3], dK[2 * np + 1]);
           }
+        }
+        if (withDq) {
+          gpu::BarrierOp::create(b, loc);
+          emitAtomicDq(add(smemBase, dsOff), dsStride, add(smemBase, kOff),
+                       paddedRowOf(hIdx, q0));
         }
 
         SmallVector<Value> nextState;
@@ -637,7 +836,7 @@ void GradEmitter::emitDkDv(gpu::GPUFuncOp func) {
 
 void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   packedBF16Convert = false; // sm_80, D = 128: see MmaEmitterBase.h
-  Value qBlockIdx = setUp(func, /*dkdvStage=*/false);
+  Value qBlockIdx = setUp(func);
   Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   const int64_t tileBytes = kBlock * stride * kEltBytes;
   const int64_t qOff = 0, dOOff = tileBytes, kOff = 2 * tileBytes,
@@ -691,8 +890,14 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
     lse2[r] = lseLog2(rowG, ltC(rows[r], queryLen));
     // The quad's four threads each take Dv / 4 columns of the row.
     Value smemRow = add(mul(warp, 16), add(g, 8 * r));
-    Value dot = partialRowDot(rowG, dOS, ValueRange{}, smemRow, valueDim / 4,
-                              t4, valueDim / 4);
+    auto chunkTy = VectorType::get({8}, elt);
+    Value dot =
+        partialRowDot(rowG, mul(t4, valueDim / 4), valueDim / 4,
+                      [&](Value col) -> Value {
+                        return vector::LoadOp::create(
+                            b, loc, chunkTy, dOS, ValueRange{smemRow, col},
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+                      });
     dot = fadd(dot, shflXor(dot, 1));
     delta[r] = fadd(dot, shflXor(dot, 2));
   }
@@ -842,15 +1047,25 @@ bool tcgrad::isEligible(AttentionGradOp op, std::string &why) {
 int64_t tcgrad::sharedMemoryBytes(AttentionGradOp op, StringRef stage) {
   int64_t tile =
       kBlock * paddedStride(op.getQueryType().getDimSize(3)) * kEltBytes;
-  // dkdv: K, V + 2 Q + 2 dO tiles, lse and D rows; dq: Q, dO + 2 K + 2 V.
-  return stage == "dkdv" ? 6 * tile + 2 * kBlock * 4 : 6 * tile;
+  // dkdv: K, V + 2 Q + 2 dO tiles, 2 x (lse, D rows); dkdv_dq: also the dSᵀ
+  // tile; dq: Q, dO + 2 K + 2 V; prep and dq_convert: none.
+  int64_t keyBlocks = 6 * tile + 4 * kBlock * 4;
+  return llvm::StringSwitch<int64_t>(stage)
+      .Case("dkdv", keyBlocks)
+      .Case("dkdv_dq", keyBlocks + kBlock * (kBlock + 8) * kEltBytes)
+      .Case("dq", 6 * tile)
+      .Default(0);
 }
 
 void tcgrad::emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionGradOp op,
                         const KernelSpec &spec) {
-  GradEmitter emitter(b, op);
-  if (spec.stage == "dkdv")
-    emitter.emitDkDv(func);
-  else
+  GradEmitter emitter(b, op, spec);
+  if (spec.stage == "prep")
+    emitter.emitPrep(func);
+  else if (spec.stage == "dkdv" || spec.stage == "dkdv_dq")
+    emitter.emitKeyBlocks(func, spec.stage == "dkdv_dq");
+  else if (spec.stage == "dq")
     emitter.emitDq(func);
+  else
+    emitter.emitDqConvert(func);
 }

@@ -28,6 +28,10 @@ struct KernelParam {
                     ///< grad_value
   bool isTensor = true;
   bool isOutput = false;
+  /// A scratch buffer (f32) the kernels of one backward group share: the
+  /// runtime allocates it, the group's "prep" kernel initializes it
+  /// (row_dot, lse_log2, dq_accum; docs/kernel-manifest.md).
+  bool isWorkspace = false;
   std::string dtype; ///< f16, bf16, f32, i1 (tensors only)
   SmallVector<int64_t> shape;
 };
@@ -46,10 +50,15 @@ std::optional<KernelChoice> parseKernelChoice(StringRef name);
 struct KernelSpec {
   std::string name;
   std::string source; ///< file:line:col of the op
-  /// Backward kernels only: "dkdv" (grid over key blocks, writes grad_key and
-  /// grad_value) or "dq" (grid over query blocks, writes grad_query). Empty
-  /// for a forward kernel.
+  /// Backward kernels only (docs/kernel-manifest.md, "Backward kernels"):
+  /// "prep" (fills the workspaces), "dkdv" / "dkdv_dq" (grid over key
+  /// blocks, write grad_key and grad_value; dkdv_dq also adds dS K into the
+  /// dq_accum workspace with atomics), "dq" / "dq_convert" (grid over query
+  /// blocks, write grad_query). Empty for a forward kernel.
   std::string stage;
+  /// Backward kernels only: the kernels of one attn.attention_grad share
+  /// this group name and run in order.
+  std::string group;
   int64_t blockQ = 64, blockKV = 64;
   int64_t threadsPerRow = 1; ///< Threads sharing one query row's head dims
                              ///< (CUDA-core kernel only).
@@ -87,30 +96,35 @@ FailureOr<gpu::GPUFuncOp> buildAttentionKernel(OpBuilder &b,
 /// The manifest entry of one kernel (docs/kernel-manifest.md).
 llvm::json::Object kernelManifestEntry(AttentionOp op, const KernelSpec &spec);
 
-/// The two kernels of one attn.attention_grad (docs/kernel-manifest.md,
-/// "Backward kernels"): `dkdv` over key blocks and `dq` over query blocks,
-/// CUDA cores, no atomics.
+/// The kernels of one attn.attention_grad (docs/kernel-manifest.md,
+/// "Backward kernels"), in launch order:
+///  - tensor cores, not `deterministic`: prep, dkdv_dq (dQ accumulated with
+///    f32 atomics), dq_convert;
+///  - tensor cores, `deterministic`: prep, dkdv, dq (no atomics);
+///  - CUDA cores: dkdv, dq (no workspaces, either order).
 struct GradKernelSpecs {
-  KernelSpec dkdv, dq;
+  SmallVector<KernelSpec, 3> kernels;
+  /// Whether the gradients are bit-identical from run to run (no atomics).
+  bool deterministic = true;
 };
 
 /// Chooses the mapping of `op`'s backward kernels, named
-/// attn_bwd_dkdv_<n> and attn_bwd_dq_<n> (static shapes only; fails with a
-/// diagnostic at the op otherwise). There is only a CUDA-core backward:
-/// KernelChoice::TensorCore is an error, Auto and CudaCore pick it.
+/// attn_bwd_<stage>_<n>, group attn_bwd_<n> (static shapes only; fails with
+/// a diagnostic at the op otherwise). `choice` as for the forward.
 FailureOr<GradKernelSpecs>
 describeAttentionGradKernels(AttentionGradOp op, int64_t n,
                              KernelChoice choice = KernelChoice::Auto);
 
-/// Appends the two backward kernels of `op` to `module` (dkdv, then dq).
+/// Appends the backward kernels of `op` to `module`, in launch order.
 LogicalResult buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
                                         AttentionGradOp op,
                                         const GradKernelSpecs &specs);
 
-/// The manifest entry of one backward kernel (`spec` is `specs.dkdv` or
-/// `specs.dq`). `forwardKernel`, when not empty, is the name of the forward
-/// kernel whose output and lse the op consumes ("forward" field).
+/// The manifest entry of one backward kernel (`spec` one of
+/// `specs.kernels`). `forwardKernel`, when not empty, is the name of the
+/// forward kernel whose output and lse the op consumes ("forward" field).
 llvm::json::Object kernelManifestEntry(AttentionGradOp op,
+                                       const GradKernelSpecs &specs,
                                        const KernelSpec &spec,
                                        StringRef forwardKernel = "");
 
