@@ -934,6 +934,16 @@ static void testGradGroupManifests() {
             gradGroupOf(m, conv).kernels.size() == 3,
         "gradGroupOf a grouped kernel");
 
+  // The example of docs/kernel-manifest.md ("What the compiler emits").
+  Manifest doc = loadManifest(manifestDir + "/doc-grad-example.json");
+  std::vector<GradGroup> docGroups = gradGroups(doc);
+  CHECK(docGroups.size() == 1 && docGroups[0].explicitGroup &&
+            docGroups[0].name == "attn_bwd_0" &&
+            docGroups[0].kernels.size() == 3 &&
+            docGroups[0].kernels[1]->stage == GradStage::DKDVDQ &&
+            !docGroups[0].kernels[0]->deterministic,
+        "the docs' atomic group");
+
   const std::string base = readFile(manifestDir + "/grad-group.json", "test");
   const std::string prepK = "\"attn_bwd_prep_0\"", kvqK = "\"attn_bwd_dkdv_dq_0\"",
                     convK = "\"attn_bwd_dq_convert_0\"",

@@ -14,7 +14,8 @@
 // per query row (stage dq), f32 arithmetic, no atomics. In wrong-grad.json
 // one dkdv kernel forgets the other query heads of a GQA group and one dq
 // kernel changes a bit of its result on every second launch (a stand-in for
-// a kernel whose results depend on the order of atomic additions).
+// a kernel whose results depend on the order of atomic additions, which its
+// manifest wrongly calls "deterministic": the repeat check fails it).
 //
 //===----------------------------------------------------------------------===//
 
