@@ -215,8 +215,7 @@ struct ProblemDifference {
   std::string field, theirs, ours;
 };
 
-ProblemDifference problemDifference(const KernelSpec &f,
-                                    const KernelSpec &k) {
+ProblemDifference problemDifference(const KernelSpec &f, const KernelSpec &k) {
   auto num = [](double x) { return format("%.9g", x); };
   if (f.dtype != k.dtype)
     return {"dtype", dtypeName(f.dtype), dtypeName(k.dtype)};
@@ -253,8 +252,7 @@ ProblemDifference problemDifference(const KernelSpec &f,
     return {"dropout_p", num(f.dropoutP), num(k.dropoutP)};
   auto mask = [](const KernelSpec &x) {
     return x.hasMask ? std::string(dtypeName(x.maskDtype)) +
-                           formatShape({x.maskShape.begin(),
-                                        x.maskShape.end()})
+                           formatShape({x.maskShape.begin(), x.maskShape.end()})
                      : std::string("null");
   };
   if (mask(f) != mask(k))
@@ -383,8 +381,7 @@ private:
                         const TensorExpectation &want);
   void checkForwardLink(const Value &forwardValue, const KernelSpec &k,
                         const Manifest &m);
-  void checkGroup(const GradGroup &g, const Value &kernels,
-                  const Manifest &m);
+  void checkGroup(const GradGroup &g, const Value &kernels, const Manifest &m);
   void checkGroupProblem(const GradGroup &g, const Value &kernels,
                          const Manifest &m);
   void checkGroupOutputs(const GradGroup &g, const Value &kernels,
@@ -527,10 +524,9 @@ void Validator::checkGroupOutputs(const GradGroup &g, const Value &kernels,
       if (const KernelSpec *other = writer[out]) {
         context = "kernel '" + k->name + "': ";
         fail(*kernelValue(kernels, m, *k).find("group"),
-             "group: " + out + " is written by kernel '" + other->name +
-                 "' (" + stageName(other->stage) + ") and by this kernel (" +
-                 stageName(k->stage) + ") of group '" + g.name + "'; " +
-                 rule);
+             "group: " + out + " is written by kernel '" + other->name + "' (" +
+                 stageName(other->stage) + ") and by this kernel (" +
+                 stageName(k->stage) + ") of group '" + g.name + "'; " + rule);
       }
       writer[out] = k;
     }
@@ -567,7 +563,8 @@ void Validator::checkGroupWorkspaces(const GradGroup &g, const Value &kernels,
           fail(*pv.find("role"),
                "param '" + p.name + "': the first kernel of " + groupText(g) +
                    " that lists workspace '" + p.name + "' is this \"" +
-                   stageName(k->stage) + "\" kernel; it must be a \"prep\" "
+                   stageName(k->stage) +
+                   "\" kernel; it must be a \"prep\" "
                    "kernel (prep initializes the workspaces)");
         firstUser[p.name] = k;
         continue;
@@ -576,8 +573,8 @@ void Validator::checkGroupWorkspaces(const GradGroup &g, const Value &kernels,
       if (theirs.shape != p.shape)
         fail(*pv.find("shape"),
              "param '" + p.name + "': shape " + formatShape(p.shape) +
-                 " differs from " + formatShape(theirs.shape) +
-                 " in kernel '" + first->name + "' of " + groupText(g) +
+                 " differs from " + formatShape(theirs.shape) + " in kernel '" +
+                 first->name + "' of " + groupText(g) +
                  " (a workspace is one buffer shared by the group)");
     }
 }
@@ -604,7 +601,8 @@ void Validator::checkForwardLink(const Value &fv, const KernelSpec &k,
   ProblemDifference d = problemDifference(*f, k);
   if (!d.field.empty())
     fail(fv, who + " has " + d.field + " = " + d.theirs + ", this kernel " +
-                 d.ours + " (a backward kernel must have its forward's "
+                 d.ours +
+                 " (a backward kernel must have its forward's "
                  "problem)");
   if (f->hasDropoutMask)
     fail(fv, who + " has a dropout_mask, which no backward kernel supports");
@@ -631,10 +629,11 @@ KernelSpec Validator::kernel(const Value &v) {
   context = "kernel '" + k.name + "': ";
   checkKeys(v,
             {"name", "source", "op", "stage", "deterministic", "forward",
-             "group", "dtype", "batch", "query_heads", "kv_heads", "query_len",
-             "key_len", "head_dim", "value_dim", "scale", "causal", "window",
-             "softcap", "dropout_p", "mask", "dropout_mask", "has_lse", "grid",
-             "block", "dynamic_shared_memory", "params"},
+             "group", "dtype", "batch", "query_heads", "kv_heads",
+             "query_len", "key_len", "head_dim", "value_dim", "scale",
+             "causal", "window", "softcap", "dropout_p", "mask",
+             "dropout_mask", "has_lse", "grid", "block",
+             "dynamic_shared_memory", "params"},
             what);
 
   // "op" (default "attention"); "stage", "deterministic", "forward" and
@@ -650,8 +649,7 @@ KernelSpec Validator::kernel(const Value &v) {
                     text + "\"");
   }
   if (!k.isGrad()) {
-    for (const char *gradOnly :
-         {"stage", "deterministic", "forward", "group"})
+    for (const char *gradOnly : {"stage", "deterministic", "forward", "group"})
       if (const Value *f = v.find(gradOnly))
         fail(*f, std::string(gradOnly) + ": only a backward kernel (\"op\": "
                  "\"attention_grad\") has this field");
@@ -665,7 +663,8 @@ KernelSpec Validator::kernel(const Value &v) {
         k.stage = s;
     if (k.stage == GradStage::None)
       fail(stage, "stage: expected \"prep\", \"dkdv\", \"dq\", "
-                  "\"dkdv_dq\" or \"dq_convert\", got \"" + text + "\"");
+                  "\"dkdv_dq\" or \"dq_convert\", got \"" +
+                      text + "\"");
     if (const Value *d = v.find("deterministic")) {
       if (!d->isBool())
         fail(*d, "deterministic: expected true or false, " + got(*d));
@@ -1080,12 +1079,12 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
                         const std::string &note) {
     bool listedLater = false;
     for (size_t j = idx + 1; j < v.array.size(); ++j)
-      if (const Value *n = v.array[j].isObject() ? v.array[j].find("name")
-                                                 : nullptr)
+      if (const Value *n =
+              v.array[j].isObject() ? v.array[j].find("name") : nullptr)
         listedLater = listedLater || (n->isString() && n->text == order[next]);
     if (!listedLater)
-      fail(nameValue, at + ": missing parameter '" + order[next] +
-                          "' before " + what + why(order[next]) + note + abi);
+      fail(nameValue, at + ": missing parameter '" + order[next] + "' before " +
+                          what + why(order[next]) + note + abi);
     fail(nameValue, at + ": expected parameter '" + order[next] +
                         "' here, got " + what + note + abi);
   };
@@ -1127,8 +1126,8 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
                     p.name == "grad_value";
     if (gradient &&
         std::find(outputs.begin(), outputs.end(), p.name) == outputs.end())
-      fail(nameValue, "param '" + p.name + "': " +
-                          notThisStage(k.stage, p.name));
+      fail(nameValue,
+           "param '" + p.name + "': " + notThisStage(k.stage, p.name));
     if (workspace) {
       // Workspaces may come in any order, but only between the inputs and
       // the outputs.
@@ -1202,11 +1201,12 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
     }
     want.output = gradient;
     if (workspaceRole)
-      fail(*roleValue, at + ": role: \"workspace\" is only for the "
-                            "workspaces row_dot, lse_log2 and dq_accum "
-                            "(expected \"" +
-                            std::string(want.output ? "output" : "input") +
-                            "\" for '" + n + "')");
+      fail(*roleValue, at +
+                           ": role: \"workspace\" is only for the "
+                           "workspaces row_dot, lse_log2 and dq_accum "
+                           "(expected \"" +
+                           std::string(want.output ? "output" : "input") +
+                           "\" for '" + n + "')");
     checkTensorParam(pv, at, p, want);
     k.params.push_back(std::move(p));
   }

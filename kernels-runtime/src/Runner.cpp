@@ -324,9 +324,9 @@ private:
     if (e.ptr)
       return e.ptr;
     e.spec = &spec;
-    e.buffer = DeviceBuffer(spec.sizeBytes() +
-                                (spec.isWorkspace ? kGuardBytes : 0),
-                            bufferName(spec));
+    e.buffer =
+        DeviceBuffer(spec.sizeBytes() + (spec.isWorkspace ? kGuardBytes : 0),
+                     bufferName(spec));
     e.ptr = e.buffer.ptr();
     if (spec.isWorkspace)
       workspaceKeys.push_back(key);
@@ -555,8 +555,8 @@ public:
       : kernels(ks) {
     for (size_t i = 0; i < ks.size(); ++i) {
       const KernelSpec &k = *ks[i];
-      launchers.emplace_back(module.function(k.name), k.name, k.grid,
-                             k.block, k.dynamicSharedMemory, ctx.info());
+      launchers.emplace_back(module.function(k.name), k.name, k.grid, k.block,
+                             k.dynamicSharedMemory, ctx.info());
       GradGroup g = gradGroupOf(m, k);
       // A kernel without "group" may share its name with a group.
       std::string key = (g.explicitGroup ? "group " : "kernel ") + g.name;
@@ -660,7 +660,7 @@ void checkRepeat(BackwardSet &set, const BackwardSet::Group &g,
   for (size_t i : g.members)
     if (set.binding(i).outputs().empty())
       results[i].repeatIdentical = groupSame ? 1 : 0;
-  std::string verdict = groupSame        ? ""
+  std::string verdict = groupSame       ? ""
                         : deterministic ? "  <-- FAIL"
                                         : "  (not required: \"deterministic\" "
                                           "is false)";
@@ -722,8 +722,8 @@ void timeKernel(const KernelSpec &k, Binding &binding,
   double seconds = result.ms * 1e-3;
   // A kernel executing no matrix products (prep, dq_convert) has no
   // meaningful TFLOP/s: nan rather than 0.
-  result.tflops = seconds > 0 && k.flops() > 0 ? k.flops() / seconds / 1e12
-                                               : NAN;
+  result.tflops =
+      seconds > 0 && k.flops() > 0 ? k.flops() / seconds / 1e12 : NAN;
   result.gbps = seconds > 0 ? double(k.bytesMoved()) / seconds / 1e9 : NAN;
   out(format("  time: median %.5f ms of %d launches (min %.5f, max %.5f) "
              "after %d warm-up\n",
@@ -757,15 +757,15 @@ void timeKernel(const KernelSpec &k, Binding &binding,
                          : k.stage == GradStage::DKDVDQ ? "3D+2Dv"
                                                         : nullptr;
   std::string flopsText =
-      products ? format("%.4e FLOP (the %s stage's products: "
-                        "2*B*Hq*Lq*Lk*(%s)%s) -> %.3f TFLOP/s",
-                        k.flops(), stageName(k.stage), products,
-                        k.flopsHalvedForCausal()
-                            ? ", halved: causal with Lq = Lk"
-                            : "",
-                        result.tflops)
-               : format("no matrix products (the %s stage; 0 FLOP counted)",
-                        stageName(k.stage));
+      products
+          ? format("%.4e FLOP (the %s stage's products: "
+                   "2*B*Hq*Lq*Lk*(%s)%s) -> %.3f TFLOP/s",
+                   k.flops(), stageName(k.stage), products,
+                   k.flopsHalvedForCausal() ? ", halved: causal with Lq = Lk"
+                                            : "",
+                   result.tflops)
+          : format("no matrix products (the %s stage; 0 FLOP counted)",
+                   stageName(k.stage));
   out(format("  %s; %s moved (Q, K, V, O, lse, dO%s%s once) -> %.1f GB/s\n",
              flopsText.c_str(), formatBytes(k.bytesMoved()).c_str(),
              moved.empty() ? "" : ", ", moved.c_str(), result.gbps));
@@ -778,8 +778,7 @@ void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
     out(std::string("  backward, stage ") + stageName(k.stage) +
         (k.deterministic ? ", deterministic" : "") +
         (k.group.empty() ? std::string() : ", group " + k.group) +
-        (k.forward.empty() ? std::string()
-                           : ", forward kernel " + k.forward) +
+        (k.forward.empty() ? std::string() : ", forward kernel " + k.forward) +
         "\n");
   out(format("  %s B=%lld Hq=%lld Hkv=%lld Lq=%lld Lk=%lld D=%lld Dv=%lld "
              "scale=%g causal=%s",
@@ -879,8 +878,7 @@ std::vector<bool> checkBackward(BackwardSet &set, SharedBuffers &shared,
     for (size_t i : g.members) {
       if (before)
         before(i);
-      ok[i] = checkGrad(set.kernel(i), set.binding(i), ref, options,
-                        results[i],
+      ok[i] = checkGrad(set.kernel(i), set.binding(i), ref, options, results[i],
                         named ? " (" + set.kernel(i).name + ")" : "");
     }
     bool groupOk = shared.checkWorkspaceGuards(g.key);
@@ -924,9 +922,9 @@ GroupResult runGradGroup(const Manifest &m, const GradGroup &g,
   set.setScalars(p.seed, p.offset);
   uploadGradOutput(*b0.find("grad_output")->spec, b0.ptr("grad_output"), gen);
   {
-    ReferenceForward fwd = referenceForward(k0, p, b0.ptr("query"),
-                                            b0.ptr("key"), b0.ptr("value"),
-                                            b0.ptr("mask"), false);
+    ReferenceForward fwd =
+        referenceForward(k0, p, b0.ptr("query"), b0.ptr("key"), b0.ptr("value"),
+                         b0.ptr("mask"), false);
     roundForward(k0, fwd, b0.ptr("output"), b0.ptr("lse"));
     out(format("  inputs: query, key, value, %sgrad_output random; output "
                "and lse from the float64 GPU reference forward (output "
@@ -935,7 +933,8 @@ GroupResult runGradGroup(const Manifest &m, const GradGroup &g,
   }
   std::string workspaces = workspaceList(shared, key);
   if (!workspaces.empty())
-    out("  workspaces: " + workspaces + " (one buffer each for the group, "
+    out("  workspaces: " + workspaces +
+        " (one buffer each for the group, "
         "NaN-poisoned before the first launch)\n");
   shared.poisonWorkspaces(key);
 
@@ -944,9 +943,8 @@ GroupResult runGradGroup(const Manifest &m, const GradGroup &g,
 
   if (options.validate) {
     ReferenceGrad ref = referenceGrad(
-        k0, p, b0.ptr("query"), b0.ptr("key"), b0.ptr("value"),
-        b0.ptr("mask"), b0.ptr("output"), b0.ptr("lse"),
-        b0.ptr("grad_output"));
+        k0, p, b0.ptr("query"), b0.ptr("key"), b0.ptr("value"), b0.ptr("mask"),
+        b0.ptr("output"), b0.ptr("lse"), b0.ptr("grad_output"));
     // The old single-kernel report: gradient lines, the reference's time,
     // then the repeat check; a group prints the reference time first.
     if (!single)
@@ -993,8 +991,8 @@ GroupResult runGradGroup(const Manifest &m, const GradGroup &g,
       out(format("  group %s (%zu kernels back to back): median %.5f ms "
                  "(min %.5f, max %.5f) -> %.3f TFLOP/s (2.5 x the forward's "
                  "%.4e FLOP)\n",
-                 g.name.c_str(), set.size(), t.ms, t.minMs, t.maxMs,
-                 r.tflops, k0.forwardFlops()));
+                 g.name.c_str(), set.size(), t.ms, t.minMs, t.maxMs, r.tflops,
+                 k0.forwardFlops()));
     }
   } else {
     r.ms = r.kernels[0].ms;
@@ -1023,11 +1021,11 @@ std::string groupLine(const GradGroup &g, const GroupResult &r) {
     dv = maxOf(dv, x.dvErr);
     err = maxOf(err, x.outErr);
     if (x.repeatIdentical >= 0)
-      repeat = repeat < 0 ? x.repeatIdentical
-                          : std::min(repeat, x.repeatIdentical);
+      repeat =
+          repeat < 0 ? x.repeatIdentical : std::min(repeat, x.repeatIdentical);
   }
-  std::string s = "GROUP name=" + g.name + " kernels=" + names +
-                  " stages=" + stages;
+  std::string s =
+      "GROUP name=" + g.name + " kernels=" + names + " stages=" + stages;
   s += problemFields(k);
   s += std::string(" deterministic=") + (k.deterministic ? "1" : "0");
   s += format(" bwd_flops=%.6e", k.backwardFlops());
@@ -1158,8 +1156,8 @@ TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
     ReferenceGrad grad = referenceGrad(
         fk, p, fwd.ptr("query"), fwd.ptr("key"), fwd.ptr("value"),
         fwd.ptr("mask"), refO.ptr(), refL.ptr(), b0.ptr("grad_output"));
-    std::vector<bool> bOk = checkBackward(
-        set, shared, grad, options, r.backward, [&](size_t i) {
+    std::vector<bool> bOk =
+        checkBackward(set, shared, grad, options, r.backward, [&](size_t i) {
           const KernelSpec &bk = set.kernel(i);
           out("\nkernel " + bk.name + " (backward, stage " +
               stageName(bk.stage) + ", on " + fk.name + "'s output and lse)\n");
@@ -1189,9 +1187,9 @@ TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
     timeKernel(set.kernel(i), set.binding(i), set.launcher(i), options,
                r.backward[i]);
   }
-  Timing tb = timeLaunches([&] { set.launchAll(); }, options.warmup,
-                           options.iters,
-                           "the backward kernels of '" + fk.name + "'");
+  Timing tb =
+      timeLaunches([&] { set.launchAll(); }, options.warmup, options.iters,
+                   "the backward kernels of '" + fk.name + "'");
   Timing tfb = timeLaunches(
       [&] {
         fLauncher.launch(fwd.params());

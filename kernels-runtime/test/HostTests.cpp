@@ -629,8 +629,7 @@ static void testGradManifests() {
        "\"forward\": \"attn_fwd_0\"", "\"forward\": \"attn_bwd_dq_0\"",
        "kernel 'attn_bwd_dkdv_0': forward: kernel 'attn_bwd_dq_0' is a "
        "backward kernel (\"op\": \"attention_grad\"), not a forward one"},
-      {"forward scale", "attn_bwd_dq_0", "\"scale\": 0.125",
-       "\"scale\": 0.25",
+      {"forward scale", "attn_bwd_dq_0", "\"scale\": 0.125", "\"scale\": 0.25",
        "kernel 'attn_bwd_dq_0': forward: kernel 'attn_fwd_0' has scale = "
        "0.125, this kernel 0.25 (a backward kernel must have its forward's "
        "problem)"},
@@ -654,13 +653,14 @@ static void testGradManifests() {
        "\"head_dim\": 64, \"value_dim\": 64",
        "param 'value': shape [2, 2, 256, 48] does not match [batch, "
        "kv_heads, key_len, value_dim] = [2, 2, 256, 64]"},
-      {"has_lse on a backward kernel", "attn_bwd_dkdv_0",
-       "\"has_lse\": false", "\"has_lse\": true",
+      {"has_lse on a backward kernel", "attn_bwd_dkdv_0", "\"has_lse\": false",
+       "\"has_lse\": true",
        "kernel 'attn_bwd_dkdv_0': has_lse: expected false for a backward "
        "kernel (it reads lse, it does not write it)"},
       {"missing grad_output", "attn_bwd_dq_0", gradOut, "",
        "kernel 'attn_bwd_dq_0': params[5]: missing parameter 'grad_output' "
-       "before 'mask' " + dqOrder},
+       "before 'mask' " +
+           dqOrder},
       {"output as an output", "attn_bwd_dq_0",
        "{\"name\": \"output\",      \"kind\": \"tensor\", \"role\": "
        "\"input\"",
@@ -718,8 +718,7 @@ static void testGradManifests() {
        "",
        "params[7]: missing parameter 'seed' before 'grad_query' (dropout_p > "
        "0 needs the seed and offset parameters)"},
-      {"seed without offset", "attn_bwd_dq_1",
-       "{\"name\": \"grad_query\"",
+      {"seed without offset", "attn_bwd_dq_1", "{\"name\": \"grad_query\"",
        "{\"name\": \"seed\", \"kind\": \"u64\"},\n        "
        "{\"name\": \"grad_query\"",
        "params[7]: missing parameter 'offset' before 'grad_query' (seed and "
@@ -737,8 +736,7 @@ static void testGradManifests() {
        "(expected query, key, value, output, lse, grad_output, mask, seed, "
        "offset, grad_query, grad_key, grad_value or a workspace: row_dot, "
        "lse_log2, dq_accum)"},
-      {"extra param", "attn_bwd_dq_1",
-       "\"shape\": [1, 2, 1, 40]}\n      ]",
+      {"extra param", "attn_bwd_dq_1", "\"shape\": [1, 2, 1, 40]}\n      ]",
        "\"shape\": [1, 2, 1, 40]},\n        {\"name\": \"grad_key\", "
        "\"kind\": \"tensor\", \"role\": \"output\", \"dtype\": \"f32\", "
        "\"shape\": [1, 1, 77, 40]}\n      ]",
@@ -864,15 +862,13 @@ static void testGradGroupManifests() {
   CHECK(m.kernels.size() == 5, "five kernels");
   if (m.kernels.size() != 5)
     return;
-  const KernelSpec &f = m.kernels[0], &prep = m.kernels[1],
-                   &kvq = m.kernels[2], &conv = m.kernels[3],
-                   &solo = m.kernels[4];
+  const KernelSpec &f = m.kernels[0], &prep = m.kernels[1], &kvq = m.kernels[2],
+                   &conv = m.kernels[3], &solo = m.kernels[4];
   CHECK(prep.stage == GradStage::Prep && kvq.stage == GradStage::DKDVDQ &&
             conv.stage == GradStage::DQConvert && solo.stage == GradStage::DQ,
         "stages");
   CHECK(prep.group == "attn_bwd_0" && kvq.group == "attn_bwd_0" &&
-            conv.group == "attn_bwd_0" && solo.group.empty() &&
-            f.group.empty(),
+            conv.group == "attn_bwd_0" && solo.group.empty() && f.group.empty(),
         "group fields");
   CHECK(std::string(stageName(GradStage::Prep)) == "prep" &&
             std::string(stageName(GradStage::DKDVDQ)) == "dkdv_dq" &&
@@ -887,9 +883,9 @@ static void testGradGroupManifests() {
   CHECK(isWorkspaceName("row_dot") && isWorkspaceName("lse_log2") &&
             isWorkspaceName("dq_accum") && !isWorkspaceName("grad_query"),
         "workspace names");
-  const char *prepNames[] = {"query",       "key",     "value",
-                             "output",      "lse",     "grad_output",
-                             "row_dot",     "lse_log2", "dq_accum"};
+  const char *prepNames[] = {"query",   "key",      "value",
+                             "output",  "lse",      "grad_output",
+                             "row_dot", "lse_log2", "dq_accum"};
   bool namesOk = prep.params.size() == 9;
   for (size_t i = 0; namesOk && i < 9; ++i)
     namesOk = prep.params[i].name == prepNames[i];
@@ -945,7 +941,8 @@ static void testGradGroupManifests() {
         "the docs' atomic group");
 
   const std::string base = readFile(manifestDir + "/grad-group.json", "test");
-  const std::string prepK = "\"attn_bwd_prep_0\"", kvqK = "\"attn_bwd_dkdv_dq_0\"",
+  const std::string prepK = "\"attn_bwd_prep_0\"",
+                    kvqK = "\"attn_bwd_dkdv_dq_0\"",
                     convK = "\"attn_bwd_dq_convert_0\"",
                     soloK = "\"attn_bwd_dq_1\"";
   const std::string rowDotLine =
@@ -997,8 +994,7 @@ static void testGradGroupManifests() {
        "after the output 'grad_query' (workspaces come after the inputs and "
        "before the outputs) (the \"dq_convert\" parameters, in order: query, "
        "key, value, output, lse, grad_output, grad_query)"},
-      {"workspace before an input", prepK,
-       "{\"name\": \"grad_output\"",
+      {"workspace before an input", prepK, "{\"name\": \"grad_output\"",
        rowDotLine + "{\"name\": \"grad_output\"",
        "kernel 'attn_bwd_prep_0': params[5]: expected parameter "
        "'grad_output' here, got workspace 'row_dot' (workspaces come after "
@@ -1031,12 +1027,14 @@ static void testGradGroupManifests() {
        "\"forward\": \"attn_fwd_0\", \"group\": \"attn_bwd_0\",",
        "kernel 'attn_bwd_dq_1': group: grad_query is written by kernel "
        "'attn_bwd_dq_convert_0' (dq_convert) and by this kernel (dq) of "
-       "group 'attn_bwd_0'" + onePerGroup},
-      {"grad_query never written", convK,
-       "\n      \"group\": \"attn_bwd_0\",", "",
+       "group 'attn_bwd_0'" +
+           onePerGroup},
+      {"grad_query never written", convK, "\n      \"group\": \"attn_bwd_0\",",
+       "",
        "kernel 'attn_bwd_dkdv_dq_0': group: no kernel of group 'attn_bwd_0' "
        "writes grad_query (its kernels: attn_bwd_prep_0 (prep), "
-       "attn_bwd_dkdv_dq_0 (dkdv_dq))" + onePerGroup},
+       "attn_bwd_dkdv_dq_0 (dkdv_dq))" +
+           onePerGroup},
       {"group problem: deterministic", kvqK, "\"deterministic\": false",
        "\"deterministic\": true",
        "kernel 'attn_bwd_dkdv_dq_0': group: kernel 'attn_bwd_prep_0' of "
@@ -1052,8 +1050,7 @@ static void testGradGroupManifests() {
        "group 'attn_bwd_0' that lists workspace 'row_dot' is this "
        "\"dkdv_dq\" kernel; it must be a \"prep\" kernel (prep initializes "
        "the workspaces)"},
-      {"workspace in an ungrouped kernel", soloK,
-       "{\"name\": \"grad_query\"",
+      {"workspace in an ungrouped kernel", soloK, "{\"name\": \"grad_query\"",
        dqAccumLine + ",\n        {\"name\": \"grad_query\"",
        "kernel 'attn_bwd_dq_1': param 'dq_accum': the first kernel of its "
        "own group (no \"group\" field) that lists workspace 'dq_accum' is "
@@ -1070,15 +1067,15 @@ static void testGradGroupManifests() {
        "\"attention_grad\") has this field"},
       {"group type", prepK, "\"group\": \"attn_bwd_0\"", "\"group\": 3",
        "kernel 'attn_bwd_prep_0': group: expected a string, got 3 (number)"},
-      {"unknown stage", kvqK, "\"stage\": \"dkdv_dq\"",
-       "\"stage\": \"dkdvdq\"",
+      {"unknown stage", kvqK, "\"stage\": \"dkdv_dq\"", "\"stage\": \"dkdvdq\"",
        "kernel 'attn_bwd_dkdv_dq_0': stage: expected \"prep\", \"dkdv\", "
        "\"dq\", \"dkdv_dq\" or \"dq_convert\", got \"dkdvdq\""},
   };
   for (const Case &c : cases) {
     std::string text = replaceAfter(base, c.marker, c.from, c.to);
-    expectError(std::string("grad group manifest: ") + c.what,
-                [&] { parseManifest(text, "m.json"); }, c.want);
+    expectError(
+        std::string("grad group manifest: ") + c.what,
+        [&] { parseManifest(text, "m.json"); }, c.want);
   }
   // A different problem in one kernel of the group (its "forward" is null,
   // so the forward check does not catch it first).
@@ -1087,17 +1084,19 @@ static void testGradGroupManifests() {
                                     "\"forward\": null, \"group\": "
                                     "\"attn_bwd_0\",");
     text = replaceAfter(text, soloK, "\"scale\": 0.125", "\"scale\": 0.25");
-    expectError("grad group manifest: group problem: scale",
-                [&] { parseManifest(text, "m.json"); },
-                "kernel 'attn_bwd_dq_1': group: kernel 'attn_bwd_prep_0' of "
-                "group 'attn_bwd_0' has scale = 0.125, this kernel 0.25 (the "
-                "kernels of a group must have the same problem)");
+    expectError(
+        "grad group manifest: group problem: scale",
+        [&] { parseManifest(text, "m.json"); },
+        "kernel 'attn_bwd_dq_1': group: kernel 'attn_bwd_prep_0' of "
+        "group 'attn_bwd_0' has scale = 0.125, this kernel 0.25 (the "
+        "kernels of a group must have the same problem)");
   }
   // Kernels of a group need not be contiguous: the ungrouped kernel moved
   // between the group's kernels changes nothing.
   {
     size_t soloAt = base.rfind("    {\n      \"name\": \"attn_bwd_dq_1\"");
-    size_t convAt = base.find("    {\n      \"name\": \"attn_bwd_dq_convert_0\"");
+    size_t convAt =
+        base.find("    {\n      \"name\": \"attn_bwd_dq_convert_0\"");
     if (soloAt != std::string::npos && convAt != std::string::npos) {
       std::string soloText = base.substr(soloAt, base.rfind("\n  ]") - soloAt);
       std::string text = base.substr(0, convAt) + soloText + ",\n" +
@@ -1123,8 +1122,9 @@ static void testGradGroupManifests() {
       ++other;
     }
   }
-  CHECK(other == 0, std::to_string(other) + " mutations of grad-group.json "
-                    "threw something other than attnrt::Error");
+  CHECK(other == 0, std::to_string(other) +
+                        " mutations of grad-group.json "
+                        "threw something other than attnrt::Error");
 }
 
 //===----------------------------------------------------------------------===//
