@@ -5,7 +5,9 @@
 #include "attnrt/Json.h"
 #include "attnrt/Util.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace attnrt {
@@ -32,12 +34,37 @@ const char *stageName(GradStage s) {
   switch (s) {
   case GradStage::None:
     return "none";
+  case GradStage::Prep:
+    return "prep";
   case GradStage::DKDV:
     return "dkdv";
   case GradStage::DQ:
     return "dq";
+  case GradStage::DKDVDQ:
+    return "dkdv_dq";
+  case GradStage::DQConvert:
+    return "dq_convert";
   }
   return "?";
+}
+
+std::vector<std::string> stageOutputs(GradStage s) {
+  switch (s) {
+  case GradStage::DKDV:
+  case GradStage::DKDVDQ:
+    return {"grad_key", "grad_value"};
+  case GradStage::DQ:
+  case GradStage::DQConvert:
+    return {"grad_query"};
+  case GradStage::None:
+  case GradStage::Prep:
+    break;
+  }
+  return {};
+}
+
+bool isWorkspaceName(const std::string &name) {
+  return name == "row_dot" || name == "lse_log2" || name == "dq_accum";
 }
 
 int64_t ParamSpec::numElements() const {
@@ -93,8 +120,25 @@ double KernelSpec::forwardFlops() const {
 double KernelSpec::flops() const {
   if (!isGrad())
     return forwardFlops();
-  int64_t perElement = stage == GradStage::DKDV ? 2 * headDim + 2 * valueDim
-                                                : 2 * headDim + valueDim;
+  // The matrix products per (query, key) element: S = QK^T and dP = dO V^T
+  // (D + Dv) in every stage that has any, then dV = P^T dO (Dv), dK = dS^T Q
+  // (D) and dQ = dS K (D) where the stage computes them.
+  int64_t perElement = 0;
+  switch (stage) {
+  case GradStage::DKDV:
+    perElement = 2 * headDim + 2 * valueDim;
+    break;
+  case GradStage::DQ:
+    perElement = 2 * headDim + valueDim;
+    break;
+  case GradStage::DKDVDQ:
+    perElement = 3 * headDim + 2 * valueDim;
+    break;
+  case GradStage::None:
+  case GradStage::Prep:
+  case GradStage::DQConvert:
+    return 0.0;
+  }
   double f = 2.0 * double(batch) * double(queryHeads) * double(queryLen) *
              double(keyLen) * double(perElement);
   return flopsHalvedForCausal() ? f / 2.0 : f;
@@ -105,6 +149,35 @@ const KernelSpec *findKernel(const Manifest &m, const std::string &name) {
     if (k.name == name)
       return &k;
   return nullptr;
+}
+
+std::vector<GradGroup> gradGroups(const Manifest &m) {
+  std::vector<GradGroup> groups;
+  for (const KernelSpec &k : m.kernels) {
+    if (!k.isGrad())
+      continue;
+    // Kernels without "group" are alone even when a group has their name.
+    GradGroup *into = nullptr;
+    for (GradGroup &g : groups)
+      if (!k.group.empty() && g.explicitGroup && g.name == k.group)
+        into = &g;
+    if (!into) {
+      groups.emplace_back();
+      into = &groups.back();
+      into->name = k.group.empty() ? k.name : k.group;
+      into->explicitGroup = !k.group.empty();
+    }
+    into->kernels.push_back(&k);
+  }
+  return groups;
+}
+
+GradGroup gradGroupOf(const Manifest &m, const KernelSpec &k) {
+  for (GradGroup &g : gradGroups(m))
+    for (const KernelSpec *member : g.kernels)
+      if (member == &k)
+        return g;
+  return GradGroup{k.name, false, {&k}};
 }
 
 uint64_t KernelSpec::bytesMoved() const {
@@ -134,6 +207,58 @@ struct TensorExpectation {
   std::string shapeText;
   const char *dtypeNote = " (the kernel's dtype)";
 };
+
+/// The first problem field (dtype, sizes, scale, causal, window, softcap,
+/// dropout_p, mask) in which two kernels differ, with both values as text;
+/// an empty field when they have the same problem.
+struct ProblemDifference {
+  std::string field, theirs, ours;
+};
+
+ProblemDifference problemDifference(const KernelSpec &f, const KernelSpec &k) {
+  auto num = [](double x) { return format("%.9g", x); };
+  if (f.dtype != k.dtype)
+    return {"dtype", dtypeName(f.dtype), dtypeName(k.dtype)};
+  const struct {
+    const char *field;
+    int64_t theirs, ours;
+  } sizes[] = {{"batch", f.batch, k.batch},
+               {"query_heads", f.queryHeads, k.queryHeads},
+               {"kv_heads", f.kvHeads, k.kvHeads},
+               {"query_len", f.queryLen, k.queryLen},
+               {"key_len", f.keyLen, k.keyLen},
+               {"head_dim", f.headDim, k.headDim},
+               {"value_dim", f.valueDim, k.valueDim}};
+  for (const auto &s : sizes)
+    if (s.theirs != s.ours)
+      return {s.field, std::to_string(s.theirs), std::to_string(s.ours)};
+  if (f.scale != k.scale)
+    return {"scale", num(f.scale), num(k.scale)};
+  if (f.causal != k.causal)
+    return {"causal", causalName(f.causal), causalName(k.causal)};
+  auto window = [](const KernelSpec &x) {
+    return x.hasWindow ? "[" + std::to_string(x.windowLeft) + ", " +
+                             std::to_string(x.windowRight) + "]"
+                       : std::string("null");
+  };
+  if (window(f) != window(k))
+    return {"window", window(f), window(k)};
+  auto softcap = [&](const KernelSpec &x) {
+    return x.hasSoftcap ? num(x.softcap) : std::string("null");
+  };
+  if (softcap(f) != softcap(k))
+    return {"softcap", softcap(f), softcap(k)};
+  if (f.dropoutP != k.dropoutP)
+    return {"dropout_p", num(f.dropoutP), num(k.dropoutP)};
+  auto mask = [](const KernelSpec &x) {
+    return x.hasMask ? std::string(dtypeName(x.maskDtype)) +
+                           formatShape({x.maskShape.begin(), x.maskShape.end()})
+                     : std::string("null");
+  };
+  if (mask(f) != mask(k))
+    return {"mask", mask(f), mask(k)};
+  return {};
+}
 
 class Validator {
 public:
@@ -251,10 +376,18 @@ private:
   KernelSpec kernel(const Value &v);
   void params(const Value &v, KernelSpec &k);
   void gradParams(const Value &v, KernelSpec &k);
+  void workspaceParam(const Value &pv, const std::string &at, ParamSpec &p);
   void checkTensorParam(const Value &pv, const std::string &at, ParamSpec &p,
                         const TensorExpectation &want);
   void checkForwardLink(const Value &forwardValue, const KernelSpec &k,
                         const Manifest &m);
+  void checkGroup(const GradGroup &g, const Value &kernels, const Manifest &m);
+  void checkGroupProblem(const GradGroup &g, const Value &kernels,
+                         const Manifest &m);
+  void checkGroupOutputs(const GradGroup &g, const Value &kernels,
+                         const Manifest &m);
+  void checkGroupWorkspaces(const GradGroup &g, const Value &kernels,
+                            const Manifest &m);
 };
 
 Manifest Validator::run(const Value &root) {
@@ -318,8 +451,132 @@ Manifest Validator::run(const Value &root) {
     context = "kernel '" + k.name + "': ";
     checkForwardLink(*kernels.array[i].find("forward"), k, m);
   }
+  for (const GradGroup &g : gradGroups(m))
+    checkGroup(g, kernels, m);
   context.clear();
   return m;
+}
+
+/// The JSON object of kernel `k` (of `m`, parsed from `kernels`).
+const Value &kernelValue(const Value &kernels, const Manifest &m,
+                         const KernelSpec &k) {
+  return kernels.array[size_t(&k - m.kernels.data())];
+}
+
+/// The JSON object of parameter `name` of a validated kernel object.
+const Value &paramValue(const Value &kernel, const std::string &name) {
+  const Value &params = *kernel.find("params");
+  for (const Value &pv : params.array)
+    if (pv.find("name")->text == name)
+      return pv;
+  return params;
+}
+
+/// "group 'g'", or how a kernel without a "group" field is grouped.
+std::string groupText(const GradGroup &g) {
+  return g.explicitGroup ? "group '" + g.name + "'"
+                         : std::string("its own group (no \"group\" field)");
+}
+
+void Validator::checkGroup(const GradGroup &g, const Value &kernels,
+                           const Manifest &m) {
+  if (g.explicitGroup) {
+    checkGroupProblem(g, kernels, m);
+    checkGroupOutputs(g, kernels, m);
+  }
+  checkGroupWorkspaces(g, kernels, m);
+}
+
+/// The kernels of a group work on one problem: the same problem fields as
+/// the group's first kernel, and the same "deterministic" and "forward".
+void Validator::checkGroupProblem(const GradGroup &g, const Value &kernels,
+                                  const Manifest &m) {
+  const KernelSpec &first = *g.kernels.front();
+  for (const KernelSpec *k : g.kernels) {
+    ProblemDifference d = problemDifference(first, *k);
+    if (d.field.empty() && first.deterministic != k->deterministic)
+      d = {"deterministic", first.deterministic ? "true" : "false",
+           k->deterministic ? "true" : "false"};
+    auto orNull = [](const std::string &s) {
+      return s.empty() ? std::string("null") : s;
+    };
+    if (d.field.empty() && first.forward != k->forward)
+      d = {"forward", orNull(first.forward), orNull(k->forward)};
+    if (d.field.empty())
+      continue;
+    context = "kernel '" + k->name + "': ";
+    fail(*kernelValue(kernels, m, *k).find("group"),
+         "group: kernel '" + first.name + "' of group '" + g.name + "' has " +
+             d.field + " = " + d.theirs + ", this kernel " + d.ours +
+             " (the kernels of a group must have the same problem)");
+  }
+}
+
+/// Each gradient of an attn.attention_grad is written by exactly one kernel
+/// of its group.
+void Validator::checkGroupOutputs(const GradGroup &g, const Value &kernels,
+                                  const Manifest &m) {
+  const std::string rule = "each of grad_query, grad_key and grad_value is "
+                           "written by exactly one kernel of a group";
+  std::map<std::string, const KernelSpec *> writer;
+  for (const KernelSpec *k : g.kernels)
+    for (const std::string &out : stageOutputs(k->stage)) {
+      if (const KernelSpec *other = writer[out]) {
+        context = "kernel '" + k->name + "': ";
+        fail(*kernelValue(kernels, m, *k).find("group"),
+             "group: " + out + " is written by kernel '" + other->name + "' (" +
+                 stageName(other->stage) + ") and by this kernel (" +
+                 stageName(k->stage) + ") of group '" + g.name + "'; " + rule);
+      }
+      writer[out] = k;
+    }
+  for (const char *out : {"grad_query", "grad_key", "grad_value"}) {
+    if (writer[out])
+      continue;
+    std::string members;
+    for (const KernelSpec *k : g.kernels)
+      members += (members.empty() ? "" : ", ") + k->name + " (" +
+                 stageName(k->stage) + ")";
+    const KernelSpec &last = *g.kernels.back();
+    context = "kernel '" + last.name + "': ";
+    fail(*kernelValue(kernels, m, last).find("group"),
+         "group: no kernel of group '" + g.name + "' writes " + out +
+             " (its kernels: " + members + "); " + rule);
+  }
+}
+
+/// A workspace is one buffer of the group: the same shape wherever it is
+/// listed, and initialized by a "prep" kernel before any other kernel uses
+/// it (so the first kernel listing it must be a prep stage).
+void Validator::checkGroupWorkspaces(const GradGroup &g, const Value &kernels,
+                                     const Manifest &m) {
+  std::map<std::string, const KernelSpec *> firstUser;
+  for (const KernelSpec *k : g.kernels)
+    for (const ParamSpec &p : k->params) {
+      if (!p.isWorkspace)
+        continue;
+      const Value &pv = paramValue(kernelValue(kernels, m, *k), p.name);
+      context = "kernel '" + k->name + "': ";
+      const KernelSpec *first = firstUser[p.name];
+      if (!first) {
+        if (k->stage != GradStage::Prep)
+          fail(*pv.find("role"),
+               "param '" + p.name + "': the first kernel of " + groupText(g) +
+                   " that lists workspace '" + p.name + "' is this \"" +
+                   stageName(k->stage) +
+                   "\" kernel; it must be a \"prep\" "
+                   "kernel (prep initializes the workspaces)");
+        firstUser[p.name] = k;
+        continue;
+      }
+      const ParamSpec &theirs = *first->findParam(p.name);
+      if (theirs.shape != p.shape)
+        fail(*pv.find("shape"),
+             "param '" + p.name + "': shape " + formatShape(p.shape) +
+                 " differs from " + formatShape(theirs.shape) + " in kernel '" +
+                 first->name + "' of " + groupText(g) +
+                 " (a workspace is one buffer shared by the group)");
+    }
 }
 
 void Validator::checkForwardLink(const Value &fv, const KernelSpec &k,
@@ -341,54 +598,12 @@ void Validator::checkForwardLink(const Value &fv, const KernelSpec &k,
   if (!f->hasLse)
     fail(fv, who + " does not write lse (has_lse is false); the backward "
                    "needs the forward's lse");
-  auto mismatch = [&](const std::string &field, const std::string &theirs,
-                      const std::string &ours) {
-    fail(fv, who + " has " + field + " = " + theirs + ", this kernel " +
-                 ours + " (a backward kernel must have its forward's "
+  ProblemDifference d = problemDifference(*f, k);
+  if (!d.field.empty())
+    fail(fv, who + " has " + d.field + " = " + d.theirs + ", this kernel " +
+                 d.ours +
+                 " (a backward kernel must have its forward's "
                  "problem)");
-  };
-  auto num = [](double x) { return format("%.9g", x); };
-  if (f->dtype != k.dtype)
-    mismatch("dtype", dtypeName(f->dtype), dtypeName(k.dtype));
-  const struct {
-    const char *field;
-    int64_t theirs, ours;
-  } sizes[] = {{"batch", f->batch, k.batch},
-               {"query_heads", f->queryHeads, k.queryHeads},
-               {"kv_heads", f->kvHeads, k.kvHeads},
-               {"query_len", f->queryLen, k.queryLen},
-               {"key_len", f->keyLen, k.keyLen},
-               {"head_dim", f->headDim, k.headDim},
-               {"value_dim", f->valueDim, k.valueDim}};
-  for (const auto &s : sizes)
-    if (s.theirs != s.ours)
-      mismatch(s.field, std::to_string(s.theirs), std::to_string(s.ours));
-  if (f->scale != k.scale)
-    mismatch("scale", num(f->scale), num(k.scale));
-  if (f->causal != k.causal)
-    mismatch("causal", causalName(f->causal), causalName(k.causal));
-  auto window = [](const KernelSpec &x) {
-    return x.hasWindow ? "[" + std::to_string(x.windowLeft) + ", " +
-                             std::to_string(x.windowRight) + "]"
-                       : std::string("null");
-  };
-  if (window(*f) != window(k))
-    mismatch("window", window(*f), window(k));
-  auto softcap = [&](const KernelSpec &x) {
-    return x.hasSoftcap ? num(x.softcap) : std::string("null");
-  };
-  if (softcap(*f) != softcap(k))
-    mismatch("softcap", softcap(*f), softcap(k));
-  if (f->dropoutP != k.dropoutP)
-    mismatch("dropout_p", num(f->dropoutP), num(k.dropoutP));
-  auto mask = [](const KernelSpec &x) {
-    return x.hasMask ? std::string(dtypeName(x.maskDtype)) +
-                           formatShape({x.maskShape.begin(),
-                                        x.maskShape.end()})
-                     : std::string("null");
-  };
-  if (mask(*f) != mask(k))
-    mismatch("mask", mask(*f), mask(k));
   if (f->hasDropoutMask)
     fail(fv, who + " has a dropout_mask, which no backward kernel supports");
   if (k.dropoutP > 0.0f &&
@@ -414,14 +629,15 @@ KernelSpec Validator::kernel(const Value &v) {
   context = "kernel '" + k.name + "': ";
   checkKeys(v,
             {"name", "source", "op", "stage", "deterministic", "forward",
-             "dtype", "batch", "query_heads", "kv_heads", "query_len",
-             "key_len", "head_dim", "value_dim", "scale", "causal", "window",
-             "softcap", "dropout_p", "mask", "dropout_mask", "has_lse", "grid",
-             "block", "dynamic_shared_memory", "params"},
+             "group", "dtype", "batch", "query_heads", "kv_heads",
+             "query_len", "key_len", "head_dim", "value_dim", "scale",
+             "causal", "window", "softcap", "dropout_p", "mask",
+             "dropout_mask", "has_lse", "grid", "block",
+             "dynamic_shared_memory", "params"},
             what);
 
-  // "op" (default "attention"); "stage", "deterministic" and "forward"
-  // belong to backward kernels only.
+  // "op" (default "attention"); "stage", "deterministic", "forward" and
+  // "group" belong to backward kernels only.
   if (const Value *op = v.find("op")) {
     std::string text = string(*op, "op");
     if (text == "attention")
@@ -433,7 +649,7 @@ KernelSpec Validator::kernel(const Value &v) {
                     text + "\"");
   }
   if (!k.isGrad()) {
-    for (const char *gradOnly : {"stage", "deterministic", "forward"})
+    for (const char *gradOnly : {"stage", "deterministic", "forward", "group"})
       if (const Value *f = v.find(gradOnly))
         fail(*f, std::string(gradOnly) + ": only a backward kernel (\"op\": "
                  "\"attention_grad\") has this field");
@@ -441,13 +657,14 @@ KernelSpec Validator::kernel(const Value &v) {
     const Value &stage = field(v, "stage", "a backward kernel (\"op\": "
                                            "\"attention_grad\")");
     std::string text = string(stage, "stage");
-    if (text == "dkdv")
-      k.stage = GradStage::DKDV;
-    else if (text == "dq")
-      k.stage = GradStage::DQ;
-    else
-      fail(stage, "stage: expected \"dkdv\" or \"dq\", got \"" + text +
-                      "\"");
+    for (GradStage s : {GradStage::Prep, GradStage::DKDV, GradStage::DQ,
+                        GradStage::DKDVDQ, GradStage::DQConvert})
+      if (text == stageName(s))
+        k.stage = s;
+    if (k.stage == GradStage::None)
+      fail(stage, "stage: expected \"prep\", \"dkdv\", \"dq\", "
+                  "\"dkdv_dq\" or \"dq_convert\", got \"" +
+                      text + "\"");
     if (const Value *d = v.find("deterministic")) {
       if (!d->isBool())
         fail(*d, "deterministic: expected true or false, " + got(*d));
@@ -457,6 +674,8 @@ KernelSpec Validator::kernel(const Value &v) {
       if (!f->isNull())
         k.forward = string(*f, "forward (null or the name of a forward "
                                "kernel)");
+    if (const Value *g = v.find("group"))
+      k.group = string(*g, "group");
   }
 
   k.source = string(field(v, "source", what), "source", /*allowEmpty=*/true);
@@ -766,12 +985,56 @@ void Validator::checkTensorParam(const Value &pv, const std::string &at,
                  want.shapeText + " = " + formatShape(want.shape));
 }
 
+/// Why gradient `name` is not a parameter of a `stage` kernel.
+std::string notThisStage(GradStage stage, const std::string &name) {
+  switch (stage) {
+  case GradStage::DKDV:
+    return "a \"dkdv\" kernel writes only grad_key and grad_value "
+           "(grad_query is the \"dq\" stage's)";
+  case GradStage::DQ:
+    return "a \"dq\" kernel writes only grad_query (" + name +
+           " is the \"dkdv\" stage's)";
+  case GradStage::DKDVDQ:
+    return "a \"dkdv_dq\" kernel writes only grad_key and grad_value (it "
+           "adds dS K into the workspace dq_accum; a \"dq_convert\" kernel "
+           "writes grad_query)";
+  case GradStage::DQConvert:
+    return "a \"dq_convert\" kernel writes only grad_query (" + name +
+           " is written by a \"dkdv\" or \"dkdv_dq\" kernel)";
+  case GradStage::Prep:
+  case GradStage::None:
+    break;
+  }
+  return "a \"prep\" kernel writes no gradient (it initializes workspaces)";
+}
+
+void Validator::workspaceParam(const Value &pv, const std::string &at,
+                               ParamSpec &p) {
+  p.kind = ParamSpec::Kind::Tensor;
+  p.isWorkspace = true;
+  checkKeys(pv, {"name", "kind", "role", "dtype", "shape"}, at);
+  const Value &role = field(pv, "role", at);
+  std::string roleText = string(role, at + ": role");
+  if (roleText != "workspace")
+    fail(role, at + ": role: expected \"workspace\" for '" + p.name +
+                   "', got \"" + roleText + "\"");
+  const Value &dt = field(pv, "dtype", at);
+  p.dtype = dtype(dt, at + ": dtype", /*allowI1=*/true);
+  if (p.dtype != DType::F32)
+    fail(dt, at + ": dtype: expected f32 (workspaces are f32), got " +
+                 dtypeName(p.dtype));
+  // Any shape: the compiler chooses it (e.g. rows padded to a tile); the
+  // group check makes the kernels sharing a workspace agree on it.
+  p.shape = shape(field(pv, "shape", at), at + ": shape");
+}
+
 void Validator::gradParams(const Value &v, KernelSpec &k) {
   if (!v.isArray())
     fail(v, "params: expected an array of parameter objects, " + got(v));
 
-  // The backward ABI (docs/kernel-manifest.md): this exact order, seed and
-  // offset present together, and required with dropout.
+  // The backward ABI (docs/kernel-manifest.md): the inputs in this exact
+  // order (seed and offset present together, and required with dropout),
+  // then any workspaces, then the stage's outputs in this order.
   bool listsRng = false;
   for (const Value &pv : v.array)
     if (pv.isObject())
@@ -787,17 +1050,18 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
     order.push_back("seed");
     order.push_back("offset");
   }
-  if (k.stage == GradStage::DKDV) {
-    order.push_back("grad_key");
-    order.push_back("grad_value");
-  } else {
-    order.push_back("grad_query");
-  }
+  const size_t numInputs = order.size();
+  const std::vector<std::string> outputs = stageOutputs(k.stage);
+  order.insert(order.end(), outputs.begin(), outputs.end());
   std::string orderText;
   for (const std::string &n : order)
     orderText += (orderText.empty() ? "" : ", ") + n;
+  if (outputs.empty())
+    orderText += ", then its workspaces";
   const std::string abi = " (the \"" + std::string(stageName(k.stage)) +
                           "\" parameters, in order: " + orderText + ")";
+  const std::string workspacePlace =
+      " (workspaces come after the inputs and before the outputs)";
 
   auto why = [&](const std::string &n) -> std::string {
     if (n == "mask")
@@ -808,7 +1072,24 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
                                : " (seed and offset come together)";
     return "";
   };
+  // params[idx] (called `what`) stands where order[next] belongs: either
+  // order[next] is missing altogether or it comes later.
+  auto outOfPlace = [&](const Value &nameValue, const std::string &at,
+                        size_t idx, size_t next, const std::string &what,
+                        const std::string &note) {
+    bool listedLater = false;
+    for (size_t j = idx + 1; j < v.array.size(); ++j)
+      if (const Value *n =
+              v.array[j].isObject() ? v.array[j].find("name") : nullptr)
+        listedLater = listedLater || (n->isString() && n->text == order[next]);
+    if (!listedLater)
+      fail(nameValue, at + ": missing parameter '" + order[next] + "' before " +
+                          what + why(order[next]) + note + abi);
+    fail(nameValue, at + ": expected parameter '" + order[next] +
+                        "' here, got " + what + note + abi);
+  };
 
+  size_t next = 0; // the index in `order` of the next non-workspace
   for (size_t idx = 0; idx < v.array.size(); ++idx) {
     const Value &pv = v.array[idx];
     std::string at = "params[" + std::to_string(idx) + "]";
@@ -817,14 +1098,22 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
     ParamSpec p;
     const Value &nameValue = field(pv, "name", at);
     p.name = string(nameValue, at + ".name");
-    bool known = false;
+    const Value *roleValue = pv.find("role");
+    bool workspaceRole =
+        roleValue && roleValue->isString() && roleValue->text == "workspace";
+    bool workspace = isWorkspaceName(p.name);
+    bool known = workspace;
     for (const char *n : kGradParamNames)
       known = known || p.name == n;
+    if (!known && workspaceRole)
+      fail(nameValue, at + ".name: unknown workspace \"" + p.name +
+                          "\" (expected row_dot, lse_log2 or dq_accum)");
     if (!known)
       fail(nameValue, at + ".name: unknown parameter \"" + p.name +
                           "\" for a backward kernel (expected query, key, "
                           "value, output, lse, grad_output, mask, seed, "
-                          "offset, grad_query, grad_key or grad_value)");
+                          "offset, grad_query, grad_key, grad_value or a "
+                          "workspace: row_dot, lse_log2, dq_accum)");
     for (size_t j = 0; j < k.params.size(); ++j)
       if (k.params[j].name == p.name)
         fail(nameValue, at + ": parameter '" + p.name +
@@ -833,30 +1122,28 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
     if (p.name == "mask" && !k.hasMask)
       fail(nameValue, "param 'mask': listed, but the kernel's field 'mask' "
                       "is null");
-    if (k.stage == GradStage::DKDV && p.name == "grad_query")
-      fail(nameValue, "param 'grad_query': a \"dkdv\" kernel writes only "
-                      "grad_key and grad_value (grad_query is the \"dq\" "
-                      "stage's)");
-    if (k.stage == GradStage::DQ &&
-        (p.name == "grad_key" || p.name == "grad_value"))
-      fail(nameValue, "param '" + p.name + "': a \"dq\" kernel writes only "
-                      "grad_query (" + p.name + " is the \"dkdv\" stage's)");
-    if (idx >= order.size())
-      fail(nameValue, at + ": unexpected parameter '" + p.name +
-                          "' after the last one" + abi);
-    if (p.name != order[idx]) {
-      // A parameter the list lacks altogether, or one out of place.
-      bool listedLater = false;
-      for (size_t j = idx + 1; j < v.array.size(); ++j)
-        if (const Value *n = v.array[j].isObject() ? v.array[j].find("name")
-                                                   : nullptr)
-          listedLater = listedLater || (n->isString() && n->text == order[idx]);
-      if (!listedLater)
-        fail(nameValue, at + ": missing parameter '" + order[idx] +
-                            "' before '" + p.name + "'" + why(order[idx]) +
-                            abi);
-      fail(nameValue, at + ": expected parameter '" + order[idx] +
-                          "' here, got '" + p.name + "'" + abi);
+    bool gradient = p.name == "grad_query" || p.name == "grad_key" ||
+                    p.name == "grad_value";
+    if (gradient &&
+        std::find(outputs.begin(), outputs.end(), p.name) == outputs.end())
+      fail(nameValue,
+           "param '" + p.name + "': " + notThisStage(k.stage, p.name));
+    if (workspace) {
+      // Workspaces may come in any order, but only between the inputs and
+      // the outputs.
+      if (next < numInputs)
+        outOfPlace(nameValue, at, idx, next, "workspace '" + p.name + "'",
+                   workspacePlace);
+      if (next > numInputs)
+        fail(nameValue, at + ": workspace '" + p.name + "' after the output '" +
+                            order[next - 1] + "'" + workspacePlace + abi);
+    } else {
+      if (next >= order.size())
+        fail(nameValue, at + ": unexpected parameter '" + p.name +
+                            "' after the last one" + abi);
+      if (p.name != order[next])
+        outOfPlace(nameValue, at, idx, next, "'" + p.name + "'", "");
+      ++next;
     }
     at = "param '" + p.name + "'";
 
@@ -873,10 +1160,15 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
     if (scalar) {
       p.kind = ParamSpec::Kind::U64;
       checkKeys(pv, {"name", "kind", "role"}, at);
-      if (const Value *role = pv.find("role"))
-        if (string(*role, at + ": role") != "input")
-          fail(*role, at + ": role: expected \"input\", got \"" + role->text +
-                          "\"");
+      if (roleValue)
+        if (string(*roleValue, at + ": role") != "input")
+          fail(*roleValue, at + ": role: expected \"input\", got \"" +
+                               roleValue->text + "\"");
+      k.params.push_back(std::move(p));
+      continue;
+    }
+    if (workspace) {
+      workspaceParam(pv, at, p);
       k.params.push_back(std::move(p));
       continue;
     }
@@ -907,12 +1199,19 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
       want.shape.assign(k.maskShape.begin(), k.maskShape.end());
       want.shapeText = "the kernel's mask.shape";
     }
-    want.output = n.compare(0, 5, "grad_") == 0 && n != "grad_output";
+    want.output = gradient;
+    if (workspaceRole)
+      fail(*roleValue, at +
+                           ": role: \"workspace\" is only for the "
+                           "workspaces row_dot, lse_log2 and dq_accum "
+                           "(expected \"" +
+                           std::string(want.output ? "output" : "input") +
+                           "\" for '" + n + "')");
     checkTensorParam(pv, at, p, want);
     k.params.push_back(std::move(p));
   }
-  if (k.params.size() < order.size()) {
-    const std::string &n = order[k.params.size()];
+  if (next < order.size()) {
+    const std::string &n = order[next];
     fail(v, "params: missing parameter '" + n + "'" + why(n) + abi);
   }
 }

@@ -111,7 +111,8 @@ std::string resultLine(const KernelSpec &k, const KernelResult &r) {
   std::string s = "RESULT";
   s += " name=" + k.name;
   if (k.isGrad())
-    s += std::string(" op=attention_grad stage=") + stageName(k.stage);
+    s += std::string(" op=attention_grad stage=") + stageName(k.stage) +
+         (k.group.empty() ? std::string() : " group=" + k.group);
   s += problemFields(k);
   s += std::string(" lse=") + (k.hasLse ? "1" : "0");
   s += format(" flops=%.6e", k.flops());
@@ -123,10 +124,12 @@ std::string resultLine(const KernelSpec &k, const KernelResult &r) {
   s += " max_rel_err=" + sci(r.outErr);
   s += " lse_err=" + sci(r.lseErr);
   if (k.isGrad()) {
-    if (k.stage == GradStage::DQ)
-      s += " dq_err=" + sci(r.dqErr);
-    else
-      s += " dk_err=" + sci(r.dkErr) + " dv_err=" + sci(r.dvErr);
+    // The errors of the gradients this stage writes (none for prep).
+    for (const std::string &out : stageOutputs(k.stage))
+      if (out == "grad_query")
+        s += " dq_err=" + sci(r.dqErr);
+      else if (out == "grad_key")
+        s += " dk_err=" + sci(r.dkErr) + " dv_err=" + sci(r.dvErr);
     s += " repeat_identical=" +
          (r.repeatIdentical < 0 ? std::string("nan")
                                 : std::to_string(r.repeatIdentical));
@@ -136,8 +139,37 @@ std::string resultLine(const KernelSpec &k, const KernelResult &r) {
   return s + "\n";
 }
 
+/// "'name' [shape] dtype", naming a buffer in error messages.
+std::string bufferName(const ParamSpec &ps) {
+  return "'" + ps.name + "' " + formatShape(ps.shape) + " " +
+         dtypeName(ps.dtype);
+}
+
+/// Fills `buffer` (of `spec`, followed by kGuardBytes) with the NaN pattern
+/// and its guard.
+void poisonWithGuard(DeviceBuffer &buffer, const ParamSpec &spec) {
+  uint64_t bytes = spec.sizeBytes();
+  buffer.fill(kPoisonByte, bytes);
+  buffer.fill(kGuardByte, kGuardBytes, bytes);
+}
+
+/// Reports writes past the end of `buffer` (of `spec`, followed by
+/// kGuardBytes); false if there were any.
+bool checkGuard(const DeviceBuffer &buffer, const ParamSpec &spec) {
+  std::vector<uint8_t> guard(kGuardBytes);
+  buffer.download(guard.data(), kGuardBytes, spec.sizeBytes());
+  int64_t bad = std::count_if(guard.begin(), guard.end(),
+                              [](uint8_t x) { return x != kGuardByte; });
+  if (bad)
+    out(format("  '%s': %lld of the %llu bytes after the end were "
+               "written  <-- FAIL (out-of-bounds write)\n",
+               spec.name.c_str(), (long long)bad,
+               (unsigned long long)kGuardBytes));
+  return bad == 0;
+}
+
 /// One kernel parameter, bound to its data: an owned device buffer, or a
-/// buffer borrowed from another binding (training mode).
+/// buffer borrowed from elsewhere (another binding, or SharedBuffers).
 struct Bound {
   const ParamSpec *spec = nullptr;
   DeviceBuffer buffer; // empty when borrowed
@@ -166,9 +198,7 @@ public:
         } else {
           uint64_t bytes = ps.sizeBytes();
           b->buffer = DeviceBuffer(bytes + (ps.isOutput ? kGuardBytes : 0),
-                                   "'" + ps.name + "' " +
-                                       formatShape(ps.shape) + " " +
-                                       dtypeName(ps.dtype));
+                                   bufferName(ps));
           b->ptr = b->buffer.ptr();
         }
         args.push_back(&b->ptr);
@@ -205,28 +235,14 @@ public:
   }
   /// Fills the outputs with the NaN pattern and their guards.
   void poisonOutputs() {
-    for (Bound *b : outputs()) {
-      uint64_t bytes = b->spec->sizeBytes();
-      b->buffer.fill(kPoisonByte, bytes);
-      b->buffer.fill(kGuardByte, kGuardBytes, bytes);
-    }
+    for (Bound *b : outputs())
+      poisonWithGuard(b->buffer, *b->spec);
   }
   /// Reports writes past the end of the outputs; false if there were any.
   bool checkGuards() {
     bool ok = true;
-    for (Bound *b : outputs()) {
-      std::vector<uint8_t> guard(kGuardBytes);
-      b->buffer.download(guard.data(), kGuardBytes, b->spec->sizeBytes());
-      int64_t bad = std::count_if(guard.begin(), guard.end(),
-                                  [](uint8_t x) { return x != kGuardByte; });
-      if (bad) {
-        out(format("  '%s': %lld of the %llu bytes after the end were "
-                   "written  <-- FAIL (out-of-bounds write)\n",
-                   b->spec->name.c_str(), (long long)bad,
-                   (unsigned long long)kGuardBytes));
-        ok = false;
-      }
-    }
+    for (Bound *b : outputs())
+      ok = checkGuard(b->buffer, *b->spec) && ok;
     return ok;
   }
   /// The raw bytes of an owned output.
@@ -239,6 +255,83 @@ public:
 private:
   std::vector<std::unique_ptr<Bound>> bound;
   std::vector<void *> args;
+};
+
+/// The buffers that backward kernels share: their inputs (allocated and
+/// uploaded once, or borrowed from the forward kernel's binding in
+/// training) and the workspaces of each group (one allocation per group and
+/// name, NaN-poisoned with a guard, like outputs). Each kernel still owns
+/// the gradients it writes.
+class SharedBuffers {
+public:
+  /// Parameter `name` of every backward kernel is `ptr`, owned elsewhere.
+  void borrow(const std::string &name, CUdeviceptr ptr) {
+    entries[name].ptr = ptr;
+  }
+
+  /// Binds backward kernel `k` of the group called `groupKey`: its inputs
+  /// and workspaces from here (allocated at first use), its outputs its
+  /// own.
+  std::unique_ptr<Binding> bind(const KernelSpec &k,
+                                const std::string &groupKey) {
+    std::map<std::string, CUdeviceptr> borrowed;
+    for (const ParamSpec &ps : k.params)
+      if (ps.kind == ParamSpec::Kind::Tensor && !ps.isOutput)
+        borrowed[ps.name] = provide(
+            ps.isWorkspace ? workspaceKey(groupKey, ps.name) : ps.name, ps);
+    return std::make_unique<Binding>(k, borrowed);
+  }
+
+  /// The workspaces of a group, in the order they were first bound.
+  std::vector<std::pair<const ParamSpec *, DeviceBuffer *>>
+  workspaces(const std::string &groupKey) {
+    std::vector<std::pair<const ParamSpec *, DeviceBuffer *>> v;
+    for (const std::string &key : workspaceKeys)
+      if (key.compare(0, groupKey.size() + 1, groupKey + "/") == 0)
+        v.emplace_back(entries[key].spec, &entries[key].buffer);
+    return v;
+  }
+  /// Fills a group's workspaces with the NaN pattern (so that a kernel
+  /// reading what no earlier kernel wrote shows up) and their guards.
+  void poisonWorkspaces(const std::string &groupKey) {
+    for (auto &w : workspaces(groupKey))
+      poisonWithGuard(*w.second, *w.first);
+  }
+  /// Reports writes past the end of a group's workspaces; false if any.
+  bool checkWorkspaceGuards(const std::string &groupKey) {
+    bool ok = true;
+    for (auto &w : workspaces(groupKey))
+      ok = checkGuard(*w.second, *w.first) && ok;
+    return ok;
+  }
+
+private:
+  struct Entry {
+    CUdeviceptr ptr = 0;
+    const ParamSpec *spec = nullptr;
+    DeviceBuffer buffer; // empty when borrowed
+  };
+  std::map<std::string, Entry> entries;
+  std::vector<std::string> workspaceKeys;
+
+  static std::string workspaceKey(const std::string &groupKey,
+                                  const std::string &name) {
+    return groupKey + "/" + name;
+  }
+
+  CUdeviceptr provide(const std::string &key, const ParamSpec &spec) {
+    Entry &e = entries[key];
+    if (e.ptr)
+      return e.ptr;
+    e.spec = &spec;
+    e.buffer =
+        DeviceBuffer(spec.sizeBytes() + (spec.isWorkspace ? kGuardBytes : 0),
+                     bufferName(spec));
+    e.ptr = e.buffer.ptr();
+    if (spec.isWorkspace)
+      workspaceKeys.push_back(key);
+    return e.ptr;
+  }
 };
 
 /// Uploads seeded random values to the tensor at `ptr`.
@@ -410,12 +503,17 @@ void roundForward(const KernelSpec &k, const ReferenceForward &ref,
 }
 
 /// Compares the gradients a backward kernel wrote with the reference;
-/// prints the report lines and fills `result`. False on a failure.
+/// prints the report lines (each gradient followed by `label`, which names
+/// the writer in a group) and fills `result`. False on a failure. A kernel
+/// writing no gradient (prep) leaves the errors unset.
 bool checkGrad(const KernelSpec &k, Binding &binding, const ReferenceGrad &ref,
-               const RunOptions &options, KernelResult &result) {
+               const RunOptions &options, KernelResult &result,
+               const std::string &label = "") {
   double tol = options.gradTolerance >= 0 ? options.gradTolerance
                                           : defaultGradTolerance(k.dtype);
   bool ok = true;
+  if (binding.outputs().empty())
+    return binding.checkGuards();
   result.outErr = 0.0;
   result.nans = 0;
   for (Bound *b : binding.outputs()) {
@@ -425,10 +523,11 @@ bool checkGrad(const KernelSpec &k, Binding &binding, const ReferenceGrad &ref,
     std::vector<double> got = downloadAsDouble(*b->spec, b->ptr);
     Comparison c = compareResults(got, want, nullptr, nullptr);
     bool good = c.outNaNs == 0 && c.outRelErr <= tol;
-    out(format("  %s: max rel err %.3e (max abs diff %.3e, max |ref| %.3e; "
-               "tolerance %.1e), NaN/inf %lld%s\n",
-               n.c_str(), c.outRelErr, c.outMaxAbsDiff, c.refMaxAbs, tol,
-               (long long)c.outNaNs, good ? "" : "  <-- FAIL"));
+    out(format("  %s%s: max rel err %.3e (max abs diff %.3e, max |ref| "
+               "%.3e; tolerance %.1e), NaN/inf %lld%s\n",
+               n.c_str(), label.c_str(), c.outRelErr, c.outMaxAbsDiff,
+               c.refMaxAbs, tol, (long long)c.outNaNs,
+               good ? "" : "  <-- FAIL"));
     (n == "grad_query" ? result.dqErr
      : n == "grad_key" ? result.dkErr
                        : result.dvErr) = c.outRelErr;
@@ -439,39 +538,138 @@ bool checkGrad(const KernelSpec &k, Binding &binding, const ReferenceGrad &ref,
   return binding.checkGuards() && ok;
 }
 
-/// Launches a backward kernel a second time on the same inputs (outputs
-/// poisoned again) and compares the bits of what it wrote with the first
-/// launch's. Prints a line; false if they differ.
-bool checkRepeat(const KernelSpec &k, Binding &binding,
-                 const KernelLauncher &launcher, KernelResult &result) {
-  std::vector<std::vector<uint8_t>> first;
-  for (Bound *b : binding.outputs())
-    first.push_back(binding.bytesOf(b));
-  binding.poisonOutputs();
-  launcher.launch(binding.params());
-  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
-                      "running kernel '" + k.name + "' (repeat launch)");
-  std::string text;
-  bool same = true;
-  size_t idx = 0;
-  for (Bound *b : binding.outputs()) {
-    std::vector<uint8_t> second = binding.bytesOf(b);
-    const size_t width = dtypeSize(b->spec->dtype);
-    int64_t differ = 0;
-    for (size_t e = 0; e * width < second.size(); ++e)
-      differ += std::memcmp(&first[idx][e * width], &second[e * width],
-                            width) != 0;
-    text += format("%s%s %lld of %lld elements differ", text.empty() ? "" : "; ",
-                   b->spec->name.c_str(), (long long)differ,
-                   (long long)b->spec->numElements());
-    same = same && differ == 0;
-    ++idx;
+/// Backward kernels bound to run: the kernels of one or more groups in
+/// manifest order (how they are launched), on the inputs of a SharedBuffers;
+/// the kernels of a group share its workspaces.
+class BackwardSet {
+public:
+  /// The kernels of one group of the set, by index into the set.
+  struct Group {
+    GradGroup group;
+    std::string key; // names the group's workspaces in SharedBuffers
+    std::vector<size_t> members;
+  };
+
+  BackwardSet(const Manifest &m, const std::vector<const KernelSpec *> &ks,
+              const Module &module, CudaContext &ctx)
+      : kernels(ks) {
+    for (size_t i = 0; i < ks.size(); ++i) {
+      const KernelSpec &k = *ks[i];
+      launchers.emplace_back(module.function(k.name), k.name, k.grid, k.block,
+                             k.dynamicSharedMemory, ctx.info());
+      GradGroup g = gradGroupOf(m, k);
+      // A kernel without "group" may share its name with a group.
+      std::string key = (g.explicitGroup ? "group " : "kernel ") + g.name;
+      auto it = std::find_if(groupList.begin(), groupList.end(),
+                             [&](const Group &x) { return x.key == key; });
+      if (it == groupList.end()) {
+        groupList.push_back({g, key, {}});
+        it = groupList.end() - 1;
+      }
+      it->members.push_back(i);
+      groupIndex.push_back(size_t(it - groupList.begin()));
+    }
   }
-  result.repeatIdentical = same ? 1 : 0;
-  out("  repeat launch on the same inputs: " +
-      std::string(same ? "bit-identical" : "NOT bit-identical") + " (" +
-      text + ")" + (same ? "" : "  <-- FAIL") + "\n");
-  return same;
+
+  /// Allocates (or borrows from `shared`) every kernel's parameters.
+  void bind(SharedBuffers &shared) {
+    for (size_t i = 0; i < kernels.size(); ++i)
+      bindings.push_back(
+          shared.bind(*kernels[i], groupList[groupIndex[i]].key));
+  }
+
+  size_t size() const { return kernels.size(); }
+  const KernelSpec &kernel(size_t i) const { return *kernels[i]; }
+  const KernelLauncher &launcher(size_t i) const { return launchers[i]; }
+  Binding &binding(size_t i) { return *bindings[i]; }
+  const std::vector<Group> &groups() const { return groupList; }
+  const Group &groupOf(size_t i) const { return groupList[groupIndex[i]]; }
+
+  void setScalars(uint64_t seed, uint64_t offset) {
+    for (auto &b : bindings)
+      b->setScalars(seed, offset);
+  }
+  /// Launches kernel i and waits for it, so that an error names it.
+  void launchChecked(size_t i, const std::string &note = "") {
+    launchers[i].launch(bindings[i]->params());
+    ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
+                        "running kernel '" + kernels[i]->name + "'" + note);
+  }
+  /// Launches the kernels `which` in order, without waiting (timing).
+  void launch(const std::vector<size_t> &which) {
+    for (size_t i : which)
+      launchers[i].launch(bindings[i]->params());
+  }
+  void launchAll() {
+    for (size_t i = 0; i < kernels.size(); ++i)
+      launchers[i].launch(bindings[i]->params());
+  }
+
+private:
+  std::vector<const KernelSpec *> kernels;
+  std::vector<KernelLauncher> launchers;
+  std::vector<std::unique_ptr<Binding>> bindings;
+  std::vector<Group> groupList;
+  std::vector<size_t> groupIndex; // per kernel, into groupList
+};
+
+/// Launches the kernels of group `g` of `set` a second time on the same
+/// inputs (outputs and workspaces poisoned again) and compares the bits of
+/// every gradient with the first launch's. A difference fails only a
+/// "deterministic" group (one whose dQ comes from atomics may differ);
+/// otherwise it is reported as information. Sets each member's
+/// repeatIdentical (a kernel writing no gradient gets the group's) and
+/// clears ok[i] of a member that failed. Prints a line.
+void checkRepeat(BackwardSet &set, const BackwardSet::Group &g,
+                 SharedBuffers &shared, std::vector<KernelResult> &results,
+                 std::vector<bool> &ok) {
+  std::vector<std::vector<std::vector<uint8_t>>> first;
+  for (size_t i : g.members) {
+    first.emplace_back();
+    for (Bound *b : set.binding(i).outputs())
+      first.back().push_back(set.binding(i).bytesOf(b));
+    set.binding(i).poisonOutputs();
+  }
+  shared.poisonWorkspaces(g.key);
+  for (size_t i : g.members)
+    set.launchChecked(i, " (repeat launch)");
+  const bool deterministic = set.kernel(g.members.front()).deterministic;
+  std::string text;
+  bool groupSame = true;
+  for (size_t m = 0; m < g.members.size(); ++m) {
+    size_t i = g.members[m];
+    bool same = true;
+    size_t idx = 0;
+    for (Bound *b : set.binding(i).outputs()) {
+      std::vector<uint8_t> second = set.binding(i).bytesOf(b);
+      const size_t width = dtypeSize(b->spec->dtype);
+      int64_t differ = 0;
+      for (size_t e = 0; e * width < second.size(); ++e)
+        differ += std::memcmp(&first[m][idx][e * width], &second[e * width],
+                              width) != 0;
+      text += format("%s%s %lld of %lld elements differ",
+                     text.empty() ? "" : "; ", b->spec->name.c_str(),
+                     (long long)differ, (long long)b->spec->numElements());
+      same = same && differ == 0;
+      ++idx;
+    }
+    results[i].repeatIdentical = same ? 1 : 0;
+    ok[i] = ok[i] && (same || !deterministic);
+    groupSame = groupSame && same;
+  }
+  for (size_t i : g.members)
+    if (set.binding(i).outputs().empty())
+      results[i].repeatIdentical = groupSame ? 1 : 0;
+  std::string verdict = groupSame       ? ""
+                        : deterministic ? "  <-- FAIL"
+                                        : "  (not required: \"deterministic\" "
+                                          "is false)";
+  out("  repeat launch" +
+      (g.members.size() > 1 ? " of group '" + g.group.name + "'"
+                            : std::string()) +
+      " on the same inputs: " +
+      std::string(groupSame ? "bit-identical" : "NOT bit-identical") + " (" +
+      text + ")" + verdict + "\n");
 }
 
 struct Timing {
@@ -522,12 +720,15 @@ void timeKernel(const KernelSpec &k, Binding &binding,
     return;
   result.ms = t.ms;
   double seconds = result.ms * 1e-3;
-  result.tflops = seconds > 0 ? k.flops() / seconds / 1e12 : NAN;
+  // A kernel executing no matrix products (prep, dq_convert) has no
+  // meaningful TFLOP/s: nan rather than 0.
+  result.tflops =
+      seconds > 0 && k.flops() > 0 ? k.flops() / seconds / 1e12 : NAN;
   result.gbps = seconds > 0 ? double(k.bytesMoved()) / seconds / 1e9 : NAN;
   out(format("  time: median %.5f ms of %d launches (min %.5f, max %.5f) "
              "after %d warm-up\n",
              result.ms, options.iters, t.minMs, t.maxMs, options.warmup));
-  if (!k.isGrad())
+  if (!k.isGrad()) {
     out(format("  %.4e FLOP (2*B*Hq*Lq*Lk*(D+Dv)%s) -> %.3f TFLOP/s; %s "
                "moved (Q, K, V, %sO%s once) -> %.1f GB/s\n",
                k.flops(),
@@ -538,17 +739,36 @@ void timeKernel(const KernelSpec &k, Binding &binding,
                 (k.hasDropoutMask ? "dropout_mask, " : ""))
                    .c_str(),
                k.hasLse ? ", lse" : "", result.gbps));
-  else
-    out(format("  %.4e FLOP (the %s stage's products: 2*B*Hq*Lq*Lk*(%s)%s) "
-               "-> %.3f TFLOP/s; %s moved (Q, K, V, O, lse, dO, %s%s once) "
-               "-> %.1f GB/s\n",
-               k.flops(), stageName(k.stage),
-               k.stage == GradStage::DKDV ? "2D+2Dv" : "2D+Dv",
-               k.flopsHalvedForCausal() ? ", halved: causal with Lq = Lk"
-                                        : "",
-               result.tflops, formatBytes(k.bytesMoved()).c_str(),
-               k.hasMask ? "mask, " : "",
-               k.stage == GradStage::DKDV ? "dK, dV" : "dQ", result.gbps));
+    return;
+  }
+  std::string moved = k.hasMask ? "mask, " : "";
+  for (const ParamSpec &p : k.params)
+    if (p.isWorkspace)
+      moved += p.name + ", ";
+  for (const std::string &o : stageOutputs(k.stage))
+    moved += std::string(o == "grad_query" ? "dQ"
+                         : o == "grad_key" ? "dK"
+                                           : "dV") +
+             (o == "grad_key" ? ", " : "");
+  if (moved.size() >= 2 && moved.compare(moved.size() - 2, 2, ", ") == 0)
+    moved.resize(moved.size() - 2);
+  const char *products = k.stage == GradStage::DKDV     ? "2D+2Dv"
+                         : k.stage == GradStage::DQ     ? "2D+Dv"
+                         : k.stage == GradStage::DKDVDQ ? "3D+2Dv"
+                                                        : nullptr;
+  std::string flopsText =
+      products
+          ? format("%.4e FLOP (the %s stage's products: "
+                   "2*B*Hq*Lq*Lk*(%s)%s) -> %.3f TFLOP/s",
+                   k.flops(), stageName(k.stage), products,
+                   k.flopsHalvedForCausal() ? ", halved: causal with Lq = Lk"
+                                            : "",
+                   result.tflops)
+          : format("no matrix products (the %s stage; 0 FLOP counted)",
+                   stageName(k.stage));
+  out(format("  %s; %s moved (Q, K, V, O, lse, dO%s%s once) -> %.1f GB/s\n",
+             flopsText.c_str(), formatBytes(k.bytesMoved()).c_str(),
+             moved.empty() ? "" : ", ", moved.c_str(), result.gbps));
 }
 
 void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
@@ -557,8 +777,8 @@ void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
   if (k.isGrad())
     out(std::string("  backward, stage ") + stageName(k.stage) +
         (k.deterministic ? ", deterministic" : "") +
-        (k.forward.empty() ? std::string()
-                           : ", forward kernel " + k.forward) +
+        (k.group.empty() ? std::string() : ", group " + k.group) +
+        (k.forward.empty() ? std::string() : ", forward kernel " + k.forward) +
         "\n");
   out(format("  %s B=%lld Hq=%lld Hkv=%lld Lq=%lld Lk=%lld D=%lld Dv=%lld "
              "scale=%g causal=%s",
@@ -617,52 +837,206 @@ KernelResult runForwardKernel(const KernelSpec &k, CUfunction f,
   return result;
 }
 
-/// A backward kernel on its own: its output and lse inputs are the float64
-/// GPU reference forward's, rounded as a forward kernel would write them.
-KernelResult runGradKernel(const KernelSpec &k, CUfunction f, CudaContext &ctx,
-                           const RunOptions &options) {
-  KernelResult result;
-  attnopt::ref::AttentionProblem p = k.problem();
-  KernelLauncher launcher(f, k.name, k.grid, k.block, k.dynamicSharedMemory,
-                          ctx.info());
-  printHeader(k, launcher);
-  Binding binding(k);
+/// The result of a backward group: one KernelResult per kernel (in group
+/// order) and the group's own verdict and time.
+struct GroupResult {
+  std::string status = "ERROR";
+  std::vector<KernelResult> kernels;
+  double ms = NAN, tflops = NAN;
+};
+
+/// "a (prep), b (dkdv_dq), c (dq_convert)".
+std::string memberList(const GradGroup &g) {
+  std::string s;
+  for (const KernelSpec *k : g.kernels)
+    s += (s.empty() ? "" : ", ") + k->name + " (" + stageName(k->stage) + ")";
+  return s;
+}
+
+/// "row_dot [2, 8, 256] f32, ...": the workspaces of a bound group.
+std::string workspaceList(SharedBuffers &shared, const std::string &key) {
+  std::string s;
+  for (auto &w : shared.workspaces(key))
+    s += (s.empty() ? "" : ", ") + w.first->name + " " +
+         formatShape(w.first->shape) + " f32";
+  return s;
+}
+
+/// Validates the gradients of the bound backward kernels (all of `set`,
+/// launched) against the reference: each kernel's outputs, each group's
+/// workspace guards, then each group's repeat check. Fills `results` (by
+/// set index) and returns per kernel whether it passed; a kernel writing no
+/// gradient (prep) passes when its whole group does.
+std::vector<bool> checkBackward(BackwardSet &set, SharedBuffers &shared,
+                                const ReferenceGrad &ref,
+                                const RunOptions &options,
+                                std::vector<KernelResult> &results,
+                                const std::function<void(size_t)> &before) {
+  std::vector<bool> ok(set.size(), true);
+  for (const BackwardSet::Group &g : set.groups()) {
+    bool named = g.members.size() > 1;
+    for (size_t i : g.members) {
+      if (before)
+        before(i);
+      ok[i] = checkGrad(set.kernel(i), set.binding(i), ref, options, results[i],
+                        named ? " (" + set.kernel(i).name + ")" : "");
+    }
+    bool groupOk = shared.checkWorkspaceGuards(g.key);
+    checkRepeat(set, g, shared, results, ok);
+    for (size_t i : g.members)
+      groupOk = groupOk && ok[i];
+    for (size_t i : g.members)
+      if (set.binding(i).outputs().empty())
+        ok[i] = groupOk;
+  }
+  return ok;
+}
+
+/// The kernels of one attn.attention_grad (a group; an old-style kernel is
+/// a group of one) on their own: inputs q, k, v, mask, seed/offset and
+/// grad_output uploaded once, output and lse from the float64 GPU reference
+/// forward, rounded as a forward kernel would write them; workspaces shared
+/// by the group; every kernel launched in manifest order, the gradients
+/// validated, the group launched again for the repeat check; then each
+/// kernel timed alone and the group back to back.
+GroupResult runGradGroup(const Manifest &m, const GradGroup &g,
+                         const Module &module, CudaContext &ctx,
+                         const RunOptions &options) {
+  GroupResult r;
+  r.kernels.resize(g.kernels.size());
+  const KernelSpec &k0 = *g.kernels.front();
+  attnopt::ref::AttentionProblem p = k0.problem();
+  const bool single = g.kernels.size() == 1;
+  if (g.explicitGroup)
+    out("\nbackward group " + g.name + ": " + memberList(g) +
+        ", launched in this order\n");
+  BackwardSet set(m, g.kernels, module, ctx);
+  for (size_t i = 0; i < set.size(); ++i)
+    printHeader(set.kernel(i), set.launcher(i));
+  SharedBuffers shared;
+  set.bind(shared);
+  const std::string &key = set.groups().front().key;
+  Binding &b0 = set.binding(0);
   InputGenerator gen(options.seed);
-  uploadInputs(k, binding, gen, p);
-  uploadGradOutput(*binding.find("grad_output")->spec,
-                   binding.ptr("grad_output"), gen);
+  uploadInputs(k0, b0, gen, p);
+  set.setScalars(p.seed, p.offset);
+  uploadGradOutput(*b0.find("grad_output")->spec, b0.ptr("grad_output"), gen);
   {
     ReferenceForward fwd =
-        referenceForward(k, p, binding.ptr("query"), binding.ptr("key"),
-                         binding.ptr("value"), binding.ptr("mask"), false);
-    roundForward(k, fwd, binding.ptr("output"), binding.ptr("lse"));
+        referenceForward(k0, p, b0.ptr("query"), b0.ptr("key"), b0.ptr("value"),
+                         b0.ptr("mask"), false);
+    roundForward(k0, fwd, b0.ptr("output"), b0.ptr("lse"));
     out(format("  inputs: query, key, value, %sgrad_output random; output "
                "and lse from the float64 GPU reference forward (output "
                "rounded to %s, lse to f32; %.1f ms)\n",
-               k.hasMask ? "mask, " : "", dtypeName(k.dtype), fwd.ms));
+               k0.hasMask ? "mask, " : "", dtypeName(k0.dtype), fwd.ms));
   }
+  std::string workspaces = workspaceList(shared, key);
+  if (!workspaces.empty())
+    out("  workspaces: " + workspaces +
+        " (one buffer each for the group, "
+        "NaN-poisoned before the first launch)\n");
+  shared.poisonWorkspaces(key);
 
-  launcher.launch(binding.params());
-  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running kernel '" + k.name + "'");
+  for (size_t i = 0; i < set.size(); ++i)
+    set.launchChecked(i);
 
   if (options.validate) {
     ReferenceGrad ref = referenceGrad(
-        k, p, binding.ptr("query"), binding.ptr("key"), binding.ptr("value"),
-        binding.ptr("mask"), binding.ptr("output"), binding.ptr("lse"),
-        binding.ptr("grad_output"));
-    bool ok = checkGrad(k, binding, ref, options, result);
-    out(format("  float64 GPU reference gradient took %.1f ms\n", ref.ms));
-    if (k.dropoutP > 0)
-      out("  note: dropout keep bits are checked through the gradients "
-          "only\n");
-    ok = checkRepeat(k, binding, launcher, result) && ok;
-    result.status = ok ? "PASS" : "FAIL";
+        k0, p, b0.ptr("query"), b0.ptr("key"), b0.ptr("value"), b0.ptr("mask"),
+        b0.ptr("output"), b0.ptr("lse"), b0.ptr("grad_output"));
+    // The old single-kernel report: gradient lines, the reference's time,
+    // then the repeat check; a group prints the reference time first.
+    if (!single)
+      out(format("  float64 GPU reference gradient took %.1f ms\n", ref.ms));
+    std::vector<bool> ok;
+    if (single) {
+      bool good = checkGrad(k0, b0, ref, options, r.kernels[0]);
+      ok.push_back(shared.checkWorkspaceGuards(key) && good);
+      out(format("  float64 GPU reference gradient took %.1f ms\n", ref.ms));
+      if (k0.dropoutP > 0)
+        out("  note: dropout keep bits are checked through the gradients "
+            "only\n");
+      checkRepeat(set, set.groups().front(), shared, r.kernels, ok);
+    } else {
+      ok = checkBackward(set, shared, ref, options, r.kernels, nullptr);
+      if (k0.dropoutP > 0)
+        out("  note: dropout keep bits are checked through the gradients "
+            "only\n");
+    }
+    bool all = true;
+    for (size_t i = 0; i < set.size(); ++i) {
+      r.kernels[i].status = ok[i] ? "PASS" : "FAIL";
+      all = all && ok[i];
+    }
+    r.status = all ? "PASS" : "FAIL";
   } else {
-    result.status = "NOT_VALIDATED";
+    for (KernelResult &kr : r.kernels)
+      kr.status = "NOT_VALIDATED";
+    r.status = "NOT_VALIDATED";
   }
-  timeKernel(k, binding, launcher, options, result);
-  out("  " + result.status + "\n");
-  return result;
+
+  for (size_t i = 0; i < set.size(); ++i) {
+    if (!single)
+      out("  kernel " + set.kernel(i).name + ":\n");
+    timeKernel(set.kernel(i), set.binding(i), set.launcher(i), options,
+               r.kernels[i]);
+  }
+  if (!single) {
+    Timing t = timeLaunches([&] { set.launchAll(); }, options.warmup,
+                            options.iters, "backward group '" + g.name + "'");
+    r.ms = t.ms;
+    if (!std::isnan(t.ms)) {
+      r.tflops = k0.backwardFlops() / (t.ms * 1e-3) / 1e12;
+      out(format("  group %s (%zu kernels back to back): median %.5f ms "
+                 "(min %.5f, max %.5f) -> %.3f TFLOP/s (2.5 x the forward's "
+                 "%.4e FLOP)\n",
+                 g.name.c_str(), set.size(), t.ms, t.minMs, t.maxMs, r.tflops,
+                 k0.forwardFlops()));
+    }
+  } else {
+    r.ms = r.kernels[0].ms;
+  }
+  out("  " + r.status + "\n");
+  return r;
+}
+
+/// The GROUP line of an explicit group, after its kernels' RESULT lines:
+/// the whole backward's time and the benchmark FLOPs (2.5 x forward).
+std::string groupLine(const GradGroup &g, const GroupResult &r) {
+  const KernelSpec &k = *g.kernels.front();
+  std::string names, stages;
+  for (const KernelSpec *x : g.kernels) {
+    names += (names.empty() ? "" : ",") + x->name;
+    stages += (stages.empty() ? "" : ",") + std::string(stageName(x->stage));
+  }
+  double dq = NAN, dk = NAN, dv = NAN, err = NAN;
+  int repeat = -1;
+  auto maxOf = [](double a, double b) {
+    return std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b);
+  };
+  for (const KernelResult &x : r.kernels) {
+    dq = maxOf(dq, x.dqErr);
+    dk = maxOf(dk, x.dkErr);
+    dv = maxOf(dv, x.dvErr);
+    err = maxOf(err, x.outErr);
+    if (x.repeatIdentical >= 0)
+      repeat =
+          repeat < 0 ? x.repeatIdentical : std::min(repeat, x.repeatIdentical);
+  }
+  std::string s =
+      "GROUP name=" + g.name + " kernels=" + names + " stages=" + stages;
+  s += problemFields(k);
+  s += std::string(" deterministic=") + (k.deterministic ? "1" : "0");
+  s += format(" bwd_flops=%.6e", k.backwardFlops());
+  s += std::string(" causal_halved=") + (k.flopsHalvedForCausal() ? "1" : "0");
+  s += " ms=" + msText(r.ms) + " tflops=" + tflopsText(r.tflops);
+  s += " max_rel_err=" + sci(err) + " dq_err=" + sci(dq) +
+       " dk_err=" + sci(dk) + " dv_err=" + sci(dv);
+  s += " repeat_identical=" +
+       (repeat < 0 ? std::string("nan") : std::to_string(repeat));
+  s += " status=" + r.status;
+  return s + "\n";
 }
 
 /// A forward kernel and the backward kernels naming it ("forward"), run as
@@ -724,8 +1098,9 @@ std::string trainLine(const TrainGroup &g, const TrainResult &r) {
 /// buffers. Validates the forward against the reference forward and the
 /// gradients against the reference gradient of the reference forward
 /// (rounded as a kernel writes it); times forward, backward and both.
-TrainResult runTrainGroup(const TrainGroup &g, const Module &module,
-                          CudaContext &ctx, const RunOptions &options) {
+TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
+                          const Module &module, CudaContext &ctx,
+                          const RunOptions &options) {
   TrainResult r;
   r.backward.resize(g.backward.size());
   const KernelSpec &fk = *g.forward;
@@ -737,41 +1112,30 @@ TrainResult runTrainGroup(const TrainGroup &g, const Module &module,
 
   KernelLauncher fLauncher(module.function(fk.name), fk.name, fk.grid,
                            fk.block, fk.dynamicSharedMemory, ctx.info());
-  std::vector<KernelLauncher> bLaunchers;
-  for (const KernelSpec *b : g.backward)
-    bLaunchers.emplace_back(module.function(b->name), b->name, b->grid,
-                            b->block, b->dynamicSharedMemory, ctx.info());
+  BackwardSet set(m, g.backward, module, ctx);
 
   Binding fwd(fk);
   InputGenerator gen(options.seed);
   uploadInputs(fk, fwd, gen, p);
-  const ParamSpec *doSpec = g.backward[0]->findParam("grad_output");
-  DeviceBuffer gradOutput(doSpec->sizeBytes(), "'grad_output' " +
-                                                   formatShape(doSpec->shape) +
-                                                   " " +
-                                                   dtypeName(doSpec->dtype));
-  uploadGradOutput(*doSpec, gradOutput.ptr(), gen);
-  std::map<std::string, CUdeviceptr> shared = {
-      {"query", fwd.ptr("query")},   {"key", fwd.ptr("key")},
-      {"value", fwd.ptr("value")},   {"output", fwd.ptr("output")},
-      {"lse", fwd.ptr("lse")},       {"grad_output", gradOutput.ptr()}};
-  if (fk.hasMask)
-    shared["mask"] = fwd.ptr("mask");
-  std::vector<std::unique_ptr<Binding>> bwd;
-  for (const KernelSpec *b : g.backward) {
-    bwd.push_back(std::make_unique<Binding>(*b, shared));
-    bwd.back()->setScalars(p.seed, p.offset);
-  }
+  // The backward reads the forward kernel's own buffers; grad_output and
+  // the workspaces are allocated by `shared`.
+  SharedBuffers shared;
+  for (const char *name : {"query", "key", "value", "output", "lse", "mask"})
+    if (fwd.find(name))
+      shared.borrow(name, fwd.ptr(name));
+  set.bind(shared);
+  set.setScalars(p.seed, p.offset);
+  Binding &b0 = set.binding(0);
+  uploadGradOutput(*b0.find("grad_output")->spec, b0.ptr("grad_output"), gen);
+  for (const BackwardSet::Group &bg : set.groups())
+    shared.poisonWorkspaces(bg.key);
 
   // The validated launches: forward, then each backward kernel on its
-  // results.
+  // results, in manifest order.
   fLauncher.launch(fwd.params());
   ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running kernel '" + fk.name + "'");
-  for (size_t i = 0; i < g.backward.size(); ++i) {
-    bLaunchers[i].launch(bwd[i]->params());
-    ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
-                        "running kernel '" + g.backward[i]->name + "'");
-  }
+  for (size_t i = 0; i < set.size(); ++i)
+    set.launchChecked(i);
 
   bool ok = true;
   if (options.validate) {
@@ -791,15 +1155,16 @@ TrainResult runTrainGroup(const TrainGroup &g, const Module &module,
     roundForward(fk, ref, refO.ptr(), refL.ptr());
     ReferenceGrad grad = referenceGrad(
         fk, p, fwd.ptr("query"), fwd.ptr("key"), fwd.ptr("value"),
-        fwd.ptr("mask"), refO.ptr(), refL.ptr(), gradOutput.ptr());
-    for (size_t i = 0; i < g.backward.size(); ++i) {
-      const KernelSpec &bk = *g.backward[i];
-      out("\nkernel " + bk.name + " (backward, stage " + stageName(bk.stage) +
-          ", on " + fk.name + "'s output and lse)\n");
-      bool bOk = checkGrad(bk, *bwd[i], grad, options, r.backward[i]);
-      bOk = checkRepeat(bk, *bwd[i], bLaunchers[i], r.backward[i]) && bOk;
-      r.backward[i].status = bOk ? "PASS" : "FAIL";
-      ok = ok && bOk;
+        fwd.ptr("mask"), refO.ptr(), refL.ptr(), b0.ptr("grad_output"));
+    std::vector<bool> bOk =
+        checkBackward(set, shared, grad, options, r.backward, [&](size_t i) {
+          const KernelSpec &bk = set.kernel(i);
+          out("\nkernel " + bk.name + " (backward, stage " +
+              stageName(bk.stage) + ", on " + fk.name + "'s output and lse)\n");
+        });
+    for (size_t i = 0; i < set.size(); ++i) {
+      r.backward[i].status = bOk[i] ? "PASS" : "FAIL";
+      ok = ok && bOk[i];
     }
     out(format("\n  reference gradient (of the reference forward, output "
                "rounded to %s, lse to f32) took %.1f ms\n",
@@ -817,21 +1182,18 @@ TrainResult runTrainGroup(const TrainGroup &g, const Module &module,
   out("\ntiming\n");
   out("  forward " + fk.name + ":\n");
   timeKernel(fk, fwd, fLauncher, options, r.forward);
-  for (size_t i = 0; i < g.backward.size(); ++i) {
-    out("  backward " + g.backward[i]->name + ":\n");
-    timeKernel(*g.backward[i], *bwd[i], bLaunchers[i], options,
+  for (size_t i = 0; i < set.size(); ++i) {
+    out("  backward " + set.kernel(i).name + ":\n");
+    timeKernel(set.kernel(i), set.binding(i), set.launcher(i), options,
                r.backward[i]);
   }
-  auto launchBackward = [&] {
-    for (size_t i = 0; i < g.backward.size(); ++i)
-      bLaunchers[i].launch(bwd[i]->params());
-  };
-  Timing tb = timeLaunches(launchBackward, options.warmup, options.iters,
-                           "the backward kernels of '" + fk.name + "'");
+  Timing tb =
+      timeLaunches([&] { set.launchAll(); }, options.warmup, options.iters,
+                   "the backward kernels of '" + fk.name + "'");
   Timing tfb = timeLaunches(
       [&] {
         fLauncher.launch(fwd.params());
-        launchBackward();
+        set.launchAll();
       },
       options.warmup, options.iters, "the training step of '" + fk.name + "'");
   r.fwdMs = r.forward.ms;
@@ -880,6 +1242,7 @@ int runManifest(const RunOptions &options) {
   Manifest m = loadManifest(options.manifestPath);
   std::vector<const KernelSpec *> selected;
   std::vector<TrainGroup> groups;
+  std::string kernelNote; // printed once the device is up
   auto allNames = [&] {
     std::string names;
     for (const KernelSpec &k : m.kernels)
@@ -915,6 +1278,17 @@ int runManifest(const RunOptions &options) {
       throw Error("no kernel named '" + options.kernel + "' in '" + m.path +
                       "' (it has: " + allNames() + ")",
                   kExitInput);
+    // A backward kernel cannot run without the rest of its group (it reads
+    // workspaces that other kernels write): --kernel picks the group.
+    if (!options.kernel.empty() && selected[0]->isGrad()) {
+      GradGroup g = gradGroupOf(m, *selected[0]);
+      if (g.kernels.size() > 1) {
+        kernelNote = "attn-run: --kernel " + options.kernel +
+                     ": running its whole backward group '" + g.name +
+                     "': " + memberList(g) + "\n";
+        selected = g.kernels;
+      }
+    }
   }
   // Read the PTX before touching the driver: a missing file is reported the
   // same way on every machine.
@@ -926,6 +1300,7 @@ int runManifest(const RunOptions &options) {
       " kernel(s), " + m.ptxPath + " for " + m.chip + "\n");
   out("attn-run: device " + std::to_string(options.device) + ": " +
       ctx.describe() + "\n");
+  out(kernelNote);
   const DeviceInfo &dev = ctx.info();
   int chipCC = m.chipMajor * 10 + m.chipMinor,
       devCC = dev.ccMajor * 10 + dev.ccMinor;
@@ -946,8 +1321,12 @@ int runManifest(const RunOptions &options) {
     std::fflush(stdout);
     std::fprintf(stderr, "attn-run: error: %s\n", e.what());
     std::fflush(stderr);
-    for (const KernelSpec *k : selected)
+    for (const KernelSpec *k : selected) {
       out(resultLine(*k, KernelResult()));
+      GradGroup g = k->isGrad() ? gradGroupOf(m, *k) : GradGroup();
+      if (g.explicitGroup && g.kernels.back() == k && !options.train)
+        out(groupLine(g, GroupResult()));
+    }
     for (const TrainGroup &g : groups)
       out(trainLine(g, TrainResult()));
     return kExitFailure;
@@ -974,11 +1353,42 @@ int runManifest(const RunOptions &options) {
     return true;
   };
 
+  // Runs a backward group and prints its kernels' RESULT lines (and GROUP
+  // line); false if the CUDA context is unusable afterwards.
+  auto runBackwardGroup = [&](const Manifest &man, const GradGroup &g) {
+    GroupResult r;
+    r.kernels.resize(g.kernels.size());
+    try {
+      r = runGradGroup(man, g, module, ctx, options);
+    } catch (const Error &e) {
+      for (size_t i = 0; i < g.kernels.size(); ++i)
+        out(resultLine(*g.kernels[i], r.kernels[i]));
+      if (g.explicitGroup)
+        out(groupLine(g, r));
+      // Every kernel of the group counts as failed.
+      failures += int(g.kernels.size()) - 1;
+      return reportError(g.kernels.size() == 1
+                             ? "kernel '" + g.kernels[0]->name + "'"
+                             : "backward group '" + g.name + "'",
+                         e);
+    }
+    for (size_t i = 0; i < g.kernels.size(); ++i) {
+      out(resultLine(*g.kernels[i], r.kernels[i]));
+      if (r.kernels[i].status == "FAIL")
+        ++failures;
+      else
+        ++passes;
+    }
+    if (g.explicitGroup)
+      out(groupLine(g, r));
+    return true;
+  };
+
   if (options.train) {
     for (const TrainGroup &g : groups) {
       TrainResult r;
       try {
-        r = runTrainGroup(g, module, ctx, options);
+        r = runTrainGroup(m, g, module, ctx, options);
       } catch (const Error &e) {
         r.backward.resize(g.backward.size());
         out(resultLine(*g.forward, r.forward));
@@ -1004,11 +1414,17 @@ int runManifest(const RunOptions &options) {
   }
 
   for (const KernelSpec *k : selected) {
+    if (k->isGrad()) {
+      // A backward group runs once, at its first kernel (all of its
+      // kernels are selected).
+      GradGroup g = gradGroupOf(m, *k);
+      if (g.kernels.front() == k && !runBackwardGroup(m, g))
+        return kExitFailure;
+      continue;
+    }
     KernelResult r;
     try {
-      CUfunction f = module.function(k->name);
-      r = k->isGrad() ? runGradKernel(*k, f, ctx, options)
-                      : runForwardKernel(*k, f, ctx, options);
+      r = runForwardKernel(*k, module.function(k->name), ctx, options);
     } catch (const Error &e) {
       out(resultLine(*k, r));
       // The historical message form: "kernel 'name': <error>".

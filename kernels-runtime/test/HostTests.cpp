@@ -25,6 +25,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 using namespace attnrt;
 
@@ -552,6 +553,16 @@ static void testGradManifests() {
             std::string(stageName(GradStage::DKDV)) == "dkdv" &&
             std::string(stageName(GradStage::DQ)) == "dq",
         "names");
+  // Without "group", each backward kernel is its own group.
+  std::vector<GradGroup> groups = gradGroups(m);
+  CHECK(groups.size() == 3 && !groups[0].explicitGroup &&
+            groups[0].name == "attn_bwd_dkdv_0" &&
+            groups[0].kernels.size() == 1 && groups[0].kernels[0] == &kv &&
+            groups[2].kernels[0] == &q1 && kv.group.empty(),
+        "old-style backward kernels are groups of one");
+  CHECK(gradGroupOf(m, q).kernels.size() == 1 &&
+            gradGroupOf(m, q).kernels[0] == &q,
+        "gradGroupOf an ungrouped kernel");
   KernelSpec causal = q1;
   causal.queryLen = causal.keyLen = 64;
   causal.causal = CausalMode::TopLeft;
@@ -601,8 +612,8 @@ static void testGradManifests() {
        "(\"op\": \"attention_grad\")"},
       {"stage value", "attn_bwd_dkdv_0", "\"stage\": \"dkdv\"",
        "\"stage\": \"dk\"",
-       "m.json:38:16: kernel 'attn_bwd_dkdv_0': stage: expected \"dkdv\" or "
-       "\"dq\", got \"dk\""},
+       "m.json:38:16: kernel 'attn_bwd_dkdv_0': stage: expected \"prep\", "
+       "\"dkdv\", \"dq\", \"dkdv_dq\" or \"dq_convert\", got \"dk\""},
       {"deterministic type", "attn_bwd_dkdv_0", "\"deterministic\": true",
        "\"deterministic\": \"yes\"",
        "deterministic: expected true or false, got \"yes\" (string)"},
@@ -618,8 +629,7 @@ static void testGradManifests() {
        "\"forward\": \"attn_fwd_0\"", "\"forward\": \"attn_bwd_dq_0\"",
        "kernel 'attn_bwd_dkdv_0': forward: kernel 'attn_bwd_dq_0' is a "
        "backward kernel (\"op\": \"attention_grad\"), not a forward one"},
-      {"forward scale", "attn_bwd_dq_0", "\"scale\": 0.125",
-       "\"scale\": 0.25",
+      {"forward scale", "attn_bwd_dq_0", "\"scale\": 0.125", "\"scale\": 0.25",
        "kernel 'attn_bwd_dq_0': forward: kernel 'attn_fwd_0' has scale = "
        "0.125, this kernel 0.25 (a backward kernel must have its forward's "
        "problem)"},
@@ -643,13 +653,14 @@ static void testGradManifests() {
        "\"head_dim\": 64, \"value_dim\": 64",
        "param 'value': shape [2, 2, 256, 48] does not match [batch, "
        "kv_heads, key_len, value_dim] = [2, 2, 256, 64]"},
-      {"has_lse on a backward kernel", "attn_bwd_dkdv_0",
-       "\"has_lse\": false", "\"has_lse\": true",
+      {"has_lse on a backward kernel", "attn_bwd_dkdv_0", "\"has_lse\": false",
+       "\"has_lse\": true",
        "kernel 'attn_bwd_dkdv_0': has_lse: expected false for a backward "
        "kernel (it reads lse, it does not write it)"},
       {"missing grad_output", "attn_bwd_dq_0", gradOut, "",
        "kernel 'attn_bwd_dq_0': params[5]: missing parameter 'grad_output' "
-       "before 'mask' " + dqOrder},
+       "before 'mask' " +
+           dqOrder},
       {"output as an output", "attn_bwd_dq_0",
        "{\"name\": \"output\",      \"kind\": \"tensor\", \"role\": "
        "\"input\"",
@@ -707,8 +718,7 @@ static void testGradManifests() {
        "",
        "params[7]: missing parameter 'seed' before 'grad_query' (dropout_p > "
        "0 needs the seed and offset parameters)"},
-      {"seed without offset", "attn_bwd_dq_1",
-       "{\"name\": \"grad_query\"",
+      {"seed without offset", "attn_bwd_dq_1", "{\"name\": \"grad_query\"",
        "{\"name\": \"seed\", \"kind\": \"u64\"},\n        "
        "{\"name\": \"grad_query\"",
        "params[7]: missing parameter 'offset' before 'grad_query' (seed and "
@@ -724,9 +734,9 @@ static void testGradManifests() {
        "{\"name\": \"grad_lse\"",
        "params[6].name: unknown parameter \"grad_lse\" for a backward kernel "
        "(expected query, key, value, output, lse, grad_output, mask, seed, "
-       "offset, grad_query, grad_key or grad_value)"},
-      {"extra param", "attn_bwd_dq_1",
-       "\"shape\": [1, 2, 1, 40]}\n      ]",
+       "offset, grad_query, grad_key, grad_value or a workspace: row_dot, "
+       "lse_log2, dq_accum)"},
+      {"extra param", "attn_bwd_dq_1", "\"shape\": [1, 2, 1, 40]}\n      ]",
        "\"shape\": [1, 2, 1, 40]},\n        {\"name\": \"grad_key\", "
        "\"kind\": \"tensor\", \"role\": \"output\", \"dtype\": \"f32\", "
        "\"shape\": [1, 1, 77, 40]}\n      ]",
@@ -842,6 +852,279 @@ static void testGradManifests() {
       "params[3].name: unknown parameter \"grad_output\" (expected "
       "query, key, value, mask, dropout_mask, seed, offset, output or "
       "lse)");
+}
+
+/// A forward kernel and one attn.attention_grad compiled to the ordered
+/// group prep -> dkdv_dq -> dq_convert with workspaces, plus an ungrouped
+/// dq kernel of the same problem.
+static void testGradGroupManifests() {
+  Manifest m = loadManifest(manifestDir + "/grad-group.json");
+  CHECK(m.kernels.size() == 5, "five kernels");
+  if (m.kernels.size() != 5)
+    return;
+  const KernelSpec &f = m.kernels[0], &prep = m.kernels[1], &kvq = m.kernels[2],
+                   &conv = m.kernels[3], &solo = m.kernels[4];
+  CHECK(prep.stage == GradStage::Prep && kvq.stage == GradStage::DKDVDQ &&
+            conv.stage == GradStage::DQConvert && solo.stage == GradStage::DQ,
+        "stages");
+  CHECK(prep.group == "attn_bwd_0" && kvq.group == "attn_bwd_0" &&
+            conv.group == "attn_bwd_0" && solo.group.empty() && f.group.empty(),
+        "group fields");
+  CHECK(std::string(stageName(GradStage::Prep)) == "prep" &&
+            std::string(stageName(GradStage::DKDVDQ)) == "dkdv_dq" &&
+            std::string(stageName(GradStage::DQConvert)) == "dq_convert",
+        "new stage names");
+  CHECK(stageOutputs(GradStage::Prep).empty() &&
+            stageOutputs(GradStage::DKDVDQ) ==
+                (std::vector<std::string>{"grad_key", "grad_value"}) &&
+            stageOutputs(GradStage::DQConvert) ==
+                (std::vector<std::string>{"grad_query"}),
+        "stage outputs");
+  CHECK(isWorkspaceName("row_dot") && isWorkspaceName("lse_log2") &&
+            isWorkspaceName("dq_accum") && !isWorkspaceName("grad_query"),
+        "workspace names");
+  const char *prepNames[] = {"query",   "key",      "value",
+                             "output",  "lse",      "grad_output",
+                             "row_dot", "lse_log2", "dq_accum"};
+  bool namesOk = prep.params.size() == 9;
+  for (size_t i = 0; namesOk && i < 9; ++i)
+    namesOk = prep.params[i].name == prepNames[i];
+  CHECK(namesOk, "prep parameters: the inputs, then the workspaces");
+  const ParamSpec *rowDot = prep.findParam("row_dot");
+  CHECK(rowDot && rowDot->isWorkspace && !rowDot->isOutput &&
+            rowDot->dtype == DType::F32 &&
+            rowDot->shape == (std::vector<int64_t>{2, 8, 256}),
+        "row_dot workspace");
+  CHECK(kvq.params.size() == 11 && kvq.params[8].name == "dq_accum" &&
+            kvq.params[8].isWorkspace && kvq.params[9].name == "grad_key" &&
+            kvq.params[9].isOutput && !kvq.findParam("grad_query"),
+        "dkdv_dq parameters");
+  CHECK(conv.params.size() == 8 && conv.params[6].name == "dq_accum" &&
+            conv.params[7].name == "grad_query" && conv.params[7].isOutput,
+        "dq_convert parameters");
+
+  // FLOPs: products only; prep and dq_convert execute none.
+  const double elements = 2.0 * 2 * 8 * 200 * 256;
+  CHECK(prep.flops() == 0.0 && conv.flops() == 0.0,
+        "prep and dq_convert: 0 FLOP");
+  CHECK(kvq.flops() == elements * (3 * 64 + 2 * 64),
+        "dkdv_dq flops: S, dP, dV, dK and dQ");
+  CHECK(solo.flops() == elements * (2 * 64 + 64), "dq flops");
+  CHECK(kvq.backwardFlops() == 2.5 * f.forwardFlops() &&
+            prep.backwardFlops() == 2.5 * f.forwardFlops(),
+        "the backward convention is unchanged");
+
+  // Groups: the explicit one (manifest order), then the ungrouped kernel.
+  std::vector<GradGroup> groups = gradGroups(m);
+  CHECK(groups.size() == 2, "two backward groups");
+  if (groups.size() == 2) {
+    CHECK(groups[0].explicitGroup && groups[0].name == "attn_bwd_0" &&
+              groups[0].kernels ==
+                  (std::vector<const KernelSpec *>{&prep, &kvq, &conv}),
+          "the group's kernels in manifest order");
+    CHECK(!groups[1].explicitGroup && groups[1].kernels.size() == 1 &&
+              groups[1].kernels[0] == &solo,
+          "an ungrouped kernel is its own group");
+  }
+  CHECK(gradGroupOf(m, conv).name == "attn_bwd_0" &&
+            gradGroupOf(m, conv).kernels.size() == 3,
+        "gradGroupOf a grouped kernel");
+
+  // The example of docs/kernel-manifest.md ("What the compiler emits").
+  Manifest doc = loadManifest(manifestDir + "/doc-grad-example.json");
+  std::vector<GradGroup> docGroups = gradGroups(doc);
+  CHECK(docGroups.size() == 1 && docGroups[0].explicitGroup &&
+            docGroups[0].name == "attn_bwd_0" &&
+            docGroups[0].kernels.size() == 3 &&
+            docGroups[0].kernels[1]->stage == GradStage::DKDVDQ &&
+            !docGroups[0].kernels[0]->deterministic,
+        "the docs' atomic group");
+
+  const std::string base = readFile(manifestDir + "/grad-group.json", "test");
+  const std::string prepK = "\"attn_bwd_prep_0\"",
+                    kvqK = "\"attn_bwd_dkdv_dq_0\"",
+                    convK = "\"attn_bwd_dq_convert_0\"",
+                    soloK = "\"attn_bwd_dq_1\"";
+  const std::string rowDotLine =
+      "{\"name\": \"row_dot\",     \"kind\": \"tensor\", \"role\": "
+      "\"workspace\", \"dtype\": \"f32\",  \"shape\": [2, 8, 256]},\n"
+      "        ";
+  const std::string dqAccumLine =
+      "{\"name\": \"dq_accum\",    \"kind\": \"tensor\", \"role\": "
+      "\"workspace\", \"dtype\": \"f32\",  \"shape\": [2, 8, 200, 64]}";
+  const std::string gradQueryLine =
+      "{\"name\": \"grad_query\",  \"kind\": \"tensor\", \"role\": "
+      "\"output\",    \"dtype\": \"bf16\", \"shape\": [2, 8, 200, 64]}";
+  const std::string onePerGroup = "; each of grad_query, grad_key and "
+                                  "grad_value is written by exactly one "
+                                  "kernel of a group";
+  struct Case {
+    const char *what;
+    std::string marker, from, to, want;
+  } cases[] = {
+      {"unknown workspace", kvqK, "\"row_dot\",     ", "\"dk_accum\",    ",
+       "kernel 'attn_bwd_dkdv_dq_0': params[6].name: unknown workspace "
+       "\"dk_accum\" (expected row_dot, lse_log2 or dq_accum)"},
+      {"workspace not f32", prepK,
+       "\"workspace\", \"dtype\": \"f32\",  \"shape\": [2, 8, 256]",
+       "\"workspace\", \"dtype\": \"bf16\", \"shape\": [2, 8, 256]",
+       "kernel 'attn_bwd_prep_0': param 'row_dot': dtype: expected f32 "
+       "(workspaces are f32), got bf16"},
+      {"workspace role on an input", kvqK,
+       "\"grad_output\", \"kind\": \"tensor\", \"role\": \"input\",    ",
+       "\"grad_output\", \"kind\": \"tensor\", \"role\": \"workspace\",",
+       "kernel 'attn_bwd_dkdv_dq_0': param 'grad_output': role: "
+       "\"workspace\" is only for the workspaces row_dot, lse_log2 and "
+       "dq_accum (expected \"input\" for 'grad_output')"},
+      {"workspace role on an output", convK,
+       "\"grad_query\",  \"kind\": \"tensor\", \"role\": \"output\",   ",
+       "\"grad_query\",  \"kind\": \"tensor\", \"role\": \"workspace\",",
+       "param 'grad_query': role: \"workspace\" is only for the workspaces "
+       "row_dot, lse_log2 and dq_accum (expected \"output\" for "
+       "'grad_query')"},
+      {"workspace with role input", prepK,
+       "\"row_dot\",     \"kind\": \"tensor\", \"role\": \"workspace\", ",
+       "\"row_dot\",     \"kind\": \"tensor\", \"role\": \"input\", ",
+       "kernel 'attn_bwd_prep_0': param 'row_dot': role: expected "
+       "\"workspace\" for 'row_dot', got \"input\""},
+      {"workspace after an output", convK,
+       dqAccumLine + ",\n        " + gradQueryLine,
+       gradQueryLine + ",\n        " + dqAccumLine,
+       "kernel 'attn_bwd_dq_convert_0': params[7]: workspace 'dq_accum' "
+       "after the output 'grad_query' (workspaces come after the inputs and "
+       "before the outputs) (the \"dq_convert\" parameters, in order: query, "
+       "key, value, output, lse, grad_output, grad_query)"},
+      {"workspace before an input", prepK, "{\"name\": \"grad_output\"",
+       rowDotLine + "{\"name\": \"grad_output\"",
+       "kernel 'attn_bwd_prep_0': params[5]: expected parameter "
+       "'grad_output' here, got workspace 'row_dot' (workspaces come after "
+       "the inputs and before the outputs) (the \"prep\" parameters, in "
+       "order: query, key, value, output, lse, grad_output, then its "
+       "workspaces)"},
+      {"duplicate workspace", kvqK, "\"lse_log2\",    ", "\"row_dot\",     ",
+       "kernel 'attn_bwd_dkdv_dq_0': params[7]: parameter 'row_dot' is "
+       "listed twice (also params[6])"},
+      {"missing dq_convert output", convK, ",\n        " + gradQueryLine, "",
+       "kernel 'attn_bwd_dq_convert_0': params: missing parameter "
+       "'grad_query' (the \"dq_convert\" parameters, in order: query, key, "
+       "value, output, lse, grad_output, grad_query)"},
+      {"gradient in a prep kernel", prepK,
+       "\"shape\": [2, 8, 200, 64]}\n      ]",
+       "\"shape\": [2, 8, 200, 64]},\n        " + gradQueryLine + "\n      ]",
+       "kernel 'attn_bwd_prep_0': param 'grad_query': a \"prep\" kernel "
+       "writes no gradient (it initializes workspaces)"},
+      {"grad_query in a dkdv_dq kernel", kvqK, "\"grad_key\",    ",
+       "\"grad_query\",  ",
+       "kernel 'attn_bwd_dkdv_dq_0': param 'grad_query': a \"dkdv_dq\" "
+       "kernel writes only grad_key and grad_value (it adds dS K into the "
+       "workspace dq_accum; a \"dq_convert\" kernel writes grad_query)"},
+      {"grad_key in a dq_convert kernel", convK, "\"grad_query\",  ",
+       "\"grad_key\",    ",
+       "kernel 'attn_bwd_dq_convert_0': param 'grad_key': a \"dq_convert\" "
+       "kernel writes only grad_query (grad_key is written by a \"dkdv\" or "
+       "\"dkdv_dq\" kernel)"},
+      {"grad_query written twice", soloK, "\"forward\": null,",
+       "\"forward\": \"attn_fwd_0\", \"group\": \"attn_bwd_0\",",
+       "kernel 'attn_bwd_dq_1': group: grad_query is written by kernel "
+       "'attn_bwd_dq_convert_0' (dq_convert) and by this kernel (dq) of "
+       "group 'attn_bwd_0'" +
+           onePerGroup},
+      {"grad_query never written", convK, "\n      \"group\": \"attn_bwd_0\",",
+       "",
+       "kernel 'attn_bwd_dkdv_dq_0': group: no kernel of group 'attn_bwd_0' "
+       "writes grad_query (its kernels: attn_bwd_prep_0 (prep), "
+       "attn_bwd_dkdv_dq_0 (dkdv_dq))" +
+           onePerGroup},
+      {"group problem: deterministic", kvqK, "\"deterministic\": false",
+       "\"deterministic\": true",
+       "kernel 'attn_bwd_dkdv_dq_0': group: kernel 'attn_bwd_prep_0' of "
+       "group 'attn_bwd_0' has deterministic = false, this kernel true (the "
+       "kernels of a group must have the same problem)"},
+      {"group problem: forward", soloK, "\"forward\": null,",
+       "\"forward\": null, \"group\": \"attn_bwd_0\",",
+       "kernel 'attn_bwd_dq_1': group: kernel 'attn_bwd_prep_0' of group "
+       "'attn_bwd_0' has forward = attn_fwd_0, this kernel null (the kernels "
+       "of a group must have the same problem)"},
+      {"first workspace user not prep", prepK, rowDotLine, "",
+       "kernel 'attn_bwd_dkdv_dq_0': param 'row_dot': the first kernel of "
+       "group 'attn_bwd_0' that lists workspace 'row_dot' is this "
+       "\"dkdv_dq\" kernel; it must be a \"prep\" kernel (prep initializes "
+       "the workspaces)"},
+      {"workspace in an ungrouped kernel", soloK, "{\"name\": \"grad_query\"",
+       dqAccumLine + ",\n        {\"name\": \"grad_query\"",
+       "kernel 'attn_bwd_dq_1': param 'dq_accum': the first kernel of its "
+       "own group (no \"group\" field) that lists workspace 'dq_accum' is "
+       "this \"dq\" kernel; it must be a \"prep\" kernel"},
+      {"workspace shapes differ", convK,
+       "\"workspace\", \"dtype\": \"f32\",  \"shape\": [2, 8, 200, 64]",
+       "\"workspace\", \"dtype\": \"f32\",  \"shape\": [2, 8, 256, 64]",
+       "kernel 'attn_bwd_dq_convert_0': param 'dq_accum': shape [2, 8, 256, "
+       "64] differs from [2, 8, 200, 64] in kernel 'attn_bwd_prep_0' of "
+       "group 'attn_bwd_0' (a workspace is one buffer shared by the group)"},
+      {"group on a forward kernel", "\"attn_fwd_0\"", "\"op\": \"attention\",",
+       "\"op\": \"attention\", \"group\": \"attn_bwd_0\",",
+       "kernel 'attn_fwd_0': group: only a backward kernel (\"op\": "
+       "\"attention_grad\") has this field"},
+      {"group type", prepK, "\"group\": \"attn_bwd_0\"", "\"group\": 3",
+       "kernel 'attn_bwd_prep_0': group: expected a string, got 3 (number)"},
+      {"unknown stage", kvqK, "\"stage\": \"dkdv_dq\"", "\"stage\": \"dkdvdq\"",
+       "kernel 'attn_bwd_dkdv_dq_0': stage: expected \"prep\", \"dkdv\", "
+       "\"dq\", \"dkdv_dq\" or \"dq_convert\", got \"dkdvdq\""},
+  };
+  for (const Case &c : cases) {
+    std::string text = replaceAfter(base, c.marker, c.from, c.to);
+    expectError(
+        std::string("grad group manifest: ") + c.what,
+        [&] { parseManifest(text, "m.json"); }, c.want);
+  }
+  // A different problem in one kernel of the group (its "forward" is null,
+  // so the forward check does not catch it first).
+  {
+    std::string text = replaceAfter(base, soloK, "\"forward\": null,",
+                                    "\"forward\": null, \"group\": "
+                                    "\"attn_bwd_0\",");
+    text = replaceAfter(text, soloK, "\"scale\": 0.125", "\"scale\": 0.25");
+    expectError(
+        "grad group manifest: group problem: scale",
+        [&] { parseManifest(text, "m.json"); },
+        "kernel 'attn_bwd_dq_1': group: kernel 'attn_bwd_prep_0' of "
+        "group 'attn_bwd_0' has scale = 0.125, this kernel 0.25 (the "
+        "kernels of a group must have the same problem)");
+  }
+  // Kernels of a group need not be contiguous: the ungrouped kernel moved
+  // between the group's kernels changes nothing.
+  {
+    size_t soloAt = base.rfind("    {\n      \"name\": \"attn_bwd_dq_1\"");
+    size_t convAt =
+        base.find("    {\n      \"name\": \"attn_bwd_dq_convert_0\"");
+    if (soloAt != std::string::npos && convAt != std::string::npos) {
+      std::string soloText = base.substr(soloAt, base.rfind("\n  ]") - soloAt);
+      std::string text = base.substr(0, convAt) + soloText + ",\n" +
+                         base.substr(convAt, soloAt - 2 - convAt) +
+                         base.substr(base.rfind("\n  ]"));
+      Manifest moved = parseManifest(text, "m.json");
+      std::vector<GradGroup> g = gradGroups(moved);
+      CHECK(g.size() == 2 && g[0].kernels.size() == 3 &&
+                g[0].kernels[2]->name == "attn_bwd_dq_convert_0" &&
+                g[1].kernels[0]->name == "attn_bwd_dq_1",
+            "a group split by another kernel keeps its manifest order");
+    } else {
+      CHECK(false, "test bug: kernels not found in grad-group.json");
+    }
+  }
+  // Robustness, as for grad-example.json.
+  int other = 0;
+  for (size_t at = 0; at < base.size(); at += 7) {
+    try {
+      parseManifest(base.substr(0, at) + base.substr(at + 1), "m.json");
+    } catch (const Error &) {
+    } catch (...) {
+      ++other;
+    }
+  }
+  CHECK(other == 0, std::to_string(other) +
+                        " mutations of grad-group.json "
+                        "threw something other than attnrt::Error");
 }
 
 //===----------------------------------------------------------------------===//
@@ -1188,6 +1471,7 @@ int main(int argc, char **argv) {
                 {"good manifests", testGoodManifests},
                 {"bad manifests", testBadManifests},
                 {"backward manifests", testGradManifests},
+                {"backward groups", testGradGroupManifests},
                 {"dropout mask manifests", testDropoutMaskManifests},
                 {"conversions", testConversions},
                 {"inputs and comparison", testInputsAndCompare},

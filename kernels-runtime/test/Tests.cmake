@@ -44,7 +44,8 @@ foreach(arch 80 100a)
   list(APPEND ATTNRT_SAMPLE_PTX ${ptx})
 endforeach()
 add_custom_target(attnrt-sample-ptx ALL DEPENDS ${ATTNRT_SAMPLE_PTX})
-foreach(m sample wrong sm100a missing-kernel oom fault grad wrong-grad)
+foreach(m sample wrong sm100a missing-kernel oom fault grad wrong-grad
+    grad-group wrong-grad-group)
   configure_file(${ATTNRT_TEST_SRC}/sample/${m}.json ${ATTNRT_TEST_DATA}/${m}.json
     COPYONLY)
 endforeach()
@@ -99,7 +100,17 @@ if(ATTNRT_STUB_DIR)
   attnrt_cli_test(attn-run-train-no-gpu EXIT 2
     REGEX "attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed"
     ARGS ${S}/grad.json --train --kernel sample_grad_dq_bf16)
+  # The group manifests load (the manifest is checked before the driver).
+  attnrt_cli_test(attn-run-grad-group-no-gpu EXIT 2
+    REGEX "attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed"
+    ARGS ${S}/grad-group.json --kernel sample_group_dkdv_dq_bf16)
+  attnrt_cli_test(attn-run-wrong-grad-group-no-gpu EXIT 2
+    REGEX "attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed"
+    ARGS ${S}/wrong-grad-group.json --train)
 endif()
+attnrt_cli_test(attn-run-grad-group-manifest EXIT 3
+  REGEX "attn-run: error: cannot read PTX file '[^']*/attention_grad.ptx' \\(named by \"ptx\" in '[^']*grad-group.json'\\)"
+  ARGS ${M}/grad-group.json)
 attnrt_cli_test(attn-run-bad-grad-manifest EXIT 3
   REGEX "bad-grad-order.json:91:18: kernel 'attn_bwd_dq_0': params\\[3\\]: expected parameter 'output' here, got 'lse' \\(the \"dq\" parameters, in order: query, key, value, output, lse, grad_output, mask, seed, offset, grad_query\\)"
   ARGS ${M}/bad-grad-order.json)
@@ -184,6 +195,21 @@ if(ATTNRT_GPU_TESTS)
   attnrt_cli_test(attn-run-gpu-wrong-grad-train GPU EXIT 1
     REGEX "TRAIN forward=sample_grad_fwd_f32 [^@NL@]* repeat_identical=0 status=FAIL"
     ARGS ${S}/wrong-grad.json --train --iters 1 --warmup 0)
+  # A backward group (prep -> dkdv_dq -> dq_convert with workspaces): alone,
+  # through --kernel of one of its kernels, as a training step, and with a
+  # prep kernel that leaves dq_accum as the runtime's NaN poison.
+  attnrt_cli_test(attn-run-gpu-grad-group GPU EXIT 0
+    REGEX "backward group sample_bwd_0: sample_group_prep_bf16 \\(prep\\), sample_group_dkdv_dq_bf16 \\(dkdv_dq\\), sample_group_dq_convert_bf16 \\(dq_convert\\), launched in this order.*workspaces: row_dot \\[2, 6, 64\\] f32, lse_log2 \\[2, 6, 64\\] f32, dq_accum \\[2, 6, 33, 64\\] f32.*repeat launch of group 'sample_bwd_0' on the same inputs: .*RESULT name=sample_group_prep_bf16 op=attention_grad stage=prep group=sample_bwd_0 [^@NL@]* tflops=nan [^@NL@]*status=PASS@NL@RESULT name=sample_group_dkdv_dq_bf16 [^@NL@]* dk_err=[^@NL@]*status=PASS@NL@RESULT name=sample_group_dq_convert_bf16 [^@NL@]* dq_err=[^@NL@]*status=PASS@NL@GROUP name=sample_bwd_0 kernels=sample_group_prep_bf16,sample_group_dkdv_dq_bf16,sample_group_dq_convert_bf16 stages=prep,dkdv_dq,dq_convert [^@NL@]* deterministic=0 [^@NL@]* ms=[0-9.]+ tflops=[0-9.]+ [^@NL@]*status=PASS@NL@@NL@attn-run: 4 kernel\\(s\\): 4 ok, 0 failed"
+    ARGS ${S}/grad-group.json --iters 3 --warmup 1)
+  attnrt_cli_test(attn-run-gpu-grad-group-kernel GPU EXIT 0
+    REGEX "--kernel sample_group_dq_convert_bf16: running its whole backward group 'sample_bwd_0': sample_group_prep_bf16 \\(prep\\), .*GROUP name=sample_bwd_0 [^@NL@]*status=PASS@NL@@NL@attn-run: 3 kernel\\(s\\): 3 ok, 0 failed"
+    ARGS ${S}/grad-group.json --kernel sample_group_dq_convert_bf16 --iters 2)
+  attnrt_cli_test(attn-run-gpu-grad-group-train GPU EXIT 0
+    REGEX "TRAIN forward=sample_grad_fwd_bf16 backward=sample_group_prep_bf16,sample_group_dkdv_dq_bf16,sample_group_dq_convert_bf16 [^@NL@]*status=PASS@NL@@NL@attn-run: 1 training step\\(s\\): 1 ok, 0 failed"
+    ARGS ${S}/grad-group.json --train --iters 3 --warmup 1)
+  attnrt_cli_test(attn-run-gpu-wrong-grad-group GPU EXIT 1
+    REGEX "grad_query \\(sample_group_dq_convert_bf16\\): max rel err [^@NL@]*<-- FAIL.*RESULT name=sample_group_prep_nozero_bf16 [^@NL@]*status=FAIL.*GROUP name=sample_bwd_0 [^@NL@]*status=FAIL"
+    ARGS ${S}/wrong-grad-group.json --iters 1 --warmup 0)
   attnrt_cli_test(attn-run-gpu-kernel-not-in-ptx GPU EXIT 1
     REGEX "kernel 'sample_not_there' not found in '[^']*sample_kernels_80.ptx'"
     ARGS ${S}/missing-kernel.json --iters 1)

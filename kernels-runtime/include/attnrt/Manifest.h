@@ -5,10 +5,13 @@
 // field is checked for presence, type and value, and the parameter list for
 // consistency with the problem (shapes and dtypes of query, key, value, mask,
 // output and lse; seed/offset with dropout). Backward kernels ("op":
-// "attention_grad", "stage": "dkdv" | "dq") are checked against the backward
-// ABI (parameter names, order, roles, dtypes and shapes), and a "forward"
-// field against the named forward kernel. Errors are attnrt::Error
-// (kExitInput) with "<file>:<line>:<column>: kernel '<name>': <message>".
+// "attention_grad", one "stage" of an ordered group sharing f32 workspaces)
+// are checked against the backward ABI (parameter names, order, roles,
+// dtypes and shapes), each group as a whole (same problem, every gradient
+// written once, workspaces consistent and initialized by a "prep" stage),
+// and a "forward" field against the named forward kernel. Errors are
+// attnrt::Error (kExitInput) with "<file>:<line>:<column>: kernel '<name>':
+// <message>".
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,22 +36,37 @@ const char *causalName(CausalMode c);
 /// What a kernel computes: the forward (attn.attention) or one stage of the
 /// backward (attn.attention_grad).
 enum class KernelOp { Attention, AttentionGrad };
-/// The backward stage: "dkdv" writes grad_key and grad_value, "dq" writes
-/// grad_query. None for a forward kernel.
-enum class GradStage { None, DKDV, DQ };
+/// The backward stage. What each writes: "prep" no gradient (it initializes
+/// workspaces), "dkdv" and "dkdv_dq" grad_key and grad_value ("dkdv_dq" also
+/// accumulates dS K into the dq_accum workspace), "dq" and "dq_convert"
+/// grad_query ("dq_convert" from dq_accum). None for a forward kernel.
+enum class GradStage { None, Prep, DKDV, DQ, DKDVDQ, DQConvert };
 
 /// "attention", "attention_grad".
 const char *opName(KernelOp op);
-/// "none", "dkdv", "dq".
+/// "none", "prep", "dkdv", "dq", "dkdv_dq", "dq_convert".
 const char *stageName(GradStage s);
+
+/// The gradients a stage writes, in parameter order: none for prep,
+/// grad_key and grad_value for dkdv and dkdv_dq, grad_query for dq and
+/// dq_convert.
+std::vector<std::string> stageOutputs(GradStage s);
+
+/// Whether `name` is a workspace of the backward ABI (row_dot, lse_log2,
+/// dq_accum).
+bool isWorkspaceName(const std::string &name);
 
 struct ParamSpec {
   enum class Kind { Tensor, U64 };
   // query key value mask dropout_mask seed offset output lse (forward); also
-  // grad_output grad_query grad_key grad_value (backward)
+  // grad_output grad_query grad_key grad_value and the workspaces row_dot
+  // lse_log2 dq_accum (backward)
   std::string name;
   Kind kind = Kind::Tensor;
   bool isOutput = false;
+  /// An f32 scratch buffer shared by the kernels of a backward group (role
+  /// "workspace"): neither an input nor an output.
+  bool isWorkspace = false;
   DType dtype = DType::F32;    // tensors only
   std::vector<int64_t> shape;  // tensors only
 
@@ -61,8 +79,13 @@ struct KernelSpec {
   std::string source;
   KernelOp op = KernelOp::Attention;
   GradStage stage = GradStage::None;
-  bool deterministic = false; // backward only, informational
-  std::string forward;        // backward only: the forward kernel, or ""
+  /// Backward only: the group's gradients are bit-identical from run to run
+  /// (false when dQ is accumulated with atomics).
+  bool deterministic = false;
+  std::string forward; // backward only: the forward kernel, or ""
+  /// Backward only: the "group" field (the kernels of one
+  /// attn.attention_grad), or "" when absent (the kernel is its own group).
+  std::string group;
   DType dtype = DType::F32;
   int64_t batch = 1, queryHeads = 1, kvHeads = 1;
   int64_t queryLen = 1, keyLen = 1, headDim = 1, valueDim = 1;
@@ -100,10 +123,12 @@ struct KernelSpec {
   double forwardFlops() const;
   /// FLOPs of this kernel. A forward kernel: forwardFlops(). A backward
   /// stage: the matrix products it executes, 2*B*Hq*Lq*Lk times
-  /// (2*D + 2*Dv) for dkdv (S = QK^T, dP = dO V^T, dV = P^T dO, dK = dS^T Q)
-  /// and (2*D + Dv) for dq (S, dP, dQ = dS K), halved like the forward.
-  /// (The benchmark's convention for a whole backward pass is
-  /// backwardFlops() = 2.5 * forwardFlops(), whatever the kernels execute.)
+  /// (2*D + 2*Dv) for dkdv (S = QK^T, dP = dO V^T, dV = P^T dO, dK = dS^T Q),
+  /// (2*D + Dv) for dq (S, dP, dQ = dS K) and (3*D + 2*Dv) for dkdv_dq (S,
+  /// dP, dV, dK and dQ), halved like the forward; 0 for prep and dq_convert
+  /// (no products). (The benchmark's convention for a whole backward pass
+  /// is backwardFlops() = 2.5 * forwardFlops(), whatever the kernels
+  /// execute.)
   double flops() const;
   /// The benchmark convention for one backward pass: 2.5 * forwardFlops().
   double backwardFlops() const { return 2.5 * forwardFlops(); }
@@ -111,8 +136,8 @@ struct KernelSpec {
     return causal != CausalMode::None && queryLen == keyLen;
   }
   /// Bytes of every tensor parameter (forward: Q, K, V, mask read, O, lse
-  /// written; backward: Q, K, V, O, lse, dO, mask read, the gradients
-  /// written), each counted once.
+  /// written; backward: Q, K, V, O, lse, dO, mask read, the workspaces and
+  /// the gradients written), each counted once.
   uint64_t bytesMoved() const;
 };
 
@@ -128,6 +153,23 @@ struct Manifest {
 
 /// The kernel called `name`, or null.
 const KernelSpec *findKernel(const Manifest &m, const std::string &name);
+
+/// The backward kernels of one attn.attention_grad, launched one after
+/// another in manifest order on shared inputs and workspaces.
+struct GradGroup {
+  /// The "group" field, or the kernel's name for a kernel without one.
+  std::string name;
+  /// Whether the kernels have a "group" field (false: one old-style kernel).
+  bool explicitGroup = false;
+  std::vector<const KernelSpec *> kernels; // manifest order
+};
+
+/// The backward groups of `m`, ordered by their first kernel. The pointers
+/// point into m.kernels.
+std::vector<GradGroup> gradGroups(const Manifest &m);
+
+/// The group of backward kernel `k` (of `m`).
+GradGroup gradGroupOf(const Manifest &m, const KernelSpec &k);
 
 /// Parses and validates manifest text. `path` is used for messages and to
 /// resolve the PTX file name (which is not opened here).

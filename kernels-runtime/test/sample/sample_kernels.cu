@@ -14,7 +14,14 @@
 // per query row (stage dq), f32 arithmetic, no atomics. In wrong-grad.json
 // one dkdv kernel forgets the other query heads of a GQA group and one dq
 // kernel changes a bit of its result on every second launch (a stand-in for
-// a kernel whose results depend on the order of atomic additions).
+// a kernel whose results depend on the order of atomic additions, which its
+// manifest wrongly calls "deterministic": the repeat check fails it).
+//
+// The backward group (grad-group.json) is the tensor-core backward's shape
+// of work done naively: prep (row_dot, lse_log2, zeroed dq_accum), dkdv_dq
+// (one thread per key row, dQ added to dq_accum with atomics) and
+// dq_convert; in wrong-grad-group.json the prep kernel forgets to zero
+// dq_accum (the runtime's NaN-poisoned workspace then reaches grad_query).
 //
 //===----------------------------------------------------------------------===//
 
@@ -311,6 +318,95 @@ __device__ void gradQuery(const Config c, const T *q, const T *k, const T *v,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Backward group: prep -> dkdv_dq -> dq_convert
+//===----------------------------------------------------------------------===//
+
+constexpr float kLog2e = 1.4426950408889634f;
+
+/// Query rows of row_dot and lse_log2, padded to a multiple of 64 like the
+/// tensor-core kernels' workspaces.
+__device__ int paddedRows(const Config &c) { return (c.Lq + 63) / 64 * 64; }
+
+/// Stage prep: one thread per padded query row (b, h, i): row_dot = D_i
+/// (0 past Lq), lse_log2 = lse * log2(e) (+inf for an empty row or past
+/// Lq), and the row of dq_accum zeroed (unless `skipZero`, the deliberate
+/// bug of wrong-grad-group.json).
+template <class T>
+__device__ void groupPrep(const Config c, const T *out, const float *lse,
+                          const T *dout, float *rowDotWs, float *lseLog2,
+                          float *dqAccum, bool skipZero = false) {
+  int pad = paddedRows(c);
+  int64_t prow = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (prow >= int64_t(c.B) * c.Hq * pad)
+    return;
+  int i = int(prow % pad);
+  if (i >= c.Lq) {
+    rowDotWs[prow] = 0.0f;
+    lseLog2[prow] = INFINITY;
+    return;
+  }
+  int64_t row = prow / pad * c.Lq + i;
+  rowDotWs[prow] = rowDot(c, out, dout, row);
+  lseLog2[prow] = lse[row] == -INFINITY ? INFINITY : lse[row] * kLog2e;
+  for (int d = 0; !skipZero && d < c.D; ++d)
+    dqAccum[row * c.D + d] = 0.0f;
+}
+
+/// Stage dkdv_dq: gradKeyValue reading D_i and lse from the workspaces, and
+/// adding each dS_ij K_j into dq_accum with atomics (so the order of the
+/// additions, and the last bits of dQ, may change from run to run).
+template <class T, class M>
+__device__ void groupKeyValueQuery(const Config c, const T *q, const T *k,
+                                   const T *v, const T *dout, const M *mask,
+                                   const float *rowDotWs, const float *lseLog2,
+                                   float *dqAccum, T *dk, T *dv) {
+  int64_t kvRow = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (kvRow >= int64_t(c.B) * c.Hkv * c.Lk)
+    return;
+  int j = int(kvRow % c.Lk), hk = int((kvRow / c.Lk) % c.Hkv),
+      b = int(kvRow / (int64_t(c.Lk) * c.Hkv));
+  int group = c.Hq / c.Hkv, pad = paddedRows(c);
+  float accK[kMaxD], accV[kMaxDv];
+  for (int d = 0; d < c.D; ++d)
+    accK[d] = 0.0f;
+  for (int e = 0; e < c.Dv; ++e)
+    accV[e] = 0.0f;
+  for (int h = hk * group; h < (hk + 1) * group; ++h) {
+    for (int i = 0; i < c.Lq; ++i) {
+      int64_t row = (int64_t(b) * c.Hq + h) * c.Lq + i;
+      int64_t prow = (int64_t(b) * c.Hq + h) * pad + i;
+      if (lseLog2[prow] == INFINITY)
+        continue; // a fully masked row contributes nothing
+      float ds, pd;
+      if (!gradPoint(c, q, k, v, mask, dout, 0, 0, b, h, i, j,
+                     lseLog2[prow] / kLog2e, rowDotWs[prow], ds, pd))
+        continue;
+      for (int d = 0; d < c.D; ++d) {
+        accK[d] += ds * toFloat(q[row * c.D + d]);
+        atomicAdd(&dqAccum[row * c.D + d], ds * toFloat(k[kvRow * c.D + d]));
+      }
+      for (int e = 0; e < c.Dv; ++e)
+        accV[e] += pd * toFloat(dout[row * c.Dv + e]);
+    }
+  }
+  for (int d = 0; d < c.D; ++d)
+    dk[kvRow * c.D + d] = fromFloat<T>(c.scale * accK[d]);
+  for (int e = 0; e < c.Dv; ++e)
+    dv[kvRow * c.Dv + e] = fromFloat<T>(accV[e]);
+}
+
+/// Stage dq_convert: one thread per query row, grad_query = dq_accum *
+/// scale in the element type.
+template <class T>
+__device__ void groupConvert(const Config c, const float *dqAccum, T *dq) {
+  int64_t row = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row >= int64_t(c.B) * c.Hq * c.Lq)
+    return;
+  for (int d = 0; d < c.D; ++d)
+    dq[row * c.D + d] = fromFloat<T>(c.scale * dqAccum[row * c.D + d]);
+}
+
 //                        B  Hq Hkv Lq  Lk  D   Dv  scale  causal wl  wr  cap  drop  mk  mask shape
 constexpr Config kGradF32{2, 4, 2, 24, 40, 32, 24, 0.3f, 2, 16, -1, 5.f, 0.2f, 2, 1, 4, 1, 40};
 constexpr Config kGradBf16{2, 6, 2, 33, 33, 64, 64, 0.125f, 1, -2, -2, 0.f, 0.f, 1, 2, 1, 33, 33};
@@ -440,6 +536,45 @@ __global__ void sample_grad_flaky_dq_f32(const float *q, const float *k,
                                          uint64_t offset, float *dq) {
   gradQuery(kGradF32, q, k, v, out, lse, dout, mask, seed, offset, dq,
             /*flipEveryOther=*/true);
+}
+
+// The backward group of sample_grad_fwd_bf16's problem (grad-group.json,
+// wrong-grad-group.json).
+
+__global__ void sample_group_prep_bf16(const bf16 *q, const bf16 *k,
+                                       const bf16 *v, const bf16 *out,
+                                       const float *lse, const bf16 *dout,
+                                       const uint8_t *mask, float *rowDotWs,
+                                       float *lseLog2, float *dqAccum) {
+  groupPrep(kGradBf16, out, lse, dout, rowDotWs, lseLog2, dqAccum);
+}
+
+__global__ void
+sample_group_prep_nozero_bf16(const bf16 *q, const bf16 *k, const bf16 *v,
+                              const bf16 *out, const float *lse,
+                              const bf16 *dout, const uint8_t *mask,
+                              float *rowDotWs, float *lseLog2, float *dqAccum) {
+  groupPrep(kGradBf16, out, lse, dout, rowDotWs, lseLog2, dqAccum,
+            /*skipZero=*/true);
+}
+
+__global__ void sample_group_dkdv_dq_bf16(const bf16 *q, const bf16 *k,
+                                          const bf16 *v, const bf16 *out,
+                                          const float *lse, const bf16 *dout,
+                                          const uint8_t *mask,
+                                          const float *rowDotWs,
+                                          const float *lseLog2, float *dqAccum,
+                                          bf16 *dk, bf16 *dv) {
+  groupKeyValueQuery(kGradBf16, q, k, v, dout, mask, rowDotWs, lseLog2, dqAccum,
+                     dk, dv);
+}
+
+__global__ void sample_group_dq_convert_bf16(const bf16 *q, const bf16 *k,
+                                             const bf16 *v, const bf16 *out,
+                                             const float *lse, const bf16 *dout,
+                                             const uint8_t *mask,
+                                             const float *dqAccum, bf16 *dq) {
+  groupConvert(kGradBf16, dqAccum, dq);
 }
 
 } // extern "C"
