@@ -167,6 +167,13 @@ def validation_bwd():
     yield "vb_d_ne_dv", t("vb_d_ne_dv", 1, 2, 2, 50, 60, 64, 128, "bf16")
     yield "vb_odd_d40", t("vb_odd_d40", 1, 2, 1, 45, 67, 40, 40, "bf16", tl)
     yield "vb_odd_d33_f32", t("vb_odd_d33_f32", 1, 2, 2, 33, 47, 33, 33, "f32")
+    # `deterministic`: the tensor-core backward without atomics (prep, dkdv,
+    # dq), bit-identical from run to run (attn-run's repeat check).
+    yield "vb_det_gqa_bf16", t("vb_det_gqa_bf16", 2, 8, 2, 200, 333, 64, 64, "bf16", deterministic=True)
+    yield "vb_det_causal_f16_d128", t("vb_det_causal_f16_d128", 2, 8, 2, 256, 256, 128, 128, "f16", tl,
+                                      deterministic=True)
+    yield "vb_det_ragged_window", t("vb_det_ragged_window", 1, 4, 2, 129, 190, 128, 128, "bf16",
+                                    "window = array<i64: 17, 9>", deterministic=True)
 
 
 def main():

@@ -2,11 +2,11 @@
 //
 //   attn-compile input.mlir --chip=sm_90a -o out.ptx [--manifest=out.json]
 //                [--emit=ptx|gpu] [--kernel=auto|tensor-core|cuda-core]
-//                [--block-q=0|64|128]
+//                [--block-q=0|64|128] [--grad-dq=separate|atomic]
 //
-// Generates one kernel per attn.attention and two per attn.attention_grad
-// (the backward's dK/dV and dQ kernels, after the forward ones; attn-to-gpu),
-// lowers them through
+// Generates one kernel per attn.attention and the group of kernels of each
+// attn.attention_grad (after the forward ones; docs/kernel-manifest.md,
+// "Backward kernels"), lowers them through
 // upstream's gpu-lower-to-nvvm-pipeline to PTX, and writes the PTX file and
 // the JSON manifest a runtime needs to launch it (docs/kernel-manifest.md).
 //
@@ -82,6 +82,14 @@ static llvm::cl::opt<int64_t>
                          "(16 or 32 query rows each); 0 (default) chooses"),
           llvm::cl::init(0));
 
+static llvm::cl::opt<std::string> gradDq(
+    "grad-dq",
+    llvm::cl::desc("dQ of the tensor-core backward: separate (default; a dq "
+                   "kernel over query blocks, no atomics) or atomic (added "
+                   "to an f32 accumulator by the key-block kernel; ops "
+                   "without `deterministic`, Lq >= 64)"),
+    llvm::cl::init("separate"));
+
 static llvm::cl::opt<unsigned> indexBits(
     "index-bits",
     llvm::cl::desc("Bits of the kernels' index arithmetic: 0 (default) "
@@ -130,6 +138,12 @@ int main(int argc, char **argv) {
   if (!kernelChoice)
     return fail("unsupported --kernel=" + kernelKind +
                 " (expected auto, tensor-core or cuda-core)");
+
+  if (gradDq != "separate" && gradDq != "atomic")
+    return fail("unsupported --grad-dq=" + gradDq +
+                " (expected separate or atomic)");
+  attn::GradDqMode dqMode = gradDq == "atomic" ? attn::GradDqMode::Atomic
+                                               : attn::GradDqMode::Separate;
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -207,7 +221,7 @@ int main(int argc, char **argv) {
   }
   for (auto [i, op] : llvm::enumerate(gradOps)) {
     FailureOr<attn::GradKernelSpecs> specs = attn::describeAttentionGradKernels(
-        op, static_cast<int64_t>(i), *kernelChoice);
+        op, static_cast<int64_t>(i), *kernelChoice, dqMode);
     if (failed(specs) ||
         failed(attn::buildAttentionGradKernels(b, gpuModule, op, *specs)))
       return 1;
@@ -282,6 +296,7 @@ int main(int argc, char **argv) {
     llvm::sys::path::replace_extension(path, "json");
     manifestPath = std::string(path);
   }
+  size_t numKernels = manifestKernels.size();
   llvm::json::Object manifest{
       {"format", "attn-kernels-v1"},
       {"ptx", llvm::sys::path::filename(outputFilename).str()},
@@ -292,7 +307,6 @@ int main(int argc, char **argv) {
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
   if (failed(writeFile(manifestPath, json)))
     return 1;
-  size_t numKernels = ops.size() + 2 * gradOps.size();
   llvm::outs() << "attn-compile: wrote " << outputFilename << " and "
                << manifestPath << " (" << numKernels << " kernel"
                << (numKernels == 1 ? "" : "s") << ", " << chip << ", " << bits

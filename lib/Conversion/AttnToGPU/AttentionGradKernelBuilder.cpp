@@ -610,15 +610,20 @@ static KernelParam workspaceParam(StringRef name, ArrayRef<int64_t> shape) {
 /// last kernel scales and converts it. Fewer than 64 queries (decoding) keep
 /// the atomic-free kernels: one query block makes the separate dq kernel
 /// cheap, and ptxas spills the fused kernel there (ragged single block).
+/// The atomic form is not the default: with 64-key blocks of 4 warps and one
+/// red.global.add.f32 per element it ran the H200 grid at 0.5-0.8x the
+/// speed of the separate dq kernel (docs/performance.md).
 static GradKernelSpecs describeTensorCoreGradKernels(AttentionGradOp op,
-                                                     int64_t n) {
+                                                     int64_t n,
+                                                     GradDqMode dqMode) {
   RankedTensorType q = op.getQueryType();
   int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
           queryLen = q.getDimSize(2), headDim = q.getDimSize(3);
   int64_t kvHeads = op.getKeyType().getDimSize(1),
           keyLen = op.getKeyType().getDimSize(2);
   const int64_t paddedLen = roundUp(queryLen, tcgrad::kBlock);
-  const bool atomics = !op.getDeterministic() && queryLen >= tcgrad::kBlock;
+  const bool atomics = dqMode == GradDqMode::Atomic &&
+                       !op.getDeterministic() && queryLen >= tcgrad::kBlock;
   KernelParam rowDot = workspaceParam("row_dot", {batch, heads, paddedLen});
   KernelParam lseLog2 = workspaceParam("lse_log2", {batch, heads, paddedLen});
   KernelParam dqAccum =
@@ -661,7 +666,8 @@ static GradKernelSpecs describeTensorCoreGradKernels(AttentionGradOp op,
 
 FailureOr<GradKernelSpecs>
 mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
-                                         KernelChoice choice) {
+                                         KernelChoice choice,
+                                         GradDqMode dqMode) {
   if (failed(checkStaticShapes(op)))
     return failure();
   RankedTensorType q = op.getQueryType();
@@ -694,7 +700,7 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
                "GPU code generation: no tensor-core backward kernel: ")
            << whyNot;
   if (tcOk && choice != KernelChoice::CudaCore)
-    return describeTensorCoreGradKernels(op, n);
+    return describeTensorCoreGradKernels(op, n, dqMode);
 
   const int64_t t = gradThreadsPerRow(headDim, valueDim);
   const int64_t eltBytes = q.getElementType().isF32() ? 4 : 2;

@@ -34,12 +34,15 @@
 // batch) and the parameters in ABI order.
 // MANIFEST: "name": "attn_fwd_0",
 // MANIFEST-NEXT: "op": "attention",
-// MANIFEST: "deterministic": false,
+// No atomics: "deterministic" (bit-reproducible) although the op does not
+// ask for it; both kernels of an op share a group.
+// MANIFEST: "deterministic": true,
 // MANIFEST: "forward": "attn_fwd_0",
 // MANIFEST-NEXT: "grid": [
 // MANIFEST-NEXT: 3,
 // MANIFEST-NEXT: 2,
 // MANIFEST-NEXT: 2
+// MANIFEST: "group": "attn_bwd_0",
 // MANIFEST: "has_lse": false,
 // MANIFEST: "name": "attn_bwd_dkdv_0",
 // MANIFEST-NEXT: "op": "attention_grad",

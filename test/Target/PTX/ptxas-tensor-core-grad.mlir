@@ -1,9 +1,12 @@
-// The tensor-core backward pair (TensorCoreGradKernelBuilder.cpp) assembles
-// with ptxas for sm_90a and sm_80 without spilling on the configurations the
+// The tensor-core backward (TensorCoreGradKernelBuilder.cpp) assembles with
+// ptxas for sm_90a and sm_80 without spilling on the configurations the
 // benchmark grid uses (D = 64 and 128, causal or not, GQA) and on the D = 64
-// feature variants, the D = 128 additive mask and decoding. The D = 128
-// variants that hold the most live values at once spill a few bytes; they
-// are ptxas-tensor-core-grad-heavy.mlir. Needs only the CUDA toolkit.
+// feature variants, the D = 128 additive mask and decoding, in both dQ modes:
+// prep + dkdv + dq (default, no atomics) and, with --grad-dq=atomic, prep +
+// dkdv_dq + dq_convert (dQ added with red.global.add.f32; decoding, Lq < 64,
+// keeps the separate dq kernel). The D = 128 variants that hold the most live
+// values at once spill a few bytes; they are
+// ptxas-tensor-core-grad-heavy.mlir. Needs only the CUDA toolkit.
 // REQUIRES: ptxas
 // RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
@@ -11,21 +14,68 @@
 // RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm90.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.sm90.json
+// RUN: attn-compile %s --kernel=tensor-core --grad-dq=atomic --chip=sm_90a -o %t.atomic90.ptx | FileCheck %s --check-prefix=COMPILE
+// RUN: ptxas -arch=sm_90a -v %t.atomic90.ptx -o %t.atomic90.cubin 2>&1 | FileCheck %s
+// RUN: attn-compile %s --kernel=tensor-core --grad-dq=atomic --chip=sm_80 -o %t.atomic80.ptx
+// RUN: ptxas -arch=sm_80 -v %t.atomic80.ptx -o %t.atomic80.cubin 2>&1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=ATOMIC < %t.atomic90.ptx
+// RUN: FileCheck %s --check-prefix=ATOMIC-MANIFEST < %t.atomic90.json
+// RUN: not attn-compile %s --grad-dq=sometimes -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD
 
-// COMPILE: attn-compile: wrote {{.*}} (16 kernels, sm_90a, 32-bit indices)
-// CHECK-COUNT-16: 0 bytes spill stores, 0 bytes spill loads
+// Three kernels per op.
+// COMPILE: attn-compile: wrote {{.*}} (24 kernels, sm_90a, 32-bit indices)
+// CHECK-COUNT-24: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: bytes spill stores
 // Tensor cores, asynchronous copies, no atomics.
+// PTX: .visible .entry attn_bwd_prep_0(
+// PTX: .visible .entry attn_bwd_dkdv_0(
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX: cp.async
-// PTX-NOT: atom.
-// Launch: 4 warps, dynamic shared memory (K, V + two Q/dO stages + lse/D rows
-// for dkdv at D = 64: 6 * 64 * 72 * 2 + 512 bytes).
+// PTX: .visible .entry attn_bwd_dq_0(
+// PTX-NOT: {{^[[:space:]]*}}atom.
+// PTX-NOT: {{^[[:space:]]*}}red.global
+// Launch: 4 warps; prep without shared memory; dkdv with dynamic shared
+// memory for K, V, two Q/dO stages and two stages of the lse/D rows
+// (D = 64: 6 * 64 * 72 * 2 + 2 * 2 * 64 * 4 bytes). The workspaces are f32,
+// padded to whole 64-row query blocks (192 rows here).
+// MANIFEST: "name": "attn_bwd_prep_0",
+// MANIFEST: "name": "row_dot",
+// MANIFEST-NEXT: "role": "workspace",
+// MANIFEST-NEXT: "shape": [
+// MANIFEST-NEXT: 2,
+// MANIFEST-NEXT: 8,
+// MANIFEST-NEXT: 192
+// MANIFEST: "name": "lse_log2",
+// MANIFEST-NEXT: "role": "workspace",
+// MANIFEST: "stage": "prep"
 // MANIFEST: "block": [
 // MANIFEST-NEXT: 128,
-// MANIFEST: "dynamic_shared_memory": 55808,
+// MANIFEST: "deterministic": true,
+// MANIFEST: "dynamic_shared_memory": 56320,
+// MANIFEST: "group": "attn_bwd_0",
 // MANIFEST: "stage": "dkdv"
+// MANIFEST: "stage": "dq"
+
+// The atomic form: the key-block kernel adds dS K to dq_accum (a global
+// pointer parameter) with relaxed reductions; the last kernel converts.
+// ATOMIC: .visible .entry attn_bwd_prep_0(
+// ATOMIC: .visible .entry attn_bwd_dkdv_dq_0(
+// ATOMIC: red.global.add.f32 [%rd{{[0-9]+}}+{{[0-9]+}}],
+// ATOMIC: .visible .entry attn_bwd_dq_convert_0(
+// ATOMIC: .visible .entry attn_bwd_dq_7(
+// ATOMIC-MANIFEST: "name": "dq_accum",
+// ATOMIC-MANIFEST-NEXT: "role": "workspace",
+// ATOMIC-MANIFEST-NEXT: "shape": [
+// ATOMIC-MANIFEST-NEXT: 2,
+// ATOMIC-MANIFEST-NEXT: 8,
+// ATOMIC-MANIFEST-NEXT: 192,
+// ATOMIC-MANIFEST-NEXT: 64
+// ATOMIC-MANIFEST: "deterministic": false,
+// ATOMIC-MANIFEST: "dynamic_shared_memory": 65536,
+// ATOMIC-MANIFEST: "stage": "dkdv_dq"
+// ATOMIC-MANIFEST: "stage": "dq_convert"
+// BAD: attn-compile: unsupported --grad-dq=sometimes (expected separate or atomic)
 
 func.func @d64_bf16(%q: tensor<2x8x192x64xbf16>, %k: tensor<2x2x256x64xbf16>, %v: tensor<2x2x256x64xbf16>, %o: tensor<2x8x192x64xbf16>, %lse: tensor<2x8x192xf32>, %do: tensor<2x8x192x64xbf16>) -> (tensor<2x8x192x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>) {
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x192x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>) forward(%o, %lse : tensor<2x8x192x64xbf16>, tensor<2x8x192xf32>) grad_output(%do : tensor<2x8x192x64xbf16>) -> tensor<2x8x192x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>

@@ -98,9 +98,9 @@ llvm::json::Object kernelManifestEntry(AttentionOp op, const KernelSpec &spec);
 
 /// The kernels of one attn.attention_grad (docs/kernel-manifest.md,
 /// "Backward kernels"), in launch order:
-///  - tensor cores, not `deterministic`: prep, dkdv_dq (dQ accumulated with
-///    f32 atomics), dq_convert;
-///  - tensor cores, `deterministic`: prep, dkdv, dq (no atomics);
+///  - tensor cores: prep, dkdv, dq (no atomics); with GradDqMode::Atomic
+///    and an op that is not `deterministic`: prep, dkdv_dq (dQ accumulated
+///    with f32 atomics), dq_convert;
 ///  - CUDA cores: dkdv, dq (no workspaces, either order).
 struct GradKernelSpecs {
   SmallVector<KernelSpec, 3> kernels;
@@ -108,12 +108,25 @@ struct GradKernelSpecs {
   bool deterministic = true;
 };
 
+/// How the tensor-core backward accumulates dQ (attn-compile --grad-dq).
+enum class GradDqMode {
+  /// A dq kernel over query blocks recomputes S and dP (seven products per
+  /// block pair, no atomics). The default: faster on the H200 than the
+  /// atomic form of this code generator (docs/performance.md).
+  Separate,
+  /// dQ += dS K inside the key-block kernel with f32 atomics, converted by
+  /// a last kernel (five products; FlashAttention-2's scheme). Used only for
+  /// ops without `deterministic` and with at least 64 queries.
+  Atomic,
+};
+
 /// Chooses the mapping of `op`'s backward kernels, named
 /// attn_bwd_<stage>_<n>, group attn_bwd_<n> (static shapes only; fails with
 /// a diagnostic at the op otherwise). `choice` as for the forward.
 FailureOr<GradKernelSpecs>
 describeAttentionGradKernels(AttentionGradOp op, int64_t n,
-                             KernelChoice choice = KernelChoice::Auto);
+                             KernelChoice choice = KernelChoice::Auto,
+                             GradDqMode dqMode = GradDqMode::Separate);
 
 /// Appends the backward kernels of `op` to `module`, in launch order.
 LogicalResult buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
