@@ -142,8 +142,12 @@ int main(int argc, char **argv) {
   if (gradDq != "separate" && gradDq != "atomic")
     return fail("unsupported --grad-dq=" + gradDq +
                 " (expected separate or atomic)");
-  attn::GradDqMode dqMode = gradDq == "atomic" ? attn::GradDqMode::Atomic
-                                               : attn::GradDqMode::Separate;
+  attn::GradKernelOptions gradOptions;
+  gradOptions.dqMode = gradDq == "atomic" ? attn::GradDqMode::Atomic
+                                          : attn::GradDqMode::Separate;
+  // sm_90: one red.global.add.v4.f32 per four dQ elements (PTX 8.1).
+  const bool hopper = chip != "sm_80";
+  gradOptions.vectorReductions = hopper;
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -221,7 +225,7 @@ int main(int argc, char **argv) {
   }
   for (auto [i, op] : llvm::enumerate(gradOps)) {
     FailureOr<attn::GradKernelSpecs> specs = attn::describeAttentionGradKernels(
-        op, static_cast<int64_t>(i), *kernelChoice, dqMode);
+        op, static_cast<int64_t>(i), *kernelChoice, gradOptions);
     if (failed(specs) ||
         failed(attn::buildAttentionGradKernels(b, gpuModule, op, *specs)))
       return 1;
@@ -264,7 +268,7 @@ int main(int argc, char **argv) {
       "},gpu-kernel-outlining,convert-vector-to-scf,"
       "convert-scf-to-cf,convert-nvvm-to-llvm,convert-func-to-llvm,"
       "expand-strided-metadata,nvvm-attach-target{chip=" +
-      chip + " features=+ptx80 O=3},lower-affine,convert-arith-to-llvm{" + ib +
+      chip + " features=" + (hopper ? "+ptx81" : "+ptx80") + " O=3},lower-affine,convert-arith-to-llvm{" + ib +
       "},convert-index-to-llvm{" + ib +
       "},canonicalize,cse,"
       "gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1 " +

@@ -613,16 +613,16 @@ static KernelParam workspaceParam(StringRef name, ArrayRef<int64_t> shape) {
 /// The atomic form is not the default: with 64-key blocks of 4 warps and one
 /// red.global.add.f32 per element it ran the H200 grid at 0.5-0.8x the
 /// speed of the separate dq kernel (docs/performance.md).
-static GradKernelSpecs describeTensorCoreGradKernels(AttentionGradOp op,
-                                                     int64_t n,
-                                                     GradDqMode dqMode) {
+static GradKernelSpecs
+describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
+                              const GradKernelOptions &options) {
   RankedTensorType q = op.getQueryType();
   int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
           queryLen = q.getDimSize(2), headDim = q.getDimSize(3);
   int64_t kvHeads = op.getKeyType().getDimSize(1),
           keyLen = op.getKeyType().getDimSize(2);
   const int64_t paddedLen = roundUp(queryLen, tcgrad::kBlock);
-  const bool atomics = dqMode == GradDqMode::Atomic &&
+  const bool atomics = options.dqMode == GradDqMode::Atomic &&
                        !op.getDeterministic() && queryLen >= tcgrad::kBlock;
   KernelParam rowDot = workspaceParam("row_dot", {batch, heads, paddedLen});
   KernelParam lseLog2 = workspaceParam("lse_log2", {batch, heads, paddedLen});
@@ -640,6 +640,7 @@ static GradKernelSpecs describeTensorCoreGradKernels(AttentionGradOp op,
     spec.stage = stage.str();
     spec.source = sourceOf(op.getLoc());
     spec.tensorCores = true;
+    spec.vectorReductions = options.vectorReductions;
     spec.blockQ = spec.blockKV = tcgrad::kBlock;
     spec.block = {tcgrad::kThreads, 1, 1};
     spec.grid = grid;
@@ -667,7 +668,7 @@ static GradKernelSpecs describeTensorCoreGradKernels(AttentionGradOp op,
 FailureOr<GradKernelSpecs>
 mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
                                          KernelChoice choice,
-                                         GradDqMode dqMode) {
+                                         GradKernelOptions options) {
   if (failed(checkStaticShapes(op)))
     return failure();
   RankedTensorType q = op.getQueryType();
@@ -700,7 +701,7 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
                "GPU code generation: no tensor-core backward kernel: ")
            << whyNot;
   if (tcOk && choice != KernelChoice::CudaCore)
-    return describeTensorCoreGradKernels(op, n, dqMode);
+    return describeTensorCoreGradKernels(op, n, options);
 
   const int64_t t = gradThreadsPerRow(headDim, valueDim);
   const int64_t eltBytes = q.getElementType().isF32() ? 4 : 2;

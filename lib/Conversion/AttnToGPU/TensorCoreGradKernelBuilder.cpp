@@ -163,6 +163,12 @@ private:
   /// result nobody reads. (The offset goes into the instruction: inline asm
   /// hides the address from the backend, which could not fold it.)
   void atomicAdd(Value ptr, int64_t byteOffset, Value v);
+  /// red.global.add.v4.f32 of `v` at `ptr` + `byteOffset` (16-byte aligned;
+  /// sm_90, PTX 8.1).
+  void atomicAdd4(Value ptr, int64_t byteOffset, const std::array<Value, 4> &v);
+  /// The four consecutive dQ elements this thread adds from C fragment `c`
+  /// after swapping one pair with lane ^ 1 (`odd`: t4 is odd).
+  std::array<Value, 4> quadOfPairs(const Frag &c, Value odd);
   /// Stores the A fragment `a` of k-step kk of dSᵀ (the warp's 16 keys x
   /// queries [16kk, 16kk + 16)) to `dsS` ([key][query / 2] pairs).
   void storeTransposedScores(Value dsS, const std::array<Value, 4> &a,
@@ -392,6 +398,30 @@ void GradEmitter::storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
   }
 }
 
+std::array<Value, 4> GradEmitter::quadOfPairs(const Frag &c, Value odd) {
+  // Even threads keep row g (c0, c1) and take the partner's row-g pair; odd
+  // threads keep row g + 8 (c2, c3) and take the partner's row-g + 8 pair.
+  auto pick = [&](Value ifOdd, Value ifEven) -> Value {
+    return arith::SelectOp::create(b, loc, odd, ifOdd, ifEven);
+  };
+  Value got0 = shflXor(pick(c[0], c[2]), 1);
+  Value got1 = shflXor(pick(c[1], c[3]), 1);
+  return {pick(got0, c[0]), pick(got1, c[1]), pick(c[2], got0),
+          pick(c[3], got1)};
+}
+
+void GradEmitter::atomicAdd4(Value ptr, int64_t byteOffset,
+                             const std::array<Value, 4> &v) {
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{}, ValueRange{ptr, v[0], v[1], v[2], v[3]},
+      ("red.global.add.v4.f32 [$0+" + Twine(byteOffset) +
+       "], {$1, $2, $3, $4};")
+          .str(),
+      "l,f,f,f,f", /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+}
+
 void GradEmitter::storeTransposedScores(Value dsS, const std::array<Value, 4> &a,
                                         int64_t kk) {
   Value key = add(mul(warp, 16), g);
@@ -420,6 +450,20 @@ void GradEmitter::emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
   Value bTOff = bTransLaneOffset();
   // This thread's first element: row 16 warp + g, column 2 t4.
   Value base = dqAccumAt(add(paddedRow0, add(mul(warp, 16), g)), mul(t4, 2));
+  // Vector reductions: threads t4 and t4 ^ 1 swap a pair (quadOfPairs), so
+  // that an even t4 adds columns 2 t4 .. 2 t4 + 3 of row g and an odd one
+  // columns 2 t4 - 2 .. 2 t4 + 1 of row g + 8, 16-byte aligned.
+  Value odd, quadBase;
+  if (spec.vectorReductions) {
+    odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, remu(t4, 2),
+                                idx(0));
+    Value shift = arith::SelectOp::create(
+        b, loc, odd, arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                  (8 * headDim - 2) * 4),
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+    quadBase = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                                   ValueRange{shift});
+  }
   Frag zero{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)};
   for (int64_t np = 0; np < headDim / 16; ++np) {
     Frag acc[2] = {zero, zero};
@@ -431,11 +475,15 @@ void GradEmitter::emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
       acc[0] = mma(da, kr[0], kr[1], acc[0]);
       acc[1] = mma(da, kr[2], kr[3], acc[1]);
     }
-    for (int64_t j = 0; j < 2; ++j)
+    for (int64_t j = 0; j < 2; ++j) {
+      const int64_t col = 16 * np + 8 * j;
+      if (quadBase) {
+        atomicAdd4(quadBase, col * 4, quadOfPairs(acc[j], odd));
+        continue;
+      }
       for (int64_t e = 0; e < 4; ++e)
-        atomicAdd(base,
-                  (8 * (e / 2) * headDim + 16 * np + 8 * j + e % 2) * 4,
-                  acc[j][e]);
+        atomicAdd(base, (8 * (e / 2) * headDim + col + e % 2) * 4, acc[j][e]);
+    }
   }
 }
 

@@ -19,6 +19,7 @@
 // RUN: attn-compile %s --kernel=tensor-core --grad-dq=atomic --chip=sm_80 -o %t.atomic80.ptx
 // RUN: ptxas -arch=sm_80 -v %t.atomic80.ptx -o %t.atomic80.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=ATOMIC < %t.atomic90.ptx
+// RUN: FileCheck %s --check-prefix=ATOMIC80 < %t.atomic80.ptx
 // RUN: FileCheck %s --check-prefix=ATOMIC-MANIFEST < %t.atomic90.json
 // RUN: not attn-compile %s --grad-dq=sometimes -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD
 
@@ -58,10 +59,12 @@
 // MANIFEST: "stage": "dq"
 
 // The atomic form: the key-block kernel adds dS K to dq_accum (a global
-// pointer parameter) with relaxed reductions; the last kernel converts.
+// pointer parameter) with relaxed reductions, four elements per instruction
+// on sm_90 (PTX 8.1), one on sm_80; the last kernel converts.
+// ATOMIC: .version 8.1
 // ATOMIC: .visible .entry attn_bwd_prep_0(
 // ATOMIC: .visible .entry attn_bwd_dkdv_dq_0(
-// ATOMIC: red.global.add.f32 [%rd{{[0-9]+}}+{{[0-9]+}}],
+// ATOMIC: red.global.add.v4.f32 [%rd{{[0-9]+}}+{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
 // ATOMIC: .visible .entry attn_bwd_dq_convert_0(
 // ATOMIC: .visible .entry attn_bwd_dq_7(
 // ATOMIC-MANIFEST: "name": "dq_accum",
@@ -75,6 +78,10 @@
 // ATOMIC-MANIFEST: "dynamic_shared_memory": 65536,
 // ATOMIC-MANIFEST: "stage": "dkdv_dq"
 // ATOMIC-MANIFEST: "stage": "dq_convert"
+// ATOMIC80: .version 8.0
+// ATOMIC80: .visible .entry attn_bwd_dkdv_dq_0(
+// ATOMIC80-NOT: red.global.add.v4
+// ATOMIC80: red.global.add.f32 [%rd{{[0-9]+}}+{{[0-9]+}}], %r{{[0-9]+}};
 // BAD: attn-compile: unsupported --grad-dq=sometimes (expected separate or atomic)
 
 func.func @d64_bf16(%q: tensor<2x8x192x64xbf16>, %k: tensor<2x2x256x64xbf16>, %v: tensor<2x2x256x64xbf16>, %o: tensor<2x8x192x64xbf16>, %lse: tensor<2x8x192xf32>, %do: tensor<2x8x192x64xbf16>) -> (tensor<2x8x192x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>) {

@@ -66,6 +66,8 @@ struct KernelSpec {
   /// 32 warps of 16 or 32 query rows, blockKV keys per step, K/V
   /// double-buffered in dynamic shared memory.
   bool tensorCores = false;
+  /// Backward dkdv_dq kernel: GradKernelOptions::vectorReductions.
+  bool vectorReductions = false;
   int64_t dynamicSharedBytes = 0; ///< Launch with this much dynamic smem.
   std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
   SmallVector<KernelParam> params;
@@ -120,13 +122,21 @@ enum class GradDqMode {
   Atomic,
 };
 
+/// Code generation choices of the backward kernels.
+struct GradKernelOptions {
+  GradDqMode dqMode = GradDqMode::Separate;
+  /// The atomic dQ uses red.global.add.v4.f32 (sm_90 and later, PTX 8.1)
+  /// instead of one reduction per element.
+  bool vectorReductions = false;
+};
+
 /// Chooses the mapping of `op`'s backward kernels, named
 /// attn_bwd_<stage>_<n>, group attn_bwd_<n> (static shapes only; fails with
 /// a diagnostic at the op otherwise). `choice` as for the forward.
 FailureOr<GradKernelSpecs>
 describeAttentionGradKernels(AttentionGradOp op, int64_t n,
                              KernelChoice choice = KernelChoice::Auto,
-                             GradDqMode dqMode = GradDqMode::Separate);
+                             GradKernelOptions options = {});
 
 /// Appends the backward kernels of `op` to `module`, in launch order.
 LogicalResult buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
