@@ -76,11 +76,15 @@ void mlir::attn::buildAttnCpuPipeline(OpPassManager &pm,
 void mlir::attn::buildAttnGpuPipeline(OpPassManager &pm,
                                       const AttnGpuPipelineOptions &options) {
   pm.addPass(createAttnToGPUPass());
+  buildAttnGpuDeviceLoweringPipeline(pm, options);
+}
 
-  // attn-compile's spelling of upstream's gpu-lower-to-nvvm-pipeline, with
-  // the device-side steps nested in gpu.module: attn-to-gpu leaves the host
-  // functions on tensors, which the *-to-llvm passes must not touch. There is
-  // no gpu.launch_func to outline or to lower on the host.
+void mlir::attn::buildAttnGpuDeviceLoweringPipeline(
+    OpPassManager &pm, const AttnGpuPipelineOptions &options) {
+  // Upstream's gpu-lower-to-nvvm-pipeline with the device-side steps nested
+  // in gpu.module: attn-to-gpu leaves the host functions on tensors, which
+  // the *-to-llvm passes must not touch. There is no gpu.launch_func to
+  // outline or to lower on the host.
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;

@@ -6,14 +6,16 @@
 //
 // Generates one kernel per attn.attention and the group of kernels of each
 // attn.attention_grad (after the forward ones; docs/kernel-manifest.md,
-// "Backward kernels"), lowers them through
-// upstream's gpu-lower-to-nvvm-pipeline to PTX, and writes the PTX file and
-// the JSON manifest a runtime needs to launch it (docs/kernel-manifest.md).
+// "Backward kernels"), lowers them through the device half of
+// attn-gpu-pipeline (buildAttnGpuDeviceLoweringPipeline) to PTX, and writes the
+// PTX file and the JSON manifest a runtime needs to launch it
+// (docs/kernel-manifest.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "attnopt/InitAllAttn.h"
+#include "attnopt/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/MLIRContext.h"
@@ -250,9 +252,8 @@ int main(int argc, char **argv) {
     return failed(writeFile(outputFilename, text)) ? 1 : 0;
   }
 
-  // Upstream's gpu-lower-to-nvvm-pipeline, spelled out so that the toolkit
-  // (libdevice for exp/log/tanh) is explicit rather than found through the
-  // environment.
+  // The device half of attn-gpu-pipeline, with the toolkit (libdevice for
+  // exp/log/tanh) explicit rather than found through the environment.
   std::string toolkit = cudaPath;
   if (toolkit.empty()) {
     const char *env = std::getenv("CUDA_HOME");
@@ -261,25 +262,16 @@ int main(int argc, char **argv) {
   if (!llvm::sys::fs::exists(toolkit + "/nvvm/libdevice"))
     return fail("no libdevice under " + toolkit +
                 "/nvvm/libdevice (set --cuda-path)");
+  attn::AttnGpuPipelineOptions lowering;
+  lowering.chip = chip;
+  lowering.features = hopper ? "+ptx81" : "+ptx80";
+  lowering.optLevel = 3;
+  lowering.toolkit = toolkit;
+  lowering.format = "isa";
+  lowering.indexBitwidth = bits;
+  lowering.toBinary = true;
   PassManager pm(&context);
-  std::string ib = "index-bitwidth=" + std::to_string(bits);
-  std::string pipeline =
-      "attn-convert-nvgpu-to-nvvm{" + ib +
-      "},gpu-kernel-outlining,convert-vector-to-scf,"
-      "convert-scf-to-cf,convert-nvvm-to-llvm,convert-func-to-llvm,"
-      "expand-strided-metadata,nvvm-attach-target{chip=" +
-      chip + " features=" + (hopper ? "+ptx81" : "+ptx80") + " O=3},lower-affine,convert-arith-to-llvm{" + ib +
-      "},convert-index-to-llvm{" + ib +
-      "},canonicalize,cse,"
-      "gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1 " +
-      ib +
-      "},"
-      "canonicalize,cse,reconcile-unrealized-casts),"
-      "gpu-to-llvm{use-bare-pointers-for-kernels=1},"
-      "gpu-module-to-binary{format=isa toolkit=" +
-      toolkit + "}";
-  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
-    return fail("cannot build the NVVM pipeline");
+  attn::buildAttnGpuDeviceLoweringPipeline(pm, lowering);
   if (failed(pm.run(*kernels)))
     return fail("lowering to PTX failed");
 

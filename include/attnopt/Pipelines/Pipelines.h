@@ -83,6 +83,14 @@ struct AttnGpuPipelineOptions
       llvm::cl::init(true)};
 };
 
+/// Appends the lowering of the kernels' gpu.modules (built by attn-to-gpu or
+/// attn-compile) to the NVVM dialect: nvvm-attach-target, then, nested in
+/// every gpu.module, nvgpu/vector/scf/arith/index/gpu to NVVM and LLVM with
+/// `options.indexBitwidth`; with `options.toBinary`, gpu-module-to-binary.
+/// Host code is left alone. `pm` runs on builtin.module.
+void buildAttnGpuDeviceLoweringPipeline(OpPassManager &pm,
+                                        const AttnGpuPipelineOptions &options);
+
 /// Appends attn-select-tiles and attn-tile (on every func.func) to `pm`, a
 /// pass manager on builtin.module (or op-agnostic), and the lowering to the
 /// LLVM dialect when `options.lowerToLLVM` is set.

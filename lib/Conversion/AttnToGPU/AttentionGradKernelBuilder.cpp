@@ -324,8 +324,7 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
   b.setInsertionPointToStart(&entry);
   const int64_t blockKV = spec.blockKV, blockQ = spec.blockQ;
   const int64_t threads = spec.block[0];
-  GradKernelArguments args =
-      GradKernelArguments::unpack(entry, spec);
+  GradKernelArguments args = GradKernelArguments::unpack(entry, spec);
   mask = args.mask;
   seed = args.seed;
   offset = args.offset;
@@ -475,8 +474,7 @@ void GradEmitter::emitQueryKernel(gpu::GPUFuncOp func) {
   b.setInsertionPointToStart(&entry);
   const int64_t blockKV = spec.blockKV, blockQ = spec.blockQ;
   const int64_t threads = spec.block[0];
-  GradKernelArguments args =
-      GradKernelArguments::unpack(entry, spec);
+  GradKernelArguments args = GradKernelArguments::unpack(entry, spec);
   mask = args.mask;
   seed = args.seed;
   offset = args.offset;
@@ -840,9 +838,10 @@ mlir::attn::buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
   return success();
 }
 
-llvm::json::Object mlir::attn::kernelManifestEntry(
-    AttentionGradOp op, const GradKernelSpecs &specs, const KernelSpec &spec,
-    StringRef forwardKernel) {
+llvm::json::Object mlir::attn::kernelManifestEntry(AttentionGradOp op,
+                                                   const GradKernelSpecs &specs,
+                                                   const KernelSpec &spec,
+                                                   StringRef forwardKernel) {
   llvm::json::Object entry = manifestFields(op, spec);
   entry["op"] = "attention_grad";
   entry["stage"] = spec.stage;

@@ -74,7 +74,8 @@ struct GradKernelArguments {
           .Case("grad_key", &a.gradKey)
           .Case("grad_value", &a.gradValue)
           .Default(nullptr)
-          ->operator=(arg);
+          ->
+          operator=(arg);
     }
     return a;
   }

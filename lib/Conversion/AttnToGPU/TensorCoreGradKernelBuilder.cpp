@@ -345,8 +345,8 @@ Value GradEmitter::dqAccumAt(Value row, Value col) {
   Value c = arith::IndexCastUIOp::create(b, loc, i64, col);
   Value lin = arith::AddIOp::create(
       b, loc,
-      arith::MulIOp::create(
-          b, loc, r, arith::ConstantIntOp::create(b, loc, i64, headDim)),
+      arith::MulIOp::create(b, loc, r,
+                            arith::ConstantIntOp::create(b, loc, i64, headDim)),
       c);
   return LLVM::GEPOp::create(b, loc, args.dqAccum.getType(), b.getF32Type(),
                              args.dqAccum, ValueRange{lin});
@@ -355,7 +355,8 @@ Value GradEmitter::dqAccumAt(Value row, Value col) {
 void GradEmitter::atomicAdd(Value ptr, int64_t byteOffset, Value v) {
   LLVM::InlineAsmOp::create(
       b, loc, TypeRange{}, ValueRange{ptr, v},
-      ("red.global.add.f32 [$0+" + Twine(byteOffset) + "], $1;").str(), "l,f", /*has_side_effects=*/true, /*is_align_stack=*/false,
+      ("red.global.add.f32 [$0+" + Twine(byteOffset) + "], $1;").str(), "l,f",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
 }
@@ -422,7 +423,8 @@ void GradEmitter::atomicAdd4(Value ptr, int64_t byteOffset,
       LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
 }
 
-void GradEmitter::storeTransposedScores(Value dsS, const std::array<Value, 4> &a,
+void GradEmitter::storeTransposedScores(Value dsS,
+                                        const std::array<Value, 4> &a,
                                         int64_t kk) {
   Value key = add(mul(warp, 16), g);
   Value col = add(t4, 8 * kk);
@@ -458,8 +460,9 @@ void GradEmitter::emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
     odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, remu(t4, 2),
                                 idx(0));
     Value shift = arith::SelectOp::create(
-        b, loc, odd, arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                                  (8 * headDim - 2) * 4),
+        b, loc, odd,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                     (8 * headDim - 2) * 4),
         arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
     quadBase = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                                    ValueRange{shift});
@@ -506,10 +509,10 @@ void GradEmitter::emitPrep(gpu::GPUFuncOp func) {
   Value rowC = add(headRow, minS(query, queryLen - 1));
   Value dot = partialRowDot(
       rowC, mul(part, valueDim / 2), valueDim / 2, [&](Value col) -> Value {
-        return vector::LoadOp::create(
-            b, loc, chunkTy, args.gradOutput,
-            ValueRange{add(mul(rowC, valueDim), col)},
-            /*nontemporal=*/false, llvm::MaybeAlign(16));
+        return vector::LoadOp::create(b, loc, chunkTy, args.gradOutput,
+                                      ValueRange{add(mul(rowC, valueDim), col)},
+                                      /*nontemporal=*/false,
+                                      llvm::MaybeAlign(16));
       });
   dot = fadd(dot, shflXor(dot, 1));
   Value first =
@@ -566,9 +569,8 @@ void GradEmitter::emitDqConvert(gpu::GPUFuncOp func) {
           LLVM::GEPOp::create(b, loc, ptr.getType(), b.getF32Type(), ptr,
                               ArrayRef<LLVM::GEPArg>{4}),
           /*alignment=*/16);
-      Value wide = vector::ShuffleOp::create(b, loc, lo, hi,
-                                             ArrayRef<int64_t>{0, 1, 2, 3, 4,
-                                                               5, 6, 7});
+      Value wide = vector::ShuffleOp::create(
+          b, loc, lo, hi, ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
       Value v = arith::TruncFOp::create(
           b, loc, outTy, arith::MulFOp::create(b, loc, wide, scale));
       vector::StoreOp::create(
@@ -603,8 +605,8 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   Value lseS = view(lseOff, {2, kBlock}, b.getF32Type());
   Value deltaS = view(deltaOff, {2, kBlock}, b.getF32Type());
   // dSᵀ as packed pairs, [key][query / 2], for dQ = dS K (withDq only).
-  Value dsS = withDq ? view(dsOff, {kBlock, dsStride / 2}, b.getI32Type())
-                     : Value();
+  Value dsS =
+      withDq ? view(dsOff, {kBlock, dsStride / 2}, b.getI32Type()) : Value();
   const int64_t kStepsD = headDim / 16, kStepsDv = valueDim / 16;
   const int64_t nTilesQ = kBlock / 8;
 
@@ -654,12 +656,11 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
       Value col = mul(tid, 4);
       Value row = paddedRowOf(h, add(q0, col));
       auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
-      for (auto [src, dst] : {std::pair{args.lseLog2, lseS},
-                              std::pair{args.rowDot, deltaS}})
-        nvgpu::DeviceAsyncCopyOp::create(b, loc, tokenTy, dst,
-                                         ValueRange{stage, col}, src,
-                                         ValueRange{row}, b.getIndexAttr(4),
-                                         Value(), b.getUnitAttr());
+      for (auto [src, dst] :
+           {std::pair{args.lseLog2, lseS}, std::pair{args.rowDot, deltaS}})
+        nvgpu::DeviceAsyncCopyOp::create(
+            b, loc, tokenTy, dst, ValueRange{stage, col}, src, ValueRange{row},
+            b.getIndexAttr(4), Value(), b.getUnitAttr());
     });
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
@@ -736,8 +737,8 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
           for (int64_t nt = 0; nt < nTilesQ; ++nt)
             for (int64_t e = 0; e < 4; ++e) {
               Value local = add(mul(t4, 2), 8 * nt + e % 2);
-              Value lse2 =
-                  memref::LoadOp::create(b, loc, lseS, ValueRange{stage, local});
+              Value lse2 = memref::LoadOp::create(b, loc, lseS,
+                                                  ValueRange{stage, local});
               p.push_back(exp2(exponent(s[nt][e], bIdx, hIdx, queryAt(nt, e),
                                         keys[e / 2], lse2, masked,
                                         /*guardKey=*/false)));
@@ -817,8 +818,8 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
         for (int64_t nt = 0; nt < nTilesQ; ++nt)
           for (int64_t e = 0; e < 4; ++e) {
             Value local = add(mul(t4, 2), 8 * nt + e % 2);
-            Value delta =
-                memref::LoadOp::create(b, loc, deltaS, ValueRange{stage, local});
+            Value delta = memref::LoadOp::create(b, loc, deltaS,
+                                                 ValueRange{stage, local});
             Value dpv = dP[nt][e];
             if (keepBits) {
               Value bit = arith::AndIOp::create(
@@ -939,13 +940,12 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
     // The quad's four threads each take Dv / 4 columns of the row.
     Value smemRow = add(mul(warp, 16), add(g, 8 * r));
     auto chunkTy = VectorType::get({8}, elt);
-    Value dot =
-        partialRowDot(rowG, mul(t4, valueDim / 4), valueDim / 4,
-                      [&](Value col) -> Value {
-                        return vector::LoadOp::create(
-                            b, loc, chunkTy, dOS, ValueRange{smemRow, col},
-                            /*nontemporal=*/false, llvm::MaybeAlign(16));
-                      });
+    Value dot = partialRowDot(
+        rowG, mul(t4, valueDim / 4), valueDim / 4, [&](Value col) -> Value {
+          return vector::LoadOp::create(
+              b, loc, chunkTy, dOS, ValueRange{smemRow, col},
+              /*nontemporal=*/false, llvm::MaybeAlign(16));
+        });
     dot = fadd(dot, shflXor(dot, 1));
     delta[r] = fadd(dot, shflXor(dot, 2));
   }
