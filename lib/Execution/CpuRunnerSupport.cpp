@@ -205,10 +205,23 @@ mlir::attn::maskHostType(AttentionOpInterface op) {
   return std::optional<HostElementType>(*t);
 }
 
+FailureOr<AttentionInputs>
+AttentionInputs::generate(AttentionOpInterface op, InputGenerator &gen,
+                          AttentionProblem &p) {
+  FailureOr<HostElementType> t =
+      hostType(op, op.getQueryType().getElementType());
+  if (failed(t))
+    return failure();
+  FailureOr<std::optional<HostElementType>> maskType = maskHostType(op);
+  if (failed(maskType))
+    return failure();
+  return AttentionInputs(op, *t, *maskType, gen, p);
+}
+
 AttentionInputs::AttentionInputs(AttentionOpInterface op, HostElementType t,
                                  std::optional<HostElementType> maskType,
                                  InputGenerator &gen, AttentionProblem &p)
-    : q(t, shapeOf(op.getQuery())), k(t, shapeOf(op.getKey())),
+    : type(t), q(t, shapeOf(op.getQuery())), k(t, shapeOf(op.getKey())),
       v(t, shapeOf(op.getValue())) {
   qValues = gen.fill(q, -2.0, 2.0);
   kValues = gen.fill(k, -2.0, 2.0);

@@ -110,10 +110,16 @@ FailureOr<std::optional<HostElementType>> maskHostType(AttentionOpInterface op);
 /// `*Values` vectors hold what was stored after rounding to the element
 /// type: what the reference sees.
 struct AttentionInputs {
+  /// The inputs of `op` from `gen`, in the host types of its element and
+  /// mask types; fails with a diagnostic at the op when one has none.
+  static FailureOr<AttentionInputs>
+  generate(AttentionOpInterface op, InputGenerator &gen, AttentionProblem &p);
+
   AttentionInputs(AttentionOpInterface op, HostElementType t,
                   std::optional<HostElementType> maskType, InputGenerator &gen,
                   AttentionProblem &p);
 
+  HostElementType type; ///< of q, k, v
   HostTensor q, k, v;
   std::optional<HostTensor> mask, dropoutMask;
   std::vector<double> qValues, kValues, vValues, maskValues, dropoutMaskValues;

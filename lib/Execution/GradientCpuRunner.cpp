@@ -56,11 +56,11 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
 
   // Inputs, with the values the reference sees (after rounding).
   InputGenerator gen(options.seed);
-  HostElementType t = *hostType(op, elt);
-  FailureOr<std::optional<HostElementType>> maskType = maskHostType(op);
-  if (failed(maskType))
+  FailureOr<AttentionInputs> inputs = AttentionInputs::generate(op, gen, p);
+  if (failed(inputs))
     return failure();
-  AttentionInputs in(op, t, *maskType, gen, p);
+  AttentionInputs &in = *inputs;
+  HostElementType t = in.type;
   HostTensor &q = in.q, &k = in.k, &v = in.v;
   std::optional<HostTensor> &mask = in.mask;
   const std::vector<double> &qv = in.qValues, &kv = in.kValues,
