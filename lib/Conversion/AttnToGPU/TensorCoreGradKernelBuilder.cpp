@@ -1,23 +1,26 @@
 //===- TensorCoreGradKernelBuilder.cpp - mma.sync attention backward ------===//
 //
 // The tensor-core mapping of attn.attention_grad (FlashAttention-2's backward
-// with recomputation), f16/bf16 with D = Dv in {64, 128}, as two kernels
-// that share no memory but their inputs (docs/kernel-manifest.md, "Backward
-// kernels"):
+// with recomputation), f16/bf16 with D = Dv in {64, 128}, as an ordered group
+// of kernels sharing f32 workspaces (docs/kernel-manifest.md, "Backward
+// kernels"): prep, dkdv, dq by default; prep, dkdv_dq, dq_convert with the
+// atomic dQ (GradDqMode::Atomic).
 //
+// prep: grid = (ceil(Lq / 64), Hq, B): row_dot = D_i = dO_i · O_i and
+//   lse_log2 = lse_i·log2(e) per query row (0 and +inf for rows past Lq,
+//   +inf where lse = -inf, so that P = 0 there), padded to whole 64-row
+//   blocks; zeroes dq_accum in the atomic group.
 // dkdv: grid = (ceil(Lk / 64), Hkv, B), 4 warps; warp w owns keys
 //   [16w, 16w + 16) of the block's 64. Everything is computed transposed,
 //   with keys as the M dimension, so that Pᵀ and dSᵀ leave mma.sync as C
 //   fragments that are directly the A operands of the next products (no
 //   trip through shared memory):
 //     shared (dynamic): K [64][D+8], V [64][D+8] (loaded once),
-//                       Q [2][64][D+8], dO [2][64][D+8] (double-buffered,
-//                       cp.async), lse·log2(e) [64], D [64] (f32)
+//                       Q [2][64][D+8], dO [2][64][D+8], lse·log2(e)
+//                       [2][64], D [2][64] (double-buffered, cp.async)
 //     for each query head h of the kv head's group, for each query block
 //     that can see the key block (emitVisibleQueryBlocks), flattened into
 //     one loop with the next (h, block) prefetched:
-//       D_i = dO_i · O_i and lse_i·log2(e) of the block's rows (+inf for
-//         rows past Lq or with lse = -inf, so that P = 0 there)
 //       Sᵀ  = K Qᵀ                (A: K rows, B: Q non-transposed)
 //       Pᵀ  = exp2(Sᵀ·scale·log2 e - lse·log2 e), score modifiers at global
 //             (query, key); dropout at (b, h, query, key)
@@ -27,6 +30,11 @@
 //       dK += dSᵀ Q               (A: dSᵀ from C, B: Q via ldmatrix.trans)
 //     dK *= scale; keys past Lk are computed on zero-filled rows and never
 //     stored.
+// dkdv_dq: dkdv, and per step dSᵀ also goes to shared memory [64][64+8];
+//   after a barrier warp w computes dS K for query rows [16w, 16w + 16) (A:
+//   dS via ldmatrix.trans of the [key][query] tile, B: K via
+//   ldmatrix.trans) and adds it to dq_accum with red.global.add (v4 on
+//   sm_90 after a pair swap between lanes t4 and t4 ^ 1).
 // dq: grid = (ceil(Lq / 64), Hq, B), 4 warps; warp w owns query rows
 //   [16w, 16w + 16), like the forward kernel:
 //     shared: Q [64][D+8], dO [64][D+8], K [2][64][D+8], V [2][64][D+8]
@@ -36,12 +44,14 @@
 //       dS = P (dP·keep/(1-p) - D) (·softcap'), dQ += dS K (B: K via
 //       ldmatrix.trans)
 //     dQ *= scale.
+// dq_convert: grad_query = dq_accum · scale in the element type.
 //
-// No atomics: dQ is not accumulated across key blocks by several CTAs (the
-// dq kernel recomputes S, P and dP instead), so every gradient is
-// bit-identical from run to run whatever `deterministic` says. The cost is
-// 7 instead of FlashAttention-2's 5 matrix products per (query block, key
-// block) pair.
+// The default group has no atomics: dQ is not accumulated across key blocks
+// by several CTAs (the dq kernel recomputes S, P and dP instead), so every
+// gradient is bit-identical from run to run whatever `deterministic` says,
+// at the cost of 7 instead of FlashAttention-2's 5 matrix products per
+// (query block, key block) pair. With 64-key blocks the atomic group's
+// reductions cost about as much as those two products (docs/performance.md).
 //
 // Fragment layouts and the ldmatrix lane patterns are those of the forward
 // (TensorCoreKernelBuilder.cpp, header comment):
