@@ -1,0 +1,80 @@
+// The tensor-core backward group at the kernel-IR level (attn-compile
+// --emit=gpu): the prep kernel and the workspaces, the key-block kernel that
+// copies the prepared rows with cp.async, and, with --grad-dq=atomic, the
+// dQ accumulation through a global pointer with vector reductions (sm_90)
+// or scalar ones (sm_80). ptxas-tensor-core-grad.mlir assembles the same
+// kernels; bench/run_h200.sh validates them on the GPU.
+// RUN: attn-compile %s --emit=gpu -o %t.separate.mlir
+// RUN: FileCheck %s < %t.separate.mlir
+// RUN: attn-compile %s --emit=gpu --grad-dq=atomic -o %t.atomic.mlir
+// RUN: FileCheck %s --check-prefix=ATOMIC < %t.atomic.mlir
+// RUN: attn-compile %s --emit=gpu --grad-dq=atomic --chip=sm_80 -o %t.atomic80.mlir
+// RUN: FileCheck %s --check-prefix=ATOMIC80 < %t.atomic80.mlir
+// RUN: attn-compile %s --grad-dq=atomic -o %t.atomic.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.atomic.json
+
+// Lq = 200: the workspaces have ceil(200 / 64) * 64 = 256 rows per head
+// (2 * 8 * 256 = 4096 floats), so the key-block kernel copies whole 64-row
+// blocks of them. Every kernel takes all the inputs, then its workspaces,
+// then its outputs.
+// CHECK-LABEL: gpu.func @attn_bwd_prep_0(
+// CHECK-SAME: memref<3200xf32>, %{{.+}}: memref<204800xbf16>, %{{.+}}: memref<4096xf32>, %{{.+}}: memref<4096xf32>)
+// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK: gpu.shuffle xor
+// CHECK: scf.if
+// CHECK: memref.store {{.*}} : memref<4096xf32>
+// CHECK: memref.store {{.*}} : memref<4096xf32>
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @attn_bwd_dkdv_0(
+// CHECK-SAME: memref<4096xf32>, %{{.+}}: memref<4096xf32>, %{{.+}}: memref<65536xbf16>, %{{.+}}: memref<65536xbf16>)
+// Threads 0-15 copy 16 bytes of lse·log2(e) and of D_i each into the stage.
+// CHECK: scf.if
+// CHECK: nvgpu.device_async_copy {{.*}}, 4 {bypassL1} : memref<4096xf32> to memref<2x64xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy {{.*}}, 4 {bypassL1} : memref<4096xf32> to memref<2x64xf32, #gpu.address_space<workgroup>>
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: llvm.inline_asm {{.*}}red.global
+// CHECK-LABEL: gpu.func @attn_bwd_dq_0(
+// CHECK-SAME: memref<204800xbf16>, %{{.+}}: memref<204800xbf16>)
+// CHECK-NOT: red.global
+
+// Atomic: dq_accum [2, 8, 256, 64] f32 is a global pointer; prep zeroes it
+// 16 bytes per store, the key-block kernel stores dSᵀ pairs to shared memory
+// [64][36 x i32] and adds dS K with red.global.add.v4.f32 at immediate
+// offsets, the last kernel scales and converts 8 elements at a time.
+// ATOMIC-LABEL: gpu.func @attn_bwd_prep_0(
+// ATOMIC-SAME: memref<4096xf32>, %{{.+}}: memref<4096xf32>, %{{.+}}: !llvm.ptr<1>)
+// ATOMIC: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// ATOMIC-LABEL: gpu.func @attn_bwd_dkdv_dq_0(
+// ATOMIC-SAME: !llvm.ptr<1>, %{{.+}}: memref<65536xbf16>, %{{.+}}: memref<65536xbf16>)
+// ATOMIC: memref.store {{.*}} : memref<64x36xi32, #gpu.address_space<workgroup>>
+// ATOMIC: gpu.barrier
+// ATOMIC: nvvm.ldmatrix {{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+// ATOMIC: gpu.shuffle xor
+// ATOMIC: llvm.inline_asm has_side_effects asm_dialect = att "red.global.add.v4.f32 [$0+0], {$1, $2, $3, $4};", "l,f,f,f,f"
+// ATOMIC: "red.global.add.v4.f32 [$0+32], {$1, $2, $3, $4};"
+// ATOMIC-NOT: "red.global.add.f32
+// ATOMIC-LABEL: gpu.func @attn_bwd_dq_convert_0(
+// ATOMIC-SAME: !llvm.ptr<1>, %{{.+}}: memref<204800xbf16>)
+// ATOMIC: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// ATOMIC: arith.mulf {{.*}} : vector<8xf32>
+// ATOMIC: arith.truncf {{.*}} : vector<8xf32> to vector<8xbf16>
+// ATOMIC80-LABEL: gpu.func @attn_bwd_dkdv_dq_0(
+// ATOMIC80-NOT: red.global.add.v4
+// ATOMIC80: "red.global.add.f32 [$0+0], $1;", "l,f"
+// ATOMIC80-LABEL: gpu.func @attn_bwd_dq_convert_0(
+
+// MANIFEST: "name": "dq_accum",
+// MANIFEST-NEXT: "role": "workspace",
+// MANIFEST-NEXT: "shape": [
+// MANIFEST-NEXT: 2,
+// MANIFEST-NEXT: 8,
+// MANIFEST-NEXT: 256,
+// MANIFEST-NEXT: 64
+// MANIFEST: "deterministic": false,
+// MANIFEST: "group": "attn_bwd_0",
+// MANIFEST: "stage": "dkdv_dq"
+
+func.func @grad(%q: tensor<2x8x200x64xbf16>, %k: tensor<2x2x256x64xbf16>, %v: tensor<2x2x256x64xbf16>, %o: tensor<2x8x200x64xbf16>, %lse: tensor<2x8x200xf32>, %do: tensor<2x8x200x64xbf16>) -> (tensor<2x8x200x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x200x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>) forward(%o, %lse : tensor<2x8x200x64xbf16>, tensor<2x8x200xf32>) grad_output(%do : tensor<2x8x200x64xbf16>) -> tensor<2x8x200x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>
+  return %dq, %dk, %dv : tensor<2x8x200x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>
+}
