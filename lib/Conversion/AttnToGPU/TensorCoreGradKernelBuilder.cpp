@@ -137,6 +137,10 @@ private:
   /// Sets up tid, warp, lane, g, t4, the dynamic shared memory base, and
   /// unpacks the arguments; returns blockIdx.x.
   Value setUp(gpu::GPUFuncOp func);
+  /// setUp for the kernels over query blocks without tensor cores (prep,
+  /// dq_convert): the block's first query q0, the global row of its head's
+  /// query 0, and the workspace row of q0.
+  std::tuple<Value, Value, Value> setUpQueryBlock(gpu::GPUFuncOp func);
   /// A view of the dynamic shared memory at `byteOff`.
   Value view(int64_t byteOff, ArrayRef<int64_t> shape, Type type);
 
@@ -228,6 +232,14 @@ Value GradEmitter::setUp(gpu::GPUFuncOp func) {
   t4 = remu(lane, 4);
   bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   return gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+}
+
+std::tuple<Value, Value, Value>
+GradEmitter::setUpQueryBlock(gpu::GPUFuncOp func) {
+  Value q0 = mul(setUp(func), kBlock);
+  Value head =
+      add(mul(bIdx, heads), gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
+  return {q0, mul(head, queryLen), add(mul(head, paddedLen), q0)};
 }
 
 Value GradEmitter::view(int64_t byteOff, ArrayRef<int64_t> shape, Type type) {
@@ -505,11 +517,7 @@ void GradEmitter::emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
 //===----------------------------------------------------------------------===//
 
 void GradEmitter::emitPrep(gpu::GPUFuncOp func) {
-  Value qBlockIdx = setUp(func);
-  Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  Value q0 = mul(qBlockIdx, kBlock);
-  Value headRow = mul(add(mul(bIdx, heads), hIdx), queryLen);
-  Value paddedRow0 = add(mul(add(mul(bIdx, heads), hIdx), paddedLen), q0);
+  auto [q0, headRow, paddedRow0] = setUpQueryBlock(func);
   auto chunkTy = VectorType::get({8}, elt);
 
   // Two threads per row, each over half of Dv.
@@ -556,11 +564,7 @@ void GradEmitter::emitPrep(gpu::GPUFuncOp func) {
 //===----------------------------------------------------------------------===//
 
 void GradEmitter::emitDqConvert(gpu::GPUFuncOp func) {
-  Value qBlockIdx = setUp(func);
-  Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  Value q0 = mul(qBlockIdx, kBlock);
-  Value headRow = mul(add(mul(bIdx, heads), hIdx), queryLen);
-  Value paddedRow0 = add(mul(add(mul(bIdx, heads), hIdx), paddedLen), q0);
+  auto [q0, headRow, paddedRow0] = setUpQueryBlock(func);
   auto quadTy = VectorType::get({4}, b.getF32Type());
   auto outTy = VectorType::get({8}, elt);
   auto wideTy = VectorType::get({8}, b.getF32Type());
