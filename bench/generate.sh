@@ -8,17 +8,21 @@
 #                             attn.attention_grad, which name it ("forward")
 # A forward case that fails to compile stops the script; backward cases are
 # all attempted, the failures listed, and the exit status is 1 if any failed.
+# Variants: FLAGS adds attn-compile flags to every case, NAME names the output
+# directory instead of <chip>, e.g.
+#   NAME=sm_90a-atomic FLAGS="--grad-dq=atomic" bench/generate.sh sm_90a
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 chip="${1:-sm_90a}"
 kernel="${2:-auto}"   # auto | tensor-core | cuda-core (attn-compile --kernel)
-out="$root/bench/generated/$chip${2:+-$kernel}"
+out="$root/bench/generated/${NAME:-$chip${2:+-$kernel}}"
+read -r -a flags <<< "${FLAGS:-}"
 rm -rf "$out"; mkdir -p "$out"
 "$root/scripts/build.sh" attn-compile >/dev/null
 python3 "$root/bench/make_cases.py" "$out/mlir"
 compile() { # compile SUB NAME
   "$root/build/bin/attn-compile" "$out/mlir/$1/$2.mlir" --chip="$chip" \
-    --kernel="$kernel" -o "$out/$1/$2.ptx" >/dev/null
+    --kernel="$kernel" ${flags[@]+"${flags[@]}"} -o "$out/$1/$2.ptx" >/dev/null
 }
 for sub in grid validate; do
   mkdir -p "$out/$sub"

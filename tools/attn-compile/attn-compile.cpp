@@ -2,7 +2,8 @@
 //
 //   attn-compile input.mlir --chip=sm_90a -o out.ptx [--manifest=out.json]
 //                [--emit=ptx|gpu] [--kernel=auto|tensor-core|cuda-core]
-//                [--block-q=0|64|128] [--grad-dq=separate|atomic]
+//                [--block-q=0|64|128] [--grad-dq=auto|separate|atomic]
+//                [--grad-block-kv=0|64|128]
 //
 // Generates one kernel per attn.attention and the group of kernels of each
 // attn.attention_grad (after the forward ones; docs/kernel-manifest.md,
@@ -28,6 +29,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -36,6 +38,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 
@@ -86,11 +89,19 @@ static llvm::cl::opt<int64_t>
 
 static llvm::cl::opt<std::string> gradDq(
     "grad-dq",
-    llvm::cl::desc("dQ of the tensor-core backward: separate (default; a dq "
-                   "kernel over query blocks, no atomics) or atomic (added "
-                   "to an f32 accumulator by the key-block kernel; ops "
-                   "without `deterministic`, Lq >= 64)"),
-    llvm::cl::init("separate"));
+    llvm::cl::desc("dQ of the tensor-core backward: auto (default; atomic on "
+                   "sm_90, separate on sm_80), separate (a dq kernel over "
+                   "query blocks, no atomics) or atomic (added to an f32 "
+                   "accumulator by the key-block kernel; ops without "
+                   "`deterministic`, Lq >= 64)"),
+    llvm::cl::init("auto"));
+
+static llvm::cl::opt<int64_t> gradBlockKV(
+    "grad-block-kv",
+    llvm::cl::desc("Keys per block of the tensor-core backward's dkdv / "
+                   "dkdv_dq kernel: 64 (4 warps) or 128 (8 warps); 0 "
+                   "(default) chooses"),
+    llvm::cl::init(0));
 
 static llvm::cl::opt<unsigned> indexBits(
     "index-bits",
@@ -141,15 +152,24 @@ int main(int argc, char **argv) {
     return fail("unsupported --kernel=" + kernelKind +
                 " (expected auto, tensor-core or cuda-core)");
 
-  if (gradDq != "separate" && gradDq != "atomic")
+  std::optional<attn::GradDqMode> dqMode =
+      llvm::StringSwitch<std::optional<attn::GradDqMode>>(gradDq)
+          .Case("auto", attn::GradDqMode::Auto)
+          .Case("separate", attn::GradDqMode::Separate)
+          .Case("atomic", attn::GradDqMode::Atomic)
+          .Default(std::nullopt);
+  if (!dqMode)
     return fail("unsupported --grad-dq=" + gradDq +
-                " (expected separate or atomic)");
+                " (expected auto, separate or atomic)");
   attn::GradKernelOptions gradOptions;
-  gradOptions.dqMode = gradDq == "atomic" ? attn::GradDqMode::Atomic
-                                          : attn::GradDqMode::Separate;
+  gradOptions.dqMode = *dqMode;
   // sm_90: one red.global.add.v4.f32 per four dQ elements (PTX 8.1).
   const bool hopper = chip != "sm_80";
   gradOptions.vectorReductions = hopper;
+  if (gradBlockKV != 0 && gradBlockKV != 64 && gradBlockKV != 128)
+    return fail("unsupported --grad-block-kv=" + Twine(gradBlockKV) +
+                " (expected 0, 64 or 128)");
+  gradOptions.keyBlock = gradBlockKV;
 
   DialectRegistry registry;
   registerAllDialects(registry);

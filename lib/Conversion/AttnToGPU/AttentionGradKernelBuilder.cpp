@@ -599,19 +599,19 @@ static KernelParam workspaceParam(StringRef name, ArrayRef<int64_t> shape) {
   return p;
 }
 
-/// The tensor-core group (TensorCoreGradKernelBuilder.cpp): 64 x 64 blocks,
-/// 4 warps, dynamic shared memory. A prep kernel writes D_i and lse·log2(e)
-/// per query row (padded to whole 64-row blocks, so the key-block kernel
-/// copies them with cp.async like Q and dO); without `deterministic`, the
-/// key-block kernel also adds dS K to an f32 dQ accumulator with atomics
-/// (FlashAttention-2's five products per block pair instead of seven) and a
-/// last kernel scales and converts it. Fewer than 64 queries (decoding) keep
-/// the atomic-free kernels: one query block makes the separate dq kernel
-/// cheap, and ptxas spills the fused kernel there (ragged single block).
-/// The atomic form is not the default: with 64-key blocks of 4 warps and one
-/// red.global.add.f32 per element it ran the H200 grid at 0.5-0.8x the
-/// speed of the separate dq kernel (docs/performance.md).
-static GradKernelSpecs
+/// The tensor-core group (TensorCoreGradKernelBuilder.cpp): 64 query rows
+/// per block; the key-block kernel takes 64 or 128 keys (chooseKeyBlock, one
+/// warp per 16), the kernels over query blocks have 4 warps; dynamic shared
+/// memory. A prep kernel writes D_i and lse·log2(e) per query row (padded to
+/// whole 64-row blocks, so the key-block kernel copies them with cp.async
+/// like Q and dO). With the atomic dQ (GradDqMode::Atomic, or Auto on sm_90)
+/// and an op without `deterministic`, the key-block kernel also adds dS K to
+/// an f32 dQ accumulator with atomics (FlashAttention-2's five products per
+/// block pair instead of seven) and a last kernel scales and converts it.
+/// Fewer than 64 queries (decoding) keep the atomic-free kernels: one query
+/// block makes the separate dq kernel cheap, and ptxas spills the fused
+/// kernel there (ragged single block).
+static FailureOr<GradKernelSpecs>
 describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
                               const GradKernelOptions &options) {
   RankedTensorType q = op.getQueryType();
@@ -620,8 +620,16 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
   int64_t kvHeads = op.getKeyType().getDimSize(1),
           keyLen = op.getKeyType().getDimSize(2);
   const int64_t paddedLen = roundUp(queryLen, tcgrad::kBlock);
-  const bool atomics = options.dqMode == GradDqMode::Atomic &&
-                       !op.getDeterministic() && queryLen >= tcgrad::kBlock;
+  const bool wantAtomics =
+      options.dqMode == GradDqMode::Atomic ||
+      (options.dqMode == GradDqMode::Auto && options.vectorReductions);
+  const bool atomics =
+      wantAtomics && !op.getDeterministic() && queryLen >= tcgrad::kBlock;
+  std::string why;
+  std::optional<int64_t> keyBlock =
+      tcgrad::chooseKeyBlock(options.keyBlock, atomics, why);
+  if (!keyBlock)
+    return op.emitOpError("GPU code generation: ") << why;
   KernelParam rowDot = workspaceParam("row_dot", {batch, heads, paddedLen});
   KernelParam lseLog2 = workspaceParam("lse_log2", {batch, heads, paddedLen});
   KernelParam dqAccum =
@@ -639,16 +647,19 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
     spec.source = sourceOf(op.getLoc());
     spec.tensorCores = true;
     spec.vectorReductions = options.vectorReductions;
-    spec.blockQ = spec.blockKV = tcgrad::kBlock;
-    spec.block = {tcgrad::kThreads, 1, 1};
+    const bool overKeys = stage == "dkdv" || stage == "dkdv_dq";
+    spec.blockQ = tcgrad::kBlock;
+    spec.blockKV = overKeys ? *keyBlock : tcgrad::kBlock;
+    spec.block = {overKeys ? 2 * *keyBlock : tcgrad::kThreads, 1, 1};
     spec.grid = grid;
-    spec.dynamicSharedBytes = tcgrad::sharedMemoryBytes(op, spec.stage);
+    spec.dynamicSharedBytes =
+        tcgrad::sharedMemoryBytes(op, spec.stage, spec.blockKV);
     addGradParams(op, spec, workspaces, outputs);
     specs.kernels.push_back(std::move(spec));
   };
   std::array<int64_t, 3> overQueries = {ceilDiv(queryLen, tcgrad::kBlock),
                                         heads, batch},
-                         overKeys = {ceilDiv(keyLen, tcgrad::kBlock), kvHeads,
+                         overKeys = {ceilDiv(keyLen, *keyBlock), kvHeads,
                                      batch};
   if (atomics) {
     add("prep", overQueries, {rowDot, lseLog2, dqAccum}, {});
@@ -805,10 +816,10 @@ mlir::attn::buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
       func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
       func.setKnownBlockSizeAttr(
           b.getDenseI32ArrayAttr({static_cast<int32_t>(spec->block[0]), 1, 1}));
-      // Two 4-warp CTAs per SM: lets ptxas use up to 255 registers (as for
-      // the forward tensor-core kernel).
+      // 8 warps per SM (two CTAs of 4 warps or one of 8): lets ptxas use up
+      // to 255 registers (as for the forward tensor-core kernel).
       func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                    b.getI32IntegerAttr(2));
+                    b.getI32IntegerAttr(spec->block[0] <= 128 ? 2 : 1));
       tcgrad::emitKernel(b, func, op, *spec);
       continue;
     }

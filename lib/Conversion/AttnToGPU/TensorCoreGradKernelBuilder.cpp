@@ -84,6 +84,7 @@
 
 #include "llvm/ADT/StringSwitch.h"
 
+#include <algorithm>
 #include <limits>
 
 using namespace mlir;
@@ -106,7 +107,7 @@ class GradEmitter : public MmaEmitterBase {
 public:
   GradEmitter(OpBuilder &b, AttentionGradOp op, const KernelSpec &spec)
       : MmaEmitterBase(b, op.getLoc(), op.getQueryType().getElementType(),
-                       op.getQueryType().getDimSize(3), kThreads),
+                       op.getQueryType().getDimSize(3), spec.block[0]),
         op(op), spec(spec), mods(ScoreModifiers::get(op)),
         dropP(op.getDropoutP().convertToFloat()) {
     auto q = op.getQueryType();
@@ -151,8 +152,8 @@ private:
   Value bTransLaneOffset();
 
   /// Whether the causal/window rules can exclude some (query, key) of query
-  /// rows [q0, q0 + rows) x keys [k0, k0 + 64): uniform per block pair.
-  Value crossesPositionalEdge(Value q0, Value rows, Value k0);
+  /// rows [q0, q0 + rows) x keys [k0, k0 + keys): uniform per block pair.
+  Value crossesPositionalEdge(Value q0, Value rows, Value k0, int64_t keys);
   /// The mask value at (b, h, query, key), indices already clamped.
   Value maskValue(Value bIdx, Value hIdx, Value query, Value key);
   /// x with P = exp2(x) for the raw score `raw` at (query, key): the score
@@ -187,12 +188,18 @@ private:
   /// queries [16kk, 16kk + 16)) to `dsS` ([key][query / 2] pairs).
   void storeTransposedScores(Value dsS, const std::array<Value, 4> &a,
                              int64_t kk);
-  /// dq_accum[paddedRow0 + 16 warp + ..] += dS K for the warp's 16 query
-  /// rows: dS read transposed from the [key][query] tile at byte address
-  /// `dsBase` (row stride `dsStride` elements), K from the [key][D] tile at
-  /// `kBase`.
+  /// dq_accum[paddedRow0 + ..] += dS K for the block's 64 query rows and
+  /// `keys` keys: warp w takes rows 32 (w % 2) .. + 32 and columns
+  /// D (w / 2) / (warps / 2) .. + D / (warps / 2). dS is read transposed from
+  /// the [key][query] tile at byte address `dsBase` (row stride `dsStride`
+  /// elements), K from the [key][D] tile at `kBase`.
   void emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
-                    Value paddedRow0);
+                    Value paddedRow0, int64_t keys);
+  /// Element `which` of the pair of staged per-query values (lse·log2 e or
+  /// D_i) at queries 2 t4 + 8 nt, + 1 of `stage` of the [2][64] f32 tile
+  /// `rows`: one 8-byte shared load per pair (the second load of the pair is
+  /// the same instruction, CSE'd).
+  Value loadRowPair(Value rows, Value stage, int64_t nt, int64_t which);
   /// lse·log2(e) of a (clamped) row, +inf if lse = -inf or !valid.
   Value lseLog2(Value rowC, Value valid);
   /// Stores the C fragments `acc` (rows row0 + g, row0 + g + 8 of a
@@ -268,7 +275,8 @@ Value GradEmitter::bTransLaneOffset() {
       kEltBytes);
 }
 
-Value GradEmitter::crossesPositionalEdge(Value q0, Value rows, Value k0) {
+Value GradEmitter::crossesPositionalEdge(Value q0, Value rows, Value k0,
+                                         int64_t keys) {
   auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
     return arith::CmpIOp::create(b, loc, p, x, y);
   };
@@ -284,7 +292,7 @@ Value GradEmitter::crossesPositionalEdge(Value q0, Value rows, Value k0) {
   if (right)
     needs =
         arith::OrIOp::create(b, loc, needs,
-                             cmp(arith::CmpIPredicate::sgt, add(k0, kBlock - 1),
+                             cmp(arith::CmpIPredicate::sgt, add(k0, keys - 1),
                                  add(q0, delta + *right)));
   // Lower edge: the last row's window start must not pass the first key.
   if (mods.window && mods.window->first >= 0) {
@@ -383,6 +391,15 @@ void GradEmitter::atomicAdd(Value ptr, int64_t byteOffset, Value v) {
       LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
 }
 
+Value GradEmitter::loadRowPair(Value rows, Value stage, int64_t nt,
+                               int64_t which) {
+  Value pair =
+      vector::LoadOp::create(b, loc, VectorType::get({2}, b.getF32Type()), rows,
+                             ValueRange{stage, add(mul(t4, 2), 8 * nt)},
+                             /*nontemporal=*/false, llvm::MaybeAlign(8));
+  return vector::ExtractOp::create(b, loc, pair, which);
+}
+
 Value GradEmitter::lseLog2(Value rowC, Value valid) {
   Value l = memref::LoadOp::create(b, loc, args.lse, rowC);
   Value noKey =
@@ -458,22 +475,24 @@ void GradEmitter::storeTransposedScores(Value dsS,
 }
 
 void GradEmitter::emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
-                               Value paddedRow0) {
+                               Value paddedRow0, int64_t keys) {
+  // Warp tiles of 32 query rows (two m-tiles) x D / (warps / 2) columns,
+  // computed in chunks of up to 32 columns: per k-step two dS and one or two
+  // K ldmatrix feed four or eight mma.sync (16-row tiles re-reading dS for
+  // every 16 columns needed one ldmatrix per mma.sync).
+  const int64_t colsPerWarp = headDim * 2 / (threads / 32);
+  const int64_t chunk = std::min<int64_t>(32, colsPerWarp);
+  Value row0 = mul(remu(warp, 2), 32);
+  Value col0 = mul(divu(warp, 2), colsPerWarp);
   // A operand from a [k][m] tile (ldmatrix.trans): lane l -> key row
-  // 16kk + l % 8 + 8 (l / 16), query column 16 warp + 8 ((l / 8) % 2).
+  // 16kk + l % 8 + 8 (l / 16), query column row0 + 16m + 8 ((l / 8) % 2).
   Value aOff =
       mul(add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), dsStride),
-              add(mul(remu(divu(lane, 8), 2), 8), mul(warp, 16))),
+              add(mul(remu(divu(lane, 8), 2), 8), row0)),
           kEltBytes);
-  // The dS fragments are re-read for every 16 columns of D rather than held
-  // (16 registers more at the kernel's 255-register edge spill).
-  auto dsA = [&](int64_t kk) {
-    return ldmatrix4(add(add(dsBase, aOff), 16 * kk * dsStride * kEltBytes),
-                     true);
-  };
-  Value bTOff = bTransLaneOffset();
-  // This thread's first element: row 16 warp + g, column 2 t4.
-  Value base = dqAccumAt(add(paddedRow0, add(mul(warp, 16), g)), mul(t4, 2));
+  Value bTOff = add(bTransLaneOffset(), mul(col0, kEltBytes));
+  // This thread's first element: row row0 + g, column col0 + 2 t4.
+  Value base = dqAccumAt(add(paddedRow0, add(row0, g)), add(col0, mul(t4, 2)));
   // Vector reductions: threads t4 and t4 ^ 1 swap a pair (quadOfPairs), so
   // that an even t4 adds columns 2 t4 .. 2 t4 + 3 of row g and an odd one
   // columns 2 t4 - 2 .. 2 t4 + 1 of row g + 8, 16-byte aligned.
@@ -490,25 +509,37 @@ void GradEmitter::emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
                                    ValueRange{shift});
   }
   Frag zero{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)};
-  for (int64_t np = 0; np < headDim / 16; ++np) {
-    Frag acc[2] = {zero, zero};
-    for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
-      auto kr = ldmatrix4(
-          add(add(kBase, bTOff), (16 * kk * stride + 16 * np) * kEltBytes),
-          true);
-      auto da = dsA(kk);
-      acc[0] = mma(da, kr[0], kr[1], acc[0]);
-      acc[1] = mma(da, kr[2], kr[3], acc[1]);
-    }
-    for (int64_t j = 0; j < 2; ++j) {
-      const int64_t col = 16 * np + 8 * j;
-      if (quadBase) {
-        atomicAdd4(quadBase, col * 4, quadOfPairs(acc[j], odd));
-        continue;
+  for (int64_t c0 = 0; c0 < colsPerWarp; c0 += chunk) {
+    SmallVector<Frag> acc(2 * chunk / 8, zero); // [m][n-tile]
+    for (int64_t kk = 0; kk < keys / 16; ++kk) {
+      std::array<Value, 4> da[2];
+      for (int64_t m = 0; m < 2; ++m)
+        da[m] = ldmatrix4(
+            add(add(dsBase, aOff), (16 * kk * dsStride + 16 * m) * kEltBytes),
+            true);
+      for (int64_t np = 0; np < chunk / 16; ++np) {
+        auto kr = ldmatrix4(add(add(kBase, bTOff),
+                                (16 * kk * stride + c0 + 16 * np) * kEltBytes),
+                            true);
+        for (int64_t m = 0; m < 2; ++m) {
+          Frag &lo = acc[m * chunk / 8 + 2 * np];
+          Frag &hi = acc[m * chunk / 8 + 2 * np + 1];
+          lo = mma(da[m], kr[0], kr[1], lo);
+          hi = mma(da[m], kr[2], kr[3], hi);
+        }
       }
-      for (int64_t e = 0; e < 4; ++e)
-        atomicAdd(base, (8 * (e / 2) * headDim + col + e % 2) * 4, acc[j][e]);
     }
+    for (int64_t m = 0; m < 2; ++m)
+      for (int64_t nt = 0; nt < chunk / 8; ++nt) {
+        const Frag &f = acc[m * chunk / 8 + nt];
+        const int64_t at = 16 * m * headDim + c0 + 8 * nt;
+        if (quadBase) {
+          atomicAdd4(quadBase, at * 4, quadOfPairs(f, odd));
+          continue;
+        }
+        for (int64_t e = 0; e < 4; ++e)
+          atomicAdd(base, (at + 8 * (e / 2) * headDim + e % 2) * 4, f[e]);
+      }
   }
 }
 
@@ -601,33 +632,39 @@ void GradEmitter::emitDqConvert(gpu::GPUFuncOp func) {
 //===----------------------------------------------------------------------===//
 
 void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
-  // As in the dq kernel (MmaEmitterBase.h): the packed bf16 conversion
-  // pushes the dkdv_dq kernel past 255 registers (ptxas spills 4-36 bytes).
-  packedBF16Convert = !withDq;
+  // The bf16 conversion form that keeps ptxas under 255 registers
+  // (MmaEmitterBase.h): in the dkdv_dq kernel with vector reductions (sm_90)
+  // the packed form spills 8 bytes on the D = 64 grid shape, with scalar
+  // reductions (sm_80) the scalar form does; measured with 128-key blocks.
+  packedBF16Convert = !withDq || !spec.vectorReductions;
   Value kBlockIdx = setUp(func);
   Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  const int64_t tileBytes = kBlock * stride * kEltBytes;
+  // One warp per 16 keys.
+  const int64_t keyBlock = spec.blockKV;
+  assert(keyBlock == 16 * (threads / 32) && "one warp per 16 keys");
+  const int64_t tileBytes = kBlock * stride * kEltBytes,
+                keyTileBytes = keyBlock * stride * kEltBytes;
   const int64_t dsStride = kBlock + 8;
-  const int64_t kOff = 0, vOff = tileBytes, qOff = 2 * tileBytes,
-                dOOff = 4 * tileBytes, lseOff = 6 * tileBytes,
+  const int64_t kOff = 0, vOff = keyTileBytes, qOff = 2 * keyTileBytes,
+                dOOff = qOff + 2 * tileBytes, lseOff = dOOff + 2 * tileBytes,
                 deltaOff = lseOff + 2 * kBlock * 4,
                 dsOff = deltaOff + 2 * kBlock * 4;
-  Value kS = view(kOff, {kBlock, stride}, elt);
-  Value vS = view(vOff, {kBlock, stride}, elt);
+  Value kS = view(kOff, {keyBlock, stride}, elt);
+  Value vS = view(vOff, {keyBlock, stride}, elt);
   Value qS = view(qOff, {2, kBlock, stride}, elt);
   Value dOS = view(dOOff, {2, kBlock, stride}, elt);
   Value lseS = view(lseOff, {2, kBlock}, b.getF32Type());
   Value deltaS = view(deltaOff, {2, kBlock}, b.getF32Type());
   // dSᵀ as packed pairs, [key][query / 2], for dQ = dS K (withDq only).
   Value dsS =
-      withDq ? view(dsOff, {kBlock, dsStride / 2}, b.getI32Type()) : Value();
+      withDq ? view(dsOff, {keyBlock, dsStride / 2}, b.getI32Type()) : Value();
   const int64_t kStepsD = headDim / 16, kStepsDv = valueDim / 16;
   const int64_t nTilesQ = kBlock / 8;
 
-  Value k0 = mul(kBlockIdx, kBlock);
+  Value k0 = mul(kBlockIdx, keyBlock);
   Value kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
   Value keysInBlock = arith::MinSIOp::create(
-      b, loc, idx(kBlock), arith::SubIOp::create(b, loc, idx(keyLen), k0));
+      b, loc, idx(keyBlock), arith::SubIOp::create(b, loc, idx(keyLen), k0));
   auto [firstQ, lastQ] = emitVisibleQueryBlocks(
       b, loc, mods, k0, keysInBlock, idx(queryLen), idx(keyLen), kBlock);
   Value numQ = arith::MaxSIOp::create(
@@ -649,8 +686,9 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
 
   // Prologue: K, V once; Q, dO of the first (head, query block).
   SmallVector<Value> tokens;
-  copyTile(args.key, kvRowBase, k0, keyLen, kBlock, kS, ValueRange{}, tokens);
-  copyTile(args.value, kvRowBase, k0, keyLen, kBlock, vS, ValueRange{}, tokens);
+  copyTile(args.key, kvRowBase, k0, keyLen, keyBlock, kS, ValueRange{}, tokens);
+  copyTile(args.value, kvRowBase, k0, keyLen, keyBlock, vS, ValueRange{},
+           tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value kvGroup =
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
@@ -750,9 +788,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
           SmallVector<Value> p;
           for (int64_t nt = 0; nt < nTilesQ; ++nt)
             for (int64_t e = 0; e < 4; ++e) {
-              Value local = add(mul(t4, 2), 8 * nt + e % 2);
-              Value lse2 = memref::LoadOp::create(b, loc, lseS,
-                                                  ValueRange{stage, local});
+              Value lse2 = loadRowPair(lseS, stage, nt, e % 2);
               p.push_back(exp2(exponent(s[nt][e], bIdx, hIdx, queryAt(nt, e),
                                         keys[e / 2], lse2, masked,
                                         /*guardKey=*/false)));
@@ -763,8 +799,9 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
         if (!mods.hasPositionalMask()) {
           probs = probabilities(/*masked=*/false);
         } else {
-          probs = emitUniformChoice(crossesPositionalEdge(q0, rowsInBlock, k0),
-                                    probabilities);
+          probs = emitUniformChoice(
+              crossesPositionalEdge(q0, rowsInBlock, k0, keyBlock),
+              probabilities);
         }
 
         // Register budget (D = 128 holds 128 f32 accumulators): what
@@ -831,9 +868,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
         // dSᵀ = w (dPᵀ keep/(1-p) - D).
         for (int64_t nt = 0; nt < nTilesQ; ++nt)
           for (int64_t e = 0; e < 4; ++e) {
-            Value local = add(mul(t4, 2), 8 * nt + e % 2);
-            Value delta = memref::LoadOp::create(b, loc, deltaS,
-                                                 ValueRange{stage, local});
+            Value delta = loadRowPair(deltaS, stage, nt, e % 2);
             Value dpv = dP[nt][e];
             if (keepBits) {
               Value bit = arith::AndIOp::create(
@@ -867,7 +902,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
         if (withDq) {
           gpu::BarrierOp::create(b, loc);
           emitAtomicDq(add(smemBase, dsOff), dsStride, add(smemBase, kOff),
-                       paddedRowOf(hIdx, q0));
+                       paddedRowOf(hIdx, q0), keyBlock);
         }
 
         SmallVector<Value> nextState;
@@ -1020,7 +1055,7 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
         if (!mods.hasPositionalMask() && !keyGuard) {
           probs = probabilities(/*masked=*/false);
         } else {
-          Value needs = crossesPositionalEdge(q0, rowsInBlock, k0);
+          Value needs = crossesPositionalEdge(q0, rowsInBlock, k0, kBlock);
           if (keyGuard)
             needs = arith::OrIOp::create(
                 b, loc, needs,
@@ -1106,16 +1141,34 @@ bool tcgrad::isEligible(AttentionGradOp op, std::string &why) {
   return true;
 }
 
-int64_t tcgrad::sharedMemoryBytes(AttentionGradOp op, StringRef stage) {
-  int64_t tile =
-      kBlock * paddedStride(op.getQueryType().getDimSize(3)) * kEltBytes;
-  // dkdv: K, V + 2 Q + 2 dO tiles, 2 x (lse, D rows); dkdv_dq: also the dSᵀ
-  // tile; dq: Q, dO + 2 K + 2 V; prep and dq_convert: none.
-  int64_t keyBlocks = 6 * tile + 4 * kBlock * 4;
+std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
+                                              std::string &why) {
+  // Measured on the H200 (docs/performance.md, session 5): 128 keys halve
+  // the atomic group's dQ reductions per FLOP (3-4 % faster at D = 128,
+  // equal at D = 64); without them, 64-key blocks are as fast or faster
+  // (finer causal skipping, two CTAs per SM; up to 8 % at L = 1k causal).
+  if (requested == 0)
+    return atomicDq ? 128 : 64;
+  if (requested == 64 || requested == 128)
+    return requested;
+  why = "keys per block of the backward key-block kernel must be 64 or 128, "
+        "not " +
+        std::to_string(requested);
+  return std::nullopt;
+}
+
+int64_t tcgrad::sharedMemoryBytes(AttentionGradOp op, StringRef stage,
+                                  int64_t keyBlock) {
+  int64_t rowBytes = paddedStride(op.getQueryType().getDimSize(3)) * kEltBytes;
+  // dkdv: K, V (keyBlock rows) + 2 Q + 2 dO tiles, 2 x (lse, D rows);
+  // dkdv_dq: also the dSᵀ tile; dq: Q, dO + 2 K + 2 V; prep and dq_convert:
+  // none.
+  int64_t keyBlocks =
+      2 * keyBlock * rowBytes + 4 * kBlock * rowBytes + 4 * kBlock * 4;
   return llvm::StringSwitch<int64_t>(stage)
       .Case("dkdv", keyBlocks)
-      .Case("dkdv_dq", keyBlocks + kBlock * (kBlock + 8) * kEltBytes)
-      .Case("dq", 6 * tile)
+      .Case("dkdv_dq", keyBlocks + keyBlock * (kBlock + 8) * kEltBytes)
+      .Case("dq", 6 * kBlock * rowBytes)
       .Default(0);
 }
 

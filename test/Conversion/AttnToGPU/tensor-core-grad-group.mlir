@@ -1,17 +1,31 @@
 // The tensor-core backward group at the kernel-IR level (attn-compile
 // --emit=gpu): the prep kernel and the workspaces, the key-block kernel that
-// copies the prepared rows with cp.async, and, with --grad-dq=atomic, the
-// dQ accumulation through a global pointer with vector reductions (sm_90)
-// or scalar ones (sm_80). ptxas-tensor-core-grad.mlir assembles the same
-// kernels; bench/run_h200.sh validates them on the GPU.
-// RUN: attn-compile %s --emit=gpu -o %t.separate.mlir
+// copies the prepared rows with cp.async, and, with the atomic dQ (the
+// default on sm_90a, --grad-dq=atomic elsewhere), the dQ accumulation
+// through a global pointer with vector reductions (sm_90) or scalar ones
+// (sm_80). ptxas-tensor-core-grad.mlir assembles the same kernels;
+// bench/run_h200.sh validates them on the GPU.
+// RUN: attn-compile %s --emit=gpu --grad-dq=separate -o %t.separate.mlir
 // RUN: FileCheck %s < %t.separate.mlir
-// RUN: attn-compile %s --emit=gpu --grad-dq=atomic -o %t.atomic.mlir
+// RUN: attn-compile %s --emit=gpu -o %t.atomic.mlir
 // RUN: FileCheck %s --check-prefix=ATOMIC < %t.atomic.mlir
 // RUN: attn-compile %s --emit=gpu --grad-dq=atomic --chip=sm_80 -o %t.atomic80.mlir
 // RUN: FileCheck %s --check-prefix=ATOMIC80 < %t.atomic80.mlir
-// RUN: attn-compile %s --grad-dq=atomic -o %t.atomic.ptx
+// RUN: attn-compile %s -o %t.atomic.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.atomic.json
+// Defaults: atomic with 128-key blocks on sm_90a, separate with 64-key blocks
+// on sm_80; --grad-block-kv overrides the key block of either.
+// RUN: attn-compile %s --chip=sm_80 -o %t.auto80.ptx
+// RUN: FileCheck %s --check-prefix=AUTO80 < %t.auto80.json
+// RUN: attn-compile %s --grad-dq=separate --grad-block-kv=128 -o %t.sep128.ptx
+// RUN: FileCheck %s --check-prefix=SEP128 < %t.sep128.json
+// RUN: attn-compile %s --grad-block-kv=64 --emit=gpu -o %t.atomic64.mlir
+// RUN: FileCheck %s --check-prefix=ATOMIC64 < %t.atomic64.mlir
+// RUN: not attn-compile %s --grad-block-kv=96 -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not attn-compile %s --grad-dq=sometimes -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD-DQ
+
+// BAD: attn-compile: unsupported --grad-block-kv=96 (expected 0, 64 or 128)
+// BAD-DQ: attn-compile: unsupported --grad-dq=sometimes (expected auto, separate or atomic)
 
 // Lq = 200: the workspaces have ceil(200 / 64) * 64 = 256 rows per head
 // (2 * 8 * 256 = 4096 floats), so the key-block kernel copies whole 64-row
@@ -27,6 +41,7 @@
 // CHECK: gpu.return
 // CHECK-LABEL: gpu.func @attn_bwd_dkdv_0(
 // CHECK-SAME: memref<4096xf32>, %{{.+}}: memref<4096xf32>, %{{.+}}: memref<65536xbf16>, %{{.+}}: memref<65536xbf16>)
+// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2
 // Threads 0-15 copy 16 bytes of lse·log2(e) and of D_i each into the stage.
 // CHECK: scf.if
 // CHECK: nvgpu.device_async_copy {{.*}}, 4 {bypassL1} : memref<4096xf32> to memref<2x64xf32, #gpu.address_space<workgroup>>
@@ -38,20 +53,26 @@
 // CHECK-NOT: red.global
 
 // Atomic: dq_accum [2, 8, 256, 64] f32 is a global pointer; prep zeroes it
-// 16 bytes per store, the key-block kernel stores dSᵀ pairs to shared memory
-// [64][36 x i32] and adds dS K with red.global.add.v4.f32 at immediate
-// offsets, the last kernel scales and converts 8 elements at a time.
+// 16 bytes per store, the key-block kernel (8 warps, 128 keys, one CTA per
+// SM) stores dSᵀ pairs to shared memory [128][36 x i32] and adds dS K with
+// red.global.add.v4.f32 at immediate offsets (warp tiles of 32 query rows x
+// 16 columns: n-tiles 32 bytes apart, the second m-tile 16 rows = 4096 bytes
+// further), the last kernel scales and converts 8 elements at a time.
 // ATOMIC-LABEL: gpu.func @attn_bwd_prep_0(
 // ATOMIC-SAME: memref<4096xf32>, %{{.+}}: memref<4096xf32>, %{{.+}}: !llvm.ptr<1>)
 // ATOMIC: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 // ATOMIC-LABEL: gpu.func @attn_bwd_dkdv_dq_0(
 // ATOMIC-SAME: !llvm.ptr<1>, %{{.+}}: memref<65536xbf16>, %{{.+}}: memref<65536xbf16>)
-// ATOMIC: memref.store {{.*}} : memref<64x36xi32, #gpu.address_space<workgroup>>
+// ATOMIC-SAME: known_block_size = array<i32: 256, 1, 1>, nvvm.minctasm = 1
+// ATOMIC: memref.store {{.*}} : memref<128x36xi32, #gpu.address_space<workgroup>>
 // ATOMIC: gpu.barrier
 // ATOMIC: nvvm.ldmatrix {{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
 // ATOMIC: gpu.shuffle xor
 // ATOMIC: llvm.inline_asm has_side_effects asm_dialect = att "red.global.add.v4.f32 [$0+0], {$1, $2, $3, $4};", "l,f,f,f,f"
 // ATOMIC: "red.global.add.v4.f32 [$0+32], {$1, $2, $3, $4};"
+// ATOMIC: "red.global.add.v4.f32 [$0+4096], {$1, $2, $3, $4};"
+// ATOMIC: "red.global.add.v4.f32 [$0+4128], {$1, $2, $3, $4};"
+// ATOMIC-NOT: "red.global.add.v4.f32 [$0+{{[0-9]+}}]
 // ATOMIC-NOT: "red.global.add.f32
 // ATOMIC-LABEL: gpu.func @attn_bwd_dq_convert_0(
 // ATOMIC-SAME: !llvm.ptr<1>, %{{.+}}: memref<204800xbf16>)
@@ -63,6 +84,9 @@
 // ATOMIC80: "red.global.add.f32 [$0+0], $1;", "l,f"
 // ATOMIC80-LABEL: gpu.func @attn_bwd_dq_convert_0(
 
+// The prep kernel's workspaces, then the key-block kernel's launch: 128-key
+// blocks, grid.x = ceil(256 / 128); K, V 128 rows + Q, dO 2 x 64 rows of 72
+// elements, 2 x 2 x 64 floats of lse / D rows, dSᵀ [128][72].
 // MANIFEST: "name": "dq_accum",
 // MANIFEST-NEXT: "role": "workspace",
 // MANIFEST-NEXT: "shape": [
@@ -70,9 +94,31 @@
 // MANIFEST-NEXT: 8,
 // MANIFEST-NEXT: 256,
 // MANIFEST-NEXT: 64
+// MANIFEST: "stage": "prep",
+// MANIFEST: "block": [
+// MANIFEST-NEXT: 256,
 // MANIFEST: "deterministic": false,
+// MANIFEST: "dynamic_shared_memory": 93184,
+// MANIFEST: "grid": [
+// MANIFEST-NEXT: 2,
+// MANIFEST-NEXT: 2,
+// MANIFEST-NEXT: 2
 // MANIFEST: "group": "attn_bwd_0",
 // MANIFEST: "stage": "dkdv_dq"
+
+// AUTO80: "stage": "prep",
+// AUTO80: "block": [
+// AUTO80-NEXT: 128,
+// AUTO80: "deterministic": true,
+// AUTO80: "stage": "dkdv"
+// SEP128: "stage": "prep",
+// SEP128: "block": [
+// SEP128-NEXT: 256,
+// SEP128: "dynamic_shared_memory": 74752,
+// SEP128: "stage": "dkdv"
+// ATOMIC64-LABEL: gpu.func @attn_bwd_dkdv_dq_0(
+// ATOMIC64-SAME: known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2
+// ATOMIC64: memref.store {{.*}} : memref<64x36xi32, #gpu.address_space<workgroup>>
 
 func.func @grad(%q: tensor<2x8x200x64xbf16>, %k: tensor<2x2x256x64xbf16>, %v: tensor<2x2x256x64xbf16>, %o: tensor<2x8x200x64xbf16>, %lse: tensor<2x8x200xf32>, %do: tensor<2x8x200x64xbf16>) -> (tensor<2x8x200x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>) {
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x200x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>) forward(%o, %lse : tensor<2x8x200x64xbf16>, tensor<2x8x200xf32>) grad_output(%do : tensor<2x8x200x64xbf16>) -> tensor<2x8x200x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>

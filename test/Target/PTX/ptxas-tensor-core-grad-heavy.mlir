@@ -1,21 +1,23 @@
 // The D = 128 tensor-core backward variants with the most simultaneously
 // live values (dropout keep bits, softcap factors, per-element mask loads on
 // top of the 128 f32 dK/dV accumulators of the dkdv kernel) spill a few bytes
-// on ptxas at the 255-register limit. This test bounds the spill (at most 39
-// bytes, measured 0 to 28 on 2026-11-29, both dQ modes) so that it cannot grow unnoticed;
-// the variants are correct (bench/run_h200.sh validates them on the GPU).
+// on ptxas at the 255-register limit. This test bounds the spill (at most 49
+// bytes; measured 0 to 36 bytes on 2026-11-29 with the session-5 defaults:
+// separate dQ with 64-key blocks, atomic dQ with 128-key blocks) so that it
+// cannot grow unnoticed; the variants are correct (bench/run_h200.sh
+// validates them on the GPU).
 // REQUIRES: ptxas
-// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a -o %t.sm90.ptx
+// RUN: attn-compile %s --kernel=tensor-core --grad-dq=separate --chip=sm_90a -o %t.sm90.ptx
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
 // RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 -o %t.sm80.ptx
 // RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
-// RUN: attn-compile %s --kernel=tensor-core --grad-dq=atomic --chip=sm_90a -o %t.atomic90.ptx
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a -o %t.atomic90.ptx
 // RUN: ptxas -arch=sm_90a -v %t.atomic90.ptx -o %t.atomic90.cubin 2>&1 | FileCheck %s
 // RUN: attn-compile %s --kernel=tensor-core --grad-dq=atomic --chip=sm_80 -o %t.atomic80.ptx
 // RUN: ptxas -arch=sm_80 -v %t.atomic80.ptx -o %t.atomic80.cubin 2>&1 | FileCheck %s
 
 // Three kernels per op (prep, dkdv, dq or prep, dkdv_dq, dq_convert).
-// CHECK-COUNT-15: {{^ *([0-9]|[1-3][0-9]) bytes stack frame, ([0-9]|[1-3][0-9]) bytes spill stores}}
+// CHECK-COUNT-15: {{^ *([0-9]|[1-4][0-9]) bytes stack frame, ([0-9]|[1-4][0-9]) bytes spill stores}}
 // CHECK-NOT: bytes spill stores
 
 func.func @d128_dropout(%q: tensor<2x8x192x128xbf16>, %k: tensor<2x2x256x128xbf16>, %v: tensor<2x2x256x128xbf16>, %o: tensor<2x8x192x128xbf16>, %lse: tensor<2x8x192xf32>, %do: tensor<2x8x192x128xbf16>, %s: i64, %f: i64) -> (tensor<2x8x192x128xbf16>, tensor<2x2x256x128xbf16>, tensor<2x2x256x128xbf16>) {

@@ -2,26 +2,30 @@
 // ptxas for sm_90a and sm_80 without spilling on the configurations the
 // benchmark grid uses (D = 64 and 128, causal or not, GQA) and on the D = 64
 // feature variants, the D = 128 additive mask and decoding, in both dQ modes:
-// prep + dkdv + dq (default, no atomics) and, with --grad-dq=atomic, prep +
-// dkdv_dq + dq_convert (dQ added with red.global.add.f32; decoding, Lq < 64,
-// keeps the separate dq kernel). The D = 128 variants that hold the most live
+// prep + dkdv + dq (no atomics; the default on sm_80) and prep + dkdv_dq +
+// dq_convert (dQ added with red.global.add; the default on sm_90a, and
+// --grad-dq=atomic; decoding, Lq < 64, keeps the separate dq kernel), and
+// with the non-default key blocks (--grad-block-kv). The D = 128 variants that hold the most live
 // values at once spill a few bytes; they are
 // ptxas-tensor-core-grad-heavy.mlir. Needs only the CUDA toolkit.
 // REQUIRES: ptxas
-// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE
+// RUN: attn-compile %s --kernel=tensor-core --grad-dq=separate --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
 // RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 -o %t.sm80.ptx
 // RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm90.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.sm90.json
-// RUN: attn-compile %s --kernel=tensor-core --grad-dq=atomic --chip=sm_90a -o %t.atomic90.ptx | FileCheck %s --check-prefix=COMPILE
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a -o %t.atomic90.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: ptxas -arch=sm_90a -v %t.atomic90.ptx -o %t.atomic90.cubin 2>&1 | FileCheck %s
 // RUN: attn-compile %s --kernel=tensor-core --grad-dq=atomic --chip=sm_80 -o %t.atomic80.ptx
 // RUN: ptxas -arch=sm_80 -v %t.atomic80.ptx -o %t.atomic80.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=ATOMIC < %t.atomic90.ptx
 // RUN: FileCheck %s --check-prefix=ATOMIC80 < %t.atomic80.ptx
 // RUN: FileCheck %s --check-prefix=ATOMIC-MANIFEST < %t.atomic90.json
-// RUN: not attn-compile %s --grad-dq=sometimes -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: attn-compile %s --kernel=tensor-core --grad-dq=separate --grad-block-kv=128 --chip=sm_90a -o %t.sep128.ptx
+// RUN: ptxas -arch=sm_90a -v %t.sep128.ptx -o %t.sep128.cubin 2>&1 | FileCheck %s
+// RUN: attn-compile %s --kernel=tensor-core --grad-block-kv=64 --chip=sm_90a -o %t.atomic64.ptx
+// RUN: ptxas -arch=sm_90a -v %t.atomic64.ptx -o %t.atomic64.cubin 2>&1 | FileCheck %s
 
 // Three kernels per op.
 // COMPILE: attn-compile: wrote {{.*}} (24 kernels, sm_90a, 32-bit indices)
@@ -74,15 +78,17 @@
 // ATOMIC-MANIFEST-NEXT: 8,
 // ATOMIC-MANIFEST-NEXT: 192,
 // ATOMIC-MANIFEST-NEXT: 64
+// ATOMIC-MANIFEST: "stage": "prep",
+// ATOMIC-MANIFEST: "block": [
+// ATOMIC-MANIFEST-NEXT: 256,
 // ATOMIC-MANIFEST: "deterministic": false,
-// ATOMIC-MANIFEST: "dynamic_shared_memory": 65536,
+// ATOMIC-MANIFEST: "dynamic_shared_memory": 93184,
 // ATOMIC-MANIFEST: "stage": "dkdv_dq"
 // ATOMIC-MANIFEST: "stage": "dq_convert"
 // ATOMIC80: .version 8.0
 // ATOMIC80: .visible .entry attn_bwd_dkdv_dq_0(
 // ATOMIC80-NOT: red.global.add.v4
 // ATOMIC80: red.global.add.f32 [%rd{{[0-9]+}}+{{[0-9]+}}], %r{{[0-9]+}};
-// BAD: attn-compile: unsupported --grad-dq=sometimes (expected separate or atomic)
 
 func.func @d64_bf16(%q: tensor<2x8x192x64xbf16>, %k: tensor<2x2x256x64xbf16>, %v: tensor<2x2x256x64xbf16>, %o: tensor<2x8x192x64xbf16>, %lse: tensor<2x8x192xf32>, %do: tensor<2x8x192x64xbf16>) -> (tensor<2x8x192x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>) {
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x192x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>) forward(%o, %lse : tensor<2x8x192x64xbf16>, tensor<2x8x192xf32>) grad_output(%do : tensor<2x8x192x64xbf16>) -> tensor<2x8x192x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>

@@ -112,9 +112,13 @@ struct GradKernelSpecs {
 
 /// How the tensor-core backward accumulates dQ (attn-compile --grad-dq).
 enum class GradDqMode {
+  /// Atomic where the reductions are vectorized
+  /// (GradKernelOptions::vectorReductions, sm_90), else Separate: on the
+  /// H200 the atomic group with 128-key blocks is 0-20 % faster than the
+  /// separate one (docs/performance.md, session 5); sm_80 is not measured.
+  Auto,
   /// A dq kernel over query blocks recomputes S and dP (seven products per
-  /// block pair, no atomics). The default: faster on the H200 than the
-  /// atomic form of this code generator (docs/performance.md).
+  /// block pair, no atomics).
   Separate,
   /// dQ += dS K inside the key-block kernel with f32 atomics, converted by
   /// a last kernel (five products; FlashAttention-2's scheme). Used only for
@@ -124,10 +128,15 @@ enum class GradDqMode {
 
 /// Code generation choices of the backward kernels.
 struct GradKernelOptions {
-  GradDqMode dqMode = GradDqMode::Separate;
+  GradDqMode dqMode = GradDqMode::Auto;
   /// The atomic dQ uses red.global.add.v4.f32 (sm_90 and later, PTX 8.1)
   /// instead of one reduction per element.
   bool vectorReductions = false;
+  /// Keys per block of the tensor-core dkdv / dkdv_dq kernel: 64 (4 warps)
+  /// or 128 (8 warps; half the Q/dO tile copies and, with the atomic dQ,
+  /// half the reductions per FLOP); 0 chooses (128 with the atomic dQ, 64
+  /// without).
+  int64_t keyBlock = 0;
 };
 
 /// Chooses the mapping of `op`'s backward kernels, named
