@@ -236,9 +236,9 @@ int main(int argc, char **argv) {
   llvm::json::Array manifestKernels;
   llvm::DenseMap<Operation *, std::string> forwardNames;
   for (auto [i, op] : llvm::enumerate(ops)) {
-    FailureOr<attn::KernelSpec> spec =
-        attn::describeAttentionKernel(op, "attn_fwd_" + std::to_string(i),
-                                      *kernelChoice, {blockQ, blockKV, warps});
+    FailureOr<attn::KernelSpec> spec = attn::describeAttentionKernel(
+        op, "attn_fwd_" + std::to_string(i), *kernelChoice,
+        {blockQ, blockKV, warps, hopper ? 90 : 80});
     if (failed(spec) ||
         failed(attn::buildAttentionKernel(b, gpuModule, op, *spec)))
       return 1;

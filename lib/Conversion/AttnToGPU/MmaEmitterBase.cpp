@@ -53,6 +53,11 @@ Frag MmaEmitterBase::mma(ArrayRef<Value> a, Value b0, Value b1, const Frag &c) {
   return d;
 }
 
+Value MmaEmitterBase::warpAny(Value pred) {
+  return NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), i32c(-1), pred,
+                                  NVVM::VoteSyncKind::any);
+}
+
 Value MmaEmitterBase::packPair(Value lo, Value hi) {
   // bf16: one cvt.rn.bf16x2.f32 (d = {hi, lo}: the first source goes to the
   // upper half). Two scalar truncations joined by shift/or cost four

@@ -75,6 +75,9 @@ protected:
     return gpu::ShuffleOp::create(b, loc, v, offset, 32, gpu::ShuffleMode::XOR)
         .getShuffleResult();
   }
+  /// Whether `pred` (i1) holds in any lane of the warp (vote.sync.any): a
+  /// warp-uniform condition.
+  Value warpAny(Value pred);
 
   // --- tensor-core helpers --------------------------------------------------
   /// ldmatrix.x4 (optionally .trans) at a shared-memory byte address (index).

@@ -35,6 +35,11 @@ struct Tiling {
 std::optional<Tiling> chooseTiling(AttentionOp op, TensorCoreTiling requested,
                                    std::string &why);
 
+/// Whether the kernel skips the O rescale of a key block in which no row of
+/// the warp gets a new maximum (a warp vote; bit-identical): for Dv >= 128,
+/// where it saves the most and frees registers (see the definition).
+bool skipsUnchangedRescale(int64_t valueDim);
+
 /// Whether the warp's Q fragments stay in registers for the whole kernel
 /// (else they are re-read from shared memory at every key block): when the
 /// accumulators plus the fragments fit in 160 registers, which leaves room

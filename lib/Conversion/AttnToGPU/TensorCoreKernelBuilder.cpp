@@ -461,12 +461,41 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
         // the A fragment of k-step kk: a0 = (P[2kk].c0, c1), a1 = (P[2kk].c2,
         // c3), a2 = (P[2kk+1].c0, c1), a3 = (P[2kk+1].c2, c3). Each V
         // fragment pair feeds every m-tile.
+        // With Dv >= 128 the rescale is skipped when no row of the warp has
+        // a new maximum: alpha is then exp2(0) = 1 exactly (or O is still
+        // 0), so skipping is bit-identical, and past the first key blocks
+        // the running maxima rarely grow. (A NaN maximum compares unequal:
+        // it rescales.) Measured on the H200 (docs/performance.md, session
+        // 5): at D = 128 it keeps Br = 128 / Bc = 64 within 255 registers
+        // (the unconditional rescale spilled), 1.00-1.07x FA2; at D = 64 the
+        // branch cost 0-8 %, so it is not emitted there.
+        auto rescaleAll = [&](bool rescale) {
+          SmallVector<Value> out;
+          for (int64_t mt = 0; mt < mTiles; ++mt)
+            for (int64_t nt = 0; nt < nTilesO; ++nt)
+              for (int64_t e = 0; e < 4; ++e) {
+                Value v = state[oIndex(mt, nt, e)];
+                out.push_back(rescale ? fmul(v, alpha[2 * mt + e / 2]) : v);
+              }
+          return out;
+        };
+        SmallVector<Value> rescaled;
+        if (tc::skipsUnchangedRescale(valueDim)) {
+          Value grew = arith::ConstantIntOp::create(b, loc, 0, 1);
+          for (int64_t i = 0; i < nRows; ++i)
+            grew = arith::OrIOp::create(
+                b, loc, grew,
+                arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE,
+                                      state[i], nextState[i]));
+          rescaled = emitUniformChoice(warpAny(grew), rescaleAll);
+        } else {
+          rescaled = rescaleAll(/*rescale=*/true);
+        }
         SmallVector<SmallVector<Frag>> o(mTiles, SmallVector<Frag>(nTilesO));
         for (int64_t mt = 0; mt < mTiles; ++mt)
           for (int64_t nt = 0; nt < nTilesO; ++nt)
             for (int64_t e = 0; e < 4; ++e)
-              o[mt][nt][e] =
-                  fmul(state[oIndex(mt, nt, e)], alpha[2 * mt + e / 2]);
+              o[mt][nt][e] = rescaled[(mt * nTilesO + nt) * 4 + e];
         for (int64_t kk = 0; kk < kStepsPV; ++kk) {
           SmallVector<std::array<Value, 4>> pa;
           for (int64_t mt = 0; mt < mTiles; ++mt) {
@@ -582,6 +611,8 @@ bool tc::isEligible(AttentionOp op, std::string &why) {
   return true;
 }
 
+bool tc::skipsUnchangedRescale(int64_t valueDim) { return valueDim >= 128; }
+
 bool tc::keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV,
                                int64_t headDim, int64_t valueDim) {
   int64_t mTiles = rowsPerWarp / 16;
@@ -590,12 +621,21 @@ bool tc::keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV,
 
 // Defaults (H200 sweep of 2026-11-29, bench/sweep_tilings.py,
 // docs/performance.md): 4 warps of 32 query rows (Br = 128), so each K/V
-// fragment read from shared memory feeds two mma.sync, with Bc = 64 for
-// D = 64 and Bc = 32 for D = 128 (Bc = 64 at D = 128 needs more than 255
-// registers). Variants with per-element work beyond the causal/window
+// fragment read from shared memory feeds two mma.sync, with Bc = 64 (at
+// D = 128 only where wideKeyBlocksFit, 3-7 % faster than Bc = 32 there).
+// Variants with per-element work beyond the causal/window
 // rules (dropout's Philox, softcap, a mask tensor) and short queries
 // (Lq <= 64) keep 4 warps of 16 rows with Bc = 64, which fits them without
 // spills. An attn.tiles block_q <= 64 also picks the latter.
+/// Whether Br = 128 (32 rows per warp) with Bc = 64 fits 255 registers at
+/// Dv = 128: with skipsUnchangedRescale, on sm_90 (ptxas for sm_80 spills 4
+/// bytes), and only when Lk is a multiple of 64 (the key guard of a ragged
+/// last block spills 8-12 bytes); measured with ptxas 13 on 2026-11-29.
+static bool wideKeyBlocksFit(AttentionOp op, const TensorCoreTiling &target) {
+  return tc::skipsUnchangedRescale(op.getValueType().getDimSize(3)) &&
+         target.smVersion >= 90 && op.getKeyType().getDimSize(2) % 64 == 0;
+}
+
 std::optional<tc::Tiling>
 tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
   int64_t dv = op.getValueType().getDimSize(3);
@@ -614,7 +654,10 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
   if (requested.blockKV)
     t.blockKV = requested.blockKV;
   else
-    t.blockKV = t.rowsPerWarp() == 32 && dv > 64 ? 32 : 64;
+    t.blockKV =
+        t.rowsPerWarp() == 32 && dv > 64 && !wideKeyBlocksFit(op, requested)
+            ? 32
+            : 64;
   auto fail = [&](const Twine &msg) -> std::optional<Tiling> {
     why = msg.str();
     return std::nullopt;

@@ -2,16 +2,20 @@
 // sm_90a and sm_80 without spilling: bf16 and f16, D = 64 and 128, plain
 // causal GQA with lse, boolean mask + dropout, and every modifier at once,
 // each with the default tiling (tc::chooseTiling: Br = 128 in 4 warps of 32
-// rows with Bc = 64 (D = 64) or 32 (D = 128) for the plain variants, Br = 64
+// rows with Bc = 64 for the plain variants (at D = 128 only on sm_90a with
+// Lk a multiple of 64, where the kernel skips the unchanged rescales; Bc =
+// 32 at D = 128 otherwise, e.g. here: Lk = 1000), Br = 64
 // in 4 warps of 16 rows for the dropout / softcap / mask ones), with
 // --block-q=64 (4 warps of 16 rows everywhere) and with --block-q=128
 // --warps=8 (8 warps of 16 rows). Needs only the CUDA toolkit, not a GPU.
 // REQUIRES: ptxas
 // RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a -o %t.auto.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: FileCheck %s --check-prefix=PTX < %t.auto.ptx
+// RUN: FileCheck %s --check-prefix=VOTE < %t.auto.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.auto.json
 // RUN: ptxas -arch=sm_90a -v %t.auto.ptx -o %t.auto.cubin 2>&1 | FileCheck %s
 // RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 -o %t.sm80.auto.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST80 < %t.sm80.auto.json
 // RUN: ptxas -arch=sm_80 -v %t.sm80.auto.ptx -o %t.sm80.auto.cubin 2>&1 | FileCheck %s
 // RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --block-q=128 --warps=8 -o %t.sm90.128.ptx
 // RUN: ptxas -arch=sm_90a -v %t.sm90.128.ptx -o %t.sm90.128.cubin 2>&1 | FileCheck %s
@@ -60,10 +64,17 @@
 // PTX64: .maxntid 128, 1, 1
 // PTX64: .minnctapersm 2
 
+// The O rescale is skipped by a warp vote where no row's maximum grew: at
+// Dv = 128 only (attn_fwd_3 is D = 128, attn_fwd_0 D = 64).
+// VOTE-LABEL: .visible .entry attn_fwd_0(
+// VOTE-NOT: vote.sync.any
+// VOTE-LABEL: .visible .entry attn_fwd_3(
+// VOTE: vote.sync.any.pred
+
 // Launch: dynamic shared memory Q [Br] + 2 K + 2 V tiles of Bc rows, all
 // (D + 8) elements wide, 2 bytes per element: Br = 128, Bc = 64, D = 64:
 // 55296 bytes; Br = 64, Bc = 64: 46080 (D = 64), 87040 (D = 128);
-// Br = 128, Bc = 32, D = 128: 69632.
+// Br = 128, Bc = 32, D = 128 (ragged Lk): 69632.
 // MANIFEST: "block": [
 // MANIFEST-NEXT: 128,
 // MANIFEST: "dynamic_shared_memory": 55296,
@@ -80,6 +91,9 @@
 // MANIFEST: "name": "attn_fwd_1"
 // MANIFEST: "dynamic_shared_memory": 69632,
 // MANIFEST: "name": "attn_fwd_3"
+// MANIFEST80: "name": "attn_fwd_1"
+// MANIFEST80: "dynamic_shared_memory": 69632,
+// MANIFEST80: "name": "attn_fwd_3"
 // MANIFEST: "dynamic_shared_memory": 87040,
 // MANIFEST: "name": "attn_fwd_4"
 

@@ -77,6 +77,10 @@ struct KernelSpec {
 /// --block-q, --block-kv, --warps); 0 leaves a field to the default rule.
 struct TensorCoreTiling {
   int64_t blockQ = 0, blockKV = 0, warps = 0;
+  /// The target's compute capability x 10 (80, 90): where ptxas allocates
+  /// registers differently the defaults differ (tc::chooseTiling). 0 means
+  /// unknown and takes sm_80's rules.
+  int64_t smVersion = 0;
 };
 
 /// Chooses the mapping for `op` (static shapes only; fails with a diagnostic
