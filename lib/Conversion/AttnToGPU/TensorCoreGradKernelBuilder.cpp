@@ -3,8 +3,13 @@
 // The tensor-core mapping of attn.attention_grad (FlashAttention-2's backward
 // with recomputation), f16/bf16 with D = Dv in {64, 128}, as an ordered group
 // of kernels sharing f32 workspaces (docs/kernel-manifest.md, "Backward
-// kernels"): prep, dkdv, dq by default; prep, dkdv_dq, dq_convert with the
-// atomic dQ (GradDqMode::Atomic).
+// kernels"): prep, dkdv, dq without atomics (sm_80, `deterministic`,
+// decoding, --grad-dq=separate); prep, dkdv_dq, dq_convert with the atomic dQ
+// (the default on sm_90: GradDqMode::Auto).
+//
+// The key-block kernels take keyBlock = 64 or 128 keys (spec.blockKV; 128 by
+// default with the atomic dQ, 64 without), one warp per 16 keys; the
+// description below is written for 64 (4 warps).
 //
 // prep: grid = (ceil(Lq / 64), Hq, B): row_dot = D_i = dO_i · O_i and
 //   lse_log2 = lse_i·log2(e) per query row (0 and +inf for rows past Lq,
@@ -30,11 +35,12 @@
 //       dK += dSᵀ Q               (A: dSᵀ from C, B: Q via ldmatrix.trans)
 //     dK *= scale; keys past Lk are computed on zero-filled rows and never
 //     stored.
-// dkdv_dq: dkdv, and per step dSᵀ also goes to shared memory [64][64+8];
-//   after a barrier warp w computes dS K for query rows [16w, 16w + 16) (A:
-//   dS via ldmatrix.trans of the [key][query] tile, B: K via
-//   ldmatrix.trans) and adds it to dq_accum with red.global.add (v4 on
-//   sm_90 after a pair swap between lanes t4 and t4 ^ 1).
+// dkdv_dq: dkdv, and per step dSᵀ also goes to shared memory
+//   [keyBlock][64+8]; after a barrier warp w computes dS K for query rows
+//   32 (w % 2) .. + 32 and D / (warps / 2) columns (A: dS via
+//   ldmatrix.trans of the [key][query] tile, B: K via ldmatrix.trans) and
+//   adds it to dq_accum with red.global.add (v4 on sm_90 after a pair swap
+//   between lanes t4 and t4 ^ 1).
 // dq: grid = (ceil(Lq / 64), Hq, B), 4 warps; warp w owns query rows
 //   [16w, 16w + 16), like the forward kernel:
 //     shared: Q [64][D+8], dO [64][D+8], K [2][64][D+8], V [2][64][D+8]

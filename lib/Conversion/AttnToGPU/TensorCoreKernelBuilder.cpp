@@ -6,10 +6,10 @@
 //   grid  = (ceil(Lq / Br), Hq, B); block = W warps of Br / W rows (16 or
 //   32: one or two m16 tiles per warp, each K/V fragment then feeds every
 //   m-tile); Bc keys per step. Tiling: tc::chooseTiling (default Br = 128,
-//   W = 4, Bc = 64 / 32 for D = 64 / 128; Br = 64, W = 4, Bc = 64 for the
-//   dropout / softcap / mask-tensor variants and short queries).
-//   Warp w owns query rows [w Br/W, (w+1) Br/W) of the block's Br rows.
-//   Shared memory (dynamic, KernelSpec::dynamicSharedBytes):
+//   W = 4, Bc = 64 (Bc = 32 at D = 128 unless wideKeyBlocksFit); Br = 64, W =
+//   4, Bc = 64 for the dropout / softcap / mask-tensor variants and short
+//   queries). Warp w owns query rows [w Br/W, (w+1) Br/W) of the block's Br
+//   rows. Shared memory (dynamic, KernelSpec::dynamicSharedBytes):
 //     Q [Br][D + 8], K [2][Bc][D + 8], V [2][Bc][D + 8]   (element type)
 //   The +8 element pad makes consecutive rows start 16 bytes apart modulo
 //   128 bytes, so the 8 row addresses of one ldmatrix 8x8 matrix hit 8

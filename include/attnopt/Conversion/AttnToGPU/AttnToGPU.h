@@ -118,8 +118,9 @@ struct GradKernelSpecs {
 enum class GradDqMode {
   /// Atomic where the reductions are vectorized
   /// (GradKernelOptions::vectorReductions, sm_90), else Separate: on the
-  /// H200 the atomic group with 128-key blocks is 0-20 % faster than the
-  /// separate one (docs/performance.md, session 5); sm_80 is not measured.
+  /// H200 the atomic group with 128-key blocks was 0-20 % faster than the
+  /// separate one at D = 128 and -8 to +4 % at D = 64 (docs/performance.md,
+  /// session 5); sm_80 is not measured.
   Auto,
   /// A dq kernel over query blocks recomputes S and dP (seven products per
   /// block pair, no atomics).
