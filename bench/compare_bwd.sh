@@ -20,7 +20,7 @@ for m in "$1"/grid-bwd/grid_bwd_"$dtype"_*.json; do
   printf '%-40s' "$n"
   for d in "$@"; do
     t=$("$run" "$d/grid-bwd/$n.json" --train --no-validate --iters 20 \
-      --warmup 3 2>&1 | grep -o 'bwd_tflops=[0-9.]*' | cut -d= -f2)
+      --warmup 3 2>&1 | grep -o ' bwd_tflops=[0-9.]*' | cut -d= -f2)
     printf ' %16s' "${t:-error}"
   done
   echo

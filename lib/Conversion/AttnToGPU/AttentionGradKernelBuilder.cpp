@@ -647,10 +647,10 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
     spec.source = sourceOf(op.getLoc());
     spec.tensorCores = true;
     spec.vectorReductions = options.vectorReductions;
-    const bool overKeys = stage == "dkdv" || stage == "dkdv_dq";
+    const bool keyBlockStage = stage == "dkdv" || stage == "dkdv_dq";
     spec.blockQ = tcgrad::kBlock;
-    spec.blockKV = overKeys ? *keyBlock : tcgrad::kBlock;
-    spec.block = {overKeys ? 2 * *keyBlock : tcgrad::kThreads, 1, 1};
+    spec.blockKV = keyBlockStage ? *keyBlock : tcgrad::kBlock;
+    spec.block = {keyBlockStage ? 2 * *keyBlock : tcgrad::kThreads, 1, 1};
     spec.grid = grid;
     spec.dynamicSharedBytes =
         tcgrad::sharedMemoryBytes(op, spec.stage, spec.blockKV);
