@@ -103,6 +103,14 @@ static llvm::cl::opt<int64_t> gradBlockKV(
                    "(default) chooses"),
     llvm::cl::init(0));
 
+static llvm::cl::opt<std::string> gradMma(
+    "grad-mma",
+    llvm::cl::desc("Matrix instructions of the tensor-core backward's dkdv / "
+                   "dkdv_dq kernel: auto (default; wgmma on sm_90a except "
+                   "D = 128 with dropout, mma.sync elsewhere), wgmma (sm_90a "
+                   "only) or mma-sync"),
+    llvm::cl::init("auto"));
+
 static llvm::cl::opt<unsigned> indexBits(
     "index-bits",
     llvm::cl::desc("Bits of the kernels' index arithmetic: 0 (default) "
@@ -170,6 +178,17 @@ int main(int argc, char **argv) {
     return fail("unsupported --grad-block-kv=" + Twine(gradBlockKV) +
                 " (expected 0, 64 or 128)");
   gradOptions.keyBlock = gradBlockKV;
+  if (gradMma != "auto" && gradMma != "wgmma" && gradMma != "mma-sync")
+    return fail("unsupported --grad-mma=" + gradMma +
+                " (expected auto, wgmma or mma-sync)");
+  if (gradMma == "wgmma" && chip != "sm_90a")
+    return fail("--grad-mma=wgmma needs --chip=sm_90a (wgmma is an sm_90a "
+                "instruction), not " +
+                chip);
+  gradOptions.mma = gradMma == "wgmma" ? attn::GradMma::Wgmma
+                    : gradMma == "auto" && chip == "sm_90a"
+                        ? attn::GradMma::Auto
+                        : attn::GradMma::MmaSync;
 
   DialectRegistry registry;
   registerAllDialects(registry);

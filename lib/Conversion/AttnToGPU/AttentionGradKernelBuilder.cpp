@@ -635,6 +635,11 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
   KernelParam dqAccum =
       workspaceParam("dq_accum", {batch, heads, paddedLen, headDim});
 
+  // GradMma::Auto keeps mma.sync where the wgmma kernel spills.
+  const bool wgmma =
+      options.mma == GradMma::Wgmma ||
+      (options.mma == GradMma::Auto &&
+       !(headDim == 128 && op.getDropoutP().convertToFloat() > 0.0f));
   GradKernelSpecs specs;
   specs.deterministic = !atomics;
   auto add = [&](StringRef stage, std::array<int64_t, 3> grid,
@@ -648,12 +653,13 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
     spec.tensorCores = true;
     spec.vectorReductions = options.vectorReductions;
     const bool keyBlockStage = stage == "dkdv" || stage == "dkdv_dq";
+    spec.warpgroupMma = keyBlockStage && wgmma;
     spec.blockQ = tcgrad::kBlock;
     spec.blockKV = keyBlockStage ? *keyBlock : tcgrad::kBlock;
     spec.block = {keyBlockStage ? 2 * *keyBlock : tcgrad::kThreads, 1, 1};
     spec.grid = grid;
-    spec.dynamicSharedBytes =
-        tcgrad::sharedMemoryBytes(op, spec.stage, spec.blockKV);
+    spec.dynamicSharedBytes = tcgrad::sharedMemoryBytes(
+        op, spec.stage, spec.blockKV, spec.warpgroupMma);
     addGradParams(op, spec, workspaces, outputs);
     specs.kernels.push_back(std::move(spec));
   };

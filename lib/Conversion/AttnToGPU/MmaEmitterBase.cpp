@@ -134,6 +134,8 @@ void MmaEmitterBase::copyTile(Value global, Value rowBase, Value first,
 
 void MmaEmitterBase::emitWaitAllCopies(Value anchor) {
   nvgpu::DeviceAsyncWaitOp::create(b, loc, anchor, b.getI32IntegerAttr(0));
+  if (tensorCoresReadShared)
+    fenceProxyAsync();
   gpu::BarrierOp::create(b, loc);
 }
 

@@ -91,6 +91,67 @@ protected:
   /// exp2 of an f32 (ex2.approx.ftz.f32).
   Value exp2(Value x);
 
+  // --- warpgroup MMA (sm_90a, WarpgroupMma.cpp) -----------------------------
+  // Shared-memory operands are tiles in the no-swizzle core-matrix layout:
+  // element (r, c) of an [R][C] tile (C contiguous) at byte
+  //   (r / 8) 16 C + (c / 8) 128 + (r % 8) 16 + 2 (c % 8),
+  // i.e. 8x8 core matrices of 128 contiguous bytes, row blocks of C / 8 of
+  // them. Read K-major (K = C) its descriptor has LBO = 128 (next core
+  // matrix along K) and SBO = 16 C (along M/N); read MN-major (MN = C, K =
+  // R, the transpose flag) LBO = 16 C (along K) and SBO = 128 (along MN).
+  // Checked on the H200 by bench/probes/wgmma_layout_probe.cu.
+  /// Byte offset of element (r, c) of an [R][C] core-matrix tile.
+  static int64_t coreMatrixOffset(int64_t r, int64_t c, int64_t cols) {
+    return (r / 8) * 16 * cols + (c / 8) * 128 + (r % 8) * 16 + 2 * (c % 8);
+  }
+  /// The wgmma matrix descriptor (i64) of the operand starting at
+  /// shared-memory byte address `byteAddr` (index).
+  Value wgmmaDescriptor(Value byteAddr, int64_t lbo, int64_t sbo);
+  /// Descriptor of a K-major operand, tile of `cols` elements per row.
+  Value kMajorDescriptor(Value byteAddr, int64_t cols) {
+    return wgmmaDescriptor(byteAddr, 128, 16 * cols);
+  }
+  /// Descriptor of an MN-major (transposed) operand, tile of `cols` elements
+  /// per row (the MN dimension).
+  Value mnMajorDescriptor(Value byteAddr, int64_t cols) {
+    return wgmmaDescriptor(byteAddr, 16 * cols, 128);
+  }
+  /// acc += A B, wgmma.mma_async m64n<n>k16 with f32 accumulators (n / 2
+  /// per thread, in the order of n / 8 mma.sync C fragments), A from
+  /// registers (the mma.sync A fragment of the warp's 16 rows), B from
+  /// shared memory (`transB`: MN-major). Asynchronous: the caller fences,
+  /// commits and waits.
+  SmallVector<Value> wgmmaRegA(ArrayRef<Value> a, Value descB, bool transB,
+                               ArrayRef<Value> acc);
+  /// acc += A B with both operands in shared memory.
+  SmallVector<Value> wgmmaSharedA(Value descA, bool transA, Value descB,
+                                  bool transB, ArrayRef<Value> acc);
+  /// `regs` poison f32 values: the accumulators of a chain's first wgmma
+  /// that only writes them (wgmmaNoAccumulate). Zeroes would be register
+  /// moves between wgmma.fence and the wgmma, which ptxas answers with an
+  /// injected warpgroup.arrive.
+  SmallVector<Value> freshAccumulators(int64_t regs);
+  /// Whether the next wgmma adds to its accumulators (scale-d = 1) or
+  /// overwrites them (0); reset to true by every wgmma.
+  bool wgmmaAccumulates = true;
+  /// wgmma.fence: orders register writes before the next wgmma reads them.
+  void wgmmaFence();
+  /// wgmma.commit_group, then wgmma.wait_group `pending`.
+  void wgmmaCommitAndWait(int64_t pending);
+  void wgmmaWait(int64_t pending);
+  void wgmmaCommit();
+  /// fence.proxy.async.shared::cta: makes this thread's ordinary (and
+  /// cp.async) shared-memory writes visible to the tensor cores' async proxy;
+  /// a barrier must follow before another thread's wgmma reads them.
+  void fenceProxyAsync();
+  /// copyTile into a core-matrix tile: `dst` is a 1-D view of elements and
+  /// the tile starts at element `dstBase`. Lane l of a warp copies row 8 i +
+  /// l % 8, chunk 4 j + l / 8: 8 lanes write one 128-byte core matrix
+  /// (conflict-free), 4 lanes read 64 contiguous bytes of a row.
+  void copyTileCoreMatrices(Value global, Value rowBase, Value first,
+                            int64_t len, int64_t tileRows, Value dst,
+                            Value dstBase, SmallVectorImpl<Value> &tokens);
+
   /// Issues cp.async copies of tile rows [first, first + tileRows) of a
   /// sequence of length `len` (rows of `headDim` elements starting at global
   /// row `rowBase`) into `dst[lead..., r, c]`. Rows past `len` are
@@ -99,7 +160,8 @@ protected:
                 int64_t tileRows, Value dst, ValueRange lead,
                 SmallVectorImpl<Value> &tokens);
 
-  /// Waits for every outstanding cp.async group of this thread, then
+  /// Waits for every outstanding cp.async group of this thread (with
+  /// tensorCoresReadShared, fences them for the async proxy), then
   /// synchronizes the block: afterwards every copy issued so far is visible
   /// to all threads. (`anchor` is any group token: the lowering is
   /// cp.async.wait_group 0.)
@@ -131,6 +193,9 @@ protected:
   /// kernel past 255 registers (32 bytes of spills); the scalar form (two
   /// cvt.rn.bf16.f32, widening, shift, or) does not.
   bool packedBF16Convert = true;
+  /// wgmma reads the copied tiles from shared memory (the async proxy):
+  /// emitWaitAllCopies fences the copies for it before its barrier.
+  bool tensorCoresReadShared = false;
 };
 
 } // namespace mlir::attn

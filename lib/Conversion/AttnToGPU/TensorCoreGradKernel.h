@@ -31,8 +31,9 @@ bool isEligible(AttentionGradOp op, std::string &why);
 
 /// Bytes of dynamic shared memory of the `stage` kernel ("dkdv",
 /// "dkdv_dq" with `keyBlock` keys per block, "dq"; 0 for the others).
-int64_t sharedMemoryBytes(AttentionGradOp op, StringRef stage,
-                          int64_t keyBlock);
+/// `warpgroupMma`: the wgmma key-block kernel (unpadded core-matrix tiles).
+int64_t sharedMemoryBytes(AttentionGradOp op, StringRef stage, int64_t keyBlock,
+                          bool warpgroupMma);
 
 /// Emits the body of `func` (arguments in manifest order) for spec.stage.
 void emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionGradOp op,

@@ -135,12 +135,42 @@ public:
   }
 
   void emitPrep(gpu::GPUFuncOp func);
-  /// dkdv, or with `withDq` dkdv_dq.
+  /// dkdv, or with `withDq` dkdv_dq: mma.sync, one warp per 16 keys.
   void emitKeyBlocks(gpu::GPUFuncOp func, bool withDq);
+  /// The same kernels with wgmma (sm_90a, spec.warpgroupMma): one
+  /// warpgroup per 64 keys.
+  void emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq);
   void emitDq(gpu::GPUFuncOp func);
   void emitDqConvert(gpu::GPUFuncOp func);
 
 private:
+  /// One (query head, query block) step of a key-block kernel as one thread
+  /// sees it: its two keys (C rows g, g + 8 of its warp's 16) and the
+  /// staged [2][64] lse·log2(e) and D_i rows.
+  struct KeyStep {
+    Value hIdx, q0, rowsInBlock, k0, stage;
+    std::array<Value, 2> keys;
+    int64_t keyBlock;
+    Value lseS, deltaS;
+  };
+  /// Pᵀ of a step recomputed from Sᵀ = K Qᵀ (C fragments over the 64
+  /// queries): `pd` = Pᵀ with dropout applied (the A operand of dV), `w` =
+  /// Pᵀ (· softcap'), the factor of dSᵀ, and the dropout keep bits packed in
+  /// one i32 (null without dropout).
+  struct Probabilities {
+    SmallVector<Frag> pd, w;
+    Value keepBits;
+  };
+  Probabilities recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s);
+  /// dPᵀ -> dSᵀ = w (dPᵀ keep/(1-p) - D) in place.
+  void scoreGradients(const KeyStep &step, const Probabilities &p,
+                      MutableArrayRef<Frag> dP);
+  /// red.global.add of C fragments into dq_accum: fragment
+  /// [m * nTiles + nt] holds rows row0 + 16 m + g (+ 8) of the workspace,
+  /// columns col0 + 8 nt + 2 t4 (+ 1).
+  void addToDqAccum(ArrayRef<Frag> frags, int64_t mTiles, Value row0,
+                    Value col0);
+
   /// Sets up tid, warp, lane, g, t4, the dynamic shared memory base, and
   /// unpacks the arguments; returns blockIdx.x.
   Value setUp(gpu::GPUFuncOp func);
@@ -497,23 +527,6 @@ void GradEmitter::emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
               add(mul(remu(divu(lane, 8), 2), 8), row0)),
           kEltBytes);
   Value bTOff = add(bTransLaneOffset(), mul(col0, kEltBytes));
-  // This thread's first element: row row0 + g, column col0 + 2 t4.
-  Value base = dqAccumAt(add(paddedRow0, add(row0, g)), add(col0, mul(t4, 2)));
-  // Vector reductions: threads t4 and t4 ^ 1 swap a pair (quadOfPairs), so
-  // that an even t4 adds columns 2 t4 .. 2 t4 + 3 of row g and an odd one
-  // columns 2 t4 - 2 .. 2 t4 + 1 of row g + 8, 16-byte aligned.
-  Value odd, quadBase;
-  if (spec.vectorReductions) {
-    odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, remu(t4, 2),
-                                idx(0));
-    Value shift = arith::SelectOp::create(
-        b, loc, odd,
-        arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                     (8 * headDim - 2) * 4),
-        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
-    quadBase = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
-                                   ValueRange{shift});
-  }
   Frag zero{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)};
   for (int64_t c0 = 0; c0 < colsPerWarp; c0 += chunk) {
     SmallVector<Frag> acc(2 * chunk / 8, zero); // [m][n-tile]
@@ -535,18 +548,41 @@ void GradEmitter::emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
         }
       }
     }
-    for (int64_t m = 0; m < 2; ++m)
-      for (int64_t nt = 0; nt < chunk / 8; ++nt) {
-        const Frag &f = acc[m * chunk / 8 + nt];
-        const int64_t at = 16 * m * headDim + c0 + 8 * nt;
-        if (quadBase) {
-          atomicAdd4(quadBase, at * 4, quadOfPairs(f, odd));
-          continue;
-        }
-        for (int64_t e = 0; e < 4; ++e)
-          atomicAdd(base, (at + 8 * (e / 2) * headDim + e % 2) * 4, f[e]);
-      }
+    addToDqAccum(acc, 2, add(paddedRow0, row0), add(col0, c0));
   }
+}
+
+void GradEmitter::addToDqAccum(ArrayRef<Frag> frags, int64_t mTiles, Value row0,
+                               Value col0) {
+  const int64_t nTiles = frags.size() / mTiles;
+  // This thread's first element: row row0 + g, column col0 + 2 t4.
+  Value base = dqAccumAt(add(row0, g), add(col0, mul(t4, 2)));
+  // Vector reductions: threads t4 and t4 ^ 1 swap a pair (quadOfPairs), so
+  // that an even t4 adds columns 2 t4 .. 2 t4 + 3 of row g and an odd one
+  // columns 2 t4 - 2 .. 2 t4 + 1 of row g + 8, 16-byte aligned.
+  Value odd, quadBase;
+  if (spec.vectorReductions) {
+    odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, remu(t4, 2),
+                                idx(0));
+    Value shift = arith::SelectOp::create(
+        b, loc, odd,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                     (8 * headDim - 2) * 4),
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+    quadBase = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                                   ValueRange{shift});
+  }
+  for (int64_t m = 0; m < mTiles; ++m)
+    for (int64_t nt = 0; nt < nTiles; ++nt) {
+      const Frag &f = frags[m * nTiles + nt];
+      const int64_t at = 16 * m * headDim + 8 * nt;
+      if (quadBase) {
+        atomicAdd4(quadBase, at * 4, quadOfPairs(f, odd));
+        continue;
+      }
+      for (int64_t e = 0; e < 4; ++e)
+        atomicAdd(base, (at + 8 * (e / 2) * headDim + e % 2) * 4, f[e]);
+    }
 }
 
 //===----------------------------------------------------------------------===//
@@ -636,6 +672,85 @@ void GradEmitter::emitDqConvert(gpu::GPUFuncOp func) {
 //===----------------------------------------------------------------------===//
 // dK, dV
 //===----------------------------------------------------------------------===//
+
+GradEmitter::Probabilities
+GradEmitter::recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s) {
+  const int64_t nTilesQ = s.size();
+  // Pᵀ: element (nt, e) at key keys[e / 2], query q0 + 8nt + 2t + e % 2.
+  Value queryT = add(step.q0, mul(t4, 2));
+  auto queryAt = [&](int64_t nt, int64_t e) {
+    return add(queryT, 8 * nt + e % 2);
+  };
+  auto probabilities = [&](bool masked) {
+    SmallVector<Value> p;
+    for (int64_t nt = 0; nt < nTilesQ; ++nt)
+      for (int64_t e = 0; e < 4; ++e) {
+        Value lse2 = loadRowPair(step.lseS, step.stage, nt, e % 2);
+        p.push_back(exp2(exponent(s[nt][e], bIdx, step.hIdx, queryAt(nt, e),
+                                  step.keys[e / 2], lse2, masked,
+                                  /*guardKey=*/false)));
+      }
+    return p;
+  };
+  SmallVector<Value> probs;
+  if (!mods.hasPositionalMask()) {
+    probs = probabilities(/*masked=*/false);
+  } else {
+    probs = emitUniformChoice(crossesPositionalEdge(step.q0, step.rowsInBlock,
+                                                    step.k0, step.keyBlock),
+                              probabilities);
+  }
+
+  // Register budget (D = 128 holds 128 f32 accumulators): what outlives
+  // this point is only the packed A fragments of Pdᵀ, the dropout keep bits
+  // packed in one i32, and w = Pᵀ (· softcap'), the factor of dSᵀ; the raw
+  // scores die here.
+  Probabilities out;
+  out.pd.resize(nTilesQ);
+  out.w.resize(nTilesQ);
+  out.keepBits = dropP > 0.0f ? i32c(0) : Value();
+  for (int64_t nt = 0; nt < nTilesQ; ++nt)
+    for (int64_t e = 0; e < 4; ++e) {
+      Value p = probs[4 * nt + e];
+      out.pd[nt][e] = p;
+      if (out.keepBits) {
+        Value f =
+            dropoutFactor(bIdx, step.hIdx, queryAt(nt, e), step.keys[e / 2]);
+        out.pd[nt][e] = fmul(p, f);
+        Value kept = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, f,
+                                           f32(0.0f));
+        Value bit = arith::ShLIOp::create(
+            b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), kept),
+            i32c(static_cast<int32_t>(4 * nt + e)));
+        out.keepBits = arith::OrIOp::create(b, loc, out.keepBits, bit);
+      }
+      out.w[nt][e] = p;
+      if (Value factor = emitSoftcapDerivative(b, loc, mods, s[nt][e]))
+        out.w[nt][e] = fmul(p, factor);
+    }
+  return out;
+}
+
+void GradEmitter::scoreGradients(const KeyStep &step, const Probabilities &p,
+                                 MutableArrayRef<Frag> dP) {
+  for (size_t nt = 0; nt < dP.size(); ++nt)
+    for (int64_t e = 0; e < 4; ++e) {
+      Value delta = loadRowPair(step.deltaS, step.stage, nt, e % 2);
+      Value dpv = dP[nt][e];
+      if (p.keepBits) {
+        Value bit = arith::AndIOp::create(
+            b, loc,
+            arith::ShRUIOp::create(b, loc, p.keepBits,
+                                   i32c(static_cast<int32_t>(4 * nt + e))),
+            i32c(1));
+        Value kept = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                           bit, i32c(0));
+        dpv = arith::SelectOp::create(
+            b, loc, kept, fmul(dpv, f32(1.0f / (1.0f - dropP))), f32(0.0f));
+      }
+      dP[nt][e] = fmul(p.w[nt][e], arith::SubFOp::create(b, loc, dpv, delta));
+    }
+}
 
 void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   // The bf16 conversion form that keeps ptxas under 255 registers
@@ -785,55 +900,10 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
             s[2 * np + 1] = mma(kf, qr[2], qr[3], s[2 * np + 1]);
           }
         }
-        // Pᵀ: element (nt, e) at key keys[e / 2], query q0 + 8nt + 2t + e % 2.
-        Value queryT = add(q0, mul(t4, 2));
-        auto queryAt = [&](int64_t nt, int64_t e) {
-          return add(queryT, 8 * nt + e % 2);
-        };
-        auto probabilities = [&](bool masked) {
-          SmallVector<Value> p;
-          for (int64_t nt = 0; nt < nTilesQ; ++nt)
-            for (int64_t e = 0; e < 4; ++e) {
-              Value lse2 = loadRowPair(lseS, stage, nt, e % 2);
-              p.push_back(exp2(exponent(s[nt][e], bIdx, hIdx, queryAt(nt, e),
-                                        keys[e / 2], lse2, masked,
-                                        /*guardKey=*/false)));
-            }
-          return p;
-        };
-        SmallVector<Value> probs;
-        if (!mods.hasPositionalMask()) {
-          probs = probabilities(/*masked=*/false);
-        } else {
-          probs = emitUniformChoice(
-              crossesPositionalEdge(q0, rowsInBlock, k0, keyBlock),
-              probabilities);
-        }
-
-        // Register budget (D = 128 holds 128 f32 accumulators): what
-        // outlives this point is only the packed A fragments of Pdᵀ, the
-        // dropout keep bits packed in one i32, and w = Pᵀ (· softcap'),
-        // the factor of dSᵀ; the raw scores die here.
-        SmallVector<Frag> pd(nTilesQ), w(nTilesQ);
-        Value keepBits = dropP > 0.0f ? i32c(0) : Value();
-        for (int64_t nt = 0; nt < nTilesQ; ++nt)
-          for (int64_t e = 0; e < 4; ++e) {
-            Value p = probs[4 * nt + e];
-            pd[nt][e] = p;
-            if (keepBits) {
-              Value f = dropoutFactor(bIdx, hIdx, queryAt(nt, e), keys[e / 2]);
-              pd[nt][e] = fmul(p, f);
-              Value kept = arith::CmpFOp::create(
-                  b, loc, arith::CmpFPredicate::ONE, f, f32(0.0f));
-              Value bit = arith::ShLIOp::create(
-                  b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), kept),
-                  i32c(static_cast<int32_t>(4 * nt + e)));
-              keepBits = arith::OrIOp::create(b, loc, keepBits, bit);
-            }
-            w[nt][e] = p;
-            if (Value factor = emitSoftcapDerivative(b, loc, mods, s[nt][e]))
-              w[nt][e] = fmul(p, factor);
-          }
+        KeyStep step{hIdx,     q0,   rowsInBlock, k0, stage, {keys[0], keys[1]},
+                     keyBlock, lseS, deltaS};
+        Probabilities pr = recomputeProbabilities(step, s);
+        const SmallVector<Frag> &pd = pr.pd;
         SmallVector<std::array<Value, 4>> pdA;
         for (int64_t kk = 0; kk < kBlock / 16; ++kk)
           pdA.push_back(packA(pd, kk));
@@ -871,26 +941,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
           }
         }
 
-        // dSᵀ = w (dPᵀ keep/(1-p) - D).
-        for (int64_t nt = 0; nt < nTilesQ; ++nt)
-          for (int64_t e = 0; e < 4; ++e) {
-            Value delta = loadRowPair(deltaS, stage, nt, e % 2);
-            Value dpv = dP[nt][e];
-            if (keepBits) {
-              Value bit = arith::AndIOp::create(
-                  b, loc,
-                  arith::ShRUIOp::create(
-                      b, loc, keepBits, i32c(static_cast<int32_t>(4 * nt + e))),
-                  i32c(1));
-              Value kept = arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::ne, bit, i32c(0));
-              dpv = arith::SelectOp::create(
-                  b, loc, kept, fmul(dpv, f32(1.0f / (1.0f - dropP))),
-                  f32(0.0f));
-            }
-            dP[nt][e] =
-                fmul(w[nt][e], arith::SubFOp::create(b, loc, dpv, delta));
-          }
+        scoreGradients(step, pr, dP);
 
         // dK += dSᵀ Q (dSᵀ also to shared memory for dQ).
         for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
@@ -926,6 +977,243 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   for (int64_t nt = 0; nt < nTilesDV; ++nt)
     for (int64_t e = 0; e < 4; ++e)
       dV[nt][e] = loop.getResult(4 * (nTilesDK + nt) + e);
+  Value warpKey0 = add(k0, mul(warp, 16));
+  storeFragments(dK, mods.scale, args.gradKey, kvRowBase, warpKey0, keyLen,
+                 headDim);
+  storeFragments(dV, 1.0f, args.gradValue, kvRowBase, warpKey0, keyLen,
+                 valueDim);
+  gpu::ReturnOp::create(b, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// dK, dV with wgmma (sm_90a)
+//===----------------------------------------------------------------------===//
+
+void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
+  tensorCoresReadShared = true;
+  Value kBlockIdx = setUp(func);
+  Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  // One warpgroup per 64 keys; warp w still owns keys [16w, 16w + 16) (the
+  // rows of a wgmma accumulator that warp w % 4 of its warpgroup holds), so
+  // every C fragment has the mma.sync layout of emitKeyBlocks.
+  const int64_t keyBlock = spec.blockKV;
+  const int64_t warpgroups = keyBlock / 64;
+  assert(keyBlock % 64 == 0 && threads == 2 * keyBlock && headDim == valueDim &&
+         "one warpgroup per 64 keys");
+  // Tiles in the core-matrix layout (MmaEmitterBase.h), unpadded.
+  const int64_t keyTile = keyBlock * headDim * kEltBytes,
+                qTile = kBlock * headDim * kEltBytes;
+  const int64_t kOff = 0, vOff = keyTile, qOff = 2 * keyTile,
+                dOOff = qOff + 2 * qTile, lseOff = dOOff + 2 * qTile,
+                deltaOff = lseOff + 2 * kBlock * 4,
+                dsOff = deltaOff + 2 * kBlock * 4;
+  Value tiles = view(0, {lseOff / kEltBytes}, elt);
+  Value lseS = view(lseOff, {2, kBlock}, b.getF32Type());
+  Value deltaS = view(deltaOff, {2, kBlock}, b.getF32Type());
+  // dSᵀ [keyBlock][64 queries] in the core-matrix layout, as i32 pairs.
+  Value dsS =
+      withDq ? view(dsOff, {keyBlock * kBlock / 2}, b.getI32Type()) : Value();
+
+  Value k0 = mul(kBlockIdx, keyBlock);
+  Value kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
+  Value keysInBlock = arith::MinSIOp::create(
+      b, loc, idx(keyBlock), arith::SubIOp::create(b, loc, idx(keyLen), k0));
+  auto [firstQ, lastQ] = emitVisibleQueryBlocks(
+      b, loc, mods, k0, keysInBlock, idx(queryLen), idx(keyLen), kBlock);
+  Value numQ = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, lastQ, firstQ), idx(0));
+  Value total = mul(numQ, group);
+  auto headOf = [&](Value it) {
+    return add(mul(kvHead, group), arith::DivUIOp::create(b, loc, it, numQ));
+  };
+  auto q0Of = [&](Value it) {
+    return mul(add(firstQ, arith::RemUIOp::create(b, loc, it, numQ)), kBlock);
+  };
+  auto qRowBaseOf = [&](Value h) {
+    return mul(add(mul(bIdx, heads), h), queryLen);
+  };
+  auto paddedRowOf = [&](Value h, Value q) {
+    return add(mul(add(mul(bIdx, heads), h), paddedLen), q);
+  };
+
+  SmallVector<Value> tokens;
+  copyTileCoreMatrices(args.key, kvRowBase, k0, keyLen, keyBlock, tiles,
+                       idx(kOff / kEltBytes), tokens);
+  copyTileCoreMatrices(args.value, kvRowBase, k0, keyLen, keyBlock, tiles,
+                       idx(vOff / kEltBytes), tokens);
+  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+  Value kvGroup =
+      nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
+  auto issue = [&](Value it, Value stage) {
+    SmallVector<Value> ts;
+    Value h = headOf(it);
+    Value base = qRowBaseOf(h);
+    Value q0 = q0Of(it);
+    Value stageElts = mul(stage, qTile / kEltBytes);
+    copyTileCoreMatrices(args.query, base, q0, queryLen, kBlock, tiles,
+                         add(stageElts, qOff / kEltBytes), ts);
+    copyTileCoreMatrices(args.gradOutput, base, q0, queryLen, kBlock, tiles,
+                         add(stageElts, dOOff / kEltBytes), ts);
+    // lse·log2(e) and D_i rows as in emitKeyBlocks.
+    emitIf(ltC(tid, kBlock / 4), [&] {
+      Value col = mul(tid, 4);
+      Value row = paddedRowOf(h, add(q0, col));
+      for (auto [src, dst] :
+           {std::pair{args.lseLog2, lseS}, std::pair{args.rowDot, deltaS}})
+        nvgpu::DeviceAsyncCopyOp::create(
+            b, loc, tokenTy, dst, ValueRange{stage, col}, src, ValueRange{row},
+            b.getIndexAttr(4), Value(), b.getUnitAttr());
+    });
+    nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
+  };
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, total, idx(0));
+  emitIf(any, [&] { issue(idx(0), idx(0)); });
+  emitWaitAllCopies(kvGroup);
+
+  Value wg = divu(warp, 4);
+  // The warpgroup's 64 rows of K and V: 8 row blocks of 16 D bytes.
+  Value kRows = add(add(smemBase, kOff), mul(wg, 64 * headDim * kEltBytes));
+  Value vRows = add(add(smemBase, vOff), mul(wg, 64 * headDim * kEltBytes));
+  Value keyA = add(k0, add(mul(warp, 16), g));
+  std::array<Value, 2> keys = {keyA, add(keyA, 8)};
+  const int64_t rowBlockBytes = 16 * headDim; // 8 rows of a D-wide tile
+  auto fragsOf = [](ArrayRef<Value> acc) {
+    SmallVector<Frag> f(acc.size() / 4);
+    for (size_t i = 0; i < acc.size(); ++i)
+      f[i / 4][i % 4] = acc[i];
+    return f;
+  };
+
+  // C = rows x Qᵀ-like product over D (A: 64 rows at `rows`, B: the 64 rows
+  // of the stage tile at `cols`), both K-major: Sᵀ = K Qᵀ and dPᵀ = V dOᵀ.
+  auto productOverHeadDim = [&](Value rows, Value cols) {
+    SmallVector<Value> acc = freshAccumulators(kBlock / 2);
+    wgmmaAccumulates = false;
+    for (int64_t ks = 0; ks < headDim / 16; ++ks)
+      acc = wgmmaSharedA(kMajorDescriptor(add(rows, 256 * ks), headDim), false,
+                         kMajorDescriptor(add(cols, 256 * ks), headDim), false,
+                         acc);
+    return acc;
+  };
+  // acc += Aᵀ-fragments x (stage tile, MN-major): dV += Pdᵀ dO, dK += dSᵀ Q.
+  auto productOverQueries = [&](ArrayRef<std::array<Value, 4>> a, Value tile,
+                                SmallVector<Value> acc) {
+    for (int64_t kk = 0; kk < kBlock / 16; ++kk)
+      acc = wgmmaRegA(
+          a[kk], mnMajorDescriptor(add(tile, 2 * kk * rowBlockBytes), headDim),
+          true, acc);
+    return acc;
+  };
+
+  const int64_t accs = headDim / 2; // f32 per thread of a 64 x D product
+  SmallVector<Value> init(2 * accs, f32(0.0f));
+  auto loop = scf::ForOp::create(
+      b, loc, idx(0), total, idx(1), init,
+      [&](OpBuilder &nb, Location, Value it, ValueRange state) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        Value stage = remu(it, 2);
+        emitPrefetchingStepHead(kvGroup, it, stage, total, issue);
+        Value hIdx = headOf(it), q0 = q0Of(it);
+        Value rowsInBlock = arith::MinSIOp::create(
+            b, loc, idx(kBlock),
+            arith::SubIOp::create(b, loc, idx(queryLen), q0));
+        Value stageBytes = mul(stage, qTile);
+        Value qBase = add(add(smemBase, qOff), stageBytes);
+        Value dOBase = add(add(smemBase, dOOff), stageBytes);
+        SmallVector<Value> dK(state.begin(), state.begin() + accs),
+            dV(state.begin() + accs, state.end());
+
+        // Sᵀ = K Qᵀ; with D = 64 dPᵀ = V dOᵀ is issued with it and runs
+        // while Pᵀ is recomputed (with D = 128 the two accumulators on top
+        // of dK and dV would spill).
+        const bool overlapDp = headDim <= 64;
+        wgmmaFence();
+        SmallVector<Value> sAcc = productOverHeadDim(kRows, qBase), dPAcc;
+        wgmmaCommit();
+        if (overlapDp) {
+          dPAcc = productOverHeadDim(vRows, dOBase);
+          wgmmaCommit();
+        }
+        wgmmaWait(overlapDp ? 1 : 0);
+        KeyStep step{hIdx, q0,       rowsInBlock, k0,    stage,
+                     keys, keyBlock, lseS,        deltaS};
+        Probabilities pr = recomputeProbabilities(step, fragsOf(sAcc));
+        SmallVector<std::array<Value, 4>> pdA;
+        for (int64_t kk = 0; kk < kBlock / 16; ++kk)
+          pdA.push_back(packA(pr.pd, kk));
+
+        // dPᵀ (D = 128), then dV += Pdᵀ dO. With D = 64 dV runs while dSᵀ
+        // is formed; with D = 128 the Pdᵀ fragments it holds would spill.
+        wgmmaFence();
+        if (!overlapDp) {
+          dPAcc = productOverHeadDim(vRows, dOBase);
+          wgmmaCommit();
+        }
+        dV = productOverQueries(pdA, dOBase, dV);
+        wgmmaCommit();
+        wgmmaWait(overlapDp ? 1 : 0);
+
+        SmallVector<Frag> dP = fragsOf(dPAcc);
+        scoreGradients(step, pr, dP);
+        SmallVector<std::array<Value, 4>> dsA;
+        for (int64_t kk = 0; kk < kBlock / 16; ++kk)
+          dsA.push_back(packA(dP, kk));
+        if (withDq) {
+          // dSᵀ to shared memory: pair (key, 2 pairs) of A fragment i of
+          // k-step kk at key 16w + g + 8 (i % 2), queries 16 kk + 2 t4 +
+          // 8 (i / 2) (coreMatrixOffset / 4).
+          for (int64_t kk = 0; kk < kBlock / 16; ++kk)
+            for (int64_t i = 0; i < 4; ++i) {
+              Value at = add(
+                  add(mul(add(mul(warp, 2), i % 2), 256), add(mul(g, 4), t4)),
+                  (2 * kk + i / 2) * 32);
+              memref::StoreOp::create(b, loc, dsA[kk][i], dsS, ValueRange{at});
+            }
+          fenceProxyAsync();
+        }
+        // dK += dSᵀ Q.
+        wgmmaFence();
+        dK = productOverQueries(dsA, qBase, dK);
+        wgmmaCommit();
+        if (withDq) {
+          gpu::BarrierOp::create(b, loc);
+          // dQ (64 queries x D) = dS K over the block's keys: warpgroup wg
+          // takes columns [wg D / warpgroups, ...) in chunks of up to 64.
+          // A = dS from the [key][query] tile and B = K from the [key][D]
+          // tile, both MN-major.
+          const int64_t cols = headDim / warpgroups;
+          const int64_t chunk = std::min<int64_t>(64, cols);
+          Value dsBase = add(smemBase, dsOff);
+          for (int64_t c0 = 0; c0 < cols; c0 += chunk) {
+            Value col0 = add(mul(wg, cols), c0);
+            Value kCols = add(add(smemBase, kOff), mul(divu(col0, 8), 128));
+            SmallVector<Value> acc = freshAccumulators(chunk / 2);
+            wgmmaFence();
+            wgmmaAccumulates = false;
+            for (int64_t kk = 0; kk < keyBlock / 16; ++kk)
+              acc = wgmmaSharedA(
+                  mnMajorDescriptor(add(dsBase, 2 * kk * 16 * kBlock), kBlock),
+                  true,
+                  mnMajorDescriptor(add(kCols, 2 * kk * rowBlockBytes),
+                                    headDim),
+                  true, acc);
+            wgmmaCommitAndWait(0);
+            addToDqAccum(fragsOf(acc), 1,
+                         add(paddedRowOf(hIdx, q0), mul(remu(warp, 4), 16)),
+                         col0);
+          }
+        }
+        wgmmaWait(0);
+        SmallVector<Value> next = dK;
+        next.append(dV.begin(), dV.end());
+        scf::YieldOp::create(b, loc, next);
+      });
+
+  SmallVector<Value> results(loop.getResults());
+  SmallVector<Frag> dK = fragsOf(ArrayRef<Value>(results).take_front(accs)),
+                    dV = fragsOf(ArrayRef<Value>(results).drop_front(accs));
   Value warpKey0 = add(k0, mul(warp, 16));
   storeFragments(dK, mods.scale, args.gradKey, kvRowBase, warpKey0, keyLen,
                  headDim);
@@ -1164,8 +1452,15 @@ std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
 }
 
 int64_t tcgrad::sharedMemoryBytes(AttentionGradOp op, StringRef stage,
-                                  int64_t keyBlock) {
-  int64_t rowBytes = paddedStride(op.getQueryType().getDimSize(3)) * kEltBytes;
+                                  int64_t keyBlock, bool warpgroupMma) {
+  const int64_t headDim = op.getQueryType().getDimSize(3);
+  if (warpgroupMma && (stage == "dkdv" || stage == "dkdv_dq")) {
+    // emitKeyBlocksWarpgroup: the same tiles unpadded.
+    int64_t tiles =
+        (2 * keyBlock + 4 * kBlock) * headDim * kEltBytes + 4 * kBlock * 4;
+    return stage == "dkdv" ? tiles : tiles + keyBlock * kBlock * kEltBytes;
+  }
+  int64_t rowBytes = paddedStride(headDim) * kEltBytes;
   // dkdv: K, V (keyBlock rows) + 2 Q + 2 dO tiles, 2 x (lse, D rows);
   // dkdv_dq: also the dSᵀ tile; dq: Q, dO + 2 K + 2 V; prep and dq_convert:
   // none.
@@ -1183,6 +1478,9 @@ void tcgrad::emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionGradOp op,
   GradEmitter emitter(b, op, spec);
   if (spec.stage == "prep")
     emitter.emitPrep(func);
+  else if ((spec.stage == "dkdv" || spec.stage == "dkdv_dq") &&
+           spec.warpgroupMma)
+    emitter.emitKeyBlocksWarpgroup(func, spec.stage == "dkdv_dq");
   else if (spec.stage == "dkdv" || spec.stage == "dkdv_dq")
     emitter.emitKeyBlocks(func, spec.stage == "dkdv_dq");
   else if (spec.stage == "dq")

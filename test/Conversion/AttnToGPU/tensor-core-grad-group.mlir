@@ -5,27 +5,73 @@
 // through a global pointer with vector reductions (sm_90) or scalar ones
 // (sm_80). ptxas-tensor-core-grad.mlir assembles the same kernels;
 // bench/run_h200.sh validates them on the GPU.
-// RUN: attn-compile %s --emit=gpu --grad-dq=separate -o %t.separate.mlir
+// RUN: attn-compile %s --emit=gpu --grad-dq=separate --grad-mma=mma-sync -o %t.separate.mlir
 // RUN: FileCheck %s < %t.separate.mlir
-// RUN: attn-compile %s --emit=gpu -o %t.atomic.mlir
+// RUN: attn-compile %s --emit=gpu --grad-mma=mma-sync -o %t.atomic.mlir
 // RUN: FileCheck %s --check-prefix=ATOMIC < %t.atomic.mlir
 // RUN: attn-compile %s --emit=gpu --grad-dq=atomic --chip=sm_80 -o %t.atomic80.mlir
 // RUN: FileCheck %s --check-prefix=ATOMIC80 < %t.atomic80.mlir
-// RUN: attn-compile %s -o %t.atomic.ptx
+// RUN: attn-compile %s --grad-mma=mma-sync -o %t.atomic.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.atomic.json
 // Defaults: atomic with 128-key blocks on sm_90a, separate with 64-key blocks
 // on sm_80; --grad-block-kv overrides the key block of either.
 // RUN: attn-compile %s --chip=sm_80 -o %t.auto80.ptx
 // RUN: FileCheck %s --check-prefix=AUTO80 < %t.auto80.json
-// RUN: attn-compile %s --grad-dq=separate --grad-block-kv=128 -o %t.sep128.ptx
+// RUN: attn-compile %s --grad-dq=separate --grad-block-kv=128 --grad-mma=mma-sync -o %t.sep128.ptx
 // RUN: FileCheck %s --check-prefix=SEP128 < %t.sep128.json
-// RUN: attn-compile %s --grad-block-kv=64 --emit=gpu -o %t.atomic64.mlir
+// RUN: attn-compile %s --grad-block-kv=64 --grad-mma=mma-sync --emit=gpu -o %t.atomic64.mlir
 // RUN: FileCheck %s --check-prefix=ATOMIC64 < %t.atomic64.mlir
 // RUN: not attn-compile %s --grad-block-kv=96 -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not attn-compile %s --grad-dq=sometimes -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD-DQ
+// RUN: attn-compile %s --emit=gpu -o %t.wgmma.mlir
+// RUN: FileCheck %s --check-prefix=WGMMA < %t.wgmma.mlir
+// RUN: attn-compile %s -o %t.wgmma.ptx
+// RUN: FileCheck %s --check-prefix=WGMMA-MANIFEST < %t.wgmma.json
+// RUN: attn-compile %s --emit=gpu --chip=sm_80 --grad-dq=atomic -o %t.sync80.mlir
+// RUN: FileCheck %s --check-prefix=SYNC80 < %t.sync80.mlir
+// RUN: not attn-compile %s --grad-mma=wgmma --chip=sm_80 -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD-MMA80
+// RUN: not attn-compile %s --grad-mma=tensor -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD-MMA
 
 // BAD: attn-compile: unsupported --grad-block-kv=96 (expected 0, 64 or 128)
 // BAD-DQ: attn-compile: unsupported --grad-dq=sometimes (expected auto, separate or atomic)
+// BAD-MMA80: attn-compile: --grad-mma=wgmma needs --chip=sm_90a (wgmma is an sm_90a instruction), not sm_80
+// BAD-MMA: attn-compile: unsupported --grad-mma=tensor (expected auto, wgmma or mma-sync)
+
+// The default on sm_90a: the key-block kernel multiplies with wgmma (two
+// warpgroups of 64 keys). Its tiles are copied with cp.async into a flat
+// view (core-matrix layout) and fenced for the async proxy; Sᵀ = K Qᵀ starts
+// a chain without accumulating (scale-d 0) from two shared-memory
+// descriptors; dV += Pdᵀ dO takes Pdᵀ from registers and dO MN-major; dSᵀ
+// goes to shared memory for dQ = dS K, whose operands are both MN-major
+// (n = 32: each warpgroup takes half of D = 64).
+// WGMMA-LABEL: gpu.func @attn_bwd_dkdv_dq_0(
+// WGMMA-SAME: known_block_size = array<i32: 256, 1, 1>, nvvm.minctasm = 1
+// WGMMA: nvgpu.device_async_copy {{.*}} : memref<204800xbf16> to memref<32768xbf16, #gpu.address_space<workgroup>>
+// WGMMA: "fence.proxy.async.shared::cta;"
+// WGMMA: gpu.barrier
+// WGMMA: nvvm.wgmma.fence.aligned
+// WGMMA: "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, $32, $33, 0, 1, 1, 0, 0;"
+// WGMMA: "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, $32, $33, 1, 1, 1, 0, 0;"
+// WGMMA: nvvm.wgmma.commit.group.sync.aligned
+// WGMMA: nvvm.wgmma.wait.group.sync.aligned 1
+// WGMMA: "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, {$32, $33, $34, $35}, $36, 1, 1, 1, 1;"
+// WGMMA: memref.store {{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>
+// WGMMA: "fence.proxy.async.shared::cta;"
+// WGMMA: gpu.barrier
+// WGMMA: "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, $16, $17, 0, 1, 1, 1, 1;"
+// WGMMA: nvvm.wgmma.wait.group.sync.aligned 0
+// WGMMA: "red.global.add.v4.f32 [$0+0], {$1, $2, $3, $4};"
+// WGMMA-NOT: nvvm.mma.sync
+// WGMMA-LABEL: gpu.func @attn_bwd_dq_convert_0(
+// Unpadded tiles: K, V 128 x 64, Q, dO 2 x 64 x 64 elements, 4 x 64 floats,
+// dSᵀ 128 x 64 elements.
+// WGMMA-MANIFEST: "dynamic_shared_memory": 82944,
+// WGMMA-MANIFEST: "stage": "dkdv_dq"
+// SYNC80-LABEL: gpu.func @attn_bwd_dkdv_dq_0(
+// SYNC80-NOT: wgmma
+// SYNC80: nvvm.mma.sync
+// SYNC80-NOT: wgmma
+// SYNC80-LABEL: gpu.func @attn_bwd_dq_convert_0(
 
 // Lq = 200: the workspaces have ceil(200 / 64) * 64 = 256 rows per head
 // (2 * 8 * 256 = 4096 floats), so the key-block kernel copies whole 64-row

@@ -5,11 +5,12 @@
 // prep + dkdv + dq (no atomics; the default on sm_80) and prep + dkdv_dq +
 // dq_convert (dQ added with red.global.add; the default on sm_90a, and
 // --grad-dq=atomic; decoding, Lq < 64, keeps the separate dq kernel), and
-// with the non-default key blocks (--grad-block-kv). The D = 128 variants that hold the most live
+// with the non-default key blocks (--grad-block-kv), with the key-block
+// kernel on wgmma (the default on sm_90a, --grad-mma) and on mma.sync. The D = 128 variants that hold the most live
 // values at once spill a few bytes; they are
 // ptxas-tensor-core-grad-heavy.mlir. Needs only the CUDA toolkit.
 // REQUIRES: ptxas
-// RUN: attn-compile %s --kernel=tensor-core --grad-dq=separate --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE
+// RUN: attn-compile %s --kernel=tensor-core --grad-dq=separate --grad-mma=mma-sync --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
 // RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 -o %t.sm80.ptx
 // RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
@@ -22,6 +23,10 @@
 // RUN: FileCheck %s --check-prefix=ATOMIC < %t.atomic90.ptx
 // RUN: FileCheck %s --check-prefix=ATOMIC80 < %t.atomic80.ptx
 // RUN: FileCheck %s --check-prefix=ATOMIC-MANIFEST < %t.atomic90.json
+// RUN: attn-compile %s --kernel=tensor-core --grad-dq=atomic --grad-mma=mma-sync --chip=sm_90a -o %t.sync90.ptx
+// RUN: ptxas -arch=sm_90a -v %t.sync90.ptx -o %t.sync90.cubin 2>&1 | FileCheck %s
+// RUN: attn-compile %s --kernel=tensor-core --grad-dq=separate --chip=sm_90a -o %t.sepwg.ptx
+// RUN: ptxas -arch=sm_90a -v %t.sepwg.ptx -o %t.sepwg.cubin 2>&1 | FileCheck %s
 // RUN: attn-compile %s --kernel=tensor-core --grad-dq=separate --grad-block-kv=128 --chip=sm_90a -o %t.sep128.ptx
 // RUN: ptxas -arch=sm_90a -v %t.sep128.ptx -o %t.sep128.cubin 2>&1 | FileCheck %s
 // RUN: attn-compile %s --kernel=tensor-core --grad-block-kv=64 --chip=sm_90a -o %t.atomic64.ptx
@@ -68,7 +73,11 @@
 // ATOMIC: .version 8.1
 // ATOMIC: .visible .entry attn_bwd_prep_0(
 // ATOMIC: .visible .entry attn_bwd_dkdv_dq_0(
+// ATOMIC: fence.proxy.async.shared::cta;
+// ATOMIC: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// ATOMIC: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
 // ATOMIC: red.global.add.v4.f32 [%rd{{[0-9]+}}+{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
+// ATOMIC-NOT: mma.sync
 // ATOMIC: .visible .entry attn_bwd_dq_convert_0(
 // ATOMIC: .visible .entry attn_bwd_dq_7(
 // ATOMIC-MANIFEST: "name": "dq_accum",
@@ -82,7 +91,7 @@
 // ATOMIC-MANIFEST: "block": [
 // ATOMIC-MANIFEST-NEXT: 256,
 // ATOMIC-MANIFEST: "deterministic": false,
-// ATOMIC-MANIFEST: "dynamic_shared_memory": 93184,
+// ATOMIC-MANIFEST: "dynamic_shared_memory": 82944,
 // ATOMIC-MANIFEST: "stage": "dkdv_dq"
 // ATOMIC-MANIFEST: "stage": "dq_convert"
 // ATOMIC80: .version 8.0

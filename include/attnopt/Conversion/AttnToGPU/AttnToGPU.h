@@ -68,6 +68,8 @@ struct KernelSpec {
   bool tensorCores = false;
   /// Backward dkdv_dq kernel: GradKernelOptions::vectorReductions.
   bool vectorReductions = false;
+  /// Backward dkdv / dkdv_dq kernel: GradKernelOptions::warpgroupMma.
+  bool warpgroupMma = false;
   int64_t dynamicSharedBytes = 0; ///< Launch with this much dynamic smem.
   std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
   SmallVector<KernelParam> params;
@@ -131,6 +133,22 @@ enum class GradDqMode {
   Atomic,
 };
 
+/// Matrix instructions of the tensor-core backward's key-block kernel
+/// (attn-compile --grad-mma).
+enum class GradMma {
+  /// mma.sync m16n8k16 fed by ldmatrix, one warp per 16 keys (sm_80 and
+  /// later).
+  MmaSync,
+  /// wgmma.mma_async (sm_90a targets only): one warpgroup per 64 keys, Q,
+  /// dO, K, V and dSᵀ read by the tensor cores from shared memory. 15-30 %
+  /// faster than MmaSync on the H200 (docs/performance.md, session 6).
+  Wgmma,
+  /// Wgmma, except where ptxas spills its kernel (D = 128 with dropout:
+  /// 76-260 bytes at the 255-register limit), which keeps MmaSync. The
+  /// default on sm_90a.
+  Auto,
+};
+
 /// Code generation choices of the backward kernels.
 struct GradKernelOptions {
   GradDqMode dqMode = GradDqMode::Auto;
@@ -142,6 +160,8 @@ struct GradKernelOptions {
   /// half the reductions per FLOP); 0 chooses (128 with the atomic dQ, 64
   /// without).
   int64_t keyBlock = 0;
+  /// Matrix instructions of the dkdv / dkdv_dq kernel (GradMma).
+  GradMma mma = GradMma::MmaSync;
 };
 
 /// Chooses the mapping of `op`'s backward kernels, named

@@ -1,0 +1,171 @@
+//===- WarpgroupMma.cpp - wgmma.mma_async building blocks -----------------===//
+//
+// The sm_90a warpgroup MMA helpers of MmaEmitterBase (MmaEmitterBase.h,
+// "warpgroup MMA"). wgmma is emitted as inline PTX: the NVVM dialect's
+// nvvm.wgmma.mma_async takes both operands from shared memory, and the
+// backward kernels feed P and dS from registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MmaEmitterBase.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+#include "llvm/ADT/Twine.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+Value MmaEmitterBase::wgmmaDescriptor(Value byteAddr, int64_t lbo,
+                                      int64_t sbo) {
+  // Bits 0-13: address >> 4 (the 18-bit shared window), 16-29: LBO >> 4,
+  // 32-45: SBO >> 4; base offset 0 and no swizzle (bits 49-51, 62-63).
+  Type i64 = b.getI64Type();
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  };
+  Value addr = arith::IndexCastUIOp::create(b, loc, i64, byteAddr);
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, addr, c(0x3FFFF)), c(4));
+  int64_t fixed = ((lbo >> 4) << 16) | ((sbo >> 4) << 32);
+  return arith::OrIOp::create(b, loc, start, c(fixed));
+}
+
+/// The wgmma inline assembly: `n / 2` f32 accumulators tied in and out, then
+/// `operands` with `operandConstraints`, then the immediates.
+static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, Type elt,
+                                    int64_t n, ValueRange operands,
+                                    StringRef operandPtx,
+                                    StringRef operandConstraints,
+                                    StringRef immediates, ValueRange acc) {
+  const int64_t regs = n / 2;
+  assert(static_cast<int64_t>(acc.size()) == regs && "n / 2 accumulators");
+  std::string ptx;
+  llvm::raw_string_ostream os(ptx);
+  os << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32."
+     << (elt.isBF16() ? "bf16.bf16" : "f16.f16") << " {";
+  for (int64_t i = 0; i < regs; ++i)
+    os << (i ? ", $" : "$") << i;
+  os << "}, " << operandPtx << ", " << immediates << ";";
+  std::string constraints;
+  for (int64_t i = 0; i < regs; ++i)
+    constraints += "=f,";
+  constraints += operandConstraints.str();
+  for (int64_t i = 0; i < regs; ++i)
+    constraints += "," + std::to_string(i);
+  SmallVector<Value> inputs(operands.begin(), operands.end());
+  inputs.append(acc.begin(), acc.end());
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Type> fields(regs, b.getF32Type());
+  auto structTy = LLVM::LLVMStructType::getLiteral(ctx, fields);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, structTy, inputs, ptx, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < regs; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  return out;
+}
+
+/// "$first, $first + 1, ..." for `count` operands.
+static std::string operandList(int64_t first, int64_t count) {
+  std::string s;
+  for (int64_t i = 0; i < count; ++i)
+    s += (i ? ", $" : "$") + std::to_string(first + i);
+  return s;
+}
+
+SmallVector<Value> MmaEmitterBase::wgmmaRegA(ArrayRef<Value> a, Value descB,
+                                             bool transB, ArrayRef<Value> acc) {
+  const int64_t regs = acc.size();
+  SmallVector<Value> operands(a.begin(), a.end());
+  operands.push_back(descB);
+  std::string ptx =
+      "{" + operandList(regs, 4) + "}, $" + std::to_string(regs + 4);
+  // scale-d, scale-a = scale-b = 1, then trans-b.
+  std::string imm = std::string(wgmmaAccumulates ? "1" : "0") + ", 1, 1, " +
+                    (transB ? "1" : "0");
+  wgmmaAccumulates = true;
+  return emitWgmma(b, loc, elt, 2 * regs, operands, ptx, "r,r,r,r,l", imm, acc);
+}
+
+SmallVector<Value> MmaEmitterBase::wgmmaSharedA(Value descA, bool transA,
+                                                Value descB, bool transB,
+                                                ArrayRef<Value> acc) {
+  const int64_t regs = acc.size();
+  std::string ptx = operandList(regs, 2);
+  std::string imm = std::string(wgmmaAccumulates ? "1" : "0") + ", 1, 1, " +
+                    (transA ? "1" : "0") + ", " + (transB ? "1" : "0");
+  wgmmaAccumulates = true;
+  return emitWgmma(b, loc, elt, 2 * regs, ValueRange{descA, descB}, ptx, "l,l",
+                   imm, acc);
+}
+
+void MmaEmitterBase::wgmmaFence() { NVVM::WgmmaFenceAlignedOp::create(b, loc); }
+
+void MmaEmitterBase::wgmmaCommit() {
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+}
+
+void MmaEmitterBase::wgmmaWait(int64_t pending) {
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
+}
+
+void MmaEmitterBase::wgmmaCommitAndWait(int64_t pending) {
+  wgmmaCommit();
+  wgmmaWait(pending);
+}
+
+void MmaEmitterBase::fenceProxyAsync() {
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{}, ValueRange{}, "fence.proxy.async.shared::cta;", "",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+}
+
+void MmaEmitterBase::copyTileCoreMatrices(Value global, Value rowBase,
+                                          Value first, int64_t len,
+                                          int64_t tileRows, Value dst,
+                                          Value dstBase,
+                                          SmallVectorImpl<Value> &tokens) {
+  const int64_t chunksPerRow = headDim / 8;
+  assert(chunksPerRow % 4 == 0 && threads % 32 == 0 &&
+         tileRows * chunksPerRow % threads == 0 && "whole passes");
+  const int64_t groupsPerRowBlock = chunksPerRow / 4;
+  Value lane = remu(tid, 32), warp = divu(tid, 32);
+  Value rowInBlock = remu(lane, 8), chunkInGroup = divu(lane, 8);
+  const bool guard = len % tileRows != 0;
+  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+  const int64_t passes = tileRows * chunksPerRow / threads;
+  for (int64_t pass = 0; pass < passes; ++pass) {
+    // Warp-sized unit u: row block u / groups, chunk group u % groups.
+    Value u = add(warp, pass * (threads / 32));
+    Value r = add(mul(divu(u, groupsPerRowBlock), 8), rowInBlock);
+    Value chunk = add(mul(remu(u, groupsPerRowBlock), 4), chunkInGroup);
+    Value pos = add(first, r);
+    Value srcRow = pos, srcElements = Value();
+    if (guard) {
+      srcRow = minS(pos, len - 1);
+      srcElements =
+          arith::SelectOp::create(b, loc, ltC(pos, len), idx(8), idx(0));
+    }
+    Value srcIdx = add(mul(add(rowBase, srcRow), headDim), mul(chunk, 8));
+    // Element offset: (r / 8) 8 C + chunk 64 + (r % 8) 8.
+    Value dstIdx =
+        add(dstBase, add(add(mul(divu(r, 8), 8 * headDim), mul(chunk, 64)),
+                         mul(rowInBlock, 8)));
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, tokenTy, dst, ValueRange{dstIdx}, global, ValueRange{srcIdx},
+        b.getIndexAttr(8), srcElements, b.getUnitAttr()));
+  }
+}
+
+SmallVector<Value> MmaEmitterBase::freshAccumulators(int64_t regs) {
+  Value poison = LLVM::PoisonOp::create(b, loc, b.getF32Type());
+  return SmallVector<Value>(regs, poison);
+}
