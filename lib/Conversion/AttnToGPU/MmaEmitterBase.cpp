@@ -59,22 +59,24 @@ Value MmaEmitterBase::warpAny(Value pred) {
 }
 
 Value MmaEmitterBase::packPair(Value lo, Value hi) {
-  // bf16: one cvt.rn.bf16x2.f32 (d = {hi, lo}: the first source goes to the
-  // upper half). Two scalar truncations joined by shift/or cost four
-  // instructions per pair for bf16 (two cvt.rn.bf16.f32, widening, shift,
-  // or): a 10-15% slower bf16 forward on the H200. (A vector<2xf32>
-  // truncation selects the same packed cvt.) See packedBF16Convert for the
-  // kernels that keep the scalar form.
-  if (elt.isBF16() && packedBF16Convert)
+  // One cvt.rn.{bf16x2,f16x2}.f32 (d = {hi, lo}: the first source goes to
+  // the upper half). Two scalar truncations joined by shift/or cost four
+  // instructions per pair (two cvt.rn, widening, shift, or): a 10-15% slower
+  // bf16 forward on the H200. For f16 the NVPTX backend fuses the scalar
+  // form only sometimes (half of the pairs of the wgmma backward kernel),
+  // so f16 takes the packed instruction explicitly too. See
+  // packedBF16Convert for the kernels that keep the scalar bf16 form.
+  if (elt.isF16() || packedBF16Convert)
     return LLVM::InlineAsmOp::create(
                b, loc, b.getI32Type(), ValueRange{hi, lo},
-               "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f",
+               elt.isF16() ? "cvt.rn.f16x2.f32 $0, $1, $2;"
+                           : "cvt.rn.bf16x2.f32 $0, $1, $2;",
+               "=r,f,f",
                /*has_side_effects=*/false, /*is_align_stack=*/false,
                LLVM::tailcallkind::TailCallKind::None,
                LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
                ArrayAttr())
         .getResult(0);
-  // f16: the NVPTX backend already fuses this into cvt.rn.f16x2.f32.
   Type i16 = b.getI16Type(), i32 = b.getI32Type();
   auto bits = [&](Value v) -> Value {
     Value t = arith::TruncFOp::create(b, loc, elt, v);
