@@ -63,10 +63,10 @@ Value MmaEmitterBase::packPair(Value lo, Value hi) {
   // the upper half). Two scalar truncations joined by shift/or cost four
   // instructions per pair (two cvt.rn, widening, shift, or): a 10-15% slower
   // bf16 forward on the H200. For f16 the NVPTX backend fuses the scalar
-  // form only sometimes (half of the pairs of the wgmma backward kernel),
-  // so f16 takes the packed instruction explicitly too. See
+  // form, but only sometimes (half of the pairs of the wgmma backward
+  // kernel): packedF16Convert asks for the instruction. See
   // packedBF16Convert for the kernels that keep the scalar bf16 form.
-  if (elt.isF16() || packedBF16Convert)
+  if (elt.isF16() ? packedF16Convert : packedBF16Convert)
     return LLVM::InlineAsmOp::create(
                b, loc, b.getI32Type(), ValueRange{hi, lo},
                elt.isF16() ? "cvt.rn.f16x2.f32 $0, $1, $2;"

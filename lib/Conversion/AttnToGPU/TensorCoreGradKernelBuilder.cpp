@@ -991,6 +991,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
 
 void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   tensorCoresReadShared = true;
+  packedF16Convert = true;
   Value kBlockIdx = setUp(func);
   Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   // One warpgroup per 64 keys; warp w still owns keys [16w, 16w + 16) (the
