@@ -332,7 +332,9 @@ KernelLauncher::KernelLauncher(CUfunction f, const std::string &kernelName,
                        name.c_str(), (unsigned long long)totalShared,
                        attrs.staticShared, shared,
                        device.maxSharedPerBlockOptin));
-  if (shared > 48 * 1024)
+  // The opt-in limit counts static + dynamic shared memory: a kernel with
+  // 48 KiB of dynamic and 1 byte of static shared memory needs it too.
+  if (totalShared > 48 * 1024)
     ATTNRT_CU_CHECK_MSG(
         cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                            int(shared)),

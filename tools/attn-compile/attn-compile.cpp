@@ -103,6 +103,15 @@ static llvm::cl::opt<int64_t> gradBlockKV(
                    "(default) chooses"),
     llvm::cl::init(0));
 
+static llvm::cl::opt<std::string> fwdMma(
+    "mma",
+    llvm::cl::desc("Matrix instructions of the forward tensor-core kernel: "
+                   "mma-sync (default) or wgmma (sm_90a only, experimental: "
+                   "for the variants without dropout, softcap or a mask "
+                   "tensor and with Lq > 64; slower than mma.sync so far, "
+                   "docs/performance.md)"),
+    llvm::cl::init("mma-sync"));
+
 static llvm::cl::opt<std::string> gradMma(
     "grad-mma",
     llvm::cl::desc("Matrix instructions of the tensor-core backward's dkdv / "
@@ -185,6 +194,14 @@ int main(int argc, char **argv) {
     return fail("--grad-mma=wgmma needs --chip=sm_90a (wgmma is an sm_90a "
                 "instruction), not " +
                 chip);
+  if (fwdMma != "wgmma" && fwdMma != "mma-sync")
+    return fail("unsupported --mma=" + fwdMma +
+                " (expected mma-sync or wgmma)");
+  if (fwdMma == "wgmma" && chip != "sm_90a")
+    return fail("--mma=wgmma needs --chip=sm_90a (wgmma is an sm_90a "
+                "instruction), not " +
+                chip);
+  const bool forwardWgmma = fwdMma == "wgmma";
   gradOptions.mma = gradMma == "wgmma" ? attn::GradMma::Wgmma
                     : gradMma == "auto" && chip == "sm_90a"
                         ? attn::GradMma::Auto
@@ -257,7 +274,7 @@ int main(int argc, char **argv) {
   for (auto [i, op] : llvm::enumerate(ops)) {
     FailureOr<attn::KernelSpec> spec = attn::describeAttentionKernel(
         op, "attn_fwd_" + std::to_string(i), *kernelChoice,
-        {blockQ, blockKV, warps, hopper ? 90 : 80});
+        {blockQ, blockKV, warps, hopper ? 90 : 80, forwardWgmma});
     if (failed(spec) ||
         failed(attn::buildAttentionKernel(b, gpuModule, op, *spec)))
       return 1;

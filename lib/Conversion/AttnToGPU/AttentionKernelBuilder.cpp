@@ -304,6 +304,7 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
     spec.blockQ = t->blockQ;
     spec.blockKV = t->blockKV;
     spec.block = {t->warps * 32, 1, 1};
+    spec.warpgroupMma = t->warpgroupMma;
     spec.dynamicSharedBytes = tc::sharedMemoryBytes(op, *t);
   } else {
     int64_t widest = std::max(d, dv);

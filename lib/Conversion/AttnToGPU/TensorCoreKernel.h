@@ -23,6 +23,8 @@ namespace mlir::attn::tc {
 /// every K/V fragment read from shared memory feeds one or two mma.sync).
 struct Tiling {
   int64_t blockQ = 64, blockKV = 64, warps = 4;
+  /// wgmma instead of mma.sync (16 rows per warp, blockQ a multiple of 64).
+  bool warpgroupMma = false;
   int64_t rowsPerWarp() const { return blockQ / warps; }
 };
 

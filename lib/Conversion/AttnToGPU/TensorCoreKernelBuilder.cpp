@@ -43,6 +43,16 @@
 //   in the log2 domain; -inf when m == -inf). The CUDA-core kernel and the
 //   CPU paths keep exp / log.
 //
+// With Tiling::warpgroupMma (attn-compile --mma=wgmma, sm_90a, experimental)
+// the same loop multiplies with wgmma: Br = 128 as two warpgroups of 64
+// rows (warp w keeps rows [16w, 16w + 16), its rows of the m64
+// accumulators, so the softmax code is unchanged), Q, K and V unpadded in
+// the core-matrix layout (MmaEmitterBase.h), S = Q K^T with both operands
+// in shared memory, O += P V with P from registers. Each product waits for
+// its wgmma before the softmax, so nothing overlaps the tensor cores; on
+// the H200 this was slower than the mma.sync kernel (docs/performance.md,
+// session 6), which stays the default.
+//
 // mma.sync is emitted as nvvm.mma.sync (nvgpu.mma.sync cannot deduce bf16 PTX
 // types in MLIR 22) and ldmatrix as nvvm.ldmatrix on shared-memory byte
 // addresses computed here.
@@ -97,7 +107,8 @@ public:
       : MmaEmitterBase(b, op.getLoc(), op.getQueryType().getElementType(),
                        op.getQueryType().getDimSize(3), spec.block[0]),
         op(op), mods(ScoreModifiers::get(op)), blockQ(spec.blockQ),
-        blockKV(spec.blockKV), rowsPerWarp(spec.blockQ / (spec.block[0] / 32)) {
+        blockKV(spec.blockKV), rowsPerWarp(spec.blockQ / (spec.block[0] / 32)),
+        wgmma(spec.warpgroupMma) {
     auto q = op.getQueryType();
     heads = q.getDimSize(1);
     queryLen = q.getDimSize(2);
@@ -115,6 +126,10 @@ private:
   AttentionOp op;
   ScoreModifiers mods;
   int64_t blockQ, blockKV, rowsPerWarp; // tc::Tiling
+  /// wgmma (sm_90a): Q, K, V in core-matrix tiles (MmaEmitterBase.h) read
+  /// by the tensor cores; warp w still owns rows [16w, 16w + 16), which are
+  /// its rows of its warpgroup's m64 accumulators.
+  bool wgmma;
   int64_t heads, queryLen, kvHeads, keyLen, valueDim, stride;
 };
 
@@ -145,9 +160,12 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   const int64_t nTilesO = valueDim / 8;    // dv n-tiles of O per m-tile
   const int64_t kStepsPV = blockKV / 16;   // k-steps of P V
   const int64_t eltBytes = 2;
-  const int64_t tileBytes = blockKV * stride * eltBytes;
-  const int64_t qOff = 0, kOff = blockQ * stride * eltBytes,
+  const int64_t rowElts = wgmma ? headDim : stride; // core-matrix: unpadded
+  const int64_t tileBytes = blockKV * rowElts * eltBytes;
+  const int64_t qOff = 0, kOff = blockQ * rowElts * eltBytes,
                 vOff = kOff + 2 * tileBytes;
+  tensorCoresReadShared = wgmma;
+  packedF16Convert = wgmma;
   float dropP = op.getDropoutP().convertToFloat();
 
   KernelArguments args = KernelArguments::unpack(entry, op);
@@ -171,6 +189,9 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   Value kS = view(kOff, {2, blockKV, stride});
   Value vS = view(vOff, {2, blockKV, stride});
   Value smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dyn);
+  // wgmma: the tiles as one flat view of elements (qS above is then only the
+  // epilogue's staging buffer, over the Q and K tiles).
+  Value tiles = wgmma ? view(0, {(vOff + 2 * tileBytes) / eltBytes}) : Value();
 
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value qBlock = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -191,16 +212,28 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
 
   // Prologue: Q tile, and the first visible K/V block when there is one.
   SmallVector<Value> qTokens;
-  copyTile(query, qRowBase, q0, queryLen, blockQ, qS, ValueRange{}, qTokens);
+  if (wgmma)
+    copyTileCoreMatrices(query, qRowBase, q0, queryLen, blockQ, tiles,
+                         idx(qOff / eltBytes), qTokens);
+  else
+    copyTile(query, qRowBase, q0, queryLen, blockQ, qS, ValueRange{}, qTokens);
   Value qGroup = nvgpu::DeviceAsyncCreateGroupOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), qTokens);
   auto issueKV = [&](Value kb, Value stage) {
     SmallVector<Value> tokens;
     Value key0 = mul(kb, blockKV);
-    copyTile(key, kvRowBase, key0, keyLen, blockKV, kS, ValueRange{stage},
-             tokens);
-    copyTile(value, kvRowBase, key0, keyLen, blockKV, vS, ValueRange{stage},
-             tokens);
+    if (wgmma) {
+      Value stageElts = mul(stage, tileBytes / eltBytes);
+      copyTileCoreMatrices(key, kvRowBase, key0, keyLen, blockKV, tiles,
+                           add(stageElts, kOff / eltBytes), tokens);
+      copyTileCoreMatrices(value, kvRowBase, key0, keyLen, blockKV, tiles,
+                           add(stageElts, vOff / eltBytes), tokens);
+    } else {
+      copyTile(key, kvRowBase, key0, keyLen, blockKV, kS, ValueRange{stage},
+               tokens);
+      copyTile(value, kvRowBase, key0, keyLen, blockKV, vS, ValueRange{stage},
+               tokens);
+    }
     nvgpu::DeviceAsyncCreateGroupOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
   };
@@ -231,6 +264,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   // re-read from the (never overwritten) Q tile once per k-step and key
   // block.
   const bool qInRegisters =
+      !wgmma &&
       tc::keepsQueryInRegisters(rowsPerWarp, blockKV, headDim, valueDim);
   SmallVector<SmallVector<std::array<Value, 4>>> qFrag(mTiles);
   if (qInRegisters)
@@ -349,7 +383,25 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
         Frag zero{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)};
         SmallVector<SmallVector<Frag>> s(mTiles,
                                          SmallVector<Frag>(nTilesS, zero));
-        for (int64_t ks = 0; ks < kStepsQK; ++ks) {
+        if (wgmma) {
+          // The warpgroup's 64 rows of Q times the stage's K, both K-major;
+          // a k-step of 16 dims is two core matrices (256 bytes).
+          Value qRows = add(add(smemBase, qOff),
+                            mul(divu(warp, 4), 64 * headDim * eltBytes));
+          Value kTile = add(add(smemBase, kOff), stageBytes);
+          SmallVector<Value> acc = freshAccumulators(blockKV / 2);
+          wgmmaFence();
+          wgmmaAccumulates = false;
+          for (int64_t ks = 0; ks < kStepsQK; ++ks)
+            acc = wgmmaSharedA(
+                kMajorDescriptor(add(qRows, 256 * ks), headDim), false,
+                kMajorDescriptor(add(kTile, 256 * ks), headDim), false, acc);
+          wgmmaCommitAndWait(0);
+          for (int64_t nt = 0; nt < nTilesS; ++nt)
+            for (int64_t e = 0; e < 4; ++e)
+              s[0][nt][e] = acc[4 * nt + e];
+        }
+        for (int64_t ks = 0; ks < (wgmma ? 0 : kStepsQK); ++ks) {
           SmallVector<std::array<Value, 4>> qf;
           for (int64_t mt = 0; mt < mTiles; ++mt)
             qf.push_back(qInRegisters ? qFrag[mt][ks] : loadQ(mt, ks));
@@ -496,7 +548,33 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
           for (int64_t nt = 0; nt < nTilesO; ++nt)
             for (int64_t e = 0; e < 4; ++e)
               o[mt][nt][e] = rescaled[(mt * nTilesO + nt) * 4 + e];
-        for (int64_t kk = 0; kk < kStepsPV; ++kk) {
+        if (wgmma) {
+          // O += P V: P from registers, V MN-major (a k-step of 16 keys is
+          // two row blocks of 16 Dv bytes each).
+          SmallVector<Value> acc;
+          for (int64_t nt = 0; nt < nTilesO; ++nt)
+            acc.append(o[0][nt].begin(), o[0][nt].end());
+          Value vTile = add(add(smemBase, vOff), stageBytes);
+          // All of P packed before the fence: register writes between
+          // wgmma.fence and a wgmma make ptxas inject warpgroup.arrive.
+          SmallVector<std::array<Value, 4>> pa;
+          for (int64_t kk = 0; kk < kStepsPV; ++kk) {
+            const Frag &p0 = s[0][2 * kk], &p1 = s[0][2 * kk + 1];
+            pa.push_back({packPair(p0[0], p0[1]), packPair(p0[2], p0[3]),
+                          packPair(p1[0], p1[1]), packPair(p1[2], p1[3])});
+          }
+          wgmmaFence();
+          for (int64_t kk = 0; kk < kStepsPV; ++kk)
+            acc = wgmmaRegA(
+                pa[kk],
+                mnMajorDescriptor(add(vTile, kk * 2 * 16 * valueDim), valueDim),
+                true, acc);
+          wgmmaCommitAndWait(0);
+          for (int64_t nt = 0; nt < nTilesO; ++nt)
+            for (int64_t e = 0; e < 4; ++e)
+              o[0][nt][e] = acc[4 * nt + e];
+        }
+        for (int64_t kk = 0; kk < (wgmma ? 0 : kStepsPV); ++kk) {
           SmallVector<std::array<Value, 4>> pa;
           for (int64_t mt = 0; mt < mTiles; ++mt) {
             const Frag &p0 = s[mt][2 * kk], &p1 = s[mt][2 * kk + 1];
@@ -519,6 +597,10 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
         scf::YieldOp::create(b, loc, nextState);
       });
 
+  // wgmma: every warp's last reads of the Q and K tiles (the staging
+  // buffer below) must be complete.
+  if (wgmma)
+    gpu::BarrierOp::create(b, loc);
   // Epilogue. Row slot i = 2mt + r of this thread: O[mt][nt][2r],
   // O[mt][nt][2r + 1] at dv 8nt + 2t + {0, 1}. The normalized O goes through
   // this warp's own rows of the Q tile (only this warp ever reads them, and
@@ -662,6 +744,21 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
     why = msg.str();
     return std::nullopt;
   };
+  // wgmma (sm_90a): warpgroups of 64 rows, 16 per warp, 128 keys per step
+  // unless asked otherwise; the variants with per-element extras and short
+  // queries keep the mma.sync defaults below.
+  if (requested.warpgroupMma && !elementwiseHeavy &&
+      op.getQueryType().getDimSize(2) > 64 && !requested.warps &&
+      requested.blockQ != 64) {
+    t.blockQ = 128;
+    t.warps = 8;
+    t.blockKV = requested.blockKV ? requested.blockKV : 128;
+    t.warpgroupMma = true;
+    if (t.blockKV != 64 && t.blockKV != 128)
+      return fail("key block " + Twine(t.blockKV) +
+                  " with wgmma (expected 64 or 128)");
+    return t;
+  }
   if (t.blockQ != 64 && t.blockQ != 128)
     return fail("query block " + Twine(t.blockQ) + " (expected 64 or 128)");
   if (t.blockKV != 32 && t.blockKV != 64 && t.blockKV != 128)
@@ -681,6 +778,11 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
 
 int64_t tc::sharedMemoryBytes(AttentionOp op, const Tiling &tiling) {
   int64_t d = op.getQueryType().getDimSize(3);
+  // wgmma: the same tiles unpadded (core-matrix layout); the epilogue
+  // stages O as [Br][D + 8] over the Q and K tiles.
+  if (tiling.warpgroupMma)
+    return std::max((tiling.blockQ + 4 * tiling.blockKV) * d * 2,
+                    tiling.blockQ * paddedStride(d) * 2);
   // Q tile + 2 K tiles + 2 V tiles, padded rows, 2 bytes per element.
   return (tiling.blockQ + 4 * tiling.blockKV) * paddedStride(d) * 2;
 }

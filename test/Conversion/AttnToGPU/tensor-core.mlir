@@ -13,6 +13,10 @@
 // RUN: not attn-compile %s --block-q=128 --block-kv=128 --warps=4 2>&1 | FileCheck %s --check-prefix=BADREGS
 // RUN: not attn-compile %s --warps=3 2>&1 | FileCheck %s --check-prefix=BADWARPS
 // RUN: not attn-compile %s --block-kv=-1 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not attn-compile %s --mma=wgmma --chip=sm_80 2>&1 | FileCheck %s --check-prefix=BADMMA80
+// RUN: not attn-compile %s --mma=auto 2>&1 | FileCheck %s --check-prefix=BADMMA
+// BADMMA80: attn-compile: --mma=wgmma needs --chip=sm_90a (wgmma is an sm_90a instruction), not sm_80
+// BADMMA: attn-compile: unsupported --mma=auto (expected mma-sync or wgmma)
 
 // bf16, D = 64, GQA, bottom-right causal, ragged Lq/Lk, lse.
 // Default (tc::chooseTiling): Br = 128 in 4 warps of 32 rows (two m16 tiles

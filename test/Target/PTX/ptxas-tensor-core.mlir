@@ -26,6 +26,25 @@
 // RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 --block-q=64 -o %t.sm80.64.ptx
 // RUN: ptxas -arch=sm_80 -v %t.sm80.64.ptx -o %t.sm80.64.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX64 < %t.sm90.64.ptx
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --mma=wgmma -o %t.wgmma.ptx
+// RUN: ptxas -arch=sm_90a -v %t.wgmma.ptx -o %t.wgmma.cubin 2>&1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=WGMMA < %t.wgmma.ptx
+
+// The experimental wgmma forward (--mma=wgmma): the plain causal GQA
+// kernels (Lq = 1000 > 64) take two warpgroups of 64 rows and 128 keys per
+// step (S = Q Kᵀ m64n128, O += P V m64n64 / m64n128 with P from
+// registers); the dropout / mask / softcap variants keep mma.sync.
+// WGMMA-LABEL: .visible .entry attn_fwd_0(
+// WGMMA: .maxntid 256, 1, 1
+// WGMMA: fence.proxy.async.shared::cta;
+// WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// WGMMA-LABEL: .visible .entry attn_fwd_1(
+// WGMMA-NOT: wgmma
+// WGMMA: mma.sync.aligned.m16n8k16
+// WGMMA-LABEL: .visible .entry attn_fwd_3(
+// WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 
 // COMPILE: attn-compile: wrote {{.*}}.ptx and {{.*}}.json (12 kernels, sm_90a, 32-bit indices)
 

@@ -68,7 +68,9 @@ struct KernelSpec {
   bool tensorCores = false;
   /// Backward dkdv_dq kernel: GradKernelOptions::vectorReductions.
   bool vectorReductions = false;
-  /// Backward dkdv / dkdv_dq kernel: GradKernelOptions::warpgroupMma.
+  /// wgmma.mma_async instead of mma.sync (sm_90a): the forward kernel
+  /// (TensorCoreTiling::warpgroupMma) or the backward's dkdv / dkdv_dq
+  /// kernel (GradKernelOptions::mma).
   bool warpgroupMma = false;
   int64_t dynamicSharedBytes = 0; ///< Launch with this much dynamic smem.
   std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
@@ -83,6 +85,15 @@ struct TensorCoreTiling {
   /// registers differently the defaults differ (tc::chooseTiling). 0 means
   /// unknown and takes sm_80's rules.
   int64_t smVersion = 0;
+  /// Allows the wgmma forward kernel (sm_90a targets only; attn-compile
+  /// --mma=wgmma): warpgroups of 64 query rows, Q, K and V read by the
+  /// tensor cores from shared memory. tc::chooseTiling takes it for the
+  /// variants without per-element extras (no dropout, softcap or mask
+  /// tensor) and Lq > 64. Experimental: each product waits for its wgmma,
+  /// so the softmax never overlaps the tensor cores, and on the H200 it
+  /// measured 0.78-0.80x FlashAttention-2 at D = 64 (docs/performance.md,
+  /// session 6), below the mma.sync kernel.
+  bool warpgroupMma = false;
 };
 
 /// Chooses the mapping for `op` (static shapes only; fails with a diagnostic
