@@ -117,13 +117,7 @@ void MmaEmitterBase::copyTile(Value global, Value rowBase, Value first,
   for (int64_t pass = 0; pass < tileRows / rowsPerPass; ++pass) {
     Value r = add(cRow, pass * rowsPerPass);
     Value pos = add(first, r);
-    Value srcRow = pos, srcElements = Value();
-    if (guard) {
-      // Clamp the address to a valid row; copy 0 of 8 elements (zero fill).
-      srcRow = minS(pos, len - 1);
-      srcElements =
-          arith::SelectOp::create(b, loc, ltC(pos, len), idx(8), idx(0));
-    }
+    auto [srcRow, srcElements] = sourceRow(pos, len, guard);
     Value srcIdx = add(mul(add(rowBase, srcRow), headDim), cCol);
     SmallVector<Value> dstIdx(lead.begin(), lead.end());
     dstIdx.push_back(r);
@@ -132,6 +126,15 @@ void MmaEmitterBase::copyTile(Value global, Value rowBase, Value first,
         b, loc, tokenTy, dst, dstIdx, global, ValueRange{srcIdx},
         b.getIndexAttr(8), srcElements, b.getUnitAttr()));
   }
+}
+
+std::pair<Value, Value> MmaEmitterBase::sourceRow(Value pos, int64_t len,
+                                                  bool guard) {
+  if (!guard)
+    return {pos, Value()};
+  // Clamp the address to a valid row; copy 0 of 8 elements (zero fill).
+  return {minS(pos, len - 1),
+          arith::SelectOp::create(b, loc, ltC(pos, len), idx(8), idx(0))};
 }
 
 void MmaEmitterBase::emitWaitAllCopies(Value anchor) {

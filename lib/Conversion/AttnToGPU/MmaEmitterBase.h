@@ -160,6 +160,10 @@ protected:
                 int64_t tileRows, Value dst, ValueRange lead,
                 SmallVectorImpl<Value> &tokens);
 
+  /// The global row a 16-byte chunk of tile row `pos` is copied from and
+  /// how many of its 8 elements (null: all): with `guard`, rows past `len`
+  /// read row len - 1 and copy 0 elements (cp.async zero-fills).
+  std::pair<Value, Value> sourceRow(Value pos, int64_t len, bool guard);
   /// Waits for every outstanding cp.async group of this thread (with
   /// tensorCoresReadShared, fences them for the async proxy), then
   /// synchronizes the block: afterwards every copy issued so far is visible

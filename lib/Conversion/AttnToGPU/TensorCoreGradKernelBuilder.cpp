@@ -165,6 +165,25 @@ private:
   /// dPᵀ -> dSᵀ = w (dPᵀ keep/(1-p) - D) in place.
   void scoreGradients(const KeyStep &step, const Probabilities &p,
                       MutableArrayRef<Frag> dP);
+  /// The iteration space of a key-block kernel: the (query head of the kv
+  /// head's group, visible query block) pairs of key block k0, flattened
+  /// into steps 0 .. total - 1.
+  struct KeyBlockSchedule {
+    Value kvHead, k0, kvRowBase, firstQ, numQ, total;
+  };
+  KeyBlockSchedule scheduleKeyBlock(Value kBlockIdx, Value kvHead,
+                                    int64_t keyBlock);
+  /// The query head and the first query of step `it`.
+  Value headOf(const KeyBlockSchedule &sched, Value it);
+  Value queryBlockStart(const KeyBlockSchedule &sched, Value it);
+  /// Global row of query 0 of head h, and the workspace row of query q of
+  /// head h (paddedLen rows per head).
+  Value queryRowBase(Value h);
+  Value paddedRow(Value h, Value q);
+  /// cp.async of the 64 staged lse·log2(e) and D_i values of head h's query
+  /// block q0 into `stage` of lseS / deltaS (threads 0-15, 16 bytes each).
+  void copyStagedRows(Value h, Value q0, Value stage, Value lseS, Value deltaS);
+
   /// red.global.add of C fragments into dq_accum: fragment
   /// [m * nTiles + nt] holds rows row0 + 16 m + g (+ 8) of the workspace,
   /// columns col0 + 8 nt + 2 t4 (+ 1).
@@ -673,6 +692,59 @@ void GradEmitter::emitDqConvert(gpu::GPUFuncOp func) {
 // dK, dV
 //===----------------------------------------------------------------------===//
 
+GradEmitter::KeyBlockSchedule
+GradEmitter::scheduleKeyBlock(Value kBlockIdx, Value kvHead, int64_t keyBlock) {
+  KeyBlockSchedule sched;
+  sched.kvHead = kvHead;
+  sched.k0 = mul(kBlockIdx, keyBlock);
+  sched.kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
+  Value keysInBlock = arith::MinSIOp::create(
+      b, loc, idx(keyBlock),
+      arith::SubIOp::create(b, loc, idx(keyLen), sched.k0));
+  auto [firstQ, lastQ] = emitVisibleQueryBlocks(
+      b, loc, mods, sched.k0, keysInBlock, idx(queryLen), idx(keyLen), kBlock);
+  sched.firstQ = firstQ;
+  sched.numQ = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, lastQ, firstQ), idx(0));
+  sched.total = mul(sched.numQ, group);
+  return sched;
+}
+
+Value GradEmitter::headOf(const KeyBlockSchedule &sched, Value it) {
+  return add(mul(sched.kvHead, group),
+             arith::DivUIOp::create(b, loc, it, sched.numQ));
+}
+
+Value GradEmitter::queryBlockStart(const KeyBlockSchedule &sched, Value it) {
+  return mul(add(sched.firstQ, arith::RemUIOp::create(b, loc, it, sched.numQ)),
+             kBlock);
+}
+
+Value GradEmitter::queryRowBase(Value h) {
+  return mul(add(mul(bIdx, heads), h), queryLen);
+}
+
+Value GradEmitter::paddedRow(Value h, Value q) {
+  return add(mul(add(mul(bIdx, heads), h), paddedLen), q);
+}
+
+void GradEmitter::copyStagedRows(Value h, Value q0, Value stage, Value lseS,
+                                 Value deltaS) {
+  // prep padded the rows to whole blocks: 16 chunks of 4 floats each. The
+  // tokens stay inside the scf.if; cp.async.commit_group still commits them
+  // with the calling thread's group, as PTX defines it per thread.
+  emitIf(ltC(tid, kBlock / 4), [&] {
+    Value col = mul(tid, 4);
+    Value row = paddedRow(h, add(q0, col));
+    auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+    for (auto [src, dst] :
+         {std::pair{args.lseLog2, lseS}, std::pair{args.rowDot, deltaS}})
+      nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, tokenTy, dst, ValueRange{stage, col}, src, ValueRange{row},
+          b.getIndexAttr(4), Value(), b.getUnitAttr());
+  });
+}
+
 GradEmitter::Probabilities
 GradEmitter::recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s) {
   const int64_t nTilesQ = s.size();
@@ -782,28 +854,8 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   const int64_t kStepsD = headDim / 16, kStepsDv = valueDim / 16;
   const int64_t nTilesQ = kBlock / 8;
 
-  Value k0 = mul(kBlockIdx, keyBlock);
-  Value kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
-  Value keysInBlock = arith::MinSIOp::create(
-      b, loc, idx(keyBlock), arith::SubIOp::create(b, loc, idx(keyLen), k0));
-  auto [firstQ, lastQ] = emitVisibleQueryBlocks(
-      b, loc, mods, k0, keysInBlock, idx(queryLen), idx(keyLen), kBlock);
-  Value numQ = arith::MaxSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, lastQ, firstQ), idx(0));
-  Value total = mul(numQ, group);
-  auto headOf = [&](Value it) {
-    return add(mul(kvHead, group), arith::DivUIOp::create(b, loc, it, numQ));
-  };
-  auto q0Of = [&](Value it) {
-    return mul(add(firstQ, arith::RemUIOp::create(b, loc, it, numQ)), kBlock);
-  };
-  auto qRowBaseOf = [&](Value h) {
-    return mul(add(mul(bIdx, heads), h), queryLen);
-  };
-  // Row of the padded workspaces (paddedLen rows per head).
-  auto paddedRowOf = [&](Value h, Value q) {
-    return add(mul(add(mul(bIdx, heads), h), paddedLen), q);
-  };
+  KeyBlockSchedule sched = scheduleKeyBlock(kBlockIdx, kvHead, keyBlock);
+  Value k0 = sched.k0, kvRowBase = sched.kvRowBase, total = sched.total;
 
   // Prologue: K, V once; Q, dO of the first (head, query block).
   SmallVector<Value> tokens;
@@ -815,26 +867,13 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
   auto issue = [&](Value it, Value stage) {
     SmallVector<Value> ts;
-    Value h = headOf(it);
-    Value base = qRowBaseOf(h);
-    Value q0 = q0Of(it);
+    Value h = headOf(sched, it);
+    Value base = queryRowBase(h);
+    Value q0 = queryBlockStart(sched, it);
     copyTile(args.query, base, q0, queryLen, kBlock, qS, ValueRange{stage}, ts);
     copyTile(args.gradOutput, base, q0, queryLen, kBlock, dOS,
              ValueRange{stage}, ts);
-    // The block's lse·log2(e) and D_i rows (prep padded them to whole
-    // blocks): 16 chunks of 4 floats each, copied by threads 0-15. Their
-    // tokens stay inside the scf.if; cp.async.commit_group still commits
-    // them with this thread's group below, as PTX defines it per thread.
-    emitIf(ltC(tid, kBlock / 4), [&] {
-      Value col = mul(tid, 4);
-      Value row = paddedRowOf(h, add(q0, col));
-      auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
-      for (auto [src, dst] :
-           {std::pair{args.lseLog2, lseS}, std::pair{args.rowDot, deltaS}})
-        nvgpu::DeviceAsyncCopyOp::create(
-            b, loc, tokenTy, dst, ValueRange{stage, col}, src, ValueRange{row},
-            b.getIndexAttr(4), Value(), b.getUnitAttr());
-    });
+    copyStagedRows(h, q0, stage, lseS, deltaS);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
   Value any =
@@ -878,7 +917,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
         b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
         Value stage = remu(it, 2);
         emitPrefetchingStepHead(kvGroup, it, stage, total, issue);
-        Value hIdx = headOf(it), q0 = q0Of(it);
+        Value hIdx = headOf(sched, it), q0 = queryBlockStart(sched, it);
         Value rowsInBlock = arith::MinSIOp::create(
             b, loc, idx(kBlock),
             arith::SubIOp::create(b, loc, idx(queryLen), q0));
@@ -959,7 +998,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
         if (withDq) {
           gpu::BarrierOp::create(b, loc);
           emitAtomicDq(add(smemBase, dsOff), dsStride, add(smemBase, kOff),
-                       paddedRowOf(hIdx, q0), keyBlock);
+                       paddedRow(hIdx, q0), keyBlock);
         }
 
         SmallVector<Value> nextState;
@@ -1015,27 +1054,8 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   Value dsS =
       withDq ? view(dsOff, {keyBlock * kBlock / 2}, b.getI32Type()) : Value();
 
-  Value k0 = mul(kBlockIdx, keyBlock);
-  Value kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
-  Value keysInBlock = arith::MinSIOp::create(
-      b, loc, idx(keyBlock), arith::SubIOp::create(b, loc, idx(keyLen), k0));
-  auto [firstQ, lastQ] = emitVisibleQueryBlocks(
-      b, loc, mods, k0, keysInBlock, idx(queryLen), idx(keyLen), kBlock);
-  Value numQ = arith::MaxSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, lastQ, firstQ), idx(0));
-  Value total = mul(numQ, group);
-  auto headOf = [&](Value it) {
-    return add(mul(kvHead, group), arith::DivUIOp::create(b, loc, it, numQ));
-  };
-  auto q0Of = [&](Value it) {
-    return mul(add(firstQ, arith::RemUIOp::create(b, loc, it, numQ)), kBlock);
-  };
-  auto qRowBaseOf = [&](Value h) {
-    return mul(add(mul(bIdx, heads), h), queryLen);
-  };
-  auto paddedRowOf = [&](Value h, Value q) {
-    return add(mul(add(mul(bIdx, heads), h), paddedLen), q);
-  };
+  KeyBlockSchedule sched = scheduleKeyBlock(kBlockIdx, kvHead, keyBlock);
+  Value k0 = sched.k0, kvRowBase = sched.kvRowBase, total = sched.total;
 
   SmallVector<Value> tokens;
   copyTileCoreMatrices(args.key, kvRowBase, k0, keyLen, keyBlock, tiles,
@@ -1047,24 +1067,15 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
   auto issue = [&](Value it, Value stage) {
     SmallVector<Value> ts;
-    Value h = headOf(it);
-    Value base = qRowBaseOf(h);
-    Value q0 = q0Of(it);
+    Value h = headOf(sched, it);
+    Value base = queryRowBase(h);
+    Value q0 = queryBlockStart(sched, it);
     Value stageElts = mul(stage, qTile / kEltBytes);
     copyTileCoreMatrices(args.query, base, q0, queryLen, kBlock, tiles,
                          add(stageElts, qOff / kEltBytes), ts);
     copyTileCoreMatrices(args.gradOutput, base, q0, queryLen, kBlock, tiles,
                          add(stageElts, dOOff / kEltBytes), ts);
-    // lse·log2(e) and D_i rows as in emitKeyBlocks.
-    emitIf(ltC(tid, kBlock / 4), [&] {
-      Value col = mul(tid, 4);
-      Value row = paddedRowOf(h, add(q0, col));
-      for (auto [src, dst] :
-           {std::pair{args.lseLog2, lseS}, std::pair{args.rowDot, deltaS}})
-        nvgpu::DeviceAsyncCopyOp::create(
-            b, loc, tokenTy, dst, ValueRange{stage, col}, src, ValueRange{row},
-            b.getIndexAttr(4), Value(), b.getUnitAttr());
-    });
+    copyStagedRows(h, q0, stage, lseS, deltaS);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
   Value any =
@@ -1116,7 +1127,7 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
         b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
         Value stage = remu(it, 2);
         emitPrefetchingStepHead(kvGroup, it, stage, total, issue);
-        Value hIdx = headOf(it), q0 = q0Of(it);
+        Value hIdx = headOf(sched, it), q0 = queryBlockStart(sched, it);
         Value rowsInBlock = arith::MinSIOp::create(
             b, loc, idx(kBlock),
             arith::SubIOp::create(b, loc, idx(queryLen), q0));
@@ -1202,7 +1213,7 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
                   true, acc);
             wgmmaCommitAndWait(0);
             addToDqAccum(fragsOf(acc), 1,
-                         add(paddedRowOf(hIdx, q0), mul(remu(warp, 4), 16)),
+                         add(paddedRow(hIdx, q0), mul(remu(warp, 4), 16)),
                          col0);
           }
         }

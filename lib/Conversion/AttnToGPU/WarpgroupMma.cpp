@@ -148,12 +148,7 @@ void MmaEmitterBase::copyTileCoreMatrices(Value global, Value rowBase,
     Value r = add(mul(divu(u, groupsPerRowBlock), 8), rowInBlock);
     Value chunk = add(mul(remu(u, groupsPerRowBlock), 4), chunkInGroup);
     Value pos = add(first, r);
-    Value srcRow = pos, srcElements = Value();
-    if (guard) {
-      srcRow = minS(pos, len - 1);
-      srcElements =
-          arith::SelectOp::create(b, loc, ltC(pos, len), idx(8), idx(0));
-    }
+    auto [srcRow, srcElements] = sourceRow(pos, len, guard);
     Value srcIdx = add(mul(add(rowBase, srcRow), headDim), mul(chunk, 8));
     // Element offset: (r / 8) 8 C + chunk 64 + (r % 8) 8.
     Value dstIdx =
