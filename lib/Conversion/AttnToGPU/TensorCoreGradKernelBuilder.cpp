@@ -59,6 +59,13 @@
 // (query block, key block) pair. With 64-key blocks the atomic group's
 // reductions cost about as much as those two products (docs/performance.md).
 //
+// On sm_90a (KernelSpec::warpgroupMma, GradMma) the key-block kernels are
+// emitted by emitKeyBlocksWarpgroup instead: the same steps with wgmma, one
+// warpgroup per 64 keys, K, V, Q, dO and dSᵀ unpadded in the core-matrix
+// layout (MmaEmitterBase.h) and read by the tensor cores through matrix
+// descriptors; Pdᵀ and dSᵀ still feed dV and dK from registers, and warp w
+// still owns keys [16w, 16w + 16), so the C-fragment code below is shared.
+//
 // Fragment layouts and the ldmatrix lane patterns are those of the forward
 // (TensorCoreKernelBuilder.cpp, header comment):
 //   A operand, rows r0.. of a [rows][k] tile: lane l -> row r0 + l % 16,
