@@ -23,8 +23,11 @@ import bench  # noqa: E402  (run_attn, torch_tflops, forward_flops)
 
 
 def validate(attn_run, d):
+    manifests = sorted(glob.glob(os.path.join(d, "validate", "*.json")))
+    if not manifests:
+        return [f"(no manifests under {d}/validate)"]
     failed = []
-    for m in sorted(glob.glob(os.path.join(d, "validate", "*.json"))):
+    for m in manifests:
         rc, results, _ = bench.run_attn(attn_run, m, validate=True)
         if rc != 0 or not results:
             failed.append(os.path.basename(m))
