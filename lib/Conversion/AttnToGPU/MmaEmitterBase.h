@@ -57,6 +57,9 @@ protected:
   Value ltC(Value x, int64_t c) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, idx(c));
   }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+  }
   Value fmax(Value x, Value y) {
     return arith::MaximumFOp::create(b, loc, x, y);
   }
@@ -140,6 +143,12 @@ protected:
   void wgmmaCommitAndWait(int64_t pending);
   void wgmmaWait(int64_t pending);
   void wgmmaCommit();
+  /// `regs` (f32 or i32) passed through an empty volatile asm that reads
+  /// and writes them: placed after a wgmma.wait_group, it keeps LLVM from
+  /// moving reads of a wgmma's accumulators above the wait. (It emits no
+  /// PTX, so it cannot keep ptxas from reusing a register operand of a
+  /// wgmma in flight: write those only after the wait.)
+  SmallVector<Value> wgmmaFenceOperands(ArrayRef<Value> regs);
   /// fence.proxy.async.shared::cta: makes this thread's ordinary (and
   /// cp.async) shared-memory writes visible to the tensor cores' async proxy;
   /// a barrier must follow before another thread's wgmma reads them.
@@ -147,10 +156,17 @@ protected:
   /// copyTile into a core-matrix tile: `dst` is a 1-D view of elements and
   /// the tile starts at element `dstBase`. Lane l of a warp copies row 8 i +
   /// l % 8, chunk 4 j + l / 8: 8 lanes write one 128-byte core matrix
-  /// (conflict-free), 4 lanes read 64 contiguous bytes of a row.
+  /// (conflict-free), 4 lanes read 64 contiguous bytes of a row. The 8
+  /// lanes of a quarter warp thus read 8 different 32-byte sectors, half of
+  /// each: with `cacheInL1` (cp.async.ca) the other half's read, by another
+  /// quarter warp, hits L1 instead of fetching the sector from L2 again
+  /// (measured on the H200, session 7: half the L2 sectors and 0-13 %
+  /// faster for the wgmma forward, but 1-6 % slower for the wgmma
+  /// backward, which keeps cp.async.cg).
   void copyTileCoreMatrices(Value global, Value rowBase, Value first,
                             int64_t len, int64_t tileRows, Value dst,
-                            Value dstBase, SmallVectorImpl<Value> &tokens);
+                            Value dstBase, SmallVectorImpl<Value> &tokens,
+                            bool cacheInL1 = false);
 
   /// Issues cp.async copies of tile rows [first, first + tileRows) of a
   /// sequence of length `len` (rows of `headDim` elements starting at global

@@ -43,15 +43,15 @@
 //   in the log2 domain; -inf when m == -inf). The CUDA-core kernel and the
 //   CPU paths keep exp / log.
 //
-// With Tiling::warpgroupMma (attn-compile --mma=wgmma, sm_90a, experimental)
-// the same loop multiplies with wgmma: Br = 128 as two warpgroups of 64
-// rows (warp w keeps rows [16w, 16w + 16), its rows of the m64
-// accumulators, so the softmax code is unchanged), Q, K and V unpadded in
-// the core-matrix layout (MmaEmitterBase.h), S = Q K^T with both operands
-// in shared memory, O += P V with P from registers. Each product waits for
-// its wgmma before the softmax, so nothing overlaps the tensor cores; on
-// the H200 this was slower than the mma.sync kernel (docs/performance.md,
-// session 6), which stays the default.
+// With Tiling::warpgroupMma (attn-compile --mma=wgmma, sm_90a) the loop
+// multiplies with wgmma: Br = 128 as two warpgroups of 64 rows (warp w
+// keeps rows [16w, 16w + 16), its rows of the m64 accumulators, so the
+// softmax code is shared), Q, K and V unpadded in the core-matrix layout
+// (MmaEmitterBase.h), S = Q K^T with both operands in shared memory,
+// O += P V with P from registers. It is software-pipelined like
+// FlashAttention-3's intra-warpgroup overlap (emitPipelinedWgmma): step kb
+// issues S_kb and O += P_{kb-1} V_{kb-1} together and runs block kb's
+// softmax while the tensor cores finish P V.
 //
 // mma.sync is emitted as nvvm.mma.sync (nvgpu.mma.sync cannot deduce bf16 PTX
 // types in MLIR 22) and ldmatrix as nvvm.ldmatrix on shared-memory byte
@@ -214,28 +214,35 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   SmallVector<Value> qTokens;
   if (wgmma)
     copyTileCoreMatrices(query, qRowBase, q0, queryLen, blockQ, tiles,
-                         idx(qOff / eltBytes), qTokens);
+                         idx(qOff / eltBytes), qTokens, /*cacheInL1=*/true);
   else
     copyTile(query, qRowBase, q0, queryLen, blockQ, qS, ValueRange{}, qTokens);
   Value qGroup = nvgpu::DeviceAsyncCreateGroupOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), qTokens);
-  auto issueKV = [&](Value kb, Value stage) {
+  // cp.async of key block kb's K tile and/or V tile into stage `stage`, as
+  // one group.
+  auto copyBlock = [&](Value kb, Value stage, bool keys, bool values) {
     SmallVector<Value> tokens;
     Value key0 = mul(kb, blockKV);
-    if (wgmma) {
-      Value stageElts = mul(stage, tileBytes / eltBytes);
-      copyTileCoreMatrices(key, kvRowBase, key0, keyLen, blockKV, tiles,
-                           add(stageElts, kOff / eltBytes), tokens);
-      copyTileCoreMatrices(value, kvRowBase, key0, keyLen, blockKV, tiles,
-                           add(stageElts, vOff / eltBytes), tokens);
-    } else {
-      copyTile(key, kvRowBase, key0, keyLen, blockKV, kS, ValueRange{stage},
-               tokens);
-      copyTile(value, kvRowBase, key0, keyLen, blockKV, vS, ValueRange{stage},
-               tokens);
-    }
+    auto copy = [&](Value global, int64_t tileOff, Value tile) {
+      if (wgmma)
+        copyTileCoreMatrices(
+            global, kvRowBase, key0, keyLen, blockKV, tiles,
+            add(mul(stage, tileBytes / eltBytes), tileOff / eltBytes), tokens,
+            /*cacheInL1=*/true);
+      else
+        copyTile(global, kvRowBase, key0, keyLen, blockKV, tile,
+                 ValueRange{stage}, tokens);
+    };
+    if (keys)
+      copy(key, kOff, kS);
+    if (values)
+      copy(value, vOff, vS);
     nvgpu::DeviceAsyncCreateGroupOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+  };
+  auto issueKV = [&](Value kb, Value stage) {
+    copyBlock(kb, stage, /*keys=*/true, /*values=*/true);
   };
   Value anyBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                          firstBlock, lastBlock);
@@ -367,235 +374,365 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     return needs;
   };
 
-  auto blockLoop = scf::ForOp::create(
-      b, loc, firstBlock, lastBlock, idx(1), init,
-      [&](OpBuilder &nb, Location, Value kb, ValueRange state) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-        Value stage = remu(arith::SubIOp::create(b, loc, kb, firstBlock), 2);
-        emitPrefetchingStepHead(qGroup, kb, stage, lastBlock, issueKV);
-        Value stageBytes = mul(stage, tileBytes);
-        Value kBase = add(add(add(smemBase, kOff), stageBytes), kLaneOff);
-        Value vBase = add(add(add(smemBase, vOff), stageBytes), vLaneOff);
+  // One key block's scores to probabilities: the score modifiers at global
+  // (row, key), then the online-softmax update of ml = (m[nRows],
+  // l[nRows]). `s` holds S on entry and P (after dropout) on exit; `alpha`
+  // receives the factors O must be rescaled by.
+  auto softmaxStep = [&](Value kb, SmallVector<SmallVector<Frag>> &s,
+                         SmallVector<Value> &ml, SmallVector<Value> &alpha) {
+    // Score modifiers at global (row, key): element e of n-tile nt of
+    // m-tile mt is at row rows[2mt + e / 2], key key0 + 8nt + 2t + e % 2.
+    // With `foldScale` the scores stay raw (masked ones -inf) and
+    // scale * log2(e) is applied in the exponent (one FMA per element);
+    // otherwise they leave here modified and multiplied by log2(e).
+    // Either way m is in the log2 domain.
+    Value key0 = mul(kb, blockKV);
+    Value keyT = add(key0, mul(t4, 2));
+    auto modifiedScores = [&](bool masked) {
+      const ScoreModifiers &m = masked ? maskedMods : plainMods;
+      const bool guardKeys = masked && keyGuard;
+      SmallVector<Value> out;
+      for (int64_t mt = 0; mt < mTiles; ++mt)
+        for (int64_t nt = 0; nt < nTilesS; ++nt)
+          for (int64_t e = 0; e < 4; ++e) {
+            Value keyIdx = add(keyT, 8 * nt + e % 2);
+            Value row = rowsC[2 * mt + e / 2];
+            Value mv;
+            if (mask)
+              mv = maskValue(mask, bIdx, hIdx, row,
+                             guardKeys ? minS(keyIdx, keyLen - 1) : keyIdx);
+            Value sc = emitModifiedScore(b, loc, m, s[mt][nt][e], mv, row,
+                                         keyIdx, idx(queryLen), idx(keyLen));
+            if (guardKeys)
+              sc = arith::SelectOp::create(b, loc, ltC(keyIdx, keyLen), sc,
+                                           f32(kNegInf));
+            if (!foldScale)
+              sc = fmul(sc, f32(kLog2E));
+            out.push_back(sc);
+          }
+      return out;
+    };
+    // Uniform per block: only diagonal / window-edge / last (ragged) key
+    // blocks take the elementwise positional path.
+    SmallVector<Value> scores =
+        maySkipMask ? emitUniformChoice(blockNeedsMask(key0), modifiedScores)
+                    : modifiedScores(/*masked=*/false);
+    for (int64_t mt = 0; mt < mTiles; ++mt)
+      for (int64_t nt = 0; nt < nTilesS; ++nt)
+        for (int64_t e = 0; e < 4; ++e)
+          s[mt][nt][e] = scores[(mt * nTilesS + nt) * 4 + e];
 
-        // S = Q K^T: per m-tile, blockKV / 8 n-tiles of 8 keys, f32. Each K
-        // fragment pair feeds every m-tile.
-        Frag zero{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)};
-        SmallVector<SmallVector<Frag>> s(mTiles,
-                                         SmallVector<Frag>(nTilesS, zero));
-        if (wgmma) {
-          // The warpgroup's 64 rows of Q times the stage's K, both K-major;
-          // a k-step of 16 dims is two core matrices (256 bytes).
-          Value qRows = add(add(smemBase, qOff),
-                            mul(divu(warp, 4), 64 * headDim * eltBytes));
-          Value kTile = add(add(smemBase, kOff), stageBytes);
-          SmallVector<Value> acc = freshAccumulators(blockKV / 2);
-          wgmmaFence();
-          wgmmaAccumulates = false;
-          for (int64_t ks = 0; ks < kStepsQK; ++ks)
-            acc = wgmmaSharedA(
-                kMajorDescriptor(add(qRows, 256 * ks), headDim), false,
-                kMajorDescriptor(add(kTile, 256 * ks), headDim), false, acc);
-          wgmmaCommitAndWait(0);
-          for (int64_t nt = 0; nt < nTilesS; ++nt)
-            for (int64_t e = 0; e < 4; ++e)
-              s[0][nt][e] = acc[4 * nt + e];
+    // Online softmax per row slot i = 2mt + r (r = 0: elements 0, 1 of
+    // each n-tile; r = 1: elements 2, 3). The 4 threads of a quad (same
+    // g) share a row.
+    for (int64_t i = 0; i < nRows; ++i) {
+      int64_t mt = i / 2, r = i % 2;
+      SmallVector<Frag> &sm = s[mt];
+      Value mx = sm[0][2 * r];
+      for (int64_t nt = 0; nt < nTilesS; ++nt)
+        for (int64_t j = 0; j < 2; ++j)
+          if (nt || j)
+            mx = fmax(mx, sm[nt][2 * r + j]);
+      mx = fmax(mx, shflXor(mx, 1));
+      mx = fmax(mx, shflXor(mx, 2));
+      if (foldScale)
+        mx = fmul(mx, f32(log2Scale));
+      Value m = ml[i], l = ml[nRows + i];
+      Value mNew = fmax(m, mx);
+      Value isEmpty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                            mNew, f32(kNegInf));
+      Value safe = arith::SelectOp::create(b, loc, isEmpty, f32(0.0f), mNew);
+      alpha[i] = exp2(arith::SubFOp::create(b, loc, m, safe));
+      Value negSafe = arith::NegFOp::create(b, loc, safe);
+      Value sum = f32(0.0f);
+      for (int64_t nt = 0; nt < nTilesS; ++nt)
+        for (int64_t j = 0; j < 2; ++j) {
+          Value &sv = sm[nt][2 * r + j];
+          // s * (scale log2 e) - m: one FMA.
+          Value x =
+              foldScale ? fmaC(sv, f32(log2Scale), negSafe) : fadd(sv, negSafe);
+          Value p = exp2(x);
+          sum = fadd(sum, p);
+          Value weight = p;
+          if (dropP > 0.0f) {
+            Value keyIdx = add(keyT, 8 * nt + j);
+            DropoutPosition pos{bIdx,   hIdx,       rowsC[i],
+                                keyIdx, idx(heads), idx(queryLen)};
+            Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
+            weight = arith::SelectOp::create(
+                b, loc, keep, fmul(p, f32(1.0f / (1.0f - dropP))), f32(0.0f));
+          }
+          sv = weight; // s now holds the (dropped-out) P.
         }
-        for (int64_t ks = 0; ks < (wgmma ? 0 : kStepsQK); ++ks) {
-          SmallVector<std::array<Value, 4>> qf;
-          for (int64_t mt = 0; mt < mTiles; ++mt)
-            qf.push_back(qInRegisters ? qFrag[mt][ks] : loadQ(mt, ks));
-          for (int64_t np = 0; np < nTilesS / 2; ++np) {
-            auto kr = ldmatrix4(
-                add(kBase, (16 * np * stride + 16 * ks) * eltBytes), false);
-            for (int64_t mt = 0; mt < mTiles; ++mt) {
-              s[mt][2 * np] = mma(qf[mt], kr[0], kr[1], s[mt][2 * np]);
-              s[mt][2 * np + 1] = mma(qf[mt], kr[2], kr[3], s[mt][2 * np + 1]);
+      ml[i] = mNew;
+      ml[nRows + i] = fmaC(l, alpha[i], sum);
+    }
+  };
+
+  // O * alpha, o in oIndex order less oState. With Dv >= 128 the rescale is
+  // skipped when no row of the warp has a new maximum: alpha is then
+  // exp2(0) = 1 exactly (or O is still 0), so skipping is bit-identical,
+  // and past the first key blocks the running maxima rarely grow. (A NaN
+  // maximum compares unequal: it rescales.) Measured on the H200
+  // (docs/performance.md, session 5): at D = 128 it keeps Br = 128 / Bc = 64
+  // within 255 registers (the unconditional rescale spilled), 1.00-1.07x
+  // FA2; at D = 64 the branch cost 0-8 %, so it is not emitted there.
+  auto rescaleO = [&](ArrayRef<Value> o, ArrayRef<Value> mOld,
+                      ArrayRef<Value> mNew,
+                      ArrayRef<Value> alpha) -> SmallVector<Value> {
+    auto rescaleAll = [&](bool rescale) {
+      SmallVector<Value> out;
+      for (int64_t mt = 0; mt < mTiles; ++mt)
+        for (int64_t nt = 0; nt < nTilesO; ++nt)
+          for (int64_t e = 0; e < 4; ++e) {
+            Value v = o[(mt * nTilesO + nt) * 4 + e];
+            out.push_back(rescale ? fmul(v, alpha[2 * mt + e / 2]) : v);
+          }
+      return out;
+    };
+    if (tc::skipsUnchangedRescale(valueDim)) {
+      Value grew = arith::ConstantIntOp::create(b, loc, 0, 1);
+      for (int64_t i = 0; i < nRows; ++i)
+        grew = arith::OrIOp::create(
+            b, loc, grew,
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, mOld[i],
+                                  mNew[i]));
+      return emitUniformChoice(warpAny(grew), rescaleAll);
+    }
+    return rescaleAll(/*rescale=*/true);
+  };
+  auto fragsOf = [&](ArrayRef<Value> flat, int64_t nTiles) {
+    SmallVector<SmallVector<Frag>> f(mTiles, SmallVector<Frag>(nTiles));
+    for (int64_t mt = 0; mt < mTiles; ++mt)
+      for (int64_t nt = 0; nt < nTiles; ++nt)
+        for (int64_t e = 0; e < 4; ++e)
+          f[mt][nt][e] = flat[(mt * nTiles + nt) * 4 + e];
+    return f;
+  };
+  auto flatten = [&](ArrayRef<SmallVector<Frag>> f) {
+    SmallVector<Value> flat;
+    for (const SmallVector<Frag> &tile : f)
+      for (const Frag &frag : tile)
+        flat.append(frag.begin(), frag.end());
+    return flat;
+  };
+  // P's C fragments of n-tiles 2kk, 2kk + 1 are the A fragment of k-step
+  // kk: a0 = (P[2kk].c0, c1), a1 = (P[2kk].c2, c3), a2 = (P[2kk+1].c0, c1),
+  // a3 = (P[2kk+1].c2, c3).
+  auto packP = [&](const SmallVector<Frag> &p, int64_t kk) {
+    const Frag &p0 = p[2 * kk], &p1 = p[2 * kk + 1];
+    return std::array<Value, 4>{packPair(p0[0], p0[1]), packPair(p0[2], p0[3]),
+                                packPair(p1[0], p1[1]), packPair(p1[2], p1[3])};
+  };
+
+  // The mma.sync loop: per key block, S = Q K^T, softmax, O = O alpha + P V.
+  auto emitSyncLoop = [&]() -> SmallVector<Value> {
+    auto loop = scf::ForOp::create(
+        b, loc, firstBlock, lastBlock, idx(1), init,
+        [&](OpBuilder &nb, Location, Value kb, ValueRange state) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          Value stage = remu(arith::SubIOp::create(b, loc, kb, firstBlock), 2);
+          emitPrefetchingStepHead(qGroup, kb, stage, lastBlock, issueKV);
+          Value stageBytes = mul(stage, tileBytes);
+          Value kBase = add(add(add(smemBase, kOff), stageBytes), kLaneOff);
+          Value vBase = add(add(add(smemBase, vOff), stageBytes), vLaneOff);
+
+          // S = Q K^T: per m-tile, blockKV / 8 n-tiles of 8 keys, f32. Each
+          // K fragment pair feeds every m-tile.
+          Frag zero{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)};
+          SmallVector<SmallVector<Frag>> s(mTiles,
+                                           SmallVector<Frag>(nTilesS, zero));
+          for (int64_t ks = 0; ks < kStepsQK; ++ks) {
+            SmallVector<std::array<Value, 4>> qf;
+            for (int64_t mt = 0; mt < mTiles; ++mt)
+              qf.push_back(qInRegisters ? qFrag[mt][ks] : loadQ(mt, ks));
+            for (int64_t np = 0; np < nTilesS / 2; ++np) {
+              auto kr = ldmatrix4(
+                  add(kBase, (16 * np * stride + 16 * ks) * eltBytes), false);
+              for (int64_t mt = 0; mt < mTiles; ++mt) {
+                s[mt][2 * np] = mma(qf[mt], kr[0], kr[1], s[mt][2 * np]);
+                s[mt][2 * np + 1] =
+                    mma(qf[mt], kr[2], kr[3], s[mt][2 * np + 1]);
+              }
             }
           }
-        }
 
-        // Score modifiers at global (row, key): element e of n-tile nt of
-        // m-tile mt is at row rows[2mt + e / 2], key key0 + 8nt + 2t + e % 2.
-        // With `foldScale` the scores stay raw (masked ones -inf) and
-        // scale * log2(e) is applied in the exponent (one FMA per element);
-        // otherwise they leave here modified and multiplied by log2(e).
-        // Either way m is in the log2 domain.
-        Value key0 = mul(kb, blockKV);
-        Value keyT = add(key0, mul(t4, 2));
-        auto modifiedScores = [&](bool masked) {
-          const ScoreModifiers &m = masked ? maskedMods : plainMods;
-          const bool guardKeys = masked && keyGuard;
-          SmallVector<Value> out;
-          for (int64_t mt = 0; mt < mTiles; ++mt)
-            for (int64_t nt = 0; nt < nTilesS; ++nt)
-              for (int64_t e = 0; e < 4; ++e) {
-                Value keyIdx = add(keyT, 8 * nt + e % 2);
-                Value row = rowsC[2 * mt + e / 2];
-                Value mv;
-                if (mask)
-                  mv = maskValue(mask, bIdx, hIdx, row,
-                                 guardKeys ? minS(keyIdx, keyLen - 1) : keyIdx);
-                Value sc =
-                    emitModifiedScore(b, loc, m, s[mt][nt][e], mv, row, keyIdx,
-                                      idx(queryLen), idx(keyLen));
-                if (guardKeys)
-                  sc = arith::SelectOp::create(b, loc, ltC(keyIdx, keyLen), sc,
-                                               f32(kNegInf));
-                if (!foldScale)
-                  sc = fmul(sc, f32(kLog2E));
-                out.push_back(sc);
-              }
-          return out;
-        };
-        // Uniform per block: only diagonal / window-edge / last (ragged) key
-        // blocks take the elementwise positional path.
-        SmallVector<Value> scores =
-            maySkipMask
-                ? emitUniformChoice(blockNeedsMask(key0), modifiedScores)
-                : modifiedScores(/*masked=*/false);
-        for (int64_t mt = 0; mt < mTiles; ++mt)
-          for (int64_t nt = 0; nt < nTilesS; ++nt)
-            for (int64_t e = 0; e < 4; ++e)
-              s[mt][nt][e] = scores[(mt * nTilesS + nt) * 4 + e];
-
-        // Online softmax per row slot i = 2mt + r (r = 0: elements 0, 1 of
-        // each n-tile; r = 1: elements 2, 3). The 4 threads of a quad (same
-        // g) share a row.
-        SmallVector<Value> nextState(state.begin(), state.end());
-        SmallVector<Value> alpha(nRows);
-        for (int64_t i = 0; i < nRows; ++i) {
-          int64_t mt = i / 2, r = i % 2;
-          SmallVector<Frag> &sm = s[mt];
-          Value mx = sm[0][2 * r];
-          for (int64_t nt = 0; nt < nTilesS; ++nt)
-            for (int64_t j = 0; j < 2; ++j)
-              if (nt || j)
-                mx = fmax(mx, sm[nt][2 * r + j]);
-          mx = fmax(mx, shflXor(mx, 1));
-          mx = fmax(mx, shflXor(mx, 2));
-          if (foldScale)
-            mx = fmul(mx, f32(log2Scale));
-          Value m = state[i], l = state[nRows + i];
-          Value mNew = fmax(m, mx);
-          Value isEmpty = arith::CmpFOp::create(
-              b, loc, arith::CmpFPredicate::OEQ, mNew, f32(kNegInf));
-          Value safe =
-              arith::SelectOp::create(b, loc, isEmpty, f32(0.0f), mNew);
-          alpha[i] = exp2(arith::SubFOp::create(b, loc, m, safe));
-          Value negSafe = arith::NegFOp::create(b, loc, safe);
-          Value sum = f32(0.0f);
-          for (int64_t nt = 0; nt < nTilesS; ++nt)
-            for (int64_t j = 0; j < 2; ++j) {
-              Value &sv = sm[nt][2 * r + j];
-              // s * (scale log2 e) - m: one FMA.
-              Value x = foldScale ? fmaC(sv, f32(log2Scale), negSafe)
-                                  : fadd(sv, negSafe);
-              Value p = exp2(x);
-              sum = fadd(sum, p);
-              Value weight = p;
-              if (dropP > 0.0f) {
-                Value keyIdx = add(keyT, 8 * nt + j);
-                DropoutPosition pos{bIdx,   hIdx,       rowsC[i],
-                                    keyIdx, idx(heads), idx(queryLen)};
-                Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
-                weight = arith::SelectOp::create(
-                    b, loc, keep, fmul(p, f32(1.0f / (1.0f - dropP))),
-                    f32(0.0f));
-              }
-              sv = weight; // s now holds the (dropped-out) P.
-            }
-          nextState[i] = mNew;
-          nextState[nRows + i] = fmaC(l, alpha[i], sum);
-        }
-
-        // O = O * alpha + P V. P's C fragments of n-tiles 2kk, 2kk + 1 are
-        // the A fragment of k-step kk: a0 = (P[2kk].c0, c1), a1 = (P[2kk].c2,
-        // c3), a2 = (P[2kk+1].c0, c1), a3 = (P[2kk+1].c2, c3). Each V
-        // fragment pair feeds every m-tile.
-        // With Dv >= 128 the rescale is skipped when no row of the warp has
-        // a new maximum: alpha is then exp2(0) = 1 exactly (or O is still
-        // 0), so skipping is bit-identical, and past the first key blocks
-        // the running maxima rarely grow. (A NaN maximum compares unequal:
-        // it rescales.) Measured on the H200 (docs/performance.md, session
-        // 5): at D = 128 it keeps Br = 128 / Bc = 64 within 255 registers
-        // (the unconditional rescale spilled), 1.00-1.07x FA2; at D = 64 the
-        // branch cost 0-8 %, so it is not emitted there.
-        auto rescaleAll = [&](bool rescale) {
-          SmallVector<Value> out;
-          for (int64_t mt = 0; mt < mTiles; ++mt)
-            for (int64_t nt = 0; nt < nTilesO; ++nt)
-              for (int64_t e = 0; e < 4; ++e) {
-                Value v = state[oIndex(mt, nt, e)];
-                out.push_back(rescale ? fmul(v, alpha[2 * mt + e / 2]) : v);
-              }
-          return out;
-        };
-        SmallVector<Value> rescaled;
-        if (tc::skipsUnchangedRescale(valueDim)) {
-          Value grew = arith::ConstantIntOp::create(b, loc, 0, 1);
-          for (int64_t i = 0; i < nRows; ++i)
-            grew = arith::OrIOp::create(
-                b, loc, grew,
-                arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE,
-                                      state[i], nextState[i]));
-          rescaled = emitUniformChoice(warpAny(grew), rescaleAll);
-        } else {
-          rescaled = rescaleAll(/*rescale=*/true);
-        }
-        SmallVector<SmallVector<Frag>> o(mTiles, SmallVector<Frag>(nTilesO));
-        for (int64_t mt = 0; mt < mTiles; ++mt)
-          for (int64_t nt = 0; nt < nTilesO; ++nt)
-            for (int64_t e = 0; e < 4; ++e)
-              o[mt][nt][e] = rescaled[(mt * nTilesO + nt) * 4 + e];
-        if (wgmma) {
-          // O += P V: P from registers, V MN-major (a k-step of 16 keys is
-          // two row blocks of 16 Dv bytes each).
-          SmallVector<Value> acc;
-          for (int64_t nt = 0; nt < nTilesO; ++nt)
-            acc.append(o[0][nt].begin(), o[0][nt].end());
-          Value vTile = add(add(smemBase, vOff), stageBytes);
-          // All of P packed before the fence: register writes between
-          // wgmma.fence and a wgmma make ptxas inject warpgroup.arrive.
-          SmallVector<std::array<Value, 4>> pa;
+          SmallVector<Value> ml(state.begin(), state.begin() + oState);
+          SmallVector<Value> alpha(nRows);
+          softmaxStep(kb, s, ml, alpha);
+          SmallVector<Value> oFlat(state.begin() + oState, state.end());
+          SmallVector<SmallVector<Frag>> o = fragsOf(
+              rescaleO(oFlat, SmallVector<Value>(state.take_front(nRows)),
+                       ArrayRef<Value>(ml).take_front(nRows), alpha),
+              nTilesO);
+          // Each V fragment pair feeds every m-tile.
           for (int64_t kk = 0; kk < kStepsPV; ++kk) {
-            const Frag &p0 = s[0][2 * kk], &p1 = s[0][2 * kk + 1];
-            pa.push_back({packPair(p0[0], p0[1]), packPair(p0[2], p0[3]),
-                          packPair(p1[0], p1[1]), packPair(p1[2], p1[3])});
-          }
-          wgmmaFence();
-          for (int64_t kk = 0; kk < kStepsPV; ++kk)
-            acc = wgmmaRegA(
-                pa[kk],
-                mnMajorDescriptor(add(vTile, kk * 2 * 16 * valueDim), valueDim),
-                true, acc);
-          wgmmaCommitAndWait(0);
-          for (int64_t nt = 0; nt < nTilesO; ++nt)
-            for (int64_t e = 0; e < 4; ++e)
-              o[0][nt][e] = acc[4 * nt + e];
-        }
-        for (int64_t kk = 0; kk < (wgmma ? 0 : kStepsPV); ++kk) {
-          SmallVector<std::array<Value, 4>> pa;
-          for (int64_t mt = 0; mt < mTiles; ++mt) {
-            const Frag &p0 = s[mt][2 * kk], &p1 = s[mt][2 * kk + 1];
-            pa.push_back({packPair(p0[0], p0[1]), packPair(p0[2], p0[3]),
-                          packPair(p1[0], p1[1]), packPair(p1[2], p1[3])});
-          }
-          for (int64_t np = 0; np < nTilesO / 2; ++np) {
-            auto vr = ldmatrix4(
-                add(vBase, (16 * kk * stride + 16 * np) * eltBytes), true);
-            for (int64_t mt = 0; mt < mTiles; ++mt) {
-              o[mt][2 * np] = mma(pa[mt], vr[0], vr[1], o[mt][2 * np]);
-              o[mt][2 * np + 1] = mma(pa[mt], vr[2], vr[3], o[mt][2 * np + 1]);
+            SmallVector<std::array<Value, 4>> pa;
+            for (int64_t mt = 0; mt < mTiles; ++mt)
+              pa.push_back(packP(s[mt], kk));
+            for (int64_t np = 0; np < nTilesO / 2; ++np) {
+              auto vr = ldmatrix4(
+                  add(vBase, (16 * kk * stride + 16 * np) * eltBytes), true);
+              for (int64_t mt = 0; mt < mTiles; ++mt) {
+                o[mt][2 * np] = mma(pa[mt], vr[0], vr[1], o[mt][2 * np]);
+                o[mt][2 * np + 1] =
+                    mma(pa[mt], vr[2], vr[3], o[mt][2 * np + 1]);
+              }
             }
           }
-        }
-        for (int64_t mt = 0; mt < mTiles; ++mt)
-          for (int64_t nt = 0; nt < nTilesO; ++nt)
-            for (int64_t e = 0; e < 4; ++e)
-              nextState[oIndex(mt, nt, e)] = o[mt][nt][e];
-        scf::YieldOp::create(b, loc, nextState);
-      });
+          SmallVector<Value> next = ml;
+          next.append(flatten(o));
+          scf::YieldOp::create(b, loc, next);
+        });
+    return SmallVector<Value>(loop.getResults());
+  };
+
+  // The wgmma loop (sm_90a), software-pipelined as in FlashAttention-3:
+  // step kb issues S_kb = Q K_kb^T and O += P_{kb-1} V_{kb-1} back to back,
+  // waits for S only and computes block kb's softmax while the tensor cores
+  // still multiply P V, then waits for O and rescales it. K is copied one
+  // block ahead and V one block behind (step kb prefetches K_{kb+1} and
+  // V_kb; V_kb sits in stage (kb - first) % 2 like K_kb), so two stages of
+  // each suffice: what step kb's head overwrites was last read by step
+  // kb - 1, which every warp has finished once past the head's barrier.
+  // The first block's S and softmax are peeled before the loop, the last
+  // block's P V follows it. Loop state: m, l, O (as emitSyncLoop) and P as
+  // packed A fragments.
+  auto emitPipelinedWgmma = [&]() -> SmallVector<Value> {
+    // The warpgroup's 64 rows of Q, K-major; a k-step of 16 dims is two
+    // core matrices (256 bytes).
+    Value qRows =
+        add(add(smemBase, qOff), mul(divu(warp, 4), 64 * headDim * eltBytes));
+    // S = Q K^T with both operands in shared memory; committed, not waited.
+    auto issueScores = [&](Value stage) {
+      Value kTile = add(add(smemBase, kOff), mul(stage, tileBytes));
+      SmallVector<Value> acc = freshAccumulators(blockKV / 2);
+      wgmmaAccumulates = false;
+      for (int64_t ks = 0; ks < kStepsQK; ++ks)
+        acc = wgmmaSharedA(
+            kMajorDescriptor(add(qRows, 256 * ks), headDim), false,
+            kMajorDescriptor(add(kTile, 256 * ks), headDim), false, acc);
+      wgmmaCommit();
+      return acc;
+    };
+    // O += P V: P from registers, V MN-major (a k-step of 16 keys is two row
+    // blocks of 16 Dv bytes each); committed, not waited.
+    auto issueValues = [&](ArrayRef<Value> p, Value stage,
+                           SmallVector<Value> acc) {
+      Value vTile = add(add(smemBase, vOff), mul(stage, tileBytes));
+      for (int64_t kk = 0; kk < kStepsPV; ++kk)
+        acc = wgmmaRegA(
+            p.slice(4 * kk, 4),
+            mnMajorDescriptor(add(vTile, kk * 2 * 16 * valueDim), valueDim),
+            true, acc);
+      wgmmaCommit();
+      return acc;
+    };
+    // Block kb's softmax on its (waited-for) scores: updates ml, returns P
+    // in f32 (s, n-tile order).
+    auto probabilities = [&](Value kb, ArrayRef<Value> scores,
+                             SmallVector<Value> &ml,
+                             SmallVector<Value> &alpha) {
+      SmallVector<SmallVector<Frag>> s = fragsOf(scores, nTilesS);
+      softmaxStep(kb, s, ml, alpha);
+      return s;
+    };
+    // P as packed A fragments: only once no wgmma still reads the previous
+    // P (ptxas may give the new P the old one's registers), and all of it
+    // before the next wgmma.fence (register writes between the fence and a
+    // wgmma make ptxas inject warpgroup.arrive).
+    auto packed = [&](const SmallVector<SmallVector<Frag>> &s) {
+      SmallVector<Value> p;
+      for (int64_t kk = 0; kk < kStepsPV; ++kk)
+        llvm::append_range(p, packP(s[0], kk));
+      return p;
+    };
+
+    // Peeled first block (K_first and V_first are in stage 0).
+    SmallVector<Value> mlInit(init.begin(), init.begin() + oState);
+    SmallVector<Value> oInit(init.begin() + oState, init.end());
+    SmallVector<Value> pInit(kStepsPV * 4, i32c(0));
+    SmallVector<Value> first = emitUniformChoice(anyBlock, [&](bool any) {
+      SmallVector<Value> ml = mlInit;
+      if (!any) {
+        ml.append(pInit);
+        return ml;
+      }
+      Value next = add(firstBlock, 1);
+      emitIf(lt(next, lastBlock),
+             [&] { copyBlock(next, idx(1), /*keys=*/true, /*values=*/false); });
+      wgmmaFence();
+      SmallVector<Value> scores = issueScores(idx(0));
+      wgmmaWait(0);
+      scores = wgmmaFenceOperands(scores);
+      SmallVector<Value> alpha(nRows);
+      ml.append(packed(probabilities(firstBlock, scores, ml, alpha)));
+      return ml;
+    });
+    SmallVector<Value> loopInit(first.begin(), first.begin() + oState);
+    loopInit.append(oInit);
+    loopInit.append(first.begin() + oState, first.end());
+    const int64_t pState = oState + static_cast<int64_t>(oInit.size());
+
+    auto loop = scf::ForOp::create(
+        b, loc, add(firstBlock, 1), lastBlock, idx(1), loopInit,
+        [&](OpBuilder &nb, Location, Value kb, ValueRange state) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          Value stage = remu(arith::SubIOp::create(b, loc, kb, firstBlock), 2);
+          Value other = arith::SubIOp::create(b, loc, idx(1), stage);
+          emitWaitAllCopies(qGroup);
+          Value next = add(kb, 1);
+          emitIf(lt(next, lastBlock), [&] {
+            copyBlock(next, other, /*keys=*/true, /*values=*/false);
+          });
+          copyBlock(kb, stage, /*keys=*/false, /*values=*/true);
+
+          SmallVector<Value> oPrev(state.begin() + oState,
+                                   state.begin() + pState);
+          SmallVector<Value> pPrev(state.begin() + pState, state.end());
+          wgmmaFence();
+          SmallVector<Value> scores = issueScores(stage);
+          SmallVector<Value> o = issueValues(pPrev, other, oPrev);
+          wgmmaWait(1);
+          scores = wgmmaFenceOperands(scores);
+          SmallVector<Value> ml(state.begin(), state.begin() + oState);
+          SmallVector<Value> alpha(nRows);
+          SmallVector<SmallVector<Frag>> p =
+              probabilities(kb, scores, ml, alpha);
+          wgmmaWait(0);
+          o = wgmmaFenceOperands(o);
+          SmallVector<Value> next2 = ml;
+          next2.append(rescaleO(o, SmallVector<Value>(state.take_front(nRows)),
+                                ArrayRef<Value>(ml).take_front(nRows), alpha));
+          next2.append(packed(p));
+          scf::YieldOp::create(b, loc, next2);
+        });
+
+    // The last block's P V.
+    SmallVector<Value> ml(loop.getResults().begin(),
+                          loop.getResults().begin() + oState);
+    SmallVector<Value> o(loop.getResults().begin() + oState,
+                         loop.getResults().begin() + pState);
+    SmallVector<Value> p(loop.getResults().begin() + pState,
+                         loop.getResults().end());
+    o = emitUniformChoice(anyBlock, [&](bool any) {
+      if (!any)
+        return o;
+      emitWaitAllCopies(qGroup);
+      Value stage = remu(
+          arith::SubIOp::create(b, loc, add(lastBlock, -1), firstBlock), 2);
+      wgmmaFence();
+      SmallVector<Value> acc = issueValues(p, stage, o);
+      wgmmaWait(0);
+      return wgmmaFenceOperands(acc);
+    });
+    ml.append(o);
+    return ml;
+  };
+
+  SmallVector<Value> finalState = wgmma ? emitPipelinedWgmma() : emitSyncLoop();
 
   // wgmma: every warp's last reads of the Q and K tiles (the staging
   // buffer below) must be complete.
@@ -608,7 +745,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   // 16-byte stores of whole row segments.
   for (int64_t i = 0; i < nRows; ++i) {
     int64_t mt = i / 2, r = i % 2;
-    Value m = blockLoop.getResult(i), l = blockLoop.getResult(nRows + i);
+    Value m = finalState[i], l = finalState[nRows + i];
     l = fadd(l, shflXor(l, 1));
     l = fadd(l, shflXor(l, 2));
     Value isEmpty =
@@ -619,8 +756,8 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     Value smemRow = add(tileRow0(mt), add(g, 8 * r));
     auto pairTy = VectorType::get({2}, elt);
     for (int64_t nt = 0; nt < nTilesO; ++nt) {
-      Value lo = fmul(blockLoop.getResult(oIndex(mt, nt, 2 * r)), inv);
-      Value hi = fmul(blockLoop.getResult(oIndex(mt, nt, 2 * r + 1)), inv);
+      Value lo = fmul(finalState[oIndex(mt, nt, 2 * r)], inv);
+      Value hi = fmul(finalState[oIndex(mt, nt, 2 * r + 1)], inv);
       Value pair = vector::FromElementsOp::create(
           b, loc, pairTy,
           ValueRange{arith::TruncFOp::create(b, loc, elt, lo),
@@ -748,10 +885,13 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
   // unless asked otherwise; the variants with per-element extras and short
   // queries keep the mma.sync defaults below.
   if (requested.warpgroupMma && !elementwiseHeavy &&
-      op.getQueryType().getDimSize(2) > 64 && !requested.warps &&
-      requested.blockQ != 64) {
-    t.blockQ = 128;
-    t.warps = 8;
+      op.getQueryType().getDimSize(2) > 64 && !requested.warps) {
+    // One warpgroup per 64 query rows.
+    if (requested.blockQ && requested.blockQ != 64 && requested.blockQ != 128)
+      return fail("query block " + Twine(requested.blockQ) +
+                  " with wgmma (expected 64 or 128)");
+    t.blockQ = requested.blockQ ? requested.blockQ : 128;
+    t.warps = t.blockQ / 16;
     t.blockKV = requested.blockKV ? requested.blockKV : 128;
     t.warpgroupMma = true;
     if (t.blockKV != 64 && t.blockKV != 128)

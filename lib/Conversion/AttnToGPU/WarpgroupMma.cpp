@@ -120,6 +120,30 @@ void MmaEmitterBase::wgmmaCommitAndWait(int64_t pending) {
   wgmmaWait(pending);
 }
 
+SmallVector<Value> MmaEmitterBase::wgmmaFenceOperands(ArrayRef<Value> regs) {
+  if (regs.empty())
+    return {};
+  std::string constraints;
+  SmallVector<Type> types;
+  for (Value r : regs) {
+    constraints += (constraints.empty() ? "=" : ",=");
+    constraints += r.getType().isF32() ? "f" : "r";
+    types.push_back(r.getType());
+  }
+  for (size_t i = 0; i < regs.size(); ++i)
+    constraints += "," + std::to_string(i);
+  auto structTy = LLVM::LLVMStructType::getLiteral(ctx, types);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, structTy, regs, "", constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  SmallVector<Value> out;
+  for (size_t i = 0; i < regs.size(); ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  return out;
+}
+
 void MmaEmitterBase::fenceProxyAsync() {
   LLVM::InlineAsmOp::create(
       b, loc, TypeRange{}, ValueRange{}, "fence.proxy.async.shared::cta;", "",
@@ -128,11 +152,9 @@ void MmaEmitterBase::fenceProxyAsync() {
       LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
 }
 
-void MmaEmitterBase::copyTileCoreMatrices(Value global, Value rowBase,
-                                          Value first, int64_t len,
-                                          int64_t tileRows, Value dst,
-                                          Value dstBase,
-                                          SmallVectorImpl<Value> &tokens) {
+void MmaEmitterBase::copyTileCoreMatrices(
+    Value global, Value rowBase, Value first, int64_t len, int64_t tileRows,
+    Value dst, Value dstBase, SmallVectorImpl<Value> &tokens, bool cacheInL1) {
   const int64_t chunksPerRow = headDim / 8;
   assert(chunksPerRow % 4 == 0 && threads % 32 == 0 &&
          tileRows * chunksPerRow % threads == 0 && "whole passes");
@@ -156,7 +178,8 @@ void MmaEmitterBase::copyTileCoreMatrices(Value global, Value rowBase,
                          mul(rowInBlock, 8)));
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, tokenTy, dst, ValueRange{dstIdx}, global, ValueRange{srcIdx},
-        b.getIndexAttr(8), srcElements, b.getUnitAttr()));
+        b.getIndexAttr(8), srcElements,
+        cacheInL1 ? UnitAttr() : b.getUnitAttr()));
   }
 }
 

@@ -27,18 +27,46 @@
 // RUN: ptxas -arch=sm_80 -v %t.sm80.64.ptx -o %t.sm80.64.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX64 < %t.sm90.64.ptx
 // RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --mma=wgmma -o %t.wgmma.ptx
-// RUN: ptxas -arch=sm_90a -v %t.wgmma.ptx -o %t.wgmma.cubin 2>&1 | FileCheck %s
+// RUN: ptxas -arch=sm_90a -v %t.wgmma.ptx -o %t.wgmma.cubin > %t.wgmma.log 2>&1
+// RUN: FileCheck %s < %t.wgmma.log
+// RUN: FileCheck %s --check-prefix=NOSERIAL < %t.wgmma.log
 // RUN: FileCheck %s --check-prefix=WGMMA < %t.wgmma.ptx
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --mma=wgmma --block-kv=64 -o %t.wgmma64.ptx
+// RUN: ptxas -arch=sm_90a -v %t.wgmma64.ptx -o %t.wgmma64.cubin > %t.wgmma64.log 2>&1
+// RUN: FileCheck %s < %t.wgmma64.log
+// RUN: FileCheck %s --check-prefix=NOSERIAL < %t.wgmma64.log
 
 // The experimental wgmma forward (--mma=wgmma): the plain causal GQA
 // kernels (Lq = 1000 > 64) take two warpgroups of 64 rows and 128 keys per
 // step (S = Q Kᵀ m64n128, O += P V m64n64 / m64n128 with P from
-// registers); the dropout / mask / softcap variants keep mma.sync.
+// registers); the dropout / mask / softcap variants keep mma.sync. The loop
+// is software-pipelined: S of block kb and P V of block kb - 1 are in
+// flight together and the softmax waits for S only (wait_group 1). P is
+// packed only after the P V that reads the previous P has completed;
+// packing it earlier makes ptxas serialize the wgmmas, which NOSERIAL
+// catches. K/V are copied with cp.async.ca.
 // WGMMA-LABEL: .visible .entry attn_fwd_0(
 // WGMMA: .maxntid 256, 1, 1
+// WGMMA: cp.async.ca.shared.global
 // WGMMA: fence.proxy.async.shared::cta;
-// WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
-// WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// The first block: S alone.
+// WGMMA: wgmma.fence.sync.aligned;
+// WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// WGMMA: wgmma.commit_group.sync.aligned;
+// WGMMA-NEXT: wgmma.wait_group.sync.aligned 0;
+// The loop's step: both products issued, then the wait for S alone (the
+// rest of the step's blocks are laid out elsewhere).
+// WGMMA: wgmma.fence.sync.aligned;
+// WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// WGMMA: wgmma.commit_group.sync.aligned;
+// WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
+// WGMMA: wgmma.commit_group.sync.aligned;
+// WGMMA-NEXT: wgmma.wait_group.sync.aligned 1;
+// The last block's P V.
+// WGMMA: wgmma.fence.sync.aligned;
+// WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// WGMMA: wgmma.commit_group.sync.aligned;
+// WGMMA-NEXT: wgmma.wait_group.sync.aligned 0;
 // WGMMA-LABEL: .visible .entry attn_fwd_1(
 // WGMMA-NOT: wgmma
 // WGMMA: mma.sync.aligned.m16n8k16
@@ -50,6 +78,10 @@
 
 // CHECK-COUNT-12: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: bytes spill stores
+
+// NOSERIAL-NOT: serialized
+// NOSERIAL: Compiling entry function 'attn_fwd_11'
+// NOSERIAL-NOT: serialized
 
 // Every default tiling has 4 warps (128 threads, 2 CTAs per SM); the plain
 // variants take Br = 128 (two m16 tiles per warp; fastest on the H200,
