@@ -201,6 +201,12 @@ protected:
   /// variant of a per-element computation.
   SmallVector<Value>
   emitUniformChoice(Value cond, function_ref<SmallVector<Value>(bool)> compute);
+  /// scf.for over [lb, ub) with step 1 carrying `init`: `step(iv, state)`
+  /// emits one iteration through `b` and returns the next state. Returns
+  /// the loop's results.
+  SmallVector<Value>
+  emitLoop(Value lb, Value ub, ValueRange init,
+           function_ref<SmallVector<Value>(Value, ValueRange)> step);
 
   OpBuilder &b;
   MLIRContext *ctx;

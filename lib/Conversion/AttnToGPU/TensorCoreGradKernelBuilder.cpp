@@ -917,11 +917,8 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
 
   const int64_t nTilesDK = headDim / 8, nTilesDV = valueDim / 8;
   SmallVector<Value> init(4 * (nTilesDK + nTilesDV), f32(0.0f));
-  auto loop = scf::ForOp::create(
-      b, loc, idx(0), total, idx(1), init,
-      [&](OpBuilder &nb, Location, Value it, ValueRange state) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+  SmallVector<Value> loop =
+      emitLoop(idx(0), total, init, [&](Value it, ValueRange state) {
         Value stage = remu(it, 2);
         emitPrefetchingStepHead(kvGroup, it, stage, total, issue);
         Value hIdx = headOf(sched, it), q0 = queryBlockStart(sched, it);
@@ -1013,16 +1010,16 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
           nextState.append(f.begin(), f.end());
         for (const Frag &f : dV)
           nextState.append(f.begin(), f.end());
-        scf::YieldOp::create(b, loc, nextState);
+        return nextState;
       });
 
   SmallVector<Frag> dK(nTilesDK), dV(nTilesDV);
   for (int64_t nt = 0; nt < nTilesDK; ++nt)
     for (int64_t e = 0; e < 4; ++e)
-      dK[nt][e] = loop.getResult(4 * nt + e);
+      dK[nt][e] = loop[4 * nt + e];
   for (int64_t nt = 0; nt < nTilesDV; ++nt)
     for (int64_t e = 0; e < 4; ++e)
-      dV[nt][e] = loop.getResult(4 * (nTilesDK + nt) + e);
+      dV[nt][e] = loop[4 * (nTilesDK + nt) + e];
   Value warpKey0 = add(k0, mul(warp, 16));
   storeFragments(dK, mods.scale, args.gradKey, kvRowBase, warpKey0, keyLen,
                  headDim);
@@ -1127,11 +1124,8 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
 
   const int64_t accs = headDim / 2; // f32 per thread of a 64 x D product
   SmallVector<Value> init(2 * accs, f32(0.0f));
-  auto loop = scf::ForOp::create(
-      b, loc, idx(0), total, idx(1), init,
-      [&](OpBuilder &nb, Location, Value it, ValueRange state) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+  SmallVector<Value> loop =
+      emitLoop(idx(0), total, init, [&](Value it, ValueRange state) {
         Value stage = remu(it, 2);
         emitPrefetchingStepHead(kvGroup, it, stage, total, issue);
         Value hIdx = headOf(sched, it), q0 = queryBlockStart(sched, it);
@@ -1227,10 +1221,10 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
         wgmmaWait(0);
         SmallVector<Value> next = dK;
         next.append(dV.begin(), dV.end());
-        scf::YieldOp::create(b, loc, next);
+        return next;
       });
 
-  SmallVector<Value> results(loop.getResults());
+  SmallVector<Value> results = loop;
   SmallVector<Frag> dK = fragsOf(ArrayRef<Value>(results).take_front(accs)),
                     dV = fragsOf(ArrayRef<Value>(results).drop_front(accs));
   Value warpKey0 = add(k0, mul(warp, 16));
@@ -1328,11 +1322,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   Value bOff = bLaneOffset(), bTOff = bTransLaneOffset();
 
   SmallVector<Value> init(4 * nTilesDQ, f32(0.0f));
-  auto loop = scf::ForOp::create(
-      b, loc, first, last, idx(1), init,
-      [&](OpBuilder &nb, Location, Value kb, ValueRange state) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+  SmallVector<Value> loop =
+      emitLoop(first, last, init, [&](Value kb, ValueRange state) {
         Value stage = remu(arith::SubIOp::create(b, loc, kb, first), 2);
         emitPrefetchingStepHead(qGroup, kb, stage, last, issue);
         Value stageBytes = mul(stage, tileBytes);
@@ -1425,13 +1416,13 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
         SmallVector<Value> nextState;
         for (const Frag &f : dQ)
           nextState.append(f.begin(), f.end());
-        scf::YieldOp::create(b, loc, nextState);
+        return nextState;
       });
 
   SmallVector<Frag> dQ(nTilesDQ);
   for (int64_t nt = 0; nt < nTilesDQ; ++nt)
     for (int64_t e = 0; e < 4; ++e)
-      dQ[nt][e] = loop.getResult(4 * nt + e);
+      dQ[nt][e] = loop[4 * nt + e];
   storeFragments(dQ, mods.scale, args.gradQuery, qRowBase,
                  add(q0, mul(warp, 16)), queryLen, headDim);
   gpu::ReturnOp::create(b, loc);

@@ -527,11 +527,8 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
 
   // The mma.sync loop: per key block, S = Q K^T, softmax, O = O alpha + P V.
   auto emitSyncLoop = [&]() -> SmallVector<Value> {
-    auto loop = scf::ForOp::create(
-        b, loc, firstBlock, lastBlock, idx(1), init,
-        [&](OpBuilder &nb, Location, Value kb, ValueRange state) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+    SmallVector<Value> loop =
+        emitLoop(firstBlock, lastBlock, init, [&](Value kb, ValueRange state) {
           Value stage = remu(arith::SubIOp::create(b, loc, kb, firstBlock), 2);
           emitPrefetchingStepHead(qGroup, kb, stage, lastBlock, issueKV);
           Value stageBytes = mul(stage, tileBytes);
@@ -583,9 +580,9 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
           }
           SmallVector<Value> next = ml;
           next.append(flatten(o));
-          scf::YieldOp::create(b, loc, next);
+          return next;
         });
-    return SmallVector<Value>(loop.getResults());
+    return loop;
   };
 
   // The wgmma loop (sm_90a), software-pipelined as in FlashAttention-3:
@@ -675,11 +672,9 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     loopInit.append(first.begin() + oState, first.end());
     const int64_t pState = oState + static_cast<int64_t>(oInit.size());
 
-    auto loop = scf::ForOp::create(
-        b, loc, add(firstBlock, 1), lastBlock, idx(1), loopInit,
-        [&](OpBuilder &nb, Location, Value kb, ValueRange state) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+    SmallVector<Value> loop = emitLoop(
+        add(firstBlock, 1), lastBlock, loopInit,
+        [&](Value kb, ValueRange state) {
           Value stage = remu(arith::SubIOp::create(b, loc, kb, firstBlock), 2);
           Value other = arith::SubIOp::create(b, loc, idx(1), stage);
           emitWaitAllCopies(qGroup);
@@ -707,16 +702,13 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
           next2.append(rescaleO(o, SmallVector<Value>(state.take_front(nRows)),
                                 ArrayRef<Value>(ml).take_front(nRows), alpha));
           next2.append(packed(p));
-          scf::YieldOp::create(b, loc, next2);
+          return next2;
         });
 
     // The last block's P V.
-    SmallVector<Value> ml(loop.getResults().begin(),
-                          loop.getResults().begin() + oState);
-    SmallVector<Value> o(loop.getResults().begin() + oState,
-                         loop.getResults().begin() + pState);
-    SmallVector<Value> p(loop.getResults().begin() + pState,
-                         loop.getResults().end());
+    SmallVector<Value> ml(loop.begin(), loop.begin() + oState);
+    SmallVector<Value> o(loop.begin() + oState, loop.begin() + pState);
+    SmallVector<Value> p(loop.begin() + pState, loop.end());
     o = emitUniformChoice(anyBlock, [&](bool any) {
       if (!any)
         return o;
