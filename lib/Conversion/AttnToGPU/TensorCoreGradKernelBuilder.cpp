@@ -180,6 +180,13 @@ private:
   };
   KeyBlockSchedule scheduleKeyBlock(Value kBlockIdx, Value kvHead,
                                     int64_t keyBlock);
+  /// Starts step `it` of a key-block loop: waits for its copies and
+  /// prefetches step it + 1 (emitPrefetchingStepHead with `issue`), then
+  /// returns `invariant` (k0, keys, keyBlock, lseS, deltaS) completed with
+  /// the step's stage, query head, first query and rows.
+  KeyStep beginKeyStep(KeyStep invariant, const KeyBlockSchedule &sched,
+                       Value it, Value anchor, Value total,
+                       function_ref<void(Value, Value)> issue);
   /// The query head and the first query of step `it`.
   Value headOf(const KeyBlockSchedule &sched, Value it);
   Value queryBlockStart(const KeyBlockSchedule &sched, Value it);
@@ -717,6 +724,21 @@ GradEmitter::scheduleKeyBlock(Value kBlockIdx, Value kvHead, int64_t keyBlock) {
   return sched;
 }
 
+GradEmitter::KeyStep
+GradEmitter::beginKeyStep(KeyStep invariant, const KeyBlockSchedule &sched,
+                          Value it, Value anchor, Value total,
+                          function_ref<void(Value, Value)> issue) {
+  KeyStep step = invariant;
+  step.stage = remu(it, 2);
+  emitPrefetchingStepHead(anchor, it, step.stage, total, issue);
+  step.hIdx = headOf(sched, it);
+  step.q0 = queryBlockStart(sched, it);
+  step.rowsInBlock = arith::MinSIOp::create(
+      b, loc, idx(kBlock),
+      arith::SubIOp::create(b, loc, idx(queryLen), step.q0));
+  return step;
+}
+
 Value GradEmitter::headOf(const KeyBlockSchedule &sched, Value it) {
   return add(mul(sched.kvHead, group),
              arith::DivUIOp::create(b, loc, it, sched.numQ));
@@ -913,20 +935,21 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   Value bOff = bLaneOffset(), bTOff = bTransLaneOffset();
   // This thread's keys (C rows g, g + 8 of the warp's 16).
   Value keyA = add(k0, add(mul(warp, 16), g));
-  Value keys[2] = {keyA, add(keyA, 8)};
+  KeyStep invariant{};
+  invariant.k0 = k0;
+  invariant.keys = {keyA, add(keyA, 8)};
+  invariant.keyBlock = keyBlock;
+  invariant.lseS = lseS;
+  invariant.deltaS = deltaS;
 
   const int64_t nTilesDK = headDim / 8, nTilesDV = valueDim / 8;
   SmallVector<Value> init(4 * (nTilesDK + nTilesDV), f32(0.0f));
   SmallVector<Value> loop =
       emitLoop(idx(0), total, init, [&](Value it, ValueRange state) {
-        Value stage = remu(it, 2);
-        emitPrefetchingStepHead(kvGroup, it, stage, total, issue);
-        Value hIdx = headOf(sched, it), q0 = queryBlockStart(sched, it);
-        Value rowsInBlock = arith::MinSIOp::create(
-            b, loc, idx(kBlock),
-            arith::SubIOp::create(b, loc, idx(queryLen), q0));
+        KeyStep step =
+            beginKeyStep(invariant, sched, it, kvGroup, total, issue);
 
-        Value stageBytes = mul(stage, tileBytes);
+        Value stageBytes = mul(step.stage, tileBytes);
         Value qBase = add(add(smemBase, qOff), stageBytes);
         Value dOBase = add(add(smemBase, dOOff), stageBytes);
 
@@ -943,8 +966,6 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
             s[2 * np + 1] = mma(kf, qr[2], qr[3], s[2 * np + 1]);
           }
         }
-        KeyStep step{hIdx,     q0,   rowsInBlock, k0, stage, {keys[0], keys[1]},
-                     keyBlock, lseS, deltaS};
         Probabilities pr = recomputeProbabilities(step, s);
         const SmallVector<Frag> &pd = pr.pd;
         SmallVector<std::array<Value, 4>> pdA;
@@ -1002,7 +1023,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
         if (withDq) {
           gpu::BarrierOp::create(b, loc);
           emitAtomicDq(add(smemBase, dsOff), dsStride, add(smemBase, kOff),
-                       paddedRow(hIdx, q0), keyBlock);
+                       paddedRow(step.hIdx, step.q0), keyBlock);
         }
 
         SmallVector<Value> nextState;
@@ -1122,17 +1143,20 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
     return acc;
   };
 
+  KeyStep invariant{};
+  invariant.k0 = k0;
+  invariant.keys = keys;
+  invariant.keyBlock = keyBlock;
+  invariant.lseS = lseS;
+  invariant.deltaS = deltaS;
+
   const int64_t accs = headDim / 2; // f32 per thread of a 64 x D product
   SmallVector<Value> init(2 * accs, f32(0.0f));
   SmallVector<Value> loop =
       emitLoop(idx(0), total, init, [&](Value it, ValueRange state) {
-        Value stage = remu(it, 2);
-        emitPrefetchingStepHead(kvGroup, it, stage, total, issue);
-        Value hIdx = headOf(sched, it), q0 = queryBlockStart(sched, it);
-        Value rowsInBlock = arith::MinSIOp::create(
-            b, loc, idx(kBlock),
-            arith::SubIOp::create(b, loc, idx(queryLen), q0));
-        Value stageBytes = mul(stage, qTile);
+        KeyStep step =
+            beginKeyStep(invariant, sched, it, kvGroup, total, issue);
+        Value stageBytes = mul(step.stage, qTile);
         Value qBase = add(add(smemBase, qOff), stageBytes);
         Value dOBase = add(add(smemBase, dOOff), stageBytes);
         SmallVector<Value> dK(state.begin(), state.begin() + accs),
@@ -1150,8 +1174,6 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
           wgmmaCommit();
         }
         wgmmaWait(overlapDp ? 1 : 0);
-        KeyStep step{hIdx, q0,       rowsInBlock, k0,    stage,
-                     keys, keyBlock, lseS,        deltaS};
         Probabilities pr = recomputeProbabilities(step, fragsOf(sAcc));
         SmallVector<std::array<Value, 4>> pdA;
         for (int64_t kk = 0; kk < kBlock / 16; ++kk)
@@ -1213,9 +1235,10 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
                                     headDim),
                   true, acc);
             wgmmaCommitAndWait(0);
-            addToDqAccum(fragsOf(acc), 1,
-                         add(paddedRow(hIdx, q0), mul(remu(warp, 4), 16)),
-                         col0);
+            addToDqAccum(
+                fragsOf(acc), 1,
+                add(paddedRow(step.hIdx, step.q0), mul(remu(warp, 4), 16)),
+                col0);
           }
         }
         wgmmaWait(0);
