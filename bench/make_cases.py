@@ -177,6 +177,8 @@ def validation_bwd():
 
 
 def main():
+    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
+        sys.exit(__doc__)
     out = sys.argv[1]
     for sub, cases in [("grid", grid()), ("validate", validation()),
                        ("grid-bwd", grid_bwd()), ("validate-bwd", validation_bwd())]:

@@ -1,5 +1,0 @@
-func.func @grid_bwd_bf16_d128_l1024_causal(%q: tensor<32x16x1024x128xbf16>, %k: tensor<32x16x1024x128xbf16>, %v: tensor<32x16x1024x128xbf16>, %do: tensor<32x16x1024x128xbf16>) -> (tensor<32x16x1024x128xbf16>, tensor<32x16x1024xf32>, tensor<32x16x1024x128xbf16>, tensor<32x16x1024x128xbf16>, tensor<32x16x1024x128xbf16>) {
-  %o, %l = attn.attention ins(%q, %k, %v : tensor<32x16x1024x128xbf16>, tensor<32x16x1024x128xbf16>, tensor<32x16x1024x128xbf16>) {causal = #attn.causal<top_left>} -> tensor<32x16x1024x128xbf16>, tensor<32x16x1024xf32>
-  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<32x16x1024x128xbf16>, tensor<32x16x1024x128xbf16>, tensor<32x16x1024x128xbf16>) forward(%o, %l : tensor<32x16x1024x128xbf16>, tensor<32x16x1024xf32>) grad_output(%do : tensor<32x16x1024x128xbf16>) {causal = #attn.causal<top_left>} -> tensor<32x16x1024x128xbf16>, tensor<32x16x1024x128xbf16>, tensor<32x16x1024x128xbf16>
-  return %o, %l, %dq, %dk, %dv : tensor<32x16x1024x128xbf16>, tensor<32x16x1024xf32>, tensor<32x16x1024x128xbf16>, tensor<32x16x1024x128xbf16>, tensor<32x16x1024x128xbf16>
-}

@@ -1,5 +1,0 @@
-func.func @grid_bwd_bf16_d128_l16384_full(%q: tensor<2x16x16384x128xbf16>, %k: tensor<2x16x16384x128xbf16>, %v: tensor<2x16x16384x128xbf16>, %do: tensor<2x16x16384x128xbf16>) -> (tensor<2x16x16384x128xbf16>, tensor<2x16x16384xf32>, tensor<2x16x16384x128xbf16>, tensor<2x16x16384x128xbf16>, tensor<2x16x16384x128xbf16>) {
-  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x16x16384x128xbf16>, tensor<2x16x16384x128xbf16>, tensor<2x16x16384x128xbf16>) -> tensor<2x16x16384x128xbf16>, tensor<2x16x16384xf32>
-  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x16x16384x128xbf16>, tensor<2x16x16384x128xbf16>, tensor<2x16x16384x128xbf16>) forward(%o, %l : tensor<2x16x16384x128xbf16>, tensor<2x16x16384xf32>) grad_output(%do : tensor<2x16x16384x128xbf16>) -> tensor<2x16x16384x128xbf16>, tensor<2x16x16384x128xbf16>, tensor<2x16x16384x128xbf16>
-  return %o, %l, %dq, %dk, %dv : tensor<2x16x16384x128xbf16>, tensor<2x16x16384xf32>, tensor<2x16x16384x128xbf16>, tensor<2x16x16384x128xbf16>, tensor<2x16x16384x128xbf16>
-}

@@ -1,4 +1,0 @@
-func.func @grid_bf16_d128_l16384_full(%q: tensor<2x16x16384x128xbf16>, %k: tensor<2x16x16384x128xbf16>, %v: tensor<2x16x16384x128xbf16>) -> (tensor<2x16x16384x128xbf16>) {
-  %o = attn.attention ins(%q, %k, %v : tensor<2x16x16384x128xbf16>, tensor<2x16x16384x128xbf16>, tensor<2x16x16384x128xbf16>) -> tensor<2x16x16384x128xbf16>
-  return %o : tensor<2x16x16384x128xbf16>
-}

@@ -1,4 +1,0 @@
-func.func @grid_bf16_d64_l16384_causal(%q: tensor<2x32x16384x64xbf16>, %k: tensor<2x32x16384x64xbf16>, %v: tensor<2x32x16384x64xbf16>) -> (tensor<2x32x16384x64xbf16>) {
-  %o = attn.attention ins(%q, %k, %v : tensor<2x32x16384x64xbf16>, tensor<2x32x16384x64xbf16>, tensor<2x32x16384x64xbf16>) {causal = #attn.causal<top_left>} -> tensor<2x32x16384x64xbf16>
-  return %o : tensor<2x32x16384x64xbf16>
-}

@@ -1,4 +1,0 @@
-func.func @grid_f16_d128_l16384_full(%q: tensor<2x16x16384x128xf16>, %k: tensor<2x16x16384x128xf16>, %v: tensor<2x16x16384x128xf16>) -> (tensor<2x16x16384x128xf16>) {
-  %o = attn.attention ins(%q, %k, %v : tensor<2x16x16384x128xf16>, tensor<2x16x16384x128xf16>, tensor<2x16x16384x128xf16>) -> tensor<2x16x16384x128xf16>
-  return %o : tensor<2x16x16384x128xf16>
-}

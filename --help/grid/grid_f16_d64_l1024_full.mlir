@@ -1,4 +1,0 @@
-func.func @grid_f16_d64_l1024_full(%q: tensor<32x32x1024x64xf16>, %k: tensor<32x32x1024x64xf16>, %v: tensor<32x32x1024x64xf16>) -> (tensor<32x32x1024x64xf16>) {
-  %o = attn.attention ins(%q, %k, %v : tensor<32x32x1024x64xf16>, tensor<32x32x1024x64xf16>, tensor<32x32x1024x64xf16>) -> tensor<32x32x1024x64xf16>
-  return %o : tensor<32x32x1024x64xf16>
-}

@@ -1,4 +1,0 @@
-func.func @grid_f16_d64_l4096_causal(%q: tensor<8x32x4096x64xf16>, %k: tensor<8x32x4096x64xf16>, %v: tensor<8x32x4096x64xf16>) -> (tensor<8x32x4096x64xf16>) {
-  %o = attn.attention ins(%q, %k, %v : tensor<8x32x4096x64xf16>, tensor<8x32x4096x64xf16>, tensor<8x32x4096x64xf16>) {causal = #attn.causal<top_left>} -> tensor<8x32x4096x64xf16>
-  return %o : tensor<8x32x4096x64xf16>
-}

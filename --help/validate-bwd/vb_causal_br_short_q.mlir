@@ -1,5 +1,0 @@
-func.func @vb_causal_br_short_q(%q: tensor<2x4x77x128xbf16>, %k: tensor<2x2x300x128xbf16>, %v: tensor<2x2x300x128xbf16>, %do: tensor<2x4x77x128xbf16>) -> (tensor<2x4x77x128xbf16>, tensor<2x4x77xf32>, tensor<2x4x77x128xbf16>, tensor<2x2x300x128xbf16>, tensor<2x2x300x128xbf16>) {
-  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x4x77x128xbf16>, tensor<2x2x300x128xbf16>, tensor<2x2x300x128xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x4x77x128xbf16>, tensor<2x4x77xf32>
-  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x77x128xbf16>, tensor<2x2x300x128xbf16>, tensor<2x2x300x128xbf16>) forward(%o, %l : tensor<2x4x77x128xbf16>, tensor<2x4x77xf32>) grad_output(%do : tensor<2x4x77x128xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x4x77x128xbf16>, tensor<2x2x300x128xbf16>, tensor<2x2x300x128xbf16>
-  return %o, %l, %dq, %dk, %dv : tensor<2x4x77x128xbf16>, tensor<2x4x77xf32>, tensor<2x4x77x128xbf16>, tensor<2x2x300x128xbf16>, tensor<2x2x300x128xbf16>
-}

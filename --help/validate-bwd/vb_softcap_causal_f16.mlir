@@ -1,5 +1,0 @@
-func.func @vb_softcap_causal_f16(%q: tensor<1x4x160x128xf16>, %k: tensor<1x2x160x128xf16>, %v: tensor<1x2x160x128xf16>, %do: tensor<1x4x160x128xf16>) -> (tensor<1x4x160x128xf16>, tensor<1x4x160xf32>, tensor<1x4x160x128xf16>, tensor<1x2x160x128xf16>, tensor<1x2x160x128xf16>) {
-  %o, %l = attn.attention ins(%q, %k, %v : tensor<1x4x160x128xf16>, tensor<1x2x160x128xf16>, tensor<1x2x160x128xf16>) {causal = #attn.causal<top_left>, softcap = 30.0 : f32} -> tensor<1x4x160x128xf16>, tensor<1x4x160xf32>
-  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x4x160x128xf16>, tensor<1x2x160x128xf16>, tensor<1x2x160x128xf16>) forward(%o, %l : tensor<1x4x160x128xf16>, tensor<1x4x160xf32>) grad_output(%do : tensor<1x4x160x128xf16>) {causal = #attn.causal<top_left>, softcap = 30.0 : f32} -> tensor<1x4x160x128xf16>, tensor<1x2x160x128xf16>, tensor<1x2x160x128xf16>
-  return %o, %l, %dq, %dk, %dv : tensor<1x4x160x128xf16>, tensor<1x4x160xf32>, tensor<1x4x160x128xf16>, tensor<1x2x160x128xf16>, tensor<1x2x160x128xf16>
-}

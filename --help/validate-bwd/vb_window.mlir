@@ -1,5 +1,0 @@
-func.func @vb_window(%q: tensor<1x4x256x64xbf16>, %k: tensor<1x2x256x64xbf16>, %v: tensor<1x2x256x64xbf16>, %do: tensor<1x4x256x64xbf16>) -> (tensor<1x4x256x64xbf16>, tensor<1x4x256xf32>, tensor<1x4x256x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16>) {
-  %o, %l = attn.attention ins(%q, %k, %v : tensor<1x4x256x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16>) {causal = #attn.causal<top_left>, window = array<i64: 40, 0>} -> tensor<1x4x256x64xbf16>, tensor<1x4x256xf32>
-  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x4x256x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16>) forward(%o, %l : tensor<1x4x256x64xbf16>, tensor<1x4x256xf32>) grad_output(%do : tensor<1x4x256x64xbf16>) {causal = #attn.causal<top_left>, window = array<i64: 40, 0>} -> tensor<1x4x256x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16>
-  return %o, %l, %dq, %dk, %dv : tensor<1x4x256x64xbf16>, tensor<1x4x256xf32>, tensor<1x4x256x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16>
-}

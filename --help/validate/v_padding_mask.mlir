@@ -1,4 +1,0 @@
-func.func @v_padding_mask(%q: tensor<3x4x64x128xf16>, %k: tensor<3x4x200x128xf16>, %v: tensor<3x4x200x128xf16>, %m: tensor<3x1x1x200xi1>) -> (tensor<3x4x64x128xf16>, tensor<3x4x64xf32>) {
-  %o, %l = attn.attention ins(%q, %k, %v : tensor<3x4x64x128xf16>, tensor<3x4x200x128xf16>, tensor<3x4x200x128xf16>) mask(%m : tensor<3x1x1x200xi1>) -> tensor<3x4x64x128xf16>, tensor<3x4x64xf32>
-  return %o, %l : tensor<3x4x64x128xf16>, tensor<3x4x64xf32>
-}
