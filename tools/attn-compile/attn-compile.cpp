@@ -3,7 +3,7 @@
 //   attn-compile input.mlir --chip=sm_90a -o out.ptx [--manifest=out.json]
 //                [--emit=ptx|gpu] [--kernel=auto|tensor-core|cuda-core]
 //                [--block-q=0|64|128] [--grad-dq=auto|separate|atomic]
-//                [--grad-block-kv=0|64|128]
+//                [--grad-block-kv=0|64|128] [--ptxas-check]
 //
 // Generates one kernel per attn.attention and the group of kernels of each
 // attn.attention_grad (after the forward ones; docs/kernel-manifest.md,
@@ -13,6 +13,8 @@
 // (docs/kernel-manifest.md).
 //
 //===----------------------------------------------------------------------===//
+
+#include "PtxasReport.h"
 
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "attnopt/InitAllAttn.h"
@@ -134,6 +136,14 @@ static llvm::cl::opt<std::string>
                             "$CUDA_HOME, else /usr/local/cuda)"),
              llvm::cl::init(""));
 
+static llvm::cl::opt<bool> ptxasCheck(
+    "ptxas-check",
+    llvm::cl::desc("Assemble the written PTX with the toolkit's ptxas -v and "
+                   "print each kernel's registers and spills (spills and "
+                   "serialized wgmma as warnings); fails if ptxas is missing "
+                   "or rejects the PTX"),
+    llvm::cl::init(false));
+
 static int fail(const Twine &msg) {
   llvm::errs() << "attn-compile: " << msg << "\n";
   return 1;
@@ -163,6 +173,8 @@ int main(int argc, char **argv) {
     return fail("--block-q, --block-kv and --warps must not be negative");
   if (emit != "ptx" && emit != "gpu")
     return fail("unsupported --emit=" + emit + " (expected ptx or gpu)");
+  if (ptxasCheck && (emit != "ptx" || outputFilename == "-"))
+    return fail("--ptxas-check needs --emit=ptx and -o FILE");
   std::optional<attn::KernelChoice> kernelChoice =
       attn::parseKernelChoice(kernelKind);
   if (!kernelChoice)
@@ -363,5 +375,8 @@ int main(int argc, char **argv) {
                << manifestPath << " (" << numKernels << " kernel"
                << (numKernels == 1 ? "" : "s") << ", " << chip << ", " << bits
                << "-bit indices)\n";
+  if (ptxasCheck && !attn_compile::checkWithPtxas(toolkit, chip, outputFilename,
+                                                  llvm::outs(), llvm::errs()))
+    return 1;
   return 0;
 }
