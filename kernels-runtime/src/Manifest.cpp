@@ -633,8 +633,13 @@ KernelSpec Validator::kernel(const Value &v) {
              "query_len", "key_len", "head_dim", "value_dim", "scale",
              "causal", "window", "softcap", "dropout_p", "mask",
              "dropout_mask", "has_lse", "grid", "block",
-             "dynamic_shared_memory", "params"},
+             "dynamic_shared_memory", "params", "codegen"},
             what);
+  // "codegen" (how the compiler generated the kernel) is informational: an
+  // object whose fields the runtime does not read.
+  if (const Value *codegen = v.find("codegen"))
+    if (!codegen->isObject())
+      fail(*codegen, "codegen: expected an object, " + got(*codegen));
 
   // "op" (default "attention"); "stage", "deterministic", "forward" and
   // "group" belong to backward kernels only.

@@ -415,6 +415,17 @@ mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
   return func;
 }
 
+/// The matrix instruction a kernel multiplies with: wgmma, mma.sync, or
+/// none (the CUDA-core kernels, and the backward's prep and dq_convert
+/// stages, which do not multiply matrices).
+static StringRef matrixInstruction(const KernelSpec &spec) {
+  if (spec.warpgroupMma)
+    return "wgmma";
+  bool multiplies = spec.stage.empty() || spec.stage == "dkdv" ||
+                    spec.stage == "dkdv_dq" || spec.stage == "dq";
+  return spec.tensorCores && multiplies ? "mma.sync" : "none";
+}
+
 llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
                                           const KernelSpec &spec) {
   using llvm::json::Array;
@@ -437,6 +448,14 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
       {"grid", Array{spec.grid[0], spec.grid[1], spec.grid[2]}},
       {"block", Array{spec.block[0], spec.block[1], spec.block[2]}},
       {"dynamic_shared_memory", spec.dynamicSharedBytes},
+      // How the kernel was generated; informational (a runtime needs none
+      // of it), e.g. to see which tiling and instructions a flag produced.
+      {"codegen",
+       Object{{"kernel", spec.tensorCores ? "tensor-core" : "cuda-core"},
+              {"mma", matrixInstruction(spec).str()},
+              {"block_q", spec.blockQ},
+              {"block_kv", spec.blockKV},
+              {"threads", spec.block[0]}}},
   };
   if (std::optional<ArrayRef<int64_t>> w = op.getWindow())
     entry["window"] = Array{(*w)[0], (*w)[1]};

@@ -89,10 +89,11 @@ struct TensorCoreTiling {
   /// --mma=wgmma): warpgroups of 64 query rows, Q, K and V read by the
   /// tensor cores from shared memory. tc::chooseTiling takes it for the
   /// variants without per-element extras (no dropout, softcap or mask
-  /// tensor) and Lq > 64. Experimental: each product waits for its wgmma,
-  /// so the softmax never overlaps the tensor cores, and on the H200 it
-  /// measured 0.78-0.80x FlashAttention-2 at D = 64 (docs/performance.md,
-  /// session 6), below the mma.sync kernel.
+  /// tensor) and Lq > 64. Experimental: software-pipelined (the softmax of
+  /// one key block overlaps the P V of the previous one), but the two
+  /// warpgroups run in lock step, and on the H200 it measured 0.84-0.98x
+  /// FlashAttention-2 (docs/performance.md, session 7), below the mma.sync
+  /// kernel.
   bool warpgroupMma = false;
 };
 

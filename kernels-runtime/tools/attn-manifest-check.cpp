@@ -1,0 +1,49 @@
+//===- attn-manifest-check.cpp - validate manifests without a GPU ---------===//
+//
+//   attn-manifest-check MANIFEST.json...
+//
+// Parses and validates each attn-kernels-v1 manifest exactly as attn-run
+// does before it touches the CUDA driver, and checks that the PTX file it
+// names exists. Needs no driver and no GPU: for the machine that compiles
+// (CI checks that what attn-compile writes, the runtime accepts) and for a
+// deployment's sanity check.
+//
+// Exit status: 0 every manifest is valid; 3 otherwise (attn-run's status
+// for a bad manifest or missing file).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnrt/Error.h"
+#include "attnrt/Manifest.h"
+
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <string>
+
+using namespace attnrt;
+
+int main(int argc, char **argv) {
+  if (argc < 2 || std::string(argv[1]) == "-h" ||
+      std::string(argv[1]) == "--help") {
+    std::fprintf(stderr, "usage: attn-manifest-check MANIFEST.json...\n");
+    return argc < 2 ? kExitInput : 0;
+  }
+  int status = 0;
+  for (int i = 1; i < argc; ++i) {
+    try {
+      Manifest m = loadManifest(argv[i]);
+      if (!std::ifstream(m.ptxPath))
+        throw Error(m.path + ": the PTX file \"" + m.ptxPath +
+                        "\" it names cannot be read",
+                    kExitInput);
+      std::printf("%s: valid, %zu kernel%s for %s, PTX %s\n", argv[i],
+                  m.kernels.size(), m.kernels.size() == 1 ? "" : "s",
+                  m.chip.c_str(), m.ptxPath.c_str());
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "attn-manifest-check: %s\n", e.what());
+      status = kExitInput;
+    }
+  }
+  return status;
+}
