@@ -6,6 +6,7 @@
 
 #include "PtxasReport.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -125,7 +126,20 @@ bool checkWithPtxas(StringRef toolkit, StringRef chip, StringRef ptxPath,
          << text;
     return false;
   }
-  for (const PtxasKernelReport &k : parsePtxasVerbose(text)) {
+  // ptxas reports the entries in its own order; print them in the PTX's
+  // (the manifest's) order.
+  SmallVector<PtxasKernelReport> kernels = parsePtxasVerbose(text);
+  if (auto ptx = MemoryBuffer::getFile(ptxPath)) {
+    StringRef code = (*ptx)->getBuffer();
+    auto position = [&](const PtxasKernelReport &k) {
+      return code.find(".entry " + k.name + "(");
+    };
+    llvm::stable_sort(
+        kernels, [&](const PtxasKernelReport &x, const PtxasKernelReport &y) {
+          return position(x) < position(y);
+        });
+  }
+  for (const PtxasKernelReport &k : kernels) {
     bool spills = k.spillStoreBytes || k.spillLoadBytes;
     out << "attn-compile: " << (spills ? "warning: " : "")
         << "ptxas: " << k.name << ": " << k.registers << " registers, ";

@@ -1,6 +1,6 @@
 // attn-compile --ptxas-check assembles the written PTX with the toolkit's
 // ptxas -v and reports each kernel's registers and spills: the default
-// tiling of a plain kernel does not spill; Br = 128 with Bc = 64 forced on
+// tiling of a plain kernel does not spill (kernels in the PTX's order); Br = 128 with Bc = 64 forced on
 // the D = 128 kernel with every modifier does, and is reported as a warning
 // (the PTX is still written: spilling is slow, not wrong). The option needs
 // a PTX file.
@@ -10,13 +10,13 @@
 // RUN: not attn-compile %s --chip=sm_90a --emit=gpu --ptxas-check 2>&1 | FileCheck %s --check-prefix=BADEMIT
 
 // CHECK: attn-compile: wrote {{.*}} (2 kernels, sm_90a, 32-bit indices)
-// CHECK-DAG: attn-compile: ptxas: attn_fwd_0: {{[0-9]+}} registers, no spills
-// CHECK-DAG: attn-compile: ptxas: attn_fwd_1: {{[0-9]+}} registers, no spills
+// CHECK-NEXT: attn-compile: ptxas: attn_fwd_0: {{[0-9]+}} registers, no spills
+// CHECK-NEXT: attn-compile: ptxas: attn_fwd_1: {{[0-9]+}} registers, no spills
 // CHECK-NOT: warning
 
 // FORCED: attn-compile: wrote {{.*}} (2 kernels, sm_90a, 32-bit indices)
-// FORCED: attn-compile: warning: ptxas: attn_fwd_1: 255 registers, {{[1-9][0-9]*}} bytes spill stores, {{[1-9][0-9]*}} bytes spill loads (spilled registers live in local memory: correct, but slower)
-// FORCED: attn-compile: ptxas: attn_fwd_0: {{[0-9]+}} registers, no spills
+// FORCED-NEXT: attn-compile: ptxas: attn_fwd_0: {{[0-9]+}} registers, no spills
+// FORCED-NEXT: attn-compile: warning: ptxas: attn_fwd_1: 255 registers, {{[1-9][0-9]*}} bytes spill stores, {{[1-9][0-9]*}} bytes spill loads (spilled registers live in local memory: correct, but slower)
 
 // BADEMIT: attn-compile: --ptxas-check needs --emit=ptx and -o FILE
 
