@@ -241,6 +241,10 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     nvgpu::DeviceAsyncCreateGroupOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
   };
+  // The double-buffer stage key block kb is copied into.
+  auto stageOf = [&](Value kb) {
+    return remu(arith::SubIOp::create(b, loc, kb, firstBlock), 2);
+  };
   auto issueKV = [&](Value kb, Value stage) {
     copyBlock(kb, stage, /*keys=*/true, /*values=*/true);
   };
@@ -477,8 +481,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   // (docs/performance.md, session 5): at D = 128 it keeps Br = 128 / Bc = 64
   // within 255 registers (the unconditional rescale spilled), 1.00-1.07x
   // FA2; at D = 64 the branch cost 0-8 %, so it is not emitted there.
-  auto rescaleO = [&](ArrayRef<Value> o, ArrayRef<Value> mOld,
-                      ArrayRef<Value> mNew,
+  auto rescaleO = [&](ArrayRef<Value> o, ValueRange mOld, ValueRange mNew,
                       ArrayRef<Value> alpha) -> SmallVector<Value> {
     auto rescaleAll = [&](bool rescale) {
       SmallVector<Value> out;
@@ -529,7 +532,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   auto emitSyncLoop = [&]() -> SmallVector<Value> {
     SmallVector<Value> loop =
         emitLoop(firstBlock, lastBlock, init, [&](Value kb, ValueRange state) {
-          Value stage = remu(arith::SubIOp::create(b, loc, kb, firstBlock), 2);
+          Value stage = stageOf(kb);
           emitPrefetchingStepHead(qGroup, kb, stage, lastBlock, issueKV);
           Value stageBytes = mul(stage, tileBytes);
           Value kBase = add(add(add(smemBase, kOff), stageBytes), kLaneOff);
@@ -559,10 +562,10 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
           SmallVector<Value> alpha(nRows);
           softmaxStep(kb, s, ml, alpha);
           SmallVector<Value> oFlat(state.begin() + oState, state.end());
-          SmallVector<SmallVector<Frag>> o = fragsOf(
-              rescaleO(oFlat, SmallVector<Value>(state.take_front(nRows)),
-                       ArrayRef<Value>(ml).take_front(nRows), alpha),
-              nTilesO);
+          SmallVector<SmallVector<Frag>> o =
+              fragsOf(rescaleO(oFlat, state.take_front(nRows),
+                               ArrayRef<Value>(ml).take_front(nRows), alpha),
+                      nTilesO);
           // Each V fragment pair feeds every m-tile.
           for (int64_t kk = 0; kk < kStepsPV; ++kk) {
             SmallVector<std::array<Value, 4>> pa;
@@ -675,7 +678,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     SmallVector<Value> loop = emitLoop(
         add(firstBlock, 1), lastBlock, loopInit,
         [&](Value kb, ValueRange state) {
-          Value stage = remu(arith::SubIOp::create(b, loc, kb, firstBlock), 2);
+          Value stage = stageOf(kb);
           Value other = arith::SubIOp::create(b, loc, idx(1), stage);
           emitWaitAllCopies(qGroup);
           Value next = add(kb, 1);
@@ -698,11 +701,12 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
               probabilities(kb, scores, ml, alpha);
           wgmmaWait(0);
           o = wgmmaFenceOperands(o);
-          SmallVector<Value> next2 = ml;
-          next2.append(rescaleO(o, SmallVector<Value>(state.take_front(nRows)),
-                                ArrayRef<Value>(ml).take_front(nRows), alpha));
-          next2.append(packed(p));
-          return next2;
+          SmallVector<Value> nextState = ml;
+          nextState.append(rescaleO(o, state.take_front(nRows),
+                                    ArrayRef<Value>(ml).take_front(nRows),
+                                    alpha));
+          nextState.append(packed(p));
+          return nextState;
         });
 
     // The last block's P V.
@@ -713,8 +717,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
       if (!any)
         return o;
       emitWaitAllCopies(qGroup);
-      Value stage = remu(
-          arith::SubIOp::create(b, loc, add(lastBlock, -1), firstBlock), 2);
+      Value stage = stageOf(add(lastBlock, -1));
       wgmmaFence();
       SmallVector<Value> acc = issueValues(p, stage, o);
       wgmmaWait(0);
