@@ -303,7 +303,7 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
              << whyNot;
     spec.blockQ = t->blockQ;
     spec.blockKV = t->blockKV;
-    spec.block = {t->warps * 32, 1, 1};
+    spec.block = {t->threads(), 1, 1};
     spec.warpgroupMma = t->warpgroupMma;
     spec.dynamicSharedBytes = tc::sharedMemoryBytes(op, *t);
   } else {

@@ -153,6 +153,29 @@ protected:
   /// cp.async) shared-memory writes visible to the tensor cores' async proxy;
   /// a barrier must follow before another thread's wgmma reads them.
   void fenceProxyAsync();
+  // --- warp specialization (sm_90, WarpgroupMma.cpp) ------------------------
+  // A producer warpgroup fills shared-memory stages that consumer
+  // warpgroups read; per stage, a "full" mbarrier (the producer's copies
+  // have landed) and an "empty" one (every consumer is done reading). Shared
+  // addresses are byte addresses (index) in the shared window.
+  /// mbarrier.init: the 8-byte mbarrier at `addr` completes a phase after
+  /// `count` arrivals.
+  void mbarrierInit(Value addr, int64_t count);
+  /// mbarrier.arrive by this thread (release semantics, CTA scope).
+  void mbarrierArrive(Value addr);
+  /// Blocks until the mbarrier's phase of parity `parity` (index, 0 or 1)
+  /// has completed (an mbarrier.try_wait.parity loop; acquire semantics).
+  void mbarrierWait(Value addr, Value parity);
+  /// bar.sync `id` (index, warp-uniform), `count`: a barrier among `count`
+  /// threads (whole warps) that leaves the block's other warps running.
+  void namedBarrier(Value id, int64_t count);
+  /// setmaxnreg.{inc,dec}: this warpgroup's register budget becomes `count`
+  /// per thread (the kernel needs a register cap at entry).
+  void setMaxRegisters(int64_t count, bool increase);
+  /// cp.async.wait_group `pending`: all but the newest `pending` cp.async
+  /// groups of this thread have landed.
+  void cpAsyncWait(int64_t pending);
+
   /// copyTile into a core-matrix tile: `dst` is a 1-D view of elements and
   /// the tile starts at element `dstBase`. Lane l of a warp copies row 8 i +
   /// l % 8, chunk 4 j + l / 8: 8 lanes write one 128-byte core matrix

@@ -17,6 +17,12 @@
 
 namespace mlir::attn::tc {
 
+/// The wgmma forward's producer warpgroup (its threads come before the
+/// consumer warpgroups that own the query rows), and how many shared-memory
+/// stages of K and of V it fills ahead of them.
+constexpr int64_t kProducerThreads = 128;
+constexpr int64_t kWgmmaStages = 2;
+
 /// How the forward kernel tiles one (batch, head): `blockQ` query rows per
 /// thread block, `blockKV` keys per step, `warps` warps of
 /// blockQ / warps rows each (16 or 32: one or two m16 tiles per warp, so
@@ -26,6 +32,11 @@ struct Tiling {
   /// wgmma instead of mma.sync (16 rows per warp, blockQ a multiple of 64).
   bool warpgroupMma = false;
   int64_t rowsPerWarp() const { return blockQ / warps; }
+  /// Threads per block: the `warps` that own query rows, and with wgmma the
+  /// producer warpgroup.
+  int64_t threads() const {
+    return warps * 32 + (warpgroupMma ? kProducerThreads : 0);
+  }
 };
 
 /// The tiling for `op`: the fields of `requested` that are non-zero, the

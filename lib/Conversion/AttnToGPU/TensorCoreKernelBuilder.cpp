@@ -98,6 +98,14 @@ namespace {
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 constexpr float kLog2E = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
 
+/// setmaxnreg budgets of the wgmma forward's warpgroups when there are two
+/// consumer warpgroups (384 threads: a cap of 168 registers at entry):
+/// 128 x 48 + 256 x 232 = all of the SM's 65536. The consumers hold the
+/// S, O and packed P fragments (218 registers at D = 128 in the kernel
+/// without a producer); the producer only computes copy addresses, but
+/// with 40 registers ptxas spilled 20 bytes of it (24: 144 bytes).
+constexpr int64_t kProducerRegisters = 48, kConsumerRegisters = 232;
+
 /// Padded shared-memory row stride, in elements.
 int64_t paddedStride(int64_t headDim) { return headDim + 8; }
 
@@ -107,8 +115,9 @@ public:
       : MmaEmitterBase(b, op.getLoc(), op.getQueryType().getElementType(),
                        op.getQueryType().getDimSize(3), spec.block[0]),
         op(op), mods(ScoreModifiers::get(op)), blockQ(spec.blockQ),
-        blockKV(spec.blockKV), rowsPerWarp(spec.blockQ / (spec.block[0] / 32)),
-        wgmma(spec.warpgroupMma) {
+        blockKV(spec.blockKV), wgmma(spec.warpgroupMma) {
+    consumerThreads = spec.block[0] - (wgmma ? tc::kProducerThreads : 0);
+    rowsPerWarp = blockQ / (consumerThreads / 32);
     auto q = op.getQueryType();
     heads = q.getDimSize(1);
     queryLen = q.getDimSize(2);
@@ -125,11 +134,15 @@ private:
 
   AttentionOp op;
   ScoreModifiers mods;
-  int64_t blockQ, blockKV, rowsPerWarp; // tc::Tiling
+  int64_t blockQ, blockKV; // tc::Tiling
   /// wgmma (sm_90a): Q, K, V in core-matrix tiles (MmaEmitterBase.h) read
-  /// by the tensor cores; warp w still owns rows [16w, 16w + 16), which are
-  /// its rows of its warpgroup's m64 accumulators.
+  /// by the tensor cores; a producer warpgroup (threads [0, 128)) copies
+  /// them, and consumer warp w (threads 128 + [32w, 32w + 32)) owns rows
+  /// [16w, 16w + 16), its rows of its warpgroup's m64 accumulators.
   bool wgmma;
+  /// The threads that own query rows (all of them without wgmma) and how
+  /// many rows each warp of them owns.
+  int64_t consumerThreads, rowsPerWarp;
   int64_t heads, queryLen, kvHeads, keyLen, valueDim, stride;
 };
 
@@ -162,8 +175,10 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   const int64_t eltBytes = 2;
   const int64_t rowElts = wgmma ? headDim : stride; // core-matrix: unpadded
   const int64_t tileBytes = blockKV * rowElts * eltBytes;
+  const int64_t stages = wgmma ? tc::kWgmmaStages : 2;
   const int64_t qOff = 0, kOff = blockQ * rowElts * eltBytes,
-                vOff = kOff + 2 * tileBytes;
+                vOff = kOff + stages * tileBytes,
+                barOff = vOff + stages * tileBytes;
   tensorCoresReadShared = wgmma;
   packedF16Convert = wgmma;
   float dropP = op.getDropoutP().convertToFloat();
@@ -186,19 +201,17 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
         idx(byteOff), ValueRange{});
   };
   Value qS = view(qOff, {blockQ, stride});
-  Value kS = view(kOff, {2, blockKV, stride});
-  Value vS = view(vOff, {2, blockKV, stride});
+  Value kS = view(kOff, {stages, blockKV, stride});
+  Value vS = view(vOff, {stages, blockKV, stride});
   Value smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dyn);
-  // wgmma: the tiles as one flat view of elements (qS above is then only the
-  // epilogue's staging buffer, over the Q and K tiles).
-  Value tiles = wgmma ? view(0, {(vOff + 2 * tileBytes) / eltBytes}) : Value();
+  // wgmma: the tiles as one flat view of elements (qS above is unused).
+  Value tiles = wgmma ? view(0, {barOff / eltBytes}) : Value();
 
-  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  tid = threadId;
   Value qBlock = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  Value warp = divu(tid, 32), lane = remu(tid, 32);
-  Value g = divu(lane, 4), t4 = remu(lane, 4);
   Value q0 = mul(qBlock, blockQ);
   Value kvHead = divu(hIdx, group);
   // Row indices (in units of rows) of the first row of this (b, h) slice.
@@ -210,15 +223,18 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   auto [firstBlock, lastBlock] = emitVisibleKeyBlocks(
       b, loc, mods, q0, rowsInBlock, idx(queryLen), idx(keyLen), blockKV);
 
-  // Prologue: Q tile, and the first visible K/V block when there is one.
-  SmallVector<Value> qTokens;
-  if (wgmma)
-    copyTileCoreMatrices(query, qRowBase, q0, queryLen, blockQ, tiles,
-                         idx(qOff / eltBytes), qTokens, /*cacheInL1=*/true);
-  else
-    copyTile(query, qRowBase, q0, queryLen, blockQ, qS, ValueRange{}, qTokens);
-  Value qGroup = nvgpu::DeviceAsyncCreateGroupOp::create(
-      b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), qTokens);
+  // cp.async of the Q tile, as one group.
+  auto copyQuery = [&] {
+    SmallVector<Value> tokens;
+    if (wgmma)
+      copyTileCoreMatrices(query, qRowBase, q0, queryLen, blockQ, tiles,
+                           idx(qOff / eltBytes), tokens, /*cacheInL1=*/true);
+    else
+      copyTile(query, qRowBase, q0, queryLen, blockQ, qS, ValueRange{},
+               tokens);
+    return nvgpu::DeviceAsyncCreateGroupOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+  };
   // cp.async of key block kb's K tile and/or V tile into stage `stage`, as
   // one group.
   auto copyBlock = [&](Value kb, Value stage, bool keys, bool values) {
@@ -241,17 +257,115 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     nvgpu::DeviceAsyncCreateGroupOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
   };
-  // The double-buffer stage key block kb is copied into.
-  auto stageOf = [&](Value kb) {
-    return remu(arith::SubIOp::create(b, loc, kb, firstBlock), 2);
+  // Key block kb is the use-th fill of stage `stage` (kb - first = use
+  // stages + stage).
+  auto visibleIndex = [&](Value kb) {
+    return arith::SubIOp::create(b, loc, kb, firstBlock).getResult();
   };
+  auto stageOf = [&](Value kb) { return remu(visibleIndex(kb), stages); };
   auto issueKV = [&](Value kb, Value stage) {
     copyBlock(kb, stage, /*keys=*/true, /*values=*/true);
   };
   Value anyBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                          firstBlock, lastBlock);
-  emitIf(anyBlock, [&] { issueKV(firstBlock, idx(0)); });
-  emitWaitAllCopies(qGroup);
+
+  // wgmma: the producer warpgroup copies Q and the K / V stages; the
+  // consumers wait for them on mbarriers (MmaEmitterBase.h, "warp
+  // specialization") and multiply. mbarrier slots: Q, then per stage
+  // K full, V full, K empty, V empty.
+  auto barrier = [&](int64_t slot, Value stage) {
+    return add(add(smemBase, barOff + 8 * slot * stages), mul(stage, 8));
+  };
+  Value queryFull = add(smemBase, barOff + 8 * 4 * stages);
+  auto keysFull = [&](Value stage) { return barrier(0, stage); };
+  auto valuesFull = [&](Value stage) { return barrier(1, stage); };
+  auto keysEmpty = [&](Value stage) { return barrier(2, stage); };
+  auto valuesEmpty = [&](Value stage) { return barrier(3, stage); };
+  // The parity of the phase of a stage's mbarriers that its use-th fill
+  // (full) or release (empty) completes.
+  auto parityOf = [&](Value use) { return remu(use, 2); };
+  // The producer: per visible key block, wait until the consumers released
+  // the stage (from its second use on), copy K, then V. Each thread waits
+  // for its own copies one group behind (cp.async.wait_group 1), fences
+  // them for the tensor cores' async proxy and arrives on the group's full
+  // mbarrier: Q, K_first, V_first, K_first+1, ...
+  auto emitProducer = [&] {
+    auto landed = [&](Value full) {
+      cpAsyncWait(1);
+      fenceProxyAsync();
+      mbarrierArrive(full);
+    };
+    emitIf(anyBlock, [&] {
+      copyQuery();
+      copyBlock(firstBlock, idx(0), /*keys=*/true, /*values=*/false);
+      landed(queryFull);
+      copyBlock(firstBlock, idx(0), /*keys=*/false, /*values=*/true);
+      landed(keysFull(idx(0)));
+      emitLoop(add(firstBlock, 1), lastBlock, ValueRange{},
+               [&](Value kb, ValueRange) -> SmallVector<Value> {
+                 Value i = visibleIndex(kb);
+                 Value stage = remu(i, stages), use = divu(i, stages);
+                 Value reused = arith::CmpIOp::create(
+                     b, loc, arith::CmpIPredicate::uge, use, idx(1));
+                 Value released = parityOf(add(use, -1));
+                 emitIf(reused,
+                        [&] { mbarrierWait(keysEmpty(stage), released); });
+                 copyBlock(kb, stage, /*keys=*/true, /*values=*/false);
+                 landed(valuesFull(stageOf(add(kb, -1))));
+                 emitIf(reused,
+                        [&] { mbarrierWait(valuesEmpty(stage), released); });
+                 copyBlock(kb, stage, /*keys=*/false, /*values=*/true);
+                 landed(keysFull(stage));
+                 return {};
+               });
+      cpAsyncWait(0);
+      fenceProxyAsync();
+      mbarrierArrive(valuesFull(stageOf(add(lastBlock, -1))));
+    });
+  };
+
+  Value qGroup;
+  scf::IfOp roles;
+  if (wgmma) {
+    emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, threadId,
+                                 idx(0)),
+           [&] {
+             mbarrierInit(queryFull, tc::kProducerThreads);
+             for (int64_t st = 0; st < stages; ++st) {
+               mbarrierInit(keysFull(idx(st)), tc::kProducerThreads);
+               mbarrierInit(valuesFull(idx(st)), tc::kProducerThreads);
+               mbarrierInit(keysEmpty(idx(st)), consumerThreads);
+               mbarrierInit(valuesEmpty(idx(st)), consumerThreads);
+             }
+           });
+    gpu::BarrierOp::create(b, loc);
+    // One branch per role, so that ptxas applies each setmaxnreg to its
+    // warpgroups: the producer needs few registers, the consumers' S, O
+    // and P fragments many.
+    roles = scf::IfOp::create(b, loc, TypeRange{},
+                              ltC(threadId, tc::kProducerThreads),
+                              /*withElseRegion=*/true);
+    b.setInsertionPoint(roles.thenBlock()->getTerminator());
+    // With one consumer warpgroup (256 threads) the cap at entry is 255
+    // registers already.
+    const bool rebalance = consumerThreads > 128;
+    threads = tc::kProducerThreads;
+    if (rebalance)
+      setMaxRegisters(kProducerRegisters, /*increase=*/false);
+    emitProducer();
+    b.setInsertionPoint(roles.elseBlock()->getTerminator());
+    if (rebalance)
+      setMaxRegisters(kConsumerRegisters, /*increase=*/true);
+    tid = arith::SubIOp::create(b, loc, threadId, idx(tc::kProducerThreads));
+    threads = consumerThreads;
+  } else {
+    // Prologue: Q tile, and the first visible K/V block when there is one.
+    qGroup = copyQuery();
+    emitIf(anyBlock, [&] { issueKV(firstBlock, idx(0)); });
+    emitWaitAllCopies(qGroup);
+  }
+  Value warp = divu(tid, 32), lane = remu(tid, 32);
+  Value g = divu(lane, 4), t4 = remu(lane, 4);
 
   // First tile row of this warp's m-tile mt.
   Value warpRow0 = mul(warp, rowsPerWarp);
@@ -591,14 +705,13 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   // The wgmma loop (sm_90a), software-pipelined as in FlashAttention-3:
   // step kb issues S_kb = Q K_kb^T and O += P_{kb-1} V_{kb-1} back to back,
   // waits for S only and computes block kb's softmax while the tensor cores
-  // still multiply P V, then waits for O and rescales it. K is copied one
-  // block ahead and V one block behind (step kb prefetches K_{kb+1} and
-  // V_kb; V_kb sits in stage (kb - first) % 2 like K_kb), so two stages of
-  // each suffice: what step kb's head overwrites was last read by step
-  // kb - 1, which every warp has finished once past the head's barrier.
-  // The first block's S and softmax are peeled before the loop, the last
-  // block's P V follows it. Loop state: m, l, O (as emitSyncLoop) and P as
-  // packed A fragments.
+  // still multiply P V, then waits for O and rescales it. The stages come
+  // from the producer warpgroup (emitProducer): step kb waits on the full
+  // mbarriers of K_kb and V_{kb-1} and releases each stage on its empty
+  // mbarrier as soon as the wgmma reading it has retired, so the two
+  // consumer warpgroups never wait for each other. The first block's S
+  // and softmax are peeled before the loop, the last block's P V follows
+  // it. Loop state: m, l, O (as emitSyncLoop) and P as packed A fragments.
   auto emitPipelinedWgmma = [&]() -> SmallVector<Value> {
     // The warpgroup's 64 rows of Q, K-major; a k-step of 16 dims is two
     // core matrices (256 bytes).
@@ -659,13 +772,13 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
         ml.append(pInit);
         return ml;
       }
-      Value next = add(firstBlock, 1);
-      emitIf(lt(next, lastBlock),
-             [&] { copyBlock(next, idx(1), /*keys=*/true, /*values=*/false); });
+      mbarrierWait(queryFull, idx(0));
+      mbarrierWait(keysFull(idx(0)), idx(0));
       wgmmaFence();
       SmallVector<Value> scores = issueScores(idx(0));
       wgmmaWait(0);
       scores = wgmmaFenceOperands(scores);
+      mbarrierArrive(keysEmpty(idx(0)));
       SmallVector<Value> alpha(nRows);
       ml.append(packed(probabilities(firstBlock, scores, ml, alpha)));
       return ml;
@@ -678,29 +791,27 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     SmallVector<Value> loop = emitLoop(
         add(firstBlock, 1), lastBlock, loopInit,
         [&](Value kb, ValueRange state) {
-          Value stage = stageOf(kb);
-          Value other = arith::SubIOp::create(b, loc, idx(1), stage);
-          emitWaitAllCopies(qGroup);
-          Value next = add(kb, 1);
-          emitIf(lt(next, lastBlock), [&] {
-            copyBlock(next, other, /*keys=*/true, /*values=*/false);
-          });
-          copyBlock(kb, stage, /*keys=*/false, /*values=*/true);
+          Value i = visibleIndex(kb), prev = add(i, -1);
+          Value stage = remu(i, stages), prevStage = remu(prev, stages);
+          mbarrierWait(keysFull(stage), parityOf(divu(i, stages)));
+          mbarrierWait(valuesFull(prevStage), parityOf(divu(prev, stages)));
 
           SmallVector<Value> oPrev(state.begin() + oState,
                                    state.begin() + pState);
           SmallVector<Value> pPrev(state.begin() + pState, state.end());
           wgmmaFence();
           SmallVector<Value> scores = issueScores(stage);
-          SmallVector<Value> o = issueValues(pPrev, other, oPrev);
+          SmallVector<Value> o = issueValues(pPrev, prevStage, oPrev);
           wgmmaWait(1);
           scores = wgmmaFenceOperands(scores);
+          mbarrierArrive(keysEmpty(stage));
           SmallVector<Value> ml(state.begin(), state.begin() + oState);
           SmallVector<Value> alpha(nRows);
           SmallVector<SmallVector<Frag>> p =
               probabilities(kb, scores, ml, alpha);
           wgmmaWait(0);
           o = wgmmaFenceOperands(o);
+          mbarrierArrive(valuesEmpty(prevStage));
           SmallVector<Value> nextState = ml;
           nextState.append(rescaleO(o, state.take_front(nRows),
                                     ArrayRef<Value>(ml).take_front(nRows),
@@ -716,8 +827,9 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     o = emitUniformChoice(anyBlock, [&](bool any) {
       if (!any)
         return o;
-      emitWaitAllCopies(qGroup);
-      Value stage = stageOf(add(lastBlock, -1));
+      Value last = visibleIndex(add(lastBlock, -1));
+      Value stage = remu(last, stages);
+      mbarrierWait(valuesFull(stage), parityOf(divu(last, stages)));
       wgmmaFence();
       SmallVector<Value> acc = issueValues(p, stage, o);
       wgmmaWait(0);
@@ -729,10 +841,24 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
 
   SmallVector<Value> finalState = wgmma ? emitPipelinedWgmma() : emitSyncLoop();
 
-  // wgmma: every warp's last reads of the Q and K tiles (the staging
-  // buffer below) must be complete.
+  // wgmma: the warpgroup's wgmmas, which read all 64 of its Q rows, must
+  // have retired in every one of its warps before a warp overwrites its own
+  // rows (named barrier 1 + warpgroup; 0 is the block's).
   if (wgmma)
-    gpu::BarrierOp::create(b, loc);
+    namedBarrier(add(divu(warp, 4), 1), 128);
+  // The staging position of O element (row, dv) in the Q tile: padded rows
+  // (mma.sync); with wgmma unpadded rows (a warp's 16 rows of the
+  // core-matrix tile are contiguous), with 16-byte chunk c of row r at
+  // chunk c ^ (r % 8), so that the 8 rows of one fragment store, and the
+  // lanes of one 16-byte load, hit distinct banks.
+  auto staged = [&](Value row, Value chunk, int64_t inChunk)
+      -> std::pair<Value, SmallVector<Value, 2>> {
+    if (!wgmma)
+      return {qS, {row, add(mul(chunk, 8), inChunk)}};
+    Value swizzled = arith::XOrIOp::create(b, loc, chunk, remu(row, 8));
+    return {tiles, {add(add(idx(qOff / eltBytes), mul(row, valueDim)),
+                        add(mul(swizzled, 8), inChunk))}};
+  };
   // Epilogue. Row slot i = 2mt + r of this thread: O[mt][nt][2r],
   // O[mt][nt][2r + 1] at dv 8nt + 2t + {0, 1}. The normalized O goes through
   // this warp's own rows of the Q tile (only this warp ever reads them, and
@@ -757,8 +883,9 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
           b, loc, pairTy,
           ValueRange{arith::TruncFOp::create(b, loc, elt, lo),
                      arith::TruncFOp::create(b, loc, elt, hi)});
-      vector::StoreOp::create(b, loc, pair, qS,
-                              ValueRange{smemRow, add(mul(t4, 2), 8 * nt)},
+      auto [buffer, at] = staged(smemRow, idx(nt), 0);
+      at.back() = add(at.back(), mul(t4, 2));
+      vector::StoreOp::create(b, loc, pair, buffer, at,
                               /*nontemporal=*/false, llvm::MaybeAlign(4));
     }
     if (lse) {
@@ -781,20 +908,23 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   const int64_t chunksPerRow = valueDim / 8;
   const int64_t rowsPerPass = 32 / chunksPerRow;
   Value cRow = divu(lane, chunksPerRow);
-  Value cCol = mul(remu(lane, chunksPerRow), 8);
+  Value cChunk = remu(lane, chunksPerRow), cCol = mul(cChunk, 8);
   auto chunkTy = VectorType::get({8}, elt);
   for (int64_t pass = 0; pass < rowsPerWarp / rowsPerPass; ++pass) {
     Value smemRow = add(warpRow0, add(cRow, pass * rowsPerPass));
     Value row = add(q0, smemRow);
     emitIf(ltC(row, queryLen), [&] {
+      auto [buffer, from] = staged(smemRow, cChunk, 0);
       Value chunk =
-          vector::LoadOp::create(b, loc, chunkTy, qS, ValueRange{smemRow, cCol},
+          vector::LoadOp::create(b, loc, chunkTy, buffer, from,
                                  /*nontemporal=*/false, llvm::MaybeAlign(16));
       Value at = add(mul(add(qRowBase, row), valueDim), cCol);
       vector::StoreOp::create(b, loc, chunk, out, ValueRange{at},
                               /*nontemporal=*/false, llvm::MaybeAlign(16));
     });
   }
+  if (roles)
+    b.setInsertionPointAfter(roles);
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -913,11 +1043,11 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
 
 int64_t tc::sharedMemoryBytes(AttentionOp op, const Tiling &tiling) {
   int64_t d = op.getQueryType().getDimSize(3);
-  // wgmma: the same tiles unpadded (core-matrix layout); the epilogue
-  // stages O as [Br][D + 8] over the Q and K tiles.
+  // wgmma: the same tiles unpadded (core-matrix layout), kWgmmaStages of
+  // K and V, then the mbarriers (Q full; K / V full / empty per stage).
   if (tiling.warpgroupMma)
-    return std::max((tiling.blockQ + 4 * tiling.blockKV) * d * 2,
-                    tiling.blockQ * paddedStride(d) * 2);
+    return (tiling.blockQ + 2 * kWgmmaStages * tiling.blockKV) * d * 2 +
+           8 * (1 + 4 * kWgmmaStages);
   // Q tile + 2 K tiles + 2 V tiles, padded rows, 2 bytes per element.
   return (tiling.blockQ + 4 * tiling.blockKV) * paddedStride(d) * 2;
 }

@@ -183,6 +183,66 @@ void MmaEmitterBase::copyTileCoreMatrices(
   }
 }
 
+/// A PTX statement with side effects and no results.
+static void emitAsmStatement(OpBuilder &b, Location loc, const Twine &ptx,
+                             StringRef constraints, ValueRange operands) {
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{}, operands, ptx.str(), constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+}
+
+/// A shared-window byte address (index) as the 32-bit register a .shared
+/// operand takes.
+static Value sharedAddress32(OpBuilder &b, Location loc, Value byteAddr) {
+  return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), byteAddr);
+}
+
+void MmaEmitterBase::mbarrierInit(Value addr, int64_t count) {
+  emitAsmStatement(b, loc,
+                   "mbarrier.init.shared::cta.b64 [$0], " + Twine(count) + ";",
+                   "r", sharedAddress32(b, loc, addr));
+}
+
+void MmaEmitterBase::mbarrierArrive(Value addr) {
+  emitAsmStatement(
+      b, loc,
+      "{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [$0];\n}",
+      "r", sharedAddress32(b, loc, addr));
+}
+
+void MmaEmitterBase::mbarrierWait(Value addr, Value parity) {
+  // The label is local to the braces, so the statement may appear many
+  // times in one kernel.
+  emitAsmStatement(b, loc,
+                   "{\n.reg .pred P1;\nLAB_WAIT:\n"
+                   "mbarrier.try_wait.parity.shared::cta.b64 P1, [$0], $1;\n"
+                   "@!P1 bra LAB_WAIT;\n}",
+                   "r,r",
+                   ValueRange{sharedAddress32(b, loc, addr),
+                              arith::IndexCastUIOp::create(
+                                  b, loc, b.getI32Type(), parity)});
+}
+
+void MmaEmitterBase::namedBarrier(Value id, int64_t count) {
+  emitAsmStatement(b, loc, "bar.sync $0, " + Twine(count) + ";", "r",
+                   arith::IndexCastUIOp::create(b, loc, b.getI32Type(), id)
+                       .getResult());
+}
+
+void MmaEmitterBase::setMaxRegisters(int64_t count, bool increase) {
+  emitAsmStatement(b, loc,
+                   Twine("setmaxnreg.") + (increase ? "inc" : "dec") +
+                       ".sync.aligned.u32 " + Twine(count) + ";",
+                   "", ValueRange{});
+}
+
+void MmaEmitterBase::cpAsyncWait(int64_t pending) {
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, pending);
+}
+
 SmallVector<Value> MmaEmitterBase::freshAccumulators(int64_t regs) {
   Value poison = LLVM::PoisonOp::create(b, loc, b.getF32Type());
   return SmallVector<Value>(regs, poison);
