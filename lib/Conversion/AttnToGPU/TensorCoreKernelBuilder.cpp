@@ -99,12 +99,15 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 constexpr float kLog2E = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
 
 /// setmaxnreg budgets of the wgmma forward's warpgroups when there are two
-/// consumer warpgroups (384 threads: a cap of 168 registers at entry):
-/// 128 x 48 + 256 x 232 = all of the SM's 65536. The consumers hold the
-/// S, O and packed P fragments (218 registers at D = 128 in the kernel
-/// without a producer); the producer only computes copy addresses, but
-/// with 40 registers ptxas spilled 20 bytes of it (24: 144 bytes).
-constexpr int64_t kProducerRegisters = 48, kConsumerRegisters = 232;
+/// consumer warpgroups. The block starts with the cap of 384 threads at one
+/// block per SM, 168 registers, and setmaxnreg.inc only takes registers
+/// that the block's setmaxnreg.dec gave back (it blocks until then: a
+/// budget over 384 x 168 = 64512 hung the kernel on the H200):
+/// 128 x 56 + 256 x 224 = 64512. The consumers hold the S, O and packed P
+/// fragments (218 registers at D = 128 in the kernel without a producer);
+/// the producer only computes copy addresses, but ptxas spilled 20 bytes of
+/// it at 40 registers (at 24: 144 bytes).
+constexpr int64_t kProducerRegisters = 56, kConsumerRegisters = 224;
 
 /// Padded shared-memory row stride, in elements.
 int64_t paddedStride(int64_t headDim) { return headDim + 8; }
