@@ -169,6 +169,9 @@ protected:
   /// bar.sync `id` (index, warp-uniform), `count`: a barrier among `count`
   /// threads (whole warps) that leaves the block's other warps running.
   void namedBarrier(Value id, int64_t count);
+  /// bar.arrive `id`, `count`: counts this warp towards the barrier's
+  /// `count` threads without waiting.
+  void namedBarrierArrive(Value id, int64_t count);
   /// setmaxnreg.{inc,dec}: this warpgroup's register budget becomes `count`
   /// per thread (the kernel needs a register cap at entry).
   void setMaxRegisters(int64_t count, bool increase);

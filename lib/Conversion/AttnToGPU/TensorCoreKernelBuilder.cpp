@@ -287,43 +287,51 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   // The parity of the phase of a stage's mbarriers that its use-th fill
   // (full) or release (empty) completes.
   auto parityOf = [&](Value use) { return remu(use, 2); };
-  // The producer: per visible key block, wait until the consumers released
-  // the stage (from its second use on), copy K, then V. Each thread waits
-  // for its own copies one group behind (cp.async.wait_group 1), fences
-  // them for the tensor cores' async proxy and arrives on the group's full
-  // mbarrier: Q, K_first, V_first, K_first+1, ...
+  // The producer: warps 0-1 copy Q and the K tiles, warps 2-3 the V tiles,
+  // each pair on its own. Per visible key block a pair waits until the
+  // consumers released the stage (from its second use on), copies its tile,
+  // waits for its own copies (cp.async.wait_group 0), fences them for the
+  // tensor cores' async proxy and arrives on the stage's full mbarrier. (One
+  // sequence K, V, K, ... signalled K_kb only once the consumers had
+  // released V_{kb-2}, at the end of step kb - 1: a bubble every step.)
+  const int64_t streamThreads = tc::kProducerThreads / 2;
   auto emitProducer = [&] {
-    auto landed = [&](Value full) {
-      cpAsyncWait(1);
+    Value copiesKeys = ltC(threadId, streamThreads);
+    tid = remu(threadId, streamThreads);
+    threads = streamThreads;
+    auto landed = [&](ArrayRef<Value> full) {
+      cpAsyncWait(0);
       fenceProxyAsync();
-      mbarrierArrive(full);
+      for (Value f : full)
+        mbarrierArrive(f);
     };
-    emitIf(anyBlock, [&] {
-      copyQuery();
-      copyBlock(firstBlock, idx(0), /*keys=*/true, /*values=*/false);
-      landed(queryFull);
-      copyBlock(firstBlock, idx(0), /*keys=*/false, /*values=*/true);
-      landed(keysFull(idx(0)));
-      emitLoop(add(firstBlock, 1), lastBlock, ValueRange{},
+    // Key blocks [from, last) of the K (keys) or V stream.
+    auto stream = [&](bool keys, Value from) {
+      emitLoop(from, lastBlock, ValueRange{},
                [&](Value kb, ValueRange) -> SmallVector<Value> {
                  Value i = visibleIndex(kb);
                  Value stage = remu(i, stages), use = divu(i, stages);
                  Value reused = arith::CmpIOp::create(
                      b, loc, arith::CmpIPredicate::uge, use, idx(1));
-                 Value released = parityOf(add(use, -1));
-                 emitIf(reused,
-                        [&] { mbarrierWait(keysEmpty(stage), released); });
-                 copyBlock(kb, stage, /*keys=*/true, /*values=*/false);
-                 landed(valuesFull(stageOf(add(kb, -1))));
-                 emitIf(reused,
-                        [&] { mbarrierWait(valuesEmpty(stage), released); });
-                 copyBlock(kb, stage, /*keys=*/false, /*values=*/true);
-                 landed(keysFull(stage));
+                 emitIf(reused, [&] {
+                   mbarrierWait(keys ? keysEmpty(stage) : valuesEmpty(stage),
+                                parityOf(add(use, -1)));
+                 });
+                 copyBlock(kb, stage, keys, !keys);
+                 landed(keys ? keysFull(stage) : valuesFull(stage));
                  return {};
                });
-      cpAsyncWait(0);
-      fenceProxyAsync();
-      mbarrierArrive(valuesFull(stageOf(add(lastBlock, -1))));
+    };
+    emitIf(anyBlock, [&] {
+      emitIf(copiesKeys, [&] {
+        copyQuery();
+        copyBlock(firstBlock, idx(0), /*keys=*/true, /*values=*/false);
+        landed({queryFull, keysFull(idx(0))});
+        stream(/*keys=*/true, add(firstBlock, 1));
+      });
+      emitIf(arith::XOrIOp::create(b, loc, copiesKeys,
+                                   arith::ConstantIntOp::create(b, loc, 1, 1)),
+             [&] { stream(/*keys=*/false, firstBlock); });
     });
   };
 
@@ -333,10 +341,10 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, threadId,
                                  idx(0)),
            [&] {
-             mbarrierInit(queryFull, tc::kProducerThreads);
+             mbarrierInit(queryFull, streamThreads);
              for (int64_t st = 0; st < stages; ++st) {
-               mbarrierInit(keysFull(idx(st)), tc::kProducerThreads);
-               mbarrierInit(valuesFull(idx(st)), tc::kProducerThreads);
+               mbarrierInit(keysFull(idx(st)), streamThreads);
+               mbarrierInit(valuesFull(idx(st)), streamThreads);
                mbarrierInit(keysEmpty(idx(st)), consumerThreads);
                mbarrierInit(valuesEmpty(idx(st)), consumerThreads);
              }
@@ -352,7 +360,6 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     // With one consumer warpgroup (256 threads) the cap at entry is 255
     // registers already.
     const bool rebalance = consumerThreads > 128;
-    threads = tc::kProducerThreads;
     if (rebalance)
       setMaxRegisters(kProducerRegisters, /*increase=*/false);
     emitProducer();
@@ -715,7 +722,34 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   // consumer warpgroups never wait for each other. The first block's S
   // and softmax are peeled before the loop, the last block's P V follows
   // it. Loop state: m, l, O (as emitSyncLoop) and P as packed A fragments.
+  //
+  // With two consumer warpgroups they also take turns to issue their
+  // wgmmas (FlashAttention-3's ping-pong scheduling): warpgroup w waits on
+  // named barrier kTurnBarrier + w (bar.sync, 256 threads) before issuing
+  // and passes the turn with bar.arrive on the other's once issued, so one
+  // warpgroup's softmax runs while the other's wgmmas have the tensor
+  // cores. Warpgroup 1 gives warpgroup 0 the first turn, and warpgroup 0
+  // takes the one warpgroup 1 passes after its last wgmmas, so every
+  // arrive is matched.
   auto emitPipelinedWgmma = [&]() -> SmallVector<Value> {
+    const bool pingPong = consumerThreads == 256;
+    constexpr int64_t kTurnBarrier = 3; // 0: block, 1-2: epilogue
+    Value wg = divu(warp, 4);
+    Value isFirstGroup =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, wg, idx(0));
+    auto takeTurn = [&] {
+      if (pingPong)
+        namedBarrier(add(wg, kTurnBarrier), 256);
+    };
+    auto passTurn = [&] {
+      if (pingPong)
+        namedBarrierArrive(
+            add(arith::SubIOp::create(b, loc, idx(1), wg), kTurnBarrier), 256);
+    };
+    if (pingPong)
+      emitIf(arith::XOrIOp::create(b, loc, isFirstGroup,
+                                   arith::ConstantIntOp::create(b, loc, 1, 1)),
+             [&] { namedBarrierArrive(idx(kTurnBarrier), 256); });
     // The warpgroup's 64 rows of Q, K-major; a k-step of 16 dims is two
     // core matrices (256 bytes).
     Value qRows =
@@ -777,8 +811,10 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
       }
       mbarrierWait(queryFull, idx(0));
       mbarrierWait(keysFull(idx(0)), idx(0));
+      takeTurn();
       wgmmaFence();
       SmallVector<Value> scores = issueScores(idx(0));
+      passTurn();
       wgmmaWait(0);
       scores = wgmmaFenceOperands(scores);
       mbarrierArrive(keysEmpty(idx(0)));
@@ -802,9 +838,11 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
           SmallVector<Value> oPrev(state.begin() + oState,
                                    state.begin() + pState);
           SmallVector<Value> pPrev(state.begin() + pState, state.end());
+          takeTurn();
           wgmmaFence();
           SmallVector<Value> scores = issueScores(stage);
           SmallVector<Value> o = issueValues(pPrev, prevStage, oPrev);
+          passTurn();
           wgmmaWait(1);
           scores = wgmmaFenceOperands(scores);
           mbarrierArrive(keysEmpty(stage));
@@ -833,11 +871,16 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
       Value last = visibleIndex(add(lastBlock, -1));
       Value stage = remu(last, stages);
       mbarrierWait(valuesFull(stage), parityOf(divu(last, stages)));
+      takeTurn();
       wgmmaFence();
       SmallVector<Value> acc = issueValues(p, stage, o);
+      passTurn();
       wgmmaWait(0);
       return wgmmaFenceOperands(acc);
     });
+    if (pingPong)
+      emitIf(isFirstGroup,
+             [&] { namedBarrier(idx(kTurnBarrier), 256); });
     ml.append(o);
     return ml;
   };

@@ -232,6 +232,12 @@ void MmaEmitterBase::namedBarrier(Value id, int64_t count) {
                        .getResult());
 }
 
+void MmaEmitterBase::namedBarrierArrive(Value id, int64_t count) {
+  emitAsmStatement(b, loc, "bar.arrive $0, " + Twine(count) + ";", "r",
+                   arith::IndexCastUIOp::create(b, loc, b.getI32Type(), id)
+                       .getResult());
+}
+
 void MmaEmitterBase::setMaxRegisters(int64_t count, bool increase) {
   emitAsmStatement(b, loc,
                    Twine("setmaxnreg.") + (increase ? "inc" : "dec") +
