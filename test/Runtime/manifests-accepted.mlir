@@ -39,7 +39,7 @@
 // WGMMA-NEXT: "block_q": 128,
 // WGMMA-NEXT: "kernel": "tensor-core",
 // WGMMA-NEXT: "mma": "wgmma",
-// WGMMA-NEXT: "threads": 256
+// WGMMA-NEXT: "threads": 384
 // WGMMA: "name": "attn_fwd_0"
 
 // CUDA: "kernel": "cuda-core",

@@ -215,6 +215,17 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   Value qBlock = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  // This thread's warp, lane and fragment coordinates (with wgmma, set once
+  // the roles have split: consumer threads count from 0).
+  Value warp, lane, g, t4;
+  auto threadCoordinates = [&] {
+    warp = divu(tid, 32);
+    lane = remu(tid, 32);
+    g = divu(lane, 4);
+    t4 = remu(lane, 4);
+  };
+  if (!wgmma)
+    threadCoordinates();
   Value q0 = mul(qBlock, blockQ);
   Value kvHead = divu(hIdx, group);
   // Row indices (in units of rows) of the first row of this (b, h) slice.
@@ -269,8 +280,12 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   auto issueKV = [&](Value kb, Value stage) {
     copyBlock(kb, stage, /*keys=*/true, /*values=*/true);
   };
-  Value anyBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                         firstBlock, lastBlock);
+  auto anyBlockOf = [&] {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, firstBlock,
+                                 lastBlock)
+        .getResult();
+  };
+  Value anyBlock; // whether any key block is visible
 
   // wgmma: the producer warpgroup copies Q and the K / V stages; the
   // consumers wait for them on mbarriers (MmaEmitterBase.h, "warp
@@ -279,7 +294,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   auto barrier = [&](int64_t slot, Value stage) {
     return add(add(smemBase, barOff + 8 * slot * stages), mul(stage, 8));
   };
-  Value queryFull = add(smemBase, barOff + 8 * 4 * stages);
+  Value queryFull; // set with wgmma only
   auto keysFull = [&](Value stage) { return barrier(0, stage); };
   auto valuesFull = [&](Value stage) { return barrier(1, stage); };
   auto keysEmpty = [&](Value stage) { return barrier(2, stage); };
@@ -338,6 +353,8 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   Value qGroup;
   scf::IfOp roles;
   if (wgmma) {
+    anyBlock = anyBlockOf();
+    queryFull = add(smemBase, barOff + 8 * 4 * stages);
     emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, threadId,
                                  idx(0)),
            [&] {
@@ -371,11 +388,12 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   } else {
     // Prologue: Q tile, and the first visible K/V block when there is one.
     qGroup = copyQuery();
+    anyBlock = anyBlockOf();
     emitIf(anyBlock, [&] { issueKV(firstBlock, idx(0)); });
     emitWaitAllCopies(qGroup);
   }
-  Value warp = divu(tid, 32), lane = remu(tid, 32);
-  Value g = divu(lane, 4), t4 = remu(lane, 4);
+  if (wgmma)
+    threadCoordinates();
 
   // First tile row of this warp's m-tile mt.
   Value warpRow0 = mul(warp, rowsPerWarp);

@@ -37,36 +37,74 @@
 // RUN: FileCheck %s --check-prefix=NOSERIAL < %t.wgmma64.log
 
 // The experimental wgmma forward (--mma=wgmma): the plain causal GQA
-// kernels (Lq = 1000 > 64) take two warpgroups of 64 rows and 128 keys per
-// step (S = Q Kᵀ m64n128, O += P V m64n64 / m64n128 with P from
-// registers); the dropout / mask / softcap variants keep mma.sync. The loop
-// is software-pipelined: S of block kb and P V of block kb - 1 are in
-// flight together and the softmax waits for S only (wait_group 1). P is
-// packed only after the P V that reads the previous P has completed;
-// packing it earlier makes ptxas serialize the wgmmas, which NOSERIAL
-// catches. K/V are copied with cp.async.ca.
+// kernels (Lq = 1000 > 64) take two consumer warpgroups of 64 rows and 128
+// keys per step (S = Q Kᵀ m64n128, O += P V m64n64 / m64n128 with P from
+// registers) plus a producer warpgroup; the dropout / mask / softcap
+// variants keep mma.sync. The producer (setmaxnreg.dec to 56 registers)
+// copies with cp.async.ca, waits for its own copies, fences them for the
+// async proxy and arrives on a full mbarrier (64 arrivals: the K and the V
+// streams have a warp pair each); from a stage's second use on it waits on
+// the stage's empty mbarrier (256 arrivals: every consumer thread). The
+// consumers (setmaxnreg.inc to 224) wait on full mbarriers, take their turn
+// (bar.sync on their turn barrier, 256 threads: the other warpgroup
+// arrives), issue, pass the turn (bar.arrive) and release what the retired
+// wgmmas read. The loop is software-pipelined: S of block kb and P V of
+// block kb - 1 are in flight together and the softmax waits for S only
+// (wait_group 1). P is packed only after the P V that reads the previous P
+// has completed; packing it earlier makes ptxas serialize the wgmmas,
+// which NOSERIAL catches.
 // WGMMA-LABEL: .visible .entry attn_fwd_0(
-// WGMMA: .maxntid 256, 1, 1
+// WGMMA: .maxntid 384, 1, 1
+// WGMMA: .minnctapersm 1
+// mbarriers: Q full, then per stage K full, V full, K empty, V empty.
+// WGMMA-COUNT-3: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}], 64;
+// WGMMA-COUNT-2: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}], 256;
+// WGMMA-COUNT-2: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}], 64;
+// WGMMA-COUNT-2: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}], 256;
+// WGMMA: bar.sync 0;
+// WGMMA: setmaxnreg.dec.sync.aligned.u32 56;
 // WGMMA: cp.async.ca.shared.global
+// WGMMA: cp.async.wait_group 0;
 // WGMMA: fence.proxy.async.shared::cta;
-// The first block: S alone.
+// WGMMA: mbarrier.arrive.shared::cta.b64
+// WGMMA: mbarrier.try_wait.parity.shared::cta.b64
+// WGMMA: setmaxnreg.inc.sync.aligned.u32 224;
+// WGMMA: bar.arrive %r{{[0-9]+}}, 256;
+// The first block: Q and K_first, then S alone.
+// WGMMA: mbarrier.try_wait.parity.shared::cta.b64
+// WGMMA: mbarrier.try_wait.parity.shared::cta.b64
+// WGMMA: bar.sync %r{{[0-9]+}}, 256;
 // WGMMA: wgmma.fence.sync.aligned;
 // WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // WGMMA: wgmma.commit_group.sync.aligned;
-// WGMMA-NEXT: wgmma.wait_group.sync.aligned 0;
-// The loop's step: both products issued, then the wait for S alone (the
-// rest of the step's blocks are laid out elsewhere).
+// WGMMA: bar.arrive %r{{[0-9]+}}, 256;
+// WGMMA: wgmma.wait_group.sync.aligned 0;
+// WGMMA: mbarrier.arrive.shared::cta.b64
+// The loop's step: K_kb and V_kb-1, both products issued in one turn, then
+// the wait for S alone and the release of K_kb (the rest of the step's
+// blocks are laid out elsewhere).
+// WGMMA: mbarrier.try_wait.parity.shared::cta.b64
+// WGMMA: mbarrier.try_wait.parity.shared::cta.b64
+// WGMMA: bar.sync %r{{[0-9]+}}, 256;
 // WGMMA: wgmma.fence.sync.aligned;
 // WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // WGMMA: wgmma.commit_group.sync.aligned;
 // WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
 // WGMMA: wgmma.commit_group.sync.aligned;
-// WGMMA-NEXT: wgmma.wait_group.sync.aligned 1;
+// WGMMA: bar.arrive %r{{[0-9]+}}, 256;
+// WGMMA: wgmma.wait_group.sync.aligned 1;
+// WGMMA: mbarrier.arrive.shared::cta.b64
 // The last block's P V.
+// WGMMA: mbarrier.try_wait.parity.shared::cta.b64
+// WGMMA: bar.sync %r{{[0-9]+}}, 256;
 // WGMMA: wgmma.fence.sync.aligned;
 // WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // WGMMA: wgmma.commit_group.sync.aligned;
-// WGMMA-NEXT: wgmma.wait_group.sync.aligned 0;
+// WGMMA: bar.arrive %r{{[0-9]+}}, 256;
+// WGMMA: wgmma.wait_group.sync.aligned 0;
+// Warpgroup 0 takes the last turn; each warpgroup's epilogue barrier.
+// WGMMA: bar.sync %r{{[0-9]+}}, 256;
+// WGMMA: bar.sync %r{{[0-9]+}}, 128;
 // WGMMA-LABEL: .visible .entry attn_fwd_1(
 // WGMMA-NOT: wgmma
 // WGMMA: mma.sync.aligned.m16n8k16
