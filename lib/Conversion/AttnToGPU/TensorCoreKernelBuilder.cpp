@@ -43,15 +43,18 @@
 //   in the log2 domain; -inf when m == -inf). The CUDA-core kernel and the
 //   CPU paths keep exp / log.
 //
-// With Tiling::warpgroupMma (attn-compile --mma=wgmma, sm_90a) the loop
-// multiplies with wgmma: Br = 128 as two warpgroups of 64 rows (warp w
-// keeps rows [16w, 16w + 16), its rows of the m64 accumulators, so the
-// softmax code is shared), Q, K and V unpadded in the core-matrix layout
-// (MmaEmitterBase.h), S = Q K^T with both operands in shared memory,
-// O += P V with P from registers. It is software-pipelined like
-// FlashAttention-3's intra-warpgroup overlap (emitPipelinedWgmma): step kb
-// issues S_kb and O += P_{kb-1} V_{kb-1} together and runs block kb's
-// softmax while the tensor cores finish P V.
+// With Tiling::warpgroupMma (attn-compile --mma=wgmma, sm_90a) the kernel
+// is warp-specialized like FlashAttention-3: a producer warpgroup (threads
+// 0-127, emitProducer) copies Q and kWgmmaStages stages of K and of V with
+// cp.async and signals them on mbarriers; the consumer warpgroups
+// (threads 128-383 for Br = 128) multiply with wgmma, consumer warp w
+// owning rows [16w, 16w + 16), its rows of the m64 accumulators, so the
+// softmax code is shared. Q, K and V are unpadded in the core-matrix
+// layout (MmaEmitterBase.h), S = Q K^T with both operands in shared
+// memory, O += P V with P from registers. The consumer loop is
+// software-pipelined (emitPipelinedWgmma): step kb issues S_kb and
+// O += P_{kb-1} V_{kb-1} together and runs block kb's softmax while the
+// tensor cores finish P V; the two consumer warpgroups take turns to issue.
 //
 // mma.sync is emitted as nvvm.mma.sync (nvgpu.mma.sync cannot deduce bf16 PTX
 // types in MLIR 22) and ldmatrix as nvvm.ldmatrix on shared-memory byte
@@ -182,7 +185,6 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   const int64_t qOff = 0, kOff = blockQ * rowElts * eltBytes,
                 vOff = kOff + stages * tileBytes,
                 barOff = vOff + stages * tileBytes;
-  tensorCoresReadShared = wgmma;
   packedF16Convert = wgmma;
   float dropP = op.getDropoutP().convertToFloat();
 
@@ -244,8 +246,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
       copyTileCoreMatrices(query, qRowBase, q0, queryLen, blockQ, tiles,
                            idx(qOff / eltBytes), tokens, /*cacheInL1=*/true);
     else
-      copyTile(query, qRowBase, q0, queryLen, blockQ, qS, ValueRange{},
-               tokens);
+      copyTile(query, qRowBase, q0, queryLen, blockQ, qS, ValueRange{}, tokens);
     return nvgpu::DeviceAsyncCreateGroupOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
   };
@@ -897,8 +898,7 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
       return wgmmaFenceOperands(acc);
     });
     if (pingPong)
-      emitIf(isFirstGroup,
-             [&] { namedBarrier(idx(kTurnBarrier), 256); });
+      emitIf(isFirstGroup, [&] { namedBarrier(idx(kTurnBarrier), 256); });
     ml.append(o);
     return ml;
   };
@@ -915,13 +915,15 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   // core-matrix tile are contiguous), with 16-byte chunk c of row r at
   // chunk c ^ (r % 8), so that the 8 rows of one fragment store, and the
   // lanes of one 16-byte load, hit distinct banks.
-  auto staged = [&](Value row, Value chunk, int64_t inChunk)
-      -> std::pair<Value, SmallVector<Value, 2>> {
+  auto staged =
+      [&](Value row, Value chunk,
+          int64_t inChunk) -> std::pair<Value, SmallVector<Value, 2>> {
     if (!wgmma)
       return {qS, {row, add(mul(chunk, 8), inChunk)}};
     Value swizzled = arith::XOrIOp::create(b, loc, chunk, remu(row, 8));
-    return {tiles, {add(add(idx(qOff / eltBytes), mul(row, valueDim)),
-                        add(mul(swizzled, 8), inChunk))}};
+    return {tiles,
+            {add(add(idx(qOff / eltBytes), mul(row, valueDim)),
+                 add(mul(swizzled, 8), inChunk))}};
   };
   // Epilogue. Row slot i = 2mt + r of this thread: O[mt][nt][2r],
   // O[mt][nt][2r + 1] at dv 8nt + 2t + {0, 1}. The normalized O goes through

@@ -216,26 +216,26 @@ void MmaEmitterBase::mbarrierArrive(Value addr) {
 void MmaEmitterBase::mbarrierWait(Value addr, Value parity) {
   // The label is local to the braces, so the statement may appear many
   // times in one kernel.
-  emitAsmStatement(b, loc,
-                   "{\n.reg .pred P1;\nLAB_WAIT:\n"
-                   "mbarrier.try_wait.parity.shared::cta.b64 P1, [$0], $1;\n"
-                   "@!P1 bra LAB_WAIT;\n}",
-                   "r,r",
-                   ValueRange{sharedAddress32(b, loc, addr),
-                              arith::IndexCastUIOp::create(
-                                  b, loc, b.getI32Type(), parity)});
+  emitAsmStatement(
+      b, loc,
+      "{\n.reg .pred P1;\nLAB_WAIT:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 P1, [$0], $1;\n"
+      "@!P1 bra LAB_WAIT;\n}",
+      "r,r",
+      ValueRange{sharedAddress32(b, loc, addr),
+                 arith::IndexCastUIOp::create(b, loc, b.getI32Type(), parity)});
 }
 
 void MmaEmitterBase::namedBarrier(Value id, int64_t count) {
-  emitAsmStatement(b, loc, "bar.sync $0, " + Twine(count) + ";", "r",
-                   arith::IndexCastUIOp::create(b, loc, b.getI32Type(), id)
-                       .getResult());
+  emitAsmStatement(
+      b, loc, "bar.sync $0, " + Twine(count) + ";", "r",
+      arith::IndexCastUIOp::create(b, loc, b.getI32Type(), id).getResult());
 }
 
 void MmaEmitterBase::namedBarrierArrive(Value id, int64_t count) {
-  emitAsmStatement(b, loc, "bar.arrive $0, " + Twine(count) + ";", "r",
-                   arith::IndexCastUIOp::create(b, loc, b.getI32Type(), id)
-                       .getResult());
+  emitAsmStatement(
+      b, loc, "bar.arrive $0, " + Twine(count) + ";", "r",
+      arith::IndexCastUIOp::create(b, loc, b.getI32Type(), id).getResult());
 }
 
 void MmaEmitterBase::setMaxRegisters(int64_t count, bool increase) {

@@ -89,11 +89,11 @@ struct TensorCoreTiling {
   /// --mma=wgmma): warpgroups of 64 query rows, Q, K and V read by the
   /// tensor cores from shared memory. tc::chooseTiling takes it for the
   /// variants without per-element extras (no dropout, softcap or mask
-  /// tensor) and Lq > 64. Experimental: software-pipelined (the softmax of
-  /// one key block overlaps the P V of the previous one), but the two
-  /// warpgroups run in lock step, and on the H200 it measured 0.84-0.98x
-  /// FlashAttention-2 (docs/performance.md, session 7), below the mma.sync
-  /// kernel.
+  /// tensor) and Lq > 64. Experimental: warp-specialized (a producer
+  /// warpgroup copies, mbarriers signal the stages) and software-pipelined,
+  /// it measured 0.89-1.09x FlashAttention-2 on the H200
+  /// (docs/performance.md, session 8): faster at D = 64 with long
+  /// sequences, below the mma.sync kernel at D = 128.
   bool warpgroupMma = false;
 };
 
