@@ -290,8 +290,8 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
 
   // wgmma: the producer warpgroup copies Q and the K / V stages; the
   // consumers wait for them on mbarriers (MmaEmitterBase.h, "warp
-  // specialization") and multiply. mbarrier slots: Q, then per stage
-  // K full, V full, K empty, V empty.
+  // specialization") and multiply. The mbarriers follow the tiles: K full,
+  // V full, K empty, V empty (one per stage each), then Q full.
   auto barrier = [&](int64_t slot, Value stage) {
     return add(add(smemBase, barOff + 8 * slot * stages), mul(stage, 8));
   };
