@@ -110,8 +110,8 @@ static llvm::cl::opt<std::string> fwdMma(
     llvm::cl::desc("Matrix instructions of the forward tensor-core kernel: "
                    "mma-sync (default) or wgmma (sm_90a only, experimental: "
                    "for the variants without dropout, softcap or a mask "
-                   "tensor and with Lq > 64; slower than mma.sync so far, "
-                   "docs/performance.md)"),
+                   "tensor and with Lq > 64; warp-specialized, slower "
+                   "than mma.sync at D = 128 so far, docs/performance.md)"),
     llvm::cl::init("mma-sync"));
 
 static llvm::cl::opt<std::string> gradMma(
