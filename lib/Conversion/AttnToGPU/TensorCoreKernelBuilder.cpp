@@ -117,25 +117,120 @@ int64_t paddedStride(int64_t headDim) { return headDim + 8; }
 
 class TensorCoreEmitter : public MmaEmitterBase {
 public:
-  TensorCoreEmitter(OpBuilder &b, AttentionOp op, const KernelSpec &spec)
-      : MmaEmitterBase(b, op.getLoc(), op.getQueryType().getElementType(),
-                       op.getQueryType().getDimSize(3), spec.block[0]),
-        op(op), mods(ScoreModifiers::get(op)), blockQ(spec.blockQ),
-        blockKV(spec.blockKV), wgmma(spec.warpgroupMma) {
-    consumerThreads = spec.block[0] - (wgmma ? tc::kProducerThreads : 0);
-    rowsPerWarp = blockQ / (consumerThreads / 32);
-    auto q = op.getQueryType();
-    heads = q.getDimSize(1);
-    queryLen = q.getDimSize(2);
-    kvHeads = op.getKeyType().getDimSize(1);
-    keyLen = op.getKeyType().getDimSize(2);
-    valueDim = op.getValueType().getDimSize(3);
-    stride = paddedStride(headDim);
-  }
+  TensorCoreEmitter(OpBuilder &b, AttentionOp op, const KernelSpec &spec);
 
   void emit(gpu::GPUFuncOp func);
 
 private:
+  // --- the kernel's parts, in emission order (emit) -------------------------
+  /// Arguments, shared-memory views, block and thread indices, the visible
+  /// key blocks.
+  void emitSetup(Block &entry);
+  /// wgmma: mbarrier initialisation and the producer / consumer split
+  /// (afterwards the builder is in the consumers' branch); mma.sync: the
+  /// prologue copies of Q and the first K / V block.
+  void emitRolesOrPrologue();
+  /// warp, lane, g, t4 from `tid`.
+  void setThreadCoordinates();
+  /// Fragment addressing (mma.sync), this thread's rows and the loop's
+  /// initial state.
+  void emitRowsAndFragments();
+  SmallVector<Value> emitSyncLoop();
+  SmallVector<Value> emitPipelinedWgmma();
+  /// O / l through shared memory to global memory, lse; the return.
+  void emitEpilogue(ArrayRef<Value> finalState);
+
+  // --- copies ---------------------------------------------------------------
+  /// cp.async of the Q tile, as one group.
+  Value copyQuery();
+  /// cp.async of key block kb's K tile and/or V tile into stage `stage`, as
+  /// one group.
+  void copyBlock(Value kb, Value stage, bool keys, bool values);
+  void issueKV(Value kb, Value stage) {
+    copyBlock(kb, stage, /*keys=*/true, /*values=*/true);
+  }
+  /// Key block kb's index among the visible ones (kb - first): it is the
+  /// (index / stages)-th fill of stage index % stages.
+  Value visibleIndex(Value kb) {
+    return arith::SubIOp::create(b, loc, kb, firstBlock).getResult();
+  }
+  Value stageOf(Value kb) { return remu(visibleIndex(kb), stages); }
+  Value anyBlockOf() {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, firstBlock,
+                                 lastBlock)
+        .getResult();
+  }
+
+  // --- warp specialization (wgmma) ------------------------------------------
+  // The producer warpgroup copies Q and the K / V stages; the consumers wait
+  // for them on mbarriers (MmaEmitterBase.h, "warp specialization") and
+  // multiply. The mbarriers follow the tiles: K full, V full, K empty,
+  // V empty (one per stage each), then Q full.
+  Value barrier(int64_t slot, Value stage) {
+    return add(add(smemBase, barOff + 8 * slot * stages), mul(stage, 8));
+  }
+  Value keysFull(Value stage) { return barrier(0, stage); }
+  Value valuesFull(Value stage) { return barrier(1, stage); }
+  Value keysEmpty(Value stage) { return barrier(2, stage); }
+  Value valuesEmpty(Value stage) { return barrier(3, stage); }
+  /// The parity of the phase of a stage's mbarriers that its use-th fill
+  /// (full) or release (empty) completes.
+  Value parityOf(Value use) { return remu(use, 2); }
+  /// The producer: warps 0-1 copy Q and the K tiles, warps 2-3 the V tiles,
+  /// each pair on its own. Per visible key block a pair waits until the
+  /// consumers released the stage (from its second use on), copies its
+  /// tile, waits for its own copies (cp.async.wait_group 0), fences them for
+  /// the tensor cores' async proxy and arrives on the stage's full mbarrier.
+  /// (One sequence K, V, K, ... signalled K_kb only once the consumers had
+  /// released V_{kb-2}, at the end of step kb - 1: a bubble every step.)
+  void emitProducer();
+
+  // --- the loop's pieces ----------------------------------------------------
+  /// First tile row of this warp's m-tile mt.
+  Value tileRow0(int64_t mt) { return add(warpRow0, 16 * mt); }
+  /// The Q A-fragment of m-tile mt, k-step ks (ldmatrix.x4).
+  std::array<Value, 4> loadQ(int64_t mt, int64_t ks) {
+    return ldmatrix4(add(qLaneAddr[mt], ks * 16 * eltBytes), false);
+  }
+  int64_t oIndex(int64_t mt, int64_t nt, int64_t e) const {
+    return oState + (mt * nTilesO + nt) * 4 + e;
+  }
+
+  /// Whether the causal / window rules or the Lk bound can exclude any
+  /// (row, key) of this query block and the key block starting at key k0:
+  /// uniform per block pair (as attn-tile's blockNeedsMask), it picks the
+  /// masked or the plain score epilogue.
+  Value blockNeedsMask(Value k0);
+  /// One key block's scores to probabilities: the score modifiers at global
+  /// (row, key), then the online-softmax update of ml = (m[nRows],
+  /// l[nRows]). `s` holds S on entry and P (after dropout) on exit; `alpha`
+  /// receives the factors O must be rescaled by.
+  void softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
+                   SmallVector<Value> &ml, SmallVector<Value> &alpha);
+  /// O * alpha, o in oIndex order less oState. With Dv >= 128 the rescale is
+  /// skipped when no row of the warp has a new maximum: alpha is then
+  /// exp2(0) = 1 exactly (or O is still 0), so skipping is bit-identical,
+  /// and past the first key blocks the running maxima rarely grow. (A NaN
+  /// maximum compares unequal: it rescales.) Measured on the H200
+  /// (docs/performance.md, session 5): at D = 128 it keeps Br = 128 / Bc = 64
+  /// within 255 registers (the unconditional rescale spilled), 1.00-1.07x
+  /// FA2; at D = 64 the branch cost 0-8 %, so it is not emitted there.
+  SmallVector<Value> rescaleO(ArrayRef<Value> o, ValueRange mOld,
+                              ValueRange mNew, ArrayRef<Value> alpha);
+  /// A flat list of C-fragment values as [mTiles][nTiles] fragments.
+  SmallVector<SmallVector<Frag>> fragsOf(ArrayRef<Value> flat, int64_t nTiles);
+  static SmallVector<Value> flatten(ArrayRef<SmallVector<Frag>> f);
+  /// P's C fragments of n-tiles 2kk, 2kk + 1 are the A fragment of k-step
+  /// kk: a0 = (P[2kk].c0, c1), a1 = (P[2kk].c2, c3), a2 = (P[2kk+1].c0, c1),
+  /// a3 = (P[2kk+1].c2, c3).
+  std::array<Value, 4> packP(const SmallVector<Frag> &p, int64_t kk);
+  /// The staging position of O element (row, dv) in the Q tile: padded rows
+  /// (mma.sync); with wgmma unpadded rows (a warp's 16 rows of the
+  /// core-matrix tile are contiguous), with 16-byte chunk c of row r at
+  /// chunk c ^ (r % 8), so that the 8 rows of one fragment store, and the
+  /// lanes of one 16-byte load, hit distinct banks.
+  std::pair<Value, SmallVector<Value, 2>> staged(Value row, Value chunk,
+                                                 int64_t inChunk);
   Value maskValue(Value mask, Value bIdx, Value hIdx, Value row, Value key);
 
   AttentionOp op;
@@ -150,7 +245,97 @@ private:
   /// many rows each warp of them owns.
   int64_t consumerThreads, rowsPerWarp;
   int64_t heads, queryLen, kvHeads, keyLen, valueDim, stride;
+
+  // Fixed by the op and the tiling (constructor).
+  static constexpr int64_t eltBytes = 2;
+  /// Producer threads per stream (the K and the V stream, emitProducer).
+  static constexpr int64_t streamThreads = tc::kProducerThreads / 2;
+  int64_t group;    ///< query heads per KV head
+  int64_t mTiles;   ///< m16 tiles per warp (1 or 2)
+  int64_t nTilesS;  ///< key n-tiles of S per m-tile
+  int64_t kStepsQK; ///< k-steps of Q K^T
+  int64_t nTilesO;  ///< dv n-tiles of O per m-tile
+  int64_t kStepsPV; ///< k-steps of P V
+  int64_t rowElts;  ///< shared-memory row (core-matrix tiles: unpadded)
+  int64_t tileBytes, stages, qOff, kOff, vOff, barOff;
+  /// Row slots per thread (rows g and g + 8 of each m-tile) and where O
+  /// starts in the loop state (m[nRows], l[nRows], O).
+  int64_t nRows, oState;
+  float dropP;
+  /// The Q fragments stay in registers for the whole kernel when the
+  /// accumulators leave room (tc::keepsQueryInRegisters); otherwise they are
+  /// re-read from the (never overwritten) Q tile once per k-step and key
+  /// block.
+  bool qInRegisters;
+  // Score epilogues (in the loop): the masked one applies the positional
+  // rules and the Lk bound per element, the plain one only what exists
+  // everywhere (scale, softcap, tensor mask); see blockNeedsMask.
+  bool keyGuard, maySkipMask, foldScale;
+  float log2Scale;
+  ScoreModifiers maskedMods, plainMods;
+
+  // Values of the kernel body, set as it is emitted.
+  Value query, key, value, mask, seed, offset, out, lse;
+  Value qS, kS, vS, smemBase, tiles;
+  Value threadId, qBlock, hIdx, bIdx, warp, lane, g, t4;
+  Value q0, kvHead, qRowBase, kvRowBase, rowsInBlock, firstBlock, lastBlock;
+  Value anyBlock;  ///< whether any key block is visible
+  Value queryFull; ///< wgmma: the Q tile's mbarrier
+  Value qGroup;    ///< mma.sync: the Q copy's cp.async group
+  scf::IfOp roles; ///< wgmma: the producer / consumer branch
+  Value warpRow0, qLaneOff, kLaneOff, vLaneOff;
+  SmallVector<Value> qLaneAddr;
+  SmallVector<SmallVector<std::array<Value, 4>>> qFrag;
+  /// This thread's query rows (global, and clamped to Lq - 1) per row slot.
+  SmallVector<Value> rows, rowsC;
+  SmallVector<Value> init; ///< the loop's initial state
 };
+
+TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOp op,
+                                     const KernelSpec &spec)
+    : MmaEmitterBase(b, op.getLoc(), op.getQueryType().getElementType(),
+                     op.getQueryType().getDimSize(3), spec.block[0]),
+      op(op), mods(ScoreModifiers::get(op)), blockQ(spec.blockQ),
+      blockKV(spec.blockKV), wgmma(spec.warpgroupMma) {
+  consumerThreads = spec.block[0] - (wgmma ? tc::kProducerThreads : 0);
+  rowsPerWarp = blockQ / (consumerThreads / 32);
+  auto q = op.getQueryType();
+  heads = q.getDimSize(1);
+  queryLen = q.getDimSize(2);
+  kvHeads = op.getKeyType().getDimSize(1);
+  keyLen = op.getKeyType().getDimSize(2);
+  valueDim = op.getValueType().getDimSize(3);
+  stride = paddedStride(headDim);
+
+  group = heads / kvHeads;
+  mTiles = rowsPerWarp / 16;
+  nTilesS = blockKV / 8;
+  kStepsQK = headDim / 16;
+  nTilesO = valueDim / 8;
+  kStepsPV = blockKV / 16;
+  rowElts = wgmma ? headDim : stride;
+  tileBytes = blockKV * rowElts * eltBytes;
+  stages = wgmma ? tc::kWgmmaStages : 2;
+  qOff = 0;
+  kOff = blockQ * rowElts * eltBytes;
+  vOff = kOff + stages * tileBytes;
+  barOff = vOff + stages * tileBytes;
+  nRows = 2 * mTiles;
+  oState = 2 * nRows;
+  dropP = op.getDropoutP().convertToFloat();
+  qInRegisters = !wgmma && tc::keepsQueryInRegisters(rowsPerWarp, blockKV,
+                                                     headDim, valueDim);
+  keyGuard = keyLen % blockKV != 0;
+  maySkipMask = keyGuard || mods.hasPositionalMask();
+  foldScale = mods.scale > 0.0f && !mods.softcap && !mods.additiveMask;
+  log2Scale = mods.scale * kLog2E;
+  maskedMods = mods;
+  if (foldScale)
+    maskedMods.scale = 1.0f; // applied in the exponent
+  plainMods = maskedMods;
+  plainMods.causal = CausalMode::none;
+  plainMods.window.reset();
+}
 
 Value TensorCoreEmitter::maskValue(Value mask, Value bIdx, Value hIdx,
                                    Value row, Value key) {
@@ -170,28 +355,34 @@ Value TensorCoreEmitter::maskValue(Value mask, Value bIdx, Value hIdx,
 }
 
 void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
-  Block &entry = func.getBody().front();
-  b.setInsertionPointToStart(&entry);
-  const int64_t group = heads / kvHeads;
-  const int64_t mTiles = rowsPerWarp / 16; // m16 tiles per warp (1 or 2)
-  const int64_t nTilesS = blockKV / 8;     // key n-tiles of S per m-tile
-  const int64_t kStepsQK = headDim / 16;   // k-steps of Q K^T
-  const int64_t nTilesO = valueDim / 8;    // dv n-tiles of O per m-tile
-  const int64_t kStepsPV = blockKV / 16;   // k-steps of P V
-  const int64_t eltBytes = 2;
-  const int64_t rowElts = wgmma ? headDim : stride; // core-matrix: unpadded
-  const int64_t tileBytes = blockKV * rowElts * eltBytes;
-  const int64_t stages = wgmma ? tc::kWgmmaStages : 2;
-  const int64_t qOff = 0, kOff = blockQ * rowElts * eltBytes,
-                vOff = kOff + stages * tileBytes,
-                barOff = vOff + stages * tileBytes;
-  packedF16Convert = wgmma;
-  float dropP = op.getDropoutP().convertToFloat();
+  emitSetup(func.getBody().front());
+  emitRolesOrPrologue();
+  if (wgmma)
+    setThreadCoordinates();
+  emitRowsAndFragments();
+  SmallVector<Value> finalState = wgmma ? emitPipelinedWgmma() : emitSyncLoop();
+  emitEpilogue(finalState);
+}
 
+void TensorCoreEmitter::setThreadCoordinates() {
+  warp = divu(tid, 32);
+  lane = remu(tid, 32);
+  g = divu(lane, 4);
+  t4 = remu(lane, 4);
+}
+
+void TensorCoreEmitter::emitSetup(Block &entry) {
+  b.setInsertionPointToStart(&entry);
+  packedF16Convert = wgmma;
   KernelArguments args = KernelArguments::unpack(entry, op);
-  Value query = args.query, key = args.key, value = args.value,
-        mask = args.mask, seed = args.seed, offset = args.offset,
-        out = args.output, lse = args.lse;
+  query = args.query;
+  key = args.key;
+  value = args.value;
+  mask = args.mask;
+  seed = args.seed;
+  offset = args.offset;
+  out = args.output;
+  lse = args.lse;
 
   // Shared memory: one dynamic buffer, viewed as Q [Br][S], K/V [2][Bc][S].
   auto workgroup =
@@ -205,154 +396,108 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
         b, loc, MemRefType::get(shape, elt, AffineMap(), workgroup), dyn,
         idx(byteOff), ValueRange{});
   };
-  Value qS = view(qOff, {blockQ, stride});
-  Value kS = view(kOff, {stages, blockKV, stride});
-  Value vS = view(vOff, {stages, blockKV, stride});
-  Value smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dyn);
+  qS = view(qOff, {blockQ, stride});
+  kS = view(kOff, {stages, blockKV, stride});
+  vS = view(vOff, {stages, blockKV, stride});
+  smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dyn);
   // wgmma: the tiles as one flat view of elements (qS above is unused).
-  Value tiles = wgmma ? view(0, {barOff / eltBytes}) : Value();
+  tiles = wgmma ? view(0, {barOff / eltBytes}) : Value();
 
-  Value threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   tid = threadId;
-  Value qBlock = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  Value bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  // This thread's warp, lane and fragment coordinates (with wgmma, set once
-  // the roles have split: consumer threads count from 0).
-  Value warp, lane, g, t4;
-  auto threadCoordinates = [&] {
-    warp = divu(tid, 32);
-    lane = remu(tid, 32);
-    g = divu(lane, 4);
-    t4 = remu(lane, 4);
-  };
+  qBlock = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  // With wgmma the thread coordinates are set once the roles have split
+  // (consumer threads count from 0).
   if (!wgmma)
-    threadCoordinates();
-  Value q0 = mul(qBlock, blockQ);
-  Value kvHead = divu(hIdx, group);
+    setThreadCoordinates();
+  q0 = mul(qBlock, blockQ);
+  kvHead = divu(hIdx, group);
   // Row indices (in units of rows) of the first row of this (b, h) slice.
-  Value qRowBase = mul(add(mul(bIdx, heads), hIdx), queryLen);
-  Value kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
+  qRowBase = mul(add(mul(bIdx, heads), hIdx), queryLen);
+  kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
 
-  Value rowsInBlock = arith::MinSIOp::create(
+  rowsInBlock = arith::MinSIOp::create(
       b, loc, idx(blockQ), arith::SubIOp::create(b, loc, idx(queryLen), q0));
-  auto [firstBlock, lastBlock] = emitVisibleKeyBlocks(
+  std::tie(firstBlock, lastBlock) = emitVisibleKeyBlocks(
       b, loc, mods, q0, rowsInBlock, idx(queryLen), idx(keyLen), blockKV);
+}
 
-  // cp.async of the Q tile, as one group.
-  auto copyQuery = [&] {
-    SmallVector<Value> tokens;
+Value TensorCoreEmitter::copyQuery() {
+  SmallVector<Value> tokens;
+  if (wgmma)
+    copyTileCoreMatrices(query, qRowBase, q0, queryLen, blockQ, tiles,
+                         idx(qOff / eltBytes), tokens, /*cacheInL1=*/true);
+  else
+    copyTile(query, qRowBase, q0, queryLen, blockQ, qS, ValueRange{}, tokens);
+  return nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+}
+
+void TensorCoreEmitter::copyBlock(Value kb, Value stage, bool keys,
+                                  bool values) {
+  SmallVector<Value> tokens;
+  Value key0 = mul(kb, blockKV);
+  auto copy = [&](Value global, int64_t tileOff, Value tile) {
     if (wgmma)
-      copyTileCoreMatrices(query, qRowBase, q0, queryLen, blockQ, tiles,
-                           idx(qOff / eltBytes), tokens, /*cacheInL1=*/true);
+      copyTileCoreMatrices(
+          global, kvRowBase, key0, keyLen, blockKV, tiles,
+          add(mul(stage, tileBytes / eltBytes), tileOff / eltBytes), tokens,
+          /*cacheInL1=*/true);
     else
-      copyTile(query, qRowBase, q0, queryLen, blockQ, qS, ValueRange{}, tokens);
-    return nvgpu::DeviceAsyncCreateGroupOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+      copyTile(global, kvRowBase, key0, keyLen, blockKV, tile,
+               ValueRange{stage}, tokens);
   };
-  // cp.async of key block kb's K tile and/or V tile into stage `stage`, as
-  // one group.
-  auto copyBlock = [&](Value kb, Value stage, bool keys, bool values) {
-    SmallVector<Value> tokens;
-    Value key0 = mul(kb, blockKV);
-    auto copy = [&](Value global, int64_t tileOff, Value tile) {
-      if (wgmma)
-        copyTileCoreMatrices(
-            global, kvRowBase, key0, keyLen, blockKV, tiles,
-            add(mul(stage, tileBytes / eltBytes), tileOff / eltBytes), tokens,
-            /*cacheInL1=*/true);
-      else
-        copyTile(global, kvRowBase, key0, keyLen, blockKV, tile,
-                 ValueRange{stage}, tokens);
-    };
-    if (keys)
-      copy(key, kOff, kS);
-    if (values)
-      copy(value, vOff, vS);
-    nvgpu::DeviceAsyncCreateGroupOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
-  };
-  // Key block kb is the use-th fill of stage `stage` (kb - first = use
-  // stages + stage).
-  auto visibleIndex = [&](Value kb) {
-    return arith::SubIOp::create(b, loc, kb, firstBlock).getResult();
-  };
-  auto stageOf = [&](Value kb) { return remu(visibleIndex(kb), stages); };
-  auto issueKV = [&](Value kb, Value stage) {
-    copyBlock(kb, stage, /*keys=*/true, /*values=*/true);
-  };
-  auto anyBlockOf = [&] {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, firstBlock,
-                                 lastBlock)
-        .getResult();
-  };
-  Value anyBlock; // whether any key block is visible
+  if (keys)
+    copy(key, kOff, kS);
+  if (values)
+    copy(value, vOff, vS);
+  nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+}
 
-  // wgmma: the producer warpgroup copies Q and the K / V stages; the
-  // consumers wait for them on mbarriers (MmaEmitterBase.h, "warp
-  // specialization") and multiply. The mbarriers follow the tiles: K full,
-  // V full, K empty, V empty (one per stage each), then Q full.
-  auto barrier = [&](int64_t slot, Value stage) {
-    return add(add(smemBase, barOff + 8 * slot * stages), mul(stage, 8));
+void TensorCoreEmitter::emitProducer() {
+  Value copiesKeys = ltC(threadId, streamThreads);
+  tid = remu(threadId, streamThreads);
+  threads = streamThreads;
+  auto landed = [&](ArrayRef<Value> full) {
+    cpAsyncWait(0);
+    fenceProxyAsync();
+    for (Value f : full)
+      mbarrierArrive(f);
   };
-  Value queryFull; // set with wgmma only
-  auto keysFull = [&](Value stage) { return barrier(0, stage); };
-  auto valuesFull = [&](Value stage) { return barrier(1, stage); };
-  auto keysEmpty = [&](Value stage) { return barrier(2, stage); };
-  auto valuesEmpty = [&](Value stage) { return barrier(3, stage); };
-  // The parity of the phase of a stage's mbarriers that its use-th fill
-  // (full) or release (empty) completes.
-  auto parityOf = [&](Value use) { return remu(use, 2); };
-  // The producer: warps 0-1 copy Q and the K tiles, warps 2-3 the V tiles,
-  // each pair on its own. Per visible key block a pair waits until the
-  // consumers released the stage (from its second use on), copies its tile,
-  // waits for its own copies (cp.async.wait_group 0), fences them for the
-  // tensor cores' async proxy and arrives on the stage's full mbarrier. (One
-  // sequence K, V, K, ... signalled K_kb only once the consumers had
-  // released V_{kb-2}, at the end of step kb - 1: a bubble every step.)
-  const int64_t streamThreads = tc::kProducerThreads / 2;
-  auto emitProducer = [&] {
-    Value copiesKeys = ltC(threadId, streamThreads);
-    tid = remu(threadId, streamThreads);
-    threads = streamThreads;
-    auto landed = [&](ArrayRef<Value> full) {
-      cpAsyncWait(0);
-      fenceProxyAsync();
-      for (Value f : full)
-        mbarrierArrive(f);
-    };
-    // Key blocks [from, last) of the K (keys) or V stream.
-    auto stream = [&](bool keys, Value from) {
-      emitLoop(from, lastBlock, ValueRange{},
-               [&](Value kb, ValueRange) -> SmallVector<Value> {
-                 Value i = visibleIndex(kb);
-                 Value stage = remu(i, stages), use = divu(i, stages);
-                 Value reused = arith::CmpIOp::create(
-                     b, loc, arith::CmpIPredicate::uge, use, idx(1));
-                 emitIf(reused, [&] {
-                   mbarrierWait(keys ? keysEmpty(stage) : valuesEmpty(stage),
-                                parityOf(add(use, -1)));
-                 });
-                 copyBlock(kb, stage, keys, !keys);
-                 landed(keys ? keysFull(stage) : valuesFull(stage));
-                 return {};
+  // Key blocks [from, last) of the K (keys) or V stream.
+  auto stream = [&](bool keys, Value from) {
+    emitLoop(from, lastBlock, ValueRange{},
+             [&](Value kb, ValueRange) -> SmallVector<Value> {
+               Value i = visibleIndex(kb);
+               Value stage = remu(i, stages), use = divu(i, stages);
+               Value reused = arith::CmpIOp::create(
+                   b, loc, arith::CmpIPredicate::uge, use, idx(1));
+               emitIf(reused, [&] {
+                 mbarrierWait(keys ? keysEmpty(stage) : valuesEmpty(stage),
+                              parityOf(add(use, -1)));
                });
-    };
-    emitIf(anyBlock, [&] {
-      emitIf(copiesKeys, [&] {
-        copyQuery();
-        copyBlock(firstBlock, idx(0), /*keys=*/true, /*values=*/false);
-        landed({queryFull, keysFull(idx(0))});
-        stream(/*keys=*/true, add(firstBlock, 1));
-      });
-      emitIf(arith::XOrIOp::create(b, loc, copiesKeys,
-                                   arith::ConstantIntOp::create(b, loc, 1, 1)),
-             [&] { stream(/*keys=*/false, firstBlock); });
-    });
+               copyBlock(kb, stage, keys, !keys);
+               landed(keys ? keysFull(stage) : valuesFull(stage));
+               return {};
+             });
   };
+  emitIf(anyBlock, [&] {
+    emitIf(copiesKeys, [&] {
+      copyQuery();
+      copyBlock(firstBlock, idx(0), /*keys=*/true, /*values=*/false);
+      landed({queryFull, keysFull(idx(0))});
+      stream(/*keys=*/true, add(firstBlock, 1));
+    });
+    emitIf(arith::XOrIOp::create(b, loc, copiesKeys,
+                                 arith::ConstantIntOp::create(b, loc, 1, 1)),
+           [&] { stream(/*keys=*/false, firstBlock); });
+  });
+}
 
-  Value qGroup;
-  scf::IfOp roles;
+void TensorCoreEmitter::emitRolesOrPrologue() {
   if (wgmma) {
     anyBlock = anyBlockOf();
     queryFull = add(smemBase, barOff + 8 * 4 * stages);
@@ -393,34 +538,21 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     emitIf(anyBlock, [&] { issueKV(firstBlock, idx(0)); });
     emitWaitAllCopies(qGroup);
   }
-  if (wgmma)
-    threadCoordinates();
+}
 
-  // First tile row of this warp's m-tile mt.
-  Value warpRow0 = mul(warp, rowsPerWarp);
-  auto tileRow0 = [&](int64_t mt) { return add(warpRow0, 16 * mt); };
+void TensorCoreEmitter::emitRowsAndFragments() {
+  warpRow0 = mul(warp, rowsPerWarp);
   // Q A-fragments of m-tile mt, one x4 per k-step of 16 dims: lane l
   // addresses tile row 16mt + l % 16, column 16ks + 8 * (l / 16), so
   // matrices 0..3 = (rows 0-7, cols 0-7), (8-15, 0-7), (0-7, 8-15),
   // (8-15, 8-15) = a0..a3.
-  Value qLaneOff =
+  qLaneOff =
       mul(add(mul(remu(lane, 16), stride), mul(divu(lane, 16), 8)), eltBytes);
-  SmallVector<Value> qLaneAddr;
   for (int64_t mt = 0; mt < mTiles; ++mt)
     qLaneAddr.push_back(
         add(add(smemBase, qOff),
             add(mul(tileRow0(mt), stride * eltBytes), qLaneOff)));
-  auto loadQ = [&](int64_t mt, int64_t ks) {
-    return ldmatrix4(add(qLaneAddr[mt], ks * 16 * eltBytes), false);
-  };
-  // The Q fragments stay in registers for the whole kernel when the
-  // accumulators leave room (tc::keepsQueryInRegisters); otherwise they are
-  // re-read from the (never overwritten) Q tile once per k-step and key
-  // block.
-  const bool qInRegisters =
-      !wgmma &&
-      tc::keepsQueryInRegisters(rowsPerWarp, blockKV, headDim, valueDim);
-  SmallVector<SmallVector<std::array<Value, 4>>> qFrag(mTiles);
+  qFrag.assign(mTiles, {});
   if (qInRegisters)
     for (int64_t mt = 0; mt < mTiles; ++mt)
       for (int64_t ks = 0; ks < kStepsQK; ++ks)
@@ -430,15 +562,14 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   // key 16np + l % 8 + 8 * (l / 16), dim 16ks + 8 * ((l / 8) % 2); registers
   // {0, 1} = (b0, b1) of n-tile 2np, {2, 3} = (b0, b1) of n-tile 2np + 1.
   // Each is used by every m-tile of the warp.
-  Value kLaneOff =
-      mul(add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), stride),
-              mul(remu(divu(lane, 8), 2), 8)),
-          eltBytes);
+  kLaneOff = mul(add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), stride),
+                     mul(remu(divu(lane, 8), 2), 8)),
+                 eltBytes);
   // V B-fragments (transposed), one x4 per (pair of dv n-tiles, k-step of 16
   // keys): lane l addresses key 16kk + l % 8 + 8 * ((l / 8) % 2), dv
   // 16np + 8 * (l / 16); registers {0, 1} = (b0, b1) of dv n-tile 2np,
   // {2, 3} = (b0, b1) of dv n-tile 2np + 1.
-  Value vLaneOff =
+  vLaneOff =
       mul(add(mul(add(remu(lane, 8), mul(remu(divu(lane, 8), 2), 8)), stride),
               mul(divu(lane, 16), 8)),
           eltBytes);
@@ -446,8 +577,6 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   // This thread's query rows: C-fragment rows g and g + 8 of each m-tile,
   // global and clamped (padding rows compute on the last row, as in the
   // CUDA-core kernel; their results are not stored). Row slot i = 2mt + r.
-  const int64_t nRows = 2 * mTiles;
-  SmallVector<Value> rows, rowsC;
   for (int64_t mt = 0; mt < mTiles; ++mt)
     for (int64_t r = 0; r < 2; ++r) {
       rows.push_back(add(q0, add(tileRow0(mt), add(g, 8 * r))));
@@ -457,474 +586,433 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   // Loop state: m[nRows], l[nRows] (l is this thread's partial sum over its
   // columns; the quad's partial sums are added in the epilogue), then the O
   // fragments of each m-tile.
-  SmallVector<Value> init;
   for (int64_t i = 0; i < nRows; ++i)
     init.push_back(f32(kNegInf));
   for (int64_t i = 0; i < nRows; ++i)
     init.push_back(f32(0.0f));
   for (int64_t i = 0; i < mTiles * nTilesO * 4; ++i)
     init.push_back(f32(0.0f));
-  const int64_t oState = 2 * nRows;
-  auto oIndex = [&](int64_t mt, int64_t nt, int64_t e) {
-    return oState + (mt * nTilesO + nt) * 4 + e;
-  };
+}
 
-  // Score epilogues (in the loop): the masked one applies the positional
-  // rules and the Lk bound per element, the plain one only what exists
-  // everywhere (scale, softcap, tensor mask). blockNeedsMask is uniform per
-  // (query block, key block): whether the causal/window rules or Lk can
-  // exclude any (row, key) of the pair (as in attn-tile's blockNeedsMask).
-  const bool keyGuard = keyLen % blockKV != 0;
-  const bool maySkipMask = keyGuard || mods.hasPositionalMask();
-  const bool foldScale =
-      mods.scale > 0.0f && !mods.softcap && !mods.additiveMask;
-  const float log2Scale = mods.scale * kLog2E;
-  ScoreModifiers maskedMods = mods;
-  if (foldScale)
-    maskedMods.scale = 1.0f; // applied in the exponent
-  ScoreModifiers plainMods = maskedMods;
-  plainMods.causal = CausalMode::none;
-  plainMods.window.reset();
-  auto blockNeedsMask = [&](Value k0) -> Value {
-    auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
-      return arith::CmpIOp::create(b, loc, p, x, y);
-    };
-    Value blockEnd = add(k0, blockKV);
-    Value needs = keyGuard
-                      ? cmp(arith::CmpIPredicate::sgt, blockEnd, idx(keyLen))
-                      : arith::ConstantIntOp::create(b, loc, 0, 1);
-    if (!mods.hasPositionalMask())
-      return needs;
-    int64_t delta =
-        mods.causal == CausalMode::bottom_right ? keyLen - queryLen : 0;
-    std::optional<int64_t> right;
-    if (mods.causal != CausalMode::none)
-      right = 0;
-    if (mods.window && mods.window->second >= 0)
-      right =
-          right ? std::min(*right, mods.window->second) : mods.window->second;
-    // Upper edge: the first row's diagonal (+ right) must cover the last key.
-    if (right)
-      needs =
-          arith::OrIOp::create(b, loc, needs,
-                               cmp(arith::CmpIPredicate::sgt, add(blockEnd, -1),
-                                   add(q0, delta + *right)));
-    // Lower edge: the last row's window start must not pass the first key.
-    if (mods.window && mods.window->first >= 0) {
-      Value lastRow =
-          add(q0, arith::SubIOp::create(b, loc, rowsInBlock, idx(1)));
-      needs =
-          arith::OrIOp::create(b, loc, needs,
-                               cmp(arith::CmpIPredicate::slt, k0,
-                                   add(lastRow, delta - mods.window->first)));
-    }
+Value TensorCoreEmitter::blockNeedsMask(Value k0) {
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  };
+  Value blockEnd = add(k0, blockKV);
+  Value needs = keyGuard ? cmp(arith::CmpIPredicate::sgt, blockEnd, idx(keyLen))
+                         : arith::ConstantIntOp::create(b, loc, 0, 1);
+  if (!mods.hasPositionalMask())
     return needs;
-  };
+  int64_t delta =
+      mods.causal == CausalMode::bottom_right ? keyLen - queryLen : 0;
+  std::optional<int64_t> right;
+  if (mods.causal != CausalMode::none)
+    right = 0;
+  if (mods.window && mods.window->second >= 0)
+    right = right ? std::min(*right, mods.window->second) : mods.window->second;
+  // Upper edge: the first row's diagonal (+ right) must cover the last key.
+  if (right)
+    needs =
+        arith::OrIOp::create(b, loc, needs,
+                             cmp(arith::CmpIPredicate::sgt, add(blockEnd, -1),
+                                 add(q0, delta + *right)));
+  // Lower edge: the last row's window start must not pass the first key.
+  if (mods.window && mods.window->first >= 0) {
+    Value lastRow = add(q0, arith::SubIOp::create(b, loc, rowsInBlock, idx(1)));
+    needs = arith::OrIOp::create(b, loc, needs,
+                                 cmp(arith::CmpIPredicate::slt, k0,
+                                     add(lastRow, delta - mods.window->first)));
+  }
+  return needs;
+}
 
-  // One key block's scores to probabilities: the score modifiers at global
-  // (row, key), then the online-softmax update of ml = (m[nRows],
-  // l[nRows]). `s` holds S on entry and P (after dropout) on exit; `alpha`
-  // receives the factors O must be rescaled by.
-  auto softmaxStep = [&](Value kb, SmallVector<SmallVector<Frag>> &s,
-                         SmallVector<Value> &ml, SmallVector<Value> &alpha) {
-    // Score modifiers at global (row, key): element e of n-tile nt of
-    // m-tile mt is at row rows[2mt + e / 2], key key0 + 8nt + 2t + e % 2.
-    // With `foldScale` the scores stay raw (masked ones -inf) and
-    // scale * log2(e) is applied in the exponent (one FMA per element);
-    // otherwise they leave here modified and multiplied by log2(e).
-    // Either way m is in the log2 domain.
-    Value key0 = mul(kb, blockKV);
-    Value keyT = add(key0, mul(t4, 2));
-    auto modifiedScores = [&](bool masked) {
-      const ScoreModifiers &m = masked ? maskedMods : plainMods;
-      const bool guardKeys = masked && keyGuard;
-      SmallVector<Value> out;
-      for (int64_t mt = 0; mt < mTiles; ++mt)
-        for (int64_t nt = 0; nt < nTilesS; ++nt)
-          for (int64_t e = 0; e < 4; ++e) {
-            Value keyIdx = add(keyT, 8 * nt + e % 2);
-            Value row = rowsC[2 * mt + e / 2];
-            Value mv;
-            if (mask)
-              mv = maskValue(mask, bIdx, hIdx, row,
-                             guardKeys ? minS(keyIdx, keyLen - 1) : keyIdx);
-            Value sc = emitModifiedScore(b, loc, m, s[mt][nt][e], mv, row,
-                                         keyIdx, idx(queryLen), idx(keyLen));
-            if (guardKeys)
-              sc = arith::SelectOp::create(b, loc, ltC(keyIdx, keyLen), sc,
-                                           f32(kNegInf));
-            if (!foldScale)
-              sc = fmul(sc, f32(kLog2E));
-            out.push_back(sc);
-          }
-      return out;
-    };
-    // Uniform per block: only diagonal / window-edge / last (ragged) key
-    // blocks take the elementwise positional path.
-    SmallVector<Value> scores =
-        maySkipMask ? emitUniformChoice(blockNeedsMask(key0), modifiedScores)
-                    : modifiedScores(/*masked=*/false);
+void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
+                                    SmallVector<Value> &ml,
+                                    SmallVector<Value> &alpha) {
+  // Score modifiers at global (row, key): element e of n-tile nt of
+  // m-tile mt is at row rows[2mt + e / 2], key key0 + 8nt + 2t + e % 2.
+  // With `foldScale` the scores stay raw (masked ones -inf) and
+  // scale * log2(e) is applied in the exponent (one FMA per element);
+  // otherwise they leave here modified and multiplied by log2(e).
+  // Either way m is in the log2 domain.
+  Value key0 = mul(kb, blockKV);
+  Value keyT = add(key0, mul(t4, 2));
+  auto modifiedScores = [&](bool masked) {
+    const ScoreModifiers &m = masked ? maskedMods : plainMods;
+    const bool guardKeys = masked && keyGuard;
+    SmallVector<Value> out;
     for (int64_t mt = 0; mt < mTiles; ++mt)
       for (int64_t nt = 0; nt < nTilesS; ++nt)
-        for (int64_t e = 0; e < 4; ++e)
-          s[mt][nt][e] = scores[(mt * nTilesS + nt) * 4 + e];
-
-    // Online softmax per row slot i = 2mt + r (r = 0: elements 0, 1 of
-    // each n-tile; r = 1: elements 2, 3). The 4 threads of a quad (same
-    // g) share a row.
-    for (int64_t i = 0; i < nRows; ++i) {
-      int64_t mt = i / 2, r = i % 2;
-      SmallVector<Frag> &sm = s[mt];
-      Value mx = sm[0][2 * r];
-      for (int64_t nt = 0; nt < nTilesS; ++nt)
-        for (int64_t j = 0; j < 2; ++j)
-          if (nt || j)
-            mx = fmax(mx, sm[nt][2 * r + j]);
-      mx = fmax(mx, shflXor(mx, 1));
-      mx = fmax(mx, shflXor(mx, 2));
-      if (foldScale)
-        mx = fmul(mx, f32(log2Scale));
-      Value m = ml[i], l = ml[nRows + i];
-      Value mNew = fmax(m, mx);
-      Value isEmpty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                            mNew, f32(kNegInf));
-      Value safe = arith::SelectOp::create(b, loc, isEmpty, f32(0.0f), mNew);
-      alpha[i] = exp2(arith::SubFOp::create(b, loc, m, safe));
-      Value negSafe = arith::NegFOp::create(b, loc, safe);
-      Value sum = f32(0.0f);
-      for (int64_t nt = 0; nt < nTilesS; ++nt)
-        for (int64_t j = 0; j < 2; ++j) {
-          Value &sv = sm[nt][2 * r + j];
-          // s * (scale log2 e) - m: one FMA.
-          Value x =
-              foldScale ? fmaC(sv, f32(log2Scale), negSafe) : fadd(sv, negSafe);
-          Value p = exp2(x);
-          sum = fadd(sum, p);
-          Value weight = p;
-          if (dropP > 0.0f) {
-            Value keyIdx = add(keyT, 8 * nt + j);
-            DropoutPosition pos{bIdx,   hIdx,       rowsC[i],
-                                keyIdx, idx(heads), idx(queryLen)};
-            Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
-            weight = arith::SelectOp::create(
-                b, loc, keep, fmul(p, f32(1.0f / (1.0f - dropP))), f32(0.0f));
-          }
-          sv = weight; // s now holds the (dropped-out) P.
+        for (int64_t e = 0; e < 4; ++e) {
+          Value keyIdx = add(keyT, 8 * nt + e % 2);
+          Value row = rowsC[2 * mt + e / 2];
+          Value mv;
+          if (mask)
+            mv = maskValue(mask, bIdx, hIdx, row,
+                           guardKeys ? minS(keyIdx, keyLen - 1) : keyIdx);
+          Value sc = emitModifiedScore(b, loc, m, s[mt][nt][e], mv, row, keyIdx,
+                                       idx(queryLen), idx(keyLen));
+          if (guardKeys)
+            sc = arith::SelectOp::create(b, loc, ltC(keyIdx, keyLen), sc,
+                                         f32(kNegInf));
+          if (!foldScale)
+            sc = fmul(sc, f32(kLog2E));
+          out.push_back(sc);
         }
-      ml[i] = mNew;
-      ml[nRows + i] = fmaC(l, alpha[i], sum);
-    }
+    return out;
   };
+  // Uniform per block: only diagonal / window-edge / last (ragged) key
+  // blocks take the elementwise positional path.
+  SmallVector<Value> scores =
+      maySkipMask ? emitUniformChoice(blockNeedsMask(key0), modifiedScores)
+                  : modifiedScores(/*masked=*/false);
+  for (int64_t mt = 0; mt < mTiles; ++mt)
+    for (int64_t nt = 0; nt < nTilesS; ++nt)
+      for (int64_t e = 0; e < 4; ++e)
+        s[mt][nt][e] = scores[(mt * nTilesS + nt) * 4 + e];
 
-  // O * alpha, o in oIndex order less oState. With Dv >= 128 the rescale is
-  // skipped when no row of the warp has a new maximum: alpha is then
-  // exp2(0) = 1 exactly (or O is still 0), so skipping is bit-identical,
-  // and past the first key blocks the running maxima rarely grow. (A NaN
-  // maximum compares unequal: it rescales.) Measured on the H200
-  // (docs/performance.md, session 5): at D = 128 it keeps Br = 128 / Bc = 64
-  // within 255 registers (the unconditional rescale spilled), 1.00-1.07x
-  // FA2; at D = 64 the branch cost 0-8 %, so it is not emitted there.
-  auto rescaleO = [&](ArrayRef<Value> o, ValueRange mOld, ValueRange mNew,
-                      ArrayRef<Value> alpha) -> SmallVector<Value> {
-    auto rescaleAll = [&](bool rescale) {
-      SmallVector<Value> out;
-      for (int64_t mt = 0; mt < mTiles; ++mt)
-        for (int64_t nt = 0; nt < nTilesO; ++nt)
-          for (int64_t e = 0; e < 4; ++e) {
-            Value v = o[(mt * nTilesO + nt) * 4 + e];
-            out.push_back(rescale ? fmul(v, alpha[2 * mt + e / 2]) : v);
-          }
-      return out;
-    };
-    if (tc::skipsUnchangedRescale(valueDim)) {
-      Value grew = arith::ConstantIntOp::create(b, loc, 0, 1);
-      for (int64_t i = 0; i < nRows; ++i)
-        grew = arith::OrIOp::create(
-            b, loc, grew,
-            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, mOld[i],
-                                  mNew[i]));
-      return emitUniformChoice(warpAny(grew), rescaleAll);
-    }
-    return rescaleAll(/*rescale=*/true);
-  };
-  auto fragsOf = [&](ArrayRef<Value> flat, int64_t nTiles) {
-    SmallVector<SmallVector<Frag>> f(mTiles, SmallVector<Frag>(nTiles));
-    for (int64_t mt = 0; mt < mTiles; ++mt)
-      for (int64_t nt = 0; nt < nTiles; ++nt)
-        for (int64_t e = 0; e < 4; ++e)
-          f[mt][nt][e] = flat[(mt * nTiles + nt) * 4 + e];
-    return f;
-  };
-  auto flatten = [&](ArrayRef<SmallVector<Frag>> f) {
-    SmallVector<Value> flat;
-    for (const SmallVector<Frag> &tile : f)
-      for (const Frag &frag : tile)
-        flat.append(frag.begin(), frag.end());
-    return flat;
-  };
-  // P's C fragments of n-tiles 2kk, 2kk + 1 are the A fragment of k-step
-  // kk: a0 = (P[2kk].c0, c1), a1 = (P[2kk].c2, c3), a2 = (P[2kk+1].c0, c1),
-  // a3 = (P[2kk+1].c2, c3).
-  auto packP = [&](const SmallVector<Frag> &p, int64_t kk) {
-    const Frag &p0 = p[2 * kk], &p1 = p[2 * kk + 1];
-    return std::array<Value, 4>{packPair(p0[0], p0[1]), packPair(p0[2], p0[3]),
-                                packPair(p1[0], p1[1]), packPair(p1[2], p1[3])};
-  };
-
-  // The mma.sync loop: per key block, S = Q K^T, softmax, O = O alpha + P V.
-  auto emitSyncLoop = [&]() -> SmallVector<Value> {
-    SmallVector<Value> loop =
-        emitLoop(firstBlock, lastBlock, init, [&](Value kb, ValueRange state) {
-          Value stage = stageOf(kb);
-          emitPrefetchingStepHead(qGroup, kb, stage, lastBlock, issueKV);
-          Value stageBytes = mul(stage, tileBytes);
-          Value kBase = add(add(add(smemBase, kOff), stageBytes), kLaneOff);
-          Value vBase = add(add(add(smemBase, vOff), stageBytes), vLaneOff);
-
-          // S = Q K^T: per m-tile, blockKV / 8 n-tiles of 8 keys, f32. Each
-          // K fragment pair feeds every m-tile.
-          Frag zero{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)};
-          SmallVector<SmallVector<Frag>> s(mTiles,
-                                           SmallVector<Frag>(nTilesS, zero));
-          for (int64_t ks = 0; ks < kStepsQK; ++ks) {
-            SmallVector<std::array<Value, 4>> qf;
-            for (int64_t mt = 0; mt < mTiles; ++mt)
-              qf.push_back(qInRegisters ? qFrag[mt][ks] : loadQ(mt, ks));
-            for (int64_t np = 0; np < nTilesS / 2; ++np) {
-              auto kr = ldmatrix4(
-                  add(kBase, (16 * np * stride + 16 * ks) * eltBytes), false);
-              for (int64_t mt = 0; mt < mTiles; ++mt) {
-                s[mt][2 * np] = mma(qf[mt], kr[0], kr[1], s[mt][2 * np]);
-                s[mt][2 * np + 1] =
-                    mma(qf[mt], kr[2], kr[3], s[mt][2 * np + 1]);
-              }
-            }
-          }
-
-          SmallVector<Value> ml(state.begin(), state.begin() + oState);
-          SmallVector<Value> alpha(nRows);
-          softmaxStep(kb, s, ml, alpha);
-          SmallVector<Value> oFlat(state.begin() + oState, state.end());
-          SmallVector<SmallVector<Frag>> o =
-              fragsOf(rescaleO(oFlat, state.take_front(nRows),
-                               ArrayRef<Value>(ml).take_front(nRows), alpha),
-                      nTilesO);
-          // Each V fragment pair feeds every m-tile.
-          for (int64_t kk = 0; kk < kStepsPV; ++kk) {
-            SmallVector<std::array<Value, 4>> pa;
-            for (int64_t mt = 0; mt < mTiles; ++mt)
-              pa.push_back(packP(s[mt], kk));
-            for (int64_t np = 0; np < nTilesO / 2; ++np) {
-              auto vr = ldmatrix4(
-                  add(vBase, (16 * kk * stride + 16 * np) * eltBytes), true);
-              for (int64_t mt = 0; mt < mTiles; ++mt) {
-                o[mt][2 * np] = mma(pa[mt], vr[0], vr[1], o[mt][2 * np]);
-                o[mt][2 * np + 1] =
-                    mma(pa[mt], vr[2], vr[3], o[mt][2 * np + 1]);
-              }
-            }
-          }
-          SmallVector<Value> next = ml;
-          next.append(flatten(o));
-          return next;
-        });
-    return loop;
-  };
-
-  // The wgmma loop (sm_90a), software-pipelined as in FlashAttention-3:
-  // step kb issues S_kb = Q K_kb^T and O += P_{kb-1} V_{kb-1} back to back,
-  // waits for S only and computes block kb's softmax while the tensor cores
-  // still multiply P V, then waits for O and rescales it. The stages come
-  // from the producer warpgroup (emitProducer): step kb waits on the full
-  // mbarriers of K_kb and V_{kb-1} and releases each stage on its empty
-  // mbarrier as soon as the wgmma reading it has retired, so the two
-  // consumer warpgroups never wait for each other. The first block's S
-  // and softmax are peeled before the loop, the last block's P V follows
-  // it. Loop state: m, l, O (as emitSyncLoop) and P as packed A fragments.
-  //
-  // With two consumer warpgroups they also take turns to issue their
-  // wgmmas (FlashAttention-3's ping-pong scheduling): warpgroup w waits on
-  // named barrier kTurnBarrier + w (bar.sync, 256 threads) before issuing
-  // and passes the turn with bar.arrive on the other's once issued, so one
-  // warpgroup's softmax runs while the other's wgmmas have the tensor
-  // cores. Warpgroup 1 gives warpgroup 0 the first turn, and warpgroup 0
-  // takes the one warpgroup 1 passes after its last wgmmas, so every
-  // arrive is matched.
-  auto emitPipelinedWgmma = [&]() -> SmallVector<Value> {
-    const bool pingPong = consumerThreads == 256;
-    constexpr int64_t kTurnBarrier = 3; // 0: block, 1-2: epilogue
-    Value wg = divu(warp, 4);
-    Value isFirstGroup =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, wg, idx(0));
-    auto takeTurn = [&] {
-      if (pingPong)
-        namedBarrier(add(wg, kTurnBarrier), 256);
-    };
-    auto passTurn = [&] {
-      if (pingPong)
-        namedBarrierArrive(
-            add(arith::SubIOp::create(b, loc, idx(1), wg), kTurnBarrier), 256);
-    };
-    if (pingPong)
-      emitIf(arith::XOrIOp::create(b, loc, isFirstGroup,
-                                   arith::ConstantIntOp::create(b, loc, 1, 1)),
-             [&] { namedBarrierArrive(idx(kTurnBarrier), 256); });
-    // The warpgroup's 64 rows of Q, K-major; a k-step of 16 dims is two
-    // core matrices (256 bytes).
-    Value qRows =
-        add(add(smemBase, qOff), mul(divu(warp, 4), 64 * headDim * eltBytes));
-    // S = Q K^T with both operands in shared memory; committed, not waited.
-    auto issueScores = [&](Value stage) {
-      Value kTile = add(add(smemBase, kOff), mul(stage, tileBytes));
-      SmallVector<Value> acc = freshAccumulators(blockKV / 2);
-      wgmmaAccumulates = false;
-      for (int64_t ks = 0; ks < kStepsQK; ++ks)
-        acc = wgmmaSharedA(
-            kMajorDescriptor(add(qRows, 256 * ks), headDim), false,
-            kMajorDescriptor(add(kTile, 256 * ks), headDim), false, acc);
-      wgmmaCommit();
-      return acc;
-    };
-    // O += P V: P from registers, V MN-major (a k-step of 16 keys is two row
-    // blocks of 16 Dv bytes each); committed, not waited.
-    auto issueValues = [&](ArrayRef<Value> p, Value stage,
-                           SmallVector<Value> acc) {
-      Value vTile = add(add(smemBase, vOff), mul(stage, tileBytes));
-      for (int64_t kk = 0; kk < kStepsPV; ++kk)
-        acc = wgmmaRegA(
-            p.slice(4 * kk, 4),
-            mnMajorDescriptor(add(vTile, kk * 2 * 16 * valueDim), valueDim),
-            true, acc);
-      wgmmaCommit();
-      return acc;
-    };
-    // Block kb's softmax on its (waited-for) scores: updates ml, returns P
-    // in f32 (s, n-tile order).
-    auto probabilities = [&](Value kb, ArrayRef<Value> scores,
-                             SmallVector<Value> &ml,
-                             SmallVector<Value> &alpha) {
-      SmallVector<SmallVector<Frag>> s = fragsOf(scores, nTilesS);
-      softmaxStep(kb, s, ml, alpha);
-      return s;
-    };
-    // P as packed A fragments: only once no wgmma still reads the previous
-    // P (ptxas may give the new P the old one's registers), and all of it
-    // before the next wgmma.fence (register writes between the fence and a
-    // wgmma make ptxas inject warpgroup.arrive).
-    auto packed = [&](const SmallVector<SmallVector<Frag>> &s) {
-      SmallVector<Value> p;
-      for (int64_t kk = 0; kk < kStepsPV; ++kk)
-        llvm::append_range(p, packP(s[0], kk));
-      return p;
-    };
-
-    // Peeled first block (K_first and V_first are in stage 0).
-    SmallVector<Value> mlInit(init.begin(), init.begin() + oState);
-    SmallVector<Value> oInit(init.begin() + oState, init.end());
-    SmallVector<Value> pInit(kStepsPV * 4, i32c(0));
-    SmallVector<Value> first = emitUniformChoice(anyBlock, [&](bool any) {
-      SmallVector<Value> ml = mlInit;
-      if (!any) {
-        ml.append(pInit);
-        return ml;
+  // Online softmax per row slot i = 2mt + r (r = 0: elements 0, 1 of
+  // each n-tile; r = 1: elements 2, 3). The 4 threads of a quad (same
+  // g) share a row.
+  for (int64_t i = 0; i < nRows; ++i) {
+    int64_t mt = i / 2, r = i % 2;
+    SmallVector<Frag> &sm = s[mt];
+    Value mx = sm[0][2 * r];
+    for (int64_t nt = 0; nt < nTilesS; ++nt)
+      for (int64_t j = 0; j < 2; ++j)
+        if (nt || j)
+          mx = fmax(mx, sm[nt][2 * r + j]);
+    mx = fmax(mx, shflXor(mx, 1));
+    mx = fmax(mx, shflXor(mx, 2));
+    if (foldScale)
+      mx = fmul(mx, f32(log2Scale));
+    Value m = ml[i], l = ml[nRows + i];
+    Value mNew = fmax(m, mx);
+    Value isEmpty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                          mNew, f32(kNegInf));
+    Value safe = arith::SelectOp::create(b, loc, isEmpty, f32(0.0f), mNew);
+    alpha[i] = exp2(arith::SubFOp::create(b, loc, m, safe));
+    Value negSafe = arith::NegFOp::create(b, loc, safe);
+    Value sum = f32(0.0f);
+    for (int64_t nt = 0; nt < nTilesS; ++nt)
+      for (int64_t j = 0; j < 2; ++j) {
+        Value &sv = sm[nt][2 * r + j];
+        // s * (scale log2 e) - m: one FMA.
+        Value x =
+            foldScale ? fmaC(sv, f32(log2Scale), negSafe) : fadd(sv, negSafe);
+        Value p = exp2(x);
+        sum = fadd(sum, p);
+        Value weight = p;
+        if (dropP > 0.0f) {
+          Value keyIdx = add(keyT, 8 * nt + j);
+          DropoutPosition pos{bIdx,   hIdx,       rowsC[i],
+                              keyIdx, idx(heads), idx(queryLen)};
+          Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
+          weight = arith::SelectOp::create(
+              b, loc, keep, fmul(p, f32(1.0f / (1.0f - dropP))), f32(0.0f));
+        }
+        sv = weight; // s now holds the (dropped-out) P.
       }
-      mbarrierWait(queryFull, idx(0));
-      mbarrierWait(keysFull(idx(0)), idx(0));
-      takeTurn();
-      wgmmaFence();
-      SmallVector<Value> scores = issueScores(idx(0));
-      passTurn();
-      wgmmaWait(0);
-      scores = wgmmaFenceOperands(scores);
-      mbarrierArrive(keysEmpty(idx(0)));
-      SmallVector<Value> alpha(nRows);
-      ml.append(packed(probabilities(firstBlock, scores, ml, alpha)));
-      return ml;
-    });
-    SmallVector<Value> loopInit(first.begin(), first.begin() + oState);
-    loopInit.append(oInit);
-    loopInit.append(first.begin() + oState, first.end());
-    const int64_t pState = oState + static_cast<int64_t>(oInit.size());
+    ml[i] = mNew;
+    ml[nRows + i] = fmaC(l, alpha[i], sum);
+  }
+}
 
-    SmallVector<Value> loop = emitLoop(
-        add(firstBlock, 1), lastBlock, loopInit,
-        [&](Value kb, ValueRange state) {
-          Value i = visibleIndex(kb), prev = add(i, -1);
-          Value stage = remu(i, stages), prevStage = remu(prev, stages);
-          mbarrierWait(keysFull(stage), parityOf(divu(i, stages)));
-          mbarrierWait(valuesFull(prevStage), parityOf(divu(prev, stages)));
+SmallVector<Value> TensorCoreEmitter::rescaleO(ArrayRef<Value> o,
+                                               ValueRange mOld, ValueRange mNew,
+                                               ArrayRef<Value> alpha) {
+  auto rescaleAll = [&](bool rescale) {
+    SmallVector<Value> out;
+    for (int64_t mt = 0; mt < mTiles; ++mt)
+      for (int64_t nt = 0; nt < nTilesO; ++nt)
+        for (int64_t e = 0; e < 4; ++e) {
+          Value v = o[(mt * nTilesO + nt) * 4 + e];
+          out.push_back(rescale ? fmul(v, alpha[2 * mt + e / 2]) : v);
+        }
+    return out;
+  };
+  if (tc::skipsUnchangedRescale(valueDim)) {
+    Value grew = arith::ConstantIntOp::create(b, loc, 0, 1);
+    for (int64_t i = 0; i < nRows; ++i)
+      grew = arith::OrIOp::create(
+          b, loc, grew,
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, mOld[i],
+                                mNew[i]));
+    return emitUniformChoice(warpAny(grew), rescaleAll);
+  }
+  return rescaleAll(/*rescale=*/true);
+}
 
-          SmallVector<Value> oPrev(state.begin() + oState,
-                                   state.begin() + pState);
-          SmallVector<Value> pPrev(state.begin() + pState, state.end());
-          takeTurn();
-          wgmmaFence();
-          SmallVector<Value> scores = issueScores(stage);
-          SmallVector<Value> o = issueValues(pPrev, prevStage, oPrev);
-          passTurn();
-          wgmmaWait(1);
-          scores = wgmmaFenceOperands(scores);
-          mbarrierArrive(keysEmpty(stage));
-          SmallVector<Value> ml(state.begin(), state.begin() + oState);
-          SmallVector<Value> alpha(nRows);
-          SmallVector<SmallVector<Frag>> p =
-              probabilities(kb, scores, ml, alpha);
-          wgmmaWait(0);
-          o = wgmmaFenceOperands(o);
-          mbarrierArrive(valuesEmpty(prevStage));
-          SmallVector<Value> nextState = ml;
-          nextState.append(rescaleO(o, state.take_front(nRows),
-                                    ArrayRef<Value>(ml).take_front(nRows),
-                                    alpha));
-          nextState.append(packed(p));
-          return nextState;
-        });
+SmallVector<SmallVector<Frag>> TensorCoreEmitter::fragsOf(ArrayRef<Value> flat,
+                                                          int64_t nTiles) {
+  SmallVector<SmallVector<Frag>> f(mTiles, SmallVector<Frag>(nTiles));
+  for (int64_t mt = 0; mt < mTiles; ++mt)
+    for (int64_t nt = 0; nt < nTiles; ++nt)
+      for (int64_t e = 0; e < 4; ++e)
+        f[mt][nt][e] = flat[(mt * nTiles + nt) * 4 + e];
+  return f;
+}
 
-    // The last block's P V.
-    SmallVector<Value> ml(loop.begin(), loop.begin() + oState);
-    SmallVector<Value> o(loop.begin() + oState, loop.begin() + pState);
-    SmallVector<Value> p(loop.begin() + pState, loop.end());
-    o = emitUniformChoice(anyBlock, [&](bool any) {
-      if (!any)
-        return o;
-      Value last = visibleIndex(add(lastBlock, -1));
-      Value stage = remu(last, stages);
-      mbarrierWait(valuesFull(stage), parityOf(divu(last, stages)));
-      takeTurn();
-      wgmmaFence();
-      SmallVector<Value> acc = issueValues(p, stage, o);
-      passTurn();
-      wgmmaWait(0);
-      return wgmmaFenceOperands(acc);
-    });
+SmallVector<Value> TensorCoreEmitter::flatten(ArrayRef<SmallVector<Frag>> f) {
+  SmallVector<Value> flat;
+  for (const SmallVector<Frag> &tile : f)
+    for (const Frag &frag : tile)
+      flat.append(frag.begin(), frag.end());
+  return flat;
+}
+
+std::array<Value, 4> TensorCoreEmitter::packP(const SmallVector<Frag> &p,
+                                              int64_t kk) {
+  const Frag &p0 = p[2 * kk], &p1 = p[2 * kk + 1];
+  return std::array<Value, 4>{packPair(p0[0], p0[1]), packPair(p0[2], p0[3]),
+                              packPair(p1[0], p1[1]), packPair(p1[2], p1[3])};
+}
+
+// The mma.sync loop: per key block, S = Q K^T, softmax, O = O alpha + P V.
+SmallVector<Value> TensorCoreEmitter::emitSyncLoop() {
+  SmallVector<Value> loop =
+      emitLoop(firstBlock, lastBlock, init, [&](Value kb, ValueRange state) {
+        Value stage = stageOf(kb);
+        emitPrefetchingStepHead(
+            qGroup, kb, stage, lastBlock,
+            [&](Value next, Value nextStage) { issueKV(next, nextStage); });
+        Value stageBytes = mul(stage, tileBytes);
+        Value kBase = add(add(add(smemBase, kOff), stageBytes), kLaneOff);
+        Value vBase = add(add(add(smemBase, vOff), stageBytes), vLaneOff);
+
+        // S = Q K^T: per m-tile, blockKV / 8 n-tiles of 8 keys, f32. Each
+        // K fragment pair feeds every m-tile.
+        Frag zero{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)};
+        SmallVector<SmallVector<Frag>> s(mTiles,
+                                         SmallVector<Frag>(nTilesS, zero));
+        for (int64_t ks = 0; ks < kStepsQK; ++ks) {
+          SmallVector<std::array<Value, 4>> qf;
+          for (int64_t mt = 0; mt < mTiles; ++mt)
+            qf.push_back(qInRegisters ? qFrag[mt][ks] : loadQ(mt, ks));
+          for (int64_t np = 0; np < nTilesS / 2; ++np) {
+            auto kr = ldmatrix4(
+                add(kBase, (16 * np * stride + 16 * ks) * eltBytes), false);
+            for (int64_t mt = 0; mt < mTiles; ++mt) {
+              s[mt][2 * np] = mma(qf[mt], kr[0], kr[1], s[mt][2 * np]);
+              s[mt][2 * np + 1] = mma(qf[mt], kr[2], kr[3], s[mt][2 * np + 1]);
+            }
+          }
+        }
+
+        SmallVector<Value> ml(state.begin(), state.begin() + oState);
+        SmallVector<Value> alpha(nRows);
+        softmaxStep(kb, s, ml, alpha);
+        SmallVector<Value> oFlat(state.begin() + oState, state.end());
+        SmallVector<SmallVector<Frag>> o =
+            fragsOf(rescaleO(oFlat, state.take_front(nRows),
+                             ArrayRef<Value>(ml).take_front(nRows), alpha),
+                    nTilesO);
+        // Each V fragment pair feeds every m-tile.
+        for (int64_t kk = 0; kk < kStepsPV; ++kk) {
+          SmallVector<std::array<Value, 4>> pa;
+          for (int64_t mt = 0; mt < mTiles; ++mt)
+            pa.push_back(packP(s[mt], kk));
+          for (int64_t np = 0; np < nTilesO / 2; ++np) {
+            auto vr = ldmatrix4(
+                add(vBase, (16 * kk * stride + 16 * np) * eltBytes), true);
+            for (int64_t mt = 0; mt < mTiles; ++mt) {
+              o[mt][2 * np] = mma(pa[mt], vr[0], vr[1], o[mt][2 * np]);
+              o[mt][2 * np + 1] = mma(pa[mt], vr[2], vr[3], o[mt][2 * np + 1]);
+            }
+          }
+        }
+        SmallVector<Value> next = ml;
+        next.append(flatten(o));
+        return next;
+      });
+  return loop;
+}
+
+// The wgmma loop (sm_90a), software-pipelined as in FlashAttention-3:
+// step kb issues S_kb = Q K_kb^T and O += P_{kb-1} V_{kb-1} back to back,
+// waits for S only and computes block kb's softmax while the tensor cores
+// still multiply P V, then waits for O and rescales it. The stages come
+// from the producer warpgroup (emitProducer): step kb waits on the full
+// mbarriers of K_kb and V_{kb-1} and releases each stage on its empty
+// mbarrier as soon as the wgmma reading it has retired, so the two
+// consumer warpgroups never wait for each other. The first block's S
+// and softmax are peeled before the loop, the last block's P V follows
+// it. Loop state: m, l, O (as emitSyncLoop) and P as packed A fragments.
+//
+// With two consumer warpgroups they also take turns to issue their
+// wgmmas (FlashAttention-3's ping-pong scheduling): warpgroup w waits on
+// named barrier kTurnBarrier + w (bar.sync, 256 threads) before issuing
+// and passes the turn with bar.arrive on the other's once issued, so one
+// warpgroup's softmax runs while the other's wgmmas have the tensor
+// cores. Warpgroup 1 gives warpgroup 0 the first turn, and warpgroup 0
+// takes the one warpgroup 1 passes after its last wgmmas, so every
+// arrive is matched.
+SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
+  const bool pingPong = consumerThreads == 256;
+  constexpr int64_t kTurnBarrier = 3; // 0: block, 1-2: epilogue
+  Value wg = divu(warp, 4);
+  Value isFirstGroup =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, wg, idx(0));
+  auto takeTurn = [&] {
     if (pingPong)
-      emitIf(isFirstGroup, [&] { namedBarrier(idx(kTurnBarrier), 256); });
-    ml.append(o);
-    return ml;
+      namedBarrier(add(wg, kTurnBarrier), 256);
+  };
+  auto passTurn = [&] {
+    if (pingPong)
+      namedBarrierArrive(
+          add(arith::SubIOp::create(b, loc, idx(1), wg), kTurnBarrier), 256);
+  };
+  if (pingPong)
+    emitIf(arith::XOrIOp::create(b, loc, isFirstGroup,
+                                 arith::ConstantIntOp::create(b, loc, 1, 1)),
+           [&] { namedBarrierArrive(idx(kTurnBarrier), 256); });
+  // The warpgroup's 64 rows of Q, K-major; a k-step of 16 dims is two
+  // core matrices (256 bytes).
+  Value qRows =
+      add(add(smemBase, qOff), mul(divu(warp, 4), 64 * headDim * eltBytes));
+  // S = Q K^T with both operands in shared memory; committed, not waited.
+  auto issueScores = [&](Value stage) {
+    Value kTile = add(add(smemBase, kOff), mul(stage, tileBytes));
+    SmallVector<Value> acc = freshAccumulators(blockKV / 2);
+    wgmmaAccumulates = false;
+    for (int64_t ks = 0; ks < kStepsQK; ++ks)
+      acc = wgmmaSharedA(kMajorDescriptor(add(qRows, 256 * ks), headDim), false,
+                         kMajorDescriptor(add(kTile, 256 * ks), headDim), false,
+                         acc);
+    wgmmaCommit();
+    return acc;
+  };
+  // O += P V: P from registers, V MN-major (a k-step of 16 keys is two row
+  // blocks of 16 Dv bytes each); committed, not waited.
+  auto issueValues = [&](ArrayRef<Value> p, Value stage,
+                         SmallVector<Value> acc) {
+    Value vTile = add(add(smemBase, vOff), mul(stage, tileBytes));
+    for (int64_t kk = 0; kk < kStepsPV; ++kk)
+      acc = wgmmaRegA(
+          p.slice(4 * kk, 4),
+          mnMajorDescriptor(add(vTile, kk * 2 * 16 * valueDim), valueDim), true,
+          acc);
+    wgmmaCommit();
+    return acc;
+  };
+  // Block kb's softmax on its (waited-for) scores: updates ml, returns P
+  // in f32 (s, n-tile order).
+  auto probabilities = [&](Value kb, ArrayRef<Value> scores,
+                           SmallVector<Value> &ml, SmallVector<Value> &alpha) {
+    SmallVector<SmallVector<Frag>> s = fragsOf(scores, nTilesS);
+    softmaxStep(kb, s, ml, alpha);
+    return s;
+  };
+  // P as packed A fragments: only once no wgmma still reads the previous
+  // P (ptxas may give the new P the old one's registers), and all of it
+  // before the next wgmma.fence (register writes between the fence and a
+  // wgmma make ptxas inject warpgroup.arrive).
+  auto packed = [&](const SmallVector<SmallVector<Frag>> &s) {
+    SmallVector<Value> p;
+    for (int64_t kk = 0; kk < kStepsPV; ++kk)
+      llvm::append_range(p, packP(s[0], kk));
+    return p;
   };
 
-  SmallVector<Value> finalState = wgmma ? emitPipelinedWgmma() : emitSyncLoop();
+  // Peeled first block (K_first and V_first are in stage 0).
+  SmallVector<Value> mlInit(init.begin(), init.begin() + oState);
+  SmallVector<Value> oInit(init.begin() + oState, init.end());
+  SmallVector<Value> pInit(kStepsPV * 4, i32c(0));
+  SmallVector<Value> first = emitUniformChoice(anyBlock, [&](bool any) {
+    SmallVector<Value> ml = mlInit;
+    if (!any) {
+      ml.append(pInit);
+      return ml;
+    }
+    mbarrierWait(queryFull, idx(0));
+    mbarrierWait(keysFull(idx(0)), idx(0));
+    takeTurn();
+    wgmmaFence();
+    SmallVector<Value> scores = issueScores(idx(0));
+    passTurn();
+    wgmmaWait(0);
+    scores = wgmmaFenceOperands(scores);
+    mbarrierArrive(keysEmpty(idx(0)));
+    SmallVector<Value> alpha(nRows);
+    ml.append(packed(probabilities(firstBlock, scores, ml, alpha)));
+    return ml;
+  });
+  SmallVector<Value> loopInit(first.begin(), first.begin() + oState);
+  loopInit.append(oInit);
+  loopInit.append(first.begin() + oState, first.end());
+  const int64_t pState = oState + static_cast<int64_t>(oInit.size());
 
+  SmallVector<Value> loop = emitLoop(
+      add(firstBlock, 1), lastBlock, loopInit, [&](Value kb, ValueRange state) {
+        Value i = visibleIndex(kb), prev = add(i, -1);
+        Value stage = remu(i, stages), prevStage = remu(prev, stages);
+        mbarrierWait(keysFull(stage), parityOf(divu(i, stages)));
+        mbarrierWait(valuesFull(prevStage), parityOf(divu(prev, stages)));
+
+        SmallVector<Value> oPrev(state.begin() + oState,
+                                 state.begin() + pState);
+        SmallVector<Value> pPrev(state.begin() + pState, state.end());
+        takeTurn();
+        wgmmaFence();
+        SmallVector<Value> scores = issueScores(stage);
+        SmallVector<Value> o = issueValues(pPrev, prevStage, oPrev);
+        passTurn();
+        wgmmaWait(1);
+        scores = wgmmaFenceOperands(scores);
+        mbarrierArrive(keysEmpty(stage));
+        SmallVector<Value> ml(state.begin(), state.begin() + oState);
+        SmallVector<Value> alpha(nRows);
+        SmallVector<SmallVector<Frag>> p = probabilities(kb, scores, ml, alpha);
+        wgmmaWait(0);
+        o = wgmmaFenceOperands(o);
+        mbarrierArrive(valuesEmpty(prevStage));
+        SmallVector<Value> nextState = ml;
+        nextState.append(rescaleO(o, state.take_front(nRows),
+                                  ArrayRef<Value>(ml).take_front(nRows),
+                                  alpha));
+        nextState.append(packed(p));
+        return nextState;
+      });
+
+  // The last block's P V.
+  SmallVector<Value> ml(loop.begin(), loop.begin() + oState);
+  SmallVector<Value> o(loop.begin() + oState, loop.begin() + pState);
+  SmallVector<Value> p(loop.begin() + pState, loop.end());
+  o = emitUniformChoice(anyBlock, [&](bool any) {
+    if (!any)
+      return o;
+    Value last = visibleIndex(add(lastBlock, -1));
+    Value stage = remu(last, stages);
+    mbarrierWait(valuesFull(stage), parityOf(divu(last, stages)));
+    takeTurn();
+    wgmmaFence();
+    SmallVector<Value> acc = issueValues(p, stage, o);
+    passTurn();
+    wgmmaWait(0);
+    return wgmmaFenceOperands(acc);
+  });
+  if (pingPong)
+    emitIf(isFirstGroup, [&] { namedBarrier(idx(kTurnBarrier), 256); });
+  ml.append(o);
+  return ml;
+}
+
+std::pair<Value, SmallVector<Value, 2>>
+TensorCoreEmitter::staged(Value row, Value chunk, int64_t inChunk) {
+  if (!wgmma)
+    return {qS, {row, add(mul(chunk, 8), inChunk)}};
+  Value swizzled = arith::XOrIOp::create(b, loc, chunk, remu(row, 8));
+  return {tiles,
+          {add(add(idx(qOff / eltBytes), mul(row, valueDim)),
+               add(mul(swizzled, 8), inChunk))}};
+}
+
+void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
   // wgmma: the warpgroup's wgmmas, which read all 64 of its Q rows, must
   // have retired in every one of its warps before a warp overwrites its own
   // rows (named barrier 1 + warpgroup; 0 is the block's).
   if (wgmma)
     namedBarrier(add(divu(warp, 4), 1), 128);
-  // The staging position of O element (row, dv) in the Q tile: padded rows
-  // (mma.sync); with wgmma unpadded rows (a warp's 16 rows of the
-  // core-matrix tile are contiguous), with 16-byte chunk c of row r at
-  // chunk c ^ (r % 8), so that the 8 rows of one fragment store, and the
-  // lanes of one 16-byte load, hit distinct banks.
-  auto staged =
-      [&](Value row, Value chunk,
-          int64_t inChunk) -> std::pair<Value, SmallVector<Value, 2>> {
-    if (!wgmma)
-      return {qS, {row, add(mul(chunk, 8), inChunk)}};
-    Value swizzled = arith::XOrIOp::create(b, loc, chunk, remu(row, 8));
-    return {tiles,
-            {add(add(idx(qOff / eltBytes), mul(row, valueDim)),
-                 add(mul(swizzled, 8), inChunk))}};
-  };
   // Epilogue. Row slot i = 2mt + r of this thread: O[mt][nt][2r],
   // O[mt][nt][2r + 1] at dv 8nt + 2t + {0, 1}. The normalized O goes through
   // this warp's own rows of the Q tile (only this warp ever reads them, and
