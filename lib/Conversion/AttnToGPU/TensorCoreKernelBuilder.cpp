@@ -111,6 +111,12 @@ constexpr float kLog2E = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
 /// the producer only computes copy addresses, but ptxas spilled 20 bytes of
 /// it at 40 registers (at 24: 144 bytes).
 constexpr int64_t kProducerRegisters = 56, kConsumerRegisters = 224;
+static_assert(tc::kProducerThreads * kProducerRegisters +
+                      2 * 128 * kConsumerRegisters <=
+                  (65536 / (tc::kProducerThreads + 2 * 128)) / 8 * 8 *
+                      (tc::kProducerThreads + 2 * 128),
+              "setmaxnreg budgets beyond the block's registers at entry "
+              "deadlock the consumers' setmaxnreg.inc");
 
 /// Padded shared-memory row stride, in elements.
 int64_t paddedStride(int64_t headDim) { return headDim + 8; }
