@@ -155,6 +155,38 @@ void MmaEmitterBase::emitPrefetchingStepHead(
          [&] { issue(next, arith::SubIOp::create(b, loc, idx(1), stage)); });
 }
 
+Value MmaEmitterBase::crossesPositionalEdge(const ScoreModifiers &mods,
+                                            int64_t queryLen, int64_t keyLen,
+                                            Value q0, Value rows, Value k0,
+                                            int64_t keys, Value needs) {
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  };
+  if (!needs)
+    needs = arith::ConstantIntOp::create(b, loc, 0, 1);
+  int64_t delta =
+      mods.causal == CausalMode::bottom_right ? keyLen - queryLen : 0;
+  std::optional<int64_t> right;
+  if (mods.causal != CausalMode::none)
+    right = 0;
+  if (mods.window && mods.window->second >= 0)
+    right = right ? std::min(*right, mods.window->second) : mods.window->second;
+  // Upper edge: the first row's diagonal (+ right) must cover the last key.
+  if (right)
+    needs =
+        arith::OrIOp::create(b, loc, needs,
+                             cmp(arith::CmpIPredicate::sgt, add(k0, keys - 1),
+                                 add(q0, delta + *right)));
+  // Lower edge: the last row's window start must not pass the first key.
+  if (mods.window && mods.window->first >= 0) {
+    Value lastRow = add(q0, arith::SubIOp::create(b, loc, rows, idx(1)));
+    needs = arith::OrIOp::create(b, loc, needs,
+                                 cmp(arith::CmpIPredicate::slt, k0,
+                                     add(lastRow, delta - mods.window->first)));
+  }
+  return needs;
+}
+
 void MmaEmitterBase::emitIf(Value cond, function_ref<void()> body) {
   scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location) {
     OpBuilder::InsertionGuard guard(b);

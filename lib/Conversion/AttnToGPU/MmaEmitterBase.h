@@ -13,6 +13,8 @@
 #ifndef ATTNOPT_LIB_CONVERSION_ATTNTOGPU_MMAEMITTERBASE_H
 #define ATTNOPT_LIB_CONVERSION_ATTNTOGPU_MMAEMITTERBASE_H
 
+#include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
@@ -220,6 +222,13 @@ protected:
   /// step - 1 once it passes this step's barrier.
   void emitPrefetchingStepHead(Value anchor, Value step, Value stage, Value end,
                                function_ref<void(Value, Value)> issue);
+  /// Whether the causal / window rules of `mods` can exclude some (query,
+  /// key) of query rows [q0, q0 + rows) x keys [k0, k0 + keys) of sequences
+  /// of `queryLen` and `keyLen` (i1, uniform per block pair), or'ed into
+  /// `needs` when given.
+  Value crossesPositionalEdge(const ScoreModifiers &mods, int64_t queryLen,
+                              int64_t keyLen, Value q0, Value rows, Value k0,
+                              int64_t keys, Value needs = {});
   /// `body` under scf.if `cond` (no results).
   void emitIf(Value cond, function_ref<void()> body);
   /// The values of `compute(true)` where the block-uniform `cond` holds and

@@ -220,9 +220,6 @@ private:
   Value bLaneOffset();
   Value bTransLaneOffset();
 
-  /// Whether the causal/window rules can exclude some (query, key) of query
-  /// rows [q0, q0 + rows) x keys [k0, k0 + keys): uniform per block pair.
-  Value crossesPositionalEdge(Value q0, Value rows, Value k0, int64_t keys);
   /// The mask value at (b, h, query, key), indices already clamped.
   Value maskValue(Value bIdx, Value hIdx, Value query, Value key);
   /// x with P = exp2(x) for the raw score `raw` at (query, key): the score
@@ -342,35 +339,6 @@ Value GradEmitter::bTransLaneOffset() {
       add(mul(add(remu(lane, 8), mul(remu(divu(lane, 8), 2), 8)), stride),
           mul(divu(lane, 16), 8)),
       kEltBytes);
-}
-
-Value GradEmitter::crossesPositionalEdge(Value q0, Value rows, Value k0,
-                                         int64_t keys) {
-  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
-    return arith::CmpIOp::create(b, loc, p, x, y);
-  };
-  Value needs = arith::ConstantIntOp::create(b, loc, 0, 1);
-  int64_t delta =
-      mods.causal == CausalMode::bottom_right ? keyLen - queryLen : 0;
-  std::optional<int64_t> right;
-  if (mods.causal != CausalMode::none)
-    right = 0;
-  if (mods.window && mods.window->second >= 0)
-    right = right ? std::min(*right, mods.window->second) : mods.window->second;
-  // Upper edge: the first row's diagonal (+ right) must cover the last key.
-  if (right)
-    needs =
-        arith::OrIOp::create(b, loc, needs,
-                             cmp(arith::CmpIPredicate::sgt, add(k0, keys - 1),
-                                 add(q0, delta + *right)));
-  // Lower edge: the last row's window start must not pass the first key.
-  if (mods.window && mods.window->first >= 0) {
-    Value lastRow = add(q0, arith::SubIOp::create(b, loc, rows, idx(1)));
-    needs = arith::OrIOp::create(b, loc, needs,
-                                 cmp(arith::CmpIPredicate::slt, k0,
-                                     add(lastRow, delta - mods.window->first)));
-  }
-  return needs;
 }
 
 Value GradEmitter::maskValue(Value bI, Value hI, Value query, Value key) {
@@ -797,7 +765,8 @@ GradEmitter::recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s) {
   if (!mods.hasPositionalMask()) {
     probs = probabilities(/*masked=*/false);
   } else {
-    probs = emitUniformChoice(crossesPositionalEdge(step.q0, step.rowsInBlock,
+    probs = emitUniformChoice(crossesPositionalEdge(mods, queryLen, keyLen,
+                                                    step.q0, step.rowsInBlock,
                                                     step.k0, step.keyBlock),
                               probabilities);
   }
@@ -1382,7 +1351,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
         if (!mods.hasPositionalMask() && !keyGuard) {
           probs = probabilities(/*masked=*/false);
         } else {
-          Value needs = crossesPositionalEdge(q0, rowsInBlock, k0, kBlock);
+          Value needs = crossesPositionalEdge(mods, queryLen, keyLen, q0,
+                                              rowsInBlock, k0, kBlock);
           if (keyGuard)
             needs = arith::OrIOp::create(
                 b, loc, needs,

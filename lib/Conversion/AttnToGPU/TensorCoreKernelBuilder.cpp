@@ -230,6 +230,17 @@ private:
   /// kk: a0 = (P[2kk].c0, c1), a1 = (P[2kk].c2, c3), a2 = (P[2kk+1].c0, c1),
   /// a3 = (P[2kk+1].c2, c3).
   std::array<Value, 4> packP(const SmallVector<Frag> &p, int64_t kk);
+  /// acc[mt][2np] and acc[mt][2np + 1] += a[mt] times the two n-tiles of
+  /// the x4 B fragment `bPair` (registers {0, 1} and {2, 3}), for every
+  /// m-tile: each B fragment read from shared memory feeds all m-tiles.
+  void mmaTilePair(ArrayRef<std::array<Value, 4>> a,
+                   const std::array<Value, 4> &bPair, int64_t np,
+                   SmallVector<SmallVector<Frag>> &acc) {
+    for (int64_t mt = 0; mt < mTiles; ++mt) {
+      acc[mt][2 * np] = mma(a[mt], bPair[0], bPair[1], acc[mt][2 * np]);
+      acc[mt][2 * np + 1] = mma(a[mt], bPair[2], bPair[3], acc[mt][2 * np + 1]);
+    }
+  }
   /// The staging position of O element (row, dv) in the Q tile: padded rows
   /// (mma.sync); with wgmma unpadded rows (a warp's 16 rows of the
   /// core-matrix tile are contiguous), with 16-byte chunk c of row r at
@@ -601,35 +612,16 @@ void TensorCoreEmitter::emitRowsAndFragments() {
 }
 
 Value TensorCoreEmitter::blockNeedsMask(Value k0) {
-  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
-    return arith::CmpIOp::create(b, loc, p, x, y);
-  };
   Value blockEnd = add(k0, blockKV);
-  Value needs = keyGuard ? cmp(arith::CmpIPredicate::sgt, blockEnd, idx(keyLen))
-                         : arith::ConstantIntOp::create(b, loc, 0, 1);
+  Value needs = keyGuard
+                    ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                            blockEnd, idx(keyLen))
+                          .getResult()
+                    : arith::ConstantIntOp::create(b, loc, 0, 1);
   if (!mods.hasPositionalMask())
     return needs;
-  int64_t delta =
-      mods.causal == CausalMode::bottom_right ? keyLen - queryLen : 0;
-  std::optional<int64_t> right;
-  if (mods.causal != CausalMode::none)
-    right = 0;
-  if (mods.window && mods.window->second >= 0)
-    right = right ? std::min(*right, mods.window->second) : mods.window->second;
-  // Upper edge: the first row's diagonal (+ right) must cover the last key.
-  if (right)
-    needs =
-        arith::OrIOp::create(b, loc, needs,
-                             cmp(arith::CmpIPredicate::sgt, add(blockEnd, -1),
-                                 add(q0, delta + *right)));
-  // Lower edge: the last row's window start must not pass the first key.
-  if (mods.window && mods.window->first >= 0) {
-    Value lastRow = add(q0, arith::SubIOp::create(b, loc, rowsInBlock, idx(1)));
-    needs = arith::OrIOp::create(b, loc, needs,
-                                 cmp(arith::CmpIPredicate::slt, k0,
-                                     add(lastRow, delta - mods.window->first)));
-  }
-  return needs;
+  return crossesPositionalEdge(mods, queryLen, keyLen, q0, rowsInBlock, k0,
+                               blockKV, needs);
 }
 
 void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
@@ -796,12 +788,11 @@ SmallVector<Value> TensorCoreEmitter::emitSyncLoop() {
           for (int64_t mt = 0; mt < mTiles; ++mt)
             qf.push_back(qInRegisters ? qFrag[mt][ks] : loadQ(mt, ks));
           for (int64_t np = 0; np < nTilesS / 2; ++np) {
-            auto kr = ldmatrix4(
-                add(kBase, (16 * np * stride + 16 * ks) * eltBytes), false);
-            for (int64_t mt = 0; mt < mTiles; ++mt) {
-              s[mt][2 * np] = mma(qf[mt], kr[0], kr[1], s[mt][2 * np]);
-              s[mt][2 * np + 1] = mma(qf[mt], kr[2], kr[3], s[mt][2 * np + 1]);
-            }
+            mmaTilePair(
+                qf,
+                ldmatrix4(add(kBase, (16 * np * stride + 16 * ks) * eltBytes),
+                          false),
+                np, s);
           }
         }
 
@@ -819,12 +810,11 @@ SmallVector<Value> TensorCoreEmitter::emitSyncLoop() {
           for (int64_t mt = 0; mt < mTiles; ++mt)
             pa.push_back(packP(s[mt], kk));
           for (int64_t np = 0; np < nTilesO / 2; ++np) {
-            auto vr = ldmatrix4(
-                add(vBase, (16 * kk * stride + 16 * np) * eltBytes), true);
-            for (int64_t mt = 0; mt < mTiles; ++mt) {
-              o[mt][2 * np] = mma(pa[mt], vr[0], vr[1], o[mt][2 * np]);
-              o[mt][2 * np + 1] = mma(pa[mt], vr[2], vr[3], o[mt][2 * np + 1]);
-            }
+            mmaTilePair(
+                pa,
+                ldmatrix4(add(vBase, (16 * kk * stride + 16 * np) * eltBytes),
+                          true),
+                np, o);
           }
         }
         SmallVector<Value> next = ml;

@@ -144,14 +144,6 @@ SmallVector<Value> MmaEmitterBase::wgmmaFenceOperands(ArrayRef<Value> regs) {
   return out;
 }
 
-void MmaEmitterBase::fenceProxyAsync() {
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange{}, ValueRange{}, "fence.proxy.async.shared::cta;", "",
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
-}
-
 void MmaEmitterBase::copyTileCoreMatrices(
     Value global, Value rowBase, Value first, int64_t len, int64_t tileRows,
     Value dst, Value dstBase, SmallVectorImpl<Value> &tokens, bool cacheInL1) {
@@ -192,6 +184,10 @@ static void emitAsmStatement(OpBuilder &b, Location loc, const Twine &ptx,
       LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
+}
+
+void MmaEmitterBase::fenceProxyAsync() {
+  emitAsmStatement(b, loc, "fence.proxy.async.shared::cta;", "", ValueRange{});
 }
 
 /// A shared-window byte address (index) as the 32-bit register a .shared
