@@ -63,9 +63,9 @@ bool keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV,
 /// Whether `op` can use the tensor-core kernel; when not, `why` says why.
 bool isEligible(AttentionOp op, std::string &why);
 
-/// Bytes of dynamic shared memory the kernel for `op` needs
-/// (Q tile of blockQ rows + double-buffered K and V tiles of blockKV rows,
-/// padded rows).
+/// Bytes of dynamic shared memory the kernel for `op` needs: the Q tile of
+/// blockQ rows and double-buffered K and V tiles of blockKV rows (padded
+/// rows; with wgmma unpadded, kWgmmaStages of each, and the mbarriers).
 int64_t sharedMemoryBytes(AttentionOp op, const Tiling &tiling);
 
 /// Emits the body of `func` (arguments in manifest order, no workgroup
