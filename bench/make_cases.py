@@ -127,6 +127,14 @@ def validation():
     yield "v_f32_d128", attention("v_f32_d128", 1, 4, 2, 100, 150, 128, 128, "f32", "causal = #attn.causal<bottom_right>", lse=True)
     yield "v_f32_d256_window", attention("v_f32_d256_window", 1, 2, 2, 70, 90, 256, 256, "f32", "window = array<i64: 30, 5>", lse=True)
     yield "v_d_ne_dv", attention("v_d_ne_dv", 1, 2, 2, 50, 60, 64, 128, "bf16", "", lse=True)
+    # Edges of the sm_90a wgmma kernel's tiles (Br = 128 in two warpgroups,
+    # Bc = 128): Lq just past one warpgroup, a ragged last key block of one
+    # key, fewer keys than one block, rows that see no key at all
+    # (bottom-right, Lq > Lk), a window across block edges with MQA.
+    yield "v_wg_ragged_f16_d128", attention("v_wg_ragged_f16_d128", 1, 4, 4, 65, 4097, 128, 128, "f16", "", lse=True)
+    yield "v_wg_tiny_keys_gqa", attention("v_wg_tiny_keys_gqa", 2, 6, 2, 130, 3, 64, 64, "bf16", "", lse=True)
+    yield "v_wg_empty_rows", attention("v_wg_empty_rows", 1, 2, 2, 200, 1, 128, 128, "bf16", "causal = #attn.causal<bottom_right>", lse=True)
+    yield "v_wg_window_mqa", attention("v_wg_window_mqa", 1, 4, 1, 333, 517, 128, 128, "bf16", "causal = #attn.causal<bottom_right>, window = array<i64: 100, 0>", lse=True)
 
 
 def validation_bwd():

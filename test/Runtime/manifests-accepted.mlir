@@ -3,10 +3,10 @@
 // kernels-runtime's manifest parser (attn-manifest-check: attn-run's checks
 // before it touches the driver; no GPU needed). The manifest's informational
 // "codegen" object records the kernel family, matrix instruction and tiling.
-// RUN: attn-compile %s --chip=sm_90a -o %t.ptx
+// RUN: attn-compile %s --chip=sm_90a --mma=mma-sync -o %t.ptx
 // RUN: attn-manifest-check %t.json | FileCheck %s
 // RUN: FileCheck %s --check-prefix=CODEGEN < %t.json
-// RUN: attn-compile %s --chip=sm_90a --mma=wgmma -o %t.wgmma.ptx
+// RUN: attn-compile %s --chip=sm_90a -o %t.wgmma.ptx
 // RUN: attn-manifest-check %t.wgmma.json | FileCheck %s
 // RUN: FileCheck %s --check-prefix=WGMMA < %t.wgmma.json
 // RUN: attn-compile %s --chip=sm_80 --kernel=cuda-core -o %t.cuda.ptx
@@ -17,7 +17,8 @@
 
 // CHECK: .json: valid, {{[34]}} kernels for {{sm_90a|sm_80}}, PTX {{.*}}.ptx
 
-// Forward on sm_90a: the mma.sync tensor-core kernel, Br = 128, 4 warps;
+// Forward on sm_90a with --mma=mma-sync: the mma.sync tensor-core kernel,
+// Br = 128, 4 warps;
 // the backward group: prep (no matrix products), dkdv_dq on wgmma with 128
 // keys per block (8 warps), dq_convert; keys sorted by llvm::json.
 // CODEGEN-LABEL: "codegen": {
@@ -34,6 +35,8 @@
 // CODEGEN: "mma": "none",
 // CODEGEN: "name": "attn_bwd_dq_convert_0"
 
+// By default (--mma=auto) on sm_90a: the wgmma kernel, two consumer
+// warpgroups after the producer warpgroup.
 // WGMMA-LABEL: "codegen": {
 // WGMMA-NEXT: "block_kv": 128,
 // WGMMA-NEXT: "block_q": 128,

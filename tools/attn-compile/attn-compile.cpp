@@ -108,11 +108,12 @@ static llvm::cl::opt<int64_t> gradBlockKV(
 static llvm::cl::opt<std::string> fwdMma(
     "mma",
     llvm::cl::desc("Matrix instructions of the forward tensor-core kernel: "
-                   "mma-sync (default) or wgmma (sm_90a only, experimental: "
-                   "for the variants without dropout, softcap or a mask "
-                   "tensor and with Lq > 64; warp-specialized, slower "
-                   "than mma.sync at D = 128 so far, docs/performance.md)"),
-    llvm::cl::init("mma-sync"));
+                   "auto (default; wgmma on sm_90a, mma.sync elsewhere), "
+                   "wgmma (sm_90a only) or mma-sync. The wgmma kernel "
+                   "(warp-specialized, 128-byte swizzled tiles) serves the "
+                   "variants without dropout, softcap or a mask tensor and "
+                   "with Lq > 64; the others keep mma.sync"),
+    llvm::cl::init("auto"));
 
 static llvm::cl::opt<std::string> gradMma(
     "grad-mma",
@@ -206,14 +207,15 @@ int main(int argc, char **argv) {
     return fail("--grad-mma=wgmma needs --chip=sm_90a (wgmma is an sm_90a "
                 "instruction), not " +
                 chip);
-  if (fwdMma != "wgmma" && fwdMma != "mma-sync")
+  if (fwdMma != "auto" && fwdMma != "wgmma" && fwdMma != "mma-sync")
     return fail("unsupported --mma=" + fwdMma +
-                " (expected mma-sync or wgmma)");
+                " (expected auto, wgmma or mma-sync)");
   if (fwdMma == "wgmma" && chip != "sm_90a")
     return fail("--mma=wgmma needs --chip=sm_90a (wgmma is an sm_90a "
                 "instruction), not " +
                 chip);
-  const bool forwardWgmma = fwdMma == "wgmma";
+  const bool forwardWgmma =
+      fwdMma == "wgmma" || (fwdMma == "auto" && chip == "sm_90a");
   gradOptions.mma = gradMma == "wgmma" ? attn::GradMma::Wgmma
                     : gradMma == "auto" && chip == "sm_90a"
                         ? attn::GradMma::Auto

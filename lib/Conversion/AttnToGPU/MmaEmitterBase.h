@@ -97,7 +97,8 @@ protected:
   Value exp2(Value x);
 
   // --- warpgroup MMA (sm_90a, WarpgroupMma.cpp) -----------------------------
-  // Shared-memory operands are tiles in the no-swizzle core-matrix layout:
+  // Shared-memory operands are tiles in one of two layouts. The backward
+  // kernels use the no-swizzle core-matrix layout:
   // element (r, c) of an [R][C] tile (C contiguous) at byte
   //   (r / 8) 16 C + (c / 8) 128 + (r % 8) 16 + 2 (c % 8),
   // i.e. 8x8 core matrices of 128 contiguous bytes, row blocks of C / 8 of
@@ -110,8 +111,10 @@ protected:
     return (r / 8) * 16 * cols + (c / 8) * 128 + (r % 8) * 16 + 2 * (c % 8);
   }
   /// The wgmma matrix descriptor (i64) of the operand starting at
-  /// shared-memory byte address `byteAddr` (index).
-  Value wgmmaDescriptor(Value byteAddr, int64_t lbo, int64_t sbo);
+  /// shared-memory byte address `byteAddr` (index); `swizzle128`: layout
+  /// type 1 (128-byte swizzle) instead of none.
+  Value wgmmaDescriptor(Value byteAddr, int64_t lbo, int64_t sbo,
+                        bool swizzle128 = false);
   /// Descriptor of a K-major operand, tile of `cols` elements per row.
   Value kMajorDescriptor(Value byteAddr, int64_t cols) {
     return wgmmaDescriptor(byteAddr, 128, 16 * cols);
@@ -120,6 +123,41 @@ protected:
   /// per row (the MN dimension).
   Value mnMajorDescriptor(Value byteAddr, int64_t cols) {
     return wgmmaDescriptor(byteAddr, 16 * cols, 128);
+  }
+
+  // The forward kernel uses the 128-byte swizzled layout (FlashAttention-3's
+  // and CUTLASS's SW128), read by wgmma at full shared-memory bandwidth:
+  // an [R][C] tile
+  // (C a multiple of 64) is C / 64 panels of R rows x 128 bytes, panel p
+  // holding columns [64 p, 64 p + 64) at byte p 128 R; 16-byte chunk j of
+  // panel row r sits at chunk j ^ (r % 8). Tiles start 1024-byte aligned
+  // (the swizzle is a function of address bits 4-9). The no-swizzle
+  // core-matrix layout above makes wgmma's shared-memory reads take about
+  // three times the ideal wavefronts (ncu on the H200, 2026-11-30: 67 %
+  // excessive, L1 96 % busy, tensor pipe 34 %). Conventions checked on the
+  // H200 by bench/probes/tma_swizzle_probe.cu.
+  /// Element offset of element (r, c) of an [R = `rows`][C] SW128 tile.
+  static int64_t swizzled128Offset(int64_t r, int64_t c, int64_t rows) {
+    return (c / 64) * 64 * rows + r * 64 + (((c % 64) / 8) ^ (r % 8)) * 8 +
+           c % 8;
+  }
+  /// Descriptor of k-step `kStep` (16 columns) of a K-major SW128 operand
+  /// whose rows start at `byteAddr` in a tile of `tileRows` rows: the
+  /// panel's start plus 32 bytes per k-step inside it; SBO = 1024 (8 rows),
+  /// LBO unused.
+  Value swizzledKMajorDescriptor(Value byteAddr, int64_t tileRows,
+                                 int64_t kStep) {
+    return wgmmaDescriptor(
+        add(byteAddr, (kStep / 4) * 128 * tileRows + (kStep % 4) * 32), 16,
+        1024, /*swizzle128=*/true);
+  }
+  /// Descriptor of k-step `kStep` (tile rows [16 kStep, 16 kStep + 16)) of
+  /// an MN-major SW128 operand (MN = the tile's columns): LBO = one panel
+  /// (the next 64 columns), SBO = 1024 (the next 8 rows).
+  Value swizzledMnMajorDescriptor(Value byteAddr, int64_t tileRows,
+                                  int64_t kStep) {
+    return wgmmaDescriptor(add(byteAddr, kStep * 16 * 128), 128 * tileRows,
+                           1024, /*swizzle128=*/true);
   }
   /// acc += A B, wgmma.mma_async m64n<n>k16 with f32 accumulators (n / 2
   /// per thread, in the order of n / 8 mma.sync C fragments), A from
@@ -184,17 +222,20 @@ protected:
   /// copyTile into a core-matrix tile: `dst` is a 1-D view of elements and
   /// the tile starts at element `dstBase`. Lane l of a warp copies row 8 i +
   /// l % 8, chunk 4 j + l / 8: 8 lanes write one 128-byte core matrix
-  /// (conflict-free), 4 lanes read 64 contiguous bytes of a row. The 8
-  /// lanes of a quarter warp thus read 8 different 32-byte sectors, half of
-  /// each: with `cacheInL1` (cp.async.ca) the other half's read, by another
-  /// quarter warp, hits L1 instead of fetching the sector from L2 again
-  /// (measured on the H200, session 7: half the L2 sectors and 0-13 %
-  /// faster for the wgmma forward, but 1-6 % slower for the wgmma
-  /// backward, which keeps cp.async.cg).
+  /// (conflict-free), 4 lanes read 64 contiguous bytes of a row
+  /// (cp.async.cg: caching the half sectors in L1, .ca, made the wgmma
+  /// backward 1-6 % slower on the H200, session 7).
   void copyTileCoreMatrices(Value global, Value rowBase, Value first,
                             int64_t len, int64_t tileRows, Value dst,
-                            Value dstBase, SmallVectorImpl<Value> &tokens,
-                            bool cacheInL1 = false);
+                            Value dstBase, SmallVectorImpl<Value> &tokens);
+
+  /// copyTile into an SW128 tile (`dst` a 1-D view of elements, the tile at
+  /// element `dstBase`, 1024-byte aligned). Consecutive lanes copy
+  /// consecutive chunks of a row: 8 lanes read 128 contiguous bytes and
+  /// write one panel row (conflict-free), so cp.async.cg (L2 only) serves.
+  void copyTileSwizzled128(Value global, Value rowBase, Value first,
+                           int64_t len, int64_t tileRows, Value dst,
+                           Value dstBase, SmallVectorImpl<Value> &tokens);
 
   /// Issues cp.async copies of tile rows [first, first + tileRows) of a
   /// sequence of length `len` (rows of `headDim` elements starting at global

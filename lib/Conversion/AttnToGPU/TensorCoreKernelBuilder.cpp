@@ -49,9 +49,10 @@
 // cp.async and signals them on mbarriers; the consumer warpgroups
 // (threads 128-383 for Br = 128) multiply with wgmma, consumer warp w
 // owning rows [16w, 16w + 16), its rows of the m64 accumulators, so the
-// softmax code is shared. Q, K and V are unpadded in the core-matrix
-// layout (MmaEmitterBase.h), S = Q K^T with both operands in shared
-// memory, O += P V with P from registers. The consumer loop is
+// softmax code is shared. Q, K and V are in the 128-byte swizzled
+// layout (SW128, MmaEmitterBase.h; the no-swizzle core-matrix layout left
+// wgmma starved for shared-memory bandwidth), S = Q K^T with both operands
+// in shared memory, O += P V with P from registers. The consumer loop is
 // software-pipelined (emitPipelinedWgmma): step kb issues S_kb and
 // O += P_{kb-1} V_{kb-1} together and runs block kb's softmax while the
 // tensor cores finish P V; the two consumer warpgroups take turns to issue.
@@ -242,10 +243,10 @@ private:
     }
   }
   /// The staging position of O element (row, dv) in the Q tile: padded rows
-  /// (mma.sync); with wgmma unpadded rows (a warp's 16 rows of the
-  /// core-matrix tile are contiguous), with 16-byte chunk c of row r at
-  /// chunk c ^ (r % 8), so that the 8 rows of one fragment store, and the
-  /// lanes of one 16-byte load, hit distinct banks.
+  /// (mma.sync); with wgmma the same SW128 position as the Q element
+  /// (only this warp's rows, in every panel), whose chunk c ^ (r % 8) also
+  /// makes the 8 rows of one fragment store, and the lanes of one 16-byte
+  /// load, hit distinct banks.
   std::pair<Value, SmallVector<Value, 2>> staged(Value row, Value chunk,
                                                  int64_t inChunk);
   Value maskValue(Value mask, Value bIdx, Value hIdx, Value row, Value key);
@@ -253,7 +254,7 @@ private:
   AttentionOp op;
   ScoreModifiers mods;
   int64_t blockQ, blockKV; // tc::Tiling
-  /// wgmma (sm_90a): Q, K, V in core-matrix tiles (MmaEmitterBase.h) read
+  /// wgmma (sm_90a): Q, K, V in SW128 tiles (MmaEmitterBase.h) read
   /// by the tensor cores; a producer warpgroup (threads [0, 128)) copies
   /// them, and consumer warp w (threads 128 + [32w, 32w + 32)) owns rows
   /// [16w, 16w + 16), its rows of its warpgroup's m64 accumulators.
@@ -273,7 +274,7 @@ private:
   int64_t kStepsQK; ///< k-steps of Q K^T
   int64_t nTilesO;  ///< dv n-tiles of O per m-tile
   int64_t kStepsPV; ///< k-steps of P V
-  int64_t rowElts;  ///< shared-memory row (core-matrix tiles: unpadded)
+  int64_t rowElts;  ///< shared-memory row (SW128 tiles: unpadded)
   int64_t tileBytes, stages, qOff, kOff, vOff, barOff;
   /// Row slots per thread (rows g and g + 8 of each m-tile) and where O
   /// starts in the loop state (m[nRows], l[nRows], O).
@@ -417,8 +418,19 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   kS = view(kOff, {stages, blockKV, stride});
   vS = view(vOff, {stages, blockKV, stride});
   smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dyn);
-  // wgmma: the tiles as one flat view of elements (qS above is unused).
-  tiles = wgmma ? view(0, {barOff / eltBytes}) : Value();
+  if (wgmma) {
+    // The SW128 tiles start at the first 1024-byte boundary (the buffer
+    // has tc::kSwizzleAlignment bytes of slack); `tiles` views them as one
+    // flat array of elements (qS, kS and vS above are unused).
+    Value aligned = arith::AndIOp::create(
+        b, loc, add(smemBase, tc::kSwizzleAlignment - 1),
+        idx(-tc::kSwizzleAlignment));
+    tiles = memref::ViewOp::create(
+        b, loc,
+        MemRefType::get({barOff / eltBytes}, elt, AffineMap(), workgroup), dyn,
+        arith::SubIOp::create(b, loc, aligned, smemBase), ValueRange{});
+    smemBase = aligned;
+  }
 
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   tid = threadId;
@@ -444,8 +456,8 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
 Value TensorCoreEmitter::copyQuery() {
   SmallVector<Value> tokens;
   if (wgmma)
-    copyTileCoreMatrices(query, qRowBase, q0, queryLen, blockQ, tiles,
-                         idx(qOff / eltBytes), tokens, /*cacheInL1=*/true);
+    copyTileSwizzled128(query, qRowBase, q0, queryLen, blockQ, tiles,
+                        idx(qOff / eltBytes), tokens);
   else
     copyTile(query, qRowBase, q0, queryLen, blockQ, qS, ValueRange{}, tokens);
   return nvgpu::DeviceAsyncCreateGroupOp::create(
@@ -458,10 +470,9 @@ void TensorCoreEmitter::copyBlock(Value kb, Value stage, bool keys,
   Value key0 = mul(kb, blockKV);
   auto copy = [&](Value global, int64_t tileOff, Value tile) {
     if (wgmma)
-      copyTileCoreMatrices(
+      copyTileSwizzled128(
           global, kvRowBase, key0, keyLen, blockKV, tiles,
-          add(mul(stage, tileBytes / eltBytes), tileOff / eltBytes), tokens,
-          /*cacheInL1=*/true);
+          add(mul(stage, tileBytes / eltBytes), tileOff / eltBytes), tokens);
     else
       copyTile(global, kvRowBase, key0, keyLen, blockKV, tile,
                ValueRange{stage}, tokens);
@@ -862,32 +873,28 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
     emitIf(arith::XOrIOp::create(b, loc, isFirstGroup,
                                  arith::ConstantIntOp::create(b, loc, 1, 1)),
            [&] { namedBarrierArrive(idx(kTurnBarrier), 256); });
-  // The warpgroup's 64 rows of Q, K-major; a k-step of 16 dims is two
-  // core matrices (256 bytes).
-  Value qRows =
-      add(add(smemBase, qOff), mul(divu(warp, 4), 64 * headDim * eltBytes));
-  // S = Q K^T with both operands in shared memory; committed, not waited.
+  // The warpgroup's 64 rows of the SW128 Q tile (in every panel).
+  Value qRows = add(add(smemBase, qOff), mul(divu(warp, 4), 64 * 128));
+  // S = Q K^T with both operands K-major in shared memory; committed, not
+  // waited.
   auto issueScores = [&](Value stage) {
     Value kTile = add(add(smemBase, kOff), mul(stage, tileBytes));
     SmallVector<Value> acc = freshAccumulators(blockKV / 2);
     wgmmaAccumulates = false;
     for (int64_t ks = 0; ks < kStepsQK; ++ks)
-      acc = wgmmaSharedA(kMajorDescriptor(add(qRows, 256 * ks), headDim), false,
-                         kMajorDescriptor(add(kTile, 256 * ks), headDim), false,
+      acc = wgmmaSharedA(swizzledKMajorDescriptor(qRows, blockQ, ks), false,
+                         swizzledKMajorDescriptor(kTile, blockKV, ks), false,
                          acc);
     wgmmaCommit();
     return acc;
   };
-  // O += P V: P from registers, V MN-major (a k-step of 16 keys is two row
-  // blocks of 16 Dv bytes each); committed, not waited.
+  // O += P V: P from registers, V MN-major; committed, not waited.
   auto issueValues = [&](ArrayRef<Value> p, Value stage,
                          SmallVector<Value> acc) {
     Value vTile = add(add(smemBase, vOff), mul(stage, tileBytes));
     for (int64_t kk = 0; kk < kStepsPV; ++kk)
-      acc = wgmmaRegA(
-          p.slice(4 * kk, 4),
-          mnMajorDescriptor(add(vTile, kk * 2 * 16 * valueDim), valueDim), true,
-          acc);
+      acc = wgmmaRegA(p.slice(4 * kk, 4),
+                      swizzledMnMajorDescriptor(vTile, blockKV, kk), true, acc);
     wgmmaCommit();
     return acc;
   };
@@ -997,10 +1004,12 @@ std::pair<Value, SmallVector<Value, 2>>
 TensorCoreEmitter::staged(Value row, Value chunk, int64_t inChunk) {
   if (!wgmma)
     return {qS, {row, add(mul(chunk, 8), inChunk)}};
-  Value swizzled = arith::XOrIOp::create(b, loc, chunk, remu(row, 8));
+  // swizzled128Offset(row, 8 chunk + inChunk, blockQ): the warp's own rows
+  // of the Q tile in every panel.
+  Value slot = arith::XOrIOp::create(b, loc, remu(chunk, 8), remu(row, 8));
   return {tiles,
-          {add(add(idx(qOff / eltBytes), mul(row, valueDim)),
-               add(mul(swizzled, 8), inChunk))}};
+          {add(add(idx(qOff / eltBytes), mul(divu(chunk, 8), 64 * blockQ)),
+               add(mul(row, 64), add(mul(slot, 8), inChunk)))}};
 }
 
 void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
@@ -1193,11 +1202,12 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
 
 int64_t tc::sharedMemoryBytes(AttentionOp op, const Tiling &tiling) {
   int64_t d = op.getQueryType().getDimSize(3);
-  // wgmma: the same tiles unpadded (core-matrix layout), kWgmmaStages of
-  // K and V, then the mbarriers (Q full; K / V full / empty per stage).
+  // wgmma: the same tiles unpadded (SW128 layout), kWgmmaStages of K and
+  // V, then the mbarriers (Q full; K / V full / empty per stage) and the
+  // slack that aligns the tiles.
   if (tiling.warpgroupMma)
     return (tiling.blockQ + 2 * kWgmmaStages * tiling.blockKV) * d * 2 +
-           8 * (1 + 4 * kWgmmaStages);
+           8 * (1 + 4 * kWgmmaStages) + kSwizzleAlignment;
   // Q tile + 2 K tiles + 2 V tiles, padded rows, 2 bytes per element.
   return (tiling.blockQ + 4 * tiling.blockKV) * paddedStride(d) * 2;
 }

@@ -19,9 +19,10 @@ using namespace mlir;
 using namespace mlir::attn;
 
 Value MmaEmitterBase::wgmmaDescriptor(Value byteAddr, int64_t lbo,
-                                      int64_t sbo) {
+                                      int64_t sbo, bool swizzle128) {
   // Bits 0-13: address >> 4 (the 18-bit shared window), 16-29: LBO >> 4,
-  // 32-45: SBO >> 4; base offset 0 and no swizzle (bits 49-51, 62-63).
+  // 32-45: SBO >> 4; base offset 0 (bits 49-51: tiles are 1024-byte
+  // aligned); layout type (bits 62-63) 1 for the 128-byte swizzle, else 0.
   Type i64 = b.getI64Type();
   auto c = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, i64, v);
@@ -29,7 +30,8 @@ Value MmaEmitterBase::wgmmaDescriptor(Value byteAddr, int64_t lbo,
   Value addr = arith::IndexCastUIOp::create(b, loc, i64, byteAddr);
   Value start = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, addr, c(0x3FFFF)), c(4));
-  int64_t fixed = ((lbo >> 4) << 16) | ((sbo >> 4) << 32);
+  int64_t fixed = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) |
+                  (swizzle128 ? int64_t(1) << 62 : 0);
   return arith::OrIOp::create(b, loc, start, c(fixed));
 }
 
@@ -146,7 +148,7 @@ SmallVector<Value> MmaEmitterBase::wgmmaFenceOperands(ArrayRef<Value> regs) {
 
 void MmaEmitterBase::copyTileCoreMatrices(
     Value global, Value rowBase, Value first, int64_t len, int64_t tileRows,
-    Value dst, Value dstBase, SmallVectorImpl<Value> &tokens, bool cacheInL1) {
+    Value dst, Value dstBase, SmallVectorImpl<Value> &tokens) {
   const int64_t chunksPerRow = headDim / 8;
   assert(chunksPerRow % 4 == 0 && threads % 32 == 0 &&
          tileRows * chunksPerRow % threads == 0 && "whole passes");
@@ -170,8 +172,49 @@ void MmaEmitterBase::copyTileCoreMatrices(
                          mul(rowInBlock, 8)));
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, loc, tokenTy, dst, ValueRange{dstIdx}, global, ValueRange{srcIdx},
-        b.getIndexAttr(8), srcElements,
-        cacheInL1 ? UnitAttr() : b.getUnitAttr()));
+        b.getIndexAttr(8), srcElements, /*bypassL1=*/b.getUnitAttr()));
+  }
+}
+
+void MmaEmitterBase::copyTileSwizzled128(Value global, Value rowBase,
+                                         Value first, int64_t len,
+                                         int64_t tileRows, Value dst,
+                                         Value dstBase,
+                                         SmallVectorImpl<Value> &tokens) {
+  const int64_t chunksPerRow = headDim / 8;
+  const int64_t rowsPerPass = threads / chunksPerRow;
+  assert(headDim % 64 == 0 && threads % chunksPerRow == 0 &&
+         tileRows % rowsPerPass == 0 && "whole panels and passes");
+  const bool guard = len % tileRows != 0;
+  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+  // This thread's chunk c of rows r0 + rowsPerPass i. The addresses are
+  // built from per-thread values plus constants (and one of at most 8
+  // swizzled row bases), so that the producer's few registers suffice.
+  Value c = remu(tid, chunksPerRow), r0 = divu(tid, chunksPerRow);
+  Value rowStart = add(dstBase, add(mul(divu(c, 8), 64 * tileRows),
+                                    mul(r0, 64)));
+  Value chunkInPanel = remu(c, 8);
+  SmallVector<Value, 8> swizzledBase(8);
+  auto base = [&](int64_t rowShift) {
+    Value &v = swizzledBase[rowShift % 8];
+    if (!v) {
+      // swizzled128Offset(r0 + rowShift, 8 c, tileRows) - 64 rowShift.
+      Value slot = arith::XOrIOp::create(b, loc, chunkInPanel,
+                                         remu(add(r0, rowShift % 8), 8));
+      v = add(rowStart, mul(slot, 8));
+    }
+    return v;
+  };
+  Value srcFirst = add(first, r0);
+  for (int64_t pass = 0; pass < tileRows / rowsPerPass; ++pass) {
+    const int64_t rowShift = pass * rowsPerPass;
+    auto [srcRow, srcElements] =
+        sourceRow(add(srcFirst, rowShift), len, guard);
+    Value srcIdx = add(mul(add(rowBase, srcRow), headDim), mul(c, 8));
+    Value dstIdx = add(base(rowShift), 64 * rowShift);
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, tokenTy, dst, ValueRange{dstIdx}, global, ValueRange{srcIdx},
+        b.getIndexAttr(8), srcElements, /*bypassL1=*/b.getUnitAttr()));
   }
 }
 

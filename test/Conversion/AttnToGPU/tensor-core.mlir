@@ -1,20 +1,24 @@
 // The tensor-core (FA2, mma.sync) kernel: f16/bf16 with D = Dv in {64, 128}
 // take it by default (--kernel=auto); everything else, and --kernel=cuda-core,
 // keeps the CUDA-core kernel (attn-to-gpu.mlir).
-// RUN: attn-compile %s --emit=gpu -o %t.auto.mlir
+// RUN: attn-compile %s --emit=gpu --mma=mma-sync -o %t.auto.mlir
 // RUN: FileCheck %s < %t.auto.mlir
 // RUN: attn-compile %s --emit=gpu --kernel=cuda-core -o %t.cuda.mlir
 // RUN: FileCheck %s --check-prefix=CUDA < %t.cuda.mlir
 // RUN: not attn-compile %s --emit=gpu --kernel=tensor-core -o %t.forced.mlir 2>&1 | FileCheck %s --check-prefix=FORCED
 // RUN: not attn-compile %s --kernel=warp-specialized 2>&1 | FileCheck %s --check-prefix=BADKIND
-// RUN: attn-compile %s --emit=gpu --block-q=64 -o %t.bq64.mlir
+// RUN: attn-compile %s --emit=gpu --mma=mma-sync --block-q=64 -o %t.bq64.mlir
 // RUN: FileCheck %s --check-prefix=BQ64 < %t.bq64.mlir
-// RUN: not attn-compile %s --block-q=32 2>&1 | FileCheck %s --check-prefix=BADBQ
+// RUN: not attn-compile %s --mma=mma-sync --block-q=32 2>&1 | FileCheck %s --check-prefix=BADBQ
 // RUN: not attn-compile %s --block-q=128 --block-kv=128 --warps=4 2>&1 | FileCheck %s --check-prefix=BADREGS
 // RUN: not attn-compile %s --warps=3 2>&1 | FileCheck %s --check-prefix=BADWARPS
 // RUN: not attn-compile %s --block-kv=-1 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: not attn-compile %s --mma=wgmma --chip=sm_80 2>&1 | FileCheck %s --check-prefix=BADMMA80
-// RUN: not attn-compile %s --mma=auto 2>&1 | FileCheck %s --check-prefix=BADMMA
+// RUN: not attn-compile %s --mma=wmma 2>&1 | FileCheck %s --check-prefix=BADMMA
+// RUN: attn-compile %s --emit=gpu -o %t.default.mlir
+// RUN: FileCheck %s --check-prefix=DEFAULT < %t.default.mlir
+// RUN: attn-compile %s --emit=gpu --chip=sm_80 -o %t.default80.mlir
+// RUN: FileCheck %s --check-prefix=DEFAULT80 < %t.default80.mlir
 // RUN: attn-compile %s --emit=gpu --mma=wgmma --chip=sm_90a --block-q=64 -o %t.wg64.mlir
 // RUN: FileCheck %s --check-prefix=WGBQ64 < %t.wg64.mlir
 // RUN: not attn-compile %s --mma=wgmma --chip=sm_90a --block-q=32 2>&1 | FileCheck %s --check-prefix=WGBADBQ
@@ -25,7 +29,20 @@
 // WGBQ64-SAME: known_block_size = array<i32: 256, 1, 1>
 // WGBADBQ: error: 'attn.attention' op GPU code generation: tensor-core tiling: query block 32 with wgmma (expected 64 or 128)
 // BADMMA80: attn-compile: --mma=wgmma needs --chip=sm_90a (wgmma is an sm_90a instruction), not sm_80
-// BADMMA: attn-compile: unsupported --mma=auto (expected mma-sync or wgmma)
+// BADMMA: attn-compile: unsupported --mma=wmma (expected auto, wgmma or mma-sync)
+// --mma=auto (the default) takes wgmma on sm_90a (the default chip): a
+// producer warpgroup and two consumer warpgroups of 64 rows, the tiles
+// viewed from the first 1024-byte boundary of the dynamic shared memory
+// (the 128-byte swizzle's alignment); mma.sync on sm_80.
+// DEFAULT-LABEL: gpu.func @attn_fwd_0(
+// DEFAULT-SAME: known_block_size = array<i32: 384, 1, 1>
+// DEFAULT: %[[BASE:.+]] = memref.extract_aligned_pointer_as_index
+// DEFAULT: %[[UP:.+]] = arith.addi %[[BASE]], %c1023
+// DEFAULT: %[[ALIGNED:.+]] = arith.andi %[[UP]], %c-1024
+// DEFAULT: %[[SHIFT:.+]] = arith.subi %[[ALIGNED]], %[[BASE]]
+// DEFAULT: memref.view %{{.+}}[%[[SHIFT]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<{{[0-9]+}}xbf16, #gpu.address_space<workgroup>>
+// DEFAULT80-LABEL: gpu.func @attn_fwd_0(
+// DEFAULT80-SAME: known_block_size = array<i32: 128, 1, 1>
 
 // bf16, D = 64, GQA, bottom-right causal, ragged Lq/Lk, lse.
 // Default (tc::chooseTiling): Br = 128 in 4 warps of 32 rows (two m16 tiles

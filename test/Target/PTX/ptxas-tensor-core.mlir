@@ -9,7 +9,7 @@
 // --block-q=64 (4 warps of 16 rows everywhere) and with --block-q=128
 // --warps=8 (8 warps of 16 rows). Needs only the CUDA toolkit, not a GPU.
 // REQUIRES: ptxas
-// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a -o %t.auto.ptx | FileCheck %s --check-prefix=COMPILE
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --mma=mma-sync -o %t.auto.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: FileCheck %s --check-prefix=PTX < %t.auto.ptx
 // RUN: FileCheck %s --check-prefix=VOTE < %t.auto.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.auto.json
@@ -21,12 +21,12 @@
 // RUN: ptxas -arch=sm_90a -v %t.sm90.128.ptx -o %t.sm90.128.cubin 2>&1 | FileCheck %s
 // RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 --block-q=128 --warps=8 -o %t.sm80.128.ptx
 // RUN: ptxas -arch=sm_80 -v %t.sm80.128.ptx -o %t.sm80.128.cubin 2>&1 | FileCheck %s
-// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --block-q=64 -o %t.sm90.64.ptx
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --mma=mma-sync --block-q=64 -o %t.sm90.64.ptx
 // RUN: ptxas -arch=sm_90a -v %t.sm90.64.ptx -o %t.sm90.64.cubin 2>&1 | FileCheck %s
 // RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 --block-q=64 -o %t.sm80.64.ptx
 // RUN: ptxas -arch=sm_80 -v %t.sm80.64.ptx -o %t.sm80.64.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX64 < %t.sm90.64.ptx
-// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --mma=wgmma -o %t.wgmma.ptx
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a -o %t.wgmma.ptx
 // RUN: ptxas -arch=sm_90a -v %t.wgmma.ptx -o %t.wgmma.cubin > %t.wgmma.log 2>&1
 // RUN: FileCheck %s < %t.wgmma.log
 // RUN: FileCheck %s --check-prefix=NOSERIAL < %t.wgmma.log
@@ -35,13 +35,18 @@
 // RUN: ptxas -arch=sm_90a -v %t.wgmma64.ptx -o %t.wgmma64.cubin > %t.wgmma64.log 2>&1
 // RUN: FileCheck %s < %t.wgmma64.log
 // RUN: FileCheck %s --check-prefix=NOSERIAL < %t.wgmma64.log
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --block-q=64 -o %t.wgmmaq64.ptx
+// RUN: ptxas -arch=sm_90a -v %t.wgmmaq64.ptx -o %t.wgmmaq64.cubin > %t.wgmmaq64.log 2>&1
+// RUN: FileCheck %s < %t.wgmmaq64.log
+// RUN: FileCheck %s --check-prefix=NOSERIAL < %t.wgmmaq64.log
 
-// The experimental wgmma forward (--mma=wgmma): the plain causal GQA
+// The wgmma forward (the default on sm_90a, --mma=auto): the plain causal GQA
 // kernels (Lq = 1000 > 64) take two consumer warpgroups of 64 rows and 128
 // keys per step (S = Q Kᵀ m64n128, O += P V m64n64 / m64n128 with P from
 // registers) plus a producer warpgroup; the dropout / mask / softcap
 // variants keep mma.sync. The producer (setmaxnreg.dec to 56 registers)
-// copies with cp.async.ca, waits for its own copies, fences them for the
+// copies with cp.async.cg into 128-byte swizzled tiles (SW128), waits for
+// its own copies, fences them for the
 // async proxy and arrives on a full mbarrier (64 arrivals: the K and the V
 // streams have a warp pair each); from a stage's second use on it waits on
 // the stage's empty mbarrier (256 arrivals: every consumer thread). The
@@ -63,14 +68,17 @@
 // WGMMA-COUNT-2: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}], 256;
 // WGMMA: bar.sync 0;
 // WGMMA: setmaxnreg.dec.sync.aligned.u32 56;
-// WGMMA: cp.async.ca.shared.global
+// WGMMA: cp.async.cg.shared.global
 // WGMMA: cp.async.wait_group 0;
 // WGMMA: fence.proxy.async.shared::cta;
 // WGMMA: mbarrier.arrive.shared::cta.b64
 // WGMMA: mbarrier.try_wait.parity.shared::cta.b64
 // WGMMA: setmaxnreg.inc.sync.aligned.u32 224;
 // WGMMA: bar.arrive %r{{[0-9]+}}, 256;
-// The first block: Q and K_first, then S alone.
+// The first block: Q and K_first, then S alone. Its descriptors have
+// layout type 1 (bit 62: 128-byte swizzle), SBO = 1024 >> 4 (bits 32-45),
+// LBO = 16 >> 4 (unused for K-major); P V's (MN-major V, Bc = 128) have
+// LBO = 16384 >> 4 (the next 64-column panel).
 // WGMMA: mbarrier.try_wait.parity.shared::cta.b64
 // WGMMA: mbarrier.try_wait.parity.shared::cta.b64
 // WGMMA: bar.sync %r{{[0-9]+}}, 256;
@@ -87,8 +95,10 @@
 // WGMMA: mbarrier.try_wait.parity.shared::cta.b64
 // WGMMA: bar.sync %r{{[0-9]+}}, 256;
 // WGMMA: wgmma.fence.sync.aligned;
+// WGMMA: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293305360384;
 // WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // WGMMA: wgmma.commit_group.sync.aligned;
+// WGMMA: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293372403712;
 // WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
 // WGMMA: wgmma.commit_group.sync.aligned;
 // WGMMA: bar.arrive %r{{[0-9]+}}, 256;

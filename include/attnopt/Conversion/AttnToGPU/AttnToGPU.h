@@ -85,15 +85,15 @@ struct TensorCoreTiling {
   /// registers differently the defaults differ (tc::chooseTiling). 0 means
   /// unknown and takes sm_80's rules.
   int64_t smVersion = 0;
-  /// Allows the wgmma forward kernel (sm_90a targets only; attn-compile
-  /// --mma=wgmma): warpgroups of 64 query rows, Q, K and V read by the
-  /// tensor cores from shared memory. tc::chooseTiling takes it for the
+  /// Allows the wgmma forward kernel (sm_90a targets only; attn-compile's
+  /// default there, --mma): warpgroups of 64 query rows, Q, K and V read by
+  /// the tensor cores from 128-byte swizzled shared-memory tiles, a
+  /// producer warpgroup copying them (mbarriers signal the stages), the
+  /// consumer loop software-pipelined. tc::chooseTiling takes it for the
   /// variants without per-element extras (no dropout, softcap or mask
-  /// tensor) and Lq > 64. Experimental: warp-specialized (a producer
-  /// warpgroup copies, mbarriers signal the stages) and software-pipelined,
-  /// it measured 0.89-1.09x FlashAttention-2 on the H200
-  /// (docs/performance.md, session 8): faster at D = 64 with long
-  /// sequences, below the mma.sync kernel at D = 128.
+  /// tensor), with Lq > 64 and no requested warp count. Measured
+  /// 1.27-1.75x FlashAttention-2 on the H200 (docs/performance.md,
+  /// session 9).
   bool warpgroupMma = false;
 };
 
