@@ -18,8 +18,10 @@
 //           command line, e.g. "2 16384 1024" and "2 1024 16384" (a wrong
 //           guess may fault: run each mode in its own process).
 // Products of small integers are exact in bf16 and f32; the host compares.
-// Written in session 8 (2026-11-30) and compiled there; not yet run (no
-// device time was left).
+// Written in session 8 (2026-11-30); run on the H200 in session 9: modes
+// 0, 1 and "2 16384 1024" match exactly, "2 1024 16384" mismatches and
+// faults (LBO and SBO swapped). The wgmma forward's SW128 tiles
+// (MmaEmitterBase.h) follow these conventions.
 //   nvcc -gencode=arch=compute_90a,code=sm_90a tma_swizzle_probe.cu -lcuda
 //   for m in "0" "1" "2 16384 1024" "2 1024 16384"; do ./a.out $m; done
 #include <cuda.h>
