@@ -26,6 +26,11 @@ namespace mlir::attn {
 /// Four f32 accumulators of one m16n8 C fragment.
 using Frag = std::array<Value, 4>;
 
+/// The 128-byte swizzled (SW128) tiles of the wgmma kernels start at
+/// multiples of this: a kernel rounds the dynamic shared memory's start up
+/// to it and asks for this much slack (MmaEmitterBase::alignForSwizzle128).
+constexpr int64_t kSwizzle128Alignment = 1024;
+
 class MmaEmitterBase {
 protected:
   /// `elt` is the 16-bit operand type; `headDim` the row width (elements)
@@ -136,6 +141,12 @@ protected:
   // three times the ideal wavefronts (ncu on the H200, 2026-11-30: 67 %
   // excessive, L1 96 % busy, tensor pipe 34 %). Conventions checked on the
   // H200 by bench/probes/tma_swizzle_probe.cu.
+  /// The shared-memory byte address `addr` (index) rounded up to
+  /// kSwizzle128Alignment.
+  Value alignForSwizzle128(Value addr) {
+    return arith::AndIOp::create(b, loc, add(addr, kSwizzle128Alignment - 1),
+                                 idx(-kSwizzle128Alignment));
+  }
   /// Element offset of element (r, c) of an [R = `rows`][C] SW128 tile.
   static int64_t swizzled128Offset(int64_t r, int64_t c, int64_t rows) {
     return (c / 64) * 64 * rows + r * 64 + (((c % 64) / 8) ^ (r % 8)) * 8 +
@@ -218,16 +229,6 @@ protected:
   /// cp.async.wait_group `pending`: all but the newest `pending` cp.async
   /// groups of this thread have landed.
   void cpAsyncWait(int64_t pending);
-
-  /// copyTile into a core-matrix tile: `dst` is a 1-D view of elements and
-  /// the tile starts at element `dstBase`. Lane l of a warp copies row 8 i +
-  /// l % 8, chunk 4 j + l / 8: 8 lanes write one 128-byte core matrix
-  /// (conflict-free), 4 lanes read 64 contiguous bytes of a row
-  /// (cp.async.cg: caching the half sectors in L1, .ca, made the wgmma
-  /// backward 1-6 % slower on the H200, session 7).
-  void copyTileCoreMatrices(Value global, Value rowBase, Value first,
-                            int64_t len, int64_t tileRows, Value dst,
-                            Value dstBase, SmallVectorImpl<Value> &tokens);
 
   /// copyTile into an SW128 tile (`dst` a 1-D view of elements, the tile at
   /// element `dstBase`, 1024-byte aligned). Consecutive lanes copy

@@ -61,10 +61,11 @@
 //
 // On sm_90a (KernelSpec::warpgroupMma, GradMma) the key-block kernels are
 // emitted by emitKeyBlocksWarpgroup instead: the same steps with wgmma, one
-// warpgroup per 64 keys, K, V, Q, dO and dSᵀ unpadded in the core-matrix
-// layout (MmaEmitterBase.h) and read by the tensor cores through matrix
-// descriptors; Pdᵀ and dSᵀ still feed dV and dK from registers, and warp w
-// still owns keys [16w, 16w + 16), so the C-fragment code below is shared.
+// warpgroup per 64 keys, K, V, Q and dO in 128-byte swizzled tiles and dSᵀ
+// in the core-matrix layout (MmaEmitterBase.h), read by the tensor cores
+// through matrix descriptors; Pdᵀ and dSᵀ still feed dV and dK from registers,
+// and warp w still owns keys [16w, 16w + 16), so the C-fragment code below is
+// shared.
 //
 // Fragment layouts and the ldmatrix lane patterns are those of the forward
 // (TensorCoreKernelBuilder.cpp, header comment):
@@ -285,6 +286,9 @@ private:
   int64_t paddedLen;
   GradKernelArguments args;
   Value dyn, smemBase, warp, lane, g, t4, bIdx;
+  /// Bytes from the dynamic shared memory's start to smemBase (null: 0),
+  /// where a kernel aligns its tiles (emitKeyBlocksWarpgroup).
+  Value viewShift;
 };
 
 Value GradEmitter::setUp(gpu::GPUFuncOp func) {
@@ -320,7 +324,7 @@ Value GradEmitter::view(int64_t byteOff, ArrayRef<int64_t> shape, Type type) {
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   return memref::ViewOp::create(
       b, loc, MemRefType::get(shape, type, AffineMap(), workgroup), dyn,
-      idx(byteOff), ValueRange{});
+      viewShift ? add(viewShift, byteOff) : idx(byteOff), ValueRange{});
 }
 
 Value GradEmitter::aLaneOffset() {
@@ -1034,7 +1038,11 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   const int64_t warpgroups = keyBlock / 64;
   assert(keyBlock % 64 == 0 && threads == 2 * keyBlock && headDim == valueDim &&
          "one warpgroup per 64 keys");
-  // Tiles in the core-matrix layout (MmaEmitterBase.h), unpadded.
+  // K, V, Q and dO in SW128 tiles (MmaEmitterBase.h) from the first
+  // 1024-byte boundary on; the dSᵀ tile in the core-matrix layout.
+  Value aligned = alignForSwizzle128(smemBase);
+  viewShift = arith::SubIOp::create(b, loc, aligned, smemBase);
+  smemBase = aligned;
   const int64_t keyTile = keyBlock * headDim * kEltBytes,
                 qTile = kBlock * headDim * kEltBytes;
   const int64_t kOff = 0, vOff = keyTile, qOff = 2 * keyTile,
@@ -1052,10 +1060,10 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   Value k0 = sched.k0, kvRowBase = sched.kvRowBase, total = sched.total;
 
   SmallVector<Value> tokens;
-  copyTileCoreMatrices(args.key, kvRowBase, k0, keyLen, keyBlock, tiles,
-                       idx(kOff / kEltBytes), tokens);
-  copyTileCoreMatrices(args.value, kvRowBase, k0, keyLen, keyBlock, tiles,
-                       idx(vOff / kEltBytes), tokens);
+  copyTileSwizzled128(args.key, kvRowBase, k0, keyLen, keyBlock, tiles,
+                      idx(kOff / kEltBytes), tokens);
+  copyTileSwizzled128(args.value, kvRowBase, k0, keyLen, keyBlock, tiles,
+                      idx(vOff / kEltBytes), tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value kvGroup =
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
@@ -1065,10 +1073,10 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
     Value base = queryRowBase(h);
     Value q0 = queryBlockStart(sched, it);
     Value stageElts = mul(stage, qTile / kEltBytes);
-    copyTileCoreMatrices(args.query, base, q0, queryLen, kBlock, tiles,
-                         add(stageElts, qOff / kEltBytes), ts);
-    copyTileCoreMatrices(args.gradOutput, base, q0, queryLen, kBlock, tiles,
-                         add(stageElts, dOOff / kEltBytes), ts);
+    copyTileSwizzled128(args.query, base, q0, queryLen, kBlock, tiles,
+                        add(stageElts, qOff / kEltBytes), ts);
+    copyTileSwizzled128(args.gradOutput, base, q0, queryLen, kBlock, tiles,
+                        add(stageElts, dOOff / kEltBytes), ts);
     copyStagedRows(h, q0, stage, lseS, deltaS);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
@@ -1078,12 +1086,11 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   emitWaitAllCopies(kvGroup);
 
   Value wg = divu(warp, 4);
-  // The warpgroup's 64 rows of K and V: 8 row blocks of 16 D bytes.
-  Value kRows = add(add(smemBase, kOff), mul(wg, 64 * headDim * kEltBytes));
-  Value vRows = add(add(smemBase, vOff), mul(wg, 64 * headDim * kEltBytes));
+  // The warpgroup's 64 rows of K and V (in every panel).
+  Value kRows = add(add(smemBase, kOff), mul(wg, 64 * 128));
+  Value vRows = add(add(smemBase, vOff), mul(wg, 64 * 128));
   Value keyA = add(k0, add(mul(warp, 16), g));
   std::array<Value, 2> keys = {keyA, add(keyA, 8)};
-  const int64_t rowBlockBytes = 16 * headDim; // 8 rows of a D-wide tile
   auto fragsOf = [](ArrayRef<Value> acc) {
     SmallVector<Frag> f(acc.size() / 4);
     for (size_t i = 0; i < acc.size(); ++i)
@@ -1091,24 +1098,24 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
     return f;
   };
 
-  // C = rows x Qᵀ-like product over D (A: 64 rows at `rows`, B: the 64 rows
-  // of the stage tile at `cols`), both K-major: Sᵀ = K Qᵀ and dPᵀ = V dOᵀ.
+  // C = rows x Qᵀ-like product over D (A: 64 rows at `rows` of a key
+  // tile, B: the stage tile at `cols`), both K-major: Sᵀ = K Qᵀ and
+  // dPᵀ = V dOᵀ.
   auto productOverHeadDim = [&](Value rows, Value cols) {
     SmallVector<Value> acc = freshAccumulators(kBlock / 2);
     wgmmaAccumulates = false;
     for (int64_t ks = 0; ks < headDim / 16; ++ks)
-      acc = wgmmaSharedA(kMajorDescriptor(add(rows, 256 * ks), headDim), false,
-                         kMajorDescriptor(add(cols, 256 * ks), headDim), false,
-                         acc);
+      acc =
+          wgmmaSharedA(swizzledKMajorDescriptor(rows, keyBlock, ks), false,
+                       swizzledKMajorDescriptor(cols, kBlock, ks), false, acc);
     return acc;
   };
   // acc += Aᵀ-fragments x (stage tile, MN-major): dV += Pdᵀ dO, dK += dSᵀ Q.
   auto productOverQueries = [&](ArrayRef<std::array<Value, 4>> a, Value tile,
                                 SmallVector<Value> acc) {
     for (int64_t kk = 0; kk < kBlock / 16; ++kk)
-      acc = wgmmaRegA(
-          a[kk], mnMajorDescriptor(add(tile, 2 * kk * rowBlockBytes), headDim),
-          true, acc);
+      acc = wgmmaRegA(a[kk], swizzledMnMajorDescriptor(tile, kBlock, kk), true,
+                      acc);
     return acc;
   };
 
@@ -1185,24 +1192,25 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
           gpu::BarrierOp::create(b, loc);
           // dQ (64 queries x D) = dS K over the block's keys: warpgroup wg
           // takes columns [wg D / warpgroups, ...) in chunks of up to 64.
-          // A = dS from the [key][query] tile and B = K from the [key][D]
-          // tile, both MN-major.
+          // A = dS from the [key][query] core-matrix tile and B = K from
+          // the [key][D] SW128 tile (columns col0.. of their panel), both
+          // MN-major.
           const int64_t cols = headDim / warpgroups;
           const int64_t chunk = std::min<int64_t>(64, cols);
           Value dsBase = add(smemBase, dsOff);
           for (int64_t c0 = 0; c0 < cols; c0 += chunk) {
             Value col0 = add(mul(wg, cols), c0);
-            Value kCols = add(add(smemBase, kOff), mul(divu(col0, 8), 128));
+            Value kCols = add(add(smemBase, kOff),
+                              add(mul(divu(col0, 64), 128 * keyBlock),
+                                  mul(remu(col0, 64), kEltBytes)));
             SmallVector<Value> acc = freshAccumulators(chunk / 2);
             wgmmaFence();
             wgmmaAccumulates = false;
             for (int64_t kk = 0; kk < keyBlock / 16; ++kk)
               acc = wgmmaSharedA(
                   mnMajorDescriptor(add(dsBase, 2 * kk * 16 * kBlock), kBlock),
-                  true,
-                  mnMajorDescriptor(add(kCols, 2 * kk * rowBlockBytes),
-                                    headDim),
-                  true, acc);
+                  true, swizzledMnMajorDescriptor(kCols, keyBlock, kk), true,
+                  acc);
             wgmmaCommitAndWait(0);
             addToDqAccum(
                 fragsOf(acc), 1,
@@ -1458,9 +1466,10 @@ int64_t tcgrad::sharedMemoryBytes(AttentionGradOp op, StringRef stage,
                                   int64_t keyBlock, bool warpgroupMma) {
   const int64_t headDim = op.getQueryType().getDimSize(3);
   if (warpgroupMma && (stage == "dkdv" || stage == "dkdv_dq")) {
-    // emitKeyBlocksWarpgroup: the same tiles unpadded.
-    int64_t tiles =
-        (2 * keyBlock + 4 * kBlock) * headDim * kEltBytes + 4 * kBlock * 4;
+    // emitKeyBlocksWarpgroup: the same tiles unpadded (SW128) and the
+    // slack that aligns them.
+    int64_t tiles = (2 * keyBlock + 4 * kBlock) * headDim * kEltBytes +
+                    4 * kBlock * 4 + kSwizzle128Alignment;
     return stage == "dkdv" ? tiles : tiles + keyBlock * kBlock * kEltBytes;
   }
   int64_t rowBytes = paddedStride(headDim) * kEltBytes;

@@ -22,10 +22,6 @@ namespace mlir::attn::tc {
 /// stages of K and of V it fills ahead of them.
 constexpr int64_t kProducerThreads = 128;
 constexpr int64_t kWgmmaStages = 2;
-/// The wgmma forward's tiles use the 128-byte swizzle, which needs them
-/// 1024-byte aligned: the kernel rounds the dynamic shared memory's start
-/// up and asks for this much slack.
-constexpr int64_t kSwizzleAlignment = 1024;
 
 /// How the forward kernel tiles one (batch, head): `blockQ` query rows per
 /// thread block, `blockKV` keys per step, `warps` warps of
@@ -70,7 +66,7 @@ bool isEligible(AttentionOp op, std::string &why);
 /// Bytes of dynamic shared memory the kernel for `op` needs: the Q tile of
 /// blockQ rows and double-buffered K and V tiles of blockKV rows (padded
 /// rows; with wgmma the 128-byte swizzled layout, kWgmmaStages of each, the
-/// mbarriers and kSwizzleAlignment bytes of slack).
+/// mbarriers and kSwizzle128Alignment bytes of slack).
 int64_t sharedMemoryBytes(AttentionOp op, const Tiling &tiling);
 
 /// Emits the body of `func` (arguments in manifest order, no workgroup

@@ -420,11 +420,9 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dyn);
   if (wgmma) {
     // The SW128 tiles start at the first 1024-byte boundary (the buffer
-    // has tc::kSwizzleAlignment bytes of slack); `tiles` views them as one
+    // has kSwizzle128Alignment bytes of slack); `tiles` views them as one
     // flat array of elements (qS, kS and vS above are unused).
-    Value aligned = arith::AndIOp::create(
-        b, loc, add(smemBase, tc::kSwizzleAlignment - 1),
-        idx(-tc::kSwizzleAlignment));
+    Value aligned = alignForSwizzle128(smemBase);
     tiles = memref::ViewOp::create(
         b, loc,
         MemRefType::get({barOff / eltBytes}, elt, AffineMap(), workgroup), dyn,
@@ -1207,7 +1205,7 @@ int64_t tc::sharedMemoryBytes(AttentionOp op, const Tiling &tiling) {
   // slack that aligns the tiles.
   if (tiling.warpgroupMma)
     return (tiling.blockQ + 2 * kWgmmaStages * tiling.blockKV) * d * 2 +
-           8 * (1 + 4 * kWgmmaStages) + kSwizzleAlignment;
+           8 * (1 + 4 * kWgmmaStages) + kSwizzle128Alignment;
   // Q tile + 2 K tiles + 2 V tiles, padded rows, 2 bytes per element.
   return (tiling.blockQ + 4 * tiling.blockKV) * paddedStride(d) * 2;
 }

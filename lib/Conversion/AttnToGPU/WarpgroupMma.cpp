@@ -18,8 +18,8 @@
 using namespace mlir;
 using namespace mlir::attn;
 
-Value MmaEmitterBase::wgmmaDescriptor(Value byteAddr, int64_t lbo,
-                                      int64_t sbo, bool swizzle128) {
+Value MmaEmitterBase::wgmmaDescriptor(Value byteAddr, int64_t lbo, int64_t sbo,
+                                      bool swizzle128) {
   // Bits 0-13: address >> 4 (the 18-bit shared window), 16-29: LBO >> 4,
   // 32-45: SBO >> 4; base offset 0 (bits 49-51: tiles are 1024-byte
   // aligned); layout type (bits 62-63) 1 for the 128-byte swizzle, else 0.
@@ -146,36 +146,6 @@ SmallVector<Value> MmaEmitterBase::wgmmaFenceOperands(ArrayRef<Value> regs) {
   return out;
 }
 
-void MmaEmitterBase::copyTileCoreMatrices(
-    Value global, Value rowBase, Value first, int64_t len, int64_t tileRows,
-    Value dst, Value dstBase, SmallVectorImpl<Value> &tokens) {
-  const int64_t chunksPerRow = headDim / 8;
-  assert(chunksPerRow % 4 == 0 && threads % 32 == 0 &&
-         tileRows * chunksPerRow % threads == 0 && "whole passes");
-  const int64_t groupsPerRowBlock = chunksPerRow / 4;
-  Value lane = remu(tid, 32), warp = divu(tid, 32);
-  Value rowInBlock = remu(lane, 8), chunkInGroup = divu(lane, 8);
-  const bool guard = len % tileRows != 0;
-  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
-  const int64_t passes = tileRows * chunksPerRow / threads;
-  for (int64_t pass = 0; pass < passes; ++pass) {
-    // Warp-sized unit u: row block u / groups, chunk group u % groups.
-    Value u = add(warp, pass * (threads / 32));
-    Value r = add(mul(divu(u, groupsPerRowBlock), 8), rowInBlock);
-    Value chunk = add(mul(remu(u, groupsPerRowBlock), 4), chunkInGroup);
-    Value pos = add(first, r);
-    auto [srcRow, srcElements] = sourceRow(pos, len, guard);
-    Value srcIdx = add(mul(add(rowBase, srcRow), headDim), mul(chunk, 8));
-    // Element offset: (r / 8) 8 C + chunk 64 + (r % 8) 8.
-    Value dstIdx =
-        add(dstBase, add(add(mul(divu(r, 8), 8 * headDim), mul(chunk, 64)),
-                         mul(rowInBlock, 8)));
-    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, tokenTy, dst, ValueRange{dstIdx}, global, ValueRange{srcIdx},
-        b.getIndexAttr(8), srcElements, /*bypassL1=*/b.getUnitAttr()));
-  }
-}
-
 void MmaEmitterBase::copyTileSwizzled128(Value global, Value rowBase,
                                          Value first, int64_t len,
                                          int64_t tileRows, Value dst,
@@ -191,8 +161,8 @@ void MmaEmitterBase::copyTileSwizzled128(Value global, Value rowBase,
   // built from per-thread values plus constants (and one of at most 8
   // swizzled row bases), so that the producer's few registers suffice.
   Value c = remu(tid, chunksPerRow), r0 = divu(tid, chunksPerRow);
-  Value rowStart = add(dstBase, add(mul(divu(c, 8), 64 * tileRows),
-                                    mul(r0, 64)));
+  Value rowStart =
+      add(dstBase, add(mul(divu(c, 8), 64 * tileRows), mul(r0, 64)));
   Value chunkInPanel = remu(c, 8);
   SmallVector<Value, 8> swizzledBase(8);
   auto base = [&](int64_t rowShift) {
@@ -208,8 +178,7 @@ void MmaEmitterBase::copyTileSwizzled128(Value global, Value rowBase,
   Value srcFirst = add(first, r0);
   for (int64_t pass = 0; pass < tileRows / rowsPerPass; ++pass) {
     const int64_t rowShift = pass * rowsPerPass;
-    auto [srcRow, srcElements] =
-        sourceRow(add(srcFirst, rowShift), len, guard);
+    auto [srcRow, srcElements] = sourceRow(add(srcFirst, rowShift), len, guard);
     Value srcIdx = add(mul(add(rowBase, srcRow), headDim), mul(c, 8));
     Value dstIdx = add(base(rowShift), 64 * rowShift);
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(

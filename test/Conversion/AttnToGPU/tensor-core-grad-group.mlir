@@ -38,15 +38,21 @@
 // BAD-MMA: attn-compile: unsupported --grad-mma=tensor (expected auto, wgmma or mma-sync)
 
 // The default on sm_90a: the key-block kernel multiplies with wgmma (two
-// warpgroups of 64 keys). Its tiles are copied with cp.async into a flat
-// view (core-matrix layout) and fenced for the async proxy; Sᵀ = K Qᵀ starts
+// warpgroups of 64 keys). Its K, V, Q and dO tiles are copied with
+// cp.async.cg (bypassL1) into a flat view from the first 1024-byte
+// boundary on (128-byte swizzled layout, SW128) and fenced for the async
+// proxy; Sᵀ = K Qᵀ starts
 // a chain without accumulating (scale-d 0) from two shared-memory
 // descriptors; dV += Pdᵀ dO takes Pdᵀ from registers and dO MN-major; dSᵀ
 // goes to shared memory for dQ = dS K, whose operands are both MN-major
 // (n = 32: each warpgroup takes half of D = 64).
 // WGMMA-LABEL: gpu.func @attn_bwd_dkdv_dq_0(
 // WGMMA-SAME: known_block_size = array<i32: 256, 1, 1>, nvvm.minctasm = 1
-// WGMMA: nvgpu.device_async_copy {{.*}} : memref<204800xbf16> to memref<32768xbf16, #gpu.address_space<workgroup>>
+// WGMMA: %[[BASE:.+]] = memref.extract_aligned_pointer_as_index
+// WGMMA: %[[ALIGNED:.+]] = arith.andi %{{.+}}, %c-1024
+// WGMMA: %[[SHIFT:.+]] = arith.subi %[[ALIGNED]], %[[BASE]]
+// WGMMA: memref.view %{{.+}}[%[[SHIFT]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32768xbf16, #gpu.address_space<workgroup>>
+// WGMMA: nvgpu.device_async_copy {{.*}} {bypassL1} : memref<204800xbf16> to memref<32768xbf16, #gpu.address_space<workgroup>>
 // WGMMA: "fence.proxy.async.shared::cta;"
 // WGMMA: gpu.barrier
 // WGMMA: nvvm.wgmma.fence.aligned
@@ -64,8 +70,8 @@
 // WGMMA-NOT: nvvm.mma.sync
 // WGMMA-LABEL: gpu.func @attn_bwd_dq_convert_0(
 // Unpadded tiles: K, V 128 x 64, Q, dO 2 x 64 x 64 elements, 4 x 64 floats,
-// dSᵀ 128 x 64 elements.
-// WGMMA-MANIFEST: "dynamic_shared_memory": 82944,
+// dSᵀ 128 x 64 elements, 1024 bytes of alignment slack.
+// WGMMA-MANIFEST: "dynamic_shared_memory": 83968,
 // WGMMA-MANIFEST: "stage": "dkdv_dq"
 // SYNC80-LABEL: gpu.func @attn_bwd_dkdv_dq_0(
 // SYNC80-NOT: wgmma

@@ -91,7 +91,7 @@
 // ATOMIC-MANIFEST: "block": [
 // ATOMIC-MANIFEST-NEXT: 256,
 // ATOMIC-MANIFEST: "deterministic": false,
-// ATOMIC-MANIFEST: "dynamic_shared_memory": 82944,
+// ATOMIC-MANIFEST: "dynamic_shared_memory": 83968,
 // ATOMIC-MANIFEST: "stage": "dkdv_dq"
 // ATOMIC-MANIFEST: "stage": "dq_convert"
 // ATOMIC80: .version 8.0
