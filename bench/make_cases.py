@@ -135,6 +135,11 @@ def validation():
     yield "v_wg_tiny_keys_gqa", attention("v_wg_tiny_keys_gqa", 2, 6, 2, 130, 3, 64, 64, "bf16", "", lse=True)
     yield "v_wg_empty_rows", attention("v_wg_empty_rows", 1, 2, 2, 200, 1, 128, 128, "bf16", "causal = #attn.causal<bottom_right>", lse=True)
     yield "v_wg_window_mqa", attention("v_wg_window_mqa", 1, 4, 1, 333, 517, 128, 128, "bf16", "causal = #attn.causal<bottom_right>, window = array<i64: 100, 0>", lse=True)
+    # Masks and softcap on the wgmma kernel (everything but dropout).
+    yield "v_wg_softcap_d128", attention("v_wg_softcap_d128", 1, 4, 2, 300, 300, 128, 128, "bf16", "causal = #attn.causal<bottom_right>, window = array<i64: 90, 0>, softcap = 20.0 : f32", lse=True)
+    yield "v_wg_bool_mask_d128", attention("v_wg_bool_mask_d128", 2, 4, 2, 200, 300, 128, 128, "f16", "causal = #attn.causal<top_left>", mask=((2, 1, 200, 300), "i1"), lse=True)
+    yield "v_wg_additive_bcast", attention("v_wg_additive_bcast", 1, 4, 4, 130, 257, 64, 64, "bf16", "", mask=((1, 1, 130, 257), "f32"), lse=True)
+    yield "v_wg_padding_d128", attention("v_wg_padding_d128", 3, 4, 4, 129, 200, 128, 128, "bf16", "", mask=((3, 1, 1, 200), "i1"), lse=True)
 
 
 def validation_bwd():

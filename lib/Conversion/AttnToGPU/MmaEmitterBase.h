@@ -102,8 +102,8 @@ protected:
   Value exp2(Value x);
 
   // --- warpgroup MMA (sm_90a, WarpgroupMma.cpp) -----------------------------
-  // Shared-memory operands are tiles in one of two layouts. The backward
-  // kernels use the no-swizzle core-matrix layout:
+  // Shared-memory operands are tiles in one of two layouts. The backward's
+  // dS^T tile uses the no-swizzle core-matrix layout:
   // element (r, c) of an [R][C] tile (C contiguous) at byte
   //   (r / 8) 16 C + (c / 8) 128 + (r % 8) 16 + 2 (c % 8),
   // i.e. 8x8 core matrices of 128 contiguous bytes, row blocks of C / 8 of
@@ -130,13 +130,16 @@ protected:
     return wgmmaDescriptor(byteAddr, 16 * cols, 128);
   }
 
-  // The forward kernel uses the 128-byte swizzled layout (FlashAttention-3's
-  // and CUTLASS's SW128), read by wgmma at full shared-memory bandwidth:
-  // an [R][C] tile
-  // (C a multiple of 64) is C / 64 panels of R rows x 128 bytes, panel p
-  // holding columns [64 p, 64 p + 64) at byte p 128 R; 16-byte chunk j of
-  // panel row r sits at chunk j ^ (r % 8). Tiles start 1024-byte aligned
-  // (the swizzle is a function of address bits 4-9). The no-swizzle
+  // Every other tile (Q, K, V, dO) uses the 128-byte swizzled layout
+  // (FlashAttention-3's and CUTLASS's SW128), read by wgmma at full
+  // shared-memory bandwidth: an [R][C] tile (C a multiple of 64) is C / 64
+  // panels of R rows x 128 bytes, panel p holding columns [64 p, 64 p + 64)
+  // at byte p 128 R; 16-byte chunk j of panel row r sits at chunk
+  // j ^ (r % 8), so element (r, c) is at element offset
+  //   (c / 64) 64 R + 64 r + (((c % 64) / 8) ^ (r % 8)) 8 + c % 8.
+  // Tiles start 1024-byte aligned (the hardware swizzles address bits 4-6
+  // with bits 7-9, so descriptors may also start inside a panel row, e.g.
+  // 32 bytes per K-major k-step). The no-swizzle
   // core-matrix layout above makes wgmma's shared-memory reads take about
   // three times the ideal wavefronts (ncu on the H200, 2026-11-30: 67 %
   // excessive, L1 96 % busy, tensor pipe 34 %). Conventions checked on the
@@ -146,11 +149,6 @@ protected:
   Value alignForSwizzle128(Value addr) {
     return arith::AndIOp::create(b, loc, add(addr, kSwizzle128Alignment - 1),
                                  idx(-kSwizzle128Alignment));
-  }
-  /// Element offset of element (r, c) of an [R = `rows`][C] SW128 tile.
-  static int64_t swizzled128Offset(int64_t r, int64_t c, int64_t rows) {
-    return (c / 64) * 64 * rows + r * 64 + (((c % 64) / 8) ^ (r % 8)) * 8 +
-           c % 8;
   }
   /// Descriptor of k-step `kStep` (16 columns) of a K-major SW128 operand
   /// whose rows start at `byteAddr` in a tile of `tileRows` rows: the

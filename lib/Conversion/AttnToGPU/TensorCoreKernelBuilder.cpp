@@ -1002,8 +1002,8 @@ std::pair<Value, SmallVector<Value, 2>>
 TensorCoreEmitter::staged(Value row, Value chunk, int64_t inChunk) {
   if (!wgmma)
     return {qS, {row, add(mul(chunk, 8), inChunk)}};
-  // swizzled128Offset(row, 8 chunk + inChunk, blockQ): the warp's own rows
-  // of the Q tile in every panel.
+  // The SW128 offset of (row, 8 chunk + inChunk) in the Q tile: the warp's
+  // own rows in every panel.
   Value slot = arith::XOrIOp::create(b, loc, remu(chunk, 8), remu(row, 8));
   return {tiles,
           {add(add(idx(qOff / eltBytes), mul(divu(chunk, 8), 64 * blockQ)),
@@ -1164,9 +1164,12 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
     return std::nullopt;
   };
   // wgmma (sm_90a): warpgroups of 64 rows, 16 per warp, 128 keys per step
-  // unless asked otherwise; the variants with per-element extras and short
+  // unless asked otherwise. Masks and softcap fit its registers (no spills;
+  // a boolean key-padding mask measured 1.8x and softcap 1.3x the mma.sync
+  // kernel on the H200, session 9); dropout (Philox per element) and short
   // queries keep the mma.sync defaults below.
-  if (requested.warpgroupMma && !elementwiseHeavy &&
+  const bool dropout = op.getDropoutP().convertToFloat() > 0.0f;
+  if (requested.warpgroupMma && !dropout &&
       op.getQueryType().getDimSize(2) > 64 && !requested.warps) {
     // One warpgroup per 64 query rows.
     if (requested.blockQ && requested.blockQ != 64 && requested.blockQ != 128)

@@ -168,7 +168,7 @@ void MmaEmitterBase::copyTileSwizzled128(Value global, Value rowBase,
   auto base = [&](int64_t rowShift) {
     Value &v = swizzledBase[rowShift % 8];
     if (!v) {
-      // swizzled128Offset(r0 + rowShift, 8 c, tileRows) - 64 rowShift.
+      // The SW128 offset of (r0 + rowShift, 8 c) minus 64 rowShift.
       Value slot = arith::XOrIOp::create(b, loc, chunkInPanel,
                                          remu(add(r0, rowShift % 8), 8));
       v = add(rowStart, mul(slot, 8));

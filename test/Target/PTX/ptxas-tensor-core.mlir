@@ -121,14 +121,19 @@
 // WGMMA-LABEL: .visible .entry attn_fwd_3(
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// An additive mask with softcap and a window but no dropout takes wgmma
+// too (session 9).
+// WGMMA-LABEL: .visible .entry attn_fwd_12(
+// WGMMA: .maxntid 384, 1, 1
+// WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 
-// COMPILE: attn-compile: wrote {{.*}}.ptx and {{.*}}.json (12 kernels, sm_90a, 32-bit indices)
+// COMPILE: attn-compile: wrote {{.*}}.ptx and {{.*}}.json (13 kernels, sm_90a, 32-bit indices)
 
-// CHECK-COUNT-12: 0 bytes spill stores, 0 bytes spill loads
+// CHECK-COUNT-13: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: bytes spill stores
 
 // NOSERIAL-NOT: serialized
-// NOSERIAL: Compiling entry function 'attn_fwd_11'
+// NOSERIAL: Compiling entry function 'attn_fwd_12'
 // NOSERIAL-NOT: serialized
 
 // Every default tiling has 4 warps (128 threads, 2 CTAs per SM); the plain
@@ -254,4 +259,9 @@ func.func @f16_d128_bool_mask_dropout(%q: tensor<1x4x100x128xf16>, %k: tensor<1x
 func.func @f16_d128_everything(%q: tensor<1x8x512x128xf16>, %k: tensor<1x2x512x128xf16>, %v: tensor<1x2x512x128xf16>, %m: tensor<1x1x512x512xf16>, %s: i64, %off: i64) -> (tensor<1x8x512x128xf16>) {
   %o = attn.attention ins(%q, %k, %v : tensor<1x8x512x128xf16>, tensor<1x2x512x128xf16>, tensor<1x2x512x128xf16>) mask(%m : tensor<1x1x512x512xf16>) rng(%s, %off) {causal = #attn.causal<bottom_right>, window = array<i64: 128, 0>, softcap = 30.0 : f32, dropout_p = 0.1 : f32} -> tensor<1x8x512x128xf16>
   return %o : tensor<1x8x512x128xf16>
+}
+
+func.func @bf16_d128_mask_softcap(%q: tensor<1x8x512x128xbf16>, %k: tensor<1x2x512x128xbf16>, %v: tensor<1x2x512x128xbf16>, %m: tensor<1x1x512x512xbf16>) -> (tensor<1x8x512x128xbf16>) {
+  %o = attn.attention ins(%q, %k, %v : tensor<1x8x512x128xbf16>, tensor<1x2x512x128xbf16>, tensor<1x2x512x128xbf16>) mask(%m : tensor<1x1x512x512xbf16>) {causal = #attn.causal<bottom_right>, window = array<i64: 128, 0>, softcap = 30.0 : f32} -> tensor<1x8x512x128xbf16>
+  return %o : tensor<1x8x512x128xbf16>
 }

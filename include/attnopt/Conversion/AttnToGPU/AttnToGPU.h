@@ -90,8 +90,7 @@ struct TensorCoreTiling {
   /// the tensor cores from 128-byte swizzled shared-memory tiles, a
   /// producer warpgroup copying them (mbarriers signal the stages), the
   /// consumer loop software-pipelined. tc::chooseTiling takes it for the
-  /// variants without per-element extras (no dropout, softcap or mask
-  /// tensor), with Lq > 64 and no requested warp count. Measured
+  /// variants without dropout, with Lq > 64 and no requested warp count. Measured
   /// 1.27-1.75x FlashAttention-2 on the H200 (docs/performance.md,
   /// session 9).
   bool warpgroupMma = false;
