@@ -18,8 +18,9 @@ def AttnToGPUPass : Pass<"attn-to-gpu", "::mlir::ModuleOp"> {
     staged in shared memory, visible key blocks only (causal/window block
     skipping), running max/sum/accumulator in registers. This pass always emits
     the CUDA-core kernel; `attn-compile --kernel=auto` (the default) picks the
-    FlashAttention-2-style tensor-core kernel (mma.sync, ldmatrix, cp.async)
-    for f16/bf16 with D = Dv in {64, 128}.
+    tensor-core kernel for f16/bf16 with D = Dv in {64, 128}: on sm_90a its
+    warp-specialized wgmma form (128-byte swizzled tiles; not for dropout or
+    Lq <= 64), else FlashAttention-2-style (mma.sync, ldmatrix, cp.async).
 
     Each statically shaped `attn.attention_grad` (in walk order, after the
     forward kernels) gets two CUDA-core kernels, `@attn_bwd_dkdv_<n>` (one
