@@ -875,9 +875,8 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
   Value qRows = add(add(smemBase, qOff), mul(divu(warp, 4), 64 * 128));
   // S = Q K^T with both operands K-major in shared memory; committed, not
   // waited.
-  auto issueScores = [&](Value stage) {
+  auto issueScores = [&](Value stage, SmallVector<Value> acc) {
     Value kTile = add(add(smemBase, kOff), mul(stage, tileBytes));
-    SmallVector<Value> acc = freshAccumulators(blockKV / 2);
     wgmmaAccumulates = false;
     for (int64_t ks = 0; ks < kStepsQK; ++ks)
       acc = wgmmaSharedA(swizzledKMajorDescriptor(qRows, blockQ, ks), false,
@@ -917,7 +916,10 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
 
   // Peeled first block (K_first and V_first are in stage 0).
   SmallVector<Value> mlInit(init.begin(), init.begin() + oState);
-  SmallVector<Value> oInit(init.begin() + oState, init.end());
+  // O's zeros likewise: one constant register copied into every
+  // accumulator would be copied right before the first P V.
+  SmallVector<Value> oInit =
+      wgmmaFenceOperands(ArrayRef<Value>(init).drop_front(oState));
   SmallVector<Value> pInit(kStepsPV * 4, i32c(0));
   SmallVector<Value> first = emitUniformChoice(anyBlock, [&](bool any) {
     SmallVector<Value> ml = mlInit;
@@ -927,9 +929,15 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
     }
     mbarrierWait(queryFull, idx(0));
     mbarrierWait(keysFull(idx(0)), idx(0));
+    // The first S's (unused) accumulators get registers of their own here:
+    // left as poison, LLVM may copy one register into all of them right
+    // before the wgmma, i.e. after the fence, and ptxas then injects a
+    // warpgroup.arrive.
+    SmallVector<Value> fresh =
+        wgmmaFenceOperands(freshAccumulators(blockKV / 2));
     takeTurn();
     wgmmaFence();
-    SmallVector<Value> scores = issueScores(idx(0));
+    SmallVector<Value> scores = issueScores(idx(0), fresh);
     passTurn();
     wgmmaWait(0);
     scores = wgmmaFenceOperands(scores);
@@ -955,7 +963,8 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
         SmallVector<Value> pPrev(state.begin() + pState, state.end());
         takeTurn();
         wgmmaFence();
-        SmallVector<Value> scores = issueScores(stage);
+        SmallVector<Value> scores =
+            issueScores(stage, freshAccumulators(blockKV / 2));
         SmallVector<Value> o = issueValues(pPrev, prevStage, oPrev);
         passTurn();
         wgmmaWait(1);

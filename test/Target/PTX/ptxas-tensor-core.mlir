@@ -132,9 +132,11 @@
 // CHECK-COUNT-13: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: bytes spill stores
 
-// NOSERIAL-NOT: serialized
+// No wgmma is serialized, and no register is written between a
+// wgmma.fence and a wgmma (ptxas would inject a warpgroup.arrive, C7519).
+// NOSERIAL-NOT: {{serialized|is injected}}
 // NOSERIAL: Compiling entry function 'attn_fwd_12'
-// NOSERIAL-NOT: serialized
+// NOSERIAL-NOT: {{serialized|is injected}}
 
 // Every default tiling has 4 warps (128 threads, 2 CTAs per SM); the plain
 // variants take Br = 128 (two m16 tiles per warp; fastest on the H200,
