@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -153,21 +154,25 @@ const KernelSpec *findKernel(const Manifest &m, const std::string &name) {
 
 std::vector<GradGroup> gradGroups(const Manifest &m) {
   std::vector<GradGroup> groups;
+  // The index in `groups` of each explicit group (a tree rather than a scan
+  // of the groups so far, which made many groups quadratic).
+  std::map<std::string, size_t> explicitGroups;
   for (const KernelSpec &k : m.kernels) {
     if (!k.isGrad())
       continue;
     // Kernels without "group" are alone even when a group has their name.
-    GradGroup *into = nullptr;
-    for (GradGroup &g : groups)
-      if (!k.group.empty() && g.explicitGroup && g.name == k.group)
-        into = &g;
-    if (!into) {
-      groups.emplace_back();
-      into = &groups.back();
-      into->name = k.group.empty() ? k.name : k.group;
-      into->explicitGroup = !k.group.empty();
+    if (!k.group.empty()) {
+      auto [at, inserted] = explicitGroups.emplace(k.group, groups.size());
+      if (!inserted) {
+        groups[at->second].kernels.push_back(&k);
+        continue;
+      }
     }
-    into->kernels.push_back(&k);
+    groups.emplace_back();
+    GradGroup &g = groups.back();
+    g.name = k.group.empty() ? k.name : k.group;
+    g.explicitGroup = !k.group.empty();
+    g.kernels.push_back(&k);
   }
   return groups;
 }
@@ -260,6 +265,37 @@ ProblemDifference problemDifference(const KernelSpec &f, const KernelSpec &k) {
   return {};
 }
 
+/// The most dynamic shared memory one thread block may use on
+/// sm_<major><minor> after opting in (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_
+/// SIZE_BYTES, which attnrt sets): the CUDA C++ Programming Guide's maximum
+/// shared memory per thread block. A chip this table does not know gets the
+/// most any chip allows, 227 KiB (sm_90, sm_100), so that the bound never
+/// rejects a kernel a newer chip could run.
+int64_t maxDynamicSharedMemory(int major, int minor) {
+  constexpr int64_t KiB = 1024;
+  switch (major) {
+  case 7: // sm_75; sm_70, sm_72
+    return minor == 5 ? 64 * KiB : 96 * KiB;
+  case 8: // sm_80, sm_87; sm_86, sm_89
+    return minor == 0 || minor == 7 ? 163 * KiB : 99 * KiB;
+  case 12: // sm_120, sm_121
+    return 99 * KiB;
+  default:
+    return 227 * KiB;
+  }
+}
+
+/// The fields of a kernel's "codegen" object that the validator checks the
+/// launch against, or null where absent. The object is informational: a
+/// field the runtime does not know is accepted unread.
+struct Codegen {
+  const Value *kernel = nullptr;  // "tensor-core" or "cuda-core"
+  const Value *mma = nullptr;     // "wgmma", "mma.sync" or "none"
+  const Value *blockQ = nullptr;  // a positive integer
+  const Value *blockKV = nullptr; // a positive integer
+  const Value *threads = nullptr; // a positive integer, block[0]
+};
+
 class Validator {
 public:
   explicit Validator(const std::string &path) : path(path) {}
@@ -269,6 +305,12 @@ public:
 private:
   const std::string &path;
   std::string context; // "kernel 'x': " or "kernels[3]: "
+  /// The manifest being built, once its "chip" is known (the kernels'
+  /// shared memory limit depends on it).
+  const Manifest *manifest = nullptr;
+  /// The index of each kernel name in the manifest: a tree, so that
+  /// looking names up does not make many kernels quadratic.
+  std::map<std::string, size_t> kernelIndex;
 
   [[noreturn]] void fail(const Value &at, const std::string &message) const {
     throw Error(path + ":" + std::to_string(at.loc.line) + ":" +
@@ -373,7 +415,11 @@ private:
     return out;
   }
 
+  void checkPtxName(const Value &ptx) const;
   KernelSpec kernel(const Value &v);
+  Codegen codegen(const Value &kernel) const;
+  void checkLaunch(const Value &kernel, const KernelSpec &k,
+                   const Codegen &cg) const;
   void params(const Value &v, KernelSpec &k);
   void gradParams(const Value &v, KernelSpec &k);
   void workspaceParam(const Value &pv, const std::string &at, ParamSpec &p);
@@ -403,7 +449,9 @@ Manifest Validator::run(const Value &root) {
     fail(format, "format: unsupported manifest format \"" + m.format +
                      "\" (expected \"attn-kernels-v1\")");
 
-  m.ptx = string(field(root, "ptx", "the manifest"), "ptx");
+  const Value &ptx = field(root, "ptx", "the manifest");
+  m.ptx = string(ptx, "ptx");
+  checkPtxName(ptx);
   m.ptxPath = joinPath(directoryOf(path), m.ptx);
 
   const Value &chip = field(root, "chip", "the manifest");
@@ -424,6 +472,7 @@ Manifest Validator::run(const Value &root) {
     m.chipMajor = number / 10;
     m.chipMinor = number % 10;
   }
+  manifest = &m;
 
   const Value &kernels = field(root, "kernels", "the manifest");
   if (!kernels.isArray())
@@ -435,11 +484,11 @@ Manifest Validator::run(const Value &root) {
     context = "kernels[" + std::to_string(i) + "]: ";
     KernelSpec k = kernel(kernels.array[i]);
     context = "kernels[" + std::to_string(i) + "]: ";
-    for (size_t j = 0; j < m.kernels.size(); ++j)
-      if (m.kernels[j].name == k.name)
-        fail(*kernels.array[i].find("name"),
-             "name: duplicate kernel name '" + k.name + "' (also kernels[" +
-                 std::to_string(j) + "])");
+    auto [other, inserted] = kernelIndex.emplace(k.name, i);
+    if (!inserted)
+      fail(*kernels.array[i].find("name"),
+           "name: duplicate kernel name '" + k.name + "' (also kernels[" +
+               std::to_string(other->second) + "])");
     m.kernels.push_back(std::move(k));
   }
   // Backward kernels naming their forward kernel: it must exist, be a
@@ -476,6 +525,63 @@ const Value &paramValue(const Value &kernel, const std::string &name) {
 std::string groupText(const GradGroup &g) {
   return g.explicitGroup ? "group '" + g.name + "'"
                          : std::string("its own group (no \"group\" field)");
+}
+
+/// "ptx" must name a file. The existence of the path is no proof (a
+/// directory exists too, and "." always does), so names that can only be a
+/// directory are rejected here; whether the file is a regular file is for
+/// the tools that open it (attn-run, attn-manifest-check).
+void Validator::checkPtxName(const Value &ptx) const {
+  const std::string &name = ptx.text;
+  if (name.find('\0') != std::string::npos)
+    fail(ptx, "ptx: the file name contains a NUL character");
+  size_t slash = name.find_last_of('/');
+  std::string last = slash == std::string::npos ? name : name.substr(slash + 1);
+  if (last.empty() || last == "." || last == "..")
+    fail(ptx, "ptx: \"" + name +
+                  "\" names a directory, not a PTX file (expected a file "
+                  "name such as \"attention.ptx\")");
+}
+
+Codegen Validator::codegen(const Value &v) const {
+  Codegen cg;
+  const Value *object = v.find("codegen");
+  if (!object)
+    return cg;
+  auto oneOf = [&](const char *key,
+                   std::initializer_list<const char *> values) {
+    const Value *f = object->find(key);
+    if (!f)
+      return f;
+    const std::string name = std::string("codegen.") + key;
+    std::string text = string(*f, name);
+    std::string list;
+    bool known = false;
+    size_t i = 0;
+    for (const char *value : values) {
+      known = known || text == value;
+      list += std::string(i == 0                   ? ""
+                          : i + 1 == values.size() ? " or "
+                                                   : ", ") +
+              "\"" + value + "\"";
+      ++i;
+    }
+    if (!known)
+      fail(*f, name + ": expected " + list + ", got \"" + text + "\"");
+    return f;
+  };
+  cg.kernel = oneOf("kernel", {"tensor-core", "cuda-core"});
+  cg.mma = oneOf("mma", {"wgmma", "mma.sync", "none"});
+  auto count = [&](const char *key) {
+    const Value *f = object->find(key);
+    if (f)
+      positive(*f, std::string("codegen.") + key);
+    return f;
+  };
+  cg.blockQ = count("block_q");
+  cg.blockKV = count("block_kv");
+  cg.threads = count("threads");
+  return cg;
 }
 
 void Validator::checkGroup(const GradGroup &g, const Value &kernels,
@@ -581,7 +687,9 @@ void Validator::checkGroupWorkspaces(const GradGroup &g, const Value &kernels,
 
 void Validator::checkForwardLink(const Value &fv, const KernelSpec &k,
                                  const Manifest &m) {
-  const KernelSpec *f = findKernel(m, k.forward);
+  auto at = kernelIndex.find(k.forward);
+  const KernelSpec *f =
+      at == kernelIndex.end() ? nullptr : &m.kernels[at->second];
   if (!f) {
     std::string names;
     for (const KernelSpec &o : m.kernels)
@@ -811,16 +919,107 @@ KernelSpec Validator::kernel(const Value &v) {
   if (threads > 1024)
     fail(block, "block: " + std::to_string(threads) +
                     " threads per block, more than the 1024 CUDA allows");
-  k.dynamicSharedMemory = uint32_t(
-      integer(field(v, "dynamic_shared_memory", what),
-              "dynamic_shared_memory", 0, 0xFFFFFFFFll,
-              "a non-negative integer (bytes)"));
+  const Value &smem = field(v, "dynamic_shared_memory", what);
+  int64_t smemBytes = integer(smem, "dynamic_shared_memory", 0,
+                              std::numeric_limits<int64_t>::max(),
+                              "a non-negative integer (bytes)");
+  int64_t smemLimit =
+      maxDynamicSharedMemory(manifest->chipMajor, manifest->chipMinor);
+  if (smemBytes > smemLimit)
+    fail(smem, "dynamic_shared_memory: " + std::to_string(smemBytes) +
+                   " bytes, more than the " + std::to_string(smemLimit) +
+                   " bytes (" + std::to_string(smemLimit / 1024) +
+                   " KiB) a thread block can use on " + manifest->chip);
+  k.dynamicSharedMemory = uint32_t(smemBytes);
+
+  checkLaunch(v, k, codegen(v));
 
   if (k.isGrad())
     gradParams(field(v, "params", what), k);
   else
     params(field(v, "params", what), k);
   return k;
+}
+
+/// The kernel's launch (grid, block and dynamic shared memory) against what
+/// its "codegen" says about how it was generated. Only a manifest that
+/// states the tiling is held to the compiler's formulas: hand-written
+/// kernels (the runtime's samples, with their own 1-D grids and static
+/// shared memory) carry no "codegen" and get the CUDA limits alone.
+void Validator::checkLaunch(const Value &v, const KernelSpec &k,
+                            const Codegen &cg) const {
+  if (cg.threads && cg.threads->asInteger() != int64_t(k.block[0]))
+    fail(*cg.threads, "codegen.threads: " + cg.threads->text +
+                          ", but block[0] is " + std::to_string(k.block[0]) +
+                          " (threads is the block's x size)");
+
+  // What the kernel multiplies with must suit its stage: the CUDA-core
+  // kernels and the backward's prep and dq_convert stages multiply no
+  // matrices ("mma": "none"); a tensor-core forward, dkdv, dkdv_dq or dq
+  // kernel does (wgmma or mma.sync).
+  const bool matrixStage =
+      k.stage == GradStage::None || k.stage == GradStage::DKDV ||
+      k.stage == GradStage::DKDVDQ || k.stage == GradStage::DQ;
+  const std::string what =
+      k.isGrad() ? "a \"" + std::string(stageName(k.stage)) + "\" kernel"
+                 : std::string("a forward kernel");
+  if (cg.mma && cg.kernel) {
+    bool tensorCore = cg.kernel->text == "tensor-core";
+    bool multiplies = cg.mma->text != "none";
+    if (!tensorCore && multiplies)
+      fail(*cg.mma, "codegen.mma: \"" + cg.mma->text +
+                        "\" for a CUDA-core kernel (expected \"none\": it "
+                        "does not use the tensor cores)");
+    if (tensorCore && matrixStage && !multiplies)
+      fail(*cg.mma, "codegen.mma: \"none\" for " + what +
+                        " on tensor cores (expected \"wgmma\" or "
+                        "\"mma.sync\")");
+  }
+  if (cg.mma && !matrixStage && cg.mma->text != "none")
+    fail(*cg.mma, "codegen.mma: \"" + cg.mma->text + "\" for " + what +
+                      " (expected \"none\": it multiplies no matrices)");
+
+  // A tensor-core matrix stage stages its Q/K/V (and dO) tiles in dynamic
+  // shared memory: launched with none, it reads and writes past the end of
+  // the block's shared memory. (A CUDA-core kernel's tiles are static
+  // shared memory, so 0 dynamic bytes is right for it.)
+  std::string tensorCores; // the field that says so, if any
+  if (cg.kernel && cg.kernel->text == "tensor-core")
+    tensorCores = "codegen.kernel is \"tensor-core\"";
+  else if (cg.mma && cg.mma->text != "none")
+    tensorCores = "codegen.mma is \"" + cg.mma->text + "\"";
+  if (matrixStage && !tensorCores.empty() && k.dynamicSharedMemory == 0)
+    fail(*v.find("dynamic_shared_memory"),
+         "dynamic_shared_memory: 0 bytes, but " + what + " on tensor cores (" +
+             tensorCores +
+             ") stages its tiles in dynamic shared memory (expected more "
+             "than 0)");
+
+  // The grid: one block per (query block, query head, batch) for the
+  // forward and the prep, dq and dq_convert stages, one per (key block, kv
+  // head, batch) for dkdv and dkdv_dq (docs/kernel-manifest.md).
+  const bool overKeys =
+      k.stage == GradStage::DKDV || k.stage == GradStage::DKDVDQ;
+  const Value *tile = overKeys ? cg.blockKV : cg.blockQ;
+  if (!tile)
+    return;
+  int64_t rows = tile->asInteger();
+  int64_t len = overKeys ? k.keyLen : k.queryLen;
+  const std::array<int64_t, 3> want = {
+      (len + rows - 1) / rows, overKeys ? k.kvHeads : k.queryHeads, k.batch};
+  if (want[0] == k.grid[0] && want[1] == k.grid[1] && want[2] == k.grid[2])
+    return;
+  auto text = [](auto g) {
+    return formatShape({int64_t(g[0]), int64_t(g[1]), int64_t(g[2])});
+  };
+  fail(*v.find("grid"),
+       "grid: " + text(k.grid) + " does not match the problem: " + what +
+           " runs one block per " +
+           (overKeys ? "(key block, kv head, batch) = (ceil(key_len / "
+                       "codegen.block_kv), kv_heads, batch)"
+                     : "(query block, query head, batch) = (ceil(query_len "
+                       "/ codegen.block_q), query_heads, batch)") +
+           " = " + text(want));
 }
 
 void Validator::params(const Value &v, KernelSpec &k) {
@@ -962,6 +1161,24 @@ void Validator::params(const Value &v, KernelSpec &k) {
             "its keep bits from 'dropout_mask' (the two are exclusive)");
   if (k.dropoutP > 0.0f && !seed && !k.hasDropoutMask)
     missing("seed", " (dropout_p > 0 needs the seed and offset parameters)");
+
+  // The documented order, which is the kernel's argument order: query, key,
+  // value, [mask], [dropout_mask], [seed, offset], output, [lse]. The list
+  // is complete and without duplicates by now, so it must be kParamNames
+  // (in that order) restricted to the names it has.
+  std::vector<std::string> order;
+  for (const char *n : kParamNames)
+    if (k.findParam(n))
+      order.push_back(n);
+  std::string orderText;
+  for (const std::string &n : order)
+    orderText += (orderText.empty() ? "" : ", ") + n;
+  for (size_t idx = 0; idx < k.params.size(); ++idx)
+    if (k.params[idx].name != order[idx])
+      fail(*v.array[idx].find("name"),
+           "params[" + std::to_string(idx) + "]: expected parameter '" +
+               order[idx] + "' here, got '" + k.params[idx].name +
+               "' (the forward parameters, in order: " + orderText + ")");
 }
 
 void Validator::checkTensorParam(const Value &pv, const std::string &at,

@@ -18,6 +18,7 @@
 #include "attnrt/Util.h"
 #include "attnopt/Reference/Philox.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -31,6 +32,8 @@ using namespace attnrt;
 
 static int failures = 0;
 static int checks = 0;
+/// The directory of test/manifests (the argument).
+static std::string manifestDir;
 
 #define CHECK(cond, message)                                                   \
   do {                                                                         \
@@ -152,20 +155,104 @@ static void testJson() {
       {"\"\\ud800\"", "expected a low surrogate"},
       {"\"\\u12G4\"", "t.json:1:6: expected 4 hexadecimal digits after \\u"},
       {"'single'", "t.json:1:1: expected a JSON value"},
+      // JSON text is UTF-8 (RFC 8259 section 8.1): ill-formed sequences in
+      // strings are rejected where they start (columns count characters).
+      {"\"a\xFF"
+       "b\"",
+       "t.json:1:3: invalid UTF-8 in a string: byte 0xFF (JSON text must be "
+       "UTF-8)"},
+      {"\"\x80\"", "t.json:1:2: invalid UTF-8 in a string: byte 0x80"},
+      {"\"\xC0\xAF\"", "t.json:1:2: invalid UTF-8 in a string: bytes 0xC0 "
+                       "0xAF"},
+      {"\"\xE0\x80\xAF\"", "invalid UTF-8 in a string: bytes 0xE0 0x80 0xAF"},
+      {"\"\xED\xA0\x80\"", "invalid UTF-8 in a string: bytes 0xED 0xA0 0x80"},
+      {"\"\xF4\x90\x80\x80\"",
+       "invalid UTF-8 in a string: bytes 0xF4 0x90 0x80 0x80"},
+      {"\"\xF5\x80\x80\x80\"",
+       "invalid UTF-8 in a string: bytes 0xF5 0x80 0x80 0x80"},
+      {"\"\xE2\x82(\"", "invalid UTF-8 in a string: bytes 0xE2 0x82 0x28"},
+      {"\"\xC3", "t.json:1:2: invalid UTF-8 in a string: byte 0xC3 cut off "
+                 "by the end of the file"},
+      {"{\"k\xFF\": 1}", "t.json:1:4: invalid UTF-8 in a string: byte 0xFF"},
+      {"[\"\xC3\xA9\xE2\x82\xAC\",\n \"\xC3\xA9\xFF\"]",
+       "t.json:2:4: invalid UTF-8 in a string: byte 0xFF"},
+      {"[\xC3\xA9]", "t.json:1:2: expected a JSON value (object, array, "
+                     "string, number, true, false or null), got a non-ASCII "
+                     "character"},
   };
   for (const Bad &b : bad)
     expectError(std::string("JSON ") + b.text,
                 [&] { json::parse(b.text, "t.json"); }, b.want);
+  // Well-formed UTF-8 up to U+10FFFF is kept as is.
+  const char *utf8 = "\xC3\xA9\xE2\x82\xAC\xEF\xBF\xBF\xF0\x90\x80\x80"
+                     "\xF4\x8F\xBF\xBF";
+  CHECK(json::parse(std::string("\"") + utf8 + "\"", "t").text == utf8,
+        "well-formed UTF-8");
   std::string deep(1000, '[');
   expectError("deep nesting", [&] { json::parse(deep, "t.json"); },
               "nesting deeper than");
 }
 
+/// Objects with many keys: the duplicate-key check scanned the earlier keys
+/// of the object for each key, so 200,000 keys took over 30 s (issue 17).
+static void testLargeObjects() {
+  using Clock = std::chrono::steady_clock;
+  auto secondsSince = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  constexpr int kKeys = 200000;
+  // One key per line: key i is on line i + 2, column 1.
+  std::string text = "{";
+  for (int i = 0; i < kKeys; ++i)
+    text += std::string(i ? ",\n" : "\n") + "\"k" + std::to_string(i) +
+            "\": " + std::to_string(i);
+  text += "\n}";
+  Clock::time_point start = Clock::now();
+  json::Value v = json::parse(text, "t.json");
+  double took = secondsSince(start);
+  CHECK(v.isObject() && v.object.size() == size_t(kKeys),
+        "an object of 200000 keys");
+  CHECK(v.object.size() == size_t(kKeys) &&
+            v.object.back().first == "k199999" &&
+            v.object[123].second.asInteger() == 123,
+        "members in file order");
+  CHECK(took < 1.0, format("parsing an object of %d keys took %.2f s "
+                           "(expected well under 1 s)",
+                           kKeys, took));
+  // A duplicate after all of them is still reported, with the first one.
+  std::string dup = text.substr(0, text.size() - 2) + ",\n\"k123\": 0\n}";
+  start = Clock::now();
+  expectError(
+      "duplicate key among 200000", [&] { json::parse(dup, "t.json"); },
+      "t.json:200002:1: duplicate key \"k123\" (first at line 125, column "
+      "1)");
+  took = secondsSince(start);
+  CHECK(took < 1.0, format("finding the duplicate took %.2f s", took));
+
+  // A valid manifest whose informational "codegen" object has 200000
+  // fields, through the whole of attn-manifest-check's validation.
+  std::string many = "\"codegen\": {";
+  for (int i = 0; i < kKeys; ++i)
+    many += "\"note" + std::to_string(i) + "\": 0, ";
+  std::string manifest =
+      replaceOnce(readFile(manifestDir + "/compiler-sm90a.json", "test"),
+                  "\"codegen\": {", many);
+  start = Clock::now();
+  try {
+    Manifest m = parseManifest(manifest, "m.json");
+    CHECK(m.kernels.size() == 4, "four kernels");
+  } catch (const std::exception &e) {
+    CHECK(false, std::string("rejected: ") + e.what());
+  }
+  took = secondsSince(start);
+  CHECK(took < 1.0, format("validating a manifest with a %d-field codegen "
+                           "took %.2f s (expected well under 1 s)",
+                           kKeys, took));
+}
+
 //===----------------------------------------------------------------------===//
 // Manifest
 //===----------------------------------------------------------------------===//
-
-static std::string manifestDir;
 
 static void testGoodManifests() {
   Manifest m = loadManifest(manifestDir + "/doc-example.json");
@@ -189,7 +276,7 @@ static void testGoodManifests() {
     CHECK(!k.hasWindow && !k.hasSoftcap && !k.hasMask && k.hasLse &&
               k.dropoutP == 0.0f,
           "optional features");
-    CHECK(k.grid == (std::array<uint32_t, 3>{2, 8, 1}), "grid");
+    CHECK(k.grid == (std::array<uint32_t, 3>{2, 8, 2}), "grid");
     CHECK(k.block == (std::array<uint32_t, 3>{128, 1, 1}), "block");
     CHECK(k.dynamicSharedMemory == 0, "smem");
     CHECK(k.params.size() == 5 && k.params[0].name == "query" &&
@@ -406,9 +493,9 @@ static void testBadManifests() {
        "\"mask\": {\"dtype\": \"bf16\", \"shape\": [1, 8, 1, 32]}",
        "param 'mask': dtype: expected bf16 (the kernel's mask.dtype), got "
        "f32"},
-      {"grid zero", &base, "\"grid\": [2, 8, 1]", "\"grid\": [0, 8, 1]",
+      {"grid zero", &base, "\"grid\": [2, 8, 2]", "\"grid\": [0, 8, 2]",
        "grid[0]: expected an integer in [1, 2147483647], got 0 (number)"},
-      {"grid size", &base, "\"grid\": [2, 8, 1]", "\"grid\": [2, 8]",
+      {"grid size", &base, "\"grid\": [2, 8, 2]", "\"grid\": [2, 8]",
        "grid: expected an array of 3 positive integers, got an array"},
       {"block limit", &base, "\"block\": [128, 1, 1]",
        "\"block\": [2048, 1, 1]",
@@ -1436,6 +1523,18 @@ static void testDropoutMaskManifests() {
        "",
        "params: missing parameter 'dropout_mask' (the kernel's field "
        "'dropout_mask' is set)"},
+      {"after output",
+       "{\"name\": \"dropout_mask\", \"kind\": \"tensor\", \"role\": "
+       "\"input\", \"dtype\": \"i1\", \"shape\": [2, 1, 128, 192]},\n"
+       "        {\"name\": \"output\", \"kind\": \"tensor\", \"role\": "
+       "\"output\", \"dtype\": \"bf16\", \"shape\": [2, 8, 128, 64]},",
+       "{\"name\": \"output\", \"kind\": \"tensor\", \"role\": "
+       "\"output\", \"dtype\": \"bf16\", \"shape\": [2, 8, 128, 64]},\n"
+       "        {\"name\": \"dropout_mask\", \"kind\": \"tensor\", \"role\": "
+       "\"input\", \"dtype\": \"i1\", \"shape\": [2, 1, 128, 192]},",
+       "params[3]: expected parameter 'dropout_mask' here, got 'output' (the "
+       "forward parameters, in order: query, key, value, dropout_mask, "
+       "output, lse)"},
       {"with seed", "{\"name\": \"output\",",
        "{\"name\": \"seed\", \"kind\": \"u64\"}, {\"name\": \"offset\", "
        "\"kind\": \"u64\"}, {\"name\": \"output\",",
@@ -1461,6 +1560,316 @@ static void testDropoutMaskManifests() {
       "'dropout_mask'");
 }
 
+//===----------------------------------------------------------------------===//
+// Launch checks, "ptx" and the forward parameter order (issue 17)
+//===----------------------------------------------------------------------===//
+
+/// `s` with occurrence `n` (from 0) of `from` replaced by `to`.
+static std::string replaceNth(std::string s, const std::string &from,
+                              const std::string &to, int n) {
+  size_t at = s.find(from);
+  for (int i = 0; i < n && at != std::string::npos; ++i)
+    at = s.find(from, at + from.size());
+  if (at == std::string::npos) {
+    ++failures;
+    std::fprintf(stderr, "test bug: occurrence %d of '%s' not found\n", n,
+                 from.c_str());
+    return s;
+  }
+  return s.replace(at, from.size(), to);
+}
+
+/// `s` with the first `a` and the first `b` (after it) exchanged.
+static std::string swapText(const std::string &s, const std::string &a,
+                            const std::string &b) {
+  size_t i = s.find(a);
+  size_t j = i == std::string::npos ? i : s.find(b, i + a.size());
+  if (j == std::string::npos) {
+    ++failures;
+    std::fprintf(stderr, "test bug: '%s' then '%s' not found\n", a.c_str(),
+                 b.c_str());
+    return s;
+  }
+  return s.substr(0, i) + b + s.substr(i + a.size(), j - i - a.size()) + a +
+         s.substr(j + b.size());
+}
+
+/// `text` must be a valid manifest.
+static void expectValid(const std::string &what, const std::string &text) {
+  ++checks;
+  try {
+    parseManifest(text, "m.json");
+  } catch (const std::exception &e) {
+    ++failures;
+    std::fprintf(stderr, "FAIL %s: rejected: %s\n", what.c_str(), e.what());
+  }
+}
+
+static void testLaunchChecks() {
+  // What attn-compile writes for test/Runtime/manifests-accepted.mlir: on
+  // sm_90a the wgmma forward and the atomic backward group, and with
+  // --kernel=cuda-core on sm_80 the CUDA-core forward and backward (static
+  // shared memory: 0 dynamic bytes everywhere).
+  const std::string tc = readFile(manifestDir + "/compiler-sm90a.json", "t");
+  const std::string cc =
+      readFile(manifestDir + "/compiler-sm80-cuda-core.json", "t");
+  const std::string doc = readFile(manifestDir + "/doc-example.json", "t");
+  const std::string all = readFile(manifestDir + "/all-features.json", "t");
+  Manifest m = parseManifest(tc, "m.json");
+  CHECK(m.kernels.size() == 4 && m.kernels[0].dynamicSharedMemory == 83016 &&
+            m.kernels[0].grid == (std::array<uint32_t, 3>{2, 4, 2}) &&
+            m.kernels[2].dynamicSharedMemory == 83968 &&
+            m.kernels[2].grid == (std::array<uint32_t, 3>{2, 2, 2}),
+        "the compiler's sm_90a manifest");
+  Manifest c = parseManifest(cc, "m.json");
+  CHECK(c.kernels.size() == 3 && c.kernels[1].stage == GradStage::DKDV &&
+            c.kernels[1].dynamicSharedMemory == 0,
+        "the compiler's CUDA-core manifest");
+  // attn-compile --mma=mma-sync: Br = 128, 4 warps, 64 keys per step.
+  std::string sync =
+      replaceOnce(tc, "\"block\": [384, 1, 1]", "\"block\": [128, 1, 1]");
+  sync =
+      replaceOnce(sync,
+                  "\"block_kv\": 128, \"block_q\": 128, \"kernel\": "
+                  "\"tensor-core\", \"mma\": \"wgmma\", \"threads\": 384",
+                  "\"block_kv\": 64, \"block_q\": 128, \"kernel\": "
+                  "\"tensor-core\", \"mma\": \"mma.sync\", \"threads\": 128");
+  sync = replaceOnce(sync, "\"dynamic_shared_memory\": 83016",
+                     "\"dynamic_shared_memory\": 55296");
+  expectValid("the compiler's mma.sync forward", sync);
+  // The sample kernels' manifests: no "codegen", 1-D grids and a dkdv_dq
+  // stage with static shared memory only.
+  for (const char *sample :
+       {"sample", "grad", "grad-group", "wrong", "wrong-grad",
+        "wrong-grad-group", "fault", "oom", "missing-kernel", "sm100a"})
+    expectValid(std::string("sample manifest ") + sample,
+                readFile(manifestDir + "/../sample/" + sample + ".json", "t"));
+
+  // Accepted at the edges.
+  const std::string smem0 = "\"dynamic_shared_memory\": 0";
+  expectValid("smem at the sm_90a limit",
+              replaceOnce(doc, smem0, "\"dynamic_shared_memory\": 232448"));
+  expectValid(
+      "smem at the sm_100a limit",
+      replaceOnce(replaceOnce(doc, smem0, "\"dynamic_shared_memory\": 232448"),
+                  "\"sm_90a\"", "\"sm_100a\""));
+  expectValid("smem at the sm_80 limit",
+              replaceOnce(all, "\"dynamic_shared_memory\": 65536",
+                          "\"dynamic_shared_memory\": 166912"));
+  expectValid("grid at the CUDA limits",
+              replaceOnce(doc, "\"grid\": [2, 8, 2]",
+                          "\"grid\": [2147483647, 65535, 65535]"));
+  expectValid(
+      "codegen fields the runtime does not know",
+      replaceOnce(tc, "\"threads\": 384}", "\"threads\": 384, \"stages\": 2}"));
+  expectValid("codegen without the tiling (no grid formula)",
+              replaceOnce(doc, "\"has_lse\": true,",
+                          "\"has_lse\": true, \"codegen\": {},"));
+  expectValid("ptx in a subdirectory",
+              replaceOnce(doc, "\"attention.ptx\"", "\"./sub/..a.ptx\""));
+  expectValid("UTF-8 in source",
+              replaceOnce(doc, "examples/attention.mlir",
+                          "examples/\xC3\xA9t\xC3\xA9.mlir"));
+
+  const std::string all86 = replaceOnce(all, "\"sm_80\"", "\"sm_86\"");
+  // The codegen lines of the CUDA-core manifest: the forward's, then those
+  // of dkdv and dq (128 threads each).
+  const std::string ccFwd =
+      "\"kernel\": \"cuda-core\", \"mma\": \"none\", \"threads\": 64";
+  const std::string ccBwd =
+      "\"kernel\": \"cuda-core\", \"mma\": \"none\", \"threads\": 128";
+  const std::string tcBwd =
+      "\"kernel\": \"tensor-core\", \"mma\": \"mma.sync\", \"threads\": 128";
+  const std::string order = " (the forward parameters, in order: query, "
+                            "key, value, output, lse)";
+  struct Case {
+    const char *what;
+    std::string text;
+    std::string want;
+  } cases[] = {
+      // dynamic_shared_memory: at most what a block can use on the chip.
+      {"smem 4294967295",
+       replaceOnce(doc, smem0, "\"dynamic_shared_memory\": 4294967295"),
+       "m.json:21:32: kernel 'attn_fwd_0': dynamic_shared_memory: 4294967295 "
+       "bytes, more than the 232448 bytes (227 KiB) a thread block can use "
+       "on sm_90a"},
+      {"smem past the sm_90a limit",
+       replaceOnce(doc, smem0, "\"dynamic_shared_memory\": 232449"),
+       "dynamic_shared_memory: 232449 bytes, more than the 232448 bytes"},
+      {"smem past the sm_80 limit",
+       replaceOnce(all, "\"dynamic_shared_memory\": 65536",
+                   "\"dynamic_shared_memory\": 166913"),
+       "kernel 'attn_everything': dynamic_shared_memory: 166913 bytes, more "
+       "than the 166912 bytes (163 KiB) a thread block can use on sm_80"},
+      {"smem past the sm_86 limit",
+       replaceOnce(all86, "\"dynamic_shared_memory\": 65536",
+                   "\"dynamic_shared_memory\": 101377"),
+       "101377 bytes, more than the 101376 bytes (99 KiB) a thread block can "
+       "use on sm_86"},
+      {"smem past int64",
+       replaceOnce(doc, smem0,
+                   "\"dynamic_shared_memory\": 99999999999999999999"),
+       "dynamic_shared_memory: expected a non-negative integer (bytes), got "
+       "99999999999999999999 (number)"},
+      // A tensor-core matrix stage without dynamic shared memory.
+      {"tensor-core dkdv_dq without smem",
+       replaceOnce(tc, "\"dynamic_shared_memory\": 83968",
+                   "\"dynamic_shared_memory\": 0"),
+       "m.json:83:32: kernel 'attn_bwd_dkdv_dq_0': dynamic_shared_memory: 0 "
+       "bytes, but a \"dkdv_dq\" kernel on tensor cores (codegen.kernel is "
+       "\"tensor-core\") stages its tiles in dynamic shared memory (expected "
+       "more than 0)"},
+      {"tensor-core forward without smem",
+       replaceOnce(tc, "\"dynamic_shared_memory\": 83016",
+                   "\"dynamic_shared_memory\": 0"),
+       "kernel 'attn_fwd_0': dynamic_shared_memory: 0 bytes, but a forward "
+       "kernel on tensor cores"},
+      {"tensor-core dkdv without smem", replaceNth(cc, ccBwd, tcBwd, 0),
+       "kernel 'attn_bwd_dkdv_0': dynamic_shared_memory: 0 bytes, but a "
+       "\"dkdv\" kernel on tensor cores"},
+      {"tensor-core dq without smem", replaceNth(cc, ccBwd, tcBwd, 1),
+       "kernel 'attn_bwd_dq_0': dynamic_shared_memory: 0 bytes, but a \"dq\" "
+       "kernel on tensor cores"},
+      {"mma.sync without smem",
+       replaceOnce(cc, ccFwd, "\"mma\": \"mma.sync\", \"threads\": 64"),
+       "kernel 'attn_fwd_0': dynamic_shared_memory: 0 bytes, but a forward "
+       "kernel on tensor cores (codegen.mma is \"mma.sync\")"},
+      // The grid from the tiling in "codegen".
+      {"forward grid z",
+       replaceOnce(tc, "\"grid\": [2, 4, 2]", "\"grid\": [2, 4, 1]"),
+       "m.json:13:15: kernel 'attn_fwd_0': grid: [2, 4, 1] does not match "
+       "the problem: a forward kernel runs one block per (query block, query "
+       "head, batch) = (ceil(query_len / codegen.block_q), query_heads, "
+       "batch) = [2, 4, 2]"},
+      {"forward grid x",
+       replaceOnce(tc, "\"grid\": [2, 4, 2]", "\"grid\": [1, 4, 2]"),
+       "kernel 'attn_fwd_0': grid: [1, 4, 2] does not match the problem"},
+      {"forward block_q",
+       replaceOnce(tc, "\"block_q\": 128", "\"block_q\": 64"),
+       "kernel 'attn_fwd_0': grid: [2, 4, 2] does not match the problem: "
+       "a forward kernel runs one block per (query block, query head, batch) "
+       "= (ceil(query_len / codegen.block_q), query_heads, batch) = [4, 4, "
+       "2]"},
+      {"dkdv_dq grid",
+       replaceOnce(tc, "\"grid\": [2, 2, 2]", "\"grid\": [4, 2, 2]"),
+       "kernel 'attn_bwd_dkdv_dq_0': grid: [4, 2, 2] does not match the "
+       "problem: a \"dkdv_dq\" kernel runs one block per (key block, kv "
+       "head, batch) = (ceil(key_len / codegen.block_kv), kv_heads, batch) = "
+       "[2, 2, 2]"},
+      {"prep grid",
+       replaceNth(tc, "\"grid\": [4, 4, 2]", "\"grid\": [4, 2, 2]", 0),
+       "kernel 'attn_bwd_prep_0': grid: [4, 2, 2] does not match the "
+       "problem: a \"prep\" kernel runs one block per (query block, query "
+       "head, batch)"},
+      {"dq_convert grid",
+       replaceNth(tc, "\"grid\": [4, 4, 2]", "\"grid\": [5, 4, 2]", 1),
+       "kernel 'attn_bwd_dq_convert_0': grid: [5, 4, 2] does not match"},
+      {"CUDA-core dkdv grid",
+       replaceOnce(cc, "\"grid\": [4, 2, 2]", "\"grid\": [2, 2, 2]"),
+       "kernel 'attn_bwd_dkdv_0': grid: [2, 2, 2] does not match the "
+       "problem: a \"dkdv\" kernel runs one block per (key block, kv head, "
+       "batch)"},
+      {"CUDA-core dq grid",
+       replaceNth(cc, "\"grid\": [4, 4, 2]", "\"grid\": [4, 4, 1]", 1),
+       "kernel 'attn_bwd_dq_0': grid: [4, 4, 1] does not match the problem: "
+       "a \"dq\" kernel runs one block per (query block, query head, batch)"},
+      // Without "codegen": the CUDA limits.
+      {"grid x limit",
+       replaceOnce(doc, "\"grid\": [2, 8, 2]", "\"grid\": [2147483648, 8, 2]"),
+       "grid[0]: expected an integer in [1, 2147483647], got 2147483648 "
+       "(number)"},
+      {"grid y limit",
+       replaceOnce(doc, "\"grid\": [2, 8, 2]", "\"grid\": [2, 65536, 2]"),
+       "grid[1]: expected an integer in [1, 65535], got 65536 (number)"},
+      {"grid z limit",
+       replaceOnce(doc, "\"grid\": [2, 8, 2]", "\"grid\": [2, 8, 65536]"),
+       "grid[2]: expected an integer in [1, 65535], got 65536 (number)"},
+      // The "codegen" fields the checks read.
+      {"codegen threads",
+       replaceOnce(tc, "\"threads\": 384", "\"threads\": 256"),
+       "m.json:9:104: kernel 'attn_fwd_0': codegen.threads: 256, but "
+       "block[0] is 384 (threads is the block's x size)"},
+      {"codegen kernel", replaceOnce(tc, "\"tensor-core\"", "\"tensor_core\""),
+       "kernel 'attn_fwd_0': codegen.kernel: expected \"tensor-core\" or "
+       "\"cuda-core\", got \"tensor_core\""},
+      {"codegen kernel type", replaceOnce(tc, "\"tensor-core\"", "1"),
+       "codegen.kernel: expected a string, got 1 (number)"},
+      {"codegen mma", replaceOnce(tc, "\"wgmma\"", "\"wmma\""),
+       "codegen.mma: expected \"wgmma\", \"mma.sync\" or \"none\", got "
+       "\"wmma\""},
+      {"codegen block_q", replaceOnce(tc, "\"block_q\": 128", "\"block_q\": 0"),
+       "codegen.block_q: expected a positive integer, got 0 (number)"},
+      {"codegen CUDA-core mma",
+       replaceOnce(cc, ccFwd,
+                   "\"kernel\": \"cuda-core\", \"mma\": \"mma.sync\", "
+                   "\"threads\": 64"),
+       "kernel 'attn_fwd_0': codegen.mma: \"mma.sync\" for a CUDA-core kernel "
+       "(expected \"none\": it does not use the tensor cores)"},
+      {"codegen tensor-core forward without mma",
+       replaceOnce(tc, "\"mma\": \"wgmma\"", "\"mma\": \"none\""),
+       "kernel 'attn_fwd_0': codegen.mma: \"none\" for a forward kernel on "
+       "tensor cores (expected \"wgmma\" or \"mma.sync\")"},
+      {"codegen prep with mma",
+       replaceOnce(tc, "\"mma\": \"none\"", "\"mma\": \"wgmma\""),
+       "kernel 'attn_bwd_prep_0': codegen.mma: \"wgmma\" for a \"prep\" "
+       "kernel (expected \"none\": it multiplies no matrices)"},
+      // "ptx" names a file.
+      {"ptx .", replaceOnce(doc, "\"attention.ptx\"", "\".\""),
+       "m.json:3:10: ptx: \".\" names a directory, not a PTX file (expected a "
+       "file name such as \"attention.ptx\")"},
+      {"ptx ..", replaceOnce(doc, "\"attention.ptx\"", "\"..\""),
+       "ptx: \"..\" names a directory"},
+      {"ptx ./", replaceOnce(doc, "\"attention.ptx\"", "\"./\""),
+       "ptx: \"./\" names a directory"},
+      {"ptx ending in /", replaceOnce(doc, "\"attention.ptx\"", "\"kernels/\""),
+       "ptx: \"kernels/\" names a directory"},
+      {"ptx ending in /..",
+       replaceOnce(doc, "\"attention.ptx\"", "\"kernels/..\""),
+       "ptx: \"kernels/..\" names a directory"},
+      {"ptx ending in /.", replaceOnce(doc, "\"attention.ptx\"", "\"/tmp/.\""),
+       "ptx: \"/tmp/.\" names a directory"},
+      {"ptx with NUL",
+       replaceOnce(doc, "\"attention.ptx\"", "\"attention\\u0000.ptx\""),
+       "m.json:3:10: ptx: the file name contains a NUL character"},
+      // The forward parameters in the documented order.
+      {"forward key after value",
+       swapText(doc, "{\"name\": \"key\",    ", "{\"name\": \"value\",  "),
+       "m.json:24:18: kernel 'attn_fwd_0': params[1]: expected parameter "
+       "'key' here, got 'value'" +
+           order},
+      {"forward lse before output",
+       swapText(doc,
+                "{\"name\": \"output\", \"kind\": \"tensor\", \"role\": "
+                "\"output\", \"dtype\": \"bf16\", \"shape\": [2, 8, 128, 64]}",
+                "{\"name\": \"lse\",    \"kind\": \"tensor\", \"role\": "
+                "\"output\", \"dtype\": \"f32\",  \"shape\": [2, 8, 128]}"),
+       "params[3]: expected parameter 'output' here, got 'lse'" + order},
+      {"forward mask after offset",
+       swapText(all,
+                "{\"name\": \"mask\",   \"kind\": \"tensor\", \"role\": "
+                "\"input\",  \"dtype\": \"f32\", \"shape\": [1, 8, 1, 32]}",
+                "{\"name\": \"offset\", \"kind\": \"u64\"}"),
+       "kernel 'attn_everything': params[3]: expected parameter 'mask' here, "
+       "got 'offset' (the forward parameters, in order: query, key, value, "
+       "mask, seed, offset, output, lse)"},
+      {"forward offset before seed",
+       swapText(all,
+                "{\"name\": \"seed\",   \"kind\": \"u64\",    \"role\": "
+                "\"input\"}",
+                "{\"name\": \"offset\", \"kind\": \"u64\"}"),
+       "params[4]: expected parameter 'seed' here, got 'offset'"},
+      // Invalid UTF-8, located in the manifest.
+      {"invalid UTF-8",
+       replaceOnce(doc, "examples/attention.mlir", "examples/attention\xC3("),
+       "m.json:8:36: invalid UTF-8 in a string: bytes 0xC3 0x28 (JSON text "
+       "must be UTF-8)"},
+  };
+  for (const Case &c : cases)
+    expectError(
+        std::string("launch: ") + c.what,
+        [&] { parseManifest(c.text, "m.json"); }, c.want);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: attnrt-host-tests MANIFEST_DIR\n");
@@ -1471,11 +1880,13 @@ int main(int argc, char **argv) {
     const char *name;
     void (*fn)();
   } groups[] = {{"json", testJson},
+                {"json large objects", testLargeObjects},
                 {"good manifests", testGoodManifests},
                 {"bad manifests", testBadManifests},
                 {"backward manifests", testGradManifests},
                 {"backward groups", testGradGroupManifests},
                 {"dropout mask manifests", testDropoutMaskManifests},
+                {"launch, ptx and order", testLaunchChecks},
                 {"conversions", testConversions},
                 {"inputs and comparison", testInputsAndCompare},
                 {"philox", testPhilox},

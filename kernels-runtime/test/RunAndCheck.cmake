@@ -1,6 +1,7 @@
 # cmake -DATTN_RUN=... -DARGS=a|b|c -DEXIT=n [-DREGEX=...] [-DLIBDIR=...]
 #       -P RunAndCheck.cmake
-# Runs attn-run and checks its exit status and (stdout + stderr) output.
+# Runs attn-run (or another tool: attn-manifest-check) and checks its exit
+# status and (stdout + stderr) output.
 string(REPLACE "|" ";" args "${ARGS}")
 # @NL@ in the regex stands for a newline (kept out of the test command line).
 string(REPLACE "@NL@" "\n" REGEX "${REGEX}")

@@ -10,6 +10,7 @@
 #    GPU machine, so that they behave the same everywhere.
 #  * attn-run-gpu-*: need a GPU (label "gpu"); registered when a real
 #    libcuda.so.1 is found at configure time (option ATTNRT_GPU_TESTS).
+#  * attn-manifest-check-*: the manifest checker's command line (no CUDA).
 
 set(ATTNRT_TEST_SRC ${CMAKE_CURRENT_SOURCE_DIR}/test)
 set(ATTNRT_TEST_DATA ${CMAKE_CURRENT_BINARY_DIR}/test-data)
@@ -143,6 +144,66 @@ attnrt_cli_test(attn-run-no-manifest EXIT 3 REGEX "no manifest given" ARGS)
 attnrt_cli_test(attn-run-unknown-kernel EXIT 3
   REGEX "no kernel named 'nope' in '[^']*sample.json' \\(it has: sample_gqa_bf16,"
   ARGS ${S}/sample.json --kernel nope)
+
+# --- attn-manifest-check -----------------------------------------------------
+# attnrt_check_test(NAME EXIT code [REGEX regex] ARGS args...)
+function(attnrt_check_test name)
+  cmake_parse_arguments(T "" "EXIT;REGEX" "ARGS" ${ARGN})
+  string(REPLACE ";" "|" args "${T_ARGS}")
+  add_test(NAME ${name}
+    COMMAND ${CMAKE_COMMAND} -DATTN_RUN=$<TARGET_FILE:attn-manifest-check>
+      "-DARGS=${args}" -DEXIT=${T_EXIT} "-DREGEX=${T_REGEX}"
+      -P ${ATTNRT_TEST_SRC}/RunAndCheck.cmake)
+endfunction()
+
+# What the compiler writes (test/manifests/compiler-*.json: attn-compile's
+# manifests for test/Runtime/manifests-accepted.mlir, with their "codegen")
+# and the sample kernels' hand-written manifests (no "codegen") are valid.
+# The checker only needs the PTX files to be readable regular files.
+foreach(m compiler-sm90a compiler-sm80-cuda-core)
+  configure_file(${M}/${m}.json ${S}/${m}.json COPYONLY)
+endforeach()
+file(TOUCH ${S}/compiler.ptx ${S}/compiler-cuda-core.ptx)
+attnrt_check_test(attn-manifest-check-compiler EXIT 0
+  REGEX "compiler-sm90a.json: valid, 4 kernels for sm_90a, PTX [^@NL@]*compiler.ptx@NL@[^@NL@]*compiler-sm80-cuda-core.json: valid, 3 kernels for sm_80"
+  ARGS ${S}/compiler-sm90a.json ${S}/compiler-sm80-cuda-core.json)
+attnrt_check_test(attn-manifest-check-samples EXIT 0
+  REGEX "sample.json: valid, 6 kernels for sm_80.*grad-group.json: valid, 4 kernels for sm_80.*sm100a.json: valid, 1 kernel for sm_100a"
+  ARGS ${S}/sample.json ${S}/grad.json ${S}/grad-group.json ${S}/wrong.json
+    ${S}/wrong-grad.json ${S}/wrong-grad-group.json ${S}/fault.json
+    ${S}/oom.json ${S}/missing-kernel.json ${S}/sm100a.json)
+# Rejected, each with the position of the offending value (issue 17).
+attnrt_check_test(attn-manifest-check-smem-limit EXIT 3
+  REGEX "bad-smem-limit.json:21:32: kernel 'attn_fwd_0': dynamic_shared_memory: 4294967295 bytes, more than the 232448 bytes \\(227 KiB\\) a thread block can use on sm_90a"
+  ARGS ${M}/bad-smem-limit.json)
+attnrt_check_test(attn-manifest-check-tensor-core-no-smem EXIT 3
+  REGEX "bad-tc-no-smem.json:60:32: kernel 'attn_bwd_dkdv_dq_0': dynamic_shared_memory: 0 bytes, but a \"dkdv_dq\" kernel on tensor cores"
+  ARGS ${M}/bad-tc-no-smem.json)
+attnrt_check_test(attn-manifest-check-forward-order EXIT 3
+  REGEX "bad-forward-order.json:26:18: kernel 'attn_fwd_0': params\\[3\\]: expected parameter 'output' here, got 'lse' \\(the forward parameters, in order: query, key, value, output, lse\\)"
+  ARGS ${M}/bad-forward-order.json)
+attnrt_check_test(attn-manifest-check-ptx-dot EXIT 3
+  REGEX "bad-ptx-dot.json:3:10: ptx: \".\" names a directory, not a PTX file"
+  ARGS ${M}/bad-ptx-dot.json)
+attnrt_check_test(attn-manifest-check-utf8 EXIT 3
+  REGEX "bad-utf8.json:8:36: invalid UTF-8 in a string: bytes 0xC3 0x28"
+  ARGS ${M}/bad-utf8.json)
+attnrt_check_test(attn-manifest-check-grid EXIT 3
+  REGEX "bad-grid.json:20:15: kernel 'attn_fwd_0': grid: \\[2, 8, 1\\] does not match the problem: [^@NL@]* = \\[2, 8, 2\\]"
+  ARGS ${M}/bad-grid.json)
+# A "ptx" naming a directory passes the name check; the checker must not
+# take the directory for the file.
+file(READ ${M}/doc-example.json doc_example)
+string(REPLACE "\"attention.ptx\"" "\"a-directory.ptx\"" doc_example
+  "${doc_example}")
+file(WRITE ${S}/ptx-directory.json "${doc_example}")
+file(MAKE_DIRECTORY ${S}/a-directory.ptx)
+attnrt_check_test(attn-manifest-check-ptx-directory EXIT 3
+  REGEX "ptx-directory.json: the PTX file \"[^\"]*a-directory.ptx\" it names is a directory, not a PTX file"
+  ARGS ${S}/ptx-directory.json)
+attnrt_check_test(attn-manifest-check-missing-ptx EXIT 3
+  REGEX "doc-example.json: the PTX file \"[^\"]*attention.ptx\" it names cannot be read: No such file or directory"
+  ARGS ${M}/doc-example.json)
 
 # --- GPU tests -------------------------------------------------------------
 find_library(ATTNRT_REAL_LIBCUDA NAMES libcuda.so.1

@@ -4,9 +4,9 @@
 //
 // Parses and validates each attn-kernels-v1 manifest exactly as attn-run
 // does before it touches the CUDA driver, and checks that the PTX file it
-// names exists. Needs no driver and no GPU: for the machine that compiles
-// (CI checks that what attn-compile writes, the runtime accepts) and for a
-// deployment's sanity check.
+// names is a readable regular file. Needs no driver and no GPU: for the
+// machine that compiles (CI checks that what attn-compile writes, the
+// runtime accepts) and for a deployment's sanity check.
 //
 // Exit status: 0 every manifest is valid; 3 otherwise (attn-run's status
 // for a bad manifest or missing file).
@@ -16,12 +16,30 @@
 #include "attnrt/Error.h"
 #include "attnrt/Manifest.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
 
 using namespace attnrt;
+
+/// Why the PTX file at `path` cannot be loaded, or "" when it can be read.
+/// A directory opens as a stream too, so opening it proves nothing.
+static std::string ptxFileProblem(const std::string &path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    return std::string("cannot be read: ") + std::strerror(errno);
+  if (S_ISDIR(st.st_mode))
+    return "is a directory, not a PTX file";
+  if (!S_ISREG(st.st_mode))
+    return "is not a regular file";
+  if (!std::ifstream(path))
+    return "cannot be read";
+  return "";
+}
 
 int main(int argc, char **argv) {
   if (argc < 2 || std::string(argv[1]) == "-h" ||
@@ -33,9 +51,10 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     try {
       Manifest m = loadManifest(argv[i]);
-      if (!std::ifstream(m.ptxPath))
-        throw Error(m.path + ": the PTX file \"" + m.ptxPath +
-                        "\" it names cannot be read",
+      std::string problem = ptxFileProblem(m.ptxPath);
+      if (!problem.empty())
+        throw Error(m.path + ": the PTX file \"" + m.ptxPath + "\" it names " +
+                        problem,
                     kExitInput);
       std::printf("%s: valid, %zu kernel%s for %s, PTX %s\n", argv[i],
                   m.kernels.size(), m.kernels.size() == 1 ? "" : "s",

@@ -1,7 +1,9 @@
 //===- Json.h - a small JSON parser for kernel manifests --------*- C++ -*-===//
 //
 // RFC 8259 JSON: objects, arrays, strings (with \uXXXX escapes and surrogate
-// pairs, encoded as UTF-8), numbers, true, false, null. Every value remembers
+// pairs, encoded as UTF-8), numbers, true, false, null. The text must be
+// UTF-8 (an ill-formed sequence in a string is an error) and an object may
+// not repeat a key (found in O(n log n) for n keys). Every value remembers
 // the line and column where it starts so that manifest validation can point
 // at the offending field. Errors are thrown as attnrt::Error with the text
 // "<file>:<line>:<column>: <what was expected>".

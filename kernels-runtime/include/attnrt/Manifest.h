@@ -9,9 +9,13 @@
 // are checked against the backward ABI (parameter names, order, roles,
 // dtypes and shapes), each group as a whole (same problem, every gradient
 // written once, workspaces consistent and initialized by a "prep" stage),
-// and a "forward" field against the named forward kernel. Errors are
-// attnrt::Error (kExitInput) with "<file>:<line>:<column>: kernel '<name>':
-// <message>".
+// and a "forward" field against the named forward kernel. The forward
+// parameters must come in the documented order; "ptx" must name a file; the
+// launch is checked against the CUDA limits, the chip's shared memory per
+// block and, where the kernel's "codegen" gives the tiling, the grid and
+// shared memory the compiler launches with (docs/kernel-manifest.md,
+// "Launch checks"). Errors are attnrt::Error (kExitInput) with
+// "<file>:<line>:<column>: kernel '<name>': <message>".
 //
 //===----------------------------------------------------------------------===//
 
