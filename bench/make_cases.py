@@ -13,7 +13,9 @@ forward(%o, %lse ...)`, which attn-compile turns into a forward kernel and
 the two backward kernels, dkdv and dq, that name it).
 
 Validation suites: forward variants (OUTDIR/validate) and backward variants
-(OUTDIR/validate-bwd, training steps as in grid-bwd).
+(OUTDIR/validate-bwd, training steps as in grid-bwd); one small problem per
+kernel family for compute-sanitizer (OUTDIR/sanitize, OUTDIR/sanitize-bwd).
+The randomized sweep is bench/random_cases.py.
 """
 import os
 import sys
@@ -187,6 +189,34 @@ def validation_bwd():
                                       deterministic=True)
     yield "vb_det_ragged_window", t("vb_det_ragged_window", 1, 4, 2, 129, 190, 128, 128, "bf16",
                                     "window = array<i64: 17, 9>", deterministic=True)
+    # Issue 17: one key (Lk = 1) in a 128-key block. The zero-filled key
+    # rows once got P = exp(0 - lse) instead of 0, which overflows f16 in
+    # dSᵀ, and dQ = dS K turned inf x 0 into NaN rows (one launch in two).
+    yield "vb_lk1_f16_d128", t("vb_lk1_f16_d128", 1, 32, 4, 129, 1, 128, 128, "f16", tl)
+    yield "vb_lk1_f16_d128_mask", t("vb_lk1_f16_d128_mask", 1, 32, 4, 129, 1, 128, 128, "f16", tl,
+                                    mask=((1, 1, 1, 1), "i1"))
+    yield "vb_lk1_f16_d128_softcap", t("vb_lk1_f16_d128_softcap", 1, 32, 4, 129, 1, 128, 128, "f16",
+                                       tl + ", softcap = 20.0 : f32")
+    yield "vb_lk7_f16_d64_sep", t("vb_lk7_f16_d64_sep", 2, 8, 2, 100, 7, 64, 64, "f16", br,
+                                  deterministic=True)
+
+
+def sanitize():
+    """One small problem per kernel family, for compute-sanitizer (memcheck,
+    racecheck, synccheck are slow: tens of times a plain launch): forward
+    wgmma (sm_90a, Lq > 64), forward mma.sync (Lq <= 64, dropout), the
+    CUDA-core forward (f32), and the backward groups: atomic dQ on wgmma,
+    `deterministic` (separate dq, no atomics), the CUDA-core backward."""
+    a, t = attention, attention_train
+    br = "causal = #attn.causal<bottom_right>"
+    yield "s_fwd_wgmma", "fwd", a("s_fwd_wgmma", 1, 2, 1, 130, 70, 64, 64, "bf16", br, lse=True)
+    yield "s_fwd_mma_dropout", "fwd", a("s_fwd_mma_dropout", 1, 2, 2, 40, 90, 128, 128, "f16",
+                                        "dropout_p = 0.2 : f32", dropout=True, lse=True)
+    yield "s_fwd_cuda_core", "fwd", a("s_fwd_cuda_core", 1, 2, 2, 33, 47, 32, 32, "f32", br, lse=True)
+    yield "s_bwd_atomic", "train", t("s_bwd_atomic", 1, 4, 2, 129, 70, 128, 128, "f16", br)
+    yield "s_bwd_separate", "train", t("s_bwd_separate", 1, 2, 1, 70, 129, 64, 64, "bf16",
+                                       deterministic=True)
+    yield "s_bwd_cuda_core", "train", t("s_bwd_cuda_core", 1, 2, 1, 33, 47, 32, 32, "f32")
 
 
 def main():
@@ -199,6 +229,11 @@ def main():
         for name, text in cases:
             with open(os.path.join(out, sub, name + ".mlir"), "w") as f:
                 f.write(text)
+    for name, kind, text in sanitize():
+        sub = "sanitize" if kind == "fwd" else "sanitize-bwd"
+        os.makedirs(os.path.join(out, sub), exist_ok=True)
+        with open(os.path.join(out, sub, name + ".mlir"), "w") as f:
+            f.write(text)
 
 
 if __name__ == "__main__":

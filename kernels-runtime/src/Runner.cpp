@@ -1332,115 +1332,138 @@ int runManifest(const RunOptions &options) {
     return kExitFailure;
   }
   const Module &module = *loaded;
+  bool ctxUnusable = false; // a sticky CUDA error: nothing more can run
   if (options.verbose && !module.infoLog().empty())
     out("attn-run: JIT info log:\n" + module.infoLog() + "\n");
 
-  int failures = 0, passes = 0;
-  // An error of one kernel or group: reported; false if the context is
-  // unusable afterwards (nothing more can run).
-  auto reportError = [&](const std::string &who, const Error &e) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "attn-run: error: %s: %s\n", who.c_str(), e.what());
-    std::fflush(stderr);
-    ++failures;
-    const CudaError *ce = dynamic_cast<const CudaError *>(&e);
-    if (ce && isStickyError(ce->result())) {
-      std::fprintf(stderr, "attn-run: the CUDA context is unusable after "
-                           "this error; not running the remaining "
-                           "kernels\n");
-      return false;
-    }
-    return true;
-  };
+  // One run over the selected kernels with the inputs of `options.seed`;
+  // --repeat runs it again with fresh inputs (seed + 1, ...), because a read
+  // of unwritten shared memory or a race shows up in some launches only.
+  auto runOnce = [&](const RunOptions &options) -> int {
+    int failures = 0, passes = 0;
+    // An error of one kernel or group: reported; false if the context is
+    // unusable afterwards (nothing more can run).
+    auto reportError = [&](const std::string &who, const Error &e) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "attn-run: error: %s: %s\n", who.c_str(), e.what());
+      std::fflush(stderr);
+      ++failures;
+      const CudaError *ce = dynamic_cast<const CudaError *>(&e);
+      if (ce && isStickyError(ce->result())) {
+        std::fprintf(stderr, "attn-run: the CUDA context is unusable after "
+                             "this error; not running the remaining "
+                             "kernels\n");
+        return false;
+      }
+      return true;
+    };
 
-  // Runs a backward group and prints its kernels' RESULT lines (and GROUP
-  // line); false if the CUDA context is unusable afterwards.
-  auto runBackwardGroup = [&](const Manifest &man, const GradGroup &g) {
-    GroupResult r;
-    r.kernels.resize(g.kernels.size());
-    try {
-      r = runGradGroup(man, g, module, ctx, options);
-    } catch (const Error &e) {
-      for (size_t i = 0; i < g.kernels.size(); ++i)
+    // Runs a backward group and prints its kernels' RESULT lines (and GROUP
+    // line); false if the CUDA context is unusable afterwards.
+    auto runBackwardGroup = [&](const Manifest &man, const GradGroup &g) {
+      GroupResult r;
+      r.kernels.resize(g.kernels.size());
+      try {
+        r = runGradGroup(man, g, module, ctx, options);
+      } catch (const Error &e) {
+        for (size_t i = 0; i < g.kernels.size(); ++i)
+          out(resultLine(*g.kernels[i], r.kernels[i]));
+        if (g.explicitGroup)
+          out(groupLine(g, r));
+        // Every kernel of the group counts as failed.
+        failures += int(g.kernels.size()) - 1;
+        return reportError(g.kernels.size() == 1
+                               ? "kernel '" + g.kernels[0]->name + "'"
+                               : "backward group '" + g.name + "'",
+                           e);
+      }
+      for (size_t i = 0; i < g.kernels.size(); ++i) {
         out(resultLine(*g.kernels[i], r.kernels[i]));
+        if (r.kernels[i].status == "FAIL")
+          ++failures;
+        else
+          ++passes;
+      }
       if (g.explicitGroup)
         out(groupLine(g, r));
-      // Every kernel of the group counts as failed.
-      failures += int(g.kernels.size()) - 1;
-      return reportError(g.kernels.size() == 1
-                             ? "kernel '" + g.kernels[0]->name + "'"
-                             : "backward group '" + g.name + "'",
-                         e);
-    }
-    for (size_t i = 0; i < g.kernels.size(); ++i) {
-      out(resultLine(*g.kernels[i], r.kernels[i]));
-      if (r.kernels[i].status == "FAIL")
-        ++failures;
-      else
-        ++passes;
-    }
-    if (g.explicitGroup)
-      out(groupLine(g, r));
-    return true;
-  };
+      return true;
+    };
 
-  if (options.train) {
-    for (const TrainGroup &g : groups) {
-      TrainResult r;
-      try {
-        r = runTrainGroup(m, g, module, ctx, options);
-      } catch (const Error &e) {
-        r.backward.resize(g.backward.size());
+    if (options.train) {
+      for (const TrainGroup &g : groups) {
+        TrainResult r;
+        try {
+          r = runTrainGroup(m, g, module, ctx, options);
+        } catch (const Error &e) {
+          r.backward.resize(g.backward.size());
+          out(resultLine(*g.forward, r.forward));
+          for (size_t i = 0; i < g.backward.size(); ++i)
+            out(resultLine(*g.backward[i], r.backward[i]));
+          out(trainLine(g, TrainResult()));
+          if (!reportError("training step of '" + g.forward->name + "'", e))
+            return kExitFailure;
+          continue;
+        }
         out(resultLine(*g.forward, r.forward));
         for (size_t i = 0; i < g.backward.size(); ++i)
           out(resultLine(*g.backward[i], r.backward[i]));
-        out(trainLine(g, TrainResult()));
-        if (!reportError("training step of '" + g.forward->name + "'", e))
+        out(trainLine(g, r));
+        if (r.status == "FAIL")
+          ++failures;
+        else
+          ++passes;
+      }
+      out(format("\nattn-run: %d training step(s): %d ok, %d failed\n",
+                 int(groups.size()), passes, failures));
+      return failures ? kExitFailure : kExitOk;
+    }
+
+    for (const KernelSpec *k : selected) {
+      if (k->isGrad()) {
+        // A backward group runs once, at its first kernel (all of its
+        // kernels are selected).
+        GradGroup g = gradGroupOf(m, *k);
+        if (g.kernels.front() == k && !runBackwardGroup(m, g))
           return kExitFailure;
         continue;
       }
-      out(resultLine(*g.forward, r.forward));
-      for (size_t i = 0; i < g.backward.size(); ++i)
-        out(resultLine(*g.backward[i], r.backward[i]));
-      out(trainLine(g, r));
+      KernelResult r;
+      try {
+        r = runForwardKernel(*k, module.function(k->name), ctx, options);
+      } catch (const Error &e) {
+        out(resultLine(*k, r));
+        // The historical message form: "kernel 'name': <error>".
+        if (!reportError("kernel '" + k->name + "'", e))
+          return kExitFailure;
+        continue;
+      }
+      out(resultLine(*k, r));
       if (r.status == "FAIL")
         ++failures;
       else
         ++passes;
     }
-    out(format("\nattn-run: %d training step(s): %d ok, %d failed\n",
-               int(groups.size()), passes, failures));
+    out(format("\nattn-run: %d kernel(s): %d ok, %d failed\n",
+               int(selected.size()), passes, failures));
     return failures ? kExitFailure : kExitOk;
+  };
+  int failedRepeats = 0;
+  for (int rep = 0; rep < options.repeat; ++rep) {
+    RunOptions once = options;
+    once.seed = options.seed + uint64_t(rep);
+    if (options.repeat > 1)
+      out(format("\nattn-run: repeat %d of %d, seed %llu\n", rep + 1,
+                 options.repeat, (unsigned long long)once.seed));
+    int rc = runOnce(once);
+    if (rc != kExitOk)
+      ++failedRepeats;
+    if (rc == kExitFailure && ctxUnusable)
+      break;
   }
-
-  for (const KernelSpec *k : selected) {
-    if (k->isGrad()) {
-      // A backward group runs once, at its first kernel (all of its
-      // kernels are selected).
-      GradGroup g = gradGroupOf(m, *k);
-      if (g.kernels.front() == k && !runBackwardGroup(m, g))
-        return kExitFailure;
-      continue;
-    }
-    KernelResult r;
-    try {
-      r = runForwardKernel(*k, module.function(k->name), ctx, options);
-    } catch (const Error &e) {
-      out(resultLine(*k, r));
-      // The historical message form: "kernel 'name': <error>".
-      if (!reportError("kernel '" + k->name + "'", e))
-        return kExitFailure;
-      continue;
-    }
-    out(resultLine(*k, r));
-    if (r.status == "FAIL")
-      ++failures;
-    else
-      ++passes;
-  }
-  out(format("\nattn-run: %d kernel(s): %d ok, %d failed\n",
-             int(selected.size()), passes, failures));
-  return failures ? kExitFailure : kExitOk;
+  if (options.repeat > 1)
+    out(format("\nattn-run: %d repeat(s) with fresh inputs: %d failed\n",
+               options.repeat, failedRepeats));
+  return failedRepeats ? kExitFailure : kExitOk;
 }
 
 //===----------------------------------------------------------------------===//

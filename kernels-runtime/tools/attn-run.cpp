@@ -2,7 +2,8 @@
 //
 //   attn-run MANIFEST.json [--kernel NAME] [--seed N] [--warmup N]
 //            [--iters N] [--no-validate] [--device N] [--tolerance X]
-//            [--lse-tolerance X] [--grad-tolerance X] [--train] [--verbose]
+//            [--lse-tolerance X] [--grad-tolerance X] [--train] [--repeat N]
+//            [--verbose]
 //   attn-run --self-test [--seed N] [--device N]
 //
 // Exit status: 0 all kernels passed; 1 a kernel failed validation or a CUDA
@@ -56,6 +57,9 @@ static const char *kUsage =
     "                      kernels (forward saving lse, backward on its\n"
     "                      output and lse); validate and time forward,\n"
     "                      backward and forward + backward\n"
+    "  --repeat N          run everything N times, each time with fresh\n"
+    "                      inputs (seeds seed, seed + 1, ...): a race or a\n"
+    "                      read of unwritten memory fails some runs only\n"
     "  --verbose           print the JIT info log\n"
     "  --self-test         check the GPU references (forward and gradient)\n"
     "                      against the CPU float64 references on small\n"
@@ -141,6 +145,8 @@ int realMain(int argc, char **argv) {
       options.warmup = int(parseInteger(arg, takeValue(), 0, 1000000));
     } else if (arg == "--iters") {
       options.iters = int(parseInteger(arg, takeValue(), 1, 1000000));
+    } else if (arg == "--repeat") {
+      options.repeat = int(parseInteger(arg, takeValue(), 1, 1000000));
     } else if (arg == "--device") {
       options.device = int(parseInteger(arg, takeValue(), 0, 1024));
     } else if (arg == "--tolerance") {

@@ -207,8 +207,7 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
                         refLse)))
     return failure();
   Comparison c = compare(out, refOut, lse ? &*lse : nullptr, refLse);
-  double tol = options.tolerance > 0.0 ? options.tolerance
-                                       : defaultTolerance(elt);
+  double tol = options.tolerance.value_or(defaultTolerance(elt));
   const double lseTol = 1e-5;
   bool ok = c.nans == 0 && c.outRelErr <= tol && c.lseErr <= lseTol &&
             c.lseInfMismatches == 0;

@@ -1,6 +1,7 @@
 //===- CpuRunnerSupport.cpp - shared pieces of the CPU runners ------------===//
 
 #include "CpuRunnerSupport.h"
+#include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
 #include "attnopt/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -40,6 +41,26 @@ FailureOr<AttentionProblem> mlir::attn::problemOf(AttentionOpInterface op) {
        llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
     if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
       return op->emitError("attn-cpu-run needs static shapes, got ") << t;
+  if (failed(checkSizeLimits(op, "attn-cpu-run")))
+    return failure();
+  // Host memory: each tensor as stored, as float64 values and as float64
+  // reference results (~24 bytes an element), plus the reference's float64
+  // score rows. A validation tool for small problems: refuse, with the
+  // number, what would not fit rather than abort in an allocation.
+  constexpr double kHostBudgetBytes = 8.0 * (int64_t(1) << 30);
+  double bytes = 0;
+  for (Type type :
+       llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto t = dyn_cast<RankedTensorType>(type))
+      bytes += 24.0 * double(*checkedProduct(t.getShape()));
+  bytes += 8.0 * double(op.getQueryType().getDimSize(2)) *
+           double(op.getKeyType().getDimSize(2));
+  if (bytes > kHostBudgetBytes)
+    return op->emitError("attn-cpu-run: the problem needs about ")
+           << static_cast<int64_t>(std::ceil(bytes / double(int64_t(1) << 30)))
+           << " GiB of host memory, above the 8 GiB the CPU runner allows "
+              "(it validates small problems; use attn-compile and attn-run "
+              "on a GPU for large ones)";
   AttentionProblem p;
   ArrayRef<int64_t> q = op.getQueryType().getShape();
   p.batch = q[0];
@@ -115,16 +136,22 @@ void mlir::attn::buildCpuEntryFunction(OpBuilder &b, ModuleOp module,
   func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
-  IRMapping mapping;
+  // One argument per operand *position*, not per value: in self-attention
+  // (`ins(%x, %x, %x ...)`) or `rng(%s, %s)` one value fills several
+  // operands, and the runner gives each operand its own buffer (a mapping by
+  // value would make all three read the last one).
+  SmallVector<Value> operandArgs(op->getNumOperands());
   unsigned arg = 0;
-  for (Value v : tensorInputs) {
-    Value t = bufferization::ToTensorOp::create(
-        b, loc, v.getType(), entry->getArgument(arg++), /*restrict=*/true);
-    mapping.map(v, t);
-  }
-  for (Value v : scalarInputs)
-    mapping.map(v, entry->getArgument(arg++));
-  Operation *clone = b.clone(*op, mapping);
+  for (OpOperand &use : op->getOpOperands())
+    if (isa<RankedTensorType>(use.get().getType()))
+      operandArgs[use.getOperandNumber()] = bufferization::ToTensorOp::create(
+          b, loc, use.get().getType(), entry->getArgument(arg++),
+          /*restrict=*/true);
+  for (OpOperand &use : op->getOpOperands())
+    if (!isa<RankedTensorType>(use.get().getType()))
+      operandArgs[use.getOperandNumber()] = entry->getArgument(arg++);
+  Operation *clone = b.clone(*op);
+  clone->setOperands(operandArgs);
   for (Value r : clone->getResults()) {
     auto mat = bufferization::MaterializeInDestinationOp::create(
         b, loc, TypeRange{}, r, entry->getArgument(arg++));

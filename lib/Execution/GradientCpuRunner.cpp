@@ -151,8 +151,7 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
     if (failed(dumpGradientArrays(options.dumpDir, op, p, options.seed, d)))
       return failure();
   }
-  double tol =
-      options.tolerance > 0.0 ? options.tolerance : gradientTolerance(elt);
+  double tol = options.tolerance.value_or(gradientTolerance(elt));
   int64_t nans = 0;
   struct Result {
     const char *name;

@@ -8,6 +8,7 @@
 #include "attnopt/Pipelines/Pipelines.h"
 
 #include "attnopt/Conversion/Passes.h"
+#include "attnopt/Dialect/Attn/Analysis/TileSelection.h"
 #include "attnopt/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -124,20 +125,75 @@ void mlir::attn::buildAttnGpuDeviceLoweringPipeline(
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
+std::optional<std::string>
+mlir::attn::checkGpuChip(StringRef chip) {
+  if (chip == "sm_80" || chip == "sm_90" || chip == "sm_90a")
+    return std::nullopt;
+  return "unsupported chip '" + chip.str() +
+         "' (expected sm_80, sm_90 or sm_90a: the kernels use cp.async, "
+         "ldmatrix and bf16 mma.sync, which need sm_80 or later)";
+}
+
+/// PassPipelineRegistration<Options> with a check of the parsed options:
+/// an option value the pipeline cannot serve is reported through the
+/// pipeline parser's error handler (file and option named), not passed on
+/// to a pass that crashes on it.
+template <typename Options>
+static void registerCheckedPipeline(
+    StringRef arg, StringRef description,
+    std::function<void(OpPassManager &, const Options &)> builder,
+    std::function<std::optional<std::string>(const Options &)> check) {
+  registerPassPipeline(
+      arg, description,
+      [=](OpPassManager &pm, StringRef optionsStr,
+          function_ref<LogicalResult(const Twine &)> errorHandler) {
+        Options options;
+        if (failed(options.parseFromString(optionsStr)))
+          return failure();
+        if (std::optional<std::string> error = check(options))
+          return errorHandler(arg + ": " + *error);
+        builder(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(Options());
+      });
+}
+
 void mlir::attn::registerAttnPipelines() {
-  PassPipelineRegistration<AttnCpuPipelineOptions>(
+  registerCheckedPipeline<AttnCpuPipelineOptions>(
       "attn-cpu-pipeline",
       "attn-select-tiles and attn-tile on every func.func, then "
       "bufferization and lowering to the LLVM dialect (lower-to-llvm)",
-      buildAttnCpuPipeline);
+      buildAttnCpuPipeline,
+      [](const AttnCpuPipelineOptions &o) -> std::optional<std::string> {
+        if (!TargetDescription::get(o.chip))
+          return "unknown chip '" + o.chip.getValue() +
+                 "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)";
+        if (o.blockQ < 0 || o.blockKV < 0)
+          return std::string("block-q and block-kv must not be negative "
+                             "(0 keeps attn-select-tiles' pick)");
+        return std::nullopt;
+      });
   PassPipelineRegistration<>(
       "attn-lower-to-llvm-pipeline",
       "Bufferize tiled or decomposed attention and lower it to the LLVM "
       "dialect (the lowering attn-cpu-run JITs)",
       buildAttnLowerToLLVMPipeline);
-  PassPipelineRegistration<AttnGpuPipelineOptions>(
+  registerCheckedPipeline<AttnGpuPipelineOptions>(
       "attn-gpu-pipeline",
       "attn-to-gpu, then the NVVM lowering of gpu.module @attn_kernels to a "
       "gpu.binary (PTX by default)",
-      buildAttnGpuPipeline);
+      buildAttnGpuPipeline,
+      [](const AttnGpuPipelineOptions &o) -> std::optional<std::string> {
+        if (std::optional<std::string> error = checkGpuChip(o.chip))
+          return error;
+        if (o.indexBitwidth != 32 && o.indexBitwidth != 64)
+          return "unsupported index-bitwidth " +
+                 std::to_string(o.indexBitwidth) + " (expected 32 or 64)";
+        if (o.optLevel > 3)
+          return "unsupported opt-level " + std::to_string(o.optLevel) +
+                 " (expected 0 to 3)";
+        return std::nullopt;
+      });
 }

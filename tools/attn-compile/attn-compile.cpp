@@ -4,6 +4,7 @@
 //                [--emit=ptx|gpu] [--kernel=auto|tensor-core|cuda-core]
 //                [--block-q=0|64|128] [--grad-dq=auto|separate|atomic]
 //                [--grad-block-kv=0|64|128] [--ptxas-check]
+//                [--poison-shared-memory]
 //
 // Generates one kernel per attn.attention and the group of kernels of each
 // attn.attention_grad (after the forward ones; docs/kernel-manifest.md,
@@ -143,6 +144,14 @@ static llvm::cl::opt<bool> ptxasCheck(
                    "print each kernel's registers and spills (spills and "
                    "serialized wgmma as warnings); fails if ptxas is missing "
                    "or rejects the PTX"),
+    llvm::cl::init(false));
+
+static llvm::cl::opt<bool> poisonSharedMemory(
+    "poison-shared-memory",
+    llvm::cl::desc("Debug: every kernel fills its shared memory with NaN at "
+                   "entry (attn-poison-shared-memory), so that a read of an "
+                   "element it never wrote shows on the first launch; for "
+                   "validation, not for timing"),
     llvm::cl::init(false));
 
 static int fail(const Twine &msg) {
@@ -314,6 +323,13 @@ int main(int argc, char **argv) {
   }
   if (failed(verify(*kernels)))
     return fail("generated kernel IR does not verify");
+  if (poisonSharedMemory) {
+    PassManager poison(&context);
+    poison.addNestedPass<gpu::GPUModuleOp>(
+        attn::createAttnPoisonSharedMemoryPass());
+    if (failed(poison.run(*kernels)))
+      return fail("--poison-shared-memory failed");
+  }
 
   if (emit == "gpu") {
     std::string text;

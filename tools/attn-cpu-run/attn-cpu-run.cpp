@@ -37,9 +37,9 @@ static llvm::cl::opt<std::string> lowering(
     llvm::cl::init("attn-decompose"));
 static llvm::cl::opt<double>
     tolerance("tolerance",
-              llvm::cl::desc("Max relative error of the output (default: by "
-                             "element type)"),
-              llvm::cl::init(0.0));
+              llvm::cl::desc("Max relative error of the outputs (default: by "
+                             "element type; 0 asks for exact results)"),
+              llvm::cl::init(-1.0));
 static llvm::cl::opt<bool>
     dumpLowered("dump-lowered",
                 llvm::cl::desc("Print the LLVM-dialect module of each op"),
@@ -82,7 +82,16 @@ int main(int argc, char **argv) {
   attn::CpuRunOptions options;
   options.seed = seed;
   options.lowering = lowering;
-  options.tolerance = tolerance;
+  // Unset means "the element type's default"; an explicit 0 means exact.
+  if (tolerance.getNumOccurrences()) {
+    if (!(tolerance >= 0.0)) {
+      llvm::errs() << "attn-cpu-run: --tolerance must be a non-negative "
+                      "number, got "
+                   << tolerance << "\n";
+      return 1;
+    }
+    options.tolerance = tolerance;
+  }
   options.dumpDir = dumpDir;
   if (dumpLowered)
     options.dumpLowered = &llvm::errs();

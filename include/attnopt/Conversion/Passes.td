@@ -65,4 +65,40 @@ def AttnConvertNVGPUToNVVMPass
   ];
 }
 
+def AttnPoisonSharedMemoryPass
+    : Pass<"attn-poison-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Fill each kernel's shared memory with NaN at entry (debug)";
+  let description = [{
+    A validation aid: at the entry of every kernel of the module, the block's
+    threads fill all of its shared memory with all-ones bytes (a NaN in f16,
+    bf16 and f32, -1 in integers), then meet at a barrier (and, where the
+    kernel reads shared memory through the tensor cores' async proxy, a
+    `fence.proxy.async`), before anything else runs. A kernel that reads an
+    element it never wrote (a key row past Lk that a copy skipped, a padding
+    column, a stage not yet filled) then sees NaN on the first launch, rather
+    than whatever an earlier kernel left there, which is harmless in most
+    launches and wrong in a few.
+
+    Shared memory is found in two forms: the `workgroup` attributions of a
+    `gpu.func` (the CUDA-core kernels), and the dynamic shared memory of the
+    tensor-core kernels, whose size the kernel builders record in the
+    function's `attn.dynamic_shared_memory` attribute (bytes). A kernel that
+    takes `gpu.dynamic_shared_memory` without that attribute is an error:
+    the pass cannot know how much to fill.
+
+    Example:
+    ```
+    attn-compile in.mlir --chip=sm_90a --poison-shared-memory -o out.ptx
+    attention-opt in.mlir --attn-to-gpu \
+        --pass-pipeline='builtin.module(gpu.module(attn-poison-shared-memory))'
+    ```
+    Costs a few microseconds per launch; not for benchmarking.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 #endif // ATTNOPT_CONVERSION_PASSES_TD

@@ -16,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mlir::attn {
@@ -26,9 +27,10 @@ struct CpuRunOptions {
   /// Pass pipeline (textual, func.func-anchored) that removes attn.attention
   /// before the common bufferize-and-lower-to-LLVM tail.
   std::string lowering = "attn-decompose";
-  /// Maximum relative error accepted for the output; 0 picks the default of
-  /// the element type (f32 1e-5, f16 2e-3, bf16 8e-3).
-  double tolerance = 0.0;
+  /// Maximum relative error accepted for the output (0 asks for exact
+  /// results); unset picks the default of the element type (f32 1e-5, f16
+  /// 2e-3, bf16 8e-3; gradients: attn-cpu-run --help).
+  std::optional<double> tolerance;
   /// Print the lowered LLVM-dialect module of each op to this stream.
   llvm::raw_ostream *dumpLowered = nullptr;
   /// If not empty, write each op's inputs, compiled results and reference

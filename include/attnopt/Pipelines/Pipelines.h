@@ -19,6 +19,7 @@
 
 #include "mlir/Pass/PassOptions.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -113,6 +114,10 @@ void buildAttnGpuPipeline(OpPassManager &pm,
 /// Registers attn-cpu-pipeline, attn-lower-to-llvm-pipeline and
 /// attn-gpu-pipeline with the global pass pipeline registry.
 void registerAttnPipelines();
+
+/// Why `attn-gpu-pipeline` (and attn-compile) cannot target `chip`, or
+/// nullopt when it can (sm_80, sm_90, sm_90a).
+std::optional<std::string> checkGpuChip(StringRef chip);
 
 } // namespace attn
 } // namespace mlir

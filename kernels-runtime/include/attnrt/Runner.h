@@ -30,6 +30,7 @@ struct RunOptions {
   double gradTolerance = -1.0; // < 0: by dtype (f32 1e-4, f16 1e-2, bf16 2e-2)
   bool train = false; // run forward/backward pairs as a training step
   bool verbose = false;
+  int repeat = 1; // runs with fresh inputs: seed, seed + 1, ...
 };
 
 /// Runs the manifest's kernels and prints a report and one RESULT line per

@@ -692,16 +692,6 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
   int64_t kvHeads = op.getKeyType().getDimSize(1),
           keyLen = op.getKeyType().getDimSize(2),
           valueDim = op.getValueType().getDimSize(3);
-  if (batch == 0 || heads == 0 || queryLen == 0 || keyLen == 0 ||
-      headDim == 0 || valueDim == 0)
-    return op.emitOpError("GPU code generation: empty tensor (B = ")
-           << batch << ", Hq = " << heads << ", Lq = " << queryLen
-           << ", Lk = " << keyLen << ", D = " << headDim
-           << ", Dv = " << valueDim << ")";
-  if (heads > 65535 || batch > 65535)
-    return op.emitOpError("GPU code generation: ")
-           << heads << " query heads x batch " << batch
-           << " exceed the CUDA grid limit (65535 per dimension)";
   // Neither backward kernel reads a keep-mask tensor: reject rather than
   // drop the operand.
   if (op.getDropoutMask())
@@ -826,6 +816,8 @@ mlir::attn::buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
       // to 255 registers (as for the forward tensor-core kernel).
       func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                     b.getI32IntegerAttr(spec->block[0] <= 128 ? 2 : 1));
+      func->setAttr(kDynamicSharedMemoryAttrName,
+                    b.getI64IntegerAttr(spec->dynamicSharedBytes));
       tcgrad::emitKernel(b, func, op, *spec);
       continue;
     }

@@ -286,8 +286,6 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
 
   RankedTensorType q = op.getQueryType();
   int64_t d = q.getDimSize(3), dv = op.getValueType().getDimSize(3);
-  if (q.getDimSize(2) == 0 || q.getDimSize(0) == 0 || q.getDimSize(1) == 0)
-    return op.emitOpError("GPU code generation: empty query tensor");
   // An explicit dropout_mask is read by the CUDA-core kernel only
   // (tc::isEligible says why not the tensor-core one).
   std::string whyNot;
@@ -402,6 +400,8 @@ mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
     // the lighter configurations and spills.
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                   b.getI32IntegerAttr(spec.block[0] <= 128 ? 2 : 1));
+    func->setAttr(kDynamicSharedMemoryAttrName,
+                  b.getI64IntegerAttr(spec.dynamicSharedBytes));
     tc::emitKernel(b, func, op, spec);
     return func;
   }
@@ -457,8 +457,11 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
               {"block_kv", spec.blockKV},
               {"threads", spec.block[0]}}},
   };
-  if (std::optional<ArrayRef<int64_t>> w = op.getWindow())
-    entry["window"] = Array{(*w)[0], (*w)[1]};
+  // The window as the kernels apply it (ScoreModifiers: a side past Lq + Lk
+  // is clamped there, which excludes the same keys).
+  if (std::optional<std::pair<int64_t, int64_t>> w =
+          ScoreModifiers::get(op).window)
+    entry["window"] = Array{w->first, w->second};
   else
     entry["window"] = nullptr;
   if (FloatAttr softcap = op.getSoftcapAttr())

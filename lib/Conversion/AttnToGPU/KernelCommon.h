@@ -12,6 +12,7 @@
 #define ATTNOPT_LIB_CONVERSION_ATTNTOGPU_KERNELCOMMON_H
 
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
+#include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -58,13 +59,37 @@ inline std::string sourceOf(Location loc) {
   return src;
 }
 
-/// Fails with a diagnostic at `op` unless every tensor it touches is static.
-inline LogicalResult checkStaticShapes(Operation *op) {
+/// Fails with a diagnostic at `op` unless every tensor it touches is static,
+/// within the supported sizes (SizeLimits.h), not empty, and the kernels'
+/// grids fit CUDA's limits: (blocks over a length, heads, batch), so heads
+/// and batch at most 65535 (the x dimension is a length over a tile, below
+/// 2^31 already).
+inline LogicalResult checkStaticShapes(AttentionOpInterface op) {
   for (Type type :
        llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
     if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
       return op->emitOpError("GPU code generation needs static shapes, got ")
              << t;
+  if (failed(checkSizeLimits(op, "GPU code generation")))
+    return failure();
+  RankedTensorType q = op.getQueryType();
+  int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
+          queryLen = q.getDimSize(2), headDim = q.getDimSize(3);
+  int64_t kvHeads = op.getKeyType().getDimSize(1),
+          keyLen = op.getKeyType().getDimSize(2),
+          valueDim = op.getValueType().getDimSize(3);
+  if (batch == 0 || heads == 0 || kvHeads == 0 || queryLen == 0 ||
+      keyLen == 0 || headDim == 0 || valueDim == 0)
+    return op->emitOpError("GPU code generation: empty tensor (B = ")
+           << batch << ", Hq = " << heads << ", Hkv = " << kvHeads
+           << ", Lq = " << queryLen << ", Lk = " << keyLen
+           << ", D = " << headDim << ", Dv = " << valueDim
+           << "): the kernels need every size >= 1";
+  if (heads > 65535 || batch > 65535)
+    return op->emitOpError("GPU code generation: ")
+           << heads << " query heads and batch " << batch
+           << ": the kernels' grid has one block row per head and per batch "
+              "entry, and CUDA allows at most 65535 in each";
   return success();
 }
 

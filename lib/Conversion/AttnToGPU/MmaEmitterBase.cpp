@@ -222,3 +222,20 @@ SmallVector<Value> MmaEmitterBase::emitUniformChoice(
       scf::IfOp::create(b, loc, cond, branchBody(true), branchBody(false));
   return SmallVector<Value>(branch.getResults());
 }
+
+Value MmaEmitterBase::blockPairNeedsMask(const ScoreModifiers &mods,
+                                         int64_t queryLen, int64_t keyLen,
+                                         Value q0, Value rows, Value k0,
+                                         int64_t keys) {
+  const bool raggedKeys = keyLen % keys != 0;
+  if (!mods.hasPositionalMask() && !raggedKeys)
+    return Value();
+  Value needs;
+  if (raggedKeys)
+    needs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                  add(k0, keys), idx(keyLen));
+  if (!mods.hasPositionalMask())
+    return needs;
+  return crossesPositionalEdge(mods, queryLen, keyLen, q0, rows, k0, keys,
+                               needs);
+}

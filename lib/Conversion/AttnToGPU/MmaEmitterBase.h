@@ -269,6 +269,15 @@ protected:
   Value crossesPositionalEdge(const ScoreModifiers &mods, int64_t queryLen,
                               int64_t keyLen, Value q0, Value rows, Value k0,
                               int64_t keys, Value needs = {});
+  /// Whether the block pair of query rows [q0, q0 + rows) x keys [k0, k0 +
+  /// keys) needs the elementwise (masked) path: it crosses a positional
+  /// edge, or its key block runs past `keyLen` (a ragged last key block,
+  /// whose zero-filled rows must get P = 0: exp(0 - lse) can overflow, and
+  /// an infinite P times a zero row is NaN). Null when no block pair of the
+  /// problem ever needs it.
+  Value blockPairNeedsMask(const ScoreModifiers &mods, int64_t queryLen,
+                           int64_t keyLen, Value q0, Value rows, Value k0,
+                           int64_t keys);
   /// `body` under scf.if `cond` (no results).
   void emitIf(Value cond, function_ref<void()> body);
   /// The values of `compute(true)` where the block-uniform `cond` holds and

@@ -33,8 +33,8 @@
 //       dPᵀ = V dOᵀ              (A: V rows, B: dO non-transposed)
 //       dSᵀ = Pᵀ (dPᵀ·keep/(1-p) - D) (·softcap')
 //       dK += dSᵀ Q               (A: dSᵀ from C, B: Q via ldmatrix.trans)
-//     dK *= scale; keys past Lk are computed on zero-filled rows and never
-//     stored.
+//     dK *= scale; keys past Lk are computed on zero-filled rows with P = 0
+//     (the ragged last key block takes the masked path) and never stored.
 // dkdv_dq: dkdv, and per step dSᵀ also goes to shared memory
 //   [keyBlock][64+8]; after a barrier warp w computes dS K for query rows
 //   32 (w % 2) .. + 32 and D / (warps / 2) columns (A: dS via
@@ -749,6 +749,7 @@ void GradEmitter::copyStagedRows(Value h, Value q0, Value stage, Value lseS,
 GradEmitter::Probabilities
 GradEmitter::recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s) {
   const int64_t nTilesQ = s.size();
+  const bool raggedKeys = keyLen % step.keyBlock != 0;
   // Pᵀ: element (nt, e) at key keys[e / 2], query q0 + 8nt + 2t + e % 2.
   Value queryT = add(step.q0, mul(t4, 2));
   auto queryAt = [&](int64_t nt, int64_t e) {
@@ -761,19 +762,17 @@ GradEmitter::recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s) {
         Value lse2 = loadRowPair(step.lseS, step.stage, nt, e % 2);
         p.push_back(exp2(exponent(s[nt][e], bIdx, step.hIdx, queryAt(nt, e),
                                   step.keys[e / 2], lse2, masked,
-                                  /*guardKey=*/false)));
+                                  /*guardKey=*/masked && raggedKeys)));
       }
     return p;
   };
-  SmallVector<Value> probs;
-  if (!mods.hasPositionalMask()) {
-    probs = probabilities(/*masked=*/false);
-  } else {
-    probs = emitUniformChoice(crossesPositionalEdge(mods, queryLen, keyLen,
-                                                    step.q0, step.rowsInBlock,
-                                                    step.k0, step.keyBlock),
-                              probabilities);
-  }
+  // Keys past Lk (zero-filled rows) get P = 0 too, not exp(0 - lse): that
+  // can overflow f16 in dSᵀ, and dQ = dS K then multiplies inf by the zero
+  // row (NaN rows in grad_query, issue 17).
+  Value needs = blockPairNeedsMask(mods, queryLen, keyLen, step.q0,
+                                   step.rowsInBlock, step.k0, step.keyBlock);
+  SmallVector<Value> probs = needs ? emitUniformChoice(needs, probabilities)
+                                   : probabilities(/*masked=*/false);
 
   // Register budget (D = 128 holds 128 f32 accumulators): what outlives
   // this point is only the packed A fragments of Pdᵀ, the dropout keep bits
@@ -1355,19 +1354,11 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
                                         masked, masked && keyGuard)));
           return p;
         };
-        SmallVector<Value> probs;
-        if (!mods.hasPositionalMask() && !keyGuard) {
-          probs = probabilities(/*masked=*/false);
-        } else {
-          Value needs = crossesPositionalEdge(mods, queryLen, keyLen, q0,
-                                              rowsInBlock, k0, kBlock);
-          if (keyGuard)
-            needs = arith::OrIOp::create(
-                b, loc, needs,
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                      add(k0, kBlock), idx(keyLen)));
-          probs = emitUniformChoice(needs, probabilities);
-        }
+        Value needs = blockPairNeedsMask(mods, queryLen, keyLen, q0,
+                                         rowsInBlock, k0, kBlock);
+        SmallVector<Value> probs = needs
+                                       ? emitUniformChoice(needs, probabilities)
+                                       : probabilities(/*masked=*/false);
         // w = P (· softcap'): the raw scores die here (register budget).
         for (int64_t nt = 0; nt < nTilesK; ++nt)
           for (int64_t e = 0; e < 4; ++e)

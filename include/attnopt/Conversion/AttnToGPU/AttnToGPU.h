@@ -21,6 +21,12 @@
 
 namespace mlir::attn {
 
+/// The discardable attribute (i64, bytes) with which the kernel builders
+/// record a kernel's dynamic shared memory on its gpu.func (read by
+/// attn-poison-shared-memory; the manifest carries the same number).
+constexpr StringLiteral kDynamicSharedMemoryAttrName =
+    "attn.dynamic_shared_memory";
+
 /// One kernel parameter, in launch order.
 struct KernelParam {
   std::string name; ///< query, key, value, mask, seed, offset, output, lse;

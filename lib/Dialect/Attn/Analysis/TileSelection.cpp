@@ -66,7 +66,8 @@ int64_t mlir::attn::estimateRegistersPerThread(int64_t blockQ, int64_t blockKV,
 TileChoice mlir::attn::selectTiles(const AttentionShape &s,
                                    const TargetDescription &target) {
   TileChoice t;
-  int64_t d = std::max(s.headDim, s.valueDim);
+  // An empty head dim (D = Dv = 0) tiles like D = 1.
+  int64_t d = std::max({s.headDim, s.valueDim, int64_t(1)});
   // FlashAttention (Algorithm 1): M elements of SRAM hold four tiles.
   int64_t m = target.sharedMemoryBytes / s.elementBytes;
   t.ruleBlockKV = ceilDiv(m, 4 * d);
@@ -103,7 +104,9 @@ TileChoice mlir::attn::selectTiles(const AttentionShape &s,
     else
       t.blockQ = std::max<int64_t>(16, floorTo(t.blockQ / 2, 16));
   }
-  int64_t fit = (target.sharedMemoryBytes - qBytes()) / stageBytes();
+  // (An empty head dim stores nothing per stage.)
+  int64_t fit = (target.sharedMemoryBytes - qBytes()) /
+                std::max<int64_t>(stageBytes(), 1);
   t.stages = std::max<int64_t>(1, std::min(fit, target.preferredStages));
   t.sharedMemoryBytes = qBytes() + t.stages * stageBytes();
   t.registersPerThread =
@@ -135,32 +138,36 @@ mlir::attn::visitedKVBlocks(const AttentionShape &s, int64_t blockQ,
 
 IOReport mlir::attn::analyzeIO(const AttentionShape &s, const TileChoice &t) {
   IOReport r;
-  const int64_t e = s.elementBytes, pairs = s.batch * s.queryHeads;
-  const int64_t lq = s.queryLen, lk = s.keyLen, d = s.headDim,
-                dv = s.valueDim;
-  const int64_t lseBytes = s.hasLse ? 4 * lq : 0;
+  const double e = s.elementBytes, pairs = double(s.batch) * s.queryHeads;
+  const int64_t lq = s.queryLen, lk = s.keyLen;
+  const double d = s.headDim, dv = s.valueDim;
+  const double lseBytes = s.hasLse ? 4.0 * lq : 0.0;
   // Naive: read Q, K, V; write O; write S, read S, write P, read P (in the
   // element type); read a materialized full-size mask once.
-  r.naiveBytes = pairs * ((lq * d + lk * d + lk * dv + lq * dv) * e +
-                          4 * lq * lk * e + lq * lk * s.maskElementBytes +
+  const double lqd = lq, lkd = lk;
+  r.naiveBytes = pairs * ((lqd * d + lkd * d + lkd * dv + lqd * dv) * e +
+                          4 * lqd * lkd * e + lqd * lkd * s.maskElementBytes +
                           lseBytes);
-  r.denseFlops = pairs * 2 * lq * lk * (d + dv);
+  r.denseFlops = pairs * 2 * lqd * lkd * (d + dv);
 
   // Tiled: Q read and O written once; K and V (and the mask slice) read once
-  // per visited block.
-  int64_t perPairBytes = (lq * d + lq * dv) * e + lseBytes;
-  int64_t perPairFlops = 0;
+  // per visited block. One step per query block: the visited key blocks of
+  // a query block are a range, whose keys are counted in closed form (a
+  // loop over key blocks too hung the report at Lq, Lk near 2^31).
+  double perPairBytes = (lqd * d + lqd * dv) * e + lseBytes;
+  double perPairFlops = 0;
   int64_t queryBlocks = ceilDiv(lq, t.blockQ);
   int64_t kvBlocks = ceilDiv(lk, t.blockKV);
   for (int64_t qb = 0; qb < queryBlocks; ++qb) {
-    int64_t rows = std::min(t.blockQ, lq - qb * t.blockQ);
+    double rows = std::min(t.blockQ, lq - qb * t.blockQ);
     auto [first, last] = visitedKVBlocks(s, t.blockQ, t.blockKV, qb);
-    for (int64_t kb = first; kb < last; ++kb) {
-      int64_t cols = std::min(t.blockKV, lk - kb * t.blockKV);
-      perPairBytes += cols * (d + dv) * e + rows * cols * s.maskElementBytes;
-      perPairFlops += 2 * rows * cols * (d + dv);
-      ++r.visitedBlocks;
-    }
+    if (last <= first)
+      continue;
+    // Keys of blocks [first, last): whole blocks, the last one clipped.
+    double cols = double(std::min(last * t.blockKV, lk) - first * t.blockKV);
+    perPairBytes += cols * (d + dv) * e + rows * cols * s.maskElementBytes;
+    perPairFlops += 2 * rows * cols * (d + dv);
+    r.visitedBlocks += last - first;
   }
   r.totalBlocks = queryBlocks * kvBlocks;
   r.tiledBytes = pairs * perPairBytes;

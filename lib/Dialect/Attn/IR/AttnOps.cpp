@@ -323,6 +323,68 @@ LogicalResult verifyScoreAttributes(AttentionOpInterface iface,
   return success();
 }
 
+/// Operands and results are dense tensors: an encoding (sparse_tensor, or
+/// any other layout) would be read as dense by every lowering.
+LogicalResult verifyNoEncodings(Operation *op) {
+  auto check = [&](Type t, StringRef what, unsigned i) -> LogicalResult {
+    auto ranked = dyn_cast<RankedTensorType>(t);
+    if (!ranked || !ranked.getEncoding())
+      return success();
+    return op->emitOpError()
+           << what << " #" << i
+           << ": expected a dense tensor without an encoding, got " << ranked;
+  };
+  for (auto [i, t] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check(t, "operand", i)))
+      return failure();
+  for (auto [i, t] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check(t, "result", i)))
+      return failure();
+  return success();
+}
+
+/// When forward(%o, %lse) are the results of an attn.attention, the
+/// gradient must differentiate that op: the same score attributes (a
+/// different `causal` or window would recompute probabilities that do not
+/// match the saved lse, silently wrong gradients).
+LogicalResult verifyMatchesForward(AttentionGradOp grad) {
+  auto fwd = grad.getOutput().getDefiningOp<AttentionOp>();
+  if (!fwd || fwd.getLse() != grad.getLse())
+    return success();
+  auto mismatch = [&](StringRef what, auto there, auto here) {
+    std::string a, b;
+    llvm::raw_string_ostream(a) << there;
+    llvm::raw_string_ostream(b) << here;
+    return grad.emitOpError()
+           << what << " differs from the attn.attention whose output and lse "
+           << "it differentiates (" << a << " there, " << b << " here)";
+  };
+  if (fwd.getCausal() != grad.getCausal())
+    return mismatch("causal", stringifyCausalMode(fwd.getCausal()),
+                    stringifyCausalMode(grad.getCausal()));
+  auto windowText = [](AttentionOpInterface op) {
+    std::optional<ArrayRef<int64_t>> w = op.getWindow();
+    return w ? "[" + std::to_string((*w)[0]) + ", " +
+                   std::to_string((*w)[1]) + "]"
+             : std::string("none");
+  };
+  if (windowText(fwd) != windowText(grad))
+    return mismatch("window", windowText(fwd), windowText(grad));
+  auto softcapOf = [](AttentionOpInterface op) {
+    FloatAttr a = op.getSoftcapAttr();
+    return a ? a.getValue().convertToFloat() : 0.0f;
+  };
+  if (softcapOf(fwd) != softcapOf(grad))
+    return mismatch("softcap", softcapOf(fwd), softcapOf(grad));
+  if (fwd.getEffectiveScale() != grad.getEffectiveScale())
+    return mismatch("scale", fwd.getEffectiveScale(),
+                    grad.getEffectiveScale());
+  if (fwd.getDropoutP() != grad.getDropoutP())
+    return mismatch("dropout_p", fwd.getDropoutP().convertToFloat(),
+                    grad.getDropoutP().convertToFloat());
+  return success();
+}
+
 /// A gradient result has exactly the type of the operand it differentiates.
 LogicalResult verifyGradientType(Operation *op, StringRef name,
                                  RankedTensorType grad, StringRef operand,
@@ -337,6 +399,8 @@ LogicalResult verifyGradientType(Operation *op, StringRef name,
 } // namespace
 
 LogicalResult AttentionOp::verify() {
+  if (failed(verifyNoEncodings(*this)))
+    return failure();
   FailureOr<AttentionDims> dims =
       verifyOperandShapes(*this, getQueryType(), getKeyType(), getValueType(),
                           {{"output", getOutputType()}});
@@ -349,6 +413,8 @@ LogicalResult AttentionOp::verify() {
 }
 
 LogicalResult AttentionGradOp::verify() {
+  if (failed(verifyNoEncodings(*this)))
+    return failure();
   auto gradOutputType = cast<RankedTensorType>(getGradOutput().getType());
   FailureOr<AttentionDims> dims = verifyOperandShapes(
       *this, getQueryType(), getKeyType(), getValueType(),
@@ -366,5 +432,5 @@ LogicalResult AttentionGradOp::verify() {
       failed(verifyGradientType(*this, "grad_value", typeOf(getGradValue()),
                                 "value", getValueType())))
     return failure();
-  return success();
+  return verifyMatchesForward(*this);
 }

@@ -2,6 +2,7 @@
 
 #include "attnopt/Dialect/Attn/Analysis/TileSelection.h"
 #include "attnopt/Dialect/Attn/Transforms/Passes.h"
+#include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
 
 #include "llvm/Support/Format.h"
 
@@ -22,10 +23,12 @@ void emitReport(AttentionOp op, const TargetDescription &target,
        << " Bc=" << t.ruleBlockKV << "); shared memory " << t.sharedMemoryBytes
        << " B of " << target.sharedMemoryBytes << ", ~" << t.registersPerThread
        << " registers/thread\n"
-       << "  HBM bytes: naive " << r.naiveBytes << ", tiled " << r.tiledBytes
+       << llvm::format("  HBM bytes: naive %.0f, tiled %.0f", r.naiveBytes,
+                       r.tiledBytes)
        << llvm::format(" (%.2fx less)", ratio(r.naiveBytes, r.tiledBytes))
-       << "\n  FLOPs: dense " << r.denseFlops << ", executed "
-       << r.executedFlops << " (" << r.visitedBlocks << " of " << r.totalBlocks
+       << llvm::format("\n  FLOPs: dense %.0f, executed %.0f", r.denseFlops,
+                       r.executedFlops)
+       << " (" << r.visitedBlocks << " of " << r.totalBlocks
        << " blocks per head)\n"
        << llvm::format("  arithmetic intensity: naive %.1f, tiled %.1f "
                        "FLOP/byte",
@@ -47,7 +50,7 @@ struct AttnSelectTilesPass final
     }
     getOperation()->walk([&](AttentionOp op) {
       FailureOr<AttentionShape> shape = AttentionShape::get(op);
-      if (failed(shape)) {
+      if (failed(shape) || failed(checkSizeLimits(op, "attn-select-tiles"))) {
         signalPassFailure();
         return;
       }

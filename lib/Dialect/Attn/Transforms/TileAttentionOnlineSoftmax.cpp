@@ -14,6 +14,7 @@
 #include "attnopt/Dialect/Attn/Transforms/Transforms.h"
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
+#include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -420,6 +421,29 @@ struct AttnTilePass final : mlir::attn::impl::AttnTilePassBase<AttnTilePass> {
       tiling.blockQ = blockQ;
     if (blockKV > 0)
       tiling.blockKV = blockKV;
+    if (tiling.blockQ <= 0 || tiling.blockKV <= 0)
+      return op->emitOpError("attn-tile: block sizes must be positive, got "
+                             "block_q = ")
+             << tiling.blockQ << ", block_kv = " << tiling.blockKV;
+    // A tile never needs to be longer than its sequence: clamping changes
+    // nothing in the result, and keeps the tile loops and their index
+    // arithmetic in range (a block of 2^63 - 1 overflowed them).
+    auto iface = cast<AttentionOpInterface>(op);
+    // The tile loops slice along the head dims; an empty one (which the
+    // verifier allows: Q Kᵀ is then 0) has no slices.
+    if (iface.getQueryType().getDimSize(3) == 0 ||
+        iface.getValueType().getDimSize(3) == 0)
+      return op->emitOpError("attn-tile: empty head dims (D = ")
+             << iface.getQueryType().getDimSize(3)
+             << ", Dv = " << iface.getValueType().getDimSize(3)
+             << ") are not tiled; attn-decompose lowers them";
+    auto clampTo = [](int64_t block, int64_t len) {
+      int64_t bound = ShapedType::isDynamic(len) ? kMaxSequenceDim
+                                                 : std::max<int64_t>(len, 1);
+      return std::min(block, bound);
+    };
+    tiling.blockQ = clampTo(tiling.blockQ, iface.getQueryType().getDimSize(2));
+    tiling.blockKV = clampTo(tiling.blockKV, iface.getKeyType().getDimSize(2));
     return tiling;
   }
 
@@ -431,6 +455,8 @@ struct AttnTilePass final : mlir::attn::impl::AttnTilePassBase<AttnTilePass> {
     });
     IRRewriter rewriter(&getContext());
     for (Operation *op : ops) {
+      if (failed(checkSizeLimits(op, "attn-tile")))
+        return signalPassFailure();
       FailureOr<OnlineSoftmaxTiling> tiling = tilingFor(op);
       if (failed(tiling))
         return signalPassFailure();

@@ -16,8 +16,20 @@ ScoreModifiers ScoreModifiers::get(AttentionOpInterface op) {
   if (FloatAttr softcap = op.getSoftcapAttr())
     mods.softcap = softcap.getValue().convertToFloat();
   mods.causal = op.getCausal();
-  if (std::optional<ArrayRef<int64_t>> window = op.getWindow())
+  if (std::optional<ArrayRef<int64_t>> window = op.getWindow()) {
     mods.window = std::make_pair((*window)[0], (*window)[1]);
+    // With static lengths a side of Lq + Lk or more excludes nothing (|row
+    // + delta - key| < Lq + Lk): clamp it there, so that index arithmetic
+    // (32-bit in the kernels) never sees the verifier's 2^62.
+    int64_t lq = op.getQueryType().getDimSize(2),
+            lk = op.getKeyType().getDimSize(2);
+    if (!ShapedType::isDynamic(lq) && !ShapedType::isDynamic(lk)) {
+      int64_t reach = lq + lk;
+      for (int64_t *side : {&mods.window->first, &mods.window->second})
+        if (*side > reach)
+          *side = reach;
+    }
+  }
   if (Value mask = op.getMask()) {
     Type elt = cast<RankedTensorType>(mask.getType()).getElementType();
     mods.booleanMask = elt.isInteger(1);

@@ -956,3 +956,33 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) forward(%o, %lse : tensor<2x4x8x12xf32>, tensor<2x4x8xf32>) grad_output(%do : tensor<2x4x8x12xf32>) dropout_mask(%keep : tensor<2x4x8x6xi1>) rng(%seed, %offset) {dropout_p = 0.25 : f32} -> tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>
   return
 }
+
+// -----
+
+// Encoded (e.g. sparse) tensors would be read as dense by every lowering.
+#csr = #sparse_tensor.encoding<{ map = (d0, d1, d2, d3) -> (d0 : dense, d1 : dense, d2 : dense, d3 : compressed) }>
+func.func @f(%q: tensor<1x2x8x16xf32, #csr>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{operand #0: expected a dense tensor without an encoding}}
+  %o = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32, #csr>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  return %o : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+// The gradient of an attn.attention must use that op's score attributes:
+// another `causal` would recompute probabilities that do not match its lse.
+func.func @f(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %do: tensor<1x2x8x16xf32>) {
+  %o, %lse = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {causal = #attn.causal<top_left>} -> tensor<1x2x8x16xf32>, tensor<1x2x8xf32>
+  // expected-error @+1 {{causal differs from the attn.attention whose output and lse it differentiates (top_left there, none here)}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) forward(%o, %lse : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) grad_output(%do : tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %do: tensor<1x2x8x16xf32>) {
+  %o, %lse = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {window = array<i64: 3, 0>} -> tensor<1x2x8x16xf32>, tensor<1x2x8xf32>
+  // expected-error @+1 {{window differs from the attn.attention whose output and lse it differentiates ([3, 0] there, [4, 0] here)}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) forward(%o, %lse : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) grad_output(%do : tensor<1x2x8x16xf32>) {window = array<i64: 4, 0>} -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return
+}

@@ -69,8 +69,10 @@ std::pair<int64_t, int64_t> visitedKVBlocks(const AttentionShape &shape,
                                             int64_t queryBlock);
 
 struct IOReport {
-  int64_t naiveBytes = 0, tiledBytes = 0;
-  int64_t denseFlops = 0, executedFlops = 0;
+  /// Bytes and FLOPs in double: at the supported sizes (SizeLimits.h) they
+  /// can pass 2^63; printed as integers (exact below 2^53).
+  double naiveBytes = 0, tiledBytes = 0;
+  double denseFlops = 0, executedFlops = 0;
   int64_t visitedBlocks = 0, totalBlocks = 0; ///< Per (batch, head).
 };
 

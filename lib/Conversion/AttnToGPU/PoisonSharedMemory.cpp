@@ -1,0 +1,148 @@
+//===- PoisonSharedMemory.cpp - attn-poison-shared-memory pass ------------===//
+//
+// Fills every kernel's shared memory with all-ones bytes (NaN in f16, bf16
+// and f32) at entry, so that a read of an element the kernel never wrote is
+// visible on the first launch (Passes.td has the description).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
+#include "attnopt/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_ATTNPOISONSHAREDMEMORYPASS
+#include "attnopt/Conversion/Passes.h.inc"
+
+namespace {
+
+/// The all-ones bit pattern of a scalar type (NaN for floats).
+Value allOnes(OpBuilder &b, Location loc, Type type) {
+  if (auto f = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(f, APFloat(f.getFloatSemantics(),
+                                  APInt::getAllOnes(f.getWidth()))));
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(type, APInt::getAllOnes(
+                                         type.getIntOrFloatBitWidth())));
+}
+
+/// Stores `value` into every element of the statically shaped `memref`,
+/// thread t of `threads` taking the elements t, t + threads, ...
+void fillByThreads(OpBuilder &b, Location loc, Value memref, Value value,
+                   Value tid, Value threads) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t elements = type.getNumElements();
+  Value end = arith::ConstantIndexOp::create(b, loc, elements);
+  scf::ForOp::create(
+      b, loc, tid, end, threads, ValueRange{},
+      [&](OpBuilder &nb, Location nl, Value linear, ValueRange) {
+        // Row-major indices of `linear`, innermost first.
+        SmallVector<Value> indices(type.getRank());
+        Value rest = linear;
+        for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+          Value extent = arith::ConstantIndexOp::create(nb, nl, type.getDimSize(d));
+          indices[d] = arith::RemUIOp::create(nb, nl, rest, extent);
+          rest = arith::DivUIOp::create(nb, nl, rest, extent);
+        }
+        memref::StoreOp::create(nb, nl, value, memref, indices);
+        scf::YieldOp::create(nb, nl);
+      });
+}
+
+/// Whether the kernel reads shared memory through the async proxy (wgmma,
+/// emitted as inline PTX): the poison's generic-proxy stores must then be
+/// fenced before those reads.
+bool readsThroughAsyncProxy(gpu::GPUFuncOp func) {
+  bool found = false;
+  func.walk([&](LLVM::InlineAsmOp asmOp) {
+    if (asmOp.getAsmString().contains("wgmma."))
+      found = true;
+  });
+  return found;
+}
+
+LogicalResult poisonKernel(gpu::GPUFuncOp func) {
+  std::optional<int64_t> dynamicBytes;
+  if (auto attr = func->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttrName))
+    dynamicBytes = attr.getInt();
+  bool takesDynamic = false;
+  func.walk([&](gpu::DynamicSharedMemoryOp) { takesDynamic = true; });
+  if (takesDynamic && !dynamicBytes)
+    return func.emitOpError("uses gpu.dynamic_shared_memory but has no '")
+           << kDynamicSharedMemoryAttrName
+           << "' attribute: attn-poison-shared-memory cannot know its size";
+  if (func.getWorkgroupAttributions().empty() &&
+      (!dynamicBytes || *dynamicBytes == 0))
+    return success();
+  for (Value attribution : func.getWorkgroupAttributions())
+    if (!cast<MemRefType>(attribution.getType()).hasStaticShape())
+      return func.emitOpError("workgroup attribution of dynamic shape: "
+                              "attn-poison-shared-memory needs static shapes");
+
+  Location loc = func.getLoc();
+  OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value threads = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
+  for (Value attribution : func.getWorkgroupAttributions()) {
+    Type elt = cast<MemRefType>(attribution.getType()).getElementType();
+    fillByThreads(b, loc, attribution, allOnes(b, loc, elt), tid, threads);
+  }
+  if (dynamicBytes && *dynamicBytes > 0) {
+    // The whole allocation as 32-bit words (the builders' sizes are
+    // multiples of 16 bytes; a tail of 1 to 3 bytes is filled bytewise).
+    auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+    Value raw = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                        workgroup));
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    if (int64_t words = *dynamicBytes / 4) {
+      Value asWords = memref::ViewOp::create(
+          b, loc,
+          MemRefType::get({words}, b.getI32Type(), AffineMap(), workgroup), raw,
+          zero, ValueRange{});
+      fillByThreads(b, loc, asWords, allOnes(b, loc, b.getI32Type()), tid,
+                    threads);
+    }
+    if (int64_t tail = *dynamicBytes % 4) {
+      Value tailBytes = memref::ViewOp::create(
+          b, loc,
+          MemRefType::get({tail}, b.getI8Type(), AffineMap(), workgroup), raw,
+          arith::ConstantIndexOp::create(b, loc, *dynamicBytes - tail),
+          ValueRange{});
+      fillByThreads(b, loc, tailBytes, allOnes(b, loc, b.getI8Type()), tid,
+                    threads);
+    }
+  }
+  if (readsThroughAsyncProxy(func))
+    LLVM::InlineAsmOp::create(
+        b, loc, TypeRange{}, ValueRange{}, "fence.proxy.async.shared::cta;", "",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+        ArrayAttr());
+  gpu::BarrierOp::create(b, loc);
+  return success();
+}
+
+struct AttnPoisonSharedMemoryPass final
+    : impl::AttnPoisonSharedMemoryPassBase<AttnPoisonSharedMemoryPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<gpu::GPUFuncOp>())
+      if (func.isKernel() && failed(poisonKernel(func)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::attn

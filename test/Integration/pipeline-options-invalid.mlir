@@ -1,0 +1,21 @@
+// The named pipelines check their options before building anything: a chip
+// the kernels cannot target (or an empty one, which upstream's
+// nvvm-attach-target crashed on) is an error naming the option, never a
+// segfault or a binary for the wrong chip (issue 17).
+// RUN: not attention-opt %s --attn-gpu-pipeline="chip=bogus" 2>&1 | FileCheck %s --check-prefix=BOGUS
+// RUN: not attention-opt %s --attn-gpu-pipeline="chip=sm_75" 2>&1 | FileCheck %s --check-prefix=SM75
+// RUN: not attention-opt %s --attn-gpu-pipeline="chip=" 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: not attention-opt %s --attn-gpu-pipeline="index-bitwidth=16" 2>&1 | FileCheck %s --check-prefix=BITS
+// RUN: not attention-opt %s --attn-cpu-pipeline="chip=sm_75" 2>&1 | FileCheck %s --check-prefix=CPUCHIP
+// RUN: not attention-opt %s --attn-cpu-pipeline="block-q=-4" 2>&1 | FileCheck %s --check-prefix=CPUBLOCK
+
+// BOGUS: attn-gpu-pipeline: unsupported chip 'bogus' (expected sm_80, sm_90 or sm_90a
+// SM75: attn-gpu-pipeline: unsupported chip 'sm_75'
+// EMPTY: attn-gpu-pipeline: unsupported chip ''
+// BITS: attn-gpu-pipeline: unsupported index-bitwidth 16 (expected 32 or 64)
+// CPUCHIP: attn-cpu-pipeline: unknown chip 'sm_75'
+// CPUBLOCK: attn-cpu-pipeline: block-q and block-kv must not be negative
+func.func @f(%q: tensor<1x2x16x64xf16>, %k: tensor<1x2x16x64xf16>, %v: tensor<1x2x16x64xf16>) -> tensor<1x2x16x64xf16> {
+  %o = attn.attention ins(%q, %k, %v : tensor<1x2x16x64xf16>, tensor<1x2x16x64xf16>, tensor<1x2x16x64xf16>) -> tensor<1x2x16x64xf16>
+  return %o : tensor<1x2x16x64xf16>
+}
