@@ -19,7 +19,8 @@
 # fresh inputs (attn-run --repeat; training steps with --train), prints one
 # line per case (worst error of any output, NaN count, failing repeats), then
 # compute-sanitizer memcheck, racecheck and synccheck on the sanitize
-# problems. Exit status: the number of failures (0: all passed).
+# problems (SANITIZE=0 skips them, SANITIZE=only runs only them). Exit
+# status: the number of failures (0: all passed).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 gen="$root/bench/generated/sweep"
@@ -101,15 +102,18 @@ run_all() {
   export PYTHONUNBUFFERED=1
   bash "$root/kernels-runtime/build.sh" > "$out/runtime-build.log" 2>&1 || { tail -30 "$out/runtime-build.log"; exit 1; }
   run="$root/kernels-runtime/build/attn-run"
+  mkdir -p "$out/sweep-logs"
+  if [ "${SANITIZE:-1}" != only ]; then
   echo "== randomized sweep, seed $(cat "$gen/SEED"), $repeat runs per case with fresh inputs"
   [ -s "$gen/compile-failures.txt" ] && { echo "compile failures:"; cat "$gen/compile-failures.txt"; fails=$((fails + $(wc -l < "$gen/compile-failures.txt"))); }
-  mkdir -p "$out/sweep-logs"
   for m in "$gen"/fwd/*.json "$gen"/train/*.json; do
     [ -e "$m" ] || continue
     local train=0; [[ "$m" == */train/* ]] && train=1
     grep -h "^$(basename "$m" .json) " "$gen/cases.txt" | cut -d' ' -f2-12 | sed 's/^/  /'
     run_case "$m" "$train" "$repeat" "$out/sweep-logs/$(basename "$m" .json).log" || fails=$((fails + 1))
   done
+  fi
+  [ "${SANITIZE:-1}" = 0 ] && { echo "sweep failures: $fails"; return $fails; }
   echo "== compute-sanitizer (memcheck, racecheck, synccheck) on one small problem per kernel family"
   local cs; cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   for m in "$gen"/sanitize/*.json "$gen"/sanitize-bwd/*.json; do
