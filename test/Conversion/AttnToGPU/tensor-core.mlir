@@ -50,7 +50,7 @@
 // is dynamic: Q [128][72], K/V [2][64][72] (rows padded by 8 elements
 // against ldmatrix bank conflicts). --block-q=64: 4 warps of 16 rows.
 // BQ64-LABEL: gpu.func @attn_fwd_0(
-// BQ64-SAME: kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
+// BQ64-SAME: kernel attributes {attn.dynamic_shared_memory = {{[0-9]+}} : i64, known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
 // BQ64: memref.view {{.*}} to memref<64x72xbf16, #gpu.address_space<workgroup>>
 // BQ64: scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
 // BADBQ: error: 'attn.attention' op GPU code generation: tensor-core tiling: query block 32 (expected 64 or 128)
@@ -58,7 +58,7 @@
 // BADWARPS: error: 'attn.attention' op GPU code generation: tensor-core tiling: 3 warps for 128 query rows (expected 16 or 32 rows per warp)
 // NEGATIVE: attn-compile: --block-q, --block-kv and --warps must not be negative
 // CHECK-LABEL: gpu.func @attn_fwd_0(%{{.+}}: memref<25600xbf16>, %{{.+}}: memref<8320xbf16>, %{{.+}}: memref<8320xbf16>, %{{.+}}: memref<25600xbf16>, %{{.+}}: memref<400xf32>)
-// CHECK-SAME: kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
+// CHECK-SAME: kernel attributes {attn.dynamic_shared_memory = {{[0-9]+}} : i64, known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
 // CHECK:   gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK:   memref.view {{.*}} to memref<128x72xbf16, #gpu.address_space<workgroup>>
 // CHECK:   memref.view {{.*}} to memref<2x64x72xbf16, #gpu.address_space<workgroup>>
