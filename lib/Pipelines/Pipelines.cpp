@@ -125,8 +125,7 @@ void mlir::attn::buildAttnGpuDeviceLoweringPipeline(
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
-std::optional<std::string>
-mlir::attn::checkGpuChip(StringRef chip) {
+std::optional<std::string> mlir::attn::checkGpuChip(StringRef chip) {
   if (chip == "sm_80" || chip == "sm_90" || chip == "sm_90a")
     return std::nullopt;
   return "unsupported chip '" + chip.str() +

@@ -29,8 +29,8 @@ Value allOnes(OpBuilder &b, Location loc, Type type) {
         b.getFloatAttr(f, APFloat(f.getFloatSemantics(),
                                   APInt::getAllOnes(f.getWidth()))));
   return arith::ConstantOp::create(
-      b, loc, b.getIntegerAttr(type, APInt::getAllOnes(
-                                         type.getIntOrFloatBitWidth())));
+      b, loc,
+      b.getIntegerAttr(type, APInt::getAllOnes(type.getIntOrFloatBitWidth())));
 }
 
 /// Stores `value` into every element of the statically shaped `memref`,
@@ -40,20 +40,18 @@ void fillByThreads(OpBuilder &b, Location loc, Value memref, Value value,
   auto type = cast<MemRefType>(memref.getType());
   int64_t elements = type.getNumElements();
   Value end = arith::ConstantIndexOp::create(b, loc, elements);
-  scf::ForOp::create(
-      b, loc, tid, end, threads, ValueRange{},
-      [&](OpBuilder &nb, Location nl, Value linear, ValueRange) {
-        // Row-major indices of `linear`, innermost first.
-        SmallVector<Value> indices(type.getRank());
-        Value rest = linear;
-        for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-          Value extent = arith::ConstantIndexOp::create(nb, nl, type.getDimSize(d));
-          indices[d] = arith::RemUIOp::create(nb, nl, rest, extent);
-          rest = arith::DivUIOp::create(nb, nl, rest, extent);
-        }
-        memref::StoreOp::create(nb, nl, value, memref, indices);
-        scf::YieldOp::create(nb, nl);
-      });
+  auto loop = scf::ForOp::create(b, loc, tid, end, threads);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  // Row-major indices of the linear index, innermost first.
+  SmallVector<Value> indices(type.getRank());
+  Value rest = loop.getInductionVar();
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    Value extent = arith::ConstantIndexOp::create(b, loc, type.getDimSize(d));
+    indices[d] = arith::RemUIOp::create(b, loc, rest, extent);
+    rest = arith::DivUIOp::create(b, loc, rest, extent);
+  }
+  memref::StoreOp::create(b, loc, value, memref, indices);
 }
 
 /// Whether the kernel reads shared memory through the async proxy (wgmma,
@@ -70,7 +68,8 @@ bool readsThroughAsyncProxy(gpu::GPUFuncOp func) {
 
 LogicalResult poisonKernel(gpu::GPUFuncOp func) {
   std::optional<int64_t> dynamicBytes;
-  if (auto attr = func->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttrName))
+  if (auto attr =
+          func->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttrName))
     dynamicBytes = attr.getInt();
   bool takesDynamic = false;
   func.walk([&](gpu::DynamicSharedMemoryOp) { takesDynamic = true; });

@@ -145,9 +145,9 @@ IOReport mlir::attn::analyzeIO(const AttentionShape &s, const TileChoice &t) {
   // Naive: read Q, K, V; write O; write S, read S, write P, read P (in the
   // element type); read a materialized full-size mask once.
   const double lqd = lq, lkd = lk;
-  r.naiveBytes = pairs * ((lqd * d + lkd * d + lkd * dv + lqd * dv) * e +
-                          4 * lqd * lkd * e + lqd * lkd * s.maskElementBytes +
-                          lseBytes);
+  r.naiveBytes =
+      pairs * ((lqd * d + lkd * d + lkd * dv + lqd * dv) * e +
+               4 * lqd * lkd * e + lqd * lkd * s.maskElementBytes + lseBytes);
   r.denseFlops = pairs * 2 * lqd * lkd * (d + dv);
 
   // Tiled: Q read and O written once; K and V (and the mask slice) read once

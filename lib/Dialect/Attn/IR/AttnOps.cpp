@@ -364,8 +364,8 @@ LogicalResult verifyMatchesForward(AttentionGradOp grad) {
                     stringifyCausalMode(grad.getCausal()));
   auto windowText = [](AttentionOpInterface op) {
     std::optional<ArrayRef<int64_t>> w = op.getWindow();
-    return w ? "[" + std::to_string((*w)[0]) + ", " +
-                   std::to_string((*w)[1]) + "]"
+    return w ? "[" + std::to_string((*w)[0]) + ", " + std::to_string((*w)[1]) +
+                   "]"
              : std::string("none");
   };
   if (windowText(fwd) != windowText(grad))
@@ -377,8 +377,7 @@ LogicalResult verifyMatchesForward(AttentionGradOp grad) {
   if (softcapOf(fwd) != softcapOf(grad))
     return mismatch("softcap", softcapOf(fwd), softcapOf(grad));
   if (fwd.getEffectiveScale() != grad.getEffectiveScale())
-    return mismatch("scale", fwd.getEffectiveScale(),
-                    grad.getEffectiveScale());
+    return mismatch("scale", fwd.getEffectiveScale(), grad.getEffectiveScale());
   if (fwd.getDropoutP() != grad.getDropoutP())
     return mismatch("dropout_p", fwd.getDropoutP().convertToFloat(),
                     grad.getDropoutP().convertToFloat());

@@ -25,8 +25,8 @@ LogicalResult mlir::attn::checkSizeLimits(Operation *op, StringRef tool) {
       return success();
     // Dims 0..2 of a rank-4 operand are batch, heads and length; dim 3 a
     // head dim (masks: batch, heads, query, key - all sequence-like).
-    bool headDimLast = ranked.getRank() == 4 && !ranked.getElementType()
-                                                     .isSignlessInteger(1) &&
+    bool headDimLast = ranked.getRank() == 4 &&
+                       !ranked.getElementType().isSignlessInteger(1) &&
                        what != "mask";
     for (auto [d, size] : llvm::enumerate(ranked.getShape())) {
       if (ShapedType::isDynamic(size))
@@ -52,8 +52,8 @@ LogicalResult mlir::attn::checkSizeLimits(Operation *op, StringRef tool) {
   auto iface = dyn_cast<AttentionOpInterface>(op);
   for (OpOperand &use : op->getOpOperands()) {
     StringRef what = "operand";
-    if (iface && (use.get() == iface.getMask() ||
-                  use.get() == iface.getDropoutMask()))
+    if (iface &&
+        (use.get() == iface.getMask() || use.get() == iface.getDropoutMask()))
       what = "mask";
     if (failed(check(use.get().getType(), what, use.getOperandNumber())))
       return failure();
