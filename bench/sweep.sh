@@ -4,6 +4,7 @@
 #
 #   bench/sweep.sh generate [CHIP] [CASES] [SEED]   # here (LLVM 22): draw and compile
 #   bench/sweep.sh run                              # on the GPU machine
+# (SWEEP=NAME keeps several sweeps apart: bench/generated/NAME, default sweep)
 #
 # generate: bench/random_cases.py draws CASES problems (default 40) with a
 # fresh seed (printed; SEED draws the same ones again), and attn-compile
@@ -23,7 +24,7 @@
 # status: the number of failures (0: all passed).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-gen="$root/bench/generated/sweep"
+gen="$root/bench/generated/${SWEEP:-sweep}"
 mode="${1:-}"
 
 generate() {
