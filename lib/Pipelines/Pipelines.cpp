@@ -7,6 +7,7 @@
 
 #include "attnopt/Pipelines/Pipelines.h"
 
+#include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "attnopt/Conversion/Passes.h"
 #include "attnopt/Dialect/Attn/Analysis/TileSelection.h"
 #include "attnopt/Dialect/Attn/Transforms/Passes.h"
@@ -76,7 +77,12 @@ void mlir::attn::buildAttnCpuPipeline(OpPassManager &pm,
 
 void mlir::attn::buildAttnGpuPipeline(OpPassManager &pm,
                                       const AttnGpuPipelineOptions &options) {
-  pm.addPass(createAttnToGPUPass());
+  // The kernel choice of attn-compile for the same chip (both call
+  // buildAttentionKernels).
+  AttnToGPUPassOptions toGPU;
+  toGPU.chip = options.chip;
+  toGPU.kernel = options.kernel;
+  pm.addPass(createAttnToGPUPass(toGPU));
   buildAttnGpuDeviceLoweringPipeline(pm, options);
 }
 
@@ -88,7 +94,9 @@ void mlir::attn::buildAttnGpuDeviceLoweringPipeline(
   // outline or to lower on the host.
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
-  target.features = options.features;
+  target.features = !options.features.empty() ? options.features.getValue()
+                    : options.chip == "sm_80"   ? std::string("+ptx80")
+                                                : std::string("+ptx81");
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
 
@@ -187,6 +195,9 @@ void mlir::attn::registerAttnPipelines() {
       [](const AttnGpuPipelineOptions &o) -> std::optional<std::string> {
         if (std::optional<std::string> error = checkGpuChip(o.chip))
           return error;
+        if (!parseKernelChoice(o.kernel))
+          return "unsupported kernel '" + o.kernel.getValue() +
+                 "' (expected auto, tensor-core or cuda-core)";
         if (o.indexBitwidth != 32 && o.indexBitwidth != 64)
           return "unsupported index-bitwidth " +
                  std::to_string(o.indexBitwidth) + " (expected 32 or 64)";

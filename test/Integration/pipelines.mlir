@@ -58,7 +58,11 @@
 // NVVM-NOT:     gpu.func
 // NVVM:         llvm.func @attn_fwd_0({{.*}}) attributes {gpu.kernel, {{.*}}nvvm.kernel
 // NVVM:           nvvm.read.ptx.sreg.ctaid.x
-// NVVM:         llvm.func @attn_fwd_1({{.*}}) attributes {gpu.kernel, {{.*}}nvvm.kernel
+// The bf16 D = 64 op takes the tensor-core kernel, as attn-compile picks it
+// (mma.sync on sm_80; attn-gpu-pipeline-kernels.mlir has sm_90a).
+// NVVM:         llvm.func @attn_fwd_1({{.*}}) attributes {attn.dynamic_shared_memory = {{[0-9]+}} : i64, gpu.kernel, {{.*}}nvvm.kernel
+// NVVM:           nvvm.ldmatrix
+// NVVM:           nvvm.mma.sync
 
 func.func @cpu_causal(%q: tensor<1x2x40x16xf32>, %k: tensor<1x2x40x16xf32>, %v: tensor<1x2x40x16xf32>) -> (tensor<1x2x40x16xf32>, tensor<1x2x40xf32>) {
   %o, %l = attn.attention ins(%q, %k, %v : tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>) {causal = #attn.causal<top_left>} -> tensor<1x2x40x16xf32>, tensor<1x2x40xf32>

@@ -18,6 +18,7 @@
 #include "PtxasReport.h"
 
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
+#include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
 #include "attnopt/InitAllAttn.h"
 #include "attnopt/Pipelines/Pipelines.h"
 
@@ -32,7 +33,6 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -177,58 +177,27 @@ int main(int argc, char **argv) {
   attn::registerAllAttnPasses();
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "attn-compile: attention IR to PTX\n");
-  if (chip != "sm_80" && chip != "sm_90a" && chip != "sm_90")
-    return fail("unsupported --chip=" + chip + " (expected sm_80 or sm_90a)");
-  if (blockQ < 0 || blockKV < 0 || warps < 0)
-    return fail("--block-q, --block-kv and --warps must not be negative");
   if (emit != "ptx" && emit != "gpu")
     return fail("unsupported --emit=" + emit + " (expected ptx or gpu)");
   if (ptxasCheck && (emit != "ptx" || outputFilename == "-"))
     return fail("--ptxas-check needs --emit=ptx and -o FILE");
-  std::optional<attn::KernelChoice> kernelChoice =
-      attn::parseKernelChoice(kernelKind);
-  if (!kernelChoice)
-    return fail("unsupported --kernel=" + kernelKind +
-                " (expected auto, tensor-core or cuda-core)");
-
-  std::optional<attn::GradDqMode> dqMode =
-      llvm::StringSwitch<std::optional<attn::GradDqMode>>(gradDq)
-          .Case("auto", attn::GradDqMode::Auto)
-          .Case("separate", attn::GradDqMode::Separate)
-          .Case("atomic", attn::GradDqMode::Atomic)
-          .Default(std::nullopt);
-  if (!dqMode)
-    return fail("unsupported --grad-dq=" + gradDq +
-                " (expected auto, separate or atomic)");
-  attn::GradKernelOptions gradOptions;
-  gradOptions.dqMode = *dqMode;
-  // sm_90: one red.global.add.v4.f32 per four dQ elements (PTX 8.1).
+  // The same validation and choices as the attn-to-gpu pass's options.
+  attn::GpuCodegenChoices choices;
+  choices.chip = chip;
+  choices.kernel = kernelKind;
+  choices.mma = fwdMma;
+  choices.gradMma = gradMma;
+  choices.gradDq = gradDq;
+  choices.blockQ = blockQ;
+  choices.blockKV = blockKV;
+  choices.warps = warps;
+  choices.gradBlockKV = gradBlockKV;
+  std::string optionError;
+  FailureOr<attn::GpuCodegenOptions> codegen =
+      attn::resolveGpuCodegenOptions(choices, optionError);
+  if (failed(codegen))
+    return fail(optionError);
   const bool hopper = chip != "sm_80";
-  gradOptions.vectorReductions = hopper;
-  if (gradBlockKV != 0 && gradBlockKV != 64 && gradBlockKV != 128)
-    return fail("unsupported --grad-block-kv=" + Twine(gradBlockKV) +
-                " (expected 0, 64 or 128)");
-  gradOptions.keyBlock = gradBlockKV;
-  if (gradMma != "auto" && gradMma != "wgmma" && gradMma != "mma-sync")
-    return fail("unsupported --grad-mma=" + gradMma +
-                " (expected auto, wgmma or mma-sync)");
-  if (gradMma == "wgmma" && chip != "sm_90a")
-    return fail("--grad-mma=wgmma needs --chip=sm_90a (wgmma is an sm_90a "
-                "instruction), not " +
-                chip);
-  if (fwdMma != "auto" && fwdMma != "wgmma" && fwdMma != "mma-sync")
-    return fail("unsupported --mma=" + fwdMma +
-                " (expected auto, wgmma or mma-sync)");
-  if (fwdMma == "wgmma" && chip != "sm_90a")
-    return fail("--mma=wgmma needs --chip=sm_90a (wgmma is an sm_90a "
-                "instruction), not " +
-                chip);
-  const bool forwardWgmma =
-      fwdMma == "wgmma" || (fwdMma == "auto" && chip == "sm_90a");
-  gradOptions.mma = gradMma == "wgmma" ? attn::GradMma::Wgmma
-                    : gradMma == "auto" && chip == "sm_90a"
-                        ? attn::GradMma::Auto
-                        : attn::GradMma::MmaSync;
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -251,35 +220,34 @@ int main(int argc, char **argv) {
 
   // The kernels go into a module of their own: the host functions that hold
   // the attention ops on tensors are not lowered here.
-  SmallVector<attn::AttentionOp> ops;
-  SmallVector<attn::AttentionGradOp> gradOps;
+  bool anyOp = false;
   module->walk([&](Operation *op) {
-    if (auto fwd = dyn_cast<attn::AttentionOp>(op))
-      ops.push_back(fwd);
-    else if (auto grad = dyn_cast<attn::AttentionGradOp>(op))
-      gradOps.push_back(grad);
+    if (isa<attn::AttentionOp, attn::AttentionGradOp>(op))
+      anyOp = true;
   });
-  if (ops.empty() && gradOps.empty())
+  if (!anyOp)
     return fail("no attn.attention or attn.attention_grad op in " +
                 inputFilename);
   if (indexBits != 0 && indexBits != 32 && indexBits != 64)
     return fail("unsupported --index-bits=" + std::to_string(indexBits) +
                 " (expected 0, 32 or 64)");
   // 32-bit index arithmetic is exact when every flat offset the kernels
-  // compute (at most a tensor's element count) is below 2^31.
+  // compute (at most a tensor's element count) is below 2^31. (Sizes past
+  // the supported limits are refused by the kernel builders.)
   int64_t largest = 0;
-  auto measure = [&](Operation *op) {
+  module->walk([&](Operation *op) {
+    if (!isa<attn::AttentionOp, attn::AttentionGradOp>(op))
+      return;
     for (Type t : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
                                      llvm::to_vector(op->getResultTypes())))
-      if (auto shaped = dyn_cast<RankedTensorType>(t))
-        largest = std::max(largest, shaped.hasStaticShape()
-                                        ? shaped.getNumElements()
-                                        : std::numeric_limits<int64_t>::max());
-  };
-  for (attn::AttentionOp op : ops)
-    measure(op);
-  for (attn::AttentionGradOp op : gradOps)
-    measure(op);
+      if (auto shaped = dyn_cast<RankedTensorType>(t)) {
+        std::optional<int64_t> n =
+            shaped.hasStaticShape() ? attn::checkedProduct(shaped.getShape())
+                                    : std::nullopt;
+        largest = std::max(largest,
+                           n.value_or(std::numeric_limits<int64_t>::max()));
+      }
+  });
   const bool fits32 = largest < (int64_t(1) << 31);
   if (indexBits == 32 && !fits32)
     return fail("--index-bits=32: a tensor has " + std::to_string(largest) +
@@ -293,34 +261,9 @@ int main(int argc, char **argv) {
   auto gpuModule =
       gpu::GPUModuleOp::create(b, module->getLoc(), "attn_kernels");
   llvm::json::Array manifestKernels;
-  llvm::DenseMap<Operation *, std::string> forwardNames;
-  for (auto [i, op] : llvm::enumerate(ops)) {
-    FailureOr<attn::KernelSpec> spec = attn::describeAttentionKernel(
-        op, "attn_fwd_" + std::to_string(i), *kernelChoice,
-        {blockQ, blockKV, warps, hopper ? 90 : 80, forwardWgmma});
-    if (failed(spec) ||
-        failed(attn::buildAttentionKernel(b, gpuModule, op, *spec)))
-      return 1;
-    forwardNames[op] = spec->name;
-    manifestKernels.push_back(attn::kernelManifestEntry(op, *spec));
-  }
-  for (auto [i, op] : llvm::enumerate(gradOps)) {
-    FailureOr<attn::GradKernelSpecs> specs = attn::describeAttentionGradKernels(
-        op, static_cast<int64_t>(i), *kernelChoice, gradOptions);
-    if (failed(specs) ||
-        failed(attn::buildAttentionGradKernels(b, gpuModule, op, *specs)))
-      return 1;
-    // "forward": the kernel of the attn.attention whose output and lse this
-    // op differentiates, when that op is compiled here too.
-    std::string forward;
-    auto fwd = op.getOutput().getDefiningOp<attn::AttentionOp>();
-    if (fwd && fwd.getOutput() == op.getOutput() &&
-        fwd.getLse() == op.getLse() && forwardNames.count(fwd))
-      forward = forwardNames[fwd];
-    for (const attn::KernelSpec &spec : specs->kernels)
-      manifestKernels.push_back(
-          attn::kernelManifestEntry(op, *specs, spec, forward));
-  }
+  if (failed(attn::buildAttentionKernels(*module, b, gpuModule, *codegen,
+                                         &manifestKernels)))
+    return 1;
   if (failed(verify(*kernels)))
     return fail("generated kernel IR does not verify");
   if (poisonSharedMemory) {

@@ -11,29 +11,51 @@ def AttnToGPUPass : Pass<"attn-to-gpu", "::mlir::ModuleOp"> {
   let description = [{
     Adds a `gpu.module @attn_kernels` holding one `gpu.func` kernel
     `@attn_fwd_<n>` per statically shaped `attn.attention` in the module (in
-    walk order). The kernel takes the op's tensors as flat memrefs in the
-    order query, key, value, [mask], [seed, offset], output, [lse]
-    (docs/kernel-manifest.md) and computes attention with the online-softmax
-    recurrence: one thread block per (query block, head, batch), K/V blocks
-    staged in shared memory, visible key blocks only (causal/window block
-    skipping), running max/sum/accumulator in registers. This pass always emits
-    the CUDA-core kernel; `attn-compile --kernel=auto` (the default) picks the
-    tensor-core kernel for f16/bf16 with D = Dv in {64, 128}: on sm_90a its
-    warp-specialized wgmma form (128-byte swizzled tiles; not for dropout or
-    Lq <= 64), else FlashAttention-2-style (mma.sync, ldmatrix, cp.async).
+    walk order), then the kernel group `attn_bwd_<stage>_<n>` of each
+    `attn.attention_grad`: the same kernels `attn-compile` generates for the
+    same options (both call `buildAttentionKernels`), so that the pipeline
+    route (`attn-gpu-pipeline`, the mlir-opt plugin) and attn-compile agree.
+    The kernels take the op's tensors as flat memrefs in the manifest's
+    parameter order (docs/kernel-manifest.md); the manifest's kernel entries
+    are attached to the gpu.module as the JSON string attribute
+    `attn.manifest_kernels` (a runtime needs them to launch the kernels).
 
-    Each statically shaped `attn.attention_grad` (in walk order, after the
-    forward kernels) gets two CUDA-core kernels, `@attn_bwd_dkdv_<n>` (one
-    block per key block, kv head and batch; writes grad_key and grad_value)
-    and `@attn_bwd_dq_<n>` (one block per query block, query head and batch;
-    writes grad_query), which recompute the probabilities from the saved lse
-    and use no atomics (deterministic). Parameters: query, key, value,
-    output, lse, grad_output, [mask], [seed, offset], then grad_key,
-    grad_value or grad_query.
+    With `kernel=auto` (the default) f16/bf16 with D = Dv in {64, 128} take
+    the tensor-core kernels: on sm_90a the warp-specialized wgmma forward
+    (128-byte swizzled tiles; not for dropout or Lq <= 64) and the wgmma
+    backward key-block kernel, else FlashAttention-2-style mma.sync kernels;
+    everything else, and `kernel=cuda-core`, the CUDA-core kernels (one
+    thread block per (query block, head, batch), K/V blocks staged in
+    shared memory, the online-softmax recurrence; backward: dkdv and dq
+    without atomics).
 
     The attention ops themselves are left in place; `attn-compile` lowers the
-    kernels to PTX and writes the manifest.
+    kernels to PTX and writes the manifest, `attn-gpu-pipeline` lowers them
+    to a gpu.binary.
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90a\"",
+           "Target: sm_80, sm_90 or sm_90a (wgmma needs sm_90a)">,
+    Option<"kernel", "kernel", "std::string", "\"auto\"",
+           "auto (tensor cores where supported), tensor-core or cuda-core">,
+    Option<"mma", "mma", "std::string", "\"auto\"",
+           "Forward tensor-core kernel: auto (wgmma on sm_90a), wgmma or "
+           "mma-sync">,
+    Option<"gradMma", "grad-mma", "std::string", "\"auto\"",
+           "Backward key-block kernel: auto, wgmma or mma-sync">,
+    Option<"gradDq", "grad-dq", "std::string", "\"auto\"",
+           "dQ of the tensor-core backward: auto (atomic on sm_90), "
+           "separate or atomic">,
+    Option<"blockQ", "block-q", "int64_t", "0",
+           "Forward tensor-core query block (64 or 128); 0 chooses">,
+    Option<"blockKV", "block-kv", "int64_t", "0",
+           "Forward tensor-core keys per step (64 or 128); 0 chooses">,
+    Option<"warps", "warps", "int64_t", "0",
+           "Forward tensor-core warps per block; 0 chooses">,
+    Option<"gradBlockKV", "grad-block-kv", "int64_t", "0",
+           "Keys per block of the backward key-block kernel (64 or 128); 0 "
+           "chooses">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",

@@ -54,9 +54,17 @@ struct AttnGpuPipelineOptions
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("Target chip (nvvm-attach-target)"),
       llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> kernel{
+      *this, "kernel",
+      llvm::cl::desc("attn-to-gpu's kernel choice: auto (tensor cores where "
+                     "supported, as attn-compile), tensor-core or cuda-core"),
+      llvm::cl::init("auto")};
   PassOptions::Option<std::string> features{
-      *this, "features", llvm::cl::desc("PTX features (nvvm-attach-target)"),
-      llvm::cl::init("+ptx80")};
+      *this, "features",
+      llvm::cl::desc("PTX features (nvvm-attach-target); empty: by chip, "
+                     "+ptx81 on sm_90/sm_90a (vector reductions), +ptx80 on "
+                     "sm_80, as attn-compile"),
+      llvm::cl::init("")};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
       llvm::cl::init(3)};

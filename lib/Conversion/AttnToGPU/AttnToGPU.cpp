@@ -25,38 +25,44 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<AttentionOp> ops;
-    SmallVector<AttentionGradOp> gradOps;
+    bool any = false;
     module.walk([&](Operation *op) {
-      if (auto fwd = dyn_cast<AttentionOp>(op))
-        ops.push_back(fwd);
-      else if (auto grad = dyn_cast<AttentionGradOp>(op))
-        gradOps.push_back(grad);
+      if (isa<AttentionOp, AttentionGradOp>(op))
+        any = true;
     });
-    if (ops.empty() && gradOps.empty())
+    if (!any)
       return;
+    GpuCodegenChoices choices;
+    choices.chip = chip;
+    choices.kernel = kernel;
+    choices.mma = mma;
+    choices.gradMma = gradMma;
+    choices.gradDq = gradDq;
+    choices.blockQ = blockQ;
+    choices.blockKV = blockKV;
+    choices.warps = warps;
+    choices.gradBlockKV = gradBlockKV;
+    std::string error;
+    FailureOr<GpuCodegenOptions> options =
+        resolveGpuCodegenOptions(choices, error);
+    if (failed(options)) {
+      module.emitError("attn-to-gpu: ") << error;
+      return signalPassFailure();
+    }
     OpBuilder b(&getContext());
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     b.getUnitAttr());
     b.setInsertionPointToEnd(module.getBody());
-    auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), "attn_kernels");
-    for (auto [i, op] : llvm::enumerate(ops)) {
-      // The pass keeps the CUDA-core kernel (it has no option to choose; its
-      // tests check that kernel's structure); attn-compile --kernel selects.
-      FailureOr<KernelSpec> spec = describeAttentionKernel(
-          op, "attn_fwd_" + std::to_string(i), KernelChoice::CudaCore);
-      if (failed(spec) || failed(buildAttentionKernel(b, gpuModule, op, *spec)))
-        return signalPassFailure();
-    }
-    // Gradients: two kernels each (attn_bwd_dkdv_<n>, attn_bwd_dq_<n>),
-    // after the forward kernels.
-    for (auto [i, op] : llvm::enumerate(gradOps)) {
-      FailureOr<GradKernelSpecs> specs = describeAttentionGradKernels(
-          op, static_cast<int64_t>(i), KernelChoice::CudaCore);
-      if (failed(specs) ||
-          failed(buildAttentionGradKernels(b, gpuModule, op, *specs)))
-        return signalPassFailure();
-    }
+    auto gpuModule =
+        gpu::GPUModuleOp::create(b, module.getLoc(), "attn_kernels");
+    llvm::json::Array manifest;
+    if (failed(buildAttentionKernels(module, b, gpuModule, *options,
+                                     &manifest)))
+      return signalPassFailure();
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    os << llvm::json::Value(std::move(manifest));
+    gpuModule->setAttr("attn.manifest_kernels", b.getStringAttr(json));
   }
 };
 } // namespace

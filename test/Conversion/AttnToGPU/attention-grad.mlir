@@ -1,5 +1,5 @@
-// RUN: attention-opt %s -split-input-file --attn-to-gpu | FileCheck %s
-// RUN: attention-opt %s -split-input-file --attn-to-gpu | FileCheck %s --check-prefix=NOLQLK
+// RUN: attention-opt %s -split-input-file --attn-to-gpu="kernel=cuda-core" | FileCheck %s
+// RUN: attention-opt %s -split-input-file --attn-to-gpu="kernel=cuda-core" | FileCheck %s --check-prefix=NOLQLK
 
 // The backward kernels of attn.attention_grad (AttentionGradKernelBuilder.cpp):
 // attn_bwd_dkdv_<n> (grid over key blocks) and attn_bwd_dq_<n> (grid over

@@ -3,7 +3,7 @@
 // RUN: not attn-compile %s --chip=sm_70 -o %t.ptx 2>&1 | FileCheck %s --check-prefix=CHIP
 
 // CHECK: GPU code generation needs static shapes, got 'tensor<1x2x?x64xf16>'
-// CHIP: attn-compile: unsupported --chip=sm_70 (expected sm_80 or sm_90a)
+// CHIP: attn-compile: unsupported chip=sm_70 (expected sm_80, sm_90 or sm_90a)
 func.func @dynamic(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16> {
   %o = attn.attention ins(%q, %k, %v : tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16>
   return %o : tensor<1x2x?x64xf16>

@@ -1,4 +1,4 @@
-// RUN: attention-opt %s -split-input-file --attn-to-gpu | FileCheck %s
+// RUN: attention-opt %s -split-input-file --attn-to-gpu="kernel=cuda-core" | FileCheck %s
 
 // One kernel per op, with the tensors as flat memrefs in manifest order and
 // the K/V blocks in workgroup memory. D = 64: one thread per query row.

@@ -3,7 +3,7 @@
 // generating Philox bits; the manifest gets a "dropout_mask" field and
 // parameter. The tensor-core kernel is not eligible, so --kernel=auto falls
 // back to the CUDA-core kernel even for f16 D = 64.
-// RUN: attention-opt %s --attn-to-gpu | FileCheck %s
+// RUN: attention-opt %s --attn-to-gpu="kernel=cuda-core" | FileCheck %s
 // RUN: attn-compile %s -o %t.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
 // RUN: not attn-compile %s --kernel=tensor-core -o %t.tc.ptx 2>&1 | FileCheck %s --check-prefix=FORCED

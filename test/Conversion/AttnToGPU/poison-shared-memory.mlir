@@ -4,7 +4,7 @@
 // launch (issue 17). Both forms of shared memory: workgroup attributions
 // (the CUDA-core kernels of attn-to-gpu) and dynamic shared memory, sized
 // by the attn.dynamic_shared_memory attribute the tensor-core builders set.
-// RUN: attention-opt %s -split-input-file --pass-pipeline='builtin.module(attn-to-gpu, gpu.module(attn-poison-shared-memory))' -verify-diagnostics | FileCheck %s
+// RUN: attention-opt %s -split-input-file --pass-pipeline='builtin.module(attn-to-gpu{kernel=cuda-core}, gpu.module(attn-poison-shared-memory))' -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: gpu.func @attn_fwd_0
 // CHECK-SAME: workgroup(%[[KS:.+]] : memref<64x64xbf16, #gpu.address_space<workgroup>>, %[[VS:.+]] : memref<64x64xbf16, #gpu.address_space<workgroup>>)

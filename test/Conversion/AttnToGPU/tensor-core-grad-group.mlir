@@ -32,10 +32,10 @@
 // RUN: not attn-compile %s --grad-mma=wgmma --chip=sm_80 -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD-MMA80
 // RUN: not attn-compile %s --grad-mma=tensor -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD-MMA
 
-// BAD: attn-compile: unsupported --grad-block-kv=96 (expected 0, 64 or 128)
-// BAD-DQ: attn-compile: unsupported --grad-dq=sometimes (expected auto, separate or atomic)
-// BAD-MMA80: attn-compile: --grad-mma=wgmma needs --chip=sm_90a (wgmma is an sm_90a instruction), not sm_80
-// BAD-MMA: attn-compile: unsupported --grad-mma=tensor (expected auto, wgmma or mma-sync)
+// BAD: attn-compile: unsupported grad-block-kv=96 (expected 0, 64 or 128)
+// BAD-DQ: attn-compile: unsupported grad-dq=sometimes (expected auto, separate or atomic)
+// BAD-MMA80: attn-compile: grad-mma=wgmma needs chip=sm_90a (wgmma is an sm_90a instruction), not sm_80
+// BAD-MMA: attn-compile: unsupported grad-mma=tensor (expected auto, wgmma or mma-sync)
 
 // The default on sm_90a: the key-block kernel multiplies with wgmma (two
 // warpgroups of 64 keys). Its K, V, Q and dO tiles are copied with

@@ -28,8 +28,8 @@
 // WGBQ64-LABEL: gpu.func @attn_fwd_0(
 // WGBQ64-SAME: known_block_size = array<i32: 256, 1, 1>
 // WGBADBQ: error: 'attn.attention' op GPU code generation: tensor-core tiling: query block 32 with wgmma (expected 64 or 128)
-// BADMMA80: attn-compile: --mma=wgmma needs --chip=sm_90a (wgmma is an sm_90a instruction), not sm_80
-// BADMMA: attn-compile: unsupported --mma=wmma (expected auto, wgmma or mma-sync)
+// BADMMA80: attn-compile: mma=wgmma needs chip=sm_90a (wgmma is an sm_90a instruction), not sm_80
+// BADMMA: attn-compile: unsupported mma=wmma (expected auto, wgmma or mma-sync)
 // --mma=auto (the default) takes wgmma on sm_90a (the default chip): a
 // producer warpgroup and two consumer warpgroups of 64 rows, the tiles
 // viewed from the first 1024-byte boundary of the dynamic shared memory
@@ -56,7 +56,7 @@
 // BADBQ: error: 'attn.attention' op GPU code generation: tensor-core tiling: query block 32 (expected 64 or 128)
 // BADREGS: error: 'attn.attention' op GPU code generation: tensor-core tiling: 32 rows per warp with 128 keys per step and Dv = 128 need 256 accumulator registers per thread (at most 192)
 // BADWARPS: error: 'attn.attention' op GPU code generation: tensor-core tiling: 3 warps for 128 query rows (expected 16 or 32 rows per warp)
-// NEGATIVE: attn-compile: --block-q, --block-kv and --warps must not be negative
+// NEGATIVE: attn-compile: block-q, block-kv and warps must not be negative
 // CHECK-LABEL: gpu.func @attn_fwd_0(%{{.+}}: memref<25600xbf16>, %{{.+}}: memref<8320xbf16>, %{{.+}}: memref<8320xbf16>, %{{.+}}: memref<25600xbf16>, %{{.+}}: memref<400xf32>)
 // CHECK-SAME: kernel attributes {attn.dynamic_shared_memory = {{[0-9]+}} : i64, known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
 // CHECK:   gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
@@ -162,4 +162,4 @@ func.func @f32_d64(%q: tensor<1x1x64x64xf32>, %k: tensor<1x1x64x64xf32>, %v: ten
 // CUDA-NOT: nvvm.mma.sync
 // CUDA-NOT: nvgpu.
 // CUDA: gpu.func @attn_fwd_2(
-// BADKIND: attn-compile: unsupported --kernel=warp-specialized (expected auto, tensor-core or cuda-core)
+// BADKIND: attn-compile: unsupported kernel=warp-specialized (expected auto, tensor-core or cuda-core)

@@ -202,6 +202,46 @@ llvm::json::Object kernelManifestEntry(AttentionGradOp op,
                                        const KernelSpec &spec,
                                        StringRef forwardKernel = "");
 
+//===----------------------------------------------------------------------===//
+// The whole job: every attention op of a module to kernels
+//===----------------------------------------------------------------------===//
+
+/// The code generation choices as a user spells them: attn-compile's flags
+/// and the attn-to-gpu pass's options (same names, same defaults).
+struct GpuCodegenChoices {
+  std::string chip = "sm_90a";   ///< sm_80, sm_90 or sm_90a
+  std::string kernel = "auto";   ///< auto, tensor-core, cuda-core
+  std::string mma = "auto";      ///< forward: auto, wgmma, mma-sync
+  std::string gradMma = "auto";  ///< backward key-block kernel: same
+  std::string gradDq = "auto";   ///< auto, separate, atomic
+  int64_t blockQ = 0, blockKV = 0, warps = 0; ///< forward tiling; 0 chooses
+  int64_t gradBlockKV = 0;                    ///< 0, 64 or 128
+};
+
+/// The choices validated and resolved for the chip.
+struct GpuCodegenOptions {
+  std::string chip;
+  KernelChoice kernel = KernelChoice::Auto;
+  TensorCoreTiling forward;
+  GradKernelOptions grad;
+};
+
+/// Validates `choices`; on failure returns the message, which names the
+/// option and what it accepts.
+FailureOr<GpuCodegenOptions>
+resolveGpuCodegenOptions(const GpuCodegenChoices &choices, std::string &error);
+
+/// Appends to `gpuModule` the kernel of every attn.attention under `root`
+/// (attn_fwd_<n>, in walk order), then the kernel group of every
+/// attn.attention_grad (attn_bwd_<n>), and, when `manifest` is given, their
+/// manifest entries (docs/kernel-manifest.md). The one implementation
+/// behind attn-compile and the attn-to-gpu pass, so that both routes emit
+/// the same kernels.
+LogicalResult buildAttentionKernels(Operation *root, OpBuilder &b,
+                                    gpu::GPUModuleOp gpuModule,
+                                    const GpuCodegenOptions &options,
+                                    llvm::json::Array *manifest = nullptr);
+
 } // namespace mlir::attn
 
 #endif // ATTNOPT_CONVERSION_ATTNTOGPU_ATTNTOGPU_H

@@ -1,0 +1,115 @@
+//===- BuildKernels.cpp - every attention op of a module to kernels -------===//
+//
+// The code generation driver that attn-compile and the attn-to-gpu pass (and
+// so attn-gpu-pipeline and the mlir-opt plugin) share: the user's choices
+// validated once, then one kernel per attn.attention and one kernel group
+// per attn.attention_grad, with their manifest entries.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+FailureOr<GpuCodegenOptions>
+mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
+                                     std::string &error) {
+  auto fail = [&](const Twine &message) {
+    error = message.str();
+    return failure();
+  };
+  if (c.chip != "sm_80" && c.chip != "sm_90" && c.chip != "sm_90a")
+    return fail("unsupported chip=" + c.chip +
+                " (expected sm_80, sm_90 or sm_90a)");
+  GpuCodegenOptions o;
+  o.chip = c.chip;
+  std::optional<KernelChoice> kernel = parseKernelChoice(c.kernel);
+  if (!kernel)
+    return fail("unsupported kernel=" + c.kernel +
+                " (expected auto, tensor-core or cuda-core)");
+  o.kernel = *kernel;
+  if (c.blockQ < 0 || c.blockKV < 0 || c.warps < 0)
+    return fail("block-q, block-kv and warps must not be negative");
+  const bool hopper = c.chip != "sm_80";
+  const bool archSpecific = c.chip == "sm_90a";
+  for (auto [name, value] : {std::pair<StringRef, StringRef>{"mma", c.mma},
+                             {"grad-mma", c.gradMma}}) {
+    if (value != "auto" && value != "wgmma" && value != "mma-sync")
+      return fail("unsupported " + name + "=" + value +
+                  " (expected auto, wgmma or mma-sync)");
+    if (value == "wgmma" && !archSpecific)
+      return fail(name + "=wgmma needs chip=sm_90a (wgmma is an sm_90a "
+                         "instruction), not " +
+                  c.chip);
+  }
+  o.forward = {c.blockQ, c.blockKV, c.warps, hopper ? 90 : 80,
+               c.mma == "wgmma" || (c.mma == "auto" && archSpecific)};
+
+  std::optional<GradDqMode> dq =
+      llvm::StringSwitch<std::optional<GradDqMode>>(c.gradDq)
+          .Case("auto", GradDqMode::Auto)
+          .Case("separate", GradDqMode::Separate)
+          .Case("atomic", GradDqMode::Atomic)
+          .Default(std::nullopt);
+  if (!dq)
+    return fail("unsupported grad-dq=" + c.gradDq +
+                " (expected auto, separate or atomic)");
+  o.grad.dqMode = *dq;
+  // sm_90: one red.global.add.v4.f32 per four dQ elements (PTX 8.1).
+  o.grad.vectorReductions = hopper;
+  if (c.gradBlockKV != 0 && c.gradBlockKV != 64 && c.gradBlockKV != 128)
+    return fail("unsupported grad-block-kv=" + Twine(c.gradBlockKV) +
+                " (expected 0, 64 or 128)");
+  o.grad.keyBlock = c.gradBlockKV;
+  o.grad.mma = c.gradMma == "wgmma"                       ? GradMma::Wgmma
+               : c.gradMma == "auto" && archSpecific ? GradMma::Auto
+                                                          : GradMma::MmaSync;
+  return o;
+}
+
+LogicalResult mlir::attn::buildAttentionKernels(
+    Operation *root, OpBuilder &b, gpu::GPUModuleOp gpuModule,
+    const GpuCodegenOptions &options, llvm::json::Array *manifest) {
+  SmallVector<AttentionOp> ops;
+  SmallVector<AttentionGradOp> gradOps;
+  root->walk([&](Operation *op) {
+    if (auto fwd = dyn_cast<AttentionOp>(op))
+      ops.push_back(fwd);
+    else if (auto grad = dyn_cast<AttentionGradOp>(op))
+      gradOps.push_back(grad);
+  });
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  llvm::DenseMap<Operation *, std::string> forwardNames;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    FailureOr<KernelSpec> spec = describeAttentionKernel(
+        op, "attn_fwd_" + std::to_string(i), options.kernel, options.forward);
+    if (failed(spec) || failed(buildAttentionKernel(b, gpuModule, op, *spec)))
+      return failure();
+    forwardNames[op] = spec->name;
+    if (manifest)
+      manifest->push_back(kernelManifestEntry(op, *spec));
+  }
+  for (auto [i, op] : llvm::enumerate(gradOps)) {
+    FailureOr<GradKernelSpecs> specs = describeAttentionGradKernels(
+        op, static_cast<int64_t>(i), options.kernel, options.grad);
+    if (failed(specs) ||
+        failed(buildAttentionGradKernels(b, gpuModule, op, *specs)))
+      return failure();
+    if (!manifest)
+      continue;
+    // "forward": the kernel of the attn.attention whose output and lse this
+    // op differentiates, when that op is compiled here too.
+    std::string forward;
+    auto fwd = op.getOutput().getDefiningOp<AttentionOp>();
+    if (fwd && fwd.getOutput() == op.getOutput() &&
+        fwd.getLse() == op.getLse() && forwardNames.count(fwd))
+      forward = forwardNames[fwd];
+    for (const KernelSpec &spec : specs->kernels)
+      manifest->push_back(kernelManifestEntry(op, *specs, spec, forward));
+  }
+  return success();
+}
