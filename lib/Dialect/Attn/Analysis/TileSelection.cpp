@@ -16,8 +16,16 @@ static int64_t roundUpTo(int64_t v, int64_t m) { return ceilDiv(v, m) * m; }
 std::optional<TargetDescription> TargetDescription::get(StringRef chip) {
   TargetDescription t;
   t.chip = chip.str();
-  if (chip == "sm_80" || chip == "sm_86" || chip == "sm_89") {
-    t.sharedMemoryBytes = 164 * 1024;
+  // Shared memory: the per-block opt-in limit (the per-SM capacity minus
+  // the 1 KiB CUDA reserves per block), which is what one tile plan may use
+  // and what the runtime's manifest check enforces.
+  if (chip == "sm_80") {
+    t.sharedMemoryBytes = 163 * 1024;
+    t.preferredStages = 2;
+    return t;
+  }
+  if (chip == "sm_86" || chip == "sm_89") {
+    t.sharedMemoryBytes = 99 * 1024;
     t.preferredStages = 2;
     return t;
   }

@@ -7,8 +7,8 @@
 
 // Worked by hand (docs/io-model.md has the formulas):
 // @mha_1k, sm_80, bf16, B=H=1, L=1024, D=Dv=64:
-//   M = 164 KiB / 2 B = 83968 elements; rule Bc = ceil(83968 / (4*64)) = 328,
-//   Br = min(328, 64) = 64. Refined: Br = 64 (4 warps x m16), Bc = 128 (cap);
+//   M = 163 KiB / 2 B = 83456 elements; rule Bc = ceil(83456 / (4*64)) = 326,
+//   Br = min(326, 64) = 64. Refined: Br = 64 (4 warps x m16), Bc = 128 (cap);
 //   registers ceil(64 * (64 + 128) / 128) + 32 = 128 <= 255.
 //   Q tile 64*64*2 = 8192 B, one K+V stage 128*128*2 = 32768 B: 4 fit, sm_80
 //   prefers 2 -> 8192 + 2*32768 = 73728 B.
@@ -16,7 +16,7 @@
 //   tiled bytes = Q + O (2 * 1024*64*2) + 16 query blocks x 8 key blocks x
 //                 128*(64+64)*2 = 262144 + 4194304 = 4456448
 //   FLOPs = 2 * 1024*1024 * (64+64) = 268435456; intensity 30.1 and 60.2.
-// SM80: remark: attn-select-tiles sm_80: block_q=64 block_kv=128 stages=2 warps=4 (FlashAttention rule: Br=64 Bc=328); shared memory 73728 B of 167936, ~128 registers/thread
+// SM80: remark: attn-select-tiles sm_80: block_q=64 block_kv=128 stages=2 warps=4 (FlashAttention rule: Br=64 Bc=326); shared memory 73728 B of 166912, ~128 registers/thread
 // SM80-NEXT: HBM bytes: naive 8912896, tiled 4456448 (2.00x less)
 // SM80-NEXT: FLOPs: dense 268435456, executed 268435456 (128 of 128 blocks per head)
 // SM80-NEXT: arithmetic intensity: naive 30.1, tiled 60.2 FLOP/byte
