@@ -9,6 +9,7 @@
 #ifndef ATTNOPT_LIB_CONVERSION_ATTNTOGPU_TENSORCOREGRADKERNEL_H
 #define ATTNOPT_LIB_CONVERSION_ATTNTOGPU_TENSORCOREGRADKERNEL_H
 
+#include "SharedMemoryPlan.h"
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 
 #include <optional>
@@ -28,6 +29,28 @@ std::optional<int64_t> chooseKeyBlock(int64_t requested, bool atomicDq,
 
 /// Whether `op` can use the tensor-core backward; when not, `why` says why.
 bool isEligible(AttentionGradOp op, std::string &why);
+
+/// The key-block (dkdv / dkdv_dq) kernel's dynamic shared memory, byte
+/// offsets: K and V tiles of keyBlock rows (loaded once), double-buffered Q
+/// and dO tiles of kBlock rows, double-buffered lse·log2(e) and D rows
+/// (f32), and with dQ the dSᵀ tile. mma.sync: rows padded to
+/// paddedStride(headDim) and dSᵀ [keyBlock][kBlock + 8]; wgmma: unpadded
+/// 128-byte swizzled tiles, dSᵀ [keyBlock][kBlock] in the core-matrix
+/// layout, and kSwizzle128Alignment bytes of slack.
+struct KeyBlockLayout {
+  int64_t keys, values, queries, gradOutputs, lse, delta, dsT;
+  SharedMemoryPlan plan;
+};
+KeyBlockLayout keyBlockLayout(int64_t headDim, int64_t keyBlock, bool withDq,
+                              bool warpgroupMma);
+
+/// The dq kernel's: Q and dO tiles of kBlock rows, double-buffered K and V
+/// tiles of kBlock rows, padded rows.
+struct DqLayout {
+  int64_t queries, gradOutputs, keys, values;
+  SharedMemoryPlan plan;
+};
+DqLayout dqLayout(int64_t headDim);
 
 /// Bytes of dynamic shared memory of the `stage` kernel ("dkdv",
 /// "dkdv_dq" with `keyBlock` keys per block, "dq"; 0 for the others).

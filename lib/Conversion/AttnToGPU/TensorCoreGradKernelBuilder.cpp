@@ -836,13 +836,14 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   // One warp per 16 keys.
   const int64_t keyBlock = spec.blockKV;
   assert(keyBlock == 16 * (threads / 32) && "one warp per 16 keys");
-  const int64_t tileBytes = kBlock * stride * kEltBytes,
-                keyTileBytes = keyBlock * stride * kEltBytes;
   const int64_t dsStride = kBlock + 8;
-  const int64_t kOff = 0, vOff = keyTileBytes, qOff = 2 * keyTileBytes,
-                dOOff = qOff + 2 * tileBytes, lseOff = dOOff + 2 * tileBytes,
-                deltaOff = lseOff + 2 * kBlock * 4,
-                dsOff = deltaOff + 2 * kBlock * 4;
+  const int64_t tileBytes = kBlock * stride * kEltBytes; // a Q / dO stage
+  const tcgrad::KeyBlockLayout layout = tcgrad::keyBlockLayout(
+      headDim, keyBlock, withDq, /*warpgroupMma=*/false);
+  const int64_t kOff = layout.keys, vOff = layout.values,
+                qOff = layout.queries, dOOff = layout.gradOutputs,
+                lseOff = layout.lse, deltaOff = layout.delta,
+                dsOff = layout.dsT;
   Value kS = view(kOff, {keyBlock, stride}, elt);
   Value vS = view(vOff, {keyBlock, stride}, elt);
   Value qS = view(qOff, {2, kBlock, stride}, elt);
@@ -1044,10 +1045,12 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   smemBase = aligned;
   const int64_t keyTile = keyBlock * headDim * kEltBytes,
                 qTile = kBlock * headDim * kEltBytes;
-  const int64_t kOff = 0, vOff = keyTile, qOff = 2 * keyTile,
-                dOOff = qOff + 2 * qTile, lseOff = dOOff + 2 * qTile,
-                deltaOff = lseOff + 2 * kBlock * 4,
-                dsOff = deltaOff + 2 * kBlock * 4;
+  const tcgrad::KeyBlockLayout layout = tcgrad::keyBlockLayout(
+      headDim, keyBlock, withDq, /*warpgroupMma=*/true);
+  const int64_t kOff = layout.keys, vOff = layout.values,
+                qOff = layout.queries, dOOff = layout.gradOutputs,
+                lseOff = layout.lse, deltaOff = layout.delta,
+                dsOff = layout.dsT;
   Value tiles = view(0, {lseOff / kEltBytes}, elt);
   Value lseS = view(lseOff, {2, kBlock}, b.getF32Type());
   Value deltaS = view(deltaOff, {2, kBlock}, b.getF32Type());
@@ -1242,9 +1245,10 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   packedBF16Convert = false; // sm_80, D = 128: see MmaEmitterBase.h
   Value qBlockIdx = setUp(func);
   Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  const int64_t tileBytes = kBlock * stride * kEltBytes;
-  const int64_t qOff = 0, dOOff = tileBytes, kOff = 2 * tileBytes,
-                vOff = 4 * tileBytes;
+  const int64_t tileBytes = kBlock * stride * kEltBytes; // a K / V stage
+  const tcgrad::DqLayout layout = tcgrad::dqLayout(headDim);
+  const int64_t qOff = layout.queries, dOOff = layout.gradOutputs,
+                kOff = layout.keys, vOff = layout.values;
   Value qS = view(qOff, {kBlock, stride}, elt);
   Value dOS = view(dOOff, {kBlock, stride}, elt);
   Value kS = view(kOff, {2, kBlock, stride}, elt);
@@ -1453,27 +1457,46 @@ std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
   return std::nullopt;
 }
 
+tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim,
+                                              int64_t keyBlock, bool withDq,
+                                              bool warpgroupMma) {
+  constexpr int64_t f32Bytes = 4;
+  const int64_t rowBytes =
+      (warpgroupMma ? headDim : paddedStride(headDim)) * kEltBytes;
+  KeyBlockLayout l;
+  l.keys = l.plan.place(keyBlock * rowBytes);
+  l.values = l.plan.place(keyBlock * rowBytes);
+  l.queries = l.plan.place(2 * kBlock * rowBytes);
+  l.gradOutputs = l.plan.place(2 * kBlock * rowBytes);
+  l.lse = l.plan.place(2 * kBlock * f32Bytes);
+  l.delta = l.plan.place(2 * kBlock * f32Bytes);
+  l.dsT = l.plan.regionBytes();
+  if (withDq)
+    l.plan.place(keyBlock * (warpgroupMma ? kBlock : kBlock + 8) * kEltBytes);
+  if (warpgroupMma)
+    l.plan.reserveAlignmentSlack(kSwizzle128Alignment);
+  return l;
+}
+
+tcgrad::DqLayout tcgrad::dqLayout(int64_t headDim) {
+  const int64_t tileBytes = kBlock * paddedStride(headDim) * kEltBytes;
+  DqLayout l;
+  l.queries = l.plan.place(tileBytes);
+  l.gradOutputs = l.plan.place(tileBytes);
+  l.keys = l.plan.place(2 * tileBytes);
+  l.values = l.plan.place(2 * tileBytes);
+  return l;
+}
+
 int64_t tcgrad::sharedMemoryBytes(AttentionGradOp op, StringRef stage,
                                   int64_t keyBlock, bool warpgroupMma) {
   const int64_t headDim = op.getQueryType().getDimSize(3);
-  if (warpgroupMma && (stage == "dkdv" || stage == "dkdv_dq")) {
-    // emitKeyBlocksWarpgroup: the same tiles unpadded (SW128) and the
-    // slack that aligns them.
-    int64_t tiles = (2 * keyBlock + 4 * kBlock) * headDim * kEltBytes +
-                    4 * kBlock * 4 + kSwizzle128Alignment;
-    return stage == "dkdv" ? tiles : tiles + keyBlock * kBlock * kEltBytes;
-  }
-  int64_t rowBytes = paddedStride(headDim) * kEltBytes;
-  // dkdv: K, V (keyBlock rows) + 2 Q + 2 dO tiles, 2 x (lse, D rows);
-  // dkdv_dq: also the dSᵀ tile; dq: Q, dO + 2 K + 2 V; prep and dq_convert:
-  // none.
-  int64_t keyBlocks =
-      2 * keyBlock * rowBytes + 4 * kBlock * rowBytes + 4 * kBlock * 4;
-  return llvm::StringSwitch<int64_t>(stage)
-      .Case("dkdv", keyBlocks)
-      .Case("dkdv_dq", keyBlocks + keyBlock * (kBlock + 8) * kEltBytes)
-      .Case("dq", 6 * kBlock * rowBytes)
-      .Default(0);
+  if (stage == "dkdv" || stage == "dkdv_dq")
+    return keyBlockLayout(headDim, keyBlock, stage == "dkdv_dq", warpgroupMma)
+        .plan.launchBytes();
+  if (stage == "dq")
+    return dqLayout(headDim).plan.launchBytes();
+  return 0; // prep and dq_convert
 }
 
 void tcgrad::emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionGradOp op,

@@ -10,6 +10,7 @@
 #ifndef ATTNOPT_LIB_CONVERSION_ATTNTOGPU_TENSORCOREKERNEL_H
 #define ATTNOPT_LIB_CONVERSION_ATTNTOGPU_TENSORCOREKERNEL_H
 
+#include "SharedMemoryPlan.h"
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 
 #include <optional>
@@ -63,10 +64,21 @@ bool keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV,
 /// Whether `op` can use the tensor-core kernel; when not, `why` says why.
 bool isEligible(AttentionOp op, std::string &why);
 
-/// Bytes of dynamic shared memory the kernel for `op` needs: the Q tile of
-/// blockQ rows and double-buffered K and V tiles of blockKV rows (padded
-/// rows; with wgmma the 128-byte swizzled layout, kWgmmaStages of each, the
-/// mbarriers and kSwizzle128Alignment bytes of slack).
+/// The forward kernel's dynamic shared memory: the Q tile of blockQ rows,
+/// `stages` tiles of blockKV rows of K, then of V (rows padded to
+/// paddedStride(headDim) elements for mma.sync, unpadded in the 128-byte
+/// swizzled layout for wgmma), and with wgmma the mbarriers (K full, V
+/// full, K empty, V empty per stage, then Q full) and kSwizzle128Alignment
+/// bytes of slack. Offsets in bytes from the (aligned) base.
+struct SharedLayout {
+  int64_t rowElements, tileBytes, stages;
+  int64_t query, keys, values, barriers;
+  SharedMemoryPlan plan;
+};
+SharedLayout sharedLayout(int64_t headDim, const Tiling &tiling);
+
+/// Bytes of dynamic shared memory the kernel for `op` needs
+/// (sharedLayout's launch bytes).
 int64_t sharedMemoryBytes(AttentionOp op, const Tiling &tiling);
 
 /// Emits the body of `func` (arguments in manifest order, no workgroup

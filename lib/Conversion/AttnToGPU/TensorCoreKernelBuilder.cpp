@@ -331,13 +331,15 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOp op,
   kStepsQK = headDim / 16;
   nTilesO = valueDim / 8;
   kStepsPV = blockKV / 16;
-  rowElts = wgmma ? headDim : stride;
-  tileBytes = blockKV * rowElts * eltBytes;
-  stages = wgmma ? tc::kWgmmaStages : 2;
-  qOff = 0;
-  kOff = blockQ * rowElts * eltBytes;
-  vOff = kOff + stages * tileBytes;
-  barOff = vOff + stages * tileBytes;
+  tc::SharedLayout layout = tc::sharedLayout(
+      headDim, tc::Tiling{blockQ, blockKV, consumerThreads / 32, wgmma});
+  rowElts = layout.rowElements;
+  tileBytes = layout.tileBytes;
+  stages = layout.stages;
+  qOff = layout.query;
+  kOff = layout.keys;
+  vOff = layout.values;
+  barOff = layout.barriers;
   nRows = 2 * mTiles;
   oState = 2 * nRows;
   dropP = op.getDropoutP().convertToFloat();
@@ -1210,16 +1212,27 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
   return t;
 }
 
+tc::SharedLayout tc::sharedLayout(int64_t headDim, const Tiling &tiling) {
+  constexpr int64_t eltBytes = 2, mbarrierBytes = 8;
+  const bool wgmma = tiling.warpgroupMma;
+  SharedLayout l;
+  l.rowElements = wgmma ? headDim : paddedStride(headDim);
+  l.tileBytes = tiling.blockKV * l.rowElements * eltBytes;
+  l.stages = wgmma ? kWgmmaStages : 2;
+  l.query = l.plan.place(tiling.blockQ * l.rowElements * eltBytes);
+  l.keys = l.plan.place(l.stages * l.tileBytes);
+  l.values = l.plan.place(l.stages * l.tileBytes);
+  l.barriers = l.plan.regionBytes();
+  if (wgmma) {
+    l.plan.place(mbarrierBytes * (4 * l.stages + 1));
+    l.plan.reserveAlignmentSlack(kSwizzle128Alignment);
+  }
+  return l;
+}
+
 int64_t tc::sharedMemoryBytes(AttentionOp op, const Tiling &tiling) {
-  int64_t d = op.getQueryType().getDimSize(3);
-  // wgmma: the same tiles unpadded (SW128 layout), kWgmmaStages of K and
-  // V, then the mbarriers (Q full; K / V full / empty per stage) and the
-  // slack that aligns the tiles.
-  if (tiling.warpgroupMma)
-    return (tiling.blockQ + 2 * kWgmmaStages * tiling.blockKV) * d * 2 +
-           8 * (1 + 4 * kWgmmaStages) + kSwizzle128Alignment;
-  // Q tile + 2 K tiles + 2 V tiles, padded rows, 2 bytes per element.
-  return (tiling.blockQ + 4 * tiling.blockKV) * paddedStride(d) * 2;
+  return sharedLayout(op.getQueryType().getDimSize(3), tiling)
+      .plan.launchBytes();
 }
 
 void tc::emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionOp op,
