@@ -31,6 +31,20 @@ using Frag = std::array<Value, 4>;
 /// to it and asks for this much slack (MmaEmitterBase::alignForSwizzle128).
 constexpr int64_t kSwizzle128Alignment = 1024;
 
+/// The hardware named barriers (bar.sync / bar.arrive ids; 16 per block)
+/// the kernels use. Families take one id per consumer warpgroup: id =
+/// the value + warpgroup.
+enum class NamedBarrier : int64_t {
+  /// 0: the whole block (gpu.barrier, __syncthreads).
+  Block = 0,
+  /// 1, 2: one consumer warpgroup's 128 threads before its epilogue (its
+  /// wgmmas read all 64 of its Q rows, which the epilogue overwrites).
+  WarpgroupEpilogue = 1,
+  /// 3, 4: the ping-pong turn of consumer warpgroup w (both consumer
+  /// warpgroups, 256 threads; FlashAttention-3's scheduling).
+  PingPongTurn = 3,
+};
+
 class MmaEmitterBase {
 protected:
   /// `elt` is the 16-bit operand type; `headDim` the row width (elements)
@@ -215,12 +229,15 @@ protected:
   /// Blocks until the mbarrier's phase of parity `parity` (index, 0 or 1)
   /// has completed (an mbarrier.try_wait.parity loop; acquire semantics).
   void mbarrierWait(Value addr, Value parity);
-  /// bar.sync `id` (index, warp-uniform), `count`: a barrier among `count`
-  /// threads (whole warps) that leaves the block's other warps running.
-  void namedBarrier(Value id, int64_t count);
-  /// bar.arrive `id`, `count`: counts this warp towards the barrier's
-  /// `count` threads without waiting.
-  void namedBarrierArrive(Value id, int64_t count);
+  /// bar.sync on the named barrier `which` (+ `warpgroup`, an index that
+  /// picks one of a family, when given; warp-uniform) among `count` threads
+  /// (whole warps), leaving the block's other warps running.
+  void namedBarrier(NamedBarrier which, Value warpgroup, int64_t count);
+  /// bar.arrive on the same: counts this warp towards the barrier's `count`
+  /// threads without waiting.
+  void namedBarrierArrive(NamedBarrier which, Value warpgroup, int64_t count);
+  /// The i32 id of named barrier `which` (+ `warpgroup` when given).
+  Value namedBarrierId(NamedBarrier which, Value warpgroup);
   /// setmaxnreg.{inc,dec}: this warpgroup's register budget becomes `count`
   /// per thread (the kernel needs a register cap at entry).
   void setMaxRegisters(int64_t count, bool increase);

@@ -848,7 +848,7 @@ SmallVector<Value> TensorCoreEmitter::emitSyncLoop() {
 //
 // With two consumer warpgroups they also take turns to issue their
 // wgmmas (FlashAttention-3's ping-pong scheduling): warpgroup w waits on
-// named barrier kTurnBarrier + w (bar.sync, 256 threads) before issuing
+// named barrier PingPongTurn + w (bar.sync, 256 threads) before issuing
 // and passes the turn with bar.arrive on the other's once issued, so one
 // warpgroup's softmax runs while the other's wgmmas have the tensor
 // cores. Warpgroup 1 gives warpgroup 0 the first turn, and warpgroup 0
@@ -856,23 +856,24 @@ SmallVector<Value> TensorCoreEmitter::emitSyncLoop() {
 // arrive is matched.
 SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
   const bool pingPong = consumerThreads == 256;
-  constexpr int64_t kTurnBarrier = 3; // 0: block, 1-2: epilogue
   Value wg = divu(warp, 4);
   Value isFirstGroup =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, wg, idx(0));
   auto takeTurn = [&] {
     if (pingPong)
-      namedBarrier(add(wg, kTurnBarrier), 256);
+      namedBarrier(NamedBarrier::PingPongTurn, wg, 256);
   };
   auto passTurn = [&] {
     if (pingPong)
-      namedBarrierArrive(
-          add(arith::SubIOp::create(b, loc, idx(1), wg), kTurnBarrier), 256);
+      namedBarrierArrive(NamedBarrier::PingPongTurn,
+                         arith::SubIOp::create(b, loc, idx(1), wg), 256);
   };
   if (pingPong)
     emitIf(arith::XOrIOp::create(b, loc, isFirstGroup,
                                  arith::ConstantIntOp::create(b, loc, 1, 1)),
-           [&] { namedBarrierArrive(idx(kTurnBarrier), 256); });
+           [&] {
+             namedBarrierArrive(NamedBarrier::PingPongTurn, Value(), 256);
+           });
   // The warpgroup's 64 rows of the SW128 Q tile (in every panel).
   Value qRows = add(add(smemBase, qOff), mul(divu(warp, 4), 64 * 128));
   // S = Q K^T with both operands K-major in shared memory; committed, not
@@ -1004,7 +1005,9 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
     return wgmmaFenceOperands(acc);
   });
   if (pingPong)
-    emitIf(isFirstGroup, [&] { namedBarrier(idx(kTurnBarrier), 256); });
+    emitIf(isFirstGroup, [&] {
+      namedBarrier(NamedBarrier::PingPongTurn, Value(), 256);
+    });
   ml.append(o);
   return ml;
 }
@@ -1024,9 +1027,9 @@ TensorCoreEmitter::staged(Value row, Value chunk, int64_t inChunk) {
 void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
   // wgmma: the warpgroup's wgmmas, which read all 64 of its Q rows, must
   // have retired in every one of its warps before a warp overwrites its own
-  // rows (named barrier 1 + warpgroup; 0 is the block's).
+  // rows.
   if (wgmma)
-    namedBarrier(add(divu(warp, 4), 1), 128);
+    namedBarrier(NamedBarrier::WarpgroupEpilogue, divu(warp, 4), 128);
   // Epilogue. Row slot i = 2mt + r of this thread: O[mt][nt][2r],
   // O[mt][nt][2r + 1] at dv 8nt + 2t + {0, 1}. The normalized O goes through
   // this warp's own rows of the Q tile (only this warp ever reads them, and

@@ -234,16 +234,22 @@ void MmaEmitterBase::mbarrierWait(Value addr, Value parity) {
                  arith::IndexCastUIOp::create(b, loc, b.getI32Type(), parity)});
 }
 
-void MmaEmitterBase::namedBarrier(Value id, int64_t count) {
-  emitAsmStatement(
-      b, loc, "bar.sync $0, " + Twine(count) + ";", "r",
-      arith::IndexCastUIOp::create(b, loc, b.getI32Type(), id).getResult());
+Value MmaEmitterBase::namedBarrierId(NamedBarrier which, Value warpgroup) {
+  int64_t base = static_cast<int64_t>(which);
+  Value id = warpgroup ? add(warpgroup, base) : idx(base);
+  return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), id);
 }
 
-void MmaEmitterBase::namedBarrierArrive(Value id, int64_t count) {
-  emitAsmStatement(
-      b, loc, "bar.arrive $0, " + Twine(count) + ";", "r",
-      arith::IndexCastUIOp::create(b, loc, b.getI32Type(), id).getResult());
+void MmaEmitterBase::namedBarrier(NamedBarrier which, Value warpgroup,
+                                  int64_t count) {
+  emitAsmStatement(b, loc, "bar.sync $0, " + Twine(count) + ";", "r",
+                   namedBarrierId(which, warpgroup));
+}
+
+void MmaEmitterBase::namedBarrierArrive(NamedBarrier which, Value warpgroup,
+                                        int64_t count) {
+  emitAsmStatement(b, loc, "bar.arrive $0, " + Twine(count) + ";", "r",
+                   namedBarrierId(which, warpgroup));
 }
 
 void MmaEmitterBase::setMaxRegisters(int64_t count, bool increase) {
