@@ -1,5 +1,4 @@
-//===- MmaEmitterBase.h - mma.sync building blocks ---------------*- C++
-//-*-===//
+//===- MmaEmitterBase.h - tensor-core kernel building blocks ----*- C++ -*-===//
 //
 // Private to lib/Conversion/AttnToGPU: what every tensor-core kernel builds
 // (the forward in TensorCoreKernelBuilder.cpp, the backward in
@@ -238,6 +237,54 @@ protected:
   void namedBarrierArrive(NamedBarrier which, Value warpgroup, int64_t count);
   /// The i32 id of named barrier `which` (+ `warpgroup` when given).
   Value namedBarrierId(NamedBarrier which, Value warpgroup);
+
+  /// A ring of `stages` shared-memory buffers that producer threads fill
+  /// and consumer threads read, each stage guarded by a full and an empty
+  /// mbarrier (CUTLASS's PipelineAsync). Fill n of the stream goes to stage
+  /// n % stages, as round n / stages of that stage; the mbarriers' phase
+  /// parity is the round's. The mbarriers are 8 bytes each, the stages'
+  /// full ones consecutive at `fullOffset` and the empty ones at
+  /// `emptyOffset` (bytes from `base`, a shared-window byte address).
+  class MbarrierRing {
+  public:
+    MbarrierRing(MmaEmitterBase &e, Value base, int64_t fullOffset,
+                 int64_t emptyOffset, int64_t stages)
+        : e(e), base(base), fullOffset(fullOffset), emptyOffset(emptyOffset),
+          stages(stages) {}
+    /// The full / empty mbarrier of `stage` (shared-window byte address).
+    Value full(Value stage) { return at(fullOffset, stage); }
+    Value empty(Value stage) { return at(emptyOffset, stage); }
+    /// One thread, before any use: `stage`'s full mbarrier completes a
+    /// phase after `producers` arrivals, its empty one after `consumers`.
+    void initFull(int64_t stage, int64_t producers) {
+      e.mbarrierInit(full(e.idx(stage)), producers);
+    }
+    void initEmpty(int64_t stage, int64_t consumers) {
+      e.mbarrierInit(empty(e.idx(stage)), consumers);
+    }
+    /// Producer, before fill `round` of `stage`: from the second round on,
+    /// waits until the consumers released the stage's previous round.
+    void acquire(Value stage, Value round);
+    /// Producer: this thread's part of the stage has landed (after
+    /// `landed`'s copies completed and were fenced for the async proxy).
+    void commit(Value stage) { e.mbarrierArrive(full(stage)); }
+    /// Consumer: waits for fill `round` of `stage`.
+    void wait(Value stage, Value round);
+    /// Consumer: done reading `stage`; the producer may refill it.
+    void release(Value stage) { e.mbarrierArrive(empty(stage)); }
+    /// The stage and round of fill `n`.
+    std::pair<Value, Value> slot(Value n) {
+      return {e.remu(n, stages), e.divu(n, stages)};
+    }
+
+  private:
+    Value at(int64_t offset, Value stage) {
+      return e.add(e.add(base, offset), e.mul(stage, 8));
+    }
+    MmaEmitterBase &e;
+    Value base;
+    int64_t fullOffset, emptyOffset, stages;
+  };
   /// setmaxnreg.{inc,dec}: this warpgroup's register budget becomes `count`
   /// per thread (the kernel needs a register cap at entry).
   void setMaxRegisters(int64_t count, bool increase);

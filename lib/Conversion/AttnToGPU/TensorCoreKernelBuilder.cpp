@@ -172,17 +172,16 @@ private:
   // The producer warpgroup copies Q and the K / V stages; the consumers wait
   // for them on mbarriers (MmaEmitterBase.h, "warp specialization") and
   // multiply. The mbarriers follow the tiles: K full, V full, K empty,
-  // V empty (one per stage each), then Q full.
-  Value barrier(int64_t slot, Value stage) {
-    return add(add(smemBase, barOff + 8 * slot * stages), mul(stage, 8));
+  // V empty (one per stage each), then Q full. Visible key block i is fill i
+  // of both rings.
+  MbarrierRing keyRing() {
+    return MbarrierRing(*this, smemBase, barOff, barOff + 16 * stages,
+                        stages);
   }
-  Value keysFull(Value stage) { return barrier(0, stage); }
-  Value valuesFull(Value stage) { return barrier(1, stage); }
-  Value keysEmpty(Value stage) { return barrier(2, stage); }
-  Value valuesEmpty(Value stage) { return barrier(3, stage); }
-  /// The parity of the phase of a stage's mbarriers that its use-th fill
-  /// (full) or release (empty) completes.
-  Value parityOf(Value use) { return remu(use, 2); }
+  MbarrierRing valueRing() {
+    return MbarrierRing(*this, smemBase, barOff + 8 * stages,
+                        barOff + 24 * stages, stages);
+  }
   /// The producer: warps 0-1 copy Q and the K tiles, warps 2-3 the V tiles,
   /// each pair on its own. Per visible key block a pair waits until the
   /// consumers released the stage (from its second use on), copies its
@@ -497,18 +496,13 @@ void TensorCoreEmitter::emitProducer() {
   };
   // Key blocks [from, last) of the K (keys) or V stream.
   auto stream = [&](bool keys, Value from) {
+    MbarrierRing ring = keys ? keyRing() : valueRing();
     emitLoop(from, lastBlock, ValueRange{},
              [&](Value kb, ValueRange) -> SmallVector<Value> {
-               Value i = visibleIndex(kb);
-               Value stage = remu(i, stages), use = divu(i, stages);
-               Value reused = arith::CmpIOp::create(
-                   b, loc, arith::CmpIPredicate::uge, use, idx(1));
-               emitIf(reused, [&] {
-                 mbarrierWait(keys ? keysEmpty(stage) : valuesEmpty(stage),
-                              parityOf(add(use, -1)));
-               });
+               auto [stage, round] = ring.slot(visibleIndex(kb));
+               ring.acquire(stage, round);
                copyBlock(kb, stage, keys, !keys);
-               landed(keys ? keysFull(stage) : valuesFull(stage));
+               landed(ring.full(stage));
                return {};
              });
   };
@@ -516,7 +510,7 @@ void TensorCoreEmitter::emitProducer() {
     emitIf(copiesKeys, [&] {
       copyQuery();
       copyBlock(firstBlock, idx(0), /*keys=*/true, /*values=*/false);
-      landed({queryFull, keysFull(idx(0))});
+      landed({queryFull, keyRing().full(idx(0))});
       stream(/*keys=*/true, add(firstBlock, 1));
     });
     emitIf(arith::XOrIOp::create(b, loc, copiesKeys,
@@ -534,10 +528,10 @@ void TensorCoreEmitter::emitRolesOrPrologue() {
            [&] {
              mbarrierInit(queryFull, streamThreads);
              for (int64_t st = 0; st < stages; ++st) {
-               mbarrierInit(keysFull(idx(st)), streamThreads);
-               mbarrierInit(valuesFull(idx(st)), streamThreads);
-               mbarrierInit(keysEmpty(idx(st)), consumerThreads);
-               mbarrierInit(valuesEmpty(idx(st)), consumerThreads);
+               keyRing().initFull(st, streamThreads);
+               valueRing().initFull(st, streamThreads);
+               keyRing().initEmpty(st, consumerThreads);
+               valueRing().initEmpty(st, consumerThreads);
              }
            });
     gpu::BarrierOp::create(b, loc);
@@ -931,7 +925,7 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
       return ml;
     }
     mbarrierWait(queryFull, idx(0));
-    mbarrierWait(keysFull(idx(0)), idx(0));
+    keyRing().wait(idx(0), idx(0));
     // The first S's (unused) accumulators get registers of their own here:
     // left as poison, LLVM may copy one register into all of them right
     // before the wgmma, i.e. after the fence, and ptxas then injects a
@@ -944,7 +938,7 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
     passTurn();
     wgmmaWait(0);
     scores = wgmmaFenceOperands(scores);
-    mbarrierArrive(keysEmpty(idx(0)));
+    keyRing().release(idx(0));
     SmallVector<Value> alpha(nRows);
     ml.append(packed(probabilities(firstBlock, scores, ml, alpha)));
     return ml;
@@ -956,10 +950,12 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
 
   SmallVector<Value> loop = emitLoop(
       add(firstBlock, 1), lastBlock, loopInit, [&](Value kb, ValueRange state) {
-        Value i = visibleIndex(kb), prev = add(i, -1);
-        Value stage = remu(i, stages), prevStage = remu(prev, stages);
-        mbarrierWait(keysFull(stage), parityOf(divu(i, stages)));
-        mbarrierWait(valuesFull(prevStage), parityOf(divu(prev, stages)));
+        // S of block i, and P V of block i - 1.
+        Value i = visibleIndex(kb);
+        auto [stage, round] = keyRing().slot(i);
+        auto [prevStage, prevRound] = valueRing().slot(add(i, -1));
+        keyRing().wait(stage, round);
+        valueRing().wait(prevStage, prevRound);
 
         SmallVector<Value> oPrev(state.begin() + oState,
                                  state.begin() + pState);
@@ -972,13 +968,13 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
         passTurn();
         wgmmaWait(1);
         scores = wgmmaFenceOperands(scores);
-        mbarrierArrive(keysEmpty(stage));
+        keyRing().release(stage);
         SmallVector<Value> ml(state.begin(), state.begin() + oState);
         SmallVector<Value> alpha(nRows);
         SmallVector<SmallVector<Frag>> p = probabilities(kb, scores, ml, alpha);
         wgmmaWait(0);
         o = wgmmaFenceOperands(o);
-        mbarrierArrive(valuesEmpty(prevStage));
+        valueRing().release(prevStage);
         SmallVector<Value> nextState = ml;
         nextState.append(rescaleO(o, state.take_front(nRows),
                                   ArrayRef<Value>(ml).take_front(nRows),
@@ -994,9 +990,8 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
   o = emitUniformChoice(anyBlock, [&](bool any) {
     if (!any)
       return o;
-    Value last = visibleIndex(add(lastBlock, -1));
-    Value stage = remu(last, stages);
-    mbarrierWait(valuesFull(stage), parityOf(divu(last, stages)));
+    auto [stage, round] = valueRing().slot(visibleIndex(add(lastBlock, -1)));
+    valueRing().wait(stage, round);
     takeTurn();
     wgmmaFence();
     SmallVector<Value> acc = issueValues(p, stage, o);

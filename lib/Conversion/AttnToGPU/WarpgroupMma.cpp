@@ -267,3 +267,18 @@ SmallVector<Value> MmaEmitterBase::freshAccumulators(int64_t regs) {
   Value poison = LLVM::PoisonOp::create(b, loc, b.getF32Type());
   return SmallVector<Value>(regs, poison);
 }
+
+void MmaEmitterBase::MbarrierRing::acquire(Value stage, Value round) {
+  Value reused =
+      arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::uge, round,
+                            e.idx(1));
+  e.emitIf(reused, [&] {
+    Value parity = e.remu(e.add(round, -1), 2);
+    e.mbarrierWait(empty(stage), parity);
+  });
+}
+
+void MmaEmitterBase::MbarrierRing::wait(Value stage, Value round) {
+  Value parity = e.remu(round, 2);
+  e.mbarrierWait(full(stage), parity);
+}
