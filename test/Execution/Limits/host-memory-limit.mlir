@@ -1,6 +1,8 @@
 // attn-cpu-run validates small problems: one that would need more than 8 GiB
 // of host memory is refused with the number (issue 17: a dim of 2^31
 // aborted in an allocation), and so is a size past the supported limits.
+// (Not in test/Execution/CPU: scripts/jax_peer_check.py runs every file
+// there and expects attn-cpu-run to succeed.)
 // RUN: not attn-cpu-run %s 2>&1 | FileCheck %s
 
 // CHECK: attn-cpu-run: the problem needs about {{[0-9]+}} GiB of host memory, above the 8 GiB the CPU runner allows
