@@ -14,7 +14,7 @@
 // PASS-SAME: \22stage\22:\22dkdv_dq\22
 // KERNELS-LABEL: gpu.func @attn_fwd_0
 // KERNELS-SAME: known_block_size = array<i32: 384, 1, 1>
-// KERNELS: setmaxnreg
+// KERNELS: nvvm.setmaxregister
 // KERNELS: wgmma.mma_async
 // KERNELS-LABEL: gpu.func @attn_bwd_prep_0
 // KERNELS-LABEL: gpu.func @attn_bwd_dkdv_dq_0

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -55,13 +56,15 @@ void fillByThreads(OpBuilder &b, Location loc, Value memref, Value value,
 }
 
 /// Whether the kernel reads shared memory through the async proxy (wgmma,
-/// emitted as inline PTX): the poison's generic-proxy stores must then be
-/// fenced before those reads.
+/// as NVVM ops or inline PTX): the poison's generic-proxy stores must then
+/// be fenced before those reads.
 bool readsThroughAsyncProxy(gpu::GPUFuncOp func) {
   bool found = false;
-  func.walk([&](LLVM::InlineAsmOp asmOp) {
-    if (asmOp.getAsmString().contains("wgmma."))
+  func.walk([&](Operation *op) {
+    if (isa<NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaMmaAsyncOp>(op))
       found = true;
+    else if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
+      found |= asmOp.getAsmString().contains("wgmma.");
   });
   return found;
 }
@@ -122,12 +125,11 @@ LogicalResult poisonKernel(gpu::GPUFuncOp func) {
     }
   }
   if (readsThroughAsyncProxy(func))
-    LLVM::InlineAsmOp::create(
-        b, loc, TypeRange{}, ValueRange{}, "fence.proxy.async.shared::cta;", "",
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-        ArrayAttr());
+    NVVM::FenceProxyOp::create(
+        b, loc,
+        NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
   gpu::BarrierOp::create(b, loc);
   return success();
 }

@@ -199,7 +199,9 @@ static void emitAsmStatement(OpBuilder &b, Location loc, const Twine &ptx,
 }
 
 void MmaEmitterBase::fenceProxyAsync() {
-  emitAsmStatement(b, loc, "fence.proxy.async.shared::cta;", "", ValueRange{});
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
 }
 
 /// A shared-window byte address (index) as the 32-bit register a .shared
@@ -253,10 +255,9 @@ void MmaEmitterBase::namedBarrierArrive(NamedBarrier which, Value warpgroup,
 }
 
 void MmaEmitterBase::setMaxRegisters(int64_t count, bool increase) {
-  emitAsmStatement(b, loc,
-                   Twine("setmaxnreg.") + (increase ? "inc" : "dec") +
-                       ".sync.aligned.u32 " + Twine(count) + ";",
-                   "", ValueRange{});
+  NVVM::SetMaxRegisterOp::create(b, loc, count,
+                                 increase ? NVVM::SetMaxRegisterAction::increase
+                                          : NVVM::SetMaxRegisterAction::decrease);
 }
 
 void MmaEmitterBase::cpAsyncWait(int64_t pending) {

@@ -32,7 +32,7 @@ func.func @cuda_core(%q: tensor<1x2x64x64xbf16>, %k: tensor<1x2x64x64xbf16>, %v:
 // CHECK:   scf.for
 // CHECK:     memref.store %{{.+}}, %[[WORDS]]
 // CHECK:   memref.view %[[RAW]][%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2xi8, #gpu.address_space<workgroup>>
-// CHECK:   llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;"
+// CHECK:   nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: gpu.barrier
 // CHECK:   gpu.dynamic_shared_memory
 // CHECK:   "wgmma.fence.sync.aligned;"

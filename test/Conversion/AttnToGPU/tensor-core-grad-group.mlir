@@ -53,7 +53,7 @@
 // WGMMA: %[[SHIFT:.+]] = arith.subi %[[ALIGNED]], %[[BASE]]
 // WGMMA: memref.view %{{.+}}[%[[SHIFT]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32768xbf16, #gpu.address_space<workgroup>>
 // WGMMA: nvgpu.device_async_copy {{.*}} {bypassL1} : memref<204800xbf16> to memref<32768xbf16, #gpu.address_space<workgroup>>
-// WGMMA: "fence.proxy.async.shared::cta;"
+// WGMMA: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // WGMMA: gpu.barrier
 // WGMMA: nvvm.wgmma.fence.aligned
 // WGMMA: "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, $32, $33, 0, 1, 1, 0, 0;"
@@ -62,7 +62,7 @@
 // WGMMA: nvvm.wgmma.wait.group.sync.aligned 1
 // WGMMA: "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, {$32, $33, $34, $35}, $36, 1, 1, 1, 1;"
 // WGMMA: memref.store {{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>
-// WGMMA: "fence.proxy.async.shared::cta;"
+// WGMMA: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // WGMMA: gpu.barrier
 // WGMMA: "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, $16, $17, 0, 1, 1, 1, 1;"
 // WGMMA: nvvm.wgmma.wait.group.sync.aligned 0

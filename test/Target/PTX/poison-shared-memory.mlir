@@ -15,13 +15,13 @@
 // GPU: gpu.block_dim x
 // GPU: gpu.dynamic_shared_memory
 // GPU: arith.constant -1 : i32
-// GPU: "fence.proxy.async.shared::cta;"
+// GPU: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // GPU-NEXT: gpu.barrier
 // GPU-LABEL: gpu.func @attn_bwd_prep_0
 // GPU-LABEL: gpu.func @attn_bwd_dkdv_dq_0
 // GPU: gpu.block_dim x
 // GPU: arith.constant -1 : i32
-// GPU: "fence.proxy.async.shared::cta;"
+// GPU: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // GPU-NEXT: gpu.barrier
 
 // The fill loop's stride is the only gpu.block_dim (the builders use the
