@@ -84,7 +84,6 @@ using namespace mlir::attn::kernel;
 
 namespace {
 
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 /// Elements of the widest head dim one thread holds (per register array).
 constexpr int64_t kMaxPerThread = 32;
 /// Threads per block at most: 256 threads leave ptxas up to 255 registers

@@ -46,8 +46,6 @@ using namespace mlir::attn::kernel;
 
 namespace {
 
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-
 /// Emits the kernel body. Values prefixed `row`/`key` are global positions.
 class KernelEmitter : ScalarOps {
 public:

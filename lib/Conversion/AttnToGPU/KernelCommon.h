@@ -19,9 +19,15 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
 #include <string>
 
 namespace mlir::attn::kernel {
+
+/// Float constants of the kernels' softmax arithmetic.
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+constexpr float kPosInf = std::numeric_limits<float>::infinity();
+constexpr float kLog2E = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
 
 /// The manifest spelling of an element type.
 inline std::string dtypeName(Type t) {

@@ -30,6 +30,13 @@ using Frag = std::array<Value, 4>;
 /// to it and asks for this much slack (MmaEmitterBase::alignForSwizzle128).
 constexpr int64_t kSwizzle128Alignment = 1024;
 
+/// Bytes of one f16/bf16 operand element.
+constexpr int64_t kOperandBytes = 2;
+
+/// The padded shared-memory row stride (elements) of the mma.sync tiles: 8
+/// rows of one ldmatrix 8x8 matrix land in 8 distinct 16-byte bank groups.
+inline int64_t paddedStride(int64_t headDim) { return headDim + 8; }
+
 /// The hardware named barriers (bar.sync / bar.arrive ids; 16 per block)
 /// the kernels use. Families take one id per consumer warpgroup: id =
 /// the value + warpgroup.

@@ -82,6 +82,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelArguments.h"
+#include "KernelCommon.h"
 #include "MmaEmitterBase.h"
 #include "TensorCoreGradKernel.h"
 
@@ -108,14 +109,9 @@ using tcgrad::kThreads;
 
 namespace {
 
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-constexpr float kPosInf = std::numeric_limits<float>::infinity();
-constexpr float kLog2E = 1.4426950408889634f;
-constexpr int64_t kEltBytes = 2;
-
-/// Padded shared-memory row stride, in elements (see the forward kernel: 8
-/// rows of one ldmatrix 8x8 matrix land in 8 distinct 16-byte bank groups).
-int64_t paddedStride(int64_t headDim) { return headDim + 8; }
+using kernel::kLog2E;
+using kernel::kNegInf;
+using kernel::kPosInf;
 
 class GradEmitter : public MmaEmitterBase {
 public:
@@ -329,20 +325,20 @@ Value GradEmitter::view(int64_t byteOff, ArrayRef<int64_t> shape, Type type) {
 
 Value GradEmitter::aLaneOffset() {
   return mul(add(mul(remu(lane, 16), stride), mul(divu(lane, 16), 8)),
-             kEltBytes);
+             kOperandBytes);
 }
 
 Value GradEmitter::bLaneOffset() {
   return mul(add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), stride),
                  mul(remu(divu(lane, 8), 2), 8)),
-             kEltBytes);
+             kOperandBytes);
 }
 
 Value GradEmitter::bTransLaneOffset() {
   return mul(
       add(mul(add(remu(lane, 8), mul(remu(divu(lane, 8), 2), 8)), stride),
           mul(divu(lane, 16), 8)),
-      kEltBytes);
+      kOperandBytes);
 }
 
 Value GradEmitter::maskValue(Value bI, Value hI, Value query, Value key) {
@@ -530,8 +526,8 @@ void GradEmitter::emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
   Value aOff =
       mul(add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), dsStride),
               add(mul(remu(divu(lane, 8), 2), 8), row0)),
-          kEltBytes);
-  Value bTOff = add(bTransLaneOffset(), mul(col0, kEltBytes));
+          kOperandBytes);
+  Value bTOff = add(bTransLaneOffset(), mul(col0, kOperandBytes));
   Frag zero{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)};
   for (int64_t c0 = 0; c0 < colsPerWarp; c0 += chunk) {
     SmallVector<Frag> acc(2 * chunk / 8, zero); // [m][n-tile]
@@ -539,11 +535,11 @@ void GradEmitter::emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
       std::array<Value, 4> da[2];
       for (int64_t m = 0; m < 2; ++m)
         da[m] = ldmatrix4(
-            add(add(dsBase, aOff), (16 * kk * dsStride + 16 * m) * kEltBytes),
+            add(add(dsBase, aOff), (16 * kk * dsStride + 16 * m) * kOperandBytes),
             true);
       for (int64_t np = 0; np < chunk / 16; ++np) {
         auto kr = ldmatrix4(add(add(kBase, bTOff),
-                                (16 * kk * stride + c0 + 16 * np) * kEltBytes),
+                                (16 * kk * stride + c0 + 16 * np) * kOperandBytes),
                             true);
         for (int64_t m = 0; m < 2; ++m) {
           Frag &lo = acc[m * chunk / 8 + 2 * np];
@@ -837,7 +833,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   const int64_t keyBlock = spec.blockKV;
   assert(keyBlock == 16 * (threads / 32) && "one warp per 16 keys");
   const int64_t dsStride = kBlock + 8;
-  const int64_t tileBytes = kBlock * stride * kEltBytes; // a Q / dO stage
+  const int64_t tileBytes = kBlock * stride * kOperandBytes; // a Q / dO stage
   const tcgrad::KeyBlockLayout layout = tcgrad::keyBlockLayout(
       headDim, keyBlock, withDq, /*warpgroupMma=*/false);
   const int64_t kOff = layout.keys, vOff = layout.values,
@@ -885,7 +881,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
 
   // K and V A fragments of the warp's 16 keys: in registers for D = 64,
   // re-read from shared memory for D = 128 (register pressure).
-  Value aOff = add(aLaneOffset(), mul(mul(warp, 16 * stride), kEltBytes));
+  Value aOff = add(aLaneOffset(), mul(mul(warp, 16 * stride), kOperandBytes));
   Value kA = add(add(smemBase, kOff), aOff),
         vA = add(add(smemBase, vOff), aOff);
   // (The dkdv_dq kernel needs those registers for the dQ product.)
@@ -893,17 +889,17 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   SmallVector<std::array<Value, 4>> kFrag, vFrag;
   if (fragsInRegisters) {
     for (int64_t ks = 0; ks < kStepsD; ++ks)
-      kFrag.push_back(ldmatrix4(add(kA, ks * 16 * kEltBytes), false));
+      kFrag.push_back(ldmatrix4(add(kA, ks * 16 * kOperandBytes), false));
     for (int64_t ks = 0; ks < kStepsDv; ++ks)
-      vFrag.push_back(ldmatrix4(add(vA, ks * 16 * kEltBytes), false));
+      vFrag.push_back(ldmatrix4(add(vA, ks * 16 * kOperandBytes), false));
   }
   auto kFragAt = [&](int64_t ks) {
     return fragsInRegisters ? kFrag[ks]
-                            : ldmatrix4(add(kA, ks * 16 * kEltBytes), false);
+                            : ldmatrix4(add(kA, ks * 16 * kOperandBytes), false);
   };
   auto vFragAt = [&](int64_t ks) {
     return fragsInRegisters ? vFrag[ks]
-                            : ldmatrix4(add(vA, ks * 16 * kEltBytes), false);
+                            : ldmatrix4(add(vA, ks * 16 * kOperandBytes), false);
   };
   Value bOff = bLaneOffset(), bTOff = bTransLaneOffset();
   // This thread's keys (C rows g, g + 8 of the warp's 16).
@@ -933,7 +929,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
           auto kf = kFragAt(ks);
           for (int64_t np = 0; np < nTilesQ / 2; ++np) {
             auto qr = ldmatrix4(
-                add(add(qBase, bOff), (16 * np * stride + 16 * ks) * kEltBytes),
+                add(add(qBase, bOff), (16 * np * stride + 16 * ks) * kOperandBytes),
                 false);
             s[2 * np] = mma(kf, qr[0], qr[1], s[2 * np]);
             s[2 * np + 1] = mma(kf, qr[2], qr[3], s[2 * np + 1]);
@@ -957,7 +953,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
         for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
           for (int64_t np = 0; np < nTilesDV / 2; ++np) {
             auto dr = ldmatrix4(add(add(dOBase, bTOff),
-                                    (16 * kk * stride + 16 * np) * kEltBytes),
+                                    (16 * kk * stride + 16 * np) * kOperandBytes),
                                 true);
             dV[2 * np] = mma(pdA[kk], dr[0], dr[1], dV[2 * np]);
             dV[2 * np + 1] = mma(pdA[kk], dr[2], dr[3], dV[2 * np + 1]);
@@ -971,7 +967,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
           auto vf = vFragAt(ks);
           for (int64_t np = 0; np < nTilesQ / 2; ++np) {
             auto dr = ldmatrix4(add(add(dOBase, bOff),
-                                    (16 * np * stride + 16 * ks) * kEltBytes),
+                                    (16 * np * stride + 16 * ks) * kOperandBytes),
                                 false);
             dP[2 * np] = mma(vf, dr[0], dr[1], dP[2 * np]);
             dP[2 * np + 1] = mma(vf, dr[2], dr[3], dP[2 * np + 1]);
@@ -987,7 +983,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
             storeTransposedScores(dsS, da, kk);
           for (int64_t np = 0; np < nTilesDK / 2; ++np) {
             auto qr = ldmatrix4(add(add(qBase, bTOff),
-                                    (16 * kk * stride + 16 * np) * kEltBytes),
+                                    (16 * kk * stride + 16 * np) * kOperandBytes),
                                 true);
             dK[2 * np] = mma(da, qr[0], qr[1], dK[2 * np]);
             dK[2 * np + 1] = mma(da, qr[2], qr[3], dK[2 * np + 1]);
@@ -1043,15 +1039,15 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   Value aligned = alignForSwizzle128(smemBase);
   viewShift = arith::SubIOp::create(b, loc, aligned, smemBase);
   smemBase = aligned;
-  const int64_t keyTile = keyBlock * headDim * kEltBytes,
-                qTile = kBlock * headDim * kEltBytes;
+  const int64_t keyTile = keyBlock * headDim * kOperandBytes,
+                qTile = kBlock * headDim * kOperandBytes;
   const tcgrad::KeyBlockLayout layout = tcgrad::keyBlockLayout(
       headDim, keyBlock, withDq, /*warpgroupMma=*/true);
   const int64_t kOff = layout.keys, vOff = layout.values,
                 qOff = layout.queries, dOOff = layout.gradOutputs,
                 lseOff = layout.lse, deltaOff = layout.delta,
                 dsOff = layout.dsT;
-  Value tiles = view(0, {lseOff / kEltBytes}, elt);
+  Value tiles = view(0, {lseOff / kOperandBytes}, elt);
   Value lseS = view(lseOff, {2, kBlock}, b.getF32Type());
   Value deltaS = view(deltaOff, {2, kBlock}, b.getF32Type());
   // dSᵀ [keyBlock][64 queries] in the core-matrix layout, as i32 pairs.
@@ -1063,9 +1059,9 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
 
   SmallVector<Value> tokens;
   copyTileSwizzled128(args.key, kvRowBase, k0, keyLen, keyBlock, tiles,
-                      idx(kOff / kEltBytes), tokens);
+                      idx(kOff / kOperandBytes), tokens);
   copyTileSwizzled128(args.value, kvRowBase, k0, keyLen, keyBlock, tiles,
-                      idx(vOff / kEltBytes), tokens);
+                      idx(vOff / kOperandBytes), tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value kvGroup =
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
@@ -1074,11 +1070,11 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
     Value h = headOf(sched, it);
     Value base = queryRowBase(h);
     Value q0 = queryBlockStart(sched, it);
-    Value stageElts = mul(stage, qTile / kEltBytes);
+    Value stageElts = mul(stage, qTile / kOperandBytes);
     copyTileSwizzled128(args.query, base, q0, queryLen, kBlock, tiles,
-                        add(stageElts, qOff / kEltBytes), ts);
+                        add(stageElts, qOff / kOperandBytes), ts);
     copyTileSwizzled128(args.gradOutput, base, q0, queryLen, kBlock, tiles,
-                        add(stageElts, dOOff / kEltBytes), ts);
+                        add(stageElts, dOOff / kOperandBytes), ts);
     copyStagedRows(h, q0, stage, lseS, deltaS);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
@@ -1204,7 +1200,7 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
             Value col0 = add(mul(wg, cols), c0);
             Value kCols = add(add(smemBase, kOff),
                               add(mul(divu(col0, 64), 128 * keyBlock),
-                                  mul(remu(col0, 64), kEltBytes)));
+                                  mul(remu(col0, 64), kOperandBytes)));
             SmallVector<Value> acc = freshAccumulators(chunk / 2);
             wgmmaFence();
             wgmmaAccumulates = false;
@@ -1245,7 +1241,7 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   packedBF16Convert = false; // sm_80, D = 128: see MmaEmitterBase.h
   Value qBlockIdx = setUp(func);
   Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  const int64_t tileBytes = kBlock * stride * kEltBytes; // a K / V stage
+  const int64_t tileBytes = kBlock * stride * kOperandBytes; // a K / V stage
   const tcgrad::DqLayout layout = tcgrad::dqLayout(headDim);
   const int64_t qOff = layout.queries, dOOff = layout.gradOutputs,
                 kOff = layout.keys, vOff = layout.values;
@@ -1310,17 +1306,17 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   }
 
   // Q and dO A fragments of the warp's rows.
-  Value aOff = add(aLaneOffset(), mul(mul(warp, 16 * stride), kEltBytes));
+  Value aOff = add(aLaneOffset(), mul(mul(warp, 16 * stride), kOperandBytes));
   Value qA = add(add(smemBase, qOff), aOff),
         dOA = add(add(smemBase, dOOff), aOff);
   // Both are re-read from shared memory at each use: keeping even the D = 64
   // fragments in registers pushed ptxas for sm_80 past 255 registers (it
   // hoists the K/V ldmatrix of a whole block ahead of the products).
   auto qFragAt = [&](int64_t ks) {
-    return ldmatrix4(add(qA, ks * 16 * kEltBytes), false);
+    return ldmatrix4(add(qA, ks * 16 * kOperandBytes), false);
   };
   auto dOFragAt = [&](int64_t ks) {
-    return ldmatrix4(add(dOA, ks * 16 * kEltBytes), false);
+    return ldmatrix4(add(dOA, ks * 16 * kOperandBytes), false);
   };
   Value bOff = bLaneOffset(), bTOff = bTransLaneOffset();
 
@@ -1341,7 +1337,7 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
           auto qf = qFragAt(ks);
           for (int64_t np = 0; np < nTilesK / 2; ++np) {
             auto kr = ldmatrix4(
-                add(add(kBase, bOff), (16 * np * stride + 16 * ks) * kEltBytes),
+                add(add(kBase, bOff), (16 * np * stride + 16 * ks) * kOperandBytes),
                 false);
             s[2 * np] = mma(qf, kr[0], kr[1], s[2 * np]);
             s[2 * np + 1] = mma(qf, kr[2], kr[3], s[2 * np + 1]);
@@ -1376,7 +1372,7 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
           auto df = dOFragAt(ks);
           for (int64_t np = 0; np < nTilesK / 2; ++np) {
             auto vr = ldmatrix4(
-                add(add(vBase, bOff), (16 * np * stride + 16 * ks) * kEltBytes),
+                add(add(vBase, bOff), (16 * np * stride + 16 * ks) * kOperandBytes),
                 false);
             dP[2 * np] = mma(df, vr[0], vr[1], dP[2 * np]);
             dP[2 * np + 1] = mma(df, vr[2], vr[3], dP[2 * np + 1]);
@@ -1403,7 +1399,7 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
           auto da = packA(dP, kk);
           for (int64_t np = 0; np < nTilesDQ / 2; ++np) {
             auto kr = ldmatrix4(add(add(kBase, bTOff),
-                                    (16 * kk * stride + 16 * np) * kEltBytes),
+                                    (16 * kk * stride + 16 * np) * kOperandBytes),
                                 true);
             dQ[2 * np] = mma(da, kr[0], kr[1], dQ[2 * np]);
             dQ[2 * np + 1] = mma(da, kr[2], kr[3], dQ[2 * np + 1]);
@@ -1462,7 +1458,7 @@ tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim,
                                               bool warpgroupMma) {
   constexpr int64_t f32Bytes = 4;
   const int64_t rowBytes =
-      (warpgroupMma ? headDim : paddedStride(headDim)) * kEltBytes;
+      (warpgroupMma ? headDim : paddedStride(headDim)) * kOperandBytes;
   KeyBlockLayout l;
   l.keys = l.plan.place(keyBlock * rowBytes);
   l.values = l.plan.place(keyBlock * rowBytes);
@@ -1472,14 +1468,14 @@ tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim,
   l.delta = l.plan.place(2 * kBlock * f32Bytes);
   l.dsT = l.plan.regionBytes();
   if (withDq)
-    l.plan.place(keyBlock * (warpgroupMma ? kBlock : kBlock + 8) * kEltBytes);
+    l.plan.place(keyBlock * (warpgroupMma ? kBlock : kBlock + 8) * kOperandBytes);
   if (warpgroupMma)
     l.plan.reserveAlignmentSlack(kSwizzle128Alignment);
   return l;
 }
 
 tcgrad::DqLayout tcgrad::dqLayout(int64_t headDim) {
-  const int64_t tileBytes = kBlock * paddedStride(headDim) * kEltBytes;
+  const int64_t tileBytes = kBlock * paddedStride(headDim) * kOperandBytes;
   DqLayout l;
   l.queries = l.plan.place(tileBytes);
   l.gradOutputs = l.plan.place(tileBytes);

@@ -77,6 +77,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelArguments.h"
+#include "KernelCommon.h"
 #include "MmaEmitterBase.h"
 #include "TensorCoreKernel.h"
 
@@ -99,8 +100,9 @@ using namespace mlir::attn;
 
 namespace {
 
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-constexpr float kLog2E = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
+using kernel::kLn2;
+using kernel::kLog2E;
+using kernel::kNegInf;
 
 /// setmaxnreg budgets of the wgmma forward's warpgroups when there are two
 /// consumer warpgroups. The block starts with the cap of 384 threads at one
@@ -118,9 +120,6 @@ static_assert(tc::kProducerThreads * kProducerRegisters +
                       (tc::kProducerThreads + 2 * 128),
               "setmaxnreg budgets beyond the block's registers at entry "
               "deadlock the consumers' setmaxnreg.inc");
-
-/// Padded shared-memory row stride, in elements.
-int64_t paddedStride(int64_t headDim) { return headDim + 8; }
 
 class TensorCoreEmitter : public MmaEmitterBase {
 public:
@@ -264,7 +263,7 @@ private:
   int64_t heads, queryLen, kvHeads, keyLen, valueDim, stride;
 
   // Fixed by the op and the tiling (constructor).
-  static constexpr int64_t eltBytes = 2;
+  static constexpr int64_t eltBytes = kOperandBytes;
   /// Producer threads per stream (the K and the V stream, emitProducer).
   static constexpr int64_t streamThreads = tc::kProducerThreads / 2;
   int64_t group;    ///< query heads per KV head
@@ -1211,7 +1210,7 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
 }
 
 tc::SharedLayout tc::sharedLayout(int64_t headDim, const Tiling &tiling) {
-  constexpr int64_t eltBytes = 2, mbarrierBytes = 8;
+  constexpr int64_t eltBytes = kOperandBytes, mbarrierBytes = 8;
   const bool wgmma = tiling.warpgroupMma;
   SharedLayout l;
   l.rowElements = wgmma ? headDim : paddedStride(headDim);
