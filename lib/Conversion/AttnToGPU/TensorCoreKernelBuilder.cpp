@@ -616,16 +616,9 @@ void TensorCoreEmitter::emitRowsAndFragments() {
 }
 
 Value TensorCoreEmitter::blockNeedsMask(Value k0) {
-  Value blockEnd = add(k0, blockKV);
-  Value needs = keyGuard
-                    ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                            blockEnd, idx(keyLen))
-                          .getResult()
-                    : arith::ConstantIntOp::create(b, loc, 0, 1);
-  if (!mods.hasPositionalMask())
-    return needs;
-  return crossesPositionalEdge(mods, queryLen, keyLen, q0, rowsInBlock, k0,
-                               blockKV, needs);
+  // Only called where some block may need it (maySkipMask), so non-null.
+  return blockPairNeedsMask(mods, queryLen, keyLen, q0, rowsInBlock, k0,
+                            blockKV);
 }
 
 void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
