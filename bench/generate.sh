@@ -3,6 +3,8 @@
 # (on the machine that has LLVM 22), into bench/generated/<chip>/, which
 # bench/run_h200.sh consumes on the GPU machine:
 #   grid/, validate/          forward kernels (attn.attention)
+#   grid-hd/                  forward kernels of the head-dim sweep
+#                             (bench/bench_torch.py times them)
 #   grid-bwd/, validate-bwd/  training steps: each file's forward kernel and
 #                             the backward kernels (dkdv, dq) of its
 #                             attn.attention_grad, which name it ("forward")
@@ -24,7 +26,7 @@ compile() { # compile SUB NAME
   "$root/build/bin/attn-compile" "$out/mlir/$1/$2.mlir" --chip="$chip" \
     --kernel="$kernel" ${flags[@]+"${flags[@]}"} -o "$out/$1/$2.ptx" >/dev/null
 }
-for sub in grid validate; do
+for sub in grid grid-hd validate; do
   mkdir -p "$out/$sub"
   for f in "$out/mlir/$sub"/*.mlir; do
     compile "$sub" "$(basename "$f" .mlir)"

@@ -106,6 +106,24 @@ def grid_bwd():
         yield name, attention_train(name, b, h, h, n, n, d, d, dtype, attrs)
 
 
+def grid_head_dims():
+    """Issue 19's head-dim sweep (bench/bench_torch.py times it against
+    PyTorch's backends): D in {32, 64, 80, 96, 128, 160, 192, 256} at
+    B*L = 32k, L = 4k, H = 16, causal and not, bf16; D = 192 with Dv = 128
+    (multi-head latent attention); and the issue's two shapes, ViT-H (B64
+    H16 L257 D80) and D = 256 causal (B4 H16 L4096)."""
+    for d in [32, 64, 80, 96, 128, 160, 192, 256]:
+        for causal in (False, True):
+            name = f"hd_d{d}_l4096_{'causal' if causal else 'full'}"
+            attrs = "causal = #attn.causal<top_left>" if causal else ""
+            yield name, attention(name, 8, 16, 16, 4096, 4096, d, d, "bf16", attrs)
+    yield "hd_mla_d192_128_causal", attention("hd_mla_d192_128_causal", 8, 16, 16, 4096, 4096, 192,
+                                              128, "bf16", "causal = #attn.causal<top_left>")
+    yield "hd_vit_h_d80", attention("hd_vit_h_d80", 64, 16, 16, 257, 257, 80, 80, "bf16")
+    yield "hd_d256_b4_causal", attention("hd_d256_b4_causal", 4, 16, 16, 4096, 4096, 256, 256,
+                                         "bf16", "causal = #attn.causal<top_left>")
+
+
 def validation():
     """Every variant the CPU path checks, at sizes the GPU reference is quick on."""
     yield "v_gqa_bf16", attention("v_gqa_bf16", 2, 8, 2, 200, 333, 64, 64, "bf16", lse=True)
@@ -142,6 +160,43 @@ def validation():
     yield "v_wg_bool_mask_d128", attention("v_wg_bool_mask_d128", 2, 4, 2, 200, 300, 128, 128, "f16", "causal = #attn.causal<top_left>", mask=((2, 1, 200, 300), "i1"), lse=True)
     yield "v_wg_additive_bcast", attention("v_wg_additive_bcast", 1, 4, 4, 130, 257, 64, 64, "bf16", "", mask=((1, 1, 130, 257), "f32"), lse=True)
     yield "v_wg_padding_d128", attention("v_wg_padding_d128", 3, 4, 4, 129, 200, 128, 128, "bf16", "", mask=((3, 1, 1, 200), "i1"), lse=True)
+    yield from validation_head_dims()
+
+
+# Issue 19: the head dims real models use, on the tensor-core kernels
+# (wgmma on sm_90a for whole 64-column panels, mma.sync otherwise and on
+# sm_80), including D != Dv; the padded ones (not multiples of 16: 40, 72)
+# zero-fill their tiles' last columns. Ragged lengths, GQA and one mask
+# family per case, rotating through causal, windows, softcap, masks and
+# dropout; f16 and bf16 alternate.
+HEAD_DIMS = [(32, 32), (40, 40), (48, 48), (72, 72), (80, 80), (96, 96),
+             (112, 112), (160, 160), (192, 192), (256, 256), (192, 128),
+             (128, 64), (64, 128), (96, 64), (256, 128), (80, 96)]
+
+
+def validation_head_dims():
+    families = [
+        ("causal", "causal = #attn.causal<bottom_right>", None, False),
+        ("window", "causal = #attn.causal<top_left>, window = array<i64: 70, 0>", None, False),
+        ("softcap", "softcap = 30.0 : f32, window = array<i64: 50, 20>", None, False),
+        ("mask", "", "bool", False),
+        ("dropout", "dropout_p = 0.15 : f32", None, True),
+        ("plain", "", None, False),
+    ]
+    for i, (d, dv) in enumerate(HEAD_DIMS):
+        fam, attrs, mask, drop = families[i % len(families)]
+        dtype = "bf16" if i % 2 == 0 else "f16"
+        b, hq, hkv = 2, 6, (2 if i % 3 else 1)
+        lq, lk = [(200, 333), (129, 517), (77, 300), (300, 100)][i % 4]
+        name = f"v_hd{d}_{dv}_{fam}"
+        m = ((b, 1, lq, lk), "i1") if mask else None
+        yield name, attention(name, b, hq, hkv, lq, lk, d, dv, dtype, attrs,
+                              mask=m, dropout=drop, lse=True)
+        # Every head dim also on the (sm_90a) wgmma / mma.sync edges: one
+        # query tile, a ragged last key block, GQA.
+        name = f"v_hd{d}_{dv}_ragged"
+        yield name, attention(name, 1, 4, 2, 65, 129, d, dv, dtype,
+                              "causal = #attn.causal<bottom_right>", lse=True)
 
 
 def validation_bwd():
@@ -205,7 +260,8 @@ def sanitize():
     """One small problem per kernel family, for compute-sanitizer (memcheck,
     racecheck, synccheck are slow: tens of times a plain launch): forward
     wgmma (sm_90a, Lq > 64), forward mma.sync (Lq <= 64, dropout), the
-    CUDA-core forward (f32), and the backward groups: atomic dQ on wgmma,
+    CUDA-core forward (f32), the forward at head dims 40, 80, 192/128 and
+    256, and the backward groups: atomic dQ on wgmma,
     `deterministic` (separate dq, no atomics), the CUDA-core backward."""
     a, t = attention, attention_train
     br = "causal = #attn.causal<bottom_right>"
@@ -213,6 +269,12 @@ def sanitize():
     yield "s_fwd_mma_dropout", "fwd", a("s_fwd_mma_dropout", 1, 2, 2, 40, 90, 128, 128, "f16",
                                         "dropout_p = 0.2 : f32", dropout=True, lse=True)
     yield "s_fwd_cuda_core", "fwd", a("s_fwd_cuda_core", 1, 2, 2, 33, 47, 32, 32, "f32", br, lse=True)
+    # Head dims other than 64 / 128: padded tiles (D = 40), D != Dv on
+    # wgmma (192 / 128), the widest (256), and rows of 10 chunks (80).
+    yield "s_fwd_hd40", "fwd", a("s_fwd_hd40", 1, 2, 1, 70, 90, 40, 40, "bf16", br, lse=True)
+    yield "s_fwd_hd80", "fwd", a("s_fwd_hd80", 1, 2, 2, 130, 77, 80, 80, "f16", "", lse=True)
+    yield "s_fwd_hd192_128", "fwd", a("s_fwd_hd192_128", 1, 2, 1, 130, 70, 192, 128, "bf16", br, lse=True)
+    yield "s_fwd_hd256", "fwd", a("s_fwd_hd256", 1, 2, 2, 130, 70, 256, 256, "bf16", br, lse=True)
     yield "s_bwd_atomic", "train", t("s_bwd_atomic", 1, 4, 2, 129, 70, 128, 128, "f16", br)
     yield "s_bwd_separate", "train", t("s_bwd_separate", 1, 2, 1, 70, 129, 64, 64, "bf16",
                                        deterministic=True)
@@ -223,7 +285,8 @@ def main():
     if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
         sys.exit(__doc__)
     out = sys.argv[1]
-    for sub, cases in [("grid", grid()), ("validate", validation()),
+    for sub, cases in [("grid", grid()), ("grid-hd", grid_head_dims()),
+                       ("validate", validation()),
                        ("grid-bwd", grid_bwd()), ("validate-bwd", validation_bwd())]:
         os.makedirs(os.path.join(out, sub), exist_ok=True)
         for name, text in cases:

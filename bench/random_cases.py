@@ -13,8 +13,10 @@ bench/make_cases.py writes them), and the draw favours the edges:
   - lengths below one tile (1..63), Lk = 1, ragged lengths (not multiples of
     64 or 128), lengths of exactly one or two tiles;
   - GQA ratios 1, 2, 4, 8 and MQA; batch 1..3;
-  - head dims 64 and 128 (the tensor-core kernels) and, less often, others
-    (the CUDA-core kernel), D != Dv now and then;
+  - head dims 64 and 128 half of the time, the other multiples of 8 up to
+    256 (32 to 256: tensor cores since issue 19) most of the rest, and now
+    and then ones only the CUDA-core kernel takes (4, 20, 36); D != Dv now
+    and then;
   - every mask family: none, causal top-left / bottom-right, sliding windows
     (one- and two-sided), softcap, boolean and additive masks with
     broadcast shapes, dropout (Philox), and `deterministic` gradients;
@@ -49,12 +51,18 @@ def draw_len(rng):
 def draw_case(rng, index):
     train = rng.random() < 0.5
     dtype = rng.choices(["f16", "bf16", "f32"], [0.45, 0.45, 0.1])[0]
-    if rng.random() < 0.8:
+    r = rng.random()
+    if r < 0.5:
         d = rng.choice([64, 128])
         dv = d
+    elif r < 0.93:
+        # Issue 19: every head dim on tensor cores (multiples of 8 up to 256).
+        d = rng.choice([32, 40, 48, 72, 80, 96, 112, 160, 192, 256])
+        dv = d if rng.random() < 0.7 else rng.choice([32, 64, 96, 128, 192])
     else:
-        d = rng.choice([16, 32, 40, 80, 96, 128, 160])
-        dv = d if rng.random() < 0.7 else rng.choice([32, 64, 96, 128])
+        # Head dims only the CUDA-core kernel takes.
+        d = rng.choice([4, 20, 36])
+        dv = d if rng.random() < 0.7 else rng.choice([12, 64])
     b = rng.randint(1, 3)
     group = rng.choice([1, 1, 2, 4, 8])
     hkv = rng.randint(1, 3) if group < 8 else 1

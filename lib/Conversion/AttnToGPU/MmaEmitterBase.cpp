@@ -101,31 +101,81 @@ Value MmaEmitterBase::exp2(Value x) {
       .getResult(0);
 }
 
-void MmaEmitterBase::copyTile(Value global, Value rowBase, Value first,
-                              int64_t len, int64_t tileRows, Value dst,
-                              ValueRange lead, SmallVectorImpl<Value> &tokens) {
-  // 16-byte chunks = 8 elements; chunk c of the tile: row c / (D/8), column
-  // (c % (D/8)) * 8; thread tid takes chunks tid, tid + threads, ...
-  const int64_t chunksPerRow = headDim / 8;
-  const int64_t rowsPerPass = threads / chunksPerRow;
-  Value cRow = divu(tid, chunksPerRow);
-  Value cCol = mul(remu(tid, chunksPerRow), 8);
+void MmaEmitterBase::copyTile(Value global, TileRowWidth width, Value rowBase,
+                              Value first, int64_t len, int64_t tileRows,
+                              Value dst, ValueRange lead,
+                              SmallVectorImpl<Value> &tokens) {
+  // 16-byte chunks = 8 elements; chunk c of the tile: row c / chunksPerRow,
+  // column (c % chunksPerRow) * 8; thread tid takes chunks tid, tid +
+  // threads, ...
+  const int64_t chunksPerRow = width.tileCols / 8;
   // Tile rows can run past `len` only if len is not a multiple of the tile
   // (the callers never copy a tile that starts at or past len).
   bool guard = len % tileRows != 0;
-  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
-  for (int64_t pass = 0; pass < tileRows / rowsPerPass; ++pass) {
-    Value r = add(cRow, pass * rowsPerPass);
-    Value pos = add(first, r);
-    auto [srcRow, srcElements] = sourceRow(pos, len, guard);
-    Value srcIdx = add(mul(add(rowBase, srcRow), headDim), cCol);
+  // Tile row r, the chunk whose column is dstCol (its source column and
+  // validity from sourceColumn).
+  auto copyAt = [&](Value r, Value dstCol, std::pair<Value, Value> src,
+                    SmallVectorImpl<Value> &out) {
+    auto [srcRow, srcElements] = sourceRow(add(first, r), len, guard);
+    Value srcIdx = add(mul(add(rowBase, srcRow), width.cols), src.first);
     SmallVector<Value> dstIdx(lead.begin(), lead.end());
     dstIdx.push_back(r);
-    dstIdx.push_back(cCol);
-    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, tokenTy, dst, dstIdx, global, ValueRange{srcIdx},
-        b.getIndexAttr(8), srcElements, b.getUnitAttr()));
+    dstIdx.push_back(dstCol);
+    copyChunk(global, srcIdx, srcElements, src.second, dst, dstIdx, out);
+  };
+  if (threads % chunksPerRow == 0 && tileRows % (threads / chunksPerRow) == 0) {
+    // Each thread keeps one column: the row advances by a constant per pass.
+    const int64_t rowsPerPass = threads / chunksPerRow;
+    Value cRow = divu(tid, chunksPerRow);
+    Value cChunk = remu(tid, chunksPerRow);
+    std::pair<Value, Value> src = sourceColumn(cChunk, width);
+    Value cCol = width.padded() ? mul(cChunk, 8) : src.first;
+    for (int64_t pass = 0; pass < tileRows / rowsPerPass; ++pass)
+      copyAt(add(cRow, pass * rowsPerPass), cCol, src, tokens);
+    return;
   }
+  // Rows of a chunk count that does not divide the threads (head dims such
+  // as 80 or 96): the thread's row and column change from pass to pass. The
+  // copies of a last, partial pass are guarded; their tokens stay inside
+  // the guard (cp.async.commit_group commits them all the same).
+  const int64_t total = tileRows * chunksPerRow;
+  for (int64_t pass = 0; pass * threads < total; ++pass) {
+    Value c = add(tid, pass * threads);
+    auto copy = [&](SmallVectorImpl<Value> &out) {
+      Value chunk = remu(c, chunksPerRow);
+      copyAt(divu(c, chunksPerRow), mul(chunk, 8), sourceColumn(chunk, width),
+             out);
+    };
+    if ((pass + 1) * threads <= total) {
+      copy(tokens);
+      continue;
+    }
+    emitIf(ltC(c, total), [&] {
+      SmallVector<Value> inner;
+      copy(inner);
+    });
+  }
+}
+
+std::pair<Value, Value> MmaEmitterBase::sourceColumn(Value chunk,
+                                                     TileRowWidth width) {
+  Value col = mul(chunk, 8);
+  if (!width.padded())
+    return {col, Value()};
+  Value real = ltC(chunk, width.cols / 8);
+  return {arith::SelectOp::create(b, loc, real, col, idx(0)), real};
+}
+
+void MmaEmitterBase::copyChunk(Value global, Value srcIdx, Value srcElements,
+                               Value columnOk, Value dst, ValueRange dstIdx,
+                               SmallVectorImpl<Value> &tokens) {
+  if (columnOk)
+    srcElements = arith::SelectOp::create(
+        b, loc, columnOk, srcElements ? srcElements : idx(8), idx(0));
+  tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), dst, dstIdx, global,
+      ValueRange{srcIdx}, b.getIndexAttr(8), srcElements,
+      /*bypassL1=*/b.getUnitAttr()));
 }
 
 std::pair<Value, Value> MmaEmitterBase::sourceRow(Value pos, int64_t len,

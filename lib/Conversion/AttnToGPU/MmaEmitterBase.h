@@ -37,6 +37,22 @@ constexpr int64_t kOperandBytes = 2;
 /// rows of one ldmatrix 8x8 matrix land in 8 distinct 16-byte bank groups.
 inline int64_t paddedStride(int64_t headDim) { return headDim + 8; }
 
+/// The width of one copied tile's rows: `cols` elements per row of the
+/// tensor, `tileCols` per row of the shared-memory tile (both multiples of
+/// 8, tileCols >= cols). The tile's columns [cols, tileCols) are zero-filled:
+/// a head dim that is not a multiple of the matrix instruction's k-step (or
+/// n-step) is padded in shared memory, never by reading past the tensor's
+/// rows.
+struct TileRowWidth {
+  int64_t cols, tileCols;
+  /// A tile as wide as the tensor.
+  static TileRowWidth exact(int64_t cols) { return {cols, cols}; }
+  bool padded() const { return tileCols != cols; }
+};
+
+/// `v` rounded up to a multiple of `m`.
+inline int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
 /// The hardware named barriers (bar.sync / bar.arrive ids; 16 per block)
 /// the kernels use. Families take one id per consumer warpgroup: id =
 /// the value + warpgroup.
@@ -53,8 +69,8 @@ enum class NamedBarrier : int64_t {
 
 class MmaEmitterBase {
 protected:
-  /// `elt` is the 16-bit operand type; `headDim` the row width (elements)
-  /// copyTile copies; `threads` the block size.
+  /// `elt` is the 16-bit operand type; `headDim` the query's head dim;
+  /// `threads` the block size.
   MmaEmitterBase(OpBuilder &b, Location loc, Type elt, int64_t headDim,
                  int64_t threads)
       : b(b), ctx(b.getContext()), loc(loc), elt(elt), headDim(headDim),
@@ -300,25 +316,37 @@ protected:
   void cpAsyncWait(int64_t pending);
 
   /// copyTile into an SW128 tile (`dst` a 1-D view of elements, the tile at
-  /// element `dstBase`, 1024-byte aligned). Consecutive lanes copy
-  /// consecutive chunks of a row: 8 lanes read 128 contiguous bytes and
-  /// write one panel row (conflict-free), so cp.async.cg (L2 only) serves.
-  void copyTileSwizzled128(Value global, Value rowBase, Value first,
-                           int64_t len, int64_t tileRows, Value dst,
-                           Value dstBase, SmallVectorImpl<Value> &tokens);
+  /// element `dstBase`, 1024-byte aligned; width.tileCols a multiple of 64,
+  /// whole panels). Consecutive lanes copy consecutive chunks of a row: 8
+  /// lanes read 128 contiguous bytes and write one panel row
+  /// (conflict-free), so cp.async.cg (L2 only) serves.
+  void copyTileSwizzled128(Value global, TileRowWidth width, Value rowBase,
+                           Value first, int64_t len, int64_t tileRows,
+                           Value dst, Value dstBase,
+                           SmallVectorImpl<Value> &tokens);
 
   /// Issues cp.async copies of tile rows [first, first + tileRows) of a
-  /// sequence of length `len` (rows of `headDim` elements starting at global
-  /// row `rowBase`) into `dst[lead..., r, c]`. Rows past `len` are
-  /// zero-filled.
-  void copyTile(Value global, Value rowBase, Value first, int64_t len,
-                int64_t tileRows, Value dst, ValueRange lead,
+  /// sequence of length `len` (rows of width.cols elements starting at
+  /// global row `rowBase`) into `dst[lead..., r, c]`, c < width.tileCols.
+  /// Rows past `len` and columns past width.cols are zero-filled.
+  void copyTile(Value global, TileRowWidth width, Value rowBase, Value first,
+                int64_t len, int64_t tileRows, Value dst, ValueRange lead,
                 SmallVectorImpl<Value> &tokens);
 
   /// The global row a 16-byte chunk of tile row `pos` is copied from and
   /// how many of its 8 elements (null: all): with `guard`, rows past `len`
   /// read row len - 1 and copy 0 elements (cp.async zero-fills).
   std::pair<Value, Value> sourceRow(Value pos, int64_t len, bool guard);
+  /// Where the 16-byte chunk `chunk` (index) of a tile row of `width` reads
+  /// (its first column in the tensor's row) and whether it is a real chunk
+  /// (null when the tile is not padded): padding chunks read the row's
+  /// first chunk and copy nothing.
+  std::pair<Value, Value> sourceColumn(Value chunk, TileRowWidth width);
+  /// cp.async of one 16-byte chunk: 8 elements of `global` at `srcIdx` to
+  /// `dst[dstIdx]`, of which `srcElements` (null: all 8) are read and the
+  /// rest zero-filled; `columnOk` (null: true) false copies none.
+  void copyChunk(Value global, Value srcIdx, Value srcElements, Value columnOk,
+                 Value dst, ValueRange dstIdx, SmallVectorImpl<Value> &tokens);
   /// Waits for every outstanding cp.async group of this thread (with
   /// tensorCoresReadShared, fences them for the async proxy), then
   /// synchronizes the block: afterwards every copy issued so far is visible

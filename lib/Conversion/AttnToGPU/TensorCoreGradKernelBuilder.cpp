@@ -534,13 +534,14 @@ void GradEmitter::emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
     for (int64_t kk = 0; kk < keys / 16; ++kk) {
       std::array<Value, 4> da[2];
       for (int64_t m = 0; m < 2; ++m)
-        da[m] = ldmatrix4(
-            add(add(dsBase, aOff), (16 * kk * dsStride + 16 * m) * kOperandBytes),
-            true);
+        da[m] = ldmatrix4(add(add(dsBase, aOff),
+                              (16 * kk * dsStride + 16 * m) * kOperandBytes),
+                          true);
       for (int64_t np = 0; np < chunk / 16; ++np) {
-        auto kr = ldmatrix4(add(add(kBase, bTOff),
-                                (16 * kk * stride + c0 + 16 * np) * kOperandBytes),
-                            true);
+        auto kr =
+            ldmatrix4(add(add(kBase, bTOff),
+                          (16 * kk * stride + c0 + 16 * np) * kOperandBytes),
+                      true);
         for (int64_t m = 0; m < 2; ++m) {
           Frag &lo = acc[m * chunk / 8 + 2 * np];
           Frag &hi = acc[m * chunk / 8 + 2 * np + 1];
@@ -834,12 +835,11 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   assert(keyBlock == 16 * (threads / 32) && "one warp per 16 keys");
   const int64_t dsStride = kBlock + 8;
   const int64_t tileBytes = kBlock * stride * kOperandBytes; // a Q / dO stage
-  const tcgrad::KeyBlockLayout layout = tcgrad::keyBlockLayout(
-      headDim, keyBlock, withDq, /*warpgroupMma=*/false);
-  const int64_t kOff = layout.keys, vOff = layout.values,
-                qOff = layout.queries, dOOff = layout.gradOutputs,
-                lseOff = layout.lse, deltaOff = layout.delta,
-                dsOff = layout.dsT;
+  const tcgrad::KeyBlockLayout layout =
+      tcgrad::keyBlockLayout(headDim, keyBlock, withDq, /*warpgroupMma=*/false);
+  const int64_t kOff = layout.keys, vOff = layout.values, qOff = layout.queries,
+                dOOff = layout.gradOutputs, lseOff = layout.lse,
+                deltaOff = layout.delta, dsOff = layout.dsT;
   Value kS = view(kOff, {keyBlock, stride}, elt);
   Value vS = view(vOff, {keyBlock, stride}, elt);
   Value qS = view(qOff, {2, kBlock, stride}, elt);
@@ -857,9 +857,10 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
 
   // Prologue: K, V once; Q, dO of the first (head, query block).
   SmallVector<Value> tokens;
-  copyTile(args.key, kvRowBase, k0, keyLen, keyBlock, kS, ValueRange{}, tokens);
-  copyTile(args.value, kvRowBase, k0, keyLen, keyBlock, vS, ValueRange{},
-           tokens);
+  copyTile(args.key, TileRowWidth::exact(headDim), kvRowBase, k0, keyLen,
+           keyBlock, kS, ValueRange{}, tokens);
+  copyTile(args.value, TileRowWidth::exact(headDim), kvRowBase, k0, keyLen,
+           keyBlock, vS, ValueRange{}, tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value kvGroup =
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
@@ -868,9 +869,10 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
     Value h = headOf(sched, it);
     Value base = queryRowBase(h);
     Value q0 = queryBlockStart(sched, it);
-    copyTile(args.query, base, q0, queryLen, kBlock, qS, ValueRange{stage}, ts);
-    copyTile(args.gradOutput, base, q0, queryLen, kBlock, dOS,
-             ValueRange{stage}, ts);
+    copyTile(args.query, TileRowWidth::exact(headDim), base, q0, queryLen,
+             kBlock, qS, ValueRange{stage}, ts);
+    copyTile(args.gradOutput, TileRowWidth::exact(headDim), base, q0, queryLen,
+             kBlock, dOS, ValueRange{stage}, ts);
     copyStagedRows(h, q0, stage, lseS, deltaS);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
@@ -894,12 +896,14 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
       vFrag.push_back(ldmatrix4(add(vA, ks * 16 * kOperandBytes), false));
   }
   auto kFragAt = [&](int64_t ks) {
-    return fragsInRegisters ? kFrag[ks]
-                            : ldmatrix4(add(kA, ks * 16 * kOperandBytes), false);
+    return fragsInRegisters
+               ? kFrag[ks]
+               : ldmatrix4(add(kA, ks * 16 * kOperandBytes), false);
   };
   auto vFragAt = [&](int64_t ks) {
-    return fragsInRegisters ? vFrag[ks]
-                            : ldmatrix4(add(vA, ks * 16 * kOperandBytes), false);
+    return fragsInRegisters
+               ? vFrag[ks]
+               : ldmatrix4(add(vA, ks * 16 * kOperandBytes), false);
   };
   Value bOff = bLaneOffset(), bTOff = bTransLaneOffset();
   // This thread's keys (C rows g, g + 8 of the warp's 16).
@@ -928,9 +932,10 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
         for (int64_t ks = 0; ks < kStepsD; ++ks) {
           auto kf = kFragAt(ks);
           for (int64_t np = 0; np < nTilesQ / 2; ++np) {
-            auto qr = ldmatrix4(
-                add(add(qBase, bOff), (16 * np * stride + 16 * ks) * kOperandBytes),
-                false);
+            auto qr =
+                ldmatrix4(add(add(qBase, bOff),
+                              (16 * np * stride + 16 * ks) * kOperandBytes),
+                          false);
             s[2 * np] = mma(kf, qr[0], qr[1], s[2 * np]);
             s[2 * np + 1] = mma(kf, qr[2], qr[3], s[2 * np + 1]);
           }
@@ -952,9 +957,10 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
         // dV += Pdᵀ dO: k-steps over the 64 queries.
         for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
           for (int64_t np = 0; np < nTilesDV / 2; ++np) {
-            auto dr = ldmatrix4(add(add(dOBase, bTOff),
-                                    (16 * kk * stride + 16 * np) * kOperandBytes),
-                                true);
+            auto dr =
+                ldmatrix4(add(add(dOBase, bTOff),
+                              (16 * kk * stride + 16 * np) * kOperandBytes),
+                          true);
             dV[2 * np] = mma(pdA[kk], dr[0], dr[1], dV[2 * np]);
             dV[2 * np + 1] = mma(pdA[kk], dr[2], dr[3], dV[2 * np + 1]);
           }
@@ -966,9 +972,10 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
         for (int64_t ks = 0; ks < kStepsDv; ++ks) {
           auto vf = vFragAt(ks);
           for (int64_t np = 0; np < nTilesQ / 2; ++np) {
-            auto dr = ldmatrix4(add(add(dOBase, bOff),
-                                    (16 * np * stride + 16 * ks) * kOperandBytes),
-                                false);
+            auto dr =
+                ldmatrix4(add(add(dOBase, bOff),
+                              (16 * np * stride + 16 * ks) * kOperandBytes),
+                          false);
             dP[2 * np] = mma(vf, dr[0], dr[1], dP[2 * np]);
             dP[2 * np + 1] = mma(vf, dr[2], dr[3], dP[2 * np + 1]);
           }
@@ -982,9 +989,10 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
           if (withDq)
             storeTransposedScores(dsS, da, kk);
           for (int64_t np = 0; np < nTilesDK / 2; ++np) {
-            auto qr = ldmatrix4(add(add(qBase, bTOff),
-                                    (16 * kk * stride + 16 * np) * kOperandBytes),
-                                true);
+            auto qr =
+                ldmatrix4(add(add(qBase, bTOff),
+                              (16 * kk * stride + 16 * np) * kOperandBytes),
+                          true);
             dK[2 * np] = mma(da, qr[0], qr[1], dK[2 * np]);
             dK[2 * np + 1] = mma(da, qr[2], qr[3], dK[2 * np + 1]);
           }
@@ -1039,14 +1047,12 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   Value aligned = alignForSwizzle128(smemBase);
   viewShift = arith::SubIOp::create(b, loc, aligned, smemBase);
   smemBase = aligned;
-  const int64_t keyTile = keyBlock * headDim * kOperandBytes,
-                qTile = kBlock * headDim * kOperandBytes;
-  const tcgrad::KeyBlockLayout layout = tcgrad::keyBlockLayout(
-      headDim, keyBlock, withDq, /*warpgroupMma=*/true);
-  const int64_t kOff = layout.keys, vOff = layout.values,
-                qOff = layout.queries, dOOff = layout.gradOutputs,
-                lseOff = layout.lse, deltaOff = layout.delta,
-                dsOff = layout.dsT;
+  const int64_t qTile = kBlock * headDim * kOperandBytes;
+  const tcgrad::KeyBlockLayout layout =
+      tcgrad::keyBlockLayout(headDim, keyBlock, withDq, /*warpgroupMma=*/true);
+  const int64_t kOff = layout.keys, vOff = layout.values, qOff = layout.queries,
+                dOOff = layout.gradOutputs, lseOff = layout.lse,
+                deltaOff = layout.delta, dsOff = layout.dsT;
   Value tiles = view(0, {lseOff / kOperandBytes}, elt);
   Value lseS = view(lseOff, {2, kBlock}, b.getF32Type());
   Value deltaS = view(deltaOff, {2, kBlock}, b.getF32Type());
@@ -1058,10 +1064,12 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   Value k0 = sched.k0, kvRowBase = sched.kvRowBase, total = sched.total;
 
   SmallVector<Value> tokens;
-  copyTileSwizzled128(args.key, kvRowBase, k0, keyLen, keyBlock, tiles,
-                      idx(kOff / kOperandBytes), tokens);
-  copyTileSwizzled128(args.value, kvRowBase, k0, keyLen, keyBlock, tiles,
-                      idx(vOff / kOperandBytes), tokens);
+  copyTileSwizzled128(args.key, TileRowWidth::exact(headDim), kvRowBase, k0,
+                      keyLen, keyBlock, tiles, idx(kOff / kOperandBytes),
+                      tokens);
+  copyTileSwizzled128(args.value, TileRowWidth::exact(headDim), kvRowBase, k0,
+                      keyLen, keyBlock, tiles, idx(vOff / kOperandBytes),
+                      tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value kvGroup =
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
@@ -1071,9 +1079,11 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
     Value base = queryRowBase(h);
     Value q0 = queryBlockStart(sched, it);
     Value stageElts = mul(stage, qTile / kOperandBytes);
-    copyTileSwizzled128(args.query, base, q0, queryLen, kBlock, tiles,
+    copyTileSwizzled128(args.query, TileRowWidth::exact(headDim), base, q0,
+                        queryLen, kBlock, tiles,
                         add(stageElts, qOff / kOperandBytes), ts);
-    copyTileSwizzled128(args.gradOutput, base, q0, queryLen, kBlock, tiles,
+    copyTileSwizzled128(args.gradOutput, TileRowWidth::exact(headDim), base, q0,
+                        queryLen, kBlock, tiles,
                         add(stageElts, dOOff / kOperandBytes), ts);
     copyStagedRows(h, q0, stage, lseS, deltaS);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
@@ -1263,20 +1273,20 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
                                             idx(queryLen), idx(keyLen), kBlock);
 
   SmallVector<Value> tokens;
-  copyTile(args.query, qRowBase, q0, queryLen, kBlock, qS, ValueRange{},
-           tokens);
-  copyTile(args.gradOutput, qRowBase, q0, queryLen, kBlock, dOS, ValueRange{},
-           tokens);
+  copyTile(args.query, TileRowWidth::exact(headDim), qRowBase, q0, queryLen,
+           kBlock, qS, ValueRange{}, tokens);
+  copyTile(args.gradOutput, TileRowWidth::exact(headDim), qRowBase, q0,
+           queryLen, kBlock, dOS, ValueRange{}, tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value qGroup =
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
   auto issue = [&](Value kb, Value stage) {
     SmallVector<Value> ts;
     Value key0 = mul(kb, kBlock);
-    copyTile(args.key, kvRowBase, key0, keyLen, kBlock, kS, ValueRange{stage},
-             ts);
-    copyTile(args.value, kvRowBase, key0, keyLen, kBlock, vS, ValueRange{stage},
-             ts);
+    copyTile(args.key, TileRowWidth::exact(headDim), kvRowBase, key0, keyLen,
+             kBlock, kS, ValueRange{stage}, ts);
+    copyTile(args.value, TileRowWidth::exact(headDim), kvRowBase, key0, keyLen,
+             kBlock, vS, ValueRange{stage}, ts);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
   Value any =
@@ -1336,9 +1346,10 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
         for (int64_t ks = 0; ks < kStepsD; ++ks) {
           auto qf = qFragAt(ks);
           for (int64_t np = 0; np < nTilesK / 2; ++np) {
-            auto kr = ldmatrix4(
-                add(add(kBase, bOff), (16 * np * stride + 16 * ks) * kOperandBytes),
-                false);
+            auto kr =
+                ldmatrix4(add(add(kBase, bOff),
+                              (16 * np * stride + 16 * ks) * kOperandBytes),
+                          false);
             s[2 * np] = mma(qf, kr[0], kr[1], s[2 * np]);
             s[2 * np + 1] = mma(qf, kr[2], kr[3], s[2 * np + 1]);
           }
@@ -1371,9 +1382,10 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
         for (int64_t ks = 0; ks < kStepsDv; ++ks) {
           auto df = dOFragAt(ks);
           for (int64_t np = 0; np < nTilesK / 2; ++np) {
-            auto vr = ldmatrix4(
-                add(add(vBase, bOff), (16 * np * stride + 16 * ks) * kOperandBytes),
-                false);
+            auto vr =
+                ldmatrix4(add(add(vBase, bOff),
+                              (16 * np * stride + 16 * ks) * kOperandBytes),
+                          false);
             dP[2 * np] = mma(df, vr[0], vr[1], dP[2 * np]);
             dP[2 * np + 1] = mma(df, vr[2], vr[3], dP[2 * np + 1]);
           }
@@ -1398,9 +1410,10 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
         for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
           auto da = packA(dP, kk);
           for (int64_t np = 0; np < nTilesDQ / 2; ++np) {
-            auto kr = ldmatrix4(add(add(kBase, bTOff),
-                                    (16 * kk * stride + 16 * np) * kOperandBytes),
-                                true);
+            auto kr =
+                ldmatrix4(add(add(kBase, bTOff),
+                              (16 * kk * stride + 16 * np) * kOperandBytes),
+                          true);
             dQ[2 * np] = mma(da, kr[0], kr[1], dQ[2 * np]);
             dQ[2 * np + 1] = mma(da, kr[2], kr[3], dQ[2 * np + 1]);
           }
@@ -1453,9 +1466,8 @@ std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
   return std::nullopt;
 }
 
-tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim,
-                                              int64_t keyBlock, bool withDq,
-                                              bool warpgroupMma) {
+tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t keyBlock,
+                                              bool withDq, bool warpgroupMma) {
   constexpr int64_t f32Bytes = 4;
   const int64_t rowBytes =
       (warpgroupMma ? headDim : paddedStride(headDim)) * kOperandBytes;
@@ -1468,7 +1480,8 @@ tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim,
   l.delta = l.plan.place(2 * kBlock * f32Bytes);
   l.dsT = l.plan.regionBytes();
   if (withDq)
-    l.plan.place(keyBlock * (warpgroupMma ? kBlock : kBlock + 8) * kOperandBytes);
+    l.plan.place(keyBlock * (warpgroupMma ? kBlock : kBlock + 8) *
+                 kOperandBytes);
   if (warpgroupMma)
     l.plan.reserveAlignmentSlack(kSwizzle128Alignment);
   return l;

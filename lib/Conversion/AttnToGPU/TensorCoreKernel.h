@@ -24,6 +24,11 @@ namespace mlir::attn::tc {
 constexpr int64_t kProducerThreads = 128;
 constexpr int64_t kWgmmaStages = 2;
 
+/// The widest head dim (D or Dv) the tensor-core kernels take: O's
+/// accumulators of one m16 tile (Dv / 2 f32 per thread) must leave room in
+/// 255 registers.
+constexpr int64_t kMaxTensorCoreHeadDim = 256;
+
 /// How the forward kernel tiles one (batch, head): `blockQ` query rows per
 /// thread block, `blockKV` keys per step, `warps` warps of
 /// blockQ / warps rows each (16 or 32: one or two m16 tiles per warp, so
@@ -40,6 +45,16 @@ struct Tiling {
   }
 };
 
+/// The head dims as the kernel's tiles hold them: Q and K rows of `qk`
+/// elements, V and O rows of `v`: the tensors' D and Dv rounded up to the
+/// k-step of 16 (mma.sync: a whole ldmatrix.x4 of Q K^T's k and of P V's
+/// dv), or to whole 64-column SW128 panels (wgmma). The padding columns are
+/// zero-filled in shared memory (TileRowWidth); O's are never stored.
+struct TileDims {
+  int64_t qk, v;
+};
+TileDims tileDims(int64_t headDim, int64_t valueDim, bool warpgroupMma);
+
 /// The tiling for `op`: the fields of `requested` that are non-zero, the
 /// default for the others (see the definition for the rule and where it was
 /// measured). Fails with `why` on an unsupported combination: blockQ in
@@ -50,32 +65,35 @@ std::optional<Tiling> chooseTiling(AttentionOp op, TensorCoreTiling requested,
                                    std::string &why);
 
 /// Whether the kernel skips the O rescale of a key block in which no row of
-/// the warp gets a new maximum (a warp vote; bit-identical): for Dv >= 128,
-/// where it saves the most and frees registers (see the definition).
-bool skipsUnchangedRescale(int64_t valueDim);
+/// the warp gets a new maximum (a warp vote; bit-identical): for O tiles of
+/// 128 columns or more, where it saves the most and frees registers (see
+/// the definition).
+bool skipsUnchangedRescale(int64_t valueTileDim);
 
 /// Whether the warp's Q fragments stay in registers for the whole kernel
 /// (else they are re-read from shared memory at every key block): when the
 /// accumulators plus the fragments fit in 160 registers, which leaves room
 /// for the softmax temporaries of the masked / dropout variants.
-bool keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV,
-                           int64_t headDim, int64_t valueDim);
+bool keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV, TileDims dims);
 
-/// Whether `op` can use the tensor-core kernel; when not, `why` says why.
+/// Whether `op` can use the tensor-core kernel (f16/bf16, D and Dv
+/// multiples of 8 up to 256); when not, `why` says why.
 bool isEligible(AttentionOp op, std::string &why);
 
-/// The forward kernel's dynamic shared memory: the Q tile of blockQ rows,
-/// `stages` tiles of blockKV rows of K, then of V (rows padded to
-/// paddedStride(headDim) elements for mma.sync, unpadded in the 128-byte
-/// swizzled layout for wgmma), and with wgmma the mbarriers (K full, V
-/// full, K empty, V empty per stage, then Q full) and kSwizzle128Alignment
-/// bytes of slack. Offsets in bytes from the (aligned) base.
+/// The forward kernel's dynamic shared memory: the Q tile of blockQ rows
+/// (wide enough to stage O in the epilogue: max(qk, v) columns), `stages`
+/// tiles of blockKV rows of K, then of V (rows padded to paddedStride
+/// elements for mma.sync, unpadded in the 128-byte swizzled layout for
+/// wgmma), and with wgmma the mbarriers (K full, V full, K empty, V empty
+/// per stage, then Q full) and kSwizzle128Alignment bytes of slack.
+/// Offsets in bytes from the (aligned) base; rows in elements.
 struct SharedLayout {
-  int64_t rowElements, tileBytes, stages;
+  int64_t queryRow, keyRow, valueRow;
+  int64_t keyTileBytes, valueTileBytes, stages;
   int64_t query, keys, values, barriers;
   SharedMemoryPlan plan;
 };
-SharedLayout sharedLayout(int64_t headDim, const Tiling &tiling);
+SharedLayout sharedLayout(TileDims dims, const Tiling &tiling);
 
 /// Bytes of dynamic shared memory the kernel for `op` needs
 /// (sharedLayout's launch bytes).

@@ -174,8 +174,7 @@ private:
   // V empty (one per stage each), then Q full. Visible key block i is fill i
   // of both rings.
   MbarrierRing keyRing() {
-    return MbarrierRing(*this, smemBase, barOff, barOff + 16 * stages,
-                        stages);
+    return MbarrierRing(*this, smemBase, barOff, barOff + 16 * stages, stages);
   }
   MbarrierRing valueRing() {
     return MbarrierRing(*this, smemBase, barOff + 8 * stages,
@@ -260,7 +259,10 @@ private:
   /// The threads that own query rows (all of them without wgmma) and how
   /// many rows each warp of them owns.
   int64_t consumerThreads, rowsPerWarp;
-  int64_t heads, queryLen, kvHeads, keyLen, valueDim, stride;
+  int64_t heads, queryLen, kvHeads, keyLen, valueDim;
+  /// The tiles' head dims (tc::tileDims) and row strides (elements).
+  tc::TileDims dims;
+  int64_t qStride, kStride, vStride;
 
   // Fixed by the op and the tiling (constructor).
   static constexpr int64_t eltBytes = kOperandBytes;
@@ -272,8 +274,7 @@ private:
   int64_t kStepsQK; ///< k-steps of Q K^T
   int64_t nTilesO;  ///< dv n-tiles of O per m-tile
   int64_t kStepsPV; ///< k-steps of P V
-  int64_t rowElts;  ///< shared-memory row (SW128 tiles: unpadded)
-  int64_t tileBytes, stages, qOff, kOff, vOff, barOff;
+  int64_t kTileBytes, vTileBytes, stages, qOff, kOff, vOff, barOff;
   /// Row slots per thread (rows g and g + 8 of each m-tile) and where O
   /// starts in the loop state (m[nRows], l[nRows], O).
   int64_t nRows, oState;
@@ -321,18 +322,21 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOp op,
   kvHeads = op.getKeyType().getDimSize(1);
   keyLen = op.getKeyType().getDimSize(2);
   valueDim = op.getValueType().getDimSize(3);
-  stride = paddedStride(headDim);
+  dims = tc::tileDims(headDim, valueDim, wgmma);
 
   group = heads / kvHeads;
   mTiles = rowsPerWarp / 16;
   nTilesS = blockKV / 8;
-  kStepsQK = headDim / 16;
-  nTilesO = valueDim / 8;
+  kStepsQK = dims.qk / 16;
+  nTilesO = dims.v / 8;
   kStepsPV = blockKV / 16;
   tc::SharedLayout layout = tc::sharedLayout(
-      headDim, tc::Tiling{blockQ, blockKV, consumerThreads / 32, wgmma});
-  rowElts = layout.rowElements;
-  tileBytes = layout.tileBytes;
+      dims, tc::Tiling{blockQ, blockKV, consumerThreads / 32, wgmma});
+  qStride = layout.queryRow;
+  kStride = layout.keyRow;
+  vStride = layout.valueRow;
+  kTileBytes = layout.keyTileBytes;
+  vTileBytes = layout.valueTileBytes;
   stages = layout.stages;
   qOff = layout.query;
   kOff = layout.keys;
@@ -341,8 +345,8 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOp op,
   nRows = 2 * mTiles;
   oState = 2 * nRows;
   dropP = op.getDropoutP().convertToFloat();
-  qInRegisters = !wgmma && tc::keepsQueryInRegisters(rowsPerWarp, blockKV,
-                                                     headDim, valueDim);
+  qInRegisters =
+      !wgmma && tc::keepsQueryInRegisters(rowsPerWarp, blockKV, dims);
   keyGuard = keyLen % blockKV != 0;
   maySkipMask = keyGuard || mods.hasPositionalMask();
   foldScale = mods.scale > 0.0f && !mods.softcap && !mods.additiveMask;
@@ -414,9 +418,9 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
         b, loc, MemRefType::get(shape, elt, AffineMap(), workgroup), dyn,
         idx(byteOff), ValueRange{});
   };
-  qS = view(qOff, {blockQ, stride});
-  kS = view(kOff, {stages, blockKV, stride});
-  vS = view(vOff, {stages, blockKV, stride});
+  qS = view(qOff, {blockQ, qStride});
+  kS = view(kOff, {stages, blockKV, kStride});
+  vS = view(vOff, {stages, blockKV, vStride});
   smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dyn);
   if (wgmma) {
     // The SW128 tiles start at the first 1024-byte boundary (the buffer
@@ -453,11 +457,13 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
 
 Value TensorCoreEmitter::copyQuery() {
   SmallVector<Value> tokens;
+  TileRowWidth width{headDim, dims.qk};
   if (wgmma)
-    copyTileSwizzled128(query, qRowBase, q0, queryLen, blockQ, tiles,
+    copyTileSwizzled128(query, width, qRowBase, q0, queryLen, blockQ, tiles,
                         idx(qOff / eltBytes), tokens);
   else
-    copyTile(query, qRowBase, q0, queryLen, blockQ, qS, ValueRange{}, tokens);
+    copyTile(query, width, qRowBase, q0, queryLen, blockQ, qS, ValueRange{},
+             tokens);
   return nvgpu::DeviceAsyncCreateGroupOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
 }
@@ -466,19 +472,20 @@ void TensorCoreEmitter::copyBlock(Value kb, Value stage, bool keys,
                                   bool values) {
   SmallVector<Value> tokens;
   Value key0 = mul(kb, blockKV);
-  auto copy = [&](Value global, int64_t tileOff, Value tile) {
+  auto copy = [&](Value global, TileRowWidth width, int64_t tileOff,
+                  int64_t tileBytes, Value tile) {
     if (wgmma)
       copyTileSwizzled128(
-          global, kvRowBase, key0, keyLen, blockKV, tiles,
+          global, width, kvRowBase, key0, keyLen, blockKV, tiles,
           add(mul(stage, tileBytes / eltBytes), tileOff / eltBytes), tokens);
     else
-      copyTile(global, kvRowBase, key0, keyLen, blockKV, tile,
+      copyTile(global, width, kvRowBase, key0, keyLen, blockKV, tile,
                ValueRange{stage}, tokens);
   };
   if (keys)
-    copy(key, kOff, kS);
+    copy(key, {headDim, dims.qk}, kOff, kTileBytes, kS);
   if (values)
-    copy(value, vOff, vS);
+    copy(value, {valueDim, dims.v}, vOff, vTileBytes, vS);
   nvgpu::DeviceAsyncCreateGroupOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
 }
@@ -568,11 +575,11 @@ void TensorCoreEmitter::emitRowsAndFragments() {
   // matrices 0..3 = (rows 0-7, cols 0-7), (8-15, 0-7), (0-7, 8-15),
   // (8-15, 8-15) = a0..a3.
   qLaneOff =
-      mul(add(mul(remu(lane, 16), stride), mul(divu(lane, 16), 8)), eltBytes);
+      mul(add(mul(remu(lane, 16), qStride), mul(divu(lane, 16), 8)), eltBytes);
   for (int64_t mt = 0; mt < mTiles; ++mt)
     qLaneAddr.push_back(
         add(add(smemBase, qOff),
-            add(mul(tileRow0(mt), stride * eltBytes), qLaneOff)));
+            add(mul(tileRow0(mt), qStride * eltBytes), qLaneOff)));
   qFrag.assign(mTiles, {});
   if (qInRegisters)
     for (int64_t mt = 0; mt < mTiles; ++mt)
@@ -583,7 +590,7 @@ void TensorCoreEmitter::emitRowsAndFragments() {
   // key 16np + l % 8 + 8 * (l / 16), dim 16ks + 8 * ((l / 8) % 2); registers
   // {0, 1} = (b0, b1) of n-tile 2np, {2, 3} = (b0, b1) of n-tile 2np + 1.
   // Each is used by every m-tile of the warp.
-  kLaneOff = mul(add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), stride),
+  kLaneOff = mul(add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), kStride),
                      mul(remu(divu(lane, 8), 2), 8)),
                  eltBytes);
   // V B-fragments (transposed), one x4 per (pair of dv n-tiles, k-step of 16
@@ -591,7 +598,7 @@ void TensorCoreEmitter::emitRowsAndFragments() {
   // 16np + 8 * (l / 16); registers {0, 1} = (b0, b1) of dv n-tile 2np,
   // {2, 3} = (b0, b1) of dv n-tile 2np + 1.
   vLaneOff =
-      mul(add(mul(add(remu(lane, 8), mul(remu(divu(lane, 8), 2), 8)), stride),
+      mul(add(mul(add(remu(lane, 8), mul(remu(divu(lane, 8), 2), 8)), vStride),
               mul(divu(lane, 16), 8)),
           eltBytes);
 
@@ -726,7 +733,7 @@ SmallVector<Value> TensorCoreEmitter::rescaleO(ArrayRef<Value> o,
         }
     return out;
   };
-  if (tc::skipsUnchangedRescale(valueDim)) {
+  if (tc::skipsUnchangedRescale(dims.v)) {
     Value grew = arith::ConstantIntOp::create(b, loc, 0, 1);
     for (int64_t i = 0; i < nRows; ++i)
       grew = arith::OrIOp::create(
@@ -771,9 +778,10 @@ SmallVector<Value> TensorCoreEmitter::emitSyncLoop() {
         emitPrefetchingStepHead(
             qGroup, kb, stage, lastBlock,
             [&](Value next, Value nextStage) { issueKV(next, nextStage); });
-        Value stageBytes = mul(stage, tileBytes);
-        Value kBase = add(add(add(smemBase, kOff), stageBytes), kLaneOff);
-        Value vBase = add(add(add(smemBase, vOff), stageBytes), vLaneOff);
+        Value kBase =
+            add(add(add(smemBase, kOff), mul(stage, kTileBytes)), kLaneOff);
+        Value vBase =
+            add(add(add(smemBase, vOff), mul(stage, vTileBytes)), vLaneOff);
 
         // S = Q K^T: per m-tile, blockKV / 8 n-tiles of 8 keys, f32. Each
         // K fragment pair feeds every m-tile.
@@ -787,7 +795,7 @@ SmallVector<Value> TensorCoreEmitter::emitSyncLoop() {
           for (int64_t np = 0; np < nTilesS / 2; ++np) {
             mmaTilePair(
                 qf,
-                ldmatrix4(add(kBase, (16 * np * stride + 16 * ks) * eltBytes),
+                ldmatrix4(add(kBase, (16 * np * kStride + 16 * ks) * eltBytes),
                           false),
                 np, s);
           }
@@ -809,7 +817,7 @@ SmallVector<Value> TensorCoreEmitter::emitSyncLoop() {
           for (int64_t np = 0; np < nTilesO / 2; ++np) {
             mmaTilePair(
                 pa,
-                ldmatrix4(add(vBase, (16 * kk * stride + 16 * np) * eltBytes),
+                ldmatrix4(add(vBase, (16 * kk * vStride + 16 * np) * eltBytes),
                           true),
                 np, o);
           }
@@ -855,17 +863,16 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
                          arith::SubIOp::create(b, loc, idx(1), wg), 256);
   };
   if (pingPong)
-    emitIf(arith::XOrIOp::create(b, loc, isFirstGroup,
-                                 arith::ConstantIntOp::create(b, loc, 1, 1)),
-           [&] {
-             namedBarrierArrive(NamedBarrier::PingPongTurn, Value(), 256);
-           });
+    emitIf(
+        arith::XOrIOp::create(b, loc, isFirstGroup,
+                              arith::ConstantIntOp::create(b, loc, 1, 1)),
+        [&] { namedBarrierArrive(NamedBarrier::PingPongTurn, Value(), 256); });
   // The warpgroup's 64 rows of the SW128 Q tile (in every panel).
   Value qRows = add(add(smemBase, qOff), mul(divu(warp, 4), 64 * 128));
   // S = Q K^T with both operands K-major in shared memory; committed, not
   // waited.
   auto issueScores = [&](Value stage, SmallVector<Value> acc) {
-    Value kTile = add(add(smemBase, kOff), mul(stage, tileBytes));
+    Value kTile = add(add(smemBase, kOff), mul(stage, kTileBytes));
     wgmmaAccumulates = false;
     for (int64_t ks = 0; ks < kStepsQK; ++ks)
       acc = wgmmaSharedA(swizzledKMajorDescriptor(qRows, blockQ, ks), false,
@@ -877,7 +884,7 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
   // O += P V: P from registers, V MN-major; committed, not waited.
   auto issueValues = [&](ArrayRef<Value> p, Value stage,
                          SmallVector<Value> acc) {
-    Value vTile = add(add(smemBase, vOff), mul(stage, tileBytes));
+    Value vTile = add(add(smemBase, vOff), mul(stage, vTileBytes));
     for (int64_t kk = 0; kk < kStepsPV; ++kk)
       acc = wgmmaRegA(p.slice(4 * kk, 4),
                       swizzledMnMajorDescriptor(vTile, blockKV, kk), true, acc);
@@ -992,9 +999,8 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
     return wgmmaFenceOperands(acc);
   });
   if (pingPong)
-    emitIf(isFirstGroup, [&] {
-      namedBarrier(NamedBarrier::PingPongTurn, Value(), 256);
-    });
+    emitIf(isFirstGroup,
+           [&] { namedBarrier(NamedBarrier::PingPongTurn, Value(), 256); });
   ml.append(o);
   return ml;
 }
@@ -1034,7 +1040,8 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
                                 arith::DivFOp::create(b, loc, f32(1.0f), l));
     Value smemRow = add(tileRow0(mt), add(g, 8 * r));
     auto pairTy = VectorType::get({2}, elt);
-    for (int64_t nt = 0; nt < nTilesO; ++nt) {
+    // Only O's real columns (not the tile's padding) are staged.
+    for (int64_t nt = 0; nt < valueDim / 8; ++nt) {
       Value lo = fmul(finalState[oIndex(mt, nt, 2 * r)], inv);
       Value hi = fmul(finalState[oIndex(mt, nt, 2 * r + 1)], inv);
       Value pair = vector::FromElementsOp::create(
@@ -1064,22 +1071,42 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
   NVVM::SyncWarpOp::create(b, loc, i32c(-1));
   // Lane l copies 16-byte chunks l, l + 32, ... of the warp's rows x Dv tile.
   const int64_t chunksPerRow = valueDim / 8;
-  const int64_t rowsPerPass = 32 / chunksPerRow;
-  Value cRow = divu(lane, chunksPerRow);
-  Value cChunk = remu(lane, chunksPerRow), cCol = mul(cChunk, 8);
   auto chunkTy = VectorType::get({8}, elt);
-  for (int64_t pass = 0; pass < rowsPerWarp / rowsPerPass; ++pass) {
-    Value smemRow = add(warpRow0, add(cRow, pass * rowsPerPass));
+  auto storeChunk = [&](Value warpRow, Value chunkIdx, Value col) {
+    Value smemRow = add(warpRow0, warpRow);
     Value row = add(q0, smemRow);
     emitIf(ltC(row, queryLen), [&] {
-      auto [buffer, from] = staged(smemRow, cChunk, 0);
+      auto [buffer, from] = staged(smemRow, chunkIdx, 0);
       Value chunk =
           vector::LoadOp::create(b, loc, chunkTy, buffer, from,
                                  /*nontemporal=*/false, llvm::MaybeAlign(16));
-      Value at = add(mul(add(qRowBase, row), valueDim), cCol);
+      Value at = add(mul(add(qRowBase, row), valueDim), col);
       vector::StoreOp::create(b, loc, chunk, out, ValueRange{at},
                               /*nontemporal=*/false, llvm::MaybeAlign(16));
     });
+  };
+  if (32 % chunksPerRow == 0) {
+    // A lane keeps its column; rows advance by a constant per pass.
+    const int64_t rowsPerPass = 32 / chunksPerRow;
+    Value cRow = divu(lane, chunksPerRow);
+    Value cChunk = remu(lane, chunksPerRow), cCol = mul(cChunk, 8);
+    for (int64_t pass = 0; pass < rowsPerWarp / rowsPerPass; ++pass)
+      storeChunk(add(cRow, pass * rowsPerPass), cChunk, cCol);
+  } else {
+    // Dv such as 80 or 96: chunk c = lane + 32 pass of the warp's
+    // rowsPerWarp x chunksPerRow chunks; a last, partial pass is guarded.
+    const int64_t total = rowsPerWarp * chunksPerRow;
+    for (int64_t pass = 0; pass * 32 < total; ++pass) {
+      Value c = add(lane, pass * 32);
+      auto store = [&] {
+        Value chunk = remu(c, chunksPerRow);
+        storeChunk(divu(c, chunksPerRow), chunk, mul(chunk, 8));
+      };
+      if ((pass + 1) * 32 <= total)
+        store();
+      else
+        emitIf(ltC(c, total), store);
+    }
   }
   if (roles)
     b.setInsertionPointAfter(roles);
@@ -1106,19 +1133,31 @@ bool tc::isEligible(AttentionOp op, std::string &why) {
     why = "query, key and value element types differ";
     return false;
   }
-  if (d != dv || (d != 64 && d != 128)) {
-    why = "head dims must be equal and 64 or 128";
+  if (d % 8 || dv % 8 || d > kMaxTensorCoreHeadDim ||
+      dv > kMaxTensorCoreHeadDim) {
+    why = ("head dims D = " + Twine(d) + " and Dv = " + Twine(dv) +
+           " must be multiples of 8 up to " + Twine(kMaxTensorCoreHeadDim) +
+           " (16-byte rows of cp.async and of the O stores)")
+              .str();
     return false;
   }
   return true;
 }
 
-bool tc::skipsUnchangedRescale(int64_t valueDim) { return valueDim >= 128; }
+tc::TileDims tc::tileDims(int64_t headDim, int64_t valueDim,
+                          bool warpgroupMma) {
+  const int64_t step = warpgroupMma ? 64 : 16;
+  return {roundUp(headDim, step), roundUp(valueDim, step)};
+}
+
+bool tc::skipsUnchangedRescale(int64_t valueTileDim) {
+  return valueTileDim >= 128;
+}
 
 bool tc::keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV,
-                               int64_t headDim, int64_t valueDim) {
+                               TileDims dims) {
   int64_t mTiles = rowsPerWarp / 16;
-  return mTiles * ((blockKV + valueDim) / 2 + headDim / 4) <= 160;
+  return mTiles * ((blockKV + dims.v) / 2 + dims.qk / 4) <= 160;
 }
 
 // Defaults (H200 sweep of 2026-11-29, bench/sweep_tilings.py,
@@ -1128,22 +1167,121 @@ bool tc::keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV,
 // Variants with per-element work beyond the causal/window
 // rules (dropout's Philox, softcap, a mask tensor) and short queries
 // (Lq <= 64) keep 4 warps of 16 rows with Bc = 64, which fits them without
-// spills. An attn.tiles block_q <= 64 also picks the latter.
+// spills. An attn.tiles block_q <= 64 also picks the latter. Other head
+// dims follow the register budget those measurements set: S and O
+// accumulators of at most accumulatorBudget f32 per thread (32 rows per
+// warp only up to Dv = 128, Bc = 32 where 64 keys exceed it), and the
+// shared memory of the chip (Bc halved until the tiles fit).
 /// Whether Br = 128 (32 rows per warp) with Bc = 64 fits 255 registers at
 /// Dv = 128: with skipsUnchangedRescale, on sm_90 (ptxas for sm_80 spills 4
 /// bytes), and only when Lk is a multiple of 64 (the key guard of a ragged
 /// last block spills 8-12 bytes); measured with ptxas 13 on 2026-11-29.
 static bool wideKeyBlocksFit(AttentionOp op, const TensorCoreTiling &target) {
-  return tc::skipsUnchangedRescale(op.getValueType().getDimSize(3)) &&
-         target.smVersion >= 90 && op.getKeyType().getDimSize(2) % 64 == 0;
+  return op.getValueType().getDimSize(3) == 128 && target.smVersion >= 90 &&
+         op.getKeyType().getDimSize(2) % 64 == 0;
+}
+
+/// f32 accumulator registers per thread of the mma.sync kernel's S and O
+/// tiles: rows / 16 m-tiles of (blockKV + Dv tile) / 2.
+static int64_t accumulators(const tc::Tiling &t, tc::TileDims dims) {
+  return t.rowsPerWarp() / 16 * (t.blockKV + dims.v) / 2;
+}
+/// The default rule's budget of accumulators: D = Dv = 128 at 32 rows per
+/// warp and Bc = 32 with skipsUnchangedRescale (more only where
+/// wideKeyBlocksFit), less without it (ptxas 13 for sm_80 spilled 12 bytes
+/// at D = Dv = 96, 32 rows, Bc = 64: 160); and the most a requested tiling
+/// may have.
+static int64_t accumulatorBudget(tc::TileDims dims) {
+  return tc::skipsUnchangedRescale(dims.v) ? 160 : 144;
+}
+constexpr int64_t kAccumulatorLimit = 192;
+
+/// The wgmma forward's registers per consumer thread for its S (blockKV /
+/// 2 f32), packed P (blockKV / 4) and O (Dv / 2 f32) fragments, and the
+/// budget that leaves room for addresses and softmax temporaries within
+/// kConsumerRegisters: 176 (D = Dv = 256, Bc = 64), 160 where a mask or
+/// softcap adds temporaries (ptxas 13 spilled 4 bytes at 176 with both;
+/// D = Dv = 128, Bc = 128 is 160).
+static int64_t wgmmaFragmentRegisters(int64_t blockKV, tc::TileDims dims) {
+  return blockKV / 2 + blockKV / 4 + dims.v / 2;
+}
+static int64_t wgmmaFragmentBudget(AttentionOp op) {
+  return op.getMask() || op.getSoftcap() ? 160 : 176;
+}
+
+/// The dynamic shared memory a block may use on the target (the opt-in
+/// per-block limit; sm_80's when the target is unknown).
+static int64_t sharedMemoryLimit(const TensorCoreTiling &target) {
+  if (target.smVersion >= 90)
+    return 227 * 1024;
+  if (target.smVersion == 86 || target.smVersion == 87 ||
+      target.smVersion == 89)
+    return 99 * 1024;
+  return 163 * 1024;
 }
 
 std::optional<tc::Tiling>
 tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
-  int64_t dv = op.getValueType().getDimSize(3);
+  const int64_t d = op.getQueryType().getDimSize(3),
+                dv = op.getValueType().getDimSize(3);
   const bool elementwiseHeavy = op.getDropoutP().convertToFloat() > 0.0f ||
                                 op.getSoftcap() || op.getMask();
+  const int64_t smemLimit = sharedMemoryLimit(requested);
+  auto fail = [&](const Twine &msg) -> std::optional<Tiling> {
+    why = msg.str();
+    return std::nullopt;
+  };
+  auto fits = [&](const Tiling &t) {
+    return sharedMemoryBytes(op, t) <= smemLimit;
+  };
+  // wgmma (sm_90a): warpgroups of 64 rows, 16 per warp, 128 keys per step
+  // unless asked otherwise (64 where the fragments or the shared memory
+  // need it: Dv > 128, or D = 192 with Dv = 192). Masks and softcap fit
+  // its registers (no spills; a boolean key-padding mask measured 1.8x and
+  // softcap 1.3x the mma.sync kernel on the H200, session 9); dropout
+  // (Philox per element), short queries and head dims that are not whole
+  // 64-column panels keep the mma.sync kernel below.
+  const bool dropout = op.getDropoutP().convertToFloat() > 0.0f;
+  if (requested.warpgroupMma && !dropout &&
+      op.getQueryType().getDimSize(2) > 64 && !requested.warps && d % 64 == 0 &&
+      dv % 64 == 0) {
+    // One warpgroup per 64 query rows.
+    if (requested.blockQ && requested.blockQ != 64 && requested.blockQ != 128)
+      return fail("query block " + Twine(requested.blockQ) +
+                  " with wgmma (expected 64 or 128)");
+    Tiling t;
+    t.blockQ = requested.blockQ ? requested.blockQ : 128;
+    t.warpgroupMma = true;
+    const TileDims dims = tileDims(d, dv, /*warpgroupMma=*/true);
+    const int64_t budget = wgmmaFragmentBudget(op);
+    if (requested.blockKV) {
+      t.blockKV = requested.blockKV;
+    } else {
+      t.blockKV = 128;
+      t.warps = t.blockQ / 16;
+      if (wgmmaFragmentRegisters(t.blockKV, dims) > budget || !fits(t))
+        t.blockKV = 64;
+    }
+    // Fragments over the budget even so: one consumer warpgroup, whose
+    // threads keep the 255 registers of a 256-thread block (no setmaxnreg).
+    if (!requested.blockQ && wgmmaFragmentRegisters(t.blockKV, dims) > budget)
+      t.blockQ = 64;
+    t.warps = t.blockQ / 16;
+    if (t.blockKV != 64 && t.blockKV != 128)
+      return fail("key block " + Twine(t.blockKV) +
+                  " with wgmma (expected 64 or 128)");
+    if (!fits(t))
+      return fail("D = " + Twine(d) + ", Dv = " + Twine(dv) + " with " +
+                  Twine(t.blockKV) + " keys per step needs " +
+                  Twine(sharedMemoryBytes(op, t)) +
+                  " bytes of shared memory (at most " + Twine(smemLimit) + ")");
+    return t;
+  }
+
   Tiling t;
+  const TileDims dims = tileDims(d, dv, /*warpgroupMma=*/false);
+  // 4 warps unless asked: 32 rows each for Br = 128, 16 for Br = 64.
+  t.warps = requested.warps ? requested.warps : 4;
   if (requested.blockQ)
     t.blockQ = requested.blockQ;
   else if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles"))
@@ -1151,39 +1289,20 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
   else
     t.blockQ =
         elementwiseHeavy || op.getQueryType().getDimSize(2) <= 64 ? 64 : 128;
-  // 4 warps unless asked: 32 rows each for Br = 128, 16 for Br = 64.
-  t.warps = requested.warps ? requested.warps : 4;
-  if (requested.blockKV)
+  // Wide O tiles leave no room for two m-tiles per warp.
+  if (!requested.blockQ && t.blockQ == 128 && !requested.warps &&
+      accumulators(Tiling{128, 32, 4}, dims) > accumulatorBudget(dims))
+    t.blockQ = 64;
+  if (requested.blockKV) {
     t.blockKV = requested.blockKV;
-  else
-    t.blockKV =
-        t.rowsPerWarp() == 32 && dv > 64 && !wideKeyBlocksFit(op, requested)
-            ? 32
-            : 64;
-  auto fail = [&](const Twine &msg) -> std::optional<Tiling> {
-    why = msg.str();
-    return std::nullopt;
-  };
-  // wgmma (sm_90a): warpgroups of 64 rows, 16 per warp, 128 keys per step
-  // unless asked otherwise. Masks and softcap fit its registers (no spills;
-  // a boolean key-padding mask measured 1.8x and softcap 1.3x the mma.sync
-  // kernel on the H200, session 9); dropout (Philox per element) and short
-  // queries keep the mma.sync defaults below.
-  const bool dropout = op.getDropoutP().convertToFloat() > 0.0f;
-  if (requested.warpgroupMma && !dropout &&
-      op.getQueryType().getDimSize(2) > 64 && !requested.warps) {
-    // One warpgroup per 64 query rows.
-    if (requested.blockQ && requested.blockQ != 64 && requested.blockQ != 128)
-      return fail("query block " + Twine(requested.blockQ) +
-                  " with wgmma (expected 64 or 128)");
-    t.blockQ = requested.blockQ ? requested.blockQ : 128;
-    t.warps = t.blockQ / 16;
-    t.blockKV = requested.blockKV ? requested.blockKV : 128;
-    t.warpgroupMma = true;
-    if (t.blockKV != 64 && t.blockKV != 128)
-      return fail("key block " + Twine(t.blockKV) +
-                  " with wgmma (expected 64 or 128)");
-    return t;
+  } else {
+    t.blockKV = 64;
+    if (t.rowsPerWarp() == 32 &&
+        accumulators(t, dims) > accumulatorBudget(dims) &&
+        !wideKeyBlocksFit(op, requested))
+      t.blockKV = 32;
+    if (!fits(t))
+      t.blockKV = 32;
   }
   if (t.blockQ != 64 && t.blockQ != 128)
     return fail("query block " + Twine(t.blockQ) + " (expected 64 or 128)");
@@ -1193,25 +1312,35 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
       (t.rowsPerWarp() != 16 && t.rowsPerWarp() != 32))
     return fail(Twine(t.warps) + " warps for " + Twine(t.blockQ) +
                 " query rows (expected 16 or 32 rows per warp)");
-  int64_t accumulators = t.rowsPerWarp() / 16 * (t.blockKV + dv) / 2;
-  if (accumulators > 192)
+  if (accumulators(t, dims) > kAccumulatorLimit)
     return fail(Twine(t.rowsPerWarp()) + " rows per warp with " +
                 Twine(t.blockKV) + " keys per step and Dv = " + Twine(dv) +
-                " need " + Twine(accumulators) +
-                " accumulator registers per thread (at most 192)");
+                " need " + Twine(accumulators(t, dims)) +
+                " accumulator registers per thread (at most " +
+                Twine(kAccumulatorLimit) + ")");
+  if (!fits(t))
+    return fail("D = " + Twine(d) + ", Dv = " + Twine(dv) + " with " +
+                Twine(t.blockQ) + " query rows and " + Twine(t.blockKV) +
+                " keys per step needs " + Twine(sharedMemoryBytes(op, t)) +
+                " bytes of shared memory (at most " + Twine(smemLimit) + ")");
   return t;
 }
 
-tc::SharedLayout tc::sharedLayout(int64_t headDim, const Tiling &tiling) {
+tc::SharedLayout tc::sharedLayout(TileDims dims, const Tiling &tiling) {
   constexpr int64_t eltBytes = kOperandBytes, mbarrierBytes = 8;
   const bool wgmma = tiling.warpgroupMma;
+  auto row = [&](int64_t cols) { return wgmma ? cols : paddedStride(cols); };
   SharedLayout l;
-  l.rowElements = wgmma ? headDim : paddedStride(headDim);
-  l.tileBytes = tiling.blockKV * l.rowElements * eltBytes;
+  // The Q tile also stages O in the epilogue.
+  l.queryRow = row(std::max(dims.qk, dims.v));
+  l.keyRow = row(dims.qk);
+  l.valueRow = row(dims.v);
+  l.keyTileBytes = tiling.blockKV * l.keyRow * eltBytes;
+  l.valueTileBytes = tiling.blockKV * l.valueRow * eltBytes;
   l.stages = wgmma ? kWgmmaStages : 2;
-  l.query = l.plan.place(tiling.blockQ * l.rowElements * eltBytes);
-  l.keys = l.plan.place(l.stages * l.tileBytes);
-  l.values = l.plan.place(l.stages * l.tileBytes);
+  l.query = l.plan.place(tiling.blockQ * l.queryRow * eltBytes);
+  l.keys = l.plan.place(l.stages * l.keyTileBytes);
+  l.values = l.plan.place(l.stages * l.valueTileBytes);
   l.barriers = l.plan.regionBytes();
   if (wgmma) {
     l.plan.place(mbarrierBytes * (4 * l.stages + 1));
@@ -1221,7 +1350,10 @@ tc::SharedLayout tc::sharedLayout(int64_t headDim, const Tiling &tiling) {
 }
 
 int64_t tc::sharedMemoryBytes(AttentionOp op, const Tiling &tiling) {
-  return sharedLayout(op.getQueryType().getDimSize(3), tiling)
+  return sharedLayout(tileDims(op.getQueryType().getDimSize(3),
+                               op.getValueType().getDimSize(3),
+                               tiling.warpgroupMma),
+                      tiling)
       .plan.launchBytes();
 }
 

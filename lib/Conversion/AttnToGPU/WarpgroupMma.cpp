@@ -15,6 +15,8 @@
 
 #include "llvm/ADT/Twine.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::attn;
 
@@ -146,21 +148,24 @@ SmallVector<Value> MmaEmitterBase::wgmmaFenceOperands(ArrayRef<Value> regs) {
   return out;
 }
 
-void MmaEmitterBase::copyTileSwizzled128(Value global, Value rowBase,
-                                         Value first, int64_t len,
-                                         int64_t tileRows, Value dst,
-                                         Value dstBase,
+void MmaEmitterBase::copyTileSwizzled128(Value global, TileRowWidth width,
+                                         Value rowBase, Value first,
+                                         int64_t len, int64_t tileRows,
+                                         Value dst, Value dstBase,
                                          SmallVectorImpl<Value> &tokens) {
-  const int64_t chunksPerRow = headDim / 8;
-  const int64_t rowsPerPass = threads / chunksPerRow;
-  assert(headDim % 64 == 0 && threads % chunksPerRow == 0 &&
+  // A thread copies one chunk of a group of `group` consecutive chunks per
+  // row (whole panels: the largest that divides the threads), rows
+  // rowsPerPass apart, group after group.
+  const int64_t chunksPerRow = width.tileCols / 8;
+  const int64_t group = std::gcd(chunksPerRow, threads);
+  const int64_t rowsPerPass = threads / group;
+  assert(width.tileCols % 64 == 0 && group % 8 == 0 &&
          tileRows % rowsPerPass == 0 && "whole panels and passes");
   const bool guard = len % tileRows != 0;
-  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   // This thread's chunk c of rows r0 + rowsPerPass i. The addresses are
   // built from per-thread values plus constants (and one of at most 8
   // swizzled row bases), so that the producer's few registers suffice.
-  Value c = remu(tid, chunksPerRow), r0 = divu(tid, chunksPerRow);
+  Value c = remu(tid, group), r0 = divu(tid, group);
   Value rowStart =
       add(dstBase, add(mul(divu(c, 8), 64 * tileRows), mul(r0, 64)));
   Value chunkInPanel = remu(c, 8);
@@ -176,14 +181,19 @@ void MmaEmitterBase::copyTileSwizzled128(Value global, Value rowBase,
     return v;
   };
   Value srcFirst = add(first, r0);
-  for (int64_t pass = 0; pass < tileRows / rowsPerPass; ++pass) {
-    const int64_t rowShift = pass * rowsPerPass;
-    auto [srcRow, srcElements] = sourceRow(add(srcFirst, rowShift), len, guard);
-    Value srcIdx = add(mul(add(rowBase, srcRow), headDim), mul(c, 8));
-    Value dstIdx = add(base(rowShift), 64 * rowShift);
-    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, tokenTy, dst, ValueRange{dstIdx}, global, ValueRange{srcIdx},
-        b.getIndexAttr(8), srcElements, /*bypassL1=*/b.getUnitAttr()));
+  for (int64_t g0 = 0; g0 < chunksPerRow; g0 += group) {
+    // Group g0 / group starts g0 / 8 panels further.
+    for (int64_t pass = 0; pass < tileRows / rowsPerPass; ++pass) {
+      const int64_t rowShift = pass * rowsPerPass;
+      auto [srcRow, srcElements] =
+          sourceRow(add(srcFirst, rowShift), len, guard);
+      auto [srcCol, columnOk] = sourceColumn(add(c, g0), width);
+      Value srcIdx = add(mul(add(rowBase, srcRow), width.cols), srcCol);
+      Value dstIdx =
+          add(base(rowShift), 64 * rowShift + (g0 / 8) * 64 * tileRows);
+      copyChunk(global, srcIdx, srcElements, columnOk, dst, ValueRange{dstIdx},
+                tokens);
+    }
   }
 }
 
@@ -256,8 +266,9 @@ void MmaEmitterBase::namedBarrierArrive(NamedBarrier which, Value warpgroup,
 
 void MmaEmitterBase::setMaxRegisters(int64_t count, bool increase) {
   NVVM::SetMaxRegisterOp::create(b, loc, count,
-                                 increase ? NVVM::SetMaxRegisterAction::increase
-                                          : NVVM::SetMaxRegisterAction::decrease);
+                                 increase
+                                     ? NVVM::SetMaxRegisterAction::increase
+                                     : NVVM::SetMaxRegisterAction::decrease);
 }
 
 void MmaEmitterBase::cpAsyncWait(int64_t pending) {
@@ -270,9 +281,8 @@ SmallVector<Value> MmaEmitterBase::freshAccumulators(int64_t regs) {
 }
 
 void MmaEmitterBase::MbarrierRing::acquire(Value stage, Value round) {
-  Value reused =
-      arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::uge, round,
-                            e.idx(1));
+  Value reused = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::uge,
+                                       round, e.idx(1));
   e.emitIf(reused, [&] {
     Value parity = e.remu(e.add(round, -1), 2);
     e.mbarrierWait(empty(stage), parity);

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Launches generated kernels on PyTorch tensors (CUDA driver API through
+ctypes), so that ours and PyTorch's backends run on the same tensors, on the
+same stream, timed by the same timer.
+
+    from torch_launch import KernelSet
+    ks = KernelSet("bench/generated/hd/grid-hd/x.json")   # manifest + PTX
+    fwd = ks.kernel("attn_fwd_0")
+    fwd.launch(query=q, key=k, value=v, output=o, lse=lse)
+
+Parameters are bound by name as the manifest lists them
+(docs/kernel-manifest.md): tensors by their data pointer (contiguous, of the
+manifest's shape and dtype: checked before the launch), `u64` scalars as
+Python ints. Launches go to PyTorch's current stream; nothing synchronizes.
+This is a benchmark helper, not the runtime library issue 22 asks for.
+"""
+import ctypes
+import json
+import os
+
+import torch
+
+DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
+          "i1": torch.bool, "i8": torch.int8}
+_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+
+_cuda = None
+
+
+def _driver():
+    global _cuda
+    if _cuda is None:
+        _cuda = ctypes.CDLL("libcuda.so.1")
+        torch.zeros(1, device="cuda")  # the primary context, made current
+    return _cuda
+
+
+def _check(rc, what):
+    if rc != 0:
+        name = ctypes.c_char_p()
+        _driver().cuGetErrorName(rc, ctypes.byref(name))
+        raise RuntimeError(f"{what}: CUDA error {rc} ({name.value.decode() if name.value else '?'})")
+
+
+class Kernel:
+    def __init__(self, module, spec):
+        self.spec = spec
+        self.name = spec["name"]
+        self.func = ctypes.c_void_p()
+        _check(_driver().cuModuleGetFunction(ctypes.byref(self.func), module,
+                                             self.name.encode()),
+               f"cuModuleGetFunction {self.name}")
+        self.smem = int(spec.get("dynamic_shared_memory") or 0)
+        if self.smem > 48 * 1024:
+            _check(_driver().cuFuncSetAttribute(
+                self.func, _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                self.smem), f"cuFuncSetAttribute {self.name}")
+
+    def params(self):
+        return self.spec["params"]
+
+    def launch(self, **args):
+        values = []
+        for p in self.spec["params"]:
+            if p["name"] not in args:
+                raise KeyError(f"{self.name}: parameter {p['name']} not given")
+            a = args[p["name"]]
+            if p["kind"] == "tensor":
+                want = tuple(p["shape"])
+                if tuple(a.shape) != want or a.dtype != DTYPES[p["dtype"]] \
+                        or not a.is_contiguous() or not a.is_cuda:
+                    raise ValueError(f"{self.name}: {p['name']} must be a contiguous CUDA tensor "
+                                     f"{want} {p['dtype']}, got {tuple(a.shape)} {a.dtype}")
+                values.append(ctypes.c_uint64(a.data_ptr()))
+            else:
+                values.append(ctypes.c_uint64(int(a)))
+        ptrs = (ctypes.c_void_p * len(values))(
+            *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
+        g, b = self.spec["grid"], self.spec["block"]
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+        _check(_driver().cuLaunchKernel(self.func, g[0], g[1], g[2], b[0], b[1], b[2],
+                                        self.smem, stream, ptrs, None),
+               f"cuLaunchKernel {self.name}")
+
+
+class KernelSet:
+    """The kernels of one manifest (and its PTX file, beside it)."""
+
+    def __init__(self, manifest_path):
+        with open(manifest_path) as f:
+            self.manifest = json.load(f)
+        ptx_path = os.path.join(os.path.dirname(manifest_path), self.manifest["ptx"])
+        with open(ptx_path, "rb") as f:
+            ptx = f.read() + b"\0"
+        self.module = ctypes.c_void_p()
+        _check(_driver().cuModuleLoadData(ctypes.byref(self.module), ctypes.c_char_p(ptx)),
+               f"cuModuleLoadData {ptx_path}")
+        self.specs = {k["name"]: k for k in self.manifest["kernels"]}
+
+    def kernel(self, name):
+        return Kernel(self.module, self.specs[name])
+
+    def forward(self):
+        """The (first) forward kernel's spec name."""
+        return next(k["name"] for k in self.manifest["kernels"] if k.get("op") == "attention")
