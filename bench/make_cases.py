@@ -254,6 +254,29 @@ def validation_bwd():
                                        tl + ", softcap = 20.0 : f32")
     yield "vb_lk7_f16_d64_sep", t("vb_lk7_f16_d64_sep", 2, 8, 2, 100, 7, 64, 64, "f16", br,
                                   deterministic=True)
+    yield from validation_bwd_head_dims()
+
+
+# Issue 19: the tensor-core backward (mma.sync dkdv + dq) for the head
+# dims D = Dv that are multiples of 16 up to 128 besides 64 and 128, each in
+# a few variants: causal GQA with ragged lengths, dropout, softcap + window +
+# mask, `deterministic`, decoding (Lq < 64) and Lk = 1.
+BWD_HEAD_DIMS = [16, 32, 48, 80, 96, 112]
+
+
+def validation_bwd_head_dims():
+    t = attention_train
+    br = "causal = #attn.causal<bottom_right>"
+    for i, d in enumerate(BWD_HEAD_DIMS):
+        dtype = "bf16" if i % 2 == 0 else "f16"
+        yield f"vb_hd{d}_causal", t(f"vb_hd{d}_causal", 2, 6, 2, 200, 333, d, d, dtype, br)
+        yield f"vb_hd{d}_dropout", t(f"vb_hd{d}_dropout", 1, 4, 4, 129, 130, d, d, dtype,
+                                     "dropout_p = 0.15 : f32", dropout=True)
+        yield f"vb_hd{d}_heavy", t(f"vb_hd{d}_heavy", 2, 4, 2, 150, 170, d, d, dtype,
+                                   br + ", window = array<i64: 64, 0>, softcap = 30.0 : f32",
+                                   mask=((2, 1, 150, 170), "i1"), deterministic=True)
+        yield f"vb_hd{d}_decode", t(f"vb_hd{d}_decode", 3, 8, 2, 5, 300, d, d, dtype, br)
+        yield f"vb_hd{d}_lk1", t(f"vb_hd{d}_lk1", 1, 4, 2, 129, 1, d, d, dtype, "")
 
 
 def sanitize():
@@ -279,6 +302,7 @@ def sanitize():
     yield "s_bwd_separate", "train", t("s_bwd_separate", 1, 2, 1, 70, 129, 64, 64, "bf16",
                                        deterministic=True)
     yield "s_bwd_cuda_core", "train", t("s_bwd_cuda_core", 1, 2, 1, 33, 47, 32, 32, "f32")
+    yield "s_bwd_hd80", "train", t("s_bwd_hd80", 1, 2, 1, 70, 129, 80, 80, "f16", br)
 
 
 def main():

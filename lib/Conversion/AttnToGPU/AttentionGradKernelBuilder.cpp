@@ -609,7 +609,9 @@ static KernelParam workspaceParam(StringRef name, ArrayRef<int64_t> shape) {
 /// block pair instead of seven) and a last kernel scales and converts it.
 /// Fewer than 64 queries (decoding) keep the atomic-free kernels: one query
 /// block makes the separate dq kernel cheap, and ptxas spills the fused
-/// kernel there (ragged single block).
+/// kernel there (ragged single block); so do head dims other than 64 and
+/// 128 (tcgrad::hasAtomicDq), which also keep the mma.sync key-block kernel
+/// (tcgrad::hasWarpgroupKeyBlock).
 static FailureOr<GradKernelSpecs>
 describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
                               const GradKernelOptions &options) {
@@ -622,8 +624,9 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
   const bool wantAtomics =
       options.dqMode == GradDqMode::Atomic ||
       (options.dqMode == GradDqMode::Auto && options.vectorReductions);
-  const bool atomics =
-      wantAtomics && !op.getDeterministic() && queryLen >= tcgrad::kBlock;
+  const bool atomics = wantAtomics && !op.getDeterministic() &&
+                       queryLen >= tcgrad::kBlock &&
+                       tcgrad::hasAtomicDq(headDim);
   std::string why;
   std::optional<int64_t> keyBlock =
       tcgrad::chooseKeyBlock(options.keyBlock, atomics, why);
@@ -636,9 +639,10 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
 
   // GradMma::Auto keeps mma.sync where the wgmma kernel spills.
   const bool wgmma =
-      options.mma == GradMma::Wgmma ||
-      (options.mma == GradMma::Auto &&
-       !(headDim == 128 && op.getDropoutP().convertToFloat() > 0.0f));
+      tcgrad::hasWarpgroupKeyBlock(headDim) &&
+      (options.mma == GradMma::Wgmma ||
+       (options.mma == GradMma::Auto &&
+        !(headDim == 128 && op.getDropoutP().convertToFloat() > 0.0f)));
   GradKernelSpecs specs;
   specs.deterministic = !atomics;
   auto add = [&](StringRef stage, std::array<int64_t, 3> grid,

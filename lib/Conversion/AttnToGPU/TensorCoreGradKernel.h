@@ -27,8 +27,19 @@ constexpr int64_t kBlock = 64, kThreads = 128;
 std::optional<int64_t> chooseKeyBlock(int64_t requested, bool atomicDq,
                                       std::string &why);
 
-/// Whether `op` can use the tensor-core backward; when not, `why` says why.
+/// Whether `op` can use the tensor-core backward (f16/bf16, D = Dv a
+/// multiple of 16 up to 128: the mma.sync kernels' k-steps and the dK/dV
+/// accumulators of one warp's 16 keys); when not, `why` says why.
 bool isEligible(AttentionGradOp op, std::string &why);
+
+/// Whether the dkdv_dq kernel (atomic dQ) exists for `headDim`: its warps
+/// split dQ's columns in chunks of 32 (D = 64, 128); other head dims take
+/// the atomic-free dkdv + dq pair.
+bool hasAtomicDq(int64_t headDim);
+/// Whether the wgmma key-block kernel exists for `headDim`: its tiles are
+/// whole 64-column SW128 panels (D = 64, 128); other head dims take the
+/// mma.sync key-block kernel.
+bool hasWarpgroupKeyBlock(int64_t headDim);
 
 /// The key-block (dkdv / dkdv_dq) kernel's dynamic shared memory, byte
 /// offsets: K and V tiles of keyBlock rows (loaded once), double-buffered Q

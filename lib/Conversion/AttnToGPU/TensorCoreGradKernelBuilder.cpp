@@ -234,6 +234,14 @@ private:
   /// `rowC`, O read from global memory, dO by `loadDO(col)` (8 elements).
   Value partialRowDot(Value rowC, Value col0, int64_t cols,
                       function_ref<Value(Value)> loadDO);
+  /// The same over the 8-column chunks firstChunk, firstChunk + step, ...
+  /// of the row's Dv / 8 (a quad's threads interleaved: Dv / 4 need not be
+  /// whole chunks).
+  Value stridedRowDot(Value rowC, Value firstChunk, int64_t step,
+                      function_ref<Value(Value)> loadDO);
+  /// dO · O of the 8 columns at `col` of global row `rowC`.
+  Value chunkDot(Value rowC, Value col, function_ref<Value(Value)> loadDO,
+                 Value sum);
   /// The dq_accum element at flat f32 index `row * headDim + col` (i64
   /// arithmetic: the accumulator can outgrow 32-bit indices).
   Value dqAccumAt(Value row, Value col);
@@ -387,21 +395,45 @@ std::array<Value, 4> GradEmitter::packA(ArrayRef<Frag> c, int64_t kk) {
 
 Value GradEmitter::partialRowDot(Value rowC, Value col0, int64_t cols,
                                  function_ref<Value(Value)> loadDO) {
-  auto chunkTy = VectorType::get({8}, elt);
   Value sum = f32(0.0f);
-  for (int64_t c = 0; c < cols; c += 8) {
-    Value col = add(col0, c);
-    Value o = vector::LoadOp::create(
-        b, loc, chunkTy, args.output, ValueRange{add(mul(rowC, valueDim), col)},
-        /*nontemporal=*/false, llvm::MaybeAlign(16));
-    Value d = loadDO(col);
-    for (int64_t e = 0; e < 8; ++e) {
-      Value oElt = vector::ExtractOp::create(b, loc, o, e);
-      Value dElt = vector::ExtractOp::create(b, loc, d, e);
-      Value oe = arith::ExtFOp::create(b, loc, b.getF32Type(), oElt);
-      Value de = arith::ExtFOp::create(b, loc, b.getF32Type(), dElt);
-      sum = fmaC(oe, de, sum);
+  for (int64_t c = 0; c < cols; c += 8)
+    sum = chunkDot(rowC, add(col0, c), loadDO, sum);
+  return sum;
+}
+
+Value GradEmitter::stridedRowDot(Value rowC, Value firstChunk, int64_t step,
+                                 function_ref<Value(Value)> loadDO) {
+  const int64_t chunks = valueDim / 8;
+  Value sum = f32(0.0f);
+  for (int64_t pass = 0; pass * step < chunks; ++pass) {
+    Value chunk = add(firstChunk, pass * step);
+    if ((pass + 1) * step <= chunks) {
+      sum = chunkDot(rowC, mul(chunk, 8), loadDO, sum);
+      continue;
     }
+    // A last, partial pass: threads past the row re-read its last chunk and
+    // add nothing.
+    Value dot =
+        chunkDot(rowC, mul(minS(chunk, chunks - 1), 8), loadDO, f32(0.0f));
+    sum = fadd(sum, arith::SelectOp::create(b, loc, ltC(chunk, chunks), dot,
+                                            f32(0.0f)));
+  }
+  return sum;
+}
+
+Value GradEmitter::chunkDot(Value rowC, Value col,
+                            function_ref<Value(Value)> loadDO, Value sum) {
+  auto chunkTy = VectorType::get({8}, elt);
+  Value o = vector::LoadOp::create(b, loc, chunkTy, args.output,
+                                   ValueRange{add(mul(rowC, valueDim), col)},
+                                   /*nontemporal=*/false, llvm::MaybeAlign(16));
+  Value d = loadDO(col);
+  for (int64_t e = 0; e < 8; ++e) {
+    Value oElt = vector::ExtractOp::create(b, loc, o, e);
+    Value dElt = vector::ExtractOp::create(b, loc, d, e);
+    Value oe = arith::ExtFOp::create(b, loc, b.getF32Type(), oElt);
+    Value de = arith::ExtFOp::create(b, loc, b.getF32Type(), dElt);
+    sum = fmaC(oe, de, sum);
   }
   return sum;
 }
@@ -1302,15 +1334,18 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   for (int64_t r = 0; r < 2; ++r) {
     Value rowG = add(qRowBase, rowsC[r]);
     lse2[r] = lseLog2(rowG, ltC(rows[r], queryLen));
-    // The quad's four threads each take Dv / 4 columns of the row.
+    // The quad's four threads each take Dv / 4 columns of the row (whole
+    // 8-column chunks: Dv a multiple of 32), else every fourth chunk.
     Value smemRow = add(mul(warp, 16), add(g, 8 * r));
     auto chunkTy = VectorType::get({8}, elt);
-    Value dot = partialRowDot(
-        rowG, mul(t4, valueDim / 4), valueDim / 4, [&](Value col) -> Value {
-          return vector::LoadOp::create(
-              b, loc, chunkTy, dOS, ValueRange{smemRow, col},
-              /*nontemporal=*/false, llvm::MaybeAlign(16));
-        });
+    auto loadDO = [&](Value col) -> Value {
+      return vector::LoadOp::create(
+          b, loc, chunkTy, dOS, ValueRange{smemRow, col},
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+    };
+    Value dot = valueDim % 32 == 0 ? partialRowDot(rowG, mul(t4, valueDim / 4),
+                                                   valueDim / 4, loadDO)
+                                   : stridedRowDot(rowG, t4, 4, loadDO);
     dot = fadd(dot, shflXor(dot, 1));
     delta[r] = fadd(dot, shflXor(dot, 2));
   }
@@ -1443,12 +1478,17 @@ bool tcgrad::isEligible(AttentionGradOp op, std::string &why) {
     why = "the element type is not f16 or bf16";
     return false;
   }
-  if (d != dv || (d != 64 && d != 128)) {
-    why = "head dims must be equal and 64 or 128";
+  if (d != dv || d % 16 || d > 128) {
+    why = "head dims must be equal multiples of 16 up to 128 (D = " +
+          std::to_string(d) + ", Dv = " + std::to_string(dv) + ")";
     return false;
   }
   return true;
 }
+
+bool tcgrad::hasAtomicDq(int64_t headDim) { return headDim % 64 == 0; }
+
+bool tcgrad::hasWarpgroupKeyBlock(int64_t headDim) { return headDim % 64 == 0; }
 
 std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
                                               std::string &why) {

@@ -48,8 +48,10 @@ struct Tiling {
 /// The head dims as the kernel's tiles hold them: Q and K rows of `qk`
 /// elements, V and O rows of `v`: the tensors' D and Dv rounded up to the
 /// k-step of 16 (mma.sync: a whole ldmatrix.x4 of Q K^T's k and of P V's
-/// dv), or to whole 64-column SW128 panels (wgmma). The padding columns are
-/// zero-filled in shared memory (TileRowWidth); O's are never stored.
+/// dv), or to whole 64-column SW128 panels (wgmma, whose P V then runs
+/// over the padded Dv; Q K^T's k-steps stop at D rounded up to 16). The
+/// padding columns are zero-filled in shared memory (TileRowWidth); O's
+/// are never stored.
 struct TileDims {
   int64_t qk, v;
 };

@@ -327,7 +327,9 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOp op,
   group = heads / kvHeads;
   mTiles = rowsPerWarp / 16;
   nTilesS = blockKV / 8;
-  kStepsQK = dims.qk / 16;
+  // Only Q K^T's k-steps that hold real dims (the tile may be padded to
+  // whole panels further).
+  kStepsQK = roundUp(headDim, 16) / 16;
   nTilesO = dims.v / 8;
   kStepsPV = blockKV / 16;
   tc::SharedLayout layout = tc::sharedLayout(
@@ -1209,6 +1211,22 @@ static int64_t wgmmaFragmentBudget(AttentionOp op) {
   return op.getMask() || op.getSoftcap() ? 160 : 176;
 }
 
+/// Whether the wgmma kernel is the faster one for `op`'s head dims, which
+/// it pads to whole 64-column panels (only Q K^T's k-steps up to D round up
+/// to 16 run; P V runs over the padded Dv). Measured on the H200
+/// (2026-12-01, docs/performance.md, bf16, against the mma.sync kernel):
+/// at L = 4096, 1.16-1.9x faster for D = Dv in {48, 80, 96, 112, 160}
+/// but 4 % slower at D = 32 (padding doubles the work); at L = 257
+/// (ViT-H, D = 80) 17 % slower (a short key loop does not hide the
+/// pipeline's prologue). Whole panels (64, 128, 192, 256) always take it.
+static bool wgmmaPaysForPadding(AttentionOp op) {
+  const int64_t d = op.getQueryType().getDimSize(3),
+                dv = op.getValueType().getDimSize(3);
+  if (d % 64 == 0 && dv % 64 == 0)
+    return true;
+  return std::min(d, dv) > 32 && op.getKeyType().getDimSize(2) >= 512;
+}
+
 /// The dynamic shared memory a block may use on the target (the opt-in
 /// per-block limit; sm_80's when the target is unknown).
 static int64_t sharedMemoryLimit(const TensorCoreTiling &target) {
@@ -1239,12 +1257,12 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
   // need it: Dv > 128, or D = 192 with Dv = 192). Masks and softcap fit
   // its registers (no spills; a boolean key-padding mask measured 1.8x and
   // softcap 1.3x the mma.sync kernel on the H200, session 9); dropout
-  // (Philox per element), short queries and head dims that are not whole
-  // 64-column panels keep the mma.sync kernel below.
+  // (Philox per element), short queries and the padded head dims where it
+  // does not pay (wgmmaPaysForPadding) keep the mma.sync kernel below.
   const bool dropout = op.getDropoutP().convertToFloat() > 0.0f;
   if (requested.warpgroupMma && !dropout &&
-      op.getQueryType().getDimSize(2) > 64 && !requested.warps && d % 64 == 0 &&
-      dv % 64 == 0) {
+      op.getQueryType().getDimSize(2) > 64 && !requested.warps &&
+      wgmmaPaysForPadding(op)) {
     // One warpgroup per 64 query rows.
     if (requested.blockQ && requested.blockQ != 64 && requested.blockQ != 128)
       return fail("query block " + Twine(requested.blockQ) +
