@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
-"""Our forward kernels and PyTorch's SDPA backends on the same PyTorch
-tensors, timed by the same timer (triton.testing.do_bench, which flushes the
-L2 cache before every launch, median of the repetitions), in one run.
+"""Our kernels and PyTorch's SDPA backends on the same PyTorch tensors,
+timed by the same timer (triton.testing.do_bench, which flushes the L2 cache
+before every launch, median of the repetitions), in one run.
 
     python3 bench/bench_torch.py DIR [DIR ...]
 
-DIR holds manifests + PTX from attn-compile (e.g. bench/generated/hd/grid-hd,
-made by `bench/generate.sh`'s head-dim part or by hand). For each forward
-kernel: its output is checked against PyTorch's math backend in float32
-(relative error max|ours - ref| / max|ref|, must be < 2e-2), then ours and
-the FLASH_ATTENTION, CUDNN_ATTENTION and EFFICIENT_ATTENTION backends are
-timed; "-" where a backend refuses the shape. FLOPs: 2 B Hq Lq Lk (D + Dv),
-halved when causal (bench.py's convention).
+DIR holds manifests + PTX from attn-compile (e.g. bench/generated/<chip>/
+grid-hd, made by bench/generate.sh). For each manifest's forward kernel: its
+output is checked against PyTorch's math backend in float32 (relative error
+max|ours - ref| / max|ref|, must be < 2e-2), then ours and the
+FLASH_ATTENTION, CUDNN_ATTENTION and EFFICIENT_ATTENTION backends are timed;
+"-" where a backend refuses the shape. A manifest that also holds a backward
+group (a training step, as grid-bwd-hd/) gets a second line: forward +
+backward (ours: the forward kernel, then the group in order; PyTorch: sdpa
+and autograd.grad of (q, k, v)) against flash and cuDNN, with our dQ/dK/dV
+checked against PyTorch's math-backend gradients. FLOPs: forward
+2 B Hq Lq Lk (D + Dv), halved when causal (bench.py's convention); forward
++ backward 3.5 times that.
 """
 import glob
 import os
@@ -84,9 +89,59 @@ def run(manifest):
             ms[name] = time_ms(theirs)
         except Exception:  # the backend refuses this shape
             ms[name] = None
+    train = train_step(ks, k, args, causal, gqa, scale) if len(ks.specs) > 1 else None
     del args, q, kk, v, o
     torch.cuda.empty_cache()
-    return k, err, nans, ms
+    return k, err, nans, ms, train
+
+
+def rel_err(ours, ref):
+    return ((ours.float() - ref).abs().max() / ref.abs().max()).item()
+
+
+def train_step(ks, k, args, causal, gqa, scale):
+    """Forward + backward times {ours, flash, cudnn} in ms and our gradients'
+    worst relative error against PyTorch's math backend."""
+    dt = DTYPES[k["dtype"]]
+    group = [ks.kernel(n) for n in ks.specs if n.startswith("attn_bwd")]
+    gen = torch.Generator(device="cuda").manual_seed(2)
+    bufs = dict(args)
+    bufs["grad_output"] = torch.randn(args["output"].shape, device="cuda", dtype=dt, generator=gen)
+    for kern in group:
+        for p in kern.params():
+            if p["name"] not in bufs:  # workspaces and gradients, poisoned
+                bufs[p["name"]] = torch.full(p["shape"], float("nan"), device="cuda",
+                                             dtype=DTYPES[p["dtype"]])
+    fwd = ks.kernel(ks.forward())
+
+    def ours():
+        fwd.launch(**{p["name"]: bufs[p["name"]] for p in fwd.params()})
+        for kern in group:
+            kern.launch(**{p["name"]: bufs[p["name"]] for p in kern.params()})
+
+    ours()
+    torch.cuda.synchronize()
+    q, kk, v = (bufs[n].detach().float().requires_grad_() for n in ("query", "key", "value"))
+    with sdpa_kernel([SDPBackend.MATH]):
+        o = F.scaled_dot_product_attention(q, kk, v, is_causal=causal, enable_gqa=gqa, scale=scale)
+    grads = torch.autograd.grad(o, (q, kk, v), bufs["grad_output"].float())
+    err = max(rel_err(bufs[n], g) for n, g in zip(("grad_query", "grad_key", "grad_value"), grads))
+    del q, kk, v, o, grads
+    ms = {"ours": time_ms(ours)}
+    q, kk, v = (bufs[n].detach().clone().requires_grad_() for n in ("query", "key", "value"))
+    for name in ("flash", "cudnn"):
+        def step(be=BACKENDS[name]):
+            with sdpa_kernel([be]):
+                o = F.scaled_dot_product_attention(q, kk, v, is_causal=causal, enable_gqa=gqa,
+                                                   scale=scale)
+            return torch.autograd.grad(o, (q, kk, v), bufs["grad_output"])
+        try:
+            step()
+            torch.cuda.synchronize()
+            ms[name] = time_ms(step)
+        except Exception:  # the backend refuses this shape
+            ms[name] = None
+    return ms, err
 
 
 def main(dirs):
@@ -98,7 +153,7 @@ def main(dirs):
         for m in sorted(glob.glob(os.path.join(d, "*.json"))):
             name = os.path.basename(m)[:-5]
             try:
-                k, err, nans, ms = run(m)
+                k, err, nans, ms, train = run(m)
             except Exception as e:
                 print(f"{name:34} ERROR {str(e)[:120]}")
                 bad += 1
@@ -115,6 +170,15 @@ def main(dirs):
             print(f"{name:34} {shape:34} {mma:9} {ms['ours']:8.3f} {fmt(tf['ours'])} {fmt(tf['flash'])} "
                   f"{fmt(tf['cudnn'])} {fmt(tf['efficient'])} {ratio('flash')} {ratio('cudnn')} "
                   f"{err:8.1e}{'' if ok else ' FAIL (nan=%d)' % nans}", flush=True)
+            if train:
+                tms, gerr = train
+                ttf = {n: (3.5 * f / t / 1e9 if t else None) for n, t in tms.items()}
+                tratio = lambda n: f"{ttf['ours'] / ttf[n]:7.3f}" if ttf.get(n) else "      -"
+                gok = gerr < 2e-2
+                bad += not gok
+                print(f"{'  fwd+bwd':34} {'':34} {'':9} {tms['ours']:8.3f} {fmt(ttf['ours'])} "
+                      f"{fmt(ttf['flash'])} {fmt(ttf['cudnn'])} {'':6} {tratio('flash')} "
+                      f"{tratio('cudnn')} {gerr:8.1e}{'' if gok else ' FAIL'}", flush=True)
     return bad
 
 

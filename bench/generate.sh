@@ -3,8 +3,8 @@
 # (on the machine that has LLVM 22), into bench/generated/<chip>/, which
 # bench/run_h200.sh consumes on the GPU machine:
 #   grid/, validate/          forward kernels (attn.attention)
-#   grid-hd/                  forward kernels of the head-dim sweep
-#                             (bench/bench_torch.py times them)
+#   grid-hd/, grid-bwd-hd/    the head-dim sweep, forward and training
+#                             steps (bench/bench_torch.py times them)
 #   grid-bwd/, validate-bwd/  training steps: each file's forward kernel and
 #                             the backward kernels (dkdv, dq) of its
 #                             attn.attention_grad, which name it ("forward")
@@ -33,7 +33,7 @@ for sub in grid grid-hd validate; do
   done
 done
 failed=()
-for sub in grid-bwd validate-bwd; do
+for sub in grid-bwd grid-bwd-hd validate-bwd; do
   mkdir -p "$out/$sub"
   for f in "$out/mlir/$sub"/*.mlir; do
     n=$(basename "$f" .mlir)

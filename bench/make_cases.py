@@ -124,6 +124,17 @@ def grid_head_dims():
                                          "bf16", "causal = #attn.causal<top_left>")
 
 
+def grid_bwd_head_dims():
+    """Training steps for the backward's head dims (bench/bench_torch.py times
+    forward + backward against PyTorch): D = Dv in {32, 48, 64, 80, 96, 112,
+    128}, B2 H16 L4096, causal and not, bf16."""
+    for d in [32, 48, 64, 80, 96, 112, 128]:
+        for causal in (False, True):
+            name = f"hdb_d{d}_l4096_{'causal' if causal else 'full'}"
+            attrs = "causal = #attn.causal<top_left>" if causal else ""
+            yield name, attention_train(name, 2, 16, 16, 4096, 4096, d, d, "bf16", attrs)
+
+
 def validation():
     """Every variant the CPU path checks, at sizes the GPU reference is quick on."""
     yield "v_gqa_bf16", attention("v_gqa_bf16", 2, 8, 2, 200, 333, 64, 64, "bf16", lse=True)
@@ -311,7 +322,8 @@ def main():
     out = sys.argv[1]
     for sub, cases in [("grid", grid()), ("grid-hd", grid_head_dims()),
                        ("validate", validation()),
-                       ("grid-bwd", grid_bwd()), ("validate-bwd", validation_bwd())]:
+                       ("grid-bwd", grid_bwd()), ("grid-bwd-hd", grid_bwd_head_dims()),
+                       ("validate-bwd", validation_bwd())]:
         os.makedirs(os.path.join(out, sub), exist_ok=True)
         for name, text in cases:
             with open(os.path.join(out, sub, name + ".mlir"), "w") as f:

@@ -1,0 +1,317 @@
+// Issue 19: the tensor-core backward for D = Dv multiples of 16 up to 128
+// besides 64 and 128 (16, 32, 48, 80, 96, 112): the mma.sync dkdv + dq pair
+// after the prep kernel (tcgrad::hasAtomicDq and hasWarpgroupKeyBlock are
+// 64 / 128 only), in four variants each (causal GQA, softcap + window +
+// key-padding mask, dropout, `deterministic`), Lq = Lk = 1000. They
+// assemble for sm_90a and sm_80; like the D = 128 variants
+// (ptxas-tensor-core-grad-heavy.mlir) the dropout dkdv kernels at D >= 80
+// spill a few bytes at the 255-register limit (measured 2026-12-01: at most
+// 44 bytes, D = 112; 4 bytes for D = 112 `deterministic` on sm_80), which
+// this test bounds at 49 bytes. The GPU validation runs them
+// (bench/make_cases.py validation_bwd_head_dims).
+// REQUIRES: ptxas
+// RUN: attn-compile %s --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE90
+// RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=KIND < %t.sm90.json
+// RUN: not grep -q cuda-core %t.sm90.json
+// RUN: attn-compile %s --chip=sm_80 -o %t.sm80.ptx | FileCheck %s --check-prefix=COMPILE80
+// RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=KIND < %t.sm80.json
+// RUN: not grep -q cuda-core %t.sm80.json
+
+// Four kernels per training step: forward, prep, dkdv, dq.
+// COMPILE90: (96 kernels, sm_90a,
+// COMPILE80: (96 kernels, sm_80,
+// CHECK-COUNT-96: {{^ *([0-9]|[1-4][0-9]) bytes stack frame, ([0-9]|[1-4][0-9]) bytes spill stores}}
+// CHECK-NOT: bytes spill stores
+
+// Every kernel is a tensor-core one; the backward: prep, then mma.sync dkdv
+// and dq.
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_0"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_0"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_0"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_1"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_1"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_1"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_2"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_2"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_2"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_3"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_3"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_3"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_4"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_4"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_4"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_5"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_5"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_5"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_6"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_6"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_6"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_7"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_7"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_7"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_8"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_8"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_8"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_9"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_9"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_9"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_10"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_10"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_10"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_11"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_11"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_11"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_12"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_12"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_12"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_13"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_13"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_13"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_14"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_14"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_14"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_15"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_15"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_15"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_16"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_16"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_16"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_17"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_17"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_17"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_18"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_18"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_18"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_19"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_19"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_19"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_20"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_20"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_20"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_21"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_21"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_21"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_22"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_22"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_22"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_23"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_23"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_23"
+
+func.func @t16_causal(%q: tensor<2x8x1000x16xbf16>, %k: tensor<2x2x1000x16xbf16>, %v: tensor<2x2x1000x16xbf16>, %do: tensor<2x8x1000x16xbf16>) -> (tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>) forward(%o, %l : tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x16xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>
+}
+
+func.func @t16_heavy(%q: tensor<2x8x1000x16xbf16>, %k: tensor<2x2x1000x16xbf16>, %v: tensor<2x2x1000x16xbf16>, %do: tensor<2x8x1000x16xbf16>, %m: tensor<2x1x1x1000xi1>) -> (tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>) forward(%o, %l : tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x16xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>
+}
+
+func.func @t16_dropout(%q: tensor<2x8x1000x16xbf16>, %k: tensor<2x2x1000x16xbf16>, %v: tensor<2x2x1000x16xbf16>, %do: tensor<2x8x1000x16xbf16>, %seed: i64, %off: i64) -> (tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>) forward(%o, %l : tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x16xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>
+}
+
+func.func @t16_det(%q: tensor<2x8x1000x16xbf16>, %k: tensor<2x2x1000x16xbf16>, %v: tensor<2x2x1000x16xbf16>, %do: tensor<2x8x1000x16xbf16>) -> (tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>) -> tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>) forward(%o, %l : tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x16xbf16>) {deterministic} -> tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x16xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x16xbf16>, tensor<2x2x1000x16xbf16>, tensor<2x2x1000x16xbf16>
+}
+
+func.func @t32_causal(%q: tensor<2x8x1000x32xbf16>, %k: tensor<2x2x1000x32xbf16>, %v: tensor<2x2x1000x32xbf16>, %do: tensor<2x8x1000x32xbf16>) -> (tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>) forward(%o, %l : tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x32xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>
+}
+
+func.func @t32_heavy(%q: tensor<2x8x1000x32xbf16>, %k: tensor<2x2x1000x32xbf16>, %v: tensor<2x2x1000x32xbf16>, %do: tensor<2x8x1000x32xbf16>, %m: tensor<2x1x1x1000xi1>) -> (tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>) forward(%o, %l : tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x32xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>
+}
+
+func.func @t32_dropout(%q: tensor<2x8x1000x32xbf16>, %k: tensor<2x2x1000x32xbf16>, %v: tensor<2x2x1000x32xbf16>, %do: tensor<2x8x1000x32xbf16>, %seed: i64, %off: i64) -> (tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>) forward(%o, %l : tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x32xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>
+}
+
+func.func @t32_det(%q: tensor<2x8x1000x32xbf16>, %k: tensor<2x2x1000x32xbf16>, %v: tensor<2x2x1000x32xbf16>, %do: tensor<2x8x1000x32xbf16>) -> (tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>) -> tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>) forward(%o, %l : tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x32xbf16>) {deterministic} -> tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x32xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x32xbf16>, tensor<2x2x1000x32xbf16>, tensor<2x2x1000x32xbf16>
+}
+
+func.func @t48_causal(%q: tensor<2x8x1000x48xbf16>, %k: tensor<2x2x1000x48xbf16>, %v: tensor<2x2x1000x48xbf16>, %do: tensor<2x8x1000x48xbf16>) -> (tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>) forward(%o, %l : tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x48xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>
+}
+
+func.func @t48_heavy(%q: tensor<2x8x1000x48xbf16>, %k: tensor<2x2x1000x48xbf16>, %v: tensor<2x2x1000x48xbf16>, %do: tensor<2x8x1000x48xbf16>, %m: tensor<2x1x1x1000xi1>) -> (tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>) forward(%o, %l : tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x48xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>
+}
+
+func.func @t48_dropout(%q: tensor<2x8x1000x48xbf16>, %k: tensor<2x2x1000x48xbf16>, %v: tensor<2x2x1000x48xbf16>, %do: tensor<2x8x1000x48xbf16>, %seed: i64, %off: i64) -> (tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>) forward(%o, %l : tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x48xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>
+}
+
+func.func @t48_det(%q: tensor<2x8x1000x48xbf16>, %k: tensor<2x2x1000x48xbf16>, %v: tensor<2x2x1000x48xbf16>, %do: tensor<2x8x1000x48xbf16>) -> (tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>) -> tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>) forward(%o, %l : tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x48xbf16>) {deterministic} -> tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x48xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x48xbf16>, tensor<2x2x1000x48xbf16>, tensor<2x2x1000x48xbf16>
+}
+
+func.func @t80_causal(%q: tensor<2x8x1000x80xbf16>, %k: tensor<2x2x1000x80xbf16>, %v: tensor<2x2x1000x80xbf16>, %do: tensor<2x8x1000x80xbf16>) -> (tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>) forward(%o, %l : tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x80xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>
+}
+
+func.func @t80_heavy(%q: tensor<2x8x1000x80xbf16>, %k: tensor<2x2x1000x80xbf16>, %v: tensor<2x2x1000x80xbf16>, %do: tensor<2x8x1000x80xbf16>, %m: tensor<2x1x1x1000xi1>) -> (tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>) forward(%o, %l : tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x80xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>
+}
+
+func.func @t80_dropout(%q: tensor<2x8x1000x80xbf16>, %k: tensor<2x2x1000x80xbf16>, %v: tensor<2x2x1000x80xbf16>, %do: tensor<2x8x1000x80xbf16>, %seed: i64, %off: i64) -> (tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>) forward(%o, %l : tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x80xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>
+}
+
+func.func @t80_det(%q: tensor<2x8x1000x80xbf16>, %k: tensor<2x2x1000x80xbf16>, %v: tensor<2x2x1000x80xbf16>, %do: tensor<2x8x1000x80xbf16>) -> (tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>) -> tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>) forward(%o, %l : tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x80xbf16>) {deterministic} -> tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x80xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x80xbf16>, tensor<2x2x1000x80xbf16>, tensor<2x2x1000x80xbf16>
+}
+
+func.func @t96_causal(%q: tensor<2x8x1000x96xbf16>, %k: tensor<2x2x1000x96xbf16>, %v: tensor<2x2x1000x96xbf16>, %do: tensor<2x8x1000x96xbf16>) -> (tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>) forward(%o, %l : tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x96xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>
+}
+
+func.func @t96_heavy(%q: tensor<2x8x1000x96xbf16>, %k: tensor<2x2x1000x96xbf16>, %v: tensor<2x2x1000x96xbf16>, %do: tensor<2x8x1000x96xbf16>, %m: tensor<2x1x1x1000xi1>) -> (tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>) forward(%o, %l : tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x96xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>
+}
+
+func.func @t96_dropout(%q: tensor<2x8x1000x96xbf16>, %k: tensor<2x2x1000x96xbf16>, %v: tensor<2x2x1000x96xbf16>, %do: tensor<2x8x1000x96xbf16>, %seed: i64, %off: i64) -> (tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>) forward(%o, %l : tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x96xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>
+}
+
+func.func @t96_det(%q: tensor<2x8x1000x96xbf16>, %k: tensor<2x2x1000x96xbf16>, %v: tensor<2x2x1000x96xbf16>, %do: tensor<2x8x1000x96xbf16>) -> (tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>) -> tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>) forward(%o, %l : tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x96xbf16>) {deterministic} -> tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x96xbf16>, tensor<2x2x1000x96xbf16>, tensor<2x2x1000x96xbf16>
+}
+
+func.func @t112_causal(%q: tensor<2x8x1000x112xbf16>, %k: tensor<2x2x1000x112xbf16>, %v: tensor<2x2x1000x112xbf16>, %do: tensor<2x8x1000x112xbf16>) -> (tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>) forward(%o, %l : tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x112xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>
+}
+
+func.func @t112_heavy(%q: tensor<2x8x1000x112xbf16>, %k: tensor<2x2x1000x112xbf16>, %v: tensor<2x2x1000x112xbf16>, %do: tensor<2x8x1000x112xbf16>, %m: tensor<2x1x1x1000xi1>) -> (tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>) forward(%o, %l : tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x112xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>
+}
+
+func.func @t112_dropout(%q: tensor<2x8x1000x112xbf16>, %k: tensor<2x2x1000x112xbf16>, %v: tensor<2x2x1000x112xbf16>, %do: tensor<2x8x1000x112xbf16>, %seed: i64, %off: i64) -> (tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>) forward(%o, %l : tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x112xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>
+}
+
+func.func @t112_det(%q: tensor<2x8x1000x112xbf16>, %k: tensor<2x2x1000x112xbf16>, %v: tensor<2x2x1000x112xbf16>, %do: tensor<2x8x1000x112xbf16>) -> (tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>) -> tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>) forward(%o, %l : tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x112xbf16>) {deterministic} -> tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x112xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x112xbf16>, tensor<2x2x1000x112xbf16>, tensor<2x2x1000x112xbf16>
+}
