@@ -710,6 +710,10 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
            << whyNot;
   if (tcOk && choice != KernelChoice::CudaCore)
     return describeTensorCoreGradKernels(op, n, options);
+  if (!tcOk && choice == KernelChoice::Auto)
+    op.emitRemark("GPU code generation: CUDA-core backward kernels, no "
+                  "tensor-core backward: ")
+        << whyNot;
 
   const int64_t t = gradThreadsPerRow(headDim, valueDim);
   const int64_t eltBytes = q.getElementType().isF32() ? 4 : 2;

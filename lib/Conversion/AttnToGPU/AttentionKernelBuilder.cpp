@@ -292,6 +292,12 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
     return op.emitOpError("GPU code generation: no tensor-core kernel: ")
            << whyNot;
   spec.tensorCores = tcOk && choice != KernelChoice::CudaCore;
+  // Say why the (much slower) CUDA-core kernel was chosen when the user
+  // left the choice to the compiler.
+  if (!tcOk && choice == KernelChoice::Auto)
+    op.emitRemark("GPU code generation: CUDA-core kernel, no tensor-core "
+                  "kernel: ")
+        << whyNot;
   if (spec.tensorCores) {
     std::optional<tc::Tiling> t = tc::chooseTiling(op, tiling, whyNot);
     if (!t)
