@@ -269,10 +269,10 @@ def validation_bwd():
 
 
 # Issue 19: the tensor-core backward (mma.sync dkdv + dq) for the head
-# dims D = Dv that are multiples of 16 up to 128 besides 64 and 128, each in
-# a few variants: causal GQA with ragged lengths, dropout, softcap + window +
+# dims D = Dv that are multiples of 8 up to 128 besides 64 and 128 (24, 40,
+# 72, 104: tiles padded to the k-step of 16), each in a few variants: causal GQA with ragged lengths, dropout, softcap + window +
 # mask, `deterministic`, decoding (Lq < 64) and Lk = 1.
-BWD_HEAD_DIMS = [16, 32, 48, 80, 96, 112]
+BWD_HEAD_DIMS = [16, 32, 48, 80, 96, 112, 24, 40, 72, 104]
 
 
 def validation_bwd_head_dims():

@@ -28,9 +28,14 @@ std::optional<int64_t> chooseKeyBlock(int64_t requested, bool atomicDq,
                                       std::string &why);
 
 /// Whether `op` can use the tensor-core backward (f16/bf16, D = Dv a
-/// multiple of 16 up to 128: the mma.sync kernels' k-steps and the dK/dV
-/// accumulators of one warp's 16 keys); when not, `why` says why.
+/// multiple of 8 up to 128: 16-byte rows, and the dK/dV accumulators of one
+/// warp's 16 keys); when not, `why` says why.
 bool isEligible(AttentionGradOp op, std::string &why);
+
+/// The head dim of the mma.sync kernels' tiles: D rounded up to the k-step
+/// of 16, the padding columns zero-filled by the copies (TileRowWidth) and
+/// never stored.
+int64_t tileDim(int64_t headDim);
 
 /// Whether the dkdv_dq kernel (atomic dQ) exists for `headDim`: its warps
 /// split dQ's columns in chunks of 32 (D = 64, 128); other head dims take

@@ -128,7 +128,8 @@ public:
     valueDim = op.getValueType().getDimSize(3);
     group = heads / kvHeads;
     paddedLen = (queryLen + kBlock - 1) / kBlock * kBlock;
-    stride = paddedStride(headDim);
+    tileDim = tcgrad::tileDim(headDim);
+    stride = paddedStride(tileDim);
     foldScale = mods.scale > 0.0f && !mods.softcap && !mods.additiveMask;
     maskedMods = mods;
     if (foldScale)
@@ -230,6 +231,8 @@ private:
   Value dropoutFactor(Value bIdx, Value hIdx, Value query, Value key);
   /// The A fragment of k-step kk from C fragments 2kk, 2kk + 1.
   std::array<Value, 4> packA(ArrayRef<Frag> c, int64_t kk);
+  /// The copied rows of Q, K, V, dO: D elements into tileDim columns.
+  TileRowWidth tileWidth() const { return {headDim, tileDim}; }
   /// dO_i · O_i over columns [col0, col0 + cols) of (clamped) global row
   /// `rowC`, O read from global memory, dO by `loadDO(col)` (8 elements).
   Value partialRowDot(Value rowC, Value col0, int64_t cols,
@@ -284,7 +287,10 @@ private:
   ScoreModifiers mods, maskedMods, plainMods;
   float dropP;
   bool foldScale;
-  int64_t heads, queryLen, kvHeads, keyLen, valueDim, group, stride;
+  int64_t heads, queryLen, kvHeads, keyLen, valueDim, group;
+  /// The mma.sync tiles' head dim (D = Dv rounded up to the k-step of 16,
+  /// tcgrad::tileDim; the padding columns zero-filled) and row stride.
+  int64_t tileDim, stride;
   /// Query rows of the row_dot / lse_log2 / dq_accum workspaces per head:
   /// Lq rounded up to whole blocks.
   int64_t paddedLen;
@@ -485,6 +491,8 @@ void GradEmitter::storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
                                  Value rowBase, Value row0, int64_t limit,
                                  int64_t width) {
   auto pairTy = VectorType::get({2}, elt);
+  // Only the real columns: a padded tile's last n-tiles are not stored.
+  acc = acc.take_front(width / 8);
   for (int64_t r = 0; r < 2; ++r) {
     Value row = add(row0, add(g, 8 * r));
     emitIf(ltC(row, limit), [&] {
@@ -627,18 +635,20 @@ void GradEmitter::emitPrep(gpu::GPUFuncOp func) {
   auto [q0, headRow, paddedRow0] = setUpQueryBlock(func);
   auto chunkTy = VectorType::get({8}, elt);
 
-  // Two threads per row, each over half of Dv.
+  // Two threads per row, each over half of Dv (whole 8-column chunks: Dv a
+  // multiple of 16), else every other chunk.
   Value r = divu(tid, 2), part = remu(tid, 2);
   Value query = add(q0, r);
   Value valid = ltC(query, queryLen);
   Value rowC = add(headRow, minS(query, queryLen - 1));
-  Value dot = partialRowDot(
-      rowC, mul(part, valueDim / 2), valueDim / 2, [&](Value col) -> Value {
-        return vector::LoadOp::create(b, loc, chunkTy, args.gradOutput,
-                                      ValueRange{add(mul(rowC, valueDim), col)},
-                                      /*nontemporal=*/false,
-                                      llvm::MaybeAlign(16));
-      });
+  auto loadDO = [&](Value col) -> Value {
+    return vector::LoadOp::create(b, loc, chunkTy, args.gradOutput,
+                                  ValueRange{add(mul(rowC, valueDim), col)},
+                                  /*nontemporal=*/false, llvm::MaybeAlign(16));
+  };
+  Value dot = valueDim % 16 == 0 ? partialRowDot(rowC, mul(part, valueDim / 2),
+                                                 valueDim / 2, loadDO)
+                                 : stridedRowDot(rowC, part, 2, loadDO);
   dot = fadd(dot, shflXor(dot, 1));
   Value first =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, part, idx(0));
@@ -868,7 +878,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   const int64_t dsStride = kBlock + 8;
   const int64_t tileBytes = kBlock * stride * kOperandBytes; // a Q / dO stage
   const tcgrad::KeyBlockLayout layout =
-      tcgrad::keyBlockLayout(headDim, keyBlock, withDq, /*warpgroupMma=*/false);
+      tcgrad::keyBlockLayout(tileDim, keyBlock, withDq, /*warpgroupMma=*/false);
   const int64_t kOff = layout.keys, vOff = layout.values, qOff = layout.queries,
                 dOOff = layout.gradOutputs, lseOff = layout.lse,
                 deltaOff = layout.delta, dsOff = layout.dsT;
@@ -881,7 +891,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   // dSᵀ as packed pairs, [key][query / 2], for dQ = dS K (withDq only).
   Value dsS =
       withDq ? view(dsOff, {keyBlock, dsStride / 2}, b.getI32Type()) : Value();
-  const int64_t kStepsD = headDim / 16, kStepsDv = valueDim / 16;
+  const int64_t kStepsD = tileDim / 16, kStepsDv = tileDim / 16;
   const int64_t nTilesQ = kBlock / 8;
 
   KeyBlockSchedule sched = scheduleKeyBlock(kBlockIdx, kvHead, keyBlock);
@@ -889,10 +899,10 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
 
   // Prologue: K, V once; Q, dO of the first (head, query block).
   SmallVector<Value> tokens;
-  copyTile(args.key, TileRowWidth::exact(headDim), kvRowBase, k0, keyLen,
-           keyBlock, kS, ValueRange{}, tokens);
-  copyTile(args.value, TileRowWidth::exact(headDim), kvRowBase, k0, keyLen,
-           keyBlock, vS, ValueRange{}, tokens);
+  copyTile(args.key, tileWidth(), kvRowBase, k0, keyLen, keyBlock, kS,
+           ValueRange{}, tokens);
+  copyTile(args.value, tileWidth(), kvRowBase, k0, keyLen, keyBlock, vS,
+           ValueRange{}, tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value kvGroup =
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
@@ -901,10 +911,10 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
     Value h = headOf(sched, it);
     Value base = queryRowBase(h);
     Value q0 = queryBlockStart(sched, it);
-    copyTile(args.query, TileRowWidth::exact(headDim), base, q0, queryLen,
-             kBlock, qS, ValueRange{stage}, ts);
-    copyTile(args.gradOutput, TileRowWidth::exact(headDim), base, q0, queryLen,
-             kBlock, dOS, ValueRange{stage}, ts);
+    copyTile(args.query, tileWidth(), base, q0, queryLen, kBlock, qS,
+             ValueRange{stage}, ts);
+    copyTile(args.gradOutput, tileWidth(), base, q0, queryLen, kBlock, dOS,
+             ValueRange{stage}, ts);
     copyStagedRows(h, q0, stage, lseS, deltaS);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
@@ -947,7 +957,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   invariant.lseS = lseS;
   invariant.deltaS = deltaS;
 
-  const int64_t nTilesDK = headDim / 8, nTilesDV = valueDim / 8;
+  const int64_t nTilesDK = tileDim / 8, nTilesDV = tileDim / 8;
   SmallVector<Value> init(4 * (nTilesDK + nTilesDV), f32(0.0f));
   SmallVector<Value> loop =
       emitLoop(idx(0), total, init, [&](Value it, ValueRange state) {
@@ -1284,15 +1294,15 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   Value qBlockIdx = setUp(func);
   Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   const int64_t tileBytes = kBlock * stride * kOperandBytes; // a K / V stage
-  const tcgrad::DqLayout layout = tcgrad::dqLayout(headDim);
+  const tcgrad::DqLayout layout = tcgrad::dqLayout(tileDim);
   const int64_t qOff = layout.queries, dOOff = layout.gradOutputs,
                 kOff = layout.keys, vOff = layout.values;
   Value qS = view(qOff, {kBlock, stride}, elt);
   Value dOS = view(dOOff, {kBlock, stride}, elt);
   Value kS = view(kOff, {2, kBlock, stride}, elt);
   Value vS = view(vOff, {2, kBlock, stride}, elt);
-  const int64_t kStepsD = headDim / 16, kStepsDv = valueDim / 16;
-  const int64_t nTilesK = kBlock / 8, nTilesDQ = headDim / 8;
+  const int64_t kStepsD = tileDim / 16, kStepsDv = tileDim / 16;
+  const int64_t nTilesK = kBlock / 8, nTilesDQ = tileDim / 8;
   const bool keyGuard = keyLen % kBlock != 0;
 
   Value q0 = mul(qBlockIdx, kBlock);
@@ -1305,20 +1315,20 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
                                             idx(queryLen), idx(keyLen), kBlock);
 
   SmallVector<Value> tokens;
-  copyTile(args.query, TileRowWidth::exact(headDim), qRowBase, q0, queryLen,
-           kBlock, qS, ValueRange{}, tokens);
-  copyTile(args.gradOutput, TileRowWidth::exact(headDim), qRowBase, q0,
-           queryLen, kBlock, dOS, ValueRange{}, tokens);
+  copyTile(args.query, tileWidth(), qRowBase, q0, queryLen, kBlock, qS,
+           ValueRange{}, tokens);
+  copyTile(args.gradOutput, tileWidth(), qRowBase, q0, queryLen, kBlock, dOS,
+           ValueRange{}, tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value qGroup =
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
   auto issue = [&](Value kb, Value stage) {
     SmallVector<Value> ts;
     Value key0 = mul(kb, kBlock);
-    copyTile(args.key, TileRowWidth::exact(headDim), kvRowBase, key0, keyLen,
-             kBlock, kS, ValueRange{stage}, ts);
-    copyTile(args.value, TileRowWidth::exact(headDim), kvRowBase, key0, keyLen,
-             kBlock, vS, ValueRange{stage}, ts);
+    copyTile(args.key, tileWidth(), kvRowBase, key0, keyLen, kBlock, kS,
+             ValueRange{stage}, ts);
+    copyTile(args.value, tileWidth(), kvRowBase, key0, keyLen, kBlock, vS,
+             ValueRange{stage}, ts);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
   Value any =
@@ -1478,8 +1488,8 @@ bool tcgrad::isEligible(AttentionGradOp op, std::string &why) {
     why = "the element type is not f16 or bf16";
     return false;
   }
-  if (d != dv || d % 16 || d > 128) {
-    why = "head dims must be equal multiples of 16 up to 128 (D = " +
+  if (d != dv || d % 8 || d > 128) {
+    why = "head dims must be equal multiples of 8 up to 128 (D = " +
           std::to_string(d) + ", Dv = " + std::to_string(dv) + ")";
     return false;
   }
@@ -1487,6 +1497,8 @@ bool tcgrad::isEligible(AttentionGradOp op, std::string &why) {
 }
 
 bool tcgrad::hasAtomicDq(int64_t headDim) { return headDim % 64 == 0; }
+
+int64_t tcgrad::tileDim(int64_t headDim) { return roundUp(headDim, 16); }
 
 bool tcgrad::hasWarpgroupKeyBlock(int64_t headDim) { return headDim % 64 == 0; }
 
@@ -1539,7 +1551,7 @@ tcgrad::DqLayout tcgrad::dqLayout(int64_t headDim) {
 
 int64_t tcgrad::sharedMemoryBytes(AttentionGradOp op, StringRef stage,
                                   int64_t keyBlock, bool warpgroupMma) {
-  const int64_t headDim = op.getQueryType().getDimSize(3);
+  const int64_t headDim = tileDim(op.getQueryType().getDimSize(3));
   if (stage == "dkdv" || stage == "dkdv_dq")
     return keyBlockLayout(headDim, keyBlock, stage == "dkdv_dq", warpgroupMma)
         .plan.launchBytes();

@@ -17,7 +17,7 @@ func.func @wide_head_dim(%q: tensor<1x1x16x264xf16>, %k: tensor<1x1x16x264xf16>,
   return %o : tensor<1x1x16x264xf16>
 }
 
-// CHECK: cuda-core-remark.mlir:[[@LINE+2]]:{{[0-9]+}}: remark: GPU code generation: CUDA-core backward kernels, no tensor-core backward: head dims must be equal multiples of 16 up to 128 (D = 192, Dv = 128)
+// CHECK: cuda-core-remark.mlir:[[@LINE+2]]:{{[0-9]+}}: remark: GPU code generation: CUDA-core backward kernels, no tensor-core backward: head dims must be equal multiples of 8 up to 128 (D = 192, Dv = 128)
 func.func @mla_backward(%q: tensor<1x2x64x192xbf16>, %k: tensor<1x2x64x192xbf16>, %v: tensor<1x2x64x128xbf16>, %o: tensor<1x2x64x128xbf16>, %lse: tensor<1x2x64xf32>, %do: tensor<1x2x64x128xbf16>) -> (tensor<1x2x64x192xbf16>, tensor<1x2x64x192xbf16>, tensor<1x2x64x128xbf16>) {
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x64x192xbf16>, tensor<1x2x64x192xbf16>, tensor<1x2x64x128xbf16>) forward(%o, %lse : tensor<1x2x64x128xbf16>, tensor<1x2x64xf32>) grad_output(%do : tensor<1x2x64x128xbf16>) -> tensor<1x2x64x192xbf16>, tensor<1x2x64x192xbf16>, tensor<1x2x64x128xbf16>
   return %dq, %dk, %dv : tensor<1x2x64x192xbf16>, tensor<1x2x64x192xbf16>, tensor<1x2x64x128xbf16>
