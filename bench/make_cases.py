@@ -12,6 +12,11 @@ off/on, bf16 and fp16: forward (OUTDIR/grid) and training step
 forward(%o, %lse ...)`, which attn-compile turns into a forward kernel and
 the two backward kernels, dkdv and dq, that name it).
 
+Head dims (issue 19): OUTDIR/grid-hd (forward, D in {32, ..., 256} and the
+issue's ViT-H / D = 256 / MLA shapes) and OUTDIR/grid-bwd-hd (training steps
+for the backward's head dims), which bench/bench_torch.py times against
+PyTorch on the same tensors.
+
 Validation suites: forward variants (OUTDIR/validate) and backward variants
 (OUTDIR/validate-bwd, training steps as in grid-bwd); one small problem per
 kernel family for compute-sanitizer (OUTDIR/sanitize, OUTDIR/sanitize-bwd).
