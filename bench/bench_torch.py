@@ -43,6 +43,17 @@ def time_ms(fn):
     return do_bench(fn, warmup=25, rep=200, return_mode="median")
 
 
+def time_backend_ms(fn):
+    """time_ms of a PyTorch backend's fn, None where the backend refuses the
+    shape (it raises on the first call)."""
+    try:
+        fn()
+        torch.cuda.synchronize()
+    except Exception:
+        return None
+    return time_ms(fn)
+
+
 def run(manifest):
     ks = KernelSet(manifest)
     fwd = ks.kernel(ks.forward())
@@ -51,7 +62,6 @@ def run(manifest):
         raise ValueError("only plain and causal problems are benchmarked here")
     if k["causal"] != "none" and k["query_len"] != k["key_len"]:
         raise ValueError("causal with Lq != Lk: PyTorch's is_causal is top-left")
-    dt = DTYPES[k["dtype"]]
     gen = torch.Generator(device="cuda").manual_seed(1)
     args = {}
     for p in k["params"]:
@@ -74,7 +84,7 @@ def run(manifest):
     with sdpa_kernel([SDPBackend.MATH]):
         ref = F.scaled_dot_product_attention(q.float(), kk.float(), v.float(), is_causal=causal,
                                              enable_gqa=gqa, scale=scale)
-    err = ((o.float() - ref).abs().max() / ref.abs().max()).item()
+    err = rel_err(o, ref)
     nans = torch.isnan(o).sum().item()
     del ref
     ms = {"ours": time_ms(ours)}
@@ -83,12 +93,7 @@ def run(manifest):
             with sdpa_kernel([be]):
                 return F.scaled_dot_product_attention(q, kk, v, is_causal=causal, enable_gqa=gqa,
                                                       scale=scale)
-        try:
-            theirs()
-            torch.cuda.synchronize()
-            ms[name] = time_ms(theirs)
-        except Exception:  # the backend refuses this shape
-            ms[name] = None
+        ms[name] = time_backend_ms(theirs)
     train = train_step(ks, k, args, causal, gqa, scale) if len(ks.specs) > 1 else None
     del args, q, kk, v, o
     torch.cuda.empty_cache()
@@ -135,12 +140,7 @@ def train_step(ks, k, args, causal, gqa, scale):
                 o = F.scaled_dot_product_attention(q, kk, v, is_causal=causal, enable_gqa=gqa,
                                                    scale=scale)
             return torch.autograd.grad(o, (q, kk, v), bufs["grad_output"])
-        try:
-            step()
-            torch.cuda.synchronize()
-            ms[name] = time_ms(step)
-        except Exception:  # the backend refuses this shape
-            ms[name] = None
+        ms[name] = time_backend_ms(step)
     return ms, err
 
 
