@@ -132,12 +132,16 @@ def grid_head_dims():
 def grid_bwd_head_dims():
     """Training steps for the backward's head dims (bench/bench_torch.py times
     forward + backward against PyTorch): D = Dv in {32, 48, 64, 80, 96, 112,
-    128}, B2 H16 L4096, causal and not, bf16."""
-    for d in [32, 48, 64, 80, 96, 112, 128]:
+    128, 160, 192, 256}, B2 H16 L4096, causal and not, bf16; D = 192 with
+    Dv = 128 (multi-head latent attention), causal."""
+    for d in [32, 48, 64, 80, 96, 112, 128, 160, 192, 256]:
         for causal in (False, True):
             name = f"hdb_d{d}_l4096_{'causal' if causal else 'full'}"
             attrs = "causal = #attn.causal<top_left>" if causal else ""
             yield name, attention_train(name, 2, 16, 16, 4096, 4096, d, d, "bf16", attrs)
+    yield "hdb_mla_d192_128_causal", attention_train(
+        "hdb_mla_d192_128_causal", 2, 16, 16, 4096, 4096, 192, 128, "bf16",
+        "causal = #attn.causal<top_left>")
 
 
 def validation():
@@ -278,6 +282,11 @@ def validation_bwd():
 # 72, 104: tiles padded to the k-step of 16), each in a few variants: causal GQA with ragged lengths, dropout, softcap + window +
 # mask, `deterministic`, decoding (Lq < 64) and Lk = 1.
 BWD_HEAD_DIMS = [16, 32, 48, 80, 96, 112, 24, 40, 72, 104]
+# D > 128 and D != Dv (mma.sync; where padded D + Dv > 256 the dkdv kernel
+# splits dK and dV between two blocks per key block, tcgrad::keyBlockParts).
+BWD_WIDE_HEAD_DIMS = [(160, 160), (192, 192), (256, 256), (192, 128),
+                      (256, 128), (128, 64), (64, 128), (96, 64), (40, 96),
+                      (224, 224), (136, 136)]
 
 
 def validation_bwd_head_dims():
@@ -293,6 +302,17 @@ def validation_bwd_head_dims():
                                    mask=((2, 1, 150, 170), "i1"), deterministic=True)
         yield f"vb_hd{d}_decode", t(f"vb_hd{d}_decode", 3, 8, 2, 5, 300, d, d, dtype, br)
         yield f"vb_hd{d}_lk1", t(f"vb_hd{d}_lk1", 1, 4, 2, 129, 1, d, d, dtype, "")
+    for i, (d, dv) in enumerate(BWD_WIDE_HEAD_DIMS):
+        dtype = "bf16" if i % 2 == 0 else "f16"
+        n = f"vb_hd{d}_{dv}"
+        yield f"{n}_causal", t(f"{n}_causal", 2, 6, 2, 200, 333, d, dv, dtype, br)
+        yield f"{n}_dropout", t(f"{n}_dropout", 1, 4, 4, 129, 130, d, dv, dtype,
+                                "dropout_p = 0.15 : f32", dropout=True)
+        yield f"{n}_heavy", t(f"{n}_heavy", 2, 4, 2, 150, 170, d, dv, dtype,
+                              br + ", window = array<i64: 64, 0>, softcap = 30.0 : f32",
+                              mask=((2, 1, 150, 170), "i1"), deterministic=True)
+        yield f"{n}_decode", t(f"{n}_decode", 3, 8, 2, 5, 300, d, dv, dtype, br)
+        yield f"{n}_lk1", t(f"{n}_lk1", 1, 4, 2, 129, 1, d, dv, dtype, "")
 
 
 def sanitize():
@@ -319,6 +339,9 @@ def sanitize():
                                        deterministic=True)
     yield "s_bwd_cuda_core", "train", t("s_bwd_cuda_core", 1, 2, 1, 33, 47, 32, 32, "f32")
     yield "s_bwd_hd80", "train", t("s_bwd_hd80", 1, 2, 1, 70, 129, 80, 80, "f16", br)
+    # dK and dV in separate blocks (D + Dv > 256), and D != Dv.
+    yield "s_bwd_hd256", "train", t("s_bwd_hd256", 1, 2, 1, 70, 129, 256, 256, "bf16", br)
+    yield "s_bwd_hd192_128", "train", t("s_bwd_hd192_128", 1, 2, 2, 129, 70, 192, 128, "f16", "")
 
 
 def main():

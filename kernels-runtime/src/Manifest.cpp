@@ -94,15 +94,16 @@ attnopt::ref::AttentionProblem KernelSpec::problem() const {
   p.headDim = headDim;
   p.valueDim = valueDim;
   p.scale = scale;
-  p.causal = causal == CausalMode::None      ? attnopt::ref::Causal::None
-             : causal == CausalMode::TopLeft ? attnopt::ref::Causal::TopLeft
-                                             : attnopt::ref::Causal::BottomRight;
+  p.causal = causal == CausalMode::None ? attnopt::ref::Causal::None
+             : causal == CausalMode::TopLeft
+                 ? attnopt::ref::Causal::TopLeft
+                 : attnopt::ref::Causal::BottomRight;
   p.hasWindow = hasWindow;
   p.windowLeft = windowLeft;
   p.windowRight = windowRight;
   p.hasSoftcap = hasSoftcap;
   p.softcap = softcap;
-  p.maskKind = !hasMask ? attnopt::ref::MaskKind::None
+  p.maskKind = !hasMask                 ? attnopt::ref::MaskKind::None
                : maskDtype == DType::I1 ? attnopt::ref::MaskKind::Boolean
                                         : attnopt::ref::MaskKind::Additive;
   p.maskShape = maskShape;
@@ -294,6 +295,9 @@ struct Codegen {
   const Value *blockQ = nullptr;  // a positive integer
   const Value *blockKV = nullptr; // a positive integer
   const Value *threads = nullptr; // a positive integer, block[0]
+  /// A positive integer, dkdv only: blocks per key block (2: dK and dV
+  /// accumulated by separate blocks).
+  const Value *keyBlockParts = nullptr;
 };
 
 class Validator {
@@ -334,8 +338,8 @@ private:
         std::string list;
         for (const char *k : keys)
           list += std::string(list.empty() ? "" : ", ") + k;
-        fail(member.second, "unknown field '" + member.first + "' in " +
-                                what + " (expected fields: " + list + ")");
+        fail(member.second, "unknown field '" + member.first + "' in " + what +
+                                " (expected fields: " + list + ")");
       }
     }
   }
@@ -385,8 +389,9 @@ private:
     for (size_t i = 0; i < v.array.size(); ++i) {
       int64_t d = positive(v.array[i], name + "[" + std::to_string(i) + "]");
       if (elements > (int64_t(1) << 50) / d)
-        fail(v, name + ": " + formatShape(s) + "... has more than 2^50 "
-                "elements");
+        fail(v, name + ": " + formatShape(s) +
+                    "... has more than 2^50 "
+                    "elements");
       elements *= d;
       s.push_back(d);
     }
@@ -467,7 +472,8 @@ Manifest Validator::run(const Value &root) {
       ok = c[i] >= '0' && c[i] <= '9';
     if (!ok)
       fail(chip, "chip: expected an NVIDIA architecture like \"sm_80\" or "
-                 "\"sm_90a\", got \"" + c + "\"");
+                 "\"sm_90a\", got \"" +
+                     c + "\"");
     int number = std::stoi(c.substr(3, end - 3));
     m.chipMajor = number / 10;
     m.chipMinor = number % 10;
@@ -476,8 +482,8 @@ Manifest Validator::run(const Value &root) {
 
   const Value &kernels = field(root, "kernels", "the manifest");
   if (!kernels.isArray())
-    fail(kernels, "kernels: expected an array of kernel objects, " +
-                      got(kernels));
+    fail(kernels,
+         "kernels: expected an array of kernel objects, " + got(kernels));
   if (kernels.array.empty())
     fail(kernels, "kernels: expected at least one kernel, got an empty array");
   for (size_t i = 0; i < kernels.array.size(); ++i) {
@@ -581,6 +587,7 @@ Codegen Validator::codegen(const Value &v) const {
   cg.blockQ = count("block_q");
   cg.blockKV = count("block_kv");
   cg.threads = count("threads");
+  cg.keyBlockParts = count("key_block_parts");
   return cg;
 }
 
@@ -714,8 +721,7 @@ void Validator::checkForwardLink(const Value &fv, const KernelSpec &k,
                  "problem)");
   if (f->hasDropoutMask)
     fail(fv, who + " has a dropout_mask, which no backward kernel supports");
-  if (k.dropoutP > 0.0f &&
-      (!f->findParam("seed") || !f->findParam("offset")))
+  if (k.dropoutP > 0.0f && (!f->findParam("seed") || !f->findParam("offset")))
     fail(fv, who + " has no seed/offset parameters, but dropout_p > 0");
 }
 
@@ -728,20 +734,43 @@ KernelSpec Validator::kernel(const Value &v) {
   k.name = string(name, "name");
   bool ident = !(k.name[0] >= '0' && k.name[0] <= '9');
   for (char c : k.name)
-    ident = ident && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '_' || c == '$' ||
-                      c == '.');
+    ident =
+        ident && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                  (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.');
   if (!ident)
     fail(name, "name: expected a PTX entry name ([A-Za-z_$.][A-Za-z0-9_$.]*), "
-               "got \"" + k.name + "\"");
+               "got \"" +
+                   k.name + "\"");
   context = "kernel '" + k.name + "': ";
   checkKeys(v,
-            {"name", "source", "op", "stage", "deterministic", "forward",
-             "group", "dtype", "batch", "query_heads", "kv_heads",
-             "query_len", "key_len", "head_dim", "value_dim", "scale",
-             "causal", "window", "softcap", "dropout_p", "mask",
-             "dropout_mask", "has_lse", "grid", "block",
-             "dynamic_shared_memory", "params", "codegen"},
+            {"name",
+             "source",
+             "op",
+             "stage",
+             "deterministic",
+             "forward",
+             "group",
+             "dtype",
+             "batch",
+             "query_heads",
+             "kv_heads",
+             "query_len",
+             "key_len",
+             "head_dim",
+             "value_dim",
+             "scale",
+             "causal",
+             "window",
+             "softcap",
+             "dropout_p",
+             "mask",
+             "dropout_mask",
+             "has_lse",
+             "grid",
+             "block",
+             "dynamic_shared_memory",
+             "params",
+             "codegen"},
             what);
   // "codegen" (how the compiler generated the kernel) is informational: an
   // object whose fields the runtime does not read.
@@ -765,10 +794,11 @@ KernelSpec Validator::kernel(const Value &v) {
     for (const char *gradOnly : {"stage", "deterministic", "forward", "group"})
       if (const Value *f = v.find(gradOnly))
         fail(*f, std::string(gradOnly) + ": only a backward kernel (\"op\": "
-                 "\"attention_grad\") has this field");
+                                         "\"attention_grad\") has this field");
   } else {
-    const Value &stage = field(v, "stage", "a backward kernel (\"op\": "
-                                           "\"attention_grad\")");
+    const Value &stage = field(v, "stage",
+                               "a backward kernel (\"op\": "
+                               "\"attention_grad\")");
     std::string text = string(stage, "stage");
     for (GradStage s : {GradStage::Prep, GradStage::DKDV, GradStage::DQ,
                         GradStage::DKDVDQ, GradStage::DQConvert})
@@ -818,20 +848,24 @@ KernelSpec Validator::kernel(const Value &v) {
     k.causal = CausalMode::BottomRight;
   else
     fail(causal, "causal: expected \"none\", \"top_left\" or "
-                 "\"bottom_right\", got \"" + c + "\"");
+                 "\"bottom_right\", got \"" +
+                     c + "\"");
 
   const Value &window = field(v, "window", what);
   if (!window.isNull()) {
     if (!window.isArray() || window.array.size() != 2)
       fail(window, "window: expected null or [left, right] (integers >= 0, "
-                   "-1 for unbounded), " + got(window));
+                   "-1 for unbounded), " +
+                       got(window));
     k.hasWindow = true;
-    k.windowLeft = integer(window.array[0], "window[0] (left)", -1,
-                           int64_t(1) << 40, "an integer >= 0 (or -1 for "
-                           "unbounded)");
-    k.windowRight = integer(window.array[1], "window[1] (right)", -1,
-                            int64_t(1) << 40, "an integer >= 0 (or -1 for "
-                            "unbounded)");
+    k.windowLeft =
+        integer(window.array[0], "window[0] (left)", -1, int64_t(1) << 40,
+                "an integer >= 0 (or -1 for "
+                "unbounded)");
+    k.windowRight =
+        integer(window.array[1], "window[1] (right)", -1, int64_t(1) << 40,
+                "an integer >= 0 (or -1 for "
+                "unbounded)");
   }
 
   const Value &softcap = field(v, "softcap", what);
@@ -839,15 +873,15 @@ KernelSpec Validator::kernel(const Value &v) {
     k.hasSoftcap = true;
     k.softcap = f32(softcap, "softcap");
     if (!(k.softcap > 0.0f))
-      fail(softcap, "softcap: expected null or a finite value > 0, got " +
-                        softcap.text);
+      fail(softcap,
+           "softcap: expected null or a finite value > 0, got " + softcap.text);
   }
 
   const Value &dropout = field(v, "dropout_p", what);
   k.dropoutP = f32(dropout, "dropout_p");
   if (!(k.dropoutP >= 0.0f && k.dropoutP < 1.0f))
-    fail(dropout, "dropout_p: expected a value in [0, 1) (as f32), got " +
-                      dropout.text);
+    fail(dropout,
+         "dropout_p: expected a value in [0, 1) (as f32), got " + dropout.text);
 
   // A mask-like field: null or {"dtype": ..., "shape": [B|1, Hq|1, Lq|1,
   // Lk|1]}. Returns whether it is set.
@@ -911,8 +945,7 @@ KernelSpec Validator::kernel(const Value &v) {
     fail(hasLse, "has_lse: expected false for a backward kernel (it reads "
                  "lse, it does not write it)");
 
-  k.grid = dim3(field(v, "grid", what), "grid",
-                {2147483647, 65535, 65535});
+  k.grid = dim3(field(v, "grid", what), "grid", {2147483647, 65535, 65535});
   const Value &block = field(v, "block", what);
   k.block = dim3(block, "block", {1024, 1024, 64});
   uint64_t threads = uint64_t(k.block[0]) * k.block[1] * k.block[2];
@@ -998,6 +1031,10 @@ void Validator::checkLaunch(const Value &v, const KernelSpec &k,
   // The grid: one block per (query block, query head, batch) for the
   // forward and the prep, dq and dq_convert stages, one per (key block, kv
   // head, batch) for dkdv and dkdv_dq (docs/kernel-manifest.md).
+  if (cg.keyBlockParts && k.stage != GradStage::DKDV)
+    fail(*cg.keyBlockParts, "codegen.key_block_parts: only a \"dkdv\" "
+                            "kernel splits its key blocks, not " +
+                                what);
   const bool overKeys =
       k.stage == GradStage::DKDV || k.stage == GradStage::DKDVDQ;
   const Value *tile = overKeys ? cg.blockKV : cg.blockQ;
@@ -1005,8 +1042,10 @@ void Validator::checkLaunch(const Value &v, const KernelSpec &k,
     return;
   int64_t rows = tile->asInteger();
   int64_t len = overKeys ? k.keyLen : k.queryLen;
-  const std::array<int64_t, 3> want = {
-      (len + rows - 1) / rows, overKeys ? k.kvHeads : k.queryHeads, k.batch};
+  const int64_t parts = cg.keyBlockParts ? cg.keyBlockParts->asInteger() : 1;
+  const std::array<int64_t, 3> want = {parts * ((len + rows - 1) / rows),
+                                       overKeys ? k.kvHeads : k.queryHeads,
+                                       k.batch};
   if (want[0] == k.grid[0] && want[1] == k.grid[1] && want[2] == k.grid[2])
     return;
   auto text = [](auto g) {
@@ -1015,10 +1054,13 @@ void Validator::checkLaunch(const Value &v, const KernelSpec &k,
   fail(*v.find("grid"),
        "grid: " + text(k.grid) + " does not match the problem: " + what +
            " runs one block per " +
-           (overKeys ? "(key block, kv head, batch) = (ceil(key_len / "
-                       "codegen.block_kv), kv_heads, batch)"
-                     : "(query block, query head, batch) = (ceil(query_len "
-                       "/ codegen.block_q), query_heads, batch)") +
+           (overKeys && parts > 1 ? "(key block part, kv head, batch) = "
+                                    "(codegen.key_block_parts * ceil(key_len / "
+                                    "codegen.block_kv), kv_heads, batch)"
+            : overKeys ? "(key block, kv head, batch) = (ceil(key_len / "
+                         "codegen.block_kv), kv_heads, batch)"
+                       : "(query block, query head, batch) = (ceil(query_len "
+                         "/ codegen.block_q), query_heads, batch)") +
            " = " + text(want));
 }
 
@@ -1064,8 +1106,8 @@ void Validator::params(const Value &v, KernelSpec &k) {
       checkKeys(pv, {"name", "kind", "role"}, at);
       if (const Value *role = pv.find("role"))
         if (string(*role, at + ": role") != "input")
-          fail(*role, at + ": role: expected \"input\", got \"" + role->text +
-                          "\"");
+          fail(*role,
+               at + ": role: expected \"input\", got \"" + role->text + "\"");
       k.params.push_back(std::move(p));
       continue;
     }
@@ -1133,9 +1175,8 @@ void Validator::params(const Value &v, KernelSpec &k) {
     const Value &sv = field(pv, "shape", at);
     p.shape = shape(sv, at + ": shape");
     if (p.shape != wantShape)
-      fail(sv, at + ": shape " + formatShape(p.shape) +
-                   " does not match " + shapeText + " = " +
-                   formatShape(wantShape));
+      fail(sv, at + ": shape " + formatShape(p.shape) + " does not match " +
+                   shapeText + " = " + formatShape(wantShape));
     k.params.push_back(std::move(p));
   }
 
@@ -1153,9 +1194,9 @@ void Validator::params(const Value &v, KernelSpec &k) {
     missing("lse", " (has_lse is true)");
   bool seed = k.findParam("seed"), offset = k.findParam("offset");
   if (seed != offset)
-    missing(seed ? "offset" : "seed",
-            seed ? " (seed and offset come together)"
-                 : " (seed and offset come together)");
+    missing(seed ? "offset" : "seed", seed
+                                          ? " (seed and offset come together)"
+                                          : " (seed and offset come together)");
   if (k.hasDropoutMask && seed)
     fail(v, "params: 'seed' and 'offset' are listed, but the kernel reads "
             "its keep bits from 'dropout_mask' (the two are exclusive)");
@@ -1261,11 +1302,11 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
   for (const Value &pv : v.array)
     if (pv.isObject())
       if (const Value *n = pv.find("name"))
-        listsRng = listsRng || (n->isString() && (n->text == "seed" ||
-                                                  n->text == "offset"));
+        listsRng = listsRng || (n->isString() &&
+                                (n->text == "seed" || n->text == "offset"));
   bool rng = listsRng || k.dropoutP > 0.0f;
-  std::vector<std::string> order = {"query", "key",    "value",
-                                    "output", "lse",   "grad_output"};
+  std::vector<std::string> order = {"query",  "key", "value",
+                                    "output", "lse", "grad_output"};
   if (k.hasMask)
     order.push_back("mask");
   if (rng) {

@@ -619,14 +619,15 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
   int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
           queryLen = q.getDimSize(2), headDim = q.getDimSize(3);
   int64_t kvHeads = op.getKeyType().getDimSize(1),
-          keyLen = op.getKeyType().getDimSize(2);
+          keyLen = op.getKeyType().getDimSize(2),
+          valueDim = op.getValueType().getDimSize(3);
   const int64_t paddedLen = roundUp(queryLen, tcgrad::kBlock);
   const bool wantAtomics =
       options.dqMode == GradDqMode::Atomic ||
       (options.dqMode == GradDqMode::Auto && options.vectorReductions);
   const bool atomics = wantAtomics && !op.getDeterministic() &&
                        queryLen >= tcgrad::kBlock &&
-                       tcgrad::hasAtomicDq(headDim);
+                       tcgrad::hasAtomicDq(headDim, valueDim);
   std::string why;
   std::optional<int64_t> keyBlock =
       tcgrad::chooseKeyBlock(options.keyBlock, atomics, why);
@@ -639,7 +640,7 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
 
   // GradMma::Auto keeps mma.sync where the wgmma kernel spills.
   const bool wgmma =
-      tcgrad::hasWarpgroupKeyBlock(headDim) &&
+      tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
       (options.mma == GradMma::Wgmma ||
        (options.mma == GradMma::Auto &&
         !(headDim == 128 && op.getDropoutP().convertToFloat() > 0.0f)));
@@ -661,6 +662,10 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
     spec.blockKV = keyBlockStage ? *keyBlock : tcgrad::kBlock;
     spec.block = {keyBlockStage ? 2 * *keyBlock : tcgrad::kThreads, 1, 1};
     spec.grid = grid;
+    if (stage == "dkdv" && !spec.warpgroupMma) {
+      spec.keyBlockParts = tcgrad::keyBlockParts(headDim, valueDim);
+      spec.grid[0] *= spec.keyBlockParts;
+    }
     spec.dynamicSharedBytes = tcgrad::sharedMemoryBytes(
         op, spec.stage, spec.blockKV, spec.warpgroupMma);
     addGradParams(op, spec, workspaces, outputs);
@@ -680,6 +685,16 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
     add("dkdv", overKeys, {rowDot, lseLog2}, {"grad_key", "grad_value"});
     add("dq", overQueries, {}, {"grad_query"});
   }
+  // isEligible checked 64-key blocks; 128 asked for may not fit.
+  const int64_t limit = maxDynamicSharedBytes(options.smVersion);
+  for (const KernelSpec &spec : specs.kernels)
+    if (spec.dynamicSharedBytes > limit)
+      return op.emitOpError("GPU code generation: the ")
+             << spec.stage << " kernel with " << spec.blockKV
+             << " keys per block needs " << spec.dynamicSharedBytes
+             << " bytes of shared memory at D = " << headDim
+             << ", Dv = " << valueDim << ", more than the " << limit
+             << " a block has (use 64 keys per block: grad-block-kv=64)";
   return specs;
 }
 
@@ -703,7 +718,7 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
         "the GPU yet (only the Philox dropout of rng(seed, offset))");
 
   std::string whyNot;
-  bool tcOk = tcgrad::isEligible(op, whyNot);
+  bool tcOk = tcgrad::isEligible(op, options.smVersion, whyNot);
   if (choice == KernelChoice::TensorCore && !tcOk)
     return op.emitOpError(
                "GPU code generation: no tensor-core backward kernel: ")

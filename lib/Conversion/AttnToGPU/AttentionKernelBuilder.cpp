@@ -461,6 +461,8 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
               {"block_kv", spec.blockKV},
               {"threads", spec.block[0]}}},
   };
+  if (spec.keyBlockParts > 1)
+    entry.getObject("codegen")->insert({"key_block_parts", spec.keyBlockParts});
   // The window as the kernels apply it (ScoreModifiers: a side past Lq + Lk
   // is clamped there, which excludes the same keys).
   if (std::optional<std::pair<int64_t, int64_t>> w =

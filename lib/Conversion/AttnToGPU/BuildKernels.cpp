@@ -41,8 +41,9 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
       return fail("unsupported " + name + "=" + value +
                   " (expected auto, wgmma or mma-sync)");
     if (value == "wgmma" && !archSpecific)
-      return fail(name + "=wgmma needs chip=sm_90a (wgmma is an sm_90a "
-                         "instruction), not " +
+      return fail(name +
+                  "=wgmma needs chip=sm_90a (wgmma is an sm_90a "
+                  "instruction), not " +
                   c.chip);
   }
   o.forward = {c.blockQ, c.blockKV, c.warps, hopper ? 90 : 80,
@@ -60,13 +61,14 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
   o.grad.dqMode = *dq;
   // sm_90: one red.global.add.v4.f32 per four dQ elements (PTX 8.1).
   o.grad.vectorReductions = hopper;
+  o.grad.smVersion = hopper ? 90 : 80;
   if (c.gradBlockKV != 0 && c.gradBlockKV != 64 && c.gradBlockKV != 128)
     return fail("unsupported grad-block-kv=" + Twine(c.gradBlockKV) +
                 " (expected 0, 64 or 128)");
   o.grad.keyBlock = c.gradBlockKV;
-  o.grad.mma = c.gradMma == "wgmma"                       ? GradMma::Wgmma
+  o.grad.mma = c.gradMma == "wgmma"                  ? GradMma::Wgmma
                : c.gradMma == "auto" && archSpecific ? GradMma::Auto
-                                                          : GradMma::MmaSync;
+                                                     : GradMma::MmaSync;
   return o;
 }
 

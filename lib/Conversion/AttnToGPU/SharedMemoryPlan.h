@@ -42,6 +42,17 @@ private:
   int64_t end = 0, slack = 0;
 };
 
+/// The dynamic shared memory one block may use on a chip of compute
+/// capability `smVersion` x 10 (the opt-in per-block limit; sm_80's when the
+/// target is unknown, 0).
+inline int64_t maxDynamicSharedBytes(int64_t smVersion) {
+  if (smVersion >= 90)
+    return 227 * 1024;
+  if (smVersion == 86 || smVersion == 87 || smVersion == 89)
+    return 99 * 1024;
+  return 163 * 1024;
+}
+
 } // namespace mlir::attn
 
 #endif // ATTNOPT_LIB_CONVERSION_ATTNTOGPU_SHAREDMEMORYPLAN_H

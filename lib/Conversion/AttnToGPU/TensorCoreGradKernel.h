@@ -27,46 +27,57 @@ constexpr int64_t kBlock = 64, kThreads = 128;
 std::optional<int64_t> chooseKeyBlock(int64_t requested, bool atomicDq,
                                       std::string &why);
 
-/// Whether `op` can use the tensor-core backward (f16/bf16, D = Dv a
-/// multiple of 8 up to 128: 16-byte rows, and the dK/dV accumulators of one
-/// warp's 16 keys); when not, `why` says why.
-bool isEligible(AttentionGradOp op, std::string &why);
+/// Whether `op` can use the tensor-core backward on a chip with compute
+/// capability `smVersion` (80, 90): f16/bf16, D and Dv multiples of 8 (16-byte
+/// rows) up to 256 whose kernels' shared memory fits the chip; when not,
+/// `why` says why.
+bool isEligible(AttentionGradOp op, int64_t smVersion, std::string &why);
 
-/// The head dim of the mma.sync kernels' tiles: D rounded up to the k-step
-/// of 16, the padding columns zero-filled by the copies (TileRowWidth) and
-/// never stored.
+/// The head dim of the mma.sync kernels' tiles: D (or Dv) rounded up to the
+/// k-step of 16, the padding columns zero-filled by the copies
+/// (TileRowWidth) and never stored.
 int64_t tileDim(int64_t headDim);
 
-/// Whether the dkdv_dq kernel (atomic dQ) exists for `headDim`: its warps
-/// split dQ's columns in chunks of 32 (D = 64, 128); other head dims take
-/// the atomic-free dkdv + dq pair.
-bool hasAtomicDq(int64_t headDim);
-/// Whether the wgmma key-block kernel exists for `headDim`: its tiles are
-/// whole 64-column SW128 panels (D = 64, 128); other head dims take the
-/// mma.sync key-block kernel.
-bool hasWarpgroupKeyBlock(int64_t headDim);
+/// Blocks per key block of the mma.sync dkdv kernel: 1 where one warp's dK
+/// and dV accumulators (16 keys x (D + Dv) f32, (D + Dv) / 2 registers per
+/// thread) fit beside the products, i.e. padded D + Dv <= 256; else 2, an
+/// even block (blockIdx.x = 2 kb) accumulating dV and the odd one dK of key
+/// block kb, each recomputing Sᵀ (one more product per block pair, half the
+/// accumulator registers).
+int64_t keyBlockParts(int64_t headDim, int64_t valueDim);
+
+/// Whether the dkdv_dq kernel (atomic dQ) exists for these head dims: its
+/// warps split dQ's columns in chunks of 32 (D = Dv = 64, 128); other head
+/// dims take the atomic-free dkdv + dq pair.
+bool hasAtomicDq(int64_t headDim, int64_t valueDim);
+/// Whether the wgmma key-block kernel exists for these head dims: its tiles
+/// are whole 64-column SW128 panels (D = Dv = 64, 128); other head dims
+/// take the mma.sync key-block kernel.
+bool hasWarpgroupKeyBlock(int64_t headDim, int64_t valueDim);
 
 /// The key-block (dkdv / dkdv_dq) kernel's dynamic shared memory, byte
 /// offsets: K and V tiles of keyBlock rows (loaded once), double-buffered Q
 /// and dO tiles of kBlock rows, double-buffered lse·log2(e) and D rows
 /// (f32), and with dQ the dSᵀ tile. mma.sync: rows padded to
-/// paddedStride(headDim) and dSᵀ [keyBlock][kBlock + 8]; wgmma: unpadded
+/// paddedStride(headDim) (K, Q) or paddedStride(valueDim) (V, dO), dSᵀ
+/// [keyBlock][kBlock + 8]; wgmma (D = Dv): unpadded
 /// 128-byte swizzled tiles, dSᵀ [keyBlock][kBlock] in the core-matrix
 /// layout, and kSwizzle128Alignment bytes of slack.
 struct KeyBlockLayout {
   int64_t keys, values, queries, gradOutputs, lse, delta, dsT;
   SharedMemoryPlan plan;
 };
-KeyBlockLayout keyBlockLayout(int64_t headDim, int64_t keyBlock, bool withDq,
-                              bool warpgroupMma);
+KeyBlockLayout keyBlockLayout(int64_t headDim, int64_t valueDim,
+                              int64_t keyBlock, bool withDq, bool warpgroupMma);
 
 /// The dq kernel's: Q and dO tiles of kBlock rows, double-buffered K and V
-/// tiles of kBlock rows, padded rows.
+/// tiles of kBlock rows, padded rows (Q and K of head dim `headDim`, dO and
+/// V of `valueDim`).
 struct DqLayout {
   int64_t queries, gradOutputs, keys, values;
   SharedMemoryPlan plan;
 };
-DqLayout dqLayout(int64_t headDim);
+DqLayout dqLayout(int64_t headDim, int64_t valueDim);
 
 /// Bytes of dynamic shared memory of the `stage` kernel ("dkdv",
 /// "dkdv_dq" with `keyBlock` keys per block, "dq"; 0 for the others).

@@ -128,8 +128,10 @@ public:
     valueDim = op.getValueType().getDimSize(3);
     group = heads / kvHeads;
     paddedLen = (queryLen + kBlock - 1) / kBlock * kBlock;
-    tileDim = tcgrad::tileDim(headDim);
-    stride = paddedStride(tileDim);
+    tileDimQK = tcgrad::tileDim(headDim);
+    tileDimV = tcgrad::tileDim(valueDim);
+    strideQK = paddedStride(tileDimQK);
+    strideV = paddedStride(tileDimV);
     foldScale = mods.scale > 0.0f && !mods.softcap && !mods.additiveMask;
     maskedMods = mods;
     if (foldScale)
@@ -141,6 +143,8 @@ public:
 
   void emitPrep(gpu::GPUFuncOp func);
   /// dkdv, or with `withDq` dkdv_dq: mma.sync, one warp per 16 keys.
+  /// Its blocks split dK and dV between them where one warp's accumulators
+  /// of both would not fit (tcgrad::keyBlockParts).
   void emitKeyBlocks(gpu::GPUFuncOp func, bool withDq);
   /// The same kernels with wgmma (sm_90a, spec.warpgroupMma): one
   /// warpgroup per 64 keys.
@@ -149,6 +153,13 @@ public:
   void emitDqConvert(gpu::GPUFuncOp func);
 
 private:
+  /// The gradients one key block's blocks accumulate.
+  enum class KeyBlockProducts { Both, ValueOnly, KeyOnly };
+  /// The body of a key-block kernel for key block kBlockIdx of kv head
+  /// kvHead: Sᵀ and Pᵀ, then dV (unless KeyOnly) and dPᵀ, dSᵀ, dK (unless
+  /// ValueOnly).
+  void emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
+                    KeyBlockProducts products);
   /// One (query head, query block) step of a key-block kernel as one thread
   /// sees it: its two keys (C rows g, g + 8 of its warp's 16) and the
   /// staged [2][64] lse·log2(e) and D_i rows.
@@ -213,10 +224,10 @@ private:
   Value view(int64_t byteOff, ArrayRef<int64_t> shape, Type type);
 
   /// Lane offsets (bytes) of the three ldmatrix patterns for a tile with
-  /// row stride `stride`.
-  Value aLaneOffset();
-  Value bLaneOffset();
-  Value bTransLaneOffset();
+  /// row stride `stride` (elements).
+  Value aLaneOffset(int64_t stride);
+  Value bLaneOffset(int64_t stride);
+  Value bTransLaneOffset(int64_t stride);
 
   /// The mask value at (b, h, query, key), indices already clamped.
   Value maskValue(Value bIdx, Value hIdx, Value query, Value key);
@@ -231,8 +242,10 @@ private:
   Value dropoutFactor(Value bIdx, Value hIdx, Value query, Value key);
   /// The A fragment of k-step kk from C fragments 2kk, 2kk + 1.
   std::array<Value, 4> packA(ArrayRef<Frag> c, int64_t kk);
-  /// The copied rows of Q, K, V, dO: D elements into tileDim columns.
-  TileRowWidth tileWidth() const { return {headDim, tileDim}; }
+  /// The copied rows of Q and K (D elements into tileDimQK columns) and of
+  /// V and dO (Dv into tileDimV).
+  TileRowWidth widthQK() const { return {headDim, tileDimQK}; }
+  TileRowWidth widthV() const { return {valueDim, tileDimV}; }
   /// dO_i · O_i over columns [col0, col0 + cols) of (clamped) global row
   /// `rowC`, O read from global memory, dO by `loadDO(col)` (8 elements).
   Value partialRowDot(Value rowC, Value col0, int64_t cols,
@@ -288,9 +301,10 @@ private:
   float dropP;
   bool foldScale;
   int64_t heads, queryLen, kvHeads, keyLen, valueDim, group;
-  /// The mma.sync tiles' head dim (D = Dv rounded up to the k-step of 16,
-  /// tcgrad::tileDim; the padding columns zero-filled) and row stride.
-  int64_t tileDim, stride;
+  /// The mma.sync tiles' head dims (D and Dv rounded up to the k-step of
+  /// 16, tcgrad::tileDim; the padding columns zero-filled) and row strides:
+  /// QK for the Q and K tiles, V for the V and dO tiles.
+  int64_t tileDimQK, tileDimV, strideQK, strideV;
   /// Query rows of the row_dot / lse_log2 / dq_accum workspaces per head:
   /// Lq rounded up to whole blocks.
   int64_t paddedLen;
@@ -337,18 +351,18 @@ Value GradEmitter::view(int64_t byteOff, ArrayRef<int64_t> shape, Type type) {
       viewShift ? add(viewShift, byteOff) : idx(byteOff), ValueRange{});
 }
 
-Value GradEmitter::aLaneOffset() {
+Value GradEmitter::aLaneOffset(int64_t stride) {
   return mul(add(mul(remu(lane, 16), stride), mul(divu(lane, 16), 8)),
              kOperandBytes);
 }
 
-Value GradEmitter::bLaneOffset() {
+Value GradEmitter::bLaneOffset(int64_t stride) {
   return mul(add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), stride),
                  mul(remu(divu(lane, 8), 2), 8)),
              kOperandBytes);
 }
 
-Value GradEmitter::bTransLaneOffset() {
+Value GradEmitter::bTransLaneOffset(int64_t stride) {
   return mul(
       add(mul(add(remu(lane, 8), mul(remu(divu(lane, 8), 2), 8)), stride),
           mul(divu(lane, 16), 8)),
@@ -567,7 +581,7 @@ void GradEmitter::emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
       mul(add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), dsStride),
               add(mul(remu(divu(lane, 8), 2), 8), row0)),
           kOperandBytes);
-  Value bTOff = add(bTransLaneOffset(), mul(col0, kOperandBytes));
+  Value bTOff = add(bTransLaneOffset(strideQK), mul(col0, kOperandBytes));
   Frag zero{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)};
   for (int64_t c0 = 0; c0 < colsPerWarp; c0 += chunk) {
     SmallVector<Frag> acc(2 * chunk / 8, zero); // [m][n-tile]
@@ -580,7 +594,7 @@ void GradEmitter::emitAtomicDq(Value dsBase, int64_t dsStride, Value kBase,
       for (int64_t np = 0; np < chunk / 16; ++np) {
         auto kr =
             ldmatrix4(add(add(kBase, bTOff),
-                          (16 * kk * stride + c0 + 16 * np) * kOperandBytes),
+                          (16 * kk * strideQK + c0 + 16 * np) * kOperandBytes),
                       true);
         for (int64_t m = 0; m < 2; ++m) {
           Frag &lo = acc[m * chunk / 8 + 2 * np];
@@ -870,39 +884,68 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   // the packed form spills 8 bytes on the D = 64 grid shape, with scalar
   // reductions (sm_80) the scalar form does; measured with 128-key blocks.
   packedBF16Convert = !withDq || !spec.vectorReductions;
-  Value kBlockIdx = setUp(func);
+  Value blockX = setUp(func);
   Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  if (tcgrad::keyBlockParts(headDim, valueDim) == 1) {
+    emitKeyBlock(blockX, kvHead, withDq, KeyBlockProducts::Both);
+  } else {
+    // Two blocks per key block (block-uniform branches): dV in the even
+    // one, dK in the odd one.
+    assert(!withDq && "the split key-block kernel has no atomic dQ");
+    Value kBlockIdx = divu(blockX, 2);
+    Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                      remu(blockX, 2), idx(0));
+    Value even = arith::XOrIOp::create(
+        b, loc, odd, arith::ConstantIntOp::create(b, loc, 1, 1));
+    emitIf(even, [&] {
+      emitKeyBlock(kBlockIdx, kvHead, false, KeyBlockProducts::ValueOnly);
+    });
+    emitIf(odd, [&] {
+      emitKeyBlock(kBlockIdx, kvHead, false, KeyBlockProducts::KeyOnly);
+    });
+  }
+  gpu::ReturnOp::create(b, loc);
+}
+
+void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
+                               KeyBlockProducts products) {
+  const bool wantDK = products != KeyBlockProducts::ValueOnly,
+             wantDV = products != KeyBlockProducts::KeyOnly;
   // One warp per 16 keys.
   const int64_t keyBlock = spec.blockKV;
   assert(keyBlock == 16 * (threads / 32) && "one warp per 16 keys");
   const int64_t dsStride = kBlock + 8;
-  const int64_t tileBytes = kBlock * stride * kOperandBytes; // a Q / dO stage
-  const tcgrad::KeyBlockLayout layout =
-      tcgrad::keyBlockLayout(tileDim, keyBlock, withDq, /*warpgroupMma=*/false);
+  // A Q / dO stage.
+  const int64_t qTileBytes = kBlock * strideQK * kOperandBytes,
+                dOTileBytes = kBlock * strideV * kOperandBytes;
+  const tcgrad::KeyBlockLayout layout = tcgrad::keyBlockLayout(
+      tileDimQK, tileDimV, keyBlock, withDq, /*warpgroupMma=*/false);
   const int64_t kOff = layout.keys, vOff = layout.values, qOff = layout.queries,
                 dOOff = layout.gradOutputs, lseOff = layout.lse,
                 deltaOff = layout.delta, dsOff = layout.dsT;
-  Value kS = view(kOff, {keyBlock, stride}, elt);
-  Value vS = view(vOff, {keyBlock, stride}, elt);
-  Value qS = view(qOff, {2, kBlock, stride}, elt);
-  Value dOS = view(dOOff, {2, kBlock, stride}, elt);
+  Value kS = view(kOff, {keyBlock, strideQK}, elt);
+  Value vS = view(vOff, {keyBlock, strideV}, elt);
+  Value qS = view(qOff, {2, kBlock, strideQK}, elt);
+  Value dOS = view(dOOff, {2, kBlock, strideV}, elt);
   Value lseS = view(lseOff, {2, kBlock}, b.getF32Type());
   Value deltaS = view(deltaOff, {2, kBlock}, b.getF32Type());
   // dSᵀ as packed pairs, [key][query / 2], for dQ = dS K (withDq only).
   Value dsS =
       withDq ? view(dsOff, {keyBlock, dsStride / 2}, b.getI32Type()) : Value();
-  const int64_t kStepsD = tileDim / 16, kStepsDv = tileDim / 16;
+  const int64_t kStepsD = tileDimQK / 16, kStepsDv = tileDimV / 16;
   const int64_t nTilesQ = kBlock / 8;
 
   KeyBlockSchedule sched = scheduleKeyBlock(kBlockIdx, kvHead, keyBlock);
   Value k0 = sched.k0, kvRowBase = sched.kvRowBase, total = sched.total;
 
-  // Prologue: K, V once; Q, dO of the first (head, query block).
+  // Prologue: K (and V for dPᵀ) once; Q, dO of the first (head, query
+  // block).
   SmallVector<Value> tokens;
-  copyTile(args.key, tileWidth(), kvRowBase, k0, keyLen, keyBlock, kS,
+  copyTile(args.key, widthQK(), kvRowBase, k0, keyLen, keyBlock, kS,
            ValueRange{}, tokens);
-  copyTile(args.value, tileWidth(), kvRowBase, k0, keyLen, keyBlock, vS,
-           ValueRange{}, tokens);
+  if (wantDK)
+    copyTile(args.value, widthV(), kvRowBase, k0, keyLen, keyBlock, vS,
+             ValueRange{}, tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value kvGroup =
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
@@ -911,9 +954,9 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
     Value h = headOf(sched, it);
     Value base = queryRowBase(h);
     Value q0 = queryBlockStart(sched, it);
-    copyTile(args.query, tileWidth(), base, q0, queryLen, kBlock, qS,
+    copyTile(args.query, widthQK(), base, q0, queryLen, kBlock, qS,
              ValueRange{stage}, ts);
-    copyTile(args.gradOutput, tileWidth(), base, q0, queryLen, kBlock, dOS,
+    copyTile(args.gradOutput, widthV(), base, q0, queryLen, kBlock, dOS,
              ValueRange{stage}, ts);
     copyStagedRows(h, q0, stage, lseS, deltaS);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
@@ -923,18 +966,21 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   emitIf(any, [&] { issue(idx(0), idx(0)); });
   emitWaitAllCopies(kvGroup);
 
-  // K and V A fragments of the warp's 16 keys: in registers for D = 64,
-  // re-read from shared memory for D = 128 (register pressure).
-  Value aOff = add(aLaneOffset(), mul(mul(warp, 16 * stride), kOperandBytes));
-  Value kA = add(add(smemBase, kOff), aOff),
-        vA = add(add(smemBase, vOff), aOff);
+  // K and V A fragments of the warp's 16 keys: in registers for D = Dv = 64,
+  // re-read from shared memory for larger head dims (register pressure).
+  Value kA = add(
+      add(smemBase, kOff),
+      add(aLaneOffset(strideQK), mul(mul(warp, 16 * strideQK), kOperandBytes)));
+  Value vA = add(
+      add(smemBase, vOff),
+      add(aLaneOffset(strideV), mul(mul(warp, 16 * strideV), kOperandBytes)));
   // (The dkdv_dq kernel needs those registers for the dQ product.)
-  const bool fragsInRegisters = headDim <= 64 && !withDq;
+  const bool fragsInRegisters = tileDimQK + tileDimV <= 128 && !withDq;
   SmallVector<std::array<Value, 4>> kFrag, vFrag;
   if (fragsInRegisters) {
     for (int64_t ks = 0; ks < kStepsD; ++ks)
       kFrag.push_back(ldmatrix4(add(kA, ks * 16 * kOperandBytes), false));
-    for (int64_t ks = 0; ks < kStepsDv; ++ks)
+    for (int64_t ks = 0; wantDK && ks < kStepsDv; ++ks)
       vFrag.push_back(ldmatrix4(add(vA, ks * 16 * kOperandBytes), false));
   }
   auto kFragAt = [&](int64_t ks) {
@@ -947,7 +993,8 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
                ? vFrag[ks]
                : ldmatrix4(add(vA, ks * 16 * kOperandBytes), false);
   };
-  Value bOff = bLaneOffset(), bTOff = bTransLaneOffset();
+  Value bOffQK = bLaneOffset(strideQK), bTOffQK = bTransLaneOffset(strideQK);
+  Value bOffV = bLaneOffset(strideV), bTOffV = bTransLaneOffset(strideV);
   // This thread's keys (C rows g, g + 8 of the warp's 16).
   Value keyA = add(k0, add(mul(warp, 16), g));
   KeyStep invariant{};
@@ -957,16 +1004,16 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   invariant.lseS = lseS;
   invariant.deltaS = deltaS;
 
-  const int64_t nTilesDK = tileDim / 8, nTilesDV = tileDim / 8;
+  const int64_t nTilesDK = wantDK ? tileDimQK / 8 : 0,
+                nTilesDV = wantDV ? tileDimV / 8 : 0;
   SmallVector<Value> init(4 * (nTilesDK + nTilesDV), f32(0.0f));
   SmallVector<Value> loop =
       emitLoop(idx(0), total, init, [&](Value it, ValueRange state) {
         KeyStep step =
             beginKeyStep(invariant, sched, it, kvGroup, total, issue);
 
-        Value stageBytes = mul(step.stage, tileBytes);
-        Value qBase = add(add(smemBase, qOff), stageBytes);
-        Value dOBase = add(add(smemBase, dOOff), stageBytes);
+        Value qBase = add(add(smemBase, qOff), mul(step.stage, qTileBytes));
+        Value dOBase = add(add(smemBase, dOOff), mul(step.stage, dOTileBytes));
 
         // Sᵀ = K Qᵀ: 8 n-tiles of 8 queries.
         SmallVector<Frag> s(nTilesQ,
@@ -975,18 +1022,17 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
           auto kf = kFragAt(ks);
           for (int64_t np = 0; np < nTilesQ / 2; ++np) {
             auto qr =
-                ldmatrix4(add(add(qBase, bOff),
-                              (16 * np * stride + 16 * ks) * kOperandBytes),
+                ldmatrix4(add(add(qBase, bOffQK),
+                              (16 * np * strideQK + 16 * ks) * kOperandBytes),
                           false);
             s[2 * np] = mma(kf, qr[0], qr[1], s[2 * np]);
             s[2 * np + 1] = mma(kf, qr[2], qr[3], s[2 * np + 1]);
           }
         }
         Probabilities pr = recomputeProbabilities(step, s);
-        const SmallVector<Frag> &pd = pr.pd;
         SmallVector<std::array<Value, 4>> pdA;
-        for (int64_t kk = 0; kk < kBlock / 16; ++kk)
-          pdA.push_back(packA(pd, kk));
+        for (int64_t kk = 0; wantDV && kk < kBlock / 16; ++kk)
+          pdA.push_back(packA(pr.pd, kk));
 
         SmallVector<Frag> dK(nTilesDK), dV(nTilesDV);
         for (int64_t nt = 0; nt < nTilesDK; ++nt)
@@ -997,52 +1043,54 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
             dV[nt][e] = state[4 * (nTilesDK + nt) + e];
 
         // dV += Pdᵀ dO: k-steps over the 64 queries.
-        for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
+        for (int64_t kk = 0; wantDV && kk < kBlock / 16; ++kk) {
           for (int64_t np = 0; np < nTilesDV / 2; ++np) {
             auto dr =
-                ldmatrix4(add(add(dOBase, bTOff),
-                              (16 * kk * stride + 16 * np) * kOperandBytes),
+                ldmatrix4(add(add(dOBase, bTOffV),
+                              (16 * kk * strideV + 16 * np) * kOperandBytes),
                           true);
             dV[2 * np] = mma(pdA[kk], dr[0], dr[1], dV[2 * np]);
             dV[2 * np + 1] = mma(pdA[kk], dr[2], dr[3], dV[2 * np + 1]);
           }
         }
 
-        // dPᵀ = V dOᵀ.
-        SmallVector<Frag> dP(nTilesQ,
-                             Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
-        for (int64_t ks = 0; ks < kStepsDv; ++ks) {
-          auto vf = vFragAt(ks);
-          for (int64_t np = 0; np < nTilesQ / 2; ++np) {
-            auto dr =
-                ldmatrix4(add(add(dOBase, bOff),
-                              (16 * np * stride + 16 * ks) * kOperandBytes),
-                          false);
-            dP[2 * np] = mma(vf, dr[0], dr[1], dP[2 * np]);
-            dP[2 * np + 1] = mma(vf, dr[2], dr[3], dP[2 * np + 1]);
+        if (wantDK) {
+          // dPᵀ = V dOᵀ.
+          SmallVector<Frag> dP(
+              nTilesQ, Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
+          for (int64_t ks = 0; ks < kStepsDv; ++ks) {
+            auto vf = vFragAt(ks);
+            for (int64_t np = 0; np < nTilesQ / 2; ++np) {
+              auto dr =
+                  ldmatrix4(add(add(dOBase, bOffV),
+                                (16 * np * strideV + 16 * ks) * kOperandBytes),
+                            false);
+              dP[2 * np] = mma(vf, dr[0], dr[1], dP[2 * np]);
+              dP[2 * np + 1] = mma(vf, dr[2], dr[3], dP[2 * np + 1]);
+            }
           }
-        }
 
-        scoreGradients(step, pr, dP);
+          scoreGradients(step, pr, dP);
 
-        // dK += dSᵀ Q (dSᵀ also to shared memory for dQ).
-        for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
-          auto da = packA(dP, kk);
-          if (withDq)
-            storeTransposedScores(dsS, da, kk);
-          for (int64_t np = 0; np < nTilesDK / 2; ++np) {
-            auto qr =
-                ldmatrix4(add(add(qBase, bTOff),
-                              (16 * kk * stride + 16 * np) * kOperandBytes),
-                          true);
-            dK[2 * np] = mma(da, qr[0], qr[1], dK[2 * np]);
-            dK[2 * np + 1] = mma(da, qr[2], qr[3], dK[2 * np + 1]);
+          // dK += dSᵀ Q (dSᵀ also to shared memory for dQ).
+          for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
+            auto da = packA(dP, kk);
+            if (withDq)
+              storeTransposedScores(dsS, da, kk);
+            for (int64_t np = 0; np < nTilesDK / 2; ++np) {
+              auto qr =
+                  ldmatrix4(add(add(qBase, bTOffQK),
+                                (16 * kk * strideQK + 16 * np) * kOperandBytes),
+                            true);
+              dK[2 * np] = mma(da, qr[0], qr[1], dK[2 * np]);
+              dK[2 * np + 1] = mma(da, qr[2], qr[3], dK[2 * np + 1]);
+            }
           }
-        }
-        if (withDq) {
-          gpu::BarrierOp::create(b, loc);
-          emitAtomicDq(add(smemBase, dsOff), dsStride, add(smemBase, kOff),
-                       paddedRow(step.hIdx, step.q0), keyBlock);
+          if (withDq) {
+            gpu::BarrierOp::create(b, loc);
+            emitAtomicDq(add(smemBase, dsOff), dsStride, add(smemBase, kOff),
+                         paddedRow(step.hIdx, step.q0), keyBlock);
+          }
         }
 
         SmallVector<Value> nextState;
@@ -1061,11 +1109,12 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
     for (int64_t e = 0; e < 4; ++e)
       dV[nt][e] = loop[4 * (nTilesDK + nt) + e];
   Value warpKey0 = add(k0, mul(warp, 16));
-  storeFragments(dK, mods.scale, args.gradKey, kvRowBase, warpKey0, keyLen,
-                 headDim);
-  storeFragments(dV, 1.0f, args.gradValue, kvRowBase, warpKey0, keyLen,
-                 valueDim);
-  gpu::ReturnOp::create(b, loc);
+  if (wantDK)
+    storeFragments(dK, mods.scale, args.gradKey, kvRowBase, warpKey0, keyLen,
+                   headDim);
+  if (wantDV)
+    storeFragments(dV, 1.0f, args.gradValue, kvRowBase, warpKey0, keyLen,
+                   valueDim);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1091,7 +1140,8 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   smemBase = aligned;
   const int64_t qTile = kBlock * headDim * kOperandBytes;
   const tcgrad::KeyBlockLayout layout =
-      tcgrad::keyBlockLayout(headDim, keyBlock, withDq, /*warpgroupMma=*/true);
+      tcgrad::keyBlockLayout(headDim, valueDim, keyBlock, withDq,
+                             /*warpgroupMma=*/true);
   const int64_t kOff = layout.keys, vOff = layout.values, qOff = layout.queries,
                 dOOff = layout.gradOutputs, lseOff = layout.lse,
                 deltaOff = layout.delta, dsOff = layout.dsT;
@@ -1293,16 +1343,18 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   packedBF16Convert = false; // sm_80, D = 128: see MmaEmitterBase.h
   Value qBlockIdx = setUp(func);
   Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  const int64_t tileBytes = kBlock * stride * kOperandBytes; // a K / V stage
-  const tcgrad::DqLayout layout = tcgrad::dqLayout(tileDim);
+  // A K / V stage.
+  const int64_t kTileBytes = kBlock * strideQK * kOperandBytes,
+                vTileBytes = kBlock * strideV * kOperandBytes;
+  const tcgrad::DqLayout layout = tcgrad::dqLayout(tileDimQK, tileDimV);
   const int64_t qOff = layout.queries, dOOff = layout.gradOutputs,
                 kOff = layout.keys, vOff = layout.values;
-  Value qS = view(qOff, {kBlock, stride}, elt);
-  Value dOS = view(dOOff, {kBlock, stride}, elt);
-  Value kS = view(kOff, {2, kBlock, stride}, elt);
-  Value vS = view(vOff, {2, kBlock, stride}, elt);
-  const int64_t kStepsD = tileDim / 16, kStepsDv = tileDim / 16;
-  const int64_t nTilesK = kBlock / 8, nTilesDQ = tileDim / 8;
+  Value qS = view(qOff, {kBlock, strideQK}, elt);
+  Value dOS = view(dOOff, {kBlock, strideV}, elt);
+  Value kS = view(kOff, {2, kBlock, strideQK}, elt);
+  Value vS = view(vOff, {2, kBlock, strideV}, elt);
+  const int64_t kStepsD = tileDimQK / 16, kStepsDv = tileDimV / 16;
+  const int64_t nTilesK = kBlock / 8, nTilesDQ = tileDimQK / 8;
   const bool keyGuard = keyLen % kBlock != 0;
 
   Value q0 = mul(qBlockIdx, kBlock);
@@ -1315,9 +1367,9 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
                                             idx(queryLen), idx(keyLen), kBlock);
 
   SmallVector<Value> tokens;
-  copyTile(args.query, tileWidth(), qRowBase, q0, queryLen, kBlock, qS,
+  copyTile(args.query, widthQK(), qRowBase, q0, queryLen, kBlock, qS,
            ValueRange{}, tokens);
-  copyTile(args.gradOutput, tileWidth(), qRowBase, q0, queryLen, kBlock, dOS,
+  copyTile(args.gradOutput, widthV(), qRowBase, q0, queryLen, kBlock, dOS,
            ValueRange{}, tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value qGroup =
@@ -1325,9 +1377,9 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   auto issue = [&](Value kb, Value stage) {
     SmallVector<Value> ts;
     Value key0 = mul(kb, kBlock);
-    copyTile(args.key, tileWidth(), kvRowBase, key0, keyLen, kBlock, kS,
+    copyTile(args.key, widthQK(), kvRowBase, key0, keyLen, kBlock, kS,
              ValueRange{stage}, ts);
-    copyTile(args.value, tileWidth(), kvRowBase, key0, keyLen, kBlock, vS,
+    copyTile(args.value, widthV(), kvRowBase, key0, keyLen, kBlock, vS,
              ValueRange{stage}, ts);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
@@ -1361,9 +1413,12 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   }
 
   // Q and dO A fragments of the warp's rows.
-  Value aOff = add(aLaneOffset(), mul(mul(warp, 16 * stride), kOperandBytes));
-  Value qA = add(add(smemBase, qOff), aOff),
-        dOA = add(add(smemBase, dOOff), aOff);
+  Value qA = add(
+      add(smemBase, qOff),
+      add(aLaneOffset(strideQK), mul(mul(warp, 16 * strideQK), kOperandBytes)));
+  Value dOA = add(
+      add(smemBase, dOOff),
+      add(aLaneOffset(strideV), mul(mul(warp, 16 * strideV), kOperandBytes)));
   // Both are re-read from shared memory at each use: keeping even the D = 64
   // fragments in registers pushed ptxas for sm_80 past 255 registers (it
   // hoists the K/V ldmatrix of a whole block ahead of the products).
@@ -1373,16 +1428,16 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   auto dOFragAt = [&](int64_t ks) {
     return ldmatrix4(add(dOA, ks * 16 * kOperandBytes), false);
   };
-  Value bOff = bLaneOffset(), bTOff = bTransLaneOffset();
+  Value bOffQK = bLaneOffset(strideQK), bTOffQK = bTransLaneOffset(strideQK);
+  Value bOffV = bLaneOffset(strideV);
 
   SmallVector<Value> init(4 * nTilesDQ, f32(0.0f));
   SmallVector<Value> loop =
       emitLoop(first, last, init, [&](Value kb, ValueRange state) {
         Value stage = remu(arith::SubIOp::create(b, loc, kb, first), 2);
         emitPrefetchingStepHead(qGroup, kb, stage, last, issue);
-        Value stageBytes = mul(stage, tileBytes);
-        Value kBase = add(add(smemBase, kOff), stageBytes);
-        Value vBase = add(add(smemBase, vOff), stageBytes);
+        Value kBase = add(add(smemBase, kOff), mul(stage, kTileBytes));
+        Value vBase = add(add(smemBase, vOff), mul(stage, vTileBytes));
         Value k0 = mul(kb, kBlock);
 
         // S = Q Kᵀ.
@@ -1392,8 +1447,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
           auto qf = qFragAt(ks);
           for (int64_t np = 0; np < nTilesK / 2; ++np) {
             auto kr =
-                ldmatrix4(add(add(kBase, bOff),
-                              (16 * np * stride + 16 * ks) * kOperandBytes),
+                ldmatrix4(add(add(kBase, bOffQK),
+                              (16 * np * strideQK + 16 * ks) * kOperandBytes),
                           false);
             s[2 * np] = mma(qf, kr[0], kr[1], s[2 * np]);
             s[2 * np + 1] = mma(qf, kr[2], kr[3], s[2 * np + 1]);
@@ -1428,8 +1483,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
           auto df = dOFragAt(ks);
           for (int64_t np = 0; np < nTilesK / 2; ++np) {
             auto vr =
-                ldmatrix4(add(add(vBase, bOff),
-                              (16 * np * stride + 16 * ks) * kOperandBytes),
+                ldmatrix4(add(add(vBase, bOffV),
+                              (16 * np * strideV + 16 * ks) * kOperandBytes),
                           false);
             dP[2 * np] = mma(df, vr[0], vr[1], dP[2 * np]);
             dP[2 * np + 1] = mma(df, vr[2], vr[3], dP[2 * np + 1]);
@@ -1456,8 +1511,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
           auto da = packA(dP, kk);
           for (int64_t np = 0; np < nTilesDQ / 2; ++np) {
             auto kr =
-                ldmatrix4(add(add(kBase, bTOff),
-                              (16 * kk * stride + 16 * np) * kOperandBytes),
+                ldmatrix4(add(add(kBase, bTOffQK),
+                              (16 * kk * strideQK + 16 * np) * kOperandBytes),
                           true);
             dQ[2 * np] = mma(da, kr[0], kr[1], dQ[2 * np]);
             dQ[2 * np + 1] = mma(da, kr[2], kr[3], dQ[2 * np + 1]);
@@ -1480,7 +1535,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
 
 } // namespace
 
-bool tcgrad::isEligible(AttentionGradOp op, std::string &why) {
+bool tcgrad::isEligible(AttentionGradOp op, int64_t smVersion,
+                        std::string &why) {
   Type elt = op.getQueryType().getElementType();
   int64_t d = op.getQueryType().getDimSize(3),
           dv = op.getValueType().getDimSize(3);
@@ -1488,19 +1544,41 @@ bool tcgrad::isEligible(AttentionGradOp op, std::string &why) {
     why = "the element type is not f16 or bf16";
     return false;
   }
-  if (d != dv || d % 8 || d > 128) {
-    why = "head dims must be equal multiples of 8 up to 128 (D = " +
-          std::to_string(d) + ", Dv = " + std::to_string(dv) + ")";
+  if (d % 8 || dv % 8 || d > 256 || dv > 256) {
+    why =
+        "head dims must be multiples of 8 up to 256 (D = " + std::to_string(d) +
+        ", Dv = " + std::to_string(dv) + ")";
+    return false;
+  }
+  // The larger of the key-block kernel (64 keys) and the dq kernel.
+  const int64_t tileD = tileDim(d), tileDv = tileDim(dv);
+  const int64_t bytes = std::max(
+      keyBlockLayout(tileD, tileDv, 64, false, false).plan.launchBytes(),
+      dqLayout(tileD, tileDv).plan.launchBytes());
+  const int64_t limit = maxDynamicSharedBytes(smVersion);
+  if (bytes > limit) {
+    why = "the kernels' tiles at D = " + std::to_string(d) +
+          ", Dv = " + std::to_string(dv) + " need " + std::to_string(bytes) +
+          " bytes of shared memory, more than the " + std::to_string(limit) +
+          " a block has on sm_" + std::to_string(smVersion ? smVersion : 80);
     return false;
   }
   return true;
 }
 
-bool tcgrad::hasAtomicDq(int64_t headDim) { return headDim % 64 == 0; }
+bool tcgrad::hasAtomicDq(int64_t headDim, int64_t valueDim) {
+  return headDim == valueDim && (headDim == 64 || headDim == 128);
+}
 
 int64_t tcgrad::tileDim(int64_t headDim) { return roundUp(headDim, 16); }
 
-bool tcgrad::hasWarpgroupKeyBlock(int64_t headDim) { return headDim % 64 == 0; }
+int64_t tcgrad::keyBlockParts(int64_t headDim, int64_t valueDim) {
+  return tileDim(headDim) + tileDim(valueDim) <= 256 ? 1 : 2;
+}
+
+bool tcgrad::hasWarpgroupKeyBlock(int64_t headDim, int64_t valueDim) {
+  return headDim == valueDim && (headDim == 64 || headDim == 128);
+}
 
 std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
                                               std::string &why) {
@@ -1518,16 +1596,18 @@ std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
   return std::nullopt;
 }
 
-tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t keyBlock,
-                                              bool withDq, bool warpgroupMma) {
+tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim,
+                                              int64_t keyBlock, bool withDq,
+                                              bool warpgroupMma) {
   constexpr int64_t f32Bytes = 4;
-  const int64_t rowBytes =
-      (warpgroupMma ? headDim : paddedStride(headDim)) * kOperandBytes;
+  auto rowBytes = [&](int64_t dim) {
+    return (warpgroupMma ? dim : paddedStride(dim)) * kOperandBytes;
+  };
   KeyBlockLayout l;
-  l.keys = l.plan.place(keyBlock * rowBytes);
-  l.values = l.plan.place(keyBlock * rowBytes);
-  l.queries = l.plan.place(2 * kBlock * rowBytes);
-  l.gradOutputs = l.plan.place(2 * kBlock * rowBytes);
+  l.keys = l.plan.place(keyBlock * rowBytes(headDim));
+  l.values = l.plan.place(keyBlock * rowBytes(valueDim));
+  l.queries = l.plan.place(2 * kBlock * rowBytes(headDim));
+  l.gradOutputs = l.plan.place(2 * kBlock * rowBytes(valueDim));
   l.lse = l.plan.place(2 * kBlock * f32Bytes);
   l.delta = l.plan.place(2 * kBlock * f32Bytes);
   l.dsT = l.plan.regionBytes();
@@ -1539,24 +1619,29 @@ tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t keyBlock,
   return l;
 }
 
-tcgrad::DqLayout tcgrad::dqLayout(int64_t headDim) {
-  const int64_t tileBytes = kBlock * paddedStride(headDim) * kOperandBytes;
+tcgrad::DqLayout tcgrad::dqLayout(int64_t headDim, int64_t valueDim) {
+  const int64_t qkTileBytes = kBlock * paddedStride(headDim) * kOperandBytes,
+                vTileBytes = kBlock * paddedStride(valueDim) * kOperandBytes;
   DqLayout l;
-  l.queries = l.plan.place(tileBytes);
-  l.gradOutputs = l.plan.place(tileBytes);
-  l.keys = l.plan.place(2 * tileBytes);
-  l.values = l.plan.place(2 * tileBytes);
+  l.queries = l.plan.place(qkTileBytes);
+  l.gradOutputs = l.plan.place(vTileBytes);
+  l.keys = l.plan.place(2 * qkTileBytes);
+  l.values = l.plan.place(2 * vTileBytes);
   return l;
 }
 
 int64_t tcgrad::sharedMemoryBytes(AttentionGradOp op, StringRef stage,
                                   int64_t keyBlock, bool warpgroupMma) {
-  const int64_t headDim = tileDim(op.getQueryType().getDimSize(3));
+  // The wgmma tiles are unpadded (D = Dv = 64, 128).
+  const int64_t d = op.getQueryType().getDimSize(3),
+                dv = op.getValueType().getDimSize(3);
   if (stage == "dkdv" || stage == "dkdv_dq")
-    return keyBlockLayout(headDim, keyBlock, stage == "dkdv_dq", warpgroupMma)
+    return keyBlockLayout(warpgroupMma ? d : tileDim(d),
+                          warpgroupMma ? dv : tileDim(dv), keyBlock,
+                          stage == "dkdv_dq", warpgroupMma)
         .plan.launchBytes();
   if (stage == "dq")
-    return dqLayout(headDim).plan.launchBytes();
+    return dqLayout(tileDim(d), tileDim(dv)).plan.launchBytes();
   return 0; // prep and dq_convert
 }
 

@@ -1227,24 +1227,13 @@ static bool wgmmaPaysForPadding(AttentionOp op) {
   return std::min(d, dv) > 32 && op.getKeyType().getDimSize(2) >= 512;
 }
 
-/// The dynamic shared memory a block may use on the target (the opt-in
-/// per-block limit; sm_80's when the target is unknown).
-static int64_t sharedMemoryLimit(const TensorCoreTiling &target) {
-  if (target.smVersion >= 90)
-    return 227 * 1024;
-  if (target.smVersion == 86 || target.smVersion == 87 ||
-      target.smVersion == 89)
-    return 99 * 1024;
-  return 163 * 1024;
-}
-
 std::optional<tc::Tiling>
 tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
   const int64_t d = op.getQueryType().getDimSize(3),
                 dv = op.getValueType().getDimSize(3);
   const bool elementwiseHeavy = op.getDropoutP().convertToFloat() > 0.0f ||
                                 op.getSoftcap() || op.getMask();
-  const int64_t smemLimit = sharedMemoryLimit(requested);
+  const int64_t smemLimit = maxDynamicSharedBytes(requested.smVersion);
   auto fail = [&](const Twine &msg) -> std::optional<Tiling> {
     why = msg.str();
     return std::nullopt;

@@ -78,6 +78,10 @@ struct KernelSpec {
   /// (TensorCoreTiling::warpgroupMma) or the backward's dkdv / dkdv_dq
   /// kernel (GradKernelOptions::mma).
   bool warpgroupMma = false;
+  /// Backward dkdv kernel: blocks per key block (tcgrad::keyBlockParts): 2
+  /// where dK and dV are accumulated by separate blocks (even blockIdx.x:
+  /// dV, odd: dK), which doubles grid[0].
+  int64_t keyBlockParts = 1;
   int64_t dynamicSharedBytes = 0; ///< Launch with this much dynamic smem.
   std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
   SmallVector<KernelParam> params;
@@ -96,8 +100,8 @@ struct TensorCoreTiling {
   /// the tensor cores from 128-byte swizzled shared-memory tiles, a
   /// producer warpgroup copying them (mbarriers signal the stages), the
   /// consumer loop software-pipelined. tc::chooseTiling takes it for the
-  /// variants without dropout, with Lq > 64 and no requested warp count. Measured
-  /// 1.27-1.75x FlashAttention-2 on the H200 (docs/performance.md,
+  /// variants without dropout, with Lq > 64 and no requested warp count.
+  /// Measured 1.27-1.75x FlashAttention-2 on the H200 (docs/performance.md,
   /// session 9).
   bool warpgroupMma = false;
 };
@@ -179,6 +183,9 @@ struct GradKernelOptions {
   int64_t keyBlock = 0;
   /// Matrix instructions of the dkdv / dkdv_dq kernel (GradMma).
   GradMma mma = GradMma::MmaSync;
+  /// The target's compute capability x 10 (80, 90): the tensor-core kernels
+  /// must fit its shared memory (0: sm_80's limit).
+  int64_t smVersion = 0;
 };
 
 /// Chooses the mapping of `op`'s backward kernels, named
@@ -209,11 +216,11 @@ llvm::json::Object kernelManifestEntry(AttentionGradOp op,
 /// The code generation choices as a user spells them: attn-compile's flags
 /// and the attn-to-gpu pass's options (same names, same defaults).
 struct GpuCodegenChoices {
-  std::string chip = "sm_90a";   ///< sm_80, sm_90 or sm_90a
-  std::string kernel = "auto";   ///< auto, tensor-core, cuda-core
-  std::string mma = "auto";      ///< forward: auto, wgmma, mma-sync
-  std::string gradMma = "auto";  ///< backward key-block kernel: same
-  std::string gradDq = "auto";   ///< auto, separate, atomic
+  std::string chip = "sm_90a";  ///< sm_80, sm_90 or sm_90a
+  std::string kernel = "auto";  ///< auto, tensor-core, cuda-core
+  std::string mma = "auto";     ///< forward: auto, wgmma, mma-sync
+  std::string gradMma = "auto"; ///< backward key-block kernel: same
+  std::string gradDq = "auto";  ///< auto, separate, atomic
   int64_t blockQ = 0, blockKV = 0, warps = 0; ///< forward tiling; 0 chooses
   int64_t gradBlockKV = 0;                    ///< 0, 64 or 128
 };

@@ -1,0 +1,324 @@
+// Issue 19: the tensor-core backward for head dims past 128 and D != Dv
+// (mma.sync prep + dkdv + dq; TensorCoreGradKernelBuilder.cpp). Where the
+// padded D + Dv exceed 256, one warp cannot hold both dK and dV, and the
+// dkdv kernel splits them between two blocks per key block
+// (tcgrad::keyBlockParts; "key_block_parts": 2 in the manifest). Three
+// variants per pair (causal GQA; softcap + window + key-padding mask;
+// dropout), Lq = Lk = 1000, on sm_90a and sm_80 (D = 256 with Dv = 256 does
+// not fit sm_80's shared memory: ptxas-tensor-core-grad-d256.mlir). Most
+// kernels do not spill; measured 2026-12-01 with ptxas 13, the dropout dkdv
+// kernels at D = 136 spill up to 48 bytes (sm_80) and a few others 4 to 32
+// bytes; this test bounds every kernel at 99 bytes. The GPU validation runs
+// these head dims (bench/make_cases.py BWD_WIDE_HEAD_DIMS).
+// REQUIRES: ptxas
+// RUN: attn-compile %s --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE90
+// RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=KIND < %t.sm90.json
+// RUN: not grep -q cuda-core %t.sm90.json
+// RUN: attn-compile %s --chip=sm_80 -o %t.sm80.ptx | FileCheck %s --check-prefix=COMPILE80
+// RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=KIND < %t.sm80.json
+// RUN: not grep -q cuda-core %t.sm80.json
+
+// Four kernels per training step: forward, prep, dkdv, dq.
+// COMPILE90: (84 kernels, sm_90a,
+// COMPILE80: (84 kernels, sm_80,
+// CHECK-COUNT-84: {{^ *([0-9]|[1-9][0-9])[0-9]? bytes stack frame, ([0-9]|[1-9][0-9]) bytes spill stores}}
+// CHECK-NOT: bytes spill stores
+
+// Every kernel is a tensor-core one; the backward: prep, then mma.sync dkdv
+// (split where D + Dv > 256) and dq.
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_0"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_0"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_0"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_1"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_1"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_1"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_2"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_2"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_2"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_3"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_3"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_3"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_4"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_4"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_4"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_5"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_5"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_5"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_6"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_6"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_6"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_7"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_7"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_7"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_8"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_8"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_8"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_9"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_9"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_9"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_10"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_10"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_10"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_11"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_11"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_11"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_12"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_12"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_12"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_13"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_13"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_13"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_14"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_14"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_14"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_15"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_15"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_15"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_16"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_16"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_16"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_17"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_17"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_17"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_18"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_18"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_18"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_19"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_19"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_19"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_prep_20"
+// KIND: "key_block_parts": 2,
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dkdv_20"
+// KIND-NOT: "key_block_parts"
+// KIND: "mma": "mma.sync",
+// KIND: "name": "attn_bwd_dq_20"
+
+func.func @t160_160_causal(%q: tensor<2x8x1000x160xbf16>, %k: tensor<2x2x1000x160xbf16>, %v: tensor<2x2x1000x160xbf16>, %do: tensor<2x8x1000x160xbf16>) -> (tensor<2x8x1000x160xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x160xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>) forward(%o, %l : tensor<2x8x1000x160xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x160xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x160xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>
+}
+
+func.func @t160_160_heavy(%q: tensor<2x8x1000x160xbf16>, %k: tensor<2x2x1000x160xbf16>, %v: tensor<2x2x1000x160xbf16>, %do: tensor<2x8x1000x160xbf16>, %m: tensor<2x1x1x1000xi1>) -> (tensor<2x8x1000x160xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x160xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>) forward(%o, %l : tensor<2x8x1000x160xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x160xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x160xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>
+}
+
+func.func @t160_160_dropout(%q: tensor<2x8x1000x160xbf16>, %k: tensor<2x2x1000x160xbf16>, %v: tensor<2x2x1000x160xbf16>, %do: tensor<2x8x1000x160xbf16>, %seed: i64, %off: i64) -> (tensor<2x8x1000x160xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x160xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>) forward(%o, %l : tensor<2x8x1000x160xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x160xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x160xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>
+}
+
+func.func @t192_192_causal(%q: tensor<2x8x1000x192xbf16>, %k: tensor<2x2x1000x192xbf16>, %v: tensor<2x2x1000x192xbf16>, %do: tensor<2x8x1000x192xbf16>) -> (tensor<2x8x1000x192xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x192xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>) forward(%o, %l : tensor<2x8x1000x192xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x192xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x192xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>
+}
+
+func.func @t192_192_heavy(%q: tensor<2x8x1000x192xbf16>, %k: tensor<2x2x1000x192xbf16>, %v: tensor<2x2x1000x192xbf16>, %do: tensor<2x8x1000x192xbf16>, %m: tensor<2x1x1x1000xi1>) -> (tensor<2x8x1000x192xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x192xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>) forward(%o, %l : tensor<2x8x1000x192xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x192xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x192xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>
+}
+
+func.func @t192_192_dropout(%q: tensor<2x8x1000x192xbf16>, %k: tensor<2x2x1000x192xbf16>, %v: tensor<2x2x1000x192xbf16>, %do: tensor<2x8x1000x192xbf16>, %seed: i64, %off: i64) -> (tensor<2x8x1000x192xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x192xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>) forward(%o, %l : tensor<2x8x1000x192xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x192xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x192xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x192xbf16>
+}
+
+func.func @t192_128_causal(%q: tensor<2x8x1000x192xbf16>, %k: tensor<2x2x1000x192xbf16>, %v: tensor<2x2x1000x128xbf16>, %do: tensor<2x8x1000x128xbf16>) -> (tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>) forward(%o, %l : tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x128xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>
+}
+
+func.func @t192_128_heavy(%q: tensor<2x8x1000x192xbf16>, %k: tensor<2x2x1000x192xbf16>, %v: tensor<2x2x1000x128xbf16>, %do: tensor<2x8x1000x128xbf16>, %m: tensor<2x1x1x1000xi1>) -> (tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>) forward(%o, %l : tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x128xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>
+}
+
+func.func @t192_128_dropout(%q: tensor<2x8x1000x192xbf16>, %k: tensor<2x2x1000x192xbf16>, %v: tensor<2x2x1000x128xbf16>, %do: tensor<2x8x1000x128xbf16>, %seed: i64, %off: i64) -> (tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>) forward(%o, %l : tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x128xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x192xbf16>, tensor<2x2x1000x192xbf16>, tensor<2x2x1000x128xbf16>
+}
+
+func.func @t256_128_causal(%q: tensor<2x8x1000x256xbf16>, %k: tensor<2x2x1000x256xbf16>, %v: tensor<2x2x1000x128xbf16>, %do: tensor<2x8x1000x128xbf16>) -> (tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>) forward(%o, %l : tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x128xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>
+}
+
+func.func @t256_128_heavy(%q: tensor<2x8x1000x256xbf16>, %k: tensor<2x2x1000x256xbf16>, %v: tensor<2x2x1000x128xbf16>, %do: tensor<2x8x1000x128xbf16>, %m: tensor<2x1x1x1000xi1>) -> (tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>) forward(%o, %l : tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x128xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>
+}
+
+func.func @t256_128_dropout(%q: tensor<2x8x1000x256xbf16>, %k: tensor<2x2x1000x256xbf16>, %v: tensor<2x2x1000x128xbf16>, %do: tensor<2x8x1000x128xbf16>, %seed: i64, %off: i64) -> (tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>) forward(%o, %l : tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x128xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x128xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x256xbf16>, tensor<2x2x1000x256xbf16>, tensor<2x2x1000x128xbf16>
+}
+
+func.func @t128_64_causal(%q: tensor<2x8x1000x128xbf16>, %k: tensor<2x2x1000x128xbf16>, %v: tensor<2x2x1000x64xbf16>, %do: tensor<2x8x1000x64xbf16>) -> (tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>) forward(%o, %l : tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x64xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>
+}
+
+func.func @t128_64_heavy(%q: tensor<2x8x1000x128xbf16>, %k: tensor<2x2x1000x128xbf16>, %v: tensor<2x2x1000x64xbf16>, %do: tensor<2x8x1000x64xbf16>, %m: tensor<2x1x1x1000xi1>) -> (tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>) forward(%o, %l : tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x64xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>
+}
+
+func.func @t128_64_dropout(%q: tensor<2x8x1000x128xbf16>, %k: tensor<2x2x1000x128xbf16>, %v: tensor<2x2x1000x64xbf16>, %do: tensor<2x8x1000x64xbf16>, %seed: i64, %off: i64) -> (tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>) forward(%o, %l : tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x64xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x64xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x128xbf16>, tensor<2x2x1000x128xbf16>, tensor<2x2x1000x64xbf16>
+}
+
+func.func @t40_96_causal(%q: tensor<2x8x1000x40xbf16>, %k: tensor<2x2x1000x40xbf16>, %v: tensor<2x2x1000x96xbf16>, %do: tensor<2x8x1000x96xbf16>) -> (tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>) forward(%o, %l : tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x96xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>
+}
+
+func.func @t40_96_heavy(%q: tensor<2x8x1000x40xbf16>, %k: tensor<2x2x1000x40xbf16>, %v: tensor<2x2x1000x96xbf16>, %do: tensor<2x8x1000x96xbf16>, %m: tensor<2x1x1x1000xi1>) -> (tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>) forward(%o, %l : tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x96xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>
+}
+
+func.func @t40_96_dropout(%q: tensor<2x8x1000x40xbf16>, %k: tensor<2x2x1000x40xbf16>, %v: tensor<2x2x1000x96xbf16>, %do: tensor<2x8x1000x96xbf16>, %seed: i64, %off: i64) -> (tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>) forward(%o, %l : tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x96xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x96xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x40xbf16>, tensor<2x2x1000x40xbf16>, tensor<2x2x1000x96xbf16>
+}
+
+func.func @t136_136_causal(%q: tensor<2x8x1000x136xbf16>, %k: tensor<2x2x1000x136xbf16>, %v: tensor<2x2x1000x136xbf16>, %do: tensor<2x8x1000x136xbf16>) -> (tensor<2x8x1000x136xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x136xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>) forward(%o, %l : tensor<2x8x1000x136xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x136xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x136xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>
+}
+
+func.func @t136_136_heavy(%q: tensor<2x8x1000x136xbf16>, %k: tensor<2x2x1000x136xbf16>, %v: tensor<2x2x1000x136xbf16>, %do: tensor<2x8x1000x136xbf16>, %m: tensor<2x1x1x1000xi1>) -> (tensor<2x8x1000x136xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x136xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>) forward(%o, %l : tensor<2x8x1000x136xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x136xbf16>) mask(%m : tensor<2x1x1x1000xi1>) {softcap = 30.0 : f32, window = array<i64: 100, 0>, causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x136xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>
+}
+
+func.func @t136_136_dropout(%q: tensor<2x8x1000x136xbf16>, %k: tensor<2x2x1000x136xbf16>, %v: tensor<2x2x1000x136xbf16>, %do: tensor<2x8x1000x136xbf16>, %seed: i64, %off: i64) -> (tensor<2x8x1000x136xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>) {
+  %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x136xbf16>, tensor<2x8x1000xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>) forward(%o, %l : tensor<2x8x1000x136xbf16>, tensor<2x8x1000xf32>) grad_output(%do : tensor<2x8x1000x136xbf16>) rng(%seed, %off) {dropout_p = 0.1 : f32} -> tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>
+  return %o, %l, %dq, %dk, %dv : tensor<2x8x1000x136xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x136xbf16>, tensor<2x2x1000x136xbf16>, tensor<2x2x1000x136xbf16>
+}
