@@ -94,16 +94,15 @@ attnopt::ref::AttentionProblem KernelSpec::problem() const {
   p.headDim = headDim;
   p.valueDim = valueDim;
   p.scale = scale;
-  p.causal = causal == CausalMode::None ? attnopt::ref::Causal::None
-             : causal == CausalMode::TopLeft
-                 ? attnopt::ref::Causal::TopLeft
-                 : attnopt::ref::Causal::BottomRight;
+  p.causal = causal == CausalMode::None      ? attnopt::ref::Causal::None
+             : causal == CausalMode::TopLeft ? attnopt::ref::Causal::TopLeft
+                                             : attnopt::ref::Causal::BottomRight;
   p.hasWindow = hasWindow;
   p.windowLeft = windowLeft;
   p.windowRight = windowRight;
   p.hasSoftcap = hasSoftcap;
   p.softcap = softcap;
-  p.maskKind = !hasMask                 ? attnopt::ref::MaskKind::None
+  p.maskKind = !hasMask ? attnopt::ref::MaskKind::None
                : maskDtype == DType::I1 ? attnopt::ref::MaskKind::Boolean
                                         : attnopt::ref::MaskKind::Additive;
   p.maskShape = maskShape;
@@ -338,8 +337,8 @@ private:
         std::string list;
         for (const char *k : keys)
           list += std::string(list.empty() ? "" : ", ") + k;
-        fail(member.second, "unknown field '" + member.first + "' in " + what +
-                                " (expected fields: " + list + ")");
+        fail(member.second, "unknown field '" + member.first + "' in " +
+                                what + " (expected fields: " + list + ")");
       }
     }
   }
@@ -389,9 +388,8 @@ private:
     for (size_t i = 0; i < v.array.size(); ++i) {
       int64_t d = positive(v.array[i], name + "[" + std::to_string(i) + "]");
       if (elements > (int64_t(1) << 50) / d)
-        fail(v, name + ": " + formatShape(s) +
-                    "... has more than 2^50 "
-                    "elements");
+        fail(v, name + ": " + formatShape(s) + "... has more than 2^50 "
+                "elements");
       elements *= d;
       s.push_back(d);
     }
@@ -472,8 +470,7 @@ Manifest Validator::run(const Value &root) {
       ok = c[i] >= '0' && c[i] <= '9';
     if (!ok)
       fail(chip, "chip: expected an NVIDIA architecture like \"sm_80\" or "
-                 "\"sm_90a\", got \"" +
-                     c + "\"");
+                 "\"sm_90a\", got \"" + c + "\"");
     int number = std::stoi(c.substr(3, end - 3));
     m.chipMajor = number / 10;
     m.chipMinor = number % 10;
@@ -482,8 +479,8 @@ Manifest Validator::run(const Value &root) {
 
   const Value &kernels = field(root, "kernels", "the manifest");
   if (!kernels.isArray())
-    fail(kernels,
-         "kernels: expected an array of kernel objects, " + got(kernels));
+    fail(kernels, "kernels: expected an array of kernel objects, " +
+                      got(kernels));
   if (kernels.array.empty())
     fail(kernels, "kernels: expected at least one kernel, got an empty array");
   for (size_t i = 0; i < kernels.array.size(); ++i) {
@@ -721,7 +718,8 @@ void Validator::checkForwardLink(const Value &fv, const KernelSpec &k,
                  "problem)");
   if (f->hasDropoutMask)
     fail(fv, who + " has a dropout_mask, which no backward kernel supports");
-  if (k.dropoutP > 0.0f && (!f->findParam("seed") || !f->findParam("offset")))
+  if (k.dropoutP > 0.0f &&
+      (!f->findParam("seed") || !f->findParam("offset")))
     fail(fv, who + " has no seed/offset parameters, but dropout_p > 0");
 }
 
@@ -734,43 +732,20 @@ KernelSpec Validator::kernel(const Value &v) {
   k.name = string(name, "name");
   bool ident = !(k.name[0] >= '0' && k.name[0] <= '9');
   for (char c : k.name)
-    ident =
-        ident && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                  (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.');
+    ident = ident && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                      (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+                      c == '.');
   if (!ident)
     fail(name, "name: expected a PTX entry name ([A-Za-z_$.][A-Za-z0-9_$.]*), "
-               "got \"" +
-                   k.name + "\"");
+               "got \"" + k.name + "\"");
   context = "kernel '" + k.name + "': ";
   checkKeys(v,
-            {"name",
-             "source",
-             "op",
-             "stage",
-             "deterministic",
-             "forward",
-             "group",
-             "dtype",
-             "batch",
-             "query_heads",
-             "kv_heads",
-             "query_len",
-             "key_len",
-             "head_dim",
-             "value_dim",
-             "scale",
-             "causal",
-             "window",
-             "softcap",
-             "dropout_p",
-             "mask",
-             "dropout_mask",
-             "has_lse",
-             "grid",
-             "block",
-             "dynamic_shared_memory",
-             "params",
-             "codegen"},
+            {"name", "source", "op", "stage", "deterministic", "forward",
+             "group", "dtype", "batch", "query_heads", "kv_heads",
+             "query_len", "key_len", "head_dim", "value_dim", "scale",
+             "causal", "window", "softcap", "dropout_p", "mask",
+             "dropout_mask", "has_lse", "grid", "block",
+             "dynamic_shared_memory", "params", "codegen"},
             what);
   // "codegen" (how the compiler generated the kernel) is informational: an
   // object whose fields the runtime does not read.
@@ -794,11 +769,10 @@ KernelSpec Validator::kernel(const Value &v) {
     for (const char *gradOnly : {"stage", "deterministic", "forward", "group"})
       if (const Value *f = v.find(gradOnly))
         fail(*f, std::string(gradOnly) + ": only a backward kernel (\"op\": "
-                                         "\"attention_grad\") has this field");
+                 "\"attention_grad\") has this field");
   } else {
-    const Value &stage = field(v, "stage",
-                               "a backward kernel (\"op\": "
-                               "\"attention_grad\")");
+    const Value &stage = field(v, "stage", "a backward kernel (\"op\": "
+                                           "\"attention_grad\")");
     std::string text = string(stage, "stage");
     for (GradStage s : {GradStage::Prep, GradStage::DKDV, GradStage::DQ,
                         GradStage::DKDVDQ, GradStage::DQConvert})
@@ -848,24 +822,20 @@ KernelSpec Validator::kernel(const Value &v) {
     k.causal = CausalMode::BottomRight;
   else
     fail(causal, "causal: expected \"none\", \"top_left\" or "
-                 "\"bottom_right\", got \"" +
-                     c + "\"");
+                 "\"bottom_right\", got \"" + c + "\"");
 
   const Value &window = field(v, "window", what);
   if (!window.isNull()) {
     if (!window.isArray() || window.array.size() != 2)
       fail(window, "window: expected null or [left, right] (integers >= 0, "
-                   "-1 for unbounded), " +
-                       got(window));
+                   "-1 for unbounded), " + got(window));
     k.hasWindow = true;
-    k.windowLeft =
-        integer(window.array[0], "window[0] (left)", -1, int64_t(1) << 40,
-                "an integer >= 0 (or -1 for "
-                "unbounded)");
-    k.windowRight =
-        integer(window.array[1], "window[1] (right)", -1, int64_t(1) << 40,
-                "an integer >= 0 (or -1 for "
-                "unbounded)");
+    k.windowLeft = integer(window.array[0], "window[0] (left)", -1,
+                           int64_t(1) << 40, "an integer >= 0 (or -1 for "
+                           "unbounded)");
+    k.windowRight = integer(window.array[1], "window[1] (right)", -1,
+                            int64_t(1) << 40, "an integer >= 0 (or -1 for "
+                            "unbounded)");
   }
 
   const Value &softcap = field(v, "softcap", what);
@@ -873,15 +843,15 @@ KernelSpec Validator::kernel(const Value &v) {
     k.hasSoftcap = true;
     k.softcap = f32(softcap, "softcap");
     if (!(k.softcap > 0.0f))
-      fail(softcap,
-           "softcap: expected null or a finite value > 0, got " + softcap.text);
+      fail(softcap, "softcap: expected null or a finite value > 0, got " +
+                        softcap.text);
   }
 
   const Value &dropout = field(v, "dropout_p", what);
   k.dropoutP = f32(dropout, "dropout_p");
   if (!(k.dropoutP >= 0.0f && k.dropoutP < 1.0f))
-    fail(dropout,
-         "dropout_p: expected a value in [0, 1) (as f32), got " + dropout.text);
+    fail(dropout, "dropout_p: expected a value in [0, 1) (as f32), got " +
+                      dropout.text);
 
   // A mask-like field: null or {"dtype": ..., "shape": [B|1, Hq|1, Lq|1,
   // Lk|1]}. Returns whether it is set.
@@ -945,7 +915,8 @@ KernelSpec Validator::kernel(const Value &v) {
     fail(hasLse, "has_lse: expected false for a backward kernel (it reads "
                  "lse, it does not write it)");
 
-  k.grid = dim3(field(v, "grid", what), "grid", {2147483647, 65535, 65535});
+  k.grid = dim3(field(v, "grid", what), "grid",
+                {2147483647, 65535, 65535});
   const Value &block = field(v, "block", what);
   k.block = dim3(block, "block", {1024, 1024, 64});
   uint64_t threads = uint64_t(k.block[0]) * k.block[1] * k.block[2];
@@ -1054,13 +1025,14 @@ void Validator::checkLaunch(const Value &v, const KernelSpec &k,
   fail(*v.find("grid"),
        "grid: " + text(k.grid) + " does not match the problem: " + what +
            " runs one block per " +
-           (overKeys && parts > 1 ? "(key block part, kv head, batch) = "
-                                    "(codegen.key_block_parts * ceil(key_len / "
-                                    "codegen.block_kv), kv_heads, batch)"
+           (overKeys && parts > 1
+                ? "(key block part, kv head, batch) = "
+                  "(codegen.key_block_parts * ceil(key_len / "
+                  "codegen.block_kv), kv_heads, batch)"
             : overKeys ? "(key block, kv head, batch) = (ceil(key_len / "
                          "codegen.block_kv), kv_heads, batch)"
-                       : "(query block, query head, batch) = (ceil(query_len "
-                         "/ codegen.block_q), query_heads, batch)") +
+                     : "(query block, query head, batch) = (ceil(query_len "
+                       "/ codegen.block_q), query_heads, batch)") +
            " = " + text(want));
 }
 
@@ -1106,8 +1078,8 @@ void Validator::params(const Value &v, KernelSpec &k) {
       checkKeys(pv, {"name", "kind", "role"}, at);
       if (const Value *role = pv.find("role"))
         if (string(*role, at + ": role") != "input")
-          fail(*role,
-               at + ": role: expected \"input\", got \"" + role->text + "\"");
+          fail(*role, at + ": role: expected \"input\", got \"" + role->text +
+                          "\"");
       k.params.push_back(std::move(p));
       continue;
     }
@@ -1175,8 +1147,9 @@ void Validator::params(const Value &v, KernelSpec &k) {
     const Value &sv = field(pv, "shape", at);
     p.shape = shape(sv, at + ": shape");
     if (p.shape != wantShape)
-      fail(sv, at + ": shape " + formatShape(p.shape) + " does not match " +
-                   shapeText + " = " + formatShape(wantShape));
+      fail(sv, at + ": shape " + formatShape(p.shape) +
+                   " does not match " + shapeText + " = " +
+                   formatShape(wantShape));
     k.params.push_back(std::move(p));
   }
 
@@ -1194,9 +1167,9 @@ void Validator::params(const Value &v, KernelSpec &k) {
     missing("lse", " (has_lse is true)");
   bool seed = k.findParam("seed"), offset = k.findParam("offset");
   if (seed != offset)
-    missing(seed ? "offset" : "seed", seed
-                                          ? " (seed and offset come together)"
-                                          : " (seed and offset come together)");
+    missing(seed ? "offset" : "seed",
+            seed ? " (seed and offset come together)"
+                 : " (seed and offset come together)");
   if (k.hasDropoutMask && seed)
     fail(v, "params: 'seed' and 'offset' are listed, but the kernel reads "
             "its keep bits from 'dropout_mask' (the two are exclusive)");
@@ -1302,11 +1275,11 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
   for (const Value &pv : v.array)
     if (pv.isObject())
       if (const Value *n = pv.find("name"))
-        listsRng = listsRng || (n->isString() &&
-                                (n->text == "seed" || n->text == "offset"));
+        listsRng = listsRng || (n->isString() && (n->text == "seed" ||
+                                                  n->text == "offset"));
   bool rng = listsRng || k.dropoutP > 0.0f;
-  std::vector<std::string> order = {"query",  "key", "value",
-                                    "output", "lse", "grad_output"};
+  std::vector<std::string> order = {"query", "key",    "value",
+                                    "output", "lse",   "grad_output"};
   if (k.hasMask)
     order.push_back("mask");
   if (rng) {

@@ -10,13 +10,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "attnopt/Reference/Philox.h"
 #include "attnrt/DType.h"
 #include "attnrt/Error.h"
 #include "attnrt/HostData.h"
 #include "attnrt/Json.h"
 #include "attnrt/Manifest.h"
 #include "attnrt/Util.h"
+#include "attnopt/Reference/Philox.h"
 
 #include <chrono>
 #include <cmath>
@@ -40,13 +40,14 @@ static std::string manifestDir;
     ++checks;                                                                  \
     if (!(cond)) {                                                             \
       ++failures;                                                              \
-      std::fprintf(stderr, "%s:%d: CHECK(%s) failed: %s\n", __FILE__,          \
+      std::fprintf(stderr, "%s:%d: CHECK(%s) failed: %s\n", __FILE__,         \
                    __LINE__, #cond, std::string(message).c_str());             \
     }                                                                          \
   } while (0)
 
 /// Runs `f`, which must throw attnrt::Error whose message contains `want`.
-static void expectError(const std::string &what, const std::function<void()> &f,
+static void expectError(const std::string &what,
+                        const std::function<void()> &f,
                         const std::string &want, int exitCode = kExitInput) {
   ++checks;
   try {
@@ -66,8 +67,8 @@ static void expectError(const std::string &what, const std::function<void()> &f,
     return;
   } catch (const std::exception &e) {
     ++failures;
-    std::fprintf(stderr, "FAIL %s: a non-attnrt exception: %s\n", what.c_str(),
-                 e.what());
+    std::fprintf(stderr, "FAIL %s: a non-attnrt exception: %s\n",
+                 what.c_str(), e.what());
     return;
   }
   ++failures;
@@ -110,8 +111,8 @@ static void testJson() {
     CHECK(a->array[4].isBool() && !a->array[4].boolean, "false");
     CHECK(a->array[5].isNull(), "null");
     CHECK(a->array[1].loc.line == 1 && a->array[1].loc.column == 11,
-          "location of -2.5e3: " + std::to_string(a->array[1].loc.line) + ":" +
-              std::to_string(a->array[1].loc.column));
+          "location of -2.5e3: " + std::to_string(a->array[1].loc.line) +
+              ":" + std::to_string(a->array[1].loc.column));
   }
   const Value *s = v.find("s");
   CHECK(s && s->text == "q\"\\/\b\f\n\r\t\xC3\xA9\xF0\x9F\x98\x80",
@@ -180,18 +181,16 @@ static void testJson() {
                      "character"},
   };
   for (const Bad &b : bad)
-    expectError(
-        std::string("JSON ") + b.text, [&] { json::parse(b.text, "t.json"); },
-        b.want);
+    expectError(std::string("JSON ") + b.text,
+                [&] { json::parse(b.text, "t.json"); }, b.want);
   // Well-formed UTF-8 up to U+10FFFF is kept as is.
   const char *utf8 = "\xC3\xA9\xE2\x82\xAC\xEF\xBF\xBF\xF0\x90\x80\x80"
                      "\xF4\x8F\xBF\xBF";
   CHECK(json::parse(std::string("\"") + utf8 + "\"", "t").text == utf8,
         "well-formed UTF-8");
   std::string deep(1000, '[');
-  expectError(
-      "deep nesting", [&] { json::parse(deep, "t.json"); },
-      "nesting deeper than");
+  expectError("deep nesting", [&] { json::parse(deep, "t.json"); },
+              "nesting deeper than");
 }
 
 /// Objects with many keys: the duplicate-key check scanned the earlier keys
@@ -287,9 +286,9 @@ static void testGoodManifests() {
     // FLOPs: 2*B*Hq*Lq*Lk*(D+Dv), not halved (causal but Lq != Lk).
     CHECK(k.flops() == 4.0 * 2 * 8 * 128 * 192 * 64, "flops");
     CHECK(!k.flopsHalvedForCausal(), "not halved when Lq != Lk");
-    uint64_t bytes = 2ull * (2 * 8 * 128 * 64) * 2 + // q, o
-                     2ull * (2 * 2 * 192 * 64) * 2 + // k, v
-                     4ull * (2 * 8 * 128);           // lse
+    uint64_t bytes = 2ull * (2 * 8 * 128 * 64) * 2 +   // q, o
+                     2ull * (2 * 2 * 192 * 64) * 2 +   // k, v
+                     4ull * (2 * 8 * 128);             // lse
     CHECK(k.bytesMoved() == bytes, "bytes moved");
     attnopt::ref::AttentionProblem p = k.problem();
     CHECK(p.causal == attnopt::ref::Causal::BottomRight && p.kvHeads == 2 &&
@@ -314,7 +313,8 @@ static void testGoodManifests() {
               e.findParam("offset"),
           "seed and offset");
     CHECK(e.dynamicSharedMemory == 65536, "dynamic smem");
-    CHECK(e.problem().maskKind == attnopt::ref::MaskKind::Additive, "additive");
+    CHECK(e.problem().maskKind == attnopt::ref::MaskKind::Additive,
+          "additive");
     const KernelSpec &b = all.kernels[1];
     CHECK(b.maskDtype == DType::I1 &&
               b.problem().maskKind == attnopt::ref::MaskKind::Boolean,
@@ -514,58 +514,54 @@ static void testBadManifests() {
   };
   for (const Case &c : cases) {
     std::string text = replaceOnce(*c.text, c.from, c.to);
-    expectError(
-        std::string("manifest: ") + c.what,
-        [&] { parseManifest(text, "m.json"); }, c.want);
+    expectError(std::string("manifest: ") + c.what,
+                [&] { parseManifest(text, "m.json"); }, c.want);
   }
   // Two kernels with one name.
   {
-    std::string text =
-        replaceOnce(all, "\"attn_bool_mask\"", "\"attn_everything\"");
-    expectError(
-        "duplicate kernel names", [&] { parseManifest(text, "m.json"); },
-        "kernels[1]: name: duplicate kernel name 'attn_everything' "
-        "(also kernels[0])");
+    std::string text = replaceOnce(all, "\"attn_bool_mask\"",
+                                   "\"attn_everything\"");
+    expectError("duplicate kernel names", [&] { parseManifest(text, "m.json"); },
+                "kernels[1]: name: duplicate kernel name 'attn_everything' "
+                "(also kernels[0])");
   }
-  expectError(
-      "kernels empty",
-      [&] {
-        parseManifest("{\"format\": \"attn-kernels-v1\", \"ptx\": "
-                      "\"a.ptx\", \"chip\": \"sm_80\", \"kernels\": "
-                      "[]}",
-                      "m.json");
-      },
-      "m.json:1:75: kernels: expected at least one kernel, got an "
-      "empty array");
-  expectError(
-      "kernels not an array",
-      [&] {
-        parseManifest("{\"format\": \"attn-kernels-v1\", \"ptx\": "
-                      "\"a.ptx\", \"chip\": \"sm_80\", \"kernels\": "
-                      "{}}",
-                      "m.json");
-      },
-      "kernels: expected an array of kernel objects, got an object");
-  expectError(
-      "manifest not an object", [&] { parseManifest("[1]", "m.json"); },
-      "m.json:1:1: expected the manifest to be a JSON object, got an "
-      "array");
+  expectError("kernels empty",
+              [&] {
+                parseManifest("{\"format\": \"attn-kernels-v1\", \"ptx\": "
+                              "\"a.ptx\", \"chip\": \"sm_80\", \"kernels\": "
+                              "[]}",
+                              "m.json");
+              },
+              "m.json:1:75: kernels: expected at least one kernel, got an "
+              "empty array");
+  expectError("kernels not an array",
+              [&] {
+                parseManifest("{\"format\": \"attn-kernels-v1\", \"ptx\": "
+                              "\"a.ptx\", \"chip\": \"sm_80\", \"kernels\": "
+                              "{}}",
+                              "m.json");
+              },
+              "kernels: expected an array of kernel objects, got an object");
+  expectError("manifest not an object",
+              [&] { parseManifest("[1]", "m.json"); },
+              "m.json:1:1: expected the manifest to be a JSON object, got an "
+              "array");
   // Files.
-  expectError(
-      "missing manifest file",
-      [&] { loadManifest(manifestDir + "/no-such-file.json"); },
-      "cannot read manifest '" + manifestDir +
-          "/no-such-file.json': No such file or directory");
-  expectError(
-      "manifest is a directory", [&] { loadManifest(manifestDir); },
-      "cannot read manifest '" + manifestDir + "': not a regular file");
-  expectError(
-      "bad-json.json", [&] { loadManifest(manifestDir + "/bad-json.json"); },
-      manifestDir + "/bad-json.json:4:3: expected ',' or '}' after "
-                    "object member, got '\"'");
-  expectError(
-      "bad-shape.json", [&] { loadManifest(manifestDir + "/bad-shape.json"); },
-      "param 'key': shape [2, 2, 190, 64] does not match");
+  expectError("missing manifest file",
+              [&] { loadManifest(manifestDir + "/no-such-file.json"); },
+              "cannot read manifest '" + manifestDir +
+                  "/no-such-file.json': No such file or directory");
+  expectError("manifest is a directory",
+              [&] { loadManifest(manifestDir); },
+              "cannot read manifest '" + manifestDir +
+                  "': not a regular file");
+  expectError("bad-json.json",
+              [&] { loadManifest(manifestDir + "/bad-json.json"); },
+              manifestDir + "/bad-json.json:4:3: expected ',' or '}' after "
+                            "object member, got '\"'");
+  expectError("bad-shape.json",
+              [&] { loadManifest(manifestDir + "/bad-shape.json"); },
+              "param 'key': shape [2, 2, 190, 64] does not match");
 }
 
 //===----------------------------------------------------------------------===//
@@ -580,8 +576,8 @@ static std::string replaceAfter(std::string s, const std::string &marker,
   size_t at = m == std::string::npos ? m : s.find(from, m);
   if (at == std::string::npos) {
     ++failures;
-    std::fprintf(stderr, "test bug: '%s' not found after '%s'\n", from.c_str(),
-                 marker.c_str());
+    std::fprintf(stderr, "test bug: '%s' not found after '%s'\n",
+                 from.c_str(), marker.c_str());
     return s;
   }
   return s.replace(at, from.size(), to);
@@ -606,9 +602,9 @@ static void testGradManifests() {
   CHECK(q1.isGrad() && q1.forward.empty() && !q1.hasMask &&
             !q1.findParam("seed"),
         "\"forward\": null, no mask, no rng");
-  const char *dkdvNames[] = {"query",  "key",         "value",     "output",
-                             "lse",    "grad_output", "mask",      "seed",
-                             "offset", "grad_key",    "grad_value"};
+  const char *dkdvNames[] = {"query", "key",  "value",  "output",
+                             "lse",   "grad_output", "mask", "seed",
+                             "offset", "grad_key", "grad_value"};
   bool namesOk = kv.params.size() == 11;
   for (size_t i = 0; namesOk && i < 11; ++i)
     namesOk = kv.params[i].name == dkdvNames[i];
@@ -636,12 +632,12 @@ static void testGradManifests() {
         "dq flops: S, dP, dQ");
   CHECK(kv.backwardFlops() == 2.5 * fwd && kv.forwardFlops() == fwd,
         "backward convention: 2.5 x forward");
-  uint64_t bytes = 1ull * (2 * 8 * 128 * 64) * 2 + // q (no dq here)
-                   2ull * (2 * 2 * 256 * 64) * 2 + // k, dk
-                   2ull * (2 * 2 * 256 * 48) * 2 + // v, dv
-                   2ull * (2 * 8 * 128 * 48) * 2 + // o, do
-                   4ull * (2 * 8 * 128) +          // lse
-                   1ull * (2 * 256);               // mask
+  uint64_t bytes = 1ull * (2 * 8 * 128 * 64) * 2 +  // q (no dq here)
+                   2ull * (2 * 2 * 256 * 64) * 2 +  // k, dk
+                   2ull * (2 * 2 * 256 * 48) * 2 +  // v, dv
+                   2ull * (2 * 8 * 128 * 48) * 2 +  // o, do
+                   4ull * (2 * 8 * 128) +           // lse
+                   1ull * (2 * 256);                // mask
   CHECK(kv.bytesMoved() == bytes, "dkdv bytes moved");
   CHECK(std::string(opName(KernelOp::AttentionGrad)) == "attention_grad" &&
             std::string(stageName(GradStage::DKDV)) == "dkdv" &&
@@ -668,7 +664,8 @@ static void testGradManifests() {
   CHECK(doc.kernels.size() == 1 && !doc.kernels[0].isGrad(),
         "op defaults to attention");
 
-  const std::string base = readFile(manifestDir + "/grad-example.json", "test");
+  const std::string base = readFile(manifestDir + "/grad-example.json",
+                                    "test");
   const std::string dkdvOrder =
       "(the \"dkdv\" parameters, in order: query, key, value, output, lse, "
       "grad_output, mask, seed, offset, grad_key, grad_value)";
@@ -871,9 +868,8 @@ static void testGradManifests() {
   };
   for (const Case &c : cases) {
     std::string text = replaceAfter(base, c.marker, c.from, c.to);
-    expectError(
-        std::string("grad manifest: ") + c.what,
-        [&] { parseManifest(text, "m.json"); }, c.want);
+    expectError(std::string("grad manifest: ") + c.what,
+                [&] { parseManifest(text, "m.json"); }, c.want);
   }
   // The forward kernel does not write lse.
   {
@@ -884,34 +880,30 @@ static void testGradManifests() {
                         "\"tensor\", \"role\": \"output\", \"dtype\": "
                         "\"f32\",  \"shape\": [2, 8, 128]}",
                         "");
-    expectError(
-        "grad manifest: forward without lse",
-        [&] { parseManifest(text, "m.json"); },
-        "kernel 'attn_bwd_dkdv_0': forward: kernel 'attn_fwd_0' does "
-        "not write lse (has_lse is false); the backward needs the "
-        "forward's lse");
+    expectError("grad manifest: forward without lse",
+                [&] { parseManifest(text, "m.json"); },
+                "kernel 'attn_bwd_dkdv_0': forward: kernel 'attn_fwd_0' does "
+                "not write lse (has_lse is false); the backward needs the "
+                "forward's lse");
   }
   // A different mask (field and parameter).
   {
-    std::string text =
-        replaceAfter(base, "attn_bwd_dkdv_0", "\"shape\": [2, 1, 1, 256]}",
-                     "\"shape\": [1, 1, 1, 256]}");
+    std::string text = replaceAfter(base, "attn_bwd_dkdv_0",
+                                    "\"shape\": [2, 1, 1, 256]}",
+                                    "\"shape\": [1, 1, 1, 256]}");
     text = replaceAfter(text, "attn_bwd_dkdv_0",
                         "\"dtype\": \"i1\",   \"shape\": [2, 1, 1, 256]}",
                         "\"dtype\": \"i1\",   \"shape\": [1, 1, 1, 256]}");
-    expectError(
-        "grad manifest: forward mask", [&] { parseManifest(text, "m.json"); },
-        "forward: kernel 'attn_fwd_0' has mask = i1[2, 1, 1, 256], "
-        "this kernel i1[1, 1, 1, 256]");
+    expectError("grad manifest: forward mask",
+                [&] { parseManifest(text, "m.json"); },
+                "forward: kernel 'attn_fwd_0' has mask = i1[2, 1, 1, 256], "
+                "this kernel i1[1, 1, 1, 256]");
   }
-  expectError(
-      "bad-grad-order.json",
-      [&] { loadManifest(manifestDir + "/bad-grad-order.json"); },
-      manifestDir +
-          "/bad-grad-order.json:91:18: kernel "
-          "'attn_bwd_dq_0': params[3]: expected parameter "
-          "'output' here, got 'lse' " +
-          dqOrder);
+  expectError("bad-grad-order.json",
+              [&] { loadManifest(manifestDir + "/bad-grad-order.json"); },
+              manifestDir + "/bad-grad-order.json:91:18: kernel "
+                            "'attn_bwd_dq_0': params[3]: expected parameter "
+                            "'output' here, got 'lse' " + dqOrder);
   // Robustness: every manifest one line or one character short is either
   // valid or an attnrt::Error (never a crash or another exception).
   {
@@ -935,11 +927,9 @@ static void testGradManifests() {
       }
     }
     CHECK(other == 0 && rejected > 0,
-          std::to_string(other) +
-              " mutations threw something other than "
-              "attnrt::Error (" +
-              std::to_string(parsed) + " parsed, " + std::to_string(rejected) +
-              " rejected)");
+          std::to_string(other) + " mutations threw something other than "
+          "attnrt::Error (" + std::to_string(parsed) + " parsed, " +
+          std::to_string(rejected) + " rejected)");
   }
   // The forward ABI does not know the backward's parameters.
   expectError(
@@ -1233,7 +1223,8 @@ static void testGradGroupManifests() {
 
 /// Whether `bits` is the correctly rounded (nearest, ties to even) encoding
 /// of `v`, checked against its neighbours.
-static bool isNearestEven(double v, uint16_t bits, double (*decode)(uint16_t)) {
+static bool isNearestEven(double v, uint16_t bits,
+                          double (*decode)(uint16_t)) {
   double got = decode(bits);
   if (std::isnan(v))
     return std::isnan(got);
@@ -1301,7 +1292,8 @@ static void testConversions() {
         "f16 tie 1 + 2^-11 to even");
   CHECK(toHalfBits(1.0 + 3 * std::ldexp(1.0, -11)) == 0x3C02,
         "f16 tie 1 + 3*2^-11 to even");
-  CHECK(toHalfBits(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40)) == 0x3C01,
+  CHECK(toHalfBits(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40)) ==
+            0x3C01,
         "f16 just above the tie (no double rounding through f32)");
   CHECK(std::isnan(fromHalfBits(toHalfBits(NAN))), "f16 NaN");
   CHECK(fromHalfBits(0x7C00) == INFINITY && fromHalfBits(0xFC00) == -INFINITY,
@@ -1321,7 +1313,8 @@ static void testConversions() {
   CHECK(toBFloat16Bits(3.38e38) == 0x7F7E, "bf16 3.38e38");
   CHECK(toBFloat16Bits(1e300) == 0x7F80 && toBFloat16Bits(-1e300) == 0xFF80,
         "bf16 overflow");
-  CHECK(toBFloat16Bits(std::ldexp(1.0, -133)) == 0x0001, "bf16 min subnormal");
+  CHECK(toBFloat16Bits(std::ldexp(1.0, -133)) == 0x0001,
+        "bf16 min subnormal");
   CHECK(toBFloat16Bits(-INFINITY) == 0xFF80, "bf16 -inf");
   CHECK(std::isnan(fromBFloat16Bits(toBFloat16Bits(NAN))), "bf16 NaN");
 
@@ -1413,15 +1406,15 @@ static void testInputsAndCompare() {
         "additive mask: -inf or U(-3, 3)");
 
   const double ninf = -std::numeric_limits<double>::infinity();
-  Comparison c =
-      compareResults({1.0, 2.0, 0.0}, {1.0, 2.5, 0.0}, nullptr, nullptr);
+  Comparison c = compareResults({1.0, 2.0, 0.0}, {1.0, 2.5, 0.0}, nullptr,
+                                nullptr);
   CHECK(c.outMaxAbsDiff == 0.5 && c.refMaxAbs == 2.5 &&
             c.outRelErr == 0.5 / 2.5 && c.outNaNs == 0,
         "relative max-norm error");
   c = compareResults({NAN, 1.0}, {0.0, 1.0}, nullptr, nullptr);
   CHECK(c.outNaNs == 1, "NaN counted");
-  std::vector<double> lse = {0.5, ninf, 2.0, ninf},
-                      ref = {0.5001, ninf, ninf, 1.0};
+  std::vector<double> lse = {0.5, ninf, 2.0, ninf}, ref = {0.5001, ninf, ninf,
+                                                           1.0};
   c = compareResults({0.0}, {0.0}, &lse, &ref);
   CHECK(c.lseInfMismatches == 2 && c.emptyRows == 2 &&
             std::fabs(c.lseErr - 1e-4) < 1e-12,
@@ -1446,18 +1439,21 @@ static void testPhilox() {
   CHECK(r0 == (std::array<uint32_t, 4>{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu,
                                        0x9b00dbd8u}),
         "Philox KAT 0");
-  auto r1 = philox4x32_10({0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu},
+  auto r1 = philox4x32_10({0xffffffffu, 0xffffffffu, 0xffffffffu,
+                           0xffffffffu},
                           {0xffffffffu, 0xffffffffu});
   CHECK(r1 == (std::array<uint32_t, 4>{0x408f276du, 0x41c83b0eu, 0xa20bc7c6u,
                                        0x6d5451fdu}),
         "Philox KAT 1");
-  auto r2 = philox4x32_10({0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u},
+  auto r2 = philox4x32_10({0x243f6a88u, 0x85a308d3u, 0x13198a2eu,
+                           0x03707344u},
                           {0xa4093822u, 0x299f31d0u});
   CHECK(r2 == (std::array<uint32_t, 4>{0xd16cfe09u, 0x94fdccebu, 0x5001e420u,
                                        0x24126ea1u}),
         "Philox KAT pi");
-  const uint32_t want[8] = {0xe3e80670u, 0xe50a0ebcu, 0x95f222c0u, 0xb615aa27u,
-                            0xac08141bu, 0xdfc5ccbeu, 0x79c07a47u, 0xa7f66093u};
+  const uint32_t want[8] = {0xe3e80670u, 0xe50a0ebcu, 0x95f222c0u,
+                            0xb615aa27u, 0xac08141bu, 0xdfc5ccbeu,
+                            0x79c07a47u, 0xa7f66093u};
   bool ok = true;
   for (int j = 0; j < 8; ++j)
     ok = ok && attnopt::ref::dropoutBits(1, 0, 0, 0, 0, j, 1, 1) == want[j];
