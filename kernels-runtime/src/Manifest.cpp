@@ -294,8 +294,8 @@ struct Codegen {
   const Value *blockQ = nullptr;  // a positive integer
   const Value *blockKV = nullptr; // a positive integer
   const Value *threads = nullptr; // a positive integer, block[0]
-  /// A positive integer, dkdv only: blocks per key block (2: dK and dV
-  /// accumulated by separate blocks).
+  /// A positive integer, dkdv / dkdv_dq only: blocks per key block (2: dK
+  /// and dV accumulated by separate blocks).
   const Value *keyBlockParts = nullptr;
 };
 
@@ -1002,12 +1002,12 @@ void Validator::checkLaunch(const Value &v, const KernelSpec &k,
   // The grid: one block per (query block, query head, batch) for the
   // forward and the prep, dq and dq_convert stages, one per (key block, kv
   // head, batch) for dkdv and dkdv_dq (docs/kernel-manifest.md).
-  if (cg.keyBlockParts && k.stage != GradStage::DKDV)
-    fail(*cg.keyBlockParts, "codegen.key_block_parts: only a \"dkdv\" "
-                            "kernel splits its key blocks, not " +
-                                what);
   const bool overKeys =
       k.stage == GradStage::DKDV || k.stage == GradStage::DKDVDQ;
+  if (cg.keyBlockParts && !overKeys)
+    fail(*cg.keyBlockParts, "codegen.key_block_parts: only a \"dkdv\" or "
+                            "\"dkdv_dq\" kernel splits its key blocks, not " +
+                                what);
   const Value *tile = overKeys ? cg.blockKV : cg.blockQ;
   if (!tile)
     return;

@@ -1781,8 +1781,8 @@ static void testLaunchChecks() {
        "head, batch) = (codegen.key_block_parts * ceil(key_len / "
        "codegen.block_kv), kv_heads, batch) = [8, 2, 2]"},
       {"key_block_parts on a dq kernel", replaceNth(cc, ccBwd, partsBwd, 1),
-       "kernel 'attn_bwd_dq_0': codegen.key_block_parts: only a \"dkdv\" "
-       "kernel splits its key blocks, not a \"dq\" kernel"},
+       "kernel 'attn_bwd_dq_0': codegen.key_block_parts: only a \"dkdv\" or "
+       "\"dkdv_dq\" kernel splits its key blocks, not a \"dq\" kernel"},
       {"codegen key_block_parts 0",
        replaceNth(cc, ccBwd, ccBwd + ", \"key_block_parts\": 0", 0),
        "codegen.key_block_parts: expected a positive integer, got 0 "

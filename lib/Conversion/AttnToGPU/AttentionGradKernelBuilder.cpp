@@ -629,8 +629,8 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
                        queryLen >= tcgrad::kBlock &&
                        tcgrad::hasAtomicDq(headDim, valueDim);
   std::string why;
-  std::optional<int64_t> keyBlock =
-      tcgrad::chooseKeyBlock(options.keyBlock, atomics, why);
+  std::optional<int64_t> keyBlock = tcgrad::chooseKeyBlock(
+      options.keyBlock, atomics, headDim, valueDim, options.smVersion, why);
   if (!keyBlock)
     return op.emitOpError("GPU code generation: ") << why;
   KernelParam rowDot = workspaceParam("row_dot", {batch, heads, paddedLen});
@@ -662,7 +662,7 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
     spec.blockKV = keyBlockStage ? *keyBlock : tcgrad::kBlock;
     spec.block = {keyBlockStage ? 2 * *keyBlock : tcgrad::kThreads, 1, 1};
     spec.grid = grid;
-    if (stage == "dkdv" && !spec.warpgroupMma) {
+    if (keyBlockStage && !spec.warpgroupMma) {
       spec.keyBlockParts = tcgrad::keyBlockParts(headDim, valueDim);
       spec.grid[0] *= spec.keyBlockParts;
     }

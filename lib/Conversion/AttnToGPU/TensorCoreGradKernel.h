@@ -22,10 +22,13 @@ namespace mlir::attn::tcgrad {
 constexpr int64_t kBlock = 64, kThreads = 128;
 
 /// Keys per block of the dkdv (`atomicDq` false) or dkdv_dq kernel for
-/// `requested` (64, 128, or 0 for the default); its threads are 2 * keys
-/// (one warp per 16 keys). Fails with `why` on other values.
+/// `requested` (64, 128, or 0 for the default: 128 with the atomic dQ, and
+/// for the split kernels of keyBlockParts where 128 keys fit the shared
+/// memory of compute capability `smVersion`; else 64); its threads are
+/// 2 * keys (one warp per 16 keys). Fails with `why` on other values.
 std::optional<int64_t> chooseKeyBlock(int64_t requested, bool atomicDq,
-                                      std::string &why);
+                                      int64_t headDim, int64_t valueDim,
+                                      int64_t smVersion, std::string &why);
 
 /// Whether `op` can use the tensor-core backward on a chip with compute
 /// capability `smVersion` (80, 90): f16/bf16, D and Dv multiples of 8 (16-byte
@@ -48,7 +51,9 @@ int64_t keyBlockParts(int64_t headDim, int64_t valueDim);
 
 /// Whether the dkdv_dq kernel (atomic dQ) exists for these head dims: its
 /// warps split dQ's columns in chunks of 32 (D = Dv = 64, 128); other head
-/// dims take the atomic-free dkdv + dq pair.
+/// dims take the atomic-free dkdv + dq pair. (At D = Dv = 192 and 256 an
+/// atomic dQ in the split kernel's dK block measured 6-8 % faster causal but
+/// 2-3 % slower non-causal, and spilled: not taken; docs/performance.md.)
 bool hasAtomicDq(int64_t headDim, int64_t valueDim);
 /// Whether the wgmma key-block kernel exists for these head dims: its tiles
 /// are whole 64-column SW128 panels (D = Dv = 64, 128); other head dims

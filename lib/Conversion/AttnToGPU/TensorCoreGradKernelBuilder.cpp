@@ -1,11 +1,22 @@
 //===- TensorCoreGradKernelBuilder.cpp - mma.sync attention backward ------===//
 //
 // The tensor-core mapping of attn.attention_grad (FlashAttention-2's backward
-// with recomputation), f16/bf16 with D = Dv in {64, 128}, as an ordered group
-// of kernels sharing f32 workspaces (docs/kernel-manifest.md, "Backward
-// kernels"): prep, dkdv, dq without atomics (sm_80, `deterministic`,
-// decoding, --grad-dq=separate); prep, dkdv_dq, dq_convert with the atomic dQ
-// (the default on sm_90: GradDqMode::Auto).
+// with recomputation), f16/bf16 with D and Dv multiples of 8 up to 256, as an
+// ordered group of kernels sharing f32 workspaces (docs/kernel-manifest.md,
+// "Backward kernels"): prep, dkdv, dq without atomics (sm_80,
+// `deterministic`, decoding, --grad-dq=separate, head dims other than
+// D = Dv = 64 or 128); prep, dkdv_dq, dq_convert with the atomic dQ (the
+// default on sm_90: GradDqMode::Auto).
+//
+// Head dims: the mma.sync tiles hold D and Dv rounded up to the k-step of 16
+// (tcgrad::tileDim; the copies zero-fill the padding columns, which are
+// never stored), Q and K in rows of tileDimQK, V and dO in rows of tileDimV.
+// One warp of the dkdv kernel holds 16 keys x (D + Dv) f32 accumulators,
+// (D + Dv) / 2 registers per thread; past padded D + Dv = 256 that does not
+// fit beside the products, and the kernel runs two blocks per key block
+// (tcgrad::keyBlockParts): the even one computes Sᵀ, Pᵀ and dV, the odd one
+// Sᵀ, Pᵀ, dPᵀ, dSᵀ and dK (one more product per block pair than the fused
+// kernel, half the accumulators each).
 //
 // The key-block kernels take keyBlock = 64 or 128 keys (spec.blockKV; 128 by
 // default with the atomic dQ, 64 without), one warp per 16 keys; the
@@ -1581,11 +1592,22 @@ bool tcgrad::hasWarpgroupKeyBlock(int64_t headDim, int64_t valueDim) {
 }
 
 std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
+                                              int64_t headDim, int64_t valueDim,
+                                              int64_t smVersion,
                                               std::string &why) {
   // Measured on the H200 (docs/performance.md, session 5): 128 keys halve
   // the atomic group's dQ reductions per FLOP (3-4 % faster at D = 128,
   // equal at D = 64); without them, 64-key blocks are as fast or faster
   // (finer causal skipping, two CTAs per SM; up to 8 % at L = 1k causal).
+  // The split kernels (keyBlockParts 2) take 128 keys where their tiles fit
+  // the shared memory: 8-9 % faster than 64 at D = 160 and 192, B2 H16
+  // L4096, causal or not (session 12); D = 256 does not fit.
+  if (requested == 0 && keyBlockParts(headDim, valueDim) > 1)
+    return keyBlockLayout(tileDim(headDim), tileDim(valueDim), 128,
+                          /*withDq=*/false, /*warpgroupMma=*/false)
+                       .plan.launchBytes() <= maxDynamicSharedBytes(smVersion)
+               ? 128
+               : 64;
   if (requested == 0)
     return atomicDq ? 128 : 64;
   if (requested == 64 || requested == 128)

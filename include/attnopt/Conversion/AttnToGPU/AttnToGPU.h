@@ -78,7 +78,7 @@ struct KernelSpec {
   /// (TensorCoreTiling::warpgroupMma) or the backward's dkdv / dkdv_dq
   /// kernel (GradKernelOptions::mma).
   bool warpgroupMma = false;
-  /// Backward dkdv kernel: blocks per key block (tcgrad::keyBlockParts): 2
+  /// Backward dkdv / dkdv_dq kernel: blocks per key block (tcgrad::keyBlockParts): 2
   /// where dK and dV are accumulated by separate blocks (even blockIdx.x:
   /// dV, odd: dK), which doubles grid[0].
   int64_t keyBlockParts = 1;
