@@ -633,6 +633,7 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
       options.keyBlock, atomics, headDim, valueDim, options.smVersion, why);
   if (!keyBlock)
     return op.emitOpError("GPU code generation: ") << why;
+  const int64_t dqRows = tcgrad::dqRows(headDim, valueDim, options.smVersion);
   KernelParam rowDot = workspaceParam("row_dot", {batch, heads, paddedLen});
   KernelParam lseLog2 = workspaceParam("lse_log2", {batch, heads, paddedLen});
   KernelParam dqAccum =
@@ -658,16 +659,22 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
     spec.vectorReductions = options.vectorReductions;
     const bool keyBlockStage = stage == "dkdv" || stage == "dkdv_dq";
     spec.warpgroupMma = keyBlockStage && wgmma;
-    spec.blockQ = tcgrad::kBlock;
+    // One warp per 16 keys (key-block kernels) or query rows (dq).
+    spec.blockQ = stage == "dq" ? dqRows : tcgrad::kBlock;
     spec.blockKV = keyBlockStage ? *keyBlock : tcgrad::kBlock;
-    spec.block = {keyBlockStage ? 2 * *keyBlock : tcgrad::kThreads, 1, 1};
+    spec.block = {keyBlockStage   ? 2 * *keyBlock
+                  : stage == "dq" ? 2 * dqRows
+                                  : tcgrad::kThreads,
+                  1, 1};
     spec.grid = grid;
+    if (stage == "dq")
+      spec.grid[0] = ceilDiv(queryLen, dqRows);
     if (keyBlockStage && !spec.warpgroupMma) {
       spec.keyBlockParts = tcgrad::keyBlockParts(headDim, valueDim);
       spec.grid[0] *= spec.keyBlockParts;
     }
     spec.dynamicSharedBytes = tcgrad::sharedMemoryBytes(
-        op, spec.stage, spec.blockKV, spec.warpgroupMma);
+        op, spec.stage, spec.blockQ, spec.blockKV, spec.warpgroupMma);
     addGradParams(op, spec, workspaces, outputs);
     specs.kernels.push_back(std::move(spec));
   };

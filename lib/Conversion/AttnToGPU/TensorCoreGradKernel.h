@@ -75,19 +75,26 @@ struct KeyBlockLayout {
 KeyBlockLayout keyBlockLayout(int64_t headDim, int64_t valueDim,
                               int64_t keyBlock, bool withDq, bool warpgroupMma);
 
-/// The dq kernel's: Q and dO tiles of kBlock rows, double-buffered K and V
-/// tiles of kBlock rows, padded rows (Q and K of head dim `headDim`, dO and
-/// V of `valueDim`).
+/// The dq kernel's: Q and dO tiles of `rows` query rows, double-buffered K
+/// and V tiles of kBlock rows, padded rows (Q and K of head dim `headDim`, dO
+/// and V of `valueDim`).
 struct DqLayout {
   int64_t queries, gradOutputs, keys, values;
   SharedMemoryPlan plan;
 };
-DqLayout dqLayout(int64_t headDim, int64_t valueDim);
+DqLayout dqLayout(int64_t headDim, int64_t valueDim, int64_t rows);
+
+/// Query rows per block of the dq kernel (one warp per 16): 128 for the head
+/// dims whose dkdv kernel is split (keyBlockParts 2) where those tiles fit
+/// the shared memory of compute capability `smVersion`, else kBlock.
+int64_t dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion);
 
 /// Bytes of dynamic shared memory of the `stage` kernel ("dkdv",
-/// "dkdv_dq" with `keyBlock` keys per block, "dq"; 0 for the others).
-/// `warpgroupMma`: the wgmma key-block kernel (unpadded core-matrix tiles).
-int64_t sharedMemoryBytes(AttentionGradOp op, StringRef stage, int64_t keyBlock,
+/// "dkdv_dq" with `keyBlock` keys per block, "dq" with `queryRows` rows per
+/// block; 0 for the others). `warpgroupMma`: the wgmma key-block kernel
+/// (unpadded core-matrix tiles).
+int64_t sharedMemoryBytes(AttentionGradOp op, StringRef stage,
+                          int64_t queryRows, int64_t keyBlock,
                           bool warpgroupMma);
 
 /// Emits the body of `func` (arguments in manifest order) for spec.stage.

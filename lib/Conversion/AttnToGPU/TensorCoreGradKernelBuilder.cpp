@@ -1357,30 +1357,34 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   // A K / V stage.
   const int64_t kTileBytes = kBlock * strideQK * kOperandBytes,
                 vTileBytes = kBlock * strideV * kOperandBytes;
-  const tcgrad::DqLayout layout = tcgrad::dqLayout(tileDimQK, tileDimV);
+  // Query rows per block: one warp per 16 (spec.blockQ, tcgrad::dqRows).
+  const int64_t queryRows = spec.blockQ;
+  assert(queryRows == 16 * (threads / 32) && "one warp per 16 query rows");
+  const tcgrad::DqLayout layout =
+      tcgrad::dqLayout(tileDimQK, tileDimV, queryRows);
   const int64_t qOff = layout.queries, dOOff = layout.gradOutputs,
                 kOff = layout.keys, vOff = layout.values;
-  Value qS = view(qOff, {kBlock, strideQK}, elt);
-  Value dOS = view(dOOff, {kBlock, strideV}, elt);
+  Value qS = view(qOff, {queryRows, strideQK}, elt);
+  Value dOS = view(dOOff, {queryRows, strideV}, elt);
   Value kS = view(kOff, {2, kBlock, strideQK}, elt);
   Value vS = view(vOff, {2, kBlock, strideV}, elt);
   const int64_t kStepsD = tileDimQK / 16, kStepsDv = tileDimV / 16;
   const int64_t nTilesK = kBlock / 8, nTilesDQ = tileDimQK / 8;
   const bool keyGuard = keyLen % kBlock != 0;
 
-  Value q0 = mul(qBlockIdx, kBlock);
+  Value q0 = mul(qBlockIdx, queryRows);
   Value kvHead = divu(hIdx, group);
   Value qRowBase = mul(add(mul(bIdx, heads), hIdx), queryLen);
   Value kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
   Value rowsInBlock = arith::MinSIOp::create(
-      b, loc, idx(kBlock), arith::SubIOp::create(b, loc, idx(queryLen), q0));
+      b, loc, idx(queryRows), arith::SubIOp::create(b, loc, idx(queryLen), q0));
   auto [first, last] = emitVisibleKeyBlocks(b, loc, mods, q0, rowsInBlock,
                                             idx(queryLen), idx(keyLen), kBlock);
 
   SmallVector<Value> tokens;
-  copyTile(args.query, widthQK(), qRowBase, q0, queryLen, kBlock, qS,
+  copyTile(args.query, widthQK(), qRowBase, q0, queryLen, queryRows, qS,
            ValueRange{}, tokens);
-  copyTile(args.gradOutput, widthV(), qRowBase, q0, queryLen, kBlock, dOS,
+  copyTile(args.gradOutput, widthV(), qRowBase, q0, queryLen, queryRows, dOS,
            ValueRange{}, tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value qGroup =
@@ -1565,7 +1569,7 @@ bool tcgrad::isEligible(AttentionGradOp op, int64_t smVersion,
   const int64_t tileD = tileDim(d), tileDv = tileDim(dv);
   const int64_t bytes = std::max(
       keyBlockLayout(tileD, tileDv, 64, false, false).plan.launchBytes(),
-      dqLayout(tileD, tileDv).plan.launchBytes());
+      dqLayout(tileD, tileDv, kBlock).plan.launchBytes());
   const int64_t limit = maxDynamicSharedBytes(smVersion);
   if (bytes > limit) {
     why = "the kernels' tiles at D = " + std::to_string(d) +
@@ -1641,19 +1645,32 @@ tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim,
   return l;
 }
 
-tcgrad::DqLayout tcgrad::dqLayout(int64_t headDim, int64_t valueDim) {
-  const int64_t qkTileBytes = kBlock * paddedStride(headDim) * kOperandBytes,
-                vTileBytes = kBlock * paddedStride(valueDim) * kOperandBytes;
+tcgrad::DqLayout tcgrad::dqLayout(int64_t headDim, int64_t valueDim,
+                                  int64_t rows) {
+  const int64_t qkRowBytes = paddedStride(headDim) * kOperandBytes,
+                vRowBytes = paddedStride(valueDim) * kOperandBytes;
   DqLayout l;
-  l.queries = l.plan.place(qkTileBytes);
-  l.gradOutputs = l.plan.place(vTileBytes);
-  l.keys = l.plan.place(2 * qkTileBytes);
-  l.values = l.plan.place(2 * vTileBytes);
+  l.queries = l.plan.place(rows * qkRowBytes);
+  l.gradOutputs = l.plan.place(rows * vRowBytes);
+  l.keys = l.plan.place(2 * kBlock * qkRowBytes);
+  l.values = l.plan.place(2 * kBlock * vRowBytes);
   return l;
 }
 
+int64_t tcgrad::dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion) {
+  // Where the dkdv kernel is split (and takes 128 keys where they fit), the
+  // dq kernel takes 128 query rows (8 warps) where they fit too.
+  if (keyBlockParts(headDim, valueDim) == 1)
+    return kBlock;
+  return dqLayout(tileDim(headDim), tileDim(valueDim), 2 * kBlock)
+                     .plan.launchBytes() <= maxDynamicSharedBytes(smVersion)
+             ? 2 * kBlock
+             : kBlock;
+}
+
 int64_t tcgrad::sharedMemoryBytes(AttentionGradOp op, StringRef stage,
-                                  int64_t keyBlock, bool warpgroupMma) {
+                                  int64_t queryRows, int64_t keyBlock,
+                                  bool warpgroupMma) {
   // The wgmma tiles are unpadded (D = Dv = 64, 128).
   const int64_t d = op.getQueryType().getDimSize(3),
                 dv = op.getValueType().getDimSize(3);
@@ -1663,7 +1680,7 @@ int64_t tcgrad::sharedMemoryBytes(AttentionGradOp op, StringRef stage,
                           stage == "dkdv_dq", warpgroupMma)
         .plan.launchBytes();
   if (stage == "dq")
-    return dqLayout(tileDim(d), tileDim(dv)).plan.launchBytes();
+    return dqLayout(tileDim(d), tileDim(dv), queryRows).plan.launchBytes();
   return 0; // prep and dq_convert
 }
 
