@@ -52,8 +52,9 @@
 //   ldmatrix.trans of the [key][query] tile, B: K via ldmatrix.trans) and
 //   adds it to dq_accum with red.global.add (v4 on sm_90 after a pair swap
 //   between lanes t4 and t4 ^ 1).
-// dq: grid = (ceil(Lq / 64), Hq, B), 4 warps; warp w owns query rows
-//   [16w, 16w + 16), like the forward kernel:
+// dq: grid = (ceil(Lq / 64), Hq, B), 4 warps (128 query rows and 8 warps
+//   for the split head dims where they fit, tcgrad::dqRows); warp w owns
+//   query rows [16w, 16w + 16), like the forward kernel:
 //     shared: Q [64][D+8], dO [64][D+8], K [2][64][D+8], V [2][64][D+8]
 //     D_i and lse_i·log2(e) of the thread's two rows in registers
 //     for each visible key block (emitVisibleKeyBlocks), K/V prefetched:
