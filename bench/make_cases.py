@@ -290,29 +290,26 @@ BWD_WIDE_HEAD_DIMS = [(160, 160), (192, 192), (256, 256), (192, 128),
 
 
 def validation_bwd_head_dims():
+    for i, d in enumerate(BWD_HEAD_DIMS):
+        yield from bwd_head_dim_variants(f"vb_hd{d}", d, d, "bf16" if i % 2 == 0 else "f16")
+    for i, (d, dv) in enumerate(BWD_WIDE_HEAD_DIMS):
+        yield from bwd_head_dim_variants(f"vb_hd{d}_{dv}", d, dv, "bf16" if i % 2 == 0 else "f16")
+
+
+def bwd_head_dim_variants(n, d, dv, dtype):
+    """The backward head-dim cases of one (D, Dv): causal GQA with ragged
+    lengths, dropout, softcap + window + mask (`deterministic`), decoding
+    (Lq < 64) and Lk = 1, named n_<variant>."""
     t = attention_train
     br = "causal = #attn.causal<bottom_right>"
-    for i, d in enumerate(BWD_HEAD_DIMS):
-        dtype = "bf16" if i % 2 == 0 else "f16"
-        yield f"vb_hd{d}_causal", t(f"vb_hd{d}_causal", 2, 6, 2, 200, 333, d, d, dtype, br)
-        yield f"vb_hd{d}_dropout", t(f"vb_hd{d}_dropout", 1, 4, 4, 129, 130, d, d, dtype,
-                                     "dropout_p = 0.15 : f32", dropout=True)
-        yield f"vb_hd{d}_heavy", t(f"vb_hd{d}_heavy", 2, 4, 2, 150, 170, d, d, dtype,
-                                   br + ", window = array<i64: 64, 0>, softcap = 30.0 : f32",
-                                   mask=((2, 1, 150, 170), "i1"), deterministic=True)
-        yield f"vb_hd{d}_decode", t(f"vb_hd{d}_decode", 3, 8, 2, 5, 300, d, d, dtype, br)
-        yield f"vb_hd{d}_lk1", t(f"vb_hd{d}_lk1", 1, 4, 2, 129, 1, d, d, dtype, "")
-    for i, (d, dv) in enumerate(BWD_WIDE_HEAD_DIMS):
-        dtype = "bf16" if i % 2 == 0 else "f16"
-        n = f"vb_hd{d}_{dv}"
-        yield f"{n}_causal", t(f"{n}_causal", 2, 6, 2, 200, 333, d, dv, dtype, br)
-        yield f"{n}_dropout", t(f"{n}_dropout", 1, 4, 4, 129, 130, d, dv, dtype,
-                                "dropout_p = 0.15 : f32", dropout=True)
-        yield f"{n}_heavy", t(f"{n}_heavy", 2, 4, 2, 150, 170, d, dv, dtype,
-                              br + ", window = array<i64: 64, 0>, softcap = 30.0 : f32",
-                              mask=((2, 1, 150, 170), "i1"), deterministic=True)
-        yield f"{n}_decode", t(f"{n}_decode", 3, 8, 2, 5, 300, d, dv, dtype, br)
-        yield f"{n}_lk1", t(f"{n}_lk1", 1, 4, 2, 129, 1, d, dv, dtype, "")
+    yield f"{n}_causal", t(f"{n}_causal", 2, 6, 2, 200, 333, d, dv, dtype, br)
+    yield f"{n}_dropout", t(f"{n}_dropout", 1, 4, 4, 129, 130, d, dv, dtype,
+                            "dropout_p = 0.15 : f32", dropout=True)
+    yield f"{n}_heavy", t(f"{n}_heavy", 2, 4, 2, 150, 170, d, dv, dtype,
+                          br + ", window = array<i64: 64, 0>, softcap = 30.0 : f32",
+                          mask=((2, 1, 150, 170), "i1"), deterministic=True)
+    yield f"{n}_decode", t(f"{n}_decode", 3, 8, 2, 5, 300, d, dv, dtype, br)
+    yield f"{n}_lk1", t(f"{n}_lk1", 1, 4, 2, 129, 1, d, dv, dtype, "")
 
 
 def sanitize():

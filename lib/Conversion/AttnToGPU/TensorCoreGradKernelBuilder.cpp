@@ -254,6 +254,13 @@ private:
   Value dropoutFactor(Value bIdx, Value hIdx, Value query, Value key);
   /// The A fragment of k-step kk from C fragments 2kk, 2kk + 1.
   std::array<Value, 4> packA(ArrayRef<Frag> c, int64_t kk);
+  /// acc[2 np], acc[2 np + 1] += a · B for every n-tile pair np of `acc`,
+  /// B from k-step `k` of the operand tile at byte address `tile` (row
+  /// stride `stride` elements, this lane's ldmatrix offset `lane`): a
+  /// [n][k] tile, or with `transposed` a [k][n] tile read by ldmatrix.trans.
+  void mmaAcrossPairs(const std::array<Value, 4> &a, Value tile, Value lane,
+                      int64_t stride, int64_t k, bool transposed,
+                      MutableArrayRef<Frag> acc);
   /// The copied rows of Q and K (D elements into tileDimQK columns) and of
   /// V and dO (Dv into tileDimV).
   TileRowWidth widthQK() const { return {headDim, tileDimQK}; }
@@ -423,6 +430,20 @@ std::array<Value, 4> GradEmitter::packA(ArrayRef<Frag> c, int64_t kk) {
   const Frag &c0 = c[2 * kk], &c1 = c[2 * kk + 1];
   return {packPair(c0[0], c0[1]), packPair(c0[2], c0[3]),
           packPair(c1[0], c1[1]), packPair(c1[2], c1[3])};
+}
+
+void GradEmitter::mmaAcrossPairs(const std::array<Value, 4> &a, Value tile,
+                                 Value lane, int64_t stride, int64_t k,
+                                 bool transposed, MutableArrayRef<Frag> acc) {
+  for (size_t np = 0; np < acc.size() / 2; ++np) {
+    const int64_t n = static_cast<int64_t>(np);
+    const int64_t elements =
+        transposed ? 16 * k * stride + 16 * n : 16 * n * stride + 16 * k;
+    auto r =
+        ldmatrix4(add(add(tile, lane), elements * kOperandBytes), transposed);
+    acc[2 * np] = mma(a, r[0], r[1], acc[2 * np]);
+    acc[2 * np + 1] = mma(a, r[2], r[3], acc[2 * np + 1]);
+  }
 }
 
 Value GradEmitter::partialRowDot(Value rowC, Value col0, int64_t cols,
@@ -1030,17 +1051,8 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
         // Sᵀ = K Qᵀ: 8 n-tiles of 8 queries.
         SmallVector<Frag> s(nTilesQ,
                             Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
-        for (int64_t ks = 0; ks < kStepsD; ++ks) {
-          auto kf = kFragAt(ks);
-          for (int64_t np = 0; np < nTilesQ / 2; ++np) {
-            auto qr =
-                ldmatrix4(add(add(qBase, bOffQK),
-                              (16 * np * strideQK + 16 * ks) * kOperandBytes),
-                          false);
-            s[2 * np] = mma(kf, qr[0], qr[1], s[2 * np]);
-            s[2 * np + 1] = mma(kf, qr[2], qr[3], s[2 * np + 1]);
-          }
-        }
+        for (int64_t ks = 0; ks < kStepsD; ++ks)
+          mmaAcrossPairs(kFragAt(ks), qBase, bOffQK, strideQK, ks, false, s);
         Probabilities pr = recomputeProbabilities(step, s);
         SmallVector<std::array<Value, 4>> pdA;
         for (int64_t kk = 0; wantDV && kk < kBlock / 16; ++kk)
@@ -1055,32 +1067,15 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
             dV[nt][e] = state[4 * (nTilesDK + nt) + e];
 
         // dV += Pdᵀ dO: k-steps over the 64 queries.
-        for (int64_t kk = 0; wantDV && kk < kBlock / 16; ++kk) {
-          for (int64_t np = 0; np < nTilesDV / 2; ++np) {
-            auto dr =
-                ldmatrix4(add(add(dOBase, bTOffV),
-                              (16 * kk * strideV + 16 * np) * kOperandBytes),
-                          true);
-            dV[2 * np] = mma(pdA[kk], dr[0], dr[1], dV[2 * np]);
-            dV[2 * np + 1] = mma(pdA[kk], dr[2], dr[3], dV[2 * np + 1]);
-          }
-        }
+        for (int64_t kk = 0; wantDV && kk < kBlock / 16; ++kk)
+          mmaAcrossPairs(pdA[kk], dOBase, bTOffV, strideV, kk, true, dV);
 
         if (wantDK) {
           // dPᵀ = V dOᵀ.
           SmallVector<Frag> dP(
               nTilesQ, Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
-          for (int64_t ks = 0; ks < kStepsDv; ++ks) {
-            auto vf = vFragAt(ks);
-            for (int64_t np = 0; np < nTilesQ / 2; ++np) {
-              auto dr =
-                  ldmatrix4(add(add(dOBase, bOffV),
-                                (16 * np * strideV + 16 * ks) * kOperandBytes),
-                            false);
-              dP[2 * np] = mma(vf, dr[0], dr[1], dP[2 * np]);
-              dP[2 * np + 1] = mma(vf, dr[2], dr[3], dP[2 * np + 1]);
-            }
-          }
+          for (int64_t ks = 0; ks < kStepsDv; ++ks)
+            mmaAcrossPairs(vFragAt(ks), dOBase, bOffV, strideV, ks, false, dP);
 
           scoreGradients(step, pr, dP);
 
@@ -1089,14 +1084,7 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
             auto da = packA(dP, kk);
             if (withDq)
               storeTransposedScores(dsS, da, kk);
-            for (int64_t np = 0; np < nTilesDK / 2; ++np) {
-              auto qr =
-                  ldmatrix4(add(add(qBase, bTOffQK),
-                                (16 * kk * strideQK + 16 * np) * kOperandBytes),
-                            true);
-              dK[2 * np] = mma(da, qr[0], qr[1], dK[2 * np]);
-              dK[2 * np + 1] = mma(da, qr[2], qr[3], dK[2 * np + 1]);
-            }
+            mmaAcrossPairs(da, qBase, bTOffQK, strideQK, kk, true, dK);
           }
           if (withDq) {
             gpu::BarrierOp::create(b, loc);
@@ -1459,17 +1447,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
         // S = Q Kᵀ.
         SmallVector<Frag> s(nTilesK,
                             Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
-        for (int64_t ks = 0; ks < kStepsD; ++ks) {
-          auto qf = qFragAt(ks);
-          for (int64_t np = 0; np < nTilesK / 2; ++np) {
-            auto kr =
-                ldmatrix4(add(add(kBase, bOffQK),
-                              (16 * np * strideQK + 16 * ks) * kOperandBytes),
-                          false);
-            s[2 * np] = mma(qf, kr[0], kr[1], s[2 * np]);
-            s[2 * np + 1] = mma(qf, kr[2], kr[3], s[2 * np + 1]);
-          }
-        }
+        for (int64_t ks = 0; ks < kStepsD; ++ks)
+          mmaAcrossPairs(qFragAt(ks), kBase, bOffQK, strideQK, ks, false, s);
         // P: element (nt, e) at query rows[e / 2], key k0 + 8nt + 2t + e % 2.
         Value keyT = add(k0, mul(t4, 2));
         auto probabilities = [&](bool masked) {
@@ -1495,17 +1474,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
         // dP = dO Vᵀ.
         SmallVector<Frag> dP(nTilesK,
                              Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
-        for (int64_t ks = 0; ks < kStepsDv; ++ks) {
-          auto df = dOFragAt(ks);
-          for (int64_t np = 0; np < nTilesK / 2; ++np) {
-            auto vr =
-                ldmatrix4(add(add(vBase, bOffV),
-                              (16 * np * strideV + 16 * ks) * kOperandBytes),
-                          false);
-            dP[2 * np] = mma(df, vr[0], vr[1], dP[2 * np]);
-            dP[2 * np + 1] = mma(df, vr[2], vr[3], dP[2 * np + 1]);
-          }
-        }
+        for (int64_t ks = 0; ks < kStepsDv; ++ks)
+          mmaAcrossPairs(dOFragAt(ks), vBase, bOffV, strideV, ks, false, dP);
 
         // dS = w (dP keep/(1-p) - D).
         for (int64_t nt = 0; nt < nTilesK; ++nt)
@@ -1523,17 +1493,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
         for (int64_t nt = 0; nt < nTilesDQ; ++nt)
           for (int64_t e = 0; e < 4; ++e)
             dQ[nt][e] = state[4 * nt + e];
-        for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
-          auto da = packA(dP, kk);
-          for (int64_t np = 0; np < nTilesDQ / 2; ++np) {
-            auto kr =
-                ldmatrix4(add(add(kBase, bTOffQK),
-                              (16 * kk * strideQK + 16 * np) * kOperandBytes),
-                          true);
-            dQ[2 * np] = mma(da, kr[0], kr[1], dQ[2 * np]);
-            dQ[2 * np + 1] = mma(da, kr[2], kr[3], dQ[2 * np + 1]);
-          }
-        }
+        for (int64_t kk = 0; kk < kBlock / 16; ++kk)
+          mmaAcrossPairs(packA(dP, kk), kBase, bTOffQK, strideQK, kk, true, dQ);
         SmallVector<Value> nextState;
         for (const Frag &f : dQ)
           nextState.append(f.begin(), f.end());
