@@ -6,7 +6,9 @@
 #include "attnrt/Util.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <set>
@@ -195,9 +197,19 @@ uint64_t KernelSpec::bytesMoved() const {
 
 namespace {
 
-const char *const kParamNames[] = {"query",  "key",          "value",
-                                   "mask",   "dropout_mask", "seed",
-                                   "offset", "output",       "lse"};
+const char *const kParamNames[] = {
+    "query",  "key",    "value", "mask",  "dropout_mask", "seed",
+    "offset", "output", "lse",   "batch", "query_len",    "key_len"};
+
+/// Whether `name` is a run-time size parameter (kind "i32").
+bool isSizeParamName(const std::string &name) {
+  return name == "batch" || name == "query_len" || name == "key_len";
+}
+
+/// A size as the manifest writes it: "null" for a run-time one.
+std::string sizeText(int64_t size) {
+  return size == kRuntimeSize ? "null" : std::to_string(size);
+}
 
 /// Every parameter name of a backward kernel.
 const char *const kGradParamNames[] = {
@@ -371,6 +383,21 @@ private:
     return integer(v, name, 1, int64_t(1) << 40, "a positive integer");
   }
 
+  /// A batch or sequence length: positive, or null (kRuntimeSize) where
+  /// `runtime` allows it (forward kernels).
+  int64_t lengthField(const Value &v, const std::string &name,
+                      bool runtime) const {
+    if (v.isNull()) {
+      if (!runtime)
+        fail(v, name + ": null (a run-time size) is only supported for a "
+                       "forward kernel");
+      return kRuntimeSize;
+    }
+    return integer(v, name, 1, int64_t(1) << 40,
+                   runtime ? "a positive integer or null (a run-time size)"
+                           : "a positive integer");
+  }
+
   float f32(const Value &v, const std::string &name) const {
     if (!v.isNumber())
       fail(v, name + ": expected a number, " + got(v));
@@ -380,12 +407,18 @@ private:
     return f;
   }
 
+  /// An array of positive integers; null entries (run-time sizes) are
+  /// kRuntimeSize, and the caller compares them with the kernel's sizes.
   std::vector<int64_t> shape(const Value &v, const std::string &name) const {
     if (!v.isArray())
       fail(v, name + ": expected an array of positive integers, " + got(v));
     std::vector<int64_t> s;
     int64_t elements = 1;
     for (size_t i = 0; i < v.array.size(); ++i) {
+      if (v.array[i].isNull()) {
+        s.push_back(kRuntimeSize);
+        continue;
+      }
       int64_t d = positive(v.array[i], name + "[" + std::to_string(i) + "]");
       if (elements > (int64_t(1) << 50) / d)
         fail(v, name + ": " + formatShape(s) + "... has more than 2^50 "
@@ -406,13 +439,15 @@ private:
     return t;
   }
 
+  /// With `allowNull` (the grid), a null entry is 0: computed at launch.
   std::array<uint32_t, 3> dim3(const Value &v, const std::string &name,
-                               const std::array<int64_t, 3> &limits) const {
+                               const std::array<int64_t, 3> &limits,
+                               bool allowNull = false) const {
     if (!v.isArray() || v.array.size() != 3)
       fail(v, name + ": expected an array of 3 positive integers, " + got(v));
     std::array<uint32_t, 3> out;
     for (int i = 0; i < 3; ++i)
-      out[i] = uint32_t(integer(
+      out[i] = allowNull && v.array[i].isNull() ? 0 : uint32_t(integer(
           v.array[i], name + "[" + std::to_string(i) + "]", 1, limits[i],
           ("an integer in [1, " + std::to_string(limits[i]) + "]").c_str()));
     return out;
@@ -421,8 +456,8 @@ private:
   void checkPtxName(const Value &ptx) const;
   KernelSpec kernel(const Value &v);
   Codegen codegen(const Value &kernel) const;
-  void checkLaunch(const Value &kernel, const KernelSpec &k,
-                   const Codegen &cg) const;
+  /// Checks the launch and records the grid formula (gridTile, gridParts).
+  void checkLaunch(const Value &kernel, KernelSpec &k, const Codegen &cg) const;
   void params(const Value &v, KernelSpec &k);
   void gradParams(const Value &v, KernelSpec &k);
   void workspaceParam(const Value &pv, const std::string &at, ParamSpec &p);
@@ -444,7 +479,8 @@ Manifest Validator::run(const Value &root) {
   m.path = path;
   if (!root.isObject())
     fail(root, "expected the manifest to be a JSON object, " + got(root));
-  checkKeys(root, {"format", "ptx", "chip", "kernels"}, "the manifest");
+  checkKeys(root, {"format", "ptx", "chip", "index_bits", "kernels"},
+            "the manifest");
 
   const Value &format = field(root, "format", "the manifest");
   m.format = string(format, "format");
@@ -474,6 +510,12 @@ Manifest Validator::run(const Value &root) {
     int number = std::stoi(c.substr(3, end - 3));
     m.chipMajor = number / 10;
     m.chipMinor = number % 10;
+  }
+  if (const Value *bits = root.find("index_bits")) {
+    if (!bits->isInteger() ||
+        (bits->asInteger() != 32 && bits->asInteger() != 64))
+      fail(*bits, "index_bits: expected 32 or 64, " + got(*bits));
+    m.indexBits = int(bits->asInteger());
   }
   manifest = &m;
 
@@ -797,12 +839,13 @@ KernelSpec Validator::kernel(const Value &v) {
 
   k.source = string(field(v, "source", what), "source", /*allowEmpty=*/true);
   k.dtype = dtype(field(v, "dtype", what), "dtype", /*allowI1=*/false);
-  k.batch = positive(field(v, "batch", what), "batch");
+  const bool runtime = !k.isGrad();
+  k.batch = lengthField(field(v, "batch", what), "batch", runtime);
   k.queryHeads = positive(field(v, "query_heads", what), "query_heads");
   const Value &kvHeads = field(v, "kv_heads", what);
   k.kvHeads = positive(kvHeads, "kv_heads");
-  k.queryLen = positive(field(v, "query_len", what), "query_len");
-  k.keyLen = positive(field(v, "key_len", what), "key_len");
+  k.queryLen = lengthField(field(v, "query_len", what), "query_len", runtime);
+  k.keyLen = lengthField(field(v, "key_len", what), "key_len", runtime);
   k.headDim = positive(field(v, "head_dim", what), "head_dim");
   k.valueDim = positive(field(v, "value_dim", what), "value_dim");
   if (k.queryHeads % k.kvHeads != 0)
@@ -880,8 +923,8 @@ KernelSpec Validator::kernel(const Value &v) {
       if (s[d] != 1 && s[d] != full[d])
         fail(shapeValue.array[d], name + ".shape[" + std::to_string(d) + "] (" +
                                       names[d] + "): expected 1 or " +
-                                      std::to_string(full[d]) + ", got " +
-                                      std::to_string(s[d]));
+                                      sizeText(full[d]) + ", got " +
+                                      sizeText(s[d]));
       shapeOut[d] = s[d];
     }
     return true;
@@ -915,8 +958,8 @@ KernelSpec Validator::kernel(const Value &v) {
     fail(hasLse, "has_lse: expected false for a backward kernel (it reads "
                  "lse, it does not write it)");
 
-  k.grid = dim3(field(v, "grid", what), "grid",
-                {2147483647, 65535, 65535});
+  k.grid = dim3(field(v, "grid", what), "grid", {2147483647, 65535, 65535},
+                /*allowNull=*/k.hasRuntimeSizes());
   const Value &block = field(v, "block", what);
   k.block = dim3(block, "block", {1024, 1024, 64});
   uint64_t threads = uint64_t(k.block[0]) * k.block[1] * k.block[2];
@@ -950,7 +993,7 @@ KernelSpec Validator::kernel(const Value &v) {
 /// states the tiling is held to the compiler's formulas: hand-written
 /// kernels (the runtime's samples, with their own 1-D grids and static
 /// shared memory) carry no "codegen" and get the CUDA limits alone.
-void Validator::checkLaunch(const Value &v, const KernelSpec &k,
+void Validator::checkLaunch(const Value &v, KernelSpec &k,
                             const Codegen &cg) const {
   if (cg.threads && cg.threads->asInteger() != int64_t(k.block[0]))
     fail(*cg.threads, "codegen.threads: " + cg.threads->text +
@@ -1009,18 +1052,30 @@ void Validator::checkLaunch(const Value &v, const KernelSpec &k,
                             "\"dkdv_dq\" kernel splits its key blocks, not " +
                                 what);
   const Value *tile = overKeys ? cg.blockKV : cg.blockQ;
-  if (!tile)
+  if (!tile) {
+    // Without the tile there is no formula to compute a run-time grid.
+    if (k.hasRuntimeSizes())
+      fail(v, std::string("a kernel with run-time sizes needs codegen.") +
+                  (overKeys ? "block_kv" : "block_q") +
+                  " (its grid is computed at launch from it)");
     return;
+  }
   int64_t rows = tile->asInteger();
   int64_t len = overKeys ? k.keyLen : k.queryLen;
   const int64_t parts = cg.keyBlockParts ? cg.keyBlockParts->asInteger() : 1;
-  const std::array<int64_t, 3> want = {parts * ((len + rows - 1) / rows),
-                                       overKeys ? k.kvHeads : k.queryHeads,
-                                       k.batch};
+  k.gridTile = rows;
+  k.gridParts = parts;
+  // A run-time length or batch: null in the grid (0 here).
+  const std::array<int64_t, 3> want = {
+      len == kRuntimeSize ? 0 : parts * ((len + rows - 1) / rows),
+      overKeys ? k.kvHeads : k.queryHeads,
+      k.batch == kRuntimeSize ? 0 : k.batch};
   if (want[0] == k.grid[0] && want[1] == k.grid[1] && want[2] == k.grid[2])
     return;
+  // (0, a run-time entry, prints as null.)
   auto text = [](auto g) {
-    return formatShape({int64_t(g[0]), int64_t(g[1]), int64_t(g[2])});
+    auto entry = [](int64_t x) { return x == 0 ? kRuntimeSize : x; };
+    return formatShape({entry(g[0]), entry(g[1]), entry(g[2])});
   };
   fail(*v.find("grid"),
        "grid: " + text(k.grid) + " does not match the problem: " + what +
@@ -1053,7 +1108,8 @@ void Validator::params(const Value &v, KernelSpec &k) {
     if (!known)
       fail(nameValue, at + ".name: unknown parameter \"" + p.name +
                           "\" (expected query, key, value, mask, "
-                          "dropout_mask, seed, offset, output or lse)");
+                          "dropout_mask, seed, offset, output, lse, batch, "
+                          "query_len or key_len)");
     for (size_t j = 0; j < k.params.size(); ++j)
       if (k.params[j].name == p.name)
         fail(nameValue, at + ": parameter '" + p.name +
@@ -1061,20 +1117,31 @@ void Validator::params(const Value &v, KernelSpec &k) {
                             std::to_string(j) + "])");
     at = "param '" + p.name + "'";
 
-    bool scalar = p.name == "seed" || p.name == "offset";
+    const bool size = isSizeParamName(p.name);
+    bool scalar = p.name == "seed" || p.name == "offset" || size;
+    const char *wantKind = size ? "i32" : scalar ? "u64" : "tensor";
     const Value &kind = field(pv, "kind", at);
     std::string kindText = string(kind, at + ": kind");
-    if (kindText != "tensor" && kindText != "u64")
-      fail(kind, at + ": kind: expected \"tensor\" or \"u64\", got \"" +
+    if (kindText != "tensor" && kindText != "u64" && kindText != "i32")
+      fail(kind, at + ": kind: expected \"tensor\", \"u64\" or \"i32\", got \"" +
                      kindText + "\"");
-    if (kindText != (scalar ? "u64" : "tensor"))
-      fail(kind, at + ": kind: expected \"" +
-                     std::string(scalar ? "u64" : "tensor") + "\" for '" +
-                     p.name + "', got \"" + kindText + "\"");
+    if (kindText != wantKind)
+      fail(kind, at + ": kind: expected \"" + std::string(wantKind) +
+                     "\" for '" + p.name + "', got \"" + kindText + "\"");
+    if (size) {
+      const int64_t value = p.name == "batch"       ? k.batch
+                            : p.name == "query_len" ? k.queryLen
+                                                    : k.keyLen;
+      if (value != kRuntimeSize)
+        fail(nameValue, at + ": listed, but the kernel's '" + p.name +
+                            "' is " + std::to_string(value) +
+                            " (a size parameter is only for a run-time "
+                            "size, null)");
+    }
 
     bool output = p.name == "output" || p.name == "lse";
     if (scalar) {
-      p.kind = ParamSpec::Kind::U64;
+      p.kind = size ? ParamSpec::Kind::I32 : ParamSpec::Kind::U64;
       checkKeys(pv, {"name", "kind", "role"}, at);
       if (const Value *role = pv.find("role"))
         if (string(*role, at + ": role") != "input")
@@ -1175,9 +1242,16 @@ void Validator::params(const Value &v, KernelSpec &k) {
             "its keep bits from 'dropout_mask' (the two are exclusive)");
   if (k.dropoutP > 0.0f && !seed && !k.hasDropoutMask)
     missing("seed", " (dropout_p > 0 needs the seed and offset parameters)");
+  if (k.batch == kRuntimeSize && !k.findParam("batch"))
+    missing("batch", " (the kernel's batch is null: a run-time size)");
+  if (k.queryLen == kRuntimeSize && !k.findParam("query_len"))
+    missing("query_len", " (the kernel's query_len is null: a run-time size)");
+  if (k.keyLen == kRuntimeSize && !k.findParam("key_len"))
+    missing("key_len", " (the kernel's key_len is null: a run-time size)");
 
   // The documented order, which is the kernel's argument order: query, key,
-  // value, [mask], [dropout_mask], [seed, offset], output, [lse]. The list
+  // value, [mask], [dropout_mask], [seed, offset], output, [lse], [batch],
+  // [query_len], [key_len]. The list
   // is complete and without duplicates by now, so it must be kParamNames
   // (in that order) restricted to the names it has.
   std::vector<std::string> order;
@@ -1461,6 +1535,160 @@ Manifest parseManifest(const std::string &text, const std::string &path) {
 
 Manifest loadManifest(const std::string &path) {
   return parseManifest(readFile(path, "manifest"), path);
+}
+
+//===----------------------------------------------------------------------===//
+// Run-time sizes
+//===----------------------------------------------------------------------===//
+
+RuntimeSizes parseRuntimeSizes(const std::string &text) {
+  RuntimeSizes sizes;
+  auto bad = [&](const std::string &why) {
+    throw Error("sizes '" + text + "': " + why +
+                    " (expected name=value[,name=value...] with names "
+                    "batch, query_len, key_len)",
+                kExitInput);
+  };
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos)
+      end = text.size();
+    std::string part = text.substr(start, end - start);
+    size_t eq = part.find('=');
+    if (eq == std::string::npos)
+      bad("'" + part + "' has no '='");
+    std::string name = part.substr(0, eq), value = part.substr(eq + 1);
+    int64_t *slot = name == "batch"       ? &sizes.batch
+                    : name == "query_len" ? &sizes.queryLen
+                    : name == "key_len"   ? &sizes.keyLen
+                                          : nullptr;
+    if (!slot)
+      bad("unknown size '" + name + "'");
+    if (*slot)
+      bad("'" + name + "' given twice");
+    errno = 0;
+    char *rest = nullptr;
+    long long v = std::strtoll(value.c_str(), &rest, 10);
+    if (value.empty() || errno || *rest || v < 1 || v > 2147483647LL)
+      bad("'" + name + "' must be an integer in [1, 2^31 - 1], got '" + value +
+          "'");
+    *slot = v;
+    start = end + 1;
+  }
+  return sizes;
+}
+
+std::string runtimeSizesText(const RuntimeSizes &s) {
+  std::string text;
+  auto add = [&](const char *name, int64_t v) {
+    if (v)
+      text += (text.empty() ? "" : ",") + std::string(name) + "=" +
+              std::to_string(v);
+  };
+  add("batch", s.batch);
+  add("query_len", s.queryLen);
+  add("key_len", s.keyLen);
+  return text;
+}
+
+KernelSpec bindSizes(const KernelSpec &k, const RuntimeSizes &sizes,
+                     int indexBits) {
+  if (!k.hasRuntimeSizes())
+    return k;
+  auto fail = [&](const std::string &message) -> void {
+    throw Error("kernel '" + k.name + "': " + message, kExitInput);
+  };
+  KernelSpec b = k;
+  const struct {
+    int64_t *field;
+    int64_t given;
+    const char *name;
+  } runtime[] = {{&b.batch, sizes.batch, "batch"},
+                 {&b.queryLen, sizes.queryLen, "query_len"},
+                 {&b.keyLen, sizes.keyLen, "key_len"}};
+  for (const auto &r : runtime) {
+    if (*r.field != kRuntimeSize)
+      continue;
+    if (r.given < 1 || r.given > 2147483647LL)
+      fail(std::string(r.given ? "run-time size " : "no value for the "
+                                                    "run-time size ") +
+           r.name +
+           (r.given ? " = " + std::to_string(r.given) +
+                          " (expected 1 to 2^31 - 1)"
+                    : std::string(" (give it, e.g. --sizes ") + r.name +
+                          "=128)"));
+    *r.field = r.given;
+  }
+  if (b.batch > 65535)
+    fail("batch = " + std::to_string(b.batch) +
+         ": the grid has one block row per batch entry, and CUDA allows at "
+         "most 65535");
+  // The compiler clamps window sides of kernels with run-time lengths to
+  // 2^30, which is exact (and free of 32-bit overflow) only while
+  // Lq + Lk <= 2^30.
+  if (b.queryLen + b.keyLen > (int64_t(1) << 30))
+    fail("query_len + key_len = " + std::to_string(b.queryLen + b.keyLen) +
+         ": kernels with run-time sizes take at most 2^30 positions");
+
+  auto bindMask = [&](std::array<int64_t, 4> &shape) {
+    const int64_t full[4] = {b.batch, b.queryHeads, b.queryLen, b.keyLen};
+    for (int d = 0; d < 4; ++d)
+      if (shape[d] == kRuntimeSize)
+        shape[d] = full[d];
+  };
+  bindMask(b.maskShape);
+  bindMask(b.dropoutMaskShape);
+  for (ParamSpec &p : b.params) {
+    if (p.kind == ParamSpec::Kind::I32) {
+      p.sizeValue = int32_t(p.name == "batch"       ? b.batch
+                            : p.name == "query_len" ? b.queryLen
+                                                    : b.keyLen);
+      continue;
+    }
+    if (p.kind != ParamSpec::Kind::Tensor)
+      continue;
+    // Dimension 0 is the batch; dimension 2 the key length for key and
+    // value, else the query length; dimension 3 (masks, [B, Hq, Lq, Lk]:
+    // the only tensors with a run-time size there) the key length.
+    const bool keys = p.name == "key" || p.name == "value";
+    for (size_t d = 0; d < p.shape.size(); ++d) {
+      if (p.shape[d] != kRuntimeSize)
+        continue;
+      p.shape[d] = d == 0   ? b.batch
+                   : d == 3 ? b.keyLen
+                   : keys   ? b.keyLen
+                            : b.queryLen;
+    }
+    if (indexBits == 32 && p.numElements() >= (int64_t(1) << 31))
+      fail("'" + p.name + "' " + formatShape(p.shape) + " has " +
+           std::to_string(p.numElements()) +
+           " elements: the kernels' 32-bit indices need fewer than 2^31 "
+           "(compile with --index-bits=64 for larger tensors)");
+  }
+  // The grid of docs/kernel-manifest.md, "Launch checks".
+  const bool overKeys =
+      b.stage == GradStage::DKDV || b.stage == GradStage::DKDVDQ;
+  const int64_t len = overKeys ? b.keyLen : b.queryLen;
+  if (b.grid[0] == 0)
+    b.grid[0] = uint32_t(b.gridParts * ((len + b.gridTile - 1) / b.gridTile));
+  if (b.grid[2] == 0)
+    b.grid[2] = uint32_t(b.batch);
+  return b;
+}
+
+Manifest bindSizes(const Manifest &m, const RuntimeSizes &sizes) {
+  Manifest b = m;
+  for (KernelSpec &k : b.kernels)
+    k = bindSizes(k, sizes, m.indexBits);
+  return b;
+}
+
+bool hasRuntimeSizes(const Manifest &m) {
+  for (const KernelSpec &k : m.kernels)
+    if (k.hasRuntimeSizes())
+      return true;
+  return false;
 }
 
 } // namespace attnrt

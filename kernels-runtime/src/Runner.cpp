@@ -175,6 +175,7 @@ struct Bound {
   DeviceBuffer buffer; // empty when borrowed
   CUdeviceptr ptr = 0; // what the kernel gets
   uint64_t scalar = 0;
+  int32_t size = 0; // an i32 run-time size parameter
   bool borrowed = false;
 };
 
@@ -190,6 +191,9 @@ public:
       b->spec = &ps;
       if (ps.kind == ParamSpec::Kind::U64) {
         args.push_back(&b->scalar);
+      } else if (ps.kind == ParamSpec::Kind::I32) {
+        b->size = ps.sizeValue;
+        args.push_back(&b->size);
       } else {
         auto it = borrow.find(ps.name);
         if (it != borrow.end()) {
@@ -1240,6 +1244,35 @@ std::vector<TrainGroup> trainGroups(const Manifest &m,
 
 int runManifest(const RunOptions &options) {
   Manifest m = loadManifest(options.manifestPath);
+  // Kernels with run-time sizes run once per --sizes draw, bound to it.
+  if (hasRuntimeSizes(m) && options.sizes.empty()) {
+    std::string names;
+    for (const KernelSpec &k : m.kernels)
+      if (k.hasRuntimeSizes())
+        names += (names.empty() ? "" : ", ") + k.name;
+    throw Error("'" + m.path + "': kernel(s) " + names +
+                    " take their batch or lengths at run time (null in the "
+                    "manifest): give them with --sizes, e.g. --sizes "
+                    "batch=2,query_len=1000,key_len=1000",
+                kExitInput);
+  }
+  if (options.sizes.size() > 1) {
+    int failedDraws = 0;
+    for (size_t i = 0; i < options.sizes.size(); ++i) {
+      RunOptions one = options;
+      one.sizes = {options.sizes[i]};
+      out(format("\nattn-run: sizes %d of %d: %s\n", int(i) + 1,
+                 int(options.sizes.size()),
+                 runtimeSizesText(options.sizes[i]).c_str()));
+      if (runManifest(one) != kExitOk)
+        ++failedDraws;
+    }
+    out(format("\nattn-run: %d size draw(s): %d failed\n",
+               int(options.sizes.size()), failedDraws));
+    return failedDraws ? kExitFailure : kExitOk;
+  }
+  if (!options.sizes.empty())
+    m = bindSizes(m, options.sizes[0]);
   std::vector<const KernelSpec *> selected;
   std::vector<TrainGroup> groups;
   std::string kernelNote; // printed once the device is up

@@ -62,7 +62,8 @@ std::string joinPath(const std::string &directory,
 std::string formatShape(const std::vector<int64_t> &shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(shape[i]);
+    s += (i ? ", " : "") +
+         (shape[i] < 0 ? std::string("null") : std::to_string(shape[i]));
   return s + "]";
 }
 

@@ -374,11 +374,13 @@ static void testBadManifests() {
        "kernel 'attn_fwd_0': unknown field 'num_warps' in the kernel"},
       {"batch type", &base, "\"batch\": 2,", "\"batch\": \"2\",",
        "m.json:10:16: kernel 'attn_fwd_0': batch: expected a positive "
-       "integer, got \"2\" (string)"},
+       "integer or null (a run-time size), got \"2\" (string)"},
       {"batch zero", &base, "\"batch\": 2,", "\"batch\": 0,",
-       "batch: expected a positive integer, got 0 (number)"},
+       "batch: expected a positive integer or null (a run-time size), got 0 "
+       "(number)"},
       {"batch fraction", &base, "\"batch\": 2,", "\"batch\": 2.5,",
-       "batch: expected a positive integer, got 2.5 (number)"},
+       "batch: expected a positive integer or null (a run-time size), got "
+       "2.5 (number)"},
       {"missing head_dim", &base, "\"head_dim\": 64, ", "",
        "kernel 'attn_fwd_0': missing field 'head_dim' in the kernel"},
       {"kv heads", &base, "\"kv_heads\": 2", "\"kv_heads\": 3",
@@ -461,7 +463,8 @@ static void testBadManifests() {
        "param 'query': role: expected \"input\" or \"output\", got \"in\""},
       {"unknown param", &base, "{\"name\": \"query\",", "{\"name\": \"q\",",
        "params[0].name: unknown parameter \"q\" (expected query, key, value, "
-       "mask, dropout_mask, seed, offset, output or lse)"},
+       "mask, dropout_mask, seed, offset, output, lse, batch, query_len or "
+       "key_len)"},
       {"duplicate param", &base, "{\"name\": \"key\",", "{\"name\": \"query\",",
        "params[1]: parameter 'query' is listed twice (also params[0])"},
       {"missing value param", &base,
@@ -940,8 +943,8 @@ static void testGradManifests() {
                       "m.json");
       },
       "params[3].name: unknown parameter \"grad_output\" (expected "
-      "query, key, value, mask, dropout_mask, seed, offset, output or "
-      "lse)");
+      "query, key, value, mask, dropout_mask, seed, offset, output, "
+      "lse, batch, query_len or key_len)");
 }
 
 /// A forward kernel and one attn.attention_grad compiled to the ordered
@@ -1474,6 +1477,7 @@ static void testUtil() {
             joinPath(".", "x.ptx") == "x.ptx",
         "joinPath");
   CHECK(formatShape({2, 8, 128}) == "[2, 8, 128]", "formatShape");
+  CHECK(formatShape({kRuntimeSize, 8}) == "[null, 8]", "formatShape: null");
   CHECK(formatBytes(1536) == "1.50 KiB (1536 bytes)", "formatBytes");
 }
 
@@ -1888,6 +1892,146 @@ static void testLaunchChecks() {
         [&] { parseManifest(c.text, "m.json"); }, c.want);
 }
 
+/// A forward kernel with run-time batch and lengths (runtime-sizes.json,
+/// as attn-compile writes it for tensor<?x8x?x128xbf16> operands): parsed
+/// with its sizes unbound, bound by bindSizes, and each rule broken once.
+static void testRuntimeSizes() {
+  const std::string base =
+      readFile(manifestDir + "/runtime-sizes.json", "test");
+  Manifest m = parseManifest(base, "m.json");
+  CHECK(m.indexBits == 32 && hasRuntimeSizes(m), "index_bits, run-time sizes");
+  if (m.kernels.size() != 1)
+    return;
+  const KernelSpec &k = m.kernels[0];
+  CHECK(k.batch == kRuntimeSize && k.queryLen == kRuntimeSize &&
+            k.keyLen == kRuntimeSize && k.grid[0] == 0 && k.grid[2] == 0 &&
+            k.gridTile == 128,
+        "unbound sizes and grid");
+  const ParamSpec *ql = k.findParam("query_len");
+  CHECK(ql && ql->kind == ParamSpec::Kind::I32, "query_len is an i32 param");
+
+  RuntimeSizes sizes = parseRuntimeSizes("key_len=300,batch=3,query_len=1");
+  CHECK(sizes.batch == 3 && sizes.queryLen == 1 && sizes.keyLen == 300,
+        "parseRuntimeSizes");
+  CHECK(runtimeSizesText(sizes) == "batch=3,query_len=1,key_len=300",
+        "runtimeSizesText");
+  KernelSpec b = bindSizes(k, sizes, m.indexBits);
+  CHECK(!b.hasRuntimeSizes() && b.batch == 3 && b.queryLen == 1 &&
+            b.keyLen == 300,
+        "bound sizes");
+  CHECK(b.grid == (std::array<uint32_t, 3>{1, 8, 3}), "bound grid");
+  CHECK(b.maskShape == (std::array<int64_t, 4>{3, 1, 1, 300}), "bound mask");
+  const ParamSpec *q = b.findParam("query"), *v = b.findParam("value"),
+                  *mask = b.findParam("mask"), *lse = b.findParam("lse"),
+                  *kl = b.findParam("key_len");
+  CHECK(q && q->shape == (std::vector<int64_t>{3, 8, 1, 128}), "query shape");
+  CHECK(v && v->shape == (std::vector<int64_t>{3, 2, 300, 128}), "value");
+  CHECK(mask && mask->shape == (std::vector<int64_t>{3, 1, 1, 300}), "mask");
+  CHECK(lse && lse->shape == (std::vector<int64_t>{3, 8, 1}), "lse shape");
+  CHECK(kl && kl->sizeValue == 300, "key_len value");
+  KernelSpec tall = bindSizes(k, parseRuntimeSizes("batch=1,query_len=257,"
+                                                   "key_len=1"),
+                              m.indexBits);
+  CHECK(tall.grid == (std::array<uint32_t, 3>{3, 8, 1}), "ceil(257 / 128)");
+
+  // Binding errors.
+  expectError(
+      "bind: missing size",
+      [&] { bindSizes(k, parseRuntimeSizes("batch=1,query_len=4"), 32); },
+      "kernel 'attn_fwd_0': no value for the run-time size key_len");
+  expectError(
+      "bind: batch past the grid",
+      [&] {
+        bindSizes(k, parseRuntimeSizes("batch=70000,query_len=4,key_len=4"),
+                  32);
+      },
+      "batch = 70000: the grid has one block row per batch entry");
+  expectError(
+      "bind: 32-bit indices",
+      [&] {
+        bindSizes(k,
+                  parseRuntimeSizes("batch=64,query_len=40000,key_len=4"),
+                  32);
+      },
+      "'query' [64, 8, 40000, 128] has 2621440000 elements: the kernels' "
+      "32-bit indices need fewer than 2^31");
+  CHECK(bindSizes(k, parseRuntimeSizes("batch=64,query_len=40000,key_len=4"),
+                  64)
+                .queryLen == 40000,
+        "64-bit indices take it");
+  expectError(
+      "bind: positions",
+      [&] {
+        bindSizes(k,
+                  parseRuntimeSizes("batch=1,query_len=600000000,"
+                                    "key_len=600000000"),
+                  64);
+      },
+      "query_len + key_len = 1200000000: kernels with run-time sizes take "
+      "at most 2^30 positions");
+  for (const char *bad : {"batch", "batch=0", "batch=1,batch=2",
+                          "heads=2", "query_len=x", "key_len=2147483648"})
+    expectError(
+        std::string("sizes: ") + bad, [&] { parseRuntimeSizes(bad); },
+        std::string("sizes '") + bad + "'");
+
+  // Manifest rules.
+  struct Case {
+    const char *what, *from, *to, *want;
+  } cases[] = {
+      {"grid not null", "\"grid\": [null, 8, null]", "\"grid\": [1, 8, null]",
+       "grid: [1, 8, null] does not match the problem"},
+      {"missing size param", ",\n        {\"name\": \"key_len\",   "
+                             "\"kind\": \"i32\"}",
+       "", "params: missing parameter 'key_len' (the kernel's key_len is "
+           "null: a run-time size)"},
+      {"size param kind", "{\"name\": \"batch\",     \"kind\": \"i32\"}",
+       "{\"name\": \"batch\",     \"kind\": \"u64\"}",
+       "param 'batch': kind: expected \"i32\" for 'batch', got \"u64\""},
+      {"size params order", "{\"name\": \"batch\",     \"kind\": \"i32\"},",
+       "", "params: missing parameter 'batch'"},
+      {"mask static where dynamic", "\"mask\": {\"dtype\": \"i1\", "
+                                    "\"shape\": [null, 1, 1, null]}",
+       "\"mask\": {\"dtype\": \"i1\", \"shape\": [null, 1, 1, 300]}",
+       "mask.shape[3] (key length): expected 1 or null, got 300"},
+      {"no codegen",
+       "\"codegen\": {\"kernel\": \"tensor-core\", \"mma\": \"wgmma\", "
+       "\"block_q\": 128, \"block_kv\": 128, \"threads\": 384},",
+       "", "a kernel with run-time sizes needs codegen.block_q"},
+      {"index_bits", "\"index_bits\": 32,", "\"index_bits\": 16,",
+       "index_bits: expected 32 or 64"},
+  };
+  for (const Case &c : cases) {
+    std::string text = replaceOnce(base, c.from, c.to);
+    expectError(
+        std::string("runtime sizes: ") + c.what,
+        [&] { parseManifest(text, "m.json"); }, c.want);
+  }
+  // A size parameter for a static size.
+  const std::string doc = readFile(manifestDir + "/doc-example.json", "test");
+  expectError(
+      "runtime sizes: static size, size param",
+      [&] {
+        parseManifest(
+            replaceOnce(doc, "\"shape\": [2, 8, 128]}",
+                        "\"shape\": [2, 8, 128]},\n{\"name\": \"batch\", "
+                        "\"kind\": \"i32\"}"),
+            "m.json");
+      },
+      "param 'batch': listed, but the kernel's 'batch' is 2 (a size "
+      "parameter is only for a run-time size, null)");
+  // A backward kernel cannot have run-time sizes (yet).
+  const std::string grad =
+      readFile(manifestDir + "/doc-grad-example.json", "test");
+  expectError(
+      "runtime sizes: backward",
+      [&] {
+        parseManifest(replaceOnce(grad, "\"batch\": 2,", "\"batch\": null,"),
+                      "m.json");
+      },
+      "batch: null (a run-time size) is only supported for a forward kernel");
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: attnrt-host-tests MANIFEST_DIR\n");
@@ -1905,6 +2049,7 @@ int main(int argc, char **argv) {
                 {"backward groups", testGradGroupManifests},
                 {"dropout mask manifests", testDropoutMaskManifests},
                 {"launch, ptx and order", testLaunchChecks},
+                {"run-time sizes", testRuntimeSizes},
                 {"conversions", testConversions},
                 {"inputs and comparison", testInputsAndCompare},
                 {"philox", testPhilox},

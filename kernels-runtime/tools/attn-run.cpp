@@ -3,7 +3,7 @@
 //   attn-run MANIFEST.json [--kernel NAME] [--seed N] [--warmup N]
 //            [--iters N] [--no-validate] [--device N] [--tolerance X]
 //            [--lse-tolerance X] [--grad-tolerance X] [--train] [--repeat N]
-//            [--verbose]
+//            [--sizes batch=B,query_len=LQ,key_len=LK]... [--verbose]
 //   attn-run --self-test [--seed N] [--device N]
 //
 // Exit status: 0 all kernels passed; 1 a kernel failed validation or a CUDA
@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attnrt/Error.h"
+#include "attnrt/Manifest.h"
 #include "attnrt/Runner.h"
 
 #include <cerrno>
@@ -60,6 +61,10 @@ static const char *kUsage =
     "  --repeat N          run everything N times, each time with fresh\n"
     "                      inputs (seeds seed, seed + 1, ...): a race or a\n"
     "                      read of unwritten memory fails some runs only\n"
+    "  --sizes LIST        values of the run-time sizes, e.g.\n"
+    "                      batch=2,query_len=1000,key_len=77 (required for\n"
+    "                      kernels whose manifest has null sizes); repeat\n"
+    "                      it to run everything once per draw\n"
     "  --verbose           print the JIT info log\n"
     "  --self-test         check the GPU references (forward and gradient)\n"
     "                      against the CPU float64 references on small\n"
@@ -155,6 +160,8 @@ int realMain(int argc, char **argv) {
       options.lseTolerance = parseDouble(arg, takeValue());
     } else if (arg == "--grad-tolerance") {
       options.gradTolerance = parseDouble(arg, takeValue());
+    } else if (arg == "--sizes") {
+      options.sizes.push_back(parseRuntimeSizes(takeValue()));
     } else if (arg == "--train") {
       noValue();
       options.train = true;

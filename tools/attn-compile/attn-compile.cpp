@@ -127,9 +127,10 @@ static llvm::cl::opt<std::string> gradMma(
 static llvm::cl::opt<unsigned> indexBits(
     "index-bits",
     llvm::cl::desc("Bits of the kernels' index arithmetic: 0 (default) "
-                   "chooses 32 when every tensor of every compiled op has "
-                   "fewer than 2^31 elements, else 64; 32 or 64 force it (32 "
-                   "is refused for larger tensors)"),
+                   "chooses 32 when every static tensor of every compiled op "
+                   "has fewer than 2^31 elements, else 64; 32 or 64 force it "
+                   "(32 is refused for larger tensors; with 32, the runtime "
+                   "refuses run-time sizes that make a tensor that large)"),
     llvm::cl::init(0));
 
 static llvm::cl::opt<std::string>
@@ -233,7 +234,10 @@ int main(int argc, char **argv) {
                 " (expected 0, 32 or 64)");
   // 32-bit index arithmetic is exact when every flat offset the kernels
   // compute (at most a tensor's element count) is below 2^31. (Sizes past
-  // the supported limits are refused by the kernel builders.)
+  // the supported limits are refused by the kernel builders.) A tensor with
+  // run-time sizes does not count: the manifest's "index_bits" tells the
+  // runtime to refuse sizes that make it 2^31 elements or more
+  // (--index-bits=64 lifts that).
   int64_t largest = 0;
   module->walk([&](Operation *op) {
     if (!isa<attn::AttentionOp, attn::AttentionGradOp>(op))
@@ -241,11 +245,11 @@ int main(int argc, char **argv) {
     for (Type t : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
                                      llvm::to_vector(op->getResultTypes())))
       if (auto shaped = dyn_cast<RankedTensorType>(t)) {
-        std::optional<int64_t> n =
-            shaped.hasStaticShape() ? attn::checkedProduct(shaped.getShape())
-                                    : std::nullopt;
-        largest = std::max(largest,
-                           n.value_or(std::numeric_limits<int64_t>::max()));
+        if (!shaped.hasStaticShape())
+          continue;
+        std::optional<int64_t> n = attn::checkedProduct(shaped.getShape());
+        largest =
+            std::max(largest, n.value_or(std::numeric_limits<int64_t>::max()));
       }
   });
   const bool fits32 = largest < (int64_t(1) << 31);
@@ -326,6 +330,7 @@ int main(int argc, char **argv) {
       {"format", "attn-kernels-v1"},
       {"ptx", llvm::sys::path::filename(outputFilename).str()},
       {"chip", chip},
+      {"index_bits", static_cast<int64_t>(bits)},
       {"kernels", std::move(manifestKernels)}};
   std::string json;
   llvm::raw_string_ostream os(json);

@@ -60,8 +60,15 @@ std::vector<std::string> stageOutputs(GradStage s);
 /// dq_accum).
 bool isWorkspaceName(const std::string &name);
 
+/// A size that a kernel takes at run time: the manifest's null in "batch",
+/// "query_len", "key_len", the shapes and the grid (docs/kernel-manifest.md,
+/// "Run-time sizes"). bindSizes replaces it.
+constexpr int64_t kRuntimeSize = -1;
+
 struct ParamSpec {
-  enum class Kind { Tensor, U64 };
+  /// U64: seed, offset. I32: a run-time size (batch, query_len, key_len),
+  /// passed by value.
+  enum class Kind { Tensor, U64, I32 };
   // query key value mask dropout_mask seed offset output lse (forward); also
   // grad_output grad_query grad_key grad_value and the workspaces row_dot
   // lse_log2 dq_accum (backward)
@@ -72,7 +79,8 @@ struct ParamSpec {
   /// "workspace"): neither an input nor an output.
   bool isWorkspace = false;
   DType dtype = DType::F32;    // tensors only
-  std::vector<int64_t> shape;  // tensors only
+  std::vector<int64_t> shape;  // tensors only; kRuntimeSize until bound
+  int32_t sizeValue = 0;       // I32 only: the value bindSizes gave it
 
   int64_t numElements() const;
   uint64_t sizeBytes() const { return uint64_t(numElements()) * dtypeSize(dtype); }
@@ -91,6 +99,8 @@ struct KernelSpec {
   /// attn.attention_grad), or "" when absent (the kernel is its own group).
   std::string group;
   DType dtype = DType::F32;
+  /// batch, queryLen and keyLen may be kRuntimeSize (forward kernels only)
+  /// until bindSizes gives them values.
   int64_t batch = 1, queryHeads = 1, kvHeads = 1;
   int64_t queryLen = 1, keyLen = 1, headDim = 1, valueDim = 1;
   float scale = 1.0f;
@@ -108,7 +118,12 @@ struct KernelSpec {
   bool hasDropoutMask = false;
   std::array<int64_t, 4> dropoutMaskShape = {1, 1, 1, 1};
   bool hasLse = false;
+  /// 0 where computed from a run-time size (null in the manifest).
   std::array<uint32_t, 3> grid = {1, 1, 1};
+  /// The launch formula's tile (codegen.block_q, or block_kv for dkdv and
+  /// dkdv_dq) and codegen.key_block_parts; 0 without codegen. bindSizes
+  /// computes a run-time grid from them.
+  int64_t gridTile = 0, gridParts = 1;
   std::array<uint32_t, 3> block = {1, 1, 1};
   uint32_t dynamicSharedMemory = 0;
   std::vector<ParamSpec> params; // in ABI order
@@ -120,6 +135,11 @@ struct KernelSpec {
   attnopt::ref::AttentionProblem problem() const;
 
   bool isGrad() const { return op == KernelOp::AttentionGrad; }
+  /// Whether a size is still a run-time one (bindSizes not applied).
+  bool hasRuntimeSizes() const {
+    return batch == kRuntimeSize || queryLen == kRuntimeSize ||
+           keyLen == kRuntimeSize;
+  }
 
   /// Benchmark-table FLOPs of the forward of this problem:
   /// 2*B*Hq*Lq*Lk*(D+Dv) (= 4*B*H*L*L*D for D = Dv), halved when causal !=
@@ -152,8 +172,41 @@ struct Manifest {
   std::string ptxPath;   // resolved against the manifest's directory
   std::string chip;      // e.g. "sm_90a"
   int chipMajor = 0, chipMinor = 0; // 9, 0 for sm_90a
+  /// "index_bits": 32 or 64, the kernels' index arithmetic; 0 when absent
+  /// (manifests written before run-time sizes). With 32, bindSizes refuses
+  /// sizes that give a tensor 2^31 elements or more.
+  int indexBits = 0;
   std::vector<KernelSpec> kernels;
 };
+
+/// Values for the run-time sizes; 0 where not given.
+struct RuntimeSizes {
+  int64_t batch = 0, queryLen = 0, keyLen = 0;
+};
+
+/// Parses "batch=2,query_len=100,key_len=37" (any subset, any order);
+/// throws Error (kExitInput) naming the bad part.
+RuntimeSizes parseRuntimeSizes(const std::string &text);
+
+/// "batch=2,query_len=100,key_len=37" (the given sizes only).
+std::string runtimeSizesText(const RuntimeSizes &s);
+
+/// Kernel `k` of a manifest with `indexBits` (Manifest::indexBits) with its
+/// run-time sizes replaced by `sizes` (sizes it has static are ignored): the
+/// shapes, the grid (docs/kernel-manifest.md, "Launch checks") and the
+/// values of its i32 parameters. Throws Error (kExitInput) when a run-time
+/// size is not given or out of range: below 1, above 2^31 - 1, a batch
+/// above 65535 (the grid), Lq + Lk above 2^30, or a tensor of 2^31
+/// elements or more with 32-bit indices. A kernel without run-time sizes
+/// comes back unchanged.
+KernelSpec bindSizes(const KernelSpec &k, const RuntimeSizes &sizes,
+                     int indexBits);
+
+/// bindSizes on every kernel of `m`.
+Manifest bindSizes(const Manifest &m, const RuntimeSizes &sizes);
+
+/// Whether a kernel of `m` has run-time sizes.
+bool hasRuntimeSizes(const Manifest &m);
 
 /// The kernel called `name`, or null.
 const KernelSpec *findKernel(const Manifest &m, const std::string &name);

@@ -12,8 +12,11 @@
 #ifndef ATTNRT_RUNNER_H
 #define ATTNRT_RUNNER_H
 
+#include "attnrt/Manifest.h"
+
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace attnrt {
 
@@ -31,6 +34,10 @@ struct RunOptions {
   bool train = false; // run forward/backward pairs as a training step
   bool verbose = false;
   int repeat = 1; // runs with fresh inputs: seed, seed + 1, ...
+  /// Values for the kernels' run-time sizes (docs/kernel-manifest.md,
+  /// "Run-time sizes"): the manifest runs once per entry. Required when a
+  /// kernel has run-time sizes; sizes a kernel has static are ignored.
+  std::vector<RuntimeSizes> sizes;
 };
 
 /// Runs the manifest's kernels and prints a report and one RESULT line per

@@ -20,7 +20,7 @@ std::string directoryOf(const std::string &path);
 /// `relative` resolved against `directory` (kept as is when absolute).
 std::string joinPath(const std::string &directory, const std::string &relative);
 
-/// "[2, 8, 128, 64]".
+/// "[2, 8, 128, 64]"; a negative size (kRuntimeSize) is "null".
 std::string formatShape(const std::vector<int64_t> &shape);
 
 /// printf into a std::string.

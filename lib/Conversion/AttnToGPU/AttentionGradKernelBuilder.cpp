@@ -709,7 +709,7 @@ FailureOr<GradKernelSpecs>
 mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
                                          KernelChoice choice,
                                          GradKernelOptions options) {
-  if (failed(checkStaticShapes(op)))
+  if (failed(checkKernelShapes(op, /*runtimeSizes=*/false)))
     return failure();
   RankedTensorType q = op.getQueryType();
   int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),

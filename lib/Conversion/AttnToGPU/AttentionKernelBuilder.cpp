@@ -53,12 +53,9 @@ public:
       : ScalarOps(b, op.getLoc()), op(op), spec(spec),
         mods(ScoreModifiers::get(op)) {
     auto q = op.getQueryType();
-    batch = q.getDimSize(0);
     heads = q.getDimSize(1);
-    queryLen = q.getDimSize(2);
     headDim = q.getDimSize(3);
     kvHeads = op.getKeyType().getDimSize(1);
-    keyLen = op.getKeyType().getDimSize(2);
     valueDim = op.getValueType().getDimSize(3);
     elt = q.getElementType();
   }
@@ -67,21 +64,26 @@ public:
 
 private:
   Value maskValue(Value mask, Value bIdx, Value hIdx, Value row, Value key) {
-    return emitMaskLoad(b, loc, mask, shapeOf(op.getMask()), mods.booleanMask,
-                        bIdx, hIdx, row, key);
+    return emitMaskLoad(b, loc, mask,
+                        maskExtents(op.getMask().getType(), sizes),
+                        mods.booleanMask, bIdx, hIdx, row, key);
   }
   /// Copies keys [key0, key0 + Bc) of one kv head (rows of `width` elements)
   /// into shared memory, zero-filling rows past the last key.
   void stageTile(Value global, Value shared, int64_t width, Value kvBase,
                  Value key0, Value tid) {
     emitStageRows(b, loc, global, shared, elt, spec.blockKV, width, width,
-                  kvBase, key0, keyLen, tid, spec.block[0]);
+                  kvBase, key0, sizes.keyLen, tid, spec.block[0]);
   }
 
   AttentionOp op;
   const KernelSpec &spec;
   ScoreModifiers mods;
-  int64_t batch, heads, queryLen, headDim, kvHeads, keyLen, valueDim;
+  int64_t heads, headDim, kvHeads, valueDim;
+  /// The batch and lengths (run-time ones from the kernel's arguments) and
+  /// the lengths as index values, set by emit().
+  KernelExtents sizes = {0, 0, 0};
+  Value queryLen, keyLen;
   Type elt;
 };
 
@@ -99,6 +101,10 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
         offset = args.offset, out = args.output, lse = args.lse;
   Value kShared = func.getWorkgroupAttributions()[0];
   Value vShared = func.getWorkgroupAttributions()[1];
+  sizes =
+      KernelExtents::get(b, loc, op, args.batch, args.queryLen, args.keyLen);
+  queryLen = sizes.queryLen.value(b, loc);
+  keyLen = sizes.keyLen.value(b, loc);
 
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value qBlock = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -108,17 +114,18 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
   Value lane = arith::RemUIOp::create(b, loc, tid, idx(t));
   Value q0 = mul(qBlock, idx(spec.blockQ));
   Value row = add(q0, rowInBlock);
-  Value rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row,
-                                         idx(queryLen));
+  Value rowValid =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, queryLen);
   // Padding rows compute on the last row (their results are not stored).
-  Value rowClamped = arith::MinSIOp::create(b, loc, row, idx(queryLen - 1));
+  Value rowClamped = arith::MinSIOp::create(
+      b, loc, row, arith::SubIOp::create(b, loc, queryLen, idx(1)));
   Value kvHead = arith::DivUIOp::create(b, loc, hIdx, idx(group));
-  Value kvBase = mul(add(mul(bIdx, idx(kvHeads)), kvHead), idx(keyLen));
+  Value kvBase = mul(add(mul(bIdx, idx(kvHeads)), kvHead), keyLen);
 
   // This thread's slice of the query row, in f32 registers.
   SmallVector<Value> qRegs;
   Value qRowBase =
-      mul(add(mul(add(mul(bIdx, idx(heads)), hIdx), idx(queryLen)), rowClamped),
+      mul(add(mul(add(mul(bIdx, idx(heads)), hIdx), queryLen), rowClamped),
           idx(headDim));
   Value dBase = mul(lane, idx(dPer));
   for (int64_t d = 0; d < dPer; ++d)
@@ -126,11 +133,10 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
         b, loc, query, add(qRowBase, add(dBase, idx(d))))));
   Value dvBase = mul(lane, idx(dvPer));
 
-  Value rowsInBlock =
-      arith::MinSIOp::create(b, loc, idx(spec.blockQ),
-                             arith::SubIOp::create(b, loc, idx(queryLen), q0));
+  Value rowsInBlock = arith::MinSIOp::create(
+      b, loc, idx(spec.blockQ), arith::SubIOp::create(b, loc, queryLen, q0));
   auto [firstBlock, lastBlock] = emitVisibleKeyBlocks(
-      b, loc, mods, q0, rowsInBlock, idx(queryLen), idx(keyLen), spec.blockKV);
+      b, loc, mods, q0, rowsInBlock, queryLen, keyLen, spec.blockKV);
 
   SmallVector<Value> init = {f32(kNegInf), f32(0.0f)};
   for (int64_t e = 0; e < dvPer; ++e)
@@ -147,9 +153,9 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
         stageTile(key, kShared, headDim, kvBase, key0, tid);
         stageTile(value, vShared, valueDim, kvBase, key0, tid);
         gpu::BarrierOp::create(b, loc);
-        Value keysHere = arith::MinSIOp::create(
-            b, loc, idx(spec.blockKV),
-            arith::SubIOp::create(b, loc, idx(keyLen), key0));
+        Value keysHere =
+            arith::MinSIOp::create(b, loc, idx(spec.blockKV),
+                                   arith::SubIOp::create(b, loc, keyLen, key0));
         auto keyLoop = scf::ForOp::create(
             b, loc, idx(0), keysHere, idx(1), state,
             [&](OpBuilder &kb2, Location, Value j, ValueRange st) {
@@ -174,7 +180,7 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
               Value mv = mask ? maskValue(mask, bIdx, hIdx, rowClamped, keyIdx)
                               : Value();
               Value s = emitModifiedScore(b, loc, mods, dot, mv, rowClamped,
-                                          keyIdx, idx(queryLen), idx(keyLen));
+                                          keyIdx, queryLen, keyLen);
               Value m = st[0], l = st[1];
               Value mNew = arith::MaximumFOp::create(b, loc, m, s);
               Value isEmpty = arith::CmpFOp::create(
@@ -193,11 +199,12 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
                 Value keep;
                 if (dropoutMask) {
                   keep = emitMaskLoad(
-                      b, loc, dropoutMask, shapeOf(op.getDropoutMask()),
+                      b, loc, dropoutMask,
+                      maskExtents(op.getDropoutMask().getType(), sizes),
                       /*boolean=*/true, bIdx, hIdx, rowClamped, keyIdx);
                 } else {
                   DropoutPosition pos{bIdx,   hIdx,       rowClamped,
-                                      keyIdx, idx(heads), idx(queryLen)};
+                                      keyIdx, idx(heads), queryLen};
                   keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
                 }
                 Value scaled = arith::MulFOp::create(
@@ -229,7 +236,7 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
         arith::SelectOp::create(b, loc, isEmpty, f32(0.0f),
                                 arith::DivFOp::create(b, loc, f32(1.0f), l));
     Value outBase =
-        mul(add(mul(add(mul(bIdx, idx(heads)), hIdx), idx(queryLen)), row),
+        mul(add(mul(add(mul(bIdx, idx(heads)), hIdx), queryLen), row),
             idx(valueDim));
     for (int64_t e = 0; e < dvPer; ++e) {
       Value o = arith::MulFOp::create(b, loc, blockLoop.getResult(2 + e), inv);
@@ -249,8 +256,7 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
         Value value = arith::SelectOp::create(
             b, loc, noKey, f32(kNegInf),
             arith::AddFOp::create(b, loc, m, math::LogOp::create(b, loc, l)));
-        Value at =
-            add(mul(add(mul(bIdx, idx(heads)), hIdx), idx(queryLen)), row);
+        Value at = add(mul(add(mul(bIdx, idx(heads)), hIdx), queryLen), row);
         memref::StoreOp::create(b, loc, value, lse, at);
         scf::YieldOp::create(b, loc);
       });
@@ -276,7 +282,7 @@ FailureOr<KernelSpec>
 mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
                                     KernelChoice choice,
                                     TensorCoreTiling tiling) {
-  if (failed(checkStaticShapes(op)))
+  if (failed(checkKernelShapes(op, /*runtimeSizes=*/true)))
     return failure();
   KernelSpec spec;
   spec.name = name.str();
@@ -318,8 +324,9 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
     spec.blockQ = 64;
     if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles"))
       spec.blockQ = std::min<int64_t>(tiles.getBlockQ(), 128);
-    spec.blockQ = std::min<int64_t>(
-        spec.blockQ, std::max<int64_t>(16, (q.getDimSize(2) + 15) / 16 * 16));
+    if (!q.isDynamicDim(2))
+      spec.blockQ = std::min<int64_t>(
+          spec.blockQ, std::max<int64_t>(16, (q.getDimSize(2) + 15) / 16 * 16));
     // The K and V tiles are static shared memory, which may not exceed
     // 48 KiB (ptxas rejects more for sm_80): wide f32 heads (D = Dv = 128 in
     // f32 needs 64 KiB at 64 keys) take fewer keys per step.
@@ -338,8 +345,10 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
              << kStaticSharedLimit << ")";
     spec.block = {spec.blockQ * spec.threadsPerRow, 1, 1};
   }
-  spec.grid = {(q.getDimSize(2) + spec.blockQ - 1) / spec.blockQ,
-               q.getDimSize(1), q.getDimSize(0)};
+  // 0: computed at launch from the run-time size (the manifest's null).
+  spec.grid = {
+      q.isDynamicDim(2) ? 0 : (q.getDimSize(2) + spec.blockQ - 1) / spec.blockQ,
+      q.getDimSize(1), q.isDynamicDim(0) ? 0 : q.getDimSize(0)};
 
   spec.params.push_back(tensorParam("query", op.getQuery(), false));
   spec.params.push_back(tensorParam("key", op.getKey(), false));
@@ -356,6 +365,7 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
   spec.params.push_back(tensorParam("output", op.getOutput(), true));
   if (op.getLse())
     spec.params.push_back(tensorParam("lse", op.getLse(), true));
+  appendSizeParams(op, spec.params);
   return spec;
 }
 
@@ -430,6 +440,19 @@ static StringRef matrixInstruction(const KernelSpec &spec) {
   return spec.tensorCores && multiplies ? "mma.sync" : "none";
 }
 
+/// A size of the manifest: null where it is a run-time one.
+static llvm::json::Value sizeOrNull(int64_t size) {
+  if (ShapedType::isDynamic(size))
+    return nullptr;
+  return size;
+}
+/// A grid dimension: null where it is computed at launch (KernelSpec::grid).
+static llvm::json::Value gridOrNull(int64_t blocks) {
+  if (blocks == 0)
+    return nullptr;
+  return blocks;
+}
+
 llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
                                           const KernelSpec &spec) {
   using llvm::json::Array;
@@ -439,17 +462,18 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
       {"name", spec.name},
       {"source", spec.source},
       {"dtype", dtypeName(q.getElementType())},
-      {"batch", q.getDimSize(0)},
+      {"batch", sizeOrNull(q.getDimSize(0))},
       {"query_heads", q.getDimSize(1)},
       {"kv_heads", op.getKeyType().getDimSize(1)},
-      {"query_len", q.getDimSize(2)},
-      {"key_len", op.getKeyType().getDimSize(2)},
+      {"query_len", sizeOrNull(q.getDimSize(2))},
+      {"key_len", sizeOrNull(op.getKeyType().getDimSize(2))},
       {"head_dim", q.getDimSize(3)},
       {"value_dim", op.getValueType().getDimSize(3)},
       {"scale", static_cast<double>(op.getEffectiveScale())},
       {"causal", stringifyCausalMode(op.getCausal()).str()},
       {"dropout_p", static_cast<double>(op.getDropoutP().convertToFloat())},
-      {"grid", Array{spec.grid[0], spec.grid[1], spec.grid[2]}},
+      {"grid", Array{gridOrNull(spec.grid[0]), gridOrNull(spec.grid[1]),
+                     gridOrNull(spec.grid[2])}},
       {"block", Array{spec.block[0], spec.block[1], spec.block[2]}},
       {"dynamic_shared_memory", spec.dynamicSharedBytes},
       // How the kernel was generated; informational (a runtime needs none
@@ -478,7 +502,7 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
     auto t = cast<RankedTensorType>(mask.getType());
     Array shape;
     for (int64_t s : t.getShape())
-      shape.push_back(s);
+      shape.push_back(sizeOrNull(s));
     entry["mask"] = Object{{"dtype", dtypeName(t.getElementType())},
                            {"shape", std::move(shape)}};
   } else {
@@ -490,19 +514,20 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
     auto t = cast<RankedTensorType>(keep.getType());
     Array shape;
     for (int64_t s : t.getShape())
-      shape.push_back(s);
+      shape.push_back(sizeOrNull(s));
     entry["dropout_mask"] = Object{{"dtype", dtypeName(t.getElementType())},
                                    {"shape", std::move(shape)}};
   }
   Array params;
   for (const KernelParam &p : spec.params) {
     if (!p.isTensor) {
-      params.push_back(Object{{"name", p.name}, {"kind", "u64"}});
+      params.push_back(
+          Object{{"name", p.name}, {"kind", p.isSize ? "i32" : "u64"}});
       continue;
     }
     Array shape;
     for (int64_t s : p.shape)
-      shape.push_back(s);
+      shape.push_back(sizeOrNull(s));
     params.push_back(Object{{"name", p.name},
                             {"kind", "tensor"},
                             {"role", p.isWorkspace ? "workspace"

@@ -2,7 +2,8 @@
 //
 // The forward GPU kernels take the op's tensors and scalars in manifest order
 // (docs/kernel-manifest.md): query, key, value, [mask], [dropout_mask],
-// [seed, offset], output, [lse]; the backward kernels those of
+// [seed, offset], output, [lse], [batch], [query_len], [key_len] (the
+// run-time sizes, RuntimeSizes.h); the backward kernels those of
 // attn.attention_grad. This names them once.
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +20,8 @@ namespace mlir::attn {
 
 struct KernelArguments {
   Value query, key, value, mask, dropoutMask, seed, offset, output, lse;
+  /// The run-time sizes (i32), null where the op's size is static.
+  Value batch, queryLen, keyLen;
 
   /// Reads the arguments of `entry` (a kernel built for `op`); absent
   /// optional operands stay null.
@@ -39,6 +42,13 @@ struct KernelArguments {
     a.output = entry.getArgument(arg++);
     if (op.getLse())
       a.lse = entry.getArgument(arg++);
+    // Then the run-time sizes (kernel::appendSizeParams).
+    if (op.getQueryType().isDynamicDim(0))
+      a.batch = entry.getArgument(arg++);
+    if (op.getQueryType().isDynamicDim(2))
+      a.queryLen = entry.getArgument(arg++);
+    if (op.getKeyType().isDynamicDim(2))
+      a.keyLen = entry.getArgument(arg++);
     return a;
   }
 };

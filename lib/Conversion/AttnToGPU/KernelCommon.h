@@ -11,6 +11,7 @@
 #ifndef ATTNOPT_LIB_CONVERSION_ATTNTOGPU_KERNELCOMMON_H
 #define ATTNOPT_LIB_CONVERSION_ATTNTOGPU_KERNELCOMMON_H
 
+#include "RuntimeSizes.h"
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
 
@@ -65,39 +66,14 @@ inline std::string sourceOf(Location loc) {
   return src;
 }
 
-/// Fails with a diagnostic at `op` unless every tensor it touches is static,
-/// within the supported sizes (SizeLimits.h), not empty, and the kernels'
-/// grids fit CUDA's limits: (blocks over a length, heads, batch), so heads
-/// and batch at most 65535 (the x dimension is a length over a tile, below
-/// 2^31 already).
-inline LogicalResult checkStaticShapes(AttentionOpInterface op) {
-  for (Type type :
-       llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
-    if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
-      return op->emitOpError("GPU code generation needs static shapes, got ")
-             << t;
-  if (failed(checkSizeLimits(op, "GPU code generation")))
-    return failure();
-  RankedTensorType q = op.getQueryType();
-  int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
-          queryLen = q.getDimSize(2), headDim = q.getDimSize(3);
-  int64_t kvHeads = op.getKeyType().getDimSize(1),
-          keyLen = op.getKeyType().getDimSize(2),
-          valueDim = op.getValueType().getDimSize(3);
-  if (batch == 0 || heads == 0 || kvHeads == 0 || queryLen == 0 ||
-      keyLen == 0 || headDim == 0 || valueDim == 0)
-    return op->emitOpError("GPU code generation: empty tensor (B = ")
-           << batch << ", Hq = " << heads << ", Hkv = " << kvHeads
-           << ", Lq = " << queryLen << ", Lk = " << keyLen
-           << ", D = " << headDim << ", Dv = " << valueDim
-           << "): the kernels need every size >= 1";
-  if (heads > 65535 || batch > 65535)
-    return op->emitOpError("GPU code generation: ")
-           << heads << " query heads and batch " << batch
-           << ": the kernels' grid has one block row per head and per batch "
-              "entry, and CUDA allows at most 65535 in each";
-  return success();
-}
+/// Fails with a diagnostic at `op` unless its tensors have shapes the kernels
+/// take: static, or, with `runtimeSizes` (the forward), dynamic only in the
+/// batch and the sequence lengths (RuntimeSizes.h), each of those dynamic in
+/// every tensor that carries it or in none; within the supported sizes
+/// (SizeLimits.h), not empty, and with grids that fit CUDA's limits: (blocks
+/// over a length, heads, batch), so heads and a static batch at most 65535
+/// (the x dimension is a length over a tile, below 2^31 already).
+LogicalResult checkKernelShapes(AttentionOpInterface op, bool runtimeSizes);
 
 inline KernelParam tensorParam(StringRef name, Value v, bool isOutput) {
   KernelParam p;
@@ -115,14 +91,20 @@ inline KernelParam scalarParam(StringRef name) {
   return p;
 }
 
-/// The kernel argument type of a tensor parameter of element type `elt`: a
-/// flat memref (i1 masks are passed as bytes).
+/// The kernel argument type of a parameter: a tensor of element type `elt`
+/// is a flat memref (i1 masks are passed as bytes), a run-time size an i32,
+/// seed and offset i64. A tensor with run-time sizes gets the largest
+/// supported extent (kMaxTensorElements): the bare-pointer calling
+/// convention needs a static memref, and the kernel indexes it with the
+/// run-time sizes, so the extent is a bound, never read.
 inline Type flatArgumentType(OpBuilder &b, const KernelParam &p, Type elt) {
   if (!p.isTensor)
-    return b.getI64Type();
+    return p.isSize ? b.getI32Type() : b.getI64Type();
   if (p.dtype == "i1")
     elt = b.getI8Type();
-  return MemRefType::get({numElements(p.shape)}, elt);
+  bool dynamic = llvm::any_of(p.shape, ShapedType::isDynamic);
+  return MemRefType::get({dynamic ? kMaxTensorElements : numElements(p.shape)},
+                         elt);
 }
 
 /// The manifest fields every kernel entry shares (docs/kernel-manifest.md),
@@ -153,10 +135,10 @@ public:
                : arith::ExtFOp::create(b, loc, b.getF32Type(), v).getResult();
   }
   /// Linear index of `indices` in a row-major tensor of `shape`.
-  Value linear(ArrayRef<int64_t> shape, ArrayRef<Value> indices) {
+  Value linear(ArrayRef<Extent> shape, ArrayRef<Value> indices) {
     Value lin = indices[0];
     for (size_t d = 1; d < shape.size(); ++d)
-      lin = add(mul(lin, idx(shape[d])), indices[d]);
+      lin = add(mul(lin, shape[d].value(b, loc)), indices[d]);
     return lin;
   }
 
@@ -165,22 +147,45 @@ protected:
   Location loc;
 };
 
+/// The dimensions of a [B|1, Hq|1, Lq|1, Lk|1] mask (or dropout mask) of
+/// type `maskType` in a kernel: its static sizes, and `sizes`' run-time
+/// batch, query or key length where the mask's dimension is dynamic.
+inline SmallVector<Extent, 4> maskExtents(Type maskType,
+                                          const KernelExtents &sizes) {
+  auto shape = cast<ShapedType>(maskType).getShape();
+  const Extent full[] = {sizes.batch, Extent(shape[1]), sizes.queryLen,
+                         sizes.keyLen};
+  SmallVector<Extent, 4> dims;
+  for (auto [d, size] : llvm::enumerate(shape))
+    dims.push_back(ShapedType::isDynamic(size) ? full[d] : Extent(size));
+  return dims;
+}
+
 /// Loads element (b, h, row, key) of the rank-4 broadcast mask `mask` (flat
-/// argument; dimensions of size 1 read index 0). A boolean mask (stored as
-/// i8) gives an i1, an additive mask its element.
+/// argument of dimensions `shape`; dimensions of size 1 read index 0). A
+/// boolean mask (stored as i8) gives an i1, an additive mask its element.
 inline Value emitMaskLoad(OpBuilder &b, Location loc, Value mask,
-                          ArrayRef<int64_t> shape, bool boolean, Value bIdx,
+                          ArrayRef<Extent> shape, bool boolean, Value bIdx,
                           Value hIdx, Value row, Value key) {
   ScalarOps s(b, loc);
   Value zero = s.idx(0);
-  Value pos[] = {shape[0] == 1 ? zero : bIdx, shape[1] == 1 ? zero : hIdx,
-                 shape[2] == 1 ? zero : row, shape[3] == 1 ? zero : key};
+  auto one = [](const Extent &e) { return e.isStatic() && e.getStatic() == 1; };
+  Value pos[] = {one(shape[0]) ? zero : bIdx, one(shape[1]) ? zero : hIdx,
+                 one(shape[2]) ? zero : row, one(shape[3]) ? zero : key};
   Value v = memref::LoadOp::create(b, loc, mask, s.linear(shape, pos));
   if (boolean)
     return arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ne, v,
         arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0));
   return v;
+}
+
+/// emitMaskLoad for a mask of static `shape`.
+inline Value emitMaskLoad(OpBuilder &b, Location loc, Value mask,
+                          ArrayRef<int64_t> shape, bool boolean, Value bIdx,
+                          Value hIdx, Value row, Value key) {
+  SmallVector<Extent, 4> dims(shape.begin(), shape.end());
+  return emitMaskLoad(b, loc, mask, dims, boolean, bIdx, hIdx, row, key);
 }
 
 /// Copies rows [first, first + rows) of a sequence of `len` rows of `width`
@@ -191,7 +196,7 @@ inline Value emitMaskLoad(OpBuilder &b, Location loc, Value mask,
 inline void emitStageRows(OpBuilder &b, Location loc, Value global,
                           Value shared, Type elt, int64_t rows, int64_t width,
                           int64_t paddedWidth, Value rowBase, Value first,
-                          int64_t len, Value tid, int64_t threads) {
+                          Extent len, Value tid, int64_t threads) {
   ScalarOps s(b, loc);
   int64_t count = rows * paddedWidth;
   scf::ForOp::create(
@@ -203,7 +208,7 @@ inline void emitStageRows(OpBuilder &b, Location loc, Value global,
         Value d = arith::RemUIOp::create(b, loc, e, s.idx(paddedWidth));
         Value pos = s.add(first, j);
         Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                             pos, s.idx(len));
+                                             pos, len.value(b, loc));
         if (paddedWidth != width)
           inside = arith::AndIOp::create(
               b, loc, inside,

@@ -102,7 +102,7 @@ Value MmaEmitterBase::exp2(Value x) {
 }
 
 void MmaEmitterBase::copyTile(Value global, TileRowWidth width, Value rowBase,
-                              Value first, int64_t len, int64_t tileRows,
+                              Value first, kernel::Extent len, int64_t tileRows,
                               Value dst, ValueRange lead,
                               SmallVectorImpl<Value> &tokens) {
   // 16-byte chunks = 8 elements; chunk c of the tile: row c / chunksPerRow,
@@ -111,7 +111,7 @@ void MmaEmitterBase::copyTile(Value global, TileRowWidth width, Value rowBase,
   const int64_t chunksPerRow = width.tileCols / 8;
   // Tile rows can run past `len` only if len is not a multiple of the tile
   // (the callers never copy a tile that starts at or past len).
-  bool guard = len % tileRows != 0;
+  bool guard = !len.isMultipleOf(tileRows);
   // Tile row r, the chunk whose column is dstCol (its source column and
   // validity from sourceColumn).
   auto copyAt = [&](Value r, Value dstCol, std::pair<Value, Value> src,
@@ -178,13 +178,13 @@ void MmaEmitterBase::copyChunk(Value global, Value srcIdx, Value srcElements,
       /*bypassL1=*/b.getUnitAttr()));
 }
 
-std::pair<Value, Value> MmaEmitterBase::sourceRow(Value pos, int64_t len,
+std::pair<Value, Value> MmaEmitterBase::sourceRow(Value pos, kernel::Extent len,
                                                   bool guard) {
   if (!guard)
     return {pos, Value()};
   // Clamp the address to a valid row; copy 0 of 8 elements (zero fill).
-  return {minS(pos, len - 1),
-          arith::SelectOp::create(b, loc, ltC(pos, len), idx(8), idx(0))};
+  return {clampToLast(pos, len),
+          arith::SelectOp::create(b, loc, lessThan(pos, len), idx(8), idx(0))};
 }
 
 void MmaEmitterBase::emitWaitAllCopies(Value anchor) {
@@ -206,16 +206,27 @@ void MmaEmitterBase::emitPrefetchingStepHead(
 }
 
 Value MmaEmitterBase::crossesPositionalEdge(const ScoreModifiers &mods,
-                                            int64_t queryLen, int64_t keyLen,
-                                            Value q0, Value rows, Value k0,
-                                            int64_t keys, Value needs) {
+                                            kernel::Extent queryLen,
+                                            kernel::Extent keyLen, Value q0,
+                                            Value rows, Value k0, int64_t keys,
+                                            Value needs) {
   auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
     return arith::CmpIOp::create(b, loc, p, x, y);
   };
   if (!needs)
     needs = arith::ConstantIntOp::create(b, loc, 0, 1);
-  int64_t delta =
-      mods.causal == CausalMode::bottom_right ? keyLen - queryLen : 0;
+  // q0 + delta + c, delta = Lk - Lq for bottom-right causal (else 0): one
+  // constant where both lengths are static.
+  const bool bottomRight = mods.causal == CausalMode::bottom_right;
+  auto diagonal = [&](Value row, int64_t c) -> Value {
+    if (!bottomRight)
+      return add(row, c);
+    if (queryLen.isStatic() && keyLen.isStatic())
+      return add(row, keyLen.getStatic() - queryLen.getStatic() + c);
+    return add(
+        add(row, arith::SubIOp::create(b, loc, size(keyLen), size(queryLen))),
+        c);
+  };
   std::optional<int64_t> right;
   if (mods.causal != CausalMode::none)
     right = 0;
@@ -223,16 +234,15 @@ Value MmaEmitterBase::crossesPositionalEdge(const ScoreModifiers &mods,
     right = right ? std::min(*right, mods.window->second) : mods.window->second;
   // Upper edge: the first row's diagonal (+ right) must cover the last key.
   if (right)
-    needs =
-        arith::OrIOp::create(b, loc, needs,
-                             cmp(arith::CmpIPredicate::sgt, add(k0, keys - 1),
-                                 add(q0, delta + *right)));
+    needs = arith::OrIOp::create(b, loc, needs,
+                                 cmp(arith::CmpIPredicate::sgt,
+                                     add(k0, keys - 1), diagonal(q0, *right)));
   // Lower edge: the last row's window start must not pass the first key.
   if (mods.window && mods.window->first >= 0) {
     Value lastRow = add(q0, arith::SubIOp::create(b, loc, rows, idx(1)));
     needs = arith::OrIOp::create(b, loc, needs,
                                  cmp(arith::CmpIPredicate::slt, k0,
-                                     add(lastRow, delta - mods.window->first)));
+                                     diagonal(lastRow, -mods.window->first)));
   }
   return needs;
 }
@@ -274,16 +284,16 @@ SmallVector<Value> MmaEmitterBase::emitUniformChoice(
 }
 
 Value MmaEmitterBase::blockPairNeedsMask(const ScoreModifiers &mods,
-                                         int64_t queryLen, int64_t keyLen,
-                                         Value q0, Value rows, Value k0,
-                                         int64_t keys) {
-  const bool raggedKeys = keyLen % keys != 0;
+                                         kernel::Extent queryLen,
+                                         kernel::Extent keyLen, Value q0,
+                                         Value rows, Value k0, int64_t keys) {
+  const bool raggedKeys = !keyLen.isMultipleOf(keys);
   if (!mods.hasPositionalMask() && !raggedKeys)
     return Value();
   Value needs;
   if (raggedKeys)
     needs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                  add(k0, keys), idx(keyLen));
+                                  add(k0, keys), size(keyLen));
   if (!mods.hasPositionalMask())
     return needs;
   return crossesPositionalEdge(mods, queryLen, keyLen, q0, rows, k0, keys,

@@ -12,6 +12,7 @@
 #ifndef ATTNOPT_LIB_CONVERSION_ATTNTOGPU_MMAEMITTERBASE_H
 #define ATTNOPT_LIB_CONVERSION_ATTNTOGPU_MMAEMITTERBASE_H
 
+#include "RuntimeSizes.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -102,6 +103,23 @@ protected:
   }
   Value lt(Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+  }
+  // A batch or length that may be a run-time one (RuntimeSizes.h); the
+  // static case emits what the int64_t helpers emit.
+  Value size(const kernel::Extent &e) { return e.value(b, loc); }
+  Value mul(Value x, const kernel::Extent &e) {
+    return e.isStatic() ? mul(x, e.getStatic()) : mul(x, e.getDynamic());
+  }
+  /// x < e.
+  Value lessThan(Value x, const kernel::Extent &e) {
+    return e.isStatic() ? ltC(x, e.getStatic()) : lt(x, e.getDynamic());
+  }
+  /// min(x, e - 1): a position clamped to the last one that exists.
+  Value clampToLast(Value x, const kernel::Extent &e) {
+    if (e.isStatic())
+      return minS(x, e.getStatic() - 1);
+    return arith::MinSIOp::create(
+        b, loc, x, arith::SubIOp::create(b, loc, e.getDynamic(), idx(1)));
   }
   Value fmax(Value x, Value y) {
     return arith::MaximumFOp::create(b, loc, x, y);
@@ -321,7 +339,7 @@ protected:
   /// lanes read 128 contiguous bytes and write one panel row
   /// (conflict-free), so cp.async.cg (L2 only) serves.
   void copyTileSwizzled128(Value global, TileRowWidth width, Value rowBase,
-                           Value first, int64_t len, int64_t tileRows,
+                           Value first, kernel::Extent len, int64_t tileRows,
                            Value dst, Value dstBase,
                            SmallVectorImpl<Value> &tokens);
 
@@ -330,13 +348,13 @@ protected:
   /// global row `rowBase`) into `dst[lead..., r, c]`, c < width.tileCols.
   /// Rows past `len` and columns past width.cols are zero-filled.
   void copyTile(Value global, TileRowWidth width, Value rowBase, Value first,
-                int64_t len, int64_t tileRows, Value dst, ValueRange lead,
-                SmallVectorImpl<Value> &tokens);
+                kernel::Extent len, int64_t tileRows, Value dst,
+                ValueRange lead, SmallVectorImpl<Value> &tokens);
 
   /// The global row a 16-byte chunk of tile row `pos` is copied from and
   /// how many of its 8 elements (null: all): with `guard`, rows past `len`
   /// read row len - 1 and copy 0 elements (cp.async zero-fills).
-  std::pair<Value, Value> sourceRow(Value pos, int64_t len, bool guard);
+  std::pair<Value, Value> sourceRow(Value pos, kernel::Extent len, bool guard);
   /// Where the 16-byte chunk `chunk` (index) of a tile row of `width` reads
   /// (its first column in the tensor's row) and whether it is a real chunk
   /// (null when the tile is not padded): padding chunks read the row's
@@ -365,18 +383,19 @@ protected:
   /// key) of query rows [q0, q0 + rows) x keys [k0, k0 + keys) of sequences
   /// of `queryLen` and `keyLen` (i1, uniform per block pair), or'ed into
   /// `needs` when given.
-  Value crossesPositionalEdge(const ScoreModifiers &mods, int64_t queryLen,
-                              int64_t keyLen, Value q0, Value rows, Value k0,
-                              int64_t keys, Value needs = {});
+  Value crossesPositionalEdge(const ScoreModifiers &mods,
+                              kernel::Extent queryLen, kernel::Extent keyLen,
+                              Value q0, Value rows, Value k0, int64_t keys,
+                              Value needs = {});
   /// Whether the block pair of query rows [q0, q0 + rows) x keys [k0, k0 +
   /// keys) needs the elementwise (masked) path: it crosses a positional
   /// edge, or its key block runs past `keyLen` (a ragged last key block,
   /// whose zero-filled rows must get P = 0: exp(0 - lse) can overflow, and
   /// an infinite P times a zero row is NaN). Null when no block pair of the
   /// problem ever needs it.
-  Value blockPairNeedsMask(const ScoreModifiers &mods, int64_t queryLen,
-                           int64_t keyLen, Value q0, Value rows, Value k0,
-                           int64_t keys);
+  Value blockPairNeedsMask(const ScoreModifiers &mods, kernel::Extent queryLen,
+                           kernel::Extent keyLen, Value q0, Value rows,
+                           Value k0, int64_t keys);
   /// `body` under scf.if `cond` (no results).
   void emitIf(Value cond, function_ref<void()> body);
   /// The values of `compute(true)` where the block-uniform `cond` holds and

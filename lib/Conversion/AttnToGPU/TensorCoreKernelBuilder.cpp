@@ -259,7 +259,11 @@ private:
   /// The threads that own query rows (all of them without wgmma) and how
   /// many rows each warp of them owns.
   int64_t consumerThreads, rowsPerWarp;
-  int64_t heads, queryLen, kvHeads, keyLen, valueDim;
+  int64_t heads, kvHeads, valueDim;
+  /// The lengths: static, or (from emitSetup on) the run-time sizes.
+  kernel::Extent queryLen = 0, keyLen = 0;
+  /// The mask's dimensions (RuntimeSizes.h), set by emitSetup.
+  SmallVector<kernel::Extent, 4> maskDims;
   /// The tiles' head dims (tc::tileDims) and row strides (elements).
   tc::TileDims dims;
   int64_t qStride, kStride, vStride;
@@ -349,7 +353,7 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOp op,
   dropP = op.getDropoutP().convertToFloat();
   qInRegisters =
       !wgmma && tc::keepsQueryInRegisters(rowsPerWarp, blockKV, dims);
-  keyGuard = keyLen % blockKV != 0;
+  keyGuard = !keyLen.isMultipleOf(blockKV);
   maySkipMask = keyGuard || mods.hasPositionalMask();
   foldScale = mods.scale > 0.0f && !mods.softcap && !mods.additiveMask;
   log2Scale = mods.scale * kLog2E;
@@ -363,10 +367,13 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOp op,
 
 Value TensorCoreEmitter::maskValue(Value mask, Value bIdx, Value hIdx,
                                    Value row, Value key) {
-  auto shape = cast<ShapedType>(op.getMask().getType()).getShape();
+  ArrayRef<kernel::Extent> shape = maskDims;
+  auto one = [](const kernel::Extent &e) {
+    return e.isStatic() && e.getStatic() == 1;
+  };
   Value zero = idx(0);
-  Value pos[] = {shape[0] == 1 ? zero : bIdx, shape[1] == 1 ? zero : hIdx,
-                 shape[2] == 1 ? zero : row, shape[3] == 1 ? zero : key};
+  Value pos[] = {one(shape[0]) ? zero : bIdx, one(shape[1]) ? zero : hIdx,
+                 one(shape[2]) ? zero : row, one(shape[3]) ? zero : key};
   Value lin = pos[0];
   for (size_t d = 1; d < 4; ++d)
     lin = add(mul(lin, shape[d]), pos[d]);
@@ -407,6 +414,12 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   offset = args.offset;
   out = args.output;
   lse = args.lse;
+  kernel::KernelExtents sizes = kernel::KernelExtents::get(
+      b, loc, op, args.batch, args.queryLen, args.keyLen);
+  queryLen = sizes.queryLen;
+  keyLen = sizes.keyLen;
+  if (op.getMask())
+    maskDims = kernel::maskExtents(op.getMask().getType(), sizes);
 
   // Shared memory: one dynamic buffer, viewed as Q [Br][S], K/V [2][Bc][S].
   auto workgroup =
@@ -452,9 +465,9 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
 
   rowsInBlock = arith::MinSIOp::create(
-      b, loc, idx(blockQ), arith::SubIOp::create(b, loc, idx(queryLen), q0));
+      b, loc, idx(blockQ), arith::SubIOp::create(b, loc, size(queryLen), q0));
   std::tie(firstBlock, lastBlock) = emitVisibleKeyBlocks(
-      b, loc, mods, q0, rowsInBlock, idx(queryLen), idx(keyLen), blockKV);
+      b, loc, mods, q0, rowsInBlock, size(queryLen), size(keyLen), blockKV);
 }
 
 Value TensorCoreEmitter::copyQuery() {
@@ -610,7 +623,7 @@ void TensorCoreEmitter::emitRowsAndFragments() {
   for (int64_t mt = 0; mt < mTiles; ++mt)
     for (int64_t r = 0; r < 2; ++r) {
       rows.push_back(add(q0, add(tileRow0(mt), add(g, 8 * r))));
-      rowsC.push_back(minS(rows.back(), queryLen - 1));
+      rowsC.push_back(clampToLast(rows.back(), queryLen));
     }
 
   // Loop state: m[nRows], l[nRows] (l is this thread's partial sum over its
@@ -653,11 +666,11 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
           Value mv;
           if (mask)
             mv = maskValue(mask, bIdx, hIdx, row,
-                           guardKeys ? minS(keyIdx, keyLen - 1) : keyIdx);
+                           guardKeys ? clampToLast(keyIdx, keyLen) : keyIdx);
           Value sc = emitModifiedScore(b, loc, m, s[mt][nt][e], mv, row, keyIdx,
-                                       idx(queryLen), idx(keyLen));
+                                       size(queryLen), size(keyLen));
           if (guardKeys)
-            sc = arith::SelectOp::create(b, loc, ltC(keyIdx, keyLen), sc,
+            sc = arith::SelectOp::create(b, loc, lessThan(keyIdx, keyLen), sc,
                                          f32(kNegInf));
           if (!foldScale)
             sc = fmul(sc, f32(kLog2E));
@@ -710,7 +723,7 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
         if (dropP > 0.0f) {
           Value keyIdx = add(keyT, 8 * nt + j);
           DropoutPosition pos{bIdx,   hIdx,       rowsC[i],
-                              keyIdx, idx(heads), idx(queryLen)};
+                              keyIdx, idx(heads), size(queryLen)};
           Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
           weight = arith::SelectOp::create(
               b, loc, keep, fmul(p, f32(1.0f / (1.0f - dropP))), f32(0.0f));
@@ -1056,7 +1069,7 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
                               /*nontemporal=*/false, llvm::MaybeAlign(4));
     }
     if (lse) {
-      Value valid = ltC(rows[i], queryLen);
+      Value valid = lessThan(rows[i], queryLen);
       Value first =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t4, idx(0));
       emitIf(arith::AndIOp::create(b, loc, valid, first), [&] {
@@ -1077,7 +1090,7 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
   auto storeChunk = [&](Value warpRow, Value chunkIdx, Value col) {
     Value smemRow = add(warpRow0, warpRow);
     Value row = add(q0, smemRow);
-    emitIf(ltC(row, queryLen), [&] {
+    emitIf(lessThan(row, queryLen), [&] {
       auto [buffer, from] = staged(smemRow, chunkIdx, 0);
       Value chunk =
           vector::LoadOp::create(b, loc, chunkTy, buffer, from,
@@ -1180,7 +1193,7 @@ bool tc::keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV,
 /// last block spills 8-12 bytes); measured with ptxas 13 on 2026-11-29.
 static bool wideKeyBlocksFit(AttentionOp op, const TensorCoreTiling &target) {
   return op.getValueType().getDimSize(3) == 128 && target.smVersion >= 90 &&
-         op.getKeyType().getDimSize(2) % 64 == 0;
+         kernel::Extent(op.getKeyType().getDimSize(2)).isMultipleOf(64);
 }
 
 /// f32 accumulator registers per thread of the mma.sync kernel's S and O
@@ -1224,7 +1237,8 @@ static bool wgmmaPaysForPadding(AttentionOp op) {
                 dv = op.getValueType().getDimSize(3);
   if (d % 64 == 0 && dv % 64 == 0)
     return true;
-  return std::min(d, dv) > 32 && op.getKeyType().getDimSize(2) >= 512;
+  return std::min(d, dv) > 32 &&
+         kernel::isLongLength(op.getKeyType().getDimSize(2), 512);
 }
 
 std::optional<tc::Tiling>
@@ -1250,8 +1264,8 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
   // does not pay (wgmmaPaysForPadding) keep the mma.sync kernel below.
   const bool dropout = op.getDropoutP().convertToFloat() > 0.0f;
   if (requested.warpgroupMma && !dropout &&
-      op.getQueryType().getDimSize(2) > 64 && !requested.warps &&
-      wgmmaPaysForPadding(op)) {
+      !kernel::isShortLength(op.getQueryType().getDimSize(2), 64) &&
+      !requested.warps && wgmmaPaysForPadding(op)) {
     // One warpgroup per 64 query rows.
     if (requested.blockQ && requested.blockQ != 64 && requested.blockQ != 128)
       return fail("query block " + Twine(requested.blockQ) +
@@ -1294,8 +1308,10 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
   else if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles"))
     t.blockQ = tiles.getBlockQ() > 64 ? 128 : 64;
   else
-    t.blockQ =
-        elementwiseHeavy || op.getQueryType().getDimSize(2) <= 64 ? 64 : 128;
+    t.blockQ = elementwiseHeavy || kernel::isShortLength(
+                                       op.getQueryType().getDimSize(2), 64)
+                   ? 64
+                   : 128;
   // Wide O tiles leave no room for two m-tiles per warp.
   if (!requested.blockQ && t.blockQ == 128 && !requested.warps &&
       accumulators(Tiling{128, 32, 4}, dims) > accumulatorBudget(dims))

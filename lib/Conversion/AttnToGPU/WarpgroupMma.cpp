@@ -150,7 +150,7 @@ SmallVector<Value> MmaEmitterBase::wgmmaFenceOperands(ArrayRef<Value> regs) {
 
 void MmaEmitterBase::copyTileSwizzled128(Value global, TileRowWidth width,
                                          Value rowBase, Value first,
-                                         int64_t len, int64_t tileRows,
+                                         kernel::Extent len, int64_t tileRows,
                                          Value dst, Value dstBase,
                                          SmallVectorImpl<Value> &tokens) {
   // A thread copies one chunk of a group of `group` consecutive chunks per
@@ -161,7 +161,7 @@ void MmaEmitterBase::copyTileSwizzled128(Value global, TileRowWidth width,
   const int64_t rowsPerPass = threads / group;
   assert(width.tileCols % 64 == 0 && group % 8 == 0 &&
          tileRows % rowsPerPass == 0 && "whole panels and passes");
-  const bool guard = len % tileRows != 0;
+  const bool guard = !len.isMultipleOf(tileRows);
   // This thread's chunk c of rows r0 + rowsPerPass i. The addresses are
   // built from per-thread values plus constants (and one of at most 8
   // swizzled row bases), so that the producer's few registers suffice.

@@ -29,16 +29,21 @@ constexpr StringLiteral kDynamicSharedMemoryAttrName =
 
 /// One kernel parameter, in launch order.
 struct KernelParam {
-  std::string name; ///< query, key, value, mask, seed, offset, output, lse;
-                    ///< backward: also grad_output, grad_query, grad_key,
-                    ///< grad_value
+  std::string name; ///< query, key, value, mask, seed, offset, output, lse,
+                    ///< batch, query_len, key_len; backward: also
+                    ///< grad_output, grad_query, grad_key, grad_value
   bool isTensor = true;
   bool isOutput = false;
   /// A scratch buffer (f32) the kernels of one backward group share: the
   /// runtime allocates it, the group's "prep" kernel initializes it
   /// (row_dot, lse_log2, dq_accum; docs/kernel-manifest.md).
   bool isWorkspace = false;
+  /// A run-time size (batch, query_len, key_len: kind "i32", passed by
+  /// value), present where the op's IR has that size dynamic.
+  bool isSize = false;
   std::string dtype; ///< f16, bf16, f32, i1 (tensors only)
+  /// ShapedType::kDynamic where the size is a run-time one (the manifest's
+  /// null).
   SmallVector<int64_t> shape;
 };
 
@@ -78,11 +83,13 @@ struct KernelSpec {
   /// (TensorCoreTiling::warpgroupMma) or the backward's dkdv / dkdv_dq
   /// kernel (GradKernelOptions::mma).
   bool warpgroupMma = false;
-  /// Backward dkdv / dkdv_dq kernel: blocks per key block (tcgrad::keyBlockParts): 2
-  /// where dK and dV are accumulated by separate blocks (even blockIdx.x:
-  /// dV, odd: dK), which doubles grid[0].
+  /// Backward dkdv / dkdv_dq kernel: blocks per key block
+  /// (tcgrad::keyBlockParts): 2 where dK and dV are accumulated by separate
+  /// blocks (even blockIdx.x: dV, odd: dK), which doubles grid[0].
   int64_t keyBlockParts = 1;
   int64_t dynamicSharedBytes = 0; ///< Launch with this much dynamic smem.
+  /// 0 in grid: computed at launch from a run-time size (the manifest's
+  /// null; docs/kernel-manifest.md, "Run-time sizes").
   std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
   SmallVector<KernelParam> params;
 };

@@ -21,14 +21,16 @@ ScoreModifiers ScoreModifiers::get(AttentionOpInterface op) {
     // With static lengths a side of Lq + Lk or more excludes nothing (|row
     // + delta - key| < Lq + Lk): clamp it there, so that index arithmetic
     // (32-bit in the kernels) never sees the verifier's 2^62.
+    // With a run-time length the clamp is kMaxRuntimeWindowReach, exact
+    // while Lq + Lk stays within it (kernels-runtime refuses more).
     int64_t lq = op.getQueryType().getDimSize(2),
             lk = op.getKeyType().getDimSize(2);
-    if (!ShapedType::isDynamic(lq) && !ShapedType::isDynamic(lk)) {
-      int64_t reach = lq + lk;
-      for (int64_t *side : {&mods.window->first, &mods.window->second})
-        if (*side > reach)
-          *side = reach;
-    }
+    int64_t reach = ShapedType::isDynamic(lq) || ShapedType::isDynamic(lk)
+                        ? kMaxRuntimeWindowReach
+                        : lq + lk;
+    for (int64_t *side : {&mods.window->first, &mods.window->second})
+      if (*side > reach)
+        *side = reach;
   }
   if (Value mask = op.getMask()) {
     Type elt = cast<RankedTensorType>(mask.getType()).getElementType();
@@ -46,8 +48,7 @@ static Value andOrNull(OpBuilder &b, Location loc, Value lhs, Value rhs) {
 
 Value mlir::attn::emitPositionAllowed(OpBuilder &b, Location loc,
                                       const ScoreModifiers &mods, Value row,
-                                      Value col, Value queryLen,
-                                      Value keyLen) {
+                                      Value col, Value queryLen, Value keyLen) {
   if (!mods.hasPositionalMask())
     return Value();
   // The diagonal of row i sits at key i + delta.
@@ -64,20 +65,20 @@ Value mlir::attn::emitPositionAllowed(OpBuilder &b, Location loc,
   };
   Value allowed;
   if (mods.causal != CausalMode::none)
-    allowed = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, col,
-                                    diag);
+    allowed =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, col, diag);
   if (mods.window) {
     auto [left, right] = *mods.window;
     if (left >= 0)
-      allowed = andOrNull(b, loc, allowed,
-                          arith::CmpIOp::create(b, loc,
-                                                arith::CmpIPredicate::sge, col,
-                                                offsetDiag(-left)));
+      allowed =
+          andOrNull(b, loc, allowed,
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                          col, offsetDiag(-left)));
     if (right >= 0)
-      allowed = andOrNull(b, loc, allowed,
-                          arith::CmpIOp::create(b, loc,
-                                                arith::CmpIPredicate::sle, col,
-                                                offsetDiag(right)));
+      allowed =
+          andOrNull(b, loc, allowed,
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                          col, offsetDiag(right)));
   }
   return allowed;
 }
@@ -88,12 +89,12 @@ Value mlir::attn::emitModifiedScore(OpBuilder &b, Location loc,
                                     Value queryLen, Value keyLen) {
   Type f32 = b.getF32Type();
   auto constF32 = [&](float v) -> Value {
-    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
-                                          APFloat(v));
+    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(v));
   };
   Value score = arith::MulFOp::create(b, loc, dot, constF32(mods.scale));
   if (mods.softcap) {
-    Value scaled = arith::DivFOp::create(b, loc, score, constF32(*mods.softcap));
+    Value scaled =
+        arith::DivFOp::create(b, loc, score, constF32(*mods.softcap));
     score = arith::MulFOp::create(b, loc, math::TanhOp::create(b, loc, scaled),
                                   constF32(*mods.softcap));
   }
@@ -113,13 +114,11 @@ Value mlir::attn::emitModifiedScore(OpBuilder &b, Location loc,
 }
 
 Value mlir::attn::emitSoftcapDerivative(OpBuilder &b, Location loc,
-                                        const ScoreModifiers &mods,
-                                        Value dot) {
+                                        const ScoreModifiers &mods, Value dot) {
   if (!mods.softcap)
     return Value();
   auto constF32 = [&](float v) -> Value {
-    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
-                                          APFloat(v));
+    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(v));
   };
   // The same operation order as emitModifiedScore, so that t is the tanh
   // the forward computed.
@@ -133,22 +132,19 @@ Value mlir::attn::emitSoftcapDerivative(OpBuilder &b, Location loc,
 Value mlir::attn::emitRecomputedProbability(OpBuilder &b, Location loc,
                                             Value score, Value lse) {
   Value negInf = arith::ConstantFloatOp::create(
-      b, loc, b.getF32Type(),
-      APFloat(-std::numeric_limits<float>::infinity()));
+      b, loc, b.getF32Type(), APFloat(-std::numeric_limits<float>::infinity()));
   Value zero =
       arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f));
   Value emptyRow =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, lse, negInf);
-  Value p = math::ExpOp::create(b, loc,
-                                arith::SubFOp::create(b, loc, score, lse));
+  Value p =
+      math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, score, lse));
   return arith::SelectOp::create(b, loc, emptyRow, zero, p);
 }
 
-std::pair<Value, Value>
-mlir::attn::emitVisibleKeyBlocks(OpBuilder &b, Location loc,
-                                 const ScoreModifiers &mods, Value firstRow,
-                                 Value rows, Value queryLen, Value keyLen,
-                                 int64_t blockKV) {
+std::pair<Value, Value> mlir::attn::emitVisibleKeyBlocks(
+    OpBuilder &b, Location loc, const ScoreModifiers &mods, Value firstRow,
+    Value rows, Value queryLen, Value keyLen, int64_t blockKV) {
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -159,9 +155,8 @@ mlir::attn::emitVisibleKeyBlocks(OpBuilder &b, Location loc,
     return arith::SubIOp::create(b, loc, x, y);
   };
   Value zero = idx(0), block = idx(blockKV);
-  Value delta = mods.causal == CausalMode::bottom_right
-                    ? sub(keyLen, queryLen)
-                    : zero;
+  Value delta =
+      mods.causal == CausalMode::bottom_right ? sub(keyLen, queryLen) : zero;
   Value lo = zero, hi = keyLen;
   Value lastDiag = add(add(firstRow, sub(rows, idx(1))), delta);
   if (mods.causal != CausalMode::none)
@@ -184,11 +179,9 @@ mlir::attn::emitVisibleKeyBlocks(OpBuilder &b, Location loc,
   return {first, last};
 }
 
-std::pair<Value, Value>
-mlir::attn::emitVisibleQueryBlocks(OpBuilder &b, Location loc,
-                                   const ScoreModifiers &mods, Value firstKey,
-                                   Value keys, Value queryLen, Value keyLen,
-                                   int64_t blockQ) {
+std::pair<Value, Value> mlir::attn::emitVisibleQueryBlocks(
+    OpBuilder &b, Location loc, const ScoreModifiers &mods, Value firstKey,
+    Value keys, Value queryLen, Value keyLen, int64_t blockQ) {
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -199,9 +192,8 @@ mlir::attn::emitVisibleQueryBlocks(OpBuilder &b, Location loc,
     return arith::SubIOp::create(b, loc, x, y);
   };
   Value zero = idx(0), block = idx(blockQ);
-  Value delta = mods.causal == CausalMode::bottom_right
-                    ? sub(keyLen, queryLen)
-                    : zero;
+  Value delta =
+      mods.causal == CausalMode::bottom_right ? sub(keyLen, queryLen) : zero;
   // Rows [lo, hi) see some key of the block: the first key's diagonal row is
   // firstKey - delta, the last key's is firstKey + keys - 1 - delta.
   Value firstDiag = sub(firstKey, delta);

@@ -18,6 +18,12 @@
 
 namespace mlir::attn {
 
+/// The window side ScoreModifiers::get clamps to when a length is dynamic:
+/// exact while Lq + Lk <= 2^30 (a side of Lq + Lk or more excludes
+/// nothing), and small enough that row + (Lk - Lq) + side stays below 2^31
+/// in the kernels' 32-bit index arithmetic.
+constexpr int64_t kMaxRuntimeWindowReach = int64_t(1) << 30;
+
 /// The attributes of an attention op that act on individual scores.
 struct ScoreModifiers {
   float scale = 1.0f;

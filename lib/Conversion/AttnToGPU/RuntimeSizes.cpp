@@ -1,0 +1,134 @@
+//===- RuntimeSizes.cpp - which sizes a kernel may take at run time -------===//
+
+#include "RuntimeSizes.h"
+#include "KernelCommon.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::kernel;
+
+namespace {
+/// What one dimension of an operand or result is.
+enum Dim { Batch, QueryLen, KeyLen, Fixed };
+
+struct TensorDims {
+  Value tensor;
+  StringRef name;
+  SmallVector<Dim, 4> dims;
+  /// Masks broadcast: a static 1 is allowed where the size is dynamic.
+  bool broadcasts = false;
+};
+} // namespace
+
+static StringRef sizeName(Dim d) {
+  switch (d) {
+  case Dim::Batch:
+    return "the batch";
+  case Dim::QueryLen:
+    return "the query length";
+  case Dim::KeyLen:
+    return "the key length";
+  case Dim::Fixed:
+    break;
+  }
+  return "a head count or head dim";
+}
+
+/// The forward op's tensors and what their dimensions are.
+static SmallVector<TensorDims> forwardTensorDims(AttentionOp op) {
+  SmallVector<TensorDims> t = {
+      {op.getQuery(), "query", {Batch, Fixed, QueryLen, Fixed}},
+      {op.getKey(), "key", {Batch, Fixed, KeyLen, Fixed}},
+      {op.getValue(), "value", {Batch, Fixed, KeyLen, Fixed}},
+      {op.getOutput(), "output", {Batch, Fixed, QueryLen, Fixed}}};
+  if (op.getLse())
+    t.push_back({op.getLse(), "lse", {Batch, Fixed, QueryLen}});
+  if (op.getMask())
+    t.push_back({op.getMask(), "mask", {Batch, Fixed, QueryLen, KeyLen}, true});
+  if (op.getDropoutMask())
+    t.push_back({op.getDropoutMask(),
+                 "dropout_mask",
+                 {Batch, Fixed, QueryLen, KeyLen},
+                 true});
+  return t;
+}
+
+/// With run-time sizes: each of batch, Lq, Lk dynamic everywhere or nowhere
+/// (where it is dynamic, a mask may still broadcast it with a static 1), and
+/// everything else static.
+static LogicalResult checkRuntimeSizeDims(AttentionOp op) {
+  DynamicSizes dyn = DynamicSizes::of(op);
+  auto isDynamic = [&](Dim d) {
+    return d == Dim::Batch      ? dyn.batch
+           : d == Dim::QueryLen ? dyn.queryLen
+                                : dyn.keyLen;
+  };
+  for (const TensorDims &t : forwardTensorDims(op)) {
+    auto type = cast<RankedTensorType>(t.tensor.getType());
+    for (auto [i, d] : llvm::enumerate(t.dims)) {
+      int64_t size = type.getDimSize(i);
+      bool dynamic = ShapedType::isDynamic(size);
+      if (d == Dim::Fixed) {
+        if (dynamic)
+          return op->emitOpError("GPU code generation needs static head "
+                                 "counts and head dims: dimension ")
+                 << i << " of the " << t.name << " (" << type
+                 << ") is dynamic (run-time sizes: batch, query and key "
+                    "lengths)";
+        continue;
+      }
+      if (dynamic == isDynamic(d) || (t.broadcasts && size == 1))
+        continue;
+      return op->emitOpError("GPU code generation: ")
+             << sizeName(d) << " is " << (dynamic ? "dynamic" : "static")
+             << " in dimension " << i << " of the " << t.name << " (" << type
+             << ") but " << (dynamic ? "static" : "dynamic")
+             << " in the query or key; a size must be static in every tensor "
+                "or dynamic in every tensor"
+             << (t.broadcasts ? " (a mask may also broadcast it with 1)" : "");
+    }
+  }
+  return success();
+}
+
+LogicalResult kernel::checkKernelShapes(AttentionOpInterface op,
+                                        bool runtimeSizes) {
+  auto forward = dyn_cast<AttentionOp>(op.getOperation());
+  if (runtimeSizes && forward) {
+    if (failed(checkRuntimeSizeDims(forward)))
+      return failure();
+  } else {
+    for (Type type :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+      if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
+        return op->emitOpError("GPU code generation needs static shapes, got ")
+               << t
+               << (forward ? ""
+                           : " (run-time sizes: the forward kernels only, so "
+                             "far)");
+  }
+  if (failed(checkSizeLimits(op, "GPU code generation")))
+    return failure();
+  RankedTensorType q = op.getQueryType();
+  int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
+          queryLen = q.getDimSize(2), headDim = q.getDimSize(3);
+  int64_t kvHeads = op.getKeyType().getDimSize(1),
+          keyLen = op.getKeyType().getDimSize(2),
+          valueDim = op.getValueType().getDimSize(3);
+  auto text = [](int64_t s) {
+    return ShapedType::isDynamic(s) ? std::string("?") : std::to_string(s);
+  };
+  if (batch == 0 || heads == 0 || kvHeads == 0 || queryLen == 0 ||
+      keyLen == 0 || headDim == 0 || valueDim == 0)
+    return op->emitOpError("GPU code generation: empty tensor (B = ")
+           << text(batch) << ", Hq = " << heads << ", Hkv = " << kvHeads
+           << ", Lq = " << text(queryLen) << ", Lk = " << text(keyLen)
+           << ", D = " << headDim << ", Dv = " << valueDim
+           << "): the kernels need every size >= 1";
+  if (heads > 65535 || batch > 65535)
+    return op->emitOpError("GPU code generation: ")
+           << heads << " query heads and batch " << text(batch)
+           << ": the kernels' grid has one block row per head and per batch "
+              "entry, and CUDA allows at most 65535 in each";
+  return success();
+}
