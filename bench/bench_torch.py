@@ -3,7 +3,7 @@
 timed by the same timer (triton.testing.do_bench, which flushes the L2 cache
 before every launch, median of the repetitions), in one run.
 
-    python3 bench/bench_torch.py DIR [DIR ...]
+    python3 bench/bench_torch.py [--sizes batch=B,query_len=L,key_len=L] DIR [DIR ...]
 
 DIR holds manifests + PTX from attn-compile (e.g. bench/generated/<chip>/
 grid-hd, made by bench/generate.sh). For each manifest's forward kernel: its
@@ -16,7 +16,9 @@ backward (ours: the forward kernel, then the group in order; PyTorch: sdpa
 and autograd.grad of (q, k, v)) against flash and cuDNN, with our dQ/dK/dV
 checked against PyTorch's math-backend gradients. FLOPs: forward
 2 B Hq Lq Lk (D + Dv), halved when causal (bench.py's convention); forward
-+ backward 3.5 times that.
++ backward 3.5 times that. --sizes binds the manifests with run-time sizes
+(issue 20), so that a dynamic kernel runs beside the static one of the
+same shape in one run; static manifests ignore it.
 """
 import glob
 import os
@@ -28,7 +30,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 from triton.testing import do_bench
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from torch_launch import DTYPES, KernelSet  # noqa: E402
+from torch_launch import DTYPES, KernelSet, parse_sizes  # noqa: E402
 
 BACKENDS = {"flash": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION,
             "efficient": SDPBackend.EFFICIENT_ATTENTION}
@@ -54,8 +56,8 @@ def time_backend_ms(fn):
     return time_ms(fn)
 
 
-def run(manifest):
-    ks = KernelSet(manifest)
+def run(manifest, sizes=None):
+    ks = KernelSet(manifest, sizes)
     fwd = ks.kernel(ks.forward())
     k = fwd.spec
     if k.get("mask") or k.get("dropout_p") or k.get("softcap") or k.get("window"):
@@ -144,7 +146,7 @@ def train_step(ks, k, args, causal, gqa, scale):
     return ms, err
 
 
-def main(dirs):
+def main(dirs, sizes=None):
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}; do_bench median, L2 flushed")
     print(f"{'case':34} {'shape':34} {'mma':9} {'ours ms':>8} {'TF/s':>6} "
           f"{'flash':>6} {'cudnn':>6} {'effic':>6} {'/flash':>7} {'/cudnn':>7} {'err':>8}")
@@ -153,7 +155,7 @@ def main(dirs):
         for m in sorted(glob.glob(os.path.join(d, "*.json"))):
             name = os.path.basename(m)[:-5]
             try:
-                k, err, nans, ms, train = run(m)
+                k, err, nans, ms, train = run(m, sizes)
             except Exception as e:
                 print(f"{name:34} ERROR {str(e)[:120]}")
                 bad += 1
@@ -163,6 +165,8 @@ def main(dirs):
             shape = (f"B{k['batch']} H{k['query_heads']}/{k['kv_heads']} L{k['query_len']}/{k['key_len']} "
                      f"D{k['head_dim']}/{k['value_dim']} {k['dtype']}{' c' if k['causal'] != 'none' else ''}")
             mma = k.get("codegen", {}).get("mma", k.get("codegen", {}).get("kernel", "?"))
+            if any(p["kind"] == "i32" for p in k["params"]):
+                mma += "/dyn"
             fmt = lambda x: f"{x:6.1f}" if x else "     -"
             ratio = lambda n: f"{tf['ours'] / tf[n]:7.3f}" if tf.get(n) else "      -"
             ok = err < 2e-2 and nans == 0
@@ -183,6 +187,10 @@ def main(dirs):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    argv = sys.argv[1:]
+    sizes = None
+    if argv[:1] == ["--sizes"] and len(argv) > 1:
+        sizes, argv = parse_sizes(argv[1]), argv[2:]
+    if not argv:
         sys.exit(__doc__)
-    sys.exit(1 if main(sys.argv[1:]) else 0)
+    sys.exit(1 if main(argv, sizes) else 0)

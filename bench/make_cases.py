@@ -21,6 +21,11 @@ Validation suites: forward variants (OUTDIR/validate) and backward variants
 (OUTDIR/validate-bwd, training steps as in grid-bwd); one small problem per
 kernel family for compute-sanitizer (OUTDIR/sanitize, OUTDIR/sanitize-bwd).
 The randomized sweep is bench/random_cases.py.
+
+Run-time sizes (issue 20): OUTDIR/validate-dyn (forward kernels with "?"
+batch and lengths, one per family), OUTDIR/grid-dyn and
+OUTDIR/grid-dyn-static (the benchmark's dynamic kernels and static
+counterparts); bench/dynamic.sh compiles and runs them.
 """
 import os
 import sys
@@ -341,6 +346,50 @@ def sanitize():
     yield "s_bwd_hd192_128", "train", t("s_bwd_hd192_128", 1, 2, 2, 129, 70, 192, 128, "f16", "")
 
 
+def validation_dynamic():
+    """Issue 20: forward kernels with run-time sizes ("?" batch and
+    lengths), one per kernel family and feature mix; bench/dynamic.sh runs
+    each at a dozen (B, Lq, Lk) draws."""
+    a, q = attention, "?"
+    br = "causal = #attn.causal<bottom_right>"
+    tl = "causal = #attn.causal<top_left>"
+    yield "dyn_wgmma_mask", a("dyn_wgmma_mask", q, 8, 2, q, q, 128, 128, "bf16", br,
+                              mask=([q, 1, 1, q], "i1"), lse=True)
+    yield "dyn_wgmma_d80_window", a("dyn_wgmma_d80_window", 2, 4, 4, q, q, 80, 80, "f16",
+                                    "window = array<i64: 64, 16>, softcap = 20.0 : f32", lse=True)
+    yield "dyn_mma_dropout", a("dyn_mma_dropout", q, 4, 4, q, q, 64, 64, "bf16",
+                               f"dropout_p = 0.15 : f32, {tl}", dropout=True, lse=True)
+    yield "dyn_mma_d32_gqa", a("dyn_mma_d32_gqa", q, 8, 1, q, q, 32, 32, "bf16")
+    yield "dyn_cuda_core_f32", a("dyn_cuda_core_f32", q, 2, 2, q, q, 64, 64, "f32",
+                                 mask=([q, 1, q, q], "f32"), lse=True)
+    yield "dyn_decode", a("dyn_decode", q, 32, 8, 1, q, 128, 128, "bf16", br, lse=True)
+    yield "dyn_d256", a("dyn_d256", q, 2, 1, q, q, 256, 256, "bf16", tl, lse=True)
+    yield "dyn_mla", a("dyn_mla", q, 4, 4, q, q, 192, 128, "f16", br, lse=True)
+    yield "dyn_additive_mask", a("dyn_additive_mask", 1, 4, 2, q, q, 128, 128, "f16",
+                                 mask=([1, 1, q, q], "f16"), lse=True)
+
+
+def grid_dynamic():
+    """Issue 20's benchmark: the head-dim sweep's kernels (grid-hd, B8 H16
+    L4096) with run-time batch and lengths; bench/bench_torch.py --sizes
+    binds them, beside the static ones (grid-hd, and grid-dyn-static for
+    B32 L1024)."""
+    for d in [64, 80, 128, 256]:
+        for causal in (False, True):
+            name = f"dyn_d{d}_{'causal' if causal else 'full'}"
+            attrs = "causal = #attn.causal<top_left>" if causal else ""
+            yield name, attention(name, "?", 16, 16, "?", "?", d, d, "bf16", attrs)
+
+
+def grid_dynamic_static():
+    """The static counterparts of grid_dynamic at B32 L1024."""
+    for d in [64, 80, 128, 256]:
+        for causal in (False, True):
+            name = f"static_d{d}_l1024_{'causal' if causal else 'full'}"
+            attrs = "causal = #attn.causal<top_left>" if causal else ""
+            yield name, attention(name, 32, 16, 16, 1024, 1024, d, d, "bf16", attrs)
+
+
 def main():
     if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
         sys.exit(__doc__)
@@ -348,7 +397,9 @@ def main():
     for sub, cases in [("grid", grid()), ("grid-hd", grid_head_dims()),
                        ("validate", validation()),
                        ("grid-bwd", grid_bwd()), ("grid-bwd-hd", grid_bwd_head_dims()),
-                       ("validate-bwd", validation_bwd())]:
+                       ("validate-bwd", validation_bwd()),
+                       ("validate-dyn", validation_dynamic()), ("grid-dyn", grid_dynamic()),
+                       ("grid-dyn-static", grid_dynamic_static())]:
         os.makedirs(os.path.join(out, sub), exist_ok=True)
         for name, text in cases:
             with open(os.path.join(out, sub, name + ".mlir"), "w") as f:

@@ -11,9 +11,14 @@ same stream, timed by the same timer.
 Parameters are bound by name as the manifest lists them
 (docs/kernel-manifest.md): tensors by their data pointer (contiguous, of the
 manifest's shape and dtype: checked before the launch), `u64` scalars as
-Python ints. Launches go to PyTorch's current stream; nothing synchronizes.
+Python ints. A manifest with run-time sizes (null batch / query_len /
+key_len) is bound to values first, `KernelSet(path, sizes={"batch": 2,
+"query_len": 1000, "key_len": 77})`: shapes and grid as kernels-runtime's
+bindSizes computes them, and the `i32` size parameters filled in.
+Launches go to PyTorch's current stream; nothing synchronizes.
 This is a benchmark helper, not the runtime library issue 22 asks for.
 """
+import copy
 import ctypes
 import json
 import os
@@ -42,6 +47,55 @@ def _check(rc, what):
         raise RuntimeError(f"{what}: CUDA error {rc} ({name.value.decode() if name.value else '?'})")
 
 
+SIZE_NAMES = ("batch", "query_len", "key_len")
+
+
+def parse_sizes(text):
+    """"batch=2,query_len=100,key_len=37" as a dict."""
+    sizes = {}
+    for part in text.split(","):
+        name, _, value = part.partition("=")
+        if name not in SIZE_NAMES or not value.isdigit() or int(value) < 1:
+            raise ValueError(f"bad size '{part}' (expected batch=, query_len=, key_len= > 0)")
+        sizes[name] = int(value)
+    return sizes
+
+
+def bind_sizes(spec, sizes):
+    """The kernel spec with its run-time sizes (None) replaced by `sizes`
+    (docs/kernel-manifest.md, "Run-time sizes"); unchanged without any."""
+    if all(spec[n] is not None for n in SIZE_NAMES):
+        return spec
+    b = copy.deepcopy(spec)
+    for n in SIZE_NAMES:
+        if b[n] is None:
+            if n not in (sizes or {}):
+                raise KeyError(f"{spec['name']}: run-time size {n} not given")
+            b[n] = sizes[n]
+    for p in b["params"]:
+        if p["kind"] == "i32":
+            p["value"] = b[p["name"]]
+        elif p["kind"] == "tensor":
+            keys = p["name"] in ("key", "value")
+            for d, s in enumerate(p["shape"]):
+                if s is None:
+                    p["shape"][d] = (b["batch"] if d == 0 else b["key_len"] if d == 3 or keys
+                                     else b["query_len"])
+    for m in ("mask", "dropout_mask"):
+        if b.get(m):
+            full = (b["batch"], b["query_heads"], b["query_len"], b["key_len"])
+            b[m]["shape"] = [full[d] if s is None else s for d, s in enumerate(b[m]["shape"])]
+    cg = b["codegen"]
+    over_keys = b.get("stage") in ("dkdv", "dkdv_dq")
+    tile = cg["block_kv"] if over_keys else cg["block_q"]
+    length = b["key_len"] if over_keys else b["query_len"]
+    if b["grid"][0] is None:
+        b["grid"][0] = cg.get("key_block_parts", 1) * -(-length // tile)
+    if b["grid"][2] is None:
+        b["grid"][2] = b["batch"]
+    return b
+
+
 class Kernel:
     def __init__(self, module, spec):
         self.spec = spec
@@ -62,6 +116,8 @@ class Kernel:
     def launch(self, **args):
         values = []
         for p in self.spec["params"]:
+            if p["kind"] == "i32" and p["name"] not in args:
+                args[p["name"]] = p["value"]  # bound by bind_sizes
             if p["name"] not in args:
                 raise KeyError(f"{self.name}: parameter {p['name']} not given")
             a = args[p["name"]]
@@ -72,6 +128,8 @@ class Kernel:
                     raise ValueError(f"{self.name}: {p['name']} must be a contiguous CUDA tensor "
                                      f"{want} {p['dtype']}, got {tuple(a.shape)} {a.dtype}")
                 values.append(ctypes.c_uint64(a.data_ptr()))
+            elif p["kind"] == "i32":
+                values.append(ctypes.c_int32(int(a)))
             else:
                 values.append(ctypes.c_uint64(int(a)))
         ptrs = (ctypes.c_void_p * len(values))(
@@ -86,9 +144,10 @@ class Kernel:
 class KernelSet:
     """The kernels of one manifest (and its PTX file, beside it)."""
 
-    def __init__(self, manifest_path):
+    def __init__(self, manifest_path, sizes=None):
         with open(manifest_path) as f:
             self.manifest = json.load(f)
+        self.manifest["kernels"] = [bind_sizes(k, sizes) for k in self.manifest["kernels"]]
         ptx_path = os.path.join(os.path.dirname(manifest_path), self.manifest["ptx"])
         with open(ptx_path, "rb") as f:
             ptx = f.read() + b"\0"
