@@ -67,6 +67,8 @@ def run(manifest, sizes=None):
     gen = torch.Generator(device="cuda").manual_seed(1)
     args = {}
     for p in k["params"]:
+        if p["kind"] != "tensor":  # seed/offset are not benchmarked; sizes are bound
+            continue
         if p["role"] == "input":
             args[p["name"]] = torch.randn(p["shape"], device="cuda", dtype=DTYPES[p["dtype"]],
                                           generator=gen)

@@ -108,10 +108,44 @@ void MmaEmitterBase::copyTile(Value global, TileRowWidth width, Value rowBase,
   // 16-byte chunks = 8 elements; chunk c of the tile: row c / chunksPerRow,
   // column (c % chunksPerRow) * 8; thread tid takes chunks tid, tid +
   // threads, ...
-  const int64_t chunksPerRow = width.tileCols / 8;
+  emitRowGuardedCopy(first, len, tileRows, tokens,
+                     [&](bool guard, SmallVectorImpl<Value> &out) {
+                       copyTileRows(global, width, rowBase, first, len,
+                                    tileRows, dst, lead, guard, out);
+                     });
+}
+
+void MmaEmitterBase::emitRowGuardedCopy(
+    Value first, kernel::Extent len, int64_t tileRows,
+    SmallVectorImpl<Value> &tokens,
+    function_ref<void(bool, SmallVectorImpl<Value> &)> copy) {
   // Tile rows can run past `len` only if len is not a multiple of the tile
   // (the callers never copy a tile that starts at or past len).
-  bool guard = !len.isMultipleOf(tileRows);
+  if (len.isStatic()) {
+    copy(!len.isMultipleOf(tileRows), tokens);
+    return;
+  }
+  // A run-time length: only a last, ragged tile needs the per-chunk clamp
+  // and zero fill, so branch once per tile (block-uniform). The tokens stay
+  // inside the branches (cp.async.commit_group commits them all the same).
+  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                     add(first, tileRows), size(len));
+  auto branch = scf::IfOp::create(b, loc, fits, /*withElseRegion=*/true);
+  for (auto [region, guard] : {std::make_pair(&branch.getThenRegion(), false),
+                               std::make_pair(&branch.getElseRegion(), true)}) {
+    OpBuilder::InsertionGuard insertion(b);
+    b.setInsertionPoint(region->front().getTerminator());
+    SmallVector<Value> inner;
+    copy(guard, inner);
+  }
+}
+
+void MmaEmitterBase::copyTileRows(Value global, TileRowWidth width,
+                                  Value rowBase, Value first,
+                                  kernel::Extent len, int64_t tileRows,
+                                  Value dst, ValueRange lead, bool guard,
+                                  SmallVectorImpl<Value> &tokens) {
+  const int64_t chunksPerRow = width.tileCols / 8;
   // Tile row r, the chunk whose column is dstCol (its source column and
   // validity from sourceColumn).
   auto copyAt = [&](Value r, Value dstCol, std::pair<Value, Value> src,

@@ -351,6 +351,24 @@ protected:
                 kernel::Extent len, int64_t tileRows, Value dst,
                 ValueRange lead, SmallVectorImpl<Value> &tokens);
 
+  /// `copy(guard, tokens)` for a tile of rows [first, first + tileRows) of
+  /// a sequence of `len` rows, guard saying whether rows past `len` must be
+  /// clamped and zero-filled: for a static length, whether it is ragged; for
+  /// a run-time one, an scf.if per tile, so that every tile but a last,
+  /// ragged one copies without the per-chunk guard.
+  void
+  emitRowGuardedCopy(Value first, kernel::Extent len, int64_t tileRows,
+                     SmallVectorImpl<Value> &tokens,
+                     function_ref<void(bool, SmallVectorImpl<Value> &)> copy);
+  /// copyTile / copyTileSwizzled128 with the guard decided.
+  void copyTileRows(Value global, TileRowWidth width, Value rowBase,
+                    Value first, kernel::Extent len, int64_t tileRows,
+                    Value dst, ValueRange lead, bool guard,
+                    SmallVectorImpl<Value> &tokens);
+  void copyTileRowsSwizzled128(Value global, TileRowWidth width, Value rowBase,
+                               Value first, kernel::Extent len,
+                               int64_t tileRows, Value dst, Value dstBase,
+                               bool guard, SmallVectorImpl<Value> &tokens);
   /// The global row a 16-byte chunk of tile row `pos` is copied from and
   /// how many of its 8 elements (null: all): with `guard`, rows past `len`
   /// read row len - 1 and copy 0 elements (cp.async zero-fills).

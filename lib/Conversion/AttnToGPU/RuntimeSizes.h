@@ -50,13 +50,24 @@ public:
     return isStatic() ? arith::ConstantIndexOp::create(b, loc, size).getResult()
                       : getDynamic();
   }
-  /// Whether the size is known to be a multiple of `m` (a dynamic one is
-  /// not: the kernels then guard a ragged last tile).
-  bool isMultipleOf(int64_t m) const { return isStatic() && size % m == 0; }
+  /// Whether the size is known to be a multiple of `m` (a dynamic one only
+  /// where knownMultipleOf says so: otherwise the kernels guard a ragged
+  /// last tile).
+  bool isMultipleOf(int64_t m) const {
+    return isStatic() ? size % m == 0 : divisor % m == 0;
+  }
+  /// The same run-time size, known to be a multiple of `m` (code emitted
+  /// under a check that it is).
+  Extent knownMultipleOf(int64_t m) const {
+    Extent e = *this;
+    e.divisor = m;
+    return e;
+  }
 
 private:
   int64_t size;
   Value v;
+  int64_t divisor = 1; ///< a run-time size is a multiple of this
 };
 
 /// Length queries of the tiling choosers, which treat a dynamic length as a

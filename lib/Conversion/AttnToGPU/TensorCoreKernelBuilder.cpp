@@ -132,6 +132,11 @@ private:
   /// Arguments, shared-memory views, block and thread indices, the visible
   /// key blocks.
   void emitSetup(Block &entry);
+  /// Everything after the setup, for the current key guard (emitted twice
+  /// for a run-time key length, see emit).
+  void emitBody();
+  /// keyGuard and maySkipMask from keyLen.
+  void setKeyGuard();
   /// wgmma: mbarrier initialisation and the producer / consumer split
   /// (afterwards the builder is in the consumers' branch); mma.sync: the
   /// prologue copies of Q and the first K / V block.
@@ -143,7 +148,7 @@ private:
   void emitRowsAndFragments();
   SmallVector<Value> emitSyncLoop();
   SmallVector<Value> emitPipelinedWgmma();
-  /// O / l through shared memory to global memory, lse; the return.
+  /// O / l through shared memory to global memory, lse.
   void emitEpilogue(ArrayRef<Value> finalState);
 
   // --- copies ---------------------------------------------------------------
@@ -292,6 +297,9 @@ private:
   // rules and the Lk bound per element, the plain one only what exists
   // everywhere (scale, softcap, tensor mask); see blockNeedsMask.
   bool keyGuard, maySkipMask, foldScale;
+  /// The block's threads (MmaEmitterBase::threads is the consumers' count
+  /// inside the wgmma kernel's consumer branch).
+  int64_t blockThreads;
   float log2Scale;
   ScoreModifiers maskedMods, plainMods;
 
@@ -353,8 +361,8 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOp op,
   dropP = op.getDropoutP().convertToFloat();
   qInRegisters =
       !wgmma && tc::keepsQueryInRegisters(rowsPerWarp, blockKV, dims);
-  keyGuard = !keyLen.isMultipleOf(blockKV);
-  maySkipMask = keyGuard || mods.hasPositionalMask();
+  blockThreads = threads;
+  setKeyGuard();
   foldScale = mods.scale > 0.0f && !mods.softcap && !mods.additiveMask;
   log2Scale = mods.scale * kLog2E;
   maskedMods = mods;
@@ -387,6 +395,49 @@ Value TensorCoreEmitter::maskValue(Value mask, Value bIdx, Value hIdx,
 
 void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   emitSetup(func.getBody().front());
+  if (keyLen.isStatic()) {
+    emitBody();
+  } else {
+    // A run-time key length: one copy of the body for lengths that are a
+    // multiple of the key block, which, like a static kernel of such a
+    // length, has no ragged last block to guard (no per-element key bound
+    // in the score epilogue, no masked/plain branch per key block without
+    // causal or window rules, no per-row clamp in the K/V copies), and one
+    // for the others. The branch is uniform over the grid; it costs code
+    // size and compile time, not time in the loop (measured on the H200,
+    // docs/performance.md, session 13).
+    const kernel::Extent runtimeKeyLen = keyLen;
+    Value aligned = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          remu(size(keyLen), blockKV), idx(0));
+    auto branch = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
+    for (bool ragged : {false, true}) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(
+          (ragged ? branch.elseBlock() : branch.thenBlock())->getTerminator());
+      keyLen = ragged ? runtimeKeyLen : runtimeKeyLen.knownMultipleOf(blockKV);
+      setKeyGuard();
+      emitBody();
+    }
+    keyLen = runtimeKeyLen;
+  }
+  gpu::ReturnOp::create(b, loc);
+}
+
+void TensorCoreEmitter::setKeyGuard() {
+  keyGuard = !keyLen.isMultipleOf(blockKV);
+  maySkipMask = keyGuard || mods.hasPositionalMask();
+}
+
+void TensorCoreEmitter::emitBody() {
+  // Emitted once or twice (emit): start from the block-wide thread values
+  // and empty per-thread lists.
+  tid = threadId;
+  threads = blockThreads;
+  qLaneAddr.clear();
+  rows.clear();
+  rowsC.clear();
+  init.clear();
+  roles = nullptr;
   emitRolesOrPrologue();
   if (wgmma)
     setThreadCoordinates();
@@ -1125,7 +1176,6 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
   }
   if (roles)
     b.setInsertionPointAfter(roles);
-  gpu::ReturnOp::create(b, loc);
 }
 
 } // namespace
@@ -1216,7 +1266,11 @@ constexpr int64_t kAccumulatorLimit = 192;
 /// budget that leaves room for addresses and softmax temporaries within
 /// kConsumerRegisters: 176 (D = Dv = 256, Bc = 64), 160 where a mask or
 /// softcap adds temporaries (ptxas 13 spilled 4 bytes at 176 with both;
-/// D = Dv = 128, Bc = 128 is 160).
+/// D = Dv = 128, Bc = 128 is 160). Known exception: with a boolean mask
+/// and causal rules at D = Dv = 128, Bc = 128 ptxas 13 spills 20-88 bytes;
+/// Bc = 64 there (no spills) measured 14 % slower on the H200 (0.416 vs
+/// 0.365 ms, B4 Hq8/Hkv2 L4096, key-padding mask, bottom-right causal;
+/// docs/performance.md, session 13), so the budget stays.
 static int64_t wgmmaFragmentRegisters(int64_t blockKV, tc::TileDims dims) {
   return blockKV / 2 + blockKV / 4 + dims.v / 2;
 }

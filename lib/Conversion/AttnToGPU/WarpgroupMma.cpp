@@ -153,6 +153,20 @@ void MmaEmitterBase::copyTileSwizzled128(Value global, TileRowWidth width,
                                          kernel::Extent len, int64_t tileRows,
                                          Value dst, Value dstBase,
                                          SmallVectorImpl<Value> &tokens) {
+  emitRowGuardedCopy(first, len, tileRows, tokens,
+                     [&](bool guard, SmallVectorImpl<Value> &out) {
+                       copyTileRowsSwizzled128(global, width, rowBase, first,
+                                               len, tileRows, dst, dstBase,
+                                               guard, out);
+                     });
+}
+
+void MmaEmitterBase::copyTileRowsSwizzled128(Value global, TileRowWidth width,
+                                             Value rowBase, Value first,
+                                             kernel::Extent len,
+                                             int64_t tileRows, Value dst,
+                                             Value dstBase, bool guard,
+                                             SmallVectorImpl<Value> &tokens) {
   // A thread copies one chunk of a group of `group` consecutive chunks per
   // row (whole panels: the largest that divides the threads), rows
   // rowsPerPass apart, group after group.
@@ -161,7 +175,6 @@ void MmaEmitterBase::copyTileSwizzled128(Value global, TileRowWidth width,
   const int64_t rowsPerPass = threads / group;
   assert(width.tileCols % 64 == 0 && group % 8 == 0 &&
          tileRows % rowsPerPass == 0 && "whole panels and passes");
-  const bool guard = !len.isMultipleOf(tileRows);
   // This thread's chunk c of rows r0 + rowsPerPass i. The addresses are
   // built from per-thread values plus constants (and one of at most 8
   // swizzled row bases), so that the producer's few registers suffice.
