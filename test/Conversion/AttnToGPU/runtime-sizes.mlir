@@ -1,0 +1,29 @@
+// RUN: attention-opt %s --attn-to-gpu | FileCheck %s
+
+// Run-time batch and lengths (docs/kernel-manifest.md, "Run-time sizes"):
+// the kernel takes them as trailing i32 arguments (batch, query_len,
+// key_len: the dynamic ones, in that order) and casts them to index once;
+// the flat tensor arguments get the largest supported extent (2^56), a
+// bound for the bare-pointer calling convention that is never read.
+// CHECK-LABEL: gpu.func @attn_fwd_0(
+// CHECK-SAME: memref<72057594037927936xbf16>
+// CHECK-SAME: %[[B:[a-z0-9]+]]: i32, %[[LQ:[a-z0-9]+]]: i32, %[[LK:[a-z0-9]+]]: i32)
+// CHECK-DAG: arith.index_castui %[[B]] : i32 to index
+// CHECK-DAG: arith.index_castui %[[LQ]] : i32 to index
+// CHECK-DAG: arith.index_castui %[[LK]] : i32 to index
+func.func @all_three(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x2x?x64xbf16>, %v: tensor<?x2x?x64xbf16>) -> tensor<?x4x?x64xbf16> {
+  %o = attn.attention ins(%q, %k, %v : tensor<?x4x?x64xbf16>, tensor<?x2x?x64xbf16>, tensor<?x2x?x64xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<?x4x?x64xbf16>
+  return %o : tensor<?x4x?x64xbf16>
+}
+
+// Decoding: a static Lq = 1 and batch, a run-time key length only; the
+// static tensors keep their exact extents.
+// CHECK-LABEL: gpu.func @attn_fwd_1(
+// CHECK-SAME: memref<256xf16>
+// CHECK-SAME: memref<72057594037927936xf16>
+// CHECK-SAME: %[[K1:[a-z0-9]+]]: i32)
+// CHECK: arith.index_castui %[[K1]] : i32 to index
+func.func @decode(%q: tensor<2x2x1x64xf16>, %k: tensor<2x1x?x64xf16>, %v: tensor<2x1x?x64xf16>) -> tensor<2x2x1x64xf16> {
+  %o = attn.attention ins(%q, %k, %v : tensor<2x2x1x64xf16>, tensor<2x1x?x64xf16>, tensor<2x1x?x64xf16>) -> tensor<2x2x1x64xf16>
+  return %o : tensor<2x2x1x64xf16>
+}
