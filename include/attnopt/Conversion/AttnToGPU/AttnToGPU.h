@@ -1,10 +1,10 @@
 //===- AttnToGPU.h - attn.attention to a GPU kernel -------------*- C++ -*-===//
 //
-// Lowers a statically shaped attn.attention to a gpu.func that computes it
-// with the online-softmax (FlashAttention) algorithm, and an
-// attn.attention_grad to the two gpu.funcs of its backward pass (dK/dV and
-// dQ), and describes the kernels' launch interface for the manifest
-// (docs/kernel-manifest.md).
+// Lowers an attn.attention (static shapes, or a run-time batch and
+// lengths) to a gpu.func that computes it with the online-softmax
+// (FlashAttention) algorithm, and a statically shaped attn.attention_grad
+// to the gpu.funcs of its backward pass, and describes the kernels' launch
+// interface for the manifest (docs/kernel-manifest.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,8 +113,9 @@ struct TensorCoreTiling {
   bool warpgroupMma = false;
 };
 
-/// Chooses the mapping for `op` (static shapes only; fails with a diagnostic
-/// otherwise). `choice` selects the kernel (KernelChoice). The tensor-core
+/// Chooses the mapping for `op` (static shapes, or a run-time batch, query
+/// and key length: kernel-manifest.md, "Run-time sizes"; fails with a
+/// diagnostic otherwise). `choice` selects the kernel (KernelChoice). The tensor-core
 /// kernel takes its tiling from `tiling` where set, else from its default
 /// rule (the op's attn.tiles block_q, when present, picks the query block);
 /// an unsupported tiling is a diagnostic on the op.
