@@ -11,6 +11,7 @@
 #ifndef ATTNOPT_LIB_CONVERSION_ATTNTOGPU_KERNELARGUMENTS_H
 #define ATTNOPT_LIB_CONVERSION_ATTNTOGPU_KERNELARGUMENTS_H
 
+#include "RuntimeSizes.h"
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
 #include "mlir/IR/Block.h"
@@ -42,12 +43,13 @@ struct KernelArguments {
     a.output = entry.getArgument(arg++);
     if (op.getLse())
       a.lse = entry.getArgument(arg++);
-    // Then the run-time sizes (kernel::appendSizeParams).
-    if (op.getQueryType().isDynamicDim(0))
+    // Then the run-time sizes, in kernel::appendSizeParams's order.
+    kernel::DynamicSizes dynamic = kernel::DynamicSizes::of(op);
+    if (dynamic.batch)
       a.batch = entry.getArgument(arg++);
-    if (op.getQueryType().isDynamicDim(2))
+    if (dynamic.queryLen)
       a.queryLen = entry.getArgument(arg++);
-    if (op.getKeyType().isDynamicDim(2))
+    if (dynamic.keyLen)
       a.keyLen = entry.getArgument(arg++);
     return a;
   }

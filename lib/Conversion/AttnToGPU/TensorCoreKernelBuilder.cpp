@@ -251,7 +251,6 @@ private:
   /// load, hit distinct banks.
   std::pair<Value, SmallVector<Value, 2>> staged(Value row, Value chunk,
                                                  int64_t inChunk);
-  Value maskValue(Value mask, Value bIdx, Value hIdx, Value row, Value key);
 
   AttentionOp op;
   ScoreModifiers mods;
@@ -371,26 +370,6 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOp op,
   plainMods = maskedMods;
   plainMods.causal = CausalMode::none;
   plainMods.window.reset();
-}
-
-Value TensorCoreEmitter::maskValue(Value mask, Value bIdx, Value hIdx,
-                                   Value row, Value key) {
-  ArrayRef<kernel::Extent> shape = maskDims;
-  auto one = [](const kernel::Extent &e) {
-    return e.isStatic() && e.getStatic() == 1;
-  };
-  Value zero = idx(0);
-  Value pos[] = {one(shape[0]) ? zero : bIdx, one(shape[1]) ? zero : hIdx,
-                 one(shape[2]) ? zero : row, one(shape[3]) ? zero : key};
-  Value lin = pos[0];
-  for (size_t d = 1; d < 4; ++d)
-    lin = add(mul(lin, shape[d]), pos[d]);
-  Value v = memref::LoadOp::create(b, loc, mask, lin);
-  if (mods.booleanMask)
-    return arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne, v,
-        arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0));
-  return v;
 }
 
 void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
@@ -716,8 +695,9 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
           Value row = rowsC[2 * mt + e / 2];
           Value mv;
           if (mask)
-            mv = maskValue(mask, bIdx, hIdx, row,
-                           guardKeys ? clampToLast(keyIdx, keyLen) : keyIdx);
+            mv = kernel::emitMaskLoad(
+                b, loc, mask, maskDims, mods.booleanMask, bIdx, hIdx, row,
+                guardKeys ? clampToLast(keyIdx, keyLen) : keyIdx);
           Value sc = emitModifiedScore(b, loc, m, s[mt][nt][e], mv, row, keyIdx,
                                        size(queryLen), size(keyLen));
           if (guardKeys)
