@@ -108,9 +108,11 @@ int64_t gradThreadsPerRow(int64_t d, int64_t dv) {
 }
 
 /// Rows of a tile over a sequence of `len` rows: 64, or `len` rounded up to
-/// 16 when shorter.
+/// 16 when shorter (64 for a run-time length).
 int64_t tileRowsFor(int64_t len) {
-  return std::min<int64_t>(kTileRows, std::max<int64_t>(16, roundUp(len, 16)));
+  if (!isShortLength(len, kTileRows))
+    return kTileRows;
+  return std::max<int64_t>(16, roundUp(len, 16));
 }
 
 class GradEmitter : ScalarOps {
@@ -121,10 +123,8 @@ public:
         dropP(op.getDropoutP().convertToFloat()) {
     RankedTensorType q = op.getQueryType();
     heads = q.getDimSize(1);
-    queryLen = q.getDimSize(2);
     headDim = q.getDimSize(3);
     kvHeads = op.getKeyType().getDimSize(1);
-    keyLen = op.getKeyType().getDimSize(2);
     valueDim = op.getValueType().getDimSize(3);
     group = heads / kvHeads;
     elt = q.getElementType();
@@ -213,11 +213,38 @@ private:
   const KernelSpec &spec;
   ScoreModifiers mods;
   float dropP;
-  int64_t heads, queryLen, headDim, kvHeads, keyLen, valueDim, group;
+  int64_t heads, headDim, kvHeads, valueDim, group;
   int64_t t, dPer, dvPer;
   Type elt;
   Value lane, mask, seed, offset;
+  /// The batch and lengths (static, or the kernel's run-time arguments;
+  /// RuntimeSizes.h), the lengths as index values, the mask's dimensions.
+  KernelExtents sizes = {0, 0, 0};
+  Value queryLen, keyLen;
+  SmallVector<Extent, 4> maskDims;
+
+  /// Unpacks the kernel's arguments at the entry and binds the sizes.
+  GradKernelArguments unpackArguments(Block &entry);
+  /// min(x, len - 1): a position clamped to the last one that exists.
+  Value clampToLast(Value x, Value len) {
+    return arith::MinSIOp::create(b, loc, x,
+                                  arith::SubIOp::create(b, loc, len, idx(1)));
+  }
 };
+
+GradKernelArguments GradEmitter::unpackArguments(Block &entry) {
+  GradKernelArguments args = GradKernelArguments::unpack(entry, spec);
+  mask = args.mask;
+  seed = args.seed;
+  offset = args.offset;
+  sizes =
+      KernelExtents::get(b, loc, op, args.batch, args.queryLen, args.keyLen);
+  queryLen = sizes.queryLen.value(b, loc);
+  keyLen = sizes.keyLen.value(b, loc);
+  if (mask)
+    maskDims = maskExtents(op.getMask().getType(), sizes);
+  return args;
+}
 
 SmallVector<Value> GradEmitter::loadSlice(Value global, Value base,
                                           int64_t width) {
@@ -294,15 +321,15 @@ std::pair<Value, Value> GradEmitter::elementGradients(Value raw, Value dPd,
                                                       Value lse, Value delta,
                                                       Value bIdx, Value hIdx,
                                                       Value row, Value key) {
-  Value maskValue = mask ? emitMaskLoad(b, loc, mask, shapeOf(op.getMask()),
+  Value maskValue = mask ? emitMaskLoad(b, loc, mask, maskDims,
                                         mods.booleanMask, bIdx, hIdx, row, key)
                          : Value();
-  Value s = emitModifiedScore(b, loc, mods, raw, maskValue, row, key,
-                              idx(queryLen), idx(keyLen));
+  Value s = emitModifiedScore(b, loc, mods, raw, maskValue, row, key, queryLen,
+                              keyLen);
   Value p = emitRecomputedProbability(b, loc, s, lse);
   Value pd = p, dP = dPd;
   if (dropP > 0.0f) {
-    DropoutPosition pos{bIdx, hIdx, row, key, idx(heads), idx(queryLen)};
+    DropoutPosition pos{bIdx, hIdx, row, key, idx(heads), queryLen};
     Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
     Value r = f32(1.0f / (1.0f - dropP));
     pd = select(keep, fmul(p, r), f32(0.0f));
@@ -323,10 +350,7 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
   b.setInsertionPointToStart(&entry);
   const int64_t blockKV = spec.blockKV, blockQ = spec.blockQ;
   const int64_t threads = spec.block[0];
-  GradKernelArguments args = GradKernelArguments::unpack(entry, spec);
-  mask = args.mask;
-  seed = args.seed;
-  offset = args.offset;
+  GradKernelArguments args = unpackArguments(entry);
   Value qShared = func.getWorkgroupAttributions()[0];
   Value doShared = func.getWorkgroupAttributions()[1];
   Value lseShared = func.getWorkgroupAttributions()[2];
@@ -340,11 +364,11 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
   lane = arith::RemUIOp::create(b, loc, tid, idx(t));
   Value k0 = mul(kBlock, idx(blockKV));
   Value keyPos = add(k0, keyInBlock);
-  Value keyValid = cmp(arith::CmpIPredicate::slt, keyPos, idx(keyLen));
+  Value keyValid = cmp(arith::CmpIPredicate::slt, keyPos, keyLen);
   // Threads of keys past Lk compute on the last key (nothing is stored).
-  Value keyClamped = minS(keyPos, keyLen - 1);
+  Value keyClamped = clampToLast(keyPos, keyLen);
   Value kvRow =
-      add(mul(add(mul(bIdx, idx(kvHeads)), kvHead), idx(keyLen)), keyClamped);
+      add(mul(add(mul(bIdx, idx(kvHeads)), kvHead), keyLen), keyClamped);
 
   // This thread's slices of k_j and v_j, in f32 registers.
   SmallVector<Value> kRegs, vRegs;
@@ -354,9 +378,9 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
     vRegs.push_back(toF32(v));
 
   Value keysInBlock = arith::MinSIOp::create(
-      b, loc, idx(blockKV), arith::SubIOp::create(b, loc, idx(keyLen), k0));
+      b, loc, idx(blockKV), arith::SubIOp::create(b, loc, keyLen, k0));
   auto [firstBlock, lastBlock] = emitVisibleQueryBlocks(
-      b, loc, mods, k0, keysInBlock, idx(queryLen), idx(keyLen), blockQ);
+      b, loc, mods, k0, keysInBlock, queryLen, keyLen, blockQ);
 
   // Accumulators: dK slots, then dV slots.
   SmallVector<Value> init(dPer + dvPer, f32(0.0f));
@@ -366,14 +390,15 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
       forLoop(idx(0), idx(group), init, [&](Value g, ValueRange acc0) {
         Value hIdx = add(mul(kvHead, idx(group)), g);
         Value bh = add(mul(bIdx, idx(heads)), hIdx);
-        Value rowBase = mul(bh, idx(queryLen));
+        Value rowBase = mul(bh, queryLen);
         auto blockLoop = forLoop(
             firstBlock, lastBlock, acc0, [&](Value qb, ValueRange acc1) {
               Value q0 = mul(qb, idx(blockQ));
               // The previous tile's readers are done.
               gpu::BarrierOp::create(b, loc);
               emitStageRows(b, loc, args.query, qShared, elt, blockQ, headDim,
-                            dPer * t, rowBase, q0, queryLen, tid, threads);
+                            dPer * t, rowBase, q0, sizes.queryLen, tid,
+                            threads);
               // Row groups (T threads each; there are Bc of them) stage dO, lse
               // and D_i = dO_i . O_i of the tile's rows. Every thread runs
               // every pass (the shuffles need the whole warp); only stores are
@@ -386,9 +411,8 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
                                 : Value();
                 Value rC = partial ? minS(r, blockQ - 1) : r;
                 Value row = add(q0, rC);
-                Value rowValid =
-                    cmp(arith::CmpIPredicate::slt, row, idx(queryLen));
-                Value rowLin = add(rowBase, minS(row, queryLen - 1));
+                Value rowValid = cmp(arith::CmpIPredicate::slt, row, queryLen);
+                Value rowLin = add(rowBase, clampToLast(row, queryLen));
                 Value lse = memref::LoadOp::create(b, loc, args.lse, rowLin);
                 Value live = arith::AndIOp::create(
                     b, loc, rowValid,
@@ -430,7 +454,7 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
 
               Value rowsHere = arith::MinSIOp::create(
                   b, loc, idx(blockQ),
-                  arith::SubIOp::create(b, loc, idx(queryLen), q0));
+                  arith::SubIOp::create(b, loc, queryLen, q0));
               auto rowLoop =
                   forLoop(idx(0), rowsHere, acc1, [&](Value i, ValueRange acc) {
                     Value raw = laneSum(partialDot(kRegs, qShared, i));
@@ -473,10 +497,7 @@ void GradEmitter::emitQueryKernel(gpu::GPUFuncOp func) {
   b.setInsertionPointToStart(&entry);
   const int64_t blockKV = spec.blockKV, blockQ = spec.blockQ;
   const int64_t threads = spec.block[0];
-  GradKernelArguments args = GradKernelArguments::unpack(entry, spec);
-  mask = args.mask;
-  seed = args.seed;
-  offset = args.offset;
+  GradKernelArguments args = unpackArguments(entry);
   Value kShared = func.getWorkgroupAttributions()[0];
   Value vShared = func.getWorkgroupAttributions()[1];
 
@@ -488,13 +509,13 @@ void GradEmitter::emitQueryKernel(gpu::GPUFuncOp func) {
   lane = arith::RemUIOp::create(b, loc, tid, idx(t));
   Value q0 = mul(qBlock, idx(blockQ));
   Value row = add(q0, rowInBlock);
-  Value rowValid = cmp(arith::CmpIPredicate::slt, row, idx(queryLen));
+  Value rowValid = cmp(arith::CmpIPredicate::slt, row, queryLen);
   // Padding rows compute on the last row (their results are not stored).
-  Value rowClamped = minS(row, queryLen - 1);
+  Value rowClamped = clampToLast(row, queryLen);
   Value kvHead = arith::DivUIOp::create(b, loc, hIdx, idx(group));
-  Value kvBase = mul(add(mul(bIdx, idx(kvHeads)), kvHead), idx(keyLen));
+  Value kvBase = mul(add(mul(bIdx, idx(kvHeads)), kvHead), keyLen);
   Value rowLin =
-      add(mul(add(mul(bIdx, idx(heads)), hIdx), idx(queryLen)), rowClamped);
+      add(mul(add(mul(bIdx, idx(heads)), hIdx), queryLen), rowClamped);
 
   // q_i, dO_i (zero for a row without any allowed key), D_i and lse_i.
   SmallVector<Value> qRegs, doRegs;
@@ -515,9 +536,9 @@ void GradEmitter::emitQueryKernel(gpu::GPUFuncOp func) {
   Value delta = select(live, laneSum(partialSum), f32(0.0f));
 
   Value rowsInBlock = arith::MinSIOp::create(
-      b, loc, idx(blockQ), arith::SubIOp::create(b, loc, idx(queryLen), q0));
+      b, loc, idx(blockQ), arith::SubIOp::create(b, loc, queryLen, q0));
   auto [firstBlock, lastBlock] = emitVisibleKeyBlocks(
-      b, loc, mods, q0, rowsInBlock, idx(queryLen), idx(keyLen), blockKV);
+      b, loc, mods, q0, rowsInBlock, queryLen, keyLen, blockKV);
 
   SmallVector<Value> init(dPer, f32(0.0f));
   auto blockLoop =
@@ -525,13 +546,12 @@ void GradEmitter::emitQueryKernel(gpu::GPUFuncOp func) {
         Value key0 = mul(kb, idx(blockKV));
         gpu::BarrierOp::create(b, loc);
         emitStageRows(b, loc, args.key, kShared, elt, blockKV, headDim,
-                      dPer * t, kvBase, key0, keyLen, tid, threads);
+                      dPer * t, kvBase, key0, sizes.keyLen, tid, threads);
         emitStageRows(b, loc, args.value, vShared, elt, blockKV, valueDim,
-                      dvPer * t, kvBase, key0, keyLen, tid, threads);
+                      dvPer * t, kvBase, key0, sizes.keyLen, tid, threads);
         gpu::BarrierOp::create(b, loc);
         Value keysHere = arith::MinSIOp::create(
-            b, loc, idx(blockKV),
-            arith::SubIOp::create(b, loc, idx(keyLen), key0));
+            b, loc, idx(blockKV), arith::SubIOp::create(b, loc, keyLen, key0));
         auto keyLoop =
             forLoop(idx(0), keysHere, acc0, [&](Value j, ValueRange acc) {
               Value raw = laneSum(partialDot(qRegs, kShared, j));
@@ -587,14 +607,20 @@ static void addGradParams(AttentionGradOp op, KernelSpec &spec,
   spec.params.append(workspaces.begin(), workspaces.end());
   for (StringRef name : outputs)
     spec.params.push_back(tensorParam(name, paramValue(op, name), true));
+  appendSizeParams(op, spec.params);
 }
 
-static KernelParam workspaceParam(StringRef name, ArrayRef<int64_t> shape) {
+/// A workspace of `shape` whose dimension 2 is the query length rounded up
+/// to `rows` (ShapedType::kDynamic for a run-time query length).
+static KernelParam workspaceParam(StringRef name, ArrayRef<int64_t> shape,
+                                  int64_t rows) {
   KernelParam p;
   p.name = name.str();
   p.isWorkspace = true;
   p.dtype = "f32";
   p.shape.assign(shape.begin(), shape.end());
+  if (ShapedType::isDynamic(p.shape[2]))
+    p.queryLenMultiple = rows;
   return p;
 }
 
@@ -621,12 +647,14 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
   int64_t kvHeads = op.getKeyType().getDimSize(1),
           keyLen = op.getKeyType().getDimSize(2),
           valueDim = op.getValueType().getDimSize(3);
-  const int64_t paddedLen = roundUp(queryLen, tcgrad::kBlock);
+  const int64_t paddedLen = ShapedType::isDynamic(queryLen)
+                                ? queryLen
+                                : roundUp(queryLen, tcgrad::kBlock);
   const bool wantAtomics =
       options.dqMode == GradDqMode::Atomic ||
       (options.dqMode == GradDqMode::Auto && options.vectorReductions);
   const bool atomics = wantAtomics && !op.getDeterministic() &&
-                       queryLen >= tcgrad::kBlock &&
+                       isLongLength(queryLen, tcgrad::kBlock) &&
                        tcgrad::hasAtomicDq(headDim, valueDim);
   std::string why;
   std::optional<int64_t> keyBlock = tcgrad::chooseKeyBlock(
@@ -634,10 +662,13 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
   if (!keyBlock)
     return op.emitOpError("GPU code generation: ") << why;
   const int64_t dqRows = tcgrad::dqRows(headDim, valueDim, options.smVersion);
-  KernelParam rowDot = workspaceParam("row_dot", {batch, heads, paddedLen});
-  KernelParam lseLog2 = workspaceParam("lse_log2", {batch, heads, paddedLen});
+  const int64_t rows = tcgrad::kBlock;
+  KernelParam rowDot =
+      workspaceParam("row_dot", {batch, heads, paddedLen}, rows);
+  KernelParam lseLog2 =
+      workspaceParam("lse_log2", {batch, heads, paddedLen}, rows);
   KernelParam dqAccum =
-      workspaceParam("dq_accum", {batch, heads, paddedLen, headDim});
+      workspaceParam("dq_accum", {batch, heads, paddedLen, headDim}, rows);
 
   // GradMma::Auto keeps mma.sync where the wgmma kernel spills.
   const bool wgmma =
@@ -668,7 +699,7 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
                   1, 1};
     spec.grid = grid;
     if (stage == "dq")
-      spec.grid[0] = ceilDiv(queryLen, dqRows);
+      spec.grid[0] = gridBlocks(queryLen, dqRows);
     if (keyBlockStage && !spec.warpgroupMma) {
       spec.keyBlockParts = tcgrad::keyBlockParts(headDim, valueDim);
       spec.grid[0] *= spec.keyBlockParts;
@@ -678,10 +709,12 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
     addGradParams(op, spec, workspaces, outputs);
     specs.kernels.push_back(std::move(spec));
   };
-  std::array<int64_t, 3> overQueries = {ceilDiv(queryLen, tcgrad::kBlock),
-                                        heads, batch},
-                         overKeys = {ceilDiv(keyLen, *keyBlock), kvHeads,
-                                     batch};
+  // 0 in a grid: computed at launch from a run-time size.
+  const int64_t batchBlocks = gridBatch(batch);
+  std::array<int64_t, 3> overQueries = {gridBlocks(queryLen, tcgrad::kBlock),
+                                        heads, batchBlocks},
+                         overKeys = {gridBlocks(keyLen, *keyBlock), kvHeads,
+                                     batchBlocks};
   if (atomics) {
     add("prep", overQueries, {rowDot, lseLog2, dqAccum}, {});
     add("dkdv_dq", overKeys, {rowDot, lseLog2, dqAccum},
@@ -709,7 +742,7 @@ FailureOr<GradKernelSpecs>
 mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
                                          KernelChoice choice,
                                          GradKernelOptions options) {
-  if (failed(checkKernelShapes(op, /*runtimeSizes=*/false)))
+  if (failed(checkKernelShapes(op)))
     return failure();
   RankedTensorType q = op.getQueryType();
   int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
@@ -768,7 +801,9 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
   kv.blockKV = std::min(tileRowsFor(keyLen), kMaxThreadsPerBlock / t);
   kv.blockQ = fitRows(tileRowsFor(queryLen), 8);
   kv.block = {kv.blockKV * t, 1, 1};
-  kv.grid = {ceilDiv(keyLen, kv.blockKV), kvHeads, batch};
+  // 0 in a grid: computed at launch from a run-time size.
+  const int64_t batchBlocks = gridBatch(batch);
+  kv.grid = {gridBlocks(keyLen, kv.blockKV), kvHeads, batchBlocks};
 
   // dq: Br queries per block, key tiles of Bc rows.
   KernelSpec &qs = specs.kernels[1];
@@ -777,7 +812,7 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
   qs.blockQ = std::min(tileRowsFor(queryLen), kMaxThreadsPerBlock / t);
   qs.blockKV = fitRows(tileRowsFor(keyLen), 0);
   qs.block = {qs.blockQ * t, 1, 1};
-  qs.grid = {ceilDiv(queryLen, qs.blockQ), heads, batch};
+  qs.grid = {gridBlocks(queryLen, qs.blockQ), heads, batchBlocks};
 
   if (kv.blockQ == 0 || qs.blockKV == 0)
     return op.emitOpError("GPU code generation: head dims ")

@@ -282,7 +282,7 @@ FailureOr<KernelSpec>
 mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
                                     KernelChoice choice,
                                     TensorCoreTiling tiling) {
-  if (failed(checkKernelShapes(op, /*runtimeSizes=*/true)))
+  if (failed(checkKernelShapes(op)))
     return failure();
   KernelSpec spec;
   spec.name = name.str();
@@ -346,9 +346,8 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
     spec.block = {spec.blockQ * spec.threadsPerRow, 1, 1};
   }
   // 0: computed at launch from the run-time size (the manifest's null).
-  spec.grid = {
-      q.isDynamicDim(2) ? 0 : (q.getDimSize(2) + spec.blockQ - 1) / spec.blockQ,
-      q.getDimSize(1), q.isDynamicDim(0) ? 0 : q.getDimSize(0)};
+  spec.grid = {gridBlocks(q.getDimSize(2), spec.blockQ), q.getDimSize(1),
+               gridBatch(q.getDimSize(0))};
 
   spec.params.push_back(tensorParam("query", op.getQuery(), false));
   spec.params.push_back(tensorParam("key", op.getKey(), false));
@@ -528,13 +527,16 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
     Array shape;
     for (int64_t s : p.shape)
       shape.push_back(sizeOrNull(s));
-    params.push_back(Object{{"name", p.name},
-                            {"kind", "tensor"},
-                            {"role", p.isWorkspace ? "workspace"
-                                     : p.isOutput  ? "output"
-                                                   : "input"},
-                            {"dtype", p.dtype},
-                            {"shape", std::move(shape)}});
+    Object param{{"name", p.name},
+                 {"kind", "tensor"},
+                 {"role", p.isWorkspace ? "workspace"
+                          : p.isOutput  ? "output"
+                                        : "input"},
+                 {"dtype", p.dtype},
+                 {"shape", std::move(shape)}};
+    if (p.queryLenMultiple)
+      param["query_len_multiple"] = p.queryLenMultiple;
+    params.push_back(std::move(param));
   }
   entry["params"] = std::move(params);
   return entry;

@@ -19,8 +19,8 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
   // The tensor-core kernel also builds nvgpu, nvvm, llvm and vector ops.
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
-    registry.insert<LLVM::LLVMDialect, NVVM::NVVMDialect,
-                    nvgpu::NVGPUDialect, vector::VectorDialect>();
+    registry.insert<LLVM::LLVMDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect,
+                    vector::VectorDialect>();
   }
 
   void runOnOperation() override {
@@ -56,8 +56,8 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
     auto gpuModule =
         gpu::GPUModuleOp::create(b, module.getLoc(), "attn_kernels");
     llvm::json::Array manifest;
-    if (failed(buildAttentionKernels(module, b, gpuModule, *options,
-                                     &manifest)))
+    if (failed(
+            buildAttentionKernels(module, b, gpuModule, *options, &manifest)))
       return signalPassFailure();
     std::string json;
     llvm::raw_string_ostream os(json);

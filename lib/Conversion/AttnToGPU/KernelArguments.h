@@ -57,13 +57,16 @@ struct KernelArguments {
 
 /// The backward kernels' arguments (docs/kernel-manifest.md, "Backward
 /// kernels"): query, key, value, output, lse, grad_output, [mask],
-/// [seed, offset], the stage's workspaces, then its outputs. Unpacked by the
+/// [seed, offset], the stage's workspaces, its outputs, then the run-time
+/// sizes [batch], [query_len], [key_len]. Unpacked by the
 /// names of the kernel's parameter list, which describeAttentionGradKernels
 /// wrote in that order; absent ones stay null.
 struct GradKernelArguments {
   Value query, key, value, output, lse, gradOutput, mask, seed, offset;
   Value rowDot, lseLog2, dqAccum; ///< workspaces
   Value gradQuery, gradKey, gradValue;
+  /// The run-time sizes (i32), null where the op's size is static.
+  Value batch, queryLen, keyLen;
 
   static GradKernelArguments unpack(Block &entry, const KernelSpec &spec) {
     GradKernelArguments a;
@@ -85,6 +88,9 @@ struct GradKernelArguments {
           .Case("grad_query", &a.gradQuery)
           .Case("grad_key", &a.gradKey)
           .Case("grad_value", &a.gradValue)
+          .Case("batch", &a.batch)
+          .Case("query_len", &a.queryLen)
+          .Case("key_len", &a.keyLen)
           .Default(nullptr)
           ->
           operator=(arg);

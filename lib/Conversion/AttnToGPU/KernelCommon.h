@@ -67,13 +67,13 @@ inline std::string sourceOf(Location loc) {
 }
 
 /// Fails with a diagnostic at `op` unless its tensors have shapes the kernels
-/// take: static, or, with `runtimeSizes` (the forward), dynamic only in the
-/// batch and the sequence lengths (RuntimeSizes.h), each of those dynamic in
-/// every tensor that carries it or in none; within the supported sizes
-/// (SizeLimits.h), not empty, and with grids that fit CUDA's limits: (blocks
-/// over a length, heads, batch), so heads and a static batch at most 65535
-/// (the x dimension is a length over a tile, below 2^31 already).
-LogicalResult checkKernelShapes(AttentionOpInterface op, bool runtimeSizes);
+/// take: static, except the batch and the sequence lengths, which may be
+/// run-time sizes (RuntimeSizes.h), each dynamic in every tensor that
+/// carries it or in none; within the supported sizes (SizeLimits.h), not
+/// empty, and with grids that fit CUDA's limits: (blocks over a length,
+/// heads, batch), so heads and a static batch at most 65535 (the x
+/// dimension is a length over a tile, below 2^31 already).
+LogicalResult checkKernelShapes(AttentionOpInterface op);
 
 inline KernelParam tensorParam(StringRef name, Value v, bool isOutput) {
   KernelParam p;

@@ -34,36 +34,45 @@ static StringRef sizeName(Dim d) {
   return "a head count or head dim";
 }
 
-/// The forward op's tensors and what their dimensions are.
-static SmallVector<TensorDims> forwardTensorDims(AttentionOp op) {
-  SmallVector<TensorDims> t = {
-      {op.getQuery(), "query", {Batch, Fixed, QueryLen, Fixed}},
-      {op.getKey(), "key", {Batch, Fixed, KeyLen, Fixed}},
-      {op.getValue(), "value", {Batch, Fixed, KeyLen, Fixed}},
-      {op.getOutput(), "output", {Batch, Fixed, QueryLen, Fixed}}};
-  if (op.getLse())
-    t.push_back({op.getLse(), "lse", {Batch, Fixed, QueryLen}});
-  if (op.getMask())
-    t.push_back({op.getMask(), "mask", {Batch, Fixed, QueryLen, KeyLen}, true});
-  if (op.getDropoutMask())
-    t.push_back({op.getDropoutMask(),
-                 "dropout_mask",
-                 {Batch, Fixed, QueryLen, KeyLen},
-                 true});
+/// The tensors of a forward or backward op and what their dimensions are.
+static SmallVector<TensorDims> tensorDims(AttentionOpInterface op) {
+  const SmallVector<Dim, 4> queryRows = {Batch, Fixed, QueryLen, Fixed},
+                            keyRows = {Batch, Fixed, KeyLen, Fixed},
+                            scores = {Batch, Fixed, QueryLen, KeyLen};
+  SmallVector<TensorDims> t = {{op.getQuery(), "query", queryRows},
+                               {op.getKey(), "key", keyRows},
+                               {op.getValue(), "value", keyRows}};
+  if (Value mask = op.getMask())
+    t.push_back({mask, "mask", scores, true});
+  if (Value keep = op.getDropoutMask())
+    t.push_back({keep, "dropout_mask", scores, true});
+  if (auto fwd = dyn_cast<AttentionOp>(op.getOperation())) {
+    t.push_back({fwd.getOutput(), "output", queryRows});
+    if (fwd.getLse())
+      t.push_back({fwd.getLse(), "lse", {Batch, Fixed, QueryLen}});
+    return t;
+  }
+  auto grad = cast<AttentionGradOp>(op.getOperation());
+  t.push_back({grad.getOutput(), "output", queryRows});
+  t.push_back({grad.getLse(), "lse", {Batch, Fixed, QueryLen}});
+  t.push_back({grad.getGradOutput(), "grad_output", queryRows});
+  t.push_back({grad.getGradQuery(), "grad_query", queryRows});
+  t.push_back({grad.getGradKey(), "grad_key", keyRows});
+  t.push_back({grad.getGradValue(), "grad_value", keyRows});
   return t;
 }
 
 /// With run-time sizes: each of batch, Lq, Lk dynamic everywhere or nowhere
 /// (where it is dynamic, a mask may still broadcast it with a static 1), and
 /// everything else static.
-static LogicalResult checkRuntimeSizeDims(AttentionOp op) {
+static LogicalResult checkRuntimeSizeDims(AttentionOpInterface op) {
   DynamicSizes dyn = DynamicSizes::of(op);
   auto isDynamic = [&](Dim d) {
     return d == Dim::Batch      ? dyn.batch
            : d == Dim::QueryLen ? dyn.queryLen
                                 : dyn.keyLen;
   };
-  for (const TensorDims &t : forwardTensorDims(op)) {
+  for (const TensorDims &t : tensorDims(op)) {
     auto type = cast<RankedTensorType>(t.tensor.getType());
     for (auto [i, d] : llvm::enumerate(t.dims)) {
       int64_t size = type.getDimSize(i);
@@ -91,22 +100,9 @@ static LogicalResult checkRuntimeSizeDims(AttentionOp op) {
   return success();
 }
 
-LogicalResult kernel::checkKernelShapes(AttentionOpInterface op,
-                                        bool runtimeSizes) {
-  auto forward = dyn_cast<AttentionOp>(op.getOperation());
-  if (runtimeSizes && forward) {
-    if (failed(checkRuntimeSizeDims(forward)))
-      return failure();
-  } else {
-    for (Type type :
-         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
-      if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
-        return op->emitOpError("GPU code generation needs static shapes, got ")
-               << t
-               << (forward ? ""
-                           : " (run-time sizes: the forward kernels only, so "
-                             "far)");
-  }
+LogicalResult kernel::checkKernelShapes(AttentionOpInterface op) {
+  if (failed(checkRuntimeSizeDims(op)))
+    return failure();
   if (failed(checkSizeLimits(op, "GPU code generation")))
     return failure();
   RankedTensorType q = op.getQueryType();

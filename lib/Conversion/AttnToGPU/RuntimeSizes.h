@@ -80,6 +80,17 @@ inline bool isLongLength(int64_t len, int64_t bound) {
   return ShapedType::isDynamic(len) || len >= bound;
 }
 
+/// Blocks of `tile` rows over a length: 0 where the length is a run-time
+/// one (a grid entry computed at launch, KernelSpec::grid).
+inline int64_t gridBlocks(int64_t len, int64_t tile) {
+  return ShapedType::isDynamic(len) ? 0 : (len + tile - 1) / tile;
+}
+
+/// A grid entry of one block per batch entry: 0 for a run-time batch.
+inline int64_t gridBatch(int64_t batch) {
+  return ShapedType::isDynamic(batch) ? 0 : batch;
+}
+
 /// The sizes of an attention op that are dynamic in its IR.
 struct DynamicSizes {
   bool batch = false, queryLen = false, keyLen = false;

@@ -134,12 +134,14 @@ public:
         dropP(op.getDropoutP().convertToFloat()) {
     auto q = op.getQueryType();
     heads = q.getDimSize(1);
-    queryLen = q.getDimSize(2);
     kvHeads = op.getKeyType().getDimSize(1);
-    keyLen = op.getKeyType().getDimSize(2);
     valueDim = op.getValueType().getDimSize(3);
     group = heads / kvHeads;
-    paddedLen = (queryLen + kBlock - 1) / kBlock * kBlock;
+    // Static here; setUp binds the run-time ones to the kernel's arguments.
+    queryLen = q.getDimSize(2);
+    keyLen = op.getKeyType().getDimSize(2);
+    if (queryLen.isStatic())
+      paddedLen = roundUp(queryLen.getStatic(), kBlock);
     tileDimQK = tcgrad::tileDim(headDim);
     tileDimV = tcgrad::tileDim(valueDim);
     strideQK = paddedStride(tileDimQK);
@@ -225,6 +227,9 @@ private:
   void addToDqAccum(ArrayRef<Frag> frags, int64_t mTiles, Value row0,
                     Value col0);
 
+  /// Binds the run-time sizes of the unpacked arguments (queryLen, keyLen,
+  /// paddedLen, maskDims).
+  void bindSizes();
   /// Sets up tid, warp, lane, g, t4, the dynamic shared memory base, and
   /// unpacks the arguments; returns blockIdx.x.
   Value setUp(gpu::GPUFuncOp func);
@@ -312,21 +317,27 @@ private:
   /// [rows][width] tile) times `scale` to `dest` at global row rowBase + row
   /// for rows < limit.
   void storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
-                      Value rowBase, Value row0, int64_t limit, int64_t width);
+                      Value rowBase, Value row0, kernel::Extent limit,
+                      int64_t width);
 
   AttentionGradOp op;
   const KernelSpec &spec;
   ScoreModifiers mods, maskedMods, plainMods;
   float dropP;
   bool foldScale;
-  int64_t heads, queryLen, kvHeads, keyLen, valueDim, group;
+  int64_t heads, kvHeads, valueDim, group;
+  /// The sequence lengths: static, or the kernel's run-time arguments
+  /// (bound by setUp; RuntimeSizes.h).
+  kernel::Extent queryLen = 0, keyLen = 0;
+  /// The mask's dimensions (maskExtents), bound by setUp.
+  SmallVector<kernel::Extent, 4> maskDims;
   /// The mma.sync tiles' head dims (D and Dv rounded up to the k-step of
   /// 16, tcgrad::tileDim; the padding columns zero-filled) and row strides:
   /// QK for the Q and K tiles, V for the V and dO tiles.
   int64_t tileDimQK, tileDimV, strideQK, strideV;
   /// Query rows of the row_dot / lse_log2 / dq_accum workspaces per head:
   /// Lq rounded up to whole blocks.
-  int64_t paddedLen;
+  kernel::Extent paddedLen = 0;
   GradKernelArguments args;
   Value dyn, smemBase, warp, lane, g, t4, bIdx;
   /// Bytes from the dynamic shared memory's start to smemBase (null: 0),
@@ -334,10 +345,26 @@ private:
   Value viewShift;
 };
 
+void GradEmitter::bindSizes() {
+  kernel::KernelExtents sizes = kernel::KernelExtents::get(
+      b, loc, op, args.batch, args.queryLen, args.keyLen);
+  queryLen = sizes.queryLen;
+  keyLen = sizes.keyLen;
+  if (!queryLen.isStatic())
+    paddedLen =
+        kernel::Extent::dynamic(
+            mul(divu(add(queryLen.getDynamic(), idx(kBlock - 1)), kBlock),
+                kBlock))
+            .knownMultipleOf(kBlock);
+  if (op.getMask())
+    maskDims = kernel::maskExtents(op.getMask().getType(), sizes);
+}
+
 Value GradEmitter::setUp(gpu::GPUFuncOp func) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
   args = GradKernelArguments::unpack(entry, spec);
+  bindSizes();
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   dyn = gpu::DynamicSharedMemoryOp::create(
@@ -389,30 +416,21 @@ Value GradEmitter::bTransLaneOffset(int64_t stride) {
 }
 
 Value GradEmitter::maskValue(Value bI, Value hI, Value query, Value key) {
-  auto shape = cast<ShapedType>(op.getMask().getType()).getShape();
-  Value zero = idx(0);
-  Value pos[] = {shape[0] == 1 ? zero : bI, shape[1] == 1 ? zero : hI,
-                 shape[2] == 1 ? zero : query, shape[3] == 1 ? zero : key};
-  Value lin = pos[0];
-  for (size_t d = 1; d < 4; ++d)
-    lin = add(mul(lin, shape[d]), pos[d]);
-  Value v = memref::LoadOp::create(b, loc, args.mask, lin);
-  if (mods.booleanMask)
-    return arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne, v,
-        arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0));
-  return v;
+  return kernel::emitMaskLoad(b, loc, args.mask, maskDims, mods.booleanMask, bI,
+                              hI, query, key);
 }
 
 Value GradEmitter::exponent(Value raw, Value bI, Value hI, Value query,
                             Value key, Value lse2, bool masked, bool guardKey) {
   Value mv;
   if (args.mask)
-    mv = maskValue(bI, hI, minS(query, queryLen - 1), minS(key, keyLen - 1));
+    mv = maskValue(bI, hI, clampToLast(query, queryLen),
+                   clampToLast(key, keyLen));
   Value sc = emitModifiedScore(b, loc, masked ? maskedMods : plainMods, raw, mv,
-                               query, key, idx(queryLen), idx(keyLen));
+                               query, key, size(queryLen), size(keyLen));
   if (guardKey)
-    sc = arith::SelectOp::create(b, loc, ltC(key, keyLen), sc, f32(kNegInf));
+    sc = arith::SelectOp::create(b, loc, lessThan(key, keyLen), sc,
+                                 f32(kNegInf));
   Value negLse = arith::NegFOp::create(b, loc, lse2);
   return fmaC(sc, f32(foldScale ? mods.scale * kLog2E : kLog2E), negLse);
 }
@@ -420,7 +438,7 @@ Value GradEmitter::exponent(Value raw, Value bI, Value hI, Value query,
 Value GradEmitter::dropoutFactor(Value bI, Value hI, Value query, Value key) {
   if (dropP <= 0.0f)
     return Value();
-  DropoutPosition pos{bI, hI, query, key, idx(heads), idx(queryLen)};
+  DropoutPosition pos{bI, hI, query, key, idx(heads), size(queryLen)};
   Value keep = emitDropoutKeep(b, loc, args.seed, args.offset, pos, dropP);
   return arith::SelectOp::create(b, loc, keep, f32(1.0f / (1.0f - dropP)),
                                  f32(0.0f));
@@ -535,14 +553,14 @@ Value GradEmitter::lseLog2(Value rowC, Value valid) {
 }
 
 void GradEmitter::storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
-                                 Value rowBase, Value row0, int64_t limit,
-                                 int64_t width) {
+                                 Value rowBase, Value row0,
+                                 kernel::Extent limit, int64_t width) {
   auto pairTy = VectorType::get({2}, elt);
   // Only the real columns: a padded tile's last n-tiles are not stored.
   acc = acc.take_front(width / 8);
   for (int64_t r = 0; r < 2; ++r) {
     Value row = add(row0, add(g, 8 * r));
-    emitIf(ltC(row, limit), [&] {
+    emitIf(lessThan(row, limit), [&] {
       for (size_t nt = 0; nt < acc.size(); ++nt) {
         Value lo = acc[nt][2 * r], hi = acc[nt][2 * r + 1];
         if (scale != 1.0f) {
@@ -686,8 +704,8 @@ void GradEmitter::emitPrep(gpu::GPUFuncOp func) {
   // multiple of 16), else every other chunk.
   Value r = divu(tid, 2), part = remu(tid, 2);
   Value query = add(q0, r);
-  Value valid = ltC(query, queryLen);
-  Value rowC = add(headRow, minS(query, queryLen - 1));
+  Value valid = lessThan(query, queryLen);
+  Value rowC = add(headRow, clampToLast(query, queryLen));
   auto loadDO = [&](Value col) -> Value {
     return vector::LoadOp::create(b, loc, chunkTy, args.gradOutput,
                                   ValueRange{add(mul(rowC, valueDim), col)},
@@ -739,7 +757,7 @@ void GradEmitter::emitDqConvert(gpu::GPUFuncOp func) {
   for (int64_t pass = 0; pass < kBlock * octsPerRow / threads; ++pass) {
     Value oct = add(tid, pass * threads);
     Value r = divu(oct, octsPerRow), col = mul(remu(oct, octsPerRow), 8);
-    emitIf(ltC(add(q0, r), queryLen), [&] {
+    emitIf(lessThan(add(q0, r), queryLen), [&] {
       Value ptr = dqAccumAt(add(paddedRow0, r), col);
       Value lo = LLVM::LoadOp::create(b, loc, quadTy, ptr, /*alignment=*/16);
       Value hi = LLVM::LoadOp::create(
@@ -772,9 +790,10 @@ GradEmitter::scheduleKeyBlock(Value kBlockIdx, Value kvHead, int64_t keyBlock) {
   sched.kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
   Value keysInBlock = arith::MinSIOp::create(
       b, loc, idx(keyBlock),
-      arith::SubIOp::create(b, loc, idx(keyLen), sched.k0));
-  auto [firstQ, lastQ] = emitVisibleQueryBlocks(
-      b, loc, mods, sched.k0, keysInBlock, idx(queryLen), idx(keyLen), kBlock);
+      arith::SubIOp::create(b, loc, size(keyLen), sched.k0));
+  auto [firstQ, lastQ] =
+      emitVisibleQueryBlocks(b, loc, mods, sched.k0, keysInBlock,
+                             size(queryLen), size(keyLen), kBlock);
   sched.firstQ = firstQ;
   sched.numQ = arith::MaxSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, lastQ, firstQ), idx(0));
@@ -793,7 +812,7 @@ GradEmitter::beginKeyStep(KeyStep invariant, const KeyBlockSchedule &sched,
   step.q0 = queryBlockStart(sched, it);
   step.rowsInBlock = arith::MinSIOp::create(
       b, loc, idx(kBlock),
-      arith::SubIOp::create(b, loc, idx(queryLen), step.q0));
+      arith::SubIOp::create(b, loc, size(queryLen), step.q0));
   return step;
 }
 
@@ -835,7 +854,7 @@ void GradEmitter::copyStagedRows(Value h, Value q0, Value stage, Value lseS,
 GradEmitter::Probabilities
 GradEmitter::recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s) {
   const int64_t nTilesQ = s.size();
-  const bool raggedKeys = keyLen % step.keyBlock != 0;
+  const bool raggedKeys = !keyLen.isMultipleOf(step.keyBlock);
   // Pᵀ: element (nt, e) at key keys[e / 2], query q0 + 8nt + 2t + e % 2.
   Value queryT = add(step.q0, mul(t4, 2));
   auto queryAt = [&](int64_t nt, int64_t e) {
@@ -1359,16 +1378,17 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   Value vS = view(vOff, {2, kBlock, strideV}, elt);
   const int64_t kStepsD = tileDimQK / 16, kStepsDv = tileDimV / 16;
   const int64_t nTilesK = kBlock / 8, nTilesDQ = tileDimQK / 8;
-  const bool keyGuard = keyLen % kBlock != 0;
+  const bool keyGuard = !keyLen.isMultipleOf(kBlock);
 
   Value q0 = mul(qBlockIdx, queryRows);
   Value kvHead = divu(hIdx, group);
   Value qRowBase = mul(add(mul(bIdx, heads), hIdx), queryLen);
   Value kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
-  Value rowsInBlock = arith::MinSIOp::create(
-      b, loc, idx(queryRows), arith::SubIOp::create(b, loc, idx(queryLen), q0));
-  auto [first, last] = emitVisibleKeyBlocks(b, loc, mods, q0, rowsInBlock,
-                                            idx(queryLen), idx(keyLen), kBlock);
+  Value rowsInBlock =
+      arith::MinSIOp::create(b, loc, idx(queryRows),
+                             arith::SubIOp::create(b, loc, size(queryLen), q0));
+  auto [first, last] = emitVisibleKeyBlocks(
+      b, loc, mods, q0, rowsInBlock, size(queryLen), size(keyLen), kBlock);
 
   SmallVector<Value> tokens;
   copyTile(args.query, widthQK(), qRowBase, q0, queryLen, queryRows, qS,
@@ -1395,11 +1415,12 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   // This thread's rows (C rows g, g + 8 of the warp's 16), clamped for reads.
   Value rowA = add(q0, add(mul(warp, 16), g));
   Value rows[2] = {rowA, add(rowA, 8)};
-  Value rowsC[2] = {minS(rows[0], queryLen - 1), minS(rows[1], queryLen - 1)};
+  Value rowsC[2] = {clampToLast(rows[0], queryLen),
+                    clampToLast(rows[1], queryLen)};
   Value lse2[2], delta[2];
   for (int64_t r = 0; r < 2; ++r) {
     Value rowG = add(qRowBase, rowsC[r]);
-    lse2[r] = lseLog2(rowG, ltC(rows[r], queryLen));
+    lse2[r] = lseLog2(rowG, lessThan(rows[r], queryLen));
     // The quad's four threads each take Dv / 4 columns of the row (whole
     // 8-column chunks: Dv a multiple of 32), else every fourth chunk.
     Value smemRow = add(mul(warp, 16), add(g, 8 * r));

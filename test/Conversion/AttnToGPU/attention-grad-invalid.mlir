@@ -17,11 +17,13 @@ func.func @tensor_core(%q: tensor<1x2x64x36xbf16>, %k: tensor<1x2x64x36xbf16>, %
 
 // -----
 
-// CHECK: attention-grad-invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: 'attn.attention_grad' op GPU code generation needs static shapes, got 'tensor<1x2x?x64xf16>'
-// CC: attention-grad-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.attention_grad' op GPU code generation needs static shapes, got 'tensor<1x2x?x64xf16>'
-func.func @dynamic(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>, %o: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>, %do: tensor<1x2x?x64xf16>) -> (tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>) {
-  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>) forward(%o, %lse : tensor<1x2x?x64xf16>, tensor<1x2x?xf32>) grad_output(%do : tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>
-  return %dq, %dk, %dv : tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>
+// Run-time sizes are the batch and the sequence lengths (the other sizes of
+// a backward op must be static, as for the forward: runtime-sizes-invalid.mlir).
+// CHECK: attention-grad-invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: 'attn.attention_grad' op GPU code generation needs static head counts and head dims: dimension 1 of the query ('tensor<1x?x8x64xf16>') is dynamic (run-time sizes: batch, query and key lengths)
+// CC: attention-grad-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.attention_grad' op GPU code generation needs static head counts and head dims: dimension 1 of the query ('tensor<1x?x8x64xf16>') is dynamic
+func.func @dynamic_heads(%q: tensor<1x?x8x64xf16>, %k: tensor<1x?x8x64xf16>, %v: tensor<1x?x8x64xf16>, %o: tensor<1x?x8x64xf16>, %lse: tensor<1x?x8xf32>, %do: tensor<1x?x8x64xf16>) -> (tensor<1x?x8x64xf16>, tensor<1x?x8x64xf16>, tensor<1x?x8x64xf16>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x?x8x64xf16>, tensor<1x?x8x64xf16>, tensor<1x?x8x64xf16>) forward(%o, %lse : tensor<1x?x8x64xf16>, tensor<1x?x8xf32>) grad_output(%do : tensor<1x?x8x64xf16>) -> tensor<1x?x8x64xf16>, tensor<1x?x8x64xf16>, tensor<1x?x8x64xf16>
+  return %dq, %dk, %dv : tensor<1x?x8x64xf16>, tensor<1x?x8x64xf16>, tensor<1x?x8x64xf16>
 }
 
 // -----

@@ -33,3 +33,13 @@ func.func @mask_dynamic_query_len(%q: tensor<1x2x8x64xf16>, %k: tensor<1x2x8x64x
   %o = attn.attention ins(%q, %k, %v : tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>) mask(%m : tensor<1x1x?x8xi1>) -> tensor<1x2x8x64xf16>
   return %o : tensor<1x2x8x64xf16>
 }
+
+// -----
+
+// The backward op's tensors follow the same rule: here the gradient of the
+// key has a static length where the key's is dynamic.
+// CHECK: runtime-sizes-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.attention_grad' op GPU code generation: the key length is static in dimension 2 of the grad_key ('tensor<1x2x8x64xf16>') but dynamic in the query or key
+func.func @grad_static_key_len(%q: tensor<1x2x8x64xf16>, %k: tensor<1x2x?x64xf16>, %v: tensor<1x2x?x64xf16>, %o: tensor<1x2x8x64xf16>, %lse: tensor<1x2x8xf32>, %do: tensor<1x2x8x64xf16>) -> (tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x?x64xf16>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x8x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>) forward(%o, %lse : tensor<1x2x8x64xf16>, tensor<1x2x8xf32>) grad_output(%do : tensor<1x2x8x64xf16>) -> tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x?x64xf16>
+  return %dq, %dk, %dv : tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x?x64xf16>
+}

@@ -27,3 +27,21 @@ func.func @decode(%q: tensor<2x2x1x64xf16>, %k: tensor<2x1x?x64xf16>, %v: tensor
   %o = attn.attention ins(%q, %k, %v : tensor<2x2x1x64xf16>, tensor<2x1x?x64xf16>, tensor<2x1x?x64xf16>) -> tensor<2x2x1x64xf16>
   return %o : tensor<2x2x1x64xf16>
 }
+
+// A backward group takes the same trailing sizes in every kernel (here a
+// run-time query length only: the prep, dkdv_dq and dq_convert kernels of
+// the atomic-dQ group on the pass's default chip, sm_90a).
+// CHECK-LABEL: gpu.func @attn_bwd_prep_0(
+// CHECK-SAME: %[[PQ:[a-z0-9]+]]: i32)
+// CHECK: arith.index_castui %[[PQ]] : i32 to index
+// CHECK-LABEL: gpu.func @attn_bwd_dkdv_dq_0(
+// CHECK-SAME: memref<72057594037927936xf16>
+// CHECK-SAME: memref<512xf16>
+// CHECK-SAME: %[[KQ:[a-z0-9]+]]: i32)
+// CHECK: arith.index_castui %[[KQ]] : i32 to index
+// CHECK-LABEL: gpu.func @attn_bwd_dq_convert_0(
+// CHECK-SAME: %{{[a-z0-9]+}}: i32)
+func.func @grad(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x4x64xf16>, %v: tensor<1x2x4x64xf16>, %o: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>, %do: tensor<1x2x?x64xf16>) -> (tensor<1x2x?x64xf16>, tensor<1x2x4x64xf16>, tensor<1x2x4x64xf16>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x?x64xf16>, tensor<1x2x4x64xf16>, tensor<1x2x4x64xf16>) forward(%o, %lse : tensor<1x2x?x64xf16>, tensor<1x2x?xf32>) grad_output(%do : tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16>, tensor<1x2x4x64xf16>, tensor<1x2x4x64xf16>
+  return %dq, %dk, %dv : tensor<1x2x?x64xf16>, tensor<1x2x4x64xf16>, tensor<1x2x4x64xf16>
+}

@@ -45,6 +45,10 @@ struct KernelParam {
   /// ShapedType::kDynamic where the size is a run-time one (the manifest's
   /// null).
   SmallVector<int64_t> shape;
+  /// A workspace whose query-row dimension is a run-time one: that
+  /// dimension is the query length rounded up to a multiple of this (the
+  /// manifest's "query_len_multiple"); 0 otherwise.
+  int64_t queryLenMultiple = 0;
 };
 
 /// Which kernel describeAttentionKernel picks.
@@ -115,10 +119,10 @@ struct TensorCoreTiling {
 
 /// Chooses the mapping for `op` (static shapes, or a run-time batch, query
 /// and key length: kernel-manifest.md, "Run-time sizes"; fails with a
-/// diagnostic otherwise). `choice` selects the kernel (KernelChoice). The tensor-core
-/// kernel takes its tiling from `tiling` where set, else from its default
-/// rule (the op's attn.tiles block_q, when present, picks the query block);
-/// an unsupported tiling is a diagnostic on the op.
+/// diagnostic otherwise). `choice` selects the kernel (KernelChoice). The
+/// tensor-core kernel takes its tiling from `tiling` where set, else from its
+/// default rule (the op's attn.tiles block_q, when present, picks the query
+/// block); an unsupported tiling is a diagnostic on the op.
 FailureOr<KernelSpec>
 describeAttentionKernel(AttentionOp op, StringRef name,
                         KernelChoice choice = KernelChoice::Auto,
