@@ -4,22 +4,25 @@
 #   bench/dynamic.sh generate [CHIP] [SEED]   # here (LLVM 22): compile, draw sizes
 #   bench/dynamic.sh run                      # on the GPU machine
 #
-# generate: bench/make_cases.py's validate-dyn (one forward kernel per
-# family with "?" batch and lengths), compiled for CHIP (default sm_90a)
-# as users get them and with --poison-shared-memory (NaN-filled shared
-# memory at entry), and for sm_80; grid-dyn and grid-dyn-static for the
-# benchmark. Draws 12 (batch, query_len, key_len) triples: six fixed edge
-# cases (1/1/1, Lq = 1 against 1000 keys, lengths below one tile, a
-# multiple of the tiles, one past it, Lk < Lq) and six random ones from
-# SEED (printed; lengths long-tailed up to 1500), into sizes.txt.
+# generate: bench/make_cases.py's validate-dyn and validate-dyn-bwd (one
+# forward kernel or training step per family with "?" batch and lengths),
+# compiled for CHIP (default sm_90a) as users get them and with
+# --poison-shared-memory (NaN-filled shared memory at entry), and for
+# sm_80; grid-dyn, grid-dyn-static, grid-dyn-bwd and grid-bwd-hd's D = 64 /
+# 128 steps for the benchmark. Draws 12 (batch, query_len, key_len)
+# triples: six fixed edge cases (1/1/1, Lq = 1 against 1000 keys, lengths
+# below one tile, a multiple of the tiles, one past it, Lk < Lq) and six
+# random ones from SEED (printed; lengths long-tailed up to 1500), into
+# sizes.txt.
 #
-# run: builds kernels-runtime; each validate-dyn kernel of every build runs
-# once per draw (attn-run --sizes, twice each with fresh inputs) against the
-# float64 GPU reference; compute-sanitizer memcheck, racecheck and synccheck
-# on three families at two small draws; then bench/bench_torch.py times the
-# dynamic kernels beside the static ones (B8 H16 L4096: grid-hd; B32 L1024:
-# grid-dyn-static), ours and PyTorch's backends with the same timer. Exit
-# status: the number of failures.
+# run: builds kernels-runtime; each validate-dyn(-bwd) kernel of every
+# build runs once per draw (attn-run --sizes, twice each with fresh inputs)
+# against the float64 GPU reference; compute-sanitizer memcheck, racecheck
+# and synccheck on three forward and three backward families at two small
+# draws; then bench/bench_torch.py times the dynamic kernels beside the
+# static ones (B8 H16 L4096: grid-hd; B32 L1024: grid-dyn-static; training
+# steps B2 H16 L4096: grid-bwd-hd), ours and PyTorch's backends with the
+# same timer. Exit status: the number of failures.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 gen="$root/bench/generated/${DYN:-dyn}"
@@ -34,7 +37,7 @@ generate() {
   local compile="$root/build/bin/attn-compile"
   for variant in plain poison sm80; do
     mkdir -p "$gen/validate-$variant"
-    for f in "$gen/mlir/validate-dyn"/*.mlir; do
+    for f in "$gen/mlir/validate-dyn"/*.mlir "$gen/mlir/validate-dyn-bwd"/*.mlir; do
       local n; n=$(basename "$f" .mlir)
       case $variant in
         plain) "$compile" "$f" --chip="$chip" -o "$gen/validate-$variant/$n.ptx" >/dev/null ;;
@@ -44,9 +47,11 @@ generate() {
       esac
     done
   done
-  for sub in grid-dyn grid-dyn-static grid-hd; do
+  for sub in grid-dyn grid-dyn-static grid-hd grid-dyn-bwd grid-bwd-hd; do
     mkdir -p "$gen/$sub"
     for f in "$gen/mlir/$sub"/*.mlir; do
+      # The static training steps that grid-dyn-bwd is compared with only.
+      [[ $sub == grid-bwd-hd && ! $f =~ hdb_d(64|128)_ ]] && continue
       "$compile" "$f" --chip="$chip" -o "$gen/$sub/$(basename "$f" .mlir).ptx" >/dev/null
     done
   done
@@ -88,7 +93,8 @@ run() {
   done
   echo "== compute-sanitizer"
   local cs; cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  for n in dyn_wgmma_mask dyn_mma_dropout dyn_cuda_core_f32; do
+  for n in dyn_wgmma_mask dyn_mma_dropout dyn_cuda_core_f32 dynb_atomic_mask dynb_separate_d64 \
+           dynb_cuda_core_f32; do
     for tool in memcheck racecheck synccheck; do
       for s in batch=2,query_len=70,key_len=45 batch=1,query_len=130,key_len=1; do
         "$cs" --tool "$tool" --error-exitcode 9 "$attn_run" "$gen/validate-plain/$n.json" \
@@ -107,11 +113,14 @@ run() {
   echo "== benchmark: B32 H16 L1024 (dynamic, then static)"
   python3 "$root/bench/bench_torch.py" --sizes batch=32,query_len=1024,key_len=1024 \
     "$gen/grid-dyn" "$gen/grid-dyn-static"
+  echo "== benchmark: training steps B2 H16 L4096 (dynamic, then static grid-bwd-hd)"
+  python3 "$root/bench/bench_torch.py" --sizes batch=2,query_len=4096,key_len=4096 \
+    "$gen/grid-dyn-bwd" "$gen/grid-bwd-hd"
   exit $fails
 }
 
 case "$mode" in
   generate) shift; generate "$@" ;;
   run) run ;;
-  *) sed -n '2,22p' "$0"; exit 2 ;;
+  *) sed -n '2,25p' "$0"; exit 2 ;;
 esac

@@ -23,7 +23,8 @@ kernel family for compute-sanitizer (OUTDIR/sanitize, OUTDIR/sanitize-bwd).
 The randomized sweep is bench/random_cases.py.
 
 Run-time sizes (issue 20): OUTDIR/validate-dyn (forward kernels with "?"
-batch and lengths, one per family), OUTDIR/grid-dyn and
+batch and lengths, one per family), OUTDIR/validate-dyn-bwd and
+OUTDIR/grid-dyn-bwd (training steps with them), OUTDIR/grid-dyn and
 OUTDIR/grid-dyn-static (the benchmark's dynamic kernels and static
 counterparts); bench/dynamic.sh compiles and runs them.
 """
@@ -369,6 +370,41 @@ def validation_dynamic():
                                  mask=([1, 1, q, q], "f16"), lse=True)
 
 
+def validation_dynamic_bwd():
+    """Issue 20: training steps (forward + backward group) with run-time
+    sizes, one per backward family: the atomic dQ on wgmma (GQA, key-padding
+    mask), `deterministic` (prep, dkdv, dq), mma.sync at a padded head dim
+    (D = 96, window + softcap), the split key-block kernel (D = 192, Dv =
+    128, static batch), dropout, the CUDA-core pair (f32, additive mask),
+    decoding (a static Lq = 5) and D = 256."""
+    t, q = attention_train, "?"
+    br = "causal = #attn.causal<bottom_right>"
+    tl = "causal = #attn.causal<top_left>"
+    yield "dynb_atomic_mask", t("dynb_atomic_mask", q, 8, 2, q, q, 128, 128, "bf16", br,
+                                mask=([q, 1, 1, q], "i1"))
+    yield "dynb_separate_d64", t("dynb_separate_d64", q, 4, 4, q, q, 64, 64, "f16", tl,
+                                 deterministic=True)
+    yield "dynb_d96_window", t("dynb_d96_window", q, 4, 2, q, q, 96, 96, "bf16",
+                               "window = array<i64: 64, 16>, softcap = 20.0 : f32")
+    yield "dynb_mla", t("dynb_mla", 2, 4, 4, q, q, 192, 128, "f16", br)
+    yield "dynb_dropout", t("dynb_dropout", q, 4, 4, q, q, 64, 64, "bf16",
+                            f"dropout_p = 0.15 : f32, {tl}", dropout=True)
+    yield "dynb_cuda_core_f32", t("dynb_cuda_core_f32", q, 2, 2, q, q, 64, 64, "f32",
+                                  mask=([q, 1, q, q], "f32"))
+    yield "dynb_decode", t("dynb_decode", q, 8, 2, 5, q, 128, 128, "bf16", br)
+    yield "dynb_d256", t("dynb_d256", q, 2, 1, q, q, 256, 256, "bf16", tl)
+
+
+def grid_dynamic_bwd():
+    """Issue 20's training-step benchmark: grid-bwd-hd's D = 64 and 128
+    steps (B2 H16 L4096) with run-time batch and lengths."""
+    for d in [64, 128]:
+        for causal in (False, True):
+            name = f"dynb_d{d}_{'causal' if causal else 'full'}"
+            attrs = "causal = #attn.causal<top_left>" if causal else ""
+            yield name, attention_train(name, "?", 16, 16, "?", "?", d, d, "bf16", attrs)
+
+
 def grid_dynamic():
     """Issue 20's benchmark: the head-dim sweep's kernels (grid-hd, B8 H16
     L4096) with run-time batch and lengths; bench/bench_torch.py --sizes
@@ -399,6 +435,8 @@ def main():
                        ("grid-bwd", grid_bwd()), ("grid-bwd-hd", grid_bwd_head_dims()),
                        ("validate-bwd", validation_bwd()),
                        ("validate-dyn", validation_dynamic()), ("grid-dyn", grid_dynamic()),
+                       ("validate-dyn-bwd", validation_dynamic_bwd()),
+                       ("grid-dyn-bwd", grid_dynamic_bwd()),
                        ("grid-dyn-static", grid_dynamic_static())]:
         os.makedirs(os.path.join(out, sub), exist_ok=True)
         for name, text in cases:

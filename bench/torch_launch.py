@@ -76,11 +76,13 @@ def bind_sizes(spec, sizes):
         if p["kind"] == "i32":
             p["value"] = b[p["name"]]
         elif p["kind"] == "tensor":
-            keys = p["name"] in ("key", "value")
+            keys = p["name"] in ("key", "value", "grad_key", "grad_value")
+            # A workspace's query rows: the length rounded up to whole blocks.
+            mult = p.get("query_len_multiple", 1)
             for d, s in enumerate(p["shape"]):
                 if s is None:
                     p["shape"][d] = (b["batch"] if d == 0 else b["key_len"] if d == 3 or keys
-                                     else b["query_len"])
+                                     else -(-b["query_len"] // mult) * mult)
     for m in ("mask", "dropout_mask"):
         if b.get(m):
             full = (b["batch"], b["query_heads"], b["query_len"], b["key_len"])

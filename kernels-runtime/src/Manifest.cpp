@@ -211,10 +211,12 @@ std::string sizeText(int64_t size) {
   return size == kRuntimeSize ? "null" : std::to_string(size);
 }
 
-/// Every parameter name of a backward kernel.
+/// Every parameter name of a backward kernel (the workspaces aside).
 const char *const kGradParamNames[] = {
-    "query", "key",  "value",  "output",     "lse",      "grad_output",
-    "mask",  "seed", "offset", "grad_query", "grad_key", "grad_value"};
+    "query",    "key",        "value",     "output",  "lse",
+    "grad_output",            "mask",      "seed",    "offset",
+    "grad_query", "grad_key", "grad_value",
+    "batch",    "query_len",  "key_len"};
 
 /// What a tensor parameter must look like.
 struct TensorExpectation {
@@ -248,7 +250,7 @@ ProblemDifference problemDifference(const KernelSpec &f, const KernelSpec &k) {
                {"value_dim", f.valueDim, k.valueDim}};
   for (const auto &s : sizes)
     if (s.theirs != s.ours)
-      return {s.field, std::to_string(s.theirs), std::to_string(s.ours)};
+      return {s.field, sizeText(s.theirs), sizeText(s.ours)};
   if (f.scale != k.scale)
     return {"scale", num(f.scale), num(k.scale)};
   if (f.causal != k.causal)
@@ -383,19 +385,26 @@ private:
     return integer(v, name, 1, int64_t(1) << 40, "a positive integer");
   }
 
-  /// A batch or sequence length: positive, or null (kRuntimeSize) where
-  /// `runtime` allows it (forward kernels).
-  int64_t lengthField(const Value &v, const std::string &name,
-                      bool runtime) const {
-    if (v.isNull()) {
-      if (!runtime)
-        fail(v, name + ": null (a run-time size) is only supported for a "
-                       "forward kernel");
+  /// A batch or sequence length: positive, or null (kRuntimeSize), in
+  /// forward and backward kernels alike.
+  int64_t lengthField(const Value &v, const std::string &name) const {
+    if (v.isNull())
       return kRuntimeSize;
-    }
     return integer(v, name, 1, int64_t(1) << 40,
-                   runtime ? "a positive integer or null (a run-time size)"
-                           : "a positive integer");
+                   "a positive integer or null (a run-time size)");
+  }
+
+  /// A size parameter (kind "i32") is only for a run-time size.
+  void checkSizeParam(const Value &nameValue, const std::string &at,
+                      const KernelSpec &k, const std::string &name) const {
+    const int64_t value = name == "batch"       ? k.batch
+                          : name == "query_len" ? k.queryLen
+                                                : k.keyLen;
+    if (value != kRuntimeSize)
+      fail(nameValue, at + ": listed, but the kernel's '" + name + "' is " +
+                          std::to_string(value) +
+                          " (a size parameter is only for a run-time size, "
+                          "null)");
   }
 
   float f32(const Value &v, const std::string &name) const {
@@ -460,7 +469,8 @@ private:
   void checkLaunch(const Value &kernel, KernelSpec &k, const Codegen &cg) const;
   void params(const Value &v, KernelSpec &k);
   void gradParams(const Value &v, KernelSpec &k);
-  void workspaceParam(const Value &pv, const std::string &at, ParamSpec &p);
+  void workspaceParam(const Value &pv, const std::string &at,
+                      const KernelSpec &k, ParamSpec &p);
   void checkTensorParam(const Value &pv, const std::string &at, ParamSpec &p,
                         const TensorExpectation &want);
   void checkForwardLink(const Value &forwardValue, const KernelSpec &k,
@@ -728,6 +738,15 @@ void Validator::checkGroupWorkspaces(const GradGroup &g, const Value &kernels,
                  " differs from " + formatShape(theirs.shape) + " in kernel '" +
                  first->name + "' of " + groupText(g) +
                  " (a workspace is one buffer shared by the group)");
+      // With the same (null) shape, the rounding must agree too, or the
+      // kernels would index one buffer with different row counts.
+      if (theirs.queryLenMultiple != p.queryLenMultiple)
+        fail(*pv.find("query_len_multiple"),
+             "param '" + p.name + "': query_len_multiple " +
+                 std::to_string(p.queryLenMultiple) + " differs from " +
+                 std::to_string(theirs.queryLenMultiple) + " in kernel '" +
+                 first->name + "' of " + groupText(g) +
+                 " (a workspace is one buffer shared by the group)");
     }
 }
 
@@ -839,13 +858,12 @@ KernelSpec Validator::kernel(const Value &v) {
 
   k.source = string(field(v, "source", what), "source", /*allowEmpty=*/true);
   k.dtype = dtype(field(v, "dtype", what), "dtype", /*allowI1=*/false);
-  const bool runtime = !k.isGrad();
-  k.batch = lengthField(field(v, "batch", what), "batch", runtime);
+  k.batch = lengthField(field(v, "batch", what), "batch");
   k.queryHeads = positive(field(v, "query_heads", what), "query_heads");
   const Value &kvHeads = field(v, "kv_heads", what);
   k.kvHeads = positive(kvHeads, "kv_heads");
-  k.queryLen = lengthField(field(v, "query_len", what), "query_len", runtime);
-  k.keyLen = lengthField(field(v, "key_len", what), "key_len", runtime);
+  k.queryLen = lengthField(field(v, "query_len", what), "query_len");
+  k.keyLen = lengthField(field(v, "key_len", what), "key_len");
   k.headDim = positive(field(v, "head_dim", what), "head_dim");
   k.valueDim = positive(field(v, "value_dim", what), "value_dim");
   if (k.queryHeads % k.kvHeads != 0)
@@ -1128,16 +1146,8 @@ void Validator::params(const Value &v, KernelSpec &k) {
     if (kindText != wantKind)
       fail(kind, at + ": kind: expected \"" + std::string(wantKind) +
                      "\" for '" + p.name + "', got \"" + kindText + "\"");
-    if (size) {
-      const int64_t value = p.name == "batch"       ? k.batch
-                            : p.name == "query_len" ? k.queryLen
-                                                    : k.keyLen;
-      if (value != kRuntimeSize)
-        fail(nameValue, at + ": listed, but the kernel's '" + p.name +
-                            "' is " + std::to_string(value) +
-                            " (a size parameter is only for a run-time "
-                            "size, null)");
-    }
+    if (size)
+      checkSizeParam(nameValue, at, k, p.name);
 
     bool output = p.name == "output" || p.name == "lse";
     if (scalar) {
@@ -1319,10 +1329,12 @@ std::string notThisStage(GradStage stage, const std::string &name) {
 }
 
 void Validator::workspaceParam(const Value &pv, const std::string &at,
-                               ParamSpec &p) {
+                               const KernelSpec &k, ParamSpec &p) {
   p.kind = ParamSpec::Kind::Tensor;
   p.isWorkspace = true;
-  checkKeys(pv, {"name", "kind", "role", "dtype", "shape"}, at);
+  checkKeys(pv, {"name", "kind", "role", "dtype", "shape",
+                 "query_len_multiple"},
+            at);
   const Value &role = field(pv, "role", at);
   std::string roleText = string(role, at + ": role");
   if (roleText != "workspace")
@@ -1335,7 +1347,54 @@ void Validator::workspaceParam(const Value &pv, const std::string &at,
                  dtypeName(p.dtype));
   // Any shape: the compiler chooses it (e.g. rows padded to a tile); the
   // group check makes the kernels sharing a workspace agree on it.
-  p.shape = shape(field(pv, "shape", at), at + ": shape");
+  const Value &sv = field(pv, "shape", at);
+  p.shape = shape(sv, at + ": shape");
+
+  // Run-time sizes: a workspace is [B, Hq, Lq padded, ...], so bindSizes
+  // can only fill in a null at dimension 0 (the batch) and at dimension 2
+  // (the query length, rounded up to "query_len_multiple"). A static
+  // dimension where the kernel's size is a run-time one would be a buffer
+  // that does not grow with the size the kernel indexes it by.
+  for (size_t d = 0; d < p.shape.size(); ++d) {
+    const bool null = p.shape[d] == kRuntimeSize;
+    const std::string dim = at + ": shape[" + std::to_string(d) + "]";
+    if (d != 0 && d != 2) {
+      if (null)
+        fail(sv.array[d], dim + " is null, but only dimension 0 (the batch) "
+                                "and 2 (the query length) of a workspace can "
+                                "be a run-time size");
+      continue;
+    }
+    const int64_t size = d == 0 ? k.batch : k.queryLen;
+    const char *sizeName = d == 0 ? "batch" : "query_len";
+    if (null && size != kRuntimeSize)
+      fail(sv.array[d], dim + " is null, but the kernel's " + sizeName +
+                            " is " + std::to_string(size) +
+                            " (null in a workspace stands for a run-time " +
+                            sizeName + ")");
+    if (!null && size == kRuntimeSize)
+      fail(sv.array[d], dim + " is " + std::to_string(p.shape[d]) +
+                            ", but the kernel's " + sizeName +
+                            " is null (a run-time size): expected null, "
+                            "the workspace grows with it");
+  }
+  if (k.queryLen == kRuntimeSize && p.shape.size() < 3)
+    fail(sv, at + ": shape " + formatShape(p.shape) +
+                 " has no dimension 2, but the kernel's query_len is null (a "
+                 "run-time size): expected [batch, query_heads, null, ...]");
+
+  const bool paddedRows = p.shape.size() > 2 && p.shape[2] == kRuntimeSize;
+  const Value *multiple = pv.find("query_len_multiple");
+  if (multiple && !paddedRows)
+    fail(*multiple, at + ": query_len_multiple: only for a workspace whose "
+                         "shape[2] is null (a run-time query length), but "
+                         "shape is " + formatShape(p.shape));
+  if (!multiple && paddedRows)
+    fail(pv, at + ": missing field 'query_len_multiple' (shape[2] is null: "
+                  "the run-time query length rounded up to a multiple of "
+                  "query_len_multiple)");
+  if (multiple)
+    p.queryLenMultiple = positive(*multiple, at + ": query_len_multiple");
 }
 
 void Validator::gradParams(const Value &v, KernelSpec &k) {
@@ -1344,7 +1403,9 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
 
   // The backward ABI (docs/kernel-manifest.md): the inputs in this exact
   // order (seed and offset present together, and required with dropout),
-  // then any workspaces, then the stage's outputs in this order.
+  // then any workspaces, then the stage's outputs in this order, then the
+  // run-time sizes (batch, query_len, key_len: those that are null) as i32
+  // values, as in a forward kernel.
   bool listsRng = false;
   for (const Value &pv : v.array)
     if (pv.isObject())
@@ -1368,6 +1429,18 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
     orderText += (orderText.empty() ? "" : ", ") + n;
   if (outputs.empty())
     orderText += ", then its workspaces";
+  std::string sizesText;
+  for (const char *n : {"batch", "query_len", "key_len"}) {
+    const int64_t value = std::string(n) == "batch"       ? k.batch
+                          : std::string(n) == "query_len" ? k.queryLen
+                                                          : k.keyLen;
+    if (value != kRuntimeSize)
+      continue;
+    order.push_back(n);
+    sizesText += (sizesText.empty() ? "" : ", ") + std::string(n);
+  }
+  if (!sizesText.empty())
+    orderText += (outputs.empty() ? ", then " : ", ") + sizesText;
   const std::string abi = " (the \"" + std::string(stageName(k.stage)) +
                           "\" parameters, in order: " + orderText + ")";
   const std::string workspacePlace =
@@ -1380,6 +1453,8 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
       return k.dropoutP > 0.0f ? " (dropout_p > 0 needs the seed and offset "
                                  "parameters)"
                                : " (seed and offset come together)";
+    if (isSizeParamName(n))
+      return " (the kernel's " + n + " is null: a run-time size)";
     return "";
   };
   // params[idx] (called `what`) stands where order[next] belongs: either
@@ -1422,8 +1497,9 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
       fail(nameValue, at + ".name: unknown parameter \"" + p.name +
                           "\" for a backward kernel (expected query, key, "
                           "value, output, lse, grad_output, mask, seed, "
-                          "offset, grad_query, grad_key, grad_value or a "
-                          "workspace: row_dot, lse_log2, dq_accum)");
+                          "offset, grad_query, grad_key, grad_value, batch, "
+                          "query_len, key_len or a workspace: row_dot, "
+                          "lse_log2, dq_accum)");
     for (size_t j = 0; j < k.params.size(); ++j)
       if (k.params[j].name == p.name)
         fail(nameValue, at + ": parameter '" + p.name +
@@ -1438,6 +1514,9 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
         std::find(outputs.begin(), outputs.end(), p.name) == outputs.end())
       fail(nameValue,
            "param '" + p.name + "': " + notThisStage(k.stage, p.name));
+    const bool size = isSizeParamName(p.name);
+    if (size)
+      checkSizeParam(nameValue, "param '" + p.name + "'", k, p.name);
     if (workspace) {
       // Workspaces may come in any order, but only between the inputs and
       // the outputs.
@@ -1445,7 +1524,10 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
         outOfPlace(nameValue, at, idx, next, "workspace '" + p.name + "'",
                    workspacePlace);
       if (next > numInputs)
-        fail(nameValue, at + ": workspace '" + p.name + "' after the output '" +
+        fail(nameValue, at + ": workspace '" + p.name + "' after " +
+                            (isSizeParamName(order[next - 1])
+                                 ? "the size parameter '"
+                                 : "the output '") +
                             order[next - 1] + "'" + workspacePlace + abi);
     } else {
       if (next >= order.size())
@@ -1457,18 +1539,18 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
     }
     at = "param '" + p.name + "'";
 
-    bool scalar = p.name == "seed" || p.name == "offset";
+    bool scalar = p.name == "seed" || p.name == "offset" || size;
+    const char *wantKind = size ? "i32" : scalar ? "u64" : "tensor";
     const Value &kind = field(pv, "kind", at);
     std::string kindText = string(kind, at + ": kind");
-    if (kindText != "tensor" && kindText != "u64")
-      fail(kind, at + ": kind: expected \"tensor\" or \"u64\", got \"" +
-                     kindText + "\"");
-    if (kindText != (scalar ? "u64" : "tensor"))
-      fail(kind, at + ": kind: expected \"" +
-                     std::string(scalar ? "u64" : "tensor") + "\" for '" +
-                     p.name + "', got \"" + kindText + "\"");
+    if (kindText != "tensor" && kindText != "u64" && kindText != "i32")
+      fail(kind, at + ": kind: expected \"tensor\", \"u64\" or \"i32\", "
+                      "got \"" + kindText + "\"");
+    if (kindText != wantKind)
+      fail(kind, at + ": kind: expected \"" + std::string(wantKind) +
+                     "\" for '" + p.name + "', got \"" + kindText + "\"");
     if (scalar) {
-      p.kind = ParamSpec::Kind::U64;
+      p.kind = size ? ParamSpec::Kind::I32 : ParamSpec::Kind::U64;
       checkKeys(pv, {"name", "kind", "role"}, at);
       if (roleValue)
         if (string(*roleValue, at + ": role") != "input")
@@ -1478,7 +1560,7 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
       continue;
     }
     if (workspace) {
-      workspaceParam(pv, at, p);
+      workspaceParam(pv, at, k, p);
       k.params.push_back(std::move(p));
       continue;
     }
@@ -1648,30 +1730,57 @@ KernelSpec bindSizes(const KernelSpec &k, const RuntimeSizes &sizes,
     }
     if (p.kind != ParamSpec::Kind::Tensor)
       continue;
-    // Dimension 0 is the batch; dimension 2 the key length for key and
-    // value, else the query length; dimension 3 (masks, [B, Hq, Lq, Lk]:
+    // Dimension 0 is the batch; dimension 2 the key length for key, value
+    // and their gradients, the query length rounded up to
+    // query_len_multiple for a workspace (its rows padded to whole query
+    // tiles), else the query length; dimension 3 (masks, [B, Hq, Lq, Lk]:
     // the only tensors with a run-time size there) the key length.
-    const bool keys = p.name == "key" || p.name == "value";
+    const bool keys = p.name == "key" || p.name == "value" ||
+                      p.name == "grad_key" || p.name == "grad_value";
+    int64_t rows = b.queryLen;
+    if (p.isWorkspace && p.queryLenMultiple > 0)
+      rows = (b.queryLen + p.queryLenMultiple - 1) / p.queryLenMultiple *
+             p.queryLenMultiple;
     for (size_t d = 0; d < p.shape.size(); ++d) {
       if (p.shape[d] != kRuntimeSize)
         continue;
       p.shape[d] = d == 0   ? b.batch
                    : d == 3 ? b.keyLen
                    : keys   ? b.keyLen
-                            : b.queryLen;
+                            : rows;
     }
+    // The static part of a shape is below 2^50 elements, but times a batch,
+    // a length and a padded length it can pass what int64 holds (and
+    // sizeBytes with it): refuse that before numElements() is used.
+    int64_t elements = 1;
+    for (int64_t d : p.shape)
+      if (__builtin_mul_overflow(elements, d, &elements) ||
+          elements > (int64_t(1) << 56))
+        fail("'" + p.name + "' " + formatShape(p.shape) +
+             " has more than 2^56 elements");
     if (indexBits == 32 && p.numElements() >= (int64_t(1) << 31))
       fail("'" + p.name + "' " + formatShape(p.shape) + " has " +
            std::to_string(p.numElements()) +
            " elements: the kernels' 32-bit indices need fewer than 2^31 "
            "(compile with --index-bits=64 for larger tensors)");
   }
-  // The grid of docs/kernel-manifest.md, "Launch checks".
+  // The grid of docs/kernel-manifest.md, "Launch checks": over query
+  // blocks, or over key blocks (times codegen.key_block_parts) for dkdv
+  // and dkdv_dq.
   const bool overKeys =
       b.stage == GradStage::DKDV || b.stage == GradStage::DKDVDQ;
   const int64_t len = overKeys ? b.keyLen : b.queryLen;
-  if (b.grid[0] == 0)
-    b.grid[0] = uint32_t(b.gridParts * ((len + b.gridTile - 1) / b.gridTile));
+  if (b.grid[0] == 0) {
+    // codegen.key_block_parts may be as large as 2^40, so the product is
+    // checked by division rather than computed and then compared.
+    const int64_t blocks = (len + b.gridTile - 1) / b.gridTile;
+    if (blocks > 2147483647 / b.gridParts)
+      fail("grid x: " + std::to_string(b.gridParts) + " x " +
+           std::to_string(blocks) + " blocks for " +
+           (overKeys ? "key_len" : "query_len") + " = " +
+           std::to_string(len) + ", more than the 2^31 - 1 CUDA allows");
+    b.grid[0] = uint32_t(b.gridParts * blocks);
+  }
   if (b.grid[2] == 0)
     b.grid[2] = uint32_t(b.batch);
   return b;

@@ -827,8 +827,8 @@ static void testGradManifests() {
        "{\"name\": \"grad_lse\"",
        "params[6].name: unknown parameter \"grad_lse\" for a backward kernel "
        "(expected query, key, value, output, lse, grad_output, mask, seed, "
-       "offset, grad_query, grad_key, grad_value or a workspace: row_dot, "
-       "lse_log2, dq_accum)"},
+       "offset, grad_query, grad_key, grad_value, batch, query_len, key_len "
+       "or a workspace: row_dot, lse_log2, dq_accum)"},
       {"extra param", "attn_bwd_dq_1", "\"shape\": [1, 2, 1, 40]}\n      ]",
        "\"shape\": [1, 2, 1, 40]},\n        {\"name\": \"grad_key\", "
        "\"kind\": \"tensor\", \"role\": \"output\", \"dtype\": \"f32\", "
@@ -2020,16 +2020,278 @@ static void testRuntimeSizes() {
       },
       "param 'batch': listed, but the kernel's 'batch' is 2 (a size "
       "parameter is only for a run-time size, null)");
-  // A backward kernel cannot have run-time sizes (yet).
+}
+
+/// Backward groups with run-time sizes (runtime-sizes-grad.json, trimmed
+/// from what attn-compile writes): attn_bwd_0 (prep, dkdv_dq, dq_convert)
+/// with every size at run time and a mask, attn_bwd_3 (prep, dkdv with
+/// key_block_parts 2, dq) with a static batch of 2; each after its forward
+/// kernel. Parsed unbound, bound by bindSizes, and each new rule broken.
+static void testRuntimeSizesGrad() {
+  const std::string base =
+      readFile(manifestDir + "/runtime-sizes-grad.json", "test");
+  const std::string multiple = ", \"query_len_multiple\": 64";
+  Manifest m = parseManifest(base, "m.json");
+  CHECK(m.kernels.size() == 8 && hasRuntimeSizes(m), "8 kernels, run-time");
+  const KernelSpec *prep0 = findKernel(m, "attn_bwd_prep_0"),
+                   *dkdvdq0 = findKernel(m, "attn_bwd_dkdv_dq_0"),
+                   *conv0 = findKernel(m, "attn_bwd_dq_convert_0"),
+                   *dkdv3 = findKernel(m, "attn_bwd_dkdv_3");
+  CHECK(prep0 && dkdvdq0 && conv0 && dkdv3, "the kernels");
+  if (!prep0 || !dkdvdq0 || !conv0 || !dkdv3)
+    return;
+  CHECK(gradGroups(m).size() == 2, "two backward groups");
+  CHECK(prep0->batch == kRuntimeSize && prep0->queryLen == kRuntimeSize &&
+            prep0->keyLen == kRuntimeSize && prep0->grid[0] == 0 &&
+            prep0->grid[2] == 0 && prep0->gridTile == 64,
+        "unbound backward sizes and grid");
+  CHECK(dkdv3->batch == 2 && dkdv3->grid[0] == 0 && dkdv3->grid[2] == 2 &&
+            dkdv3->gridTile == 128 && dkdv3->gridParts == 2,
+        "dkdv grid formula over key blocks, 2 parts");
+  const ParamSpec *ws = prep0->findParam("dq_accum");
+  CHECK(ws && ws->isWorkspace && ws->queryLenMultiple == 64 &&
+            ws->shape == (std::vector<int64_t>{kRuntimeSize, 8, kRuntimeSize,
+                                               128}),
+        "unbound dq_accum");
+  const ParamSpec *bp = prep0->findParam("batch");
+  CHECK(bp && bp->kind == ParamSpec::Kind::I32 &&
+            prep0->params.back().name == "key_len",
+        "backward size params");
+
+  // Bound: every kernel gets the same sizes (the static batch of group 3
+  // ignores the 3 given).
+  Manifest b = bindSizes(m, parseRuntimeSizes("batch=3,query_len=100,"
+                                              "key_len=300"));
+  CHECK(!hasRuntimeSizes(b), "all bound");
+  const KernelSpec &f0 = *findKernel(b, "attn_fwd_0"),
+                   &p0 = *findKernel(b, "attn_bwd_prep_0"),
+                   &kv0 = *findKernel(b, "attn_bwd_dkdv_dq_0"),
+                   &c0 = *findKernel(b, "attn_bwd_dq_convert_0"),
+                   &p3 = *findKernel(b, "attn_bwd_prep_3"),
+                   &kv3 = *findKernel(b, "attn_bwd_dkdv_3"),
+                   &q3 = *findKernel(b, "attn_bwd_dq_3");
+  auto shapeOf = [](const KernelSpec &k, const char *name) {
+    const ParamSpec *p = k.findParam(name);
+    return p ? p->shape : std::vector<int64_t>();
+  };
+  auto sizeOf = [](const KernelSpec &k, const char *name) {
+    const ParamSpec *p = k.findParam(name);
+    return p ? p->sizeValue : -1;
+  };
+  // Workspace rows: 100 rounded up to a multiple of 64.
+  CHECK(shapeOf(p0, "row_dot") == (std::vector<int64_t>{3, 8, 128}),
+        "row_dot rounded");
+  CHECK(shapeOf(p0, "dq_accum") == (std::vector<int64_t>{3, 8, 128, 128}),
+        "dq_accum rounded");
+  CHECK(shapeOf(c0, "dq_accum") == shapeOf(p0, "dq_accum"),
+        "one workspace shape in the group");
+  CHECK(shapeOf(p3, "lse_log2") == (std::vector<int64_t>{2, 4, 128}),
+        "static batch workspace");
+  CHECK(shapeOf(c0, "grad_query") == (std::vector<int64_t>{3, 8, 100, 128}),
+        "grad_query");
+  CHECK(shapeOf(kv0, "grad_key") == (std::vector<int64_t>{3, 2, 300, 128}),
+        "grad_key: key length");
+  CHECK(shapeOf(kv3, "grad_value") == (std::vector<int64_t>{2, 4, 300, 128}),
+        "grad_value: key length");
+  CHECK(shapeOf(p0, "mask") == (std::vector<int64_t>{3, 1, 1, 300}) &&
+            p0.maskShape == (std::array<int64_t, 4>{3, 1, 1, 300}),
+        "backward mask");
+  // The backward reads the forward's buffers: the same bound shapes.
+  for (const char *n : {"query", "key", "value", "output", "lse", "mask"})
+    CHECK(shapeOf(f0, n) == shapeOf(p0, n) && !shapeOf(f0, n).empty(),
+          std::string("forward and backward ") + n);
+  CHECK(sizeOf(p0, "batch") == 3 && sizeOf(kv0, "query_len") == 100 &&
+            sizeOf(c0, "key_len") == 300 && sizeOf(q3, "query_len") == 100 &&
+            !q3.findParam("batch"),
+        "i32 values");
+  // prep and dq_convert over query blocks of 64, dkdv_dq over key blocks of
+  // 128, dkdv over 2 parts of key blocks of 128, dq over query blocks of
+  // 128.
+  CHECK(p0.grid == (std::array<uint32_t, 3>{2, 8, 3}), "prep grid");
+  CHECK(kv0.grid == (std::array<uint32_t, 3>{3, 2, 3}), "dkdv_dq grid");
+  CHECK(c0.grid == (std::array<uint32_t, 3>{2, 8, 3}), "dq_convert grid");
+  CHECK(kv3.grid == (std::array<uint32_t, 3>{6, 4, 2}), "dkdv grid, parts");
+  CHECK(q3.grid == (std::array<uint32_t, 3>{1, 4, 2}), "dq grid");
+  // Exactly a multiple: no padding.
+  KernelSpec even = bindSizes(*prep0, parseRuntimeSizes("batch=1,query_len="
+                                                        "64,key_len=1"),
+                              m.indexBits);
+  CHECK(shapeOf(even, "row_dot") == (std::vector<int64_t>{1, 8, 64}),
+        "64 stays 64");
+
+  // The padded dq_accum passes 2^31 elements where grad_query does not.
+  const RuntimeSizes tall = parseRuntimeSizes("batch=1,query_len=2097151,"
+                                              "key_len=1");
+  expectError(
+      "bind: padded workspace, 32-bit indices",
+      [&] { bindSizes(*conv0, tall, 32); },
+      "kernel 'attn_bwd_dq_convert_0': 'dq_accum' [1, 8, 2097152, 128] has "
+      "2147483648 elements: the kernels' 32-bit indices need fewer than "
+      "2^31");
+  CHECK(bindSizes(*conv0, tall, 64).findParam("dq_accum")->shape[2] ==
+            2097152,
+        "64-bit indices take it");
+  // A huge query_len_multiple (up to 2^40 is a valid manifest) pads past
+  // what int64 counts: refused, not wrapped around.
+  {
+    std::string huge = base;
+    for (size_t at = huge.find(multiple); at != std::string::npos;
+         at = huge.find(multiple, at))
+      huge.replace(at, multiple.size(),
+                   ", \"query_len_multiple\": 1099511627776");
+    Manifest hm = parseManifest(huge, "m.json");
+    expectError(
+        "bind: padded workspace past int64",
+        [&] {
+          bindSizes(*findKernel(hm, "attn_bwd_prep_0"),
+                    parseRuntimeSizes("batch=65535,query_len=1,key_len=1"),
+                    64);
+        },
+        "kernel 'attn_bwd_prep_0': 'row_dot' [65535, 8, 1099511627776] has "
+        "more than 2^56 elements");
+  }
+  expectError(
+      "bind: backward batch past the grid",
+      [&] {
+        bindSizes(*dkdvdq0,
+                  parseRuntimeSizes("batch=65536,query_len=1,key_len=1"), 64);
+      },
+      "kernel 'attn_bwd_dkdv_dq_0': batch = 65536: the grid has one block "
+      "row per batch entry");
+  expectError(
+      "bind: backward missing size",
+      [&] { bindSizes(*dkdv3, parseRuntimeSizes("query_len=4"), 32); },
+      "kernel 'attn_bwd_dkdv_3': no value for the run-time size key_len");
+
+  // Manifest rules. Each case edits the text after `marker` (a kernel's
+  // name).
+  const std::string prep0Line = "\"name\": \"attn_bwd_prep_0\"",
+                    kvq0Line = "\"name\": \"attn_bwd_dkdv_dq_0\"",
+                    conv0Line = "\"name\": \"attn_bwd_dq_convert_0\"",
+                    prep3Line = "\"name\": \"attn_bwd_prep_3\"",
+                    dkdv3Line = "\"name\": \"attn_bwd_dkdv_3\"",
+                    dq3Line = "\"name\": \"attn_bwd_dq_3\"";
+  struct Case {
+    const char *what;
+    std::string marker, from, to;
+    const char *want;
+  } cases[] = {
+      {"backward null size without its param", dq3Line,
+       ",\n        {\"name\": \"key_len\",    \"kind\": \"i32\"}", "",
+       "kernel 'attn_bwd_dq_3': params: missing parameter 'key_len' (the "
+       "kernel's key_len is null: a run-time size) (the \"dq\" parameters, "
+       "in order: query, key, value, output, lse, grad_output, grad_query, "
+       "query_len, key_len)"},
+      {"backward size params order", prep0Line,
+       "{\"name\": \"batch\",      \"kind\": \"i32\"},", "",
+       "kernel 'attn_bwd_prep_0': params[10]: missing parameter 'batch' "
+       "before 'query_len' (the kernel's batch is null: a run-time size) (the "
+       "\"prep\" parameters, in order: query, key, value, output, lse, "
+       "grad_output, mask, then its workspaces, then batch, query_len, "
+       "key_len)"},
+      {"backward size param for a static size", dq3Line,
+       "{\"name\": \"query_len\"",
+       "{\"name\": \"batch\", \"kind\": \"i32\"},\n{\"name\": \"query_len\"",
+       "kernel 'attn_bwd_dq_3': param 'batch': listed, but the kernel's "
+       "'batch' is 2 (a size parameter is only for a run-time size, null)"},
+      {"backward size param kind", kvq0Line,
+       "{\"name\": \"query_len\",  \"kind\": \"i32\"}",
+       "{\"name\": \"query_len\",  \"kind\": \"u64\"}",
+       "kernel 'attn_bwd_dkdv_dq_0': param 'query_len': kind: expected "
+       "\"i32\" for 'query_len', got \"u64\""},
+      {"backward size param before the outputs", conv0Line,
+       "{\"name\": \"grad_query\"",
+       "{\"name\": \"batch\", \"kind\": \"i32\"},\n{\"name\": \"grad_query\"",
+       "kernel 'attn_bwd_dq_convert_0': params[8]: expected parameter "
+       "'grad_query' here, got 'batch' (the \"dq_convert\" parameters, in "
+       "order: query, key, value, output, lse, grad_output, mask, "
+       "grad_query, batch, query_len, key_len)"},
+      {"workspace after the size params", prep3Line,
+       "\"kind\": \"i32\"}\n      ]",
+       "\"kind\": \"i32\"},\n{\"name\": \"dq_accum\", \"kind\": \"tensor\", "
+       "\"role\": \"workspace\", \"dtype\": \"f32\", \"shape\": [2, 4, "
+       "null, 192], \"query_len_multiple\": 64}\n      ]",
+       "kernel 'attn_bwd_prep_3': params[10]: workspace 'dq_accum' after the "
+       "size parameter 'key_len' (workspaces come after the inputs and "
+       "before the outputs) (the \"prep\" parameters, in order: query, key, "
+       "value, output, lse, grad_output, then its workspaces, then "
+       "query_len, key_len)"},
+      {"backward grid not null", dkdv3Line, "\"grid\": [null, 4, 2]",
+       "\"grid\": [4, 4, 2]",
+       "kernel 'attn_bwd_dkdv_3': grid: [4, 4, 2] does not match the "
+       "problem: a \"dkdv\" kernel runs one block per (key block part, kv "
+       "head, batch) = (codegen.key_block_parts * ceil(key_len / "
+       "codegen.block_kv), kv_heads, batch) = [null, 4, 2]"},
+      {"workspace without query_len_multiple", prep0Line,
+       "\"shape\": [null, 8, null]" + multiple, "\"shape\": [null, 8, null]",
+       "kernel 'attn_bwd_prep_0': param 'row_dot': missing field "
+       "'query_len_multiple' (shape[2] is null: the run-time query length "
+       "rounded up to a multiple of query_len_multiple)"},
+      {"query_len_multiple 0", prep0Line, multiple,
+       ", \"query_len_multiple\": 0",
+       "kernel 'attn_bwd_prep_0': param 'row_dot': query_len_multiple: "
+       "expected a positive integer, got 0"},
+      {"query_len_multiple negative", prep0Line, multiple,
+       ", \"query_len_multiple\": -64",
+       "param 'row_dot': query_len_multiple: expected a positive integer, "
+       "got -64"},
+      {"query_len_multiple not an integer", prep0Line, multiple,
+       ", \"query_len_multiple\": \"64\"",
+       "param 'row_dot': query_len_multiple: expected a positive integer, "
+       "got \"64\""},
+      {"query_len_multiple differs in the group", kvq0Line, multiple,
+       ", \"query_len_multiple\": 128",
+       "kernel 'attn_bwd_dkdv_dq_0': param 'row_dot': query_len_multiple "
+       "128 differs from 64 in kernel 'attn_bwd_prep_0' of group "
+       "'attn_bwd_0' (a workspace is one buffer shared by the group)"},
+      {"workspace static where the query length is null", prep0Line,
+       "\"shape\": [null, 8, null]" + multiple, "\"shape\": [null, 8, 128]",
+       "kernel 'attn_bwd_prep_0': param 'row_dot': shape[2] is 128, but the "
+       "kernel's query_len is null (a run-time size): expected null, the "
+       "workspace grows with it"},
+      {"workspace null head dimension", prep0Line,
+       "\"shape\": [null, 8, null]" + multiple,
+       "\"shape\": [null, null, null]" + multiple,
+       "kernel 'attn_bwd_prep_0': param 'row_dot': shape[1] is null, but "
+       "only dimension 0 (the batch) and 2 (the query length) of a "
+       "workspace can be a run-time size"},
+      {"workspace null batch where static", prep3Line,
+       "\"shape\": [2, 4, null]" + multiple,
+       "\"shape\": [null, 4, null]" + multiple,
+       "kernel 'attn_bwd_prep_3': param 'row_dot': shape[0] is null, but the "
+       "kernel's batch is 2 (null in a workspace stands for a run-time "
+       "batch)"},
+  };
+  for (const Case &c : cases) {
+    std::string text = replaceAfter(base, c.marker, c.from, c.to);
+    expectError(
+        std::string("runtime sizes backward: ") + c.what,
+        [&] { parseManifest(text, "m.json"); }, c.want);
+  }
+
+  // query_len_multiple on a workspace with a static query length.
   const std::string grad =
       readFile(manifestDir + "/doc-grad-example.json", "test");
   expectError(
-      "runtime sizes: backward",
+      "runtime sizes backward: query_len_multiple with a static dimension",
+      [&] {
+        parseManifest(
+            replaceOnce(grad, "\"shape\": [2, 8, 256]}",
+                        "\"shape\": [2, 8, 256], \"query_len_multiple\": "
+                        "64}"),
+            "m.json");
+      },
+      "param 'row_dot': query_len_multiple: only for a workspace whose "
+      "shape[2] is null (a run-time query length), but shape is [2, 8, 256]");
+  // A backward kernel with a run-time batch and no codegen tile has no grid
+  // formula (the check the forward kernels have).
+  expectError(
+      "runtime sizes backward: no codegen",
       [&] {
         parseManifest(replaceOnce(grad, "\"batch\": 2,", "\"batch\": null,"),
                       "m.json");
       },
-      "batch: null (a run-time size) is only supported for a forward kernel");
+      "a kernel with run-time sizes needs codegen.block_q");
 }
 
 int main(int argc, char **argv) {
@@ -2050,6 +2312,7 @@ int main(int argc, char **argv) {
                 {"dropout mask manifests", testDropoutMaskManifests},
                 {"launch, ptx and order", testLaunchChecks},
                 {"run-time sizes", testRuntimeSizes},
+                {"run-time sizes backward", testRuntimeSizesGrad},
                 {"conversions", testConversions},
                 {"inputs and comparison", testInputsAndCompare},
                 {"philox", testPhilox},

@@ -108,7 +108,19 @@ if(ATTNRT_STUB_DIR)
   attnrt_cli_test(attn-run-wrong-grad-group-no-gpu EXIT 2
     REGEX "attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed"
     ARGS ${S}/wrong-grad-group.json --train)
+  # Forward and backward kernels with run-time sizes validate and bind
+  # (workspaces rounded, grids computed) for every draw before the driver.
+  configure_file(${M}/runtime-sizes-grad.json ${S}/runtime-sizes-grad.json
+    COPYONLY)
+  file(TOUCH ${S}/runtime-sizes-grad.ptx)
+  attnrt_cli_test(attn-run-runtime-sizes-grad-no-gpu EXIT 2
+    REGEX "attn-run: sizes 1 of 2: batch=2,query_len=100,key_len=77.*attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed"
+    ARGS ${S}/runtime-sizes-grad.json --train
+      --sizes batch=2,query_len=100,key_len=77 --sizes query_len=1,key_len=300,batch=1)
 endif()
+attnrt_cli_test(attn-run-runtime-sizes-grad-no-sizes EXIT 3
+  REGEX "kernel\\(s\\) attn_fwd_0, attn_fwd_3, attn_bwd_prep_0, [^@NL@]*attn_bwd_dq_3 take their batch or lengths at run time"
+  ARGS ${M}/runtime-sizes-grad.json --train)
 attnrt_cli_test(attn-run-grad-group-manifest EXIT 3
   REGEX "attn-run: error: cannot read PTX file '[^']*/attention_grad.ptx' \\(named by \"ptx\" in '[^']*grad-group.json'\\)"
   ARGS ${M}/grad-group.json)

@@ -60,9 +60,9 @@ std::vector<std::string> stageOutputs(GradStage s);
 /// dq_accum).
 bool isWorkspaceName(const std::string &name);
 
-/// A size that a kernel takes at run time: the manifest's null in "batch",
-/// "query_len", "key_len", the shapes and the grid (docs/kernel-manifest.md,
-/// "Run-time sizes"). bindSizes replaces it.
+/// A size that a kernel (forward or backward) takes at run time: the
+/// manifest's null in "batch", "query_len", "key_len", the shapes and the
+/// grid (docs/kernel-manifest.md, "Run-time sizes"). bindSizes replaces it.
 constexpr int64_t kRuntimeSize = -1;
 
 struct ParamSpec {
@@ -81,6 +81,11 @@ struct ParamSpec {
   DType dtype = DType::F32;    // tensors only
   std::vector<int64_t> shape;  // tensors only; kRuntimeSize until bound
   int32_t sizeValue = 0;       // I32 only: the value bindSizes gave it
+  /// Workspaces only: "query_len_multiple", present exactly when shape[2]
+  /// is null (kernels with a run-time query length pad their workspace
+  /// rows to whole query tiles); bindSizes makes shape[2] the query length
+  /// rounded up to a multiple of it. 0 when absent.
+  int64_t queryLenMultiple = 0;
 
   int64_t numElements() const;
   uint64_t sizeBytes() const { return uint64_t(numElements()) * dtypeSize(dtype); }
@@ -99,8 +104,8 @@ struct KernelSpec {
   /// attn.attention_grad), or "" when absent (the kernel is its own group).
   std::string group;
   DType dtype = DType::F32;
-  /// batch, queryLen and keyLen may be kRuntimeSize (forward kernels only)
-  /// until bindSizes gives them values.
+  /// batch, queryLen and keyLen may be kRuntimeSize (forward and backward
+  /// kernels) until bindSizes gives them values.
   int64_t batch = 1, queryHeads = 1, kvHeads = 1;
   int64_t queryLen = 1, keyLen = 1, headDim = 1, valueDim = 1;
   float scale = 1.0f;
@@ -191,18 +196,21 @@ RuntimeSizes parseRuntimeSizes(const std::string &text);
 /// "batch=2,query_len=100,key_len=37" (the given sizes only).
 std::string runtimeSizesText(const RuntimeSizes &s);
 
-/// Kernel `k` of a manifest with `indexBits` (Manifest::indexBits) with its
-/// run-time sizes replaced by `sizes` (sizes it has static are ignored): the
-/// shapes, the grid (docs/kernel-manifest.md, "Launch checks") and the
-/// values of its i32 parameters. Throws Error (kExitInput) when a run-time
-/// size is not given or out of range: below 1, above 2^31 - 1, a batch
-/// above 65535 (the grid), Lq + Lk above 2^30, or a tensor of 2^31
-/// elements or more with 32-bit indices. A kernel without run-time sizes
-/// comes back unchanged.
+/// Kernel `k` (forward or backward) of a manifest with `indexBits`
+/// (Manifest::indexBits) with its run-time sizes replaced by `sizes` (sizes
+/// it has static are ignored): the shapes (a workspace's dimension 2 is the
+/// query length rounded up to its queryLenMultiple), the grid
+/// (docs/kernel-manifest.md, "Launch checks") and the values of its i32
+/// parameters. Throws Error (kExitInput) when a run-time size is not given
+/// or out of range: below 1, above 2^31 - 1, a batch above 65535 (the
+/// grid), Lq + Lk above 2^30, a grid x above 2^31 - 1, or a tensor
+/// (workspaces included) of 2^31 elements or more with 32-bit indices. A
+/// kernel without run-time sizes comes back unchanged.
 KernelSpec bindSizes(const KernelSpec &k, const RuntimeSizes &sizes,
                      int indexBits);
 
-/// bindSizes on every kernel of `m`.
+/// bindSizes on every kernel of `m`. Every kernel gets the same sizes, so
+/// a backward group and its forward kernel stay one problem.
 Manifest bindSizes(const Manifest &m, const RuntimeSizes &sizes);
 
 /// Whether a kernel of `m` has run-time sizes.

@@ -1,10 +1,10 @@
 //===- AttnToGPU.h - attn.attention to a GPU kernel -------------*- C++ -*-===//
 //
-// Lowers an attn.attention (static shapes, or a run-time batch and
-// lengths) to a gpu.func that computes it with the online-softmax
-// (FlashAttention) algorithm, and a statically shaped attn.attention_grad
-// to the gpu.funcs of its backward pass, and describes the kernels' launch
-// interface for the manifest (docs/kernel-manifest.md).
+// Lowers an attn.attention to a gpu.func that computes it with the
+// online-softmax (FlashAttention) algorithm, and an attn.attention_grad to
+// the gpu.funcs of its backward pass (static shapes, or a run-time batch
+// and lengths), and describes the kernels' launch interface for the
+// manifest (docs/kernel-manifest.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -201,8 +201,9 @@ struct GradKernelOptions {
 };
 
 /// Chooses the mapping of `op`'s backward kernels, named
-/// attn_bwd_<stage>_<n>, group attn_bwd_<n> (static shapes only; fails with
-/// a diagnostic at the op otherwise). `choice` as for the forward.
+/// attn_bwd_<stage>_<n>, group attn_bwd_<n> (static shapes, or a run-time
+/// batch, query and key length as for the forward; fails with a diagnostic
+/// at the op otherwise). `choice` as for the forward.
 FailureOr<GradKernelSpecs>
 describeAttentionGradKernels(AttentionGradOp op, int64_t n,
                              KernelChoice choice = KernelChoice::Auto,
