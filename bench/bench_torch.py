@@ -118,15 +118,18 @@ def train_step(ks, k, args, causal, gqa, scale):
     bufs["grad_output"] = torch.randn(args["output"].shape, device="cuda", dtype=dt, generator=gen)
     for kern in group:
         for p in kern.params():
-            if p["name"] not in bufs:  # workspaces and gradients, poisoned
+            if p["kind"] == "tensor" and p["name"] not in bufs:  # workspaces and gradients, poisoned
                 bufs[p["name"]] = torch.full(p["shape"], float("nan"), device="cuda",
                                              dtype=DTYPES[p["dtype"]])
     fwd = ks.kernel(ks.forward())
 
+    def args_of(kern):  # the run-time sizes (i32) are bound in the spec
+        return {p["name"]: bufs[p["name"]] for p in kern.params() if p["kind"] != "i32"}
+
     def ours():
-        fwd.launch(**{p["name"]: bufs[p["name"]] for p in fwd.params()})
+        fwd.launch(**args_of(fwd))
         for kern in group:
-            kern.launch(**{p["name"]: bufs[p["name"]] for p in kern.params()})
+            kern.launch(**args_of(kern))
 
     ours()
     torch.cuda.synchronize()
