@@ -120,8 +120,10 @@ void MmaEmitterBase::emitRowGuardedCopy(
     SmallVectorImpl<Value> &tokens,
     function_ref<void(bool, SmallVectorImpl<Value> &)> copy) {
   // Tile rows can run past `len` only if len is not a multiple of the tile
-  // (the callers never copy a tile that starts at or past len).
-  if (len.isStatic()) {
+  // (the callers never copy a tile that starts at or past len); that is
+  // known for a static length and for a run-time one emitted under a check
+  // (Extent::knownMultipleOf).
+  if (len.isStatic() || len.isMultipleOf(tileRows)) {
     copy(!len.isMultipleOf(tileRows), tokens);
     return;
   }
