@@ -69,7 +69,7 @@ for b, lq, lk in draws:
     print(f"batch={b},query_len={lq},key_len={lk}")
 PY
   echo "dynamic.sh: compiled $(ls "$gen"/validate-plain/*.ptx | wc -l) kernels x 3 builds," \
-    "grid-dyn and grid-dyn-static; sizes (seed $seed):"
+    "grid-dyn, grid-dyn-static, grid-dyn-bwd, grid-bwd-hd; sizes (seed $seed):"
   grep -v '^#' "$gen/sizes.txt" | tr '\n' ' '; echo
 }
 

@@ -225,11 +225,6 @@ private:
 
   /// Unpacks the kernel's arguments at the entry and binds the sizes.
   GradKernelArguments unpackArguments(Block &entry);
-  /// min(x, len - 1): a position clamped to the last one that exists.
-  Value clampToLast(Value x, Value len) {
-    return arith::MinSIOp::create(b, loc, x,
-                                  arith::SubIOp::create(b, loc, len, idx(1)));
-  }
 };
 
 GradKernelArguments GradEmitter::unpackArguments(Block &entry) {

@@ -117,8 +117,7 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
   Value rowValid =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, queryLen);
   // Padding rows compute on the last row (their results are not stored).
-  Value rowClamped = arith::MinSIOp::create(
-      b, loc, row, arith::SubIOp::create(b, loc, queryLen, idx(1)));
+  Value rowClamped = clampToLast(row, queryLen);
   Value kvHead = arith::DivUIOp::create(b, loc, hIdx, idx(group));
   Value kvBase = mul(add(mul(bIdx, idx(kvHeads)), kvHead), keyLen);
 

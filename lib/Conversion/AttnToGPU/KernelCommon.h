@@ -123,6 +123,11 @@ public:
   }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  /// min(x, len - 1): a position clamped to the last one that exists.
+  Value clampToLast(Value x, Value len) {
+    return arith::MinSIOp::create(b, loc, x,
+                                  arith::SubIOp::create(b, loc, len, idx(1)));
+  }
   /// a * b + c as mul and add, which the NVPTX backend contracts into fma
   /// (math.fma would become a libdevice call).
   Value fma(Value a, Value x, Value c) {
