@@ -1,13 +1,13 @@
 //===- CpuRunner.cpp - run attn.attention on the CPU and validate ---------===//
 
 #include "attnopt/Execution/CpuRunner.h"
-#include "attnopt/Pipelines/Pipelines.h"
-#include "DumpArrays.h"
 #include "CpuRunnerSupport.h"
+#include "DumpArrays.h"
 #include "GradientCpuRunner.h"
 #include "HostTensors.h"
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
+#include "attnopt/Pipelines/Pipelines.h"
 #include "attnopt/Reference/AttentionReference.h"
 #include "attnopt/Reference/Philox.h"
 
@@ -39,7 +39,6 @@ namespace {
 
 constexpr llvm::StringLiteral kKeepName = "attn_dropout_keep";
 
-
 /// The kernel module of a forward op: the entry function, plus, for dropout,
 /// a function that writes the MLIR-emitted keep mask so it can be compared
 /// bit for bit.
@@ -52,10 +51,10 @@ OwningOpRef<ModuleOp> buildKernelModule(AttentionOp op) {
   bool hasRng = static_cast<bool>(op.getSeed());
   if (hasRng && op.getDropoutP().convertToFloat() > 0.0f) {
     b.setInsertionPointToEnd(module->getBody());
-    SmallVector<int64_t> shape = {op.getQueryType().getDimSize(0),
-                                  op.getQueryType().getDimSize(1),
-                                  op.getQueryType().getDimSize(2),
-                                  op.getKeyType().getDimSize(2)};
+    // [B, Hq, Lq, Lk], dynamic where the op's sizes are.
+    SmallVector<int64_t> shape = {
+        op.getQueryType().getDimSize(0), op.getQueryType().getDimSize(1),
+        op.getQueryType().getDimSize(2), op.getKeyType().getDimSize(2)};
     auto keepType = MemRefType::get(shape, b.getI8Type());
     auto keepFunc = func::FuncOp::create(
         b, loc, kKeepName,
@@ -65,18 +64,23 @@ OwningOpRef<ModuleOp> buildKernelModule(AttentionOp op) {
     Block *body = keepFunc.addEntryBlock();
     b.setInsertionPointToStart(body);
     Value heads = arith::ConstantIndexOp::create(b, loc, shape[1]);
-    Value queryLen = arith::ConstantIndexOp::create(b, loc, shape[2]);
+    Value queryLen =
+        ShapedType::isDynamic(shape[2])
+            ? memref::DimOp::create(b, loc, body->getArgument(2), 2).getResult()
+            : arith::ConstantIndexOp::create(b, loc, shape[2]).getResult();
     float p = op.getDropoutP().convertToFloat();
     AffineMap id = b.getMultiDimIdentityMap(4);
     auto par = utils::IteratorType::parallel;
     linalg::GenericOp::create(
         b, loc, TypeRange{}, ValueRange{}, ValueRange{body->getArgument(2)},
-        ArrayRef<AffineMap>{id}, ArrayRef<utils::IteratorType>{par, par, par, par},
+        ArrayRef<AffineMap>{id},
+        ArrayRef<utils::IteratorType>{par, par, par, par},
         [&](OpBuilder &nb, Location l, ValueRange) {
           DropoutPosition pos{linalg::IndexOp::create(nb, l, 0),
                               linalg::IndexOp::create(nb, l, 1),
                               linalg::IndexOp::create(nb, l, 2),
-                              linalg::IndexOp::create(nb, l, 3), heads,
+                              linalg::IndexOp::create(nb, l, 3),
+                              heads,
                               queryLen};
           Value keep = emitDropoutKeep(nb, l, body->getArgument(0),
                                        body->getArgument(1), pos, p);
@@ -135,22 +139,16 @@ std::string describe(const AttentionProblem &p, Type elt) {
   return s;
 }
 
-LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
-                     llvm::raw_ostream &os) {
-  FailureOr<AttentionProblem> problem = problemOf(op);
-  if (failed(problem))
-    return failure();
-  AttentionProblem &p = *problem;
+/// Runs the compiled `op` once on inputs of problem `p` (size draw `draw`:
+/// the inputs are seeded with options.seed + draw) and prints the report;
+/// fails if it does not match the reference.
+LogicalResult runDraw(AttentionOp op, ExecutionEngine &engine,
+                      AttentionProblem p, unsigned draw,
+                      const CpuRunOptions &options, llvm::raw_ostream &os) {
   Type elt = op.getQueryType().getElementType();
 
-  OwningOpRef<ModuleOp> module = buildKernelModule(op);
-  FailureOr<std::unique_ptr<ExecutionEngine>> engine =
-      compileForCpu(op, *module, options);
-  if (failed(engine))
-    return failure();
-
   // Inputs, with the values the reference sees (after rounding).
-  InputGenerator gen(options.seed);
+  InputGenerator gen(options.seed + draw);
   FailureOr<AttentionInputs> inputs = AttentionInputs::generate(op, gen, p);
   if (failed(inputs))
     return failure();
@@ -162,11 +160,12 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
                             &vv = in.vValues, &maskValues = in.maskValues;
   int64_t seed = in.seed, offset = in.offset;
 
-  HostTensor out(t, shapeOf(op.getOutput()));
+  HostTensor out(t, {p.batch, p.queryHeads, p.queryLen, p.valueDim});
   out.poison();
   std::optional<HostTensor> lse;
-  if (Value l = op.getLse()) {
-    lse.emplace(HostElementType::F32, shapeOf(l));
+  if (op.getLse()) {
+    lse.emplace(HostElementType::F32,
+                std::vector<int64_t>{p.batch, p.queryHeads, p.queryLen});
     lse->poison();
   }
 
@@ -192,8 +191,8 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
   }
   for (unsigned i = numInputs; i < descs.size(); ++i)
     args.push_back(&descs[i]);
-  if (llvm::Error err = (*engine)->invokePacked(
-          ("_mlir_ciface_" + kCpuKernelName).str(), args))
+  if (llvm::Error err =
+          engine.invokePacked(("_mlir_ciface_" + kCpuKernelName).str(), args))
     return op.emitError("attn-cpu-run: invocation failed: ")
            << llvm::toString(std::move(err));
 
@@ -229,7 +228,8 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
                        c.lseErr, lseTol, (long long)c.lseInfMismatches);
   if (c.nans)
     os << "  NaN or unwritten outputs: " << c.nans << "\n";
-  int64_t emptyRows = llvm::count_if(refLse, [](double l) { return std::isinf(l); });
+  int64_t emptyRows =
+      llvm::count_if(refLse, [](double l) { return std::isinf(l); });
   os << "  rows with no allowed key: " << emptyRows << " of " << refLse.size()
      << "\n";
 
@@ -241,8 +241,8 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
     keep.poison();
     void *keepDesc = keep.descriptor();
     SmallVector<void *> keepArgs = {&seed, &offset, &keepDesc};
-    if (llvm::Error err = (*engine)->invokePacked(
-            ("_mlir_ciface_" + kKeepName).str(), keepArgs))
+    if (llvm::Error err =
+            engine.invokePacked(("_mlir_ciface_" + kKeepName).str(), keepArgs))
       return op.emitError("attn-cpu-run: invocation failed: ")
              << llvm::toString(std::move(err));
     // The reference records keep bits only for rows with an allowed key;
@@ -252,9 +252,9 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
       for (int64_t h = 0; h < p.queryHeads; ++h)
         for (int64_t i = 0; i < p.queryLen; ++i)
           for (int64_t j = 0; j < p.keyLen; ++j, ++idx) {
-            bool want = attnopt::ref::dropoutKeep(p.seed, p.offset, b, h, i, j,
-                                                  p.queryHeads, p.queryLen,
-                                                  p.dropoutP);
+            bool want =
+                attnopt::ref::dropoutKeep(p.seed, p.offset, b, h, i, j,
+                                          p.queryHeads, p.queryLen, p.dropoutP);
             kept += want;
             mismatches += (keep.load(idx) != 0.0) != want;
           }
@@ -264,6 +264,22 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
   }
   os << (ok ? "  PASS\n" : "  FAIL\n");
   return success(ok);
+}
+
+LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
+                     llvm::raw_ostream &os) {
+  return runEachDraw(
+      op, options,
+      [&](const RunSizes &sizes) -> FailureOr<AttentionProblem> {
+        return problemOf(op, sizes);
+      },
+      [&]() -> FailureOr<std::unique_ptr<ExecutionEngine>> {
+        OwningOpRef<ModuleOp> module = buildKernelModule(op);
+        return compileForCpu(op, *module, options);
+      },
+      [&](ExecutionEngine &engine, const AttentionProblem &p, unsigned draw) {
+        return runDraw(op, engine, p, draw, options, os);
+      });
 }
 
 } // namespace
@@ -280,8 +296,8 @@ LogicalResult mlir::attn::runAttentionOnCpu(ModuleOp module,
   MLIRContext *ctx = module.getContext();
   // The kernel module is built with ops the input need not contain.
   ctx->loadDialect<arith::ArithDialect, bufferization::BufferizationDialect,
-                   func::FuncDialect, linalg::LinalgDialect,
-                   LLVM::LLVMDialect, memref::MemRefDialect>();
+                   func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+                   memref::MemRefDialect>();
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
 

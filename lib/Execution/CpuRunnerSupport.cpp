@@ -35,26 +35,125 @@ std::vector<int64_t> mlir::attn::shapeOf(Value v) {
   return std::vector<int64_t>(s.begin(), s.end());
 }
 
-/// Reads the problem definition off a verified, statically shaped op.
-FailureOr<AttentionProblem> mlir::attn::problemOf(AttentionOpInterface op) {
+FailureOr<RunSizes> mlir::attn::parseRunSizes(StringRef text,
+                                              std::string &error) {
+  RunSizes sizes;
+  SmallVector<StringRef> items;
+  text.split(items, ',');
+  for (StringRef item : items) {
+    auto [name, value] = item.trim().split('=');
+    int64_t *field = name == "batch"       ? &sizes.batch
+                     : name == "query_len" ? &sizes.queryLen
+                     : name == "key_len"   ? &sizes.keyLen
+                                           : nullptr;
+    if (!field) {
+      error = ("unknown size '" + name +
+               "' (expected batch, query_len or key_len, e.g. "
+               "batch=2,query_len=100,key_len=77)")
+                  .str();
+      return failure();
+    }
+    if (value.getAsInteger(10, *field) || *field < 1) {
+      error = ("size " + name + ": expected a positive integer, got '" + value +
+               "'")
+                  .str();
+      return failure();
+    }
+  }
+  return sizes;
+}
+
+namespace {
+/// What the dynamic dimensions of a tensor of the op stand for.
+enum class SizeRole { QueryRows, KeyRows, Scores };
+} // namespace
+
+/// `t`'s shape with its dynamic batch (dimension 0) and length (dimension 2;
+/// 3 of a score-shaped mask) replaced by `sizes`; fails at `op` for a
+/// dynamic head count or head dim, or a size not given.
+static FailureOr<std::vector<int64_t>>
+bindShape(Operation *op, Type type, SizeRole role, const RunSizes &sizes) {
+  auto t = cast<RankedTensorType>(type);
+  std::vector<int64_t> shape(t.getShape().begin(), t.getShape().end());
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (!ShapedType::isDynamic(shape[d]))
+      continue;
+    const bool keyDim = (role == SizeRole::KeyRows && d == 2) ||
+                        (role == SizeRole::Scores && d == 3);
+    const bool queryDim = role != SizeRole::KeyRows && d == 2;
+    const char *name = d == 0     ? "batch"
+                       : keyDim   ? "key_len"
+                       : queryDim ? "query_len"
+                                  : nullptr;
+    if (!name)
+      return op->emitError("attn-cpu-run: dimension ")
+             << d << " of " << t
+             << " is dynamic; only the batch and the sequence lengths may be "
+                "(run-time sizes)";
+    int64_t value = d == 0   ? sizes.batch
+                    : keyDim ? sizes.keyLen
+                             : sizes.queryLen;
+    if (value == 0)
+      return op->emitError("attn-cpu-run: ")
+             << t << " has a dynamic " << name << "; give it with --sizes "
+             << name << "=N (e.g. --sizes batch=2,query_len=100,key_len=77)";
+    shape[d] = value;
+  }
+  return shape;
+}
+
+bool mlir::attn::hasRunTimeSizes(Operation *op) {
   for (Type type :
        llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
     if (auto t = dyn_cast<RankedTensorType>(type); t && !t.hasStaticShape())
-      return op->emitError("attn-cpu-run needs static shapes, got ") << t;
+      return true;
+  return false;
+}
+
+/// Reads the problem definition off a verified op, its dynamic batch and
+/// lengths bound to `sizes`.
+FailureOr<AttentionProblem> mlir::attn::problemOf(AttentionOpInterface op,
+                                                  const RunSizes &sizes) {
   if (failed(checkSizeLimits(op, "attn-cpu-run")))
     return failure();
+  // Every tensor with its role, bound.
+  SmallVector<std::pair<Type, SizeRole>> tensors = {
+      {op.getQueryType(), SizeRole::QueryRows},
+      {op.getKeyType(), SizeRole::KeyRows},
+      {op.getValueType(), SizeRole::KeyRows}};
+  for (Value m : {op.getMask(), op.getDropoutMask()})
+    if (m)
+      tensors.push_back({m.getType(), SizeRole::Scores});
+  if (auto grad = dyn_cast<AttentionGradOp>(op.getOperation())) {
+    for (Value v : {grad.getOutput(), grad.getLse(), grad.getGradOutput(),
+                    grad.getGradQuery()})
+      tensors.push_back({v.getType(), SizeRole::QueryRows});
+    for (Value v : {grad.getGradKey(), grad.getGradValue()})
+      tensors.push_back({v.getType(), SizeRole::KeyRows});
+  } else {
+    for (Value r : op->getResults())
+      tensors.push_back({r.getType(), SizeRole::QueryRows});
+  }
+  SmallVector<std::vector<int64_t>> shapes;
+  for (auto [type, role] : tensors) {
+    FailureOr<std::vector<int64_t>> shape = bindShape(op, type, role, sizes);
+    if (failed(shape))
+      return failure();
+    shapes.push_back(*shape);
+  }
   // Host memory: each tensor as stored, as float64 values and as float64
   // reference results (~24 bytes an element), plus the reference's float64
   // score rows. A validation tool for small problems: refuse, with the
   // number, what would not fit rather than abort in an allocation.
   constexpr double kHostBudgetBytes = 8.0 * (int64_t(1) << 30);
   double bytes = 0;
-  for (Type type :
-       llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
-    if (auto t = dyn_cast<RankedTensorType>(type))
-      bytes += 24.0 * double(*checkedProduct(t.getShape()));
-  bytes += 8.0 * double(op.getQueryType().getDimSize(2)) *
-           double(op.getKeyType().getDimSize(2));
+  for (const std::vector<int64_t> &shape : shapes) {
+    double n = 1;
+    for (int64_t d : shape)
+      n *= double(d);
+    bytes += 24.0 * n;
+  }
+  bytes += 8.0 * double(shapes[0][2]) * double(shapes[1][2]);
   if (bytes > kHostBudgetBytes)
     return op->emitError("attn-cpu-run: the problem needs about ")
            << static_cast<int64_t>(std::ceil(bytes / double(int64_t(1) << 30)))
@@ -62,14 +161,14 @@ FailureOr<AttentionProblem> mlir::attn::problemOf(AttentionOpInterface op) {
               "(it validates small problems; use attn-compile and attn-run "
               "on a GPU for large ones)";
   AttentionProblem p;
-  ArrayRef<int64_t> q = op.getQueryType().getShape();
+  const std::vector<int64_t> &q = shapes[0];
   p.batch = q[0];
   p.queryHeads = q[1];
   p.queryLen = q[2];
   p.headDim = q[3];
-  p.kvHeads = op.getKeyType().getDimSize(1);
-  p.keyLen = op.getKeyType().getDimSize(2);
-  p.valueDim = op.getValueType().getDimSize(3);
+  p.kvHeads = shapes[1][1];
+  p.keyLen = shapes[1][2];
+  p.valueDim = shapes[2][3];
   p.scale = op.getEffectiveScale();
   switch (op.getCausal()) {
   case CausalMode::none:
@@ -91,20 +190,21 @@ FailureOr<AttentionProblem> mlir::attn::problemOf(AttentionOpInterface op) {
     p.hasSoftcap = true;
     p.softcap = softcap.getValue().convertToFloat();
   }
+  size_t next = 3; // the masks' shapes follow Q, K, V
   if (Value mask = op.getMask()) {
     auto t = cast<RankedTensorType>(mask.getType());
     p.maskKind = t.getElementType().isInteger(1)
                      ? attnopt::ref::MaskKind::Boolean
                      : attnopt::ref::MaskKind::Additive;
     for (int i = 0; i < 4; ++i)
-      p.maskShape[i] = t.getDimSize(i);
+      p.maskShape[i] = shapes[next][i];
+    ++next;
   }
   p.dropoutP = op.getDropoutP().convertToFloat();
-  if (Value keep = op.getDropoutMask()) {
+  if (op.getDropoutMask()) {
     p.hasDropoutMask = true;
     for (int i = 0; i < 4; ++i)
-      p.dropoutMaskShape[i] =
-          cast<RankedTensorType>(keep.getType()).getDimSize(i);
+      p.dropoutMaskShape[i] = shapes[next][i];
   }
   return p;
 }
@@ -196,6 +296,34 @@ mlir::attn::compileForCpu(Operation *op, ModuleOp module,
   return std::move(*engine);
 }
 
+LogicalResult mlir::attn::runEachDraw(
+    Operation *op, const CpuRunOptions &options,
+    function_ref<FailureOr<AttentionProblem>(const RunSizes &)> problem,
+    function_ref<FailureOr<std::unique_ptr<ExecutionEngine>>()> compile,
+    function_ref<LogicalResult(ExecutionEngine &, const AttentionProblem &,
+                               unsigned)>
+        run) {
+  // Without draws, an op with run-time sizes fails in `problem`, which says
+  // which size to give.
+  SmallVector<RunSizes> draws(1);
+  if (hasRunTimeSizes(op) && !options.sizes.empty())
+    draws.assign(options.sizes.begin(), options.sizes.end());
+  SmallVector<AttentionProblem> problems;
+  for (const RunSizes &sizes : draws) {
+    FailureOr<AttentionProblem> p = problem(sizes);
+    if (failed(p))
+      return failure();
+    problems.push_back(*p);
+  }
+  FailureOr<std::unique_ptr<ExecutionEngine>> engine = compile();
+  if (failed(engine))
+    return failure();
+  bool ok = true;
+  for (auto [i, p] : llvm::enumerate(problems))
+    ok &= succeeded(run(**engine, p, static_cast<unsigned>(i)));
+  return success(ok);
+}
+
 double mlir::attn::defaultTolerance(Type elt) {
   if (elt.isF32())
     return 1e-5;
@@ -232,9 +360,9 @@ mlir::attn::maskHostType(AttentionOpInterface op) {
   return std::optional<HostElementType>(*t);
 }
 
-FailureOr<AttentionInputs>
-AttentionInputs::generate(AttentionOpInterface op, InputGenerator &gen,
-                          AttentionProblem &p) {
+FailureOr<AttentionInputs> AttentionInputs::generate(AttentionOpInterface op,
+                                                     InputGenerator &gen,
+                                                     AttentionProblem &p) {
   FailureOr<HostElementType> t =
       hostType(op, op.getQueryType().getElementType());
   if (failed(t))
@@ -248,13 +376,15 @@ AttentionInputs::generate(AttentionOpInterface op, InputGenerator &gen,
 AttentionInputs::AttentionInputs(AttentionOpInterface op, HostElementType t,
                                  std::optional<HostElementType> maskType,
                                  InputGenerator &gen, AttentionProblem &p)
-    : type(t), q(t, shapeOf(op.getQuery())), k(t, shapeOf(op.getKey())),
-      v(t, shapeOf(op.getValue())) {
+    : type(t), q(t, {p.batch, p.queryHeads, p.queryLen, p.headDim}),
+      k(t, {p.batch, p.kvHeads, p.keyLen, p.headDim}),
+      v(t, {p.batch, p.kvHeads, p.keyLen, p.valueDim}) {
   qValues = gen.fill(q, -2.0, 2.0);
   kValues = gen.fill(k, -2.0, 2.0);
   vValues = gen.fill(v, -1.0, 1.0);
   if (maskType) {
-    mask.emplace(*maskType, shapeOf(op.getMask()));
+    mask.emplace(*maskType,
+                 std::vector<int64_t>(p.maskShape.begin(), p.maskShape.end()));
     maskValues = gen.fillMask(*mask, p.maskShape[3]);
   }
   seed = static_cast<int64_t>(gen.next());
@@ -262,7 +392,9 @@ AttentionInputs::AttentionInputs(AttentionOpInterface op, HostElementType t,
   p.seed = static_cast<uint64_t>(seed);
   p.offset = static_cast<uint64_t>(offset);
   if (p.hasDropoutMask) {
-    dropoutMask.emplace(HostElementType::I1, shapeOf(op.getDropoutMask()));
+    dropoutMask.emplace(HostElementType::I1,
+                        std::vector<int64_t>(p.dropoutMaskShape.begin(),
+                                             p.dropoutMaskShape.end()));
     dropoutMaskValues = gen.fillKeep(*dropoutMask, p.dropoutP);
   }
 }

@@ -34,8 +34,14 @@ FailureOr<HostElementType> hostType(Operation *op, Type t);
 std::vector<int64_t> shapeOf(Value v);
 MemRefType memrefFor(Value tensor);
 
-/// Reads the problem definition off a verified, statically shaped op.
-FailureOr<AttentionProblem> problemOf(AttentionOpInterface op);
+/// Whether `op` has a dynamic (run-time) size in any tensor.
+bool hasRunTimeSizes(Operation *op);
+
+/// Reads the problem definition off a verified op, its dynamic batch and
+/// lengths bound to `sizes` (an error at the op for one not given, or for a
+/// dynamic head count or head dim).
+FailureOr<AttentionProblem> problemOf(AttentionOpInterface op,
+                                      const RunSizes &sizes);
 
 /// Builds `func @attn_kernel(<tensor operands as memrefs>..., [seed, offset],
 /// <results as memrefs>...)` in `module`, around a clone of `op`: tensor
@@ -125,6 +131,19 @@ struct AttentionInputs {
   std::vector<double> qValues, kValues, vValues, maskValues, dropoutMaskValues;
   int64_t seed = 0, offset = 0;
 };
+
+/// Runs `op` once (static shapes) or once per size draw of `options.sizes`
+/// (run-time sizes): binds every draw's problem with `problem` first (size
+/// errors before the slow compilation), compiles once with `compile`, then
+/// calls `run` per draw with its problem and index (draws get fresh inputs
+/// from it). Every draw runs; fails if any does.
+LogicalResult
+runEachDraw(Operation *op, const CpuRunOptions &options,
+            function_ref<FailureOr<AttentionProblem>(const RunSizes &)> problem,
+            function_ref<FailureOr<std::unique_ptr<ExecutionEngine>>()> compile,
+            function_ref<LogicalResult(ExecutionEngine &,
+                                       const AttentionProblem &, unsigned)>
+                run);
 
 /// Default relative tolerance of an output of element type `elt`.
 double defaultTolerance(Type elt);

@@ -37,25 +37,18 @@ std::vector<double> storeAll(HostTensor &t, const std::vector<double> &values) {
 
 } // namespace
 
-LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
-                                           const CpuRunOptions &options,
-                                           llvm::raw_ostream &os) {
-  FailureOr<AttentionProblem> problem = problemOf(op);
-  if (failed(problem))
-    return failure();
-  AttentionProblem &p = *problem;
+/// Runs the compiled gradient `op` once on a training step's inputs of
+/// problem `p` (size draw `draw`: seeded with options.seed + draw) and
+/// prints the report; fails if it does not match the reference.
+static LogicalResult runGradientDraw(AttentionGradOp op,
+                                     ExecutionEngine &engine,
+                                     AttentionProblem p, unsigned draw,
+                                     const CpuRunOptions &options,
+                                     llvm::raw_ostream &os) {
   Type elt = op.getQueryType().getElementType();
 
-  OpBuilder b(op.getContext());
-  OwningOpRef<ModuleOp> module = ModuleOp::create(op.getLoc());
-  buildCpuEntryFunction(b, *module, op);
-  FailureOr<std::unique_ptr<ExecutionEngine>> engine =
-      compileForCpu(op, *module, options);
-  if (failed(engine))
-    return failure();
-
   // Inputs, with the values the reference sees (after rounding).
-  InputGenerator gen(options.seed);
+  InputGenerator gen(options.seed + draw);
   FailureOr<AttentionInputs> inputs = AttentionInputs::generate(op, gen, p);
   if (failed(inputs))
     return failure();
@@ -66,7 +59,9 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
   const std::vector<double> &qv = in.qValues, &kv = in.kValues,
                             &vv = in.vValues, &maskValues = in.maskValues;
   int64_t seed = in.seed, offset = in.offset;
-  HostTensor dOut(t, shapeOf(op.getGradOutput()));
+  const std::vector<int64_t> queryRows = {p.batch, p.queryHeads, p.queryLen,
+                                          p.valueDim};
+  HostTensor dOut(t, queryRows);
   std::vector<double> dOutValues = gen.fill(dOut, -1.0, 1.0);
 
   // The forward's results, as the op receives them: O in the element type,
@@ -74,13 +69,14 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
   std::vector<double> refOut, refLse;
   attnopt::ref::referenceAttention(p, qv, kv, vv, maskValues, refOut, refLse,
                                    nullptr, &in.dropoutMaskValues);
-  HostTensor out(t, shapeOf(op.getOutput()));
-  HostTensor lse(HostElementType::F32, shapeOf(op.getLse()));
+  HostTensor out(t, queryRows);
+  HostTensor lse(HostElementType::F32, {p.batch, p.queryHeads, p.queryLen});
   std::vector<double> outValues = storeAll(out, refOut);
   std::vector<double> lseValues = storeAll(lse, refLse);
 
-  HostTensor dq(t, shapeOf(op.getGradQuery())), dk(t, shapeOf(op.getGradKey())),
-      dv(t, shapeOf(op.getGradValue()));
+  HostTensor dq(t, {p.batch, p.queryHeads, p.queryLen, p.headDim}),
+      dk(t, {p.batch, p.kvHeads, p.keyLen, p.headDim}),
+      dv(t, {p.batch, p.kvHeads, p.keyLen, p.valueDim});
   for (HostTensor *g : {&dq, &dk, &dv})
     g->poison();
 
@@ -107,8 +103,8 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
   for (unsigned i = tensors.size(); i < descs.size(); ++i)
     args.push_back(&descs[i]);
   auto invoke = [&]() -> LogicalResult {
-    if (llvm::Error err = (*engine)->invokePacked(
-            ("_mlir_ciface_" + kCpuKernelName).str(), args))
+    if (llvm::Error err =
+            engine.invokePacked(("_mlir_ciface_" + kCpuKernelName).str(), args))
       return op.emitError("attn-cpu-run: invocation failed: ")
              << llvm::toString(std::move(err));
     return success();
@@ -188,4 +184,23 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
      << "\n";
   os << (ok ? "  PASS\n" : "  FAIL\n");
   return success(ok);
+}
+
+LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
+                                           const CpuRunOptions &options,
+                                           llvm::raw_ostream &os) {
+  return runEachDraw(
+      op, options,
+      [&](const RunSizes &sizes) -> FailureOr<AttentionProblem> {
+        return problemOf(op, sizes);
+      },
+      [&]() -> FailureOr<std::unique_ptr<ExecutionEngine>> {
+        OpBuilder b(op.getContext());
+        OwningOpRef<ModuleOp> module = ModuleOp::create(op.getLoc());
+        buildCpuEntryFunction(b, *module, op);
+        return compileForCpu(op, *module, options);
+      },
+      [&](ExecutionEngine &engine, const AttentionProblem &p, unsigned draw) {
+        return runGradientDraw(op, engine, p, draw, options, os);
+      });
 }

@@ -28,8 +28,9 @@ using namespace mlir;
 static llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
                                                 llvm::cl::desc("<input.mlir>"),
                                                 llvm::cl::init("-"));
-static llvm::cl::opt<uint64_t>
-    seed("seed", llvm::cl::desc("Seed of the random inputs"), llvm::cl::init(1));
+static llvm::cl::opt<uint64_t> seed("seed",
+                                    llvm::cl::desc("Seed of the random inputs"),
+                                    llvm::cl::init(1));
 static llvm::cl::opt<std::string> lowering(
     "lowering",
     llvm::cl::desc("func.func pass pipeline that removes attn.attention "
@@ -52,13 +53,21 @@ static llvm::cl::opt<std::string> dumpDir(
                    "opN.*.bin as little-endian float64)"),
     llvm::cl::value_desc("DIR"), llvm::cl::init(""));
 
+static llvm::cl::list<std::string> sizeDraws(
+    "sizes",
+    llvm::cl::desc("Values of the dynamic batch and sequence lengths, e.g. "
+                   "batch=2,query_len=100,key_len=77; repeat to run each op "
+                   "with run-time sizes once per draw (compiled once)"),
+    llvm::cl::value_desc("batch=B,query_len=LQ,key_len=LK"));
+
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   registerAllPasses();
   attn::registerAllAttnPasses();
   llvm::cl::ParseCommandLineOptions(
-      argc, argv, "attn-cpu-run: run attention IR on the CPU and compare it "
-                  "with the float64 reference\n");
+      argc, argv,
+      "attn-cpu-run: run attention IR on the CPU and compare it "
+      "with the float64 reference\n");
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -93,8 +102,22 @@ int main(int argc, char **argv) {
     options.tolerance = tolerance;
   }
   options.dumpDir = dumpDir;
+  for (const std::string &text : sizeDraws) {
+    std::string error;
+    FailureOr<attn::RunSizes> sizes = attn::parseRunSizes(text, error);
+    if (failed(sizes)) {
+      llvm::errs() << "attn-cpu-run: --sizes " << text << ": " << error << "\n";
+      return 1;
+    }
+    options.sizes.push_back(*sizes);
+  }
+  if (options.sizes.size() > 1 && !options.dumpDir.empty()) {
+    llvm::errs() << "attn-cpu-run: --dump-dir writes one problem per op; give "
+                    "one --sizes draw with it\n";
+    return 1;
+  }
   if (dumpLowered)
     options.dumpLowered = &llvm::errs();
   return failed(attn::runAttentionOnCpu(*module, options, llvm::outs())) ? 1
-                                                                          : 0;
+                                                                         : 0;
 }

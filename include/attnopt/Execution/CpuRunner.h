@@ -4,7 +4,8 @@
 // own (lowered by the chosen pipeline down to LLVM, JIT-compiled with the
 // MLIR ExecutionEngine), run on seeded random inputs with poisoned outputs,
 // and compared with the independent float64 reference
-// (attnopt/Reference/AttentionReference.h).
+// (attnopt/Reference/AttentionReference.h). An op with a dynamic batch or
+// sequence length is compiled once and run at each given size draw.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +19,20 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::attn {
+
+/// Values for the batch and sequence lengths that are dynamic (`?`) in an
+/// op's IR (attn-cpu-run --sizes); 0 where not given.
+struct RunSizes {
+  int64_t batch = 0, queryLen = 0, keyLen = 0;
+};
+
+/// Parses "batch=2,query_len=100,key_len=77" (any of the three, in any
+/// order); fails with `error` set on an unknown name or a value that is not
+/// a positive integer.
+FailureOr<RunSizes> parseRunSizes(StringRef text, std::string &error);
 
 struct CpuRunOptions {
   /// Seeds the input generator (and the dropout seed/offset operands).
@@ -38,6 +51,10 @@ struct CpuRunOptions {
   /// lib/Execution/DumpArrays.h) for peer checks such as
   /// scripts/jax_peer_check.py.
   std::string dumpDir;
+  /// The size draws of ops with a dynamic batch or length: such an op is
+  /// compiled once and run once per draw (one without any is an error);
+  /// ops with static shapes ignore them.
+  std::vector<RunSizes> sizes;
 };
 
 /// Runs every attn.attention in `module` and prints one report per op to
