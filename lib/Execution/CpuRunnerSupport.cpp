@@ -42,6 +42,8 @@ FailureOr<RunSizes> mlir::attn::parseRunSizes(StringRef text,
   text.split(items, ',');
   for (StringRef item : items) {
     auto [name, value] = item.trim().split('=');
+    name = name.trim();
+    value = value.trim();
     int64_t *field = name == "batch"       ? &sizes.batch
                      : name == "query_len" ? &sizes.queryLen
                      : name == "key_len"   ? &sizes.keyLen
@@ -51,6 +53,10 @@ FailureOr<RunSizes> mlir::attn::parseRunSizes(StringRef text,
                "' (expected batch, query_len or key_len, e.g. "
                "batch=2,query_len=100,key_len=77)")
                   .str();
+      return failure();
+    }
+    if (*field != 0) {
+      error = ("size " + name + " given twice").str();
       return failure();
     }
     if (value.getAsInteger(10, *field) || *field < 1) {
@@ -140,6 +146,40 @@ FailureOr<AttentionProblem> mlir::attn::problemOf(AttentionOpInterface op,
     if (failed(shape))
       return failure();
     shapes.push_back(*shape);
+  }
+  // The verifier does not compare a dynamic size with a static one: a given
+  // size must agree with the tensors where that size is static (masks may
+  // broadcast it with 1), or the buffers would not match the problem.
+  const int64_t batch = shapes[0][0], queryLen = shapes[0][2],
+                keyLen = shapes[1][2];
+  for (auto [i, tensor] : llvm::enumerate(tensors)) {
+    auto [type, role] = tensor;
+    const std::vector<int64_t> &shape = shapes[i];
+    struct Want {
+      size_t dim;
+      int64_t size;
+      const char *name;
+    };
+    SmallVector<Want, 3> wants = {{0, batch, "batch"}};
+    if (role == SizeRole::Scores) {
+      wants.push_back({2, queryLen, "query length"});
+      wants.push_back({3, keyLen, "key length"});
+    } else {
+      wants.push_back(
+          {2, role == SizeRole::KeyRows ? keyLen : queryLen,
+           role == SizeRole::KeyRows ? "key length" : "query length"});
+    }
+    for (const Want &w : wants) {
+      if (w.dim >= shape.size() || shape[w.dim] == w.size ||
+          (role == SizeRole::Scores && shape[w.dim] == 1))
+        continue;
+      return op->emitError("attn-cpu-run: the ")
+             << w.name << " is " << w.size << " (the query's or key's, with "
+             << "--sizes) but " << shape[w.dim] << " in dimension " << w.dim
+             << " of " << type
+             << "; a run-time size must agree with the tensors where it is "
+                "static";
+    }
   }
   // Host memory: each tensor as stored, as float64 values and as float64
   // reference results (~24 bytes an element), plus the reference's float64

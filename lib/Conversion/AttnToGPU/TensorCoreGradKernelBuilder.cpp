@@ -337,7 +337,7 @@ private:
   int64_t tileDimQK, tileDimV, strideQK, strideV;
   /// Query rows of the row_dot / lse_log2 / dq_accum workspaces per head:
   /// Lq rounded up to whole blocks.
-  kernel::Extent paddedLen = 0;
+  kernel::Extent paddedLen = ShapedType::kDynamic;
   GradKernelArguments args;
   Value dyn, smemBase, warp, lane, g, t4, bIdx;
   /// Bytes from the dynamic shared memory's start to smemBase (null: 0),
