@@ -112,10 +112,21 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# fuse-*.mlir hold unfused chains (attn-fuse's input), not attn.attention.
+
+
+def run_lines(path):
+    """The RUN lines of `path` that run attn-cpu-run and expect it to pass
+    (`RUN: not attn-cpu-run ...` lines test errors)."""
+    with open(path) as f:
+        return [line for line in f
+                if re.search(r"RUN:\s*attn-cpu-run\b", line)]
+
+
+# fuse-*.mlir hold unfused chains (attn-fuse's input), not attn.attention;
+# files whose RUN lines only test errors have nothing to compare.
 DEFAULT_INPUTS = sorted(
     f for f in glob.glob(os.path.join(ROOT, "test/Execution/CPU/*.mlir"))
-    if not os.path.basename(f).startswith("fuse"))
+    if not os.path.basename(f).startswith("fuse") and run_lines(f))
 PEER_CASES = os.path.join(ROOT, "test/Execution/CPU/peer-jax-cases.mlir")
 PEER_GRAD_CASES = os.path.join(ROOT, "test/Execution/CPU/peer-jax-grad-cases.mlir")
 # Which files hold which ops (--ops picks the files, then the dumps).
@@ -222,13 +233,22 @@ def seeds_of(path, override):
     if override:
         return [int(s) for s in override.split(",") if s]
     seeds = []
-    with open(path) as f:
-        for line in f:
-            if "RUN:" in line:
-                for m in re.finditer(r"--seed=(\d+)", line):
-                    if int(m.group(1)) not in seeds:
-                        seeds.append(int(m.group(1)))
+    for line in run_lines(path):
+        for m in re.finditer(r"--seed=(\d+)", line):
+            if int(m.group(1)) not in seeds:
+                seeds.append(int(m.group(1)))
     return seeds or [1]
+
+
+def sizes_of(path):
+    """The --sizes draws of the file's RUN lines (ops with run-time sizes),
+    each run on its own (--dump-dir takes one draw); [None] without any."""
+    draws = []
+    for line in run_lines(path):
+        for m in re.finditer(r"--sizes[= ](\S+)", line):
+            if m.group(1) not in draws:
+                draws.append(m.group(1))
+    return draws or [None]
 
 
 # ---------------------------------------------------------------------------
@@ -714,18 +734,23 @@ def short_lowering(lowering):
     return lowering.replace("attn-", "")
 
 
-def run_dumps(runner, path, seed, lowering, d, verbose, run_failures):
-    """Runs attn-cpu-run with --dump-dir=d; failures go to run_failures."""
+def run_dumps(runner, path, seed, lowering, d, verbose, run_failures,
+              sizes=None):
+    """Runs attn-cpu-run with --dump-dir=d (and the size draw `sizes`);
+    failures go to run_failures."""
     name = os.path.basename(path)
     cmd = [runner, path, f"--seed={seed}", f"--dump-dir={d}"]
     if lowering:
         cmd.append(f"--lowering={lowering}")
+    if sizes:
+        cmd.append(f"--sizes={sizes}")
     p = subprocess.run(cmd, capture_output=True, text=True)
     if verbose:
         print(p.stdout + p.stderr)
     if p.returncode != 0:
         run_failures.append(f"{name} seed {seed}"
                             + (f" lowering {lowering}" if lowering else "")
+                            + (f" sizes {sizes}" if sizes else "")
                             + f": attn-cpu-run exited {p.returncode}")
         sys.stdout.write(p.stdout[-2000:] + p.stderr[-2000:])
 
@@ -738,11 +763,14 @@ def dumped(d, prefix):
 def check_forward(peer, runner, args, inputs, base, run_failures):
     rows = []
     for path in inputs:
-        for seed in seeds_of(path, args.seeds):
+        runs = [(seed, k, sizes) for seed in seeds_of(path, args.seeds)
+                for k, sizes in enumerate(sizes_of(path))]
+        for seed, k, sizes in runs:
             name = os.path.basename(path)
-            d = os.path.join(base, f"{os.path.splitext(name)[0]}.seed{seed}")
+            d = os.path.join(base, f"{os.path.splitext(name)[0]}.seed{seed}"
+                             + (f".sizes{k}" if sizes else ""))
             run_dumps(runner, path, seed, args.lowering, d, args.verbose,
-                      run_failures)
+                      run_failures, sizes)
             metas = dumped(d, "op")
             if not metas:
                 run_failures.append(f"{name} seed {seed}: no dump written")
@@ -792,17 +820,16 @@ def grad_runs_of(path, args):
     if args.seeds:
         return [(s, args.lowering) for s in seeds_of(path, args.seeds)]
     runs = []
-    with open(path) as f:
-        for line in f:
-            m = re.search(r"RUN:.*--seed=(\d+)", line)
-            if not m:
-                continue
-            low = re.search(r'--lowering=(?:"([^"]*)"|(\S+))', line)
-            lowering = args.lowering or (
-                (low.group(1) if low.group(1) is not None else low.group(2))
-                if low else None)
-            if (int(m.group(1)), lowering) not in runs:
-                runs.append((int(m.group(1)), lowering))
+    for line in run_lines(path):
+        m = re.search(r"RUN:.*--seed=(\d+)", line)
+        if not m:
+            continue
+        low = re.search(r'--lowering=(?:"([^"]*)"|(\S+))', line)
+        lowering = args.lowering or (
+            (low.group(1) if low.group(1) is not None else low.group(2))
+            if low else None)
+        if (int(m.group(1)), lowering) not in runs:
+            runs.append((int(m.group(1)), lowering))
     return runs or [(1, args.lowering)]
 
 
@@ -810,9 +837,13 @@ def check_gradients(peer, runner, args, inputs, base, run_failures):
     rows = []
     for path in inputs:
         name = os.path.basename(path)
-        for n, (seed, lowering) in enumerate(grad_runs_of(path, args)):
+        runs = [(seed, lowering, sizes)
+                for seed, lowering in grad_runs_of(path, args)
+                for sizes in sizes_of(path)]
+        for n, (seed, lowering, sizes) in enumerate(runs):
             d = os.path.join(base, f"{os.path.splitext(name)[0]}.grad{n}.seed{seed}")
-            run_dumps(runner, path, seed, lowering, d, args.verbose, run_failures)
+            run_dumps(runner, path, seed, lowering, d, args.verbose, run_failures,
+                      sizes)
             metas = dumped(d, "grad")
             if not metas:
                 run_failures.append(f"{name} seed {seed}: no gradient dump written")

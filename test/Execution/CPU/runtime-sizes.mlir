@@ -50,9 +50,10 @@ func.func @static_batch(%q: tensor<2x4x?x8xbf16>, %k: tensor<2x1x?x8xbf16>, %v: 
   return %o : tensor<2x4x?x24xbf16>
 }
 
-// The gradient of a training step, at each draw.
+// The gradient of a training step, at each draw (window + bottom-right causal:
+// scripts/jax_peer_check.py compares it with jax.vjp too).
 // CHECK: attn.attention_grad at
-// CHECK-NEXT: B=1 Hq=4 Hkv=2 Lq=1 Lk=1 D=32 Dv=32 bf16 causal=none window dropout
+// CHECK-NEXT: B=1 Hq=4 Hkv=2 Lq=1 Lk=1 D=32 Dv=32 bf16 causal=bottom_right window
 // CHECK: second run: 0 elements differ
 // CHECK: PASS
 // CHECK: B=2 Hq=4 Hkv=2 Lq=17 Lk=33 D=32 Dv=32 bf16
@@ -60,7 +61,7 @@ func.func @static_batch(%q: tensor<2x4x?x8xbf16>, %k: tensor<2x1x?x8xbf16>, %v: 
 // CHECK: B=3 Hq=4 Hkv=2 Lq=40 Lk=9 D=32 Dv=32 bf16
 // CHECK: PASS
 // CHECK: all 4 attention op(s) match the float64 reference
-func.func @grad(%q: tensor<?x4x?x32xbf16>, %k: tensor<?x2x?x32xbf16>, %v: tensor<?x2x?x32xbf16>, %o: tensor<?x4x?x32xbf16>, %l: tensor<?x4x?xf32>, %do: tensor<?x4x?x32xbf16>, %s: i64, %off: i64) -> (tensor<?x4x?x32xbf16>, tensor<?x2x?x32xbf16>, tensor<?x2x?x32xbf16>) {
-  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<?x4x?x32xbf16>, tensor<?x2x?x32xbf16>, tensor<?x2x?x32xbf16>) forward(%o, %l : tensor<?x4x?x32xbf16>, tensor<?x4x?xf32>) grad_output(%do : tensor<?x4x?x32xbf16>) rng(%s, %off) {dropout_p = 0.1 : f32, window = array<i64: 8, 2>} -> tensor<?x4x?x32xbf16>, tensor<?x2x?x32xbf16>, tensor<?x2x?x32xbf16>
+func.func @grad(%q: tensor<?x4x?x32xbf16>, %k: tensor<?x2x?x32xbf16>, %v: tensor<?x2x?x32xbf16>, %o: tensor<?x4x?x32xbf16>, %l: tensor<?x4x?xf32>, %do: tensor<?x4x?x32xbf16>) -> (tensor<?x4x?x32xbf16>, tensor<?x2x?x32xbf16>, tensor<?x2x?x32xbf16>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<?x4x?x32xbf16>, tensor<?x2x?x32xbf16>, tensor<?x2x?x32xbf16>) forward(%o, %l : tensor<?x4x?x32xbf16>, tensor<?x4x?xf32>) grad_output(%do : tensor<?x4x?x32xbf16>) {window = array<i64: 8, 2>, causal = #attn.causal<bottom_right>} -> tensor<?x4x?x32xbf16>, tensor<?x2x?x32xbf16>, tensor<?x2x?x32xbf16>
   return %dq, %dk, %dv : tensor<?x4x?x32xbf16>, tensor<?x2x?x32xbf16>, tensor<?x2x?x32xbf16>
 }
