@@ -269,14 +269,7 @@ LogicalResult runDraw(AttentionOp op, ExecutionEngine &engine,
 LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
                      llvm::raw_ostream &os) {
   return runEachDraw(
-      op, options,
-      [&](const RunSizes &sizes) -> FailureOr<AttentionProblem> {
-        return problemOf(op, sizes);
-      },
-      [&]() -> FailureOr<std::unique_ptr<ExecutionEngine>> {
-        OwningOpRef<ModuleOp> module = buildKernelModule(op);
-        return compileForCpu(op, *module, options);
-      },
+      op, options, [&] { return buildKernelModule(op); },
       [&](ExecutionEngine &engine, const AttentionProblem &p, unsigned draw) {
         return runDraw(op, engine, p, draw, options, os);
       });

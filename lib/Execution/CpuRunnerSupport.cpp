@@ -337,25 +337,26 @@ mlir::attn::compileForCpu(Operation *op, ModuleOp module,
 }
 
 LogicalResult mlir::attn::runEachDraw(
-    Operation *op, const CpuRunOptions &options,
-    function_ref<FailureOr<AttentionProblem>(const RunSizes &)> problem,
-    function_ref<FailureOr<std::unique_ptr<ExecutionEngine>>()> compile,
+    AttentionOpInterface op, const CpuRunOptions &options,
+    function_ref<OwningOpRef<ModuleOp>()> buildModule,
     function_ref<LogicalResult(ExecutionEngine &, const AttentionProblem &,
                                unsigned)>
         run) {
-  // Without draws, an op with run-time sizes fails in `problem`, which says
+  // Without draws, an op with run-time sizes fails in problemOf, which says
   // which size to give.
   SmallVector<RunSizes> draws(1);
   if (hasRunTimeSizes(op) && !options.sizes.empty())
     draws.assign(options.sizes.begin(), options.sizes.end());
   SmallVector<AttentionProblem> problems;
   for (const RunSizes &sizes : draws) {
-    FailureOr<AttentionProblem> p = problem(sizes);
+    FailureOr<AttentionProblem> p = problemOf(op, sizes);
     if (failed(p))
       return failure();
     problems.push_back(*p);
   }
-  FailureOr<std::unique_ptr<ExecutionEngine>> engine = compile();
+  OwningOpRef<ModuleOp> module = buildModule();
+  FailureOr<std::unique_ptr<ExecutionEngine>> engine =
+      compileForCpu(op, *module, options);
   if (failed(engine))
     return failure();
   bool ok = true;

@@ -133,14 +133,13 @@ struct AttentionInputs {
 };
 
 /// Runs `op` once (static shapes) or once per size draw of `options.sizes`
-/// (run-time sizes): binds every draw's problem with `problem` first (size
-/// errors before the slow compilation), compiles once with `compile`, then
-/// calls `run` per draw with its problem and index (draws get fresh inputs
-/// from it). Every draw runs; fails if any does.
+/// (run-time sizes): binds every draw's problem first (size errors before
+/// the slow compilation), compiles the module `buildModule` returns once,
+/// then calls `run` per draw with its problem and index (draws get fresh
+/// inputs from it). Every draw runs; fails if any does.
 LogicalResult
-runEachDraw(Operation *op, const CpuRunOptions &options,
-            function_ref<FailureOr<AttentionProblem>(const RunSizes &)> problem,
-            function_ref<FailureOr<std::unique_ptr<ExecutionEngine>>()> compile,
+runEachDraw(AttentionOpInterface op, const CpuRunOptions &options,
+            function_ref<OwningOpRef<ModuleOp>()> buildModule,
             function_ref<LogicalResult(ExecutionEngine &,
                                        const AttentionProblem &, unsigned)>
                 run);
