@@ -5,6 +5,7 @@
 #include "DumpArrays.h"
 #include "GradientCpuRunner.h"
 #include "HostTensors.h"
+#include "PackedCpuRunner.h"
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
 #include "attnopt/Pipelines/Pipelines.h"
@@ -269,7 +270,8 @@ LogicalResult runDraw(AttentionOp op, ExecutionEngine &engine,
 LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
                      llvm::raw_ostream &os) {
   return runEachDraw(
-      op, options, [&] { return buildKernelModule(op); },
+      op, options, [&](const RunSizes &s) { return problemOf(op, s); },
+      [&] { return buildKernelModule(op); },
       [&](ExecutionEngine &engine, const AttentionProblem &p, unsigned draw) {
         return runDraw(op, engine, p, draw, options, os);
       });
@@ -296,16 +298,19 @@ LogicalResult mlir::attn::runAttentionOnCpu(ModuleOp module,
 
   SmallVector<Operation *> ops;
   module.walk([&](Operation *op) {
-    if (isa<AttentionOp, AttentionGradOp>(op))
+    if (isa<AttentionOp, AttentionGradOp, VarlenAttentionOp,
+            VarlenAttentionGradOp>(op))
       ops.push_back(op);
   });
   if (ops.empty())
     return module.emitError(
-        "attn-cpu-run: no attn.attention or attn.attention_grad op in the "
-        "input");
+        "attn-cpu-run: no attn.attention, attn.attention_grad, "
+        "attn.varlen_attention or attn.varlen_attention_grad op in the input");
   bool allPassed = true;
   for (Operation *op : ops) {
-    if (auto grad = dyn_cast<AttentionGradOp>(op))
+    if (isa<VarlenAttentionOp, VarlenAttentionGradOp>(op))
+      allPassed &= succeeded(runPackedOnCpu(op, options, os));
+    else if (auto grad = dyn_cast<AttentionGradOp>(op))
       allPassed &= succeeded(runGradientOnCpu(grad, options, os));
     else
       allPassed &= succeeded(runOne(cast<AttentionOp>(op), options, os));

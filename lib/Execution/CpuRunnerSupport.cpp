@@ -116,6 +116,32 @@ bool mlir::attn::hasRunTimeSizes(Operation *op) {
   return false;
 }
 
+void mlir::attn::setScoreAttributes(AttentionOpInterface op,
+                                    AttentionProblem &p) {
+  p.scale = op.getEffectiveScale();
+  switch (op.getCausal()) {
+  case CausalMode::none:
+    p.causal = attnopt::ref::Causal::None;
+    break;
+  case CausalMode::top_left:
+    p.causal = attnopt::ref::Causal::TopLeft;
+    break;
+  case CausalMode::bottom_right:
+    p.causal = attnopt::ref::Causal::BottomRight;
+    break;
+  }
+  if (std::optional<ArrayRef<int64_t>> w = op.getWindow()) {
+    p.hasWindow = true;
+    p.windowLeft = (*w)[0];
+    p.windowRight = (*w)[1];
+  }
+  if (FloatAttr softcap = op.getSoftcapAttr()) {
+    p.hasSoftcap = true;
+    p.softcap = softcap.getValue().convertToFloat();
+  }
+  p.dropoutP = op.getDropoutP().convertToFloat();
+}
+
 /// Reads the problem definition off a verified op, its dynamic batch and
 /// lengths bound to `sizes`.
 FailureOr<AttentionProblem> mlir::attn::problemOf(AttentionOpInterface op,
@@ -209,27 +235,7 @@ FailureOr<AttentionProblem> mlir::attn::problemOf(AttentionOpInterface op,
   p.kvHeads = shapes[1][1];
   p.keyLen = shapes[1][2];
   p.valueDim = shapes[2][3];
-  p.scale = op.getEffectiveScale();
-  switch (op.getCausal()) {
-  case CausalMode::none:
-    p.causal = attnopt::ref::Causal::None;
-    break;
-  case CausalMode::top_left:
-    p.causal = attnopt::ref::Causal::TopLeft;
-    break;
-  case CausalMode::bottom_right:
-    p.causal = attnopt::ref::Causal::BottomRight;
-    break;
-  }
-  if (std::optional<ArrayRef<int64_t>> w = op.getWindow()) {
-    p.hasWindow = true;
-    p.windowLeft = (*w)[0];
-    p.windowRight = (*w)[1];
-  }
-  if (FloatAttr softcap = op.getSoftcapAttr()) {
-    p.hasSoftcap = true;
-    p.softcap = softcap.getValue().convertToFloat();
-  }
+  setScoreAttributes(op, p);
   size_t next = 3; // the masks' shapes follow Q, K, V
   if (Value mask = op.getMask()) {
     auto t = cast<RankedTensorType>(mask.getType());
@@ -240,7 +246,6 @@ FailureOr<AttentionProblem> mlir::attn::problemOf(AttentionOpInterface op,
       p.maskShape[i] = shapes[next][i];
     ++next;
   }
-  p.dropoutP = op.getDropoutP().convertToFloat();
   if (op.getDropoutMask()) {
     p.hasDropoutMask = true;
     for (int i = 0; i < 4; ++i)
@@ -338,18 +343,19 @@ mlir::attn::compileForCpu(Operation *op, ModuleOp module,
 
 LogicalResult mlir::attn::runEachDraw(
     AttentionOpInterface op, const CpuRunOptions &options,
+    function_ref<FailureOr<AttentionProblem>(const RunSizes &)> problemFor,
     function_ref<OwningOpRef<ModuleOp>()> buildModule,
     function_ref<LogicalResult(ExecutionEngine &, const AttentionProblem &,
                                unsigned)>
         run) {
-  // Without draws, an op with run-time sizes fails in problemOf, which says
-  // which size to give.
+  // Without draws, an op with run-time sizes fails in problemFor, which
+  // says which size to give.
   SmallVector<RunSizes> draws(1);
   if (hasRunTimeSizes(op) && !options.sizes.empty())
     draws.assign(options.sizes.begin(), options.sizes.end());
   SmallVector<AttentionProblem> problems;
   for (const RunSizes &sizes : draws) {
-    FailureOr<AttentionProblem> p = problemOf(op, sizes);
+    FailureOr<AttentionProblem> p = problemFor(sizes);
     if (failed(p))
       return failure();
     problems.push_back(*p);

@@ -43,6 +43,10 @@ bool hasRunTimeSizes(Operation *op);
 FailureOr<AttentionProblem> problemOf(AttentionOpInterface op,
                                       const RunSizes &sizes);
 
+/// Sets the score attributes of `p` from `op`: scale, causal, window,
+/// softcap and dropout_p.
+void setScoreAttributes(AttentionOpInterface op, AttentionProblem &p);
+
 /// Builds `func @attn_kernel(<tensor operands as memrefs>..., [seed, offset],
 /// <results as memrefs>...)` in `module`, around a clone of `op`: tensor
 /// operands in operand order, then the i64 rng operands, then one memref per
@@ -133,16 +137,18 @@ struct AttentionInputs {
 };
 
 /// Runs `op` once (static shapes) or once per size draw of `options.sizes`
-/// (run-time sizes): binds every draw's problem first (size errors before
-/// the slow compilation), compiles the module `buildModule` returns once,
-/// then calls `run` per draw with its problem and index (draws get fresh
-/// inputs from it). Every draw runs; fails if any does.
-LogicalResult
-runEachDraw(AttentionOpInterface op, const CpuRunOptions &options,
-            function_ref<OwningOpRef<ModuleOp>()> buildModule,
-            function_ref<LogicalResult(ExecutionEngine &,
-                                       const AttentionProblem &, unsigned)>
-                run);
+/// (run-time sizes): binds every draw's problem first with `problemFor`
+/// (size errors before the slow compilation), compiles the module
+/// `buildModule` returns once, then calls `run` per draw with its problem
+/// and index (draws get fresh inputs from it). Every draw runs; fails if any
+/// does.
+LogicalResult runEachDraw(
+    AttentionOpInterface op, const CpuRunOptions &options,
+    function_ref<FailureOr<AttentionProblem>(const RunSizes &)> problemFor,
+    function_ref<OwningOpRef<ModuleOp>()> buildModule,
+    function_ref<LogicalResult(ExecutionEngine &, const AttentionProblem &,
+                               unsigned)>
+        run);
 
 /// Default relative tolerance of an output of element type `elt`.
 double defaultTolerance(Type elt);

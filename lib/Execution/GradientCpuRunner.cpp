@@ -190,7 +190,7 @@ LogicalResult mlir::attn::runGradientOnCpu(AttentionGradOp op,
                                            const CpuRunOptions &options,
                                            llvm::raw_ostream &os) {
   return runEachDraw(
-      op, options,
+      op, options, [&](const RunSizes &s) { return problemOf(op, s); },
       [&] {
         OpBuilder b(op.getContext());
         OwningOpRef<ModuleOp> module = ModuleOp::create(op.getLoc());

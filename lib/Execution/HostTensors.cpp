@@ -15,6 +15,7 @@ static unsigned byteWidth(HostElementType t) {
   case HostElementType::BF16:
     return 2;
   case HostElementType::F32:
+  case HostElementType::I32:
     return 4;
   case HostElementType::I1:
     return 1;
@@ -90,6 +91,11 @@ double HostTensor::store(int64_t index, double value) {
   case HostElementType::I1:
     *p = value != 0.0 ? 1 : 0;
     return *p;
+  case HostElementType::I32: {
+    auto i = static_cast<int32_t>(value);
+    std::memcpy(p, &i, 4);
+    return i;
+  }
   }
   return 0.0;
 }
@@ -111,12 +117,17 @@ double HostTensor::load(int64_t index) const {
   }
   case HostElementType::I1:
     return *p;
+  case HostElementType::I32: {
+    int32_t i;
+    std::memcpy(&i, p, 4);
+    return i;
+  }
   }
   return 0.0;
 }
 
 void HostTensor::poison() {
-  if (type == HostElementType::I1) {
+  if (type == HostElementType::I1 || type == HostElementType::I32) {
     std::memset(bytes.data(), 0xAB, bytes.size());
     return;
   }

@@ -94,11 +94,9 @@ void referenceAttentionGrad(
           double dropFactor = 1.0;
           if (p.dropoutP > 0.0f)
             dropFactor =
-                (p.hasDropoutMask
-                     ? (*dropoutMask)[broadcastIndex(p.dropoutMaskShape, b, h,
-                                                     i, j)] != 0.0
-                     : dropoutKeep(p.seed, p.offset, b, h, i, j, p.queryHeads,
-                                   p.queryLen, p.dropoutP))
+                (p.hasDropoutMask ? (*dropoutMask)[broadcastIndex(
+                                        p.dropoutMaskShape, b, h, i, j)] != 0.0
+                                  : philoxKeep(p, b, h, i, j))
                     ? dropScale
                     : 0.0;
           double probDropped = prob * dropFactor;

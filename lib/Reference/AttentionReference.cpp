@@ -9,8 +9,7 @@
 namespace attnopt::ref {
 
 bool isPositionAllowed(const AttentionProblem &p, int64_t i, int64_t j) {
-  int64_t delta =
-      p.causal == Causal::BottomRight ? p.keyLen - p.queryLen : 0;
+  int64_t delta = p.causal == Causal::BottomRight ? p.keyLen - p.queryLen : 0;
   int64_t diag = i + delta;
   if (p.causal != Causal::None && j > diag)
     return false;
@@ -21,6 +20,13 @@ bool isPositionAllowed(const AttentionProblem &p, int64_t i, int64_t j) {
       return false;
   }
   return true;
+}
+
+bool philoxKeep(const AttentionProblem &p, int64_t b, int64_t h, int64_t i,
+                int64_t j) {
+  int64_t rows = p.dropoutRows ? p.dropoutRows : p.queryLen;
+  return dropoutKeep(p.seed, p.offset, b, h, i + p.dropoutRowOrigin,
+                     j + p.dropoutColOrigin, p.queryHeads, rows, p.dropoutP);
 }
 
 /// Index of (b, h, i, j) in a mask of shape `s` that broadcasts to
@@ -52,8 +58,8 @@ void referenceAttention(const AttentionProblem &p, const std::vector<double> &q,
     for (int64_t h = 0; h < p.queryHeads; ++h)
       for (int64_t i = 0; i < p.queryLen; ++i) {
         int64_t hk = h / group;
-        const double *qRow = &q[((b * p.queryHeads + h) * p.queryLen + i) *
-                                p.headDim];
+        const double *qRow =
+            &q[((b * p.queryHeads + h) * p.queryLen + i) * p.headDim];
         double rowMax = negInf;
         for (int64_t j = 0; j < p.keyLen; ++j) {
           const double *kRow =
@@ -90,8 +96,7 @@ void referenceAttention(const AttentionProblem &p, const std::vector<double> &q,
             bool kept = p.hasDropoutMask
                             ? (*dropoutMask)[broadcastIndex(p.dropoutMaskShape,
                                                             b, h, i, j)] != 0.0
-                            : dropoutKeep(p.seed, p.offset, b, h, i, j,
-                                          p.queryHeads, p.queryLen, p.dropoutP);
+                            : philoxKeep(p, b, h, i, j);
             if (keep)
               (*keep)[row * p.keyLen + j] = kept;
             prob = kept ? prob * dropScale : 0.0;

@@ -223,7 +223,8 @@ int main(int argc, char **argv) {
   // the attention ops on tensors are not lowered here.
   bool anyOp = false;
   module->walk([&](Operation *op) {
-    if (isa<attn::AttentionOp, attn::AttentionGradOp>(op))
+    if (isa<attn::AttentionOp, attn::AttentionGradOp, attn::VarlenAttentionOp,
+            attn::VarlenAttentionGradOp>(op))
       anyOp = true;
   });
   if (!anyOp)

@@ -36,14 +36,17 @@ struct AttentionProblem {
   /// shape (each dim 1 or full size) instead of the Philox stream.
   bool hasDropoutMask = false;
   std::array<int64_t, 4> dropoutMaskShape = {1, 1, 1, 1};
+  /// Where the Philox keep bits come from: element (b, h, i, j) reads the bit
+  /// of (b, h, i + dropoutRowOrigin, j + dropoutColOrigin) in a problem of
+  /// dropoutRows query rows (0: queryLen). Non-zero for one sequence of a
+  /// packed batch evaluated on its own (docs/semantics.md, section 14).
+  int64_t dropoutRowOrigin = 0, dropoutColOrigin = 0, dropoutRows = 0;
 
   int64_t queryElements() const {
     return batch * queryHeads * queryLen * headDim;
   }
   int64_t keyElements() const { return batch * kvHeads * keyLen * headDim; }
-  int64_t valueElements() const {
-    return batch * kvHeads * keyLen * valueDim;
-  }
+  int64_t valueElements() const { return batch * kvHeads * keyLen * valueDim; }
   int64_t outputElements() const {
     return batch * queryHeads * queryLen * valueDim;
   }
@@ -56,6 +59,11 @@ struct AttentionProblem {
            dropoutMaskShape[3];
   }
 };
+
+/// The Philox keep bit of element (b, h, i, j) of `p` (docs/semantics.md,
+/// section 8), at the problem's dropout origin.
+bool philoxKeep(const AttentionProblem &p, int64_t b, int64_t h, int64_t i,
+                int64_t j);
 
 /// Whether key j may be attended from query row i by the causal and window
 /// rules (the boolean mask is applied separately).

@@ -27,7 +27,8 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
     ModuleOp module = getOperation();
     bool any = false;
     module.walk([&](Operation *op) {
-      if (isa<AttentionOp, AttentionGradOp>(op))
+      if (isa<AttentionOp, AttentionGradOp, VarlenAttentionOp,
+              VarlenAttentionGradOp>(op))
         any = true;
     });
     if (!any)

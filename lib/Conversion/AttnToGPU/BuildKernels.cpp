@@ -77,12 +77,22 @@ LogicalResult mlir::attn::buildAttentionKernels(
     const GpuCodegenOptions &options, llvm::json::Array *manifest) {
   SmallVector<AttentionOp> ops;
   SmallVector<AttentionGradOp> gradOps;
+  Operation *packed = nullptr;
   root->walk([&](Operation *op) {
     if (auto fwd = dyn_cast<AttentionOp>(op))
       ops.push_back(fwd);
     else if (auto grad = dyn_cast<AttentionGradOp>(op))
       gradOps.push_back(grad);
+    else if (!packed && isa<VarlenAttentionOp, VarlenAttentionGradOp>(op))
+      packed = op;
   });
+  // Not silently left on the host: the kernels of packed batches (per
+  // sequence tiles from cu_seqlens, token-major rows) do not exist yet.
+  if (packed)
+    return packed->emitOpError(
+        "GPU code generation of packed variable-length batches is not "
+        "implemented yet; attn-decompose or attn-tile lower the op for the "
+        "CPU (docs/semantics.md, section 11)");
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(gpuModule.getBody());
   llvm::DenseMap<Operation *, std::string> forwardNames;

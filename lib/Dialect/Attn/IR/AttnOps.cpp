@@ -10,6 +10,7 @@
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
@@ -101,6 +102,47 @@ SharedDim firstStatic(ArrayRef<DimSource> sources, StringRef label) {
 } // namespace
 
 namespace {
+/// query, key, value and the output-shaped tensors share one element type
+/// among f16, bf16 and f32.
+LogicalResult
+verifyElementTypes(Operation *op, RankedTensorType q, RankedTensorType k,
+                   RankedTensorType v,
+                   ArrayRef<std::pair<StringRef, RankedTensorType>> outs) {
+  Type elt = q.getElementType();
+  if (!isSupportedElementType(elt))
+    return op->emitOpError()
+           << "query: expected element type f16, bf16 or f32, got " << elt;
+  SmallVector<std::pair<StringRef, RankedTensorType>> all = {{"key", k},
+                                                             {"value", v}};
+  all.append(outs.begin(), outs.end());
+  for (auto [name, type] : all)
+    if (type.getElementType() != elt)
+      return op->emitOpError() << name << ": expected element type " << elt
+                               << " (query's), got " << type.getElementType();
+  return success();
+}
+
+/// At least one head on each side, and Hq a multiple of Hkv.
+LogicalResult verifyHeadCounts(Operation *op, const SharedDim &hq,
+                               const SharedDim &hkv) {
+  if (hkv.size == 0)
+    return op->emitOpError()
+           << hkv.operand << ": expected at least one kv head, got 0";
+  // Zero query heads would make the group size Hq / Hkv zero, which the
+  // GQA head map (h floordiv G) cannot express.
+  if (hq.size == 0)
+    return op->emitOpError()
+           << hq.operand << ": expected at least one query head, got 0";
+  if (!ShapedType::isDynamic(hq.size) && !ShapedType::isDynamic(hkv.size) &&
+      hq.size % hkv.size != 0)
+    return op->emitOpError()
+           << "query heads (" << hq.size << ") must be a multiple of kv heads ("
+           << hkv.size << ")";
+  return success();
+}
+} // namespace
+
+namespace {
 /// The sizes every attention op relates its operands by.
 struct AttentionDims {
   SharedDim batch, hq, lq, d, hkv, lk, dv;
@@ -120,17 +162,8 @@ verifyOperandShapes(Operation *op, RankedTensorType q, RankedTensorType k,
   for (auto [name, type] : outs)
     if (failed(verifyRank(op, name, type, kOutputDims)))
       return failure();
-  Type elt = q.getElementType();
-  if (!isSupportedElementType(elt))
-    return op->emitOpError()
-           << "query: expected element type f16, bf16 or f32, got " << elt;
-  SmallVector<std::pair<StringRef, RankedTensorType>> all = {{"key", k},
-                                                             {"value", v}};
-  all.append(outs.begin(), outs.end());
-  for (auto [name, type] : all)
-    if (type.getElementType() != elt)
-      return op->emitOpError() << name << ": expected element type " << elt
-                               << " (query's), got " << type.getElementType();
+  if (failed(verifyElementTypes(op, q, k, v, outs)))
+    return failure();
 
   // Shape relations: B, heads, lengths and head dims.
   auto sources = [&](unsigned dim, ArrayRef<DimSource> inputs) {
@@ -159,20 +192,8 @@ verifyOperandShapes(Operation *op, RankedTensorType q, RankedTensorType k,
       failed(verifyDim(op, "value", v, 2, kValueDims[2], dims.lk.size,
                        dims.lk.what)))
     return failure();
-  if (dims.hkv.size == 0)
-    return op->emitOpError()
-           << dims.hkv.operand << ": expected at least one kv head, got 0";
-  // Zero query heads would make the group size Hq / Hkv zero, which the
-  // GQA head map (h floordiv G) cannot express.
-  if (dims.hq.size == 0)
-    return op->emitOpError()
-           << dims.hq.operand << ": expected at least one query head, got 0";
-  if (!ShapedType::isDynamic(dims.hq.size) &&
-      !ShapedType::isDynamic(dims.hkv.size) &&
-      dims.hq.size % dims.hkv.size != 0)
-    return op->emitOpError()
-           << "query heads (" << dims.hq.size
-           << ") must be a multiple of kv heads (" << dims.hkv.size << ")";
+  if (failed(verifyHeadCounts(op, dims.hq, dims.hkv)))
+    return failure();
   if (failed(verifyDim(op, "query", q, 1, kQueryDims[1], dims.hq.size,
                        dims.hq.what)) ||
       failed(verifyDim(op, "query", q, 2, kQueryDims[2], dims.lq.size,
@@ -262,7 +283,7 @@ LogicalResult verifyScoreAttributes(AttentionOpInterface iface,
     if (!std::isfinite(scale))
       return op->emitOpError()
              << "scale: expected a finite value, got " << scale;
-  } else if (int64_t qd = iface.getQueryType().getDimSize(3);
+  } else if (int64_t qd = iface.getHeadDimSize();
              ShapedType::isDynamic(qd) || qd == 0) {
     // The query's own head dim: getEffectiveScale() reads that one.
     return op->emitOpError()
@@ -343,12 +364,13 @@ LogicalResult verifyNoEncodings(Operation *op) {
   return success();
 }
 
-/// When forward(%o, %lse) are the results of an attn.attention, the
-/// gradient must differentiate that op: the same score attributes (a
-/// different `causal` or window would recompute probabilities that do not
-/// match the saved lse, silently wrong gradients).
-LogicalResult verifyMatchesForward(AttentionGradOp grad) {
-  auto fwd = grad.getOutput().getDefiningOp<AttentionOp>();
+/// When forward(%o, %lse) are the results of a `ForwardOp` (attn.attention
+/// or attn.varlen_attention), the gradient must differentiate that op: the
+/// same score attributes (a different `causal` or window would recompute
+/// probabilities that do not match the saved lse, silently wrong gradients).
+template <typename ForwardOp, typename GradOp>
+LogicalResult verifyMatchesForward(GradOp grad) {
+  auto fwd = grad.getOutput().template getDefiningOp<ForwardOp>();
   if (!fwd || fwd.getLse() != grad.getLse())
     return success();
   auto mismatch = [&](StringRef what, auto there, auto here) {
@@ -356,7 +378,8 @@ LogicalResult verifyMatchesForward(AttentionGradOp grad) {
     llvm::raw_string_ostream(a) << there;
     llvm::raw_string_ostream(b) << here;
     return grad.emitOpError()
-           << what << " differs from the attn.attention whose output and lse "
+           << what << " differs from the " << ForwardOp::getOperationName()
+           << " whose output and lse "
            << "it differentiates (" << a << " there, " << b << " here)";
   };
   if (fwd.getCausal() != grad.getCausal())
@@ -431,5 +454,185 @@ LogicalResult AttentionGradOp::verify() {
       failed(verifyGradientType(*this, "grad_value", typeOf(getGradValue()),
                                 "value", getValueType())))
     return failure();
-  return verifyMatchesForward(*this);
+  return verifyMatchesForward<AttentionOp>(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// Packed variable-length batches
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr const char *kPackedQueryDims[] = {"query tokens", "query heads",
+                                            "head dim"};
+constexpr const char *kPackedKeyDims[] = {"key tokens", "kv heads", "head dim"};
+constexpr const char *kPackedValueDims[] = {"key tokens", "kv heads",
+                                            "value head dim"};
+constexpr const char *kPackedOutputDims[] = {"query tokens", "query heads",
+                                             "value head dim"};
+
+/// The sizes a packed op relates its operands by: token totals, heads and
+/// head dims.
+struct PackedDims {
+  SharedDim tq, hq, d, tk, hkv, dv;
+};
+
+/// Ranks, element types and shape relations of the packed query
+/// ([Tq, Hq, D]), key ([Tk, Hkv, D]), value ([Tk, Hkv, Dv]) and the tensors
+/// shaped like the output ([Tq, Hq, Dv]).
+FailureOr<PackedDims>
+verifyPackedShapes(Operation *op, RankedTensorType q, RankedTensorType k,
+                   RankedTensorType v,
+                   ArrayRef<std::pair<StringRef, RankedTensorType>> outs) {
+  if (failed(verifyRank(op, "query", q, kPackedQueryDims)) ||
+      failed(verifyRank(op, "key", k, kPackedKeyDims)) ||
+      failed(verifyRank(op, "value", v, kPackedValueDims)))
+    return failure();
+  for (auto [name, type] : outs)
+    if (failed(verifyRank(op, name, type, kPackedOutputDims)))
+      return failure();
+  if (failed(verifyElementTypes(op, q, k, v, outs)))
+    return failure();
+  auto withOuts = [&](unsigned dim, ArrayRef<DimSource> inputs) {
+    SmallVector<DimSource> list(inputs);
+    for (auto [name, type] : outs)
+      list.push_back({name, type, dim});
+    return list;
+  };
+  PackedDims dims;
+  dims.tq = firstStatic(withOuts(0, {{"query", q, 0}}), "tokens");
+  dims.hq = firstStatic(withOuts(1, {{"query", q, 1}}), "heads");
+  dims.d = firstStatic({{"query", q, 2}, {"key", k, 2}}, "head dim");
+  dims.tk = firstStatic({{"key", k, 0}, {"value", v, 0}}, "tokens");
+  dims.hkv = firstStatic({{"key", k, 1}, {"value", v, 1}}, "kv heads");
+  dims.dv = firstStatic(withOuts(2, {{"value", v, 2}}), "head dim");
+  struct Check {
+    StringRef name;
+    RankedTensorType type;
+    ArrayRef<const char *> names;
+    SmallVector<const SharedDim *, 3> expected;
+  };
+  SmallVector<Check> checks = {
+      {"query", q, kPackedQueryDims, {&dims.tq, &dims.hq, &dims.d}},
+      {"key", k, kPackedKeyDims, {&dims.tk, &dims.hkv, &dims.d}},
+      {"value", v, kPackedValueDims, {&dims.tk, &dims.hkv, &dims.dv}}};
+  for (auto [name, type] : outs)
+    checks.push_back(
+        {name, type, kPackedOutputDims, {&dims.tq, &dims.hq, &dims.dv}});
+  for (const Check &c : checks)
+    for (unsigned i = 0; i < 3; ++i)
+      if (failed(verifyDim(op, c.name, c.type, i, c.names[i],
+                           c.expected[i]->size, c.expected[i]->what)))
+        return failure();
+  if (failed(verifyHeadCounts(op, dims.hq, dims.hkv)))
+    return failure();
+  return dims;
+}
+
+/// The packed lse: [Hq, Tq] f32 (per query head, per token).
+LogicalResult verifyPackedLse(Operation *op, RankedTensorType lseType,
+                              const PackedDims &dims) {
+  if (lseType.getRank() != 2)
+    return op->emitOpError()
+           << "lse: expected rank 2 ([query heads, query tokens]), got rank "
+           << lseType.getRank();
+  if (!lseType.getElementType().isF32())
+    return op->emitOpError() << "lse: expected element type f32, got "
+                             << lseType.getElementType();
+  if (failed(verifyDim(op, "lse", lseType, 0, "query heads", dims.hq.size,
+                       dims.hq.what)) ||
+      failed(verifyDim(op, "lse", lseType, 1, "query tokens", dims.tq.size,
+                       dims.tq.what)))
+    return failure();
+  return success();
+}
+
+/// One offsets operand: rank 1, i32, at least one entry (B + 1 >= 1); when
+/// it is a constant, 0 first, non-decreasing and the token total last.
+LogicalResult verifyOffsets(Operation *op, StringRef name, Value offsets,
+                            const SharedDim &total) {
+  auto type = cast<RankedTensorType>(offsets.getType());
+  if (type.getRank() != 1 || !type.getElementType().isSignlessInteger(32))
+    return op->emitOpError() << name
+                             << ": expected a rank-1 tensor of i32 offsets "
+                                "(batch + 1 entries), got "
+                             << type;
+  if (type.getDimSize(0) == 0)
+    return op->emitOpError()
+           << name << ": expected batch + 1 >= 1 offsets, got none";
+  DenseIntElementsAttr values;
+  if (!matchPattern(offsets, m_Constant(&values)))
+    return success();
+  SmallVector<int64_t> v;
+  for (const APInt &x : values.getValues<APInt>())
+    v.push_back(x.getSExtValue());
+  if (v.front() != 0)
+    return op->emitOpError()
+           << name << ": expected the first offset to be 0, got " << v.front();
+  for (size_t b = 1; b < v.size(); ++b)
+    if (v[b] < v[b - 1])
+      return op->emitOpError()
+             << name << ": offsets must be non-decreasing, but offset " << b
+             << " (" << v[b] << ") is below offset " << b - 1 << " ("
+             << v[b - 1] << ")";
+  if (!ShapedType::isDynamic(total.size) && v.back() != total.size)
+    return op->emitOpError()
+           << name << ": expected the last offset to be " << total.size << " ("
+           << total.what << "), got " << v.back();
+  return success();
+}
+
+/// Both offsets operands, which must have the same number of entries.
+LogicalResult verifySeqlens(Operation *op, Value cuQ, Value cuK,
+                            const PackedDims &dims) {
+  if (failed(verifyOffsets(op, "cu_seqlens_q", cuQ, dims.tq)) ||
+      failed(verifyOffsets(op, "cu_seqlens_k", cuK, dims.tk)))
+    return failure();
+  int64_t nq = cast<RankedTensorType>(cuQ.getType()).getDimSize(0);
+  int64_t nk = cast<RankedTensorType>(cuK.getType()).getDimSize(0);
+  if (!ShapedType::isDynamic(nq) && !ShapedType::isDynamic(nk) && nq != nk)
+    return op->emitOpError()
+           << "cu_seqlens_k: expected " << nq
+           << " offsets (batch + 1, as cu_seqlens_q), got " << nk;
+  return success();
+}
+} // namespace
+
+LogicalResult VarlenAttentionOp::verify() {
+  if (failed(verifyNoEncodings(*this)))
+    return failure();
+  FailureOr<PackedDims> dims =
+      verifyPackedShapes(*this, getQueryType(), getKeyType(), getValueType(),
+                         {{"output", getOutputType()}});
+  if (failed(dims) ||
+      failed(verifySeqlens(*this, getCuSeqlensQ(), getCuSeqlensK(), *dims)))
+    return failure();
+  if (Value lse = getLse())
+    if (failed(verifyPackedLse(*this, cast<RankedTensorType>(lse.getType()),
+                               *dims)))
+      return failure();
+  return verifyScoreAttributes(*this, AttentionDims());
+}
+
+LogicalResult VarlenAttentionGradOp::verify() {
+  if (failed(verifyNoEncodings(*this)))
+    return failure();
+  auto gradOutputType = cast<RankedTensorType>(getGradOutput().getType());
+  FailureOr<PackedDims> dims = verifyPackedShapes(
+      *this, getQueryType(), getKeyType(), getValueType(),
+      {{"output", getOutputType()}, {"grad_output", gradOutputType}});
+  if (failed(dims) ||
+      failed(verifySeqlens(*this, getCuSeqlensQ(), getCuSeqlensK(), *dims)) ||
+      failed(verifyPackedLse(*this, cast<RankedTensorType>(getLse().getType()),
+                             *dims)) ||
+      failed(verifyScoreAttributes(*this, AttentionDims())))
+    return failure();
+  auto typeOf = [](Value v) { return cast<RankedTensorType>(v.getType()); };
+  if (failed(verifyGradientType(*this, "grad_query", typeOf(getGradQuery()),
+                                "query", getQueryType())) ||
+      failed(verifyGradientType(*this, "grad_key", typeOf(getGradKey()), "key",
+                                getKeyType())) ||
+      failed(verifyGradientType(*this, "grad_value", typeOf(getGradValue()),
+                                "value", getValueType())))
+    return failure();
+  return verifyMatchesForward<VarlenAttentionOp>(*this);
 }

@@ -2,11 +2,13 @@
 //
 // Thin driver: the decompositions themselves are the ops' AggregatedOpInterface
 // implementations (lib/Dialect/Attn/IR/AggregatedOpInterfaceImpl.cpp for
-// attn.attention, AttentionGradDecomposition.cpp for attn.attention_grad).
+// attn.attention, AttentionGradDecomposition.cpp for attn.attention_grad,
+// VarlenDecomposition.cpp for the packed-batch ops).
 //
 //===----------------------------------------------------------------------===//
 
 #include "attnopt/Dialect/Attn/Transforms/Passes.h"
+#include "attnopt/Dialect/Attn/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -21,13 +23,18 @@ struct AttnDecomposePass final
   using Base::Base;
 
   void runOnOperation() override {
+    // Packed batches first: they become attn.attention(_grad) ops, which
+    // are then decomposed into linalg like the others.
+    IRRewriter rewriter(&getContext());
+    if (failed(expandPackedBatches(rewriter, getOperation())))
+      return signalPassFailure();
     SmallVector<linalg::AggregatedOpInterface> ops;
     getOperation()->walk([&](Operation *op) {
       if (isa<AttentionOp, AttentionGradOp>(op))
         ops.push_back(cast<linalg::AggregatedOpInterface>(op));
     });
-    IRRewriter rewriter(&getContext());
     for (linalg::AggregatedOpInterface op : ops) {
+      rewriter.setInsertionPoint(op);
       FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
       if (failed(results))
         return signalPassFailure();

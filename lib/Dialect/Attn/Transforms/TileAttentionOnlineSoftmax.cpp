@@ -60,8 +60,8 @@ Value OnlineSoftmaxBuilder::blockNeedsMask(Value q0, Value rows, Value k0) {
                                       blockEnd, keyLen);
   if (!mods.hasPositionalMask())
     return needs;
-  Value delta = mods.causal == CausalMode::bottom_right ? sub(keyLen, queryLen)
-                                                        : idx(0);
+  Value delta =
+      mods.causal == CausalMode::bottom_right ? sub(keyLen, queryLen) : idx(0);
   auto orWith = [&](Value cond) {
     needs = arith::OrIOp::create(b, loc, needs, cond);
   };
@@ -95,15 +95,15 @@ SmallVector<Value> OnlineSoftmaxBuilder::kvStep(Value bIdx, Value hIdx,
   MLIRContext *ctx = b.getContext();
   Value k0 = mul(kb, idx(bc));
   // Static lengths that the block divides need neither min nor padding.
-  Value cols = divides(op.getKey(), 2, bc) ? idx(bc)
-                                           : minI(idx(bc), sub(keyLen, k0));
+  Value cols =
+      divides(op.getKey(), 2, bc) ? idx(bc) : minI(idx(bc), sub(keyLen, k0));
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  Value kTile = paddedSlice(op.getKey(), {bIdx, kvHead, k0, zero},
-                            {one, one, cols, b.getIndexAttr(headDim)}, bc,
-                            headDim);
-  Value vTile = paddedSlice(op.getValue(), {bIdx, kvHead, k0, zero},
-                            {one, one, cols, b.getIndexAttr(valueDim)}, bc,
-                            valueDim);
+  Value kTile =
+      paddedSlice(op.getKey(), {bIdx, kvHead, k0, zero},
+                  {one, one, cols, b.getIndexAttr(headDim)}, bc, headDim);
+  Value vTile =
+      paddedSlice(op.getValue(), {bIdx, kvHead, k0, zero},
+                  {one, one, cols, b.getIndexAttr(valueDim)}, bc, valueDim);
   Value mTile = maskTile(bIdx, hIdx, q0, rows, k0, cols);
   Value raw = scoreTile(qTile, kTile);
 
@@ -136,13 +136,12 @@ SmallVector<Value> OnlineSoftmaxBuilder::kvStep(Value bIdx, Value hIdx,
   bindDims(ctx, i, j, e);
   AffineMap ij = map(2, {i, j}), iOnly = map(2, {i});
   // m' = max(m, rowmax(S)).
-  Value newMax = generic({s}, rowMax, {ij, iOnly}, {par, red},
-                         [&](OpBuilder &nb, Location l, ValueRange a) {
-                           linalg::YieldOp::create(
-                               nb, l,
-                               arith::MaximumFOp::create(nb, l, a[0], a[1])
-                                   .getResult());
-                         });
+  Value newMax = generic(
+      {s}, rowMax, {ij, iOnly}, {par, red},
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        linalg::YieldOp::create(
+            nb, l, arith::MaximumFOp::create(nb, l, a[0], a[1]).getResult());
+      });
   // A row that has seen no allowed key keeps m' = -inf; subtracting 0
   // instead keeps exp(-inf - m') = 0 rather than NaN.
   auto safe = [&](OpBuilder &nb, Location l, Value m) -> Value {
@@ -150,39 +149,38 @@ SmallVector<Value> OnlineSoftmaxBuilder::kvStep(Value bIdx, Value hIdx,
                                           f32(nb, l, kNegInf));
     return arith::SelectOp::create(nb, l, isEmpty, f32(nb, l, 0.0f), m);
   };
-  Value p = generic(
-      {s, newMax}, tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br, bc},
-                                           b.getF32Type()),
-      {ij, iOnly, ij}, {par, par},
-      [&](OpBuilder &nb, Location l, ValueRange a) {
-        Value diff = arith::SubFOp::create(nb, l, a[0], safe(nb, l, a[1]));
-        linalg::YieldOp::create(nb, l,
-                                math::ExpOp::create(nb, l, diff).getResult());
-      });
+  Value p = generic({s, newMax},
+                    tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br, bc},
+                                            b.getF32Type()),
+                    {ij, iOnly, ij}, {par, par},
+                    [&](OpBuilder &nb, Location l, ValueRange a) {
+                      Value diff =
+                          arith::SubFOp::create(nb, l, a[0], safe(nb, l, a[1]));
+                      linalg::YieldOp::create(
+                          nb, l, math::ExpOp::create(nb, l, diff).getResult());
+                    });
   AffineMap i1 = map(1, {getAffineDimExpr(0, ctx)});
   Value alpha = generic(
-      {rowMax, newMax}, tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br},
-                                                b.getF32Type()),
+      {rowMax, newMax},
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br}, b.getF32Type()),
       {i1, i1, i1}, {par}, [&](OpBuilder &nb, Location l, ValueRange a) {
         Value diff = arith::SubFOp::create(nb, l, a[0], safe(nb, l, a[1]));
         linalg::YieldOp::create(nb, l,
                                 math::ExpOp::create(nb, l, diff).getResult());
       });
   // l' = alpha * l + rowsum(P): the sum uses P before dropout.
-  Value scaledSum = generic({alpha}, rowSum, {i1, i1}, {par},
-                            [&](OpBuilder &nb, Location l, ValueRange a) {
-                              linalg::YieldOp::create(
-                                  nb, l,
-                                  arith::MulFOp::create(nb, l, a[0], a[1])
-                                      .getResult());
-                            });
-  Value newSum = generic({p}, scaledSum, {ij, iOnly}, {par, red},
-                         [&](OpBuilder &nb, Location l, ValueRange a) {
-                           linalg::YieldOp::create(
-                               nb, l,
-                               arith::AddFOp::create(nb, l, a[0], a[1])
-                                   .getResult());
-                         });
+  Value scaledSum = generic(
+      {alpha}, rowSum, {i1, i1}, {par},
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        linalg::YieldOp::create(
+            nb, l, arith::MulFOp::create(nb, l, a[0], a[1]).getResult());
+      });
+  Value newSum = generic(
+      {p}, scaledSum, {ij, iOnly}, {par, red},
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        linalg::YieldOp::create(
+            nb, l, arith::AddFOp::create(nb, l, a[0], a[1]).getResult());
+      });
   float dropP = op.getDropoutP().convertToFloat();
   if (dropP > 0.0f) {
     // The keep bits: the [Br|1, Bc|1] block of the explicit dropout mask, or
@@ -230,19 +228,17 @@ SmallVector<Value> OnlineSoftmaxBuilder::kvStep(Value bIdx, Value hIdx,
   }
   // acc' = alpha * acc + P · V.
   AffineMap ie = map(2, {i, j});
-  Value scaledAcc = generic({alpha}, acc, {iOnly, ie}, {par, par},
-                            [&](OpBuilder &nb, Location l, ValueRange a) {
-                              linalg::YieldOp::create(
-                                  nb, l,
-                                  arith::MulFOp::create(nb, l, a[0], a[1])
-                                      .getResult());
-                            });
+  Value scaledAcc = generic(
+      {alpha}, acc, {iOnly, ie}, {par, par},
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        linalg::YieldOp::create(
+            nb, l, arith::MulFOp::create(nb, l, a[0], a[1]).getResult());
+      });
   // (i, e, j): acc[i, e] += P[i, j] * V[j, e].
   Value newAcc = generic(
       {p, vTile}, scaledAcc, {map(3, {i, e}), map(3, {e, j}), map(3, {i, j})},
       {par, par, red}, [&](OpBuilder &nb, Location l, ValueRange a) {
-        Value prod =
-            arith::MulFOp::create(nb, l, a[0], toF32(nb, l, a[1]));
+        Value prod = arith::MulFOp::create(nb, l, a[0], toF32(nb, l, a[1]));
         linalg::YieldOp::create(
             nb, l, arith::AddFOp::create(nb, l, a[2], prod).getResult());
       });
@@ -254,21 +250,20 @@ Value OnlineSoftmaxBuilder::finalOutput(Value acc, Value rowSum) {
   AffineExpr i, e;
   bindDims(b.getContext(), i, e);
   Type elt = op.getOutputType().getElementType();
-  Value init = tensor::EmptyOp::create(
-      b, loc, ArrayRef<int64_t>{br, valueDim}, elt);
-  return generic({acc, rowSum}, init,
-                 {map(2, {i, e}), map(2, {i}), map(2, {i, e})}, {par, par},
-                 [&](OpBuilder &nb, Location l, ValueRange a) {
-                   Value zero = f32(nb, l, 0.0f);
-                   Value isEmpty = arith::CmpFOp::create(
-                       nb, l, arith::CmpFPredicate::OEQ, a[1], zero);
-                   Value o = arith::SelectOp::create(
-                       nb, l, isEmpty, zero,
-                       arith::DivFOp::create(nb, l, a[0], a[1]));
-                   if (!elt.isF32())
-                     o = arith::TruncFOp::create(nb, l, elt, o);
-                   linalg::YieldOp::create(nb, l, o);
-                 });
+  Value init =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br, valueDim}, elt);
+  return generic(
+      {acc, rowSum}, init, {map(2, {i, e}), map(2, {i}), map(2, {i, e})},
+      {par, par}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value zero = f32(nb, l, 0.0f);
+        Value isEmpty =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, a[1], zero);
+        Value o = arith::SelectOp::create(
+            nb, l, isEmpty, zero, arith::DivFOp::create(nb, l, a[0], a[1]));
+        if (!elt.isF32())
+          o = arith::TruncFOp::create(nb, l, elt, o);
+        linalg::YieldOp::create(nb, l, o);
+      });
 }
 
 /// lse = m + log(l), -inf for rows with no allowed key.
@@ -276,25 +271,25 @@ Value OnlineSoftmaxBuilder::finalLse(Value rowMax, Value rowSum) {
   AffineMap i1 = b.getMultiDimIdentityMap(1);
   Value init =
       tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br}, b.getF32Type());
-  return generic({rowMax, rowSum}, init, {i1, i1, i1}, {par},
-                 [&](OpBuilder &nb, Location l, ValueRange a) {
-                   Value negInf = f32(nb, l, kNegInf);
-                   Value isEmpty = arith::CmpFOp::create(
-                       nb, l, arith::CmpFPredicate::OEQ, a[0], negInf);
-                   Value lse = arith::AddFOp::create(
-                       nb, l, a[0], math::LogOp::create(nb, l, a[1]));
-                   linalg::YieldOp::create(
-                       nb, l,
-                       arith::SelectOp::create(nb, l, isEmpty, negInf, lse)
-                           .getResult());
-                 });
+  return generic(
+      {rowMax, rowSum}, init, {i1, i1, i1}, {par},
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value negInf = f32(nb, l, kNegInf);
+        Value isEmpty = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ,
+                                              a[0], negInf);
+        Value lse = arith::AddFOp::create(nb, l, a[0],
+                                          math::LogOp::create(nb, l, a[1]));
+        linalg::YieldOp::create(
+            nb, l,
+            arith::SelectOp::create(nb, l, isEmpty, negInf, lse).getResult());
+      });
 }
 
 FailureOr<SmallVector<Value>> OnlineSoftmaxBuilder::build() {
   RankedTensorType qType = op.getQueryType(), kType = op.getKeyType(),
                    vType = op.getValueType();
-  if (qType.isDynamicDim(1) || kType.isDynamicDim(1) ||
-      qType.isDynamicDim(3) || vType.isDynamicDim(3))
+  if (qType.isDynamicDim(1) || kType.isDynamicDim(1) || qType.isDynamicDim(3) ||
+      vType.isDynamicDim(3))
     return op.emitOpError("attn-tile needs static head counts and head dims");
   if (br < 1 || bc < 1)
     return op.emitOpError("attn-tile: tile sizes must be >= 1, got block-q=")
@@ -312,8 +307,8 @@ FailureOr<SmallVector<Value>> OnlineSoftmaxBuilder::build() {
   SmallVector<OpFoldResult> outSizes = {batch, numHeads, queryLen,
                                         b.getIndexAttr(valueDim)};
   SmallVector<Value> inits = {tensor::EmptyOp::create(
-      b, loc, getAsOpFoldResult(ValueRange{batch, numHeads, queryLen,
-                                           idx(valueDim)}),
+      b, loc,
+      getAsOpFoldResult(ValueRange{batch, numHeads, queryLen, idx(valueDim)}),
       outElt)};
   if (op.getLse())
     inits.push_back(tensor::EmptyOp::create(
@@ -334,12 +329,12 @@ FailureOr<SmallVector<Value>> OnlineSoftmaxBuilder::build() {
   Value kvHead =
       group == 1 ? hIdx : arith::DivUIOp::create(b, loc, hIdx, idx(group));
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  Value qTile = paddedSlice(op.getQuery(), {bIdx, hIdx, q0, zero},
-                            {one, one, rows, b.getIndexAttr(headDim)}, br,
-                            headDim);
+  Value qTile =
+      paddedSlice(op.getQuery(), {bIdx, hIdx, q0, zero},
+                  {one, one, rows, b.getIndexAttr(headDim)}, br, headDim);
 
-  auto [first, last] = emitVisibleKeyBlocks(b, loc, mods, q0, rows, queryLen,
-                                            keyLen, bc);
+  auto [first, last] =
+      emitVisibleKeyBlocks(b, loc, mods, q0, rows, queryLen, keyLen, bc);
   Value acc0 = filled({br, valueDim}, 0.0f);
   Value max0 = filled({br}, kNegInf);
   Value sum0 = filled({br}, 0.0f);
@@ -448,12 +443,17 @@ struct AttnTilePass final : mlir::attn::impl::AttnTilePassBase<AttnTilePass> {
   }
 
   void runOnOperation() override {
+    // A packed batch is tiled as its dense masked form: correct, but every
+    // query block still visits every key block (the block-diagonal mask is
+    // data, not structure, to the tile loops).
+    IRRewriter rewriter(&getContext());
+    if (failed(expandPackedBatches(rewriter, getOperation())))
+      return signalPassFailure();
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
       if (isa<AttentionOp, AttentionGradOp>(op))
         ops.push_back(op);
     });
-    IRRewriter rewriter(&getContext());
     for (Operation *op : ops) {
       if (failed(checkSizeLimits(op, "attn-tile")))
         return signalPassFailure();
@@ -476,10 +476,8 @@ struct AttnTilePass final : mlir::attn::impl::AttnTilePassBase<AttnTilePass> {
 
 } // namespace
 
-FailureOr<SmallVector<Value>>
-mlir::attn::tileAttentionWithOnlineSoftmax(RewriterBase &rewriter,
-                                           AttentionOp op,
-                                           const OnlineSoftmaxTiling &tiling) {
+FailureOr<SmallVector<Value>> mlir::attn::tileAttentionWithOnlineSoftmax(
+    RewriterBase &rewriter, AttentionOp op, const OnlineSoftmaxTiling &tiling) {
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   return OnlineSoftmaxBuilder(rewriter, op, tiling).build();

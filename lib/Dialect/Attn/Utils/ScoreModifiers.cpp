@@ -23,8 +23,7 @@ ScoreModifiers ScoreModifiers::get(AttentionOpInterface op) {
     // (32-bit in the kernels) never sees the verifier's 2^62.
     // With a run-time length the clamp is kMaxRuntimeWindowReach, exact
     // while Lq + Lk stays within it (kernels-runtime refuses more).
-    int64_t lq = op.getQueryType().getDimSize(2),
-            lk = op.getKeyType().getDimSize(2);
+    int64_t lq = op.getQueryLenBound(), lk = op.getKeyLenBound();
     int64_t reach = ShapedType::isDynamic(lq) || ShapedType::isDynamic(lk)
                         ? kMaxRuntimeWindowReach
                         : lq + lk;

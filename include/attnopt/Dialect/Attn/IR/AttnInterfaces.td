@@ -18,13 +18,18 @@ def Attn_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
   let description = [{
     An op whose semantics include the attention scores
     `s = mask(softcap(scale * Q·Kᵀ))` and the dropout keep mask of
-    docs/semantics.md: `attn.attention` and `attn.attention_grad`.
+    docs/semantics.md: `attn.attention`, `attn.attention_grad` and their
+    packed variable-length forms `attn.varlen_attention` and
+    `attn.varlen_attention_grad` (tensors `[tokens, heads, dim]`, see
+    isPacked(); those have no mask operands).
   }];
   let methods = [
-    InterfaceMethod<"The query, [B, Hq, Lq, D].", "::mlir::Value", "getQuery">,
-    InterfaceMethod<"The key, [B, Hkv, Lk, D].", "::mlir::Value", "getKey">,
-    InterfaceMethod<"The value, [B, Hkv, Lk, Dv].", "::mlir::Value",
-                    "getValue">,
+    InterfaceMethod<"The query, [B, Hq, Lq, D] (packed: [Tq, Hq, D]).",
+                    "::mlir::Value", "getQuery">,
+    InterfaceMethod<"The key, [B, Hkv, Lk, D] (packed: [Tk, Hkv, D]).",
+                    "::mlir::Value", "getKey">,
+    InterfaceMethod<"The value, [B, Hkv, Lk, Dv] (packed: [Tk, Hkv, Dv]).",
+                    "::mlir::Value", "getValue">,
     InterfaceMethod<"The optional boolean or additive mask.", "::mlir::Value",
                     "getMask">,
     InterfaceMethod<"The explicit i1 dropout keep mask, or null.",
@@ -50,8 +55,25 @@ def Attn_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
     float getEffectiveScale() {
       if (::mlir::FloatAttr scale = $_op.getScaleAttr())
         return scale.getValue().convertToFloat();
-      int64_t d = $_op.getQueryType().getDimSize(3);
+      int64_t d = getHeadDimSize();
       return static_cast<float>(1.0 / std::sqrt(static_cast<double>(d)));
+    }
+    /// Whether the op works on a packed variable-length batch: tensors of
+    /// [tokens, heads, dim] whose sequences the i32 `cu_seqlens_q` /
+    /// `cu_seqlens_k` offsets delimit (docs/semantics.md, section 14).
+    bool isPacked() { return getQueryType().getRank() == 3; }
+    /// The query/key head dim D (the query's last dimension).
+    int64_t getHeadDimSize() {
+      return getQueryType().getDimSize(getQueryType().getRank() - 1);
+    }
+    /// A static bound on every sequence's query length: Lq, or for a packed
+    /// batch the total query tokens; ShapedType::kDynamic if unknown.
+    int64_t getQueryLenBound() {
+      return getQueryType().getDimSize(isPacked() ? 0 : 2);
+    }
+    /// A static bound on every sequence's key length, as getQueryLenBound.
+    int64_t getKeyLenBound() {
+      return getKeyType().getDimSize(isPacked() ? 0 : 2);
     }
     /// Query heads per key/value head (Hq / Hkv); requires static heads.
     int64_t getGroupSize() {

@@ -209,4 +209,161 @@ def Attn_AttentionGradOp : Attn_Op<"attention_grad", [
   }];
 }
 
+def Attn_VarlenAttentionOp : Attn_Op<"varlen_attention", [
+    Pure, AttrSizedOperandSegments, Attn_AttentionOpInterface,
+    DeclareOpInterfaceMethods<AggregatedOpInterface, ["decomposeOperation"]>]> {
+  let summary = "Attention over a packed batch of variable-length sequences";
+  let description = [{
+    `attn.attention` applied to each sequence of a packed batch on its own.
+    The query tokens of all `B` sequences are concatenated into `query`
+    (`[Tq, Hq, D]`, token-major like FlashAttention's varlen API), the key
+    and value tokens into `key` (`[Tk, Hkv, D]`) and `value`
+    (`[Tk, Hkv, Dv]`). Sequence `b` owns query tokens
+    `[cu_seqlens_q[b], cu_seqlens_q[b+1])` and key/value tokens
+    `[cu_seqlens_k[b], cu_seqlens_k[b+1])`; both offset tensors are
+    `tensor<(B+1)xi32>` with offset 0 first, non-decreasing, and the total
+    token count last. A sequence may be empty on either side.
+
+    Within sequence `b`, the scores, softcap, `causal` and `window` rules
+    and the softmax are those of `attn.attention` with `Lq` and `Lk` the
+    sequence's own lengths (so `causal = bottom_right` aligns each
+    sequence's last query with its last key); a query never sees another
+    sequence's keys. `output` is `[Tq, Hq, Dv]`, the optional `lse` is
+    `[Hq, Tq]` f32 (per token, -inf for a token with no allowed key).
+    Equivalently: `attn.attention` with batch 1 on the concatenated sequence
+    (query `[1, Hq, Tq, D]`) with a block-diagonal boolean mask; that is the
+    reference decomposition, and it fixes the Philox dropout coordinates:
+    element (h, t, u) of the packed scores (query token t, key token u) is
+    kept iff `philox_keep(seed, offset, 0, h, t, u, p)` with `Hq` heads and
+    `Tq` query rows (docs/semantics.md, section 14).
+
+    There is no `mask` or `dropout_mask` operand (no per-sequence score
+    tensor to broadcast); express masks through `causal` and `window`.
+
+    Example:
+
+    ```mlir
+    %out, %lse = attn.varlen_attention
+        ins(%q, %k, %v : tensor<?x32x128xbf16>, tensor<?x8x128xbf16>,
+                         tensor<?x8x128xbf16>)
+        seqlens(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+        {causal = #attn.causal<bottom_right>}
+        -> tensor<?x32x128xbf16>, tensor<32x?xf32>
+    ```
+  }];
+
+  let arguments = (ins
+    AnyRankedTensor:$query,
+    AnyRankedTensor:$key,
+    AnyRankedTensor:$value,
+    AnyRankedTensor:$cu_seqlens_q,
+    AnyRankedTensor:$cu_seqlens_k,
+    Optional<I64>:$seed,
+    Optional<I64>:$offset,
+    OptionalAttr<F32Attr>:$scale,
+    DefaultValuedAttr<Attn_CausalModeAttr, "::mlir::attn::CausalMode::none">:$causal,
+    OptionalAttr<DenseI64ArrayAttr>:$window,
+    OptionalAttr<F32Attr>:$softcap,
+    DefaultValuedAttr<F32Attr, "0.0f">:$dropout_p
+  );
+  let results = (outs
+    AnyRankedTensor:$output,
+    Optional<AnyRankedTensor>:$lse
+  );
+
+  let assemblyFormat = [{
+    `ins` `(` $query `,` $key `,` $value `:` type($query) `,` type($key) `,`
+              type($value) `)`
+    `seqlens` `(` $cu_seqlens_q `,` $cu_seqlens_k `:` type($cu_seqlens_q) `,`
+                  type($cu_seqlens_k) `)`
+    (`rng` `(` $seed^ `,` $offset `)`)?
+    attr-dict `->` type($output) (`,` type($lse)^)?
+  }];
+
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    RankedTensorType getOutputType() {
+      return ::llvm::cast<RankedTensorType>(getOutput().getType());
+    }
+    /// No mask operands on a packed batch (AttentionOpInterface).
+    ::mlir::Value getMask() { return {}; }
+    ::mlir::Value getDropoutMask() { return {}; }
+  }];
+}
+
+def Attn_VarlenAttentionGradOp : Attn_Op<"varlen_attention_grad", [
+    Pure, AttrSizedOperandSegments, Attn_AttentionOpInterface,
+    DeclareOpInterfaceMethods<AggregatedOpInterface, ["decomposeOperation"]>]> {
+  let summary = "Gradients of attention over a packed variable-length batch";
+  let description = [{
+    The backward pass of `attn.varlen_attention`, as `attn.attention_grad`
+    is that of `attn.attention`: given the forward inputs and offsets, its
+    results `output` (`[Tq, Hq, Dv]`) and `lse` (`[Hq, Tq]` f32) and the
+    gradient `grad_output` (`[Tq, Hq, Dv]`), returns the gradients with
+    respect to `query`, `key` and `value` in their packed shapes. Each
+    sequence's gradients are those of `attn.attention_grad` on that sequence
+    alone; the score attributes and `rng` must be the forward's.
+
+    Example:
+
+    ```mlir
+    %dq, %dk, %dv = attn.varlen_attention_grad
+        ins(%q, %k, %v : tensor<?x32x128xbf16>, tensor<?x8x128xbf16>,
+                         tensor<?x8x128xbf16>)
+        seqlens(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+        forward(%o, %lse : tensor<?x32x128xbf16>, tensor<32x?xf32>)
+        grad_output(%do : tensor<?x32x128xbf16>)
+        {causal = #attn.causal<bottom_right>}
+        -> tensor<?x32x128xbf16>, tensor<?x8x128xbf16>, tensor<?x8x128xbf16>
+    ```
+  }];
+
+  let arguments = (ins
+    AnyRankedTensor:$query,
+    AnyRankedTensor:$key,
+    AnyRankedTensor:$value,
+    AnyRankedTensor:$cu_seqlens_q,
+    AnyRankedTensor:$cu_seqlens_k,
+    AnyRankedTensor:$output,
+    AnyRankedTensor:$lse,
+    AnyRankedTensor:$grad_output,
+    Optional<I64>:$seed,
+    Optional<I64>:$offset,
+    OptionalAttr<F32Attr>:$scale,
+    DefaultValuedAttr<Attn_CausalModeAttr, "::mlir::attn::CausalMode::none">:$causal,
+    OptionalAttr<DenseI64ArrayAttr>:$window,
+    OptionalAttr<F32Attr>:$softcap,
+    DefaultValuedAttr<F32Attr, "0.0f">:$dropout_p,
+    UnitAttr:$deterministic
+  );
+  let results = (outs
+    AnyRankedTensor:$grad_query,
+    AnyRankedTensor:$grad_key,
+    AnyRankedTensor:$grad_value
+  );
+
+  let assemblyFormat = [{
+    `ins` `(` $query `,` $key `,` $value `:` type($query) `,` type($key) `,`
+              type($value) `)`
+    `seqlens` `(` $cu_seqlens_q `,` $cu_seqlens_k `:` type($cu_seqlens_q) `,`
+                  type($cu_seqlens_k) `)`
+    `forward` `(` $output `,` $lse `:` type($output) `,` type($lse) `)`
+    `grad_output` `(` $grad_output `:` type($grad_output) `)`
+    (`rng` `(` $seed^ `,` $offset `)`)?
+    attr-dict `->` type($grad_query) `,` type($grad_key) `,` type($grad_value)
+  }];
+
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    RankedTensorType getOutputType() {
+      return ::llvm::cast<RankedTensorType>(getOutput().getType());
+    }
+    /// No mask operands on a packed batch (AttentionOpInterface).
+    ::mlir::Value getMask() { return {}; }
+    ::mlir::Value getDropoutMask() { return {}; }
+  }];
+}
+
 #endif // ATTNOPT_DIALECT_ATTN_IR_ATTNOPS_TD

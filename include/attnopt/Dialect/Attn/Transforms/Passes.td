@@ -6,8 +6,8 @@
 include "mlir/Pass/PassBase.td"
 
 def AttnDecomposePass : Pass<"attn-decompose"> {
-  let summary = "Lower attn.attention and attn.attention_grad to the unfused "
-                "linalg reference form";
+  let summary = "Lower the attn ops (forward, gradient, packed batches) to "
+                "the unfused linalg reference form";
   let description = [{
     Rewrites every `attn.attention_grad` into the gradient formulas of
     docs/semantics.md (materializing P, dP and dS), and every
@@ -38,6 +38,13 @@ def AttnDecomposePass : Pass<"attn-decompose"> {
     ...
     %o = linalg.generic {... reduction over j: sum p * v}
     ```
+
+    The packed-batch ops `attn.varlen_attention` and
+    `attn.varlen_attention_grad` are first rewritten into the batch-1
+    `attn.attention` / `attn.attention_grad` over the concatenated sequence
+    with a block-diagonal boolean mask built from the offsets (their
+    definition, docs/semantics.md section 14), which are then decomposed as
+    above.
 
     The decomposition needs static head counts (the GQA head map is an affine
     `floordiv`); other dimensions may be dynamic.

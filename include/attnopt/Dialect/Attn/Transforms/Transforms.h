@@ -33,6 +33,12 @@ FailureOr<SmallVector<Value>>
 tileAttentionGradWithRecomputation(RewriterBase &rewriter, AttentionGradOp op,
                                    const OnlineSoftmaxTiling &tiling);
 
+/// Rewrites every attn.varlen_attention(_grad) under `root` into its
+/// definition: transposes to the batch-1 dense form, a block-diagonal i1
+/// mask built from the offsets, and one attn.attention(_grad) without
+/// causal or window (docs/semantics.md, section 14).
+LogicalResult expandPackedBatches(RewriterBase &rewriter, Operation *root);
+
 } // namespace mlir::attn
 
 #endif // ATTNOPT_DIALECT_ATTN_TRANSFORMS_TRANSFORMS_H
