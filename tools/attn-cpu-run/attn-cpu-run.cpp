@@ -57,7 +57,12 @@ static llvm::cl::list<std::string> sizeDraws(
     "sizes",
     llvm::cl::desc("Values of the dynamic batch and sequence lengths, e.g. "
                    "batch=2,query_len=100,key_len=77; repeat to run each op "
-                   "with run-time sizes once per draw (compiled once)"),
+                   "with run-time sizes once per draw (compiled once). For "
+                   "the packed ops (attn.varlen_attention*) batch is the "
+                   "number of sequences and query_len / key_len the token "
+                   "totals; the sequence lengths are drawn at random (a "
+                   "random split of each total; keys split like queries "
+                   "when the totals are equal)"),
     llvm::cl::value_desc("batch=B,query_len=LQ,key_len=LK"));
 
 int main(int argc, char **argv) {
