@@ -18,6 +18,8 @@ const char *dtypeName(DType t) {
     return "f32";
   case DType::I1:
     return "i1";
+  case DType::I32:
+    return "i32";
   }
   return "?";
 }
@@ -31,6 +33,8 @@ bool parseDType(const std::string &name, DType &out) {
     out = DType::F32;
   else if (name == "i1")
     out = DType::I1;
+  else if (name == "i32")
+    out = DType::I32;
   else
     return false;
   return true;

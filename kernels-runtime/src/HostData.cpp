@@ -40,6 +40,12 @@ double HostTensor::store(int64_t index, double value) {
   case DType::I1:
     *p = value != 0.0 ? 1 : 0;
     return *p;
+  case DType::I32: {
+    // Offsets and sizes: exact integers (callers store values in range).
+    int32_t i = static_cast<int32_t>(std::llround(value));
+    std::memcpy(p, &i, 4);
+    return i;
+  }
   }
   return 0.0;
 }
@@ -144,6 +150,15 @@ static std::vector<double> fillWith(HostTensor &t, bool keep,
       uint8_t *p = static_cast<uint8_t *>(data);
       for (int64_t i = begin; i < end; ++i) {
         p[i] = valueAt(i) != 0.0 ? 1 : 0;
+        if (kept)
+          kept[i] = p[i];
+      }
+      break;
+    }
+    case DType::I32: {
+      int32_t *p = static_cast<int32_t *>(data);
+      for (int64_t i = begin; i < end; ++i) {
+        p[i] = static_cast<int32_t>(std::llround(valueAt(i)));
         if (kept)
           kept[i] = p[i];
       }

@@ -30,7 +30,15 @@ const char *causalName(CausalMode c) {
 }
 
 const char *opName(KernelOp op) {
-  return op == KernelOp::Attention ? "attention" : "attention_grad";
+  switch (op) {
+  case KernelOp::Attention:
+    return "attention";
+  case KernelOp::AttentionGrad:
+    return "attention_grad";
+  case KernelOp::VarlenAttention:
+    return "varlen_attention";
+  }
+  return "?";
 }
 
 const char *stageName(GradStage s) {
@@ -91,8 +99,9 @@ attnopt::ref::AttentionProblem KernelSpec::problem() const {
   p.batch = batch;
   p.queryHeads = queryHeads;
   p.kvHeads = kvHeads;
-  p.queryLen = queryLen;
-  p.keyLen = keyLen;
+  // A packed batch's lengths are its token totals (PackedBatch).
+  p.queryLen = isVarlen() ? totalQueryTokens : queryLen;
+  p.keyLen = isVarlen() ? totalKeyTokens : keyLen;
   p.headDim = headDim;
   p.valueDim = valueDim;
   p.scale = scale;
@@ -115,8 +124,17 @@ attnopt::ref::AttentionProblem KernelSpec::problem() const {
 }
 
 double KernelSpec::forwardFlops() const {
-  double f = 2.0 * double(batch) * double(queryHeads) * double(queryLen) *
-             double(keyLen) * double(headDim + valueDim);
+  double lengthProducts = double(batch) * double(queryLen) * double(keyLen);
+  if (isVarlen()) {
+    // Each sequence attends only to its own keys: sum Lq_b * Lk_b.
+    lengthProducts = 0.0;
+    for (size_t b = 0; b + 1 < cuSeqlensQ.size() && b + 1 < cuSeqlensK.size();
+         ++b)
+      lengthProducts += double(cuSeqlensQ[b + 1] - cuSeqlensQ[b]) *
+                        double(cuSeqlensK[b + 1] - cuSeqlensK[b]);
+  }
+  double f = 2.0 * double(queryHeads) * lengthProducts *
+             double(headDim + valueDim);
   return flopsHalvedForCausal() ? f / 2.0 : f;
 }
 
@@ -201,9 +219,25 @@ const char *const kParamNames[] = {
     "query",  "key",    "value", "mask",  "dropout_mask", "seed",
     "offset", "output", "lse",   "batch", "query_len",    "key_len"};
 
+/// Every parameter name of a packed forward kernel (varlen_attention).
+const char *const kVarlenParamNames[] = {
+    "query",  "key",    "value", "cu_seqlens_q", "cu_seqlens_k",
+    "seed",   "offset", "output", "lse",         "batch",
+    "total_query_tokens",        "total_key_tokens"};
+
 /// Whether `name` is a run-time size parameter (kind "i32").
 bool isSizeParamName(const std::string &name) {
-  return name == "batch" || name == "query_len" || name == "key_len";
+  return name == "batch" || name == "query_len" || name == "key_len" ||
+         name == "total_query_tokens" || name == "total_key_tokens";
+}
+
+/// The kernel's value of size `name` (kRuntimeSize where run-time).
+int64_t sizeOf(const KernelSpec &k, const std::string &name) {
+  return name == "batch"              ? k.batch
+         : name == "query_len"        ? k.queryLen
+         : name == "key_len"          ? k.keyLen
+         : name == "total_query_tokens" ? k.totalQueryTokens
+                                        : k.totalKeyTokens;
 }
 
 /// A size as the manifest writes it: "null" for a run-time one.
@@ -397,9 +431,7 @@ private:
   /// A size parameter (kind "i32") is only for a run-time size.
   void checkSizeParam(const Value &nameValue, const std::string &at,
                       const KernelSpec &k, const std::string &name) const {
-    const int64_t value = name == "batch"       ? k.batch
-                          : name == "query_len" ? k.queryLen
-                                                : k.keyLen;
+    const int64_t value = sizeOf(k, name);
     if (value != kRuntimeSize)
       fail(nameValue, at + ": listed, but the kernel's '" + name + "' is " +
                           std::to_string(value) +
@@ -438,12 +470,18 @@ private:
     return s;
   }
 
-  DType dtype(const Value &v, const std::string &name, bool allowI1) const {
+  /// With `allowI32` (tensor parameters, which are then compared with
+  /// what their name needs), also i32 (the offsets of a packed batch).
+  DType dtype(const Value &v, const std::string &name, bool allowI1,
+              bool allowI32 = false) const {
     std::string s = string(v, name);
     DType t;
-    if (!parseDType(s, t) || (!allowI1 && t == DType::I1))
+    if (!parseDType(s, t) || (!allowI1 && t == DType::I1) ||
+        (!allowI32 && t == DType::I32))
       fail(v, name + ": unknown dtype \"" + s + "\" (expected " +
-                  (allowI1 ? "i1, f16, bf16 or f32" : "f16, bf16 or f32") +
+                  (allowI32  ? "i1, i32, f16, bf16 or f32"
+                   : allowI1 ? "i1, f16, bf16 or f32"
+                             : "f16, bf16 or f32") +
                   ")");
     return t;
   }
@@ -469,6 +507,9 @@ private:
   void checkLaunch(const Value &kernel, KernelSpec &k, const Codegen &cg) const;
   void params(const Value &v, KernelSpec &k);
   void gradParams(const Value &v, KernelSpec &k);
+  void varlenFields(const Value &v, KernelSpec &k);
+  void varlenParams(const Value &v, KernelSpec &k);
+  void checkVarlenGrid(const Value &v, KernelSpec &k, const Codegen &cg) const;
   void workspaceParam(const Value &pv, const std::string &at,
                       const KernelSpec &k, ParamSpec &p);
   void checkTensorParam(const Value &pv, const std::string &at, ParamSpec &p,
@@ -768,6 +809,9 @@ void Validator::checkForwardLink(const Value &fv, const KernelSpec &k,
   if (f->isGrad())
     fail(fv, who + " is a backward kernel (\"op\": \"attention_grad\"), "
                    "not a forward one");
+  if (f->isVarlen())
+    fail(fv, who + " is a packed forward kernel (\"op\": "
+                   "\"varlen_attention\"); no backward kernel runs on one");
   if (!f->hasLse)
     fail(fv, who + " does not write lse (has_lse is false); the backward "
                    "needs the forward's lse");
@@ -803,6 +847,7 @@ KernelSpec Validator::kernel(const Value &v) {
   checkKeys(v,
             {"name", "source", "op", "stage", "deterministic", "forward",
              "group", "dtype", "batch", "query_heads", "kv_heads",
+             "total_query_tokens", "total_key_tokens",
              "query_len", "key_len", "head_dim", "value_dim", "scale",
              "causal", "window", "softcap", "dropout_p", "mask",
              "dropout_mask", "has_lse", "grid", "block",
@@ -822,8 +867,11 @@ KernelSpec Validator::kernel(const Value &v) {
       k.op = KernelOp::Attention;
     else if (text == "attention_grad")
       k.op = KernelOp::AttentionGrad;
+    else if (text == "varlen_attention")
+      k.op = KernelOp::VarlenAttention;
     else
-      fail(*op, "op: expected \"attention\" or \"attention_grad\", got \"" +
+      fail(*op, "op: expected \"attention\", \"attention_grad\" or "
+                "\"varlen_attention\", got \"" +
                     text + "\"");
   }
   if (!k.isGrad()) {
@@ -864,6 +912,8 @@ KernelSpec Validator::kernel(const Value &v) {
   k.kvHeads = positive(kvHeads, "kv_heads");
   k.queryLen = lengthField(field(v, "query_len", what), "query_len");
   k.keyLen = lengthField(field(v, "key_len", what), "key_len");
+  // The token totals and the per-sequence lengths of a packed kernel.
+  varlenFields(v, k);
   k.headDim = positive(field(v, "head_dim", what), "head_dim");
   k.valueDim = positive(field(v, "value_dim", what), "value_dim");
   if (k.queryHeads % k.kvHeads != 0)
@@ -947,8 +997,12 @@ KernelSpec Validator::kernel(const Value &v) {
     }
     return true;
   };
-  k.hasMask =
-      maskField(field(v, "mask", what), "mask", k.maskDtype, k.maskShape);
+  // A packed kernel has no [B, Hq, Lq, Lk] score tensor to broadcast a mask
+  // over (docs/semantics.md §14): varlenFields saw to it that its "mask",
+  // if there, is null.
+  if (!k.isVarlen())
+    k.hasMask =
+        maskField(field(v, "mask", what), "mask", k.maskDtype, k.maskShape);
 
   // Optional (absent = null): the explicit dropout keep mask.
   if (const Value *keep = v.find("dropout_mask")) {
@@ -1001,6 +1055,8 @@ KernelSpec Validator::kernel(const Value &v) {
 
   if (k.isGrad())
     gradParams(field(v, "params", what), k);
+  else if (k.isVarlen())
+    varlenParams(field(v, "params", what), k);
   else
     params(field(v, "params", what), k);
   return k;
@@ -1026,8 +1082,9 @@ void Validator::checkLaunch(const Value &v, KernelSpec &k,
       k.stage == GradStage::None || k.stage == GradStage::DKDV ||
       k.stage == GradStage::DKDVDQ || k.stage == GradStage::DQ;
   const std::string what =
-      k.isGrad() ? "a \"" + std::string(stageName(k.stage)) + "\" kernel"
-                 : std::string("a forward kernel");
+      k.isGrad()     ? "a \"" + std::string(stageName(k.stage)) + "\" kernel"
+      : k.isVarlen() ? std::string("a \"varlen_attention\" kernel")
+                     : std::string("a forward kernel");
   if (cg.mma && cg.kernel) {
     bool tensorCore = cg.kernel->text == "tensor-core";
     bool multiplies = cg.mma->text != "none";
@@ -1069,6 +1126,10 @@ void Validator::checkLaunch(const Value &v, KernelSpec &k,
     fail(*cg.keyBlockParts, "codegen.key_block_parts: only a \"dkdv\" or "
                             "\"dkdv_dq\" kernel splits its key blocks, not " +
                                 what);
+  if (k.isVarlen()) {
+    checkVarlenGrid(v, k, cg);
+    return;
+  }
   const Value *tile = overKeys ? cg.blockKV : cg.blockQ;
   if (!tile) {
     // Without the tile there is no formula to compute a run-time grid.
@@ -1213,7 +1274,7 @@ void Validator::params(const Value &v, KernelSpec &k) {
       fail(nameValue, at + ": listed, but has_lse is false");
 
     const Value &dt = field(pv, "dtype", at);
-    p.dtype = dtype(dt, at + ": dtype", /*allowI1=*/true);
+    p.dtype = dtype(dt, at + ": dtype", /*allowI1=*/true, /*allowI32=*/true);
     if (p.dtype != wantType)
       fail(dt, at + ": dtype: expected " + dtypeName(wantType) +
                    (p.name == "lse"            ? " (lse is always f32)"
@@ -1294,7 +1355,7 @@ void Validator::checkTensorParam(const Value &pv, const std::string &at,
                    p.name + "', got \"" + roleText + "\"");
   p.isOutput = want.output;
   const Value &dt = field(pv, "dtype", at);
-  p.dtype = dtype(dt, at + ": dtype", /*allowI1=*/true);
+  p.dtype = dtype(dt, at + ": dtype", /*allowI1=*/true, /*allowI32=*/true);
   if (p.dtype != want.dtype)
     fail(dt, at + ": dtype: expected " + dtypeName(want.dtype) +
                  want.dtypeNote + ", got " + dtypeName(p.dtype));
@@ -1341,7 +1402,7 @@ void Validator::workspaceParam(const Value &pv, const std::string &at,
     fail(role, at + ": role: expected \"workspace\" for '" + p.name +
                    "', got \"" + roleText + "\"");
   const Value &dt = field(pv, "dtype", at);
-  p.dtype = dtype(dt, at + ": dtype", /*allowI1=*/true);
+  p.dtype = dtype(dt, at + ": dtype", /*allowI1=*/true, /*allowI32=*/true);
   if (p.dtype != DType::F32)
     fail(dt, at + ": dtype: expected f32 (workspaces are f32), got " +
                  dtypeName(p.dtype));
@@ -1608,6 +1669,228 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
   }
 }
 
+
+/// The fields of a packed forward kernel ("op": "varlen_attention",
+/// docs/semantics.md §14): the token totals, which no other op has; no
+/// single query or key length (each sequence has its own, from the
+/// offsets), and no mask or explicit dropout mask.
+void Validator::varlenFields(const Value &v, KernelSpec &k) {
+  const char *const totals[] = {"total_query_tokens", "total_key_tokens"};
+  if (!k.isVarlen()) {
+    for (const char *name : totals)
+      if (const Value *f = v.find(name))
+        fail(*f, std::string(name) + ": only a packed kernel (\"op\": "
+                                     "\"varlen_attention\") has this field");
+    return;
+  }
+  const std::string what = "a packed kernel (\"op\": \"varlen_attention\")";
+  for (const char *name : {"query_len", "key_len"}) {
+    const Value &f = *v.find(name); // present: kernel() read it
+    if (!f.isNull())
+      fail(f, std::string(name) +
+                  ": expected null for a \"varlen_attention\" kernel (each "
+                  "sequence's length comes from cu_seqlens_q / "
+                  "cu_seqlens_k), " +
+                  got(f));
+  }
+  k.totalQueryTokens =
+      lengthField(field(v, totals[0], what), totals[0]);
+  k.totalKeyTokens = lengthField(field(v, totals[1], what), totals[1]);
+  for (const char *name : {"mask", "dropout_mask"})
+    if (const Value *f = v.find(name))
+      if (!f->isNull())
+        fail(*f, std::string(name) +
+                     ": a \"varlen_attention\" kernel takes none (a packed "
+                     "batch has no [B, Hq, Lq, Lk] score tensor to apply one "
+                     "to): expected null or no field, " +
+                     got(*f));
+}
+
+/// A packed kernel's grid: one block per (query block of the longest
+/// sequence, query head, sequence). x is always computed at launch from the
+/// offsets (max(1, ceil(max_b Lq_b / codegen.block_q)); a block whose query
+/// block starts past its own sequence's end exits at once), so it must be
+/// null, and the kernel must carry codegen.block_q.
+void Validator::checkVarlenGrid(const Value &v, KernelSpec &k,
+                                const Codegen &cg) const {
+  if (!cg.blockQ)
+    fail(v, "a \"varlen_attention\" kernel needs codegen.block_q (its grid "
+            "is computed at launch from the longest sequence)");
+  k.gridTile = cg.blockQ->asInteger();
+  k.gridParts = 1;
+  const Value &grid = *v.find("grid");
+  if (k.grid[0] != 0)
+    fail(grid.array[0],
+         "grid[0]: expected null for a \"varlen_attention\" kernel (x = "
+         "max(1, ceil(longest query sequence / codegen.block_q)), computed "
+         "at launch from the offsets), got " +
+             grid.array[0].text);
+  const std::array<int64_t, 3> want = {
+      0, k.queryHeads, k.batch == kRuntimeSize ? 0 : k.batch};
+  if (int64_t(k.grid[1]) == want[1] && int64_t(k.grid[2]) == want[2])
+    return;
+  auto text = [](auto g) {
+    auto entry = [](int64_t x) { return x == 0 ? kRuntimeSize : x; };
+    return formatShape({entry(g[0]), entry(g[1]), entry(g[2])});
+  };
+  fail(grid, "grid: " + text(k.grid) +
+                 " does not match the problem: a \"varlen_attention\" kernel "
+                 "runs one block per (query block of the longest sequence, "
+                 "query head, sequence) = (null: computed at launch, "
+                 "query_heads, batch) = " +
+                 text(want));
+}
+
+/// The packed forward ABI (docs/kernel-manifest.md): query, key, value,
+/// cu_seqlens_q, cu_seqlens_k (all inputs), seed and offset (together;
+/// required with dropout), output, lse (exactly when has_lse), then the
+/// run-time sizes batch, total_query_tokens, total_key_tokens (those that
+/// are null) as i32 values.
+void Validator::varlenParams(const Value &v, KernelSpec &k) {
+  if (!v.isArray())
+    fail(v, "params: expected an array of parameter objects, " + got(v));
+  bool listsRng = false;
+  for (const Value &pv : v.array)
+    if (pv.isObject())
+      if (const Value *n = pv.find("name"))
+        listsRng = listsRng || (n->isString() && (n->text == "seed" ||
+                                                  n->text == "offset"));
+  std::vector<std::string> order = {"query", "key", "value", "cu_seqlens_q",
+                                    "cu_seqlens_k"};
+  if (listsRng || k.dropoutP > 0.0f) {
+    order.push_back("seed");
+    order.push_back("offset");
+  }
+  order.push_back("output");
+  if (k.hasLse)
+    order.push_back("lse");
+  for (const char *n : {"batch", "total_query_tokens", "total_key_tokens"})
+    if (sizeOf(k, n) == kRuntimeSize)
+      order.push_back(n);
+  std::string orderText;
+  for (const std::string &n : order)
+    orderText += (orderText.empty() ? "" : ", ") + n;
+  const std::string abi =
+      " (the \"varlen_attention\" parameters, in order: " + orderText + ")";
+  auto why = [&](const std::string &n) -> std::string {
+    if (n == "seed" || n == "offset")
+      return k.dropoutP > 0.0f ? " (dropout_p > 0 needs the seed and offset "
+                                 "parameters)"
+                               : " (seed and offset come together)";
+    if (n == "lse")
+      return " (has_lse is true)";
+    if (isSizeParamName(n))
+      return " (the kernel's " + n + " is null: a run-time size)";
+    return "";
+  };
+
+  for (size_t idx = 0; idx < v.array.size(); ++idx) {
+    const Value &pv = v.array[idx];
+    std::string at = "params[" + std::to_string(idx) + "]";
+    if (!pv.isObject())
+      fail(pv, at + ": expected a parameter object, " + got(pv));
+    ParamSpec p;
+    const Value &nameValue = field(pv, "name", at);
+    p.name = string(nameValue, at + ".name");
+    bool known = false;
+    for (const char *n : kVarlenParamNames)
+      known = known || p.name == n;
+    if (!known)
+      fail(nameValue, at + ".name: unknown parameter \"" + p.name +
+                          "\" for a \"varlen_attention\" kernel (expected "
+                          "query, key, value, cu_seqlens_q, cu_seqlens_k, "
+                          "seed, offset, output, lse, batch, "
+                          "total_query_tokens or total_key_tokens)");
+    for (size_t j = 0; j < k.params.size(); ++j)
+      if (k.params[j].name == p.name)
+        fail(nameValue, at + ": parameter '" + p.name +
+                            "' is listed twice (also params[" +
+                            std::to_string(j) + "])");
+    const bool size = isSizeParamName(p.name);
+    if (size)
+      checkSizeParam(nameValue, "param '" + p.name + "'", k, p.name);
+    if (p.name == "lse" && !k.hasLse)
+      fail(nameValue, "param 'lse': listed, but has_lse is false");
+    if (idx >= order.size())
+      fail(nameValue, at + ": unexpected parameter '" + p.name +
+                          "' after the last one" + abi);
+    if (p.name != order[idx]) {
+      // order[idx] is either missing altogether or listed later.
+      bool listedLater = false;
+      for (size_t j = idx + 1; j < v.array.size(); ++j)
+        if (const Value *n =
+                v.array[j].isObject() ? v.array[j].find("name") : nullptr)
+          listedLater =
+              listedLater || (n->isString() && n->text == order[idx]);
+      if (!listedLater)
+        fail(nameValue, at + ": missing parameter '" + order[idx] +
+                            "' before '" + p.name + "'" + why(order[idx]) +
+                            abi);
+      fail(nameValue, at + ": expected parameter '" + order[idx] +
+                          "' here, got '" + p.name + "'" + abi);
+    }
+    at = "param '" + p.name + "'";
+
+    bool scalar = p.name == "seed" || p.name == "offset" || size;
+    const char *wantKind = size ? "i32" : scalar ? "u64" : "tensor";
+    const Value &kind = field(pv, "kind", at);
+    std::string kindText = string(kind, at + ": kind");
+    if (kindText != "tensor" && kindText != "u64" && kindText != "i32")
+      fail(kind, at + ": kind: expected \"tensor\", \"u64\" or \"i32\", "
+                      "got \"" + kindText + "\"");
+    if (kindText != wantKind)
+      fail(kind, at + ": kind: expected \"" + std::string(wantKind) +
+                     "\" for '" + p.name + "', got \"" + kindText + "\"");
+    if (scalar) {
+      p.kind = size ? ParamSpec::Kind::I32 : ParamSpec::Kind::U64;
+      checkKeys(pv, {"name", "kind", "role"}, at);
+      if (const Value *role = pv.find("role"))
+        if (string(*role, at + ": role") != "input")
+          fail(*role, at + ": role: expected \"input\", got \"" +
+                          role->text + "\"");
+      k.params.push_back(std::move(p));
+      continue;
+    }
+
+    // Token-major tensors: [tokens, heads, width].
+    TensorExpectation want;
+    want.dtype = k.dtype;
+    const std::string &n = p.name;
+    const int64_t tq = k.totalQueryTokens, tk = k.totalKeyTokens;
+    if (n == "query") {
+      want.shape = {tq, k.queryHeads, k.headDim};
+      want.shapeText = "[total_query_tokens, query_heads, head_dim]";
+    } else if (n == "key") {
+      want.shape = {tk, k.kvHeads, k.headDim};
+      want.shapeText = "[total_key_tokens, kv_heads, head_dim]";
+    } else if (n == "value") {
+      want.shape = {tk, k.kvHeads, k.valueDim};
+      want.shapeText = "[total_key_tokens, kv_heads, value_dim]";
+    } else if (n == "output") {
+      want.output = true;
+      want.shape = {tq, k.queryHeads, k.valueDim};
+      want.shapeText = "[total_query_tokens, query_heads, value_dim]";
+    } else if (n == "lse") {
+      want.output = true;
+      want.dtype = DType::F32;
+      want.dtypeNote = " (lse is always f32)";
+      want.shape = {k.queryHeads, tq};
+      want.shapeText = "[query_heads, total_query_tokens]";
+    } else { // cu_seqlens_q, cu_seqlens_k
+      want.dtype = DType::I32;
+      want.dtypeNote = " (sequence offsets are i32)";
+      want.shape = {k.batch == kRuntimeSize ? kRuntimeSize : k.batch + 1};
+      want.shapeText = "[batch + 1]";
+    }
+    checkTensorParam(pv, at, p, want);
+    k.params.push_back(std::move(p));
+  }
+  if (v.array.size() < order.size()) {
+    const std::string &n = order[v.array.size()];
+    fail(v, "params: missing parameter '" + n + "'" + why(n) + abi);
+  }
+}
+
 } // namespace
 
 Manifest parseManifest(const std::string &text, const std::string &path) {
@@ -1676,7 +1959,8 @@ std::string runtimeSizesText(const RuntimeSizes &s) {
 
 KernelSpec bindSizes(const KernelSpec &k, const RuntimeSizes &sizes,
                      int indexBits) {
-  if (!k.hasRuntimeSizes())
+  // A packed kernel's sizes come from its sequence lengths (bindSequences).
+  if (!k.hasRuntimeSizes() || k.isVarlen())
     return k;
   auto fail = [&](const std::string &message) -> void {
     throw Error("kernel '" + k.name + "': " + message, kExitInput);
@@ -1795,7 +2079,7 @@ Manifest bindSizes(const Manifest &m, const RuntimeSizes &sizes) {
 
 bool hasRuntimeSizes(const Manifest &m) {
   for (const KernelSpec &k : m.kernels)
-    if (k.hasRuntimeSizes())
+    if (k.hasRuntimeSizes() && !k.isVarlen())
       return true;
   return false;
 }

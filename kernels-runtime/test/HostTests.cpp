@@ -684,8 +684,9 @@ static void testGradManifests() {
   } cases[] = {
       {"op value", "attn_bwd_dkdv_0", "\"op\": \"attention_grad\"",
        "\"op\": \"attention_backward\"",
-       "kernel 'attn_bwd_dkdv_0': op: expected \"attention\" or "
-       "\"attention_grad\", got \"attention_backward\""},
+       "kernel 'attn_bwd_dkdv_0': op: expected \"attention\", "
+       "\"attention_grad\" or \"varlen_attention\", got "
+       "\"attention_backward\""},
       {"op type", "attn_fwd_0", "\"op\": \"attention\"", "\"op\": 1",
        "m.json:9:13: kernel 'attn_fwd_0': op: expected a string, got 1 "
        "(number)"},

@@ -1,7 +1,7 @@
 //===- DType.h - element types and f16/bf16 conversions ---------*- C++ -*-===//
 //
-// The element types of the manifest (f16, bf16, f32 and i1 stored as one byte
-// per element) and exact conversions between double and the 16-bit formats.
+// The element types of the manifest (f16, bf16, f32, i1 stored as one byte
+// per element, and i32 for the offsets of packed batches) and exact conversions between double and the 16-bit formats.
 // Decoding is __host__ __device__ so that the GPU reference reads inputs with
 // the same code the host uses; encoding rounds to nearest even, directly from
 // double (no double rounding through f32).
@@ -24,15 +24,15 @@
 
 namespace attnrt {
 
-enum class DType : int { F16 = 0, BF16 = 1, F32 = 2, I1 = 3 };
+enum class DType : int { F16 = 0, BF16 = 1, F32 = 2, I1 = 3, I32 = 4 };
 
-/// "f16", "bf16", "f32", "i1".
+/// "f16", "bf16", "f32", "i1", "i32".
 const char *dtypeName(DType t);
 /// Parses one of the names above; false if unknown.
 bool parseDType(const std::string &name, DType &out);
-/// Bytes per element: 2, 2, 4, 1.
+/// Bytes per element: 2, 2, 4, 1, 4.
 inline size_t dtypeSize(DType t) {
-  return t == DType::F32 ? 4 : t == DType::I1 ? 1 : 2;
+  return t == DType::F32 || t == DType::I32 ? 4 : t == DType::I1 ? 1 : 2;
 }
 
 /// Round to nearest even; overflow gives +-inf, NaN stays NaN (quiet).
@@ -76,6 +76,8 @@ ATTNRT_HOST_DEVICE inline double loadElement(const void *data, DType t,
     return double(static_cast<const float *>(data)[index]);
   case DType::I1:
     return static_cast<const uint8_t *>(data)[index] != 0 ? 1.0 : 0.0;
+  case DType::I32:
+    return double(static_cast<const int32_t *>(data)[index]);
   }
   return 0.0;
 }

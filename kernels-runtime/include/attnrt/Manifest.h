@@ -37,16 +37,17 @@ enum class CausalMode { None, TopLeft, BottomRight };
 /// "none", "top_left", "bottom_right".
 const char *causalName(CausalMode c);
 
-/// What a kernel computes: the forward (attn.attention) or one stage of the
-/// backward (attn.attention_grad).
-enum class KernelOp { Attention, AttentionGrad };
+/// What a kernel computes: the forward (attn.attention), one stage of the
+/// backward (attn.attention_grad), or the forward of a packed
+/// variable-length batch (attn.varlen_attention, docs/semantics.md §14).
+enum class KernelOp { Attention, AttentionGrad, VarlenAttention };
 /// The backward stage. What each writes: "prep" no gradient (it initializes
 /// workspaces), "dkdv" and "dkdv_dq" grad_key and grad_value ("dkdv_dq" also
 /// accumulates dS K into the dq_accum workspace), "dq" and "dq_convert"
 /// grad_query ("dq_convert" from dq_accum). None for a forward kernel.
 enum class GradStage { None, Prep, DKDV, DQ, DKDVDQ, DQConvert };
 
-/// "attention", "attention_grad".
+/// "attention", "attention_grad", "varlen_attention".
 const char *opName(KernelOp op);
 /// "none", "prep", "dkdv", "dq", "dkdv_dq", "dq_convert".
 const char *stageName(GradStage s);
@@ -66,12 +67,13 @@ bool isWorkspaceName(const std::string &name);
 constexpr int64_t kRuntimeSize = -1;
 
 struct ParamSpec {
-  /// U64: seed, offset. I32: a run-time size (batch, query_len, key_len),
-  /// passed by value.
+  /// U64: seed, offset. I32: a run-time size (batch, query_len, key_len;
+  /// total_query_tokens, total_key_tokens of a packed kernel), passed by
+  /// value.
   enum class Kind { Tensor, U64, I32 };
   // query key value mask dropout_mask seed offset output lse (forward); also
   // grad_output grad_query grad_key grad_value and the workspaces row_dot
-  // lse_log2 dq_accum (backward)
+  // lse_log2 dq_accum (backward); cu_seqlens_q cu_seqlens_k (packed)
   std::string name;
   Kind kind = Kind::Tensor;
   bool isOutput = false;
@@ -105,9 +107,20 @@ struct KernelSpec {
   std::string group;
   DType dtype = DType::F32;
   /// batch, queryLen and keyLen may be kRuntimeSize (forward and backward
-  /// kernels) until bindSizes gives them values.
+  /// kernels) until bindSizes gives them values. A packed kernel
+  /// (varlen_attention) has no single length: its queryLen and keyLen are
+  /// kRuntimeSize until bindSequences makes them the longest sequence's
+  /// (what its grid is computed from).
   int64_t batch = 1, queryHeads = 1, kvHeads = 1;
   int64_t queryLen = 1, keyLen = 1, headDim = 1, valueDim = 1;
+  /// varlen_attention only: the token totals Tq and Tk ("total_query_tokens",
+  /// "total_key_tokens"; kRuntimeSize until bindSequences where null); 0 for
+  /// the other ops.
+  int64_t totalQueryTokens = 0, totalKeyTokens = 0;
+  /// varlen_attention only, set by bindSequences: the offsets cu_seqlens_q
+  /// and cu_seqlens_k (B + 1 entries each, checked by
+  /// checkSeqlenOffsets), which attn-run uploads as the kernel's inputs.
+  std::vector<int32_t> cuSeqlensQ, cuSeqlensK;
   float scale = 1.0f;
   CausalMode causal = CausalMode::None;
   bool hasWindow = false;
@@ -136,19 +149,27 @@ struct KernelSpec {
   /// The parameter called `name`, or null.
   const ParamSpec *findParam(const std::string &name) const;
 
-  /// The problem in the float64 reference's terms (seed/offset left 0).
+  /// The problem in the float64 reference's terms (seed/offset left 0). A
+  /// packed kernel's is the PackedBatch convention: batch B, queryLen and
+  /// keyLen the token totals Tq and Tk (its offsets are cuSeqlensQ/K).
   attnopt::ref::AttentionProblem problem() const;
 
   bool isGrad() const { return op == KernelOp::AttentionGrad; }
-  /// Whether a size is still a run-time one (bindSizes not applied).
+  bool isVarlen() const { return op == KernelOp::VarlenAttention; }
+  /// Whether a size is still a run-time one (bindSizes, or bindSequences for
+  /// a packed kernel, not applied). Always true for an unbound packed
+  /// kernel: its sequence lengths are data.
   bool hasRuntimeSizes() const {
     return batch == kRuntimeSize || queryLen == kRuntimeSize ||
-           keyLen == kRuntimeSize;
+           keyLen == kRuntimeSize || totalQueryTokens == kRuntimeSize ||
+           totalKeyTokens == kRuntimeSize;
   }
 
   /// Benchmark-table FLOPs of the forward of this problem:
   /// 2*B*Hq*Lq*Lk*(D+Dv) (= 4*B*H*L*L*D for D = Dv), halved when causal !=
-  /// none and Lq == Lk. Masks, windows and dropout are not counted.
+  /// none and Lq == Lk. Masks, windows and dropout are not counted. A bound
+  /// packed kernel: the sum over its sequences of 2*Hq*Lq_b*Lk_b*(D+Dv),
+  /// halved when causal != none and every sequence has Lq_b == Lk_b.
   double forwardFlops() const;
   /// FLOPs of this kernel. A forward kernel: forwardFlops(). A backward
   /// stage: the matrix products it executes, 2*B*Hq*Lq*Lk times
@@ -162,6 +183,8 @@ struct KernelSpec {
   /// The benchmark convention for one backward pass: 2.5 * forwardFlops().
   double backwardFlops() const { return 2.5 * forwardFlops(); }
   bool flopsHalvedForCausal() const {
+    if (isVarlen())
+      return causal != CausalMode::None && cuSeqlensQ == cuSeqlensK;
     return causal != CausalMode::None && queryLen == keyLen;
   }
   /// Bytes of every tensor parameter (forward: Q, K, V, mask read, O, lse
@@ -209,11 +232,14 @@ std::string runtimeSizesText(const RuntimeSizes &s);
 KernelSpec bindSizes(const KernelSpec &k, const RuntimeSizes &sizes,
                      int indexBits);
 
-/// bindSizes on every kernel of `m`. Every kernel gets the same sizes, so
-/// a backward group and its forward kernel stay one problem.
+/// bindSizes on every kernel of `m` but the packed (varlen_attention) ones,
+/// whose sizes come from their sequence lengths (bindSequences in
+/// Varlen.h). Every kernel gets the same sizes, so a backward group and its
+/// forward kernel stay one problem.
 Manifest bindSizes(const Manifest &m, const RuntimeSizes &sizes);
 
-/// Whether a kernel of `m` has run-time sizes.
+/// Whether a kernel of `m` other than a packed one has run-time sizes (a
+/// packed kernel always takes its lengths at run time; bindSequences).
 bool hasRuntimeSizes(const Manifest &m);
 
 /// The kernel called `name`, or null.
