@@ -7,6 +7,10 @@
 // accumulated sequentially in j as the CPU reference does. Fully masked rows
 // give out = 0 and lse = -inf.
 //
+// The packed form (docs/semantics.md §14, runGpuReferenceVarlen) runs the
+// same row code on each (token, head) of a packed batch, with the lengths,
+// key rows and Philox coordinates of the token's sequence (RowView).
+//
 // One block of kBlock threads per row (grid-stride over rows):
 //   pass 1: threads over keys, online (max, sum) per thread, tree reduction;
 //   pass 2: per tile of kBlock keys, threads compute a[j] into shared
@@ -63,8 +67,11 @@ struct RefParams {
   uint64_t seed, offset;
 };
 
-__device__ bool positionAllowed(const RefParams &p, int64_t i, int64_t j) {
-  int64_t delta = p.causal == 2 ? p.Lk - p.Lq : 0;
+/// The causal and window rules for query position i and key position j of
+/// a sequence of lq queries and lk keys.
+__device__ bool positionAllowedAt(const RefParams &p, int64_t i, int64_t j,
+                                  int64_t lq, int64_t lk) {
+  int64_t delta = p.causal == 2 ? lk - lq : 0;
   int64_t diag = i + delta;
   if (p.causal != 0 && j > diag)
     return false;
@@ -77,6 +84,10 @@ __device__ bool positionAllowed(const RefParams &p, int64_t i, int64_t j) {
   return true;
 }
 
+__device__ bool positionAllowed(const RefParams &p, int64_t i, int64_t j) {
+  return positionAllowedAt(p, i, j, p.Lq, p.Lk);
+}
+
 __device__ int64_t maskIndex(const RefParams &p, int64_t b, int64_t h,
                              int64_t i, int64_t j) {
   const int64_t *s = p.maskShape;
@@ -85,21 +96,39 @@ __device__ int64_t maskIndex(const RefParams &p, int64_t b, int64_t h,
   return ((bb * s[1] + hh) * s[2] + ii) * s[3] + jj;
 }
 
-/// The modified score s[j] of row (b, h, i): -inf where excluded.
+/// Where the data of one query row lives and which rules apply to it: a row
+/// (b, h, i) of the dense [B, Hq, Lq] problem, or one (token, head) of a
+/// packed batch (docs/semantics.md §14), which is a row of its sequence's
+/// batch-1 problem.
+struct RowView {
+  int64_t b, h, hk; // b: the mask's and the Philox stream's batch index
+  int64_t i;        // the query position within its sequence
+  int64_t lq, lk;   // the sequence's lengths (causal and window rules)
+  int64_t qIndex;   // element index of q[row][0]
+  /// Key j of the row is row keyRow0 + j * keyStride of k ([.., D]) and v
+  /// ([.., Dv]).
+  int64_t keyRow0, keyStride;
+  /// The Philox coordinates of key j: (b, h, dropI, dropJ0 + j) in a
+  /// problem of dropRows query rows.
+  int64_t dropI, dropJ0, dropRows;
+  int64_t outIndex, lseIndex; // element index of out[row][0], lse[row]
+};
+
+/// The modified score s[j] of a row: -inf where excluded.
 template <DType T>
-__device__ double score(const RefParams &p, const double *qRow,
-                        const void *k, const void *mask, int64_t b, int64_t h,
-                        int64_t hk, int64_t i, int64_t j) {
-  const int64_t kBase = ((b * p.Hkv + hk) * p.Lk + j) * p.D;
+__device__ double score(const RefParams &p, const RowView &r,
+                        const double *qRow, const void *k, const void *mask,
+                        int64_t j) {
+  const int64_t kBase = (r.keyRow0 + j * r.keyStride) * p.D;
   double dot = 0.0;
   for (int64_t d = 0; d < p.D; ++d)
     dot += qRow[d] * loadElement(k, T, kBase + d);
   double s = p.scale * dot;
   if (p.hasSoftcap)
     s = p.softcap * tanh(s / p.softcap);
-  bool allowed = positionAllowed(p, i, j);
+  bool allowed = positionAllowedAt(p, r.i, j, r.lq, r.lk);
   if (p.maskKind != 0) {
-    double m = loadElement(mask, p.maskDtype, maskIndex(p, b, h, i, j));
+    double m = loadElement(mask, p.maskDtype, maskIndex(p, r.b, r.h, r.i, j));
     if (p.maskKind == 1)
       allowed = allowed && m != 0.0;
     else
@@ -117,6 +146,106 @@ __device__ int64_t dropoutMaskIndex(const RefParams &p, int64_t b, int64_t h,
   return ((bb * s[1] + hh) * s[2] + ii) * s[3] + jj;
 }
 
+/// One row of the forward, by the whole block (every thread calls it).
+/// `shared` holds D + Dv + 3 * kBlock doubles.
+template <DType T>
+__device__ void referenceRow(const RefParams &p, const RowView &r,
+                             const void *q, const void *k, const void *v,
+                             const void *mask, const void *dropoutMask,
+                             double *out, double *lse, double *shared) {
+  const int tid = threadIdx.x;
+  double *qRow = shared;             // [D]
+  double *acc = qRow + p.D;          // [Dv]
+  double *probs = acc + p.Dv;        // [kBlock]
+  double *redMax = probs + kBlock;   // [kBlock]
+  double *redSum = redMax + kBlock;  // [kBlock]
+  for (int64_t d = tid; d < p.D; d += kBlock)
+    qRow[d] = loadElement(q, T, r.qIndex + d);
+  for (int64_t e = tid; e < p.Dv; e += kBlock)
+    acc[e] = 0.0;
+  __syncthreads();
+
+  // Pass 1: row max and sum of exp(s - max), online per thread.
+  double m = -INFINITY, l = 0.0;
+  for (int64_t j = tid; j < r.lk; j += kBlock) {
+    double s = score<T>(p, r, qRow, k, mask, j);
+    if (s == -INFINITY)
+      continue;
+    if (s > m) {
+      l = l * exp(m - s) + 1.0;
+      m = s;
+    } else {
+      l += exp(s - m);
+    }
+  }
+  redMax[tid] = m;
+  redSum[tid] = l;
+  __syncthreads();
+  for (int stride = kBlock / 2; stride > 0; stride >>= 1) {
+    if (tid < stride) {
+      double m1 = redMax[tid], m2 = redMax[tid + stride];
+      double mm = fmax(m1, m2);
+      double ll = 0.0;
+      if (mm != -INFINITY)
+        ll = redSum[tid] * exp(m1 - mm) + redSum[tid + stride] * exp(m2 - mm);
+      redMax[tid] = mm;
+      redSum[tid] = ll;
+    }
+    __syncthreads();
+  }
+  m = redMax[0];
+  l = redSum[0];
+
+  if (m == -INFINITY) {
+    // No finite score (also no key at all): output 0, lse -inf.
+    for (int64_t e = tid; e < p.Dv; e += kBlock)
+      out[r.outIndex + e] = 0.0;
+    if (tid == 0)
+      lse[r.lseIndex] = -INFINITY;
+    __syncthreads();
+    return;
+  }
+
+  // Pass 2: probabilities tile by tile, output accumulated in key order.
+  for (int64_t j0 = 0; j0 < r.lk; j0 += kBlock) {
+    const int64_t j = j0 + tid;
+    double a = 0.0;
+    if (j < r.lk) {
+      double s = score<T>(p, r, qRow, k, mask, j);
+      a = exp(s - m) / l;
+      if (p.hasDropout) {
+        bool keep =
+            p.hasDropoutMask
+                ? loadElement(dropoutMask, DType::I1,
+                              dropoutMaskIndex(p, r.b, r.h, r.i, j)) != 0.0
+                : attnopt::ref::dropoutBits(p.seed, p.offset, r.b, r.h,
+                                            r.dropI, r.dropJ0 + j, p.Hq,
+                                            r.dropRows) >= p.dropThreshold;
+        a = keep ? a * p.dropScale : 0.0;
+      }
+    }
+    probs[tid] = a;
+    __syncthreads();
+    const int64_t n = r.lk - j0 < kBlock ? r.lk - j0 : kBlock;
+    for (int64_t e = tid; e < p.Dv; e += kBlock) {
+      double sum = acc[e];
+      for (int64_t jj = 0; jj < n; ++jj) {
+        double pr = probs[jj];
+        if (pr != 0.0)
+          sum += pr * loadElement(
+                          v, T, (r.keyRow0 + (j0 + jj) * r.keyStride) * p.Dv + e);
+      }
+      acc[e] = sum;
+    }
+    __syncthreads();
+  }
+  for (int64_t e = tid; e < p.Dv; e += kBlock)
+    out[r.outIndex + e] = acc[e];
+  if (tid == 0)
+    lse[r.lseIndex] = m + log(l);
+  __syncthreads();
+}
+
 template <DType T>
 __global__ void __launch_bounds__(kBlock)
     referenceAttentionKernel(RefParams p, const void *q, const void *k,
@@ -124,102 +253,71 @@ __global__ void __launch_bounds__(kBlock)
                              const void *dropoutMask, double *out,
                              double *lse) {
   extern __shared__ double shared[];
-  const int tid = threadIdx.x;
-  double *qRow = shared;             // [D]
-  double *acc = qRow + p.D;          // [Dv]
-  double *probs = acc + p.Dv;        // [kBlock]
-  double *redMax = probs + kBlock;   // [kBlock]
-  double *redSum = redMax + kBlock;  // [kBlock]
   const int64_t rows = p.B * p.Hq * p.Lq;
   const int64_t group = p.Hq / p.Hkv;
-
   for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
-    const int64_t i = row % p.Lq, bh = row / p.Lq;
-    const int64_t h = bh % p.Hq, b = bh / p.Hq, hk = h / group;
-    for (int64_t d = tid; d < p.D; d += kBlock)
-      qRow[d] = loadElement(q, T, row * p.D + d);
-    for (int64_t e = tid; e < p.Dv; e += kBlock)
-      acc[e] = 0.0;
-    __syncthreads();
+    RowView r;
+    r.i = row % p.Lq;
+    const int64_t bh = row / p.Lq;
+    r.h = bh % p.Hq;
+    r.b = bh / p.Hq;
+    r.hk = r.h / group;
+    r.lq = p.Lq;
+    r.lk = p.Lk;
+    r.qIndex = row * p.D;
+    r.keyRow0 = (r.b * p.Hkv + r.hk) * p.Lk;
+    r.keyStride = 1;
+    r.dropI = r.i;
+    r.dropJ0 = 0;
+    r.dropRows = p.Lq;
+    r.outIndex = row * p.Dv;
+    r.lseIndex = row;
+    referenceRow<T>(p, r, q, k, v, mask, dropoutMask, out, lse, shared);
+  }
+}
 
-    // Pass 1: row max and sum of exp(s - max), online per thread.
-    double m = -INFINITY, l = 0.0;
-    for (int64_t j = tid; j < p.Lk; j += kBlock) {
-      double s = score<T>(p, qRow, k, mask, b, h, hk, i, j);
-      if (s == -INFINITY)
-        continue;
-      if (s > m) {
-        l = l * exp(m - s) + 1.0;
-        m = s;
-      } else {
-        l += exp(s - m);
-      }
+/// The packed form (docs/semantics.md §14): p.B sequences, p.Lq = Tq and
+/// p.Lk = Tk tokens, q [Tq, Hq, D], k [Tk, Hkv, D], v [Tk, Hkv, Dv]; out
+/// [Tq, Hq, Dv] and lse [Hq, Tq]. One (token, head) row at a time: its
+/// sequence by binary search in the offsets (the last s with cuQ[s] <= t,
+/// which skips empty sequences), then the row of that sequence's batch-1
+/// problem, its keys at token cuK[s] on, the Philox bits at the packed
+/// coordinates (b = 0, i = t, j = cuK[s] + j, Tq rows).
+template <DType T>
+__global__ void __launch_bounds__(kBlock)
+    referenceVarlenKernel(RefParams p, const int32_t *cuQ, const int32_t *cuK,
+                          const void *q, const void *k, const void *v,
+                          double *out, double *lse) {
+  extern __shared__ double shared[];
+  const int64_t rows = p.Lq * p.Hq;
+  const int64_t group = p.Hq / p.Hkv;
+  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    const int64_t t = row / p.Hq;
+    int64_t lo = 0, hi = p.B; // cuQ[lo] <= t < cuQ[hi]
+    while (hi - lo > 1) {
+      const int64_t mid = (lo + hi) / 2;
+      if (cuQ[mid] <= t)
+        lo = mid;
+      else
+        hi = mid;
     }
-    redMax[tid] = m;
-    redSum[tid] = l;
-    __syncthreads();
-    for (int stride = kBlock / 2; stride > 0; stride >>= 1) {
-      if (tid < stride) {
-        double m1 = redMax[tid], m2 = redMax[tid + stride];
-        double mm = fmax(m1, m2);
-        double ll = 0.0;
-        if (mm != -INFINITY)
-          ll = redSum[tid] * exp(m1 - mm) + redSum[tid + stride] * exp(m2 - mm);
-        redMax[tid] = mm;
-        redSum[tid] = ll;
-      }
-      __syncthreads();
-    }
-    m = redMax[0];
-    l = redSum[0];
-
-    if (m == -INFINITY) {
-      // No finite score: output 0, lse -inf.
-      for (int64_t e = tid; e < p.Dv; e += kBlock)
-        out[row * p.Dv + e] = 0.0;
-      if (tid == 0)
-        lse[row] = -INFINITY;
-      __syncthreads();
-      continue;
-    }
-
-    // Pass 2: probabilities tile by tile, output accumulated in key order.
-    const int64_t vRow0 = (b * p.Hkv + hk) * p.Lk;
-    for (int64_t j0 = 0; j0 < p.Lk; j0 += kBlock) {
-      const int64_t j = j0 + tid;
-      double a = 0.0;
-      if (j < p.Lk) {
-        double s = score<T>(p, qRow, k, mask, b, h, hk, i, j);
-        a = exp(s - m) / l;
-        if (p.hasDropout) {
-          bool keep =
-              p.hasDropoutMask
-                  ? loadElement(dropoutMask, DType::I1,
-                                dropoutMaskIndex(p, b, h, i, j)) != 0.0
-                  : attnopt::ref::dropoutBits(p.seed, p.offset, b, h, i, j,
-                                              p.Hq, p.Lq) >= p.dropThreshold;
-          a = keep ? a * p.dropScale : 0.0;
-        }
-      }
-      probs[tid] = a;
-      __syncthreads();
-      const int64_t n = p.Lk - j0 < kBlock ? p.Lk - j0 : kBlock;
-      for (int64_t e = tid; e < p.Dv; e += kBlock) {
-        double sum = acc[e];
-        for (int64_t jj = 0; jj < n; ++jj) {
-          double pr = probs[jj];
-          if (pr != 0.0)
-            sum += pr * loadElement(v, T, (vRow0 + j0 + jj) * p.Dv + e);
-        }
-        acc[e] = sum;
-      }
-      __syncthreads();
-    }
-    for (int64_t e = tid; e < p.Dv; e += kBlock)
-      out[row * p.Dv + e] = acc[e];
-    if (tid == 0)
-      lse[row] = m + log(l);
-    __syncthreads();
+    const int64_t s = lo;
+    RowView r;
+    r.h = row % p.Hq;
+    r.b = 0;
+    r.hk = r.h / group;
+    r.i = t - cuQ[s];
+    r.lq = cuQ[s + 1] - cuQ[s];
+    r.lk = cuK[s + 1] - cuK[s];
+    r.qIndex = row * p.D;
+    r.keyRow0 = int64_t(cuK[s]) * p.Hkv + r.hk;
+    r.keyStride = p.Hkv;
+    r.dropI = t;
+    r.dropJ0 = cuK[s];
+    r.dropRows = p.Lq;
+    r.outIndex = row * p.Dv;
+    r.lseIndex = r.h * p.Lq + t;
+    referenceRow<T>(p, r, q, k, v, nullptr, nullptr, out, lse, shared);
   }
 }
 
@@ -682,6 +780,54 @@ void runGpuReference(const attnopt::ref::AttentionProblem &p, DType dtype,
   }
   checkRuntime(cudaGetLastError(), "launching the reference kernel");
   ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running the GPU reference kernel");
+}
+
+void runGpuReferenceVarlen(const attnopt::ref::AttentionProblem &p,
+                           DType dtype, const std::vector<int32_t> &cuQ,
+                           const std::vector<int32_t> &cuK, CUdeviceptr q,
+                           CUdeviceptr k, CUdeviceptr v, CUdeviceptr out,
+                           CUdeviceptr lse) {
+  RefParams r = makeParams(p, DType::I1);
+  if (r.maskKind != 0 || p.hasDropoutMask)
+    throw Error("GPU reference: a packed batch takes no mask or dropout mask");
+  if (int64_t(cuQ.size()) != r.B + 1 || int64_t(cuK.size()) != r.B + 1 ||
+      cuQ.back() != r.Lq || cuK.back() != r.Lk)
+    throw Error("GPU reference: the offsets do not match the packed batch "
+                "(B + 1 entries each, the last the token total)");
+  // The reference reads its own copy of the offsets, not the kernel's input
+  // buffers (which a faulty kernel could have overwritten).
+  DeviceBuffer dq(cuQ.size() * sizeof(int32_t), "the reference cu_seqlens_q");
+  DeviceBuffer dk(cuK.size() * sizeof(int32_t), "the reference cu_seqlens_k");
+  dq.upload(cuQ.data(), dq.size());
+  dk.upload(cuK.data(), dk.size());
+  size_t shared = size_t(r.D + r.Dv + 3 * kBlock) * sizeof(double);
+  const int64_t rows = r.Lq * r.Hq;
+  auto launch = [&](auto kernel) {
+    allowShared(kernel, shared, "packed reference kernel");
+    kernel<<<gridFor(rows), kBlock, shared>>>(
+        r, reinterpret_cast<const int32_t *>(dq.ptr()),
+        reinterpret_cast<const int32_t *>(dk.ptr()),
+        reinterpret_cast<const void *>(q), reinterpret_cast<const void *>(k),
+        reinterpret_cast<const void *>(v), reinterpret_cast<double *>(out),
+        reinterpret_cast<double *>(lse));
+  };
+  switch (dtype) {
+  case DType::F16:
+    launch(referenceVarlenKernel<DType::F16>);
+    break;
+  case DType::BF16:
+    launch(referenceVarlenKernel<DType::BF16>);
+    break;
+  case DType::F32:
+    launch(referenceVarlenKernel<DType::F32>);
+    break;
+  default:
+    throw Error("GPU reference: unsupported element type " +
+                std::string(dtypeName(dtype)));
+  }
+  checkRuntime(cudaGetLastError(), "launching the packed reference kernel");
+  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
+                      "running the packed GPU reference kernel");
 }
 
 void runGpuDropoutBits(const attnopt::ref::AttentionProblem &p,

@@ -7,6 +7,7 @@
 #include "attnrt/ReferenceKernel.h"
 #include "attnrt/Util.h"
 #include "attnopt/Reference/AttentionGradReference.h"
+#include "attnopt/Reference/PackedReference.h"
 #include "attnopt/Reference/Philox.h"
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <set>
 
 namespace attnrt {
 namespace {
@@ -91,14 +93,23 @@ std::string tflopsText(double t) {
   return std::isnan(t) ? std::string("nan") : format("%.3f", t);
 }
 
-/// The problem's fields of a RESULT/TRAIN line, from dtype to mask.
+/// The problem's fields of a RESULT/TRAIN line, from dtype to mask. A
+/// packed kernel has no single length: its token totals Tq, Tk and its
+/// longest sequences Lq_max, Lk_max instead of Lq, Lk.
 std::string problemFields(const KernelSpec &k) {
   std::string s;
   s += std::string(" dtype=") + dtypeName(k.dtype);
   s += " B=" + std::to_string(k.batch) + " Hq=" + std::to_string(k.queryHeads) +
-       " Hkv=" + std::to_string(k.kvHeads) +
-       " Lq=" + std::to_string(k.queryLen) + " Lk=" + std::to_string(k.keyLen) +
-       " D=" + std::to_string(k.headDim) + " Dv=" + std::to_string(k.valueDim);
+       " Hkv=" + std::to_string(k.kvHeads);
+  if (k.isVarlen())
+    s += " Tq=" + std::to_string(k.totalQueryTokens) +
+         " Tk=" + std::to_string(k.totalKeyTokens) +
+         " Lq_max=" + std::to_string(k.queryLen) +
+         " Lk_max=" + std::to_string(k.keyLen);
+  else
+    s += " Lq=" + std::to_string(k.queryLen) +
+         " Lk=" + std::to_string(k.keyLen);
+  s += " D=" + std::to_string(k.headDim) + " Dv=" + std::to_string(k.valueDim);
   s += std::string(" causal=") + causalName(k.causal);
   s += " window=" + windowText(k);
   s += " softcap=" + (k.hasSoftcap ? shortFloat(k.softcap) : "none");
@@ -113,6 +124,8 @@ std::string resultLine(const KernelSpec &k, const KernelResult &r) {
   if (k.isGrad())
     s += std::string(" op=attention_grad stage=") + stageName(k.stage) +
          (k.group.empty() ? std::string() : " group=" + k.group);
+  if (k.isVarlen())
+    s += " op=varlen_attention";
   s += problemFields(k);
   s += std::string(" lse=") + (k.hasLse ? "1" : "0");
   s += format(" flops=%.6e", k.flops());
@@ -364,6 +377,15 @@ void uploadInputs(const KernelSpec &k, Binding &binding, InputGenerator &gen,
                1.0, false, 0);
   if (Bound *m = binding.find("mask"))
     uploadRandom(gen, *m->spec, m->ptr, 0.0, 0.0, true, k.maskShape[3]);
+  // A packed kernel's offsets: the lengths bound to it (bindSequences).
+  for (const char *name : {"cu_seqlens_q", "cu_seqlens_k"})
+    if (Bound *cu = binding.find(name)) {
+      const std::vector<int32_t> &offsets =
+          std::string(name) == "cu_seqlens_q" ? k.cuSeqlensQ : k.cuSeqlensK;
+      ATTNRT_CU_CHECK_MSG(cuMemcpyHtoD(cu->ptr, offsets.data(),
+                                       offsets.size() * sizeof(int32_t)),
+                          std::string("uploading '") + name + "'");
+    }
   p.seed = gen.next();
   p.offset = gen.next() & 0xFFFFFFFFFFull;
   binding.setScalars(p.seed, p.offset);
@@ -414,13 +436,24 @@ ReferenceForward referenceForward(const KernelSpec &k,
                                   CUdeviceptr mask, bool download,
                                   CUdeviceptr dropoutMask = 0) {
   ReferenceForward r;
-  r.out = DeviceBuffer(uint64_t(p.outputElements()) * sizeof(double),
+  // A packed problem's p.batch counts sequences, not rows of the tensors:
+  // its output is [Tq, Hq, Dv] and its lse [Hq, Tq].
+  const int64_t outElements =
+      k.isVarlen() ? p.queryLen * p.queryHeads * p.valueDim
+                   : p.outputElements();
+  const int64_t lseElements =
+      k.isVarlen() ? p.queryHeads * p.queryLen : p.lseElements();
+  r.out = DeviceBuffer(uint64_t(outElements) * sizeof(double),
                        "the reference output (f64)");
-  r.lse = DeviceBuffer(uint64_t(p.lseElements()) * sizeof(double),
+  r.lse = DeviceBuffer(uint64_t(lseElements) * sizeof(double),
                        "the reference lse (f64)");
   auto t0 = std::chrono::steady_clock::now();
-  runGpuReference(p, k.dtype, k.maskDtype, q, kk, v, mask, r.out.ptr(),
-                  r.lse.ptr(), dropoutMask);
+  if (k.isVarlen())
+    runGpuReferenceVarlen(p, k.dtype, k.cuSeqlensQ, k.cuSeqlensK, q, kk, v,
+                          r.out.ptr(), r.lse.ptr());
+  else
+    runGpuReference(p, k.dtype, k.maskDtype, q, kk, v, mask, r.out.ptr(),
+                    r.lse.ptr(), dropoutMask);
   r.ms = elapsedMs(t0);
   if (download) {
     r.hostOut = downloadDoubles(r.out);
@@ -732,6 +765,18 @@ void timeKernel(const KernelSpec &k, Binding &binding,
   out(format("  time: median %.5f ms of %d launches (min %.5f, max %.5f) "
              "after %d warm-up\n",
              result.ms, options.iters, t.minMs, t.maxMs, options.warmup));
+  if (k.isVarlen()) {
+    out(format("  %.4e FLOP (the sum over sequences of "
+               "2*Hq*Lq_b*Lk_b*(D+Dv)%s) -> %.3f TFLOP/s; %s moved (Q, K, V, "
+               "cu_seqlens, O%s once) -> %.1f GB/s\n",
+               k.flops(),
+               k.flopsHalvedForCausal()
+                   ? ", halved: causal with Lq_b = Lk_b in every sequence"
+                   : "",
+               result.tflops, formatBytes(k.bytesMoved()).c_str(),
+               k.hasLse ? ", lse" : "", result.gbps));
+    return;
+  }
   if (!k.isGrad()) {
     out(format("  %.4e FLOP (2*B*Hq*Lq*Lk*(D+Dv)%s) -> %.3f TFLOP/s; %s "
                "moved (Q, K, V, %sO%s once) -> %.1f GB/s\n",
@@ -775,6 +820,20 @@ void timeKernel(const KernelSpec &k, Binding &binding,
              moved.empty() ? "" : ", ", moved.c_str(), result.gbps));
 }
 
+/// The sequences of a bound packed kernel, for its report: "  packed
+/// (varlen_attention): 3 sequences, 900 query / 1200 key tokens\n  query
+/// lengths [...]\n  key lengths [...]\n".
+std::string packedText(const KernelSpec &k) {
+  std::vector<int64_t> q = lengthsFromOffsets(k.cuSeqlensQ),
+                       kl = lengthsFromOffsets(k.cuSeqlensK);
+  return format("  packed (varlen_attention): %lld sequences, %lld query / "
+                "%lld key tokens\n",
+                (long long)k.batch, (long long)k.totalQueryTokens,
+                (long long)k.totalKeyTokens) +
+         "  query lengths " + lengthsText(q) + "\n  key lengths   " +
+         (q == kl ? std::string("the same") : lengthsText(kl)) + "\n";
+}
+
 void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
   out("\nkernel " + k.name +
       (k.source.empty() ? std::string() : " (" + k.source + ")") + "\n");
@@ -784,12 +843,15 @@ void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
         (k.group.empty() ? std::string() : ", group " + k.group) +
         (k.forward.empty() ? std::string() : ", forward kernel " + k.forward) +
         "\n");
-  out(format("  %s B=%lld Hq=%lld Hkv=%lld Lq=%lld Lk=%lld D=%lld Dv=%lld "
+  if (k.isVarlen())
+    out(packedText(k));
+  out(format("  %s B=%lld Hq=%lld Hkv=%lld %s=%lld %s=%lld D=%lld Dv=%lld "
              "scale=%g causal=%s",
              dtypeName(k.dtype), (long long)k.batch, (long long)k.queryHeads,
-             (long long)k.kvHeads, (long long)k.queryLen, (long long)k.keyLen,
-             (long long)k.headDim, (long long)k.valueDim, double(k.scale),
-             causalName(k.causal)) +
+             (long long)k.kvHeads, k.isVarlen() ? "Lq_max" : "Lq",
+             (long long)k.queryLen, k.isVarlen() ? "Lk_max" : "Lk",
+             (long long)k.keyLen, (long long)k.headDim, (long long)k.valueDim,
+             double(k.scale), causalName(k.causal)) +
       (k.hasWindow ? " window=[" + windowText(k) + "]" : "") +
       (k.hasSoftcap ? " softcap=" + shortFloat(k.softcap) : "") +
       (k.dropoutP > 0 ? " dropout_p=" + shortFloat(k.dropoutP) : "") +
@@ -1216,6 +1278,22 @@ TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
   return r;
 }
 
+/// Packed kernel `k` (not yet bound) bound to its sequence lengths for a run
+/// with `seed` (drawSequences: options.seqlens, or a random split of the
+/// token totals of the manifest or `sizes`). Fills `draw` when given.
+KernelSpec bindPacked(const KernelSpec &k, int indexBits,
+                      const RunOptions &options, const RuntimeSizes &sizes,
+                      uint64_t seed, SequenceDraw *draw) {
+  SequenceDraw d = drawSequences(k, options.seqlens, sizes, seed);
+  const std::string who = "kernel '" + k.name + "': ";
+  KernelSpec b = bindSequences(k, offsetsFromLengths(d.q, who + "query lengths"),
+                               offsetsFromLengths(d.k, who + "key lengths"),
+                               indexBits);
+  if (draw)
+    *draw = d;
+  return b;
+}
+
 /// The training groups of the selected kernels: each forward kernel that
 /// some backward kernel names, with those backward kernels.
 std::vector<TrainGroup> trainGroups(const Manifest &m,
@@ -1248,7 +1326,7 @@ int runManifest(const RunOptions &options) {
   if (hasRuntimeSizes(m) && options.sizes.empty()) {
     std::string names;
     for (const KernelSpec &k : m.kernels)
-      if (k.hasRuntimeSizes())
+      if (k.hasRuntimeSizes() && !k.isVarlen())
         names += (names.empty() ? "" : ", ") + k.name;
     throw Error("'" + m.path + "': kernel(s) " + names +
                     " take their batch or lengths at run time (null in the "
@@ -1273,6 +1351,35 @@ int runManifest(const RunOptions &options) {
   }
   if (!options.sizes.empty())
     m = bindSizes(m, options.sizes[0]);
+  // Packed kernels take their lengths from options.seqlens or a draw; bind
+  // the ones that run (no backward kernel pairs with one, so none runs with
+  // --train) before the driver, so that a bad length is an input error.
+  const Manifest unbound = m;
+  const RuntimeSizes drawSizes =
+      options.sizes.empty() ? RuntimeSizes() : options.sizes[0];
+  std::set<std::string> redraw; // packed kernels with lengths from the seed
+  bool anyPacked = false;
+  for (KernelSpec &k : m.kernels) {
+    anyPacked = anyPacked || k.isVarlen();
+    if (!k.isVarlen() || options.train ||
+        (!options.kernel.empty() && k.name != options.kernel))
+      continue;
+    SequenceDraw d;
+    k = bindPacked(k, m.indexBits, options, drawSizes, options.seed, &d);
+    if (d.random)
+      redraw.insert(k.name);
+    std::vector<int64_t> q = lengthsFromOffsets(k.cuSeqlensQ),
+                         kl = lengthsFromOffsets(k.cuSeqlensK);
+    out("attn-run: kernel '" + k.name + "': " + std::to_string(k.batch) +
+        " sequences, query lengths " + lengthsText(q) + ", key lengths " +
+        (q == kl ? std::string("the same") : lengthsText(kl)) + " (" + d.how +
+        ")\n");
+  }
+  if (options.seqlens.given() && !anyPacked)
+    throw Error("'" + m.path + "' has no packed kernel (\"op\": "
+                "\"varlen_attention\"): --seqlens-q, --seqlens-k and "
+                "--seqlens-dist are for those",
+                kExitInput);
   std::vector<const KernelSpec *> selected;
   std::vector<TrainGroup> groups;
   std::string kernelNote; // printed once the device is up
@@ -1366,6 +1473,7 @@ int runManifest(const RunOptions &options) {
   }
   const Module &module = *loaded;
   bool ctxUnusable = false; // a sticky CUDA error: nothing more can run
+  const uint64_t baseSeed = options.seed;
   if (options.verbose && !module.infoLog().empty())
     out("attn-run: JIT info log:\n" + module.infoLog() + "\n");
 
@@ -1461,16 +1569,25 @@ int runManifest(const RunOptions &options) {
         continue;
       }
       KernelResult r;
+      // A packed kernel whose lengths were drawn from the seed draws them
+      // again for each --repeat (seed + 1, ...).
+      KernelSpec redrawn;
+      const KernelSpec *run = k;
       try {
-        r = runForwardKernel(*k, module.function(k->name), ctx, options);
+        if (redraw.count(k->name) && options.seed != baseSeed) {
+          redrawn = bindPacked(*findKernel(unbound, k->name), m.indexBits,
+                               options, drawSizes, options.seed, nullptr);
+          run = &redrawn;
+        }
+        r = runForwardKernel(*run, module.function(k->name), ctx, options);
       } catch (const Error &e) {
-        out(resultLine(*k, r));
+        out(resultLine(*run, r));
         // The historical message form: "kernel 'name': <error>".
         if (!reportError("kernel '" + k->name + "'", e))
           return kExitFailure;
         continue;
       }
-      out(resultLine(*k, r));
+      out(resultLine(*run, r));
       if (r.status == "FAIL")
         ++failures;
       else
@@ -1704,6 +1821,79 @@ std::vector<SelfCase> selfTestCases() {
   return cases;
 }
 
+/// A packed batch (docs/semantics.md §14) for the self-test.
+struct PackedCase {
+  std::string name;
+  attnopt::ref::PackedBatch batch;
+  DType dtype = DType::F32;
+};
+
+PackedCase makePackedCase(const std::string &name, DType t, int64_t Hq,
+                          int64_t Hkv, std::vector<int64_t> lq,
+                          std::vector<int64_t> lk, int64_t D, int64_t Dv) {
+  PackedCase c;
+  c.name = name;
+  c.dtype = t;
+  attnopt::ref::AttentionProblem &p = c.batch.problem;
+  p.batch = int64_t(lq.size());
+  p.queryHeads = Hq;
+  p.kvHeads = Hkv;
+  p.headDim = D;
+  p.valueDim = Dv;
+  p.scale = float(1.0 / std::sqrt(double(D)));
+  c.batch.cuQ = {0};
+  c.batch.cuK = {0};
+  for (size_t b = 0; b < lq.size(); ++b) {
+    c.batch.cuQ.push_back(c.batch.cuQ.back() + lq[b]);
+    c.batch.cuK.push_back(c.batch.cuK.back() + lk[b]);
+  }
+  p.queryLen = c.batch.cuQ.back();
+  p.keyLen = c.batch.cuK.back();
+  return c;
+}
+
+/// Sequences with no query, with no key, with more queries than keys and
+/// the other way round, so that every positional rule meets its per-sequence
+/// lengths; dropout at the packed coordinates.
+std::vector<PackedCase> packedSelfTestCases() {
+  using attnopt::ref::Causal;
+  std::vector<PackedCase> cases;
+  {
+    auto c = makePackedCase("varlen-gqa-bf16-bottom-right", DType::BF16, 8,
+                            2, {5, 0, 17, 9, 3}, {7, 3, 0, 20, 3}, 32, 32);
+    c.batch.problem.causal = Causal::BottomRight;
+    cases.push_back(c);
+  }
+  {
+    auto c = makePackedCase("varlen-mqa-f16-window-softcap", DType::F16, 4, 1,
+                            {12, 1, 30}, {12, 40, 30}, 16, 16);
+    c.batch.problem.hasWindow = true;
+    c.batch.problem.windowLeft = 3;
+    c.batch.problem.windowRight = 2;
+    c.batch.problem.hasSoftcap = true;
+    c.batch.problem.softcap = 5.0f;
+    cases.push_back(c);
+  }
+  {
+    auto c = makePackedCase("varlen-dropout-0.25-top-left", DType::F32, 2, 2,
+                            {9, 13, 6}, {11, 5, 14}, 8, 16);
+    c.batch.problem.causal = Causal::TopLeft;
+    c.batch.problem.dropoutP = 0.25f;
+    cases.push_back(c);
+  }
+  {
+    auto c = makePackedCase("varlen-dropout-window-bottom-right", DType::BF16,
+                            4, 2, {1, 33, 0, 140}, {300, 20, 5, 140}, 64, 48);
+    c.batch.problem.causal = Causal::BottomRight;
+    c.batch.problem.hasWindow = true;
+    c.batch.problem.windowLeft = 16;
+    c.batch.problem.windowRight = -1;
+    c.batch.problem.dropoutP = 0.1f;
+    cases.push_back(c);
+  }
+  return cases;
+}
+
 } // namespace
 
 int runSelfTest(const RunOptions &options) {
@@ -1907,6 +2097,60 @@ int runSelfTest(const RunOptions &options) {
                dtypeName(c.dtype), (long long)roundMismatches,
                (long long)gradNaNs) +
         (gradOk ? ": PASS\n" : ": FAIL\n"));
+  }
+  // The packed form: the GPU reference against the CPU's per-sequence one
+  // (attnopt::ref::referencePackedAttention, dense problems of batch 1 with
+  // their Philox origin), which shares none of its indexing.
+  for (PackedCase &c : packedSelfTestCases()) {
+    attnopt::ref::AttentionProblem &p = c.batch.problem;
+    const int64_t tq = p.queryLen, tk = p.keyLen;
+    InputGenerator gen(caseSeed++);
+    HostTensor hq(c.dtype, {tq, p.queryHeads, p.headDim});
+    HostTensor hk(c.dtype, {tk, p.kvHeads, p.headDim});
+    HostTensor hv(c.dtype, {tk, p.kvHeads, p.valueDim});
+    std::vector<double> qv = gen.fill(hq, -2.0, 2.0);
+    std::vector<double> kv = gen.fill(hk, -2.0, 2.0);
+    std::vector<double> vv = gen.fill(hv, -1.0, 1.0);
+    p.seed = gen.next();
+    p.offset = gen.next() & 0xFFFFFFFFFFull;
+    DeviceBuffer dq(hq.sizeBytes(), "query"), dk(hk.sizeBytes(), "key"),
+        dv(hv.sizeBytes(), "value");
+    dq.upload(hq.data(), hq.sizeBytes());
+    dk.upload(hk.data(), hk.sizeBytes());
+    dv.upload(hv.data(), hv.sizeBytes());
+    const int64_t outElements = tq * p.queryHeads * p.valueDim,
+                  lseElements = p.queryHeads * tq;
+    DeviceBuffer dout(uint64_t(outElements) * 8, "reference output");
+    DeviceBuffer dlse(uint64_t(lseElements) * 8, "reference lse");
+    dout.fill(kPoisonByte, dout.size());
+    dlse.fill(kPoisonByte, dlse.size());
+    std::vector<int32_t> cuQ(c.batch.cuQ.begin(), c.batch.cuQ.end()),
+        cuK(c.batch.cuK.begin(), c.batch.cuK.end());
+    runGpuReferenceVarlen(p, c.dtype, cuQ, cuK, dq.ptr(), dk.ptr(), dv.ptr(),
+                          dout.ptr(), dlse.ptr());
+    std::vector<double> gpuOut = downloadDoubles(dout),
+                        gpuLse = downloadDoubles(dlse);
+    gpuOut.resize(size_t(outElements));
+    gpuLse.resize(size_t(lseElements));
+    std::vector<double> cpuOut, cpuLse;
+    attnopt::ref::referencePackedAttention(c.batch, qv, kv, vv, cpuOut,
+                                           cpuLse);
+    Comparison cmp = compareResults(gpuOut, cpuOut, &gpuLse, &cpuLse);
+    double lseAbs = 0.0;
+    for (size_t r = 0; r < cpuLse.size(); ++r)
+      if (std::isfinite(cpuLse[r]) && std::isfinite(gpuLse[r]))
+        lseAbs = std::max(lseAbs, std::fabs(gpuLse[r] - cpuLse[r]));
+    bool ok = cmp.outNaNs == 0 && cmp.lseNaNs == 0 &&
+              cmp.lseInfMismatches == 0 && cmp.outRelErr <= kLimit &&
+              lseAbs <= kLimit;
+    failures += !ok;
+    out(format("  %-36s out max rel diff %.2e, lse max abs diff %.2e, "
+               "empty rows %lld/%lld (-inf mismatches %lld), NaN %lld%s",
+               c.name.c_str(), cmp.outRelErr, lseAbs,
+               (long long)cmp.emptyRows, (long long)lseElements,
+               (long long)cmp.lseInfMismatches,
+               (long long)(cmp.outNaNs + cmp.lseNaNs),
+               ok ? ": PASS\n" : ": FAIL\n"));
   }
   out(format("attn-run --self-test: %s (limit %.0e)\n",
              failures ? "FAIL" : "PASS", kLimit));

@@ -3,7 +3,9 @@
 //   attn-run MANIFEST.json [--kernel NAME] [--seed N] [--warmup N]
 //            [--iters N] [--no-validate] [--device N] [--tolerance X]
 //            [--lse-tolerance X] [--grad-tolerance X] [--train] [--repeat N]
-//            [--sizes batch=B,query_len=LQ,key_len=LK]... [--verbose]
+//            [--sizes batch=B,query_len=LQ,key_len=LK]...
+//            [--seqlens-q=L0,L1,... [--seqlens-k=...]]
+//            [--seqlens-dist=longtail:B:MIN:MAX] [--verbose]
 //   attn-run --self-test [--seed N] [--device N]
 //
 // Exit status: 0 all kernels passed; 1 a kernel failed validation or a CUDA
@@ -65,6 +67,17 @@ static const char *kUsage =
     "                      batch=2,query_len=1000,key_len=77 (required for\n"
     "                      kernels whose manifest has null sizes); repeat\n"
     "                      it to run everything once per draw\n"
+    "  --seqlens-q LIST    packed kernels (varlen_attention): the query\n"
+    "                      length of each sequence, e.g. 100,0,37 (B is\n"
+    "                      their count, the token total their sum)\n"
+    "  --seqlens-k LIST    their key lengths (default: the query lengths)\n"
+    "  --seqlens-dist longtail:B:MIN:MAX\n"
+    "                      packed kernels: B lengths log-uniform in\n"
+    "                      [MIN, MAX] from --seed (keys the same)\n"
+    "                      Without these, a packed kernel's lengths are a\n"
+    "                      random split (from --seed) of its token totals\n"
+    "                      into B sequences: from the manifest where static,\n"
+    "                      else --sizes batch=B,query_len=Tq,key_len=Tk\n"
     "  --verbose           print the JIT info log\n"
     "  --self-test         check the GPU references (forward and gradient)\n"
     "                      against the CPU float64 references on small\n"
@@ -162,6 +175,16 @@ int realMain(int argc, char **argv) {
       options.gradTolerance = parseDouble(arg, takeValue());
     } else if (arg == "--sizes") {
       options.sizes.push_back(parseRuntimeSizes(takeValue()));
+    } else if (arg == "--seqlens-q" || arg == "--seqlens-k") {
+      std::vector<int64_t> &lengths =
+          arg == "--seqlens-q" ? options.seqlens.q : options.seqlens.k;
+      if (!lengths.empty())
+        usageError(arg + " given twice");
+      lengths = parseSeqlens(takeValue(), arg);
+    } else if (arg == "--seqlens-dist") {
+      if (options.seqlens.dist.batch > 0)
+        usageError(arg + " given twice");
+      options.seqlens.dist = parseSeqlensDist(takeValue());
     } else if (arg == "--train") {
       noValue();
       options.train = true;
@@ -192,6 +215,15 @@ int realMain(int argc, char **argv) {
   }
   if (options.manifestPath.empty())
     usageError("no manifest given");
+  const SeqlenOptions &seqlens = options.seqlens;
+  if (!seqlens.k.empty() && seqlens.q.empty())
+    usageError("--seqlens-k needs --seqlens-q");
+  if (!seqlens.q.empty() && seqlens.dist.batch > 0)
+    usageError("--seqlens-q and --seqlens-dist do not go together");
+  if (!seqlens.k.empty() && seqlens.k.size() != seqlens.q.size())
+    usageError("--seqlens-q has " + std::to_string(seqlens.q.size()) +
+               " lengths, --seqlens-k " + std::to_string(seqlens.k.size()) +
+               " (one of each per sequence)");
   return runManifest(options);
 }
 

@@ -1,7 +1,8 @@
 //===- ReferenceKernel.h - the float64 GPU attention reference --*- C++ -*-===//
 //
 // A naive CUDA implementation of docs/semantics.md in double precision: one
-// thread block per (b, h, i) row. It reads q, k, v and the mask from device
+// thread block per (b, h, i) row (or per (token, head) of a packed batch,
+// §14). It reads q, k, v and the mask from device
 // memory in their element types (so it sees exactly the kernel's inputs) and
 // writes the output [B, Hq, Lq, Dv] and the lse [B, Hq, Lq] as double. It is
 // checked against the CPU float64 reference (lib/Reference) by
@@ -38,6 +39,21 @@ void runGpuReference(const attnopt::ref::AttentionProblem &p, DType dtype,
                      DType maskDtype, CUdeviceptr q, CUdeviceptr k,
                      CUdeviceptr v, CUdeviceptr mask, CUdeviceptr out,
                      CUdeviceptr lse, CUdeviceptr dropoutMask = 0);
+
+/// The packed form (attn.varlen_attention, docs/semantics.md §14) in
+/// double: `p` is a PackedBatch problem (p.batch sequences, p.queryLen = Tq
+/// and p.keyLen = Tk tokens, no mask; p.seed/p.offset for dropout, whose
+/// bits are the dense rule's at b = 0, i = the query token, j = the key
+/// token, with Tq rows), `cuQ` and `cuK` its offsets (host; B + 1 each,
+/// checked by the caller), q [Tq, Hq, D], k [Tk, Hkv, D] and v [Tk, Hkv, Dv]
+/// in `dtype`. `out` ([Tq, Hq, Dv]) and `lse` ([Hq, Tq]) must hold
+/// Tq * Hq * Dv and Hq * Tq doubles. Tokens whose sequence has no allowed
+/// key get 0 and -inf.
+void runGpuReferenceVarlen(const attnopt::ref::AttentionProblem &p,
+                           DType dtype, const std::vector<int32_t> &cuQ,
+                           const std::vector<int32_t> &cuK, CUdeviceptr q,
+                           CUdeviceptr k, CUdeviceptr v, CUdeviceptr out,
+                           CUdeviceptr lse);
 
 /// The gradients of attention (docs/semantics.md §13) in double: `out` is
 /// the given forward output ([B, Hq, Lq, Dv], element type `dtype`), `lse`

@@ -13,6 +13,7 @@
 #define ATTNRT_RUNNER_H
 
 #include "attnrt/Manifest.h"
+#include "attnrt/Varlen.h"
 
 #include <cstdint>
 #include <string>
@@ -38,6 +39,11 @@ struct RunOptions {
   /// "Run-time sizes"): the manifest runs once per entry. Required when a
   /// kernel has run-time sizes; sizes a kernel has static are ignored.
   std::vector<RuntimeSizes> sizes;
+  /// The sequence lengths of packed kernels (varlen_attention): given, or a
+  /// long-tail draw; neither: a random split of the token totals (from the
+  /// manifest, or `sizes`: batch, query_len = Tq, key_len = Tk), drawn from
+  /// `seed` (each --repeat draws again).
+  SeqlenOptions seqlens;
 };
 
 /// Runs the manifest's kernels and prints a report and one RESULT line per
