@@ -16,6 +16,7 @@
 #include "attnrt/Json.h"
 #include "attnrt/Manifest.h"
 #include "attnrt/Util.h"
+#include "attnrt/Varlen.h"
 #include "attnopt/Reference/Philox.h"
 
 #include <chrono>
@@ -2295,6 +2296,403 @@ static void testRuntimeSizesGrad() {
       "a kernel with run-time sizes needs codegen.block_q");
 }
 
+/// Packed forward kernels (varlen.json: attn_fwd_0 with every size at run
+/// time, lse and Philox dropout, as the compiler writes it; attn_fwd_1 with
+/// a static batch and token totals, no lse, no "mask" field): parsed, and
+/// each rule broken once.
+static void testVarlenManifests() {
+  const std::string base = readFile(manifestDir + "/varlen.json", "test");
+  Manifest m = parseManifest(base, "m.json");
+  CHECK(m.kernels.size() == 2, "2 packed kernels");
+  CHECK(!hasRuntimeSizes(m), "packed kernels are not --sizes kernels");
+  if (m.kernels.size() != 2)
+    return;
+  const KernelSpec &k = m.kernels[0], &s = m.kernels[1];
+  CHECK(k.isVarlen() && !k.isGrad() && std::string(opName(k.op)) ==
+                                           "varlen_attention",
+        "op");
+  CHECK(k.batch == kRuntimeSize && k.totalQueryTokens == kRuntimeSize &&
+            k.totalKeyTokens == kRuntimeSize && k.queryLen == kRuntimeSize &&
+            k.keyLen == kRuntimeSize && k.hasRuntimeSizes(),
+        "run-time sizes");
+  CHECK(k.grid == (std::array<uint32_t, 3>{0, 8, 0}) && k.gridTile == 128,
+        "unbound grid");
+  CHECK(k.params.size() == 12 && k.hasLse && !k.hasMask, "params");
+  const ParamSpec *cu = k.findParam("cu_seqlens_q"), *lse = k.findParam("lse");
+  CHECK(cu && cu->dtype == DType::I32 && !cu->isOutput &&
+            cu->shape == (std::vector<int64_t>{kRuntimeSize}),
+        "cu_seqlens_q");
+  CHECK(lse && lse->isOutput &&
+            lse->shape == (std::vector<int64_t>{8, kRuntimeSize}),
+        "lse [Hq, Tq]");
+  CHECK(s.batch == 3 && s.totalQueryTokens == 300 &&
+            s.totalKeyTokens == 500 && s.grid == (std::array<uint32_t, 3>{
+                                                      0, 4, 3}) &&
+            !s.hasLse && s.hasWindow && s.hasSoftcap && s.gridTile == 64,
+        "static packed kernel");
+  CHECK(s.findParam("cu_seqlens_k") &&
+            s.findParam("cu_seqlens_k")->shape == (std::vector<int64_t>{4}),
+        "static offsets shape [B + 1]");
+
+  struct Case {
+    const char *what, *from, *to, *want;
+  } cases[] = {
+      {"query_len not null", "\"query_len\": null, \"key_len\": null,",
+       "\"query_len\": 128, \"key_len\": null,",
+       "m.json:14:20: kernel 'attn_fwd_0': query_len: expected null for a "
+       "\"varlen_attention\" kernel (each sequence's length comes from "
+       "cu_seqlens_q / cu_seqlens_k), got 128 (number)"},
+      {"missing total", "\"total_query_tokens\": null, ", "",
+       "kernel 'attn_fwd_0': missing field 'total_query_tokens' in a packed "
+       "kernel (\"op\": \"varlen_attention\")"},
+      {"static total 0", "\"total_query_tokens\": 300", "\"total_query_tokens\": 0",
+       "kernel 'attn_fwd_1': total_query_tokens: expected a positive integer "
+       "or null (a run-time size), got 0"},
+      {"mask", "\"mask\": null,",
+       "\"mask\": {\"dtype\": \"i1\", \"shape\": [1, 1, 1, 1]},",
+       "kernel 'attn_fwd_0': mask: a \"varlen_attention\" kernel takes none "
+       "(a packed batch has no [B, Hq, Lq, Lk] score tensor to apply one "
+       "to): expected null or no field, got an object"},
+      {"dropout_mask", "\"has_lse\": false,",
+       "\"has_lse\": false, \"dropout_mask\": {\"dtype\": \"i1\", \"shape\": "
+       "[1, 1, 1, 1]},",
+       "kernel 'attn_fwd_1': dropout_mask: a \"varlen_attention\" kernel "
+       "takes none"},
+      {"grid x", "\"grid\": [null, 8, null]", "\"grid\": [4, 8, null]",
+       "kernel 'attn_fwd_0': grid[0]: expected null for a \"varlen_attention\" "
+       "kernel (x = max(1, ceil(longest query sequence / codegen.block_q)), "
+       "computed at launch from the offsets), got 4"},
+      {"grid z", "\"grid\": [null, 8, null]", "\"grid\": [null, 8, 2]",
+       "kernel 'attn_fwd_0': grid: [null, 8, 2] does not match the problem: "
+       "a \"varlen_attention\" kernel runs one block per (query block of the "
+       "longest sequence, query head, sequence) = (null: computed at launch, "
+       "query_heads, batch) = [null, 8, null]"},
+      {"grid y", "\"grid\": [null, 4, 3]", "\"grid\": [null, 1, 3]",
+       "kernel 'attn_fwd_1': grid: [null, 1, 3] does not match the problem"},
+      {"no block_q", "\"block_q\": 128, ", "",
+       "kernel 'attn_fwd_0': a \"varlen_attention\" kernel needs "
+       "codegen.block_q (its grid is computed at launch from the longest "
+       "sequence)"},
+      {"offsets dtype", "\"dtype\": \"i32\",  \"shape\": [null]}",
+       "\"dtype\": \"f32\",  \"shape\": [null]}",
+       "kernel 'attn_fwd_0': param 'cu_seqlens_q': dtype: expected i32 "
+       "(sequence offsets are i32), got f32"},
+      {"offsets shape", "\"shape\": [4]}", "\"shape\": [3]}",
+       "kernel 'attn_fwd_1': param 'cu_seqlens_q': shape [3] does not match "
+       "[batch + 1] = [4]"},
+      {"query shape", "\"shape\": [null, 8, 128]}",
+       "\"shape\": [null, 8, null, 128]}",
+       "param 'query': shape [null, 8, null, 128] does not match "
+       "[total_query_tokens, query_heads, head_dim] = [null, 8, 128]"},
+      {"key shape", "\"shape\": [500, 4, 64]}", "\"shape\": [300, 4, 64]}",
+       "param 'key': shape [300, 4, 64] does not match [total_key_tokens, "
+       "kv_heads, head_dim] = [500, 4, 64]"},
+      {"lse shape", "\"shape\": [8, null]}", "\"shape\": [null, 8]}",
+       "param 'lse': shape [null, 8] does not match [query_heads, "
+       "total_query_tokens] = [8, null]"},
+      {"lse role", "\"role\": \"output\", \"dtype\": \"f32\"",
+       "\"role\": \"input\", \"dtype\": \"f32\"",
+       "param 'lse': role: expected \"output\" for 'lse', got \"input\""},
+      {"missing size param",
+       ",\n        {\"name\": \"total_key_tokens\",   \"kind\": \"i32\"}", "",
+       "kernel 'attn_fwd_0': params: missing parameter 'total_key_tokens' "
+       "(the kernel's total_key_tokens is null: a run-time size) (the "
+       "\"varlen_attention\" parameters, in order: query, key, value, "
+       "cu_seqlens_q, cu_seqlens_k, seed, offset, output, lse, batch, "
+       "total_query_tokens, total_key_tokens)"},
+      {"size param kind", "{\"name\": \"batch\",              \"kind\": \"i32\"}",
+       "{\"name\": \"batch\",              \"kind\": \"u64\"}",
+       "param 'batch': kind: expected \"i32\" for 'batch', got \"u64\""},
+      {"size param for a static size",
+       "\"shape\": [300, 4, 64]}\n      ]",
+       "\"shape\": [300, 4, 64]},\n{\"name\": \"batch\", \"kind\": \"i32\"}]",
+       "kernel 'attn_fwd_1': param 'batch': listed, but the kernel's 'batch' "
+       "is 3 (a size parameter is only for a run-time size, null)"},
+      {"offsets order", "{\"name\": \"cu_seqlens_q\",       ",
+       "{\"name\": \"cu_seqlens_x\",       ",
+       "params[3].name: unknown parameter \"cu_seqlens_x\" for a "
+       "\"varlen_attention\" kernel"},
+      {"a mask param", "{\"name\": \"cu_seqlens_k\",       ",
+       "{\"name\": \"mask\",       ",
+       "params[4].name: unknown parameter \"mask\" for a \"varlen_attention\" "
+       "kernel (expected query, key, value, cu_seqlens_q, cu_seqlens_k, "
+       "seed, offset, output, lse, batch, total_query_tokens or "
+       "total_key_tokens)"},
+      {"dropout without seed",
+       "{\"name\": \"seed\",               \"kind\": \"u64\"},\n        "
+       "{\"name\": \"offset\",             \"kind\": \"u64\"},\n        ",
+       "",
+       "kernel 'attn_fwd_0': params[5]: missing parameter 'seed' before "
+       "'output' (dropout_p > 0 needs the seed and offset parameters)"},
+      {"lse without has_lse", "\"has_lse\": true,", "\"has_lse\": false,",
+       "kernel 'attn_fwd_0': param 'lse': listed, but has_lse is false"},
+      {"lse missing",
+       "{\"name\": \"lse\",                \"kind\": \"tensor\", \"role\": "
+       "\"output\", \"dtype\": \"f32\",  \"shape\": [8, null]},\n        ",
+       "",
+       "params[8]: missing parameter 'lse' before 'batch' (has_lse is true)"},
+  };
+  for (const Case &c : cases) {
+    std::string text = replaceOnce(base, c.from, c.to);
+    expectError(
+        std::string("varlen manifest: ") + c.what,
+        [&] { parseManifest(text, "m.json"); }, c.want);
+  }
+  // Two offsets parameters swapped: the first out of place is named.
+  {
+    std::string text = swapText(base,
+                                "{\"name\": \"cu_seqlens_q\",       \"kind\"",
+                                "{\"name\": \"cu_seqlens_k\",       \"kind\"");
+    expectError(
+        "varlen manifest: offsets swapped",
+        [&] { parseManifest(text, "m.json"); },
+        "params[3]: expected parameter 'cu_seqlens_q' here, got "
+        "'cu_seqlens_k'");
+  }
+  // The packed fields belong to packed kernels only.
+  const std::string doc = readFile(manifestDir + "/doc-example.json", "test");
+  expectError(
+      "varlen manifest: total in a dense kernel",
+      [&] {
+        parseManifest(replaceOnce(doc, "\"batch\": 2,",
+                                  "\"batch\": 2, \"total_query_tokens\": 4,"),
+                      "m.json");
+      },
+      "total_query_tokens: only a packed kernel (\"op\": "
+      "\"varlen_attention\") has this field");
+  expectError(
+      "varlen manifest: i32 mask dtype",
+      [&] {
+        parseManifest(replaceOnce(doc, "\"mask\": null",
+                                  "\"mask\": {\"dtype\": \"i32\", \"shape\": "
+                                  "[1, 1, 1, 1]}"),
+                      "m.json");
+      },
+      "mask.dtype: unknown dtype \"i32\" (expected i1, f16, bf16 or f32)");
+}
+
+/// Offsets, length options and draws, and the binding of a packed kernel
+/// (its sizes, shapes, size parameters and grid) with its limits.
+static void testVarlenSequences() {
+  // Offsets.
+  const std::vector<int32_t> good = {0, 3, 3, 10};
+  CHECK(seqlenOffsetsProblem(good.data(), good.size(), 3, 10).empty(),
+        "valid offsets");
+  struct {
+    std::vector<int32_t> cu;
+    int64_t batch, total;
+    const char *want;
+  } bad[] = {
+      {{0, 3, 10}, 3, 10, "3 offsets for 3 sequences: expected batch + 1 = 4"},
+      {{1, 3, 3, 10}, 3, 10, "cu[0] = 1: expected 0"},
+      {{0, 3, 2, 10}, 3, 10,
+       "cu[2] = 2 is less than cu[1] = 3 (offsets never decrease)"},
+      {{0, 3, 3, 9}, 3, 10, "cu[3] = 9: expected the token total 10"},
+      {{0}, 0, 0, "batch = 0: expected 1 to 65535 sequences"},
+      {{0, 0}, 65536, 0, "batch = 65536: expected 1 to 65535 sequences"},
+      {{0, 0}, 1, -1, "total = -1: expected 0 to 2^31 - 1 tokens"},
+  };
+  for (const auto &b : bad) {
+    std::string got =
+        seqlenOffsetsProblem(b.cu.data(), b.cu.size(), b.batch, b.total);
+    CHECK(got.find(b.want) != std::string::npos,
+          std::string("offsets: expected '") + b.want + "', got '" + got +
+              "'");
+  }
+  expectError(
+      "checkSeqlenOffsets", [&] { checkSeqlenOffsets({0, 5, 4}, 2, 4, "cu"); },
+      "cu: cu[2] = 4 is less than cu[1] = 5");
+  expectError(
+      "checkSeqlenOffsets empty", [&] { checkSeqlenOffsets({}, 2, 4, "cu"); },
+      "cu: no offsets");
+  CHECK(offsetsFromLengths({3, 0, 7}, "t") == good, "offsetsFromLengths");
+  CHECK(lengthsFromOffsets(good) == (std::vector<int64_t>{3, 0, 7}),
+        "lengthsFromOffsets");
+  expectError(
+      "offsets: negative", [&] { offsetsFromLengths({3, -1}, "q"); },
+      "q: length 1 is -1 (expected >= 0)");
+  expectError(
+      "offsets: i32", [&] { offsetsFromLengths({2147483647, 1}, "q"); },
+      "q: the lengths add up to more than 2^31 - 1 tokens");
+  expectError(
+      "offsets: none", [&] { offsetsFromLengths({}, "q"); },
+      "q: no sequence lengths");
+
+  // --seqlens-q / --seqlens-dist.
+  CHECK(parseSeqlens("3,0,7", "--seqlens-q") ==
+            (std::vector<int64_t>{3, 0, 7}),
+        "parseSeqlens");
+  for (const char *text : {"", "3,,4", "-1", "x", "2147483648", "3,"})
+    expectError(
+        std::string("parseSeqlens '") + text + "'",
+        [&] { parseSeqlens(text, "--seqlens-q"); },
+        std::string("--seqlens-q '") + text + "': ");
+  LongTail d = parseSeqlensDist("longtail:64:16:4096");
+  CHECK(d.batch == 64 && d.minLen == 16 && d.maxLen == 4096,
+        "parseSeqlensDist");
+  for (const char *text : {"longtail:0:1:2", "longtail:2:0:5", "longtail:2:9:5",
+                           "longtail:2:1", "uniform:2:1:5", "longtail:x:1:2"})
+    expectError(
+        std::string("parseSeqlensDist '") + text + "'",
+        [&] { parseSeqlensDist(text); },
+        std::string("--seqlens-dist '") + text + "': ");
+  std::vector<int64_t> tail = longTailLengths(d, 7);
+  bool inRange = tail.size() == 64;
+  for (int64_t len : tail)
+    inRange = inRange && len >= 16 && len <= 4096;
+  CHECK(inRange && tail == longTailLengths(d, 7) &&
+            tail != longTailLengths(d, 8),
+        "longTailLengths: in range, a function of the seed");
+
+  // The random split: a pure function of its arguments, summing to the
+  // total (the draw attn-run printed for --sizes batch=4,query_len=1000 at
+  // seed 1 on the machine that wrote this test).
+  CHECK(randomSplit(1000, 4, 1, 2) == (std::vector<int64_t>{298, 72, 329, 301}),
+        "randomSplit known answer");
+  bool sums = true;
+  for (uint64_t seed = 0; seed < 50; ++seed) {
+    std::vector<int64_t> split = randomSplit(777, 1 + int64_t(seed % 9), seed);
+    int64_t sum = 0;
+    for (int64_t len : split)
+      sums = sums && len >= 0;
+    for (int64_t len : split)
+      sum += len;
+    sums = sums && sum == 777 && int64_t(split.size()) == 1 + int64_t(seed % 9);
+  }
+  CHECK(sums, "randomSplit: B non-negative lengths adding up to the total");
+  CHECK(randomSplit(0, 3, 1) == (std::vector<int64_t>{0, 0, 0}),
+        "randomSplit of nothing");
+  CHECK(randomSplit(5, 1, 1) == (std::vector<int64_t>{5}), "one sequence");
+  CHECK(lengthsText({1, 2, 3}) == "[1, 2, 3]", "lengthsText");
+  CHECK(lengthsText({1, 2, 3, 4, 5, 6, 7}, 2, 2) ==
+            "[1, 2, ... (3 more) ..., 6, 7]",
+        "lengthsText abbreviated");
+
+  Manifest m =
+      parseManifest(readFile(manifestDir + "/varlen.json", "test"), "m.json");
+  if (m.kernels.size() != 2)
+    return;
+  const KernelSpec &k = m.kernels[0], &s = m.kernels[1];
+
+  // Where the lengths come from.
+  SeqlenOptions o;
+  RuntimeSizes none;
+  SequenceDraw split = drawSequences(s, o, none, 3);
+  int64_t sumQ = 0, sumK = 0;
+  for (int64_t len : split.q)
+    sumQ += len;
+  for (int64_t len : split.k)
+    sumK += len;
+  CHECK(split.random && split.q.size() == 3 && split.k.size() == 3 &&
+            sumQ == 300 && sumK == 500,
+        "split of the static totals");
+  SequenceDraw fromSizes =
+      drawSequences(k, o, parseRuntimeSizes("batch=5,query_len=64,key_len=64"),
+                    3);
+  CHECK(fromSizes.q.size() == 5 && fromSizes.q == fromSizes.k,
+        "split from --sizes; keys the same when Tq = Tk");
+  expectError(
+      "draw: nothing given",
+      [&] { drawSequences(k, o, parseRuntimeSizes("batch=2"), 1); },
+      "kernel 'attn_fwd_0': a packed kernel (varlen_attention) needs its "
+      "sequence lengths: give --seqlens-q=L0,L1,... [--seqlens-k=...], or "
+      "--seqlens-dist=longtail:B:MIN:MAX, or the sizes of a random split; no "
+      "value for total_query_tokens (--sizes query_len=...), "
+      "total_key_tokens (--sizes key_len=...)");
+  o.q = {4, 5};
+  SequenceDraw given = drawSequences(k, o, none, 1);
+  CHECK(!given.random && given.q == o.q && given.k == o.q,
+        "given lengths; keys default to them");
+  o.q.clear();
+  o.dist = d;
+  CHECK(drawSequences(k, o, none, 7).q == tail, "long-tail draw");
+
+  // Binding: sizes, shapes, size parameters and the grid.
+  const std::vector<int32_t> cuQ = {0, 100, 100, 357}, cuK = {0, 50, 300, 301};
+  KernelSpec b = bindSequences(k, cuQ, cuK, m.indexBits);
+  CHECK(!b.hasRuntimeSizes() && b.batch == 3 && b.totalQueryTokens == 357 &&
+            b.totalKeyTokens == 301 && b.queryLen == 257 && b.keyLen == 250,
+        "bound sizes: longest sequences");
+  CHECK(b.grid == (std::array<uint32_t, 3>{3, 8, 3}),
+        "grid: ceil(257 / 128), Hq, B");
+  const ParamSpec *q = b.findParam("query"), *v = b.findParam("value"),
+                  *lse = b.findParam("lse"), *cq = b.findParam("cu_seqlens_q"),
+                  *tk = b.findParam("total_key_tokens");
+  CHECK(q && q->shape == (std::vector<int64_t>{357, 8, 128}), "query shape");
+  CHECK(v && v->shape == (std::vector<int64_t>{301, 2, 128}), "value shape");
+  CHECK(lse && lse->shape == (std::vector<int64_t>{8, 357}), "lse shape");
+  CHECK(cq && cq->shape == (std::vector<int64_t>{4}), "offsets shape");
+  CHECK(tk && tk->sizeValue == 301 && b.findParam("batch")->sizeValue == 3,
+        "size parameters");
+  CHECK(b.problem().queryLen == 357 && b.problem().batch == 3,
+        "problem(): the PackedBatch convention");
+  // FLOPs: per sequence; not halved (causal, but Lq_b != Lk_b).
+  CHECK(b.forwardFlops() ==
+                2.0 * 8 * (100.0 * 50 + 0.0 * 250 + 257.0 * 1) * 256 &&
+            !b.flopsHalvedForCausal(),
+        "packed FLOPs");
+  KernelSpec same = bindSequences(k, cuQ, cuQ, 32);
+  CHECK(same.flopsHalvedForCausal() &&
+            same.forwardFlops() ==
+                2.0 * 8 * (100.0 * 100 + 257.0 * 257) * 256 / 2,
+        "packed FLOPs halved when every sequence has Lq_b = Lk_b");
+  KernelSpec empty = bindSequences(k, {0, 0, 0}, {0, 7, 7}, 32);
+  CHECK(empty.grid == (std::array<uint32_t, 3>{1, 8, 2}) &&
+            empty.queryLen == 0 && empty.totalQueryTokens == 0,
+        "no query token: one block in x");
+  CHECK(bindSequences(s, {0, 100, 100, 300}, {0, 1, 499, 500}, 32).grid ==
+            (std::array<uint32_t, 3>{4, 4, 3}),
+        "static kernel: ceil(200 / 64)");
+
+  expectError(
+      "bind: static batch", [&] { bindSequences(s, {0, 300}, {0, 500}, 32); },
+      "kernel 'attn_fwd_1': 1 sequences, but the kernel's batch is 3 (static "
+      "in the manifest)");
+  expectError(
+      "bind: static total",
+      [&] { bindSequences(s, {0, 100, 100, 299}, {0, 1, 2, 500}, 32); },
+      "kernel 'attn_fwd_1': the query lengths add up to 299 tokens, but the "
+      "kernel's total_query_tokens is 300 (static in the manifest)");
+  expectError(
+      "bind: key sequences", [&] { bindSequences(k, {0, 1, 2}, {0, 1}, 32); },
+      "kernel 'attn_fwd_0': 2 query sequences but 1 key sequences");
+  expectError(
+      "bind: bad offsets", [&] { bindSequences(k, {0, 5, 4}, {0, 1, 2}, 32); },
+      "kernel 'attn_fwd_0': cu_seqlens_q: cu[2] = 4 is less than cu[1] = 5");
+  expectError(
+      "bind: no sequence", [&] { bindSequences(k, {0}, {0}, 32); },
+      "kernel 'attn_fwd_0': no sequences");
+  expectError(
+      "bind: not packed",
+      [&] {
+        bindSequences(
+            parseManifest(readFile(manifestDir + "/runtime-sizes.json", "t"),
+                          "m.json")
+                .kernels[0],
+            {0, 1}, {0, 1}, 32);
+      },
+      "not a packed kernel");
+  expectError(
+      "bind: 32-bit indices",
+      [&] { bindSequences(k, {0, 3000000}, {0, 1}, 32); },
+      "kernel 'attn_fwd_0': 'query' [3000000, 8, 128] has 3072000000 "
+      "elements: the kernels' 32-bit indices need fewer than 2^31");
+  CHECK(bindSequences(k, {0, 3000000}, {0, 1}, 64).totalQueryTokens ==
+            3000000,
+        "64-bit indices take it");
+  expectError(
+      "bind: positions",
+      [&] { bindSequences(k, {0, 600000000}, {0, 600000000}, 64); },
+      "kernel 'attn_fwd_0': sequence 0: query length 600000000 + key length "
+      "600000000 = 1200000000: kernels with run-time sizes take at most 2^30 "
+      "positions");
+  // bindSizes leaves packed kernels to bindSequences.
+  CHECK(bindSizes(m, parseRuntimeSizes("batch=2,query_len=8,key_len=8"))
+                .kernels[0]
+                .hasRuntimeSizes(),
+        "bindSizes skips packed kernels");
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: attnrt-host-tests MANIFEST_DIR\n");
@@ -2314,6 +2712,8 @@ int main(int argc, char **argv) {
                 {"launch, ptx and order", testLaunchChecks},
                 {"run-time sizes", testRuntimeSizes},
                 {"run-time sizes backward", testRuntimeSizesGrad},
+                {"packed manifests", testVarlenManifests},
+                {"packed sequences", testVarlenSequences},
                 {"conversions", testConversions},
                 {"inputs and comparison", testInputsAndCompare},
                 {"philox", testPhilox},

@@ -46,7 +46,7 @@ foreach(arch 80 100a)
 endforeach()
 add_custom_target(attnrt-sample-ptx ALL DEPENDS ${ATTNRT_SAMPLE_PTX})
 foreach(m sample wrong sm100a missing-kernel oom fault grad wrong-grad
-    grad-group wrong-grad-group)
+    grad-group wrong-grad-group varlen varlen-wrong)
   configure_file(${ATTNRT_TEST_SRC}/sample/${m}.json ${ATTNRT_TEST_DATA}/${m}.json
     COPYONLY)
 endforeach()
@@ -117,7 +117,48 @@ if(ATTNRT_STUB_DIR)
     REGEX "attn-run: sizes 1 of 2: batch=2,query_len=100,key_len=77.*attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed"
     ARGS ${S}/runtime-sizes-grad.json --train
       --sizes batch=2,query_len=100,key_len=77 --sizes query_len=1,key_len=300,batch=1)
+  # Packed kernels: the lengths are drawn, printed and bound (offsets,
+  # shapes, grid) before the driver; a random split of --sizes or of the
+  # manifest's static totals, a long-tail draw, or given lengths.
+  attnrt_cli_test(attn-run-varlen-split-no-gpu EXIT 2
+    REGEX "attn-run: kernel 'sample_varlen_bf16': 4 sequences, query lengths \\[298, 72, 329, 301\\], key lengths the same \\(random split of 1000 query and 1000 key tokens into 4 sequences, seed 1\\)@NL@attn-run: kernel 'sample_varlen_static_f16': 3 sequences, query lengths \\[[0-9, ]+\\], key lengths \\[[0-9, ]+\\] \\(random split of 300 query and 500 key tokens into 3 sequences, seed 1\\).*no CUDA driver/GPU available"
+    ARGS ${S}/varlen.json --sizes batch=4,query_len=1000,key_len=1000)
+  attnrt_cli_test(attn-run-varlen-dist-no-gpu EXIT 2
+    REGEX "kernel 'sample_varlen_bf16': 64 sequences, query lengths \\[[0-9, ]+, \\.\\.\\. \\(52 more\\) \\.\\.\\., [0-9, ]+\\], key lengths the same \\(longtail:64:16:4096, seed 5\\).*no CUDA driver/GPU available"
+    ARGS ${S}/varlen.json --kernel sample_varlen_bf16
+      --seqlens-dist=longtail:64:16:4096 --seed 5)
+  attnrt_cli_test(attn-run-varlen-given-no-gpu EXIT 2
+    REGEX "kernel 'sample_varlen_bf16': 3 sequences, query lengths \\[0, 130, 7\\], key lengths \\[10, 0, 200\\] \\(given: --seqlens-q, --seqlens-k\\).*no CUDA driver/GPU available"
+    ARGS ${S}/varlen.json --kernel sample_varlen_bf16 --seqlens-q=0,130,7
+      --seqlens-k=10,0,200)
 endif()
+# Packed kernels: errors before anything runs.
+attnrt_cli_test(attn-run-varlen-no-lengths EXIT 3
+  REGEX "attn-run: error: kernel 'sample_varlen_bf16': a packed kernel \\(varlen_attention\\) needs its sequence lengths: give --seqlens-q=L0,L1,\\.\\.\\. "
+  ARGS ${S}/varlen.json)
+attnrt_cli_test(attn-run-varlen-static-batch EXIT 3
+  REGEX "kernel 'sample_varlen_static_f16': 2 sequences, but the kernel's batch is 3 \\(static in the manifest\\)"
+  ARGS ${S}/varlen.json --kernel sample_varlen_static_f16 --seqlens-q=100,200)
+attnrt_cli_test(attn-run-varlen-static-total EXIT 3
+  REGEX "kernel 'sample_varlen_static_f16': the key lengths add up to 499 tokens, but the kernel's total_key_tokens is 500 \\(static in the manifest\\)"
+  ARGS ${S}/varlen.json --kernel sample_varlen_static_f16
+    --seqlens-q=100,0,200 --seqlens-k=100,199,200)
+attnrt_cli_test(attn-run-varlen-32-bit EXIT 3
+  REGEX "kernel 'sample_varlen_bf16': 'query' \\[5000000, 8, 64\\] has 2560000000 elements: the kernels' 32-bit indices need fewer than 2\\^31"
+  ARGS ${S}/varlen.json --kernel sample_varlen_bf16 --seqlens-q=5000000)
+attnrt_cli_test(attn-run-varlen-batch EXIT 3
+  REGEX "kernel 'sample_varlen_bf16': batch = 70000: a packed kernel takes at most 65535 sequences"
+  ARGS ${S}/varlen.json --kernel sample_varlen_bf16
+    --sizes batch=70000,query_len=100000,key_len=100000)
+attnrt_cli_test(attn-run-varlen-bad-length EXIT 3
+  REGEX "--seqlens-q '3,-1': '-1' is not a sequence length"
+  ARGS ${S}/varlen.json --seqlens-q=3,-1)
+attnrt_cli_test(attn-run-varlen-k-count EXIT 3
+  REGEX "--seqlens-q has 2 lengths, --seqlens-k 1 \\(one of each per sequence\\)"
+  ARGS ${S}/varlen.json --seqlens-q=3,4 --seqlens-k=5)
+attnrt_cli_test(attn-run-varlen-not-packed EXIT 3
+  REGEX "'[^']*sample.json' has no packed kernel \\(\"op\": \"varlen_attention\"\\): --seqlens-q, --seqlens-k and --seqlens-dist are for those"
+  ARGS ${S}/sample.json --seqlens-q=3,4)
 attnrt_cli_test(attn-run-runtime-sizes-grad-no-sizes EXIT 3
   REGEX "kernel\\(s\\) attn_fwd_0, attn_fwd_3, attn_bwd_prep_0, [^@NL@]*attn_bwd_dq_3 take their batch or lengths at run time"
   ARGS ${M}/runtime-sizes-grad.json --train)
@@ -183,7 +224,15 @@ attnrt_check_test(attn-manifest-check-samples EXIT 0
   REGEX "sample.json: valid, 6 kernels for sm_80.*grad-group.json: valid, 4 kernels for sm_80.*sm100a.json: valid, 1 kernel for sm_100a"
   ARGS ${S}/sample.json ${S}/grad.json ${S}/grad-group.json ${S}/wrong.json
     ${S}/wrong-grad.json ${S}/wrong-grad-group.json ${S}/fault.json
-    ${S}/oom.json ${S}/missing-kernel.json ${S}/sm100a.json)
+    ${S}/oom.json ${S}/missing-kernel.json ${S}/sm100a.json ${S}/varlen.json
+    ${S}/varlen-wrong.json)
+# Packed kernels as the compiler writes them (test/manifests/varlen.json:
+# every size at run time with lse and dropout; static sizes, no lse).
+configure_file(${M}/varlen.json ${S}/varlen-compiler.json COPYONLY)
+file(TOUCH ${S}/varlen.ptx)
+attnrt_check_test(attn-manifest-check-varlen EXIT 0
+  REGEX "varlen-compiler.json: valid, 2 kernels for sm_90a, PTX [^@NL@]*varlen.ptx"
+  ARGS ${S}/varlen-compiler.json)
 # Rejected, each with the position of the offending value (issue 17).
 attnrt_check_test(attn-manifest-check-smem-limit EXIT 3
   REGEX "bad-smem-limit.json:21:32: kernel 'attn_fwd_0': dynamic_shared_memory: 4294967295 bytes, more than the 232448 bytes \\(227 KiB\\) a thread block can use on sm_90a"
@@ -283,6 +332,25 @@ if(ATTNRT_GPU_TESTS)
   attnrt_cli_test(attn-run-gpu-wrong-grad-group GPU EXIT 1
     REGEX "grad_query \\(sample_group_dq_convert_bf16\\): max rel err [^@NL@]*<-- FAIL.*RESULT name=sample_group_prep_nozero_bf16 [^@NL@]*status=FAIL.*GROUP name=sample_bwd_0 [^@NL@]*status=FAIL"
     ARGS ${S}/wrong-grad-group.json --iters 1 --warmup 0)
+  # Packed kernels: a random split (every size at run time; static sizes),
+  # given lengths with empty sequences on either side, a long-tail draw
+  # drawn again for each --repeat, and a kernel drawing its dropout bits at
+  # its sequence's dense coordinates instead of the packed ones.
+  attnrt_cli_test(attn-run-gpu-varlen GPU EXIT 0
+    REGEX "RESULT name=sample_varlen_bf16 op=varlen_attention dtype=bf16 B=5 Hq=8 Hkv=2 Tq=700 Tk=900 [^@NL@]*status=PASS.*RESULT name=sample_varlen_static_f16 op=varlen_attention dtype=f16 B=3 Hq=4 Hkv=4 Tq=300 Tk=500 [^@NL@]*lse=0 [^@NL@]*status=PASS@NL@@NL@attn-run: 2 kernel\\(s\\): 2 ok, 0 failed"
+    ARGS ${S}/varlen.json --sizes batch=5,query_len=700,key_len=900 --iters 3
+      --warmup 1)
+  attnrt_cli_test(attn-run-gpu-varlen-given GPU EXIT 0
+    REGEX "query lengths \\[0, 130, 1, 64, 65\\]@NL@  key lengths   \\[10, 0, 200, 64, 1\\].*-inf mismatches 0, NaN 0@NL@  rows with no allowed key: 1552 of 2080.*RESULT name=sample_varlen_bf16 [^@NL@]*status=PASS"
+    ARGS ${S}/varlen.json --kernel sample_varlen_bf16
+      --seqlens-q=0,130,1,64,65 --seqlens-k=10,0,200,64,1 --iters 2)
+  attnrt_cli_test(attn-run-gpu-varlen-longtail GPU EXIT 0
+    REGEX "repeat 2 of 2, seed 2.*packed \\(varlen_attention\\): 40 sequences.*RESULT name=sample_varlen_bf16 [^@NL@]*status=PASS.*2 repeat\\(s\\) with fresh inputs: 0 failed"
+    ARGS ${S}/varlen.json --kernel sample_varlen_bf16
+      --seqlens-dist=longtail:40:1:700 --iters 2 --repeat 2)
+  attnrt_cli_test(attn-run-gpu-varlen-wrong-dropout GPU EXIT 1
+    REGEX "output: max rel err [^@NL@]*<-- FAIL.*RESULT name=sample_varlen_dense_dropout_bf16 op=varlen_attention [^@NL@]*status=FAIL"
+    ARGS ${S}/varlen-wrong.json --seqlens-q=100,37,200 --iters 1)
   attnrt_cli_test(attn-run-gpu-kernel-not-in-ptx GPU EXIT 1
     REGEX "kernel 'sample_not_there' not found in '[^']*sample_kernels_80.ptx'"
     ARGS ${S}/missing-kernel.json --iters 1)

@@ -23,6 +23,13 @@
 // dq_convert; in wrong-grad-group.json the prep kernel forgets to zero
 // dq_accum (the runtime's NaN-poisoned workspace then reaches grad_query).
 //
+// The packed kernels (varlen.json, "op": "varlen_attention",
+// docs/semantics.md §14) take token-major tensors and the offsets
+// cu_seqlens_q / cu_seqlens_k, one block per (query block, head, sequence)
+// with one thread per query row; blocks past their sequence's queries exit.
+// In varlen-wrong.json one draws its dropout bits at the dense coordinates
+// of its sequence (b, local i and j) instead of the packed ones.
+//
 //===----------------------------------------------------------------------===//
 
 #include <cuda_bf16.h>
@@ -162,6 +169,108 @@ constexpr Config kBoolMask{3, 2, 2, 12, 40, 32, 32, 0.17677669f, 1, 4, 2, 0.f, 0
 constexpr Config kDecode{4, 16, 2, 1, 1000, 128, 128, 0.088388346f, 2, -2, -2, 0.f, 0.f, 2, 4, 1, 1, 1000};
 constexpr Config kFullyMasked{1, 2, 1, 24, 16, 16, 16, 0.25f, 2, -2, -2, 0.f, 0.f, 2, 1, 1, 24, 16};
 constexpr Config kBench{4, 16, 16, 1024, 1024, 64, 64, 0.125f, 1, -2, -2, 0.f, 0.f, 0, 1, 1, 1, 1};
+
+//===----------------------------------------------------------------------===//
+// Packed batches
+//===----------------------------------------------------------------------===//
+
+struct VarlenConfig {
+  int Hq, Hkv, D, Dv;
+  float scale;
+  int causal;                  // 0 none, 1 top_left, 2 bottom_right
+  int windowLeft, windowRight; // -2: no window; -1: unbounded side
+  float softcap;               // 0: none
+  float dropout;
+};
+
+/// One thread per query row i of sequence blockIdx.z, head blockIdx.y:
+/// token t = cuQ[b] + i, its keys cuK[b] ... cuK[b + 1] - 1, the positional
+/// rules at the sequence's own lengths. `denseDropout` (wrong on purpose)
+/// draws the keep bits at (b, h, i, j) of a [B, Hq, Lq_b, Lk_b] problem.
+template <class T>
+__device__ void varlenAttention(const VarlenConfig c, const T *q, const T *k,
+                                const T *v, const int32_t *cuQ,
+                                const int32_t *cuK, uint64_t seed,
+                                uint64_t offset, T *out, float *lse,
+                                int totalQ, bool denseDropout = false) {
+  const int b = blockIdx.z, h = blockIdx.y;
+  const int q0 = cuQ[b], lq = cuQ[b + 1] - q0;
+  const int k0 = cuK[b], lk = cuK[b + 1] - k0;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= lq)
+    return; // past this sequence's queries
+  const int t = q0 + i, hk = h / (c.Hq / c.Hkv);
+  const T *qRow = q + (int64_t(t) * c.Hq + h) * c.D;
+  auto score = [&](int j) {
+    const T *kRow = k + (int64_t(k0 + j) * c.Hkv + hk) * c.D;
+    float dot = 0.0f;
+    for (int d = 0; d < c.D; ++d)
+      dot += toFloat(qRow[d]) * toFloat(kRow[d]);
+    float s = c.scale * dot;
+    if (c.softcap > 0.0f)
+      s = c.softcap * tanhf(s / c.softcap);
+    int diag = i + (c.causal == 2 ? lk - lq : 0);
+    bool allowed = !(c.causal != 0 && j > diag);
+    if (c.windowLeft != -2) {
+      if (c.windowLeft >= 0 && j < diag - c.windowLeft)
+        allowed = false;
+      if (c.windowRight >= 0 && j > diag + c.windowRight)
+        allowed = false;
+    }
+    return allowed ? s : -INFINITY;
+  };
+  float m = -INFINITY, l = 0.0f;
+  for (int j = 0; j < lk; ++j) {
+    float s = score(j);
+    if (s == -INFINITY)
+      continue;
+    if (s > m) {
+      l = l * expf(m - s) + 1.0f;
+      m = s;
+    } else {
+      l += expf(s - m);
+    }
+  }
+  T *outRow = out + (int64_t(t) * c.Hq + h) * c.Dv;
+  if (m == -INFINITY) {
+    for (int e = 0; e < c.Dv; ++e)
+      outRow[e] = fromFloat<T>(0.0f);
+    if (lse)
+      lse[int64_t(h) * totalQ + t] = -INFINITY;
+    return;
+  }
+  float acc[kMaxDv];
+  for (int e = 0; e < c.Dv; ++e)
+    acc[e] = 0.0f;
+  const uint32_t threshold = attnopt::ref::dropoutThreshold(c.dropout);
+  const float keepScale = 1.0f / (1.0f - c.dropout);
+  for (int j = 0; j < lk; ++j) {
+    float s = score(j);
+    if (s == -INFINITY)
+      continue;
+    float a = expf(s - m) / l;
+    if (c.dropout > 0.0f) {
+      uint32_t bits =
+          denseDropout
+              ? attnopt::ref::dropoutBits(seed, offset, b, h, i, j, c.Hq, lq)
+              : attnopt::ref::dropoutBits(seed, offset, 0, h, t, k0 + j, c.Hq,
+                                          totalQ);
+      a = bits >= threshold ? a * keepScale : 0.0f;
+    }
+    const T *vRow = v + (int64_t(k0 + j) * c.Hkv + hk) * c.Dv;
+    for (int e = 0; e < c.Dv; ++e)
+      acc[e] += a * toFloat(vRow[e]);
+  }
+  for (int e = 0; e < c.Dv; ++e)
+    outRow[e] = fromFloat<T>(acc[e]);
+  if (lse)
+    lse[int64_t(h) * totalQ + t] = m + logf(l);
+}
+
+//                               Hq Hkv D   Dv  scale   causal wl  wr  cap   drop
+constexpr VarlenConfig kVarlenBf16{8, 2, 64, 64, 0.125f, 2, -2, -2, 0.f, 0.1f};
+constexpr VarlenConfig kVarlenF16{4, 4, 32, 32, 0.17677669f, 0, 16, 0, 30.f,
+                                  0.f};
 
 //===----------------------------------------------------------------------===//
 // Backward
@@ -575,6 +684,35 @@ __global__ void sample_group_dq_convert_bf16(const bf16 *q, const bf16 *k,
                                              const uint8_t *mask,
                                              const float *dqAccum, bf16 *dq) {
   groupConvert(kGradBf16, dqAccum, dq);
+}
+
+// Packed batches: every size at run time (batch, total_query_tokens,
+// total_key_tokens), and all static (3 sequences, 300 / 500 tokens).
+__global__ void sample_varlen_bf16(const bf16 *q, const bf16 *k,
+                                   const bf16 *v, const int32_t *cuQ,
+                                   const int32_t *cuK, uint64_t seed,
+                                   uint64_t offset, bf16 *out, float *lse,
+                                   int batch, int totalQ, int totalK) {
+  (void)batch;
+  (void)totalK;
+  varlenAttention(kVarlenBf16, q, k, v, cuQ, cuK, seed, offset, out, lse,
+                  totalQ);
+}
+
+__global__ void sample_varlen_static_f16(const f16 *q, const f16 *k,
+                                         const f16 *v, const int32_t *cuQ,
+                                         const int32_t *cuK, f16 *out) {
+  varlenAttention(kVarlenF16, q, k, v, cuQ, cuK, 0, 0, out, nullptr, 300);
+}
+
+__global__ void sample_varlen_dense_dropout_bf16(
+    const bf16 *q, const bf16 *k, const bf16 *v, const int32_t *cuQ,
+    const int32_t *cuK, uint64_t seed, uint64_t offset, bf16 *out, float *lse,
+    int batch, int totalQ, int totalK) {
+  (void)batch;
+  (void)totalK;
+  varlenAttention(kVarlenBf16, q, k, v, cuQ, cuK, seed, offset, out, lse,
+                  totalQ, /*denseDropout=*/true);
 }
 
 } // extern "C"
