@@ -9,7 +9,10 @@
 // are checked against the backward ABI (parameter names, order, roles,
 // dtypes and shapes), each group as a whole (same problem, every gradient
 // written once, workspaces consistent and initialized by a "prep" stage),
-// and a "forward" field against the named forward kernel. The forward
+// and a "forward" field against the named forward kernel. Packed forward
+// kernels ("op": "varlen_attention", docs/semantics.md §14) are checked
+// against their ABI (token-major tensors, i32 offsets, token totals; see
+// Varlen.h for their sequence lengths). The forward
 // parameters must come in the documented order; "ptx" must name a file; the
 // launch is checked against the CUDA limits, the chip's shared memory per
 // block and, where the kernel's "codegen" gives the tiling, the grid and
