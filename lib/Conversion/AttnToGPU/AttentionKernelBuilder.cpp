@@ -367,6 +367,37 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
   return spec;
 }
 
+gpu::GPUFuncOp kernel::createTensorCoreForwardFunc(OpBuilder &b,
+                                                   gpu::GPUModuleOp module,
+                                                   Location loc,
+                                                   const KernelSpec &spec,
+                                                   TypeRange argTypes) {
+  MLIRContext *ctx = b.getContext();
+  // Outside a pass these may not be loaded yet (the attn-to-gpu pass
+  // declares them as dependent dialects).
+  ctx->getOrLoadDialect<LLVM::LLVMDialect>();
+  ctx->getOrLoadDialect<NVVM::NVVMDialect>();
+  ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
+  ctx->getOrLoadDialect<vector::VectorDialect>();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  auto func =
+      gpu::GPUFuncOp::create(b, loc, spec.name, b.getFunctionType(argTypes, {}),
+                             TypeRange{}, TypeRange{});
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(spec.block[0]), 1, 1}));
+  // .minnctapersm: 8 warps per SM either way (2 CTAs of 4 warps for
+  // Br = 64, 1 CTA of 8 warps for Br = 128), which lets ptxas use up to
+  // 255 registers; without it ptxas aims for more CTAs (128 registers) on
+  // the lighter configurations and spills.
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                b.getI32IntegerAttr(spec.block[0] <= 128 ? 2 : 1));
+  func->setAttr(kDynamicSharedMemoryAttrName,
+                b.getI64IntegerAttr(spec.dynamicSharedBytes));
+  return func;
+}
+
 FailureOr<gpu::GPUFuncOp>
 mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
                                  AttentionOp op, const KernelSpec &spec) {
@@ -394,26 +425,8 @@ mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());
   if (spec.tensorCores) {
-    // Outside a pass these may not be loaded yet (the attn-to-gpu pass
-    // declares them as dependent dialects).
-    ctx->getOrLoadDialect<LLVM::LLVMDialect>();
-    ctx->getOrLoadDialect<NVVM::NVVMDialect>();
-    ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
-    ctx->getOrLoadDialect<vector::VectorDialect>();
-    auto func = gpu::GPUFuncOp::create(b, op.getLoc(), spec.name,
-                                       b.getFunctionType(argTypes, {}),
-                                       TypeRange{}, TypeRange{});
-    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-    func.setKnownBlockSizeAttr(
-        b.getDenseI32ArrayAttr({static_cast<int32_t>(spec.block[0]), 1, 1}));
-    // .minnctapersm: 8 warps per SM either way (2 CTAs of 4 warps for
-    // Br = 64, 1 CTA of 8 warps for Br = 128), which lets ptxas use up to
-    // 255 registers; without it ptxas aims for more CTAs (128 registers) on
-    // the lighter configurations and spills.
-    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                  b.getI32IntegerAttr(spec.block[0] <= 128 ? 2 : 1));
-    func->setAttr(kDynamicSharedMemoryAttrName,
-                  b.getI64IntegerAttr(spec.dynamicSharedBytes));
+    gpu::GPUFuncOp func = kernel::createTensorCoreForwardFunc(
+        b, module, op.getLoc(), spec, argTypes);
     tc::emitKernel(b, func, op, spec);
     return func;
   }
@@ -460,13 +473,15 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
       {"name", spec.name},
       {"source", spec.source},
       {"dtype", dtypeName(q.getElementType())},
-      {"batch", sizeOrNull(q.getDimSize(0))},
+      // A packed batch's entry sets the batch (kernelManifestEntry).
+      {"batch",
+       sizeOrNull(op.isPacked() ? ShapedType::kDynamic : q.getDimSize(0))},
       {"query_heads", q.getDimSize(1)},
       {"kv_heads", op.getKeyType().getDimSize(1)},
-      {"query_len", sizeOrNull(q.getDimSize(2))},
-      {"key_len", sizeOrNull(op.getKeyType().getDimSize(2))},
-      {"head_dim", q.getDimSize(3)},
-      {"value_dim", op.getValueType().getDimSize(3)},
+      {"query_len", sizeOrNull(op.getUniformQueryLen())},
+      {"key_len", sizeOrNull(op.getUniformKeyLen())},
+      {"head_dim", op.getHeadDimSize()},
+      {"value_dim", op.getValueDimSize()},
       {"scale", static_cast<double>(op.getEffectiveScale())},
       {"causal", stringifyCausalMode(op.getCausal()).str()},
       {"dropout_p", static_cast<double>(op.getDropoutP().convertToFloat())},

@@ -77,20 +77,23 @@ LogicalResult mlir::attn::buildAttentionKernels(
     const GpuCodegenOptions &options, llvm::json::Array *manifest) {
   SmallVector<AttentionOp> ops;
   SmallVector<AttentionGradOp> gradOps;
-  Operation *packed = nullptr;
+  SmallVector<VarlenAttentionOp> packedOps;
+  Operation *packedGrad = nullptr;
   root->walk([&](Operation *op) {
     if (auto fwd = dyn_cast<AttentionOp>(op))
       ops.push_back(fwd);
     else if (auto grad = dyn_cast<AttentionGradOp>(op))
       gradOps.push_back(grad);
-    else if (!packed && isa<VarlenAttentionOp, VarlenAttentionGradOp>(op))
-      packed = op;
+    else if (auto packed = dyn_cast<VarlenAttentionOp>(op))
+      packedOps.push_back(packed);
+    else if (!packedGrad && isa<VarlenAttentionGradOp>(op))
+      packedGrad = op;
   });
-  // Not silently left on the host: the kernels of packed batches (per
-  // sequence tiles from cu_seqlens, token-major rows) do not exist yet.
-  if (packed)
-    return packed->emitOpError(
-        "GPU code generation of packed variable-length batches is not "
+  // Not silently left on the host: the backward kernels of packed batches
+  // do not exist yet.
+  if (packedGrad)
+    return packedGrad->emitOpError(
+        "GPU code generation of packed variable-length gradients is not "
         "implemented yet; attn-decompose or attn-tile lower the op for the "
         "CPU (docs/semantics.md, section 11)");
   OpBuilder::InsertionGuard guard(b);
@@ -102,6 +105,17 @@ LogicalResult mlir::attn::buildAttentionKernels(
     if (failed(spec) || failed(buildAttentionKernel(b, gpuModule, op, *spec)))
       return failure();
     forwardNames[op] = spec->name;
+    if (manifest)
+      manifest->push_back(kernelManifestEntry(op, *spec));
+  }
+  // Packed batches are numbered after the dense forward kernels.
+  for (auto [i, op] : llvm::enumerate(packedOps)) {
+    FailureOr<KernelSpec> spec = describePackedAttentionKernel(
+        op, "attn_fwd_" + std::to_string(ops.size() + i), options.kernel,
+        options.forward);
+    if (failed(spec) ||
+        failed(buildPackedAttentionKernel(b, gpuModule, op, *spec)))
+      return failure();
     if (manifest)
       manifest->push_back(kernelManifestEntry(op, *spec));
   }

@@ -23,6 +23,34 @@ struct KernelArguments {
   Value query, key, value, mask, dropoutMask, seed, offset, output, lse;
   /// The run-time sizes (i32), null where the op's size is static.
   Value batch, queryLen, keyLen;
+  /// A packed batch's offsets (i32 tensors) and run-time token totals
+  /// (i32, null where static).
+  Value cuSeqlensQ, cuSeqlensK, totalQueryTokens, totalKeyTokens;
+
+  /// The arguments of a packed forward kernel (docs/kernel-manifest.md,
+  /// "Packed variable-length batches"): query, key, value, cu_seqlens_q,
+  /// cu_seqlens_k, [seed, offset], output, [lse], then the run-time sizes
+  /// [batch], [total_query_tokens], [total_key_tokens].
+  static KernelArguments unpack(Block &entry, VarlenAttentionOp op) {
+    KernelArguments a;
+    unsigned arg = 0;
+    for (Value *v : {&a.query, &a.key, &a.value, &a.cuSeqlensQ, &a.cuSeqlensK})
+      *v = entry.getArgument(arg++);
+    if (op.getSeed()) {
+      a.seed = entry.getArgument(arg++);
+      a.offset = entry.getArgument(arg++);
+    }
+    a.output = entry.getArgument(arg++);
+    if (op.getLse())
+      a.lse = entry.getArgument(arg++);
+    if (cast<ShapedType>(op.getCuSeqlensQ().getType()).isDynamicDim(0))
+      a.batch = entry.getArgument(arg++);
+    if (op.getQueryType().isDynamicDim(0))
+      a.totalQueryTokens = entry.getArgument(arg++);
+    if (op.getKeyType().isDynamicDim(0))
+      a.totalKeyTokens = entry.getArgument(arg++);
+    return a;
+  }
 
   /// Reads the arguments of `entry` (a kernel built for `op`); absent
   /// optional operands stay null.

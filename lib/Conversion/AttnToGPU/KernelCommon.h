@@ -40,6 +40,8 @@ inline std::string dtypeName(Type t) {
     return "f32";
   if (t.isInteger(1))
     return "i1";
+  if (t.isInteger(32))
+    return "i32";
   return "unsupported";
 }
 
@@ -74,6 +76,14 @@ inline std::string sourceOf(Location loc) {
 /// heads, batch), so heads and a static batch at most 65535 (the x
 /// dimension is a length over a tile, below 2^31 already).
 LogicalResult checkKernelShapes(AttentionOpInterface op);
+
+/// An empty tensor-core forward kernel function named spec.name with
+/// `argTypes`, appended to `module`, with the launch attributes of `spec`
+/// (block size, dynamic shared memory, register budget).
+gpu::GPUFuncOp createTensorCoreForwardFunc(OpBuilder &b,
+                                           gpu::GPUModuleOp module,
+                                           Location loc, const KernelSpec &spec,
+                                           TypeRange argTypes);
 
 inline KernelParam tensorParam(StringRef name, Value v, bool isOutput) {
   KernelParam p;

@@ -101,7 +101,7 @@ Value MmaEmitterBase::exp2(Value x) {
       .getResult(0);
 }
 
-void MmaEmitterBase::copyTile(Value global, TileRowWidth width, Value rowBase,
+void MmaEmitterBase::copyTile(Value global, TileRowWidth width, GlobalRows rows,
                               Value first, kernel::Extent len, int64_t tileRows,
                               Value dst, ValueRange lead,
                               SmallVectorImpl<Value> &tokens) {
@@ -110,8 +110,8 @@ void MmaEmitterBase::copyTile(Value global, TileRowWidth width, Value rowBase,
   // threads, ...
   emitRowGuardedCopy(first, len, tileRows, tokens,
                      [&](bool guard, SmallVectorImpl<Value> &out) {
-                       copyTileRows(global, width, rowBase, first, len,
-                                    tileRows, dst, lead, guard, out);
+                       copyTileRows(global, width, rows, first, len, tileRows,
+                                    dst, lead, guard, out);
                      });
 }
 
@@ -143,7 +143,7 @@ void MmaEmitterBase::emitRowGuardedCopy(
 }
 
 void MmaEmitterBase::copyTileRows(Value global, TileRowWidth width,
-                                  Value rowBase, Value first,
+                                  GlobalRows rows, Value first,
                                   kernel::Extent len, int64_t tileRows,
                                   Value dst, ValueRange lead, bool guard,
                                   SmallVectorImpl<Value> &tokens) {
@@ -153,7 +153,7 @@ void MmaEmitterBase::copyTileRows(Value global, TileRowWidth width,
   auto copyAt = [&](Value r, Value dstCol, std::pair<Value, Value> src,
                     SmallVectorImpl<Value> &out) {
     auto [srcRow, srcElements] = sourceRow(add(first, r), len, guard);
-    Value srcIdx = add(mul(add(rowBase, srcRow), width.cols), src.first);
+    Value srcIdx = add(mul(globalRow(rows, srcRow), width.cols), src.first);
     SmallVector<Value> dstIdx(lead.begin(), lead.end());
     dstIdx.push_back(r);
     dstIdx.push_back(dstCol);

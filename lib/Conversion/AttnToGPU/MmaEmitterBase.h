@@ -51,6 +51,17 @@ struct TileRowWidth {
   bool padded() const { return tileCols != cols; }
 };
 
+/// Where the rows of one sequence lie in a global tensor viewed as rows of
+/// TileRowWidth::cols elements: sequence row r is global row
+/// `base + r * step`. Step 1 for [B, H, L, X] tensors, whose (b, h) slices
+/// are contiguous; H for token-major [T, H, X] tensors (a packed batch),
+/// where the rows of one head are H rows apart.
+struct GlobalRows {
+  GlobalRows(Value base, int64_t step = 1) : base(base), step(step) {}
+  Value base;
+  int64_t step;
+};
+
 /// `v` rounded up to a multiple of `m`.
 inline int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
@@ -338,16 +349,16 @@ protected:
   /// whole panels). Consecutive lanes copy consecutive chunks of a row: 8
   /// lanes read 128 contiguous bytes and write one panel row
   /// (conflict-free), so cp.async.cg (L2 only) serves.
-  void copyTileSwizzled128(Value global, TileRowWidth width, Value rowBase,
+  void copyTileSwizzled128(Value global, TileRowWidth width, GlobalRows rows,
                            Value first, kernel::Extent len, int64_t tileRows,
                            Value dst, Value dstBase,
                            SmallVectorImpl<Value> &tokens);
 
   /// Issues cp.async copies of tile rows [first, first + tileRows) of a
-  /// sequence of length `len` (rows of width.cols elements starting at
-  /// global row `rowBase`) into `dst[lead..., r, c]`, c < width.tileCols.
+  /// sequence of length `len` (rows of width.cols elements at global rows
+  /// `rows`) into `dst[lead..., r, c]`, c < width.tileCols.
   /// Rows past `len` and columns past width.cols are zero-filled.
-  void copyTile(Value global, TileRowWidth width, Value rowBase, Value first,
+  void copyTile(Value global, TileRowWidth width, GlobalRows rows, Value first,
                 kernel::Extent len, int64_t tileRows, Value dst,
                 ValueRange lead, SmallVectorImpl<Value> &tokens);
 
@@ -361,14 +372,18 @@ protected:
                      SmallVectorImpl<Value> &tokens,
                      function_ref<void(bool, SmallVectorImpl<Value> &)> copy);
   /// copyTile / copyTileSwizzled128 with the guard decided.
-  void copyTileRows(Value global, TileRowWidth width, Value rowBase,
+  void copyTileRows(Value global, TileRowWidth width, GlobalRows rows,
                     Value first, kernel::Extent len, int64_t tileRows,
                     Value dst, ValueRange lead, bool guard,
                     SmallVectorImpl<Value> &tokens);
-  void copyTileRowsSwizzled128(Value global, TileRowWidth width, Value rowBase,
-                               Value first, kernel::Extent len,
+  void copyTileRowsSwizzled128(Value global, TileRowWidth width,
+                               GlobalRows rows, Value first, kernel::Extent len,
                                int64_t tileRows, Value dst, Value dstBase,
                                bool guard, SmallVectorImpl<Value> &tokens);
+  /// Global row `r` of the sequence at `rows` (no multiply for step 1).
+  Value globalRow(const GlobalRows &rows, Value r) {
+    return add(rows.base, rows.step == 1 ? r : mul(r, rows.step));
+  }
   /// The global row a 16-byte chunk of tile row `pos` is copied from and
   /// how many of its 8 elements (null: all): with `guard`, rows past `len`
   /// read row len - 1 and copy 0 elements (cp.async zero-fills).

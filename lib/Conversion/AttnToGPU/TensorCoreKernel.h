@@ -63,7 +63,8 @@ TileDims tileDims(int64_t headDim, int64_t valueDim, bool warpgroupMma);
 /// {64, 128}, blockKV in {64, 128}, 16 or 32 rows per warp, and the
 /// per-thread accumulators (S and O: rows/16 * (blockKV + Dv) / 2 f32
 /// registers) at most 192.
-std::optional<Tiling> chooseTiling(AttentionOp op, TensorCoreTiling requested,
+std::optional<Tiling> chooseTiling(AttentionOpInterface op,
+                                   TensorCoreTiling requested,
                                    std::string &why);
 
 /// Whether the kernel skips the O rescale of a key block in which no row of
@@ -80,7 +81,7 @@ bool keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV, TileDims dims);
 
 /// Whether `op` can use the tensor-core kernel (f16/bf16, D and Dv
 /// multiples of 8 up to 256); when not, `why` says why.
-bool isEligible(AttentionOp op, std::string &why);
+bool isEligible(AttentionOpInterface op, std::string &why);
 
 /// The forward kernel's dynamic shared memory: the Q tile of blockQ rows
 /// (wide enough to stage O in the epilogue: max(qk, v) columns), `stages`
@@ -99,11 +100,11 @@ SharedLayout sharedLayout(TileDims dims, const Tiling &tiling);
 
 /// Bytes of dynamic shared memory the kernel for `op` needs
 /// (sharedLayout's launch bytes).
-int64_t sharedMemoryBytes(AttentionOp op, const Tiling &tiling);
+int64_t sharedMemoryBytes(AttentionOpInterface op, const Tiling &tiling);
 
 /// Emits the body of `func` (arguments in manifest order, no workgroup
 /// attributions; shared memory is dynamic).
-void emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionOp op,
+void emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionOpInterface op,
                 const KernelSpec &spec);
 
 } // namespace mlir::attn::tc

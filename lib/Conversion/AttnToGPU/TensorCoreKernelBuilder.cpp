@@ -123,7 +123,8 @@ static_assert(tc::kProducerThreads * kProducerRegisters +
 
 class TensorCoreEmitter : public MmaEmitterBase {
 public:
-  TensorCoreEmitter(OpBuilder &b, AttentionOp op, const KernelSpec &spec);
+  TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
+                    const KernelSpec &spec);
 
   void emit(gpu::GPUFuncOp func);
 
@@ -137,6 +138,9 @@ private:
   void emitBody();
   /// keyGuard and maySkipMask from keyLen.
   void setKeyGuard();
+  /// Packed batch: this block's sequence (block z) from the offsets: its
+  /// lengths, first tokens, and the token-major rows of its head.
+  void bindPackedSequence(const KernelArguments &args);
   /// wgmma: mbarrier initialisation and the producer / consumer split
   /// (afterwards the builder is in the consumers' branch); mma.sync: the
   /// prologue copies of Q and the first K / V block.
@@ -252,7 +256,10 @@ private:
   std::pair<Value, SmallVector<Value, 2>> staged(Value row, Value chunk,
                                                  int64_t inChunk);
 
-  AttentionOp op;
+  AttentionOpInterface op;
+  /// A packed variable-length batch (attn.varlen_attention): token-major
+  /// tensors, each block's sequence from the offsets.
+  bool packed;
   ScoreModifiers mods;
   int64_t blockQ, blockKV; // tc::Tiling
   /// wgmma (sm_90a): Q, K, V in SW128 tiles (MmaEmitterBase.h) read
@@ -307,6 +314,14 @@ private:
   Value qS, kS, vS, smemBase, tiles;
   Value threadId, qBlock, hIdx, bIdx, warp, lane, g, t4;
   Value q0, kvHead, qRowBase, kvRowBase, rowsInBlock, firstBlock, lastBlock;
+  /// Rows between consecutive sequence rows of Q/O and of K/V (GlobalRows):
+  /// 1, or the head counts for a packed batch.
+  int64_t qRowStep = 1, kvRowStep = 1;
+  /// The lse index of the block's first row (its rows are consecutive).
+  Value lseBase;
+  /// Packed batch: the sequence's first query and key tokens, and the query
+  /// token total (the Philox rows and the lse's row length).
+  Value qToken0, kToken0, totalQueryTokens;
   Value anyBlock;  ///< whether any key block is visible
   Value queryFull; ///< wgmma: the Q tile's mbarrier
   Value qGroup;    ///< mma.sync: the Q copy's cp.async group
@@ -319,20 +334,21 @@ private:
   SmallVector<Value> init; ///< the loop's initial state
 };
 
-TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOp op,
+TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
                                      const KernelSpec &spec)
     : MmaEmitterBase(b, op.getLoc(), op.getQueryType().getElementType(),
-                     op.getQueryType().getDimSize(3), spec.block[0]),
-      op(op), mods(ScoreModifiers::get(op)), blockQ(spec.blockQ),
-      blockKV(spec.blockKV), wgmma(spec.warpgroupMma) {
+                     op.getHeadDimSize(), spec.block[0]),
+      op(op), packed(op.isPacked()), mods(ScoreModifiers::get(op)),
+      blockQ(spec.blockQ), blockKV(spec.blockKV), wgmma(spec.warpgroupMma) {
   consumerThreads = spec.block[0] - (wgmma ? tc::kProducerThreads : 0);
   rowsPerWarp = blockQ / (consumerThreads / 32);
   auto q = op.getQueryType();
   heads = q.getDimSize(1);
-  queryLen = q.getDimSize(2);
   kvHeads = op.getKeyType().getDimSize(1);
-  keyLen = op.getKeyType().getDimSize(2);
-  valueDim = op.getValueType().getDimSize(3);
+  // A packed batch's lengths are read per block (emitSetup).
+  queryLen = op.getUniformQueryLen();
+  keyLen = op.getUniformKeyLen();
+  valueDim = op.getValueDimSize();
   dims = tc::tileDims(headDim, valueDim, wgmma);
 
   group = heads / kvHeads;
@@ -374,6 +390,15 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOp op,
 
 void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
   emitSetup(func.getBody().front());
+  // Packed batch: the grid covers the longest sequence; the blocks past
+  // their own sequence's last query have nothing to do (uniform per block,
+  // before any barrier).
+  scf::IfOp live;
+  if (packed) {
+    live = scf::IfOp::create(b, loc, lessThan(q0, queryLen),
+                             /*withElseRegion=*/false);
+    b.setInsertionPoint(live.thenBlock()->getTerminator());
+  }
   if (keyLen.isStatic()) {
     emitBody();
   } else {
@@ -399,6 +424,8 @@ void TensorCoreEmitter::emit(gpu::GPUFuncOp func) {
     }
     keyLen = runtimeKeyLen;
   }
+  if (live)
+    b.setInsertionPointAfter(live);
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -432,10 +459,37 @@ void TensorCoreEmitter::setThreadCoordinates() {
   t4 = remu(lane, 4);
 }
 
+void TensorCoreEmitter::bindPackedSequence(const KernelArguments &args) {
+  auto offsetAt = [&](Value offsets, Value i) -> Value {
+    Value v = memref::LoadOp::create(b, loc, offsets, ValueRange{i});
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  };
+  Value next = add(bIdx, 1);
+  qToken0 = offsetAt(args.cuSeqlensQ, bIdx);
+  kToken0 = offsetAt(args.cuSeqlensK, bIdx);
+  queryLen = kernel::Extent::dynamic(
+      arith::SubIOp::create(b, loc, offsetAt(args.cuSeqlensQ, next), qToken0));
+  keyLen = kernel::Extent::dynamic(
+      arith::SubIOp::create(b, loc, offsetAt(args.cuSeqlensK, next), kToken0));
+  totalQueryTokens = args.totalQueryTokens
+                         ? arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                                      args.totalQueryTokens)
+                               .getResult()
+                         : idx(op.getQueryType().getDimSize(0));
+  // Token t of head h is row t * H + h of the [T * H, D] view.
+  qRowBase = add(mul(qToken0, heads), hIdx);
+  qRowStep = heads;
+  kvRowBase = add(mul(kToken0, kvHeads), kvHead);
+  kvRowStep = kvHeads;
+  lseBase = add(mul(hIdx, totalQueryTokens), qToken0); // lse is [Hq, Tq]
+}
+
 void TensorCoreEmitter::emitSetup(Block &entry) {
   b.setInsertionPointToStart(&entry);
   packedF16Convert = wgmma;
-  KernelArguments args = KernelArguments::unpack(entry, op);
+  KernelArguments args =
+      packed ? KernelArguments::unpack(entry, cast<VarlenAttentionOp>(op))
+             : KernelArguments::unpack(entry, cast<AttentionOp>(op));
   query = args.query;
   key = args.key;
   value = args.value;
@@ -444,12 +498,14 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   offset = args.offset;
   out = args.output;
   lse = args.lse;
-  kernel::KernelExtents sizes = kernel::KernelExtents::get(
-      b, loc, op, args.batch, args.queryLen, args.keyLen);
-  queryLen = sizes.queryLen;
-  keyLen = sizes.keyLen;
-  if (op.getMask())
-    maskDims = kernel::maskExtents(op.getMask().getType(), sizes);
+  if (!packed) {
+    kernel::KernelExtents sizes = kernel::KernelExtents::get(
+        b, loc, op, args.batch, args.queryLen, args.keyLen);
+    queryLen = sizes.queryLen;
+    keyLen = sizes.keyLen;
+    if (op.getMask())
+      maskDims = kernel::maskExtents(op.getMask().getType(), sizes);
+  }
 
   // Shared memory: one dynamic buffer, viewed as Q [Br][S], K/V [2][Bc][S].
   auto workgroup =
@@ -490,9 +546,14 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
     setThreadCoordinates();
   q0 = mul(qBlock, blockQ);
   kvHead = divu(hIdx, group);
-  // Row indices (in units of rows) of the first row of this (b, h) slice.
-  qRowBase = mul(add(mul(bIdx, heads), hIdx), queryLen);
-  kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
+  if (packed) {
+    bindPackedSequence(args);
+  } else {
+    // Row indices (in units of rows) of the first row of this (b, h) slice.
+    qRowBase = mul(add(mul(bIdx, heads), hIdx), queryLen);
+    kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
+    lseBase = qRowBase;
+  }
 
   rowsInBlock = arith::MinSIOp::create(
       b, loc, idx(blockQ), arith::SubIOp::create(b, loc, size(queryLen), q0));
@@ -504,11 +565,11 @@ Value TensorCoreEmitter::copyQuery() {
   SmallVector<Value> tokens;
   TileRowWidth width{headDim, dims.qk};
   if (wgmma)
-    copyTileSwizzled128(query, width, qRowBase, q0, queryLen, blockQ, tiles,
-                        idx(qOff / eltBytes), tokens);
+    copyTileSwizzled128(query, width, {qRowBase, qRowStep}, q0, queryLen,
+                        blockQ, tiles, idx(qOff / eltBytes), tokens);
   else
-    copyTile(query, width, qRowBase, q0, queryLen, blockQ, qS, ValueRange{},
-             tokens);
+    copyTile(query, width, {qRowBase, qRowStep}, q0, queryLen, blockQ, qS,
+             ValueRange{}, tokens);
   return nvgpu::DeviceAsyncCreateGroupOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
 }
@@ -521,11 +582,11 @@ void TensorCoreEmitter::copyBlock(Value kb, Value stage, bool keys,
                   int64_t tileBytes, Value tile) {
     if (wgmma)
       copyTileSwizzled128(
-          global, width, kvRowBase, key0, keyLen, blockKV, tiles,
+          global, width, {kvRowBase, kvRowStep}, key0, keyLen, blockKV, tiles,
           add(mul(stage, tileBytes / eltBytes), tileOff / eltBytes), tokens);
     else
-      copyTile(global, width, kvRowBase, key0, keyLen, blockKV, tile,
-               ValueRange{stage}, tokens);
+      copyTile(global, width, {kvRowBase, kvRowStep}, key0, keyLen, blockKV,
+               tile, ValueRange{stage}, tokens);
   };
   if (keys)
     copy(key, {headDim, dims.qk}, kOff, kTileBytes, kS);
@@ -753,8 +814,17 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
         Value weight = p;
         if (dropP > 0.0f) {
           Value keyIdx = add(keyT, 8 * nt + j);
-          DropoutPosition pos{bIdx,   hIdx,       rowsC[i],
-                              keyIdx, idx(heads), size(queryLen)};
+          // A packed batch draws at its tokens' coordinates in the batch-1
+          // form (docs/semantics.md, section 14.3).
+          DropoutPosition pos =
+              packed ? DropoutPosition{idx(0),
+                                       hIdx,
+                                       add(qToken0, rowsC[i]),
+                                       add(kToken0, keyIdx),
+                                       idx(heads),
+                                       totalQueryTokens}
+                     : DropoutPosition{bIdx,   hIdx,       rowsC[i],
+                                       keyIdx, idx(heads), size(queryLen)};
           Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
           weight = arith::SelectOp::create(
               b, loc, keep, fmul(p, f32(1.0f / (1.0f - dropP))), f32(0.0f));
@@ -1069,6 +1139,13 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
   // rows.
   if (wgmma)
     namedBarrier(NamedBarrier::WarpgroupEpilogue, divu(warp, 4), 128);
+  else
+    // mma.sync: the warp's lanes overwrite Q rows that other lanes read
+    // (ldmatrix). A block with visible key blocks has passed block
+    // barriers since; one without any (a sequence with no keys, rows that
+    // causal or window rules leave nothing) has not, and racecheck reports
+    // the write-after-read within the warp (H200, 2026-12-02).
+    NVVM::SyncWarpOp::create(b, loc, i32c(-1));
   // Epilogue. Row slot i = 2mt + r of this thread: O[mt][nt][2r],
   // O[mt][nt][2r + 1] at dv 8nt + 2t + {0, 1}. The normalized O goes through
   // this warp's own rows of the Q tile (only this warp ever reads them, and
@@ -1110,7 +1187,7 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
         Value v = arith::SelectOp::create(
             b, loc, noKey, f32(kNegInf),
             fmul(fadd(m, math::Log2Op::create(b, loc, l)), f32(kLn2)));
-        memref::StoreOp::create(b, loc, v, lse, add(qRowBase, rows[i]));
+        memref::StoreOp::create(b, loc, v, lse, add(lseBase, rows[i]));
       });
     }
   }
@@ -1126,7 +1203,7 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
       Value chunk =
           vector::LoadOp::create(b, loc, chunkTy, buffer, from,
                                  /*nontemporal=*/false, llvm::MaybeAlign(16));
-      Value at = add(mul(add(qRowBase, row), valueDim), col);
+      Value at = add(mul(globalRow({qRowBase, qRowStep}, row), valueDim), col);
       vector::StoreOp::create(b, loc, chunk, out, ValueRange{at},
                               /*nontemporal=*/false, llvm::MaybeAlign(16));
     });
@@ -1160,7 +1237,7 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
 
 } // namespace
 
-bool tc::isEligible(AttentionOp op, std::string &why) {
+bool tc::isEligible(AttentionOpInterface op, std::string &why) {
   if (op.getDropoutMask()) {
     why = "the op has an explicit dropout_mask (the tensor-core kernel only "
           "generates Philox keep bits)";
@@ -1168,7 +1245,7 @@ bool tc::isEligible(AttentionOp op, std::string &why) {
   }
   RankedTensorType q = op.getQueryType();
   Type elt = q.getElementType();
-  int64_t d = q.getDimSize(3), dv = op.getValueType().getDimSize(3);
+  int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
   if (!elt.isF16() && !elt.isBF16()) {
     why = "the element type is not f16 or bf16";
     return false;
@@ -1221,9 +1298,10 @@ bool tc::keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV,
 /// Dv = 128: with skipsUnchangedRescale, on sm_90 (ptxas for sm_80 spills 4
 /// bytes), and only when Lk is a multiple of 64 (the key guard of a ragged
 /// last block spills 8-12 bytes); measured with ptxas 13 on 2026-11-29.
-static bool wideKeyBlocksFit(AttentionOp op, const TensorCoreTiling &target) {
-  return op.getValueType().getDimSize(3) == 128 && target.smVersion >= 90 &&
-         kernel::Extent(op.getKeyType().getDimSize(2)).isMultipleOf(64);
+static bool wideKeyBlocksFit(AttentionOpInterface op,
+                             const TensorCoreTiling &target) {
+  return op.getValueDimSize() == 128 && target.smVersion >= 90 &&
+         kernel::Extent(op.getUniformKeyLen()).isMultipleOf(64);
 }
 
 /// f32 accumulator registers per thread of the mma.sync kernel's S and O
@@ -1254,8 +1332,8 @@ constexpr int64_t kAccumulatorLimit = 192;
 static int64_t wgmmaFragmentRegisters(int64_t blockKV, tc::TileDims dims) {
   return blockKV / 2 + blockKV / 4 + dims.v / 2;
 }
-static int64_t wgmmaFragmentBudget(AttentionOp op) {
-  return op.getMask() || op.getSoftcap() ? 160 : 176;
+static int64_t wgmmaFragmentBudget(AttentionOpInterface op) {
+  return op.getMask() || op.getSoftcapAttr() ? 160 : 176;
 }
 
 /// Whether the wgmma kernel is the faster one for `op`'s head dims, which
@@ -1266,21 +1344,20 @@ static int64_t wgmmaFragmentBudget(AttentionOp op) {
 /// but 4 % slower at D = 32 (padding doubles the work); at L = 257
 /// (ViT-H, D = 80) 17 % slower (a short key loop does not hide the
 /// pipeline's prologue). Whole panels (64, 128, 192, 256) always take it.
-static bool wgmmaPaysForPadding(AttentionOp op) {
-  const int64_t d = op.getQueryType().getDimSize(3),
-                dv = op.getValueType().getDimSize(3);
+static bool wgmmaPaysForPadding(AttentionOpInterface op) {
+  const int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
   if (d % 64 == 0 && dv % 64 == 0)
     return true;
   return std::min(d, dv) > 32 &&
-         kernel::isLongLength(op.getKeyType().getDimSize(2), 512);
+         kernel::isLongLength(op.getUniformKeyLen(), 512);
 }
 
-std::optional<tc::Tiling>
-tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
-  const int64_t d = op.getQueryType().getDimSize(3),
-                dv = op.getValueType().getDimSize(3);
+std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
+                                           TensorCoreTiling requested,
+                                           std::string &why) {
+  const int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
   const bool elementwiseHeavy = op.getDropoutP().convertToFloat() > 0.0f ||
-                                op.getSoftcap() || op.getMask();
+                                op.getSoftcapAttr() || op.getMask();
   const int64_t smemLimit = maxDynamicSharedBytes(requested.smVersion);
   auto fail = [&](const Twine &msg) -> std::optional<Tiling> {
     why = msg.str();
@@ -1298,8 +1375,8 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
   // does not pay (wgmmaPaysForPadding) keep the mma.sync kernel below.
   const bool dropout = op.getDropoutP().convertToFloat() > 0.0f;
   if (requested.warpgroupMma && !dropout &&
-      !kernel::isShortLength(op.getQueryType().getDimSize(2), 64) &&
-      !requested.warps && wgmmaPaysForPadding(op)) {
+      !kernel::isShortLength(op.getUniformQueryLen(), 64) && !requested.warps &&
+      wgmmaPaysForPadding(op)) {
     // One warpgroup per 64 query rows.
     if (requested.blockQ && requested.blockQ != 64 && requested.blockQ != 128)
       return fail("query block " + Twine(requested.blockQ) +
@@ -1342,10 +1419,10 @@ tc::chooseTiling(AttentionOp op, TensorCoreTiling requested, std::string &why) {
   else if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles"))
     t.blockQ = tiles.getBlockQ() > 64 ? 128 : 64;
   else
-    t.blockQ = elementwiseHeavy || kernel::isShortLength(
-                                       op.getQueryType().getDimSize(2), 64)
-                   ? 64
-                   : 128;
+    t.blockQ =
+        elementwiseHeavy || kernel::isShortLength(op.getUniformQueryLen(), 64)
+            ? 64
+            : 128;
   // Wide O tiles leave no room for two m-tiles per warp.
   if (!requested.blockQ && t.blockQ == 128 && !requested.warps &&
       accumulators(Tiling{128, 32, 4}, dims) > accumulatorBudget(dims))
@@ -1406,15 +1483,14 @@ tc::SharedLayout tc::sharedLayout(TileDims dims, const Tiling &tiling) {
   return l;
 }
 
-int64_t tc::sharedMemoryBytes(AttentionOp op, const Tiling &tiling) {
-  return sharedLayout(tileDims(op.getQueryType().getDimSize(3),
-                               op.getValueType().getDimSize(3),
+int64_t tc::sharedMemoryBytes(AttentionOpInterface op, const Tiling &tiling) {
+  return sharedLayout(tileDims(op.getHeadDimSize(), op.getValueDimSize(),
                                tiling.warpgroupMma),
                       tiling)
       .plan.launchBytes();
 }
 
-void tc::emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionOp op,
+void tc::emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionOpInterface op,
                     const KernelSpec &spec) {
   TensorCoreEmitter(b, op, spec).emit(func);
 }

@@ -149,20 +149,20 @@ SmallVector<Value> MmaEmitterBase::wgmmaFenceOperands(ArrayRef<Value> regs) {
 }
 
 void MmaEmitterBase::copyTileSwizzled128(Value global, TileRowWidth width,
-                                         Value rowBase, Value first,
+                                         GlobalRows rows, Value first,
                                          kernel::Extent len, int64_t tileRows,
                                          Value dst, Value dstBase,
                                          SmallVectorImpl<Value> &tokens) {
   emitRowGuardedCopy(first, len, tileRows, tokens,
                      [&](bool guard, SmallVectorImpl<Value> &out) {
-                       copyTileRowsSwizzled128(global, width, rowBase, first,
-                                               len, tileRows, dst, dstBase,
-                                               guard, out);
+                       copyTileRowsSwizzled128(global, width, rows, first, len,
+                                               tileRows, dst, dstBase, guard,
+                                               out);
                      });
 }
 
 void MmaEmitterBase::copyTileRowsSwizzled128(Value global, TileRowWidth width,
-                                             Value rowBase, Value first,
+                                             GlobalRows rows, Value first,
                                              kernel::Extent len,
                                              int64_t tileRows, Value dst,
                                              Value dstBase, bool guard,
@@ -201,7 +201,7 @@ void MmaEmitterBase::copyTileRowsSwizzled128(Value global, TileRowWidth width,
       auto [srcRow, srcElements] =
           sourceRow(add(srcFirst, rowShift), len, guard);
       auto [srcCol, columnOk] = sourceColumn(add(c, g0), width);
-      Value srcIdx = add(mul(add(rowBase, srcRow), width.cols), srcCol);
+      Value srcIdx = add(mul(globalRow(rows, srcRow), width.cols), srcCol);
       Value dstIdx =
           add(base(rowShift), 64 * rowShift + (g0 / 8) * 64 * tileRows);
       copyChunk(global, srcIdx, srcElements, columnOk, dst, ValueRange{dstIdx},

@@ -137,6 +137,21 @@ FailureOr<gpu::GPUFuncOp> buildAttentionKernel(OpBuilder &b,
 /// The manifest entry of one kernel (docs/kernel-manifest.md).
 llvm::json::Object kernelManifestEntry(AttentionOp op, const KernelSpec &spec);
 
+/// The forward kernel of a packed variable-length batch
+/// (docs/kernel-manifest.md, "Packed variable-length batches"): the
+/// tensor-core kernel only (a diagnostic where it does not apply, or with
+/// KernelChoice::CudaCore); the tiling as for describeAttentionKernel.
+FailureOr<KernelSpec>
+describePackedAttentionKernel(VarlenAttentionOp op, StringRef name,
+                              KernelChoice choice = KernelChoice::Auto,
+                              TensorCoreTiling tiling = {});
+FailureOr<gpu::GPUFuncOp> buildPackedAttentionKernel(OpBuilder &b,
+                                                     gpu::GPUModuleOp module,
+                                                     VarlenAttentionOp op,
+                                                     const KernelSpec &spec);
+llvm::json::Object kernelManifestEntry(VarlenAttentionOp op,
+                                       const KernelSpec &spec);
+
 /// The kernels of one attn.attention_grad (docs/kernel-manifest.md,
 /// "Backward kernels"), in launch order:
 ///  - tensor cores: prep, dkdv, dq (no atomics); with GradDqMode::Atomic

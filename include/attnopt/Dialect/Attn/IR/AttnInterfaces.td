@@ -66,6 +66,22 @@ def Attn_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
     int64_t getHeadDimSize() {
       return getQueryType().getDimSize(getQueryType().getRank() - 1);
     }
+    /// The value head dim Dv (the value's last dimension).
+    int64_t getValueDimSize() {
+      return getValueType().getDimSize(getValueType().getRank() - 1);
+    }
+    /// The query length Lq every sequence has: dimension 2 of the query,
+    /// ShapedType::kDynamic when it is a run-time one or the batch is packed
+    /// (each sequence its own length).
+    int64_t getUniformQueryLen() {
+      return isPacked() ? ::mlir::ShapedType::kDynamic
+                        : getQueryType().getDimSize(2);
+    }
+    /// The key length Lk every sequence has, as getUniformQueryLen.
+    int64_t getUniformKeyLen() {
+      return isPacked() ? ::mlir::ShapedType::kDynamic
+                        : getKeyType().getDimSize(2);
+    }
     /// A static bound on every sequence's query length: Lq, or for a packed
     /// batch the total query tokens; ShapedType::kDynamic if unknown.
     int64_t getQueryLenBound() {

@@ -1,0 +1,138 @@
+//===- PackedKernels.cpp - forward kernels of packed batches --------------===//
+//
+// attn.varlen_attention on the GPU: the tensor-core forward kernel
+// (TensorCoreKernelBuilder.cpp) with each block's sequence read from the
+// offsets. Block (x, h, b) takes query rows [x * block_q, (x + 1) * block_q)
+// of sequence b and exits when they start past its length; the grid's x
+// covers the longest sequence (computed at launch). Rows are token-major:
+// token t of head h is row t * H + h of the tensor viewed as rows of D
+// (GlobalRows with step H). The kernel interface is
+// docs/kernel-manifest.md, "Packed variable-length batches".
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelCommon.h"
+#include "TensorCoreKernel.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+/// Static head counts and head dims (the kernel is specialised on them),
+/// grids within CUDA's limits.
+static LogicalResult checkPackedShapes(VarlenAttentionOp op) {
+  if (failed(checkSizeLimits(op, "attn-to-gpu")))
+    return failure();
+  for (auto [name, type] :
+       {std::pair<StringRef, RankedTensorType>{"query", op.getQueryType()},
+        {"key", op.getKeyType()},
+        {"value", op.getValueType()}})
+    for (unsigned d : {1u, 2u})
+      if (type.isDynamicDim(d))
+        return op.emitOpError("GPU code generation needs static head counts "
+                              "and head dims: dimension ")
+               << d << " of the " << name << " (" << type << ") is dynamic";
+  constexpr int64_t kMaxGridYZ = 65535;
+  int64_t batch =
+      cast<ShapedType>(op.getCuSeqlensQ().getType()).getDimSize(0) - 1;
+  if (op.getQueryType().getDimSize(1) > kMaxGridYZ ||
+      (!ShapedType::isDynamic(batch + 1) && batch > kMaxGridYZ))
+    return op.emitOpError("GPU code generation: the grid's heads and batch "
+                          "are at most ")
+           << kMaxGridYZ;
+  return success();
+}
+
+FailureOr<KernelSpec>
+mlir::attn::describePackedAttentionKernel(VarlenAttentionOp op, StringRef name,
+                                          KernelChoice choice,
+                                          TensorCoreTiling tiling) {
+  if (failed(checkPackedShapes(op)))
+    return failure();
+  std::string whyNot;
+  if (choice == KernelChoice::CudaCore)
+    return op.emitOpError("GPU code generation: packed batches have no "
+                          "CUDA-core kernel (--kernel=cuda-core)");
+  if (!tc::isEligible(op, whyNot))
+    return op.emitOpError("GPU code generation: packed batches need the "
+                          "tensor-core kernel, which does not apply: ")
+           << whyNot;
+  std::optional<tc::Tiling> t = tc::chooseTiling(op, tiling, whyNot);
+  if (!t)
+    return op.emitOpError("GPU code generation: tensor-core tiling: ")
+           << whyNot;
+  KernelSpec spec;
+  spec.name = name.str();
+  spec.source = kernel::sourceOf(op.getLoc());
+  spec.tensorCores = true;
+  spec.blockQ = t->blockQ;
+  spec.blockKV = t->blockKV;
+  spec.block = {t->threads(), 1, 1};
+  spec.warpgroupMma = t->warpgroupMma;
+  spec.dynamicSharedBytes = tc::sharedMemoryBytes(op, *t);
+  // x from the longest sequence and z from the offsets, at launch.
+  int64_t offsets =
+      cast<ShapedType>(op.getCuSeqlensQ().getType()).getDimSize(0);
+  spec.grid = {0, op.getQueryType().getDimSize(1),
+               ShapedType::isDynamic(offsets) ? 0 : offsets - 1};
+
+  using kernel::tensorParam;
+  spec.params.push_back(tensorParam("query", op.getQuery(), false));
+  spec.params.push_back(tensorParam("key", op.getKey(), false));
+  spec.params.push_back(tensorParam("value", op.getValue(), false));
+  spec.params.push_back(tensorParam("cu_seqlens_q", op.getCuSeqlensQ(), false));
+  spec.params.push_back(tensorParam("cu_seqlens_k", op.getCuSeqlensK(), false));
+  if (op.getSeed()) {
+    spec.params.push_back(kernel::scalarParam("seed"));
+    spec.params.push_back(kernel::scalarParam("offset"));
+  }
+  spec.params.push_back(tensorParam("output", op.getOutput(), true));
+  if (op.getLse())
+    spec.params.push_back(tensorParam("lse", op.getLse(), true));
+  if (ShapedType::isDynamic(offsets))
+    spec.params.push_back(kernel::sizeParam("batch"));
+  if (op.getQueryType().isDynamicDim(0))
+    spec.params.push_back(kernel::sizeParam("total_query_tokens"));
+  if (op.getKeyType().isDynamicDim(0))
+    spec.params.push_back(kernel::sizeParam("total_key_tokens"));
+  return spec;
+}
+
+FailureOr<gpu::GPUFuncOp>
+mlir::attn::buildPackedAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
+                                       VarlenAttentionOp op,
+                                       const KernelSpec &spec) {
+  SmallVector<Type> argTypes;
+  for (const KernelParam &p : spec.params) {
+    Value v = p.name == "lse"            ? op.getLse()
+              : p.name == "output"       ? op.getOutput()
+              : p.name == "cu_seqlens_q" ? op.getCuSeqlensQ()
+              : p.name == "cu_seqlens_k" ? op.getCuSeqlensK()
+                                         : op.getQuery();
+    argTypes.push_back(kernel::flatArgumentType(
+        b, p,
+        p.isTensor ? cast<ShapedType>(v.getType()).getElementType() : Type()));
+  }
+  gpu::GPUFuncOp func = kernel::createTensorCoreForwardFunc(
+      b, module, op.getLoc(), spec, argTypes);
+  tc::emitKernel(b, func, op, spec);
+  return func;
+}
+
+llvm::json::Object mlir::attn::kernelManifestEntry(VarlenAttentionOp op,
+                                                   const KernelSpec &spec) {
+  llvm::json::Object entry = kernel::manifestFields(op, spec);
+  entry["op"] = "varlen_attention";
+  entry["has_lse"] = static_cast<bool>(op.getLse());
+  auto sizeOrNull = [](int64_t size) -> llvm::json::Value {
+    if (ShapedType::isDynamic(size))
+      return nullptr;
+    return size;
+  };
+  int64_t offsets =
+      cast<ShapedType>(op.getCuSeqlensQ().getType()).getDimSize(0);
+  entry["batch"] =
+      sizeOrNull(ShapedType::isDynamic(offsets) ? offsets : offsets - 1);
+  entry["total_query_tokens"] = sizeOrNull(op.getQueryType().getDimSize(0));
+  entry["total_key_tokens"] = sizeOrNull(op.getKeyType().getDimSize(0));
+  return entry;
+}
