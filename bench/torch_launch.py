@@ -14,7 +14,9 @@ manifest's shape and dtype: checked before the launch), `u64` scalars as
 Python ints. A manifest with run-time sizes (null batch / query_len /
 key_len) is bound to values first, `KernelSet(path, sizes={"batch": 2,
 "query_len": 1000, "key_len": 77})`: shapes and grid as kernels-runtime's
-bindSizes computes them, and the `i32` size parameters filled in.
+bindSizes computes them, and the `i32` size parameters filled in. A packed
+kernel ("op": "varlen_attention") is bound to its sequences' lengths,
+`KernelSet(path, seqlens=(lens_q, lens_k))` (bind_varlen).
 Launches go to PyTorch's current stream; nothing synchronizes.
 This is a benchmark helper, not the runtime library issue 22 asks for.
 """
@@ -26,7 +28,7 @@ import os
 import torch
 
 DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
-          "i1": torch.bool, "i8": torch.int8}
+          "i1": torch.bool, "i8": torch.int8, "i32": torch.int32}
 _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
 
 _cuda = None
@@ -98,6 +100,46 @@ def bind_sizes(spec, sizes):
     return b
 
 
+VARLEN_SIZES = ("batch", "total_query_tokens", "total_key_tokens")
+
+
+def varlen_grid_x(lens_q, block_q):
+    """Grid x of a packed kernel: enough query blocks for the longest
+    sequence (blocks past a shorter sequence's queries exit), at least one."""
+    return max(1, -(-max(lens_q) // block_q))
+
+
+def bind_varlen(spec, seqlens):
+    """A packed kernel's spec bound to its sequences' (query lengths, key
+    lengths) (kernels-runtime/README.md, "Packed kernels"): B and the token
+    totals, the tensor shapes, grid [x, Hq, B] and the `i32` size parameters.
+    Static sizes in the manifest must agree with the lengths."""
+    if seqlens is None:
+        raise KeyError(f"{spec['name']}: a packed kernel needs its sequence lengths (seqlens=)")
+    lens_q, lens_k = (list(map(int, s)) for s in seqlens)
+    if not lens_q or len(lens_q) != len(lens_k) or min(lens_q + lens_k) < 0:
+        raise ValueError(f"{spec['name']}: need as many query as key lengths, at least one, none negative")
+    b = copy.deepcopy(spec)
+    given = dict(zip(VARLEN_SIZES, (len(lens_q), sum(lens_q), sum(lens_k))))
+    for n, v in given.items():
+        if b[n] is not None and b[n] != v:
+            raise ValueError(f"{spec['name']}: the manifest has {n} = {b[n]}, the lengths give {v}")
+        b[n] = v
+    rows = {"query": b["total_query_tokens"], "output": b["total_query_tokens"],
+            "lse": b["total_query_tokens"], "key": b["total_key_tokens"],
+            "value": b["total_key_tokens"], "cu_seqlens_q": b["batch"] + 1,
+            "cu_seqlens_k": b["batch"] + 1}
+    for p in b["params"]:
+        if p["kind"] == "i32":
+            p["value"] = b[p["name"]]
+        elif p["kind"] == "tensor":  # lse [Hq, Tq]: its null is the token dim too
+            p["shape"] = [rows[p["name"]] if s is None else s for s in p["shape"]]
+    g = b["grid"]
+    b["grid"] = [varlen_grid_x(lens_q, b["codegen"]["block_q"]) if g[0] is None else g[0],
+                 b["query_heads"] if g[1] is None else g[1], b["batch"] if g[2] is None else g[2]]
+    return b
+
+
 class Kernel:
     def __init__(self, module, spec):
         self.spec = spec
@@ -146,10 +188,12 @@ class Kernel:
 class KernelSet:
     """The kernels of one manifest (and its PTX file, beside it)."""
 
-    def __init__(self, manifest_path, sizes=None):
+    def __init__(self, manifest_path, sizes=None, seqlens=None):
         with open(manifest_path) as f:
             self.manifest = json.load(f)
-        self.manifest["kernels"] = [bind_sizes(k, sizes) for k in self.manifest["kernels"]]
+        self.manifest["kernels"] = [
+            bind_varlen(k, seqlens) if k.get("op") == "varlen_attention" else bind_sizes(k, sizes)
+            for k in self.manifest["kernels"]]
         ptx_path = os.path.join(os.path.dirname(manifest_path), self.manifest["ptx"])
         with open(ptx_path, "rb") as f:
             ptx = f.read() + b"\0"
@@ -162,5 +206,6 @@ class KernelSet:
         return Kernel(self.module, self.specs[name])
 
     def forward(self):
-        """The (first) forward kernel's spec name."""
-        return next(k["name"] for k in self.manifest["kernels"] if k.get("op") == "attention")
+        """The (first) forward kernel's spec name (dense or packed)."""
+        return next(k["name"] for k in self.manifest["kernels"]
+                    if k.get("op") in ("attention", "varlen_attention"))
