@@ -97,8 +97,10 @@ def parse_args(argv):
     p.add_argument("--max", type=int, default=8192)
     p.add_argument("--repeat-draws", type=int, default=1)
     a = p.parse_args(argv)
-    if not (1 <= a.batch <= 65535 and 1 <= a.min <= a.max and a.repeat_draws >= 1):
-        p.error("need 1 <= batch <= 65535, 1 <= min <= max, repeat-draws >= 1")
+    if not (1 <= a.batch <= 65535 and 1 <= a.min <= a.max < 2 ** 31 and a.repeat_draws >= 1
+            and (a.seed is None or 0 <= a.seed < 2 ** 64 - a.repeat_draws)):
+        p.error("need 1 <= batch <= 65535, 1 <= min <= max < 2^31, repeat-draws >= 1, "
+                "0 <= seed < 2^64 (seeds as attn-run's)")
     if a.seed is None:
         a.seed = int.from_bytes(os.urandom(4), "little")
     return a
