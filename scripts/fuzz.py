@@ -2,6 +2,7 @@
 """Mutation fuzz of the project's own test inputs through its tools (issue 17).
 
   scripts/fuzz.py [--seconds N] [--seed N] [--build DIR] [--keep DIR]
+                  [--only SUBSTRING]
 
 Two fuzzers share the time budget:
   ir        takes the .mlir inputs under test/, mutates one to three things
@@ -123,6 +124,9 @@ def main():
     ap.add_argument("--seed", type=int)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--keep", default=None)
+    ap.add_argument("--only", default="",
+                    help="fuzz only the IR inputs whose path contains this "
+                         "(e.g. varlen), and no manifests")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
     rng = random.Random(seed)
@@ -139,8 +143,9 @@ def main():
             check = c
             break
     irs = [f for f in glob.glob(os.path.join(ROOT, "test", "**", "*.mlir"), recursive=True)
-           if "attn." in open(f, errors="replace").read()]
-    manifests = sorted(glob.glob(os.path.join(ROOT, "kernels-runtime", "test", "manifests", "*.json")))
+           if "attn." in open(f, errors="replace").read() and args.only in f]
+    manifests = [] if args.only else sorted(
+        glob.glob(os.path.join(ROOT, "kernels-runtime", "test", "manifests", "*.json")))
     print(f"fuzz.py: seed {seed}, {args.seconds:.0f} s, {len(irs)} IR inputs, "
           f"{len(manifests)} manifests" + ("" if check else " (no attn-manifest-check: IR only)"))
     tmp = tempfile.mkdtemp(prefix="attn-fuzz-")
