@@ -94,43 +94,6 @@ OwningOpRef<ModuleOp> buildKernelModule(AttentionOp op) {
   return module;
 }
 
-struct Comparison {
-  double outRelErr = 0.0, lseErr = 0.0;
-  int64_t lseInfMismatches = 0, nans = 0;
-};
-
-Comparison compare(const HostTensor &out, const std::vector<double> &refOut,
-                   const HostTensor *lse, const std::vector<double> &refLse) {
-  Comparison c;
-  double maxRef = 0.0, maxDiff = 0.0;
-  for (int64_t i = 0; i < out.numElements(); ++i) {
-    double got = out.load(i);
-    if (std::isnan(got)) {
-      ++c.nans;
-      continue;
-    }
-    maxRef = std::max(maxRef, std::fabs(refOut[i]));
-    maxDiff = std::max(maxDiff, std::fabs(got - refOut[i]));
-  }
-  c.outRelErr = maxRef > 0.0 ? maxDiff / maxRef : maxDiff;
-  if (!lse)
-    return c;
-  for (int64_t i = 0; i < lse->numElements(); ++i) {
-    double got = lse->load(i);
-    if (std::isnan(got)) {
-      ++c.nans;
-      continue;
-    }
-    if (std::isinf(refLse[i]) || std::isinf(got)) {
-      c.lseInfMismatches += got != refLse[i];
-      continue;
-    }
-    c.lseErr = std::max(c.lseErr, std::fabs(got - refLse[i]) /
-                                      std::max(1.0, std::fabs(refLse[i])));
-  }
-  return c;
-}
-
 std::string describe(const AttentionProblem &p, Type elt) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -206,7 +169,8 @@ LogicalResult runDraw(AttentionOp op, ExecutionEngine &engine,
                         maskValues, out, lse ? &*lse : nullptr, refOut,
                         refLse)))
     return failure();
-  Comparison c = compare(out, refOut, lse ? &*lse : nullptr, refLse);
+  ForwardComparison c =
+      compareForward(out, refOut, lse ? &*lse : nullptr, refLse);
   double tol = options.tolerance.value_or(defaultTolerance(elt));
   const double lseTol = 1e-5;
   bool ok = c.nans == 0 && c.outRelErr <= tol && c.lseErr <= lseTol &&

@@ -371,6 +371,37 @@ LogicalResult mlir::attn::runEachDraw(
   return success(ok);
 }
 
+std::vector<double> mlir::attn::storeAll(HostTensor &t,
+                                         const std::vector<double> &values) {
+  std::vector<double> stored(values.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    stored[i] = t.store(static_cast<int64_t>(i), values[i]);
+  return stored;
+}
+
+ForwardComparison mlir::attn::compareForward(
+    const HostTensor &out, const std::vector<double> &refOut,
+    const HostTensor *lse, const std::vector<double> &refLse) {
+  ForwardComparison c;
+  c.outRelErr = maxRelativeError(out, refOut, c.nans);
+  if (!lse)
+    return c;
+  for (int64_t i = 0; i < lse->numElements(); ++i) {
+    double got = lse->load(i);
+    if (std::isnan(got)) {
+      ++c.nans;
+      continue;
+    }
+    if (std::isinf(refLse[i]) || std::isinf(got)) {
+      c.lseInfMismatches += got != refLse[i];
+      continue;
+    }
+    c.lseErr = std::max(c.lseErr, std::fabs(got - refLse[i]) /
+                                      std::max(1.0, std::fabs(refLse[i])));
+  }
+  return c;
+}
+
 double mlir::attn::defaultTolerance(Type elt) {
   if (elt.isF32())
     return 1e-5;

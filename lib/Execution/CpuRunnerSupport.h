@@ -150,6 +150,21 @@ LogicalResult runEachDraw(
                                unsigned)>
         run);
 
+/// Stores `values` into `t` and returns what was stored (after rounding).
+std::vector<double> storeAll(HostTensor &t, const std::vector<double> &values);
+
+/// A forward op's results against the reference: the output's relative
+/// error (maxRelativeError), the lse's |got - ref| / max(1, |ref|) over
+/// finite values, the -inf positions that differ, and NaNs in either.
+struct ForwardComparison {
+  double outRelErr = 0.0, lseErr = 0.0;
+  int64_t lseInfMismatches = 0, nans = 0;
+};
+ForwardComparison compareForward(const HostTensor &out,
+                                 const std::vector<double> &refOut,
+                                 const HostTensor *lse,
+                                 const std::vector<double> &refLse);
+
 /// Default relative tolerance of an output of element type `elt`.
 double defaultTolerance(Type elt);
 

@@ -27,14 +27,6 @@ namespace {
 /// only roundings to the element type are the inputs, O and the results).
 double gradientTolerance(Type elt) { return defaultTolerance(elt); }
 
-/// Stores `values` into `t` and returns what was stored (after rounding).
-std::vector<double> storeAll(HostTensor &t, const std::vector<double> &values) {
-  std::vector<double> stored(values.size());
-  for (size_t i = 0; i < values.size(); ++i)
-    stored[i] = t.store(static_cast<int64_t>(i), values[i]);
-  return stored;
-}
-
 } // namespace
 
 /// Runs the compiled gradient `op` once on a training step's inputs of

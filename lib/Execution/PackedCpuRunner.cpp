@@ -153,14 +153,6 @@ struct PackedInputs {
   int64_t seed = 0, offset = 0;
 };
 
-/// Stores `values` into `t` and returns what was stored (after rounding).
-std::vector<double> storeAll(HostTensor &t, const std::vector<double> &values) {
-  std::vector<double> stored(values.size());
-  for (size_t i = 0; i < values.size(); ++i)
-    stored[i] = t.store(static_cast<int64_t>(i), values[i]);
-  return stored;
-}
-
 /// Invokes the entry function on `tensors` (operands in operand order),
 /// the rng operands if the op has them, then `results`.
 LogicalResult invoke(AttentionOpInterface op, ExecutionEngine &engine,
@@ -237,33 +229,21 @@ LogicalResult runForwardDraw(VarlenAttentionOp op, ExecutionEngine &engine,
   std::vector<double> refOut, refLse;
   attnopt::ref::referencePackedAttention(in.batch, in.qValues, in.kValues,
                                          in.vValues, refOut, refLse);
-  int64_t nans = 0, lseInfMismatches = 0;
-  double outErr = maxRelativeError(out, refOut, nans), lseErr = 0.0;
-  if (lse)
-    for (int64_t i = 0; i < lse->numElements(); ++i) {
-      double got = lse->load(i);
-      if (std::isnan(got)) {
-        ++nans;
-      } else if (std::isinf(refLse[i]) || std::isinf(got)) {
-        lseInfMismatches += got != refLse[i];
-      } else {
-        lseErr = std::max(lseErr, std::fabs(got - refLse[i]) /
-                                      std::max(1.0, std::fabs(refLse[i])));
-      }
-    }
+  ForwardComparison c =
+      compareForward(out, refOut, lse ? &*lse : nullptr, refLse);
   double tol = options.tolerance.value_or(defaultTolerance(elt));
   const double lseTol = 1e-5;
-  bool ok =
-      nans == 0 && outErr <= tol && lseErr <= lseTol && lseInfMismatches == 0;
+  bool ok = c.nans == 0 && c.outRelErr <= tol && c.lseErr <= lseTol &&
+            c.lseInfMismatches == 0;
   printHeader(op, in.batch, os);
-  os << llvm::format("  output: max rel err %.3e (tolerance %.1e)\n", outErr,
-                     tol);
+  os << llvm::format("  output: max rel err %.3e (tolerance %.1e)\n",
+                     c.outRelErr, tol);
   if (lse)
     os << llvm::format("  lse: max rel err %.3e (tolerance %.1e), -inf "
                        "mismatches %lld\n",
-                       lseErr, lseTol, (long long)lseInfMismatches);
-  if (nans)
-    os << "  NaN or unwritten outputs: " << nans << "\n";
+                       c.lseErr, lseTol, (long long)c.lseInfMismatches);
+  if (c.nans)
+    os << "  NaN or unwritten outputs: " << c.nans << "\n";
   os << "  tokens with no allowed key: "
      << llvm::count_if(refLse, [](double l) { return std::isinf(l); }) << " of "
      << refLse.size() << " (token, head) rows\n";
