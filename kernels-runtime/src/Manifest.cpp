@@ -4,6 +4,7 @@
 #include "attnrt/Error.h"
 #include "attnrt/Json.h"
 #include "attnrt/Util.h"
+#include "attnrt/Varlen.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -37,6 +38,8 @@ const char *opName(KernelOp op) {
     return "attention_grad";
   case KernelOp::VarlenAttention:
     return "varlen_attention";
+  case KernelOp::VarlenAttentionGrad:
+    return "varlen_attention_grad";
   }
   return "?";
 }
@@ -123,18 +126,20 @@ attnopt::ref::AttentionProblem KernelSpec::problem() const {
   return p;
 }
 
+double KernelSpec::lengthProducts() const {
+  if (!isVarlen())
+    return double(batch) * double(queryLen) * double(keyLen);
+  double sum = 0.0;
+  for (size_t b = 0; b + 1 < cuSeqlensQ.size() && b + 1 < cuSeqlensK.size();
+       ++b)
+    sum += double(cuSeqlensQ[b + 1] - cuSeqlensQ[b]) *
+           double(cuSeqlensK[b + 1] - cuSeqlensK[b]);
+  return sum;
+}
+
 double KernelSpec::forwardFlops() const {
-  double lengthProducts = double(batch) * double(queryLen) * double(keyLen);
-  if (isVarlen()) {
-    // Each sequence attends only to its own keys: sum Lq_b * Lk_b.
-    lengthProducts = 0.0;
-    for (size_t b = 0; b + 1 < cuSeqlensQ.size() && b + 1 < cuSeqlensK.size();
-         ++b)
-      lengthProducts += double(cuSeqlensQ[b + 1] - cuSeqlensQ[b]) *
-                        double(cuSeqlensK[b + 1] - cuSeqlensK[b]);
-  }
-  double f = 2.0 * double(queryHeads) * lengthProducts *
-             double(headDim + valueDim);
+  double f =
+      2.0 * double(queryHeads) * lengthProducts() * double(headDim + valueDim);
   return flopsHalvedForCausal() ? f / 2.0 : f;
 }
 
@@ -160,8 +165,7 @@ double KernelSpec::flops() const {
   case GradStage::DQConvert:
     return 0.0;
   }
-  double f = 2.0 * double(batch) * double(queryHeads) * double(queryLen) *
-             double(keyLen) * double(perElement);
+  double f = 2.0 * double(queryHeads) * lengthProducts() * double(perElement);
   return flopsHalvedForCausal() ? f / 2.0 : f;
 }
 
@@ -225,12 +229,6 @@ const char *const kVarlenParamNames[] = {
     "seed",   "offset", "output", "lse",         "batch",
     "total_query_tokens",        "total_key_tokens"};
 
-/// Whether `name` is a run-time size parameter (kind "i32").
-bool isSizeParamName(const std::string &name) {
-  return name == "batch" || name == "query_len" || name == "key_len" ||
-         name == "total_query_tokens" || name == "total_key_tokens";
-}
-
 /// The kernel's value of size `name` (kRuntimeSize where run-time).
 int64_t sizeOf(const KernelSpec &k, const std::string &name) {
   return name == "batch"              ? k.batch
@@ -252,6 +250,15 @@ const char *const kGradParamNames[] = {
     "grad_query", "grad_key", "grad_value",
     "batch",    "query_len",  "key_len"};
 
+/// Every parameter name of a packed backward kernel (the workspaces aside).
+const char *const kVarlenGradParamNames[] = {
+    "query",           "key",          "value",
+    "output",          "lse",          "grad_output",
+    "cu_seqlens_q",    "cu_seqlens_k", "seed",
+    "offset",          "grad_query",   "grad_key",
+    "grad_value",      "batch",        "total_query_tokens",
+    "total_key_tokens"};
+
 /// What a tensor parameter must look like.
 struct TensorExpectation {
   bool output = false;
@@ -260,6 +267,52 @@ struct TensorExpectation {
   std::string shapeText;
   const char *dtypeNote = " (the kernel's dtype)";
 };
+
+/// One parameter of a kernel's ABI and what it must be.
+struct ExpectedParam {
+  std::string name;
+  ParamSpec::Kind kind = ParamSpec::Kind::Tensor;
+  TensorExpectation tensor; // Kind::Tensor only
+  /// Why the kernel has it, for the message when it is missing (" (has_lse
+  /// is true)"); "" for a parameter every kernel of the op has.
+  std::string why;
+};
+
+/// The parameter list that one kernel must have (docs/kernel-manifest.md).
+/// Each op (dense or packed, forward or backward stage) builds one from the
+/// kernel's fields, and one validator (Validator::paramList) checks every
+/// list against its table, so that the ops share their rules and messages.
+struct ParamTable {
+  /// Names the list in messages: "the forward parameters".
+  std::string title;
+  /// Whom an unknown name is unknown to: " for a backward kernel".
+  std::string unknownTo;
+  /// Every parameter name of the op (workspaces aside), for the message on
+  /// an unknown one.
+  std::vector<std::string> known;
+  /// The kernel's parameters in ABI order (workspaces aside).
+  std::vector<ExpectedParam> order;
+  /// Backward kernels: workspaces come, in any order, after the inputs
+  /// order[0, numInputs) and before the rest (outputs, then sizes).
+  bool workspaces = false;
+  size_t numInputs = 0;
+  /// Packed backward kernels: each workspace's shape. Empty for the dense
+  /// backward, whose workspaces may have any shape that grows with its
+  /// run-time sizes.
+  std::map<std::string, TensorExpectation> workspaceShapes;
+  /// Names of the op that this kernel must not list, with the reason
+  /// ("listed, but has_lse is false").
+  std::map<std::string, std::string> excluded;
+  /// The ABI order as messages give it.
+  std::string orderText;
+};
+
+/// The parameter table of kernel `k` (its op and fields read), for a list
+/// that names seed or offset when `rngListed`.
+ParamTable paramTable(const KernelSpec &k, bool rngListed);
+/// Whether parameter list `v` names seed or offset (then both are
+/// expected, dropout or not).
+bool listsRng(const Value &v);
 
 /// The first problem field (dtype, sizes, scale, causal, window, softcap,
 /// dropout_p, mask) in which two kernels differ, with both values as text;
@@ -280,6 +333,8 @@ ProblemDifference problemDifference(const KernelSpec &f, const KernelSpec &k) {
                {"kv_heads", f.kvHeads, k.kvHeads},
                {"query_len", f.queryLen, k.queryLen},
                {"key_len", f.keyLen, k.keyLen},
+               {"total_query_tokens", f.totalQueryTokens, k.totalQueryTokens},
+               {"total_key_tokens", f.totalKeyTokens, k.totalKeyTokens},
                {"head_dim", f.headDim, k.headDim},
                {"value_dim", f.valueDim, k.valueDim}};
   for (const auto &s : sizes)
@@ -505,13 +560,16 @@ private:
   Codegen codegen(const Value &kernel) const;
   /// Checks the launch and records the grid formula (gridTile, gridParts).
   void checkLaunch(const Value &kernel, KernelSpec &k, const Codegen &cg) const;
-  void params(const Value &v, KernelSpec &k);
-  void gradParams(const Value &v, KernelSpec &k);
+  /// Checks parameter list `v` against `t` and fills k.params.
+  void paramList(const Value &v, KernelSpec &k, const ParamTable &t);
+  void checkParamKind(const Value &pv, const std::string &at,
+                      const ParamSpec &p, ParamSpec::Kind want) const;
   void varlenFields(const Value &v, KernelSpec &k);
-  void varlenParams(const Value &v, KernelSpec &k);
   void checkVarlenGrid(const Value &v, KernelSpec &k, const Codegen &cg) const;
   void workspaceParam(const Value &pv, const std::string &at,
-                      const KernelSpec &k, ParamSpec &p);
+                      const KernelSpec &k, ParamSpec &p, const ParamTable &t);
+  void checkDenseWorkspaceShape(const Value &pv, const std::string &at,
+                                const KernelSpec &k, ParamSpec &p);
   void checkTensorParam(const Value &pv, const std::string &at, ParamSpec &p,
                         const TensorExpectation &want);
   void checkForwardLink(const Value &forwardValue, const KernelSpec &k,
@@ -697,6 +755,8 @@ void Validator::checkGroupProblem(const GradGroup &g, const Value &kernels,
   const KernelSpec &first = *g.kernels.front();
   for (const KernelSpec *k : g.kernels) {
     ProblemDifference d = problemDifference(first, *k);
+    if (first.op != k->op)
+      d = {"op", opName(first.op), opName(k->op)};
     if (d.field.empty() && first.deterministic != k->deterministic)
       d = {"deterministic", first.deterministic ? "true" : "false",
            k->deterministic ? "true" : "false"};
@@ -807,11 +867,16 @@ void Validator::checkForwardLink(const Value &fv, const KernelSpec &k,
   }
   const std::string who = "forward: kernel '" + f->name + "'";
   if (f->isGrad())
-    fail(fv, who + " is a backward kernel (\"op\": \"attention_grad\"), "
-                   "not a forward one");
-  if (f->isVarlen())
-    fail(fv, who + " is a packed forward kernel (\"op\": "
-                   "\"varlen_attention\"); no backward kernel runs on one");
+    fail(fv, who + " is a backward kernel (\"op\": \"" + opName(f->op) +
+                 "\"), not a forward one");
+  // A dense backward runs on a dense forward, a packed one on a packed
+  // forward: the two lay out output and lse differently.
+  if (f->isVarlen() != k.isVarlen())
+    fail(fv, who + " is a " + (f->isVarlen() ? "packed" : "dense") +
+                 " forward kernel (\"op\": \"" + opName(f->op) + "\"), but " +
+                 "this \"" + opName(k.op) + "\" kernel needs a \"" +
+                 (k.isVarlen() ? "varlen_attention" : "attention") +
+                 "\" forward");
   if (!f->hasLse)
     fail(fv, who + " does not write lse (has_lse is false); the backward "
                    "needs the forward's lse");
@@ -869,19 +934,24 @@ KernelSpec Validator::kernel(const Value &v) {
       k.op = KernelOp::AttentionGrad;
     else if (text == "varlen_attention")
       k.op = KernelOp::VarlenAttention;
+    else if (text == "varlen_attention_grad")
+      k.op = KernelOp::VarlenAttentionGrad;
     else
-      fail(*op, "op: expected \"attention\", \"attention_grad\" or "
-                "\"varlen_attention\", got \"" +
+      fail(*op, "op: expected \"attention\", \"attention_grad\", "
+                "\"varlen_attention\" or \"varlen_attention_grad\", got \"" +
                     text + "\"");
   }
   if (!k.isGrad()) {
     for (const char *gradOnly : {"stage", "deterministic", "forward", "group"})
       if (const Value *f = v.find(gradOnly))
-        fail(*f, std::string(gradOnly) + ": only a backward kernel (\"op\": "
-                 "\"attention_grad\") has this field");
+        fail(*f, std::string(gradOnly) +
+                     ": only a backward kernel (\"op\": "
+                     "\"attention_grad\" or \"varlen_attention_grad\") has "
+                     "this field");
   } else {
-    const Value &stage = field(v, "stage", "a backward kernel (\"op\": "
-                                           "\"attention_grad\")");
+    const Value &stage = field(v, "stage",
+                               "a backward kernel (\"op\": \"" +
+                                   std::string(opName(k.op)) + "\")");
     std::string text = string(stage, "stage");
     for (GradStage s : {GradStage::Prep, GradStage::DKDV, GradStage::DQ,
                         GradStage::DKDVDQ, GradStage::DQConvert})
@@ -1053,12 +1123,8 @@ KernelSpec Validator::kernel(const Value &v) {
 
   checkLaunch(v, k, codegen(v));
 
-  if (k.isGrad())
-    gradParams(field(v, "params", what), k);
-  else if (k.isVarlen())
-    varlenParams(field(v, "params", what), k);
-  else
-    params(field(v, "params", what), k);
+  const Value &params = field(v, "params", what);
+  paramList(params, k, paramTable(k, listsRng(params)));
   return k;
 }
 
@@ -1170,176 +1236,6 @@ void Validator::checkLaunch(const Value &v, KernelSpec &k,
            " = " + text(want));
 }
 
-void Validator::params(const Value &v, KernelSpec &k) {
-  if (!v.isArray())
-    fail(v, "params: expected an array of parameter objects, " + got(v));
-  for (size_t idx = 0; idx < v.array.size(); ++idx) {
-    const Value &pv = v.array[idx];
-    std::string at = "params[" + std::to_string(idx) + "]";
-    if (!pv.isObject())
-      fail(pv, at + ": expected a parameter object, " + got(pv));
-    ParamSpec p;
-    const Value &nameValue = field(pv, "name", at);
-    p.name = string(nameValue, at + ".name");
-    bool known = false;
-    for (const char *n : kParamNames)
-      known = known || p.name == n;
-    if (!known)
-      fail(nameValue, at + ".name: unknown parameter \"" + p.name +
-                          "\" (expected query, key, value, mask, "
-                          "dropout_mask, seed, offset, output, lse, batch, "
-                          "query_len or key_len)");
-    for (size_t j = 0; j < k.params.size(); ++j)
-      if (k.params[j].name == p.name)
-        fail(nameValue, at + ": parameter '" + p.name +
-                            "' is listed twice (also params[" +
-                            std::to_string(j) + "])");
-    at = "param '" + p.name + "'";
-
-    const bool size = isSizeParamName(p.name);
-    bool scalar = p.name == "seed" || p.name == "offset" || size;
-    const char *wantKind = size ? "i32" : scalar ? "u64" : "tensor";
-    const Value &kind = field(pv, "kind", at);
-    std::string kindText = string(kind, at + ": kind");
-    if (kindText != "tensor" && kindText != "u64" && kindText != "i32")
-      fail(kind, at + ": kind: expected \"tensor\", \"u64\" or \"i32\", got \"" +
-                     kindText + "\"");
-    if (kindText != wantKind)
-      fail(kind, at + ": kind: expected \"" + std::string(wantKind) +
-                     "\" for '" + p.name + "', got \"" + kindText + "\"");
-    if (size)
-      checkSizeParam(nameValue, at, k, p.name);
-
-    bool output = p.name == "output" || p.name == "lse";
-    if (scalar) {
-      p.kind = size ? ParamSpec::Kind::I32 : ParamSpec::Kind::U64;
-      checkKeys(pv, {"name", "kind", "role"}, at);
-      if (const Value *role = pv.find("role"))
-        if (string(*role, at + ": role") != "input")
-          fail(*role, at + ": role: expected \"input\", got \"" + role->text +
-                          "\"");
-      k.params.push_back(std::move(p));
-      continue;
-    }
-
-    p.kind = ParamSpec::Kind::Tensor;
-    checkKeys(pv, {"name", "kind", "role", "dtype", "shape"}, at);
-    const Value &role = field(pv, "role", at);
-    std::string roleText = string(role, at + ": role");
-    if (roleText != "input" && roleText != "output")
-      fail(role, at + ": role: expected \"input\" or \"output\", got \"" +
-                     roleText + "\"");
-    if (roleText != (output ? "output" : "input"))
-      fail(role, at + ": role: expected \"" +
-                     std::string(output ? "output" : "input") + "\" for '" +
-                     p.name + "', got \"" + roleText + "\"");
-    p.isOutput = output;
-
-    // Expected dtype and shape.
-    DType wantType = k.dtype;
-    std::vector<int64_t> wantShape;
-    std::string shapeText;
-    if (p.name == "query") {
-      wantShape = {k.batch, k.queryHeads, k.queryLen, k.headDim};
-      shapeText = "[batch, query_heads, query_len, head_dim]";
-    } else if (p.name == "key") {
-      wantShape = {k.batch, k.kvHeads, k.keyLen, k.headDim};
-      shapeText = "[batch, kv_heads, key_len, head_dim]";
-    } else if (p.name == "value") {
-      wantShape = {k.batch, k.kvHeads, k.keyLen, k.valueDim};
-      shapeText = "[batch, kv_heads, key_len, value_dim]";
-    } else if (p.name == "output") {
-      wantShape = {k.batch, k.queryHeads, k.queryLen, k.valueDim};
-      shapeText = "[batch, query_heads, query_len, value_dim]";
-    } else if (p.name == "lse") {
-      wantType = DType::F32;
-      wantShape = {k.batch, k.queryHeads, k.queryLen};
-      shapeText = "[batch, query_heads, query_len]";
-    } else if (p.name == "dropout_mask") {
-      if (!k.hasDropoutMask)
-        fail(nameValue, at + ": listed, but the kernel has no field "
-                             "'dropout_mask'");
-      wantType = DType::I1;
-      wantShape.assign(k.dropoutMaskShape.begin(), k.dropoutMaskShape.end());
-      shapeText = "the kernel's dropout_mask.shape";
-    } else { // mask
-      if (!k.hasMask)
-        fail(nameValue, at + ": listed, but the kernel's field 'mask' is "
-                             "null");
-      wantType = k.maskDtype;
-      wantShape.assign(k.maskShape.begin(), k.maskShape.end());
-      shapeText = "the kernel's mask.shape";
-    }
-    if (p.name == "lse" && !k.hasLse)
-      fail(nameValue, at + ": listed, but has_lse is false");
-
-    const Value &dt = field(pv, "dtype", at);
-    p.dtype = dtype(dt, at + ": dtype", /*allowI1=*/true, /*allowI32=*/true);
-    if (p.dtype != wantType)
-      fail(dt, at + ": dtype: expected " + dtypeName(wantType) +
-                   (p.name == "lse"            ? " (lse is always f32)"
-                    : p.name == "mask"         ? " (the kernel's mask.dtype)"
-                    : p.name == "dropout_mask" ? " (a keep mask is i1)"
-                                               : " (the kernel's dtype)") +
-                   ", got " + dtypeName(p.dtype));
-    const Value &sv = field(pv, "shape", at);
-    p.shape = shape(sv, at + ": shape");
-    if (p.shape != wantShape)
-      fail(sv, at + ": shape " + formatShape(p.shape) +
-                   " does not match " + shapeText + " = " +
-                   formatShape(wantShape));
-    k.params.push_back(std::move(p));
-  }
-
-  auto missing = [&](const char *n, const std::string &why) {
-    fail(v, std::string("params: missing parameter '") + n + "'" + why);
-  };
-  for (const char *n : {"query", "key", "value", "output"})
-    if (!k.findParam(n))
-      missing(n, "");
-  if (k.hasMask && !k.findParam("mask"))
-    missing("mask", " (the kernel's field 'mask' is set)");
-  if (k.hasDropoutMask && !k.findParam("dropout_mask"))
-    missing("dropout_mask", " (the kernel's field 'dropout_mask' is set)");
-  if (k.hasLse && !k.findParam("lse"))
-    missing("lse", " (has_lse is true)");
-  bool seed = k.findParam("seed"), offset = k.findParam("offset");
-  if (seed != offset)
-    missing(seed ? "offset" : "seed",
-            seed ? " (seed and offset come together)"
-                 : " (seed and offset come together)");
-  if (k.hasDropoutMask && seed)
-    fail(v, "params: 'seed' and 'offset' are listed, but the kernel reads "
-            "its keep bits from 'dropout_mask' (the two are exclusive)");
-  if (k.dropoutP > 0.0f && !seed && !k.hasDropoutMask)
-    missing("seed", " (dropout_p > 0 needs the seed and offset parameters)");
-  if (k.batch == kRuntimeSize && !k.findParam("batch"))
-    missing("batch", " (the kernel's batch is null: a run-time size)");
-  if (k.queryLen == kRuntimeSize && !k.findParam("query_len"))
-    missing("query_len", " (the kernel's query_len is null: a run-time size)");
-  if (k.keyLen == kRuntimeSize && !k.findParam("key_len"))
-    missing("key_len", " (the kernel's key_len is null: a run-time size)");
-
-  // The documented order, which is the kernel's argument order: query, key,
-  // value, [mask], [dropout_mask], [seed, offset], output, [lse], [batch],
-  // [query_len], [key_len]. The list
-  // is complete and without duplicates by now, so it must be kParamNames
-  // (in that order) restricted to the names it has.
-  std::vector<std::string> order;
-  for (const char *n : kParamNames)
-    if (k.findParam(n))
-      order.push_back(n);
-  std::string orderText;
-  for (const std::string &n : order)
-    orderText += (orderText.empty() ? "" : ", ") + n;
-  for (size_t idx = 0; idx < k.params.size(); ++idx)
-    if (k.params[idx].name != order[idx])
-      fail(*v.array[idx].find("name"),
-           "params[" + std::to_string(idx) + "]: expected parameter '" +
-               order[idx] + "' here, got '" + k.params[idx].name +
-               "' (the forward parameters, in order: " + orderText + ")");
-}
-
 void Validator::checkTensorParam(const Value &pv, const std::string &at,
                                  ParamSpec &p, const TensorExpectation &want) {
   p.kind = ParamSpec::Kind::Tensor;
@@ -1390,12 +1286,20 @@ std::string notThisStage(GradStage stage, const std::string &name) {
 }
 
 void Validator::workspaceParam(const Value &pv, const std::string &at,
-                               const KernelSpec &k, ParamSpec &p) {
+                               const KernelSpec &k, ParamSpec &p,
+                               const ParamTable &t) {
   p.kind = ParamSpec::Kind::Tensor;
   p.isWorkspace = true;
-  checkKeys(pv, {"name", "kind", "role", "dtype", "shape",
-                 "query_len_multiple"},
-            at);
+  // A packed workspace has a shape fixed by the ABI (W rows per head), so
+  // no query_len_multiple.
+  auto fixed = t.workspaceShapes.find(p.name);
+  const bool packed = fixed != t.workspaceShapes.end();
+  if (packed)
+    checkKeys(pv, {"name", "kind", "role", "dtype", "shape"}, at);
+  else
+    checkKeys(pv,
+              {"name", "kind", "role", "dtype", "shape", "query_len_multiple"},
+              at);
   const Value &role = field(pv, "role", at);
   std::string roleText = string(role, at + ": role");
   if (roleText != "workspace")
@@ -1406,11 +1310,24 @@ void Validator::workspaceParam(const Value &pv, const std::string &at,
   if (p.dtype != DType::F32)
     fail(dt, at + ": dtype: expected f32 (workspaces are f32), got " +
                  dtypeName(p.dtype));
-  // Any shape: the compiler chooses it (e.g. rows padded to a tile); the
-  // group check makes the kernels sharing a workspace agree on it.
   const Value &sv = field(pv, "shape", at);
   p.shape = shape(sv, at + ": shape");
+  if (!packed) {
+    checkDenseWorkspaceShape(pv, at, k, p);
+    return;
+  }
+  if (p.shape != fixed->second.shape)
+    fail(sv, at + ": shape " + formatShape(p.shape) + " does not match " +
+                 fixed->second.shapeText + " = " +
+                 formatShape(fixed->second.shape));
+}
 
+/// A dense backward workspace may have any shape (the compiler chooses it,
+/// e.g. rows padded to a tile; the group check makes the kernels sharing it
+/// agree), but one that grows with the kernel's run-time sizes.
+void Validator::checkDenseWorkspaceShape(const Value &pv, const std::string &at,
+                                         const KernelSpec &k, ParamSpec &p) {
+  const Value &sv = *pv.find("shape");
   // Run-time sizes: a workspace is [B, Hq, Lq padded, ...], so bindSizes
   // can only fill in a null at dimension 0 (the batch) and at dimension 2
   // (the query length, rounded up to "query_len_multiple"). A static
@@ -1458,81 +1375,340 @@ void Validator::workspaceParam(const Value &pv, const std::string &at,
     p.queryLenMultiple = positive(*multiple, at + ": query_len_multiple");
 }
 
-void Validator::gradParams(const Value &v, KernelSpec &k) {
+/// The tensor `n` of a dense kernel: query, key, value, output and their
+/// gradients [batch, heads, length, width], lse [batch, query_heads,
+/// query_len], the masks in their fields' shapes.
+TensorExpectation denseTensor(const KernelSpec &k, const std::string &n) {
+  TensorExpectation t;
+  t.dtype = k.dtype;
+  if (n == "query" || n == "grad_query") {
+    t.shape = {k.batch, k.queryHeads, k.queryLen, k.headDim};
+    t.shapeText = "[batch, query_heads, query_len, head_dim]";
+  } else if (n == "key" || n == "grad_key") {
+    t.shape = {k.batch, k.kvHeads, k.keyLen, k.headDim};
+    t.shapeText = "[batch, kv_heads, key_len, head_dim]";
+  } else if (n == "value" || n == "grad_value") {
+    t.shape = {k.batch, k.kvHeads, k.keyLen, k.valueDim};
+    t.shapeText = "[batch, kv_heads, key_len, value_dim]";
+  } else if (n == "output" || n == "grad_output") {
+    t.shape = {k.batch, k.queryHeads, k.queryLen, k.valueDim};
+    t.shapeText = "[batch, query_heads, query_len, value_dim]";
+  } else if (n == "lse") {
+    t.dtype = DType::F32;
+    t.dtypeNote = " (lse is always f32)";
+    t.shape = {k.batch, k.queryHeads, k.queryLen};
+    t.shapeText = "[batch, query_heads, query_len]";
+  } else if (n == "mask") {
+    t.dtype = k.maskDtype;
+    t.dtypeNote = " (the kernel's mask.dtype)";
+    t.shape.assign(k.maskShape.begin(), k.maskShape.end());
+    t.shapeText = "the kernel's mask.shape";
+  } else { // dropout_mask
+    t.dtype = DType::I1;
+    t.dtypeNote = " (a keep mask is i1)";
+    t.shape.assign(k.dropoutMaskShape.begin(), k.dropoutMaskShape.end());
+    t.shapeText = "the kernel's dropout_mask.shape";
+  }
+  return t;
+}
+
+/// The tensor `n` of a packed kernel: token-major [tokens, heads, width]
+/// for query, key, value, output and their gradients, lse [query_heads,
+/// total_query_tokens], the offsets i32 [batch + 1].
+TensorExpectation packedTensor(const KernelSpec &k, const std::string &n) {
+  TensorExpectation t;
+  t.dtype = k.dtype;
+  const int64_t tq = k.totalQueryTokens, tk = k.totalKeyTokens;
+  if (n == "query" || n == "grad_query") {
+    t.shape = {tq, k.queryHeads, k.headDim};
+    t.shapeText = "[total_query_tokens, query_heads, head_dim]";
+  } else if (n == "key" || n == "grad_key") {
+    t.shape = {tk, k.kvHeads, k.headDim};
+    t.shapeText = "[total_key_tokens, kv_heads, head_dim]";
+  } else if (n == "value" || n == "grad_value") {
+    t.shape = {tk, k.kvHeads, k.valueDim};
+    t.shapeText = "[total_key_tokens, kv_heads, value_dim]";
+  } else if (n == "output" || n == "grad_output") {
+    t.shape = {tq, k.queryHeads, k.valueDim};
+    t.shapeText = "[total_query_tokens, query_heads, value_dim]";
+  } else if (n == "lse") {
+    t.dtype = DType::F32;
+    t.dtypeNote = " (lse is always f32)";
+    t.shape = {k.queryHeads, tq};
+    t.shapeText = "[query_heads, total_query_tokens]";
+  } else { // cu_seqlens_q, cu_seqlens_k
+    t.dtype = DType::I32;
+    t.dtypeNote = " (sequence offsets are i32)";
+    t.shape = {k.batch == kRuntimeSize ? kRuntimeSize : k.batch + 1};
+    t.shapeText = "[batch + 1]";
+  }
+  return t;
+}
+
+/// The workspaces of a packed backward kernel: row_dot and lse_log2
+/// [query_heads, W], dq_accum [query_heads, W, head_dim], W =
+/// packedWorkspaceRows (null where the batch or Tq is a run-time size).
+std::map<std::string, TensorExpectation>
+packedWorkspaceShapes(const KernelSpec &k) {
+  const int64_t w = packedWorkspaceRows(k.totalQueryTokens, k.batch);
+  const std::string wText =
+      " (W = 4 * ceil(total_query_tokens / 4) + 68 * batch)";
+  std::map<std::string, TensorExpectation> shapes;
+  for (const char *n : {"row_dot", "lse_log2", "dq_accum"}) {
+    TensorExpectation &t = shapes[n];
+    t.dtype = DType::F32;
+    const bool rows = std::string(n) == "dq_accum";
+    t.shape = {k.queryHeads, w};
+    if (rows)
+      t.shape.push_back(k.headDim);
+    t.shapeText =
+        std::string(rows ? "[query_heads, W, head_dim]" : "[query_heads, W]") +
+        wText;
+  }
+  return shapes;
+}
+
+void expect(ParamTable &t, const std::string &name, ParamSpec::Kind kind,
+            const std::string &why = "") {
+  ExpectedParam e;
+  e.name = name;
+  e.kind = kind;
+  e.why = why;
+  t.order.push_back(std::move(e));
+}
+
+void expectTensor(ParamTable &t, const std::string &name,
+                  TensorExpectation tensor, bool output,
+                  const std::string &why = "") {
+  expect(t, name, ParamSpec::Kind::Tensor, why);
+  tensor.output = output;
+  t.order.back().tensor = std::move(tensor);
+}
+
+/// seed and offset: required with dropout; otherwise optional, but listed
+/// together (`listed`: the list names one of them).
+void expectRng(ParamTable &t, const KernelSpec &k, bool listed) {
+  if (!listed && !(k.dropoutP > 0.0f))
+    return;
+  const std::string why =
+      k.dropoutP > 0.0f
+          ? " (dropout_p > 0 needs the seed and offset parameters)"
+          : " (seed and offset come together)";
+  for (const char *n : {"seed", "offset"})
+    expect(t, n, ParamSpec::Kind::U64, why);
+}
+
+/// The i32 size parameters `names`: those that are run-time sizes, in this
+/// order; a static one must not be listed.
+void expectSizes(ParamTable &t, const KernelSpec &k,
+                 std::initializer_list<const char *> names) {
+  for (const char *n : names) {
+    const int64_t value = sizeOf(k, n);
+    if (value == kRuntimeSize)
+      expect(t, n, ParamSpec::Kind::I32,
+             " (the kernel's " + std::string(n) + " is null: a run-time size)");
+    else
+      t.excluded[n] = "listed, but the kernel's '" + std::string(n) + "' is " +
+                      std::to_string(value) +
+                      " (a size parameter is only for a run-time size, null)";
+  }
+}
+
+/// lse: an output of the forward exactly when has_lse.
+void expectForwardLse(ParamTable &t, const KernelSpec &k,
+                      TensorExpectation lse) {
+  if (k.hasLse)
+    expectTensor(t, "lse", std::move(lse), true, " (has_lse is true)");
+  else
+    t.excluded["lse"] = "listed, but has_lse is false";
+}
+
+/// "a, b, c" of order[from, to).
+std::string orderNames(const ParamTable &t, size_t from, size_t to) {
+  std::string s;
+  for (size_t i = from; i < to; ++i)
+    s += (s.empty() ? "" : ", ") + t.order[i].name;
+  return s;
+}
+
+bool listsRng(const Value &v) {
+  bool listed = false;
+  if (v.isArray())
+    for (const Value &pv : v.array)
+      if (pv.isObject())
+        if (const Value *n = pv.find("name"))
+          listed = listed || (n->isString() &&
+                              (n->text == "seed" || n->text == "offset"));
+  return listed;
+}
+
+/// The dense forward ABI: query, key, value, mask, dropout_mask, seed,
+/// offset, output, lse (those the kernel has), then the run-time sizes.
+ParamTable forwardTable(const KernelSpec &k, bool rngListed) {
+  ParamTable t;
+  t.title = "the forward parameters";
+  t.known.assign(std::begin(kParamNames), std::end(kParamNames));
+  for (const char *n : {"query", "key", "value"})
+    expectTensor(t, n, denseTensor(k, n), false);
+  if (k.hasMask)
+    expectTensor(t, "mask", denseTensor(k, "mask"), false,
+                 " (the kernel's field 'mask' is set)");
+  else
+    t.excluded["mask"] = "listed, but the kernel's field 'mask' is null";
+  if (k.hasDropoutMask) {
+    expectTensor(t, "dropout_mask", denseTensor(k, "dropout_mask"), false,
+                 " (the kernel's field 'dropout_mask' is set)");
+    for (const char *n : {"seed", "offset"})
+      t.excluded[n] = "listed, but the kernel reads its keep bits from "
+                      "'dropout_mask' (seed/offset and dropout_mask are "
+                      "exclusive)";
+  } else {
+    t.excluded["dropout_mask"] =
+        "listed, but the kernel has no field 'dropout_mask'";
+    expectRng(t, k, rngListed);
+  }
+  expectTensor(t, "output", denseTensor(k, "output"), true);
+  expectForwardLse(t, k, denseTensor(k, "lse"));
+  expectSizes(t, k, {"batch", "query_len", "key_len"});
+  t.orderText = orderNames(t, 0, t.order.size());
+  return t;
+}
+
+/// The packed forward ABI (docs/kernel-manifest.md): query, key, value,
+/// cu_seqlens_q, cu_seqlens_k, seed and offset, output, lse (when has_lse),
+/// then the run-time sizes among batch, total_query_tokens,
+/// total_key_tokens.
+ParamTable varlenTable(const KernelSpec &k, bool rngListed) {
+  ParamTable t;
+  t.title = "the \"varlen_attention\" parameters";
+  t.unknownTo = " for a \"varlen_attention\" kernel";
+  t.known.assign(std::begin(kVarlenParamNames), std::end(kVarlenParamNames));
+  for (const char *n :
+       {"query", "key", "value", "cu_seqlens_q", "cu_seqlens_k"})
+    expectTensor(t, n, packedTensor(k, n), false);
+  expectRng(t, k, rngListed);
+  expectTensor(t, "output", packedTensor(k, "output"), true);
+  expectForwardLse(t, k, packedTensor(k, "lse"));
+  expectSizes(t, k, {"batch", "total_query_tokens", "total_key_tokens"});
+  t.orderText = orderNames(t, 0, t.order.size());
+  return t;
+}
+
+/// The backward ABI of one stage, dense or packed (docs/kernel-manifest.md,
+/// "Parameters" and "Packed backward kernels"): the inputs query, key,
+/// value, output, lse, grad_output, then the mask (dense) or the offsets
+/// (packed), seed and offset; then the workspaces; the stage's gradients;
+/// the run-time sizes.
+ParamTable gradTable(const KernelSpec &k, bool rngListed) {
+  const bool packed = k.isVarlen();
+  auto tensor = [&](const std::string &n) {
+    return packed ? packedTensor(k, n) : denseTensor(k, n);
+  };
+  ParamTable t;
+  t.title = std::string("the ") + (packed ? "packed " : "") + "\"" +
+            stageName(k.stage) + "\" parameters";
+  t.unknownTo = packed ? " for a \"varlen_attention_grad\" kernel"
+                       : " for a backward kernel";
+  if (packed)
+    t.known.assign(std::begin(kVarlenGradParamNames),
+                   std::end(kVarlenGradParamNames));
+  else
+    t.known.assign(std::begin(kGradParamNames), std::end(kGradParamNames));
+  t.workspaces = true;
+  for (const char *n :
+       {"query", "key", "value", "output", "lse", "grad_output"})
+    expectTensor(t, n, tensor(n), false);
+  if (packed) {
+    for (const char *n : {"cu_seqlens_q", "cu_seqlens_k"})
+      expectTensor(t, n, tensor(n), false);
+    t.workspaceShapes = packedWorkspaceShapes(k);
+  } else if (k.hasMask) {
+    expectTensor(t, "mask", tensor("mask"), false,
+                 " (the kernel's field 'mask' is set)");
+  } else {
+    t.excluded["mask"] = "listed, but the kernel's field 'mask' is null";
+  }
+  expectRng(t, k, rngListed);
+  t.numInputs = t.order.size();
+  const std::vector<std::string> outputs = stageOutputs(k.stage);
+  for (const std::string &o : outputs)
+    expectTensor(t, o, tensor(o), true);
+  for (const char *g : {"grad_query", "grad_key", "grad_value"})
+    if (std::find(outputs.begin(), outputs.end(), g) == outputs.end())
+      t.excluded[g] = notThisStage(k.stage, g);
+  const size_t numFixed = t.order.size();
+  if (packed)
+    expectSizes(t, k, {"batch", "total_query_tokens", "total_key_tokens"});
+  else
+    expectSizes(t, k, {"batch", "query_len", "key_len"});
+  // "query, ..., grad_query, batch": a prep kernel, which has no outputs,
+  // says where its workspaces go.
+  t.orderText = orderNames(t, 0, numFixed);
+  if (outputs.empty())
+    t.orderText += ", then its workspaces";
+  if (numFixed < t.order.size())
+    t.orderText += (outputs.empty() ? ", then " : ", ") +
+                   orderNames(t, numFixed, t.order.size());
+  return t;
+}
+
+ParamTable paramTable(const KernelSpec &k, bool rngListed) {
+  if (k.isGrad())
+    return gradTable(k, rngListed);
+  return k.isVarlen() ? varlenTable(k, rngListed) : forwardTable(k, rngListed);
+}
+
+/// "query, key, ... or key_len" (or "..., key_len or a workspace: ...").
+std::string knownText(const ParamTable &t) {
+  std::string s;
+  for (size_t i = 0; i < t.known.size(); ++i)
+    s += (i == 0                                     ? ""
+          : i + 1 == t.known.size() && !t.workspaces ? " or "
+                                                     : ", ") +
+         t.known[i];
+  if (t.workspaces)
+    s += " or a workspace: row_dot, lse_log2, dq_accum";
+  return s;
+}
+
+void Validator::checkParamKind(const Value &pv, const std::string &at,
+                               const ParamSpec &p, ParamSpec::Kind want) const {
+  const char *wantKind = want == ParamSpec::Kind::I32   ? "i32"
+                         : want == ParamSpec::Kind::U64 ? "u64"
+                                                        : "tensor";
+  const Value &kind = field(pv, "kind", at);
+  std::string kindText = string(kind, at + ": kind");
+  if (kindText != "tensor" && kindText != "u64" && kindText != "i32")
+    fail(kind, at + ": kind: expected \"tensor\", \"u64\" or \"i32\", got \"" +
+                   kindText + "\"");
+  if (kindText != wantKind)
+    fail(kind, at + ": kind: expected \"" + std::string(wantKind) + "\" for '" +
+                   p.name + "', got \"" + kindText + "\"");
+}
+
+void Validator::paramList(const Value &v, KernelSpec &k, const ParamTable &t) {
   if (!v.isArray())
     fail(v, "params: expected an array of parameter objects, " + got(v));
-
-  // The backward ABI (docs/kernel-manifest.md): the inputs in this exact
-  // order (seed and offset present together, and required with dropout),
-  // then any workspaces, then the stage's outputs in this order, then the
-  // run-time sizes (batch, query_len, key_len: those that are null) as i32
-  // values, as in a forward kernel.
-  bool listsRng = false;
-  for (const Value &pv : v.array)
-    if (pv.isObject())
-      if (const Value *n = pv.find("name"))
-        listsRng = listsRng || (n->isString() && (n->text == "seed" ||
-                                                  n->text == "offset"));
-  bool rng = listsRng || k.dropoutP > 0.0f;
-  std::vector<std::string> order = {"query", "key",    "value",
-                                    "output", "lse",   "grad_output"};
-  if (k.hasMask)
-    order.push_back("mask");
-  if (rng) {
-    order.push_back("seed");
-    order.push_back("offset");
-  }
-  const size_t numInputs = order.size();
-  const std::vector<std::string> outputs = stageOutputs(k.stage);
-  order.insert(order.end(), outputs.begin(), outputs.end());
-  std::string orderText;
-  for (const std::string &n : order)
-    orderText += (orderText.empty() ? "" : ", ") + n;
-  if (outputs.empty())
-    orderText += ", then its workspaces";
-  std::string sizesText;
-  for (const char *n : {"batch", "query_len", "key_len"}) {
-    const int64_t value = std::string(n) == "batch"       ? k.batch
-                          : std::string(n) == "query_len" ? k.queryLen
-                                                          : k.keyLen;
-    if (value != kRuntimeSize)
-      continue;
-    order.push_back(n);
-    sizesText += (sizesText.empty() ? "" : ", ") + std::string(n);
-  }
-  if (!sizesText.empty())
-    orderText += (outputs.empty() ? ", then " : ", ") + sizesText;
-  const std::string abi = " (the \"" + std::string(stageName(k.stage)) +
-                          "\" parameters, in order: " + orderText + ")";
+  const std::vector<ExpectedParam> &order = t.order;
+  const std::string abi = " (" + t.title + ", in order: " + t.orderText + ")";
   const std::string workspacePlace =
       " (workspaces come after the inputs and before the outputs)";
-
-  auto why = [&](const std::string &n) -> std::string {
-    if (n == "mask")
-      return " (the kernel's field 'mask' is set)";
-    if (n == "seed" || n == "offset")
-      return k.dropoutP > 0.0f ? " (dropout_p > 0 needs the seed and offset "
-                                 "parameters)"
-                               : " (seed and offset come together)";
-    if (isSizeParamName(n))
-      return " (the kernel's " + n + " is null: a run-time size)";
-    return "";
-  };
   // params[idx] (called `what`) stands where order[next] belongs: either
   // order[next] is missing altogether or it comes later.
   auto outOfPlace = [&](const Value &nameValue, const std::string &at,
                         size_t idx, size_t next, const std::string &what,
                         const std::string &note) {
+    const ExpectedParam &want = order[next];
     bool listedLater = false;
     for (size_t j = idx + 1; j < v.array.size(); ++j)
       if (const Value *n =
               v.array[j].isObject() ? v.array[j].find("name") : nullptr)
-        listedLater = listedLater || (n->isString() && n->text == order[next]);
+        listedLater = listedLater || (n->isString() && n->text == want.name);
     if (!listedLater)
-      fail(nameValue, at + ": missing parameter '" + order[next] + "' before " +
-                          what + why(order[next]) + note + abi);
-    fail(nameValue, at + ": expected parameter '" + order[next] +
-                        "' here, got " + what + note + abi);
+      fail(nameValue, at + ": missing parameter '" + want.name + "' before " +
+                          what + want.why + note + abi);
+    fail(nameValue, at + ": expected parameter '" + want.name + "' here, got " +
+                        what + note + abi);
   };
 
   size_t next = 0; // the index in `order` of the next non-workspace
@@ -1545,350 +1721,162 @@ void Validator::gradParams(const Value &v, KernelSpec &k) {
     const Value &nameValue = field(pv, "name", at);
     p.name = string(nameValue, at + ".name");
     const Value *roleValue = pv.find("role");
-    bool workspaceRole =
+    const bool workspaceRole =
         roleValue && roleValue->isString() && roleValue->text == "workspace";
-    bool workspace = isWorkspaceName(p.name);
-    bool known = workspace;
-    for (const char *n : kGradParamNames)
-      known = known || p.name == n;
-    if (!known && workspaceRole)
-      fail(nameValue, at + ".name: unknown workspace \"" + p.name +
-                          "\" (expected row_dot, lse_log2 or dq_accum)");
-    if (!known)
-      fail(nameValue, at + ".name: unknown parameter \"" + p.name +
-                          "\" for a backward kernel (expected query, key, "
-                          "value, output, lse, grad_output, mask, seed, "
-                          "offset, grad_query, grad_key, grad_value, batch, "
-                          "query_len, key_len or a workspace: row_dot, "
-                          "lse_log2, dq_accum)");
+    const bool workspace = t.workspaces && isWorkspaceName(p.name);
+    if (!workspace &&
+        std::find(t.known.begin(), t.known.end(), p.name) == t.known.end()) {
+      if (t.workspaces && workspaceRole)
+        fail(nameValue, at + ".name: unknown workspace \"" + p.name +
+                            "\" (expected row_dot, lse_log2 or dq_accum)");
+      fail(nameValue, at + ".name: unknown parameter \"" + p.name + "\"" +
+                          t.unknownTo + " (expected " + knownText(t) + ")");
+    }
     for (size_t j = 0; j < k.params.size(); ++j)
       if (k.params[j].name == p.name)
         fail(nameValue, at + ": parameter '" + p.name +
                             "' is listed twice (also params[" +
                             std::to_string(j) + "])");
-    if (p.name == "mask" && !k.hasMask)
-      fail(nameValue, "param 'mask': listed, but the kernel's field 'mask' "
-                      "is null");
-    bool gradient = p.name == "grad_query" || p.name == "grad_key" ||
-                    p.name == "grad_value";
-    if (gradient &&
-        std::find(outputs.begin(), outputs.end(), p.name) == outputs.end())
-      fail(nameValue,
-           "param '" + p.name + "': " + notThisStage(k.stage, p.name));
-    const bool size = isSizeParamName(p.name);
-    if (size)
-      checkSizeParam(nameValue, "param '" + p.name + "'", k, p.name);
+    auto excluded = t.excluded.find(p.name);
+    if (excluded != t.excluded.end())
+      fail(nameValue, "param '" + p.name + "': " + excluded->second);
+
+    const ExpectedParam *want = nullptr;
     if (workspace) {
       // Workspaces may come in any order, but only between the inputs and
       // the outputs.
-      if (next < numInputs)
+      if (next < t.numInputs)
         outOfPlace(nameValue, at, idx, next, "workspace '" + p.name + "'",
                    workspacePlace);
-      if (next > numInputs)
+      if (next > t.numInputs)
         fail(nameValue, at + ": workspace '" + p.name + "' after " +
-                            (isSizeParamName(order[next - 1])
+                            (order[next - 1].kind == ParamSpec::Kind::I32
                                  ? "the size parameter '"
                                  : "the output '") +
-                            order[next - 1] + "'" + workspacePlace + abi);
+                            order[next - 1].name + "'" + workspacePlace + abi);
     } else {
       if (next >= order.size())
         fail(nameValue, at + ": unexpected parameter '" + p.name +
                             "' after the last one" + abi);
-      if (p.name != order[next])
+      if (p.name != order[next].name)
         outOfPlace(nameValue, at, idx, next, "'" + p.name + "'", "");
-      ++next;
+      want = &order[next++];
     }
     at = "param '" + p.name + "'";
+    checkParamKind(pv, at, p, want ? want->kind : ParamSpec::Kind::Tensor);
 
-    bool scalar = p.name == "seed" || p.name == "offset" || size;
-    const char *wantKind = size ? "i32" : scalar ? "u64" : "tensor";
-    const Value &kind = field(pv, "kind", at);
-    std::string kindText = string(kind, at + ": kind");
-    if (kindText != "tensor" && kindText != "u64" && kindText != "i32")
-      fail(kind, at + ": kind: expected \"tensor\", \"u64\" or \"i32\", "
-                      "got \"" + kindText + "\"");
-    if (kindText != wantKind)
-      fail(kind, at + ": kind: expected \"" + std::string(wantKind) +
-                     "\" for '" + p.name + "', got \"" + kindText + "\"");
-    if (scalar) {
-      p.kind = size ? ParamSpec::Kind::I32 : ParamSpec::Kind::U64;
+    if (want && want->kind != ParamSpec::Kind::Tensor) {
+      p.kind = want->kind;
       checkKeys(pv, {"name", "kind", "role"}, at);
-      if (roleValue)
-        if (string(*roleValue, at + ": role") != "input")
-          fail(*roleValue, at + ": role: expected \"input\", got \"" +
-                               roleValue->text + "\"");
-      k.params.push_back(std::move(p));
-      continue;
+      if (roleValue && string(*roleValue, at + ": role") != "input")
+        fail(*roleValue, at + ": role: expected \"input\", got \"" +
+                             roleValue->text + "\"");
+    } else if (workspace) {
+      workspaceParam(pv, at, k, p, t);
+    } else {
+      if (t.workspaces && workspaceRole)
+        fail(*roleValue,
+             at +
+                 ": role: \"workspace\" is only for the "
+                 "workspaces row_dot, lse_log2 and dq_accum "
+                 "(expected \"" +
+                 std::string(want->tensor.output ? "output" : "input") +
+                 "\" for '" + p.name + "')");
+      checkTensorParam(pv, at, p, want->tensor);
     }
-    if (workspace) {
-      workspaceParam(pv, at, k, p);
-      k.params.push_back(std::move(p));
-      continue;
-    }
-
-    TensorExpectation want;
-    want.dtype = k.dtype;
-    const std::string &n = p.name;
-    if (n == "query" || n == "grad_query") {
-      want.shape = {k.batch, k.queryHeads, k.queryLen, k.headDim};
-      want.shapeText = "[batch, query_heads, query_len, head_dim]";
-    } else if (n == "key" || n == "grad_key") {
-      want.shape = {k.batch, k.kvHeads, k.keyLen, k.headDim};
-      want.shapeText = "[batch, kv_heads, key_len, head_dim]";
-    } else if (n == "value" || n == "grad_value") {
-      want.shape = {k.batch, k.kvHeads, k.keyLen, k.valueDim};
-      want.shapeText = "[batch, kv_heads, key_len, value_dim]";
-    } else if (n == "output" || n == "grad_output") {
-      want.shape = {k.batch, k.queryHeads, k.queryLen, k.valueDim};
-      want.shapeText = "[batch, query_heads, query_len, value_dim]";
-    } else if (n == "lse") {
-      want.dtype = DType::F32;
-      want.dtypeNote = " (lse is always f32)";
-      want.shape = {k.batch, k.queryHeads, k.queryLen};
-      want.shapeText = "[batch, query_heads, query_len]";
-    } else { // mask
-      want.dtype = k.maskDtype;
-      want.dtypeNote = " (the kernel's mask.dtype)";
-      want.shape.assign(k.maskShape.begin(), k.maskShape.end());
-      want.shapeText = "the kernel's mask.shape";
-    }
-    want.output = gradient;
-    if (workspaceRole)
-      fail(*roleValue, at +
-                           ": role: \"workspace\" is only for the "
-                           "workspaces row_dot, lse_log2 and dq_accum "
-                           "(expected \"" +
-                           std::string(want.output ? "output" : "input") +
-                           "\" for '" + n + "')");
-    checkTensorParam(pv, at, p, want);
     k.params.push_back(std::move(p));
   }
-  if (next < order.size()) {
-    const std::string &n = order[next];
-    fail(v, "params: missing parameter '" + n + "'" + why(n) + abi);
-  }
+  if (next < order.size())
+    fail(v, "params: missing parameter '" + order[next].name + "'" +
+                order[next].why + abi);
 }
 
-
-/// The fields of a packed forward kernel ("op": "varlen_attention",
-/// docs/semantics.md §14): the token totals, which no other op has; no
-/// single query or key length (each sequence has its own, from the
-/// offsets), and no mask or explicit dropout mask.
+/// The fields of a packed kernel ("op": "varlen_attention" or
+/// "varlen_attention_grad", docs/semantics.md §14): the token totals, which
+/// no other op has; no single query or key length (each sequence has its
+/// own, from the offsets), and no mask or explicit dropout mask.
 void Validator::varlenFields(const Value &v, KernelSpec &k) {
   const char *const totals[] = {"total_query_tokens", "total_key_tokens"};
   if (!k.isVarlen()) {
     for (const char *name : totals)
       if (const Value *f = v.find(name))
         fail(*f, std::string(name) + ": only a packed kernel (\"op\": "
-                                     "\"varlen_attention\") has this field");
+                                     "\"varlen_attention\" or "
+                                     "\"varlen_attention_grad\") has this "
+                                     "field");
     return;
   }
-  const std::string what = "a packed kernel (\"op\": \"varlen_attention\")";
+  const std::string op = opName(k.op);
+  const std::string what = "a packed kernel (\"op\": \"" + op + "\")";
   for (const char *name : {"query_len", "key_len"}) {
     const Value &f = *v.find(name); // present: kernel() read it
     if (!f.isNull())
-      fail(f, std::string(name) +
-                  ": expected null for a \"varlen_attention\" kernel (each "
-                  "sequence's length comes from cu_seqlens_q / "
-                  "cu_seqlens_k), " +
+      fail(f, std::string(name) + ": expected null for a \"" + op +
+                  "\" kernel (each sequence's length comes from "
+                  "cu_seqlens_q / cu_seqlens_k), " +
                   got(f));
   }
-  k.totalQueryTokens =
-      lengthField(field(v, totals[0], what), totals[0]);
+  k.totalQueryTokens = lengthField(field(v, totals[0], what), totals[0]);
   k.totalKeyTokens = lengthField(field(v, totals[1], what), totals[1]);
   for (const char *name : {"mask", "dropout_mask"})
     if (const Value *f = v.find(name))
       if (!f->isNull())
-        fail(*f, std::string(name) +
-                     ": a \"varlen_attention\" kernel takes none (a packed "
-                     "batch has no [B, Hq, Lq, Lk] score tensor to apply one "
-                     "to): expected null or no field, " +
+        fail(*f, std::string(name) + ": a \"" + op +
+                     "\" kernel takes none (a packed batch has no [B, Hq, "
+                     "Lq, Lk] score tensor to apply one to): expected null "
+                     "or no field, " +
                      got(*f));
 }
 
 /// A packed kernel's grid: one block per (query block of the longest
-/// sequence, query head, sequence). x is always computed at launch from the
-/// offsets (max(1, ceil(max_b Lq_b / codegen.block_q)); a block whose query
-/// block starts past its own sequence's end exits at once), so it must be
-/// null, and the kernel must carry codegen.block_q.
+/// sequence, query head, sequence), or for the backward's dkdv and dkdv_dq
+/// stages per (key block of the longest sequence, times
+/// codegen.key_block_parts, kv head, sequence). x is always computed at
+/// launch from the offsets (a block past its own sequence's end exits at
+/// once), so it must be null, and the kernel must carry the tile its
+/// formula divides by.
 void Validator::checkVarlenGrid(const Value &v, KernelSpec &k,
                                 const Codegen &cg) const {
-  if (!cg.blockQ)
-    fail(v, "a \"varlen_attention\" kernel needs codegen.block_q (its grid "
-            "is computed at launch from the longest sequence)");
-  k.gridTile = cg.blockQ->asInteger();
-  k.gridParts = 1;
+  const bool overKeys =
+      k.stage == GradStage::DKDV || k.stage == GradStage::DKDVDQ;
+  const std::string what =
+      k.isGrad() ? "a packed \"" + std::string(stageName(k.stage)) +
+                       "\" kernel (\"op\": \"varlen_attention_grad\")"
+                 : std::string("a \"varlen_attention\" kernel");
+  const Value *tile = overKeys ? cg.blockKV : cg.blockQ;
+  const char *tileName = overKeys ? "codegen.block_kv" : "codegen.block_q";
+  if (!tile)
+    fail(v, what + " needs " + tileName +
+                " (its grid is computed at launch from the longest "
+                "sequence)");
+  k.gridTile = tile->asInteger();
+  k.gridParts = cg.keyBlockParts ? cg.keyBlockParts->asInteger() : 1;
+  const std::string x =
+      overKeys ? "max(1, ceil(longest key sequence / codegen.block_kv)) * "
+                 "codegen.key_block_parts"
+               : "max(1, ceil(longest query sequence / codegen.block_q))";
   const Value &grid = *v.find("grid");
   if (k.grid[0] != 0)
-    fail(grid.array[0],
-         "grid[0]: expected null for a \"varlen_attention\" kernel (x = "
-         "max(1, ceil(longest query sequence / codegen.block_q)), computed "
-         "at launch from the offsets), got " +
-             grid.array[0].text);
-  const std::array<int64_t, 3> want = {
-      0, k.queryHeads, k.batch == kRuntimeSize ? 0 : k.batch};
+    fail(grid.array[0], "grid[0]: expected null for " + what + " (x = " + x +
+                            ", computed at launch from the offsets), got " +
+                            grid.array[0].text);
+  const std::array<int64_t, 3> want = {0, overKeys ? k.kvHeads : k.queryHeads,
+                                       k.batch == kRuntimeSize ? 0 : k.batch};
   if (int64_t(k.grid[1]) == want[1] && int64_t(k.grid[2]) == want[2])
     return;
   auto text = [](auto g) {
     auto entry = [](int64_t x) { return x == 0 ? kRuntimeSize : x; };
     return formatShape({entry(g[0]), entry(g[1]), entry(g[2])});
   };
-  fail(grid, "grid: " + text(k.grid) +
-                 " does not match the problem: a \"varlen_attention\" kernel "
-                 "runs one block per (query block of the longest sequence, "
-                 "query head, sequence) = (null: computed at launch, "
-                 "query_heads, batch) = " +
+  fail(grid, "grid: " + text(k.grid) + " does not match the problem: " + what +
+                 " runs one block per " +
+                 (overKeys ? "(key block of the longest sequence, kv head, "
+                             "sequence) = (null: computed at launch, "
+                             "kv_heads, batch) = "
+                           : "(query block of the longest sequence, query "
+                             "head, sequence) = (null: computed at launch, "
+                             "query_heads, batch) = ") +
                  text(want));
-}
-
-/// The packed forward ABI (docs/kernel-manifest.md): query, key, value,
-/// cu_seqlens_q, cu_seqlens_k (all inputs), seed and offset (together;
-/// required with dropout), output, lse (exactly when has_lse), then the
-/// run-time sizes batch, total_query_tokens, total_key_tokens (those that
-/// are null) as i32 values.
-void Validator::varlenParams(const Value &v, KernelSpec &k) {
-  if (!v.isArray())
-    fail(v, "params: expected an array of parameter objects, " + got(v));
-  bool listsRng = false;
-  for (const Value &pv : v.array)
-    if (pv.isObject())
-      if (const Value *n = pv.find("name"))
-        listsRng = listsRng || (n->isString() && (n->text == "seed" ||
-                                                  n->text == "offset"));
-  std::vector<std::string> order = {"query", "key", "value", "cu_seqlens_q",
-                                    "cu_seqlens_k"};
-  if (listsRng || k.dropoutP > 0.0f) {
-    order.push_back("seed");
-    order.push_back("offset");
-  }
-  order.push_back("output");
-  if (k.hasLse)
-    order.push_back("lse");
-  for (const char *n : {"batch", "total_query_tokens", "total_key_tokens"})
-    if (sizeOf(k, n) == kRuntimeSize)
-      order.push_back(n);
-  std::string orderText;
-  for (const std::string &n : order)
-    orderText += (orderText.empty() ? "" : ", ") + n;
-  const std::string abi =
-      " (the \"varlen_attention\" parameters, in order: " + orderText + ")";
-  auto why = [&](const std::string &n) -> std::string {
-    if (n == "seed" || n == "offset")
-      return k.dropoutP > 0.0f ? " (dropout_p > 0 needs the seed and offset "
-                                 "parameters)"
-                               : " (seed and offset come together)";
-    if (n == "lse")
-      return " (has_lse is true)";
-    if (isSizeParamName(n))
-      return " (the kernel's " + n + " is null: a run-time size)";
-    return "";
-  };
-
-  for (size_t idx = 0; idx < v.array.size(); ++idx) {
-    const Value &pv = v.array[idx];
-    std::string at = "params[" + std::to_string(idx) + "]";
-    if (!pv.isObject())
-      fail(pv, at + ": expected a parameter object, " + got(pv));
-    ParamSpec p;
-    const Value &nameValue = field(pv, "name", at);
-    p.name = string(nameValue, at + ".name");
-    bool known = false;
-    for (const char *n : kVarlenParamNames)
-      known = known || p.name == n;
-    if (!known)
-      fail(nameValue, at + ".name: unknown parameter \"" + p.name +
-                          "\" for a \"varlen_attention\" kernel (expected "
-                          "query, key, value, cu_seqlens_q, cu_seqlens_k, "
-                          "seed, offset, output, lse, batch, "
-                          "total_query_tokens or total_key_tokens)");
-    for (size_t j = 0; j < k.params.size(); ++j)
-      if (k.params[j].name == p.name)
-        fail(nameValue, at + ": parameter '" + p.name +
-                            "' is listed twice (also params[" +
-                            std::to_string(j) + "])");
-    const bool size = isSizeParamName(p.name);
-    if (size)
-      checkSizeParam(nameValue, "param '" + p.name + "'", k, p.name);
-    if (p.name == "lse" && !k.hasLse)
-      fail(nameValue, "param 'lse': listed, but has_lse is false");
-    if (idx >= order.size())
-      fail(nameValue, at + ": unexpected parameter '" + p.name +
-                          "' after the last one" + abi);
-    if (p.name != order[idx]) {
-      // order[idx] is either missing altogether or listed later.
-      bool listedLater = false;
-      for (size_t j = idx + 1; j < v.array.size(); ++j)
-        if (const Value *n =
-                v.array[j].isObject() ? v.array[j].find("name") : nullptr)
-          listedLater =
-              listedLater || (n->isString() && n->text == order[idx]);
-      if (!listedLater)
-        fail(nameValue, at + ": missing parameter '" + order[idx] +
-                            "' before '" + p.name + "'" + why(order[idx]) +
-                            abi);
-      fail(nameValue, at + ": expected parameter '" + order[idx] +
-                          "' here, got '" + p.name + "'" + abi);
-    }
-    at = "param '" + p.name + "'";
-
-    bool scalar = p.name == "seed" || p.name == "offset" || size;
-    const char *wantKind = size ? "i32" : scalar ? "u64" : "tensor";
-    const Value &kind = field(pv, "kind", at);
-    std::string kindText = string(kind, at + ": kind");
-    if (kindText != "tensor" && kindText != "u64" && kindText != "i32")
-      fail(kind, at + ": kind: expected \"tensor\", \"u64\" or \"i32\", "
-                      "got \"" + kindText + "\"");
-    if (kindText != wantKind)
-      fail(kind, at + ": kind: expected \"" + std::string(wantKind) +
-                     "\" for '" + p.name + "', got \"" + kindText + "\"");
-    if (scalar) {
-      p.kind = size ? ParamSpec::Kind::I32 : ParamSpec::Kind::U64;
-      checkKeys(pv, {"name", "kind", "role"}, at);
-      if (const Value *role = pv.find("role"))
-        if (string(*role, at + ": role") != "input")
-          fail(*role, at + ": role: expected \"input\", got \"" +
-                          role->text + "\"");
-      k.params.push_back(std::move(p));
-      continue;
-    }
-
-    // Token-major tensors: [tokens, heads, width].
-    TensorExpectation want;
-    want.dtype = k.dtype;
-    const std::string &n = p.name;
-    const int64_t tq = k.totalQueryTokens, tk = k.totalKeyTokens;
-    if (n == "query") {
-      want.shape = {tq, k.queryHeads, k.headDim};
-      want.shapeText = "[total_query_tokens, query_heads, head_dim]";
-    } else if (n == "key") {
-      want.shape = {tk, k.kvHeads, k.headDim};
-      want.shapeText = "[total_key_tokens, kv_heads, head_dim]";
-    } else if (n == "value") {
-      want.shape = {tk, k.kvHeads, k.valueDim};
-      want.shapeText = "[total_key_tokens, kv_heads, value_dim]";
-    } else if (n == "output") {
-      want.output = true;
-      want.shape = {tq, k.queryHeads, k.valueDim};
-      want.shapeText = "[total_query_tokens, query_heads, value_dim]";
-    } else if (n == "lse") {
-      want.output = true;
-      want.dtype = DType::F32;
-      want.dtypeNote = " (lse is always f32)";
-      want.shape = {k.queryHeads, tq};
-      want.shapeText = "[query_heads, total_query_tokens]";
-    } else { // cu_seqlens_q, cu_seqlens_k
-      want.dtype = DType::I32;
-      want.dtypeNote = " (sequence offsets are i32)";
-      want.shape = {k.batch == kRuntimeSize ? kRuntimeSize : k.batch + 1};
-      want.shapeText = "[batch + 1]";
-    }
-    checkTensorParam(pv, at, p, want);
-    k.params.push_back(std::move(p));
-  }
-  if (v.array.size() < order.size()) {
-    const std::string &n = order[v.array.size()];
-    fail(v, "params: missing parameter '" + n + "'" + why(n) + abi);
-  }
 }
 
 } // namespace

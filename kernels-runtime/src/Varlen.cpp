@@ -270,14 +270,38 @@ SequenceDraw drawSequences(const KernelSpec &k, const SeqlenOptions &o,
   return d;
 }
 
+int64_t packedWorkspaceRows(int64_t totalQueryTokens, int64_t batch) {
+  if (totalQueryTokens == kRuntimeSize || batch == kRuntimeSize)
+    return kRuntimeSize;
+  return 4 * ((totalQueryTokens + 3) / 4) + 68 * batch;
+}
+
+namespace {
+
+/// The size a null dimension of packed tensor `p` stands for: B + 1 for the
+/// offsets, W for a workspace, the key tokens for key, value and their
+/// gradients, else the query tokens (query, output, grad_output,
+/// grad_query at dimension 0, lse at dimension 1).
+int64_t packedNullDimension(const ParamSpec &p, const KernelSpec &b) {
+  if (p.name == "cu_seqlens_q" || p.name == "cu_seqlens_k")
+    return b.batch + 1;
+  if (p.isWorkspace)
+    return packedWorkspaceRows(b.totalQueryTokens, b.batch);
+  const bool keys = p.name == "key" || p.name == "value" ||
+                    p.name == "grad_key" || p.name == "grad_value";
+  return keys ? b.totalKeyTokens : b.totalQueryTokens;
+}
+
+} // namespace
+
 KernelSpec bindSequences(const KernelSpec &k, const std::vector<int32_t> &cuQ,
                          const std::vector<int32_t> &cuK, int indexBits) {
   auto fail = [&](const std::string &message) -> void {
     throw Error("kernel '" + k.name + "': " + message, kExitInput);
   };
   if (!k.isVarlen())
-    fail("not a packed kernel (\"op\": \"varlen_attention\"): it takes no "
-         "sequence offsets");
+    fail("not a packed kernel (\"op\": \"varlen_attention\" or "
+         "\"varlen_attention_grad\"): it takes no sequence offsets");
   const int64_t batch = int64_t(cuQ.size()) - 1;
   if (batch < 1)
     fail("no sequences: expected at least one sequence length");
@@ -339,17 +363,9 @@ KernelSpec bindSequences(const KernelSpec &k, const std::vector<int32_t> &cuQ,
     }
     if (p.kind != ParamSpec::Kind::Tensor)
       continue;
-    // The null dimensions: the token count of query and output (dimension
-    // 0) and lse (dimension 1), of key and value (dimension 0), and B + 1
-    // for the offsets.
-    const bool offsets =
-        p.name == "cu_seqlens_q" || p.name == "cu_seqlens_k";
-    const bool keys = p.name == "key" || p.name == "value";
     for (int64_t &d : p.shape)
       if (d == kRuntimeSize)
-        d = offsets ? batch + 1
-            : keys  ? b.totalKeyTokens
-                    : b.totalQueryTokens;
+        d = packedNullDimension(p, b);
     // The static part of a shape is below 2^50 elements, but times a token
     // total it can pass what int64 holds (and sizeBytes with it).
     int64_t elements = 1;
@@ -365,10 +381,21 @@ KernelSpec bindSequences(const KernelSpec &k, const std::vector<int32_t> &cuQ,
            "(compile with --index-bits=64 for larger tensors)");
   }
   // One block per (query block of the longest sequence, query head,
-  // sequence); at least one block in x, so that the launch is valid when
-  // every sequence is empty.
-  b.grid[0] = uint32_t(
-      std::max<int64_t>(1, (b.queryLen + b.gridTile - 1) / b.gridTile));
+  // sequence), or for dkdv and dkdv_dq per (key block part of the longest
+  // sequence, kv head, sequence); at least one block in x, so that the
+  // launch is valid when every sequence is empty.
+  const bool overKeys =
+      b.stage == GradStage::DKDV || b.stage == GradStage::DKDVDQ;
+  const int64_t longest = overKeys ? b.keyLen : b.queryLen;
+  const int64_t blocks =
+      std::max<int64_t>(1, (longest + b.gridTile - 1) / b.gridTile);
+  // codegen.key_block_parts may be as large as 2^40: compare by division.
+  if (blocks > kMaxI32 / b.gridParts)
+    fail("grid x: " + std::to_string(b.gridParts) + " x " +
+         std::to_string(blocks) + " blocks for the longest " +
+         (overKeys ? "key" : "query") + " sequence (" +
+         std::to_string(longest) + "), more than the 2^31 - 1 CUDA allows");
+  b.grid[0] = uint32_t(blocks * b.gridParts);
   if (b.grid[2] == 0)
     b.grid[2] = uint32_t(batch);
   return b;

@@ -411,12 +411,13 @@ static void testBadManifests() {
        "\"dropout_p\": 0.99999999",
        "dropout_p: expected a value in [0, 1) (as f32), got 0.99999999"},
       {"dropout without rng", &base, "\"dropout_p\": 0.0", "\"dropout_p\": 0.1",
-       "params: missing parameter 'seed' (dropout_p > 0 needs the seed and "
-       "offset parameters)"},
+       "params[3]: missing parameter 'seed' before 'output' (dropout_p > 0 "
+       "needs the seed and offset parameters) (the forward parameters, in "
+       "order: query, key, value, seed, offset, output, lse)"},
       {"seed without offset", &all,
        "{\"name\": \"offset\", \"kind\": \"u64\"},", "",
-       "params: missing parameter 'offset' (seed and offset come "
-       "together)"},
+       "params[5]: missing parameter 'offset' before 'output' (dropout_p > 0 "
+       "needs the seed and offset parameters)"},
       {"seed kind", &all, "{\"name\": \"seed\",   \"kind\": \"u64\"",
        "{\"name\": \"seed\",   \"kind\": \"tensor\"",
        "param 'seed': kind: expected \"u64\" for 'seed', got \"tensor\""},
@@ -471,10 +472,13 @@ static void testBadManifests() {
       {"missing value param", &base,
        "{\"name\": \"value\",  \"kind\": \"tensor\", \"role\": \"input\",  "
        "\"dtype\": \"bf16\", \"shape\": [2, 2, 192, 64]},",
-       "", "params: missing parameter 'value'"},
+       "",
+       "params[2]: missing parameter 'value' before 'output' (the "
+       "forward parameters, in order: query, key, value, output, lse)"},
       {"mask without param", &base, "\"mask\": null",
        "\"mask\": {\"dtype\": \"i1\", \"shape\": [2, 1, 1, 192]}",
-       "params: missing parameter 'mask' (the kernel's field 'mask' is set)"},
+       "params[3]: missing parameter 'mask' before 'output' (the kernel's "
+       "field 'mask' is set)"},
       {"mask param without mask", &all,
        "\"mask\": {\"dtype\": \"f32\", \"shape\": [1, 8, 1, 32]}",
        "\"mask\": null",
@@ -686,15 +690,16 @@ static void testGradManifests() {
       {"op value", "attn_bwd_dkdv_0", "\"op\": \"attention_grad\"",
        "\"op\": \"attention_backward\"",
        "kernel 'attn_bwd_dkdv_0': op: expected \"attention\", "
-       "\"attention_grad\" or \"varlen_attention\", got "
-       "\"attention_backward\""},
+       "\"attention_grad\", \"varlen_attention\" or "
+       "\"varlen_attention_grad\", got \"attention_backward\""},
       {"op type", "attn_fwd_0", "\"op\": \"attention\"", "\"op\": 1",
        "m.json:9:13: kernel 'attn_fwd_0': op: expected a string, got 1 "
        "(number)"},
       {"stage on a forward kernel", "attn_fwd_0", "\"op\": \"attention\",",
        "\"op\": \"attention\", \"stage\": \"dq\",",
        "m.json:9:35: kernel 'attn_fwd_0': stage: only a backward kernel "
-       "(\"op\": \"attention_grad\") has this field"},
+       "(\"op\": \"attention_grad\" or \"varlen_attention_grad\") has this "
+       "field"},
       {"forward on a forward kernel", "attn_fwd_0", "\"op\": \"attention\",",
        "\"op\": \"attention\", \"forward\": \"attn_fwd_0\",",
        "kernel 'attn_fwd_0': forward: only a backward kernel"},
@@ -1159,7 +1164,7 @@ static void testGradGroupManifests() {
       {"group on a forward kernel", "\"attn_fwd_0\"", "\"op\": \"attention\",",
        "\"op\": \"attention\", \"group\": \"attn_bwd_0\",",
        "kernel 'attn_fwd_0': group: only a backward kernel (\"op\": "
-       "\"attention_grad\") has this field"},
+       "\"attention_grad\" or \"varlen_attention_grad\") has this field"},
       {"group type", prepK, "\"group\": \"attn_bwd_0\"", "\"group\": 3",
        "kernel 'attn_bwd_prep_0': group: expected a string, got 3 (number)"},
       {"unknown stage", kvqK, "\"stage\": \"dkdv_dq\"", "\"stage\": \"dkdvdq\"",
@@ -1527,8 +1532,8 @@ static void testDropoutMaskManifests() {
        "{\"name\": \"dropout_mask\", \"kind\": \"tensor\", \"role\": "
        "\"input\", \"dtype\": \"i1\", \"shape\": [2, 1, 128, 192]},",
        "",
-       "params: missing parameter 'dropout_mask' (the kernel's field "
-       "'dropout_mask' is set)"},
+       "params[3]: missing parameter 'dropout_mask' before 'output' (the "
+       "kernel's field 'dropout_mask' is set)"},
       {"after output",
        "{\"name\": \"dropout_mask\", \"kind\": \"tensor\", \"role\": "
        "\"input\", \"dtype\": \"i1\", \"shape\": [2, 1, 128, 192]},\n"
@@ -1544,8 +1549,8 @@ static void testDropoutMaskManifests() {
       {"with seed", "{\"name\": \"output\",",
        "{\"name\": \"seed\", \"kind\": \"u64\"}, {\"name\": \"offset\", "
        "\"kind\": \"u64\"}, {\"name\": \"output\",",
-       "'seed' and 'offset' are listed, but the kernel reads its keep bits "
-       "from 'dropout_mask'"},
+       "param 'seed': listed, but the kernel reads its keep bits from "
+       "'dropout_mask' (seed/offset and dropout_mask are exclusive)"},
   };
   for (const Case &c : cases) {
     std::string bad = replaceOnce(text, c.from, c.to);
@@ -1983,17 +1988,21 @@ static void testRuntimeSizes() {
   } cases[] = {
       {"grid not null", "\"grid\": [null, 8, null]", "\"grid\": [1, 8, null]",
        "grid: [1, 8, null] does not match the problem"},
-      {"missing size param", ",\n        {\"name\": \"key_len\",   "
-                             "\"kind\": \"i32\"}",
-       "", "params: missing parameter 'key_len' (the kernel's key_len is "
-           "null: a run-time size)"},
+      {"missing size param",
+       ",\n        {\"name\": \"key_len\",   "
+       "\"kind\": \"i32\"}",
+       "",
+       "params: missing parameter 'key_len' (the kernel's key_len is "
+       "null: a run-time size)"},
       {"size param kind", "{\"name\": \"batch\",     \"kind\": \"i32\"}",
        "{\"name\": \"batch\",     \"kind\": \"u64\"}",
        "param 'batch': kind: expected \"i32\" for 'batch', got \"u64\""},
-      {"size params order", "{\"name\": \"batch\",     \"kind\": \"i32\"},",
-       "", "params: missing parameter 'batch'"},
-      {"mask static where dynamic", "\"mask\": {\"dtype\": \"i1\", "
-                                    "\"shape\": [null, 1, 1, null]}",
+      {"size params order", "{\"name\": \"batch\",     \"kind\": \"i32\"},", "",
+       "params[6]: missing parameter 'batch' before 'query_len' (the "
+       "kernel's batch is null: a run-time size)"},
+      {"mask static where dynamic",
+       "\"mask\": {\"dtype\": \"i1\", "
+       "\"shape\": [null, 1, 1, null]}",
        "\"mask\": {\"dtype\": \"i1\", \"shape\": [null, 1, 1, 300]}",
        "mask.shape[3] (key length): expected 1 or null, got 300"},
       {"no codegen",
@@ -2459,7 +2468,7 @@ static void testVarlenManifests() {
                       "m.json");
       },
       "total_query_tokens: only a packed kernel (\"op\": "
-      "\"varlen_attention\") has this field");
+      "\"varlen_attention\" or \"varlen_attention_grad\") has this field");
   expectError(
       "varlen manifest: i32 mask dtype",
       [&] {

@@ -9,10 +9,12 @@
 // are checked against the backward ABI (parameter names, order, roles,
 // dtypes and shapes), each group as a whole (same problem, every gradient
 // written once, workspaces consistent and initialized by a "prep" stage),
-// and a "forward" field against the named forward kernel. Packed forward
-// kernels ("op": "varlen_attention", docs/semantics.md §14) are checked
-// against their ABI (token-major tensors, i32 offsets, token totals; see
-// Varlen.h for their sequence lengths). The forward
+// and a "forward" field against the named forward kernel. Packed kernels
+// ("op": "varlen_attention" and its backward stages "varlen_attention_grad",
+// docs/semantics.md §14) are checked against their ABI (token-major
+// tensors, i32 offsets, token totals, workspaces of W rows per head; see
+// Varlen.h for their sequence lengths). One validator checks every
+// parameter list against a table of the op's expected parameters. The forward
 // parameters must come in the documented order; "ptx" must name a file; the
 // launch is checked against the CUDA limits, the chip's shared memory per
 // block and, where the kernel's "codegen" gives the tiling, the grid and
@@ -41,16 +43,23 @@ enum class CausalMode { None, TopLeft, BottomRight };
 const char *causalName(CausalMode c);
 
 /// What a kernel computes: the forward (attn.attention), one stage of the
-/// backward (attn.attention_grad), or the forward of a packed
-/// variable-length batch (attn.varlen_attention, docs/semantics.md §14).
-enum class KernelOp { Attention, AttentionGrad, VarlenAttention };
+/// backward (attn.attention_grad), the forward of a packed variable-length
+/// batch (attn.varlen_attention, docs/semantics.md §14) or one stage of its
+/// backward (attn.varlen_attention_grad).
+enum class KernelOp {
+  Attention,
+  AttentionGrad,
+  VarlenAttention,
+  VarlenAttentionGrad
+};
 /// The backward stage. What each writes: "prep" no gradient (it initializes
 /// workspaces), "dkdv" and "dkdv_dq" grad_key and grad_value ("dkdv_dq" also
 /// accumulates dS K into the dq_accum workspace), "dq" and "dq_convert"
 /// grad_query ("dq_convert" from dq_accum). None for a forward kernel.
 enum class GradStage { None, Prep, DKDV, DQ, DKDVDQ, DQConvert };
 
-/// "attention", "attention_grad", "varlen_attention".
+/// "attention", "attention_grad", "varlen_attention",
+/// "varlen_attention_grad".
 const char *opName(KernelOp op);
 /// "none", "prep", "dkdv", "dq", "dkdv_dq", "dq_convert".
 const char *stageName(GradStage s);
@@ -116,11 +125,11 @@ struct KernelSpec {
   /// (what its grid is computed from).
   int64_t batch = 1, queryHeads = 1, kvHeads = 1;
   int64_t queryLen = 1, keyLen = 1, headDim = 1, valueDim = 1;
-  /// varlen_attention only: the token totals Tq and Tk ("total_query_tokens",
+  /// Packed kernels only: the token totals Tq and Tk ("total_query_tokens",
   /// "total_key_tokens"; kRuntimeSize until bindSequences where null); 0 for
   /// the other ops.
   int64_t totalQueryTokens = 0, totalKeyTokens = 0;
-  /// varlen_attention only, set by bindSequences: the offsets cu_seqlens_q
+  /// Packed kernels only, set by bindSequences: the offsets cu_seqlens_q
   /// and cu_seqlens_k (B + 1 entries each, checked by
   /// checkSeqlenOffsets), which attn-run uploads as the kernel's inputs.
   std::vector<int32_t> cuSeqlensQ, cuSeqlensK;
@@ -157,8 +166,17 @@ struct KernelSpec {
   /// keyLen the token totals Tq and Tk (its offsets are cuSeqlensQ/K).
   attnopt::ref::AttentionProblem problem() const;
 
-  bool isGrad() const { return op == KernelOp::AttentionGrad; }
-  bool isVarlen() const { return op == KernelOp::VarlenAttention; }
+  /// A backward stage, dense (attention_grad) or packed
+  /// (varlen_attention_grad).
+  bool isGrad() const {
+    return op == KernelOp::AttentionGrad || op == KernelOp::VarlenAttentionGrad;
+  }
+  /// A packed kernel, forward (varlen_attention) or backward
+  /// (varlen_attention_grad): token-major tensors, lengths from offsets.
+  bool isVarlen() const {
+    return op == KernelOp::VarlenAttention ||
+           op == KernelOp::VarlenAttentionGrad;
+  }
   /// Whether a size is still a run-time one (bindSizes, or bindSequences for
   /// a packed kernel, not applied). Always true for an unbound packed
   /// kernel: its sequence lengths are data.
@@ -168,6 +186,10 @@ struct KernelSpec {
            totalKeyTokens == kRuntimeSize;
   }
 
+  /// The (query, key) pairs of one head that the problem scores: B*Lq*Lk,
+  /// or for a bound packed kernel the sum over its sequences of Lq_b*Lk_b
+  /// (each sequence attends only to its own keys).
+  double lengthProducts() const;
   /// Benchmark-table FLOPs of the forward of this problem:
   /// 2*B*Hq*Lq*Lk*(D+Dv) (= 4*B*H*L*L*D for D = Dv), halved when causal !=
   /// none and Lq == Lk. Masks, windows and dropout are not counted. A bound
@@ -175,7 +197,7 @@ struct KernelSpec {
   /// halved when causal != none and every sequence has Lq_b == Lk_b.
   double forwardFlops() const;
   /// FLOPs of this kernel. A forward kernel: forwardFlops(). A backward
-  /// stage: the matrix products it executes, 2*B*Hq*Lq*Lk times
+  /// stage: the matrix products it executes, 2*Hq*lengthProducts() times
   /// (2*D + 2*Dv) for dkdv (S = QK^T, dP = dO V^T, dV = P^T dO, dK = dS^T Q),
   /// (2*D + Dv) for dq (S, dP, dQ = dS K) and (3*D + 2*Dv) for dkdv_dq (S,
   /// dP, dV, dK and dQ), halved like the forward; 0 for prep and dq_convert

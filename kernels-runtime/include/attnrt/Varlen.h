@@ -1,7 +1,8 @@
 //===- Varlen.h - sequence lengths of packed kernels ------------*- C++ -*-===//
 //
-// A packed forward kernel ("op": "varlen_attention", docs/semantics.md §14)
-// takes the tokens of B sequences concatenated, and the offsets
+// A packed kernel ("op": "varlen_attention", or a stage of its backward
+// "varlen_attention_grad", docs/semantics.md §14) takes the tokens of B
+// sequences concatenated, and the offsets
 // cu_seqlens_q / cu_seqlens_k (B + 1 i32 each) that say where each sequence
 // starts. Its sizes are not numbers to bind but data: this file checks
 // offsets (checkSeqlenOffsets, meant for any caller that launches such a
@@ -103,10 +104,20 @@ struct SequenceDraw {
 SequenceDraw drawSequences(const KernelSpec &k, const SeqlenOptions &o,
                            const RuntimeSizes &sizes, uint64_t seed);
 
-/// Packed kernel `k` of a manifest with `indexBits` bound to the offsets
-/// `cuQ` and `cuK`: batch, token totals, queryLen / keyLen (the longest
-/// sequence's), the shapes, the i32 size parameters and the grid (x =
-/// max(1, ceil(max Lq_b / codegen.block_q)), z = B). Throws Error
+/// The rows per head of a packed backward kernel's workspaces (row_dot,
+/// lse_log2 [Hq, W], dq_accum [Hq, W, D]): W = 4 * ceil(Tq / 4) + 68 * B.
+/// Sequence b's rows start at 4 * ceil(cu_seqlens_q[b] / 4) + 68 * b and
+/// span its length rounded up to 64 (the kernels copy whole 64-row blocks),
+/// so the spans never overlap. kRuntimeSize when Tq or B is.
+int64_t packedWorkspaceRows(int64_t totalQueryTokens, int64_t batch);
+
+/// Packed kernel `k` (forward, or a backward stage) of a manifest with
+/// `indexBits` bound to the offsets `cuQ` and `cuK`: batch, token totals,
+/// queryLen / keyLen (the longest sequence's), the shapes (workspaces W =
+/// packedWorkspaceRows rows per head), the i32 size parameters and the
+/// grid (x = max(1, ceil(max Lq_b / codegen.block_q)); for the dkdv and
+/// dkdv_dq stages max(1, ceil(max Lk_b / codegen.block_kv)) *
+/// codegen.key_block_parts; z = B). Throws Error
 /// (kExitInput) naming the kernel, before anything is allocated: offsets
 /// that are not valid (checkSeqlenOffsets), B or a token total that differs
 /// from a static one in the manifest, Lq_b + Lk_b above 2^30 (window sides
