@@ -65,7 +65,32 @@ struct RefParams {
   uint32_t dropThreshold;
   double dropScale;
   uint64_t seed, offset;
+  /// The Philox coordinates of (b, h, i, j) are (b, h, dropRowOrigin + i,
+  /// dropColOrigin + j) in a problem of dropRows query rows: (0, 0, Lq) for
+  /// a dense problem, the sequence's first tokens and Tq for one sequence
+  /// of a packed batch (docs/semantics.md §14.3).
+  int64_t dropRowOrigin, dropColOrigin, dropRows;
+  /// Where the gradient kernels find row (b, h, i) of q, out, grad_output
+  /// and dq (in rows of D or Dv elements): b * qB + h * qH + i * qI; row
+  /// (b, hk, j) of k, v, dk and dv: b * kB + hk * kH + j * kJ; lse (b, h,
+  /// i): b * lB + h * lH + i * lI. Dense [B, H, L, ...] tensors, or one
+  /// sequence of token-major packed ones (runGpuReferenceVarlenGrad).
+  int64_t qB, qH, qI, kB, kH, kJ, lB, lH, lI;
 };
+
+__device__ int64_t queryRowAt(const RefParams &p, int64_t b, int64_t h,
+                              int64_t i) {
+  return b * p.qB + h * p.qH + i * p.qI;
+}
+
+__device__ int64_t keyRowAt(const RefParams &p, int64_t b, int64_t hk,
+                            int64_t j) {
+  return b * p.kB + hk * p.kH + j * p.kJ;
+}
+
+__device__ int64_t lseAt(const RefParams &p, int64_t b, int64_t h, int64_t i) {
+  return b * p.lB + h * p.lH + i * p.lI;
+}
 
 /// The causal and window rules for query position i and key position j of
 /// a sequence of lq queries and lk keys.
@@ -267,9 +292,9 @@ __global__ void __launch_bounds__(kBlock)
     r.qIndex = row * p.D;
     r.keyRow0 = (r.b * p.Hkv + r.hk) * p.Lk;
     r.keyStride = 1;
-    r.dropI = r.i;
-    r.dropJ0 = 0;
-    r.dropRows = p.Lq;
+    r.dropI = p.dropRowOrigin + r.i;
+    r.dropJ0 = p.dropColOrigin;
+    r.dropRows = p.dropRows;
     r.outIndex = row * p.Dv;
     r.lseIndex = row;
     referenceRow<T>(p, r, q, k, v, mask, dropoutMask, out, lse, shared);
@@ -364,8 +389,9 @@ __device__ void gradTerms(const RefParams &p, const GradScore &g, double rowLse,
   double prob = exp(g.s - rowLse);
   double dropFactor = 1.0;
   if (p.hasDropout)
-    dropFactor = attnopt::ref::dropoutBits(p.seed, p.offset, b, h, i, j, p.Hq,
-                                           p.Lq) >= p.dropThreshold
+    dropFactor = attnopt::ref::dropoutBits(
+                     p.seed, p.offset, b, h, p.dropRowOrigin + i,
+                     p.dropColOrigin + j, p.Hq, p.dropRows) >= p.dropThreshold
                      ? p.dropScale
                      : 0.0;
   probDropped = prob * dropFactor;
@@ -381,10 +407,11 @@ __global__ void referenceRowDKernel(RefParams p, const void *out,
   const int64_t rows = p.B * p.Hq * p.Lq;
   for (int64_t row = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
        row < rows; row += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t i = row % p.Lq, bh = row / p.Lq;
+    const int64_t at = queryRowAt(p, bh / p.Hq, bh % p.Hq, i) * p.Dv;
     double sum = 0.0;
     for (int64_t e = 0; e < p.Dv; ++e)
-      sum += loadElement(dout, T, row * p.Dv + e) *
-             loadElement(out, T, row * p.Dv + e);
+      sum += loadElement(dout, T, at + e) * loadElement(out, T, at + e);
     rowD[row] = sum;
   }
 }
@@ -407,28 +434,28 @@ __global__ void __launch_bounds__(kBlock)
   for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
     const int64_t i = row % p.Lq, bh = row / p.Lq;
     const int64_t h = bh % p.Hq, b = bh / p.Hq, hk = h / group;
-    const double rowLse = double(lse[row]);
+    const int64_t qr = queryRowAt(p, b, h, i);
+    const double rowLse = double(lse[lseAt(p, b, h, i)]);
     if (rowLse == -INFINITY) {
       // A fully masked row: grad_query is 0.
       for (int64_t d = tid; d < p.D; d += kBlock)
-        dq[row * p.D + d] = 0.0;
+        dq[qr * p.D + d] = 0.0;
       continue; // the same for every thread of the block
     }
     for (int64_t d = tid; d < p.D; d += kBlock) {
-      qRow[d] = loadElement(q, T, row * p.D + d);
+      qRow[d] = loadElement(q, T, qr * p.D + d);
       acc[d] = 0.0;
     }
     for (int64_t e = tid; e < p.Dv; e += kBlock)
-      doRow[e] = loadElement(dout, T, row * p.Dv + e);
+      doRow[e] = loadElement(dout, T, qr * p.Dv + e);
     const double rowD = rowDs[row];
     __syncthreads();
 
-    const int64_t kvRow0 = (b * p.Hkv + hk) * p.Lk;
     for (int64_t j0 = 0; j0 < p.Lk; j0 += kBlock) {
       const int64_t j = j0 + tid;
       double ds = 0.0;
       if (j < p.Lk) {
-        const int64_t kvRow = kvRow0 + j;
+        const int64_t kvRow = keyRowAt(p, b, hk, j);
         double dot = 0.0;
         for (int64_t d = 0; d < p.D; ++d)
           dot += qRow[d] * loadElement(k, T, kvRow * p.D + d);
@@ -449,14 +476,14 @@ __global__ void __launch_bounds__(kBlock)
         for (int64_t jj = 0; jj < n; ++jj) {
           double w = dsTile[jj];
           if (w != 0.0)
-            sum += w * loadElement(k, T, (kvRow0 + j0 + jj) * p.D + d);
+            sum += w * loadElement(k, T, keyRowAt(p, b, hk, j0 + jj) * p.D + d);
         }
         acc[d] = sum;
       }
       __syncthreads();
     }
     for (int64_t d = tid; d < p.D; d += kBlock)
-      dq[row * p.D + d] = p.scale * acc[d];
+      dq[qr * p.D + d] = p.scale * acc[d];
     __syncthreads();
   }
 }
@@ -481,12 +508,13 @@ __global__ void __launch_bounds__(kBlock)
   for (int64_t kvRow = blockIdx.x; kvRow < kvRows; kvRow += gridDim.x) {
     const int64_t j = kvRow % p.Lk, bhk = kvRow / p.Lk;
     const int64_t hk = bhk % p.Hkv, b = bhk / p.Hkv;
+    const int64_t kr = keyRowAt(p, b, hk, j);
     for (int64_t d = tid; d < p.D; d += kBlock) {
-      kRow[d] = loadElement(k, T, kvRow * p.D + d);
+      kRow[d] = loadElement(k, T, kr * p.D + d);
       accK[d] = 0.0;
     }
     for (int64_t e = tid; e < p.Dv; e += kBlock) {
-      vRow[e] = loadElement(v, T, kvRow * p.Dv + e);
+      vRow[e] = loadElement(v, T, kr * p.Dv + e);
       accV[e] = 0.0;
     }
     __syncthreads();
@@ -498,18 +526,19 @@ __global__ void __launch_bounds__(kBlock)
         const int64_t i = i0 + tid;
         double ds = 0.0, pd = 0.0;
         if (i < p.Lq) {
-          const int64_t row = row0 + i;
-          const double rowLse = double(lse[row]);
+          const int64_t qr = queryRowAt(p, b, h, i);
+          const double rowLse = double(lse[lseAt(p, b, h, i)]);
           if (rowLse != -INFINITY) {
             double dot = 0.0;
             for (int64_t d = 0; d < p.D; ++d)
-              dot += loadElement(q, T, row * p.D + d) * kRow[d];
+              dot += loadElement(q, T, qr * p.D + d) * kRow[d];
             GradScore gs = gradScore(p, dot, mask, b, h, i, j);
             if (gs.allowed) {
               double dPd = 0.0;
               for (int64_t e = 0; e < p.Dv; ++e)
-                dPd += loadElement(dout, T, row * p.Dv + e) * vRow[e];
-              gradTerms(p, gs, rowLse, dPd, rowDs[row], b, h, i, j, ds, pd);
+                dPd += loadElement(dout, T, qr * p.Dv + e) * vRow[e];
+              gradTerms(p, gs, rowLse, dPd, rowDs[row0 + i], b, h, i, j, ds,
+                        pd);
             }
           }
         }
@@ -523,7 +552,8 @@ __global__ void __launch_bounds__(kBlock)
             for (int64_t ii = 0; ii < n; ++ii) {
               double w = dsTile[ii];
               if (w != 0.0)
-                sum += w * loadElement(q, T, (row0 + i0 + ii) * p.D + c);
+                sum += w * loadElement(q, T,
+                                       queryRowAt(p, b, h, i0 + ii) * p.D + c);
             }
             accK[c] = sum;
           } else {
@@ -532,7 +562,8 @@ __global__ void __launch_bounds__(kBlock)
             for (int64_t ii = 0; ii < n; ++ii) {
               double w = pdTile[ii];
               if (w != 0.0)
-                sum += w * loadElement(dout, T, (row0 + i0 + ii) * p.Dv + e);
+                sum += w * loadElement(dout, T,
+                                       queryRowAt(p, b, h, i0 + ii) * p.Dv + e);
             }
             accV[e] = sum;
           }
@@ -541,9 +572,9 @@ __global__ void __launch_bounds__(kBlock)
       }
     }
     for (int64_t d = tid; d < p.D; d += kBlock)
-      dk[kvRow * p.D + d] = p.scale * accK[d];
+      dk[kr * p.D + d] = p.scale * accK[d];
     for (int64_t e = tid; e < p.Dv; e += kBlock)
-      dv[kvRow * p.Dv + e] = accV[e];
+      dv[kr * p.Dv + e] = accV[e];
     __syncthreads();
   }
 }
@@ -628,6 +659,16 @@ RefParams makeParams(const attnopt::ref::AttentionProblem &p,
   r.dropScale = 1.0 / (1.0 - double(p.dropoutP));
   r.seed = p.seed;
   r.offset = p.offset;
+  r.dropRowOrigin = p.dropoutRowOrigin;
+  r.dropColOrigin = p.dropoutColOrigin;
+  r.dropRows = p.dropoutRows > 0 ? p.dropoutRows : p.queryLen;
+  // Dense [B, H, L, ...] tensors.
+  r.qI = r.lI = 1;
+  r.qH = r.lH = r.Lq;
+  r.qB = r.lB = r.Hq * r.Lq;
+  r.kJ = 1;
+  r.kH = r.Lk;
+  r.kB = r.Hkv * r.Lk;
   return r;
 }
 
@@ -678,6 +719,41 @@ void launchGrad(const RefParams &r, CUdeviceptr q, CUdeviceptr k,
   checkRuntime(cudaGetLastError(), "launching the reference dkdv kernel");
 }
 
+/// launchGrad for element type `dtype`.
+void launchGradFor(DType dtype, const RefParams &r, CUdeviceptr q,
+                   CUdeviceptr k, CUdeviceptr v, CUdeviceptr mask,
+                   CUdeviceptr out, CUdeviceptr lse, CUdeviceptr dout,
+                   CUdeviceptr rowD, CUdeviceptr dq, CUdeviceptr dk,
+                   CUdeviceptr dv) {
+  switch (dtype) {
+  case DType::F16:
+    return launchGrad<DType::F16>(r, q, k, v, mask, out, lse, dout, rowD, dq,
+                                  dk, dv);
+  case DType::BF16:
+    return launchGrad<DType::BF16>(r, q, k, v, mask, out, lse, dout, rowD, dq,
+                                   dk, dv);
+  case DType::F32:
+    return launchGrad<DType::F32>(r, q, k, v, mask, out, lse, dout, rowD, dq,
+                                  dk, dv);
+  default:
+    throw Error("GPU reference: unsupported element type " +
+                std::string(dtypeName(dtype)));
+  }
+}
+
+/// The checks every packed reference makes: no mask, offsets that fit.
+void checkPackedProblem(const RefParams &r,
+                        const attnopt::ref::AttentionProblem &p,
+                        const std::vector<int32_t> &cuQ,
+                        const std::vector<int32_t> &cuK) {
+  if (r.maskKind != 0 || p.hasDropoutMask)
+    throw Error("GPU reference: a packed batch takes no mask or dropout mask");
+  if (int64_t(cuQ.size()) != r.B + 1 || int64_t(cuK.size()) != r.B + 1 ||
+      cuQ.back() != r.Lq || cuK.back() != r.Lk)
+    throw Error("GPU reference: the offsets do not match the packed batch "
+                "(B + 1 entries each, the last the token total)");
+}
+
 } // namespace
 
 void runGpuReferenceGrad(const attnopt::ref::AttentionProblem &p, DType dtype,
@@ -693,25 +769,55 @@ void runGpuReferenceGrad(const attnopt::ref::AttentionProblem &p, DType dtype,
                 "explicit dropout mask (no backward kernel takes one)");
   DeviceBuffer rowD(uint64_t(r.B * r.Hq * r.Lq) * sizeof(double),
                     "the reference gradient's D = rowsum(dO * O) (f64)");
-  switch (dtype) {
-  case DType::F16:
-    launchGrad<DType::F16>(r, q, k, v, mask, out, lse, dout, rowD.ptr(), dq,
-                           dk, dv);
-    break;
-  case DType::BF16:
-    launchGrad<DType::BF16>(r, q, k, v, mask, out, lse, dout, rowD.ptr(), dq,
-                            dk, dv);
-    break;
-  case DType::F32:
-    launchGrad<DType::F32>(r, q, k, v, mask, out, lse, dout, rowD.ptr(), dq,
-                           dk, dv);
-    break;
-  default:
-    throw Error("GPU reference: unsupported element type " +
-                std::string(dtypeName(dtype)));
-  }
+  launchGradFor(dtype, r, q, k, v, mask, out, lse, dout, rowD.ptr(), dq, dk,
+                dv);
   ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
                       "running the GPU reference gradient kernels");
+}
+
+void runGpuReferenceVarlenGrad(const attnopt::ref::AttentionProblem &p,
+                               DType dtype, const std::vector<int32_t> &cuQ,
+                               const std::vector<int32_t> &cuK, CUdeviceptr q,
+                               CUdeviceptr k, CUdeviceptr v, CUdeviceptr out,
+                               CUdeviceptr lse, CUdeviceptr dout,
+                               CUdeviceptr dq, CUdeviceptr dk, CUdeviceptr dv) {
+  const RefParams packed = makeParams(p, DType::I1);
+  checkPackedProblem(packed, p, cuQ, cuK);
+  const int64_t tq = packed.Lq, hq = packed.Hq, hkv = packed.Hkv;
+  // D_i of the longest sequence at most: each sequence's kernels finish
+  // before the next sequence's start (one stream).
+  DeviceBuffer rowD(uint64_t(std::max<int64_t>(1, tq * hq)) * sizeof(double),
+                    "the reference gradient's D = rowsum(dO * O) (f64)");
+  const uint64_t elem = dtypeSize(dtype);
+  for (int64_t s = 0; s < packed.B; ++s) {
+    // Sequence s is the batch-1 dense problem of docs/semantics.md §14.2 on
+    // its own tokens: the dense kernels, pointed at its first rows, with
+    // the strides of the token-major tensors and its Philox origin.
+    RefParams r = packed;
+    r.B = 1;
+    r.Lq = cuQ[s + 1] - cuQ[s];
+    r.Lk = cuK[s + 1] - cuK[s];
+    if (r.Lq == 0 && r.Lk == 0)
+      continue;
+    r.dropRowOrigin = cuQ[s];
+    r.dropColOrigin = cuK[s];
+    r.dropRows = tq;
+    r.qB = r.kB = r.lB = 0;
+    r.qH = r.kH = 1; // [T, H, width]: heads are consecutive rows
+    r.qI = hq;
+    r.kJ = hkv;
+    r.lH = tq; // lse [Hq, Tq]
+    r.lI = 1;
+    const uint64_t qRow = uint64_t(cuQ[s]) * hq, kRow = uint64_t(cuK[s]) * hkv;
+    launchGradFor(
+        dtype, r, q + qRow * r.D * elem, k + kRow * r.D * elem,
+        v + kRow * r.Dv * elem, 0, out + qRow * r.Dv * elem,
+        lse + uint64_t(cuQ[s]) * sizeof(float), dout + qRow * r.Dv * elem,
+        rowD.ptr(), dq + qRow * r.D * sizeof(double),
+        dk + kRow * r.D * sizeof(double), dv + kRow * r.Dv * sizeof(double));
+  }
+  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
+                      "running the packed GPU reference gradient kernels");
 }
 
 void runGpuRound(CUdeviceptr src, DType dtype, CUdeviceptr dst, int64_t n) {
@@ -788,12 +894,7 @@ void runGpuReferenceVarlen(const attnopt::ref::AttentionProblem &p,
                            CUdeviceptr k, CUdeviceptr v, CUdeviceptr out,
                            CUdeviceptr lse) {
   RefParams r = makeParams(p, DType::I1);
-  if (r.maskKind != 0 || p.hasDropoutMask)
-    throw Error("GPU reference: a packed batch takes no mask or dropout mask");
-  if (int64_t(cuQ.size()) != r.B + 1 || int64_t(cuK.size()) != r.B + 1 ||
-      cuQ.back() != r.Lq || cuK.back() != r.Lk)
-    throw Error("GPU reference: the offsets do not match the packed batch "
-                "(B + 1 entries each, the last the token total)");
+  checkPackedProblem(r, p, cuQ, cuK);
   // The reference reads its own copy of the offsets, not the kernel's input
   // buffers (which a faulty kernel could have overwritten).
   DeviceBuffer dq(cuQ.size() * sizeof(int32_t), "the reference cu_seqlens_q");

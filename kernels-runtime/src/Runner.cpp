@@ -121,11 +121,10 @@ std::string problemFields(const KernelSpec &k) {
 std::string resultLine(const KernelSpec &k, const KernelResult &r) {
   std::string s = "RESULT";
   s += " name=" + k.name;
+  s += k.op == KernelOp::Attention ? "" : std::string(" op=") + opName(k.op);
   if (k.isGrad())
-    s += std::string(" op=attention_grad stage=") + stageName(k.stage) +
+    s += std::string(" stage=") + stageName(k.stage) +
          (k.group.empty() ? std::string() : " group=" + k.group);
-  if (k.isVarlen())
-    s += " op=varlen_attention";
   s += problemFields(k);
   s += std::string(" lse=") + (k.hasLse ? "1" : "0");
   s += format(" flops=%.6e", k.flops());
@@ -515,15 +514,20 @@ ReferenceGrad referenceGrad(const KernelSpec &k,
                             CUdeviceptr mask, CUdeviceptr o, CUdeviceptr lse,
                             CUdeviceptr dout) {
   ReferenceGrad r;
-  DeviceBuffer dq(uint64_t(p.queryElements()) * sizeof(double),
-                  "the reference grad_query (f64)");
-  DeviceBuffer dk(uint64_t(p.keyElements()) * sizeof(double),
-                  "the reference grad_key (f64)");
-  DeviceBuffer dv(uint64_t(p.valueElements()) * sizeof(double),
-                  "the reference grad_value (f64)");
+  // A gradient has its input's shape (dense, or packed token-major).
+  auto doubles = [&](const char *input) {
+    return uint64_t(k.findParam(input)->numElements()) * sizeof(double);
+  };
+  DeviceBuffer dq(doubles("query"), "the reference grad_query (f64)");
+  DeviceBuffer dk(doubles("key"), "the reference grad_key (f64)");
+  DeviceBuffer dv(doubles("value"), "the reference grad_value (f64)");
   auto t0 = std::chrono::steady_clock::now();
-  runGpuReferenceGrad(p, k.dtype, k.maskDtype, q, kk, v, mask, o, lse, dout,
-                      dq.ptr(), dk.ptr(), dv.ptr());
+  if (k.isVarlen())
+    runGpuReferenceVarlenGrad(p, k.dtype, k.cuSeqlensQ, k.cuSeqlensK, q, kk, v,
+                              o, lse, dout, dq.ptr(), dk.ptr(), dv.ptr());
+  else
+    runGpuReferenceGrad(p, k.dtype, k.maskDtype, q, kk, v, mask, o, lse, dout,
+                        dq.ptr(), dk.ptr(), dv.ptr());
   r.ms = elapsedMs(t0);
   r.dq = downloadDoubles(dq);
   r.dk = downloadDoubles(dk);
@@ -765,7 +769,7 @@ void timeKernel(const KernelSpec &k, Binding &binding,
   out(format("  time: median %.5f ms of %d launches (min %.5f, max %.5f) "
              "after %d warm-up\n",
              result.ms, options.iters, t.minMs, t.maxMs, options.warmup));
-  if (k.isVarlen()) {
+  if (k.isVarlen() && !k.isGrad()) {
     out(format("  %.4e FLOP (the sum over sequences of "
                "2*Hq*Lq_b*Lk_b*(D+Dv)%s) -> %.3f TFLOP/s; %s moved (Q, K, V, "
                "cu_seqlens, O%s once) -> %.1f GB/s\n",
@@ -790,7 +794,7 @@ void timeKernel(const KernelSpec &k, Binding &binding,
                k.hasLse ? ", lse" : "", result.gbps));
     return;
   }
-  std::string moved = k.hasMask ? "mask, " : "";
+  std::string moved = k.hasMask ? "mask, " : k.isVarlen() ? "cu_seqlens, " : "";
   for (const ParamSpec &p : k.params)
     if (p.isWorkspace)
       moved += p.name + ", ";
@@ -805,16 +809,21 @@ void timeKernel(const KernelSpec &k, Binding &binding,
                          : k.stage == GradStage::DQ     ? "2D+Dv"
                          : k.stage == GradStage::DKDVDQ ? "3D+2Dv"
                                                         : nullptr;
+  // A packed stage scores each sequence's own (query, key) pairs.
+  const char *pairs = k.isVarlen() ? "the sum over sequences of 2*Hq*Lq_b*Lk_b"
+                                   : "2*B*Hq*Lq*Lk";
+  const char *halved = !k.flopsHalvedForCausal() ? ""
+                       : k.isVarlen()
+                           ? ", halved: causal with Lq_b = Lk_b in every "
+                             "sequence"
+                           : ", halved: causal with Lq = Lk";
   std::string flopsText =
-      products
-          ? format("%.4e FLOP (the %s stage's products: "
-                   "2*B*Hq*Lq*Lk*(%s)%s) -> %.3f TFLOP/s",
-                   k.flops(), stageName(k.stage), products,
-                   k.flopsHalvedForCausal() ? ", halved: causal with Lq = Lk"
-                                            : "",
-                   result.tflops)
-          : format("no matrix products (the %s stage; 0 FLOP counted)",
-                   stageName(k.stage));
+      products ? format("%.4e FLOP (the %s stage's products: %s*(%s)%s) -> "
+                        "%.3f TFLOP/s",
+                        k.flops(), stageName(k.stage), pairs, products, halved,
+                        result.tflops)
+               : format("no matrix products (the %s stage; 0 FLOP counted)",
+                        stageName(k.stage));
   out(format("  %s; %s moved (Q, K, V, O, lse, dO%s%s once) -> %.1f GB/s\n",
              flopsText.c_str(), formatBytes(k.bytesMoved()).c_str(),
              moved.empty() ? "" : ", ", moved.c_str(), result.gbps));
@@ -1186,7 +1195,8 @@ TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
   // The backward reads the forward kernel's own buffers; grad_output and
   // the workspaces are allocated by `shared`.
   SharedBuffers shared;
-  for (const char *name : {"query", "key", "value", "output", "lse", "mask"})
+  for (const char *name : {"query", "key", "value", "output", "lse", "mask",
+                           "cu_seqlens_q", "cu_seqlens_k"})
     if (fwd.find(name))
       shared.borrow(name, fwd.ptr(name));
   set.bind(shared);
@@ -1216,7 +1226,7 @@ TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
     // forward kernel writes it.
     const ParamSpec *oSpec = fk.findParam("output");
     DeviceBuffer refO(oSpec->sizeBytes(), "the rounded reference output");
-    DeviceBuffer refL(uint64_t(p.lseElements()) * 4,
+    DeviceBuffer refL(fk.findParam("lse")->sizeBytes(),
                       "the rounded reference lse");
     roundForward(fk, ref, refO.ptr(), refL.ptr());
     ReferenceGrad grad = referenceGrad(
@@ -1318,6 +1328,69 @@ std::vector<TrainGroup> trainGroups(const Manifest &m,
   return groups;
 }
 
+/// The names of the kernels a run launches: with `train`, the forward
+/// kernels of the training groups of `only` and their backward kernels;
+/// otherwise `only` (and the rest of its backward group), or every kernel.
+std::set<std::string> kernelsToRun(const Manifest &m, const std::string &only,
+                                   bool train) {
+  std::set<std::string> names;
+  if (train) {
+    for (const TrainGroup &g : trainGroups(m, only)) {
+      names.insert(g.forward->name);
+      for (const KernelSpec *b : g.backward)
+        names.insert(b->name);
+    }
+    return names;
+  }
+  for (const KernelSpec &k : m.kernels) {
+    if (!only.empty() && k.name != only)
+      continue;
+    names.insert(k.name);
+    if (k.isGrad())
+      for (const KernelSpec *member : gradGroupOf(m, k).kernels)
+        names.insert(member->name);
+  }
+  return names;
+}
+
+/// `unbound` with its packed kernels among `names` bound to the sequence
+/// lengths of `seed` (bindPacked). Every kernel of a backward group, and a
+/// forward with the backward kernels naming it, draws the same lengths: the
+/// draw depends only on the options, the seed and the problem's sizes, which
+/// the manifest check made equal. Adds to `redraw` the kernels whose lengths
+/// come from the seed; with `report`, prints each draw (once per group).
+Manifest bindPackedKernels(const Manifest &unbound,
+                           const std::set<std::string> &names,
+                           const RunOptions &options, const RuntimeSizes &sizes,
+                           uint64_t seed, std::set<std::string> *redraw,
+                           bool report) {
+  Manifest m = unbound;
+  std::set<std::string> reportedGroups;
+  for (KernelSpec &k : m.kernels) {
+    if (!k.isVarlen() || !names.count(k.name))
+      continue;
+    SequenceDraw d;
+    k = bindPacked(k, m.indexBits, options, sizes, seed, &d);
+    if (d.random && redraw)
+      redraw->insert(k.name);
+    const std::string group =
+        k.isGrad() ? gradGroupOf(unbound, *findKernel(unbound, k.name)).name
+                   : "";
+    if (!report || (!group.empty() && !reportedGroups.insert(group).second))
+      continue;
+    std::vector<int64_t> q = lengthsFromOffsets(k.cuSeqlensQ),
+                         kl = lengthsFromOffsets(k.cuSeqlensK);
+    out("attn-run: " +
+        (group.empty() ? "kernel '" + k.name + "'"
+                       : "backward group '" + group + "'") +
+        ": " + std::to_string(k.batch) + " sequences, query lengths " +
+        lengthsText(q) + ", key lengths " +
+        (q == kl ? std::string("the same") : lengthsText(kl)) + " (" + d.how +
+        ")\n");
+  }
+  return m;
+}
+
 } // namespace
 
 int runManifest(const RunOptions &options) {
@@ -1352,29 +1425,19 @@ int runManifest(const RunOptions &options) {
   if (!options.sizes.empty())
     m = bindSizes(m, options.sizes[0]);
   // Packed kernels take their lengths from options.seqlens or a draw; bind
-  // the ones that run (no backward kernel pairs with one, so none runs with
-  // --train) before the driver, so that a bad length is an input error.
+  // the ones that run before the driver, so that a bad length is an input
+  // error.
   const Manifest unbound = m;
   const RuntimeSizes drawSizes =
       options.sizes.empty() ? RuntimeSizes() : options.sizes[0];
   std::set<std::string> redraw; // packed kernels with lengths from the seed
+  const std::set<std::string> toRun =
+      kernelsToRun(unbound, options.kernel, options.train);
   bool anyPacked = false;
-  for (KernelSpec &k : m.kernels) {
+  for (const KernelSpec &k : unbound.kernels)
     anyPacked = anyPacked || k.isVarlen();
-    if (!k.isVarlen() || options.train ||
-        (!options.kernel.empty() && k.name != options.kernel))
-      continue;
-    SequenceDraw d;
-    k = bindPacked(k, m.indexBits, options, drawSizes, options.seed, &d);
-    if (d.random)
-      redraw.insert(k.name);
-    std::vector<int64_t> q = lengthsFromOffsets(k.cuSeqlensQ),
-                         kl = lengthsFromOffsets(k.cuSeqlensK);
-    out("attn-run: kernel '" + k.name + "': " + std::to_string(k.batch) +
-        " sequences, query lengths " + lengthsText(q) + ", key lengths " +
-        (q == kl ? std::string("the same") : lengthsText(kl)) + " (" + d.how +
-        ")\n");
-  }
+  m = bindPackedKernels(unbound, toRun, options, drawSizes, options.seed,
+                        &redraw, /*report=*/true);
   if (options.seqlens.given() && !anyPacked)
     throw Error("'" + m.path + "' has no packed kernel (\"op\": "
                 "\"varlen_attention\"): --seqlens-q, --seqlens-k and "
@@ -1482,6 +1545,15 @@ int runManifest(const RunOptions &options) {
   // of unwritten shared memory or a race shows up in some launches only.
   auto runOnce = [&](const RunOptions &options) -> int {
     int failures = 0, passes = 0;
+    // Packed kernels whose lengths came from the seed draw them again for
+    // each --repeat (seed + 1, ...); given lengths stay.
+    Manifest redrawn;
+    const Manifest *cur = &m;
+    if (!redraw.empty() && options.seed != baseSeed) {
+      redrawn = bindPackedKernels(unbound, toRun, options, drawSizes,
+                                  options.seed, nullptr, /*report=*/false);
+      cur = &redrawn;
+    }
     // An error of one kernel or group: reported; false if the context is
     // unusable afterwards (nothing more can run).
     auto reportError = [&](const std::string &who, const Error &e) {
@@ -1531,10 +1603,10 @@ int runManifest(const RunOptions &options) {
     };
 
     if (options.train) {
-      for (const TrainGroup &g : groups) {
+      for (const TrainGroup &g : trainGroups(*cur, options.kernel)) {
         TrainResult r;
         try {
-          r = runTrainGroup(m, g, module, ctx, options);
+          r = runTrainGroup(*cur, g, module, ctx, options);
         } catch (const Error &e) {
           r.backward.resize(g.backward.size());
           out(resultLine(*g.forward, r.forward));
@@ -1559,26 +1631,19 @@ int runManifest(const RunOptions &options) {
       return failures ? kExitFailure : kExitOk;
     }
 
-    for (const KernelSpec *k : selected) {
+    for (const KernelSpec *selectedKernel : selected) {
+      const KernelSpec *k = findKernel(*cur, selectedKernel->name);
       if (k->isGrad()) {
         // A backward group runs once, at its first kernel (all of its
         // kernels are selected).
-        GradGroup g = gradGroupOf(m, *k);
-        if (g.kernels.front() == k && !runBackwardGroup(m, g))
+        GradGroup g = gradGroupOf(*cur, *k);
+        if (g.kernels.front() == k && !runBackwardGroup(*cur, g))
           return kExitFailure;
         continue;
       }
       KernelResult r;
-      // A packed kernel whose lengths were drawn from the seed draws them
-      // again for each --repeat (seed + 1, ...).
-      KernelSpec redrawn;
       const KernelSpec *run = k;
       try {
-        if (redraw.count(k->name) && options.seed != baseSeed) {
-          redrawn = bindPacked(*findKernel(unbound, k->name), m.indexBits,
-                               options, drawSizes, options.seed, nullptr);
-          run = &redrawn;
-        }
         r = runForwardKernel(*run, module.function(k->name), ctx, options);
       } catch (const Error &e) {
         out(resultLine(*run, r));
@@ -1894,6 +1959,66 @@ std::vector<PackedCase> packedSelfTestCases() {
   return cases;
 }
 
+/// The packed gradient reference (runGpuReferenceVarlenGrad: the dense
+/// gradient kernels per sequence, strided over the token-major tensors)
+/// against attnopt::ref::referencePackedAttentionGrad, given the GPU
+/// reference forward `dout`/`dlse` rounded as a forward kernel writes it and
+/// a random grad_output. Prints a line; false on a difference above
+/// `limit`.
+bool checkPackedGrad(const PackedCase &c, InputGenerator &gen,
+                     const DeviceBuffer &dq, const DeviceBuffer &dk,
+                     const DeviceBuffer &dv, const DeviceBuffer &dout,
+                     const DeviceBuffer &dlse, const std::vector<double> &qv,
+                     const std::vector<double> &kv,
+                     const std::vector<double> &vv, double limit) {
+  const attnopt::ref::AttentionProblem &p = c.batch.problem;
+  const int64_t tq = p.queryLen, tk = p.keyLen;
+  const std::vector<int64_t> oShape = {tq, p.queryHeads, p.valueDim};
+  HostTensor hdo(c.dtype, oShape);
+  std::vector<double> dov = gen.fill(hdo, -1.0, 1.0);
+  DeviceBuffer ddo(hdo.sizeBytes(), "grad_output");
+  ddo.upload(hdo.data(), hdo.sizeBytes());
+  HostTensor ho(c.dtype, oShape), hl(DType::F32, {p.queryHeads, tq});
+  DeviceBuffer dor(ho.sizeBytes(), "rounded reference output");
+  DeviceBuffer dlr(hl.sizeBytes(), "rounded reference lse");
+  runGpuRound(dout.ptr(), c.dtype, dor.ptr(), ho.numElements());
+  runGpuRound(dlse.ptr(), DType::F32, dlr.ptr(), hl.numElements());
+  dor.download(ho.data(), ho.sizeBytes());
+  dlr.download(hl.data(), hl.sizeBytes());
+  auto poisoned = [](int64_t elements, const char *what) {
+    DeviceBuffer b(uint64_t(std::max<int64_t>(1, elements)) * 8, what);
+    b.fill(kPoisonByte, b.size());
+    return b;
+  };
+  DeviceBuffer gq = poisoned(tq * p.queryHeads * p.headDim, "grad_query");
+  DeviceBuffer gk = poisoned(tk * p.kvHeads * p.headDim, "grad_key");
+  DeviceBuffer gv = poisoned(tk * p.kvHeads * p.valueDim, "grad_value");
+  std::vector<int32_t> cuQ(c.batch.cuQ.begin(), c.batch.cuQ.end()),
+      cuK(c.batch.cuK.begin(), c.batch.cuK.end());
+  runGpuReferenceVarlenGrad(p, c.dtype, cuQ, cuK, dq.ptr(), dk.ptr(), dv.ptr(),
+                            dor.ptr(), dlr.ptr(), ddo.ptr(), gq.ptr(), gk.ptr(),
+                            gv.ptr());
+  std::vector<double> cpuDq, cpuDk, cpuDv;
+  attnopt::ref::referencePackedAttentionGrad(c.batch, qv, kv, vv, ho.toDouble(),
+                                             dov, hl.toDouble(), cpuDq, cpuDk,
+                                             cpuDv);
+  auto compare = [](const DeviceBuffer &gpu, const std::vector<double> &cpu) {
+    std::vector<double> got = downloadDoubles(gpu);
+    got.resize(cpu.size());
+    return compareResults(got, cpu, nullptr, nullptr);
+  };
+  Comparison cq = compare(gq, cpuDq), ck = compare(gk, cpuDk),
+             cv = compare(gv, cpuDv);
+  const int64_t nans = cq.outNaNs + ck.outNaNs + cv.outNaNs;
+  const bool ok = nans == 0 && cq.outRelErr <= limit && ck.outRelErr <= limit &&
+                  cv.outRelErr <= limit;
+  out(format("  %-36s grad: dq/dk/dv max rel diff %.2e/%.2e/%.2e, NaN "
+             "%lld%s",
+             "", cq.outRelErr, ck.outRelErr, cv.outRelErr, (long long)nans,
+             ok ? ": PASS\n" : ": FAIL\n"));
+  return ok;
+}
+
 } // namespace
 
 int runSelfTest(const RunOptions &options) {
@@ -2151,6 +2276,8 @@ int runSelfTest(const RunOptions &options) {
                (long long)cmp.lseInfMismatches,
                (long long)(cmp.outNaNs + cmp.lseNaNs),
                ok ? ": PASS\n" : ": FAIL\n"));
+    failures +=
+        !checkPackedGrad(c, gen, dq, dk, dv, dout, dlse, qv, kv, vv, kLimit);
   }
   out(format("attn-run --self-test: %s (limit %.0e)\n",
              failures ? "FAIL" : "PASS", kLimit));

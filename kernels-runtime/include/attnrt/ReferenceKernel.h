@@ -68,6 +68,22 @@ void runGpuReferenceGrad(const attnopt::ref::AttentionProblem &p, DType dtype,
                          CUdeviceptr lse, CUdeviceptr dout, CUdeviceptr dq,
                          CUdeviceptr dk, CUdeviceptr dv);
 
+/// The gradients of the packed form (attn.varlen_attention_grad,
+/// docs/semantics.md §14) in double: `p`, `cuQ`, `cuK`, q, k and v as for
+/// runGpuReferenceVarlen; `out` [Tq, Hq, Dv] and `dout` in `dtype`, `lse`
+/// [Hq, Tq] f32; `dq` [Tq, Hq, D], `dk` [Tk, Hkv, D], `dv` [Tk, Hkv, Dv]
+/// must hold that many doubles. Each sequence is the batch-1 dense problem
+/// of its tokens, evaluated by the dense gradient kernels (strided over the
+/// token-major tensors, Philox bits at the packed coordinates), so a token
+/// of a sequence without queries gets grad_key = grad_value = 0, and one
+/// without keys grad_query = 0.
+void runGpuReferenceVarlenGrad(const attnopt::ref::AttentionProblem &p,
+                               DType dtype, const std::vector<int32_t> &cuQ,
+                               const std::vector<int32_t> &cuK, CUdeviceptr q,
+                               CUdeviceptr k, CUdeviceptr v, CUdeviceptr out,
+                               CUdeviceptr lse, CUdeviceptr dout,
+                               CUdeviceptr dq, CUdeviceptr dk, CUdeviceptr dv);
+
 /// Rounds `n` doubles at `src` to `dtype` (f16, bf16 or f32; nearest even,
 /// directly from double: the same values as HostTensor::store) into `dst`.
 void runGpuRound(CUdeviceptr src, DType dtype, CUdeviceptr dst, int64_t n);
