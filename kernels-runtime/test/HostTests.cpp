@@ -2702,6 +2702,275 @@ static void testVarlenSequences() {
         "bindSizes skips packed kernels");
 }
 
+//===----------------------------------------------------------------------===//
+// Packed backward kernels (varlen_attention_grad)
+//===----------------------------------------------------------------------===//
+
+/// test/manifests/varlen-grad.json: a packed forward with its atomic
+/// backward group (every size at run time, dropout), and a static separate
+/// group (split dkdv, window, softcap): accepted, then one broken rule each.
+static void testVarlenGradManifests() {
+  const std::string base = readFile(manifestDir + "/varlen-grad.json", "test");
+  Manifest m = parseManifest(base, "m.json");
+  CHECK(m.kernels.size() == 7, "7 kernels");
+  if (m.kernels.size() != 7)
+    return;
+  const KernelSpec &prep0 = m.kernels[1], &kvq0 = m.kernels[2],
+                   &prep1 = m.kernels[4], &dkdv1 = m.kernels[5];
+  CHECK(kvq0.isGrad() && kvq0.isVarlen() &&
+            std::string(opName(kvq0.op)) == "varlen_attention_grad" &&
+            kvq0.stage == GradStage::DKDVDQ && kvq0.forward == "attn_fwd_0",
+        "op, stage, forward");
+  CHECK(gradGroups(m).size() == 2 && gradGroups(m)[0].kernels.size() == 3,
+        "two packed groups");
+  CHECK(kvq0.grid == (std::array<uint32_t, 3>{0, 2, 0}) &&
+            kvq0.gridTile == 128 && kvq0.gridParts == 1,
+        "dkdv_dq grid: [null, kv_heads, null] over block_kv");
+  CHECK(dkdv1.grid == (std::array<uint32_t, 3>{0, 2, 3}) &&
+            dkdv1.gridTile == 64 && dkdv1.gridParts == 2,
+        "static split dkdv grid");
+  const ParamSpec *rd0 = prep0.findParam("row_dot"),
+                  *acc0 = prep0.findParam("dq_accum"),
+                  *rd1 = prep1.findParam("row_dot");
+  CHECK(rd0 && rd0->isWorkspace &&
+            rd0->shape == (std::vector<int64_t>{8, kRuntimeSize}) && acc0 &&
+            acc0->shape == (std::vector<int64_t>{8, kRuntimeSize, 128}) &&
+            acc0->queryLenMultiple == 0,
+        "run-time workspaces [Hq, null] and [Hq, null, D]");
+  CHECK(rd1 && rd1->shape == (std::vector<int64_t>{4, 504}),
+        "static workspace: W = 4 * 75 + 68 * 3 = 504");
+
+  struct Case {
+    const char *what, *marker, *from, *to, *want;
+  } cases[] = {
+      {"workspace not W", "attn_bwd_prep_1", "[4, 504]", "[4, 512]",
+       "kernel 'attn_bwd_prep_1': param 'row_dot': shape [4, 512] does not "
+       "match [query_heads, W] (W = 4 * ceil(total_query_tokens / 4) + 68 * "
+       "batch) = [4, 504]"},
+      {"static W for a run-time one", "attn_bwd_prep_0", "[8, null, 128]",
+       "[8, 1000, 128]",
+       "kernel 'attn_bwd_prep_0': param 'dq_accum': shape [8, 1000, 128] "
+       "does not match [query_heads, W, head_dim] (W = 4 * "
+       "ceil(total_query_tokens / 4) + 68 * batch) = [8, null, 128]"},
+      {"query_len_multiple", "attn_bwd_prep_0",
+       "\"workspace\", \"dtype\": \"f32\", \"shape\": [8, null]}",
+       "\"workspace\", \"dtype\": \"f32\", \"shape\": [8, null], "
+       "\"query_len_multiple\": 64}",
+       "kernel 'attn_bwd_prep_0': unknown field 'query_len_multiple' in "
+       "param 'row_dot'"},
+      {"missing cu_seqlens_k", "attn_bwd_dq_convert_0",
+       "{\"name\": \"cu_seqlens_k\", \"kind\": \"tensor\", \"role\": "
+       "\"input\", \"dtype\": \"i32\", \"shape\": [null]},",
+       "",
+       "kernel 'attn_bwd_dq_convert_0': params[7]: missing parameter "
+       "'cu_seqlens_k' before 'seed' (the packed \"dq_convert\" parameters, "
+       "in order: query, key, value, output, lse, grad_output, cu_seqlens_q, "
+       "cu_seqlens_k, seed, offset, grad_query, batch, total_query_tokens, "
+       "total_key_tokens)"},
+      {"missing size parameter", "attn_bwd_dq_convert_0",
+       ",\n        {\"name\": \"total_key_tokens\", \"kind\": \"i32\"}", "",
+       "kernel 'attn_bwd_dq_convert_0': params: missing parameter "
+       "'total_key_tokens' (the kernel's total_key_tokens is null: a "
+       "run-time size)"},
+      {"grid x not null", "attn_bwd_dkdv_dq_0", "[null, 2, null]",
+       "[2, 2, null]",
+       "kernel 'attn_bwd_dkdv_dq_0': grid[0]: expected null for a packed "
+       "\"dkdv_dq\" kernel (\"op\": \"varlen_attention_grad\") (x = max(1, "
+       "ceil(longest key sequence / codegen.block_kv)) * "
+       "codegen.key_block_parts, computed at launch from the offsets), got "
+       "2"},
+      {"grid y of a key-block stage", "attn_bwd_dkdv_dq_0", "[null, 2, null]",
+       "[null, 8, null]",
+       "kernel 'attn_bwd_dkdv_dq_0': grid: [null, 8, null] does not match "
+       "the problem: a packed \"dkdv_dq\" kernel (\"op\": "
+       "\"varlen_attention_grad\") runs one block per (key block of the "
+       "longest sequence, kv head, sequence) = (null: computed at launch, "
+       "kv_heads, batch) = [null, 2, null]"},
+      {"grid z static", "attn_bwd_dq_1", "[null, 4, 3]", "[null, 4, 2]",
+       "kernel 'attn_bwd_dq_1': grid: [null, 4, 2] does not match"},
+      {"no block_kv", "attn_bwd_dkdv_1", "\"block_kv\": 64, ", "",
+       "kernel 'attn_bwd_dkdv_1': a packed \"dkdv\" kernel (\"op\": "
+       "\"varlen_attention_grad\") needs codegen.block_kv"},
+      {"a mask parameter", "attn_bwd_dq_1", "{\"name\": \"cu_seqlens_q\"",
+       "{\"name\": \"mask\"",
+       "kernel 'attn_bwd_dq_1': params[6].name: unknown parameter \"mask\" "
+       "for a \"varlen_attention_grad\" kernel (expected query, key, value, "
+       "output, lse, grad_output, cu_seqlens_q, cu_seqlens_k, seed, offset, "
+       "grad_query, grad_key, grad_value, batch, total_query_tokens, "
+       "total_key_tokens or a workspace: row_dot, lse_log2, dq_accum)"},
+      {"dense lse", "attn_bwd_prep_0", "[8, null]}", "[null, 8]}",
+       "kernel 'attn_bwd_prep_0': param 'lse': shape [null, 8] does not "
+       "match [query_heads, total_query_tokens] = [8, null]"},
+      {"lse an output", "attn_bwd_prep_0",
+       "{\"name\": \"lse\", \"kind\": \"tensor\", \"role\": \"input\"",
+       "{\"name\": \"lse\", \"kind\": \"tensor\", \"role\": \"output\"",
+       "kernel 'attn_bwd_prep_0': param 'lse': role: expected \"input\" for "
+       "'lse', got \"output\""},
+      {"query_len", "attn_bwd_dq_1", "\"query_len\": null",
+       "\"query_len\": 100",
+       "kernel 'attn_bwd_dq_1': query_len: expected null for a "
+       "\"varlen_attention_grad\" kernel"},
+      {"grad_query in dkdv", "attn_bwd_dkdv_1", "{\"name\": \"grad_key\"",
+       "{\"name\": \"grad_query\"",
+       "kernel 'attn_bwd_dkdv_1': param 'grad_query': a \"dkdv\" kernel "
+       "writes only grad_key and grad_value"},
+      {"forward is a backward kernel", "attn_bwd_prep_0",
+       "\"forward\": \"attn_fwd_0\"", "\"forward\": \"attn_bwd_prep_1\"",
+       "kernel 'attn_bwd_prep_0': forward: kernel 'attn_bwd_prep_1' is a "
+       "backward kernel (\"op\": \"varlen_attention_grad\"), not a forward "
+       "one"},
+      {"group of another problem", "attn_bwd_dq_convert_0",
+       "\"dropout_p\": 0.1", "\"dropout_p\": 0.2",
+       "forward: kernel 'attn_fwd_0' has dropout_p = 0.100000001, this "
+       "kernel 0.200000003"},
+  };
+  for (const Case &c : cases)
+    expectError(
+        std::string("packed backward manifest: ") + c.what,
+        [&] {
+          parseManifest(replaceAfter(base, c.marker, c.from, c.to), "m.json");
+        },
+        c.want);
+  expectError(
+      "packed backward manifest: inputs out of order",
+      [&] {
+        parseManifest(
+            swapText(base,
+                     "{\"name\": \"grad_output\", \"kind\": \"tensor\", "
+                     "\"role\": \"input\", \"dtype\": \"bf16\", \"shape\": "
+                     "[null, 8, 128]}",
+                     "{\"name\": \"cu_seqlens_q\", \"kind\": \"tensor\", "
+                     "\"role\": \"input\", \"dtype\": \"i32\", \"shape\": "
+                     "[null]}"),
+            "m.json");
+      },
+      "kernel 'attn_bwd_prep_0': params[5]: expected parameter "
+      "'grad_output' here, got 'cu_seqlens_q' (the packed \"prep\" "
+      "parameters, in order: query, key, value, output, lse, grad_output, "
+      "cu_seqlens_q, cu_seqlens_k, seed, offset, then its workspaces, then "
+      "batch, total_query_tokens, total_key_tokens)");
+  // A packed backward needs a packed forward: the dense forward of
+  // doc-example.json, added to the manifest, is refused.
+  {
+    const std::string doc = readFile(manifestDir + "/doc-example.json", "test");
+    const size_t from = doc.find('{', doc.find("\"kernels\""));
+    const size_t to = doc.rfind("}", doc.rfind(']'));
+    std::string dense = replaceOnce(doc.substr(from, to + 1 - from),
+                                    "\"attn_fwd_0\"", "\"attn_fwd_dense\"");
+    std::string text = replaceOnce(base, "\"kernels\": [\n",
+                                   "\"kernels\": [\n" + dense + ",\n");
+    text = replaceAfter(text, "attn_bwd_prep_0", "\"forward\": \"attn_fwd_0\"",
+                        "\"forward\": \"attn_fwd_dense\"");
+    expectError(
+        "packed backward manifest: dense forward",
+        [&] { parseManifest(text, "m.json"); },
+        "kernel 'attn_bwd_prep_0': forward: kernel 'attn_fwd_dense' is a "
+        "dense forward kernel (\"op\": \"attention\"), but this "
+        "\"varlen_attention_grad\" kernel needs a \"varlen_attention\" "
+        "forward");
+  }
+}
+
+/// W, shapes, per-stage grids and size parameters of packed backward
+/// kernels bound to sequence lengths, with empty sequences and limits.
+static void testVarlenGradSequences() {
+  CHECK(packedWorkspaceRows(300, 3) == 504 && packedWorkspaceRows(0, 1) == 68 &&
+            packedWorkspaceRows(5, 2) == 8 + 136 &&
+            packedWorkspaceRows(kRuntimeSize, 2) == kRuntimeSize &&
+            packedWorkspaceRows(8, kRuntimeSize) == kRuntimeSize,
+        "packedWorkspaceRows: 4 * ceil(Tq / 4) + 68 * B");
+  Manifest m = parseManifest(
+      readFile(manifestDir + "/varlen-grad.json", "test"), "m.json");
+  if (m.kernels.size() != 7)
+    return;
+  const KernelSpec &fwd = m.kernels[0], &prep0 = m.kernels[1],
+                   &kvq0 = m.kernels[2], &conv0 = m.kernels[3],
+                   &prep1 = m.kernels[4], &dkdv1 = m.kernels[5],
+                   &dq1 = m.kernels[6];
+  auto shapeOf = [](const KernelSpec &k, const char *name) {
+    const ParamSpec *p = k.findParam(name);
+    return p ? p->shape : std::vector<int64_t>{};
+  };
+  using Grid = std::array<uint32_t, 3>;
+
+  const std::vector<int32_t> cuQ = {0, 100, 100, 357}, cuK = {0, 50, 300, 301};
+  KernelSpec b = bindSequences(kvq0, cuQ, cuK, m.indexBits);
+  // W = 4 * ceil(357 / 4) + 68 * 3 = 360 + 204.
+  CHECK(!b.hasRuntimeSizes() && b.batch == 3 && b.queryLen == 257 &&
+            b.keyLen == 250,
+        "bound sizes");
+  CHECK(b.grid == (Grid{2, 2, 3}), "dkdv_dq grid: ceil(250 / 128), Hkv, B");
+  CHECK(shapeOf(b, "dq_accum") == (std::vector<int64_t>{8, 564, 128}) &&
+            shapeOf(b, "row_dot") == (std::vector<int64_t>{8, 564}),
+        "workspaces [Hq, W, D], [Hq, W]");
+  CHECK(shapeOf(b, "grad_key") == (std::vector<int64_t>{301, 2, 128}) &&
+            shapeOf(b, "grad_output") == (std::vector<int64_t>{357, 8, 128}) &&
+            shapeOf(b, "lse") == (std::vector<int64_t>{8, 357}) &&
+            shapeOf(b, "cu_seqlens_k") == (std::vector<int64_t>{4}),
+        "packed tensor shapes");
+  CHECK(b.findParam("batch")->sizeValue == 3 &&
+            b.findParam("total_query_tokens")->sizeValue == 357 &&
+            b.findParam("total_key_tokens")->sizeValue == 301,
+        "size parameters");
+  CHECK(b.flops() == 2.0 * 8 * (100.0 * 50 + 257.0 * 1) * (3 * 128 + 2 * 128),
+        "dkdv_dq FLOPs: the sum over sequences");
+  CHECK(bindSequences(prep0, cuQ, cuK, 32).grid == (Grid{5, 8, 3}) &&
+            bindSequences(conv0, cuQ, cuK, 32).grid == (Grid{5, 8, 3}),
+        "prep, dq_convert grids: ceil(257 / 64), Hq, B");
+  CHECK(bindSequences(fwd, cuQ, cuK, 32).grid == (Grid{3, 8, 3}),
+        "the forward of the same lengths: ceil(257 / 128)");
+
+  // Static group: split dkdv (key_block_parts 2), 128-row dq.
+  const std::vector<int32_t> sq = {0, 100, 100, 300}, sk = {0, 1, 499, 500};
+  CHECK(bindSequences(dkdv1, sq, sk, 32).grid == (Grid{16, 2, 3}),
+        "split dkdv: 2 * ceil(498 / 64)");
+  CHECK(bindSequences(dq1, sq, sk, 32).grid == (Grid{2, 4, 3}) &&
+            bindSequences(prep1, sq, sk, 32).grid == (Grid{4, 4, 3}),
+        "dq ceil(200 / 128), prep ceil(200 / 64)");
+  CHECK(shapeOf(bindSequences(prep1, sq, sk, 32), "lse_log2") ==
+            (std::vector<int64_t>{4, 504}),
+        "static W unchanged");
+
+  // Empty sequences: no keys anywhere, no queries anywhere, one sequence.
+  CHECK(bindSequences(kvq0, {0, 5, 9}, {0, 0, 0}, 32).grid == (Grid{1, 2, 2}),
+        "Lk_b = 0 everywhere: one key block in x");
+  CHECK(bindSequences(conv0, {0, 5, 9}, {0, 0, 0}, 32).grid == (Grid{1, 8, 2}),
+        "Lk_b = 0: dq_convert over the queries");
+  KernelSpec noQueries = bindSequences(prep0, {0, 0}, {0, 7}, 32);
+  CHECK(noQueries.grid == (Grid{1, 8, 1}) &&
+            shapeOf(noQueries, "row_dot") == (std::vector<int64_t>{8, 68}) &&
+            shapeOf(noQueries, "query") == (std::vector<int64_t>{0, 8, 128}),
+        "B = 1, Lq_b = 0: x = 1, W = 68");
+  CHECK(bindSequences(kvq0, {0, 0}, {0, 7}, 32).grid == (Grid{1, 2, 1}),
+        "Lq_b = 0: dkdv_dq still runs over the keys");
+  CHECK(bindSequences(dkdv1, {0, 0, 0, 300}, {0, 0, 500, 500}, 32).grid ==
+            (Grid{16, 2, 3}),
+        "split dkdv, one sequence with every key");
+
+  expectError(
+      "packed backward bind: bad offsets",
+      [&] {
+        bindSequences(kvq0, {0, 5, 4}, {0, 1, 2}, 32);
+      },
+      "kernel 'attn_bwd_dkdv_dq_0': cu_seqlens_q: cu[2] = 4 is less than "
+      "cu[1] = 5");
+  expectError(
+      "packed backward bind: static batch",
+      [&] {
+        bindSequences(dq1, {0, 100, 200}, {0, 250, 500}, 32);
+      },
+      "kernel 'attn_bwd_dq_1': 2 sequences, but the kernel's batch is 3");
+  // W pads Tq: the workspace passes 2^31 elements where query does not.
+  expectError(
+      "packed backward bind: 32-bit workspace",
+      [&] {
+        bindSequences(prep0, {0, 2097150}, {0, 1}, 32);
+      },
+      "kernel 'attn_bwd_prep_0': 'dq_accum' [8, 2097220, 128] has "
+      "2147553280 elements: the kernels' 32-bit indices need fewer than "
+      "2^31");
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: attnrt-host-tests MANIFEST_DIR\n");
@@ -2723,6 +2992,8 @@ int main(int argc, char **argv) {
                 {"run-time sizes backward", testRuntimeSizesGrad},
                 {"packed manifests", testVarlenManifests},
                 {"packed sequences", testVarlenSequences},
+                {"packed backward manifests", testVarlenGradManifests},
+                {"packed backward sequences", testVarlenGradSequences},
                 {"conversions", testConversions},
                 {"inputs and comparison", testInputsAndCompare},
                 {"philox", testPhilox},

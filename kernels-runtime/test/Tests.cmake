@@ -131,8 +131,20 @@ if(ATTNRT_STUB_DIR)
     REGEX "kernel 'sample_varlen_bf16': 3 sequences, query lengths \\[0, 130, 7\\], key lengths \\[10, 0, 200\\] \\(given: --seqlens-q, --seqlens-k\\).*no CUDA driver/GPU available"
     ARGS ${S}/varlen.json --kernel sample_varlen_bf16 --seqlens-q=0,130,7
       --seqlens-k=10,0,200)
+  # Packed backward groups: bound (workspaces W, per-stage grids) to the
+  # lengths of their forward, or given, before the driver.
+  attnrt_cli_test(attn-run-varlen-grad-train-no-gpu EXIT 2
+    REGEX "attn-run: kernel 'attn_fwd_0': 4 sequences, query lengths \\[298, 72, 329, 301\\], key lengths the same \\(random split [^@NL@]*\\)@NL@attn-run: backward group 'attn_bwd_0': 4 sequences, query lengths \\[298, 72, 329, 301\\], key lengths the same \\(random split .*no CUDA driver/GPU available"
+    ARGS ${S}/varlen-grad.json --train --sizes batch=4,query_len=1000,key_len=1000)
+  attnrt_cli_test(attn-run-varlen-grad-given-no-gpu EXIT 2
+    REGEX "attn-run: backward group 'attn_bwd_1': 3 sequences, query lengths \\[100, 0, 200\\], key lengths \\[1, 498, 1\\] \\(given: --seqlens-q, --seqlens-k\\)@NL@.*no CUDA driver/GPU available"
+    ARGS ${S}/varlen-grad.json --kernel attn_bwd_dkdv_1 --seqlens-q=100,0,200
+      --seqlens-k=1,498,1)
 endif()
 # Packed kernels: errors before anything runs.
+attnrt_cli_test(attn-run-varlen-grad-static-batch EXIT 3
+  REGEX "kernel 'attn_bwd_prep_1': 2 sequences, but the kernel's batch is 3 \\(static in the manifest\\)"
+  ARGS ${M}/varlen-grad.json --kernel attn_bwd_dq_1 --seqlens-q=100,200)
 attnrt_cli_test(attn-run-varlen-no-lengths EXIT 3
   REGEX "attn-run: error: kernel 'sample_varlen_bf16': a packed kernel \\(varlen_attention\\) needs its sequence lengths: give --seqlens-q=L0,L1,\\.\\.\\. "
   ARGS ${S}/varlen.json)
@@ -233,6 +245,13 @@ file(TOUCH ${S}/varlen.ptx)
 attnrt_check_test(attn-manifest-check-varlen EXIT 0
   REGEX "varlen-compiler.json: valid, 2 kernels for sm_90a, PTX [^@NL@]*varlen.ptx"
   ARGS ${S}/varlen-compiler.json)
+# Packed backward groups (test/manifests/varlen-grad.json: a forward with
+# its atomic group at run-time sizes; a static separate group).
+configure_file(${M}/varlen-grad.json ${S}/varlen-grad.json COPYONLY)
+file(TOUCH ${S}/varlen-grad.ptx)
+attnrt_check_test(attn-manifest-check-varlen-grad EXIT 0
+  REGEX "varlen-grad.json: valid, 7 kernels for sm_90a, PTX [^@NL@]*varlen-grad.ptx"
+  ARGS ${S}/varlen-grad.json)
 # Rejected, each with the position of the offending value (issue 17).
 attnrt_check_test(attn-manifest-check-smem-limit EXIT 3
   REGEX "bad-smem-limit.json:21:32: kernel 'attn_fwd_0': dynamic_shared_memory: 4294967295 bytes, more than the 232448 bytes \\(227 KiB\\) a thread block can use on sm_90a"
