@@ -29,6 +29,11 @@
 // Scores use the forward's helpers (positionAllowed, maskIndex, the same
 // Philox keep bits); P = exp(s - lse) from the given lse, rows with
 // lse = -inf are skipped.
+// The gradient kernels index their tensors through row strides
+// (RefParams::qB...lI) and take a Philox origin, so that the packed
+// gradient (runGpuReferenceVarlenGrad) is the same kernels launched once
+// per sequence on its token-major rows: the batch-1 dense problem of
+// docs/semantics.md §14.2.
 //
 //===----------------------------------------------------------------------===//
 
