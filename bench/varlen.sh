@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Issue 20's GPU checks of the packed variable-length forward kernels
-# (attn.varlen_attention), in two halves:
+# Issue 20's GPU checks of the packed variable-length kernels
+# (attn.varlen_attention and attn.varlen_attention_grad), in two halves:
 #
 #   bench/varlen.sh generate [CHIP] [SEED]   # here (LLVM 22): compile
 #   bench/varlen.sh run                      # on the GPU machine
 #
-# generate: one packed forward op per kernel family (wgmma and mma.sync,
-# GQA/MQA, causal modes, windows, softcap, Philox dropout, padded head dims
-# 80 and 256, f16 and bf16), with run-time batch and token totals (one
-# kernel for every draw), compiled for CHIP (default sm_90a) as users get
-# them, with --poison-shared-memory, and for sm_80.
+# generate: one training pair (packed forward saving lse + its gradient)
+# per kernel family (wgmma and mma.sync, atomic and atomic-free backward
+# groups, deterministic, GQA/MQA, causal modes, windows, softcap, Philox
+# dropout, padded head dims 80 and 96, D = 256, D = 192 with Dv = 128, f16
+# and bf16), with run-time batch and token totals (one kernel for every
+# draw), compiled for CHIP (default sm_90a) as users get them, with
+# --poison-shared-memory, and for sm_80.
 #
 # run: builds kernels-runtime; each kernel of every build runs on fixed
 # length lists (one token; empty sequences on either side; lengths around
@@ -17,8 +19,11 @@
 # long-tailed draws (16 sequences, log-uniform 1..2000, and 64 of 1..300)
 # and on random splits of a total, each twice with fresh inputs and
 # lengths (--repeat 2), against the float64 GPU reference of the packed
-# form; then compute-sanitizer memcheck, racecheck and synccheck on two
-# families at small draws. Exit status: the number of failures.
+# form (the forward, and the backward group on the reference forward's
+# output and lse); on three of the draws also as a training step
+# (--train: the backward on the forward kernel's own output and lse); then
+# compute-sanitizer memcheck, racecheck and synccheck on three families at
+# small draws. Exit status: the number of failures.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 gen="$root/bench/generated/${VARLEN:-varlen}"
@@ -42,20 +47,29 @@ cases = {
     "vl_mma_dropout": ("bf16", 8, 2, 128, 128, "causal = #attn.causal<bottom_right>, dropout_p = 0.15 : f32", True),
     "vl_mma_d80": ("f16", 12, 4, 80, 80, "", False),
     "vl_window_both": ("f16", 8, 8, 64, 64, "window = array<i64: 33, 17>", False),
+    "vl_deterministic_d128": ("bf16", 8, 4, 128, 128, "causal = #attn.causal<bottom_right>, deterministic", False),
+    "vl_mma_d96_window": ("bf16", 8, 4, 96, 96, "causal = #attn.causal<bottom_right>, window = array<i64: 200, 0>", False),
+    "vl_d192_dv128": ("bf16", 8, 8, 192, 128, "causal = #attn.causal<top_left>", False),
 }
 for name, (dt, hq, hkv, d, dv, attrs, rng) in cases.items():
     q, k, v = f"tensor<?x{hq}x{d}x{dt}>", f"tensor<?x{hkv}x{d}x{dt}>", f"tensor<?x{hkv}x{dv}x{dt}>"
     o, l = f"tensor<?x{hq}x{dv}x{dt}>", f"tensor<{hq}x?xf32>"
-    args = f"%q: {q}, %k: {k}, %v: {v}, %cq: tensor<?xi32>, %ck: tensor<?xi32>"
+    args = f"%q: {q}, %k: {k}, %v: {v}, %cq: tensor<?xi32>, %ck: tensor<?xi32>, %do: {o}"
     rngs = ""
     if rng:
         args += ", %s: i64, %off: i64"
         rngs = " rng(%s, %off)"
     attr = f" {{{attrs}}}" if attrs else ""
+    # `deterministic` is the gradient's alone.
+    fwd_attrs = attrs.replace(", deterministic", "")
+    fwd_attr = f" {{{fwd_attrs}}}" if fwd_attrs else ""
+    seqlens = "seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>)"
+    # The training pair: the forward saving lse, and its gradient.
     with open(f"{out}/{name}.mlir", "w") as f:
-        f.write(f"""func.func @{name}({args}) -> ({o}, {l}) {{
-  %o, %l = attn.varlen_attention ins(%q, %k, %v : {q}, {k}, {v}) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>){rngs}{attr} -> {o}, {l}
-  return %o, %l : {o}, {l}
+        f.write(f"""func.func @{name}({args}) -> ({o}, {q}, {k}, {v}) {{
+  %o, %l = attn.varlen_attention ins(%q, %k, %v : {q}, {k}, {v}) {seqlens}{rngs}{fwd_attr} -> {o}, {l}
+  %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : {q}, {k}, {v}) {seqlens} forward(%o, %l : {o}, {l}) grad_output(%do : {o}){rngs}{attr} -> {q}, {k}, {v}
+  return %o, %dq, %dk, %dv : {o}, {q}, {k}, {v}
 }}
 """)
 PY
@@ -68,7 +82,10 @@ PY
         plain) "$compile" "$f" --chip="$chip" -o "$gen/validate-$variant/$n.ptx" >/dev/null ;;
         poison) "$compile" "$f" --chip="$chip" --poison-shared-memory \
                   -o "$gen/validate-$variant/$n.ptx" >/dev/null ;;
-        sm80) "$compile" "$f" --chip=sm_80 -o "$gen/validate-$variant/$n.ptx" >/dev/null ;;
+        # D = 256: the backward tiles need more shared memory than sm_80
+        # has, and packed batches have no CUDA-core backward (a diagnostic).
+        sm80) [ "$n" = vl_wgmma_d256_topleft ] ||
+                "$compile" "$f" --chip=sm_80 -o "$gen/validate-$variant/$n.ptx" >/dev/null ;;
       esac
     done
   done
@@ -103,15 +120,21 @@ run() {
         # shellcheck disable=SC2086
         "$attn_run" "$m" $d --seed $((seed + i)) --repeat 2 --iters 1 --warmup 0 >> "$log" 2>&1 || rc=1
       done
+      for d in "${draws[1]}" "${draws[5]}" "${draws[7]}"; do
+        i=$((i + 1))
+        # shellcheck disable=SC2086
+        "$attn_run" "$m" $d --train --seed $((seed + i)) --iters 1 --warmup 0 >> "$log" 2>&1 || rc=1
+      done
       local worst; worst=$(grep -ho "max_rel_err=[^ ]*" "$log" | sort -t= -k2 -g | tail -1)
       printf '%-44s results=%s fails=%s %s\n' "$n" \
-        "$(grep -c '^RESULT' "$log")" "$(grep '^RESULT' "$log" | grep -vc 'status=PASS')" "$worst"
+        "$(grep -Ec '^(RESULT|GROUP|TRAIN)' "$log")" \
+        "$(grep -E '^(RESULT|GROUP|TRAIN)' "$log" | grep -vc 'status=PASS')" "$worst"
       [ $rc -eq 0 ] || { fails=$((fails + 1)); echo "FAILED: $n"; grep -i "fail\|error" "$log" | head -5; }
     done
   done
   echo "== compute-sanitizer"
   local cs; cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  for n in vl_wgmma_gqa_causal vl_mma_dropout; do
+  for n in vl_wgmma_gqa_causal vl_mma_dropout vl_mma_d96_window; do
     for tool in memcheck racecheck synccheck; do
       for d in "--seqlens-q=0,70,1,3 --seqlens-k=5,45,0,3" "--seqlens-q=130,2"; do
         # shellcheck disable=SC2086

@@ -567,8 +567,9 @@ void GradEmitter::emitQueryKernel(gpu::GPUFuncOp func) {
   gpu::ReturnOp::create(b, loc);
 }
 
-/// The Value a backward kernel parameter stands for.
-Value paramValue(AttentionGradOp op, StringRef name) {
+/// The operand or result of a gradient op (attn.attention_grad or
+/// attn.varlen_attention_grad) a backward kernel parameter stands for.
+template <typename GradOpT> Value gradParamValue(GradOpT op, StringRef name) {
   return llvm::StringSwitch<Value>(name)
       .Case("query", op.getQuery())
       .Case("key", op.getKey())
@@ -583,15 +584,36 @@ Value paramValue(AttentionGradOp op, StringRef name) {
       .Default(Value());
 }
 
+Value paramValue(AttentionOpInterface op, StringRef name) {
+  if (auto packed = dyn_cast<VarlenAttentionGradOp>(op.getOperation())) {
+    if (name == "cu_seqlens_q")
+      return packed.getCuSeqlensQ();
+    if (name == "cu_seqlens_k")
+      return packed.getCuSeqlensK();
+    return gradParamValue(packed, name);
+  }
+  return gradParamValue(cast<AttentionGradOp>(op.getOperation()), name);
+}
+
+/// Whether the gradient op asks for bit-reproducible gradients.
+bool isDeterministic(AttentionOpInterface op) {
+  if (auto packed = dyn_cast<VarlenAttentionGradOp>(op.getOperation()))
+    return packed.getDeterministic();
+  return cast<AttentionGradOp>(op.getOperation()).getDeterministic();
+}
+
 } // namespace
 
 /// The backward ABI's parameters (docs/kernel-manifest.md): the inputs,
-/// then `workspaces`, then `outputs`.
-static void addGradParams(AttentionGradOp op, KernelSpec &spec,
+/// then `workspaces`, then `outputs`, then the run-time sizes.
+static void addGradParams(AttentionOpInterface op, KernelSpec &spec,
                           ArrayRef<KernelParam> workspaces,
                           ArrayRef<StringRef> outputs) {
-  for (StringRef name :
-       {"query", "key", "value", "output", "lse", "grad_output"})
+  SmallVector<StringRef, 8> inputs = {"query",  "key", "value",
+                                      "output", "lse", "grad_output"};
+  if (op.isPacked())
+    inputs.append({"cu_seqlens_q", "cu_seqlens_k"});
+  for (StringRef name : inputs)
     spec.params.push_back(tensorParam(name, paramValue(op, name), false));
   if (op.getMask())
     spec.params.push_back(tensorParam("mask", op.getMask(), false));
@@ -602,21 +624,41 @@ static void addGradParams(AttentionGradOp op, KernelSpec &spec,
   spec.params.append(workspaces.begin(), workspaces.end());
   for (StringRef name : outputs)
     spec.params.push_back(tensorParam(name, paramValue(op, name), true));
-  appendSizeParams(op, spec.params);
+  if (op.isPacked())
+    appendPackedSizeParams(op, spec.params);
+  else
+    appendSizeParams(op, spec.params);
 }
 
-/// A workspace of `shape` whose dimension 2 is the query length rounded up
-/// to `rows` (ShapedType::kDynamic for a run-time query length).
+/// An f32 workspace of `shape`; `queryLenMultiple`: its dimension 2 is the
+/// run-time query length rounded up to that (0: none).
 static KernelParam workspaceParam(StringRef name, ArrayRef<int64_t> shape,
-                                  int64_t rows) {
+                                  int64_t queryLenMultiple) {
   KernelParam p;
   p.name = name.str();
   p.isWorkspace = true;
   p.dtype = "f32";
   p.shape.assign(shape.begin(), shape.end());
-  if (ShapedType::isDynamic(p.shape[2]))
-    p.queryLenMultiple = rows;
+  p.queryLenMultiple = queryLenMultiple;
   return p;
+}
+
+/// The workspaces' query rows per head and the `query_len_multiple` of
+/// their row dimension: Lq rounded up to whole query blocks, or for a
+/// packed batch W = 4 ceil(Tq / 4) + 68 B (docs/kernel-manifest.md, "Packed
+/// backward kernels"; dynamic where Tq or B is).
+static std::pair<int64_t, int64_t> workspaceRows(AttentionOpInterface op) {
+  if (op.isPacked()) {
+    int64_t tokens = op.getQueryType().getDimSize(0),
+            batch = packedBatch(op);
+    if (ShapedType::isDynamic(tokens) || ShapedType::isDynamic(batch))
+      return {ShapedType::kDynamic, 0};
+    return {roundUp(tokens, 4) + 68 * batch, 0};
+  }
+  int64_t queryLen = op.getQueryType().getDimSize(2);
+  if (ShapedType::isDynamic(queryLen))
+    return {queryLen, tcgrad::kBlock};
+  return {roundUp(queryLen, tcgrad::kBlock), 0};
 }
 
 /// The tensor-core group (TensorCoreGradKernelBuilder.cpp): 64 query rows
@@ -632,24 +674,24 @@ static KernelParam workspaceParam(StringRef name, ArrayRef<int64_t> shape,
 /// block makes the separate dq kernel cheap, and ptxas spills the fused
 /// kernel there (ragged single block); so do head dims other than 64 and
 /// 128 (tcgrad::hasAtomicDq), which also keep the mma.sync key-block kernel
-/// (tcgrad::hasWarpgroupKeyBlock).
-static FailureOr<GradKernelSpecs>
-describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
-                              const GradKernelOptions &options) {
+/// (tcgrad::hasWarpgroupKeyBlock). A packed batch (grid x from its longest
+/// sequence, z from its offsets) decides as a dense op whose lengths are
+/// bounded by the token totals.
+FailureOr<GradKernelSpecs>
+tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
+                        const GradKernelOptions &options) {
   RankedTensorType q = op.getQueryType();
-  int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
-          queryLen = q.getDimSize(2), headDim = q.getDimSize(3);
+  const bool packed = op.isPacked();
+  int64_t batch = packed ? packedBatch(op) : q.getDimSize(0),
+          heads = q.getDimSize(1), queryLen = op.getUniformQueryLen(),
+          headDim = op.getHeadDimSize();
   int64_t kvHeads = op.getKeyType().getDimSize(1),
-          keyLen = op.getKeyType().getDimSize(2),
-          valueDim = op.getValueType().getDimSize(3);
-  const int64_t paddedLen = ShapedType::isDynamic(queryLen)
-                                ? queryLen
-                                : roundUp(queryLen, tcgrad::kBlock);
+          keyLen = op.getUniformKeyLen(), valueDim = op.getValueDimSize();
   const bool wantAtomics =
       options.dqMode == GradDqMode::Atomic ||
       (options.dqMode == GradDqMode::Auto && options.vectorReductions);
-  const bool atomics = wantAtomics && !op.getDeterministic() &&
-                       isLongLength(queryLen, tcgrad::kBlock) &&
+  const bool atomics = wantAtomics && !isDeterministic(op) &&
+                       isLongLength(op.getQueryLenBound(), tcgrad::kBlock) &&
                        tcgrad::hasAtomicDq(headDim, valueDim);
   std::string why;
   std::optional<int64_t> keyBlock = tcgrad::chooseKeyBlock(
@@ -657,13 +699,15 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
   if (!keyBlock)
     return op.emitOpError("GPU code generation: ") << why;
   const int64_t dqRows = tcgrad::dqRows(headDim, valueDim, options.smVersion);
-  const int64_t rows = tcgrad::kBlock;
-  KernelParam rowDot =
-      workspaceParam("row_dot", {batch, heads, paddedLen}, rows);
-  KernelParam lseLog2 =
-      workspaceParam("lse_log2", {batch, heads, paddedLen}, rows);
-  KernelParam dqAccum =
-      workspaceParam("dq_accum", {batch, heads, paddedLen, headDim}, rows);
+  auto [rowsPerHead, multiple] = workspaceRows(op);
+  SmallVector<int64_t, 4> rowsShape =
+      packed ? SmallVector<int64_t, 4>{heads, rowsPerHead}
+             : SmallVector<int64_t, 4>{batch, heads, rowsPerHead};
+  SmallVector<int64_t, 4> accumShape = rowsShape;
+  accumShape.push_back(headDim);
+  KernelParam rowDot = workspaceParam("row_dot", rowsShape, multiple);
+  KernelParam lseLog2 = workspaceParam("lse_log2", rowsShape, multiple);
+  KernelParam dqAccum = workspaceParam("dq_accum", accumShape, multiple);
 
   // GradMma::Auto keeps mma.sync where the wgmma kernel spills.
   const bool wgmma =
@@ -704,7 +748,8 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
     addGradParams(op, spec, workspaces, outputs);
     specs.kernels.push_back(std::move(spec));
   };
-  // 0 in a grid: computed at launch from a run-time size.
+  // 0 in a grid: computed at launch from a run-time size (a packed batch's
+  // x from its longest sequence).
   const int64_t batchBlocks = gridBatch(batch);
   std::array<int64_t, 3> overQueries = {gridBlocks(queryLen, tcgrad::kBlock),
                                         heads, batchBlocks},
@@ -733,6 +778,58 @@ describeTensorCoreGradKernels(AttentionGradOp op, int64_t n,
   return specs;
 }
 
+/// The argument types of a backward kernel, in the order of its parameters.
+static SmallVector<Type> gradArgumentTypes(OpBuilder &b,
+                                           AttentionOpInterface op,
+                                           const KernelSpec &spec) {
+  SmallVector<Type> argTypes;
+  for (const KernelParam &p : spec.params) {
+    // The dQ accumulator is only reached through atomics (inline PTX),
+    // which need its 64-bit address: a global pointer, not a memref (whose
+    // aligned pointer is an index, 32 bits wide in 32-bit index mode).
+    if (p.name == "dq_accum") {
+      argTypes.push_back(LLVM::LLVMPointerType::get(b.getContext(), 1));
+      continue;
+    }
+    Value v = paramValue(op, p.name);
+    argTypes.push_back(flatArgumentType(
+        b, p,
+        v ? cast<ShapedType>(v.getType()).getElementType() : b.getF32Type()));
+  }
+  return argTypes;
+}
+
+/// Loads the dialects the tensor-core kernels emit: outside a pass they may
+/// not be loaded yet (the attn-to-gpu pass declares them as dependent
+/// dialects).
+static void loadTensorCoreDialects(MLIRContext *ctx) {
+  ctx->getOrLoadDialect<LLVM::LLVMDialect>();
+  ctx->getOrLoadDialect<NVVM::NVVMDialect>();
+  ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
+  ctx->getOrLoadDialect<vector::VectorDialect>();
+}
+
+void tcgrad::buildKernel(OpBuilder &b, gpu::GPUModuleOp module,
+                         AttentionOpInterface op, const KernelSpec &spec) {
+  loadTensorCoreDialects(b.getContext());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  SmallVector<Type> argTypes = gradArgumentTypes(b, op, spec);
+  auto func = gpu::GPUFuncOp::create(b, op.getLoc(), spec.name,
+                                     b.getFunctionType(argTypes, {}),
+                                     TypeRange{}, TypeRange{});
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(spec.block[0]), 1, 1}));
+  // 8 warps per SM (two CTAs of 4 warps or one of 8): lets ptxas use up
+  // to 255 registers (as for the forward tensor-core kernel).
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                b.getI32IntegerAttr(spec.block[0] <= 128 ? 2 : 1));
+  func->setAttr(kDynamicSharedMemoryAttrName,
+                b.getI64IntegerAttr(spec.dynamicSharedBytes));
+  tcgrad::emitKernel(b, func, op, spec);
+}
+
 FailureOr<GradKernelSpecs>
 mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
                                          KernelChoice choice,
@@ -759,7 +856,7 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
                "GPU code generation: no tensor-core backward kernel: ")
            << whyNot;
   if (tcOk && choice != KernelChoice::CudaCore)
-    return describeTensorCoreGradKernels(op, n, options);
+    return tcgrad::describeKernels(op, n, options);
   if (!tcOk && choice == KernelChoice::Auto)
     op.emitRemark("GPU code generation: CUDA-core backward kernels, no "
                   "tensor-core backward: ")
@@ -838,48 +935,14 @@ mlir::attn::buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
           dv = op.getValueType().getDimSize(3);
 
   OpBuilder::InsertionGuard guard(b);
-  // Outside a pass these may not be loaded yet (the attn-to-gpu pass
-  // declares them as dependent dialects).
-  if (llvm::any_of(specs.kernels,
-                   [](const KernelSpec &k) { return k.tensorCores; })) {
-    ctx->getOrLoadDialect<LLVM::LLVMDialect>();
-    ctx->getOrLoadDialect<NVVM::NVVMDialect>();
-    ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
-    ctx->getOrLoadDialect<vector::VectorDialect>();
-  }
   for (const KernelSpec &specRef : specs.kernels) {
     const KernelSpec *spec = &specRef;
-    b.setInsertionPointToEnd(module.getBody());
-    SmallVector<Type> argTypes;
-    for (const KernelParam &p : spec->params) {
-      // The dQ accumulator is only reached through atomics (inline PTX),
-      // which need its 64-bit address: a global pointer, not a memref (whose
-      // aligned pointer is an index, 32 bits wide in 32-bit index mode).
-      if (p.name == "dq_accum") {
-        argTypes.push_back(LLVM::LLVMPointerType::get(ctx, 1));
-        continue;
-      }
-      Value v = paramValue(op, p.name);
-      argTypes.push_back(flatArgumentType(
-          b, p,
-          v ? cast<ShapedType>(v.getType()).getElementType() : b.getF32Type()));
-    }
     if (spec->tensorCores) {
-      auto func = gpu::GPUFuncOp::create(b, op.getLoc(), spec->name,
-                                         b.getFunctionType(argTypes, {}),
-                                         TypeRange{}, TypeRange{});
-      func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-      func.setKnownBlockSizeAttr(
-          b.getDenseI32ArrayAttr({static_cast<int32_t>(spec->block[0]), 1, 1}));
-      // 8 warps per SM (two CTAs of 4 warps or one of 8): lets ptxas use up
-      // to 255 registers (as for the forward tensor-core kernel).
-      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                    b.getI32IntegerAttr(spec->block[0] <= 128 ? 2 : 1));
-      func->setAttr(kDynamicSharedMemoryAttrName,
-                    b.getI64IntegerAttr(spec->dynamicSharedBytes));
-      tcgrad::emitKernel(b, func, op, *spec);
+      tcgrad::buildKernel(b, module, op, *spec);
       continue;
     }
+    b.setInsertionPointToEnd(module.getBody());
+    SmallVector<Type> argTypes = gradArgumentTypes(b, op, *spec);
     const int64_t t = spec->threadsPerRow;
     const int64_t dPad = roundUp(d, t), dvPad = roundUp(dv, t);
     bool dkdv = spec->stage == "dkdv";
@@ -906,12 +969,11 @@ mlir::attn::buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
   return success();
 }
 
-llvm::json::Object mlir::attn::kernelManifestEntry(AttentionGradOp op,
-                                                   const GradKernelSpecs &specs,
-                                                   const KernelSpec &spec,
-                                                   StringRef forwardKernel) {
+llvm::json::Object kernel::gradManifestFields(AttentionOpInterface op,
+                                              const GradKernelSpecs &specs,
+                                              const KernelSpec &spec,
+                                              StringRef forwardKernel) {
   llvm::json::Object entry = manifestFields(op, spec);
-  entry["op"] = "attention_grad";
   entry["stage"] = spec.stage;
   entry["group"] = spec.group;
   // What the kernels guarantee, which can be more than the op asked for: the
@@ -920,5 +982,15 @@ llvm::json::Object mlir::attn::kernelManifestEntry(AttentionGradOp op,
   entry["has_lse"] = false;
   if (!forwardKernel.empty())
     entry["forward"] = forwardKernel.str();
+  return entry;
+}
+
+llvm::json::Object mlir::attn::kernelManifestEntry(AttentionGradOp op,
+                                                   const GradKernelSpecs &specs,
+                                                   const KernelSpec &spec,
+                                                   StringRef forwardKernel) {
+  llvm::json::Object entry =
+      gradManifestFields(op, specs, spec, forwardKernel);
+  entry["op"] = "attention_grad";
   return entry;
 }

@@ -72,13 +72,28 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
   return o;
 }
 
+/// "forward": the name of the kernel of the forward op (ForwardOpT) whose
+/// output and lse the gradient op `grad` differentiates, when that op is
+/// compiled here too; "" otherwise.
+template <typename ForwardOpT, typename GradOpT>
+static std::string
+forwardKernelOf(GradOpT grad,
+                const llvm::DenseMap<Operation *, std::string> &names) {
+  auto fwd = grad.getOutput().template getDefiningOp<ForwardOpT>();
+  if (!fwd || fwd.getOutput() != grad.getOutput() ||
+      fwd.getLse() != grad.getLse())
+    return "";
+  auto it = names.find(fwd);
+  return it == names.end() ? "" : it->second;
+}
+
 LogicalResult mlir::attn::buildAttentionKernels(
     Operation *root, OpBuilder &b, gpu::GPUModuleOp gpuModule,
     const GpuCodegenOptions &options, llvm::json::Array *manifest) {
   SmallVector<AttentionOp> ops;
   SmallVector<AttentionGradOp> gradOps;
   SmallVector<VarlenAttentionOp> packedOps;
-  Operation *packedGrad = nullptr;
+  SmallVector<VarlenAttentionGradOp> packedGradOps;
   root->walk([&](Operation *op) {
     if (auto fwd = dyn_cast<AttentionOp>(op))
       ops.push_back(fwd);
@@ -86,16 +101,9 @@ LogicalResult mlir::attn::buildAttentionKernels(
       gradOps.push_back(grad);
     else if (auto packed = dyn_cast<VarlenAttentionOp>(op))
       packedOps.push_back(packed);
-    else if (!packedGrad && isa<VarlenAttentionGradOp>(op))
-      packedGrad = op;
+    else if (auto packedGrad = dyn_cast<VarlenAttentionGradOp>(op))
+      packedGradOps.push_back(packedGrad);
   });
-  // Not silently left on the host: the backward kernels of packed batches
-  // do not exist yet.
-  if (packedGrad)
-    return packedGrad->emitOpError(
-        "GPU code generation of packed variable-length gradients is not "
-        "implemented yet; attn-decompose or attn-tile lower the op for the "
-        "CPU (docs/semantics.md, section 11)");
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(gpuModule.getBody());
   llvm::DenseMap<Operation *, std::string> forwardNames;
@@ -116,6 +124,7 @@ LogicalResult mlir::attn::buildAttentionKernels(
     if (failed(spec) ||
         failed(buildPackedAttentionKernel(b, gpuModule, op, *spec)))
       return failure();
+    forwardNames[op] = spec->name;
     if (manifest)
       manifest->push_back(kernelManifestEntry(op, *spec));
   }
@@ -127,13 +136,22 @@ LogicalResult mlir::attn::buildAttentionKernels(
       return failure();
     if (!manifest)
       continue;
-    // "forward": the kernel of the attn.attention whose output and lse this
-    // op differentiates, when that op is compiled here too.
-    std::string forward;
-    auto fwd = op.getOutput().getDefiningOp<AttentionOp>();
-    if (fwd && fwd.getOutput() == op.getOutput() &&
-        fwd.getLse() == op.getLse() && forwardNames.count(fwd))
-      forward = forwardNames[fwd];
+    std::string forward = forwardKernelOf<AttentionOp>(op, forwardNames);
+    for (const KernelSpec &spec : specs->kernels)
+      manifest->push_back(kernelManifestEntry(op, *specs, spec, forward));
+  }
+  // Packed gradient groups are numbered after the dense ones.
+  for (auto [i, op] : llvm::enumerate(packedGradOps)) {
+    FailureOr<GradKernelSpecs> specs = describePackedAttentionGradKernels(
+        op, static_cast<int64_t>(gradOps.size() + i), options.kernel,
+        options.grad);
+    if (failed(specs) ||
+        failed(buildPackedAttentionGradKernels(b, gpuModule, op, *specs)))
+      return failure();
+    if (!manifest)
+      continue;
+    std::string forward =
+        forwardKernelOf<VarlenAttentionOp>(op, forwardNames);
     for (const KernelSpec &spec : specs->kernels)
       manifest->push_back(kernelManifestEntry(op, *specs, spec, forward));
   }

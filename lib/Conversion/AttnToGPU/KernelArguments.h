@@ -86,7 +86,9 @@ struct KernelArguments {
 /// The backward kernels' arguments (docs/kernel-manifest.md, "Backward
 /// kernels"): query, key, value, output, lse, grad_output, [mask],
 /// [seed, offset], the stage's workspaces, its outputs, then the run-time
-/// sizes [batch], [query_len], [key_len]. Unpacked by the
+/// sizes [batch], [query_len], [key_len]; for a packed batch ("Packed
+/// backward kernels") cu_seqlens_q and cu_seqlens_k after grad_output and
+/// the sizes [batch], [total_query_tokens], [total_key_tokens]. Unpacked by the
 /// names of the kernel's parameter list, which describeAttentionGradKernels
 /// wrote in that order; absent ones stay null.
 struct GradKernelArguments {
@@ -95,6 +97,8 @@ struct GradKernelArguments {
   Value gradQuery, gradKey, gradValue;
   /// The run-time sizes (i32), null where the op's size is static.
   Value batch, queryLen, keyLen;
+  /// A packed batch's offsets (i32 tensors) and run-time token totals.
+  Value cuSeqlensQ, cuSeqlensK, totalQueryTokens, totalKeyTokens;
 
   static GradKernelArguments unpack(Block &entry, const KernelSpec &spec) {
     GradKernelArguments a;
@@ -119,6 +123,10 @@ struct GradKernelArguments {
           .Case("batch", &a.batch)
           .Case("query_len", &a.queryLen)
           .Case("key_len", &a.keyLen)
+          .Case("cu_seqlens_q", &a.cuSeqlensQ)
+          .Case("cu_seqlens_k", &a.cuSeqlensK)
+          .Case("total_query_tokens", &a.totalQueryTokens)
+          .Case("total_key_tokens", &a.totalKeyTokens)
           .Default(nullptr)
           ->
           operator=(arg);

@@ -122,6 +122,14 @@ inline Type flatArgumentType(OpBuilder &b, const KernelParam &p, Type elt) {
 llvm::json::Object manifestFields(AttentionOpInterface op,
                                   const KernelSpec &spec);
 
+/// manifestFields and the fields of a backward kernel (`spec` one of
+/// `specs.kernels`): stage, group, deterministic, has_lse and, when
+/// `forwardKernel` is not empty, forward. The caller adds "op".
+llvm::json::Object gradManifestFields(AttentionOpInterface op,
+                                      const GradKernelSpecs &specs,
+                                      const KernelSpec &spec,
+                                      StringRef forwardKernel);
+
 /// Small arith emission helpers on one builder and location.
 class ScalarOps {
 public:

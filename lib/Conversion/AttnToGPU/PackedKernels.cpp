@@ -1,4 +1,4 @@
-//===- PackedKernels.cpp - forward kernels of packed batches --------------===//
+//===- PackedKernels.cpp - kernels of packed variable-length batches ------===//
 //
 // attn.varlen_attention on the GPU: the tensor-core forward kernel
 // (TensorCoreKernelBuilder.cpp) with each block's sequence read from the
@@ -7,11 +7,16 @@
 // covers the longest sequence (computed at launch). Rows are token-major:
 // token t of head h is row t * H + h of the tensor viewed as rows of D
 // (GlobalRows with step H). The kernel interface is
-// docs/kernel-manifest.md, "Packed variable-length batches".
+// docs/kernel-manifest.md, "Packed variable-length batches". The backward
+// group is the tensor-core one of attn.attention_grad
+// (TensorCoreGradKernelBuilder.cpp) reading the same offsets: block z is
+// sequence z, blocks past its length exit, and the workspaces hold W rows per
+// head ("Packed backward kernels").
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelCommon.h"
+#include "TensorCoreGradKernel.h"
 #include "TensorCoreKernel.h"
 
 using namespace mlir;
@@ -19,7 +24,7 @@ using namespace mlir::attn;
 
 /// Static head counts and head dims (the kernel is specialised on them),
 /// grids within CUDA's limits.
-static LogicalResult checkPackedShapes(VarlenAttentionOp op) {
+static LogicalResult checkPackedShapes(AttentionOpInterface op) {
   if (failed(checkSizeLimits(op, "attn-to-gpu")))
     return failure();
   for (auto [name, type] :
@@ -32,10 +37,9 @@ static LogicalResult checkPackedShapes(VarlenAttentionOp op) {
                               "and head dims: dimension ")
                << d << " of the " << name << " (" << type << ") is dynamic";
   constexpr int64_t kMaxGridYZ = 65535;
-  int64_t batch =
-      cast<ShapedType>(op.getCuSeqlensQ().getType()).getDimSize(0) - 1;
+  int64_t batch = kernel::packedBatch(op);
   if (op.getQueryType().getDimSize(1) > kMaxGridYZ ||
-      (!ShapedType::isDynamic(batch + 1) && batch > kMaxGridYZ))
+      (!ShapedType::isDynamic(batch) && batch > kMaxGridYZ))
     return op.emitOpError("GPU code generation: the grid's heads and batch "
                           "are at most ")
            << kMaxGridYZ;
@@ -88,12 +92,7 @@ mlir::attn::describePackedAttentionKernel(VarlenAttentionOp op, StringRef name,
   spec.params.push_back(tensorParam("output", op.getOutput(), true));
   if (op.getLse())
     spec.params.push_back(tensorParam("lse", op.getLse(), true));
-  if (ShapedType::isDynamic(offsets))
-    spec.params.push_back(kernel::sizeParam("batch"));
-  if (op.getQueryType().isDynamicDim(0))
-    spec.params.push_back(kernel::sizeParam("total_query_tokens"));
-  if (op.getKeyType().isDynamicDim(0))
-    spec.params.push_back(kernel::sizeParam("total_key_tokens"));
+  kernel::appendPackedSizeParams(op, spec.params);
   return spec;
 }
 
@@ -118,21 +117,64 @@ mlir::attn::buildPackedAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
   return func;
 }
 
-llvm::json::Object mlir::attn::kernelManifestEntry(VarlenAttentionOp op,
-                                                   const KernelSpec &spec) {
-  llvm::json::Object entry = kernel::manifestFields(op, spec);
-  entry["op"] = "varlen_attention";
-  entry["has_lse"] = static_cast<bool>(op.getLse());
+/// The size fields of a packed kernel's manifest entry: batch and the token
+/// totals, null where they are run-time sizes.
+static void addPackedSizeFields(AttentionOpInterface op,
+                                llvm::json::Object &entry) {
   auto sizeOrNull = [](int64_t size) -> llvm::json::Value {
     if (ShapedType::isDynamic(size))
       return nullptr;
     return size;
   };
-  int64_t offsets =
-      cast<ShapedType>(op.getCuSeqlensQ().getType()).getDimSize(0);
-  entry["batch"] =
-      sizeOrNull(ShapedType::isDynamic(offsets) ? offsets : offsets - 1);
+  entry["batch"] = sizeOrNull(kernel::packedBatch(op));
   entry["total_query_tokens"] = sizeOrNull(op.getQueryType().getDimSize(0));
   entry["total_key_tokens"] = sizeOrNull(op.getKeyType().getDimSize(0));
+}
+
+llvm::json::Object mlir::attn::kernelManifestEntry(VarlenAttentionOp op,
+                                                   const KernelSpec &spec) {
+  llvm::json::Object entry = kernel::manifestFields(op, spec);
+  entry["op"] = "varlen_attention";
+  entry["has_lse"] = static_cast<bool>(op.getLse());
+  addPackedSizeFields(op, entry);
+  return entry;
+}
+
+//===----------------------------------------------------------------------===//
+// Backward
+//===----------------------------------------------------------------------===//
+
+FailureOr<GradKernelSpecs> mlir::attn::describePackedAttentionGradKernels(
+    VarlenAttentionGradOp op, int64_t n, KernelChoice choice,
+    GradKernelOptions options) {
+  if (failed(checkPackedShapes(op)))
+    return failure();
+  if (choice == KernelChoice::CudaCore)
+    return op.emitOpError("GPU code generation: packed batches have no "
+                          "CUDA-core backward (--kernel=cuda-core)");
+  std::string whyNot;
+  if (!tcgrad::isEligible(op, options.smVersion, whyNot))
+    return op.emitOpError("GPU code generation: packed batches need the "
+                          "tensor-core backward, which does not apply: ")
+           << whyNot;
+  return tcgrad::describeKernels(op, n, options);
+}
+
+LogicalResult mlir::attn::buildPackedAttentionGradKernels(
+    OpBuilder &b, gpu::GPUModuleOp module, VarlenAttentionGradOp op,
+    const GradKernelSpecs &specs) {
+  for (const KernelSpec &spec : specs.kernels)
+    tcgrad::buildKernel(b, module, op, spec);
+  return success();
+}
+
+llvm::json::Object mlir::attn::kernelManifestEntry(VarlenAttentionGradOp op,
+                                                   const GradKernelSpecs &specs,
+                                                   const KernelSpec &spec,
+                                                   StringRef forwardKernel) {
+  llvm::json::Object entry =
+      kernel::gradManifestFields(op, specs, spec, forwardKernel);
+  entry["op"] = "varlen_attention_grad";
+  addPackedSizeFields(op, entry);
   return entry;
 }

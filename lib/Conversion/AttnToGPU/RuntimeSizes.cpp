@@ -3,6 +3,9 @@
 #include "RuntimeSizes.h"
 #include "KernelCommon.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/TypeSwitch.h"
+
 using namespace mlir;
 using namespace mlir::attn;
 using namespace mlir::attn::kernel;
@@ -127,4 +130,51 @@ LogicalResult kernel::checkKernelShapes(AttentionOpInterface op) {
            << ": the kernels' grid has one block row per head and per batch "
               "entry, and CUDA allows at most 65535 in each";
   return success();
+}
+
+int64_t kernel::packedBatch(AttentionOpInterface op) {
+  Value offsets = TypeSwitch<Operation *, Value>(op.getOperation())
+                      .Case<VarlenAttentionOp, VarlenAttentionGradOp>(
+                          [](auto packed) { return packed.getCuSeqlensQ(); })
+                      .Default([](Operation *) { return Value(); });
+  assert(offsets && "not a packed op");
+  int64_t count = cast<ShapedType>(offsets.getType()).getDimSize(0);
+  return ShapedType::isDynamic(count) ? count : count - 1;
+}
+
+void kernel::appendPackedSizeParams(AttentionOpInterface op,
+                                    SmallVectorImpl<KernelParam> &params) {
+  if (ShapedType::isDynamic(packedBatch(op)))
+    params.push_back(sizeParam("batch"));
+  if (op.getQueryType().isDynamicDim(0))
+    params.push_back(sizeParam("total_query_tokens"));
+  if (op.getKeyType().isDynamicDim(0))
+    params.push_back(sizeParam("total_key_tokens"));
+}
+
+Value kernel::sizeValue(OpBuilder &b, Location loc, int64_t size, Value arg) {
+  if (!ShapedType::isDynamic(size))
+    return arith::ConstantIndexOp::create(b, loc, size);
+  assert(arg && "a dynamic size needs its kernel argument");
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), arg);
+}
+
+kernel::PackedSequence kernel::PackedSequence::load(OpBuilder &b, Location loc,
+                                                    Value cuSeqlensQ,
+                                                    Value cuSeqlensK,
+                                                    Value seq) {
+  auto offsetAt = [&](Value offsets, Value i) -> Value {
+    Value v = memref::LoadOp::create(b, loc, offsets, ValueRange{i});
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  };
+  Value next = arith::AddIOp::create(
+      b, loc, seq, arith::ConstantIndexOp::create(b, loc, 1));
+  PackedSequence s;
+  s.queryToken0 = offsetAt(cuSeqlensQ, seq);
+  s.keyToken0 = offsetAt(cuSeqlensK, seq);
+  s.queryLen = Extent::dynamic(arith::SubIOp::create(
+      b, loc, offsetAt(cuSeqlensQ, next), s.queryToken0));
+  s.keyLen = Extent::dynamic(arith::SubIOp::create(
+      b, loc, offsetAt(cuSeqlensK, next), s.keyToken0));
+  return s;
 }

@@ -150,6 +150,30 @@ struct KernelExtents {
   }
 };
 
+/// The number of sequences of a packed op (attn.varlen_attention or
+/// attn.varlen_attention_grad): its offsets' length - 1, or
+/// ShapedType::kDynamic for a run-time batch.
+int64_t packedBatch(AttentionOpInterface op);
+
+/// Appends the size parameters of a packed op's dynamic sizes, in the
+/// documented order batch, total_query_tokens, total_key_tokens
+/// (docs/kernel-manifest.md, "Packed variable-length batches").
+void appendPackedSizeParams(AttentionOpInterface op,
+                            SmallVectorImpl<KernelParam> &params);
+
+/// A static size, or the kernel's i32 argument `arg` cast to index.
+Value sizeValue(OpBuilder &b, Location loc, int64_t size, Value arg);
+
+/// Sequence `seq` of a packed batch as its blocks see it: its first query
+/// and key tokens and its lengths, read from the i32 offsets.
+struct PackedSequence {
+  Value queryToken0, keyToken0;
+  Extent queryLen = 0, keyLen = 0;
+
+  static PackedSequence load(OpBuilder &b, Location loc, Value cuSeqlensQ,
+                             Value cuSeqlensK, Value seq);
+};
+
 } // namespace mlir::attn::kernel
 
 #endif // ATTNOPT_LIB_CONVERSION_ATTNTOGPU_RUNTIMESIZES_H

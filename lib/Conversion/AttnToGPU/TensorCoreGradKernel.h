@@ -34,7 +34,7 @@ std::optional<int64_t> chooseKeyBlock(int64_t requested, bool atomicDq,
 /// capability `smVersion` (80, 90): f16/bf16, D and Dv multiples of 8 (16-byte
 /// rows) up to 256 whose kernels' shared memory fits the chip; when not,
 /// `why` says why.
-bool isEligible(AttentionGradOp op, int64_t smVersion, std::string &why);
+bool isEligible(AttentionOpInterface op, int64_t smVersion, std::string &why);
 
 /// The head dim of the mma.sync kernels' tiles: D (or Dv) rounded up to the
 /// k-step of 16, the padding columns zero-filled by the copies
@@ -93,13 +93,24 @@ int64_t dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion);
 /// "dkdv_dq" with `keyBlock` keys per block, "dq" with `queryRows` rows per
 /// block; 0 for the others). `warpgroupMma`: the wgmma key-block kernel
 /// (unpadded core-matrix tiles).
-int64_t sharedMemoryBytes(AttentionGradOp op, StringRef stage,
+int64_t sharedMemoryBytes(AttentionOpInterface op, StringRef stage,
                           int64_t queryRows, int64_t keyBlock,
                           bool warpgroupMma);
 
-/// Emits the body of `func` (arguments in manifest order) for spec.stage.
-void emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionGradOp op,
+/// Emits the body of `func` (arguments in manifest order) for spec.stage,
+/// of an attn.attention_grad or attn.varlen_attention_grad `op`.
+void emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionOpInterface op,
                 const KernelSpec &spec);
+
+/// The tensor-core group of an attn.attention_grad or
+/// attn.varlen_attention_grad `op` (AttentionGradKernelBuilder.cpp; the op
+/// eligible, isEligible), kernels named attn_bwd_<stage>_<n>.
+FailureOr<GradKernelSpecs> describeKernels(AttentionOpInterface op, int64_t n,
+                                           const GradKernelOptions &options);
+
+/// Appends the kernel of `spec` (one of describeKernels's) to `module`.
+void buildKernel(OpBuilder &b, gpu::GPUModuleOp module, AttentionOpInterface op,
+                 const KernelSpec &spec);
 
 } // namespace mlir::attn::tcgrad
 

@@ -127,19 +127,20 @@ using kernel::kPosInf;
 
 class GradEmitter : public MmaEmitterBase {
 public:
-  GradEmitter(OpBuilder &b, AttentionGradOp op, const KernelSpec &spec)
+  GradEmitter(OpBuilder &b, AttentionOpInterface op, const KernelSpec &spec)
       : MmaEmitterBase(b, op.getLoc(), op.getQueryType().getElementType(),
-                       op.getQueryType().getDimSize(3), spec.block[0]),
+                       op.getHeadDimSize(), spec.block[0]),
         op(op), spec(spec), mods(ScoreModifiers::get(op)),
-        dropP(op.getDropoutP().convertToFloat()) {
-    auto q = op.getQueryType();
-    heads = q.getDimSize(1);
+        dropP(op.getDropoutP().convertToFloat()), packed(op.isPacked()) {
+    // Dimension 1 is the head count in the dense and the packed layouts.
+    heads = op.getQueryType().getDimSize(1);
     kvHeads = op.getKeyType().getDimSize(1);
-    valueDim = op.getValueType().getDimSize(3);
+    valueDim = op.getValueDimSize();
     group = heads / kvHeads;
-    // Static here; setUp binds the run-time ones to the kernel's arguments.
-    queryLen = q.getDimSize(2);
-    keyLen = op.getKeyType().getDimSize(2);
+    // Static here; setUp binds the run-time ones to the kernel's arguments
+    // (a packed batch's to its block's sequence).
+    queryLen = op.getUniformQueryLen();
+    keyLen = op.getUniformKeyLen();
     if (queryLen.isStatic())
       paddedLen = roundUp(queryLen.getStatic(), kBlock);
     tileDimQK = tcgrad::tileDim(headDim);
@@ -199,7 +200,8 @@ private:
   /// head's group, visible query block) pairs of key block k0, flattened
   /// into steps 0 .. total - 1.
   struct KeyBlockSchedule {
-    Value kvHead, k0, kvRowBase, firstQ, numQ, total;
+    Value kvHead, k0, firstQ, numQ, total;
+    GlobalRows kvRows{Value()};
   };
   KeyBlockSchedule scheduleKeyBlock(Value kBlockIdx, Value kvHead,
                                     int64_t keyBlock);
@@ -213,9 +215,15 @@ private:
   /// The query head and the first query of step `it`.
   Value headOf(const KeyBlockSchedule &sched, Value it);
   Value queryBlockStart(const KeyBlockSchedule &sched, Value it);
-  /// Global row of query 0 of head h, and the workspace row of query q of
-  /// head h (paddedLen rows per head).
-  Value queryRowBase(Value h);
+  /// The global rows of query head h's queries, and of kv head kvHead's
+  /// keys: consecutive for a dense op, token-major (step = heads) for a
+  /// packed batch.
+  GlobalRows queryRows(Value h);
+  GlobalRows keyRows(Value kvHead);
+  /// The lse element of query q of head h ([B, Hq, Lq], or [Hq, Tq] packed).
+  Value lseIndex(Value h, Value q);
+  /// The workspace row of query q of head h (paddedLen rows per head, or a
+  /// packed batch's W rows per head from the sequence's P_b).
   Value paddedRow(Value h, Value q);
   /// cp.async of the 64 staged lse·log2(e) and D_i values of head h's query
   /// block q0 into `stage` of lseS / deltaS (threads 0-15, 16 bytes each).
@@ -230,13 +238,30 @@ private:
   /// Binds the run-time sizes of the unpacked arguments (queryLen, keyLen,
   /// paddedLen, maskDims).
   void bindSizes();
+  /// Binds a packed batch's block to its sequence bIdx: qToken0, kToken0,
+  /// queryLen, keyLen, totalQueryTokens, workspaceRows, workspaceRow0.
+  void bindPackedSequence();
+  /// Packed batch: an scf.if around the rest of the kernel, entered when
+  /// the block's first row `start()` is inside its sequence's `len` (the
+  /// grid covers the longest sequence); null (no branch, `start` not
+  /// called) for a dense op, whose grid is exact. Uniform per block, before
+  /// any barrier.
+  scf::IfOp enterLiveBlock(function_ref<Value()> start, kernel::Extent len);
+  /// Closes enterLiveBlock's branch (if any) before the kernel's return.
+  void leaveLiveBlock(scf::IfOp live);
   /// Sets up tid, warp, lane, g, t4, the dynamic shared memory base, and
   /// unpacks the arguments; returns blockIdx.x.
   Value setUp(gpu::GPUFuncOp func);
-  /// setUp for the kernels over query blocks without tensor cores (prep,
-  /// dq_convert): the block's first query q0, the global row of its head's
-  /// query 0, and the workspace row of q0.
-  std::tuple<Value, Value, Value> setUpQueryBlock(gpu::GPUFuncOp func);
+  /// The block of a kernel over query blocks without tensor cores (prep,
+  /// dq_convert): its first query q0, query head h, the global rows of the
+  /// head's queries, and the workspace row of q0.
+  struct QueryBlock {
+    Value q0, h;
+    GlobalRows rows{Value()};
+    Value paddedRow0;
+  };
+  /// setUp for those kernels.
+  QueryBlock setUpQueryBlock(gpu::GPUFuncOp func);
   /// A view of the dynamic shared memory at `byteOff`.
   Value view(int64_t byteOff, ArrayRef<int64_t> shape, Type type);
 
@@ -311,19 +336,23 @@ private:
   /// `rows`: one 8-byte shared load per pair (the second load of the pair is
   /// the same instruction, CSE'd).
   Value loadRowPair(Value rows, Value stage, int64_t nt, int64_t which);
-  /// lse·log2(e) of a (clamped) row, +inf if lse = -inf or !valid.
-  Value lseLog2(Value rowC, Value valid);
+  /// lse·log2(e) of the lse element `at` (a clamped row), +inf if lse =
+  /// -inf or !valid.
+  Value lseLog2(Value at, Value valid);
   /// Stores the C fragments `acc` (rows row0 + g, row0 + g + 8 of a
-  /// [rows][width] tile) times `scale` to `dest` at global row rowBase + row
+  /// [rows][width] tile) times `scale` to `dest` at the global rows `rows`
   /// for rows < limit.
   void storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
-                      Value rowBase, Value row0, kernel::Extent limit,
+                      GlobalRows rows, Value row0, kernel::Extent limit,
                       int64_t width);
 
-  AttentionGradOp op;
+  AttentionOpInterface op;
   const KernelSpec &spec;
   ScoreModifiers mods, maskedMods, plainMods;
   float dropP;
+  /// A packed variable-length batch (attn.varlen_attention_grad): block z
+  /// is sequence z (bindPackedSequence), rows are token-major.
+  bool packed;
   bool foldScale;
   int64_t heads, kvHeads, valueDim, group;
   /// The sequence lengths: static, or the kernel's run-time arguments
@@ -340,6 +369,11 @@ private:
   kernel::Extent paddedLen = ShapedType::kDynamic;
   GradKernelArguments args;
   Value dyn, smemBase, warp, lane, g, t4, bIdx;
+  /// Packed batch: the sequence's first query and key tokens, the query
+  /// token total (lse is [Hq, Tq]), the workspaces' rows per head (W) and
+  /// the sequence's first workspace row (P_b; docs/kernel-manifest.md,
+  /// "Packed backward kernels").
+  Value qToken0, kToken0, totalQueryTokens, workspaceRows, workspaceRow0;
   /// Bytes from the dynamic shared memory's start to smemBase (null: 0),
   /// where a kernel aligns its tiles (emitKeyBlocksWarpgroup).
   Value viewShift;
@@ -360,11 +394,47 @@ void GradEmitter::bindSizes() {
     maskDims = kernel::maskExtents(op.getMask().getType(), sizes);
 }
 
+void GradEmitter::bindPackedSequence() {
+  kernel::PackedSequence seq = kernel::PackedSequence::load(
+      b, loc, args.cuSeqlensQ, args.cuSeqlensK, bIdx);
+  qToken0 = seq.queryToken0;
+  kToken0 = seq.keyToken0;
+  queryLen = seq.queryLen;
+  keyLen = seq.keyLen;
+  totalQueryTokens = kernel::sizeValue(
+      b, loc, op.getQueryType().getDimSize(0), args.totalQueryTokens);
+  Value batch =
+      kernel::sizeValue(b, loc, kernel::packedBatch(op), args.batch);
+  // W = 4 ceil(Tq / 4) + 68 B and P_b = 4 ceil(cu_seqlens_q[b] / 4) + 68 b:
+  // each sequence's rows start 16-byte aligned (the key-block kernels copy
+  // them 16 bytes at a time) and span its length rounded up to 64 without
+  // reaching the next sequence's (P_(b+1) - P_b >= L_b - 3 + 68).
+  auto alignedTo4 = [&](Value v) { return mul(divu(add(v, 3), 4), 4); };
+  workspaceRows = add(alignedTo4(totalQueryTokens), mul(batch, 68));
+  workspaceRow0 = add(alignedTo4(qToken0), mul(bIdx, 68));
+}
+
+scf::IfOp GradEmitter::enterLiveBlock(function_ref<Value()> start,
+                                      kernel::Extent len) {
+  if (!packed)
+    return nullptr;
+  auto live = scf::IfOp::create(b, loc, lessThan(start(), len),
+                                /*withElseRegion=*/false);
+  b.setInsertionPoint(live.thenBlock()->getTerminator());
+  return live;
+}
+
+void GradEmitter::leaveLiveBlock(scf::IfOp live) {
+  if (live)
+    b.setInsertionPointAfter(live);
+}
+
 Value GradEmitter::setUp(gpu::GPUFuncOp func) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
   args = GradKernelArguments::unpack(entry, spec);
-  bindSizes();
+  if (!packed)
+    bindSizes();
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   dyn = gpu::DynamicSharedMemoryOp::create(
@@ -378,15 +448,18 @@ Value GradEmitter::setUp(gpu::GPUFuncOp func) {
   g = divu(lane, 4);
   t4 = remu(lane, 4);
   bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  if (packed)
+    bindPackedSequence(); // reads the offsets at the sequence bIdx
   return gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
 }
 
-std::tuple<Value, Value, Value>
-GradEmitter::setUpQueryBlock(gpu::GPUFuncOp func) {
-  Value q0 = mul(setUp(func), kBlock);
-  Value head =
-      add(mul(bIdx, heads), gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
-  return {q0, mul(head, queryLen), add(mul(head, paddedLen), q0)};
+GradEmitter::QueryBlock GradEmitter::setUpQueryBlock(gpu::GPUFuncOp func) {
+  QueryBlock qb;
+  qb.q0 = mul(setUp(func), kBlock);
+  qb.h = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  qb.rows = queryRows(qb.h);
+  qb.paddedRow0 = paddedRow(qb.h, qb.q0);
+  return qb;
 }
 
 Value GradEmitter::view(int64_t byteOff, ArrayRef<int64_t> shape, Type type) {
@@ -438,7 +511,12 @@ Value GradEmitter::exponent(Value raw, Value bI, Value hI, Value query,
 Value GradEmitter::dropoutFactor(Value bI, Value hI, Value query, Value key) {
   if (dropP <= 0.0f)
     return Value();
-  DropoutPosition pos{bI, hI, query, key, idx(heads), size(queryLen)};
+  // A packed batch draws at its tokens' coordinates in the batch-1 form
+  // (docs/semantics.md, section 14.3), as its forward kernel does.
+  DropoutPosition pos =
+      packed ? DropoutPosition{idx(0),           hI,         add(qToken0, query),
+                               add(kToken0, key), idx(heads), totalQueryTokens}
+             : DropoutPosition{bI, hI, query, key, idx(heads), size(queryLen)};
   Value keep = emitDropoutKeep(b, loc, args.seed, args.offset, pos, dropP);
   return arith::SelectOp::create(b, loc, keep, f32(1.0f / (1.0f - dropP)),
                                  f32(0.0f));
@@ -540,8 +618,8 @@ Value GradEmitter::loadRowPair(Value rows, Value stage, int64_t nt,
   return vector::ExtractOp::create(b, loc, pair, which);
 }
 
-Value GradEmitter::lseLog2(Value rowC, Value valid) {
-  Value l = memref::LoadOp::create(b, loc, args.lse, rowC);
+Value GradEmitter::lseLog2(Value at, Value valid) {
+  Value l = memref::LoadOp::create(b, loc, args.lse, at);
   Value noKey =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l, f32(kNegInf));
   Value empty = arith::OrIOp::create(
@@ -553,7 +631,7 @@ Value GradEmitter::lseLog2(Value rowC, Value valid) {
 }
 
 void GradEmitter::storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
-                                 Value rowBase, Value row0,
+                                 GlobalRows rows, Value row0,
                                  kernel::Extent limit, int64_t width) {
   auto pairTy = VectorType::get({2}, elt);
   // Only the real columns: a padded tile's last n-tiles are not stored.
@@ -571,7 +649,7 @@ void GradEmitter::storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
             b, loc, pairTy,
             ValueRange{arith::TruncFOp::create(b, loc, elt, lo),
                        arith::TruncFOp::create(b, loc, elt, hi)});
-        Value at = add(mul(add(rowBase, row), width),
+        Value at = add(mul(globalRow(rows, row), width),
                        add(mul(t4, 2), 8 * static_cast<int64_t>(nt)));
         vector::StoreOp::create(b, loc, pair, dest, ValueRange{at},
                                 /*nontemporal=*/false, llvm::MaybeAlign(4));
@@ -697,7 +775,9 @@ void GradEmitter::addToDqAccum(ArrayRef<Frag> frags, int64_t mTiles, Value row0,
 //===----------------------------------------------------------------------===//
 
 void GradEmitter::emitPrep(gpu::GPUFuncOp func) {
-  auto [q0, headRow, paddedRow0] = setUpQueryBlock(func);
+  QueryBlock qb = setUpQueryBlock(func);
+  Value q0 = qb.q0, paddedRow0 = qb.paddedRow0;
+  scf::IfOp live = enterLiveBlock([&] { return q0; }, queryLen);
   auto chunkTy = VectorType::get({8}, elt);
 
   // Two threads per row, each over half of Dv (whole 8-column chunks: Dv a
@@ -705,7 +785,8 @@ void GradEmitter::emitPrep(gpu::GPUFuncOp func) {
   Value r = divu(tid, 2), part = remu(tid, 2);
   Value query = add(q0, r);
   Value valid = lessThan(query, queryLen);
-  Value rowC = add(headRow, clampToLast(query, queryLen));
+  Value queryC = clampToLast(query, queryLen);
+  Value rowC = globalRow(qb.rows, queryC);
   auto loadDO = [&](Value col) -> Value {
     return vector::LoadOp::create(b, loc, chunkTy, args.gradOutput,
                                   ValueRange{add(mul(rowC, valueDim), col)},
@@ -722,7 +803,8 @@ void GradEmitter::emitPrep(gpu::GPUFuncOp func) {
     memref::StoreOp::create(
         b, loc, arith::SelectOp::create(b, loc, valid, dot, f32(0.0f)),
         args.rowDot, at);
-    memref::StoreOp::create(b, loc, lseLog2(rowC, valid), args.lseLog2, at);
+    memref::StoreOp::create(b, loc, lseLog2(lseIndex(qb.h, queryC), valid),
+                            args.lseLog2, at);
   });
 
   if (args.dqAccum) {
@@ -738,6 +820,7 @@ void GradEmitter::emitPrep(gpu::GPUFuncOp func) {
       LLVM::StoreOp::create(b, loc, zeros, ptr, /*alignment=*/16);
     }
   }
+  leaveLiveBlock(live);
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -746,7 +829,9 @@ void GradEmitter::emitPrep(gpu::GPUFuncOp func) {
 //===----------------------------------------------------------------------===//
 
 void GradEmitter::emitDqConvert(gpu::GPUFuncOp func) {
-  auto [q0, headRow, paddedRow0] = setUpQueryBlock(func);
+  QueryBlock qb = setUpQueryBlock(func);
+  Value q0 = qb.q0, paddedRow0 = qb.paddedRow0;
+  scf::IfOp live = enterLiveBlock([&] { return q0; }, queryLen);
   auto quadTy = VectorType::get({4}, b.getF32Type());
   auto outTy = VectorType::get({8}, elt);
   auto wideTy = VectorType::get({8}, b.getF32Type());
@@ -771,10 +856,11 @@ void GradEmitter::emitDqConvert(gpu::GPUFuncOp func) {
           b, loc, outTy, arith::MulFOp::create(b, loc, wide, scale));
       vector::StoreOp::create(
           b, loc, v, args.gradQuery,
-          ValueRange{add(mul(add(headRow, add(q0, r)), headDim), col)},
+          ValueRange{add(mul(globalRow(qb.rows, add(q0, r)), headDim), col)},
           /*nontemporal=*/false, llvm::MaybeAlign(16));
     });
   }
+  leaveLiveBlock(live);
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -787,7 +873,7 @@ GradEmitter::scheduleKeyBlock(Value kBlockIdx, Value kvHead, int64_t keyBlock) {
   KeyBlockSchedule sched;
   sched.kvHead = kvHead;
   sched.k0 = mul(kBlockIdx, keyBlock);
-  sched.kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
+  sched.kvRows = keyRows(kvHead);
   Value keysInBlock = arith::MinSIOp::create(
       b, loc, idx(keyBlock),
       arith::SubIOp::create(b, loc, size(keyLen), sched.k0));
@@ -826,11 +912,28 @@ Value GradEmitter::queryBlockStart(const KeyBlockSchedule &sched, Value it) {
              kBlock);
 }
 
-Value GradEmitter::queryRowBase(Value h) {
-  return mul(add(mul(bIdx, heads), h), queryLen);
+GlobalRows GradEmitter::queryRows(Value h) {
+  // Token t of head h is row t * H + h of the packed [T * H, D] view.
+  if (packed)
+    return {add(mul(qToken0, heads), h), heads};
+  return {mul(add(mul(bIdx, heads), h), queryLen)};
+}
+
+GlobalRows GradEmitter::keyRows(Value kvHead) {
+  if (packed)
+    return {add(mul(kToken0, kvHeads), kvHead), kvHeads};
+  return {mul(add(mul(bIdx, kvHeads), kvHead), keyLen)};
+}
+
+Value GradEmitter::lseIndex(Value h, Value q) {
+  if (packed)
+    return add(add(mul(h, totalQueryTokens), qToken0), q);
+  return add(queryRows(h).base, q);
 }
 
 Value GradEmitter::paddedRow(Value h, Value q) {
+  if (packed)
+    return add(add(mul(h, workspaceRows), workspaceRow0), q);
   return add(mul(add(mul(bIdx, heads), h), paddedLen), q);
 }
 
@@ -938,7 +1041,10 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   packedBF16Convert = !withDq || !spec.vectorReductions;
   Value blockX = setUp(func);
   Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  if (tcgrad::keyBlockParts(headDim, valueDim) == 1) {
+  const int64_t parts = tcgrad::keyBlockParts(headDim, valueDim);
+  scf::IfOp live = enterLiveBlock(
+      [&] { return mul(divu(blockX, parts), spec.blockKV); }, keyLen);
+  if (parts == 1) {
     emitKeyBlock(blockX, kvHead, withDq, KeyBlockProducts::Both);
   } else {
     // Two blocks per key block (block-uniform branches): dV in the even
@@ -956,6 +1062,7 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
       emitKeyBlock(kBlockIdx, kvHead, false, KeyBlockProducts::KeyOnly);
     });
   }
+  leaveLiveBlock(live);
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -988,15 +1095,16 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
   const int64_t nTilesQ = kBlock / 8;
 
   KeyBlockSchedule sched = scheduleKeyBlock(kBlockIdx, kvHead, keyBlock);
-  Value k0 = sched.k0, kvRowBase = sched.kvRowBase, total = sched.total;
+  Value k0 = sched.k0, total = sched.total;
+  GlobalRows kvRows = sched.kvRows;
 
   // Prologue: K (and V for dPᵀ) once; Q, dO of the first (head, query
   // block).
   SmallVector<Value> tokens;
-  copyTile(args.key, widthQK(), kvRowBase, k0, keyLen, keyBlock, kS,
+  copyTile(args.key, widthQK(), kvRows, k0, keyLen, keyBlock, kS,
            ValueRange{}, tokens);
   if (wantDK)
-    copyTile(args.value, widthV(), kvRowBase, k0, keyLen, keyBlock, vS,
+    copyTile(args.value, widthV(), kvRows, k0, keyLen, keyBlock, vS,
              ValueRange{}, tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value kvGroup =
@@ -1004,7 +1112,7 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
   auto issue = [&](Value it, Value stage) {
     SmallVector<Value> ts;
     Value h = headOf(sched, it);
-    Value base = queryRowBase(h);
+    GlobalRows base = queryRows(h);
     Value q0 = queryBlockStart(sched, it);
     copyTile(args.query, widthQK(), base, q0, queryLen, kBlock, qS,
              ValueRange{stage}, ts);
@@ -1129,10 +1237,10 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
       dV[nt][e] = loop[4 * (nTilesDK + nt) + e];
   Value warpKey0 = add(k0, mul(warp, 16));
   if (wantDK)
-    storeFragments(dK, mods.scale, args.gradKey, kvRowBase, warpKey0, keyLen,
+    storeFragments(dK, mods.scale, args.gradKey, kvRows, warpKey0, keyLen,
                    headDim);
   if (wantDV)
-    storeFragments(dV, 1.0f, args.gradValue, kvRowBase, warpKey0, keyLen,
+    storeFragments(dV, 1.0f, args.gradValue, kvRows, warpKey0, keyLen,
                    valueDim);
 }
 
@@ -1145,6 +1253,8 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   packedF16Convert = true;
   Value kBlockIdx = setUp(func);
   Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  scf::IfOp live = enterLiveBlock(
+      [&] { return mul(kBlockIdx, spec.blockKV); }, keyLen);
   // One warpgroup per 64 keys; warp w still owns keys [16w, 16w + 16) (the
   // rows of a wgmma accumulator that warp w % 4 of its warpgroup holds), so
   // every C fragment has the mma.sync layout of emitKeyBlocks.
@@ -1172,13 +1282,14 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
       withDq ? view(dsOff, {keyBlock * kBlock / 2}, b.getI32Type()) : Value();
 
   KeyBlockSchedule sched = scheduleKeyBlock(kBlockIdx, kvHead, keyBlock);
-  Value k0 = sched.k0, kvRowBase = sched.kvRowBase, total = sched.total;
+  Value k0 = sched.k0, total = sched.total;
+  GlobalRows kvRows = sched.kvRows;
 
   SmallVector<Value> tokens;
-  copyTileSwizzled128(args.key, TileRowWidth::exact(headDim), kvRowBase, k0,
+  copyTileSwizzled128(args.key, TileRowWidth::exact(headDim), kvRows, k0,
                       keyLen, keyBlock, tiles, idx(kOff / kOperandBytes),
                       tokens);
-  copyTileSwizzled128(args.value, TileRowWidth::exact(headDim), kvRowBase, k0,
+  copyTileSwizzled128(args.value, TileRowWidth::exact(headDim), kvRows, k0,
                       keyLen, keyBlock, tiles, idx(vOff / kOperandBytes),
                       tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
@@ -1187,7 +1298,7 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   auto issue = [&](Value it, Value stage) {
     SmallVector<Value> ts;
     Value h = headOf(sched, it);
-    Value base = queryRowBase(h);
+    GlobalRows base = queryRows(h);
     Value q0 = queryBlockStart(sched, it);
     Value stageElts = mul(stage, qTile / kOperandBytes);
     copyTileSwizzled128(args.query, TileRowWidth::exact(headDim), base, q0,
@@ -1347,10 +1458,11 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   SmallVector<Frag> dK = fragsOf(ArrayRef<Value>(results).take_front(accs)),
                     dV = fragsOf(ArrayRef<Value>(results).drop_front(accs));
   Value warpKey0 = add(k0, mul(warp, 16));
-  storeFragments(dK, mods.scale, args.gradKey, kvRowBase, warpKey0, keyLen,
+  storeFragments(dK, mods.scale, args.gradKey, kvRows, warpKey0, keyLen,
                  headDim);
-  storeFragments(dV, 1.0f, args.gradValue, kvRowBase, warpKey0, keyLen,
+  storeFragments(dV, 1.0f, args.gradValue, kvRows, warpKey0, keyLen,
                  valueDim);
+  leaveLiveBlock(live);
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -1366,34 +1478,34 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   const int64_t kTileBytes = kBlock * strideQK * kOperandBytes,
                 vTileBytes = kBlock * strideV * kOperandBytes;
   // Query rows per block: one warp per 16 (spec.blockQ, tcgrad::dqRows).
-  const int64_t queryRows = spec.blockQ;
-  assert(queryRows == 16 * (threads / 32) && "one warp per 16 query rows");
+  const int64_t blockRows = spec.blockQ;
+  assert(blockRows == 16 * (threads / 32) && "one warp per 16 query rows");
   const tcgrad::DqLayout layout =
-      tcgrad::dqLayout(tileDimQK, tileDimV, queryRows);
+      tcgrad::dqLayout(tileDimQK, tileDimV, blockRows);
   const int64_t qOff = layout.queries, dOOff = layout.gradOutputs,
                 kOff = layout.keys, vOff = layout.values;
-  Value qS = view(qOff, {queryRows, strideQK}, elt);
-  Value dOS = view(dOOff, {queryRows, strideV}, elt);
+  Value qS = view(qOff, {blockRows, strideQK}, elt);
+  Value dOS = view(dOOff, {blockRows, strideV}, elt);
   Value kS = view(kOff, {2, kBlock, strideQK}, elt);
   Value vS = view(vOff, {2, kBlock, strideV}, elt);
   const int64_t kStepsD = tileDimQK / 16, kStepsDv = tileDimV / 16;
   const int64_t nTilesK = kBlock / 8, nTilesDQ = tileDimQK / 8;
   const bool keyGuard = !keyLen.isMultipleOf(kBlock);
 
-  Value q0 = mul(qBlockIdx, queryRows);
+  Value q0 = mul(qBlockIdx, blockRows);
+  scf::IfOp live = enterLiveBlock([&] { return q0; }, queryLen);
   Value kvHead = divu(hIdx, group);
-  Value qRowBase = mul(add(mul(bIdx, heads), hIdx), queryLen);
-  Value kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
+  GlobalRows qRows = queryRows(hIdx), kvRows = keyRows(kvHead);
   Value rowsInBlock =
-      arith::MinSIOp::create(b, loc, idx(queryRows),
+      arith::MinSIOp::create(b, loc, idx(blockRows),
                              arith::SubIOp::create(b, loc, size(queryLen), q0));
   auto [first, last] = emitVisibleKeyBlocks(
       b, loc, mods, q0, rowsInBlock, size(queryLen), size(keyLen), kBlock);
 
   SmallVector<Value> tokens;
-  copyTile(args.query, widthQK(), qRowBase, q0, queryLen, queryRows, qS,
+  copyTile(args.query, widthQK(), qRows, q0, queryLen, blockRows, qS,
            ValueRange{}, tokens);
-  copyTile(args.gradOutput, widthV(), qRowBase, q0, queryLen, queryRows, dOS,
+  copyTile(args.gradOutput, widthV(), qRows, q0, queryLen, blockRows, dOS,
            ValueRange{}, tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value qGroup =
@@ -1401,9 +1513,9 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   auto issue = [&](Value kb, Value stage) {
     SmallVector<Value> ts;
     Value key0 = mul(kb, kBlock);
-    copyTile(args.key, widthQK(), kvRowBase, key0, keyLen, kBlock, kS,
+    copyTile(args.key, widthQK(), kvRows, key0, keyLen, kBlock, kS,
              ValueRange{stage}, ts);
-    copyTile(args.value, widthV(), kvRowBase, key0, keyLen, kBlock, vS,
+    copyTile(args.value, widthV(), kvRows, key0, keyLen, kBlock, vS,
              ValueRange{stage}, ts);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
@@ -1419,8 +1531,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
                     clampToLast(rows[1], queryLen)};
   Value lse2[2], delta[2];
   for (int64_t r = 0; r < 2; ++r) {
-    Value rowG = add(qRowBase, rowsC[r]);
-    lse2[r] = lseLog2(rowG, lessThan(rows[r], queryLen));
+    Value rowG = globalRow(qRows, rowsC[r]);
+    lse2[r] = lseLog2(lseIndex(hIdx, rowsC[r]), lessThan(rows[r], queryLen));
     // The quad's four threads each take Dv / 4 columns of the row (whole
     // 8-column chunks: Dv a multiple of 32), else every fourth chunk.
     Value smemRow = add(mul(warp, 16), add(g, 8 * r));
@@ -1526,18 +1638,18 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   for (int64_t nt = 0; nt < nTilesDQ; ++nt)
     for (int64_t e = 0; e < 4; ++e)
       dQ[nt][e] = loop[4 * nt + e];
-  storeFragments(dQ, mods.scale, args.gradQuery, qRowBase,
+  storeFragments(dQ, mods.scale, args.gradQuery, qRows,
                  add(q0, mul(warp, 16)), queryLen, headDim);
+  leaveLiveBlock(live);
   gpu::ReturnOp::create(b, loc);
 }
 
 } // namespace
 
-bool tcgrad::isEligible(AttentionGradOp op, int64_t smVersion,
+bool tcgrad::isEligible(AttentionOpInterface op, int64_t smVersion,
                         std::string &why) {
   Type elt = op.getQueryType().getElementType();
-  int64_t d = op.getQueryType().getDimSize(3),
-          dv = op.getValueType().getDimSize(3);
+  int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
   if (!elt.isF16() && !elt.isBF16()) {
     why = "the element type is not f16 or bf16";
     return false;
@@ -1651,12 +1763,11 @@ int64_t tcgrad::dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion) {
              : kBlock;
 }
 
-int64_t tcgrad::sharedMemoryBytes(AttentionGradOp op, StringRef stage,
+int64_t tcgrad::sharedMemoryBytes(AttentionOpInterface op, StringRef stage,
                                   int64_t queryRows, int64_t keyBlock,
                                   bool warpgroupMma) {
   // The wgmma tiles are unpadded (D = Dv = 64, 128).
-  const int64_t d = op.getQueryType().getDimSize(3),
-                dv = op.getValueType().getDimSize(3);
+  const int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
   if (stage == "dkdv" || stage == "dkdv_dq")
     return keyBlockLayout(warpgroupMma ? d : tileDim(d),
                           warpgroupMma ? dv : tileDim(dv), keyBlock,
@@ -1667,8 +1778,8 @@ int64_t tcgrad::sharedMemoryBytes(AttentionGradOp op, StringRef stage,
   return 0; // prep and dq_convert
 }
 
-void tcgrad::emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionGradOp op,
-                        const KernelSpec &spec) {
+void tcgrad::emitKernel(OpBuilder &b, gpu::GPUFuncOp func,
+                        AttentionOpInterface op, const KernelSpec &spec) {
   GradEmitter emitter(b, op, spec);
   if (spec.stage == "prep")
     emitter.emitPrep(func);

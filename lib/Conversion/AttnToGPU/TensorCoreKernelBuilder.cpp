@@ -460,22 +460,14 @@ void TensorCoreEmitter::setThreadCoordinates() {
 }
 
 void TensorCoreEmitter::bindPackedSequence(const KernelArguments &args) {
-  auto offsetAt = [&](Value offsets, Value i) -> Value {
-    Value v = memref::LoadOp::create(b, loc, offsets, ValueRange{i});
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-  };
-  Value next = add(bIdx, 1);
-  qToken0 = offsetAt(args.cuSeqlensQ, bIdx);
-  kToken0 = offsetAt(args.cuSeqlensK, bIdx);
-  queryLen = kernel::Extent::dynamic(
-      arith::SubIOp::create(b, loc, offsetAt(args.cuSeqlensQ, next), qToken0));
-  keyLen = kernel::Extent::dynamic(
-      arith::SubIOp::create(b, loc, offsetAt(args.cuSeqlensK, next), kToken0));
-  totalQueryTokens = args.totalQueryTokens
-                         ? arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                                      args.totalQueryTokens)
-                               .getResult()
-                         : idx(op.getQueryType().getDimSize(0));
+  kernel::PackedSequence seq = kernel::PackedSequence::load(
+      b, loc, args.cuSeqlensQ, args.cuSeqlensK, bIdx);
+  qToken0 = seq.queryToken0;
+  kToken0 = seq.keyToken0;
+  queryLen = seq.queryLen;
+  keyLen = seq.keyLen;
+  totalQueryTokens = kernel::sizeValue(
+      b, loc, op.getQueryType().getDimSize(0), args.totalQueryTokens);
   // Token t of head h is row t * H + h of the [T * H, D] view.
   qRowBase = add(mul(qToken0, heads), hIdx);
   qRowStep = heads;

@@ -237,6 +237,24 @@ llvm::json::Object kernelManifestEntry(AttentionGradOp op,
                                        const KernelSpec &spec,
                                        StringRef forwardKernel = "");
 
+/// The backward kernels of a packed variable-length batch
+/// (docs/kernel-manifest.md, "Packed backward kernels"): the tensor-core
+/// group as describeAttentionGradKernels chooses it for a dense op of
+/// run-time lengths (a diagnostic where it does not apply, or with
+/// KernelChoice::CudaCore).
+FailureOr<GradKernelSpecs>
+describePackedAttentionGradKernels(VarlenAttentionGradOp op, int64_t n,
+                                   KernelChoice choice = KernelChoice::Auto,
+                                   GradKernelOptions options = {});
+LogicalResult buildPackedAttentionGradKernels(OpBuilder &b,
+                                              gpu::GPUModuleOp module,
+                                              VarlenAttentionGradOp op,
+                                              const GradKernelSpecs &specs);
+llvm::json::Object kernelManifestEntry(VarlenAttentionGradOp op,
+                                       const GradKernelSpecs &specs,
+                                       const KernelSpec &spec,
+                                       StringRef forwardKernel = "");
+
 //===----------------------------------------------------------------------===//
 // The whole job: every attention op of a module to kernels
 //===----------------------------------------------------------------------===//
