@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """A packed variable-length forward kernel (attn.varlen_attention,
-docs/semantics.md section 14) against PyTorch on the same tensors, timed by
-bench_torch.py's timer (triton.testing.do_bench median, L2 flushed), issue 20.
+docs/semantics.md section 14), or with --train a training step (that
+forward and its attn.varlen_attention_grad group), against PyTorch on the
+same tensors, timed by bench_torch.py's timer (triton.testing.do_bench
+median, L2 flushed), issue 20.
 
     python3 bench/bench_varlen.py MANIFEST.json [--seed S] [--batch 16]
-        [--min 128] [--max 8192] [--repeat-draws N]
+        [--min 128] [--max 8192] [--repeat-draws N] [--train]
 
 Each draw: B sequence lengths log-uniform in [min, max] from the seed (the
 draw of attn-run --seqlens-dist=longtail:B:MIN:MAX --seed S; draw i uses
@@ -14,10 +16,16 @@ sequence alone (relative error max|ours - ref| / max|ref| < 2e-2) before
 anything is timed. Then, in ms, TFLOP/s of the real (unpadded) work and
 speedup = their ms / our ms:
 
-  ours        the packed kernel, one launch
+  ours        the packed kernel, one launch (--train: the forward, then
+              the backward group's kernels in manifest order)
   flash-pad   the batch padded to the longest sequence, [B, H, Lmax, D],
-  cudnn-pad   through SDPA FLASH_ATTENTION / CUDNN_ATTENTION
+  cudnn-pad   through SDPA FLASH_ATTENTION / CUDNN_ATTENTION (--train: and
+              torch.autograd.grad of q, k, v)
   cudnn-loop  the sequences one by one through SDPA CUDNN_ATTENTION
+
+--train also checks our dQ, dK and dV sequence by sequence against the
+math backend's float32 gradients (same tolerance), and counts TFLOP/s with
+3.5 times the forward's FLOPs (the backward 2.5).
 
 The padded times exclude the padding and unpadding copies (they favour
 PyTorch: a real caller pays for them). "-": the backend refuses the problem.
@@ -96,6 +104,8 @@ def parse_args(argv):
     p.add_argument("--min", type=int, default=128)
     p.add_argument("--max", type=int, default=8192)
     p.add_argument("--repeat-draws", type=int, default=1)
+    p.add_argument("--train", action="store_true",
+                   help="forward + backward (the manifest's packed gradient group)")
     a = p.parse_args(argv)
     if not (1 <= a.batch <= 65535 and 1 <= a.min <= a.max < 2 ** 31 and a.repeat_draws >= 1
             and (a.seed is None or 0 <= a.seed < 2 ** 64 - a.repeat_draws)):
@@ -143,6 +153,47 @@ def packed_inputs(k, lens, seed):
 def heads_first(t):
     """[L, H, D] token-major rows as a [1, H, L, D] view (no copy)."""
     return t.transpose(0, 1).unsqueeze(0)
+
+
+def packed_grad_buffers(ks, args, seed):
+    """The backward group's kernels and their buffers added to `args`: a
+    random grad_output, workspaces and gradients poisoned with NaN."""
+    group = [ks.kernel(n) for n, spec in ks.specs.items()
+             if spec.get("op") == "varlen_attention_grad"]
+    if not group:
+        raise ValueError("--train: the manifest has no varlen_attention_grad kernels")
+    gen = torch.Generator(device="cuda").manual_seed(seed + 1)
+    out = args["output"]
+    args["grad_output"] = torch.randn(out.shape, device="cuda", dtype=out.dtype, generator=gen)
+    for kern in group:
+        for p in kern.params():
+            if p["kind"] == "tensor" and p["name"] not in args:
+                args[p["name"]] = torch.full(p["shape"], float("nan"), device="cuda",
+                                             dtype=DTYPES[p["dtype"]])
+    return group
+
+
+def check_grads(args, lens, causal, scale, gqa):
+    """Worst relative error of our dQ, dK, dV over the sequences against the
+    math backend's float32 autograd of that sequence alone, and their NaNs."""
+    cu = offsets(lens)
+    err = 0.0
+    for b in range(len(lens)):
+        s, e = cu[b], cu[b + 1]
+        if s == e:
+            continue
+        q, kk, v = (heads_first(args[n][s:e]).float().requires_grad_()
+                    for n in ("query", "key", "value"))
+        with sdpa_kernel([SDPBackend.MATH]):
+            o = F.scaled_dot_product_attention(q, kk, v, is_causal=causal, enable_gqa=gqa,
+                                               scale=scale)
+        grads = torch.autograd.grad(o, (q, kk, v), heads_first(args["grad_output"][s:e]).float())
+        for n, g in zip(("grad_query", "grad_key", "grad_value"), grads):
+            err = max(err, rel_err(heads_first(args[n][s:e]), g))
+        del q, kk, v, o, grads
+    nans = sum(torch.isnan(args[n]).sum().item() for n in ("grad_query", "grad_key", "grad_value"))
+    torch.cuda.empty_cache()
+    return err, nans
 
 
 def reference(q, kk, v, causal, scale, gqa):
@@ -199,8 +250,20 @@ def expand_kv(t, groups):
     return t.repeat_interleave(groups, dim=1) if groups > 1 else t
 
 
-def time_padded(backend, args, lens, causal, scale, groups):
-    """The batch padded at the end to [B, H, Lmax, D] through one SDPA call.
+def sdpa_step(backend, q, kk, v, causal, scale, gqa, mask=None, grad_output=None):
+    """One SDPA call through `backend`; with `grad_output`, also the
+    gradients of q, k and v (a training step)."""
+    with sdpa_kernel([backend]):
+        o = F.scaled_dot_product_attention(q, kk, v, attn_mask=mask, is_causal=causal,
+                                           enable_gqa=gqa, scale=scale)
+    if grad_output is not None:
+        return torch.autograd.grad(o, (q, kk, v), grad_output)
+    return o
+
+
+def time_padded(backend, args, lens, causal, scale, groups, train=False):
+    """The batch padded at the end to [B, H, Lmax, D] through one SDPA call
+    (with `train`, and the gradients of the padded q, k, v).
     Causal: is_causal=True (top-left) on the padded tensors; a real query row
     i < L_b sees keys j <= i < L_b only, so the padding keys stay invisible
     and each real row gets its sequence's causal answer. Full attention: a
@@ -215,6 +278,7 @@ def time_padded(backend, args, lens, causal, scale, groups):
         return p
 
     q, kk, v = pad(args["query"]), pad(args["key"]), pad(args["value"])
+    dout = pad(args["grad_output"]) if train else None
     mask = None
     if not causal:
         mask = torch.arange(lmax, device="cuda")[None, :] < torch.tensor(lens, device="cuda")[:, None]
@@ -222,12 +286,13 @@ def time_padded(backend, args, lens, causal, scale, groups):
 
     def make(expand):
         kx, vx = (expand_kv(kk, groups), expand_kv(v, groups)) if expand else (kk, v)
+        qx = q
+        if train:
+            qx, kx, vx = (t.detach().clone().requires_grad_() for t in (q, kx, vx))
 
         def fn():
-            with sdpa_kernel([backend]):
-                return F.scaled_dot_product_attention(q, kx, vx, attn_mask=mask, is_causal=causal,
-                                                      enable_gqa=groups > 1 and not expand,
-                                                      scale=scale)
+            return sdpa_step(backend, qx, kx, vx, causal, scale, groups > 1 and not expand,
+                             mask, dout)
         return fn
 
     variants = [("", lambda: make(False))]
@@ -236,11 +301,12 @@ def time_padded(backend, args, lens, causal, scale, groups):
     return first_timed(variants)
 
 
-def time_loop(args, lens, causal, scale, groups):
-    """The sequences one by one through SDPA CUDNN_ATTENTION, a Python loop
-    over per-sequence [1, H, L_b, D] views of the packed tensors prepared in
-    advance, timed as one function; contiguous copies (and expanded KV heads)
-    if cuDNN refuses the views' strides."""
+def time_loop(args, lens, causal, scale, groups, train=False):
+    """The sequences one by one through SDPA CUDNN_ATTENTION (with `train`,
+    and their gradients), a Python loop over per-sequence [1, H, L_b, D]
+    views of the packed tensors prepared in advance, timed as one function;
+    contiguous copies (and expanded KV heads) if cuDNN refuses the views'
+    strides."""
     cu = offsets(lens)
 
     def make(copy_):
@@ -250,21 +316,25 @@ def time_loop(args, lens, causal, scale, groups):
             if copy_:
                 q, kk, v = q.contiguous(), expand_kv(kk, groups).contiguous(), \
                     expand_kv(v, groups).contiguous()
-            seqs.append((q, kk, v))
+            dout = None
+            if train:
+                q, kk, v = (t.detach().clone().requires_grad_() for t in (q, kk, v))
+                dout = heads_first(args["grad_output"][cu[b]:cu[b + 1]])
+                dout = dout.contiguous() if copy_ else dout
+            seqs.append((q, kk, v, dout))
         gqa = groups > 1 and not copy_
 
         def fn():
-            with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
-                for q, kk, v in seqs:
-                    F.scaled_dot_product_attention(q, kk, v, is_causal=causal, enable_gqa=gqa,
-                                                   scale=scale)
+            for q, kk, v, dout in seqs:
+                sdpa_step(SDPBackend.CUDNN_ATTENTION, q, kk, v, causal, scale, gqa,
+                          grad_output=dout)
         return fn
 
     return first_timed([("", lambda: make(False)),
                         ("contiguous copies, kv heads expanded", lambda: make(True))])
 
 
-def run_draw(manifest, lens, seed):
+def run_draw(manifest, lens, seed, train=False):
     """Checks and times one draw; prints the details, returns (spec, errors,
     {name: (ms, note)}) or raises."""
     ks = KernelSet(manifest, seqlens=(lens, lens))
@@ -275,35 +345,50 @@ def run_draw(manifest, lens, seed):
     groups = k["query_heads"] // k["kv_heads"]
     scale = k.get("scale")
     args = packed_inputs(k, lens, seed)
+    group = packed_grad_buffers(ks, args, seed) if train else []
     torch.cuda.synchronize()
 
+    def params_of(kern):  # the run-time sizes (i32) are bound in the spec
+        return {p["name"]: args[p["name"]] for p in kern.params() if p["kind"] != "i32"}
+
     def ours():
-        fwd.launch(**args)
+        fwd.launch(**params_of(fwd))
+        for kern in group:
+            kern.launch(**params_of(kern))
 
     ours()
     torch.cuda.synchronize()
     out_err, lse_err, nans = check(k, args, lens, causal, groups > 1)
-    errors = (out_err, lse_err, nans)
-    if not (out_err < TOLERANCE and (lse_err is None or lse_err < TOLERANCE) and nans == 0):
+    grad_err = None
+    if train:
+        grad_err, grad_nans = check_grads(args, lens, causal, scale, groups > 1)
+        nans += grad_nans
+    errors = (out_err, lse_err, nans, grad_err)
+    if not (out_err < TOLERANCE and (lse_err is None or lse_err < TOLERANCE) and nans == 0
+            and (grad_err is None or grad_err < TOLERANCE)):
         return k, errors, None  # wrong answers are not timed
     ms = {"ours": (time_ms(ours), "")}
-    ms["flash-pad"] = time_padded(SDPBackend.FLASH_ATTENTION, args, lens, causal, scale, groups)
-    ms["cudnn-pad"] = time_padded(SDPBackend.CUDNN_ATTENTION, args, lens, causal, scale, groups)
-    ms["cudnn-loop"] = time_loop(args, lens, causal, scale, groups)
+    ms["flash-pad"] = time_padded(SDPBackend.FLASH_ATTENTION, args, lens, causal, scale, groups,
+                                  train)
+    ms["cudnn-pad"] = time_padded(SDPBackend.CUDNN_ATTENTION, args, lens, causal, scale, groups,
+                                  train)
+    ms["cudnn-loop"] = time_loop(args, lens, causal, scale, groups, train)
     del args
     torch.cuda.empty_cache()
     return k, errors, ms
 
 
-def report(k, lens, seed, errors, ms, gpu):
+def report(k, lens, seed, errors, ms, gpu, train=False):
     """Prints the draw's details; returns its summary row (None if it failed)."""
-    out_err, lse_err, nans = errors
+    out_err, lse_err, nans, grad_err = errors
     err = f"out_err {out_err:.2e}" + (f" lse_err {lse_err:.2e}" if lse_err is not None else "") \
+        + (f" grad_err {grad_err:.2e}" if grad_err is not None else "") \
         + (f" nan {nans}" if nans else "")
     if ms is None:
         print(f"  FAIL (not timed): {err}", flush=True)
         return None
     flops = real_flops(lens, k["query_heads"], k["head_dim"], k["value_dim"], k["causal"] != "none")
+    flops *= 3.5 if train else 1.0
     ours_ms = ms["ours"][0]
     cells = []
     for name, (t, note) in ms.items():
@@ -317,8 +402,10 @@ def report(k, lens, seed, errors, ms, gpu):
         cells.append(f"{t:.3f} | {tf:.1f}" + ("" if name == "ours" else f" | {speedup:.3f}")
                      + (" *" if note else ""))
     print(f"  {err}", flush=True)
-    return (f"| {datetime.date.today()} | {gpu} | {shape_text(k)} | {seed} | {sum(lens)} "
-            f"(Lmax {max(lens)}) | " + " | ".join(cells) + f" | {out_err:.1e} |")
+    worst = max(out_err, grad_err or 0.0)
+    return (f"| {datetime.date.today()} | {gpu} | {shape_text(k)}{' fwd+bwd' if train else ''} "
+            f"| {seed} | {sum(lens)} (Lmax {max(lens)}) | " + " | ".join(cells)
+            + f" | {worst:.1e} |")
 
 
 SUMMARY_HEADER = ("| date | GPU | shape | seed | tokens | ours ms | TF/s "
@@ -331,7 +418,7 @@ def main(argv):
     a = parse_args(argv)
     gpu = torch.cuda.get_device_name()
     print(f"# {gpu}, torch {torch.__version__}; do_bench median, L2 flushed; "
-          f"{os.path.basename(a.manifest)}; B {a.batch}, lengths log-uniform in [{a.min}, {a.max}], "
+          f"{os.path.basename(a.manifest)}{' forward + backward' if a.train else ''}; B {a.batch}, lengths log-uniform in [{a.min}, {a.max}], "
           f"seed {a.seed}")
     print("# speedup = their ms / our ms; TFLOP/s of the unpadded work; "
           "* = needed a fallback (see the note); padding copies not timed (favours PyTorch)")
@@ -342,12 +429,12 @@ def main(argv):
         lens = longtail_lengths(a.batch, a.min, a.max, seed)
         print(f"draw {i}: seed {seed}, lengths {lens} (tokens {sum(lens)}, max {max(lens)})", flush=True)
         try:
-            k, errors, ms = run_draw(a.manifest, lens, seed)
+            k, errors, ms = run_draw(a.manifest, lens, seed, a.train)
         except Exception as e:  # noqa: BLE001 (report and go on with the next draw)
             print(f"  ERROR {type(e).__name__}: {str(e)[:300]}", flush=True)
             bad += 1
             continue
-        row = report(k, lens, seed, errors, ms, gpu)
+        row = report(k, lens, seed, errors, ms, gpu, a.train)
         bad += row is None
         rows += [row] if row else []
     if rows:  # one line per draw, for docs/performance.md

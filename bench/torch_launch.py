@@ -109,11 +109,18 @@ def varlen_grid_x(lens_q, block_q):
     return max(1, -(-max(lens_q) // block_q))
 
 
+def packed_workspace_rows(total_query_tokens, batch):
+    """W, the rows per head of a packed backward group's workspaces
+    (docs/kernel-manifest.md, "Packed backward kernels")."""
+    return -(-total_query_tokens // 4) * 4 + 68 * batch
+
+
 def bind_varlen(spec, seqlens):
-    """A packed kernel's spec bound to its sequences' (query lengths, key
-    lengths) (kernels-runtime/README.md, "Packed kernels"): B and the token
-    totals, the tensor shapes, grid [x, Hq, B] and the `i32` size parameters.
-    Static sizes in the manifest must agree with the lengths."""
+    """A packed kernel's spec (forward or backward stage) bound to its
+    sequences' (query lengths, key lengths) (kernels-runtime/README.md,
+    "Packed kernels"): B and the token totals, the tensor shapes, the grid
+    and the `i32` size parameters. Static sizes in the manifest must agree
+    with the lengths."""
     if seqlens is None:
         raise KeyError(f"{spec['name']}: a packed kernel needs its sequence lengths (seqlens=)")
     lens_q, lens_k = (list(map(int, s)) for s in seqlens)
@@ -125,18 +132,24 @@ def bind_varlen(spec, seqlens):
         if b[n] is not None and b[n] != v:
             raise ValueError(f"{spec['name']}: the manifest has {n} = {b[n]}, the lengths give {v}")
         b[n] = v
-    rows = {"query": b["total_query_tokens"], "output": b["total_query_tokens"],
-            "lse": b["total_query_tokens"], "key": b["total_key_tokens"],
-            "value": b["total_key_tokens"], "cu_seqlens_q": b["batch"] + 1,
-            "cu_seqlens_k": b["batch"] + 1}
+    tq, tk = b["total_query_tokens"], b["total_key_tokens"]
+    w = packed_workspace_rows(tq, b["batch"])
+    rows = {"query": tq, "output": tq, "lse": tq, "grad_output": tq, "grad_query": tq,
+            "key": tk, "value": tk, "grad_key": tk, "grad_value": tk,
+            "cu_seqlens_q": b["batch"] + 1, "cu_seqlens_k": b["batch"] + 1,
+            "row_dot": w, "lse_log2": w, "dq_accum": w}
     for p in b["params"]:
         if p["kind"] == "i32":
             p["value"] = b[p["name"]]
         elif p["kind"] == "tensor":  # lse [Hq, Tq]: its null is the token dim too
             p["shape"] = [rows[p["name"]] if s is None else s for s in p["shape"]]
     g = b["grid"]
-    b["grid"] = [varlen_grid_x(lens_q, b["codegen"]["block_q"]) if g[0] is None else g[0],
-                 b["query_heads"] if g[1] is None else g[1], b["batch"] if g[2] is None else g[2]]
+    if b.get("stage") in ("dkdv", "dkdv_dq"):  # over key blocks (y = Hkv)
+        x = varlen_grid_x(lens_k, b["codegen"]["block_kv"]) * b["codegen"].get("key_block_parts", 1)
+    else:
+        x = varlen_grid_x(lens_q, b["codegen"]["block_q"])
+    b["grid"] = [x if g[0] is None else g[0], b["query_heads"] if g[1] is None else g[1],
+                 b["batch"] if g[2] is None else g[2]]
     return b
 
 
@@ -192,7 +205,8 @@ class KernelSet:
         with open(manifest_path) as f:
             self.manifest = json.load(f)
         self.manifest["kernels"] = [
-            bind_varlen(k, seqlens) if k.get("op") == "varlen_attention" else bind_sizes(k, sizes)
+            bind_varlen(k, seqlens) if k.get("op") in ("varlen_attention", "varlen_attention_grad")
+            else bind_sizes(k, sizes)
             for k in self.manifest["kernels"]]
         ptx_path = os.path.join(os.path.dirname(manifest_path), self.manifest["ptx"])
         with open(ptx_path, "rb") as f:

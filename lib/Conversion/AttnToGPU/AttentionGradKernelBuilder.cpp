@@ -649,8 +649,7 @@ static KernelParam workspaceParam(StringRef name, ArrayRef<int64_t> shape,
 /// backward kernels"; dynamic where Tq or B is).
 static std::pair<int64_t, int64_t> workspaceRows(AttentionOpInterface op) {
   if (op.isPacked()) {
-    int64_t tokens = op.getQueryType().getDimSize(0),
-            batch = packedBatch(op);
+    int64_t tokens = op.getQueryType().getDimSize(0), batch = packedBatch(op);
     if (ShapedType::isDynamic(tokens) || ShapedType::isDynamic(batch))
       return {ShapedType::kDynamic, 0};
     return {roundUp(tokens, 4) + 68 * batch, 0};
@@ -989,8 +988,7 @@ llvm::json::Object mlir::attn::kernelManifestEntry(AttentionGradOp op,
                                                    const GradKernelSpecs &specs,
                                                    const KernelSpec &spec,
                                                    StringRef forwardKernel) {
-  llvm::json::Object entry =
-      gradManifestFields(op, specs, spec, forwardKernel);
+  llvm::json::Object entry = gradManifestFields(op, specs, spec, forwardKernel);
   entry["op"] = "attention_grad";
   return entry;
 }

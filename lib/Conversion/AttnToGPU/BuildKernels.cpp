@@ -150,8 +150,7 @@ LogicalResult mlir::attn::buildAttentionKernels(
       return failure();
     if (!manifest)
       continue;
-    std::string forward =
-        forwardKernelOf<VarlenAttentionOp>(op, forwardNames);
+    std::string forward = forwardKernelOf<VarlenAttentionOp>(op, forwardNames);
     for (const KernelSpec &spec : specs->kernels)
       manifest->push_back(kernelManifestEntry(op, *specs, spec, forward));
   }

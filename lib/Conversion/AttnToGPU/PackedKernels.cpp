@@ -144,9 +144,10 @@ llvm::json::Object mlir::attn::kernelManifestEntry(VarlenAttentionOp op,
 // Backward
 //===----------------------------------------------------------------------===//
 
-FailureOr<GradKernelSpecs> mlir::attn::describePackedAttentionGradKernels(
-    VarlenAttentionGradOp op, int64_t n, KernelChoice choice,
-    GradKernelOptions options) {
+FailureOr<GradKernelSpecs>
+mlir::attn::describePackedAttentionGradKernels(VarlenAttentionGradOp op,
+                                               int64_t n, KernelChoice choice,
+                                               GradKernelOptions options) {
   if (failed(checkPackedShapes(op)))
     return failure();
   if (choice == KernelChoice::CudaCore)

@@ -167,14 +167,14 @@ kernel::PackedSequence kernel::PackedSequence::load(OpBuilder &b, Location loc,
     Value v = memref::LoadOp::create(b, loc, offsets, ValueRange{i});
     return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
   };
-  Value next = arith::AddIOp::create(
-      b, loc, seq, arith::ConstantIndexOp::create(b, loc, 1));
+  Value next = arith::AddIOp::create(b, loc, seq,
+                                     arith::ConstantIndexOp::create(b, loc, 1));
   PackedSequence s;
   s.queryToken0 = offsetAt(cuSeqlensQ, seq);
   s.keyToken0 = offsetAt(cuSeqlensK, seq);
-  s.queryLen = Extent::dynamic(arith::SubIOp::create(
-      b, loc, offsetAt(cuSeqlensQ, next), s.queryToken0));
-  s.keyLen = Extent::dynamic(arith::SubIOp::create(
-      b, loc, offsetAt(cuSeqlensK, next), s.keyToken0));
+  s.queryLen = Extent::dynamic(
+      arith::SubIOp::create(b, loc, offsetAt(cuSeqlensQ, next), s.queryToken0));
+  s.keyLen = Extent::dynamic(
+      arith::SubIOp::create(b, loc, offsetAt(cuSeqlensK, next), s.keyToken0));
   return s;
 }

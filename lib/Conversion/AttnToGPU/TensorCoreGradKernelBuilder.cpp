@@ -401,17 +401,18 @@ void GradEmitter::bindPackedSequence() {
   kToken0 = seq.keyToken0;
   queryLen = seq.queryLen;
   keyLen = seq.keyLen;
-  totalQueryTokens = kernel::sizeValue(
-      b, loc, op.getQueryType().getDimSize(0), args.totalQueryTokens);
-  Value batch =
-      kernel::sizeValue(b, loc, kernel::packedBatch(op), args.batch);
+  totalQueryTokens = kernel::sizeValue(b, loc, op.getQueryType().getDimSize(0),
+                                       args.totalQueryTokens);
+  Value batch = kernel::sizeValue(b, loc, kernel::packedBatch(op), args.batch);
   // W = 4 ceil(Tq / 4) + 68 B and P_b = 4 ceil(cu_seqlens_q[b] / 4) + 68 b:
   // each sequence's rows start 16-byte aligned (the key-block kernels copy
   // them 16 bytes at a time) and span its length rounded up to 64 without
   // reaching the next sequence's (P_(b+1) - P_b >= L_b - 3 + 68).
   auto alignedTo4 = [&](Value v) { return mul(divu(add(v, 3), 4), 4); };
-  workspaceRows = add(alignedTo4(totalQueryTokens), mul(batch, 68));
-  workspaceRow0 = add(alignedTo4(qToken0), mul(bIdx, 68));
+  Value alignedTotal = alignedTo4(totalQueryTokens);
+  workspaceRows = add(alignedTotal, mul(batch, 68));
+  Value alignedStart = alignedTo4(qToken0);
+  workspaceRow0 = add(alignedStart, mul(bIdx, 68));
 }
 
 scf::IfOp GradEmitter::enterLiveBlock(function_ref<Value()> start,
@@ -514,8 +515,12 @@ Value GradEmitter::dropoutFactor(Value bI, Value hI, Value query, Value key) {
   // A packed batch draws at its tokens' coordinates in the batch-1 form
   // (docs/semantics.md, section 14.3), as its forward kernel does.
   DropoutPosition pos =
-      packed ? DropoutPosition{idx(0),           hI,         add(qToken0, query),
-                               add(kToken0, key), idx(heads), totalQueryTokens}
+      packed ? DropoutPosition{idx(0),
+                               hI,
+                               add(qToken0, query),
+                               add(kToken0, key),
+                               idx(heads),
+                               totalQueryTokens}
              : DropoutPosition{bI, hI, query, key, idx(heads), size(queryLen)};
   Value keep = emitDropoutKeep(b, loc, args.seed, args.offset, pos, dropP);
   return arith::SelectOp::create(b, loc, keep, f32(1.0f / (1.0f - dropP)),
@@ -1101,8 +1106,8 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
   // Prologue: K (and V for dPᵀ) once; Q, dO of the first (head, query
   // block).
   SmallVector<Value> tokens;
-  copyTile(args.key, widthQK(), kvRows, k0, keyLen, keyBlock, kS,
-           ValueRange{}, tokens);
+  copyTile(args.key, widthQK(), kvRows, k0, keyLen, keyBlock, kS, ValueRange{},
+           tokens);
   if (wantDK)
     copyTile(args.value, widthV(), kvRows, k0, keyLen, keyBlock, vS,
              ValueRange{}, tokens);
@@ -1253,8 +1258,8 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   packedF16Convert = true;
   Value kBlockIdx = setUp(func);
   Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  scf::IfOp live = enterLiveBlock(
-      [&] { return mul(kBlockIdx, spec.blockKV); }, keyLen);
+  scf::IfOp live =
+      enterLiveBlock([&] { return mul(kBlockIdx, spec.blockKV); }, keyLen);
   // One warpgroup per 64 keys; warp w still owns keys [16w, 16w + 16) (the
   // rows of a wgmma accumulator that warp w % 4 of its warpgroup holds), so
   // every C fragment has the mma.sync layout of emitKeyBlocks.
@@ -1460,8 +1465,7 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   Value warpKey0 = add(k0, mul(warp, 16));
   storeFragments(dK, mods.scale, args.gradKey, kvRows, warpKey0, keyLen,
                  headDim);
-  storeFragments(dV, 1.0f, args.gradValue, kvRows, warpKey0, keyLen,
-                 valueDim);
+  storeFragments(dV, 1.0f, args.gradValue, kvRows, warpKey0, keyLen, valueDim);
   leaveLiveBlock(live);
   gpu::ReturnOp::create(b, loc);
 }
@@ -1638,8 +1642,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   for (int64_t nt = 0; nt < nTilesDQ; ++nt)
     for (int64_t e = 0; e < 4; ++e)
       dQ[nt][e] = loop[4 * nt + e];
-  storeFragments(dQ, mods.scale, args.gradQuery, qRows,
-                 add(q0, mul(warp, 16)), queryLen, headDim);
+  storeFragments(dQ, mods.scale, args.gradQuery, qRows, add(q0, mul(warp, 16)),
+                 queryLen, headDim);
   leaveLiveBlock(live);
   gpu::ReturnOp::create(b, loc);
 }

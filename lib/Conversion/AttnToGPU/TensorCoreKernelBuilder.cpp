@@ -466,8 +466,8 @@ void TensorCoreEmitter::bindPackedSequence(const KernelArguments &args) {
   kToken0 = seq.keyToken0;
   queryLen = seq.queryLen;
   keyLen = seq.keyLen;
-  totalQueryTokens = kernel::sizeValue(
-      b, loc, op.getQueryType().getDimSize(0), args.totalQueryTokens);
+  totalQueryTokens = kernel::sizeValue(b, loc, op.getQueryType().getDimSize(0),
+                                       args.totalQueryTokens);
   // Token t of head h is row t * H + h of the [T * H, D] view.
   qRowBase = add(mul(qToken0, heads), hIdx);
   qRowStep = heads;

@@ -1,10 +1,11 @@
 // RUN: not attention-opt %s -split-input-file --attn-to-gpu 2>&1 | FileCheck %s
 // RUN: not attention-opt %s -split-input-file --attn-to-gpu="kernel=cuda-core" 2>&1 | FileCheck %s --check-prefix=CUDA
+// RUN: not attention-opt %s -split-input-file --attn-to-gpu="chip=sm_80" 2>&1 | FileCheck %s --check-prefix=SM80
 
 // Packed variable-length batches on the GPU (docs/kernel-manifest.md,
-// "Packed variable-length batches"): the forward kernel is the tensor-core
-// one only, with static head counts and head dims; the gradient has no
-// kernels yet. Each is a diagnostic at the op.
+// "Packed variable-length batches"): the forward kernel and the backward
+// group are the tensor-core ones only, with static head counts and head
+// dims. Each is a diagnostic at the op.
 
 // CHECK: varlen-invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: 'attn.varlen_attention' op GPU code generation: packed batches need the tensor-core kernel, which does not apply: the element type is not f16 or bf16
 // CUDA: varlen-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.varlen_attention' op GPU code generation: packed batches have no CUDA-core kernel (--kernel=cuda-core)
@@ -23,8 +24,19 @@ func.func @dynamic_heads(%q: tensor<?x?x64xbf16>, %k: tensor<?x?x64xbf16>, %v: t
 
 // -----
 
-// CHECK: varlen-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.varlen_attention_grad' op GPU code generation of packed variable-length gradients is not implemented yet; attn-decompose or attn-tile lower the op for the CPU (docs/semantics.md, section 11)
-func.func @gradient(%q: tensor<?x8x64xbf16>, %k: tensor<?x8x64xbf16>, %v: tensor<?x8x64xbf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>, %o: tensor<?x8x64xbf16>, %l: tensor<8x?xf32>, %do: tensor<?x8x64xbf16>) -> tensor<?x8x64xbf16> {
-  %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : tensor<?x8x64xbf16>, tensor<?x8x64xbf16>, tensor<?x8x64xbf16>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) forward(%o, %l : tensor<?x8x64xbf16>, tensor<8x?xf32>) grad_output(%do : tensor<?x8x64xbf16>) -> tensor<?x8x64xbf16>, tensor<?x8x64xbf16>, tensor<?x8x64xbf16>
-  return %dq : tensor<?x8x64xbf16>
+// CHECK: varlen-invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: 'attn.varlen_attention_grad' op GPU code generation: packed batches need the tensor-core backward, which does not apply: the element type is not f16 or bf16
+// CUDA: varlen-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.varlen_attention_grad' op GPU code generation: packed batches have no CUDA-core backward (--kernel=cuda-core)
+func.func @gradient_f32(%q: tensor<?x8x64xf32>, %k: tensor<?x8x64xf32>, %v: tensor<?x8x64xf32>, %cq: tensor<?xi32>, %ck: tensor<?xi32>, %o: tensor<?x8x64xf32>, %l: tensor<8x?xf32>, %do: tensor<?x8x64xf32>) -> tensor<?x8x64xf32> {
+  %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : tensor<?x8x64xf32>, tensor<?x8x64xf32>, tensor<?x8x64xf32>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) forward(%o, %l : tensor<?x8x64xf32>, tensor<8x?xf32>) grad_output(%do : tensor<?x8x64xf32>) -> tensor<?x8x64xf32>, tensor<?x8x64xf32>, tensor<?x8x64xf32>
+  return %dq : tensor<?x8x64xf32>
+}
+
+// -----
+
+// D = 256: the backward's tiles need more shared memory than sm_80 has (a
+// dense op falls back to the CUDA-core backward there; a packed one has none).
+// SM80: varlen-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.varlen_attention_grad' op GPU code generation: packed batches need the tensor-core backward, which does not apply: the kernels' tiles at D = 256, Dv = 256 need 203776 bytes of shared memory, more than the 166912 a block has on sm_80
+func.func @gradient_d256(%q: tensor<?x4x256xbf16>, %k: tensor<?x1x256xbf16>, %v: tensor<?x1x256xbf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>, %o: tensor<?x4x256xbf16>, %l: tensor<4x?xf32>, %do: tensor<?x4x256xbf16>) -> tensor<?x4x256xbf16> {
+  %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : tensor<?x4x256xbf16>, tensor<?x1x256xbf16>, tensor<?x1x256xbf16>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) forward(%o, %l : tensor<?x4x256xbf16>, tensor<4x?xf32>) grad_output(%do : tensor<?x4x256xbf16>) -> tensor<?x4x256xbf16>, tensor<?x1x256xbf16>, tensor<?x1x256xbf16>
+  return %dq : tensor<?x4x256xbf16>
 }
