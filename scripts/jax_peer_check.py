@@ -17,6 +17,12 @@ the inputs the kernel and the float64 reference saw, and compares:
   ours ~ jax         the compiled output (and lse) against jax(x64), within
                      the element-type tolerance of attn-cpu-run.
 
+Packed batches (attn.varlen_attention(_grad), docs/semantics.md §14): each
+sequence with a query and a key is dumped as the batch-1 dense problem it is
+(varlenN.seqB / vgradN.seqB, sliced from the packed tensors by attn-cpu-run;
+lib/Execution/DumpArrays.h) and checked like any other op; the row's
+function carries the sequence ("f[s2]").
+
 Semantics mapping (ours [B,H,L,D] -> jax [B,T,N,H]):
   - q/k/v are transposed (0,2,1,3); the mask is already in jax's BNTS layout.
   - boolean mask -> mask=, additive mask -> bias=; GQA is native in jax.
@@ -130,8 +136,8 @@ DEFAULT_INPUTS = sorted(
 PEER_CASES = os.path.join(ROOT, "test/Execution/CPU/peer-jax-cases.mlir")
 PEER_GRAD_CASES = os.path.join(ROOT, "test/Execution/CPU/peer-jax-grad-cases.mlir")
 # Which files hold which ops (--ops picks the files, then the dumps).
-FORWARD_RE = re.compile(r"\battn\.attention\s")
-GRAD_RE = re.compile(r"\battn\.attention_grad\b")
+FORWARD_RE = re.compile(r"\battn\.(varlen_)?attention\s")
+GRAD_RE = re.compile(r"\battn\.(varlen_)?attention_grad\b")
 
 # attn-cpu-run's default output tolerances (CpuRunner.cpp, defaultTolerance)
 # and its lse tolerance.
@@ -760,6 +766,12 @@ def dumped(d, prefix):
                   key=lambda s: int(re.findall(prefix + r"(\d+)", s)[-1]))
 
 
+def label_sequence(row, meta):
+    """A packed batch's sequence dump: the function name says which."""
+    if "packed" in meta:
+        row["func"] = f"{row['func']}[s{meta['packed']['sequence']}]"
+
+
 def check_forward(peer, runner, args, inputs, base, run_failures):
     rows = []
     for path in inputs:
@@ -771,7 +783,9 @@ def check_forward(peer, runner, args, inputs, base, run_failures):
                              + (f".sizes{k}" if sizes else ""))
             run_dumps(runner, path, seed, args.lowering, d, args.verbose,
                       run_failures, sizes)
-            metas = dumped(d, "op")
+            # Packed batches (attn.varlen_attention): one batch-1 dense
+            # problem per sequence (DumpArrays.h).
+            metas = dumped(d, "op") + dumped(d, "varlen")
             if not metas:
                 run_failures.append(f"{name} seed {seed}: no dump written")
             for mpath in metas:
@@ -785,6 +799,7 @@ def check_forward(peer, runner, args, inputs, base, run_failures):
                            "feats": features(meta), "status": "MISMATCH",
                            "note": f"jax raised {type(e).__name__}: {e}"}
                 row["file"] = f"{name}:{seed}"
+                label_sequence(row, meta)
                 rows.append(row)
 
     hdr = (f"{'file:seed':<24} {'#':>2} {'function':<26} {'type':<4} "
@@ -844,7 +859,7 @@ def check_gradients(peer, runner, args, inputs, base, run_failures):
             d = os.path.join(base, f"{os.path.splitext(name)[0]}.grad{n}.seed{seed}")
             run_dumps(runner, path, seed, lowering, d, args.verbose, run_failures,
                       sizes)
-            metas = dumped(d, "grad")
+            metas = dumped(d, "grad") + dumped(d, "vgrad")
             if not metas:
                 run_failures.append(f"{name} seed {seed}: no gradient dump written")
             for mpath in metas:
@@ -858,6 +873,7 @@ def check_gradients(peer, runner, args, inputs, base, run_failures):
                            "feats": features(meta), "status": "MISMATCH",
                            "note": f"jax raised {type(e).__name__}: {e}"}
                 row["file"] = f"{name}:{seed}"
+                label_sequence(row, meta)
                 row["lowering"] = short_lowering(lowering)
                 rows.append(row)
 

@@ -19,8 +19,7 @@ namespace {
 
 /// The position of `op` among the ops of its kind (OpTy) in its outermost
 /// module, in the order runAttentionOnCpu visits them (the same module walk).
-template <typename OpTy>
-int64_t opIndex(OpTy op) {
+template <typename OpTy> int64_t opIndex(OpTy op) {
   Operation *top = op;
   while (auto parent = top->template getParentOfType<ModuleOp>())
     top = parent;
@@ -72,12 +71,11 @@ struct Array {
 /// Writes DIR/<stem>.<name>.bin for every array and DIR/<stem>.json with the
 /// problem's fields; `extra(j)` adds op-specific fields before "arrays",
 /// `head(j)` before "index".
-LogicalResult
-writeDump(StringRef dir, AttentionOpInterface op, int64_t index,
-          StringRef stem, const AttentionProblem &p, uint64_t inputSeed,
-          const std::vector<Array> &arrays,
-          llvm::function_ref<void(llvm::json::OStream &)> head,
-          llvm::function_ref<void(llvm::json::OStream &)> extra) {
+LogicalResult writeDump(StringRef dir, AttentionOpInterface op, int64_t index,
+                        StringRef stem, const AttentionProblem &p,
+                        uint64_t inputSeed, const std::vector<Array> &arrays,
+                        llvm::function_ref<void(llvm::json::OStream &)> head,
+                        llvm::function_ref<void(llvm::json::OStream &)> extra) {
   Operation *operation = op.getOperation();
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return operation->emitError("attn-cpu-run: cannot create ")
@@ -108,8 +106,7 @@ writeDump(StringRef dir, AttentionOpInterface op, int64_t index,
     j.attribute("function", func ? func.getSymName().str() : std::string());
     j.attribute("location", loc);
     j.attribute("input_seed", static_cast<int64_t>(inputSeed));
-    j.attribute("element_type",
-                typeString(op.getQueryType().getElementType()));
+    j.attribute("element_type", typeString(op.getQueryType().getElementType()));
     j.attribute("batch", p.batch);
     j.attribute("query_heads", p.queryHeads);
     j.attribute("kv_heads", p.kvHeads);
@@ -168,48 +165,113 @@ writeDump(StringRef dir, AttentionOpInterface op, int64_t index,
   return success();
 }
 
-/// q, k, v and (if any) mask, with their shapes.
-std::vector<Array> inputArrays(const AttentionProblem &p,
-                               const std::vector<double> &q,
-                               const std::vector<double> &k,
-                               const std::vector<double> &v,
-                               const std::vector<double> &mask) {
-  const int64_t B = p.batch, Hq = p.queryHeads, Hkv = p.kvHeads,
-                Lq = p.queryLen, Lk = p.keyLen, D = p.headDim,
-                Dv = p.valueDim;
-  std::vector<Array> arrays = {
-      {"q", {B, Hq, Lq, D}, q},
-      {"k", {B, Hkv, Lk, D}, k},
-      {"v", {B, Hkv, Lk, Dv}, v},
-  };
+/// Which dimensions an array of a dump has: query rows ([B, Hq, Lq, W]; a
+/// packed batch's [Tq, Hq, W]), key rows ([B, Hkv, Lk, W]; [Tk, Hkv, W]),
+/// an lse ([B, Hq, Lq]; [Hq, Tq]) or the mask (its own shape, dense only).
+enum class Layout { QueryRows, KeyRows, Lse, Mask };
+
+/// An array of a dump before it is laid out: its name, layout, row width
+/// and values (in the op's layout, dense or packed).
+struct Source {
+  const char *name;
+  Layout layout;
+  int64_t width;
+  std::vector<double> values;
+};
+
+/// q, k, v and (if any) mask.
+std::vector<Source> inputSources(const AttentionProblem &p,
+                                 const std::vector<double> &q,
+                                 const std::vector<double> &k,
+                                 const std::vector<double> &v,
+                                 const std::vector<double> &mask) {
+  std::vector<Source> sources = {{"q", Layout::QueryRows, p.headDim, q},
+                                 {"k", Layout::KeyRows, p.headDim, k},
+                                 {"v", Layout::KeyRows, p.valueDim, v}};
   if (p.maskKind != attnopt::ref::MaskKind::None)
-    arrays.push_back({"mask",
-                      {p.maskShape[0], p.maskShape[1], p.maskShape[2],
-                       p.maskShape[3]},
-                      mask});
+    sources.push_back({"mask", Layout::Mask, 0, mask});
+  return sources;
+}
+
+/// The opN / varlenN arrays.
+std::vector<Source>
+forwardSources(const AttentionProblem &p, const std::vector<double> &q,
+               const std::vector<double> &k, const std::vector<double> &v,
+               const std::vector<double> &mask, const HostTensor &out,
+               const HostTensor *lse, const std::vector<double> &refOut,
+               const std::vector<double> &refLse) {
+  std::vector<Source> sources = inputSources(p, q, k, v, mask);
+  sources.push_back({"out", Layout::QueryRows, p.valueDim, decode(out)});
+  if (lse)
+    sources.push_back({"lse", Layout::Lse, 1, decode(*lse)});
+  sources.push_back({"ref_out", Layout::QueryRows, p.valueDim, refOut});
+  sources.push_back({"ref_lse", Layout::Lse, 1, refLse});
+  return sources;
+}
+
+/// The gradN / vgradN arrays.
+std::vector<Source> gradientSources(const AttentionProblem &p,
+                                    const GradientDump &d) {
+  const int64_t D = p.headDim, Dv = p.valueDim;
+  std::vector<Source> sources = inputSources(p, d.q, d.k, d.v, d.mask);
+  std::vector<Source> rest = {{"dout", Layout::QueryRows, Dv, d.dout},
+                              {"out", Layout::QueryRows, Dv, d.out},
+                              {"lse", Layout::Lse, 1, d.lse},
+                              {"dq", Layout::QueryRows, D, decode(d.dq)},
+                              {"dk", Layout::KeyRows, D, decode(d.dk)},
+                              {"dv", Layout::KeyRows, Dv, decode(d.dv)},
+                              {"ref_dq", Layout::QueryRows, D, d.refDq},
+                              {"ref_dk", Layout::KeyRows, D, d.refDk},
+                              {"ref_dv", Layout::KeyRows, Dv, d.refDv},
+                              {"ref_out", Layout::QueryRows, Dv, d.refOut},
+                              {"ref_lse", Layout::Lse, 1, d.refLse},
+                              {"ref64_dq", Layout::QueryRows, D, d.ref64Dq},
+                              {"ref64_dk", Layout::KeyRows, D, d.ref64Dk},
+                              {"ref64_dv", Layout::KeyRows, Dv, d.ref64Dv}};
+  for (Source &s : rest)
+    sources.push_back(std::move(s));
+  return sources;
+}
+
+/// The dense shape of `s` in problem `p`.
+std::vector<int64_t> denseShape(const AttentionProblem &p, const Source &s) {
+  switch (s.layout) {
+  case Layout::QueryRows:
+    return {p.batch, p.queryHeads, p.queryLen, s.width};
+  case Layout::KeyRows:
+    return {p.batch, p.kvHeads, p.keyLen, s.width};
+  case Layout::Lse:
+    return {p.batch, p.queryHeads, p.queryLen};
+  case Layout::Mask:
+    break;
+  }
+  return {p.maskShape[0], p.maskShape[1], p.maskShape[2], p.maskShape[3]};
+}
+
+/// A dense op's arrays: the sources as they are.
+std::vector<Array> denseArrays(const AttentionProblem &p,
+                               std::vector<Source> sources) {
+  std::vector<Array> arrays;
+  for (Source &s : sources)
+    arrays.push_back({s.name, denseShape(p, s), std::move(s.values)});
   return arrays;
 }
 
 } // namespace
 
-LogicalResult mlir::attn::dumpArrays(
-    StringRef dir, AttentionOp op, const AttentionProblem &p,
-    uint64_t inputSeed, const std::vector<double> &q,
-    const std::vector<double> &k, const std::vector<double> &v,
-    const std::vector<double> &mask, const HostTensor &out,
-    const HostTensor *lse, const std::vector<double> &refOut,
-    const std::vector<double> &refLse) {
-  const int64_t B = p.batch, Hq = p.queryHeads, Lq = p.queryLen,
-                Dv = p.valueDim;
-  std::vector<Array> arrays = inputArrays(p, q, k, v, mask);
-  arrays.push_back({"out", {B, Hq, Lq, Dv}, decode(out)});
-  if (lse)
-    arrays.push_back({"lse", {B, Hq, Lq}, decode(*lse)});
-  arrays.push_back({"ref_out", {B, Hq, Lq, Dv}, refOut});
-  arrays.push_back({"ref_lse", {B, Hq, Lq}, refLse});
+LogicalResult
+mlir::attn::dumpArrays(StringRef dir, AttentionOp op, const AttentionProblem &p,
+                       uint64_t inputSeed, const std::vector<double> &q,
+                       const std::vector<double> &k,
+                       const std::vector<double> &v,
+                       const std::vector<double> &mask, const HostTensor &out,
+                       const HostTensor *lse, const std::vector<double> &refOut,
+                       const std::vector<double> &refLse) {
   int64_t index = opIndex(op);
   return writeDump(
-      dir, op, index, "op" + std::to_string(index), p, inputSeed, arrays,
+      dir, op, index, "op" + std::to_string(index), p, inputSeed,
+      denseArrays(p,
+                  forwardSources(p, q, k, v, mask, out, lse, refOut, refLse)),
       [](llvm::json::OStream &) {},
       [&](llvm::json::OStream &j) { j.attribute("has_lse", lse != nullptr); });
 }
@@ -218,33 +280,108 @@ LogicalResult mlir::attn::dumpGradientArrays(StringRef dir, AttentionGradOp op,
                                              const AttentionProblem &p,
                                              uint64_t inputSeed,
                                              const GradientDump &d) {
-  const int64_t B = p.batch, Hq = p.queryHeads, Hkv = p.kvHeads,
-                Lq = p.queryLen, Lk = p.keyLen, D = p.headDim,
-                Dv = p.valueDim;
-  std::vector<Array> arrays = inputArrays(p, d.q, d.k, d.v, d.mask);
-  const std::vector<int64_t> outShape = {B, Hq, Lq, Dv},
-                             lseShape = {B, Hq, Lq}, dqShape = {B, Hq, Lq, D},
-                             dkShape = {B, Hkv, Lk, D},
-                             dvShape = {B, Hkv, Lk, Dv};
-  arrays.push_back({"dout", outShape, d.dout});
-  arrays.push_back({"out", outShape, d.out});
-  arrays.push_back({"lse", lseShape, d.lse});
-  arrays.push_back({"dq", dqShape, decode(d.dq)});
-  arrays.push_back({"dk", dkShape, decode(d.dk)});
-  arrays.push_back({"dv", dvShape, decode(d.dv)});
-  arrays.push_back({"ref_dq", dqShape, d.refDq});
-  arrays.push_back({"ref_dk", dkShape, d.refDk});
-  arrays.push_back({"ref_dv", dvShape, d.refDv});
-  arrays.push_back({"ref_out", outShape, d.refOut});
-  arrays.push_back({"ref_lse", lseShape, d.refLse});
-  arrays.push_back({"ref64_dq", dqShape, d.ref64Dq});
-  arrays.push_back({"ref64_dk", dkShape, d.ref64Dk});
-  arrays.push_back({"ref64_dv", dvShape, d.ref64Dv});
   int64_t index = opIndex(op);
   return writeDump(
-      dir, op, index, "grad" + std::to_string(index), p, inputSeed, arrays,
+      dir, op, index, "grad" + std::to_string(index), p, inputSeed,
+      denseArrays(p, gradientSources(p, d)),
       [](llvm::json::OStream &j) {
         j.attribute("op", AttentionGradOp::getOperationName().str());
+      },
+      [&](llvm::json::OStream &j) {
+        j.attribute("deterministic", op.getDeterministic());
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Packed batches: one dense batch-1 problem per sequence
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Sequence b's part of the packed `sources`, laid out as the batch-1 dense
+/// problem `seq`: token-major rows [t0, t0 + L) of [T, H, W] as [1, H, L, W],
+/// lse columns [t0, t0 + L) of [H, T] as [1, H, L].
+std::vector<Array> sequenceArrays(const attnopt::ref::PackedBatch &batch,
+                                  int64_t b, const AttentionProblem &seq,
+                                  const std::vector<Source> &sources) {
+  const int64_t totalQ = batch.problem.queryLen;
+  std::vector<Array> arrays;
+  for (const Source &s : sources) {
+    assert(s.layout != Layout::Mask && "packed batches have no mask");
+    const bool keys = s.layout == Layout::KeyRows;
+    const int64_t t0 = keys ? batch.cuK[b] : batch.cuQ[b];
+    const int64_t len = keys ? seq.keyLen : seq.queryLen;
+    const int64_t heads = keys ? seq.kvHeads : seq.queryHeads;
+    std::vector<double> dense(heads * len * s.width);
+    for (int64_t h = 0; h < heads; ++h)
+      for (int64_t t = 0; t < len; ++t)
+        for (int64_t c = 0; c < s.width; ++c)
+          dense[(h * len + t) * s.width + c] =
+              s.layout == Layout::Lse
+                  ? s.values[h * totalQ + t0 + t]
+                  : s.values[((t0 + t) * heads + h) * s.width + c];
+    arrays.push_back({s.name, denseShape(seq, s), std::move(dense)});
+  }
+  return arrays;
+}
+
+/// Writes `stem`.seqB for every sequence b with a query and a key (an empty
+/// side leaves nothing for a peer to compute), with the "packed" field and
+/// `extra`'s.
+LogicalResult
+writeSequenceDumps(StringRef dir, AttentionOpInterface op, int64_t index,
+                   StringRef stem, const attnopt::ref::PackedBatch &batch,
+                   uint64_t inputSeed, const std::vector<Source> &sources,
+                   llvm::function_ref<void(llvm::json::OStream &)> head,
+                   llvm::function_ref<void(llvm::json::OStream &)> extra) {
+  for (int64_t b = 0; b < batch.problem.batch; ++b) {
+    if (batch.cuQ[b + 1] == batch.cuQ[b] || batch.cuK[b + 1] == batch.cuK[b])
+      continue;
+    AttentionProblem seq = attnopt::ref::sequenceProblem(batch, b);
+    auto fields = [&](llvm::json::OStream &j) {
+      extra(j);
+      j.attributeObject("packed", [&] {
+        j.attribute("sequence", b);
+        j.attribute("query_token", batch.cuQ[b]);
+        j.attribute("key_token", batch.cuK[b]);
+        j.attribute("batch", batch.problem.batch);
+      });
+    };
+    if (failed(writeDump(
+            dir, op, index, (stem + ".seq" + std::to_string(b)).str(), seq,
+            inputSeed, sequenceArrays(batch, b, seq, sources), head, fields)))
+      return failure();
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::attn::dumpPackedArrays(
+    StringRef dir, VarlenAttentionOp op, const attnopt::ref::PackedBatch &batch,
+    uint64_t inputSeed, const std::vector<double> &q,
+    const std::vector<double> &k, const std::vector<double> &v,
+    const HostTensor &out, const HostTensor *lse,
+    const std::vector<double> &refOut, const std::vector<double> &refLse) {
+  int64_t index = opIndex(op);
+  return writeSequenceDumps(
+      dir, op, index, "varlen" + std::to_string(index), batch, inputSeed,
+      forwardSources(batch.problem, q, k, v, {}, out, lse, refOut, refLse),
+      [](llvm::json::OStream &) {},
+      [&](llvm::json::OStream &j) { j.attribute("has_lse", lse != nullptr); });
+}
+
+LogicalResult
+mlir::attn::dumpPackedGradientArrays(StringRef dir, VarlenAttentionGradOp op,
+                                     const attnopt::ref::PackedBatch &batch,
+                                     uint64_t inputSeed,
+                                     const GradientDump &d) {
+  int64_t index = opIndex(op);
+  return writeSequenceDumps(
+      dir, op, index, "vgrad" + std::to_string(index), batch, inputSeed,
+      gradientSources(batch.problem, d),
+      [](llvm::json::OStream &j) {
+        j.attribute("op", VarlenAttentionGradOp::getOperationName().str());
       },
       [&](llvm::json::OStream &j) {
         j.attribute("deterministic", op.getDeterministic());

@@ -24,6 +24,12 @@
 //                         gradient reference on the unrounded ref_out/ref_lse:
 //                         the exact float64 gradient of the inputs, what an
 //                         autodiff peer computes)
+// and, for the N-th attn.varlen_attention (attn.varlen_attention_grad),
+// each sequence b with at least one query and one key token as the batch-1
+// dense problem it is (docs/semantics.md §14): DIR/varlenN.seqB.json
+// (DIR/vgradN.seqB.json) and its arrays, the fields and arrays of opN
+// (gradN) sliced from the packed tensors and laid out [1, H, L, D], plus
+// "packed": {"sequence", "query_token", "key_token", "batch"}.
 // Inputs are the values actually fed to the kernel (already rounded to the
 // element type), so a peer implementation sees exactly what the reference saw.
 // scripts/jax_peer_check.py reads these files.
@@ -36,6 +42,7 @@
 #include "HostTensors.h"
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
 #include "attnopt/Reference/AttentionReference.h"
+#include "attnopt/Reference/PackedReference.h"
 
 #include "mlir/Support/LLVM.h"
 
@@ -51,8 +58,8 @@ LogicalResult dumpArrays(StringRef dir, AttentionOp op,
                          uint64_t inputSeed, const std::vector<double> &q,
                          const std::vector<double> &k,
                          const std::vector<double> &v,
-                         const std::vector<double> &mask,
-                         const HostTensor &out, const HostTensor *lse,
+                         const std::vector<double> &mask, const HostTensor &out,
+                         const HostTensor *lse,
                          const std::vector<double> &refOut,
                          const std::vector<double> &refLse);
 
@@ -74,6 +81,24 @@ struct GradientDump {
 LogicalResult dumpGradientArrays(StringRef dir, AttentionGradOp op,
                                  const attnopt::ref::AttentionProblem &p,
                                  uint64_t inputSeed, const GradientDump &d);
+
+/// Writes the varlenN.seqB files above for `op`: the packed inputs,
+/// compiled output and lse (null without), and the packed reference's.
+LogicalResult dumpPackedArrays(StringRef dir, VarlenAttentionOp op,
+                               const attnopt::ref::PackedBatch &batch,
+                               uint64_t inputSeed, const std::vector<double> &q,
+                               const std::vector<double> &k,
+                               const std::vector<double> &v,
+                               const HostTensor &out, const HostTensor *lse,
+                               const std::vector<double> &refOut,
+                               const std::vector<double> &refLse);
+
+/// Writes the vgradN.seqB files above for `op` (the GradientDump arrays in
+/// the packed layouts; `mask` unused).
+LogicalResult dumpPackedGradientArrays(StringRef dir, VarlenAttentionGradOp op,
+                                       const attnopt::ref::PackedBatch &batch,
+                                       uint64_t inputSeed,
+                                       const GradientDump &d);
 
 } // namespace mlir::attn
 

@@ -14,6 +14,7 @@
 
 #include "PackedCpuRunner.h"
 #include "CpuRunnerSupport.h"
+#include "DumpArrays.h"
 #include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
 #include "attnopt/Reference/PackedReference.h"
 
@@ -248,6 +249,11 @@ LogicalResult runForwardDraw(VarlenAttentionOp op, ExecutionEngine &engine,
      << llvm::count_if(refLse, [](double l) { return std::isinf(l); }) << " of "
      << refLse.size() << " (token, head) rows\n";
   os << (ok ? "  PASS\n" : "  FAIL\n");
+  if (!options.dumpDir.empty() &&
+      failed(dumpPackedArrays(
+          options.dumpDir, op, in.batch, options.seed + draw, in.qValues,
+          in.kValues, in.vValues, out, lse ? &*lse : nullptr, refOut, refLse)))
+    return failure();
   return success(ok);
 }
 
@@ -306,6 +312,22 @@ LogicalResult runGradientDraw(VarlenAttentionGradOp op, ExecutionEngine &engine,
   if (nans)
     os << "  NaN or unwritten gradients: " << nans << "\n";
   os << (ok ? "  PASS\n" : "  FAIL\n");
+  if (!options.dumpDir.empty()) {
+    // The exact gradient of the inputs (on the unrounded forward results),
+    // what an autodiff peer computes.
+    std::vector<double> ref64Dq, ref64Dk, ref64Dv;
+    attnopt::ref::referencePackedAttentionGrad(
+        in.batch, in.qValues, in.kValues, in.vValues, refOut, dOutValues,
+        refLse, ref64Dq, ref64Dk, ref64Dv);
+    const std::vector<double> noMask;
+    GradientDump d{in.qValues, in.kValues, in.vValues, noMask, dOutValues,
+                   outValues,  lseValues,  refOut,     refLse, dq,
+                   dk,         dv,         refDq,      refDk,  refDv,
+                   ref64Dq,    ref64Dk,    ref64Dv};
+    if (failed(dumpPackedGradientArrays(options.dumpDir, op, in.batch,
+                                        options.seed + draw, d)))
+      return failure();
+  }
   return success(ok);
 }
 
@@ -316,9 +338,6 @@ runPacked(OpTy op, const CpuRunOptions &options, llvm::raw_ostream &os,
                                    const AttentionProblem &, unsigned,
                                    const CpuRunOptions &,
                                    llvm::raw_ostream &)) {
-  if (!options.dumpDir.empty())
-    return op.emitError("attn-cpu-run: --dump-dir does not support the "
-                        "packed-batch ops yet");
   return runEachDraw(
       op, options,
       [&](const RunSizes &s) {

@@ -140,4 +140,14 @@ func.func @decode_f32(%q: tensor<2x8x1x32xf32>, %k: tensor<2x2x77x32xf32>, %v: t
   return %o, %l : tensor<2x8x1x32xf32>, tensor<2x8x1xf32>
 }
 
-// CHECK: all 17 attention op(s) match the float64 reference
+// A packed batch (attn.varlen_attention): the peer check compares each
+// sequence as its own batch-1 problem; cross lengths per sequence make the
+// bottom-right diagonal and the window differ from sequence to sequence.
+// CHECK-LABEL: B=4 Tq=45 Tk=70 Hq=4 Hkv=2 D=16 Dv=24 f32 causal=bottom_right window
+// CHECK: PASS
+func.func @varlen_cross_window_gqa(%q: tensor<45x4x16xf32>, %k: tensor<70x2x16xf32>, %v: tensor<70x2x24xf32>, %cq: tensor<5xi32>, %ck: tensor<5xi32>) -> (tensor<45x4x24xf32>, tensor<4x45xf32>) {
+  %o, %l = attn.varlen_attention ins(%q, %k, %v : tensor<45x4x16xf32>, tensor<70x2x16xf32>, tensor<70x2x24xf32>) seqlens(%cq, %ck : tensor<5xi32>, tensor<5xi32>) {causal = #attn.causal<bottom_right>, window = array<i64: 7, 3>} -> tensor<45x4x24xf32>, tensor<4x45xf32>
+  return %o, %l : tensor<45x4x24xf32>, tensor<4x45xf32>
+}
+
+// CHECK: all 18 attention op(s) match the float64 reference

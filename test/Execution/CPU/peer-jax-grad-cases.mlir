@@ -259,4 +259,14 @@ func.func @bf16_bias_mqa(%q: tensor<1x2x16x16xbf16>, %k: tensor<1x1x24x16xbf16>,
   return %dq, %dk, %dv : tensor<1x2x16x16xbf16>, tensor<1x1x24x16xbf16>, tensor<1x1x24x16xbf16>
 }
 
-// CHECK: all 27 attention op(s) match the float64 reference
+// A packed batch (attn.varlen_attention_grad), compared sequence by
+// sequence: GQA, bottom-right causal with cross lengths, an explicit scale.
+// CHECK-LABEL: attn.varlen_attention_grad at {{.*}}
+// CHECK-NEXT: B=3 Tq=30 Tk=50 Hq=4 Hkv=2 D=16 Dv=16 f32 causal=bottom_right
+// CHECK: PASS
+func.func @varlen_causal_gqa(%q: tensor<30x4x16xf32>, %k: tensor<50x2x16xf32>, %v: tensor<50x2x16xf32>, %cq: tensor<4xi32>, %ck: tensor<4xi32>, %o: tensor<30x4x16xf32>, %lse: tensor<4x30xf32>, %do: tensor<30x4x16xf32>) -> (tensor<30x4x16xf32>, tensor<50x2x16xf32>, tensor<50x2x16xf32>) {
+  %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : tensor<30x4x16xf32>, tensor<50x2x16xf32>, tensor<50x2x16xf32>) seqlens(%cq, %ck : tensor<4xi32>, tensor<4xi32>) forward(%o, %lse : tensor<30x4x16xf32>, tensor<4x30xf32>) grad_output(%do : tensor<30x4x16xf32>) {causal = #attn.causal<bottom_right>, scale = 0.3 : f32} -> tensor<30x4x16xf32>, tensor<50x2x16xf32>, tensor<50x2x16xf32>
+  return %dq, %dk, %dv : tensor<30x4x16xf32>, tensor<50x2x16xf32>, tensor<50x2x16xf32>
+}
+
+// CHECK: all 28 attention op(s) match the float64 reference

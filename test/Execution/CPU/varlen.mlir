@@ -5,6 +5,21 @@
 // lengths. One compiled function per op serves every --sizes draw.
 // RUN: attn-cpu-run %s --seed=11 --sizes batch=1,query_len=1,key_len=1 --sizes batch=6,query_len=70,key_len=70 --sizes batch=3,query_len=23,key_len=41 --sizes batch=9,query_len=9,key_len=9 | FileCheck %s
 // RUN: attn-cpu-run %s --seed=12 --lowering="attn-tile{block-q=8 block-kv=12}" --sizes batch=1,query_len=1,key_len=1 --sizes batch=6,query_len=70,key_len=70 --sizes batch=3,query_len=23,key_len=41 --sizes batch=9,query_len=9,key_len=9 | FileCheck %s
+// --dump-dir writes each sequence as its batch-1 dense problem, for the peer
+// check (scripts/jax_peer_check.py, lib/Execution/DumpArrays.h):
+// RUN: rm -rf %t.dump && attn-cpu-run %s --seed=13 --sizes batch=1,query_len=5,key_len=7 --dump-dir=%t.dump > /dev/null && ls %t.dump | FileCheck %s --check-prefix=DUMP
+// RUN: FileCheck %s --check-prefix=DUMPJSON < %t.dump/varlen2.seq0.json
+// DUMP: varlen0.seq0.json
+// DUMP: varlen0.seq0.lse.bin
+// DUMP: varlen0.seq0.q.bin
+// DUMP: varlen0.seq0.ref_out.bin
+// DUMP: varlen1.seq0.json
+// DUMP: varlen2.seq0.json
+// DUMPJSON: "batch": 1,
+// DUMPJSON: "packed": {
+// DUMPJSON-NEXT: "sequence": 0,
+// DUMPJSON-NEXT: "query_token": 0,
+// DUMPJSON-NEXT: "key_token": 0,
 
 // Self-attention, GQA 4/2, bottom-right causal per sequence, with lse.
 // CHECK: attn.varlen_attention at {{.*}}varlen.mlir{{.*}}:[[@LINE+12]]:
