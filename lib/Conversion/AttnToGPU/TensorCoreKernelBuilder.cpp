@@ -1344,6 +1344,15 @@ static bool wgmmaPaysForPadding(AttentionOpInterface op) {
          kernel::isLongLength(op.getUniformKeyLen(), 512);
 }
 
+/// A packed batch with a window and no causal rule: its per-element window
+/// bounds against each sequence's run-time lengths, on top of two m-tiles
+/// per warp, spill on sm_80 (32 bytes at D = 64 with ptxas 13, f16 and
+/// bf16, one- or two-sided; session 16), so its mma.sync kernel takes one
+/// m-tile per warp, as the elementwise-heavy ones do.
+static bool packedWindow(AttentionOpInterface op) {
+  return op.isPacked() && op.getWindow() && op.getCausal() == CausalMode::none;
+}
+
 std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
                                            TensorCoreTiling requested,
                                            std::string &why) {
@@ -1411,10 +1420,10 @@ std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
   else if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles"))
     t.blockQ = tiles.getBlockQ() > 64 ? 128 : 64;
   else
-    t.blockQ =
-        elementwiseHeavy || kernel::isShortLength(op.getUniformQueryLen(), 64)
-            ? 64
-            : 128;
+    t.blockQ = elementwiseHeavy || packedWindow(op) ||
+                       kernel::isShortLength(op.getUniformQueryLen(), 64)
+                   ? 64
+                   : 128;
   // Wide O tiles leave no room for two m-tiles per warp.
   if (!requested.blockQ && t.blockQ == 128 && !requested.warps &&
       accumulators(Tiling{128, 32, 4}, dims) > accumulatorBudget(dims))

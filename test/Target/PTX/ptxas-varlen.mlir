@@ -4,7 +4,9 @@
 // offsets, token-major rows. One op per family: wgmma with GQA and
 // bottom-right causal (run-time batch and totals, lse), mma.sync with
 // Philox dropout (static batch and totals), a padded head dim (D = 80, no
-// lse), D = 256 with MQA and top-left causal. Each assembles with ptxas
+// lse), D = 256 with MQA and top-left causal, and a two-sided window
+// without causal (f16 D = 64: one m-tile per warp on sm_80, where two
+// spilled 32 bytes; tc::chooseTiling). Each assembles with ptxas
 // without spilling on sm_90a and sm_80, and kernels-runtime's manifest
 // check accepts the manifest. Needs only the CUDA toolkit.
 // REQUIRES: ptxas
@@ -16,11 +18,11 @@
 // RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
 // RUN: attn-manifest-check %t.sm80.json | FileCheck %s --check-prefix=VALID
 
-// COMPILE90: (4 kernels, sm_90a, 32-bit indices)
-// COMPILE80: (4 kernels, sm_80, 32-bit indices)
-// CHECK-COUNT-4: 0 bytes spill stores, 0 bytes spill loads
+// COMPILE90: (5 kernels, sm_90a, 32-bit indices)
+// COMPILE80: (5 kernels, sm_80, 32-bit indices)
+// CHECK-COUNT-5: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: bytes spill stores
-// VALID: valid, 4 kernels for
+// VALID: valid, 5 kernels for
 
 // The first kernel's entry (keys sorted by llvm::json): per-sequence
 // lengths null, the token totals and batch null (run-time), grid x and z
@@ -78,4 +80,9 @@ func.func @padded_d80(%q: tensor<?x12x80xf16>, %k: tensor<?x4x80xf16>, %v: tenso
 func.func @mqa_d256(%q: tensor<?x4x256xbf16>, %k: tensor<?x1x256xbf16>, %v: tensor<?x1x256xbf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>) -> (tensor<?x4x256xbf16>, tensor<4x?xf32>) {
   %o, %l = attn.varlen_attention ins(%q, %k, %v : tensor<?x4x256xbf16>, tensor<?x1x256xbf16>, tensor<?x1x256xbf16>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) {causal = #attn.causal<top_left>} -> tensor<?x4x256xbf16>, tensor<4x?xf32>
   return %o, %l : tensor<?x4x256xbf16>, tensor<4x?xf32>
+}
+
+func.func @window_both_f16(%q: tensor<?x8x64xf16>, %k: tensor<?x8x64xf16>, %v: tensor<?x8x64xf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>) -> (tensor<?x8x64xf16>, tensor<8x?xf32>) {
+  %o, %l = attn.varlen_attention ins(%q, %k, %v : tensor<?x8x64xf16>, tensor<?x8x64xf16>, tensor<?x8x64xf16>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) {window = array<i64: 33, 17>} -> tensor<?x8x64xf16>, tensor<8x?xf32>
+  return %o, %l : tensor<?x8x64xf16>, tensor<8x?xf32>
 }
