@@ -798,34 +798,12 @@ static SmallVector<Type> gradArgumentTypes(OpBuilder &b,
   return argTypes;
 }
 
-/// Loads the dialects the tensor-core kernels emit: outside a pass they may
-/// not be loaded yet (the attn-to-gpu pass declares them as dependent
-/// dialects).
-static void loadTensorCoreDialects(MLIRContext *ctx) {
-  ctx->getOrLoadDialect<LLVM::LLVMDialect>();
-  ctx->getOrLoadDialect<NVVM::NVVMDialect>();
-  ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
-  ctx->getOrLoadDialect<vector::VectorDialect>();
-}
-
 void tcgrad::buildKernel(OpBuilder &b, gpu::GPUModuleOp module,
                          AttentionOpInterface op, const KernelSpec &spec) {
-  loadTensorCoreDialects(b.getContext());
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(module.getBody());
-  SmallVector<Type> argTypes = gradArgumentTypes(b, op, spec);
-  auto func = gpu::GPUFuncOp::create(b, op.getLoc(), spec.name,
-                                     b.getFunctionType(argTypes, {}),
-                                     TypeRange{}, TypeRange{});
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({static_cast<int32_t>(spec.block[0]), 1, 1}));
-  // 8 warps per SM (two CTAs of 4 warps or one of 8): lets ptxas use up
-  // to 255 registers (as for the forward tensor-core kernel).
-  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                b.getI32IntegerAttr(spec.block[0] <= 128 ? 2 : 1));
-  func->setAttr(kDynamicSharedMemoryAttrName,
-                b.getI64IntegerAttr(spec.dynamicSharedBytes));
+  loadTensorCoreDialects(b.getContext()); // before the argument types
+  gpu::GPUFuncOp func = createTensorCoreFunc(b, module, op.getLoc(), spec,
+                                             gradArgumentTypes(b, op, spec));
   tcgrad::emitKernel(b, func, op, spec);
 }
 

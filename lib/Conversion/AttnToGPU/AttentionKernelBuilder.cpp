@@ -367,18 +367,21 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
   return spec;
 }
 
-gpu::GPUFuncOp kernel::createTensorCoreForwardFunc(OpBuilder &b,
-                                                   gpu::GPUModuleOp module,
-                                                   Location loc,
-                                                   const KernelSpec &spec,
-                                                   TypeRange argTypes) {
-  MLIRContext *ctx = b.getContext();
+void kernel::loadTensorCoreDialects(MLIRContext *ctx) {
   // Outside a pass these may not be loaded yet (the attn-to-gpu pass
   // declares them as dependent dialects).
   ctx->getOrLoadDialect<LLVM::LLVMDialect>();
   ctx->getOrLoadDialect<NVVM::NVVMDialect>();
   ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
   ctx->getOrLoadDialect<vector::VectorDialect>();
+}
+
+gpu::GPUFuncOp kernel::createTensorCoreFunc(OpBuilder &b,
+                                            gpu::GPUModuleOp module,
+                                            Location loc,
+                                            const KernelSpec &spec,
+                                            TypeRange argTypes) {
+  loadTensorCoreDialects(b.getContext());
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());
   auto func =
@@ -425,8 +428,8 @@ mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());
   if (spec.tensorCores) {
-    gpu::GPUFuncOp func = kernel::createTensorCoreForwardFunc(
-        b, module, op.getLoc(), spec, argTypes);
+    gpu::GPUFuncOp func =
+        kernel::createTensorCoreFunc(b, module, op.getLoc(), spec, argTypes);
     tc::emitKernel(b, func, op, spec);
     return func;
   }

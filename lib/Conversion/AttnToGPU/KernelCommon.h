@@ -77,13 +77,17 @@ inline std::string sourceOf(Location loc) {
 /// dimension is a length over a tile, below 2^31 already).
 LogicalResult checkKernelShapes(AttentionOpInterface op);
 
-/// An empty tensor-core forward kernel function named spec.name with
-/// `argTypes`, appended to `module`, with the launch attributes of `spec`
-/// (block size, dynamic shared memory, register budget).
-gpu::GPUFuncOp createTensorCoreForwardFunc(OpBuilder &b,
-                                           gpu::GPUModuleOp module,
-                                           Location loc, const KernelSpec &spec,
-                                           TypeRange argTypes);
+/// Loads the dialects the tensor-core kernels are built from (their
+/// argument types included: the backward's dq_accum is an LLVM pointer).
+void loadTensorCoreDialects(MLIRContext *ctx);
+
+/// An empty tensor-core kernel function (forward or backward stage) named
+/// spec.name with `argTypes`, appended to `module`, with the launch
+/// attributes of `spec` (block size, dynamic shared memory, register
+/// budget).
+gpu::GPUFuncOp createTensorCoreFunc(OpBuilder &b, gpu::GPUModuleOp module,
+                                    Location loc, const KernelSpec &spec,
+                                    TypeRange argTypes);
 
 inline KernelParam tensorParam(StringRef name, Value v, bool isOutput) {
   KernelParam p;

@@ -111,8 +111,8 @@ mlir::attn::buildPackedAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
         b, p,
         p.isTensor ? cast<ShapedType>(v.getType()).getElementType() : Type()));
   }
-  gpu::GPUFuncOp func = kernel::createTensorCoreForwardFunc(
-      b, module, op.getLoc(), spec, argTypes);
+  gpu::GPUFuncOp func =
+      kernel::createTensorCoreFunc(b, module, op.getLoc(), spec, argTypes);
   tc::emitKernel(b, func, op, spec);
   return func;
 }
