@@ -58,6 +58,10 @@ const char *stageName(GradStage s) {
     return "dkdv_dq";
   case GradStage::DQConvert:
     return "dq_convert";
+  case GradStage::SplitKV:
+    return "split_kv";
+  case GradStage::Combine:
+    return "combine";
   }
   return "?";
 }
@@ -72,6 +76,8 @@ std::vector<std::string> stageOutputs(GradStage s) {
     return {"grad_query"};
   case GradStage::None:
   case GradStage::Prep:
+  case GradStage::SplitKV:
+  case GradStage::Combine:
     break;
   }
   return {};
@@ -144,8 +150,9 @@ double KernelSpec::forwardFlops() const {
 }
 
 double KernelSpec::flops() const {
+  // A split-KV group's products are all in its split_kv stage.
   if (!isGrad())
-    return forwardFlops();
+    return stage == GradStage::Combine ? 0.0 : forwardFlops();
   // The matrix products per (query, key) element: S = QK^T and dP = dO V^T
   // (D + Dv) in every stage that has any, then dV = P^T dO (Dv), dK = dS^T Q
   // (D) and dQ = dS K (D) where the stage computes them.
@@ -163,6 +170,8 @@ double KernelSpec::flops() const {
   case GradStage::None:
   case GradStage::Prep:
   case GradStage::DQConvert:
+  case GradStage::SplitKV:
+  case GradStage::Combine:
     return 0.0;
   }
   double f = 2.0 * double(queryHeads) * lengthProducts() * double(perElement);
@@ -176,13 +185,18 @@ const KernelSpec *findKernel(const Manifest &m, const std::string &name) {
   return nullptr;
 }
 
-std::vector<GradGroup> gradGroups(const Manifest &m) {
+namespace {
+
+/// The groups of the backward kernels of `m` (`forward` false; a kernel
+/// without "group" is its own) or of its split-KV forward stages (`forward`
+/// true; only explicit groups), ordered by their first kernel.
+std::vector<GradGroup> collectGroups(const Manifest &m, bool forward) {
   std::vector<GradGroup> groups;
   // The index in `groups` of each explicit group (a tree rather than a scan
   // of the groups so far, which made many groups quadratic).
   std::map<std::string, size_t> explicitGroups;
   for (const KernelSpec &k : m.kernels) {
-    if (!k.isGrad())
+    if (forward ? k.isGrad() || k.group.empty() : !k.isGrad())
       continue;
     // Kernels without "group" are alone even when a group has their name.
     if (!k.group.empty()) {
@@ -199,6 +213,23 @@ std::vector<GradGroup> gradGroups(const Manifest &m) {
     g.kernels.push_back(&k);
   }
   return groups;
+}
+
+} // namespace
+
+std::vector<GradGroup> gradGroups(const Manifest &m) {
+  return collectGroups(m, /*forward=*/false);
+}
+
+std::vector<GradGroup> forwardGroups(const Manifest &m) {
+  return collectGroups(m, /*forward=*/true);
+}
+
+GradGroup findForwardGroup(const Manifest &m, const std::string &name) {
+  for (GradGroup &g : forwardGroups(m))
+    if (g.name == name)
+      return g;
+  return GradGroup{name, true, {}};
 }
 
 GradGroup gradGroupOf(const Manifest &m, const KernelSpec &k) {
@@ -243,6 +274,11 @@ std::string sizeText(int64_t size) {
   return size == kRuntimeSize ? "null" : std::to_string(size);
 }
 
+/// Every parameter name of a split-KV forward stage (split_kv, combine).
+const char *const kSplitKVParamNames[] = {
+    "query",  "key", "value", "mask",      "partial_output", "partial_lse",
+    "output", "lse", "batch", "query_len", "key_len"};
+
 /// Every parameter name of a backward kernel (the workspaces aside).
 const char *const kGradParamNames[] = {
     "query",    "key",        "value",     "output",  "lse",
@@ -262,6 +298,9 @@ const char *const kVarlenGradParamNames[] = {
 /// What a tensor parameter must look like.
 struct TensorExpectation {
   bool output = false;
+  /// A workspace at a fixed place in the ABI (role "workspace"; the split-KV
+  /// forward's): neither an input nor an output.
+  bool workspace = false;
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
   std::string shapeText;
@@ -368,6 +407,22 @@ ProblemDifference problemDifference(const KernelSpec &f, const KernelSpec &k) {
   return {};
 }
 
+/// A grid as messages give it: a 0 entry (computed at launch from a run-time
+/// size) prints as null.
+template <typename T> std::string gridText(const std::array<T, 3> &g) {
+  auto entry = [](int64_t x) { return x == 0 ? kRuntimeSize : x; };
+  return formatShape(
+      {entry(int64_t(g[0])), entry(int64_t(g[1])), entry(int64_t(g[2]))});
+}
+
+/// "a (prep), b (dkdv_dq)": the kernels of a group and their stages.
+std::string membersText(const GradGroup &g) {
+  std::string s;
+  for (const KernelSpec *k : g.kernels)
+    s += (s.empty() ? "" : ", ") + k->name + " (" + stageName(k->stage) + ")";
+  return s;
+}
+
 /// The most dynamic shared memory one thread block may use on
 /// sm_<major><minor> after opting in (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_
 /// SIZE_BYTES, which attnrt sets): the CUDA C++ Programming Guide's maximum
@@ -400,6 +455,9 @@ struct Codegen {
   /// A positive integer, dkdv / dkdv_dq only: blocks per key block (2: dK
   /// and dV accumulated by separate blocks).
   const Value *keyBlockParts = nullptr;
+  /// A positive integer, split-KV forward stages only (and required there):
+  /// the key chunks S.
+  const Value *splits = nullptr;
 };
 
 class Validator {
@@ -560,6 +618,11 @@ private:
   Codegen codegen(const Value &kernel) const;
   /// Checks the launch and records the grid formula (gridTile, gridParts).
   void checkLaunch(const Value &kernel, KernelSpec &k, const Codegen &cg) const;
+  void forwardStageFields(const Value &v, KernelSpec &k);
+  void checkSplitKVLaunch(const Value &v, KernelSpec &k,
+                          const Codegen &cg) const;
+  void checkForwardGroup(const GradGroup &g, const Value &kernels,
+                         const Manifest &m);
   /// Checks parameter list `v` against `t` and fills k.params.
   void paramList(const Value &v, KernelSpec &k, const ParamTable &t);
   void checkParamKind(const Value &pv, const std::string &at,
@@ -645,8 +708,11 @@ Manifest Validator::run(const Value &root) {
                std::to_string(other->second) + "])");
     m.kernels.push_back(std::move(k));
   }
-  // Backward kernels naming their forward kernel: it must exist, be a
-  // forward kernel writing lse, and have the same problem.
+  // The split-KV forward groups first: a backward kernel may name one.
+  for (const GradGroup &g : forwardGroups(m))
+    checkForwardGroup(g, kernels, m);
+  // Backward kernels naming their forward kernel (or forward group): it
+  // must exist, be a forward writing lse, and have the same problem.
   for (size_t i = 0; i < m.kernels.size(); ++i) {
     const KernelSpec &k = m.kernels[i];
     if (k.forward.empty())
@@ -736,6 +802,7 @@ Codegen Validator::codegen(const Value &v) const {
   cg.blockKV = count("block_kv");
   cg.threads = count("threads");
   cg.keyBlockParts = count("key_block_parts");
+  cg.splits = count("splits");
   return cg;
 }
 
@@ -765,13 +832,25 @@ void Validator::checkGroupProblem(const GradGroup &g, const Value &kernels,
     };
     if (d.field.empty() && first.forward != k->forward)
       d = {"forward", orNull(first.forward), orNull(k->forward)};
+    // A split-KV forward: the group writes lse or not, and its stages
+    // index the shared workspaces by the same number of chunks.
+    if (d.field.empty() && first.hasLse != k->hasLse)
+      d = {"has_lse", first.hasLse ? "true" : "false",
+           k->hasLse ? "true" : "false"};
+    std::string why = "the kernels of a group must have the same problem";
+    if (d.field.empty() && first.splits != k->splits) {
+      d = {"codegen.splits", std::to_string(first.splits),
+           std::to_string(k->splits)};
+      why = "the stages of a split-KV group share the workspaces "
+            "partial_output and partial_lse of codegen.splits chunks";
+    }
     if (d.field.empty())
       continue;
     context = "kernel '" + k->name + "': ";
     fail(*kernelValue(kernels, m, *k).find("group"),
          "group: kernel '" + first.name + "' of group '" + g.name + "' has " +
-             d.field + " = " + d.theirs + ", this kernel " + d.ours +
-             " (the kernels of a group must have the same problem)");
+             d.field + " = " + d.theirs + ", this kernel " + d.ours + " (" +
+             why + ")");
   }
 }
 
@@ -796,10 +875,7 @@ void Validator::checkGroupOutputs(const GradGroup &g, const Value &kernels,
   for (const char *out : {"grad_query", "grad_key", "grad_value"}) {
     if (writer[out])
       continue;
-    std::string members;
-    for (const KernelSpec *k : g.kernels)
-      members += (members.empty() ? "" : ", ") + k->name + " (" +
-                 stageName(k->stage) + ")";
+    const std::string members = membersText(g);
     const KernelSpec &last = *g.kernels.back();
     context = "kernel '" + last.name + "': ";
     fail(*kernelValue(kernels, m, last).find("group"),
@@ -851,21 +927,73 @@ void Validator::checkGroupWorkspaces(const GradGroup &g, const Value &kernels,
     }
 }
 
+/// A split-KV forward group: exactly one "split_kv" kernel followed (in
+/// manifest order, the launch order) by one "combine" kernel, on one
+/// problem and with the same codegen.splits, so that the workspaces they
+/// share have one shape. (output and lse are the combine stage's by the
+/// stages' parameter tables; the split_kv stage writes every element of
+/// both workspaces, so no prep stage initializes them.) Its name must not
+/// be a kernel's: a backward kernel's "forward" names either.
+void Validator::checkForwardGroup(const GradGroup &g, const Value &kernels,
+                                  const Manifest &m) {
+  const GradStage order[] = {GradStage::SplitKV, GradStage::Combine};
+  size_t good = 0;
+  while (good < 2 && good < g.kernels.size() &&
+         g.kernels[good]->stage == order[good])
+    ++good;
+  if (good < 2 || g.kernels.size() > 2) {
+    const KernelSpec &at = *g.kernels[std::min(good, g.kernels.size() - 1)];
+    context = "kernel '" + at.name + "': ";
+    fail(*kernelValue(kernels, m, at).find("group"),
+         "group: group '" + g.name + "' has the kernels " + membersText(g) +
+             "; a split-KV forward group is one \"split_kv\" kernel "
+             "followed by one \"combine\" kernel (launched in manifest "
+             "order)");
+  }
+  auto kernel = kernelIndex.find(g.name);
+  if (kernel != kernelIndex.end()) {
+    const KernelSpec &first = *g.kernels.front();
+    context = "kernel '" + first.name + "': ";
+    fail(*kernelValue(kernels, m, first).find("group"),
+         "group: '" + g.name + "' is also the name of kernels[" +
+             std::to_string(kernel->second) +
+             "] (a backward kernel's \"forward\" names a kernel or a "
+             "split-KV forward group, so the names must differ)");
+  }
+  checkGroupProblem(g, kernels, m);
+}
+
 void Validator::checkForwardLink(const Value &fv, const KernelSpec &k,
                                  const Manifest &m) {
   auto at = kernelIndex.find(k.forward);
   const KernelSpec *f =
       at == kernelIndex.end() ? nullptr : &m.kernels[at->second];
+  std::string who = f ? "forward: kernel '" + f->name + "'" : "";
+  // Or a split-KV forward group, which stands for its combine stage (the
+  // one writing output and lse); checkForwardGroup made its stages agree.
+  const GradGroup group = f ? GradGroup() : findForwardGroup(m, k.forward);
+  if (!group.kernels.empty()) {
+    f = group.kernels.back();
+    who = "forward: forward group '" + group.name + "'";
+  }
   if (!f) {
-    std::string names;
+    std::string names, groups;
     for (const KernelSpec &o : m.kernels)
-      if (!o.isGrad())
+      if (!o.isGrad() && !o.isForwardStage())
         names += (names.empty() ? "" : ", ") + o.name;
+    for (const GradGroup &g : forwardGroups(m))
+      groups += (groups.empty() ? "" : ", ") + g.name;
     fail(fv, "forward: no kernel named '" + k.forward +
                  "' in this manifest (its forward kernels: " +
-                 (names.empty() ? std::string("none") : names) + ")");
+                 (names.empty() ? std::string("none") : names) +
+                 (groups.empty() ? ""
+                                 : "; its split-KV forward groups: " + groups) +
+                 ")");
   }
-  const std::string who = "forward: kernel '" + f->name + "'";
+  if (group.kernels.empty() && f->isForwardStage())
+    fail(fv, who + " is the \"" + stageName(f->stage) +
+                 "\" stage of the split-KV forward group '" + f->group +
+                 "': name the group (\"forward\": \"" + f->group + "\")");
   if (f->isGrad())
     fail(fv, who + " is a backward kernel (\"op\": \"" + opName(f->op) +
                  "\"), not a forward one");
@@ -924,8 +1052,9 @@ KernelSpec Validator::kernel(const Value &v) {
     if (!codegen->isObject())
       fail(*codegen, "codegen: expected an object, " + got(*codegen));
 
-  // "op" (default "attention"); "stage", "deterministic", "forward" and
-  // "group" belong to backward kernels only.
+  // "op" (default "attention"); "deterministic" and "forward" belong to
+  // backward kernels only, "stage" and "group" to backward kernels and the
+  // stages of a split-KV forward group.
   if (const Value *op = v.find("op")) {
     std::string text = string(*op, "op");
     if (text == "attention")
@@ -942,12 +1071,23 @@ KernelSpec Validator::kernel(const Value &v) {
                     text + "\"");
   }
   if (!k.isGrad()) {
-    for (const char *gradOnly : {"stage", "deterministic", "forward", "group"})
-      if (const Value *f = v.find(gradOnly))
-        fail(*f, std::string(gradOnly) +
-                     ": only a backward kernel (\"op\": "
-                     "\"attention_grad\" or \"varlen_attention_grad\") has "
-                     "this field");
+    for (const char *gradOnly :
+         {"stage", "deterministic", "forward", "group"}) {
+      const Value *f = v.find(gradOnly);
+      const bool grouped =
+          std::string(gradOnly) == "stage" || std::string(gradOnly) == "group";
+      if (!f || (grouped && k.op == KernelOp::Attention))
+        continue;
+      fail(*f, std::string(gradOnly) +
+                   ": only a backward kernel (\"op\": "
+                   "\"attention_grad\" or \"varlen_attention_grad\") has "
+                   "this field" +
+                   (grouped ? ", or a stage of a split-KV forward group "
+                              "(\"op\": \"attention\")"
+                            : ""));
+    }
+    if (k.op == KernelOp::Attention)
+      forwardStageFields(v, k);
   } else {
     const Value &stage = field(v, "stage",
                                "a backward kernel (\"op\": \"" +
@@ -1033,6 +1173,16 @@ KernelSpec Validator::kernel(const Value &v) {
   if (!(k.dropoutP >= 0.0f && k.dropoutP < 1.0f))
     fail(dropout, "dropout_p: expected a value in [0, 1) (as f32), got " +
                       dropout.text);
+  // The split-KV form is for decoding: no dropout, and a static query
+  // length (its grid and workspaces are sized by it).
+  if (k.isForwardStage() && k.dropoutP != 0.0f)
+    fail(dropout, "dropout_p: a split-KV forward stage has no dropout: "
+                  "expected 0, got " +
+                      dropout.text);
+  if (k.isForwardStage() && k.queryLen == kRuntimeSize)
+    fail(*v.find("query_len"), "query_len: a split-KV forward stage has a "
+                               "static query length: expected a positive "
+                               "integer, got null");
 
   // A mask-like field: null or {"dtype": ..., "shape": [B|1, Hq|1, Lq|1,
   // Lk|1]}. Returns whether it is set.
@@ -1128,6 +1278,33 @@ KernelSpec Validator::kernel(const Value &v) {
   return k;
 }
 
+/// "stage" and "group" of a forward kernel ("op": "attention"): both or
+/// neither; with them the kernel is one of the two stages of a split-KV
+/// forward group (docs/kernel-manifest.md, "Split-KV forward groups").
+void Validator::forwardStageFields(const Value &v, KernelSpec &k) {
+  const Value *stage = v.find("stage"), *group = v.find("group");
+  if (!stage && !group)
+    return;
+  if (!stage)
+    fail(*group, "group: only a backward kernel (\"op\": \"attention_grad\" "
+                 "or \"varlen_attention_grad\") has this field, or a stage "
+                 "of a split-KV forward group (\"op\": \"attention\") with "
+                 "\"stage\": \"split_kv\" or \"combine\"");
+  std::string text = string(*stage, "stage");
+  for (GradStage s : {GradStage::SplitKV, GradStage::Combine})
+    if (text == stageName(s))
+      k.stage = s;
+  if (k.stage == GradStage::None)
+    fail(*stage, "stage: expected \"split_kv\" or \"combine\" for a forward "
+                 "kernel (\"op\": \"attention\"; the other stages are a "
+                 "backward kernel's), got \"" +
+                     text + "\"");
+  k.group =
+      string(field(v, "group",
+                   "a split-KV forward stage (\"stage\": \"" + text + "\")"),
+             "group");
+}
+
 /// The kernel's launch (grid, block and dynamic shared memory) against what
 /// its "codegen" says about how it was generated. Only a manifest that
 /// states the tiling is held to the compiler's formulas: hand-written
@@ -1146,9 +1323,11 @@ void Validator::checkLaunch(const Value &v, KernelSpec &k,
   // kernel does (wgmma or mma.sync).
   const bool matrixStage =
       k.stage == GradStage::None || k.stage == GradStage::DKDV ||
-      k.stage == GradStage::DKDVDQ || k.stage == GradStage::DQ;
+      k.stage == GradStage::DKDVDQ || k.stage == GradStage::DQ ||
+      k.stage == GradStage::SplitKV;
   const std::string what =
-      k.isGrad()     ? "a \"" + std::string(stageName(k.stage)) + "\" kernel"
+      k.stage != GradStage::None
+          ? "a \"" + std::string(stageName(k.stage)) + "\" kernel"
       : k.isVarlen() ? std::string("a \"varlen_attention\" kernel")
                      : std::string("a forward kernel");
   if (cg.mma && cg.kernel) {
@@ -1192,6 +1371,15 @@ void Validator::checkLaunch(const Value &v, KernelSpec &k,
     fail(*cg.keyBlockParts, "codegen.key_block_parts: only a \"dkdv\" or "
                             "\"dkdv_dq\" kernel splits its key blocks, not " +
                                 what);
+  if (cg.splits && !k.isForwardStage())
+    fail(*cg.splits, "codegen.splits: only a stage of a split-KV forward "
+                     "group (\"split_kv\" or \"combine\") splits the keys, "
+                     "not " +
+                         what);
+  if (k.isForwardStage()) {
+    checkSplitKVLaunch(v, k, cg);
+    return;
+  }
   if (k.isVarlen()) {
     checkVarlenGrid(v, k, cg);
     return;
@@ -1217,23 +1405,87 @@ void Validator::checkLaunch(const Value &v, KernelSpec &k,
       k.batch == kRuntimeSize ? 0 : k.batch};
   if (want[0] == k.grid[0] && want[1] == k.grid[1] && want[2] == k.grid[2])
     return;
-  // (0, a run-time entry, prints as null.)
-  auto text = [](auto g) {
-    auto entry = [](int64_t x) { return x == 0 ? kRuntimeSize : x; };
-    return formatShape({entry(g[0]), entry(g[1]), entry(g[2])});
-  };
   fail(*v.find("grid"),
-       "grid: " + text(k.grid) + " does not match the problem: " + what +
+       "grid: " + gridText(k.grid) + " does not match the problem: " + what +
            " runs one block per " +
-           (overKeys && parts > 1
-                ? "(key block part, kv head, batch) = "
-                  "(codegen.key_block_parts * ceil(key_len / "
-                  "codegen.block_kv), kv_heads, batch)"
+           (overKeys && parts > 1 ? "(key block part, kv head, batch) = "
+                                    "(codegen.key_block_parts * ceil(key_len / "
+                                    "codegen.block_kv), kv_heads, batch)"
             : overKeys ? "(key block, kv head, batch) = (ceil(key_len / "
                          "codegen.block_kv), kv_heads, batch)"
-                     : "(query block, query head, batch) = (ceil(query_len "
-                       "/ codegen.block_q), query_heads, batch)") +
-           " = " + text(want));
+                       : "(query block, query head, batch) = (ceil(query_len "
+                         "/ codegen.block_q), query_heads, batch)") +
+           " = " + gridText(want));
+}
+
+/// The launch of a split-KV forward stage (docs/kernel-manifest.md,
+/// "Split-KV forward groups"). codegen.splits is required: it sizes the
+/// grid and the workspaces. split_kv runs (S, R * kv_heads, batch) blocks,
+/// R = ceil(G * query_len / block_q) blocks of the G * query_len rows of
+/// the G = query_heads / kv_heads heads that share a KV head; combine runs
+/// (ceil(query_heads * query_len / 4), batch, 1) blocks of 128 threads (a
+/// warp per row) without dynamic shared memory. Only the batch can be a
+/// run-time grid entry (the query length is static in this form).
+void Validator::checkSplitKVLaunch(const Value &v, KernelSpec &k,
+                                   const Codegen &cg) const {
+  const bool split = k.stage == GradStage::SplitKV;
+  const std::string what =
+      "a \"" + std::string(stageName(k.stage)) + "\" kernel";
+  const Value *object = v.find("codegen");
+  if (!cg.splits)
+    fail(object ? *object : v,
+         what + " needs codegen.splits (the key chunks S: its grid and the "
+                "workspaces partial_output and partial_lse depend on it)");
+  k.splits = cg.splits->asInteger();
+  // What each stage's code is: the tensor-core forward on mma.sync over a
+  // chunk, and a CUDA-core reduction.
+  const std::string wantKernel = split ? "tensor-core" : "cuda-core";
+  if (cg.kernel && cg.kernel->text != wantKernel)
+    fail(*cg.kernel, "codegen.kernel: \"" + cg.kernel->text + "\" for " + what +
+                         " (expected \"" + wantKernel + "\")");
+  if (split && cg.mma && cg.mma->text != "mma.sync")
+    fail(*cg.mma, "codegen.mma: \"" + cg.mma->text + "\" for " + what +
+                      " (expected \"mma.sync\")");
+
+  const Value &grid = *v.find("grid");
+  const int64_t batch = k.batch == kRuntimeSize ? 0 : k.batch;
+  int64_t rows = 0; // query rows: G * query_len, or query_heads * query_len
+  if (__builtin_mul_overflow(split ? k.queryHeads / k.kvHeads : k.queryHeads,
+                             k.queryLen, &rows))
+    fail(grid, "grid: query_heads * query_len overflows 64 bits");
+  std::array<int64_t, 3> want;
+  std::string formula;
+  if (split) {
+    if (!cg.blockQ)
+      fail(object ? *object : v,
+           what + " needs codegen.block_q (its grid packs the query rows of "
+                  "the query heads sharing a KV head into blocks of block_q "
+                  "rows)");
+    const int64_t tile = cg.blockQ->asInteger();
+    want = {k.splits, (rows + tile - 1) / tile * k.kvHeads, batch};
+    formula = "(chunk, row block, batch) = (codegen.splits, "
+              "ceil(query_heads / kv_heads * query_len / codegen.block_q) * "
+              "kv_heads, batch)";
+  } else {
+    if (k.block != std::array<uint32_t, 3>{128, 1, 1})
+      fail(*v.find("block"),
+           "block: " + formatShape({k.block[0], k.block[1], k.block[2]}) +
+               ", but a \"combine\" kernel runs 128 threads, [128, 1, 1] (a "
+               "warp per (batch, query head, query) row)");
+    if (k.dynamicSharedMemory != 0)
+      fail(*v.find("dynamic_shared_memory"),
+           "dynamic_shared_memory: " + std::to_string(k.dynamicSharedMemory) +
+               " bytes, but a \"combine\" kernel uses none (expected 0)");
+    want = {(rows + 3) / 4, batch, 1};
+    formula = "(4 rows of (query head, query), batch) = (ceil(query_heads * "
+              "query_len / 4), batch, 1)";
+  }
+  if (want[0] == int64_t(k.grid[0]) && want[1] == int64_t(k.grid[1]) &&
+      want[2] == int64_t(k.grid[2]))
+    return;
+  fail(grid, "grid: " + gridText(k.grid) +
+                 " does not match the problem: " + what +
+                 " runs one block per " + formula + " = " + gridText(want));
 }
 
 void Validator::checkTensorParam(const Value &pv, const std::string &at,
@@ -1242,14 +1494,19 @@ void Validator::checkTensorParam(const Value &pv, const std::string &at,
   checkKeys(pv, {"name", "kind", "role", "dtype", "shape"}, at);
   const Value &role = field(pv, "role", at);
   std::string roleText = string(role, at + ": role");
-  if (roleText != "input" && roleText != "output")
-    fail(role, at + ": role: expected \"input\" or \"output\", got \"" +
-                   roleText + "\"");
-  if (roleText != (want.output ? "output" : "input"))
-    fail(role, at + ": role: expected \"" +
-                   std::string(want.output ? "output" : "input") + "\" for '" +
-                   p.name + "', got \"" + roleText + "\"");
+  const std::string wantRole = want.workspace ? "workspace"
+                               : want.output  ? "output"
+                                              : "input";
+  if (roleText != "input" && roleText != "output" && roleText != "workspace")
+    fail(role,
+         at + ": role: expected " +
+             (want.workspace ? "\"workspace\"" : "\"input\" or \"output\"") +
+             ", got \"" + roleText + "\"");
+  if (roleText != wantRole)
+    fail(role, at + ": role: expected \"" + wantRole + "\" for '" + p.name +
+                   "', got \"" + roleText + "\"");
   p.isOutput = want.output;
+  p.isWorkspace = want.workspace;
   const Value &dt = field(pv, "dtype", at);
   p.dtype = dtype(dt, at + ": dtype", /*allowI1=*/true, /*allowI32=*/true);
   if (p.dtype != want.dtype)
@@ -1280,6 +1537,8 @@ std::string notThisStage(GradStage stage, const std::string &name) {
            " is written by a \"dkdv\" or \"dkdv_dq\" kernel)";
   case GradStage::Prep:
   case GradStage::None:
+  case GradStage::SplitKV: // forward stages: not in a backward table
+  case GradStage::Combine:
     break;
   }
   return "a \"prep\" kernel writes no gradient (it initializes workspaces)";
@@ -1542,19 +1801,74 @@ bool listsRng(const Value &v) {
   return listed;
 }
 
-/// The dense forward ABI: query, key, value, mask, dropout_mask, seed,
-/// offset, output, lse (those the kernel has), then the run-time sizes.
-ParamTable forwardTable(const KernelSpec &k, bool rngListed) {
-  ParamTable t;
-  t.title = "the forward parameters";
-  t.known.assign(std::begin(kParamNames), std::end(kParamNames));
-  for (const char *n : {"query", "key", "value"})
-    expectTensor(t, n, denseTensor(k, n), false);
+/// The dense mask: an input exactly when the kernel's field 'mask' is set.
+void expectMask(ParamTable &t, const KernelSpec &k) {
   if (k.hasMask)
     expectTensor(t, "mask", denseTensor(k, "mask"), false,
                  " (the kernel's field 'mask' is set)");
   else
     t.excluded["mask"] = "listed, but the kernel's field 'mask' is null";
+}
+
+/// The workspace `n` of a split-KV forward group: partial_output [batch,
+/// splits, query_heads, query_len, value_dim] or partial_lse [batch, splits,
+/// query_heads, query_len] (batch null where it is a run-time size).
+TensorExpectation splitKVWorkspace(const KernelSpec &k, const std::string &n) {
+  TensorExpectation t;
+  t.dtype = DType::F32;
+  t.dtypeNote = " (workspaces are f32)";
+  t.workspace = true;
+  t.shape = {k.batch, k.splits, k.queryHeads, k.queryLen};
+  t.shapeText = "[batch, codegen.splits, query_heads, query_len";
+  if (n == "partial_output") {
+    t.shape.push_back(k.valueDim);
+    t.shapeText += ", value_dim";
+  }
+  t.shapeText += "]";
+  return t;
+}
+
+/// The ABI of a split-KV forward stage (docs/kernel-manifest.md, "Split-KV
+/// forward groups"): query, key, value, mask (with one), the workspaces
+/// partial_output and partial_lse, then for combine only output and lse
+/// (when has_lse), then the run-time sizes (batch, key_len; the query
+/// length is static).
+ParamTable splitKVTable(const KernelSpec &k) {
+  const std::string stage = stageName(k.stage);
+  ParamTable t;
+  t.title = "the \"" + stage + "\" parameters";
+  t.unknownTo = " for a \"" + stage + "\" kernel";
+  t.known.assign(std::begin(kSplitKVParamNames), std::end(kSplitKVParamNames));
+  for (const char *n : {"query", "key", "value"})
+    expectTensor(t, n, denseTensor(k, n), false);
+  expectMask(t, k);
+  for (const char *n : {"partial_output", "partial_lse"})
+    expectTensor(t, n, splitKVWorkspace(k, n), false);
+  if (k.stage == GradStage::Combine) {
+    expectTensor(t, "output", denseTensor(k, "output"), true);
+    expectForwardLse(t, k, denseTensor(k, "lse"));
+  } else {
+    for (const char *n : {"output", "lse"})
+      t.excluded[n] = "listed, but a \"split_kv\" kernel writes only the "
+                      "workspaces partial_output and partial_lse (" +
+                      std::string(n) + " is the \"combine\" stage's)";
+  }
+  expectSizes(t, k, {"batch", "query_len", "key_len"});
+  t.orderText = orderNames(t, 0, t.order.size());
+  return t;
+}
+
+/// The dense forward ABI: query, key, value, mask, dropout_mask, seed,
+/// offset, output, lse (those the kernel has), then the run-time sizes.
+ParamTable forwardTable(const KernelSpec &k, bool rngListed) {
+  if (k.isForwardStage())
+    return splitKVTable(k);
+  ParamTable t;
+  t.title = "the forward parameters";
+  t.known.assign(std::begin(kParamNames), std::end(kParamNames));
+  for (const char *n : {"query", "key", "value"})
+    expectTensor(t, n, denseTensor(k, n), false);
+  expectMask(t, k);
   if (k.hasDropoutMask) {
     expectTensor(t, "dropout_mask", denseTensor(k, "dropout_mask"), false,
                  " (the kernel's field 'dropout_mask' is set)");
@@ -1622,11 +1936,8 @@ ParamTable gradTable(const KernelSpec &k, bool rngListed) {
     for (const char *n : {"cu_seqlens_q", "cu_seqlens_k"})
       expectTensor(t, n, tensor(n), false);
     t.workspaceShapes = packedWorkspaceShapes(k);
-  } else if (k.hasMask) {
-    expectTensor(t, "mask", tensor("mask"), false,
-                 " (the kernel's field 'mask' is set)");
   } else {
-    t.excluded["mask"] = "listed, but the kernel's field 'mask' is null";
+    expectMask(t, k);
   }
   expectRng(t, k, rngListed);
   t.numInputs = t.order.size();
@@ -1864,19 +2175,15 @@ void Validator::checkVarlenGrid(const Value &v, KernelSpec &k,
                                        k.batch == kRuntimeSize ? 0 : k.batch};
   if (int64_t(k.grid[1]) == want[1] && int64_t(k.grid[2]) == want[2])
     return;
-  auto text = [](auto g) {
-    auto entry = [](int64_t x) { return x == 0 ? kRuntimeSize : x; };
-    return formatShape({entry(g[0]), entry(g[1]), entry(g[2])});
-  };
-  fail(grid, "grid: " + text(k.grid) + " does not match the problem: " + what +
-                 " runs one block per " +
+  fail(grid, "grid: " + gridText(k.grid) + " does not match the problem: " +
+                 what + " runs one block per " +
                  (overKeys ? "(key block of the longest sequence, kv head, "
                              "sequence) = (null: computed at launch, "
                              "kv_heads, batch) = "
                            : "(query block of the longest sequence, query "
                              "head, sequence) = (null: computed at launch, "
                              "query_heads, batch) = ") +
-                 text(want));
+                 gridText(want));
 }
 
 } // namespace
@@ -2053,8 +2360,12 @@ KernelSpec bindSizes(const KernelSpec &k, const RuntimeSizes &sizes,
            std::to_string(len) + ", more than the 2^31 - 1 CUDA allows");
     b.grid[0] = uint32_t(b.gridParts * blocks);
   }
+  // z is the batch; y only for a split-KV combine stage, whose grid is
+  // (rows / 4, batch, 1).
   if (b.grid[2] == 0)
     b.grid[2] = uint32_t(b.batch);
+  if (b.grid[1] == 0)
+    b.grid[1] = uint32_t(b.batch);
   return b;
 }
 

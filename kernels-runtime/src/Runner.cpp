@@ -122,7 +122,7 @@ std::string resultLine(const KernelSpec &k, const KernelResult &r) {
   std::string s = "RESULT";
   s += " name=" + k.name;
   s += k.op == KernelOp::Attention ? "" : std::string(" op=") + opName(k.op);
-  if (k.isGrad())
+  if (k.isGrad() || k.isForwardStage())
     s += std::string(" stage=") + stageName(k.stage) +
          (k.group.empty() ? std::string() : " group=" + k.group);
   s += problemFields(k);
@@ -781,6 +781,25 @@ void timeKernel(const KernelSpec &k, Binding &binding,
                k.hasLse ? ", lse" : "", result.gbps));
     return;
   }
+  if (k.isForwardStage()) {
+    std::string moved;
+    for (const ParamSpec &p : k.params)
+      if (p.kind == ParamSpec::Kind::Tensor)
+        moved += (moved.empty() ? "" : ", ") + p.name;
+    const std::string flopsText =
+        k.flops() > 0
+            ? format("%.4e FLOP (2*B*Hq*Lq*Lk*(D+Dv)%s) -> %.3f TFLOP/s",
+                     k.flops(),
+                     k.flopsHalvedForCausal() ? ", halved: causal with Lq = Lk"
+                                              : ", dense",
+                     result.tflops)
+            : std::string("no matrix products (the combine stage; 0 FLOP "
+                          "counted)");
+    out(format("  %s; %s moved (%s once) -> %.1f GB/s\n", flopsText.c_str(),
+               formatBytes(k.bytesMoved()).c_str(), moved.c_str(),
+               result.gbps));
+    return;
+  }
   if (!k.isGrad()) {
     out(format("  %.4e FLOP (2*B*Hq*Lq*Lk*(D+Dv)%s) -> %.3f TFLOP/s; %s "
                "moved (Q, K, V, %sO%s once) -> %.1f GB/s\n",
@@ -852,6 +871,10 @@ void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
         (k.group.empty() ? std::string() : ", group " + k.group) +
         (k.forward.empty() ? std::string() : ", forward kernel " + k.forward) +
         "\n");
+  if (k.isForwardStage())
+    out(std::string("  split-KV forward, stage ") + stageName(k.stage) +
+        ", group " + k.group + ", " + std::to_string(k.splits) +
+        " key chunks\n");
   if (k.isVarlen())
     out(packedText(k));
   out(format("  %s B=%lld Hq=%lld Hkv=%lld %s=%lld %s=%lld D=%lld Dv=%lld "
@@ -882,34 +905,214 @@ void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
                attrs.localBytes));
 }
 
-/// A forward kernel on its own.
-KernelResult runForwardKernel(const KernelSpec &k, CUfunction f,
-                              CudaContext &ctx, const RunOptions &options) {
-  KernelResult result;
-  attnopt::ref::AttentionProblem p = k.problem();
-  KernelLauncher launcher(f, k.name, k.grid, k.block, k.dynamicSharedMemory,
-                          ctx.info());
-  printHeader(k, launcher);
-  Binding binding(k);
+/// "a (prep), b (dkdv_dq), c (dq_convert)".
+std::string memberList(const GradGroup &g) {
+  std::string s;
+  for (const KernelSpec *k : g.kernels)
+    s += (s.empty() ? "" : ", ") + k->name + " (" + stageName(k->stage) + ")";
+  return s;
+}
+
+/// The kernels of one forward: a forward kernel alone, or the split_kv and
+/// combine stages of a split-KV forward group (docs/kernel-manifest.md,
+/// "Split-KV forward groups"), launched one after another in manifest order.
+/// The last kernel writes output and lse.
+struct ForwardKernels {
+  std::string name; // the kernel's, or the group's
+  bool group = false;
+  std::vector<const KernelSpec *> kernels;
+};
+
+/// The forward that forward kernel `k` (of `m`) is part of.
+ForwardKernels forwardOf(const Manifest &m, const KernelSpec &k) {
+  if (!k.isForwardStage())
+    return {k.name, false, {&k}};
+  GradGroup g = findForwardGroup(m, k.group);
+  return {g.name, true, g.kernels};
+}
+
+/// "kernel 'k'" or "forward group 'g'", in messages.
+std::string forwardText(const ForwardKernels &f) {
+  return (f.group ? "forward group '" : "kernel '") + f.name + "'";
+}
+
+/// A forward bound to run: its kernels' launchers and bindings, on inputs
+/// and workspaces shared through a SharedBuffers (a group's workspaces are
+/// one allocation each, NaN-poisoned with a guard like outputs); each kernel
+/// owns its outputs.
+class ForwardSet {
+public:
+  ForwardSet(const ForwardKernels &f, const Module &module, CudaContext &ctx)
+      : fwd(f), key("forward " + f.name) {
+    for (const KernelSpec *k : f.kernels)
+      launchers.emplace_back(module.function(k->name), k->name, k->grid,
+                             k->block, k->dynamicSharedMemory, ctx.info());
+  }
+
+  /// Allocates every kernel's parameters (inputs and workspaces once).
+  void bind() {
+    for (const KernelSpec *k : fwd.kernels)
+      bindings.push_back(shared.bind(*k, key));
+  }
+
+  size_t size() const { return fwd.kernels.size(); }
+  const ForwardKernels &kernels() const { return fwd; }
+  const KernelSpec &kernel(size_t i) const { return *fwd.kernels[i]; }
+  const KernelLauncher &launcher(size_t i) const { return launchers[i]; }
+  Binding &binding(size_t i) { return *bindings[i]; }
+  /// The kernel writing output and lse, and its binding.
+  const KernelSpec &last() const { return *fwd.kernels.back(); }
+  Binding &lastBinding() { return *bindings.back(); }
+  /// Tensor `name` (an input, a workspace or an output), or 0.
+  CUdeviceptr ptr(const std::string &name) {
+    for (auto &b : bindings)
+      if (CUdeviceptr p = b->ptr(name))
+        return p;
+    return 0;
+  }
+  /// "partial_output [2, 8, 8, 1, 128] f32, ...", or "" without workspaces.
+  std::string workspaceText() {
+    std::string s;
+    for (auto &w : shared.workspaces(key))
+      s += (s.empty() ? "" : ", ") + w.first->name + " " +
+           formatShape(w.first->shape) + " f32";
+    return s;
+  }
+  void poisonWorkspaces() { shared.poisonWorkspaces(key); }
+  bool checkWorkspaceGuards() { return shared.checkWorkspaceGuards(key); }
+  /// Launches every kernel, waiting for each, so that an error names it.
+  void launchChecked() {
+    for (size_t i = 0; i < size(); ++i) {
+      launchers[i].launch(bindings[i]->params());
+      ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
+                          "running kernel '" + kernel(i).name + "'");
+    }
+  }
+  /// Launches every kernel in order, without waiting (timing).
+  void launchAll() {
+    for (size_t i = 0; i < size(); ++i)
+      launchers[i].launch(bindings[i]->params());
+  }
+
+private:
+  ForwardKernels fwd;
+  std::string key; // names the workspaces in `shared`
+  std::vector<KernelLauncher> launchers;
+  SharedBuffers shared;
+  std::vector<std::unique_ptr<Binding>> bindings;
+};
+
+/// The result of a forward: one KernelResult per kernel, and the forward's
+/// (for a group: the combine stage's errors, both launches' time; for a
+/// kernel alone, its own).
+struct ForwardResult {
+  std::vector<KernelResult> kernels;
+  KernelResult total;
+};
+
+/// Poisons the workspaces of a forward group (reporting them) before its
+/// validated launch.
+void prepareWorkspaces(ForwardSet &set) {
+  std::string workspaces = set.workspaceText();
+  if (!workspaces.empty())
+    out("  workspaces: " + workspaces +
+        " (one buffer each for the group, NaN-poisoned before the first "
+        "launch)\n");
+  set.poisonWorkspaces();
+}
+
+/// The float64 GPU reference of the launched forward `set`, on its inputs.
+ReferenceForward referenceOf(ForwardSet &set,
+                             const attnopt::ref::AttentionProblem &p) {
+  return referenceForward(set.kernel(0), p, set.ptr("query"), set.ptr("key"),
+                          set.ptr("value"), set.ptr("mask"), true,
+                          set.ptr("dropout_mask"));
+}
+
+/// Validates the output and lse of the launched forward `set` as those of a
+/// forward kernel, and the guards of its workspaces.
+bool checkForwardSet(ForwardSet &set, const ReferenceForward &ref,
+                     const RunOptions &options, KernelResult &result) {
+  bool ok = checkForward(set.last(), set.lastBinding(), ref, options, result);
+  return set.checkWorkspaceGuards() && ok;
+}
+
+/// Times each kernel of `set` alone and, for a group, the group back to
+/// back (the forward's time); then gives every kernel the forward's status
+/// and the last kernel (combine) its errors.
+void timeForward(ForwardSet &set, const RunOptions &options, ForwardResult &r) {
+  if (set.size() == 1) {
+    timeKernel(set.kernel(0), set.binding(0), set.launcher(0), options,
+               r.total);
+    r.kernels.assign(1, r.total);
+    return;
+  }
+  for (size_t i = 0; i < set.size(); ++i) {
+    out("  kernel " + set.kernel(i).name + ":\n");
+    timeKernel(set.kernel(i), set.binding(i), set.launcher(i), options,
+               r.kernels[i]);
+  }
+  const ForwardKernels &f = set.kernels();
+  Timing t = timeLaunches([&] { set.launchAll(); }, options.warmup,
+                          options.iters, forwardText(f));
+  const KernelSpec &k = set.last();
+  // Q, K, V, mask read and O, lse written once (the workspaces aside).
+  uint64_t bytes = 0;
+  for (const ParamSpec &p : k.params)
+    if (p.kind == ParamSpec::Kind::Tensor && !p.isWorkspace)
+      bytes += p.sizeBytes();
+  r.total.ms = t.ms;
+  if (!std::isnan(t.ms) && t.ms > 0) {
+    r.total.tflops = k.forwardFlops() / (t.ms * 1e-3) / 1e12;
+    r.total.gbps = double(bytes) / (t.ms * 1e-3) / 1e9;
+    out(format("  group %s (%zu kernels back to back): median %.5f ms (min "
+               "%.5f, max %.5f) -> %.3f TFLOP/s (the forward's %.4e FLOP), "
+               "%.1f GB/s (Q, K, V, %sO%s once)\n",
+               f.name.c_str(), set.size(), t.ms, t.minMs, t.maxMs,
+               r.total.tflops, k.forwardFlops(), r.total.gbps,
+               k.hasMask ? "mask, " : "", k.hasLse ? ", lse" : ""));
+  }
+  for (KernelResult &kr : r.kernels)
+    kr.status = r.total.status;
+  r.kernels.back().outErr = r.total.outErr;
+  r.kernels.back().lseErr = r.total.lseErr;
+  r.kernels.back().nans = r.total.nans;
+}
+
+/// A forward on its own: a kernel, or a split-KV group launched split_kv
+/// then combine on shared workspaces. Inputs seeded, outputs and workspaces
+/// poisoned, the first launch validated against the float64 reference
+/// (output and lse as a forward kernel's), then timed.
+ForwardResult runForward(const ForwardKernels &f, const Module &module,
+                         CudaContext &ctx, const RunOptions &options) {
+  ForwardResult r;
+  r.kernels.resize(f.kernels.size());
+  const KernelSpec &k0 = *f.kernels.front();
+  attnopt::ref::AttentionProblem p = k0.problem();
+  if (f.group)
+    out("\nforward group " + f.name + ": " +
+        memberList(GradGroup{f.name, true, f.kernels}) +
+        ", launched in this order\n");
+  ForwardSet set(f, module, ctx);
+  for (size_t i = 0; i < set.size(); ++i)
+    printHeader(set.kernel(i), set.launcher(i));
+  set.bind();
   InputGenerator gen(options.seed);
-  uploadInputs(k, binding, gen, p);
+  uploadInputs(k0, set.binding(0), gen, p);
+  prepareWorkspaces(set);
 
   // First launch: the one that is validated.
-  launcher.launch(binding.params());
-  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running kernel '" + k.name + "'");
+  set.launchChecked();
 
   if (options.validate) {
-    ReferenceForward ref = referenceForward(
-        k, p, binding.ptr("query"), binding.ptr("key"), binding.ptr("value"),
-        binding.ptr("mask"), true, binding.ptr("dropout_mask"));
-    bool ok = checkForward(k, binding, ref, options, result);
-    result.status = ok ? "PASS" : "FAIL";
+    bool ok = checkForwardSet(set, referenceOf(set, p), options, r.total);
+    r.total.status = ok ? "PASS" : "FAIL";
   } else {
-    result.status = "NOT_VALIDATED";
+    r.total.status = "NOT_VALIDATED";
   }
-  timeKernel(k, binding, launcher, options, result);
-  out("  " + result.status + "\n");
-  return result;
+  timeForward(set, options, r);
+  out("  " + r.total.status + "\n");
+  return r;
 }
 
 /// The result of a backward group: one KernelResult per kernel (in group
@@ -919,14 +1122,6 @@ struct GroupResult {
   std::vector<KernelResult> kernels;
   double ms = NAN, tflops = NAN;
 };
-
-/// "a (prep), b (dkdv_dq), c (dq_convert)".
-std::string memberList(const GradGroup &g) {
-  std::string s;
-  for (const KernelSpec *k : g.kernels)
-    s += (s.empty() ? "" : ", ") + k->name + " (" + stageName(k->stage) + ")";
-  return s;
-}
 
 /// "row_dot [2, 8, 256] f32, ...": the workspaces of a bound group.
 std::string workspaceList(SharedBuffers &shared, const std::string &key) {
@@ -1114,22 +1309,56 @@ std::string groupLine(const GradGroup &g, const GroupResult &r) {
   return s + "\n";
 }
 
-/// A forward kernel and the backward kernels naming it ("forward"), run as
-/// training does.
+/// The GROUP line of a split-KV forward group, after its kernels' RESULT
+/// lines: the forward's time (both launches), FLOPs, errors and verdict.
+std::string forwardGroupLine(const ForwardKernels &f, const KernelResult &r) {
+  const KernelSpec &k = *f.kernels.back();
+  std::string names, stages;
+  for (const KernelSpec *x : f.kernels) {
+    names += (names.empty() ? "" : ",") + x->name;
+    stages += (stages.empty() ? "" : ",") + std::string(stageName(x->stage));
+  }
+  std::string s =
+      "GROUP name=" + f.name + " kernels=" + names + " stages=" + stages;
+  s += problemFields(k);
+  s += std::string(" lse=") + (k.hasLse ? "1" : "0");
+  s += " splits=" + std::to_string(k.splits);
+  s += format(" flops=%.6e", k.forwardFlops());
+  s += std::string(" causal_halved=") + (k.flopsHalvedForCausal() ? "1" : "0");
+  s += " ms=" + msText(r.ms) + " tflops=" + tflopsText(r.tflops);
+  s += " gbps=" +
+       (std::isnan(r.gbps) ? std::string("nan") : format("%.1f", r.gbps));
+  s += " max_rel_err=" + sci(r.outErr) + " lse_err=" + sci(r.lseErr);
+  s += " nans=" + (r.nans < 0 ? std::string("nan") : std::to_string(r.nans));
+  s += " status=" + r.status;
+  return s + "\n";
+}
+
+/// The RESULT lines of a forward's kernels, then a group's GROUP line.
+void printForward(const ForwardKernels &f, const ForwardResult &r) {
+  for (size_t i = 0; i < f.kernels.size(); ++i)
+    out(resultLine(*f.kernels[i],
+                   i < r.kernels.size() ? r.kernels[i] : KernelResult()));
+  if (f.group)
+    out(forwardGroupLine(f, r.total));
+}
+
+/// A forward (kernel or split-KV group) and the backward kernels naming it
+/// ("forward"), run as training does.
 struct TrainGroup {
-  const KernelSpec *forward = nullptr;
+  ForwardKernels forward;
   std::vector<const KernelSpec *> backward; // manifest order
 };
 
 struct TrainResult {
   std::string status = "ERROR";
-  KernelResult forward;
+  ForwardResult forward;
   std::vector<KernelResult> backward;
   double fwdMs = NAN, bwdMs = NAN, fwdBwdMs = NAN;
 };
 
 std::string trainLine(const TrainGroup &g, const TrainResult &r) {
-  const KernelSpec &f = *g.forward;
+  const KernelSpec &f = *g.forward.kernels.back();
   std::string names;
   for (const KernelSpec *b : g.backward)
     names += (names.empty() ? "" : ",") + b->name;
@@ -1137,7 +1366,7 @@ std::string trainLine(const TrainGroup &g, const TrainResult &r) {
   auto tf = [](double flops, double ms) {
     return std::isnan(ms) || ms <= 0 ? NAN : flops / (ms * 1e-3) / 1e12;
   };
-  std::string s = "TRAIN forward=" + f.name + " backward=" + names;
+  std::string s = "TRAIN forward=" + g.forward.name + " backward=" + names;
   s += problemFields(f);
   s += format(" fwd_flops=%.6e bwd_flops=%.6e", fwdFlops, bwdFlops);
   s += std::string(" causal_halved=") + (f.flopsHalvedForCausal() ? "1" : "0");
@@ -1159,18 +1388,18 @@ std::string trainLine(const TrainGroup &g, const TrainResult &r) {
       repeat = repeat < 0 ? b.repeatIdentical
                           : std::min(repeat, b.repeatIdentical);
   }
-  s += " out_err=" + sci(r.forward.outErr) + " lse_err=" +
-       sci(r.forward.lseErr) + " dq_err=" + sci(dq) + " dk_err=" + sci(dk) +
-       " dv_err=" + sci(dv);
+  s += " out_err=" + sci(r.forward.total.outErr) +
+       " lse_err=" + sci(r.forward.total.lseErr) + " dq_err=" + sci(dq) +
+       " dk_err=" + sci(dk) + " dv_err=" + sci(dv);
   s += " repeat_identical=" +
        (repeat < 0 ? std::string("nan") : std::to_string(repeat));
   s += " status=" + r.status;
   return s + "\n";
 }
 
-/// Runs a training group: the forward kernel (saving lse) on seeded inputs,
-/// then every backward kernel on the forward kernel's output and lse
-/// buffers. Validates the forward against the reference forward and the
+/// Runs a training group: the forward (a kernel, or a split-KV group; saving
+/// lse) on seeded inputs, then every backward kernel on the forward's output
+/// and lse buffers. Validates the forward against the reference forward and the
 /// gradients against the reference gradient of the reference forward
 /// (rounded as a kernel writes it); times forward, backward and both.
 TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
@@ -1178,57 +1407,59 @@ TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
                           const RunOptions &options) {
   TrainResult r;
   r.backward.resize(g.backward.size());
-  const KernelSpec &fk = *g.forward;
+  r.forward.kernels.resize(g.forward.kernels.size());
+  // The forward's first kernel takes the inputs, its last (the combine
+  // stage of a split-KV group) writes output and lse.
+  const KernelSpec &fk = *g.forward.kernels.front();
+  const KernelSpec &fo = *g.forward.kernels.back();
+  const std::string &fName = g.forward.name;
   attnopt::ref::AttentionProblem p = fk.problem();
-  out("\ntraining step: forward " + fk.name + ", backward");
+  out("\ntraining step: forward " + fName + ", backward");
   for (const KernelSpec *b : g.backward)
     out(" " + b->name + " (" + stageName(b->stage) + ")");
   out("\n");
 
-  KernelLauncher fLauncher(module.function(fk.name), fk.name, fk.grid,
-                           fk.block, fk.dynamicSharedMemory, ctx.info());
+  ForwardSet fwd(g.forward, module, ctx);
   BackwardSet set(m, g.backward, module, ctx);
 
-  Binding fwd(fk);
+  fwd.bind();
   InputGenerator gen(options.seed);
-  uploadInputs(fk, fwd, gen, p);
-  // The backward reads the forward kernel's own buffers; grad_output and
-  // the workspaces are allocated by `shared`.
+  uploadInputs(fk, fwd.binding(0), gen, p);
+  // The backward reads the forward's own buffers; grad_output and the
+  // workspaces are allocated by `shared`.
   SharedBuffers shared;
   for (const char *name : {"query", "key", "value", "output", "lse", "mask",
                            "cu_seqlens_q", "cu_seqlens_k"})
-    if (fwd.find(name))
-      shared.borrow(name, fwd.ptr(name));
+    if (CUdeviceptr ptr = fwd.ptr(name))
+      shared.borrow(name, ptr);
   set.bind(shared);
   set.setScalars(p.seed, p.offset);
   Binding &b0 = set.binding(0);
   uploadGradOutput(*b0.find("grad_output")->spec, b0.ptr("grad_output"), gen);
   for (const BackwardSet::Group &bg : set.groups())
     shared.poisonWorkspaces(bg.key);
+  prepareWorkspaces(fwd);
 
   // The validated launches: forward, then each backward kernel on its
   // results, in manifest order.
-  fLauncher.launch(fwd.params());
-  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running kernel '" + fk.name + "'");
+  fwd.launchChecked();
   for (size_t i = 0; i < set.size(); ++i)
     set.launchChecked(i);
 
   bool ok = true;
   if (options.validate) {
-    out("\nkernel " + fk.name + " (forward)\n");
-    ReferenceForward ref =
-        referenceForward(fk, p, fwd.ptr("query"), fwd.ptr("key"),
-                         fwd.ptr("value"), fwd.ptr("mask"), true);
-    bool fOk = checkForward(fk, fwd, ref, options, r.forward);
-    r.forward.status = fOk ? "PASS" : "FAIL";
+    out("\n" + forwardText(g.forward) + " (forward)\n");
+    ReferenceForward ref = referenceOf(fwd, p);
+    bool fOk = checkForwardSet(fwd, ref, options, r.forward.total);
+    r.forward.total.status = fOk ? "PASS" : "FAIL";
     ok = ok && fOk;
     // The reference gradient of the reference forward, rounded as a
     // forward kernel writes it.
-    const ParamSpec *oSpec = fk.findParam("output");
+    const ParamSpec *oSpec = fo.findParam("output");
     DeviceBuffer refO(oSpec->sizeBytes(), "the rounded reference output");
-    DeviceBuffer refL(fk.findParam("lse")->sizeBytes(),
+    DeviceBuffer refL(fo.findParam("lse")->sizeBytes(),
                       "the rounded reference lse");
-    roundForward(fk, ref, refO.ptr(), refL.ptr());
+    roundForward(fo, ref, refO.ptr(), refL.ptr());
     ReferenceGrad grad = referenceGrad(
         fk, p, fwd.ptr("query"), fwd.ptr("key"), fwd.ptr("value"),
         fwd.ptr("mask"), refO.ptr(), refL.ptr(), b0.ptr("grad_output"));
@@ -1236,7 +1467,7 @@ TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
         checkBackward(set, shared, grad, options, r.backward, [&](size_t i) {
           const KernelSpec &bk = set.kernel(i);
           out("\nkernel " + bk.name + " (backward, stage " +
-              stageName(bk.stage) + ", on " + fk.name + "'s output and lse)\n");
+              stageName(bk.stage) + ", on " + fName + "'s output and lse)\n");
         });
     for (size_t i = 0; i < set.size(); ++i) {
       r.backward[i].status = bOk[i] ? "PASS" : "FAIL";
@@ -1247,7 +1478,7 @@ TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
                dtypeName(fk.dtype), grad.ms));
     r.status = ok ? "PASS" : "FAIL";
   } else {
-    r.forward.status = "NOT_VALIDATED";
+    r.forward.total.status = "NOT_VALIDATED";
     for (KernelResult &b : r.backward)
       b.status = "NOT_VALIDATED";
     r.status = "NOT_VALIDATED";
@@ -1256,8 +1487,8 @@ TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
   // Timing: each kernel alone, the backward (all its kernels), forward +
   // backward.
   out("\ntiming\n");
-  out("  forward " + fk.name + ":\n");
-  timeKernel(fk, fwd, fLauncher, options, r.forward);
+  out("  forward " + fName + ":\n");
+  timeForward(fwd, options, r.forward);
   for (size_t i = 0; i < set.size(); ++i) {
     out("  backward " + set.kernel(i).name + ":\n");
     timeKernel(set.kernel(i), set.binding(i), set.launcher(i), options,
@@ -1265,14 +1496,14 @@ TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
   }
   Timing tb =
       timeLaunches([&] { set.launchAll(); }, options.warmup, options.iters,
-                   "the backward kernels of '" + fk.name + "'");
+                   "the backward kernels of '" + fName + "'");
   Timing tfb = timeLaunches(
       [&] {
-        fLauncher.launch(fwd.params());
+        fwd.launchAll();
         set.launchAll();
       },
-      options.warmup, options.iters, "the training step of '" + fk.name + "'");
-  r.fwdMs = r.forward.ms;
+      options.warmup, options.iters, "the training step of '" + fName + "'");
+  r.fwdMs = r.forward.total.ms;
   r.bwdMs = tb.ms;
   r.fwdBwdMs = tfb.ms;
   double fwdFlops = fk.forwardFlops(), bwdFlops = fk.backwardFlops();
@@ -1313,13 +1544,18 @@ std::vector<TrainGroup> trainGroups(const Manifest &m,
     if (f.isGrad())
       continue;
     TrainGroup g;
-    g.forward = &f;
+    // A split-KV forward group once, at its first kernel.
+    g.forward = forwardOf(m, f);
+    if (g.forward.kernels.front() != &f)
+      continue;
     for (const KernelSpec &b : m.kernels)
-      if (b.isGrad() && b.forward == f.name)
+      if (b.isGrad() && b.forward == g.forward.name)
         g.backward.push_back(&b);
     if (g.backward.empty())
       continue;
-    bool selected = only.empty() || f.name == only;
+    bool selected = only.empty() || g.forward.name == only;
+    for (const KernelSpec *k : g.forward.kernels)
+      selected = selected || k->name == only;
     for (const KernelSpec *b : g.backward)
       selected = selected || b->name == only;
     if (selected)
@@ -1336,7 +1572,8 @@ std::set<std::string> kernelsToRun(const Manifest &m, const std::string &only,
   std::set<std::string> names;
   if (train) {
     for (const TrainGroup &g : trainGroups(m, only)) {
-      names.insert(g.forward->name);
+      for (const KernelSpec *f : g.forward.kernels)
+        names.insert(f->name);
       for (const KernelSpec *b : g.backward)
         names.insert(b->name);
     }
@@ -1470,7 +1707,8 @@ int runManifest(const RunOptions &options) {
                                  m.path + "' (field \"forward\")"),
                   kExitInput);
     for (const TrainGroup &g : groups) {
-      selected.push_back(g.forward);
+      selected.insert(selected.end(), g.forward.kernels.begin(),
+                      g.forward.kernels.end());
       selected.insert(selected.end(), g.backward.begin(), g.backward.end());
     }
   } else {
@@ -1481,14 +1719,18 @@ int runManifest(const RunOptions &options) {
       throw Error("no kernel named '" + options.kernel + "' in '" + m.path +
                       "' (it has: " + allNames() + ")",
                   kExitInput);
-    // A backward kernel cannot run without the rest of its group (it reads
-    // workspaces that other kernels write): --kernel picks the group.
-    if (!options.kernel.empty() && selected[0]->isGrad()) {
-      GradGroup g = gradGroupOf(m, *selected[0]);
+    // A backward kernel or a split-KV forward stage cannot run without the
+    // rest of its group (it reads workspaces that other kernels write):
+    // --kernel picks the group.
+    const KernelSpec &k = *selected[0];
+    if (!options.kernel.empty() && (k.isGrad() || k.isForwardStage())) {
+      GradGroup g =
+          k.isGrad() ? gradGroupOf(m, k) : findForwardGroup(m, k.group);
       if (g.kernels.size() > 1) {
         kernelNote = "attn-run: --kernel " + options.kernel +
-                     ": running its whole backward group '" + g.name +
-                     "': " + memberList(g) + "\n";
+                     ": running its whole " +
+                     (k.isGrad() ? "backward" : "forward") + " group '" +
+                     g.name + "': " + memberList(g) + "\n";
         selected = g.kernels;
       }
     }
@@ -1529,6 +1771,9 @@ int runManifest(const RunOptions &options) {
       GradGroup g = k->isGrad() ? gradGroupOf(m, *k) : GradGroup();
       if (g.explicitGroup && g.kernels.back() == k && !options.train)
         out(groupLine(g, GroupResult()));
+      ForwardKernels f = k->isGrad() ? ForwardKernels() : forwardOf(m, *k);
+      if (f.group && f.kernels.back() == k && !options.train)
+        out(forwardGroupLine(f, KernelResult()));
     }
     for (const TrainGroup &g : groups)
       out(trainLine(g, TrainResult()));
@@ -1609,15 +1854,15 @@ int runManifest(const RunOptions &options) {
           r = runTrainGroup(*cur, g, module, ctx, options);
         } catch (const Error &e) {
           r.backward.resize(g.backward.size());
-          out(resultLine(*g.forward, r.forward));
+          printForward(g.forward, r.forward);
           for (size_t i = 0; i < g.backward.size(); ++i)
             out(resultLine(*g.backward[i], r.backward[i]));
           out(trainLine(g, TrainResult()));
-          if (!reportError("training step of '" + g.forward->name + "'", e))
+          if (!reportError("training step of '" + g.forward.name + "'", e))
             return kExitFailure;
           continue;
         }
-        out(resultLine(*g.forward, r.forward));
+        printForward(g.forward, r.forward);
         for (size_t i = 0; i < g.backward.size(); ++i)
           out(resultLine(*g.backward[i], r.backward[i]));
         out(trainLine(g, r));
@@ -1641,22 +1886,28 @@ int runManifest(const RunOptions &options) {
           return kExitFailure;
         continue;
       }
-      KernelResult r;
-      const KernelSpec *run = k;
+      // A split-KV forward group runs once, at its first kernel.
+      const ForwardKernels f = forwardOf(*cur, *k);
+      if (f.kernels.front() != k)
+        continue;
+      ForwardResult r;
       try {
-        r = runForwardKernel(*run, module.function(k->name), ctx, options);
+        r = runForward(f, module, ctx, options);
       } catch (const Error &e) {
-        out(resultLine(*run, r));
+        printForward(f, r);
+        // Every kernel of the group counts as failed.
+        failures += int(f.kernels.size()) - 1;
         // The historical message form: "kernel 'name': <error>".
-        if (!reportError("kernel '" + k->name + "'", e))
+        if (!reportError(forwardText(f), e))
           return kExitFailure;
         continue;
       }
-      out(resultLine(*run, r));
-      if (r.status == "FAIL")
-        ++failures;
-      else
-        ++passes;
+      printForward(f, r);
+      for (const KernelResult &kr : r.kernels)
+        if (kr.status == "FAIL")
+          ++failures;
+        else
+          ++passes;
     }
     out(format("\nattn-run: %d kernel(s): %d ok, %d failed\n",
                int(selected.size()), passes, failures));

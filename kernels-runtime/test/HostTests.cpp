@@ -695,11 +695,12 @@ static void testGradManifests() {
       {"op type", "attn_fwd_0", "\"op\": \"attention\"", "\"op\": 1",
        "m.json:9:13: kernel 'attn_fwd_0': op: expected a string, got 1 "
        "(number)"},
-      {"stage on a forward kernel", "attn_fwd_0", "\"op\": \"attention\",",
-       "\"op\": \"attention\", \"stage\": \"dq\",",
-       "m.json:9:35: kernel 'attn_fwd_0': stage: only a backward kernel "
-       "(\"op\": \"attention_grad\" or \"varlen_attention_grad\") has this "
-       "field"},
+      // A forward kernel has a stage only in a split-KV group.
+      {"backward stage on a forward kernel", "attn_fwd_0",
+       "\"op\": \"attention\",", "\"op\": \"attention\", \"stage\": \"dq\",",
+       "m.json:9:35: kernel 'attn_fwd_0': stage: expected \"split_kv\" or "
+       "\"combine\" for a forward kernel (\"op\": \"attention\"; the other "
+       "stages are a backward kernel's), got \"dq\""},
       {"forward on a forward kernel", "attn_fwd_0", "\"op\": \"attention\",",
        "\"op\": \"attention\", \"forward\": \"attn_fwd_0\",",
        "kernel 'attn_fwd_0': forward: only a backward kernel"},
@@ -2971,6 +2972,338 @@ static void testVarlenGradSequences() {
       "2^31");
 }
 
+//===----------------------------------------------------------------------===//
+// Split-KV forward groups (docs/kernel-manifest.md, "Split-KV forward groups")
+//===----------------------------------------------------------------------===//
+
+/// The two stages of a split-KV forward, static (with a backward group
+/// naming the forward group) and with a run-time batch and key length:
+/// parsed, grouped, bound; then one broken variant per rule.
+static void testSplitKVManifests() {
+  const std::string base = readFile(manifestDir + "/split-kv.json", "test");
+  const std::string dyn =
+      readFile(manifestDir + "/split-kv-runtime.json", "test");
+  Manifest m = parseManifest(base, "m.json");
+  Manifest d = parseManifest(dyn, "d.json");
+  CHECK(m.kernels.size() == 4 && d.kernels.size() == 2, "kernel counts");
+  if (m.kernels.size() != 4 || d.kernels.size() != 2)
+    return;
+  using Grid = std::array<uint32_t, 3>;
+  const KernelSpec &split = m.kernels[0], &combine = m.kernels[1],
+                   &dkdv = m.kernels[2];
+  CHECK(split.op == KernelOp::Attention && !split.isGrad() &&
+            split.stage == GradStage::SplitKV && split.isForwardStage() &&
+            combine.stage == GradStage::Combine &&
+            std::string(stageName(split.stage)) == "split_kv" &&
+            std::string(stageName(combine.stage)) == "combine" &&
+            split.group == "attn_fwd_0" && combine.group == "attn_fwd_0" &&
+            split.splits == 8 && combine.splits == 8,
+        "stages, group, splits");
+  const ParamSpec *po = split.findParam("partial_output"),
+                  *pl = combine.findParam("partial_lse");
+  CHECK(po && po->isWorkspace && !po->isOutput &&
+            po->shape == (std::vector<int64_t>{2, 8, 8, 1, 128}) && pl &&
+            pl->isWorkspace && pl->shape == (std::vector<int64_t>{2, 8, 8, 1}),
+        "workspaces [B, S, Hq, Lq, Dv] and [B, S, Hq, Lq]");
+  CHECK(!split.findParam("output") && combine.findParam("output") &&
+            combine.findParam("output")->isOutput && combine.findParam("lse"),
+        "output and lse on combine only");
+  CHECK(split.grid == (Grid{8, 2, 2}) && combine.grid == (Grid{2, 2, 1}),
+        "grids (S, R * Hkv, B) and (ceil(Hq * Lq / 4), B, 1)");
+  CHECK(split.flops() == split.forwardFlops() && combine.flops() == 0.0,
+        "the products are split_kv's");
+  std::vector<GradGroup> fg = forwardGroups(m);
+  CHECK(fg.size() == 1 && fg[0].name == "attn_fwd_0" &&
+            fg[0].kernels.size() == 2 && fg[0].kernels[0] == &split &&
+            fg[0].kernels[1] == &combine,
+        "one forward group, split_kv then combine");
+  CHECK(findForwardGroup(m, "attn_fwd_0").kernels.size() == 2 &&
+            findForwardGroup(m, "attn_fwd_1").kernels.empty(),
+        "findForwardGroup");
+  CHECK(gradGroups(m).size() == 1 && gradGroups(m)[0].kernels.size() == 2 &&
+            dkdv.forward == "attn_fwd_0",
+        "the backward group names the forward group");
+
+  // Run-time batch and key length: only the batch is a null grid entry
+  // (z of split_kv, y of combine) and a null workspace dimension.
+  const KernelSpec &ds = d.kernels[0], &dc = d.kernels[1];
+  CHECK(ds.grid == (Grid{4, 8, 0}) && dc.grid == (Grid{16, 0, 1}) &&
+            ds.findParam("partial_output")->shape ==
+                (std::vector<int64_t>{kRuntimeSize, 4, 32, 2, 128}) &&
+            !dc.findParam("lse") && dc.findParam("mask"),
+        "run-time split-KV group");
+  RuntimeSizes sizes;
+  sizes.batch = 3;
+  sizes.keyLen = 1000;
+  Manifest bd = bindSizes(d, sizes);
+  CHECK(bd.kernels[0].grid == (Grid{4, 8, 3}) &&
+            bd.kernels[1].grid == (Grid{16, 3, 1}),
+        "bound grids");
+  CHECK(bd.kernels[1].findParam("partial_output")->shape ==
+                (std::vector<int64_t>{3, 4, 32, 2, 128}) &&
+            bd.kernels[0].findParam("partial_lse")->shape ==
+                (std::vector<int64_t>{3, 4, 32, 2}) &&
+            bd.kernels[0].findParam("key")->shape ==
+                (std::vector<int64_t>{3, 8, 1000, 128}) &&
+            bd.kernels[1].findParam("batch")->sizeValue == 3 &&
+            bd.kernels[1].findParam("key_len")->sizeValue == 1000,
+        "bound shapes and size parameters");
+
+  const char *splitK = "\"attn_fwd_split_kv_0\"",
+             *combineK = "\"attn_fwd_combine_0\"";
+  struct Case {
+    const char *what, *marker, *from, *to, *want;
+  } cases[] = {
+      {"wrong workspace shape", splitK, "[2, 8, 8, 1, 128]", "[2, 8, 8, 1, 64]",
+       "m.json:31:101: kernel 'attn_fwd_split_kv_0': param 'partial_output': "
+       "shape [2, 8, 8, 1, 64] does not match [batch, codegen.splits, "
+       "query_heads, query_len, value_dim] = [2, 8, 8, 1, 128]"},
+      {"missing splits", splitK, ", \"splits\": 8", "",
+       "kernel 'attn_fwd_split_kv_0': a \"split_kv\" kernel needs "
+       "codegen.splits (the key chunks S: its grid and the workspaces "
+       "partial_output and partial_lse depend on it)"},
+      {"combine with wrong grid", combineK, "\"grid\": [2, 2, 1]",
+       "\"grid\": [8, 2, 1]",
+       "m.json:51:15: kernel 'attn_fwd_combine_0': grid: [8, 2, 1] does not "
+       "match the problem: a \"combine\" kernel runs one block per (4 rows "
+       "of (query head, query), batch) = (ceil(query_heads * query_len / "
+       "4), batch, 1) = [2, 2, 1]"},
+      {"split_kv with wrong grid", splitK, "\"grid\": [8, 2, 2]",
+       "\"grid\": [8, 8, 2]",
+       "kernel 'attn_fwd_split_kv_0': grid: [8, 8, 2] does not match the "
+       "problem: a \"split_kv\" kernel runs one block per (chunk, row block, "
+       "batch) = (codegen.splits, ceil(query_heads / kv_heads * query_len / "
+       "codegen.block_q) * kv_heads, batch) = [8, 2, 2]"},
+      {"output listed on split_kv", splitK, "\"shape\": [2, 8, 8, 1]}",
+       "\"shape\": [2, 8, 8, 1]},\n        {\"name\": \"output\", \"kind\": "
+       "\"tensor\", \"role\": \"output\", \"dtype\": \"bf16\", \"shape\": "
+       "[2, 8, 1, 128]}",
+       "kernel 'attn_fwd_split_kv_0': param 'output': listed, but a "
+       "\"split_kv\" kernel writes only the workspaces partial_output and "
+       "partial_lse (output is the \"combine\" stage's)"},
+      {"backward stage name on a forward", splitK, "\"stage\": \"split_kv\"",
+       "\"stage\": \"prep\"",
+       "m.json:11:16: kernel 'attn_fwd_split_kv_0': stage: expected "
+       "\"split_kv\" or \"combine\" for a forward kernel (\"op\": "
+       "\"attention\"; the other stages are a backward kernel's), got "
+       "\"prep\""},
+      {"forward stage name on a backward kernel", "\"attn_bwd_dq_0\"",
+       "\"stage\": \"dq\"", "\"stage\": \"combine\"",
+       "kernel 'attn_bwd_dq_0': stage: expected \"prep\", \"dkdv\", \"dq\", "
+       "\"dkdv_dq\" or \"dq_convert\", got \"combine\""},
+      {"stage without group", splitK, "\"group\": \"attn_fwd_0\",", "",
+       "kernel 'attn_fwd_split_kv_0': missing field 'group' in a split-KV "
+       "forward stage (\"stage\": \"split_kv\")"},
+      {"workspace role", combineK,
+       "{\"name\": \"partial_lse\",    \"kind\": \"tensor\", \"role\": "
+       "\"workspace\"",
+       "{\"name\": \"partial_lse\",    \"kind\": \"tensor\", \"role\": "
+       "\"input\"",
+       "kernel 'attn_fwd_combine_0': param 'partial_lse': role: expected "
+       "\"workspace\" for 'partial_lse', got \"input\""},
+      {"a backward workspace", splitK, "\"name\": \"partial_lse\"",
+       "\"name\": \"row_dot\"",
+       "kernel 'attn_fwd_split_kv_0': params[4].name: unknown parameter "
+       "\"row_dot\" for a \"split_kv\" kernel (expected query, key, value, "
+       "mask, partial_output, partial_lse, output, lse, batch, query_len or "
+       "key_len)"},
+      {"combine block", combineK,
+       "\"block\": [128, 1, 1],\n      \"dynamic_shared_memory\": 0,\n      "
+       "\"codegen\": {\"kernel\": \"cuda-core\", \"mma\": \"none\", "
+       "\"threads\": 128",
+       "\"block\": [256, 1, 1],\n      \"dynamic_shared_memory\": 0,\n      "
+       "\"codegen\": {\"kernel\": \"cuda-core\", \"mma\": \"none\", "
+       "\"threads\": 256",
+       "kernel 'attn_fwd_combine_0': block: [256, 1, 1], but a \"combine\" "
+       "kernel runs 128 threads, [128, 1, 1]"},
+      {"combine shared memory", combineK, "\"dynamic_shared_memory\": 0",
+       "\"dynamic_shared_memory\": 1024",
+       "kernel 'attn_fwd_combine_0': dynamic_shared_memory: 1024 bytes, but "
+       "a \"combine\" kernel uses none (expected 0)"},
+      {"split_kv without shared memory", splitK,
+       "\"dynamic_shared_memory\": 51200", "\"dynamic_shared_memory\": 0",
+       "kernel 'attn_fwd_split_kv_0': dynamic_shared_memory: 0 bytes, but a "
+       "\"split_kv\" kernel on tensor cores"},
+      {"split_kv on wgmma", splitK, "\"mma\": \"mma.sync\"",
+       "\"mma\": \"wgmma\"",
+       "kernel 'attn_fwd_split_kv_0': codegen.mma: \"wgmma\" for a "
+       "\"split_kv\" kernel (expected \"mma.sync\")"},
+      {"combine on tensor cores", combineK, "\"kernel\": \"cuda-core\"",
+       "\"kernel\": \"tensor-core\"",
+       "kernel 'attn_fwd_combine_0': codegen.kernel: \"tensor-core\" for a "
+       "\"combine\" kernel (expected \"cuda-core\")"},
+      {"split_kv without block_q", splitK, "\"block_q\": 64, ", "",
+       "kernel 'attn_fwd_split_kv_0': a \"split_kv\" kernel needs "
+       "codegen.block_q"},
+      {"dropout", splitK, "\"dropout_p\": 0.0", "\"dropout_p\": 0.1",
+       "kernel 'attn_fwd_split_kv_0': dropout_p: a split-KV forward stage "
+       "has no dropout: expected 0, got 0.1"},
+      {"combine in another group", combineK, "\"group\": \"attn_fwd_0\"",
+       "\"group\": \"attn_fwd_1\"",
+       "kernel 'attn_fwd_split_kv_0': group: group 'attn_fwd_0' has the "
+       "kernels attn_fwd_split_kv_0 (split_kv); a split-KV forward group is "
+       "one \"split_kv\" kernel followed by one \"combine\" kernel"},
+      {"group has_lse", splitK, "\"has_lse\": true", "\"has_lse\": false",
+       "kernel 'attn_fwd_combine_0': group: kernel 'attn_fwd_split_kv_0' of "
+       "group 'attn_fwd_0' has has_lse = false, this kernel true"},
+      {"group problem", combineK, "\"key_len\": 4096", "\"key_len\": 4095",
+       "kernel 'attn_fwd_combine_0': param 'key': shape [2, 2, 4096, 128] "
+       "does not match"},
+      {"forward names a stage", "\"attn_bwd_dkdv_0\"",
+       "\"forward\": \"attn_fwd_0\"", "\"forward\": \"attn_fwd_combine_0\"",
+       "kernel 'attn_bwd_dkdv_0': forward: kernel 'attn_fwd_combine_0' is "
+       "the \"combine\" stage of the split-KV forward group 'attn_fwd_0': "
+       "name the group (\"forward\": \"attn_fwd_0\")"},
+      {"forward unknown", "\"attn_bwd_dkdv_0\"", "\"forward\": \"attn_fwd_0\"",
+       "\"forward\": \"attn_fwd_9\"",
+       "kernel 'attn_bwd_dkdv_0': forward: no kernel named 'attn_fwd_9' in "
+       "this manifest (its forward kernels: none; its split-KV forward "
+       "groups: attn_fwd_0)"},
+      {"forward group of another problem", "\"attn_bwd_dkdv_0\"",
+       "\"scale\": 0.08838834764831845", "\"scale\": 0.125",
+       "kernel 'attn_bwd_dkdv_0': forward: forward group 'attn_fwd_0' has "
+       "scale = 0.0883883461, this kernel 0.125"},
+      {"group named like a kernel", "\"attn_bwd_dkdv_0\"",
+       "\"name\": \"attn_bwd_dq_0\"", "\"name\": \"attn_fwd_0\"",
+       "kernel 'attn_fwd_split_kv_0': group: 'attn_fwd_0' is also the name "
+       "of kernels[3]"},
+  };
+  for (const Case &c : cases)
+    expectError(
+        std::string("split-KV manifest: ") + c.what,
+        [&] {
+          parseManifest(replaceAfter(base, c.marker, c.from, c.to), "m.json");
+        },
+        c.want);
+
+  // combine before split_kv: the two kernel objects exchanged.
+  {
+    const size_t a =
+        base.find("    {\n      \"name\": \"attn_fwd_split_kv_0\"");
+    const size_t b = base.find("    {\n      \"name\": \"attn_fwd_combine_0\"");
+    const size_t e = base.find("    {\n      \"name\": \"attn_bwd_dkdv_0\"");
+    CHECK(a < b && b < e && e != std::string::npos, "test bug: kernel order");
+    if (a < b && b < e && e != std::string::npos)
+      expectError(
+          "split-KV manifest: combine before split_kv",
+          [&] {
+            parseManifest(base.substr(0, a) + base.substr(b, e - b) +
+                              base.substr(a, b - a) + base.substr(e),
+                          "m.json");
+          },
+          "kernel 'attn_fwd_combine_0': group: group 'attn_fwd_0' has the "
+          "kernels attn_fwd_combine_0 (combine), attn_fwd_split_kv_0 "
+          "(split_kv); a split-KV forward group is one \"split_kv\" kernel "
+          "followed by one \"combine\" kernel (launched in manifest order)");
+  }
+  // The two stages with different splits (each consistent with its own
+  // workspace shapes).
+  {
+    std::string text = base;
+    for (const char *from :
+         {"\"splits\": 8", "[2, 8, 8, 1, 128]", "\"shape\": [2, 8, 8, 1]}"}) {
+      std::string to = from;
+      to.replace(to.find('8'), 1, "4");
+      if (std::string(from) != "\"splits\": 8")
+        to = std::string(from).replace(std::string(from).find("8, 8"), 4,
+                                       "4, 8");
+      text = replaceAfter(text, combineK, from, to);
+    }
+    expectError(
+        "split-KV manifest: mismatched splits",
+        [&] { parseManifest(text, "m.json"); },
+        "kernel 'attn_fwd_combine_0': group: kernel 'attn_fwd_split_kv_0' of "
+        "group 'attn_fwd_0' has codegen.splits = 8, this kernel 4 (the "
+        "stages of a split-KV group share the workspaces partial_output and "
+        "partial_lse of codegen.splits chunks)");
+  }
+  // A backward group on a forward group that writes no lse.
+  {
+    std::string text = base;
+    for (int i = 0; i < 2; ++i)
+      text = replaceNth(text, "\"has_lse\": true", "\"has_lse\": false", 0);
+    text = replaceOnce(text,
+                       ",\n        {\"name\": \"lse\",            \"kind\": "
+                       "\"tensor\", \"role\": \"output\",    \"dtype\": "
+                       "\"f32\",  \"shape\": [2, 8, 1]}",
+                       "");
+    expectError(
+        "split-KV manifest: forward group without lse",
+        [&] { parseManifest(text, "m.json"); },
+        "kernel 'attn_bwd_dkdv_0': forward: forward group 'attn_fwd_0' does "
+        "not write lse (has_lse is false)");
+  }
+  // codegen.splits elsewhere: a forward kernel and a backward stage.
+  expectError(
+      "split-KV manifest: splits on a forward kernel",
+      [&] {
+        parseManifest(
+            replaceOnce(readFile(manifestDir + "/runtime-sizes.json", "test"),
+                        "\"threads\": 384}",
+                        "\"threads\": 384, \"splits\": 4}"),
+            "r.json");
+      },
+      "kernel 'attn_fwd_0': codegen.splits: only a stage of a split-KV "
+      "forward group (\"split_kv\" or \"combine\") splits the keys, not a "
+      "forward kernel");
+  // (Fields sorted: the codegen after dkdv_dq's stage is dq_convert's.)
+  expectError(
+      "split-KV manifest: splits on a backward stage",
+      [&] {
+        parseManifest(
+            replaceAfter(readFile(manifestDir + "/compiler-sm90a.json", "test"),
+                         "\"stage\": \"dkdv_dq\"", "\"threads\": 128}",
+                         "\"threads\": 128, \"splits\": 2}"),
+            "c.json");
+      },
+      "codegen.splits: only a stage of a split-KV forward group (\"split_kv\" "
+      "or \"combine\") splits the keys, not a \"dq_convert\" kernel");
+
+  // Run-time sizes: a static batch in a workspace, a run-time query length.
+  expectError(
+      "split-KV manifest: static batch in a run-time workspace",
+      [&] {
+        parseManifest(replaceAfter(dyn, combineK, "[null, 4, 32, 2, 128]",
+                                   "[3, 4, 32, 2, 128]"),
+                      "d.json");
+      },
+      "kernel 'attn_fwd_combine_0': param 'partial_output': shape [3, 4, 32, "
+      "2, 128] does not match [batch, codegen.splits, query_heads, "
+      "query_len, value_dim] = [null, 4, 32, 2, 128]");
+  expectError(
+      "split-KV manifest: run-time query length",
+      [&] {
+        parseManifest(replaceAfter(dyn, splitK, "\"query_len\": 2",
+                                   "\"query_len\": null"),
+                      "d.json");
+      },
+      "kernel 'attn_fwd_split_kv_0': query_len: a split-KV forward stage has "
+      "a static query length: expected a positive integer, got null");
+  expectError(
+      "split-KV manifest: combine grid y static with a run-time batch",
+      [&] {
+        parseManifest(replaceAfter(dyn, combineK, "\"grid\": [16, null, 1]",
+                                   "\"grid\": [16, 3, 1]"),
+                      "d.json");
+      },
+      "kernel 'attn_fwd_combine_0': grid: [16, 3, 1] does not match the "
+      "problem: a \"combine\" kernel runs one block per (4 rows of (query "
+      "head, query), batch) = (ceil(query_heads * query_len / 4), batch, 1) "
+      "= [16, null, 1]");
+  expectError(
+      "split-KV manifest: query_len size parameter",
+      [&] {
+        parseManifest(replaceAfter(dyn, combineK,
+                                   "{\"name\": \"key_len\",        \"kind\": "
+                                   "\"i32\"}",
+                                   "{\"name\": \"query_len\", \"kind\": "
+                                   "\"i32\"}"),
+                      "d.json");
+      },
+      "kernel 'attn_fwd_combine_0': param 'query_len': listed, but the "
+      "kernel's 'query_len' is 2");
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: attnrt-host-tests MANIFEST_DIR\n");
@@ -2994,6 +3327,7 @@ int main(int argc, char **argv) {
                 {"packed sequences", testVarlenSequences},
                 {"packed backward manifests", testVarlenGradManifests},
                 {"packed backward sequences", testVarlenGradSequences},
+                {"split-KV forward groups", testSplitKVManifests},
                 {"conversions", testConversions},
                 {"inputs and comparison", testInputsAndCompare},
                 {"philox", testPhilox},

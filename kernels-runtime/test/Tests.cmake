@@ -117,6 +117,16 @@ if(ATTNRT_STUB_DIR)
     REGEX "attn-run: sizes 1 of 2: batch=2,query_len=100,key_len=77.*attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed"
     ARGS ${S}/runtime-sizes-grad.json --train
       --sizes batch=2,query_len=100,key_len=77 --sizes query_len=1,key_len=300,batch=1)
+  # Split-KV forward groups (test/manifests/split-kv*.json) load and bind
+  # before the driver; with --train the backward group naming the forward
+  # group ("forward": "attn_fwd_0") pairs with it.
+  attnrt_cli_test(attn-run-split-kv-train-no-gpu EXIT 2
+    REGEX "attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed"
+    ARGS ${S}/split-kv.json --train)
+  attnrt_cli_test(attn-run-split-kv-runtime-no-gpu EXIT 2
+    REGEX "attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed"
+    ARGS ${S}/split-kv-runtime.json --sizes batch=3,key_len=1000
+      --kernel attn_fwd_combine_0)
   # Packed kernels: the lengths are drawn, printed and bound (offsets,
   # shapes, grid) before the driver; a random split of --sizes or of the
   # manifest's static totals, a long-tail draw, or given lengths.
@@ -252,6 +262,16 @@ file(TOUCH ${S}/varlen-grad.ptx)
 attnrt_check_test(attn-manifest-check-varlen-grad EXIT 0
   REGEX "varlen-grad.json: valid, 7 kernels for sm_90a, PTX [^@NL@]*varlen-grad.ptx"
   ARGS ${S}/varlen-grad.json)
+# Split-KV forward groups (split_kv + combine with the partial workspaces):
+# static with a backward group naming the forward group; run-time batch and
+# key length.
+foreach(m split-kv split-kv-runtime)
+  configure_file(${M}/${m}.json ${S}/${m}.json COPYONLY)
+  file(TOUCH ${S}/${m}.ptx)
+endforeach()
+attnrt_check_test(attn-manifest-check-split-kv EXIT 0
+  REGEX "split-kv.json: valid, 4 kernels for sm_90a, PTX [^@NL@]*split-kv.ptx@NL@[^@NL@]*split-kv-runtime.json: valid, 2 kernels for sm_90a"
+  ARGS ${S}/split-kv.json ${S}/split-kv-runtime.json)
 # Rejected, each with the position of the offending value (issue 17).
 attnrt_check_test(attn-manifest-check-smem-limit EXIT 3
   REGEX "bad-smem-limit.json:21:32: kernel 'attn_fwd_0': dynamic_shared_memory: 4294967295 bytes, more than the 232448 bytes \\(227 KiB\\) a thread block can use on sm_90a"

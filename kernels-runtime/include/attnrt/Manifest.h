@@ -9,7 +9,12 @@
 // are checked against the backward ABI (parameter names, order, roles,
 // dtypes and shapes), each group as a whole (same problem, every gradient
 // written once, workspaces consistent and initialized by a "prep" stage),
-// and a "forward" field against the named forward kernel. Packed kernels
+// and a "forward" field against the named forward kernel (or split-KV
+// forward group). A split-KV forward group ("op": "attention", stages
+// "split_kv" then "combine" sharing the f32 workspaces partial_output and
+// partial_lse, docs/kernel-manifest.md "Split-KV forward groups") is checked
+// against its ABI and as a whole (one split_kv followed by one combine, one
+// problem, the same codegen.splits). Packed kernels
 // ("op": "varlen_attention" and its backward stages "varlen_attention_grad",
 // docs/semantics.md §14) are checked against their ABI (token-major
 // tensors, i32 offsets, token totals, workspaces of W rows per head; see
@@ -52,21 +57,35 @@ enum class KernelOp {
   VarlenAttention,
   VarlenAttentionGrad
 };
-/// The backward stage. What each writes: "prep" no gradient (it initializes
-/// workspaces), "dkdv" and "dkdv_dq" grad_key and grad_value ("dkdv_dq" also
-/// accumulates dS K into the dq_accum workspace), "dq" and "dq_convert"
-/// grad_query ("dq_convert" from dq_accum). None for a forward kernel.
-enum class GradStage { None, Prep, DKDV, DQ, DKDVDQ, DQConvert };
+/// The stage of a kernel in its group. Backward stages, by what each writes:
+/// "prep" no gradient (it initializes workspaces), "dkdv" and "dkdv_dq"
+/// grad_key and grad_value ("dkdv_dq" also accumulates dS K into the dq_accum
+/// workspace), "dq" and "dq_convert" grad_query ("dq_convert" from
+/// dq_accum). Forward stages of a split-KV group ("op": "attention"):
+/// "split_kv" writes each key chunk's partial_output and partial_lse
+/// workspaces, "combine" output and lse from them. None for a forward kernel
+/// on its own.
+enum class GradStage {
+  None,
+  Prep,
+  DKDV,
+  DQ,
+  DKDVDQ,
+  DQConvert,
+  SplitKV,
+  Combine
+};
 
 /// "attention", "attention_grad", "varlen_attention",
 /// "varlen_attention_grad".
 const char *opName(KernelOp op);
-/// "none", "prep", "dkdv", "dq", "dkdv_dq", "dq_convert".
+/// "none", "prep", "dkdv", "dq", "dkdv_dq", "dq_convert", "split_kv",
+/// "combine".
 const char *stageName(GradStage s);
 
 /// The gradients a stage writes, in parameter order: none for prep,
 /// grad_key and grad_value for dkdv and dkdv_dq, grad_query for dq and
-/// dq_convert.
+/// dq_convert; none for the forward stages.
 std::vector<std::string> stageOutputs(GradStage s);
 
 /// Whether `name` is a workspace of the backward ABI (row_dot, lse_log2,
@@ -89,8 +108,8 @@ struct ParamSpec {
   std::string name;
   Kind kind = Kind::Tensor;
   bool isOutput = false;
-  /// An f32 scratch buffer shared by the kernels of a backward group (role
-  /// "workspace"): neither an input nor an output.
+  /// An f32 scratch buffer shared by the kernels of a backward or split-KV
+  /// forward group (role "workspace"): neither an input nor an output.
   bool isWorkspace = false;
   DType dtype = DType::F32;    // tensors only
   std::vector<int64_t> shape;  // tensors only; kRuntimeSize until bound
@@ -113,10 +132,15 @@ struct KernelSpec {
   /// Backward only: the group's gradients are bit-identical from run to run
   /// (false when dQ is accumulated with atomics).
   bool deterministic = false;
-  std::string forward; // backward only: the forward kernel, or ""
-  /// Backward only: the "group" field (the kernels of one
-  /// attn.attention_grad), or "" when absent (the kernel is its own group).
+  /// Backward only: the forward kernel or split-KV forward group, or "".
+  std::string forward;
+  /// The "group" field: the kernels of one attn.attention_grad, or the two
+  /// stages of a split-KV forward; "" when absent (a backward kernel is then
+  /// its own group, a forward kernel runs alone).
   std::string group;
+  /// A split-KV forward stage only: codegen.splits, the key chunks S (the
+  /// workspaces' dimension 1 and split_kv's grid x); 0 otherwise.
+  int64_t splits = 0;
   DType dtype = DType::F32;
   /// batch, queryLen and keyLen may be kRuntimeSize (forward and backward
   /// kernels) until bindSizes gives them values. A packed kernel
@@ -171,6 +195,10 @@ struct KernelSpec {
   bool isGrad() const {
     return op == KernelOp::AttentionGrad || op == KernelOp::VarlenAttentionGrad;
   }
+  /// A stage of a split-KV forward group (split_kv or combine).
+  bool isForwardStage() const {
+    return stage == GradStage::SplitKV || stage == GradStage::Combine;
+  }
   /// A packed kernel, forward (varlen_attention) or backward
   /// (varlen_attention_grad): token-major tensors, lengths from offsets.
   bool isVarlen() const {
@@ -196,7 +224,8 @@ struct KernelSpec {
   /// packed kernel: the sum over its sequences of 2*Hq*Lq_b*Lk_b*(D+Dv),
   /// halved when causal != none and every sequence has Lq_b == Lk_b.
   double forwardFlops() const;
-  /// FLOPs of this kernel. A forward kernel: forwardFlops(). A backward
+  /// FLOPs of this kernel. A forward kernel and a split_kv stage:
+  /// forwardFlops(); a combine stage 0 (no products). A backward
   /// stage: the matrix products it executes, 2*Hq*lengthProducts() times
   /// (2*D + 2*Dv) for dkdv (S = QK^T, dP = dO V^T, dV = P^T dO, dK = dS^T Q),
   /// (2*D + Dv) for dq (S, dP, dQ = dS K) and (3*D + 2*Dv) for dkdv_dq (S,
@@ -270,8 +299,9 @@ bool hasRuntimeSizes(const Manifest &m);
 /// The kernel called `name`, or null.
 const KernelSpec *findKernel(const Manifest &m, const std::string &name);
 
-/// The backward kernels of one attn.attention_grad, launched one after
-/// another in manifest order on shared inputs and workspaces.
+/// The backward kernels of one attn.attention_grad, or the split_kv and
+/// combine kernels of one split-KV forward, launched one after another in
+/// manifest order on shared inputs and workspaces.
 struct GradGroup {
   /// The "group" field, or the kernel's name for a kernel without one.
   std::string name;
@@ -286,6 +316,13 @@ std::vector<GradGroup> gradGroups(const Manifest &m);
 
 /// The group of backward kernel `k` (of `m`).
 GradGroup gradGroupOf(const Manifest &m, const KernelSpec &k);
+
+/// The split-KV forward groups of `m` (forward kernels with a "group"),
+/// ordered by their first kernel. The pointers point into m.kernels.
+std::vector<GradGroup> forwardGroups(const Manifest &m);
+
+/// The split-KV forward group called `name`; no kernels when there is none.
+GradGroup findForwardGroup(const Manifest &m, const std::string &name);
 
 /// Parses and validates manifest text. `path` is used for messages and to
 /// resolve the PTX file name (which is not opened here).
