@@ -16,7 +16,11 @@ key_len) is bound to values first, `KernelSet(path, sizes={"batch": 2,
 "query_len": 1000, "key_len": 77})`: shapes and grid as kernels-runtime's
 bindSizes computes them, and the `i32` size parameters filled in. A packed
 kernel ("op": "varlen_attention") is bound to its sequences' lengths,
-`KernelSet(path, seqlens=(lens_q, lens_k))` (bind_varlen).
+`KernelSet(path, seqlens=(lens_q, lens_k))` (bind_varlen). A split-KV
+forward group (stages "split_kv" then "combine", docs/kernel-manifest.md
+"Split-KV forward groups") is launched like one forward kernel by its group
+name, `ks.kernel("attn_fwd_0").launch(query=q, key=k, value=v, output=o,
+lse=lse)` (ForwardGroup: it allocates the f32 workspaces itself).
 Launches go to PyTorch's current stream; nothing synchronizes.
 This is a benchmark helper, not the runtime library issue 22 asks for.
 """
@@ -89,14 +93,16 @@ def bind_sizes(spec, sizes):
         if b.get(m):
             full = (b["batch"], b["query_heads"], b["query_len"], b["key_len"])
             b[m]["shape"] = [full[d] if s is None else s for d, s in enumerate(b[m]["shape"])]
-    cg = b["codegen"]
-    over_keys = b.get("stage") in ("dkdv", "dkdv_dq")
-    tile = cg["block_kv"] if over_keys else cg["block_q"]
-    length = b["key_len"] if over_keys else b["query_len"]
     if b["grid"][0] is None:
+        cg = b["codegen"]
+        over_keys = b.get("stage") in ("dkdv", "dkdv_dq")
+        tile = cg["block_kv"] if over_keys else cg["block_q"]
+        length = b["key_len"] if over_keys else b["query_len"]
         b["grid"][0] = cg.get("key_block_parts", 1) * -(-length // tile)
-    if b["grid"][2] is None:
-        b["grid"][2] = b["batch"]
+    # z is the batch; y only for a split-KV combine stage, (rows / 4, B, 1).
+    for d in (1, 2):
+        if b["grid"][d] is None:
+            b["grid"][d] = b["batch"]
     return b
 
 
@@ -198,6 +204,35 @@ class Kernel:
                f"cuLaunchKernel {self.name}")
 
 
+class ForwardGroup:
+    """The split_kv and combine kernels of a split-KV forward group, launched
+    in manifest order on the current stream as one forward kernel:
+    `launch(query=, key=, value=, [mask=], output=, [lse=])`. The workspaces
+    partial_output and partial_lse are f32 tensors allocated at the first
+    launch (torch.empty: split_kv writes every element) and reused; pass them
+    to use your own. `spec` is the combine stage's without the workspaces
+    (the group's parameters, as a forward kernel's)."""
+
+    def __init__(self, kernels):
+        self.kernels = kernels  # manifest order: split_kv, combine
+        self.name = kernels[0].spec["group"]
+        last = kernels[-1].spec
+        self.spec = dict(last, name=self.name,
+                         params=[p for p in last["params"] if p.get("role") != "workspace"])
+        self.workspaces = None
+
+    def params(self):
+        return self.spec["params"]
+
+    def launch(self, **args):
+        if self.workspaces is None:
+            self.workspaces = {p["name"]: torch.empty(p["shape"], device="cuda", dtype=DTYPES[p["dtype"]])
+                               for p in self.kernels[0].params() if p.get("role") == "workspace"}
+        given = {**self.workspaces, **args}
+        for kern in self.kernels:
+            kern.launch(**{p["name"]: given[p["name"]] for p in kern.params() if p["name"] in given})
+
+
 class KernelSet:
     """The kernels of one manifest (and its PTX file, beside it)."""
 
@@ -215,11 +250,21 @@ class KernelSet:
         _check(_driver().cuModuleLoadData(ctypes.byref(self.module), ctypes.c_char_p(ptx)),
                f"cuModuleLoadData {ptx_path}")
         self.specs = {k["name"]: k for k in self.manifest["kernels"]}
+        # Split-KV forward groups: group name -> stage names, manifest order.
+        self.groups = {}
+        for k in self.manifest["kernels"]:
+            if k.get("op", "attention") == "attention" and k.get("group"):
+                self.groups.setdefault(k["group"], []).append(k["name"])
 
     def kernel(self, name):
+        """Kernel `name`, or the ForwardGroup called `name`."""
+        if name in self.groups:
+            return ForwardGroup([Kernel(self.module, self.specs[n]) for n in self.groups[name]])
         return Kernel(self.module, self.specs[name])
 
     def forward(self):
-        """The (first) forward kernel's spec name (dense or packed)."""
-        return next(k["name"] for k in self.manifest["kernels"]
-                    if k.get("op") in ("attention", "varlen_attention"))
+        """The (first) forward's name (dense or packed): a forward kernel's,
+        or a split-KV forward group's (kernel() gives a ForwardGroup)."""
+        k = next(k for k in self.manifest["kernels"]
+                 if k.get("op", "attention") in ("attention", "varlen_attention"))
+        return k.get("group") or k["name"]

@@ -2,9 +2,10 @@
 //
 // What attn-run does, as a library: for each kernel of a manifest, generate
 // seeded inputs, launch with poisoned outputs, validate against the GPU
-// float64 reference (forward or gradient) and time it with CUDA events; the
-// training mode (a forward kernel feeding the backward kernels that name
-// it); and the self-test of the GPU references against the CPU float64
+// float64 reference (forward or gradient) and time it with CUDA events (a
+// split-KV forward group runs, is validated and is timed as one forward);
+// the training mode (a forward kernel or group feeding the backward kernels
+// that name it); and the self-test of the GPU references against the CPU float64
 // references.
 //
 //===----------------------------------------------------------------------===//
