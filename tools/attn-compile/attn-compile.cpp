@@ -3,7 +3,8 @@
 //   attn-compile input.mlir --chip=sm_90a -o out.ptx [--manifest=out.json]
 //                [--emit=ptx|gpu] [--kernel=auto|tensor-core|cuda-core]
 //                [--block-q=0|64|128] [--grad-dq=auto|separate|atomic]
-//                [--grad-block-kv=0|64|128] [--ptxas-check]
+//                [--grad-block-kv=0|64|128] [--split-kv=auto|off|N]
+//                [--sm-count=N] [--ptxas-check]
 //                [--poison-shared-memory]
 //
 // Generates one kernel per attn.attention and the group of kernels of each
@@ -106,6 +107,22 @@ static llvm::cl::opt<int64_t> gradBlockKV(
                    "(default) chooses"),
     llvm::cl::init(0));
 
+static llvm::cl::opt<std::string> splitKV(
+    "split-kv",
+    llvm::cl::desc("Split the key range of the forward over several blocks "
+                   "per (batch, KV head), with the query heads of a KV head "
+                   "packed into one tile, and combine the chunks by their "
+                   "log-sum-exp (decoding): auto (default; where the "
+                   "one-kernel forward would not fill the chip), off, or a "
+                   "number of chunks from 1 to 64"),
+    llvm::cl::init("auto"));
+
+static llvm::cl::opt<int64_t> smCount(
+    "sm-count",
+    llvm::cl::desc("Streaming multiprocessors the split-KV chooser fills "
+                   "(default 132, the H200's)"),
+    llvm::cl::init(132));
+
 static llvm::cl::opt<std::string> fwdMma(
     "mma",
     llvm::cl::desc("Matrix instructions of the forward tensor-core kernel: "
@@ -193,6 +210,8 @@ int main(int argc, char **argv) {
   choices.blockKV = blockKV;
   choices.warps = warps;
   choices.gradBlockKV = gradBlockKV;
+  choices.splitKV = splitKV;
+  choices.smCount = smCount;
   std::string optionError;
   FailureOr<attn::GpuCodegenOptions> codegen =
       attn::resolveGpuCodegenOptions(choices, optionError);

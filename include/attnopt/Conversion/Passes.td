@@ -55,6 +55,11 @@ def AttnToGPUPass : Pass<"attn-to-gpu", "::mlir::ModuleOp"> {
     Option<"gradBlockKV", "grad-block-kv", "int64_t", "0",
            "Keys per block of the backward key-block kernel (64 or 128); 0 "
            "chooses">,
+    Option<"splitKV", "split-kv", "std::string", "\"auto\"",
+           "Forward split-KV group (decoding): auto, off or a number of "
+           "chunks (1-64)">,
+    Option<"smCount", "sm-count", "int64_t", "132",
+           "SMs the split-KV chooser fills">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

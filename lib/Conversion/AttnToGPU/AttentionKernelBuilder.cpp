@@ -450,7 +450,8 @@ static StringRef matrixInstruction(const KernelSpec &spec) {
   if (spec.warpgroupMma)
     return "wgmma";
   bool multiplies = spec.stage.empty() || spec.stage == "dkdv" ||
-                    spec.stage == "dkdv_dq" || spec.stage == "dq";
+                    spec.stage == "dkdv_dq" || spec.stage == "dq" ||
+                    spec.stage == "split_kv";
   return spec.tensorCores && multiplies ? "mma.sync" : "none";
 }
 
@@ -503,6 +504,8 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
   };
   if (spec.keyBlockParts > 1)
     entry.getObject("codegen")->insert({"key_block_parts", spec.keyBlockParts});
+  if (spec.splits)
+    entry.getObject("codegen")->insert({"splits", spec.splits});
   // The window as the kernels apply it (ScoreModifiers: a side past Lq + Lk
   // is clamped there, which excludes the same keys).
   if (std::optional<std::pair<int64_t, int64_t>> w =
@@ -564,5 +567,10 @@ llvm::json::Object mlir::attn::kernelManifestEntry(AttentionOp op,
   llvm::json::Object entry = manifestFields(op, spec);
   entry["op"] = "attention";
   entry["has_lse"] = static_cast<bool>(op.getLse());
+  // A stage of a split-KV forward group.
+  if (!spec.stage.empty()) {
+    entry["stage"] = spec.stage;
+    entry["group"] = spec.group;
+  }
   return entry;
 }

@@ -43,6 +43,8 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
     choices.blockKV = blockKV;
     choices.warps = warps;
     choices.gradBlockKV = gradBlockKV;
+    choices.splitKV = splitKV;
+    choices.smCount = smCount;
     std::string error;
     FailureOr<GpuCodegenOptions> options =
         resolveGpuCodegenOptions(choices, error);

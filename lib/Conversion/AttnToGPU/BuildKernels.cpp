@@ -46,6 +46,23 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
                   "instruction), not " +
                   c.chip);
   }
+  if (c.splitKV == "auto") {
+    o.splitKV.splits = -1;
+  } else if (c.splitKV == "off") {
+    o.splitKV.splits = 0;
+  } else {
+    int64_t n = 0;
+    if (StringRef(c.splitKV).getAsInteger(10, n) || n < 1 ||
+        n > kMaxSplitKV)
+      return fail("unsupported split-kv=" + c.splitKV +
+                  " (expected auto, off or a number of chunks from 1 to " +
+                  Twine(kMaxSplitKV) + ")");
+    o.splitKV.splits = n;
+  }
+  if (c.smCount < 1 || c.smCount > 1024)
+    return fail("unsupported sm-count=" + Twine(c.smCount) +
+                " (expected 1 to 1024)");
+  o.splitKV.smCount = c.smCount;
   o.forward = {c.blockQ, c.blockKV, c.warps, hopper ? 90 : 80,
                c.mma == "wgmma" || (c.mma == "auto" && archSpecific)};
 
@@ -108,6 +125,23 @@ LogicalResult mlir::attn::buildAttentionKernels(
   b.setInsertionPointToEnd(gpuModule.getBody());
   llvm::DenseMap<Operation *, std::string> forwardNames;
   for (auto [i, op] : llvm::enumerate(ops)) {
+    FailureOr<int64_t> splits =
+        chooseSplitKV(op, options.splitKV, options.kernel, options.forward);
+    if (failed(splits))
+      return failure();
+    if (*splits) {
+      FailureOr<SmallVector<KernelSpec, 2>> specs =
+          describeSplitKVAttentionKernels(op, static_cast<int64_t>(i),
+                                          *splits, options.forward);
+      if (failed(specs) ||
+          failed(buildSplitKVAttentionKernels(b, gpuModule, op, *specs)))
+        return failure();
+      forwardNames[op] = specs->front().group;
+      if (manifest)
+        for (const KernelSpec &spec : *specs)
+          manifest->push_back(kernelManifestEntry(op, spec));
+      continue;
+    }
     FailureOr<KernelSpec> spec = describeAttentionKernel(
         op, "attn_fwd_" + std::to_string(i), options.kernel, options.forward);
     if (failed(spec) || failed(buildAttentionKernel(b, gpuModule, op, *spec)))

@@ -26,6 +26,35 @@ struct KernelArguments {
   /// A packed batch's offsets (i32 tensors) and run-time token totals
   /// (i32, null where static).
   Value cuSeqlensQ, cuSeqlensK, totalQueryTokens, totalKeyTokens;
+  /// The f32 workspaces of a split-KV forward group.
+  Value partialOutput, partialLse;
+
+  /// The arguments of a stage of a split-KV forward group
+  /// (docs/kernel-manifest.md, "Split-KV forward groups"), by the names of
+  /// the parameter list describeSplitKVAttentionKernels wrote: query, key,
+  /// value, [mask], partial_output, partial_lse, [output, lse], then the
+  /// run-time sizes.
+  static KernelArguments unpackByName(Block &entry, const KernelSpec &spec) {
+    KernelArguments a;
+    for (auto [i, p] : llvm::enumerate(spec.params)) {
+      Value *slot = llvm::StringSwitch<Value *>(p.name)
+                        .Case("query", &a.query)
+                        .Case("key", &a.key)
+                        .Case("value", &a.value)
+                        .Case("mask", &a.mask)
+                        .Case("partial_output", &a.partialOutput)
+                        .Case("partial_lse", &a.partialLse)
+                        .Case("output", &a.output)
+                        .Case("lse", &a.lse)
+                        .Case("batch", &a.batch)
+                        .Case("query_len", &a.queryLen)
+                        .Case("key_len", &a.keyLen)
+                        .Default(nullptr);
+      assert(slot && "a parameter the split-KV stages do not have");
+      *slot = entry.getArgument(i);
+    }
+    return a;
+  }
 
   /// The arguments of a packed forward kernel (docs/kernel-manifest.md,
   /// "Packed variable-length batches"): query, key, value, cu_seqlens_q,

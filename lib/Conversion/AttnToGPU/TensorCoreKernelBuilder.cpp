@@ -141,6 +141,13 @@ private:
   /// Packed batch: this block's sequence (block z) from the offsets: its
   /// lengths, first tokens, and the token-major rows of its head.
   void bindPackedSequence(const KernelArguments &args);
+  /// split_kv: this block's chunk, KV head and packed row block, and the
+  /// row bases of Q, K / V and the partials.
+  void bindSplitKVBlock();
+  /// split_kv: posFirst / posRows from the packed rows of the block.
+  void setPackedHeadPositions();
+  /// split_kv: [firstBlock, lastBlock) narrowed to this block's chunk.
+  void restrictToChunk();
   /// wgmma: mbarrier initialisation and the producer / consumer split
   /// (afterwards the builder is in the consumers' branch); mma.sync: the
   /// prologue copies of Q and the first K / V block.
@@ -151,9 +158,15 @@ private:
   /// initial state.
   void emitRowsAndFragments();
   SmallVector<Value> emitSyncLoop();
+  /// One key block of the mma.sync loop after its copies landed in
+  /// `stage`: S = Q K^T, softmax, O = O alpha + P V; returns the next
+  /// state.
+  SmallVector<Value> syncStep(Value kb, Value stage, ValueRange state);
   SmallVector<Value> emitPipelinedWgmma();
   /// O / l through shared memory to global memory, lse.
   void emitEpilogue(ArrayRef<Value> finalState);
+  /// split_kv: the chunk's O / l and lse to the f32 workspaces.
+  void emitPartialEpilogue(ArrayRef<Value> finalState);
 
   // --- copies ---------------------------------------------------------------
   /// cp.async of the Q tile, as one group.
@@ -257,9 +270,18 @@ private:
                                                  int64_t inChunk);
 
   AttentionOpInterface op;
+  const KernelSpec &spec;
   /// A packed variable-length batch (attn.varlen_attention): token-major
   /// tensors, each block's sequence from the offsets.
   bool packed;
+  /// The split_kv stage of a split-KV group (docs/kernel-manifest.md,
+  /// "Split-KV forward groups"): block (s, y, b) takes row block y mod R of
+  /// the G Lq rows that KV head y div R's query heads pack (row i is head
+  /// hIdx + i div Lq, token i mod Lq), and chunk s of their visible key
+  /// blocks; it writes the chunk's normalised O and lse to the f32
+  /// workspaces. `splits` chunks; `tokens` = Lq (static).
+  bool splitKV;
+  int64_t splits = 0, tokens = 0;
   ScoreModifiers mods;
   int64_t blockQ, blockKV; // tc::Tiling
   /// wgmma (sm_90a): Q, K, V in SW128 tiles (MmaEmitterBase.h) read
@@ -311,6 +333,15 @@ private:
 
   // Values of the kernel body, set as it is emitted.
   Value query, key, value, mask, seed, offset, out, lse;
+  /// split_kv: the workspaces, this block's chunk, and the partials' row
+  /// of this block's packed row 0.
+  Value partialOutput, partialLse, splitIdx, partialRowBase;
+  /// The query positions the causal / window rules see for this block:
+  /// [posFirst, posFirst + posRows) of a sequence of posLen (the block's
+  /// rows themselves, except with split_kv: the tokens its packed rows
+  /// span).
+  Value posFirst, posRows;
+  kernel::Extent posLen = 0;
   Value qS, kS, vS, smemBase, tiles;
   Value threadId, qBlock, hIdx, bIdx, warp, lane, g, t4;
   Value q0, kvHead, qRowBase, kvRowBase, rowsInBlock, firstBlock, lastBlock;
@@ -331,6 +362,9 @@ private:
   SmallVector<SmallVector<std::array<Value, 4>>> qFrag;
   /// This thread's query rows (global, and clamped to Lq - 1) per row slot.
   SmallVector<Value> rows, rowsC;
+  /// Per row slot: the query position the score modifiers see, and the
+  /// head a mask tensor is read at (rowsC and hIdx, except with split_kv).
+  SmallVector<Value> scoreRows, maskHeads;
   SmallVector<Value> init; ///< the loop's initial state
 };
 
@@ -338,7 +372,9 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
                                      const KernelSpec &spec)
     : MmaEmitterBase(b, op.getLoc(), op.getQueryType().getElementType(),
                      op.getHeadDimSize(), spec.block[0]),
-      op(op), packed(op.isPacked()), mods(ScoreModifiers::get(op)),
+      op(op), spec(spec), packed(op.isPacked()),
+      splitKV(spec.stage == "split_kv"), splits(spec.splits),
+      mods(ScoreModifiers::get(op)),
       blockQ(spec.blockQ), blockKV(spec.blockKV), wgmma(spec.warpgroupMma) {
   consumerThreads = spec.block[0] - (wgmma ? tc::kProducerThreads : 0);
   rowsPerWarp = blockQ / (consumerThreads / 32);
@@ -352,6 +388,8 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
   dims = tc::tileDims(headDim, valueDim, wgmma);
 
   group = heads / kvHeads;
+  if (splitKV)
+    tokens = op.getUniformQueryLen();
   mTiles = rowsPerWarp / 16;
   nTilesS = blockKV / 8;
   // Only Q K^T's k-steps that hold real dims (the tile may be padded to
@@ -442,6 +480,8 @@ void TensorCoreEmitter::emitBody() {
   qLaneAddr.clear();
   rows.clear();
   rowsC.clear();
+  scoreRows.clear();
+  maskHeads.clear();
   init.clear();
   roles = nullptr;
   emitRolesOrPrologue();
@@ -480,8 +520,9 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   b.setInsertionPointToStart(&entry);
   packedF16Convert = wgmma;
   KernelArguments args =
-      packed ? KernelArguments::unpack(entry, cast<VarlenAttentionOp>(op))
-             : KernelArguments::unpack(entry, cast<AttentionOp>(op));
+      splitKV  ? KernelArguments::unpackByName(entry, spec)
+      : packed ? KernelArguments::unpack(entry, cast<VarlenAttentionOp>(op))
+               : KernelArguments::unpack(entry, cast<AttentionOp>(op));
   query = args.query;
   key = args.key;
   value = args.value;
@@ -490,6 +531,8 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   offset = args.offset;
   out = args.output;
   lse = args.lse;
+  partialOutput = args.partialOutput;
+  partialLse = args.partialLse;
   if (!packed) {
     kernel::KernelExtents sizes = kernel::KernelExtents::get(
         b, loc, op, args.batch, args.queryLen, args.keyLen);
@@ -536,11 +579,15 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   // (consumer threads count from 0).
   if (!wgmma)
     setThreadCoordinates();
-  q0 = mul(qBlock, blockQ);
-  kvHead = divu(hIdx, group);
+  if (splitKV) {
+    bindSplitKVBlock();
+  } else {
+    q0 = mul(qBlock, blockQ);
+    kvHead = divu(hIdx, group);
+  }
   if (packed) {
     bindPackedSequence(args);
-  } else {
+  } else if (!splitKV) {
     // Row indices (in units of rows) of the first row of this (b, h) slice.
     qRowBase = mul(add(mul(bIdx, heads), hIdx), queryLen);
     kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
@@ -549,8 +596,62 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
 
   rowsInBlock = arith::MinSIOp::create(
       b, loc, idx(blockQ), arith::SubIOp::create(b, loc, size(queryLen), q0));
+  if (!splitKV) {
+    posFirst = q0;
+    posRows = rowsInBlock;
+    posLen = queryLen;
+  } else {
+    setPackedHeadPositions();
+  }
   std::tie(firstBlock, lastBlock) = emitVisibleKeyBlocks(
-      b, loc, mods, q0, rowsInBlock, size(queryLen), size(keyLen), blockKV);
+      b, loc, mods, posFirst, posRows, size(posLen), size(keyLen), blockKV);
+  if (splitKV)
+    restrictToChunk();
+}
+
+void TensorCoreEmitter::bindSplitKVBlock() {
+  // Grid (S, R Hkv, B): y = kv R + row block.
+  const int64_t rowBlocks = (group * tokens + blockQ - 1) / blockQ;
+  splitIdx = qBlock;
+  kvHead = divu(hIdx, rowBlocks);
+  qBlock = remu(hIdx, rowBlocks);
+  hIdx = mul(kvHead, group); // the first query head of the KV head
+  q0 = mul(qBlock, blockQ);
+  // The rows of query heads hIdx .. hIdx + G - 1 of batch b are contiguous
+  // in [B, Hq, Lq, D]: one sequence of G Lq rows, from here on queryLen.
+  posLen = queryLen;
+  queryLen = group * tokens;
+  qRowBase = mul(add(mul(bIdx, heads), hIdx), tokens);
+  kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
+  partialRowBase = mul(
+      add(mul(add(mul(bIdx, splits), splitIdx), heads), hIdx), tokens);
+}
+
+void TensorCoreEmitter::setPackedHeadPositions() {
+  // The tokens rows [q0, q0 + rowsInBlock) span: a run within one head, or
+  // (conservatively) all Lq when they cross a head.
+  if (tokens == 1) {
+    posFirst = idx(0);
+    posRows = idx(1);
+    return;
+  }
+  Value lastRow = arith::SubIOp::create(b, loc, add(q0, rowsInBlock), idx(1));
+  Value oneHead = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        divu(q0, tokens), divu(lastRow, tokens));
+  posFirst =
+      arith::SelectOp::create(b, loc, oneHead, remu(q0, tokens), idx(0));
+  posRows = arith::SelectOp::create(b, loc, oneHead, rowsInBlock, idx(tokens));
+}
+
+void TensorCoreEmitter::restrictToChunk() {
+  // Chunk s: visible key blocks [first + s c, first + (s + 1) c) within
+  // [first, last), c = ceil((last - first) / S); empty past the end.
+  Value visible = arith::SubIOp::create(b, loc, lastBlock, firstBlock);
+  Value perChunk = divu(add(visible, splits - 1), splits);
+  Value from = arith::MinSIOp::create(
+      b, loc, add(firstBlock, mul(splitIdx, perChunk)), lastBlock);
+  lastBlock = arith::MinSIOp::create(b, loc, add(from, perChunk), lastBlock);
+  firstBlock = from;
 }
 
 Value TensorCoreEmitter::copyQuery() {
@@ -707,6 +808,16 @@ void TensorCoreEmitter::emitRowsAndFragments() {
     for (int64_t r = 0; r < 2; ++r) {
       rows.push_back(add(q0, add(tileRow0(mt), add(g, 8 * r))));
       rowsC.push_back(clampToLast(rows.back(), queryLen));
+      if (!splitKV) {
+        scoreRows.push_back(rowsC.back());
+        maskHeads.push_back(hIdx);
+      } else if (tokens == 1) {
+        scoreRows.push_back(idx(0));
+        maskHeads.push_back(add(hIdx, rowsC.back()));
+      } else {
+        scoreRows.push_back(remu(rowsC.back(), tokens));
+        maskHeads.push_back(add(hIdx, divu(rowsC.back(), tokens)));
+      }
     }
 
   // Loop state: m[nRows], l[nRows] (l is this thread's partial sum over its
@@ -722,7 +833,7 @@ void TensorCoreEmitter::emitRowsAndFragments() {
 
 Value TensorCoreEmitter::blockNeedsMask(Value k0) {
   // Only called where some block may need it (maySkipMask), so non-null.
-  return blockPairNeedsMask(mods, queryLen, keyLen, q0, rowsInBlock, k0,
+  return blockPairNeedsMask(mods, posLen, keyLen, posFirst, posRows, k0,
                             blockKV);
 }
 
@@ -745,14 +856,15 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
       for (int64_t nt = 0; nt < nTilesS; ++nt)
         for (int64_t e = 0; e < 4; ++e) {
           Value keyIdx = add(keyT, 8 * nt + e % 2);
-          Value row = rowsC[2 * mt + e / 2];
+          Value row = scoreRows[2 * mt + e / 2];
           Value mv;
           if (mask)
             mv = kernel::emitMaskLoad(
-                b, loc, mask, maskDims, mods.booleanMask, bIdx, hIdx, row,
+                b, loc, mask, maskDims, mods.booleanMask, bIdx,
+                maskHeads[2 * mt + e / 2], row,
                 guardKeys ? clampToLast(keyIdx, keyLen) : keyIdx);
           Value sc = emitModifiedScore(b, loc, m, s[mt][nt][e], mv, row, keyIdx,
-                                       size(queryLen), size(keyLen));
+                                       size(posLen), size(keyLen));
           if (guardKeys)
             sc = arith::SelectOp::create(b, loc, lessThan(keyIdx, keyLen), sc,
                                          f32(kNegInf));
@@ -886,6 +998,25 @@ SmallVector<Value> TensorCoreEmitter::emitSyncLoop() {
         emitPrefetchingStepHead(
             qGroup, kb, stage, lastBlock,
             [&](Value next, Value nextStage) { issueKV(next, nextStage); });
+        // split_kv: a warp whose rows all lie past the packed rows (G Lq
+        // may be as few as 1) only copies and waits; it skips the
+        // products and the softmax (warp-uniform).
+        if (splitKV)
+          return emitUniformChoice(arith::CmpIOp::create(
+                                       b, loc, arith::CmpIPredicate::slt,
+                                       warpRow0, rowsInBlock),
+                                   [&](bool live) -> SmallVector<Value> {
+                                     if (!live)
+                                       return SmallVector<Value>(state);
+                                     return syncStep(kb, stage, state);
+                                   });
+        return syncStep(kb, stage, state);
+      });
+  return loop;
+}
+
+SmallVector<Value> TensorCoreEmitter::syncStep(Value kb, Value stage,
+                                               ValueRange state) {
         Value kBase =
             add(add(add(smemBase, kOff), mul(stage, kTileBytes)), kLaneOff);
         Value vBase =
@@ -933,8 +1064,6 @@ SmallVector<Value> TensorCoreEmitter::emitSyncLoop() {
         SmallVector<Value> next = ml;
         next.append(flatten(o));
         return next;
-      });
-  return loop;
 }
 
 // The wgmma loop (sm_90a), software-pipelined as in FlashAttention-3:
@@ -1125,7 +1254,50 @@ TensorCoreEmitter::staged(Value row, Value chunk, int64_t inChunk) {
                add(mul(row, 64), add(mul(slot, 8), inChunk)))}};
 }
 
+void TensorCoreEmitter::emitPartialEpilogue(ArrayRef<Value> finalState) {
+  // Row slot i = 2mt + r: the chunk's O / l (0 when l == 0) straight from
+  // the fragments, two f32 per store (columns 8nt + 2t, + 1), and its lse
+  // (-inf without keys), to the partials' row partialRowBase + row.
+  auto pairTy = VectorType::get({2}, b.getF32Type());
+  for (int64_t i = 0; i < nRows; ++i) {
+    int64_t mt = i / 2, r = i % 2;
+    Value m = finalState[i], l = finalState[nRows + i];
+    l = fadd(l, shflXor(l, 1));
+    l = fadd(l, shflXor(l, 2));
+    emitIf(lessThan(rows[i], queryLen), [&] {
+      Value isEmpty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                            l, f32(0.0f));
+      Value inv =
+          arith::SelectOp::create(b, loc, isEmpty, f32(0.0f),
+                                  arith::DivFOp::create(b, loc, f32(1.0f), l));
+      Value row = add(partialRowBase, rows[i]);
+      Value rowStart = mul(row, valueDim);
+      for (int64_t nt = 0; nt < valueDim / 8; ++nt) {
+        Value pair = vector::FromElementsOp::create(
+            b, loc, pairTy,
+            ValueRange{fmul(finalState[oIndex(mt, nt, 2 * r)], inv),
+                       fmul(finalState[oIndex(mt, nt, 2 * r + 1)], inv)});
+        vector::StoreOp::create(b, loc, pair, partialOutput,
+                                ValueRange{add(rowStart, add(mul(t4, 2), 8 * nt))},
+                                /*nontemporal=*/false, llvm::MaybeAlign(8));
+      }
+      emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t4,
+                                   idx(0)),
+             [&] {
+               Value noKey = arith::CmpFOp::create(
+                   b, loc, arith::CmpFPredicate::OEQ, m, f32(kNegInf));
+               Value v = arith::SelectOp::create(
+                   b, loc, noKey, f32(kNegInf),
+                   fmul(fadd(m, math::Log2Op::create(b, loc, l)), f32(kLn2)));
+               memref::StoreOp::create(b, loc, v, partialLse, row);
+             });
+    });
+  }
+}
+
 void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
+  if (splitKV)
+    return emitPartialEpilogue(finalState);
   // wgmma: the warpgroup's wgmmas, which read all 64 of its Q rows, must
   // have retired in every one of its warps before a warp overwrites its own
   // rows.

@@ -71,9 +71,13 @@ struct KernelSpec {
   /// dq_accum workspace with atomics), "dq" / "dq_convert" (grid over query
   /// blocks, write grad_query). Empty for a forward kernel.
   std::string stage;
-  /// Backward kernels only: the kernels of one attn.attention_grad share
-  /// this group name and run in order.
+  /// Backward kernels and split-KV forward groups ("split_kv", then
+  /// "combine"; docs/kernel-manifest.md, "Split-KV forward groups"): the
+  /// kernels of one op share this group name and run in order.
   std::string group;
+  /// Split-KV forward groups: the key-range chunks per (batch, KV head, row
+  /// block) (codegen.splits); 0 for every other kernel.
+  int64_t splits = 0;
   int64_t blockQ = 64, blockKV = 64;
   int64_t threadsPerRow = 1; ///< Threads sharing one query row's head dims
                              ///< (CUDA-core kernel only).
@@ -134,8 +138,44 @@ FailureOr<gpu::GPUFuncOp> buildAttentionKernel(OpBuilder &b,
                                                AttentionOp op,
                                                const KernelSpec &spec);
 
-/// The manifest entry of one kernel (docs/kernel-manifest.md).
+/// The manifest entry of one kernel (docs/kernel-manifest.md), a single
+/// forward kernel or a stage of a split-KV group.
 llvm::json::Object kernelManifestEntry(AttentionOp op, const KernelSpec &spec);
+
+/// How the forward may split the key range over several blocks per (batch,
+/// KV head) (attn-compile --split-kv; docs/kernel-manifest.md, "Split-KV
+/// forward groups").
+/// The most key-range chunks a split-KV forward takes.
+constexpr int64_t kMaxSplitKV = 64;
+
+struct SplitKVOptions {
+  /// -1: the chooser decides (auto); 0: never split (off); N > 0: N chunks
+  /// where the op allows a split at all.
+  int64_t splits = -1;
+  /// The streaming multiprocessors the chooser fills (132 on the H200).
+  int64_t smCount = 132;
+};
+
+/// The number of key-range chunks for `op` under `options` and `tiling`
+/// (its smVersion and requested blockKV): 0 where the op keeps the one
+/// forward kernel. Fails with a diagnostic at the op where a forced split
+/// (options.splits > 0) does not apply.
+FailureOr<int64_t> chooseSplitKV(AttentionOp op, const SplitKVOptions &options,
+                                 KernelChoice choice,
+                                 const TensorCoreTiling &tiling);
+
+/// The split-KV forward group of `op` (`splits` chunks, from chooseSplitKV),
+/// named attn_fwd_split_kv_<n> and attn_fwd_combine_<n>, group
+/// attn_fwd_<n>, in launch order.
+FailureOr<SmallVector<KernelSpec, 2>>
+describeSplitKVAttentionKernels(AttentionOp op, int64_t n, int64_t splits,
+                                const TensorCoreTiling &tiling);
+
+/// Appends the kernels of describeSplitKVAttentionKernels to `module`.
+LogicalResult buildSplitKVAttentionKernels(OpBuilder &b,
+                                           gpu::GPUModuleOp module,
+                                           AttentionOp op,
+                                           ArrayRef<KernelSpec> specs);
 
 /// The forward kernel of a packed variable-length batch
 /// (docs/kernel-manifest.md, "Packed variable-length batches"): the
@@ -269,6 +309,8 @@ struct GpuCodegenChoices {
   std::string gradDq = "auto";  ///< auto, separate, atomic
   int64_t blockQ = 0, blockKV = 0, warps = 0; ///< forward tiling; 0 chooses
   int64_t gradBlockKV = 0;                    ///< 0, 64 or 128
+  std::string splitKV = "auto"; ///< forward split-KV: auto, off or a count
+  int64_t smCount = 132;        ///< SMs the split-KV chooser fills
 };
 
 /// The choices validated and resolved for the chip.
@@ -276,6 +318,7 @@ struct GpuCodegenOptions {
   std::string chip;
   KernelChoice kernel = KernelChoice::Auto;
   TensorCoreTiling forward;
+  SplitKVOptions splitKV;
   GradKernelOptions grad;
 };
 

@@ -1,0 +1,175 @@
+//===- CombineKernelBuilder.cpp - merge split-KV chunks by their lse ------===//
+//
+// The combine stage of a split-KV forward group (docs/kernel-manifest.md,
+// "Split-KV forward groups"): grid (ceil(Hq Lq / 4), B), one warp per output
+// row r = (h, t) of batch b. Chunk s left its normalised output O_s and its
+// log-sum-exp lse_s (−inf for a chunk without keys, whose O_s is 0); the row
+// is
+//   m = max_s lse_s,  w_s = exp(lse_s − m),  lse = m + log Σ_s w_s,
+//   O = Σ_s w_s O_s / Σ_s w_s,
+// exact up to f32 rounding (each O_s is already divided by its own sum, so
+// the weights are the chunks' shares of the row's total), and O = 0,
+// lse = −inf when every chunk is empty. Every lane reads all the lse_s (at
+// most 64, from L2) and accumulates columns lane, lane + 32, ... of O over
+// the chunks; the work is a few reads per output element, far below the
+// split_kv stage's K and V traffic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelArguments.h"
+#include "KernelCommon.h"
+#include "SplitKV.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+class CombineEmitter : public kernel::ScalarOps {
+public:
+  CombineEmitter(OpBuilder &b, AttentionOp op, const KernelSpec &spec)
+      : ScalarOps(b, op.getLoc()), op(op), spec(spec) {}
+
+  void emit(gpu::GPUFuncOp func) {
+    Block &entry = func.getBody().front();
+    b.setInsertionPointToStart(&entry);
+    args = KernelArguments::unpackByName(entry, spec);
+    RankedTensorType q = op.getQueryType();
+    rowsPerBatch = q.getDimSize(1) * q.getDimSize(2);
+    valueDim = op.getValueDimSize();
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value warp = divu(tid, 32);
+    lane = remu(tid, 32);
+    Value row = add(mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
+                        idx(splitkv::kCombineRowsPerBlock)),
+                    warp);
+    batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+    auto live = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                              idx(rowsPerBatch)),
+        /*withElseRegion=*/false);
+    b.setInsertionPoint(live.thenBlock()->getTerminator());
+    emitRow(row);
+    b.setInsertionPointAfter(live);
+    gpu::ReturnOp::create(b, loc);
+  }
+
+private:
+  Value divu(Value x, int64_t c) {
+    return arith::DivUIOp::create(b, loc, x, idx(c));
+  }
+  Value remu(Value x, int64_t c) {
+    return arith::RemUIOp::create(b, loc, x, idx(c));
+  }
+  /// Chunk s's row of the [B, S, Hq, Lq] partials.
+  Value partialRow(Value s, Value row) {
+    return add(mul(add(mul(batch, idx(spec.splits)), s), idx(rowsPerBatch)),
+               row);
+  }
+  Value partialLse(Value s, Value row) {
+    return memref::LoadOp::create(b, loc, args.partialLse,
+                                  ValueRange{partialRow(s, row)});
+  }
+  /// scf.for over the chunks carrying `init`.
+  SmallVector<Value>
+  overChunks(ValueRange init,
+             function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+    auto loop = scf::ForOp::create(b, loc, idx(0), idx(spec.splits), idx(1),
+                                   init);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    scf::YieldOp::create(
+        b, loc, body(loop.getInductionVar(), loop.getRegionIterArgs()));
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  void emitRow(Value row) {
+    Value m = overChunks({f32(kernel::kNegInf)}, [&](Value s, ValueRange acc) {
+      return SmallVector<Value>{
+          arith::MaximumFOp::create(b, loc, acc[0], partialLse(s, row))};
+    })[0];
+    Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m,
+                                        f32(kernel::kNegInf));
+    Value mSafe = arith::SelectOp::create(b, loc, empty, f32(0.0f), m);
+    // Columns lane + 32 j of O, j < cols; the last may run past Dv.
+    const int64_t cols = (valueDim + 31) / 32;
+    SmallVector<Value> init(cols + 1, f32(0.0f)); // O columns, then sum w_s
+    SmallVector<Value> acc = overChunks(init, [&](Value s, ValueRange state) {
+      Value w = math::ExpOp::create(
+          b, loc, arith::SubFOp::create(b, loc, partialLse(s, row), mSafe));
+      SmallVector<Value> next;
+      Value base = mul(partialRow(s, row), idx(valueDim));
+      for (int64_t j = 0; j < cols; ++j) {
+        Value col = add(lane, idx(32 * j));
+        // Past Dv: read column 0 (in bounds), never stored.
+        if ((j + 1) * 32 > valueDim)
+          col = arith::SelectOp::create(b, loc, columnExists(col), col, idx(0));
+        Value o = memref::LoadOp::create(b, loc, args.partialOutput,
+                                         ValueRange{add(base, col)});
+        next.push_back(fma(w, o, state[j]));
+      }
+      next.push_back(arith::AddFOp::create(b, loc, state[cols], w));
+      return next;
+    });
+    Value sum = acc[cols];
+    Value inv = arith::SelectOp::create(
+        b, loc, empty, f32(0.0f), arith::DivFOp::create(b, loc, f32(1.0f), sum));
+    Value outRow = add(mul(batch, idx(rowsPerBatch)), row);
+    Type elt = op.getQueryType().getElementType();
+    for (int64_t j = 0; j < cols; ++j) {
+      Value col = add(lane, idx(32 * j));
+      auto store = [&] {
+        Value o = arith::TruncFOp::create(
+            b, loc, elt, arith::MulFOp::create(b, loc, acc[j], inv));
+        memref::StoreOp::create(b, loc, o, args.output,
+                                ValueRange{add(mul(outRow, idx(valueDim)), col)});
+      };
+      if ((j + 1) * 32 > valueDim)
+        emitIf(columnExists(col), store);
+      else
+        store();
+    }
+    if (args.lse)
+      emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                   idx(0)),
+             [&] {
+               Value lse = arith::SelectOp::create(
+                   b, loc, empty, f32(kernel::kNegInf),
+                   arith::AddFOp::create(b, loc, mSafe,
+                                         math::LogOp::create(b, loc, sum)));
+               memref::StoreOp::create(b, loc, lse, args.lse,
+                                       ValueRange{outRow});
+             });
+  }
+
+  Value columnExists(Value col) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
+                                 idx(valueDim));
+  }
+  void emitIf(Value cond, function_ref<void()> body) {
+    auto branch = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(branch.thenBlock()->getTerminator());
+    body();
+  }
+
+  AttentionOp op;
+  const KernelSpec &spec;
+  KernelArguments args;
+  int64_t rowsPerBatch = 0, valueDim = 0;
+  Value lane, batch;
+};
+
+} // namespace
+
+void splitkv::emitCombineKernel(OpBuilder &b, gpu::GPUFuncOp func,
+                                AttentionOp op, const KernelSpec &spec) {
+  CombineEmitter(b, op, spec).emit(func);
+}
