@@ -82,6 +82,7 @@ void mlir::attn::buildAttnGpuPipeline(OpPassManager &pm,
   AttnToGPUPassOptions toGPU;
   toGPU.chip = options.chip;
   toGPU.kernel = options.kernel;
+  toGPU.splitKV = options.splitKV;
   pm.addPass(createAttnToGPUPass(toGPU));
   buildAttnGpuDeviceLoweringPipeline(pm, options);
 }

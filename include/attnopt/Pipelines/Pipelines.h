@@ -59,6 +59,11 @@ struct AttnGpuPipelineOptions
       llvm::cl::desc("attn-to-gpu's kernel choice: auto (tensor cores where "
                      "supported, as attn-compile), tensor-core or cuda-core"),
       llvm::cl::init("auto")};
+  PassOptions::Option<std::string> splitKV{
+      *this, "split-kv",
+      llvm::cl::desc("attn-to-gpu's split-KV forward group (decoding): auto "
+                     "(as attn-compile), off or a number of chunks (1-64)"),
+      llvm::cl::init("auto")};
   PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX features (nvvm-attach-target); empty: by chip, "
