@@ -52,8 +52,7 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
     o.splitKV.splits = 0;
   } else {
     int64_t n = 0;
-    if (StringRef(c.splitKV).getAsInteger(10, n) || n < 1 ||
-        n > kMaxSplitKV)
+    if (StringRef(c.splitKV).getAsInteger(10, n) || n < 1 || n > kMaxSplitKV)
       return fail("unsupported split-kv=" + c.splitKV +
                   " (expected auto, off or a number of chunks from 1 to " +
                   Twine(kMaxSplitKV) + ")");
@@ -131,8 +130,8 @@ LogicalResult mlir::attn::buildAttentionKernels(
       return failure();
     if (*splits) {
       FailureOr<SmallVector<KernelSpec, 2>> specs =
-          describeSplitKVAttentionKernels(op, static_cast<int64_t>(i),
-                                          *splits, options.forward);
+          describeSplitKVAttentionKernels(op, static_cast<int64_t>(i), *splits,
+                                          options.forward);
       if (failed(specs) ||
           failed(buildSplitKVAttentionKernels(b, gpuModule, op, *specs)))
         return failure();

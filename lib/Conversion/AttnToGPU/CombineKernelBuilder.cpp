@@ -81,8 +81,8 @@ private:
   SmallVector<Value>
   overChunks(ValueRange init,
              function_ref<SmallVector<Value>(Value, ValueRange)> body) {
-    auto loop = scf::ForOp::create(b, loc, idx(0), idx(spec.splits), idx(1),
-                                   init);
+    auto loop =
+        scf::ForOp::create(b, loc, idx(0), idx(spec.splits), idx(1), init);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     scf::YieldOp::create(
@@ -119,8 +119,9 @@ private:
       return next;
     });
     Value sum = acc[cols];
-    Value inv = arith::SelectOp::create(
-        b, loc, empty, f32(0.0f), arith::DivFOp::create(b, loc, f32(1.0f), sum));
+    Value inv =
+        arith::SelectOp::create(b, loc, empty, f32(0.0f),
+                                arith::DivFOp::create(b, loc, f32(1.0f), sum));
     Value outRow = add(mul(batch, idx(rowsPerBatch)), row);
     Type elt = op.getQueryType().getElementType();
     for (int64_t j = 0; j < cols; ++j) {
@@ -128,8 +129,9 @@ private:
       auto store = [&] {
         Value o = arith::TruncFOp::create(
             b, loc, elt, arith::MulFOp::create(b, loc, acc[j], inv));
-        memref::StoreOp::create(b, loc, o, args.output,
-                                ValueRange{add(mul(outRow, idx(valueDim)), col)});
+        memref::StoreOp::create(
+            b, loc, o, args.output,
+            ValueRange{add(mul(outRow, idx(valueDim)), col)});
       };
       if ((j + 1) * 32 > valueDim)
         emitIf(columnExists(col), store);
@@ -137,16 +139,15 @@ private:
         store();
     }
     if (args.lse)
-      emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
-                                   idx(0)),
-             [&] {
-               Value lse = arith::SelectOp::create(
-                   b, loc, empty, f32(kernel::kNegInf),
-                   arith::AddFOp::create(b, loc, mSafe,
-                                         math::LogOp::create(b, loc, sum)));
-               memref::StoreOp::create(b, loc, lse, args.lse,
-                                       ValueRange{outRow});
-             });
+      emitIf(
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, idx(0)),
+          [&] {
+            Value lse = arith::SelectOp::create(
+                b, loc, empty, f32(kernel::kNegInf),
+                arith::AddFOp::create(b, loc, mSafe,
+                                      math::LogOp::create(b, loc, sum)));
+            memref::StoreOp::create(b, loc, lse, args.lse, ValueRange{outRow});
+          });
   }
 
   Value columnExists(Value col) {

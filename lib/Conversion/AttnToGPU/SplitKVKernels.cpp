@@ -28,9 +28,8 @@ static int64_t packedRows(AttentionOp op) {
 /// The split_kv stage's tiling: 4 warps of 16 rows (one m16 tile each: the
 /// packed rows are few), keys per step as requested or by the forward's
 /// rule.
-static std::optional<tc::Tiling> splitTiling(AttentionOp op,
-                                             const TensorCoreTiling &tiling,
-                                             std::string &why) {
+static std::optional<tc::Tiling>
+splitTiling(AttentionOp op, const TensorCoreTiling &tiling, std::string &why) {
   TensorCoreTiling requested;
   requested.blockQ = 64;
   requested.warps = 4;
@@ -50,6 +49,12 @@ static std::string whyNoSplit(AttentionOp op, KernelChoice choice) {
     return "the op has dropout";
   if (op.getQueryType().isDynamicDim(2))
     return "the query length is a run-time size";
+  // The describe functions diagnose what no kernel takes (run-time head
+  // counts, empty tensors); the chooser only stays clear of them.
+  if (op.getQueryType().isDynamicDim(1) || op.getKeyType().isDynamicDim(1))
+    return "the head counts are run-time sizes";
+  if (packedRows(op) < 1)
+    return "the query is empty";
   return "";
 }
 
@@ -79,7 +84,7 @@ FailureOr<int64_t> mlir::attn::chooseSplitKV(AttentionOp op,
   const int64_t batch = q.getDimSize(0);
   const int64_t rowBlocks =
       (packedRows(op) + split->blockQ - 1) / split->blockQ;
-  if (ShapedType::isDynamic(batch) || rowBlocks > 2)
+  if (ShapedType::isDynamic(batch) || batch < 1 || rowBlocks > 2)
     return 0;
   // Two blocks per SM (4 warps each, 87 KB of shared memory at D = 128)
   // keep enough K/V copies in flight to stream the cache; as many chunks as
@@ -90,8 +95,8 @@ FailureOr<int64_t> mlir::attn::chooseSplitKV(AttentionOp op,
   // At least two key blocks per chunk where the key length is known.
   const int64_t keyLen = op.getKeyType().getDimSize(2);
   if (!ShapedType::isDynamic(keyLen))
-    splits = std::min(splits, (keyLen + 2 * split->blockKV - 1) /
-                                  (2 * split->blockKV));
+    splits = std::min(splits,
+                      (keyLen + 2 * split->blockKV - 1) / (2 * split->blockKV));
   splits = std::max<int64_t>(1, std::min(splits, kMaxSplitKV));
   // One chunk still pays where query heads share a KV head: the forward
   // kernel reads each KV head's cache once per query head, the packed
@@ -118,9 +123,10 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOp op, int64_t n,
 
   using kernel::tensorParam;
   // Every stage takes the inputs, then the workspaces.
-  SmallVector<KernelParam> inputs = {tensorParam("query", op.getQuery(), false),
-                                     tensorParam("key", op.getKey(), false),
-                                     tensorParam("value", op.getValue(), false)};
+  SmallVector<KernelParam> inputs = {
+      tensorParam("query", op.getQuery(), false),
+      tensorParam("key", op.getKey(), false),
+      tensorParam("value", op.getValue(), false)};
   if (op.getMask())
     inputs.push_back(tensorParam("mask", op.getMask(), false));
   auto workspace = [&](StringRef name, SmallVector<int64_t> shape) {
@@ -173,17 +179,18 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOp op, int64_t n,
   return SmallVector<KernelSpec, 2>{split, combine};
 }
 
-LogicalResult mlir::attn::buildSplitKVAttentionKernels(
-    OpBuilder &b, gpu::GPUModuleOp module, AttentionOp op,
-    ArrayRef<KernelSpec> specs) {
+LogicalResult
+mlir::attn::buildSplitKVAttentionKernels(OpBuilder &b, gpu::GPUModuleOp module,
+                                         AttentionOp op,
+                                         ArrayRef<KernelSpec> specs) {
   for (const KernelSpec &spec : specs) {
     SmallVector<Type> argTypes;
     for (const KernelParam &p : spec.params) {
-      Type elt = !p.isTensor                ? Type()
-                 : p.isWorkspace            ? Type(b.getF32Type())
-                 : p.name == "lse"          ? op.getLse().getType()
-                 : p.name == "mask"         ? op.getMask().getType()
-                                            : op.getQuery().getType();
+      Type elt = !p.isTensor        ? Type()
+                 : p.isWorkspace    ? Type(b.getF32Type())
+                 : p.name == "lse"  ? op.getLse().getType()
+                 : p.name == "mask" ? op.getMask().getType()
+                                    : op.getQuery().getType();
       if (elt && isa<ShapedType>(elt))
         elt = cast<ShapedType>(elt).getElementType();
       argTypes.push_back(kernel::flatArgumentType(b, p, elt));

@@ -374,8 +374,8 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
                      op.getHeadDimSize(), spec.block[0]),
       op(op), spec(spec), packed(op.isPacked()),
       splitKV(spec.stage == "split_kv"), splits(spec.splits),
-      mods(ScoreModifiers::get(op)),
-      blockQ(spec.blockQ), blockKV(spec.blockKV), wgmma(spec.warpgroupMma) {
+      mods(ScoreModifiers::get(op)), blockQ(spec.blockQ), blockKV(spec.blockKV),
+      wgmma(spec.warpgroupMma) {
   consumerThreads = spec.block[0] - (wgmma ? tc::kProducerThreads : 0);
   rowsPerWarp = blockQ / (consumerThreads / 32);
   auto q = op.getQueryType();
@@ -623,8 +623,8 @@ void TensorCoreEmitter::bindSplitKVBlock() {
   queryLen = group * tokens;
   qRowBase = mul(add(mul(bIdx, heads), hIdx), tokens);
   kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
-  partialRowBase = mul(
-      add(mul(add(mul(bIdx, splits), splitIdx), heads), hIdx), tokens);
+  partialRowBase =
+      mul(add(mul(add(mul(bIdx, splits), splitIdx), heads), hIdx), tokens);
 }
 
 void TensorCoreEmitter::setPackedHeadPositions() {
@@ -636,10 +636,10 @@ void TensorCoreEmitter::setPackedHeadPositions() {
     return;
   }
   Value lastRow = arith::SubIOp::create(b, loc, add(q0, rowsInBlock), idx(1));
-  Value oneHead = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        divu(q0, tokens), divu(lastRow, tokens));
-  posFirst =
-      arith::SelectOp::create(b, loc, oneHead, remu(q0, tokens), idx(0));
+  Value oneHead =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, divu(q0, tokens),
+                            divu(lastRow, tokens));
+  posFirst = arith::SelectOp::create(b, loc, oneHead, remu(q0, tokens), idx(0));
   posRows = arith::SelectOp::create(b, loc, oneHead, rowsInBlock, idx(tokens));
 }
 
@@ -859,10 +859,10 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
           Value row = scoreRows[2 * mt + e / 2];
           Value mv;
           if (mask)
-            mv = kernel::emitMaskLoad(
-                b, loc, mask, maskDims, mods.booleanMask, bIdx,
-                maskHeads[2 * mt + e / 2], row,
-                guardKeys ? clampToLast(keyIdx, keyLen) : keyIdx);
+            mv = kernel::emitMaskLoad(b, loc, mask, maskDims, mods.booleanMask,
+                                      bIdx, maskHeads[2 * mt + e / 2], row,
+                                      guardKeys ? clampToLast(keyIdx, keyLen)
+                                                : keyIdx);
           Value sc = emitModifiedScore(b, loc, m, s[mt][nt][e], mv, row, keyIdx,
                                        size(posLen), size(keyLen));
           if (guardKeys)
@@ -1002,14 +1002,14 @@ SmallVector<Value> TensorCoreEmitter::emitSyncLoop() {
         // may be as few as 1) only copies and waits; it skips the
         // products and the softmax (warp-uniform).
         if (splitKV)
-          return emitUniformChoice(arith::CmpIOp::create(
-                                       b, loc, arith::CmpIPredicate::slt,
-                                       warpRow0, rowsInBlock),
-                                   [&](bool live) -> SmallVector<Value> {
-                                     if (!live)
-                                       return SmallVector<Value>(state);
-                                     return syncStep(kb, stage, state);
-                                   });
+          return emitUniformChoice(
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, warpRow0,
+                                    rowsInBlock),
+              [&](bool live) -> SmallVector<Value> {
+                if (!live)
+                  return SmallVector<Value>(state);
+                return syncStep(kb, stage, state);
+              });
         return syncStep(kb, stage, state);
       });
   return loop;
@@ -1017,53 +1017,49 @@ SmallVector<Value> TensorCoreEmitter::emitSyncLoop() {
 
 SmallVector<Value> TensorCoreEmitter::syncStep(Value kb, Value stage,
                                                ValueRange state) {
-        Value kBase =
-            add(add(add(smemBase, kOff), mul(stage, kTileBytes)), kLaneOff);
-        Value vBase =
-            add(add(add(smemBase, vOff), mul(stage, vTileBytes)), vLaneOff);
+  Value kBase = add(add(add(smemBase, kOff), mul(stage, kTileBytes)), kLaneOff);
+  Value vBase = add(add(add(smemBase, vOff), mul(stage, vTileBytes)), vLaneOff);
 
-        // S = Q K^T: per m-tile, blockKV / 8 n-tiles of 8 keys, f32. Each
-        // K fragment pair feeds every m-tile.
-        Frag zero{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)};
-        SmallVector<SmallVector<Frag>> s(mTiles,
-                                         SmallVector<Frag>(nTilesS, zero));
-        for (int64_t ks = 0; ks < kStepsQK; ++ks) {
-          SmallVector<std::array<Value, 4>> qf;
-          for (int64_t mt = 0; mt < mTiles; ++mt)
-            qf.push_back(qInRegisters ? qFrag[mt][ks] : loadQ(mt, ks));
-          for (int64_t np = 0; np < nTilesS / 2; ++np) {
-            mmaTilePair(
-                qf,
-                ldmatrix4(add(kBase, (16 * np * kStride + 16 * ks) * eltBytes),
-                          false),
-                np, s);
-          }
-        }
+  // S = Q K^T: per m-tile, blockKV / 8 n-tiles of 8 keys, f32. Each
+  // K fragment pair feeds every m-tile.
+  Frag zero{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)};
+  SmallVector<SmallVector<Frag>> s(mTiles, SmallVector<Frag>(nTilesS, zero));
+  for (int64_t ks = 0; ks < kStepsQK; ++ks) {
+    SmallVector<std::array<Value, 4>> qf;
+    for (int64_t mt = 0; mt < mTiles; ++mt)
+      qf.push_back(qInRegisters ? qFrag[mt][ks] : loadQ(mt, ks));
+    for (int64_t np = 0; np < nTilesS / 2; ++np) {
+      mmaTilePair(
+          qf,
+          ldmatrix4(add(kBase, (16 * np * kStride + 16 * ks) * eltBytes),
+                    false),
+          np, s);
+    }
+  }
 
-        SmallVector<Value> ml(state.begin(), state.begin() + oState);
-        SmallVector<Value> alpha(nRows);
-        softmaxStep(kb, s, ml, alpha);
-        SmallVector<Value> oFlat(state.begin() + oState, state.end());
-        SmallVector<SmallVector<Frag>> o =
-            fragsOf(rescaleO(oFlat, state.take_front(nRows),
-                             ArrayRef<Value>(ml).take_front(nRows), alpha),
-                    nTilesO);
-        // Each V fragment pair feeds every m-tile.
-        for (int64_t kk = 0; kk < kStepsPV; ++kk) {
-          SmallVector<std::array<Value, 4>> pa;
-          for (int64_t mt = 0; mt < mTiles; ++mt)
-            pa.push_back(packP(s[mt], kk));
-          for (int64_t np = 0; np < nTilesO / 2; ++np) {
-            mmaTilePair(
-                pa,
-                ldmatrix4(add(vBase, (16 * kk * vStride + 16 * np) * eltBytes),
-                          true),
-                np, o);
-          }
-        }
-        SmallVector<Value> next = ml;
-        next.append(flatten(o));
-        return next;
+  SmallVector<Value> ml(state.begin(), state.begin() + oState);
+  SmallVector<Value> alpha(nRows);
+  softmaxStep(kb, s, ml, alpha);
+  SmallVector<Value> oFlat(state.begin() + oState, state.end());
+  SmallVector<SmallVector<Frag>> o =
+      fragsOf(rescaleO(oFlat, state.take_front(nRows),
+                       ArrayRef<Value>(ml).take_front(nRows), alpha),
+              nTilesO);
+  // Each V fragment pair feeds every m-tile.
+  for (int64_t kk = 0; kk < kStepsPV; ++kk) {
+    SmallVector<std::array<Value, 4>> pa;
+    for (int64_t mt = 0; mt < mTiles; ++mt)
+      pa.push_back(packP(s[mt], kk));
+    for (int64_t np = 0; np < nTilesO / 2; ++np) {
+      mmaTilePair(
+          pa,
+          ldmatrix4(add(vBase, (16 * kk * vStride + 16 * np) * eltBytes), true),
+          np, o);
+    }
+  }
+  SmallVector<Value> next = ml;
+  next.append(flatten(o));
+  return next;
 }
 
 // The wgmma loop (sm_90a), software-pipelined as in FlashAttention-3:
@@ -1277,20 +1273,21 @@ void TensorCoreEmitter::emitPartialEpilogue(ArrayRef<Value> finalState) {
             b, loc, pairTy,
             ValueRange{fmul(finalState[oIndex(mt, nt, 2 * r)], inv),
                        fmul(finalState[oIndex(mt, nt, 2 * r + 1)], inv)});
-        vector::StoreOp::create(b, loc, pair, partialOutput,
-                                ValueRange{add(rowStart, add(mul(t4, 2), 8 * nt))},
-                                /*nontemporal=*/false, llvm::MaybeAlign(8));
+        vector::StoreOp::create(
+            b, loc, pair, partialOutput,
+            ValueRange{add(rowStart, add(mul(t4, 2), 8 * nt))},
+            /*nontemporal=*/false, llvm::MaybeAlign(8));
       }
-      emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t4,
-                                   idx(0)),
-             [&] {
-               Value noKey = arith::CmpFOp::create(
-                   b, loc, arith::CmpFPredicate::OEQ, m, f32(kNegInf));
-               Value v = arith::SelectOp::create(
-                   b, loc, noKey, f32(kNegInf),
-                   fmul(fadd(m, math::Log2Op::create(b, loc, l)), f32(kLn2)));
-               memref::StoreOp::create(b, loc, v, partialLse, row);
-             });
+      emitIf(
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t4, idx(0)),
+          [&] {
+            Value noKey = arith::CmpFOp::create(
+                b, loc, arith::CmpFPredicate::OEQ, m, f32(kNegInf));
+            Value v = arith::SelectOp::create(
+                b, loc, noKey, f32(kNegInf),
+                fmul(fadd(m, math::Log2Op::create(b, loc, l)), f32(kLn2)));
+            memref::StoreOp::create(b, loc, v, partialLse, row);
+          });
     });
   }
 }
