@@ -208,10 +208,13 @@ void MmaEmitterBase::copyChunk(Value global, Value srcIdx, Value srcElements,
   if (columnOk)
     srcElements = arith::SelectOp::create(
         b, loc, columnOk, srcElements ? srcElements : idx(8), idx(0));
-  tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+  auto copy = nvgpu::DeviceAsyncCopyOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), dst, dstIdx, global,
       ValueRange{srcIdx}, b.getIndexAttr(8), srcElements,
-      /*bypassL1=*/b.getUnitAttr()));
+      /*bypassL1=*/b.getUnitAttr());
+  if (l2Prefetch128)
+    copy->setAttr(kL2PrefetchAttrName, b.getI64IntegerAttr(128));
+  tokens.push_back(copy);
 }
 
 std::pair<Value, Value> MmaEmitterBase::sourceRow(Value pos, kernel::Extent len,

@@ -463,6 +463,12 @@ protected:
   /// wgmma reads the copied tiles from shared memory (the async proxy):
   /// emitWaitAllCopies fences the copies for it before its barrier.
   bool tensorCoresReadShared = false;
+  /// The cp.async copies carry the .L2::128B prefetch hint
+  /// (kL2PrefetchAttrName): each 16-byte request also pulls the rest of its
+  /// 128-byte line into L2. On by the split-KV stage, which streams K and V
+  /// once: 2-3 % more bandwidth on the H200 (docs/performance.md, session
+  /// 17); the other kernels are not measured with it.
+  bool l2Prefetch128 = false;
 };
 
 } // namespace mlir::attn

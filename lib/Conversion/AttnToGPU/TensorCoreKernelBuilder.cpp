@@ -519,6 +519,7 @@ void TensorCoreEmitter::bindPackedSequence(const KernelArguments &args) {
 void TensorCoreEmitter::emitSetup(Block &entry) {
   b.setInsertionPointToStart(&entry);
   packedF16Convert = wgmma;
+  l2Prefetch128 = splitKV;
   KernelArguments args =
       splitKV  ? KernelArguments::unpackByName(entry, spec)
       : packed ? KernelArguments::unpack(entry, cast<VarlenAttentionOp>(op))

@@ -27,6 +27,12 @@ namespace mlir::attn {
 constexpr StringLiteral kDynamicSharedMemoryAttrName =
     "attn.dynamic_shared_memory";
 
+/// The discardable attribute (i64, bytes: 128) with which a kernel builder
+/// asks for an L2 prefetch hint on a 16-byte nvgpu.device_async_copy:
+/// attn-convert-nvgpu-to-nvvm lowers it to cp.async.cg ... .L2::128B
+/// (inline PTX: NVVM's cp.async op has no such qualifier).
+constexpr StringLiteral kL2PrefetchAttrName = "attn.l2_prefetch_bytes";
+
 /// One kernel parameter, in launch order.
 struct KernelParam {
   std::string name; ///< query, key, value, mask, seed, offset, output, lse,
