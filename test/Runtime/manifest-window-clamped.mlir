@@ -10,7 +10,12 @@
 // CHECK: "window": [
 // CHECK-NEXT: 300,
 // CHECK-NEXT: -1
-// OK: valid, 1 kernel for sm_90a
+// (The op's 2 x 100 rows on 2 heads make a split-KV group: both stages
+// carry the clamped window.)
+// CHECK: "window": [
+// CHECK-NEXT: 300,
+// CHECK-NEXT: -1
+// OK: valid, 2 kernels for sm_90a
 func.func @wide_window(%q: tensor<1x2x100x64xbf16>, %k: tensor<1x2x200x64xbf16>, %v: tensor<1x2x200x64xbf16>) -> tensor<1x2x100x64xbf16> {
   %o = attn.attention ins(%q, %k, %v : tensor<1x2x100x64xbf16>, tensor<1x2x200x64xbf16>, tensor<1x2x200x64xbf16>) {window = array<i64: 4611686018427387904, -1>} -> tensor<1x2x100x64xbf16>
   return %o : tensor<1x2x100x64xbf16>

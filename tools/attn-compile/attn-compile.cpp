@@ -252,31 +252,6 @@ int main(int argc, char **argv) {
   if (indexBits != 0 && indexBits != 32 && indexBits != 64)
     return fail("unsupported --index-bits=" + std::to_string(indexBits) +
                 " (expected 0, 32 or 64)");
-  // 32-bit index arithmetic is exact when every flat offset the kernels
-  // compute (at most a tensor's element count) is below 2^31. (Sizes past
-  // the supported limits are refused by the kernel builders.) A tensor with
-  // run-time sizes does not count: the manifest's "index_bits" tells the
-  // runtime to refuse sizes that make it 2^31 elements or more
-  // (--index-bits=64 lifts that).
-  int64_t largest = 0;
-  module->walk([&](Operation *op) {
-    if (!isa<attn::AttentionOp, attn::AttentionGradOp>(op))
-      return;
-    for (Type t : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
-                                     llvm::to_vector(op->getResultTypes())))
-      if (auto shaped = dyn_cast<RankedTensorType>(t)) {
-        if (!shaped.hasStaticShape())
-          continue;
-        std::optional<int64_t> n = attn::checkedProduct(shaped.getShape());
-        largest =
-            std::max(largest, n.value_or(std::numeric_limits<int64_t>::max()));
-      }
-  });
-  const bool fits32 = largest < (int64_t(1) << 31);
-  if (indexBits == 32 && !fits32)
-    return fail("--index-bits=32: a tensor has " + std::to_string(largest) +
-                " elements (32-bit offsets need fewer than 2^31)");
-  const unsigned bits = indexBits ? unsigned(indexBits) : fits32 ? 32 : 64;
   OpBuilder b(&context);
   OwningOpRef<ModuleOp> kernels = ModuleOp::create(module->getLoc());
   (*kernels)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -290,6 +265,38 @@ int main(int argc, char **argv) {
     return 1;
   if (failed(verify(*kernels)))
     return fail("generated kernel IR does not verify");
+  // 32-bit index arithmetic is exact when every flat offset the kernels
+  // compute (at most a tensor's element count) is below 2^31. (Sizes past
+  // the supported limits are refused by the kernel builders.) Every tensor
+  // parameter of every kernel counts, the workspaces included (a split-KV
+  // group's partial output is S times the output). A tensor with run-time
+  // sizes does not count: the manifest's "index_bits" tells the runtime to
+  // refuse sizes that make it 2^31 elements or more (--index-bits=64 lifts
+  // that).
+  int64_t largest = 0;
+  for (const llvm::json::Value &kernel : manifestKernels)
+    if (const llvm::json::Array *params =
+            kernel.getAsObject()->getArray("params"))
+      for (const llvm::json::Value &param : *params) {
+        const llvm::json::Array *shape = param.getAsObject()->getArray("shape");
+        if (!shape)
+          continue;
+        SmallVector<int64_t> dims;
+        for (const llvm::json::Value &d : *shape)
+          if (std::optional<int64_t> n = d.getAsInteger())
+            dims.push_back(*n);
+        if (dims.size() != shape->size())
+          continue; // a run-time size (null)
+        std::optional<int64_t> n = attn::checkedProduct(dims);
+        largest =
+            std::max(largest, n.value_or(std::numeric_limits<int64_t>::max()));
+      }
+  const bool fits32 = largest < (int64_t(1) << 31);
+  if (indexBits == 32 && !fits32)
+    return fail("--index-bits=32: a tensor has " + std::to_string(largest) +
+                " elements (32-bit offsets need fewer than 2^31)");
+  const unsigned bits = indexBits ? unsigned(indexBits) : fits32 ? 32 : 64;
+
   if (poisonSharedMemory) {
     PassManager poison(&context);
     poison.addNestedPass<gpu::GPUModuleOp>(

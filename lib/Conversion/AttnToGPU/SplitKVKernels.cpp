@@ -49,12 +49,6 @@ static std::string whyNoSplit(AttentionOp op, KernelChoice choice) {
     return "the op has dropout";
   if (op.getQueryType().isDynamicDim(2))
     return "the query length is a run-time size";
-  // The describe functions diagnose what no kernel takes (run-time head
-  // counts, empty tensors); the chooser only stays clear of them.
-  if (op.getQueryType().isDynamicDim(1) || op.getKeyType().isDynamicDim(1))
-    return "the head counts are run-time sizes";
-  if (packedRows(op) < 1)
-    return "the query is empty";
   return "";
 }
 
@@ -64,6 +58,10 @@ FailureOr<int64_t> mlir::attn::chooseSplitKV(AttentionOp op,
                                              const TensorCoreTiling &tiling) {
   if (options.splits == 0)
     return 0;
+  // Sizes no kernel takes are the same diagnostic as without a split (and
+  // keep the arithmetic below within range).
+  if (failed(kernel::checkKernelShapes(op)))
+    return failure();
   std::string why = whyNoSplit(op, choice);
   std::optional<tc::Tiling> split;
   if (why.empty() && !(split = splitTiling(op, tiling, why)))

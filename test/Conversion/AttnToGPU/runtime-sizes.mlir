@@ -17,8 +17,10 @@ func.func @all_three(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x2x?x64xbf16>, %v: t
 }
 
 // Decoding: a static Lq = 1 and batch, a run-time key length only; the
-// static tensors keep their exact extents.
-// CHECK-LABEL: gpu.func @attn_fwd_1(
+// static tensors keep their exact extents. (It is a split-KV group,
+// docs/kernel-manifest.md "Split-KV forward groups": its split_kv stage
+// takes key_len last, after the f32 workspaces.)
+// CHECK-LABEL: gpu.func @attn_fwd_split_kv_1(
 // CHECK-SAME: memref<256xf16>
 // CHECK-SAME: memref<72057594037927936xf16>
 // CHECK-SAME: %[[K1:[a-z0-9]+]]: i32)

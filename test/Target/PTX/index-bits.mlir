@@ -1,11 +1,13 @@
 // attn-compile computes offsets in 32-bit index arithmetic when every tensor
 // of every compiled op has fewer than 2^31 elements, else in 64 bits;
 // --index-bits forces a width, and 32 is refused where it could overflow.
+// (The op's own tensors here: --split-kv=off keeps its one kernel;
+// index-bits-workspace.mlir counts a split-KV group's workspaces.)
 // RUN: sed 's/SEQ/256/g' %s > %t.small.mlir
-// RUN: attn-compile %t.small.mlir -o %t.ptx | FileCheck %s --check-prefix=AUTO
-// RUN: attn-compile %t.small.mlir --index-bits=64 -o %t.64.ptx | FileCheck %s --check-prefix=FORCED64
+// RUN: attn-compile %t.small.mlir --split-kv=off -o %t.ptx | FileCheck %s --check-prefix=AUTO
+// RUN: attn-compile %t.small.mlir --split-kv=off --index-bits=64 -o %t.64.ptx | FileCheck %s --check-prefix=FORCED64
 // RUN: sed 's/SEQ/131072/g' %s > %t.large.mlir
-// RUN: attn-compile %t.large.mlir -o %t.large.ptx | FileCheck %s --check-prefix=LARGE
+// RUN: attn-compile %t.large.mlir --split-kv=off -o %t.large.ptx | FileCheck %s --check-prefix=LARGE
 // RUN: not attn-compile %t.large.mlir --index-bits=32 -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=REFUSED
 // RUN: not attn-compile %t.small.mlir --index-bits=16 -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BADBITS
 
