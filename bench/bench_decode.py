@@ -26,8 +26,9 @@ import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_torch import BACKENDS, rel_err, time_backend_ms, time_ms  # noqa: E402
-from torch_launch import DTYPES, KernelSet  # noqa: E402
+from bench_torch import (BACKENDS, kernel_tensors, rel_err, time_backend_ms,  # noqa: E402
+                         time_ms)
+from torch_launch import KernelSet  # noqa: E402
 
 
 def run(manifest):
@@ -36,15 +37,7 @@ def run(manifest):
     k = fwd.spec
     if k.get("mask") or k.get("softcap") or k.get("window") or k["causal"] != "none":
         raise ValueError("only problems without masks and causal rules are benchmarked here")
-    gen = torch.Generator(device="cuda").manual_seed(1)
-    args = {}
-    for p in k["params"]:
-        if p["role"] == "input":
-            args[p["name"]] = torch.randn(p["shape"], device="cuda", dtype=DTYPES[p["dtype"]],
-                                          generator=gen)
-        else:
-            args[p["name"]] = torch.full(p["shape"], float("nan"), device="cuda",
-                                         dtype=DTYPES[p["dtype"]])
+    args = kernel_tensors(k["params"], torch.Generator(device="cuda").manual_seed(1))
     q, kk, v, o = args["query"], args["key"], args["value"], args["output"]
     gqa = k["query_heads"] != k["kv_heads"]
     scale = k.get("scale")

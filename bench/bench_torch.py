@@ -56,6 +56,24 @@ def time_backend_ms(fn):
     return time_ms(fn)
 
 
+def kernel_tensors(params, gen, given=None):
+    """The tensors of a kernel's parameter list, by name: `given` ones kept,
+    inputs randn from `gen`, outputs (and workspaces) poisoned with NaN, so
+    an element the kernel does not write shows. Seed / offset and the bound
+    run-time sizes are not tensors."""
+    args = dict(given or {})
+    for p in params:
+        if p["kind"] != "tensor" or p["name"] in args:
+            continue
+        if p["role"] == "input":
+            args[p["name"]] = torch.randn(p["shape"], device="cuda", dtype=DTYPES[p["dtype"]],
+                                          generator=gen)
+        else:
+            args[p["name"]] = torch.full(p["shape"], float("nan"), device="cuda",
+                                         dtype=DTYPES[p["dtype"]])
+    return args
+
+
 def run(manifest, sizes=None):
     ks = KernelSet(manifest, sizes)
     fwd = ks.kernel(ks.forward())
@@ -64,17 +82,7 @@ def run(manifest, sizes=None):
         raise ValueError("only plain and causal problems are benchmarked here")
     if k["causal"] != "none" and k["query_len"] != k["key_len"]:
         raise ValueError("causal with Lq != Lk: PyTorch's is_causal is top-left")
-    gen = torch.Generator(device="cuda").manual_seed(1)
-    args = {}
-    for p in k["params"]:
-        if p["kind"] != "tensor":  # seed/offset are not benchmarked; sizes are bound
-            continue
-        if p["role"] == "input":
-            args[p["name"]] = torch.randn(p["shape"], device="cuda", dtype=DTYPES[p["dtype"]],
-                                          generator=gen)
-        else:  # outputs start poisoned: an unwritten element shows as NaN
-            args[p["name"]] = torch.full(p["shape"], float("nan"), device="cuda",
-                                         dtype=DTYPES[p["dtype"]])
+    args = kernel_tensors(k["params"], torch.Generator(device="cuda").manual_seed(1))
     q, kk, v, o = args["query"], args["key"], args["value"], args["output"]
     causal = k["causal"] != "none"
     gqa = k["query_heads"] != k["kv_heads"]
@@ -119,11 +127,8 @@ def train_step(ks, k, args, causal, gqa, scale):
     gen = torch.Generator(device="cuda").manual_seed(2)
     bufs = dict(args)
     bufs["grad_output"] = torch.randn(args["output"].shape, device="cuda", dtype=dt, generator=gen)
-    for kern in group:
-        for p in kern.params():
-            if p["kind"] == "tensor" and p["name"] not in bufs:  # workspaces and gradients, poisoned
-                bufs[p["name"]] = torch.full(p["shape"], float("nan"), device="cuda",
-                                             dtype=DTYPES[p["dtype"]])
+    for kern in group:  # workspaces and gradients, poisoned
+        bufs = kernel_tensors(kern.params(), gen, bufs)
     fwd = ks.kernel(ks.forward())
 
     def args_of(kern):  # the run-time sizes (i32) are bound in the spec

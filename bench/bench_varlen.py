@@ -43,8 +43,8 @@ try:
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
-    from bench_torch import rel_err, time_backend_ms, time_ms
-    from torch_launch import DTYPES, KernelSet
+    from bench_torch import kernel_tensors, rel_err, time_backend_ms, time_ms
+    from torch_launch import KernelSet
 except ImportError:  # the pure helpers below (draws, FLOPs, arguments) work without them
     torch = None
 
@@ -137,17 +137,7 @@ def packed_inputs(k, lens, seed):
     the offsets as int32, output and lse poisoned (NaN shows what is unwritten)."""
     gen = torch.Generator(device="cuda").manual_seed(seed)
     cu = torch.tensor(offsets(lens), dtype=torch.int32, device="cuda")
-    args = {"cu_seqlens_q": cu, "cu_seqlens_k": cu.clone()}
-    for p in k["params"]:
-        if p["kind"] != "tensor" or p["name"] in args:
-            continue
-        if p["role"] == "input":
-            args[p["name"]] = torch.randn(p["shape"], device="cuda", dtype=DTYPES[p["dtype"]],
-                                          generator=gen)
-        else:
-            args[p["name"]] = torch.full(p["shape"], float("nan"), device="cuda",
-                                         dtype=DTYPES[p["dtype"]])
-    return args
+    return kernel_tensors(k["params"], gen, {"cu_seqlens_q": cu, "cu_seqlens_k": cu.clone()})
 
 
 def heads_first(t):
@@ -165,11 +155,8 @@ def packed_grad_buffers(ks, args, seed):
     gen = torch.Generator(device="cuda").manual_seed(seed + 1)
     out = args["output"]
     args["grad_output"] = torch.randn(out.shape, device="cuda", dtype=out.dtype, generator=gen)
-    for kern in group:
-        for p in kern.params():
-            if p["kind"] == "tensor" and p["name"] not in args:
-                args[p["name"]] = torch.full(p["shape"], float("nan"), device="cuda",
-                                             dtype=DTYPES[p["dtype"]])
+    for kern in group:  # workspaces and gradients, poisoned
+        args.update(kernel_tensors(kern.params(), gen, args))
     return group
 
 
