@@ -23,7 +23,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.attn_tools_dir, config.llvm_tools_dir]
 tools = ["attention-opt", "FileCheck", "not", "count", "mlir-runner", "mlir-opt"]
-optional = ["attn-cpu-run", "attn-compile", "attn-run", "attn-manifest-check"]
+optional = ["attn-cpu-run", "attn-raise-check", "attn-compile", "attn-run", "attn-manifest-check"]
 tools += [t for t in optional
           if os.path.exists(os.path.join(config.attn_tools_dir, t))]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -246,19 +246,7 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
 LogicalResult mlir::attn::runAttentionOnCpu(ModuleOp module,
                                             const CpuRunOptions &options,
                                             llvm::raw_ostream &os) {
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-  MLIRContext *ctx = module.getContext();
-  // The kernel module is built with ops the input need not contain.
-  ctx->loadDialect<arith::ArithDialect, bufferization::BufferizationDialect,
-                   func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
-                   memref::MemRefDialect>();
-  registerBuiltinDialectTranslation(*module.getContext());
-  registerLLVMDialectTranslation(*module.getContext());
+  prepareForJit(module.getContext());
 
   SmallVector<Operation *> ops;
   module.walk([&](Operation *op) {

@@ -7,11 +7,16 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/TargetSelect.h"
 
 #include <cmath>
 
@@ -304,6 +309,20 @@ void mlir::attn::buildCpuEntryFunction(OpBuilder &b, ModuleOp module,
     mat.setWritable(true);
   }
   func::ReturnOp::create(b, loc);
+}
+
+void mlir::attn::prepareForJit(MLIRContext *ctx) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  ctx->loadDialect<arith::ArithDialect, bufferization::BufferizationDialect,
+                   func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+                   memref::MemRefDialect>();
+  registerBuiltinDialectTranslation(*ctx);
+  registerLLVMDialectTranslation(*ctx);
 }
 
 LogicalResult mlir::attn::lowerToLLVM(ModuleOp module,

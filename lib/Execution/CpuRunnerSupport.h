@@ -53,6 +53,11 @@ void setScoreAttributes(AttentionOpInterface op, AttentionProblem &p);
 /// result, written with materialize_in_destination.
 void buildCpuEntryFunction(OpBuilder &b, ModuleOp module, Operation *op);
 
+/// Initializes the native target once, loads the dialects the entry
+/// functions are built with (the input need not contain them) and registers
+/// the LLVM IR translations.
+void prepareForJit(MLIRContext *ctx);
+
 /// Runs `options.lowering` and the common tail down to the LLVM dialect.
 LogicalResult lowerToLLVM(ModuleOp module, const CpuRunOptions &options);
 

@@ -17,6 +17,8 @@ static unsigned byteWidth(HostElementType t) {
   case HostElementType::F32:
   case HostElementType::I32:
     return 4;
+  case HostElementType::F64:
+    return 8;
   case HostElementType::I1:
     return 1;
   }
@@ -88,6 +90,9 @@ double HostTensor::store(int64_t index, double value) {
     std::memcpy(p, &f, 4);
     return f;
   }
+  case HostElementType::F64:
+    std::memcpy(p, &value, 8);
+    return value;
   case HostElementType::I1:
     *p = value != 0.0 ? 1 : 0;
     return *p;
@@ -114,6 +119,11 @@ double HostTensor::load(int64_t index) const {
     float f;
     std::memcpy(&f, p, 4);
     return f;
+  }
+  case HostElementType::F64: {
+    double d;
+    std::memcpy(&d, p, 8);
+    return d;
   }
   case HostElementType::I1:
     return *p;

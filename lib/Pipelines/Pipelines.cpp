@@ -1,6 +1,6 @@
 //===- Pipelines.cpp - named attention-opt pass pipelines -----------------===//
 //
-// This file builds and registers attn-cpu-pipeline,
+// This file builds and registers attn-raise-pipeline, attn-cpu-pipeline,
 // attn-lower-to-llvm-pipeline and attn-gpu-pipeline (Pipelines.h).
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +13,7 @@
 #include "attnopt/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -29,6 +30,28 @@
 
 using namespace mlir;
 using namespace mlir::attn;
+
+void mlir::attn::buildAttnRaisePipeline(
+    OpPassManager &pm, const AttnRaisePipelineOptions &options) {
+  OpPassManager &func = pm.nest<func::FuncOp>();
+  // TOSA to linalg first: the normalization and the matcher then see one
+  // dialect whatever the front end emitted.
+  func.addPass(tosa::createTosaToLinalgNamed());
+  func.addPass(tosa::createTosaToLinalg());
+  func.addPass(createTosaToTensorPass());
+  func.addPass(createTosaToArithPass());
+  func.addPass(createConvertElementwiseToLinalgPass());
+  func.addPass(createAttnNormalizeChainsPass());
+  func.addPass(createCanonicalizerPass());
+  func.addPass(createCSEPass());
+  AttnFusePassOptions fuse;
+  fuse.explain = options.explain;
+  fuse.inexactReciprocal = options.inexactReciprocal;
+  fuse.largeNegativeIsMasked = options.largeNegativeIsMasked;
+  func.addPass(createAttnFusePass(fuse));
+  func.addPass(createCanonicalizerPass());
+  func.addPass(createCSEPass());
+}
 
 void mlir::attn::buildAttnLowerToLLVMPipeline(OpPassManager &pm) {
   // What attn-cpu-run JITs (lib/Execution/CpuRunner.cpp runs this after the
@@ -169,6 +192,11 @@ static void registerCheckedPipeline(
 }
 
 void mlir::attn::registerAttnPipelines() {
+  PassPipelineRegistration<AttnRaisePipelineOptions>(
+      "attn-raise-pipeline",
+      "Raise attention chains of front-end IR (TOSA, linalg) to "
+      "attn.attention: TOSA to linalg, attn-normalize-chains, attn-fuse",
+      buildAttnRaisePipeline);
   registerCheckedPipeline<AttnCpuPipelineOptions>(
       "attn-cpu-pipeline",
       "attn-select-tiles and attn-tile on every func.func, then "

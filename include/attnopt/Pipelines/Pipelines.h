@@ -97,6 +97,32 @@ struct AttnGpuPipelineOptions
       llvm::cl::init(true)};
 };
 
+/// Options of `attn-raise-pipeline` (the options of attn-fuse).
+struct AttnRaisePipelineOptions
+    : public PassPipelineOptions<AttnRaisePipelineOptions> {
+  PassOptions::Option<bool> explain{
+      *this, "explain",
+      llvm::cl::desc("A remark at each softmax-like reduction that is not "
+                     "raised, with the reason"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> inexactReciprocal{
+      *this, "inexact-reciprocal",
+      llvm::cl::desc("attn-fuse's inexact-reciprocal"), llvm::cl::init(false)};
+  PassOptions::Option<bool> largeNegativeIsMasked{
+      *this, "large-negative-is-masked",
+      llvm::cl::desc("attn-fuse's large-negative-is-masked: a finite fill "
+                     "<= -1e4 masks like -inf"),
+      llvm::cl::init(false)};
+};
+
+/// Appends, on every func.func of `pm` (a pass manager on builtin.module):
+/// the TOSA lowerings to linalg/tensor/arith, elementwise ops on tensors to
+/// linalg, attn-normalize-chains, canonicalize and cse, attn-fuse with
+/// `options`, and canonicalize and cse again. This is the front-end
+/// raising that users put in front of their own pipelines.
+void buildAttnRaisePipeline(OpPassManager &pm,
+                            const AttnRaisePipelineOptions &options);
+
 /// Appends the lowering of the kernels' gpu.modules (built by attn-to-gpu or
 /// attn-compile) to the NVVM dialect: nvvm-attach-target, then, nested in
 /// every gpu.module, nvgpu/vector/scf/arith/index/gpu to NVVM and LLVM with
@@ -124,8 +150,8 @@ void buildAttnLowerToLLVMPipeline(OpPassManager &pm);
 void buildAttnGpuPipeline(OpPassManager &pm,
                           const AttnGpuPipelineOptions &options);
 
-/// Registers attn-cpu-pipeline, attn-lower-to-llvm-pipeline and
-/// attn-gpu-pipeline with the global pass pipeline registry.
+/// Registers attn-raise-pipeline, attn-cpu-pipeline,
+/// attn-lower-to-llvm-pipeline and attn-gpu-pipeline with the global pass pipeline registry.
 void registerAttnPipelines();
 
 /// Why `attn-gpu-pipeline` (and attn-compile) cannot target `chip`, or

@@ -1524,7 +1524,22 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
 // Rewriting
 //===----------------------------------------------------------------------===//
 
-/// transpose(v, perm), folding a producing transpose with one use.
+/// A generic that only moves its one input: a permutation input map, an
+/// identity output map, a body that yields the input (a generalized
+/// linalg.transpose).
+bool isTransposition(linalg::GenericOp g) {
+  if (g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+      g.getNumParallelLoops() != g.getNumLoops())
+    return false;
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
+  return maps[0].isPermutation() && maps[1].isIdentity() &&
+         yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == g.getBody()->getArgument(0);
+}
+
+/// transpose(v, perm), folding a producing transpose (named, TOSA or
+/// generalized) with one use.
 Value transposeTo(OpBuilder &b, Location loc, Value v,
                   SmallVector<int64_t> perm) {
   if (auto t = v.getDefiningOp<linalg::TransposeOp>(); t && v.hasOneUse()) {
@@ -1538,6 +1553,16 @@ Value transposeTo(OpBuilder &b, Location loc, Value v,
     for (int64_t &p : perm)
       p = inner[p];
     v = t.getInput1();
+  } else if (auto g = v.getDefiningOp<linalg::GenericOp>();
+             g && v.hasOneUse() && isTransposition(g)) {
+    // Output dim k reads input dim r where the input map's result r is d_k.
+    AffineMap map = g.getIndexingMapsArray().front();
+    SmallVector<int64_t> inner(map.getNumResults());
+    for (auto [r, e] : llvm::enumerate(map.getResults()))
+      inner[cast<AffineDimExpr>(e).getPosition()] = r;
+    for (int64_t &p : perm)
+      p = inner[p];
+    v = g.getDpsInputs().front();
   }
   if (isIdentityPermutation(perm))
     return v;

@@ -133,6 +133,35 @@ def AttnTilePass : Pass<"attn-tile"> {
   ];
 }
 
+def AttnNormalizeChainsPass : Pass<"attn-normalize-chains"> {
+  let summary = "Normalize front-end attention chains for attn-fuse";
+  let description = [{
+    Rewrites linalg on tensors (TOSA lowered by tosa-to-linalg, or
+    torch-mlir-style linalg) into one canonical form, so that attn-fuse
+    recognises attention however the front end drew the op boundaries:
+    `linalg.softmax` decomposed; named structured ops other than
+    `linalg.fill` generalized; reshapes that fold heads into the batch
+    (`[B, H, L, D]` to `[B*H, L, D]` around 3-D matmuls) propagated through
+    the generics until they cancel; keepdim (unit-dim) `expand_shape`s
+    folded into the indexing maps that read them; multi-statement generic
+    bodies split into one generic per statement; fill-like generics turned
+    back into `linalg.fill`. Unit dims are kept (a size-1 query length is a
+    real dimension).
+
+    Every rewrite preserves semantics, and it applies to the whole
+    function, not only to attention chains. `attn-raise-pipeline` runs it
+    (after the TOSA lowerings, before `attn-fuse`).
+
+    ```
+    attention-opt --attn-normalize-chains in.mlir
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def AttnFusePass : Pass<"attn-fuse"> {
   let summary = "Fuse unfused attention chains (linalg, TOSA) into attn.attention";
   let description = [{

@@ -1,0 +1,369 @@
+//===- RaiseCheck.cpp - translation validation of the raising -------------===//
+
+#include "attnopt/Execution/RaiseCheck.h"
+#include "CpuRunnerSupport.h"
+#include "HostTensors.h"
+#include "attnopt/Dialect/Attn/IR/AttnOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+/// The lowerings every variant gets first, so that TOSA functions bufferize.
+constexpr llvm::StringLiteral kFrontEndLowering =
+    "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-tensor,"
+    "tosa-to-arith,convert-elementwise-to-linalg)";
+
+/// Runs `pipeline` (textual; `builtin.module(...)` or the passes to nest in
+/// it) on `module`.
+LogicalResult runPipeline(ModuleOp module, StringRef pipeline,
+                          StringRef what) {
+  std::string text = pipeline.str();
+  if (!StringRef(text).trim().starts_with("builtin.module("))
+    text = "builtin.module(" + text + ")";
+  std::string errors;
+  llvm::raw_string_ostream errStream(errors);
+  FailureOr<OpPassManager> parsed = parsePassPipeline(text, errStream);
+  if (failed(parsed))
+    return module.emitError("attn-raise-check: invalid ")
+           << what << " '" << pipeline << "': " << errors;
+  PassManager pm(module.getContext());
+  static_cast<OpPassManager &>(pm) = std::move(*parsed);
+  return pm.run(module);
+}
+
+/// `t` with its float element type (or itself, if a float) made f64.
+Type promoted(Type t) {
+  if (isa<FloatType>(t))
+    return Float64Type::get(t.getContext());
+  if (auto shaped = dyn_cast<ShapedType>(t))
+    if (isa<FloatType>(shaped.getElementType()))
+      return shaped.clone(Float64Type::get(t.getContext()));
+  return t;
+}
+
+Attribute promotedAttr(Attribute a) {
+  MLIRContext *ctx = a.getContext();
+  if (auto f = dyn_cast<FloatAttr>(a))
+    return FloatAttr::get(Float64Type::get(ctx), f.getValueAsDouble());
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(a)) {
+    auto type = cast<ShapedType>(promoted(dense.getType()));
+    SmallVector<double> values;
+    for (APFloat v : dense.getValues<APFloat>())
+      values.push_back(v.convertToDouble());
+    if (dense.isSplat())
+      return DenseElementsAttr::get(type, values.front());
+    return DenseElementsAttr::get(type, ArrayRef<double>(values));
+  }
+  return a;
+}
+
+/// Rewrites `func` to compute in f64: every float type becomes f64, float
+/// constants are widened, and casts between floats (now f64 to f64)
+/// disappear. This is the chain's own formula evaluated in float64.
+LogicalResult promoteToF64(func::FuncOp func) {
+  SmallVector<Operation *> casts;
+  func.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          arg.setType(promoted(arg.getType()));
+    for (OpResult r : op->getResults())
+      r.setType(promoted(r.getType()));
+    if (auto c = dyn_cast<arith::ConstantOp>(op))
+      c.setValueAttr(cast<TypedAttr>(promotedAttr(c.getValue())));
+    if (isa<arith::ExtFOp, arith::TruncFOp>(op))
+      casts.push_back(op);
+  });
+  for (Operation *op : casts) {
+    op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+    op->erase();
+  }
+  SmallVector<Type> inputs, results;
+  for (Type t : func.getArgumentTypes())
+    inputs.push_back(promoted(t));
+  for (Type t : func.getResultTypes())
+    results.push_back(promoted(t));
+  func.setFunctionType(FunctionType::get(func.getContext(), inputs, results));
+  if (failed(verify(func)))
+    return func.emitError("attn-raise-check: the chain cannot be evaluated "
+                          "in float64 (the promoted function does not "
+                          "verify)");
+  return success();
+}
+
+/// A copy of `module` that keeps, of the public functions, only `name`.
+OwningOpRef<ModuleOp> isolate(ModuleOp module, StringRef name) {
+  OwningOpRef<ModuleOp> copy = cast<ModuleOp>(module->clone());
+  for (auto f : llvm::make_early_inc_range(copy->getOps<func::FuncOp>()))
+    if (f.isPublic() && f.getName() != name)
+      f.erase();
+  return copy;
+}
+
+/// Adds `func @attn_kernel(args as memrefs..., results as memrefs...)`
+/// calling `name`.
+void addEntry(ModuleOp module, StringRef name) {
+  auto callee = module.lookupSymbol<func::FuncOp>(name);
+  callee.setPrivate();
+  OpBuilder b(module.getBodyRegion());
+  b.setInsertionPointToEnd(module.getBody());
+  Location loc = callee.getLoc();
+  SmallVector<Type> argTypes;
+  auto toMemRef = [](Type t) {
+    auto tensor = cast<RankedTensorType>(t);
+    return MemRefType::get(tensor.getShape(), tensor.getElementType());
+  };
+  for (Type t : callee.getArgumentTypes())
+    argTypes.push_back(toMemRef(t));
+  for (Type t : callee.getResultTypes())
+    argTypes.push_back(toMemRef(t));
+  auto entry = func::FuncOp::create(b, loc, kCpuKernelName,
+                                    b.getFunctionType(argTypes, {}));
+  entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                 b.getUnitAttr());
+  Block *body = entry.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  SmallVector<Value> args;
+  for (auto [i, t] : llvm::enumerate(callee.getArgumentTypes()))
+    args.push_back(bufferization::ToTensorOp::create(
+                       b, loc, t, body->getArgument(i), /*restrict=*/true)
+                       .getResult());
+  auto call = func::CallOp::create(b, loc, callee.getSymName(),
+                                   callee.getResultTypes(), args);
+  for (auto [i, r] : llvm::enumerate(call.getResults())) {
+    auto mat = bufferization::MaterializeInDestinationOp::create(
+        b, loc, TypeRange{}, r, body->getArgument(args.size() + i));
+    mat.setRestrict(true);
+    mat.setWritable(true);
+  }
+  func::ReturnOp::create(b, loc);
+}
+
+FailureOr<HostElementType> hostTypeOf(func::FuncOp f, Type t) {
+  auto elt = cast<ShapedType>(t).getElementType();
+  if (elt.isF64())
+    return HostElementType::F64;
+  if (elt.isInteger(32))
+    return HostElementType::I32;
+  return hostType(f, elt);
+}
+
+/// Whether `f` can be checked: a definition whose arguments and results are
+/// static ranked tensors.
+bool isCheckable(func::FuncOp f) {
+  if (f.isDeclaration() || !f.isPublic())
+    return false;
+  auto staticTensor = [](Type t) {
+    auto r = dyn_cast<RankedTensorType>(t);
+    return r && r.hasStaticShape();
+  };
+  return llvm::all_of(f.getArgumentTypes(), staticTensor) &&
+         llvm::all_of(f.getResultTypes(), staticTensor) &&
+         f.getNumResults() > 0;
+}
+
+/// One JIT-compiled variant and its buffers.
+struct Variant {
+  std::unique_ptr<ExecutionEngine> engine;
+  std::vector<HostTensor> args, results;
+
+  LogicalResult run(func::FuncOp f) {
+    SmallVector<void *> descs, packed;
+    for (HostTensor &t : args)
+      descs.push_back(t.descriptor());
+    for (HostTensor &t : results) {
+      t.poison();
+      descs.push_back(t.descriptor());
+    }
+    for (void *&d : descs)
+      packed.push_back(&d);
+    if (llvm::Error err = engine->invokePacked(
+            ("_mlir_ciface_" + kCpuKernelName).str(), packed))
+      return f.emitError("attn-raise-check: invocation failed: ")
+             << llvm::toString(std::move(err));
+    return success();
+  }
+};
+
+FailureOr<Variant> compileVariant(func::FuncOp original, ModuleOp module,
+                                  StringRef lowering, bool f64) {
+  StringRef name = original.getName();
+  addEntry(module, name);
+  CpuRunOptions cpu;
+  cpu.lowering = lowering.str();
+  FailureOr<std::unique_ptr<ExecutionEngine>> engine =
+      compileForCpu(original, module, cpu);
+  if (failed(engine))
+    return failure();
+  Variant v;
+  v.engine = std::move(*engine);
+  auto add = [&](std::vector<HostTensor> &list, Type t) -> LogicalResult {
+    FailureOr<HostElementType> ht = hostTypeOf(original, t);
+    if (failed(ht))
+      return failure();
+    if (f64 && isa<FloatType>(cast<ShapedType>(t).getElementType()))
+      ht = HostElementType::F64;
+    ArrayRef<int64_t> shape = cast<ShapedType>(t).getShape();
+    list.emplace_back(*ht, std::vector<int64_t>(shape.begin(), shape.end()));
+    return success();
+  };
+  for (Type t : original.getArgumentTypes())
+    if (failed(add(v.args, t)))
+      return failure();
+  for (Type t : original.getResultTypes())
+    if (failed(add(v.results, t)))
+      return failure();
+  return v;
+}
+
+/// Relative error of `got` against `ref` over the positions where `ref` is
+/// a number: max |got - ref| / max |ref|. NaN/inf in `got` there are
+/// counted in `bad`; positions where the reference is NaN in `refNaNs`.
+double relativeError(const HostTensor &got, const HostTensor &ref,
+                     int64_t &bad, int64_t &refNaNs) {
+  double maxDiff = 0.0, maxRef = 0.0;
+  for (int64_t i = 0; i < got.numElements(); ++i) {
+    double r = ref.load(i), g = got.load(i);
+    if (std::isnan(r)) {
+      ++refNaNs;
+      continue;
+    }
+    if (std::isinf(r)) {
+      if (g != r)
+        ++bad;
+      continue;
+    }
+    if (!std::isfinite(g)) {
+      ++bad;
+      continue;
+    }
+    maxDiff = std::max(maxDiff, std::abs(g - r));
+    maxRef = std::max(maxRef, std::abs(r));
+  }
+  return maxRef > 0.0 ? maxDiff / maxRef : maxDiff;
+}
+
+double toleranceFor(Type elt) {
+  if (elt.isF64())
+    return 1e-12;
+  return defaultTolerance(elt);
+}
+
+LogicalResult checkFunction(ModuleOp module, func::FuncOp f,
+                            const RaiseCheckOptions &options,
+                            llvm::raw_ostream &os) {
+  StringRef name = f.getName();
+  // The three variants.
+  OwningOpRef<ModuleOp> chain = isolate(module, name);
+  OwningOpRef<ModuleOp> chain64 = isolate(module, name);
+  OwningOpRef<ModuleOp> raised = isolate(module, name);
+  if (failed(runPipeline(*raised, options.pipeline, "raising pipeline")))
+    return f.emitError("attn-raise-check: the raising failed");
+  int64_t attnOps = 0;
+  raised->lookupSymbol<func::FuncOp>(name).walk(
+      [&](AttentionOp) { ++attnOps; });
+  if (failed(runPipeline(*chain, kFrontEndLowering, "front-end lowering")) ||
+      failed(runPipeline(*chain64, kFrontEndLowering, "front-end lowering")) ||
+      failed(runPipeline(*raised, kFrontEndLowering, "front-end lowering")))
+    return failure();
+  if (failed(promoteToF64(chain64->lookupSymbol<func::FuncOp>(name))))
+    return failure();
+  FailureOr<Variant> vChain = compileVariant(f, *chain, "canonicalize", false);
+  FailureOr<Variant> vRef = compileVariant(f, *chain64, "canonicalize", true);
+  FailureOr<Variant> vRaised =
+      compileVariant(f, *raised, options.lowering, false);
+  if (failed(vChain) || failed(vRef) || failed(vRaised))
+    return failure();
+
+  os << "@" << name << ": " << attnOps << " attn.attention after the raising"
+     << (attnOps ? "" : " (nothing raised)") << "\n";
+  bool ok = !(options.requireRaised && attnOps == 0);
+  for (unsigned run = 0; run < options.runs; ++run) {
+    std::mt19937_64 rng(options.seed + run);
+    std::uniform_real_distribution<double> value(-2.0, 2.0);
+    std::bernoulli_distribution keep(0.8);
+    for (auto [i, type] : llvm::enumerate(f.getArgumentTypes())) {
+      Type elt = cast<ShapedType>(type).getElementType();
+      HostTensor &ref = vRef->args[i];
+      for (int64_t e = 0; e < ref.numElements(); ++e) {
+        double x = elt.isInteger(1)   ? (keep(rng) ? 1.0 : 0.0)
+                   : elt.isInteger(32) ? std::floor(value(rng) * 4.0)
+                                       : value(rng);
+        x = vChain->args[i].store(e, x);
+        vRaised->args[i].store(e, x);
+        ref.store(e, x);
+      }
+    }
+    if (failed(vChain->run(f)) || failed(vRef->run(f)) ||
+        failed(vRaised->run(f)))
+      return failure();
+    for (auto [i, type] : llvm::enumerate(f.getResultTypes())) {
+      Type elt = cast<ShapedType>(type).getElementType();
+      int64_t badRaised = 0, badChain = 0, refNaNs = 0, ignored = 0;
+      double errRaised = relativeError(vRaised->results[i], vRef->results[i],
+                                       badRaised, refNaNs);
+      double errChain = relativeError(vChain->results[i], vRef->results[i],
+                                      badChain, ignored);
+      double tol = options.tolerance
+                       ? *options.tolerance
+                       : std::max(toleranceFor(elt), 2.0 * errChain);
+      bool pass = badRaised == 0 && errRaised <= tol;
+      ok &= pass;
+      os << "  run " << run << " result " << i << " " << type
+         << ": raised " << llvm::format("%.3g", errRaised) << ", as written "
+         << llvm::format("%.3g", errChain)
+         << " (max relative error against the chain in float64; tolerance "
+         << llvm::format("%.3g", tol) << ")";
+      if (badRaised)
+        os << ", " << badRaised << " non-finite where the reference is finite";
+      if (refNaNs)
+        os << ", " << refNaNs << " reference NaNs skipped";
+      os << (pass ? ": PASS" : ": FAIL") << "\n";
+    }
+  }
+  return success(ok);
+}
+
+} // namespace
+
+LogicalResult mlir::attn::checkRaising(ModuleOp module,
+                                       const RaiseCheckOptions &options,
+                                       llvm::raw_ostream &os) {
+  prepareForJit(module.getContext());
+  bool ok = true, any = false;
+  for (auto f : module.getOps<func::FuncOp>()) {
+    if (!options.function.empty() && f.getName() != options.function)
+      continue;
+    if (!isCheckable(f)) {
+      if (!options.function.empty())
+        return f.emitError("attn-raise-check: only public functions with "
+                           "static tensor arguments and results can be "
+                           "checked");
+      continue;
+    }
+    any = true;
+    ok &= succeeded(checkFunction(module, f, options, os));
+  }
+  if (!any)
+    return module.emitError("attn-raise-check: no function to check (public "
+                            "functions with static tensor arguments and "
+                            "results")
+           << (options.function.empty() ? "" : " named " + options.function)
+           << ")";
+  return success(ok);
+}
