@@ -107,7 +107,18 @@ struct EwOperand {
   std::optional<APFloat> scalar;
 };
 
-enum class EwKind { Add, Sub, Mul, Div, Exp, Select, Reciprocal };
+enum class EwKind {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Exp,
+  Log,
+  Select,
+  Reciprocal,
+  Extend,  // arith.extf to a wider float
+  Truncate // arith.truncf to a narrower float
+};
 
 struct Elementwise {
   Operation *op = nullptr;
@@ -195,6 +206,12 @@ FailureOr<Elementwise> getElementwise(Value v) {
       ew.kind = EwKind::Div;
     else if (isa<math::ExpOp>(inner))
       ew.kind = EwKind::Exp;
+    else if (isa<math::LogOp>(inner))
+      ew.kind = EwKind::Log;
+    else if (isa<arith::ExtFOp>(inner))
+      ew.kind = EwKind::Extend;
+    else if (isa<arith::TruncFOp>(inner))
+      ew.kind = EwKind::Truncate;
     else if (isa<arith::SelectOp>(inner))
       ew.kind = EwKind::Select;
     else
@@ -206,7 +223,7 @@ FailureOr<Elementwise> getElementwise(Value v) {
       ew.args.push_back(*o);
     }
   } else if (isa<tosa::AddOp, tosa::SubOp, tosa::MulOp, tosa::ExpOp,
-                 tosa::SelectOp, tosa::ReciprocalOp>(def)) {
+                 tosa::LogOp, tosa::SelectOp, tosa::ReciprocalOp>(def)) {
     auto resultType = dyn_cast<RankedTensorType>(v.getType());
     if (!resultType)
       return failure();
@@ -221,6 +238,7 @@ FailureOr<Elementwise> getElementwise(Value v) {
                   .Case([](tosa::SubOp) { return EwKind::Sub; })
                   .Case([](tosa::MulOp) { return EwKind::Mul; })
                   .Case([](tosa::ExpOp) { return EwKind::Exp; })
+                  .Case([](tosa::LogOp) { return EwKind::Log; })
                   .Case([](tosa::SelectOp) { return EwKind::Select; })
                   .Default([](Operation *) { return EwKind::Reciprocal; });
     MLIRContext *ctx = def->getContext();
@@ -309,8 +327,11 @@ FailureOr<Reduction> getReduction(Operation *def) {
     return failure();
   if (isa<arith::MaximumFOp, arith::MaxNumFOp>(inner)) {
     // From -inf, or from the lowest finite value (same max for any row
-    // that has a value above it).
-    if (!start->isNegative() || !(start->isInfinity() || start->isLargest()))
+    // that has a value above it), or, for maxnumf, which ignores a NaN
+    // operand, from NaN (linalg.softmax's own decomposition).
+    bool nanStart = start->isNaN() && isa<arith::MaxNumFOp>(inner);
+    if (!nanStart && (!start->isNegative() ||
+                      !(start->isInfinity() || start->isLargest())))
       return failure();
     r.isMax = true;
   } else if (isa<arith::AddFOp>(inner)) {
@@ -427,6 +448,12 @@ struct Chain {
   float scale = 1.0f;
   Value mask;
   SmallVector<int64_t> maskDims; // score dim of each mask dim
+  /// The i1 mask is true at excluded positions (select(m, -inf, s)); the
+  /// op gets its negation.
+  bool maskInverted = false;
+  /// The softmax runs in a wider float than the scores and probabilities
+  /// (extf before it, truncf after it): the op's own f32 softmax.
+  Type softmaxType;
   /// Dropout between the softmax and P·V: p, and the i1 keep mask with the
   /// score dim of each of its dims.
   float dropoutP = 0.0f;
@@ -474,6 +501,13 @@ private:
   LogicalResult matchScoreDims(const EwOperand &m, int64_t rank, StringRef what,
                                SmallVector<int64_t> &dims);
   LogicalResult matchMask(const EwOperand &m, Chain &chain);
+  LogicalResult peelWidening(Value &x, Chain &chain);
+  LogicalResult peelNarrowing(Value &probs, Chain &chain);
+  LogicalResult matchLogSumExpSoftmax(const Reduction &max, Value scores,
+                                      Chain &chain, Value &probs);
+  /// The single user of `v` as an elementwise op of `kind` whose operand
+  /// `v` is read with the identity map, or failure.
+  FailureOr<Elementwise> onlyUserOfKind(Value v, EwKind kind);
   bool isRowOperand(const EwOperand &o, const Reduction &red, int64_t rank);
   bool isMaskFill(const APFloat &fill) const;
   LogicalResult matchIndexMask(Value x, Chain &chain, Value &next,
@@ -837,7 +871,7 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
                 ", not the key dimension " + Twine(chain.rank - 1));
   chain.ops.push_back(anchor);
   if (!max->op->getResult(0).hasOneUse())
-    return fail("the row max has another user");
+    return matchLogSumExpSoftmax(*max, scores, chain, probs);
   // The scores feed the max and the subtraction only.
   if (std::distance(scores.use_begin(), scores.use_end()) != 2)
     return fail("the scores have users other than the softmax");
@@ -931,6 +965,80 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
     return fail("the softmax is not normalized by the row sum");
   }
   probs = normOp->getResult(0);
+  return success();
+}
+
+FailureOr<Elementwise> ChainMatcher::onlyUserOfKind(Value v, EwKind kind) {
+  if (!v.hasOneUse())
+    return failure();
+  FailureOr<Elementwise> ew =
+      getElementwise((*v.getUsers().begin())->getResult(0));
+  if (failed(ew) || ew->kind != kind ||
+      llvm::none_of(ew->args,
+                    [&](const EwOperand &o) { return isIdentityOperand(o, v); }))
+    return failure();
+  return ew;
+}
+
+/// The log-sum-exp spelling of the softmax:
+///   m = max_j s; l = sum_j exp(s - m); p = exp(s - (m + log l)),
+/// which is e / l up to rounding. `max` is the anchor, already recorded.
+LogicalResult ChainMatcher::matchLogSumExpSoftmax(const Reduction &max,
+                                                  Value scores, Chain &chain,
+                                                  Value &probs) {
+  Value m = max.op->getResult(0);
+  if (std::distance(m.use_begin(), m.use_end()) != 2 ||
+      std::distance(scores.use_begin(), scores.use_end()) != 3)
+    return fail("the row max has another user");
+  // Of the scores' other users, one subtracts m, the other the lse.
+  Operation *shiftOp = nullptr, *outerOp = nullptr;
+  for (Operation *user : scores.getUsers()) {
+    if (user == max.op)
+      continue;
+    FailureOr<Elementwise> sub = getElementwise(user->getResult(0));
+    if (failed(sub) || sub->kind != EwKind::Sub ||
+        !isIdentityOperand(sub->args[0], scores))
+      return fail("the row max has another user");
+    (isRowOperand(sub->args[1], max, chain.rank) ? shiftOp : outerOp) = user;
+  }
+  if (!shiftOp || !outerOp)
+    return fail("the row max is not subtracted from the scores");
+  FailureOr<Elementwise> exp = onlyUserOfKind(shiftOp->getResult(0),
+                                              EwKind::Exp);
+  if (failed(exp))
+    return fail("s - max is not exponentiated (log-sum-exp softmax)");
+  Value e = exp->op->getResult(0);
+  FailureOr<Reduction> sum =
+      e.hasOneUse() ? getReduction(*e.getUsers().begin())
+                    : FailureOr<Reduction>(failure());
+  if (failed(sum) || sum->isMax || sum->input != e ||
+      sum->dim != chain.rank - 1)
+    return fail("exp(s - max) is not summed over a row (log-sum-exp "
+                "softmax)");
+  FailureOr<Elementwise> log = onlyUserOfKind(sum->op->getResult(0),
+                                              EwKind::Log);
+  if (failed(log))
+    return fail("the row sum is not the log-sum-exp's log");
+  FailureOr<Elementwise> lse = onlyUserOfKind(log->op->getResult(0),
+                                              EwKind::Add);
+  if (failed(lse) || llvm::none_of(lse->args, [&](const EwOperand &o) {
+        return isIdentityOperand(o, m);
+      }))
+    return fail("the log of the row sum is not added to the row max");
+  Value lseValue = lse->op->getResult(0);
+  Reduction asMax = max;
+  asMax.op = lse->op;
+  FailureOr<Elementwise> outer = getElementwise(outerOp->getResult(0));
+  if (!lseValue.hasOneUse() || *lseValue.getUsers().begin() != outerOp ||
+      !isRowOperand(outer->args[1], asMax, chain.rank))
+    return fail("the log-sum-exp is not subtracted from the scores");
+  FailureOr<Elementwise> p = onlyUserOfKind(outerOp->getResult(0),
+                                            EwKind::Exp);
+  if (failed(p))
+    return fail("s - lse is not exponentiated");
+  chain.ops.append({shiftOp, exp->op, sum->op, log->op, lse->op, outerOp,
+                    p->op});
+  probs = p->op->getResult(0);
   return success();
 }
 
@@ -1043,19 +1151,21 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   // (4) exclusion: select(keep, s, -inf).
   if (succeeded(ew) && ew->kind == EwKind::Select) {
     const EwOperand &cond = ew->args[0], &t = ew->args[1], &f = ew->args[2];
-    if (t.scalar && f.tensor)
-      return fail("the boolean mask selects the fill value where it is true; "
-                  "attn.attention keeps where the mask is true");
-    if (!cond.tensor || !t.tensor || !t.map.isIdentity() || !f.scalar)
+    // select(m, -inf, s) excludes where m is true: the op gets !m.
+    bool inverted = t.scalar && f.tensor;
+    const EwOperand &kept = inverted ? f : t, &fill = inverted ? t : f;
+    if (!cond.tensor || !kept.tensor || !kept.map.isIdentity() ||
+        !fill.scalar)
       return fail("unsupported select on the scores");
-    if (!isMaskFill(*f.scalar))
+    if (!isMaskFill(*fill.scalar))
       return fail("the masked scores are set to a finite value, not -inf "
                   "(see option large-negative-is-masked)");
     if (!getElementTypeOrSelf(cond.tensor.getType()).isInteger(1))
       return fail("the select condition is not i1");
     if (failed(matchMask(cond, chain)))
       return failure();
-    if (failed(peel(t.tensor)))
+    chain.maskInverted = inverted;
+    if (failed(peel(kept.tensor)))
       return failure();
     ew = getElementwise(x);
     if (failed(indexMask()))
@@ -1113,7 +1223,33 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     if (failed(indexMask()))
       return failure();
   }
+  if (failed(peelWidening(x, chain)))
+    return failure();
   return matchQK(x, chain);
+}
+
+/// The scores widened for the softmax (f16/bf16 Q·Kᵀ, extf to f32, as
+/// mixed-precision front ends write it), before the scale and masks or
+/// after them: x becomes the narrow scores. attn.attention computes the
+/// scores and the softmax in f32 whatever its element type, so the chain's
+/// widening is what the op does anyway.
+LogicalResult ChainMatcher::peelWidening(Value &x, Chain &chain) {
+  FailureOr<Elementwise> ew = getElementwise(x);
+  if (failed(ew) || ew->kind != EwKind::Extend)
+    return success();
+  if (!isIdentityOperand(ew->args[0], ew->args[0].tensor))
+    return fail("the widened scores are not read elementwise");
+  Value narrow = ew->args[0].tensor;
+  Type wide = getElementTypeOrSelf(x.getType());
+  if (!wide.isF32() || chain.softmaxType)
+    return fail("the scores are widened to another type than f32, or "
+                "twice");
+  chain.softmaxType = wide;
+  chain.ops.push_back(x.getDefiningOp());
+  if (!narrow.hasOneUse())
+    return fail("an intermediate score tensor has another user");
+  x = narrow;
+  return success();
 }
 
 LogicalResult ChainMatcher::matchQK(Value scores, Chain &chain) {
@@ -1497,13 +1633,31 @@ LogicalResult ChainMatcher::matchPV(Value probs, Chain &chain) {
   return success();
 }
 
+/// The probabilities narrowed back to the type of V for P·V (truncf after
+/// a widened softmax): probs becomes the narrowed tensor.
+LogicalResult ChainMatcher::peelNarrowing(Value &probs, Chain &chain) {
+  if (!probs.hasOneUse())
+    return success();
+  Value user = (*probs.getUsers().begin())->getResult(0);
+  FailureOr<Elementwise> ew = getElementwise(user);
+  if (failed(ew) || ew->kind != EwKind::Truncate ||
+      !isIdentityOperand(ew->args[0], probs))
+    return success();
+  chain.ops.push_back(user.getDefiningOp());
+  probs = user;
+  return success();
+}
+
 LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
   chain.anchor = anchor;
   Value scores, probs;
   if (failed(matchSoftmax(anchor, chain, scores, probs)) ||
-      failed(matchDropout(probs, chain)) || failed(matchPV(probs, chain)) ||
+      failed(matchDropout(probs, chain)) ||
+      failed(peelNarrowing(probs, chain)) || failed(matchPV(probs, chain)) ||
       failed(matchScores(scores, chain)))
     return failure();
+  // A softmax widened without narrowing back (or the reverse) computes P·V
+  // in another type than Q·Kᵀ; the type check below refuses it.
   if (chain.rank < 2 || chain.rank > 4)
     return fail("the scores have rank " + Twine(chain.rank) +
                 "; 2 to 4 are supported");
@@ -1601,6 +1755,27 @@ Value expandTo4D(OpBuilder &b, Location loc, Value v,
                                        unitDimGroups(positions));
 }
 
+/// !m for an i1 tensor m (an exclusion mask turned into a keep mask); the
+/// generic has the mask's size, which is at most the scores'.
+Value negateMask(OpBuilder &b, Location loc, Value m) {
+  auto type = cast<RankedTensorType>(m.getType());
+  Value init = tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, m),
+                                       type.getElementType());
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{m}, ValueRange{init},
+             ArrayRef<AffineMap>{id, id},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               Value one = arith::ConstantOp::create(nb, nl,
+                                                     nb.getBoolAttr(true));
+               Value keep = arith::XOrIOp::create(nb, nl, args[0], one);
+               linalg::YieldOp::create(nb, nl, keep);
+             })
+      ->getResult(0);
+}
+
 /// Erases `ops` and whatever only they used, once unused.
 void eraseDead(RewriterBase &rewriter, ArrayRef<Operation *> ops,
                DenseSet<Operation *> &erased) {
@@ -1652,6 +1827,8 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
     for (int64_t d : chain.maskDims)
       maskPositions.push_back(d + 4 - r);
     mask = expandTo4D(rewriter, loc, chain.mask, maskPositions);
+    if (chain.maskInverted)
+      mask = negateMask(rewriter, loc, mask);
   }
   Value dropoutMask;
   if (chain.dropoutMask) {
