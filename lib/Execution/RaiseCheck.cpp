@@ -32,8 +32,7 @@ constexpr llvm::StringLiteral kFrontEndLowering =
 
 /// Runs `pipeline` (textual; `builtin.module(...)` or the passes to nest in
 /// it) on `module`.
-LogicalResult runPipeline(ModuleOp module, StringRef pipeline,
-                          StringRef what) {
+LogicalResult runPipeline(ModuleOp module, StringRef pipeline, StringRef what) {
   std::string text = pipeline.str();
   if (!StringRef(text).trim().starts_with("builtin.module("))
     text = "builtin.module(" + text + ")";
@@ -152,8 +151,7 @@ void addEntry(ModuleOp module, StringRef name) {
     argTypes.push_back(toMemRef(t));
   auto entry = func::FuncOp::create(b, loc, kCpuKernelName,
                                     b.getFunctionType(argTypes, {}));
-  entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                 b.getUnitAttr());
+  entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
   Block *body = entry.addEntryBlock();
   b.setInsertionPointToStart(body);
   SmallVector<Value> args;
@@ -252,8 +250,8 @@ FailureOr<Variant> compileVariant(func::FuncOp original, ModuleOp module,
 /// Relative error of `got` against `ref` over the positions where `ref` is
 /// a number: max |got - ref| / max |ref|. NaN/inf in `got` there are
 /// counted in `bad`; positions where the reference is NaN in `refNaNs`.
-double relativeError(const HostTensor &got, const HostTensor &ref,
-                     int64_t &bad, int64_t &refNaNs) {
+double relativeError(const HostTensor &got, const HostTensor &ref, int64_t &bad,
+                     int64_t &refNaNs) {
   double maxDiff = 0.0, maxRef = 0.0;
   for (int64_t i = 0; i < got.numElements(); ++i) {
     double r = ref.load(i), g = got.load(i);
@@ -319,7 +317,7 @@ LogicalResult checkFunction(ModuleOp module, func::FuncOp f,
       Type elt = cast<ShapedType>(type).getElementType();
       HostTensor &ref = vRef->args[i];
       for (int64_t e = 0; e < ref.numElements(); ++e) {
-        double x = elt.isInteger(1)   ? (keep(rng) ? 1.0 : 0.0)
+        double x = elt.isInteger(1)    ? (keep(rng) ? 1.0 : 0.0)
                    : elt.isInteger(32) ? std::floor(value(rng) * 4.0)
                                        : value(rng);
         x = vChain->args[i].store(e, x);
@@ -342,8 +340,8 @@ LogicalResult checkFunction(ModuleOp module, func::FuncOp f,
                        : std::max(toleranceFor(elt), 2.0 * errChain);
       bool pass = badRaised == 0 && errRaised <= tol;
       ok &= pass;
-      os << "  run " << run << " result " << i << " " << type
-         << ": raised " << llvm::format("%.3g", errRaised) << ", as written "
+      os << "  run " << run << " result " << i << " " << type << ": raised "
+         << llvm::format("%.3g", errRaised) << ", as written "
          << llvm::format("%.3g", errChain)
          << " (max relative error against the chain in float64; tolerance "
          << llvm::format("%.3g", tol) << ")";

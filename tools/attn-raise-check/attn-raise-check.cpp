@@ -53,10 +53,10 @@ static llvm::cl::opt<double> tolerance(
                    "(default: f32 1e-5, f16 2e-3, bf16 8e-3, f64 1e-12, or "
                    "twice the error of the chain as written if larger)"),
     llvm::cl::init(-1.0));
-static llvm::cl::opt<bool> requireRaised(
-    "require-raised",
-    llvm::cl::desc("Fail a function in which nothing was raised"),
-    llvm::cl::init(false));
+static llvm::cl::opt<bool>
+    requireRaised("require-raised",
+                  llvm::cl::desc("Fail a function in which nothing was raised"),
+                  llvm::cl::init(false));
 static llvm::cl::opt<std::string>
     function("function", llvm::cl::desc("Check only this function"),
              llvm::cl::init(""));

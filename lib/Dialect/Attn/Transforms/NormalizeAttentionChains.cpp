@@ -18,7 +18,8 @@
 //  4. multi-statement generic bodies (a scale and a bias in one body,
 //     `exp(s - max)` in one body) are split into one generic per statement,
 //     so that every step of the chain is visible to the matcher;
-//  5. fill-like generics become linalg.fill again.
+//  5. fill-like generics become linalg.fill again; inits a body does not
+//     read become tensor.empty; `x * 1` becomes `x`.
 //
 // Every rewrite is an upstream-equivalent, semantics-preserving rewrite of
 // the whole function, not only of attention chains; run it in front of your
@@ -28,10 +29,12 @@
 
 #include "attnopt/Dialect/Attn/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -64,8 +67,7 @@ bool onlyUnitDims(ArrayRef<int64_t> shape,
 /// would also drop a real size-1 query length (decoding).
 bool splitsRealDims(OpOperand *operand) {
   Operation *reshape = operand->get().getDefiningOp();
-  if (!isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
-          reshape))
+  if (!isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(reshape))
     reshape = operand->getOwner();
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(reshape))
     return !onlyUnitDims(expand.getResultType().getShape(),
@@ -128,7 +130,8 @@ struct DropUnreadUnitLoops final : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getNumDpsInits() != 1 || op.getNumParallelLoops() != op.getNumLoops() ||
+    if (op.getNumDpsInits() != 1 ||
+        op.getNumParallelLoops() != op.getNumLoops() ||
         !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
         op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)))
       return failure();
@@ -214,6 +217,82 @@ struct SpecializeFillGeneric final : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A generic whose init is not read by its body computes into a fresh
+/// tensor.empty. convert-elementwise-to-linalg uses the first operand as the
+/// init (`ins(%s, %c) outs(%s)`), which would make the scores look used
+/// twice.
+struct UnreadInitToEmpty final : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    bool changed = false;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      if (init.get().getDefiningOp<tensor::EmptyOp>() ||
+          op.payloadUsesValueFromOperand(&init))
+        continue;
+      auto type = dyn_cast<RankedTensorType>(init.get().getType());
+      if (!type)
+        continue;
+      rewriter.setInsertionPoint(op);
+      Value empty = tensor::EmptyOp::create(
+          rewriter, op.getLoc(),
+          tensor::getMixedSizes(rewriter, op.getLoc(), init.get()),
+          type.getElementType());
+      rewriter.modifyOpInPlace(op, [&] { init.set(empty); });
+      changed = true;
+    }
+    return success(changed);
+  }
+};
+
+/// Whether `v`, used in the body of `op`, is the float constant 1: a
+/// scalar constant, or a block argument reading a splat constant.
+bool isOne(linalg::GenericOp op, Value v) {
+  auto isOneAttr = [](Attribute a) {
+    if (auto f = dyn_cast_or_null<FloatAttr>(a))
+      return f.getValue().isExactlyValue(1.0);
+    if (auto d = dyn_cast_or_null<DenseFPElementsAttr>(a))
+      return d.isSplat() && d.getSplatValue<APFloat>().isExactlyValue(1.0);
+    return false;
+  };
+  Attribute attr;
+  if (matchPattern(v, m_Constant(&attr)))
+    return isOneAttr(attr);
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || arg.getOwner() != op.getBody() ||
+      arg.getArgNumber() >= op.getNumDpsInputs())
+    return false;
+  return matchPattern(op.getDpsInputs()[arg.getArgNumber()],
+                      m_Constant(&attr)) &&
+         isOneAttr(attr);
+}
+
+/// x * 1 is x: the body yields x (a broadcast of x when the generic reads x
+/// with a broadcasting map, e.g. a row max multiplied by a ones tensor to
+/// give it the shape of the scores).
+struct MulByOneIsCopy final : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+    for (OpOperand &yielded : yield->getOpOperands()) {
+      auto mul = yielded.get().getDefiningOp<arith::MulFOp>();
+      if (!mul || mul->getBlock() != op.getBody())
+        continue;
+      Value x = isOne(op, mul.getRhs())   ? mul.getLhs()
+                : isOne(op, mul.getLhs()) ? mul.getRhs()
+                                          : Value();
+      if (!x)
+        continue;
+      rewriter.modifyOpInPlace(yield, [&] { yielded.set(x); });
+      return success();
+    }
+    return failure();
+  }
+};
+
 /// Step 1: softmax decomposed, named ops (other than fill) generalized.
 LogicalResult generalize(Operation *root) {
   IRRewriter rewriter(root->getContext());
@@ -263,8 +342,7 @@ struct AttnNormalizeChainsPass final
       return signalPassFailure();
 
     RewritePatternSet reshapes(ctx);
-    linalg::populateFoldReshapeOpsByExpansionPatterns(reshapes,
-                                                      splitsRealDims);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(reshapes, splitsRealDims);
     reshapes.add<FoldUnitExpandIntoGenericInput, DropUnreadUnitLoops>(ctx);
     addReshapeCleanups(reshapes);
     if (failed(applyPatternsGreedily(root, std::move(reshapes))))
@@ -272,7 +350,7 @@ struct AttnNormalizeChainsPass final
 
     RewritePatternSet split(ctx);
     linalg::populateDecomposeLinalgOpsPattern(split);
-    split.add<SpecializeFillGeneric>(ctx);
+    split.add<SpecializeFillGeneric, UnreadInitToEmpty, MulByOneIsCopy>(ctx);
     addReshapeCleanups(split);
     if (failed(applyPatternsGreedily(root, std::move(split))))
       return signalPassFailure();

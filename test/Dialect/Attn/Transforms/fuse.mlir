@@ -455,8 +455,12 @@ func.func @divide_by_three(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: te
 // -----
 
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// select(m, -inf, s) excludes where m is true: the op gets the keep mask !m.
 // CHECK-LABEL: func @inverted_select
-// CHECK-NOT: attn.attention
+// CHECK: %[[KEEP:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x4x6x10xi1>)
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: arith.xori %{{.*}}, %[[TRUE]] : i1
+// CHECK: attn.attention {{.*}} mask(%[[KEEP]] : tensor<1x4x6x10xi1>) {scale = 1.250000e-01 : f32}
 func.func @inverted_select(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>, %mask: tensor<4x6x10xi1>) -> tensor<4x6x5xf32> {
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
@@ -474,7 +478,6 @@ func.func @inverted_select(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: te
     %r = arith.select %b, %ninf, %x : f32
     linalg.yield %r : f32
   } -> tensor<4x6x10xf32>
-  // expected-remark @below {{not fused: the boolean mask selects the fill value where it is true; attn.attention keeps where the mask is true}}
   %p = linalg.softmax dimension(2) ins(%sm : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   %eo = tensor.empty() : tensor<4x6x5xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>

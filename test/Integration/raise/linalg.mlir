@@ -1,0 +1,221 @@
+// Raising front-end attention (issue 24): attn-raise-pipeline turns each chain
+// into one attn.attention, attn-raise-check proves the raised function equal
+// to the chain run in float64 on fresh seeded inputs, and attn-compile takes
+// the result.
+// RUN: attention-opt %s --attn-raise-pipeline | FileCheck %s
+// RUN: attn-raise-check %s --require-raised --runs=2 --seed=7 | FileCheck %s --check-prefix=PROOF --implicit-check-not=FAIL
+// RUN: attention-opt %s --attn-raise-pipeline | attn-compile - --chip=sm_90a -o %t.ptx 2>&1 | FileCheck %s --check-prefix=COMPILE
+// COMPILE: attn-compile: wrote
+
+// torch-mlir style: [B, L, H*D] projections split into heads and transposed,
+// 3-D batch_matmuls on [B*H, L, D], the scale and the bias in one generic
+// body, exp(s - max) in one body, keepdim reductions, the output transposed
+// back and merged.
+// CHECK-LABEL: func.func @torch_mha
+// CHECK: %[[O:.*]] = attn.attention ins({{.*}} : tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) mask(%arg3 : tensor<2x1x1x16xf32>) {scale = 0.353553385 : f32}
+// The output transpose to [B, L, H, D] (a generalized linalg.transpose) and
+// the merge of the heads remain.
+// CHECK: linalg.generic {{.*}} ins(%[[O]] : tensor<2x4x16x8xf32>)
+// CHECK: tensor.collapse_shape
+// CHECK-NEXT: return
+// PROOF: @torch_mha: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+#id4 = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#bias = affine_map<(b, h, i, j) -> (b, 0, 0, j)>
+#row = affine_map<(b, h, i, j) -> (b, h, i, 0)>
+#red = affine_map<(b, h, i, j) -> (b, h, i, 0)>
+func.func @torch_mha(%q: tensor<2x16x32xf32>, %k: tensor<2x16x32xf32>, %v: tensor<2x16x32xf32>, %bias: tensor<2x1x1x16xf32>) -> tensor<2x16x32xf32> {
+  %c = arith.constant 0.353553385 : f32
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %q4 = tensor.expand_shape %q [[0], [1], [2, 3]] output_shape [2, 16, 4, 8] : tensor<2x16x32xf32> into tensor<2x16x4x8xf32>
+  %k4 = tensor.expand_shape %k [[0], [1], [2, 3]] output_shape [2, 16, 4, 8] : tensor<2x16x32xf32> into tensor<2x16x4x8xf32>
+  %v4 = tensor.expand_shape %v [[0], [1], [2, 3]] output_shape [2, 16, 4, 8] : tensor<2x16x32xf32> into tensor<2x16x4x8xf32>
+  %eq = tensor.empty() : tensor<2x4x16x8xf32>
+  %qt = linalg.transpose ins(%q4 : tensor<2x16x4x8xf32>) outs(%eq : tensor<2x4x16x8xf32>) permutation = [0, 2, 1, 3]
+  %ek = tensor.empty() : tensor<2x4x8x16xf32>
+  %kt = linalg.transpose ins(%k4 : tensor<2x16x4x8xf32>) outs(%ek : tensor<2x4x8x16xf32>) permutation = [0, 2, 3, 1]
+  %ev = tensor.empty() : tensor<2x4x16x8xf32>
+  %vt = linalg.transpose ins(%v4 : tensor<2x16x4x8xf32>) outs(%ev : tensor<2x4x16x8xf32>) permutation = [0, 2, 1, 3]
+  %q3 = tensor.collapse_shape %qt [[0, 1], [2], [3]] : tensor<2x4x16x8xf32> into tensor<8x16x8xf32>
+  %k3 = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<2x4x8x16xf32> into tensor<8x8x16xf32>
+  %v3 = tensor.collapse_shape %vt [[0, 1], [2], [3]] : tensor<2x4x16x8xf32> into tensor<8x16x8xf32>
+  %es = tensor.empty() : tensor<8x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<8x16x16xf32>) -> tensor<8x16x16xf32>
+  %s3 = linalg.batch_matmul ins(%q3, %k3 : tensor<8x16x8xf32>, tensor<8x8x16xf32>) outs(%zs : tensor<8x16x16xf32>) -> tensor<8x16x16xf32>
+  %s = tensor.expand_shape %s3 [[0, 1], [2], [3]] output_shape [2, 4, 16, 16] : tensor<8x16x16xf32> into tensor<2x4x16x16xf32>
+  %e4 = tensor.empty() : tensor<2x4x16x16xf32>
+  %sb = linalg.generic {indexing_maps = [#id4, #bias, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<2x4x16x16xf32>, tensor<2x1x1x16xf32>) outs(%e4 : tensor<2x4x16x16xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %y = arith.mulf %x, %c : f32
+    %z = arith.addf %y, %b : f32
+    linalg.yield %z : f32
+  } -> tensor<2x4x16x16xf32>
+  %em = tensor.empty() : tensor<2x4x16x1xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%em : tensor<2x4x16x1xf32>) -> tensor<2x4x16x1xf32>
+  %m = linalg.generic {indexing_maps = [#id4, #red], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%sb : tensor<2x4x16x16xf32>) outs(%fm : tensor<2x4x16x1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16x1xf32>
+  %ex = linalg.generic {indexing_maps = [#id4, #row, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%sb, %m : tensor<2x4x16x16xf32>, tensor<2x4x16x1xf32>) outs(%e4 : tensor<2x4x16x16xf32>) {
+  ^bb0(%x: f32, %mx: f32, %o: f32):
+    %d = arith.subf %x, %mx : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<2x4x16x16xf32>
+  %fl = linalg.fill ins(%zero : f32) outs(%em : tensor<2x4x16x1xf32>) -> tensor<2x4x16x1xf32>
+  %l = linalg.generic {indexing_maps = [#id4, #red], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<2x4x16x16xf32>) outs(%fl : tensor<2x4x16x1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16x1xf32>
+  %p = linalg.generic {indexing_maps = [#id4, #row, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %l : tensor<2x4x16x16xf32>, tensor<2x4x16x1xf32>) outs(%e4 : tensor<2x4x16x16xf32>) {
+  ^bb0(%x: f32, %s_: f32, %o: f32):
+    %r = arith.divf %x, %s_ : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16x16xf32>
+  %p3 = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<2x4x16x16xf32> into tensor<8x16x16xf32>
+  %eo = tensor.empty() : tensor<8x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<8x16x8xf32>) -> tensor<8x16x8xf32>
+  %o3 = linalg.batch_matmul ins(%p3, %v3 : tensor<8x16x16xf32>, tensor<8x16x8xf32>) outs(%zo : tensor<8x16x8xf32>) -> tensor<8x16x8xf32>
+  %o4 = tensor.expand_shape %o3 [[0, 1], [2], [3]] output_shape [2, 4, 16, 8] : tensor<8x16x8xf32> into tensor<2x4x16x8xf32>
+  %eot = tensor.empty() : tensor<2x16x4x8xf32>
+  %ot = linalg.transpose ins(%o4 : tensor<2x4x16x8xf32>) outs(%eot : tensor<2x16x4x8xf32>) permutation = [0, 2, 1, 3]
+  %o = tensor.collapse_shape %ot [[0], [1], [2, 3]] : tensor<2x16x4x8xf32> into tensor<2x16x32xf32>
+  return %o : tensor<2x16x32xf32>
+}
+
+// Mixed precision: f16 contractions, the softmax widened to f32 (extf
+// before it, fused with the scale; truncf after it); linalg.softmax.
+// CHECK-LABEL: func.func @mixed_f16
+// CHECK: attn.attention ins({{.*}} : tensor<1x4x16x8xf16>, tensor<1x4x16x8xf16>, tensor<1x4x16x8xf16>) {scale = 0.353553385 : f32}
+// CHECK-NOT: linalg.generic
+// PROOF: @mixed_f16: 1 attn.attention after the raising
+// PROOF: run 1 result 0 tensor<4x16x8xf16>: {{.*}}: PASS
+func.func @mixed_f16(%q: tensor<4x16x8xf16>, %k: tensor<4x16x8xf16>, %v: tensor<4x16x8xf16>) -> tensor<4x16x8xf16> {
+  %zero = arith.constant 0.0 : f16
+  %ek = tensor.empty() : tensor<4x8x16xf16>
+  %kt = linalg.transpose ins(%k : tensor<4x16x8xf16>) outs(%ek : tensor<4x8x16xf16>) permutation = [0, 2, 1]
+  %es = tensor.empty() : tensor<4x16x16xf16>
+  %zs = linalg.fill ins(%zero : f16) outs(%es : tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x16x8xf16>, tensor<4x8x16xf16>) outs(%zs : tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  %e32 = tensor.empty() : tensor<4x16x16xf32>
+  %s32 = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x16x16xf16>) outs(%e32 : tensor<4x16x16xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %y = arith.extf %x : f16 to f32
+    %c = arith.constant 0.353553385 : f32
+    %z = arith.mulf %y, %c : f32
+    linalg.yield %z : f32
+  } -> tensor<4x16x16xf32>
+  %p32 = linalg.softmax dimension(2) ins(%s32 : tensor<4x16x16xf32>) outs(%e32 : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%p32 : tensor<4x16x16xf32>) outs(%es : tensor<4x16x16xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %y = arith.truncf %x : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<4x16x16xf16>
+  %eo = tensor.empty() : tensor<4x16x8xf16>
+  %zo = linalg.fill ins(%zero : f16) outs(%eo : tensor<4x16x8xf16>) -> tensor<4x16x8xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf16>, tensor<4x16x8xf16>) outs(%zo : tensor<4x16x8xf16>) -> tensor<4x16x8xf16>
+  return %o : tensor<4x16x8xf16>
+}
+
+// Elementwise arith/math ops on whole tensors, a tensor.splat scale,
+// linalg.reduce and linalg.broadcast of the row statistics.
+// CHECK-LABEL: func.func @tensor_math
+// CHECK: attn.attention {{.*}} {scale = 5.000000e-01 : f32}
+// CHECK-NOT: linalg.generic
+// PROOF: @tensor_math: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @tensor_math(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>) -> tensor<4x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %half = arith.constant 0.5 : f32
+  %es = tensor.empty() : tensor<4x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf32>, tensor<4x16x8xf32>) outs(%zs : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %c = tensor.splat %half : tensor<4x16x16xf32>
+  %ss = arith.mulf %s, %c : tensor<4x16x16xf32>
+  %er = tensor.empty() : tensor<4x16xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m = linalg.reduce ins(%ss : tensor<4x16x16xf32>) outs(%fm : tensor<4x16xf32>) dimensions = [2]
+    (%x: f32, %acc: f32) { %r = arith.maximumf %x, %acc : f32
+      linalg.yield %r : f32 }
+  %mb = linalg.broadcast ins(%m : tensor<4x16xf32>) outs(%es : tensor<4x16x16xf32>) dimensions = [2]
+  %d = arith.subf %ss, %mb : tensor<4x16x16xf32>
+  %e = math.exp %d : tensor<4x16x16xf32>
+  %fl = linalg.fill ins(%zero : f32) outs(%er : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %l = linalg.reduce ins(%e : tensor<4x16x16xf32>) outs(%fl : tensor<4x16xf32>) dimensions = [2]
+    (%x: f32, %acc: f32) { %r = arith.addf %x, %acc : f32
+      linalg.yield %r : f32 }
+  %lb = linalg.broadcast ins(%l : tensor<4x16xf32>) outs(%es : tensor<4x16x16xf32>) dimensions = [2]
+  %p = arith.divf %e, %lb : tensor<4x16x16xf32>
+  %eo = tensor.empty() : tensor<4x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  return %o : tensor<4x16x8xf32>
+}
+
+// An exclusion mask, select(m, -inf, s): the op gets the keep mask !m.
+// CHECK-LABEL: func.func @inverted_select
+// CHECK: %[[KEEP:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x4x1x16xi1>)
+// CHECK: arith.xori
+// CHECK: attn.attention {{.*}} mask(%[[KEEP]] : tensor<1x4x1x16xi1>) {scale = 0.353553385 : f32}
+// PROOF: @inverted_select: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+
+// An additive mask made from a 0/1 float mask, (1 - m) * -1e4: a bias
+// computed outside the chain, passed as the op's float mask.
+// CHECK-LABEL: func.func @additive_from_keep
+// CHECK: %[[BIAS:.*]] = linalg.generic
+// CHECK: attn.attention {{.*}} mask(%{{.*}} : tensor<1x4x1x16xf32>) {scale = 0.353553385 : f32}
+// PROOF: @additive_from_keep: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+#id = affine_map<(b, i, j) -> (b, i, j)>
+#m = affine_map<(b, i, j) -> (b, 0, j)>
+func.func @inverted_select(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>, %pad: tensor<4x1x16xi1>) -> tensor<4x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf32>, tensor<4x16x8xf32>) outs(%zs : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %sm = linalg.generic {indexing_maps = [#id, #m, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %pad : tensor<4x16x16xf32>, tensor<4x1x16xi1>) outs(%es : tensor<4x16x16xf32>) {
+  ^bb0(%x: f32, %mk: i1, %o: f32):
+    %c = arith.constant 0.353553385 : f32
+    %y = arith.mulf %x, %c : f32
+    %r = arith.select %mk, %ninf, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x16x16xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x16x16xf32>) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %eo = tensor.empty() : tensor<4x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  return %o : tensor<4x16x8xf32>
+}
+func.func @additive_from_keep(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>, %keep: tensor<4x1x16xf32>) -> tensor<4x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %big = arith.constant -10000.0 : f32
+  %eb = tensor.empty() : tensor<4x1x16xf32>
+  %bias = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%keep : tensor<4x1x16xf32>) outs(%eb : tensor<4x1x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %a = arith.subf %one, %x : f32
+    %b = arith.mulf %a, %big : f32
+    linalg.yield %b : f32
+  } -> tensor<4x1x16xf32>
+  %es = tensor.empty() : tensor<4x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf32>, tensor<4x16x8xf32>) outs(%zs : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %sm = linalg.generic {indexing_maps = [#id, #m, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<4x16x16xf32>, tensor<4x1x16xf32>) outs(%es : tensor<4x16x16xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %c = arith.constant 0.353553385 : f32
+    %y = arith.mulf %x, %c : f32
+    %r = arith.addf %y, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x16x16xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x16x16xf32>) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %eo = tensor.empty() : tensor<4x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  return %o : tensor<4x16x8xf32>
+}

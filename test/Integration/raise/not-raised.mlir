@@ -1,0 +1,94 @@
+// What attn-raise-pipeline leaves alone, and why (explain), and an option.
+// Near misses stay unraised; attn-raise-check still proves the pipeline kept
+// them intact, and --require-raised fails on them.
+// RUN: attention-opt %s --attn-raise-pipeline=explain -verify-diagnostics | FileCheck %s
+// RUN: attn-raise-check %s --runs=1 --seed=5 | FileCheck %s --check-prefix=PROOF --implicit-check-not=FAIL
+// RUN: not attn-raise-check %s --runs=1 --require-raised --function=no_softmax
+// RUN: attention-opt %s --attn-raise-pipeline=large-negative-is-masked | FileCheck %s --check-prefix=OPTION
+// RUN: attn-raise-check %s --runs=1 --seed=6 --function=finite_fill --pipeline='attn-raise-pipeline{large-negative-is-masked}' | FileCheck %s --check-prefix=OPTION-PROOF
+
+// Softmax over the query axis.
+// CHECK-LABEL: func.func @softmax_over_queries
+// CHECK-NOT: attn.attention
+// PROOF: @softmax_over_queries: 0 attn.attention after the raising (nothing raised)
+// PROOF: run 0 result 0 {{.*}}: PASS
+func.func @softmax_over_queries(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>) -> tensor<4x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<4x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf32>, tensor<4x16x8xf32>) outs(%zs : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  // expected-remark @below {{attn-fuse: not fused: softmax is over dimension 1, not the key dimension 2}}
+  %p = linalg.softmax dimension(1) ins(%s : tensor<4x16x16xf32>) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %eo = tensor.empty() : tensor<4x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  return %o : tensor<4x16x8xf32>
+}
+
+// A gemm, an elementwise op and a gemm, without a normalization: nothing
+// softmax-like, no remark.
+// CHECK-LABEL: func.func @no_softmax
+// CHECK-NOT: attn.attention
+// PROOF: @no_softmax: 0 attn.attention after the raising (nothing raised)
+// PROOF: run 0 result 0 {{.*}}: PASS
+func.func @no_softmax(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>) -> tensor<4x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<4x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf32>, tensor<4x16x8xf32>) outs(%zs : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %e = math.exp %s : tensor<4x16x16xf32>
+  %eo = tensor.empty() : tensor<4x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = linalg.batch_matmul ins(%e, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  return %o : tensor<4x16x8xf32>
+}
+
+// f64: attn.attention has no f64 form.
+// CHECK-LABEL: func.func @f64_chain
+// CHECK-NOT: attn.attention
+// PROOF: @f64_chain: 0 attn.attention after the raising (nothing raised)
+// PROOF: run 0 result 0 tensor<4x16x8xf64>: {{.*}}: PASS
+func.func @f64_chain(%q: tensor<4x16x8xf64>, %k: tensor<4x16x8xf64>, %v: tensor<4x16x8xf64>) -> tensor<4x16x8xf64> {
+  %zero = arith.constant 0.0 : f64
+  %es = tensor.empty() : tensor<4x16x16xf64>
+  %zs = linalg.fill ins(%zero : f64) outs(%es : tensor<4x16x16xf64>) -> tensor<4x16x16xf64>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf64>, tensor<4x16x8xf64>) outs(%zs : tensor<4x16x16xf64>) -> tensor<4x16x16xf64>
+  // expected-remark @below {{attn-fuse: not fused: Q is not f16, bf16 or f32}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x16x16xf64>) outs(%es : tensor<4x16x16xf64>) -> tensor<4x16x16xf64>
+  %eo = tensor.empty() : tensor<4x16x8xf64>
+  %zo = linalg.fill ins(%zero : f64) outs(%eo : tensor<4x16x8xf64>) -> tensor<4x16x8xf64>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf64>, tensor<4x16x8xf64>) outs(%zo : tensor<4x16x8xf64>) -> tensor<4x16x8xf64>
+  return %o : tensor<4x16x8xf64>
+}
+
+// A finite fill (-1e9) instead of -inf: raised only with
+// large-negative-is-masked, since a row with every key masked then gives 0
+// instead of the chain's mean of V.
+// CHECK-LABEL: func.func @finite_fill
+// CHECK-NOT: attn.attention
+// OPTION-LABEL: func.func @finite_fill
+// OPTION: attn.attention {{.*}} mask(%{{.*}} : tensor<1x4x1x16xi1>) {scale = 1.250000e-01 : f32}
+// OPTION-PROOF: @finite_fill: 1 attn.attention after the raising
+// OPTION-PROOF: run 0 result 0 {{.*}}: PASS
+#id = affine_map<(b, i, j) -> (b, i, j)>
+#m = affine_map<(b, i, j) -> (b, 0, j)>
+func.func @finite_fill(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>, %keep: tensor<4x1x16xi1>) -> tensor<4x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %fill = arith.constant -1.0e9 : f32
+  %es = tensor.empty() : tensor<4x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf32>, tensor<4x16x8xf32>) outs(%zs : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %sm = linalg.generic {indexing_maps = [#id, #m, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %keep : tensor<4x16x16xf32>, tensor<4x1x16xi1>) outs(%es : tensor<4x16x16xf32>) {
+  ^bb0(%x: f32, %mk: i1, %o: f32):
+    %c = arith.constant 0.125 : f32
+    %y = arith.mulf %x, %c : f32
+    %r = arith.select %mk, %y, %fill : f32
+    linalg.yield %r : f32
+  } -> tensor<4x16x16xf32>
+  // expected-remark @below {{attn-fuse: not fused: the masked scores are set to a finite value, not -inf (see option large-negative-is-masked)}}
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x16x16xf32>) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %eo = tensor.empty() : tensor<4x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  return %o : tensor<4x16x8xf32>
+}

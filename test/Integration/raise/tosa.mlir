@@ -1,0 +1,94 @@
+// Raising front-end attention (issue 24): attn-raise-pipeline turns each chain
+// into one attn.attention, attn-raise-check proves the raised function equal
+// to the chain run in float64 on fresh seeded inputs, and attn-compile takes
+// the result.
+// RUN: attention-opt %s --attn-raise-pipeline | FileCheck %s
+// RUN: attn-raise-check %s --require-raised --runs=2 --seed=24 | FileCheck %s --check-prefix=PROOF --implicit-check-not=FAIL
+// RUN: attention-opt %s --attn-raise-pipeline | attn-compile - --chip=sm_90a -o %t.ptx 2>&1 | FileCheck %s --check-prefix=COMPILE
+// COMPILE: attn-compile: wrote
+
+// Heads folded into the batch for the 3-D tosa.matmul, 4-D scale/mask/softmax
+// between reshapes, keepdim reductions, a reciprocal-multiply normalization.
+// CHECK-LABEL: func.func @tosa_mha
+// CHECK-NEXT: %[[O:.*]] = attn.attention ins(%arg0, %arg1, %arg2 : tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) mask(%arg3 : tensor<2x1x1x16xf32>) {scale = 0.353553385 : f32}
+// CHECK-NEXT: return %[[O]]
+// PROOF: @tosa_mha: 1 attn.attention after the raising
+// PROOF: run 1 result 0 tensor<2x4x16x8xf32>: {{.*}}: PASS
+func.func @tosa_mha(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x16x8xf32>, %v: tensor<2x4x16x8xf32>, %mask: tensor<2x1x1x16xf32>) -> tensor<2x4x16x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %c = "tosa.const"() <{values = dense<0.353553385> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %s3 = tosa.const_shape {values = dense<[8, 16, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s4 = tosa.const_shape {values = dense<[2, 4, 16, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s3s = tosa.const_shape {values = dense<[8, 16, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s4o = tosa.const_shape {values = dense<[2, 4, 16, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 1, 3, 2>} : (tensor<2x4x16x8xf32>) -> tensor<2x4x8x16xf32>
+  %q3 = tosa.reshape %q, %s3 : (tensor<2x4x16x8xf32>, !tosa.shape<3>) -> tensor<8x16x8xf32>
+  %s3k = tosa.const_shape {values = dense<[8, 8, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %k3 = tosa.reshape %kt, %s3k : (tensor<2x4x8x16xf32>, !tosa.shape<3>) -> tensor<8x8x16xf32>
+  %s = tosa.matmul %q3, %k3, %zp, %zp : (tensor<8x16x8xf32>, tensor<8x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x16x16xf32>
+  %s4d = tosa.reshape %s, %s4 : (tensor<8x16x16xf32>, !tosa.shape<4>) -> tensor<2x4x16x16xf32>
+  %ss = tosa.mul %s4d, %c, %shift : (tensor<2x4x16x16xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<2x4x16x16xf32>
+  %sb = tosa.add %ss, %mask : (tensor<2x4x16x16xf32>, tensor<2x1x1x16xf32>) -> tensor<2x4x16x16xf32>
+  %m = tosa.reduce_max %sb {axis = 3 : i32} : (tensor<2x4x16x16xf32>) -> tensor<2x4x16x1xf32>
+  %d = tosa.sub %sb, %m : (tensor<2x4x16x16xf32>, tensor<2x4x16x1xf32>) -> tensor<2x4x16x16xf32>
+  %e = tosa.exp %d : (tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  %l = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<2x4x16x16xf32>) -> tensor<2x4x16x1xf32>
+  %r = tosa.reciprocal %l : (tensor<2x4x16x1xf32>) -> tensor<2x4x16x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x4x16x16xf32>, tensor<2x4x16x1xf32>, tensor<1xi8>) -> tensor<2x4x16x16xf32>
+  %p3 = tosa.reshape %p, %s3s : (tensor<2x4x16x16xf32>, !tosa.shape<3>) -> tensor<8x16x16xf32>
+  %v3 = tosa.reshape %v, %s3 : (tensor<2x4x16x8xf32>, !tosa.shape<3>) -> tensor<8x16x8xf32>
+  %o = tosa.matmul %p3, %v3, %zp, %zp : (tensor<8x16x16xf32>, tensor<8x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x16x8xf32>
+  %o4 = tosa.reshape %o, %s4o : (tensor<8x16x8xf32>, !tosa.shape<4>) -> tensor<2x4x16x8xf32>
+  return %o4 : tensor<2x4x16x8xf32>
+}
+
+// The log-sum-exp softmax exp(s - (max + log sum exp(s - max))) and a scale
+// given as the reciprocal of a constant.
+// CHECK-LABEL: func.func @tosa_lse
+// CHECK: attn.attention ins({{.*}} : tensor<1x8x16x8xf32>, tensor<1x8x16x8xf32>, tensor<1x8x16x8xf32>) {scale = 0.353553385 : f32}
+// CHECK-NOT: linalg.
+// PROOF: @tosa_lse: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @tosa_lse(%q: tensor<8x16x8xf32>, %k: tensor<8x16x8xf32>, %v: tensor<8x16x8xf32>) -> tensor<8x16x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %d = "tosa.const"() <{values = dense<2.82842708> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %c = tosa.reciprocal %d : (tensor<1x1x1xf32>) -> tensor<1x1x1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<8x16x8xf32>) -> tensor<8x8x16xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<8x16x8xf32>, tensor<8x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x16x16xf32>
+  %ss = tosa.mul %s, %c, %shift : (tensor<8x16x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<8x16x16xf32>
+  %m = tosa.reduce_max %ss {axis = 2 : i32} : (tensor<8x16x16xf32>) -> tensor<8x16x1xf32>
+  %x = tosa.sub %ss, %m : (tensor<8x16x16xf32>, tensor<8x16x1xf32>) -> tensor<8x16x16xf32>
+  %e = tosa.exp %x : (tensor<8x16x16xf32>) -> tensor<8x16x16xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<8x16x16xf32>) -> tensor<8x16x1xf32>
+  %lg = tosa.log %l : (tensor<8x16x1xf32>) -> tensor<8x16x1xf32>
+  %lse = tosa.add %m, %lg : (tensor<8x16x1xf32>, tensor<8x16x1xf32>) -> tensor<8x16x1xf32>
+  %y = tosa.sub %ss, %lse : (tensor<8x16x16xf32>, tensor<8x16x1xf32>) -> tensor<8x16x16xf32>
+  %p = tosa.exp %y : (tensor<8x16x16xf32>) -> tensor<8x16x16xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<8x16x16xf32>, tensor<8x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x16x8xf32>
+  return %o : tensor<8x16x8xf32>
+}
+
+// The row max broadcast to the scores' shape by a multiply with ones.
+// CHECK-LABEL: func.func @ones_broadcast
+// CHECK: attn.attention {{.*}} {scale = 1.000000e+00 : f32}
+// CHECK-NOT: linalg.
+// PROOF: @ones_broadcast: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @ones_broadcast(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>) -> tensor<4x16x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %ones = "tosa.const"() <{values = dense<1.0> : tensor<1x1x16xf32>}> : () -> tensor<1x1x16xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<4x16x8xf32>) -> tensor<4x8x16xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x16x8xf32>, tensor<4x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16xf32>
+  %m = tosa.reduce_max %s {axis = 2 : i32} : (tensor<4x16x16xf32>) -> tensor<4x16x1xf32>
+  %mb = tosa.mul %m, %ones, %shift : (tensor<4x16x1xf32>, tensor<1x1x16xf32>, tensor<1xi8>) -> tensor<4x16x16xf32>
+  %d = tosa.sub %s, %mb : (tensor<4x16x16xf32>, tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %e = tosa.exp %d : (tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x16x16xf32>) -> tensor<4x16x1xf32>
+  %r = tosa.reciprocal %l : (tensor<4x16x1xf32>) -> tensor<4x16x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<4x16x16xf32>, tensor<4x16x1xf32>, tensor<1xi8>) -> tensor<4x16x16xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<4x16x16xf32>, tensor<4x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x8xf32>
+  return %o : tensor<4x16x8xf32>
+}
