@@ -151,7 +151,8 @@ void buildAttnGpuPipeline(OpPassManager &pm,
                           const AttnGpuPipelineOptions &options);
 
 /// Registers attn-raise-pipeline, attn-cpu-pipeline,
-/// attn-lower-to-llvm-pipeline and attn-gpu-pipeline with the global pass pipeline registry.
+/// attn-lower-to-llvm-pipeline and attn-gpu-pipeline with the global pass
+/// pipeline registry.
 void registerAttnPipelines();
 
 /// Why `attn-gpu-pipeline` (and attn-compile) cannot target `chip`, or
