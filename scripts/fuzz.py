@@ -10,8 +10,9 @@ Two fuzzers share the time budget:
             2^62; an integer or float attribute to an edge value; a line
             dropped or duplicated; two dims swapped) and runs it through
             attention-opt with each pass (verify, decompose, select-tiles
-            with report, tile, fuse, attn-to-gpu), attn-compile --emit=gpu
-            and attn-cpu-run (the small ones only);
+            with report, tile, fuse, attn-to-gpu, attn-raise-pipeline),
+            attn-compile --emit=gpu, and attn-cpu-run and attn-raise-check
+            (the small ones only);
   manifest  mutates the manifests under kernels-runtime/test/manifests (a
             number to 0, -1, 2^31, 2^32 - 1, 2^63; a string emptied or
             given invalid UTF-8; a key dropped; an array shortened) and runs
@@ -42,7 +43,7 @@ EDGE_INTS = ["0", "-1", "1", "2147483648", "4611686018427387904",
              "9223372036854775807"]
 EDGE_FLOATS = ["0.0", "-1.0", "1.0e+38", "0x7FC00000", "1.0e-30", "0.999"]
 PASSES = ["", "--attn-decompose", "--attn-select-tiles=chip=sm_90a report",
-          "--attn-tile", "--attn-fuse", "--attn-to-gpu"]
+          "--attn-tile", "--attn-fuse", "--attn-to-gpu", "--attn-raise-pipeline"]
 TIMEOUT = 10
 
 
@@ -135,6 +136,7 @@ def main():
     opt = os.path.join(bindir, "attention-opt")
     compile_ = os.path.join(bindir, "attn-compile")
     cpu = os.path.join(bindir, "attn-cpu-run")
+    raise_check = os.path.join(bindir, "attn-raise-check")
     check = None
     for c in [os.path.join(bindir, "attn-manifest-check"),
               os.path.join(args.build, "kernels-runtime", "attn-manifest-check"),
@@ -187,6 +189,8 @@ def main():
                 sizes.append(n)
             if max(sizes) <= 1 << 16:
                 cmds.append([cpu, path])
+                if "func.func" in text and os.path.exists(raise_check):
+                    cmds.append([raise_check, path, "--runs=1"])
         for cmd in cmds:
             if time.time() >= deadline:
                 break
