@@ -219,3 +219,93 @@ func.func @additive_from_keep(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
   return %o : tensor<4x16x8xf32>
 }
+
+// Grouped-query attention written like repeat_kv: K and V [B, Hkv, L, D]
+// expanded to [B, Hkv, 1, L, D], broadcast (a copy generic for K,
+// linalg.broadcast for V) to [B, Hkv, G, L, D] and merged to [B, Hq, L, D],
+// then folded into the batch for 3-D matmuls.
+// CHECK-LABEL: func.func @gqa_repeat_kv
+// CHECK-NEXT: %[[O:.*]] = attn.attention ins(%arg0, %arg1, %arg2 : tensor<2x8x16x8xf32>, tensor<2x2x16x8xf32>, tensor<2x2x16x8xf32>) mask(%arg3 : tensor<2x1x1x16xf32>) {scale = 0.353553385 : f32}
+// CHECK-NEXT: return %[[O]]
+// PROOF: @gqa_repeat_kv: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @gqa_repeat_kv(%q: tensor<2x8x16x8xf32>, %k: tensor<2x2x16x8xf32>, %v: tensor<2x2x16x8xf32>, %mask: tensor<2x1x1x16xf32>) -> tensor<2x8x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %k5 = tensor.expand_shape %k [[0], [1, 2], [3], [4]] output_shape [2, 2, 1, 16, 8] : tensor<2x2x16x8xf32> into tensor<2x2x1x16x8xf32>
+  %ek = tensor.empty() : tensor<2x2x4x16x8xf32>
+  %kb = linalg.generic {indexing_maps = [affine_map<(b, h, g, l, d) -> (b, h, 0, l, d)>, affine_map<(b, h, g, l, d) -> (b, h, g, l, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%k5 : tensor<2x2x1x16x8xf32>) outs(%ek : tensor<2x2x4x16x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<2x2x4x16x8xf32>
+  %kr = tensor.collapse_shape %kb [[0], [1, 2], [3], [4]] : tensor<2x2x4x16x8xf32> into tensor<2x8x16x8xf32>
+  %vb = linalg.broadcast ins(%v : tensor<2x2x16x8xf32>) outs(%ek : tensor<2x2x4x16x8xf32>) dimensions = [2]
+  %vr = tensor.collapse_shape %vb [[0], [1, 2], [3], [4]] : tensor<2x2x4x16x8xf32> into tensor<2x8x16x8xf32>
+  %ekt = tensor.empty() : tensor<2x8x8x16xf32>
+  %kt = linalg.transpose ins(%kr : tensor<2x8x16x8xf32>) outs(%ekt : tensor<2x8x8x16xf32>) permutation = [0, 1, 3, 2]
+  %q3 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<2x8x16x8xf32> into tensor<16x16x8xf32>
+  %k3 = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<2x8x8x16xf32> into tensor<16x8x16xf32>
+  %v3 = tensor.collapse_shape %vr [[0, 1], [2], [3]] : tensor<2x8x16x8xf32> into tensor<16x16x8xf32>
+  %es = tensor.empty() : tensor<16x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<16x16x16xf32>) -> tensor<16x16x16xf32>
+  %s3 = linalg.batch_matmul ins(%q3, %k3 : tensor<16x16x8xf32>, tensor<16x8x16xf32>) outs(%zs : tensor<16x16x16xf32>) -> tensor<16x16x16xf32>
+  %s = tensor.expand_shape %s3 [[0, 1], [2], [3]] output_shape [2, 8, 16, 16] : tensor<16x16x16xf32> into tensor<2x8x16x16xf32>
+  %e4 = tensor.empty() : tensor<2x8x16x16xf32>
+  %sb = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, 0, 0, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %mask : tensor<2x8x16x16xf32>, tensor<2x1x1x16xf32>) outs(%e4 : tensor<2x8x16x16xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %c = arith.constant 0.353553385 : f32
+    %y = arith.mulf %x, %c : f32
+    %z = arith.addf %y, %b : f32
+    linalg.yield %z : f32
+  } -> tensor<2x8x16x16xf32>
+  %p = linalg.softmax dimension(3) ins(%sb : tensor<2x8x16x16xf32>) outs(%e4 : tensor<2x8x16x16xf32>) -> tensor<2x8x16x16xf32>
+  %p3 = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<2x8x16x16xf32> into tensor<16x16x16xf32>
+  %eo = tensor.empty() : tensor<16x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<16x16x8xf32>) -> tensor<16x16x8xf32>
+  %o3 = linalg.batch_matmul ins(%p3, %v3 : tensor<16x16x16xf32>, tensor<16x16x8xf32>) outs(%zo : tensor<16x16x8xf32>) -> tensor<16x16x8xf32>
+  %o = tensor.expand_shape %o3 [[0, 1], [2], [3]] output_shape [2, 8, 16, 8] : tensor<16x16x8xf32> into tensor<2x8x16x8xf32>
+  return %o : tensor<2x8x16x8xf32>
+}
+
+// The same with a bias per query head (ALiBi-like): the mask's KV-head and
+// group dims are merged like Q's.
+// CHECK-LABEL: func.func @gqa_head_mask
+// CHECK-NEXT: %[[O:.*]] = attn.attention ins(%arg0, %arg1, %arg2 : tensor<2x8x16x8xf32>, tensor<2x2x16x8xf32>, tensor<2x2x16x8xf32>) mask(%arg3 : tensor<2x8x1x16xf32>) {scale = 0.353553385 : f32}
+// CHECK-NEXT: return %[[O]]
+// PROOF: @gqa_head_mask: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @gqa_head_mask(%q: tensor<2x8x16x8xf32>, %k: tensor<2x2x16x8xf32>, %v: tensor<2x2x16x8xf32>, %mask: tensor<2x8x1x16xf32>) -> tensor<2x8x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %k5 = tensor.expand_shape %k [[0], [1, 2], [3], [4]] output_shape [2, 2, 1, 16, 8] : tensor<2x2x16x8xf32> into tensor<2x2x1x16x8xf32>
+  %ek = tensor.empty() : tensor<2x2x4x16x8xf32>
+  %kb = linalg.generic {indexing_maps = [affine_map<(b, h, g, l, d) -> (b, h, 0, l, d)>, affine_map<(b, h, g, l, d) -> (b, h, g, l, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%k5 : tensor<2x2x1x16x8xf32>) outs(%ek : tensor<2x2x4x16x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<2x2x4x16x8xf32>
+  %kr = tensor.collapse_shape %kb [[0], [1, 2], [3], [4]] : tensor<2x2x4x16x8xf32> into tensor<2x8x16x8xf32>
+  %vb = linalg.broadcast ins(%v : tensor<2x2x16x8xf32>) outs(%ek : tensor<2x2x4x16x8xf32>) dimensions = [2]
+  %vr = tensor.collapse_shape %vb [[0], [1, 2], [3], [4]] : tensor<2x2x4x16x8xf32> into tensor<2x8x16x8xf32>
+  %ekt = tensor.empty() : tensor<2x8x8x16xf32>
+  %kt = linalg.transpose ins(%kr : tensor<2x8x16x8xf32>) outs(%ekt : tensor<2x8x8x16xf32>) permutation = [0, 1, 3, 2]
+  %q3 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<2x8x16x8xf32> into tensor<16x16x8xf32>
+  %k3 = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<2x8x8x16xf32> into tensor<16x8x16xf32>
+  %v3 = tensor.collapse_shape %vr [[0, 1], [2], [3]] : tensor<2x8x16x8xf32> into tensor<16x16x8xf32>
+  %es = tensor.empty() : tensor<16x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<16x16x16xf32>) -> tensor<16x16x16xf32>
+  %s3 = linalg.batch_matmul ins(%q3, %k3 : tensor<16x16x8xf32>, tensor<16x8x16xf32>) outs(%zs : tensor<16x16x16xf32>) -> tensor<16x16x16xf32>
+  %s = tensor.expand_shape %s3 [[0, 1], [2], [3]] output_shape [2, 8, 16, 16] : tensor<16x16x16xf32> into tensor<2x8x16x16xf32>
+  %e4 = tensor.empty() : tensor<2x8x16x16xf32>
+  %sb = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, 0, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %mask : tensor<2x8x16x16xf32>, tensor<2x8x1x16xf32>) outs(%e4 : tensor<2x8x16x16xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %c = arith.constant 0.353553385 : f32
+    %y = arith.mulf %x, %c : f32
+    %z = arith.addf %y, %b : f32
+    linalg.yield %z : f32
+  } -> tensor<2x8x16x16xf32>
+  %p = linalg.softmax dimension(3) ins(%sb : tensor<2x8x16x16xf32>) outs(%e4 : tensor<2x8x16x16xf32>) -> tensor<2x8x16x16xf32>
+  %p3 = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<2x8x16x16xf32> into tensor<16x16x16xf32>
+  %eo = tensor.empty() : tensor<16x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<16x16x8xf32>) -> tensor<16x16x8xf32>
+  %o3 = linalg.batch_matmul ins(%p3, %v3 : tensor<16x16x16xf32>, tensor<16x16x8xf32>) outs(%zo : tensor<16x16x8xf32>) -> tensor<16x16x8xf32>
+  %o = tensor.expand_shape %o3 [[0, 1], [2], [3]] output_shape [2, 8, 16, 8] : tensor<16x16x8xf32> into tensor<2x8x16x8xf32>
+  return %o : tensor<2x8x16x8xf32>
+}

@@ -92,3 +92,40 @@ func.func @ones_broadcast(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: te
   %o = tosa.matmul %p, %v, %zp, %zp : (tensor<4x16x16xf32>, tensor<4x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x8xf32>
   return %o : tensor<4x16x8xf32>
 }
+
+// Grouped-query attention: K repeated over the 4 query heads of each KV head
+// by tosa.tile, V by an add of zeros, the heads folded for tosa.matmul.
+// CHECK-LABEL: func.func @gqa_tile
+// CHECK-NEXT: %[[O:.*]] = attn.attention ins(%arg0, %arg1, %arg2 : tensor<1x8x16x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32>) {scale = 0.353553385 : f32}
+// CHECK-NEXT: return %[[O]]
+// PROOF: @gqa_tile: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @gqa_tile(%q: tensor<1x8x16x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<1x2x16x8xf32>) -> tensor<1x8x16x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %c = "tosa.const"() <{values = dense<0.353553385> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %zeros = "tosa.const"() <{values = dense<0.0> : tensor<1x1x4x1x1xf32>}> : () -> tensor<1x1x4x1x1xf32>
+  %s5 = tosa.const_shape {values = dense<[1, 2, 1, 16, 8]> : tensor<5xindex>} : () -> !tosa.shape<5>
+  %mult = tosa.const_shape {values = dense<[1, 1, 4, 1, 1]> : tensor<5xindex>} : () -> !tosa.shape<5>
+  %s3 = tosa.const_shape {values = dense<[8, 16, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s4 = tosa.const_shape {values = dense<[1, 8, 16, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %k5 = tosa.reshape %k, %s5 : (tensor<1x2x16x8xf32>, !tosa.shape<5>) -> tensor<1x2x1x16x8xf32>
+  %kt5 = tosa.tile %k5, %mult : (tensor<1x2x1x16x8xf32>, !tosa.shape<5>) -> tensor<1x2x4x16x8xf32>
+  %v5 = tosa.reshape %v, %s5 : (tensor<1x2x16x8xf32>, !tosa.shape<5>) -> tensor<1x2x1x16x8xf32>
+  %vb5 = tosa.add %v5, %zeros : (tensor<1x2x1x16x8xf32>, tensor<1x1x4x1x1xf32>) -> tensor<1x2x4x16x8xf32>
+  %k3 = tosa.reshape %kt5, %s3 : (tensor<1x2x4x16x8xf32>, !tosa.shape<3>) -> tensor<8x16x8xf32>
+  %v3 = tosa.reshape %vb5, %s3 : (tensor<1x2x4x16x8xf32>, !tosa.shape<3>) -> tensor<8x16x8xf32>
+  %q3 = tosa.reshape %q, %s3 : (tensor<1x8x16x8xf32>, !tosa.shape<3>) -> tensor<8x16x8xf32>
+  %kt = tosa.transpose %k3 {perms = array<i32: 0, 2, 1>} : (tensor<8x16x8xf32>) -> tensor<8x8x16xf32>
+  %s = tosa.matmul %q3, %kt, %zp, %zp : (tensor<8x16x8xf32>, tensor<8x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x16x16xf32>
+  %ss = tosa.mul %s, %c, %shift : (tensor<8x16x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<8x16x16xf32>
+  %m = tosa.reduce_max %ss {axis = 2 : i32} : (tensor<8x16x16xf32>) -> tensor<8x16x1xf32>
+  %d = tosa.sub %ss, %m : (tensor<8x16x16xf32>, tensor<8x16x1xf32>) -> tensor<8x16x16xf32>
+  %e = tosa.exp %d : (tensor<8x16x16xf32>) -> tensor<8x16x16xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<8x16x16xf32>) -> tensor<8x16x1xf32>
+  %r = tosa.reciprocal %l : (tensor<8x16x1xf32>) -> tensor<8x16x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<8x16x16xf32>, tensor<8x16x1xf32>, tensor<1xi8>) -> tensor<8x16x16xf32>
+  %o = tosa.matmul %p, %v3, %zp, %zp : (tensor<8x16x16xf32>, tensor<8x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x16x8xf32>
+  %o4 = tosa.reshape %o, %s4 : (tensor<8x16x8xf32>, !tosa.shape<4>) -> tensor<1x8x16x8xf32>
+  return %o4 : tensor<1x8x16x8xf32>
+}

@@ -409,6 +409,56 @@ int64_t positionOf(AffineMap map, unsigned loop) {
   return -1;
 }
 
+/// A K or V operand read through a broadcast: the normalized operand (the
+/// tensor before linalg.broadcast / a copy generic, with the composed map)
+/// and the indices, in `batch`, of the batch loops it lacks.
+struct BroadcastOperand {
+  EwOperand operand;
+  SmallVector<int64_t> missing;
+};
+
+/// For an operand `x` read through `map` from the loops of contraction `op`
+/// whose batch loops are `batch`: x as a broadcast of a tensor that lacks
+/// exactly one batch loop of size > 1, not the first batch loop (the query
+/// heads of a KV head: grouped-query K or V), and possibly unit batch loops.
+std::optional<BroadcastOperand> groupBroadcastOf(Operation *op, Value x,
+                                                 AffineMap map,
+                                                 ArrayRef<unsigned> batch) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return std::nullopt;
+  SmallVector<int64_t> sizes = linalgOp.getStaticLoopRanges();
+  EwOperand n = normalizeOperand(x, map);
+  if (!n.tensor || !n.map || n.tensor == x)
+    return std::nullopt;
+  BroadcastOperand b{n, {}};
+  int64_t real = 0;
+  for (auto [k, loop] : llvm::enumerate(batch)) {
+    if (positionOf(n.map, loop) >= 0)
+      continue;
+    b.missing.push_back(k);
+    if (sizes[loop] != 1) {
+      if (k == 0)
+        return std::nullopt;
+      ++real;
+    }
+  }
+  if (real != 1)
+    return std::nullopt;
+  return b;
+}
+
+/// The batch loop of size > 1 that `b` lacks (the group dim).
+int64_t groupIndexOf(const BroadcastOperand &b, Operation *op,
+                     ArrayRef<unsigned> batch) {
+  SmallVector<int64_t> sizes =
+      cast<linalg::LinalgOp>(op).getStaticLoopRanges();
+  for (int64_t k : b.missing)
+    if (sizes[batch[k]] != 1)
+      return k;
+  llvm_unreachable("a group broadcast lacks one real batch loop");
+}
+
 /// The permutation that reorders the dims of an operand read through `map`
 /// into `loops` (for linalg.transpose: result dim k = operand dim perm[k]).
 /// Fails unless the operand has exactly these loops.
@@ -460,6 +510,13 @@ struct Chain {
   Value dropoutMask;
   SmallVector<int64_t> dropoutMaskDims;
   Operation *pv = nullptr;
+  /// Grouped-query attention: the score dim of the query heads that share a
+  /// KV head. K and V are broadcast over it (read without it), and the score
+  /// dim before it is the KV head: query head = kv * G + g, the op's GQA.
+  std::optional<int64_t> groupDim;
+  /// The score dims of the batch dims of K and V, in order (all batch dims
+  /// but the group dim and, for a broadcast K or V, unit dims it lacks).
+  SmallVector<int64_t> kBatch, vBatch;
   SmallVector<Operation *> ops; // the ops the fused op replaces
 };
 
@@ -1071,9 +1128,21 @@ LogicalResult ChainMatcher::matchScoreDims(const EwOperand &m, int64_t rank,
   return success();
 }
 
+/// Whether score dims `dims` of a mask-like operand vary over the KV heads
+/// but not the query heads of a group, or the reverse: with grouped-query
+/// heads both become the op's one query-head dim, over which such a mask
+/// cannot be broadcast. (A mask over both is collapsed like Q.)
+bool variesOverGroupedHeads(ArrayRef<int64_t> dims, const Chain &chain) {
+  return chain.groupDim && (llvm::is_contained(dims, *chain.groupDim) !=
+                            llvm::is_contained(dims, *chain.groupDim - 1));
+}
+
 LogicalResult ChainMatcher::matchMask(const EwOperand &m, Chain &chain) {
   if (failed(matchScoreDims(m, chain.rank, "mask", chain.maskDims)))
     return failure();
+  if (variesOverGroupedHeads(chain.maskDims, chain))
+    return fail("the mask varies over the KV heads or the query heads of a "
+                "group, not over both");
   auto type = cast<RankedTensorType>(m.tensor.getType());
   // A mask built from linalg.index comparisons becomes causal / window.
   if (succeeded(matchIndexMaskTensor(
@@ -1263,25 +1332,45 @@ LogicalResult ChainMatcher::matchQK(Value scores, Chain &chain) {
                            why + ")"
                      : Twine("")));
   int64_t r = chain.rank;
-  if (c->outMap.getNumResults() != r || r < 2 || r > 4)
+  if (c->outMap.getNumResults() != r || r < 2 || r > 5)
     return fail("the scores have rank " + Twine(c->outMap.getNumResults()) +
-                "; 2 to 4 are supported");
+                "; 2 to 4 are supported (5 with grouped-query heads)");
   SmallVector<unsigned> loops;
   for (AffineExpr e : c->outMap.getResults())
     loops.push_back(cast<AffineDimExpr>(e).getPosition());
   unsigned i = loops[r - 2], j = loops[r - 1], d = c->redLoop;
-  SmallVector<unsigned> qLoops(loops.begin(), loops.end() - 2),
-      kLoops(qLoops);
+  SmallVector<unsigned> batch(loops.begin(), loops.end() - 2);
+  SmallVector<unsigned> qLoops(batch), kLoops(batch);
   qLoops.append({i, d});
-  kLoops.append({j, d});
   Value q = c->lhs, k = c->rhs;
   AffineMap qMap = c->lhsMap, kMap = c->rhsMap;
   if (positionOf(qMap, i) < 0)
     std::swap(q, k), std::swap(qMap, kMap);
+  // Grouped-query heads (found on V by matchPV): K is broadcast over the
+  // same score dim and read without it.
+  for (int64_t b = 0; b < (int64_t)batch.size(); ++b)
+    chain.kBatch.push_back(b);
+  if (chain.groupDim) {
+    std::optional<BroadcastOperand> g = groupBroadcastOf(def, k, kMap, batch);
+    if (!g || groupIndexOf(*g, def, batch) != *chain.groupDim)
+      return fail("V is broadcast over the query heads of a group but K is "
+                  "not");
+    k = g->operand.tensor;
+    kMap = g->operand.map;
+    for (int64_t m : llvm::reverse(g->missing)) {
+      kLoops.erase(kLoops.begin() + m);
+      chain.kBatch.erase(chain.kBatch.begin() + m);
+    }
+  }
+  kLoops.append({j, d});
   FailureOr<SmallVector<int64_t>> qPerm = permutationTo(qMap, qLoops);
   FailureOr<SmallVector<int64_t>> kPerm = permutationTo(kMap, kLoops);
   if (failed(qPerm) || failed(kPerm))
     return fail("the score contraction is not Q·Kᵀ over the head dimension");
+  if (r - (chain.groupDim ? 1 : 0) > 4)
+    return fail("the scores have rank 5 without grouped-query heads (K and "
+                "V broadcast over the query heads of a KV head); 2 to 4 are "
+                "supported");
   chain.q = q;
   chain.k = k;
   chain.qPerm = *qPerm;
@@ -1575,6 +1664,9 @@ LogicalResult ChainMatcher::matchDropout(Value &probs, Chain &chain) {
   chain.dropoutP = p->p;
   chain.dropoutMask = total.keeps.front().tensor;
   chain.dropoutMaskDims = dims;
+  if (variesOverGroupedHeads(dims, chain))
+    return fail("the dropout keep mask varies over the KV heads or the "
+                "query heads of a group, not over both");
   chain.ops.append(steps.begin(), steps.end());
   probs = x;
   return success();
@@ -1611,8 +1703,21 @@ LogicalResult ChainMatcher::matchPV(Value probs, Chain &chain) {
   }
   if (!e)
     return fail("V has no value dimension");
-  SmallVector<unsigned> vLoops(pLoops.begin(), pLoops.end() - 2),
-      outLoops(vLoops);
+  SmallVector<unsigned> batch(pLoops.begin(), pLoops.end() - 2);
+  SmallVector<unsigned> vLoops(batch), outLoops(batch);
+  // Grouped-query heads: V broadcast over one of the batch dims.
+  for (int64_t b = 0; b < (int64_t)batch.size(); ++b)
+    chain.vBatch.push_back(b);
+  if (std::optional<BroadcastOperand> g =
+          groupBroadcastOf(user, v, vMap, batch)) {
+    v = g->operand.tensor;
+    vMap = g->operand.map;
+    chain.groupDim = groupIndexOf(*g, user, batch);
+    for (int64_t m : llvm::reverse(g->missing)) {
+      vLoops.erase(vLoops.begin() + m);
+      chain.vBatch.erase(chain.vBatch.begin() + m);
+    }
+  }
   vLoops.append({pLoops[r - 1], *e});
   outLoops.append({pLoops[r - 2], *e});
   FailureOr<SmallVector<int64_t>> vPerm = permutationTo(vMap, vLoops);
@@ -1658,9 +1763,9 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
     return failure();
   // A softmax widened without narrowing back (or the reverse) computes P·V
   // in another type than Q·Kᵀ; the type check below refuses it.
-  if (chain.rank < 2 || chain.rank > 4)
+  if (chain.rank < 2 || chain.rank - (chain.groupDim ? 1 : 0) > 4)
     return fail("the scores have rank " + Twine(chain.rank) +
-                "; 2 to 4 are supported");
+                "; 2 to 4 are supported (5 with grouped-query heads)");
   Type elt = getElementTypeOrSelf(chain.q.getType());
   if (!elt.isF16() && !elt.isBF16() && !elt.isF32())
     return fail("Q is not f16, bf16 or f32");
@@ -1809,34 +1914,68 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
       {chain.ops.back()->getLoc(), chain.anchor->getLoc(),
        chain.pv->getLoc()});
   int64_t r = chain.rank;
-  // Score dim k is attn dim k + (4 - r): leading batch dims of size 1.
+  // With grouped-query heads, the KV-head and group dims (g - 1, g) of Q and
+  // of the result are one query-head dim: the op works at rank er.
+  std::optional<int64_t> g = chain.groupDim;
+  int64_t er = r - (g ? 1 : 0);
+  // Dim k of the rank-er layout is attn dim k + (4 - er): leading batch dims
+  // of size 1.
   SmallVector<int64_t> positions;
-  for (int64_t k = 0; k < r; ++k)
-    positions.push_back(k + 4 - r);
-  auto to4D = [&](Value v, ArrayRef<int64_t> perm) {
-    return expandTo4D(rewriter, loc,
-                      transposeTo(rewriter, loc, v, llvm::to_vector(perm)),
-                      positions);
+  for (int64_t k = 0; k < er; ++k)
+    positions.push_back(k + 4 - er);
+  auto attnDimOf = [&](int64_t scoreDim) {
+    return (g && scoreDim > *g ? scoreDim - 1 : scoreDim) + 4 - er;
   };
-  Value q = to4D(chain.q, chain.qPerm);
-  Value k = to4D(chain.k, chain.kPerm);
-  Value v = to4D(chain.v, chain.vPerm);
+  SmallVector<ReassociationIndices> headGroups;
+  for (int64_t k = 0; k < r; ++k) {
+    if (g && k == *g)
+      headGroups.back().push_back(k);
+    else
+      headGroups.push_back({k});
+  }
+  Value q = transposeTo(rewriter, loc, chain.q, chain.qPerm);
+  if (g)
+    q = tensor::CollapseShapeOp::create(rewriter, loc, q, headGroups);
+  q = expandTo4D(rewriter, loc, q, positions);
+  // K and V: their batch dims at the attn dims of those score dims.
+  auto kvTo4D = [&](Value x, ArrayRef<int64_t> perm,
+                    ArrayRef<int64_t> batchDims) {
+    SmallVector<int64_t> at;
+    for (int64_t d : batchDims)
+      at.push_back(attnDimOf(d));
+    at.append({2, 3});
+    return expandTo4D(rewriter, loc,
+                      transposeTo(rewriter, loc, x, llvm::to_vector(perm)),
+                      at);
+  };
+  Value k = kvTo4D(chain.k, chain.kPerm, chain.kBatch);
+  Value v = kvTo4D(chain.v, chain.vPerm, chain.vBatch);
+  // A mask-like operand with score dims `dims`: over both head dims of a
+  // group (g - 1, g), those are merged into the query-head dim.
+  auto maskTo4D = [&](Value m, ArrayRef<int64_t> dims) {
+    SmallVector<int64_t> at;
+    SmallVector<ReassociationIndices> merge;
+    for (auto [k, d] : llvm::enumerate(dims)) {
+      if (g && d == *g) {
+        merge.back().push_back(k);
+        continue;
+      }
+      merge.push_back({static_cast<int64_t>(k)});
+      at.push_back(attnDimOf(d));
+    }
+    if (merge.size() != dims.size())
+      m = tensor::CollapseShapeOp::create(rewriter, loc, m, merge);
+    return expandTo4D(rewriter, loc, m, at);
+  };
   Value mask;
   if (chain.mask) {
-    SmallVector<int64_t> maskPositions;
-    for (int64_t d : chain.maskDims)
-      maskPositions.push_back(d + 4 - r);
-    mask = expandTo4D(rewriter, loc, chain.mask, maskPositions);
+    mask = maskTo4D(chain.mask, chain.maskDims);
     if (chain.maskInverted)
       mask = negateMask(rewriter, loc, mask);
   }
   Value dropoutMask;
-  if (chain.dropoutMask) {
-    SmallVector<int64_t> keepPositions;
-    for (int64_t d : chain.dropoutMaskDims)
-      keepPositions.push_back(d + 4 - r);
-    dropoutMask = expandTo4D(rewriter, loc, chain.dropoutMask, keepPositions);
-  }
+  if (chain.dropoutMask)
+    dropoutMask = maskTo4D(chain.dropoutMask, chain.dropoutMaskDims);
   auto qType = cast<RankedTensorType>(q.getType());
   auto vType = cast<RankedTensorType>(v.getType());
   auto outType = RankedTensorType::get(
@@ -1851,9 +1990,22 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
           : DenseI64ArrayAttr(),
       FloatAttr(), APFloat(chain.dropoutP));
   Value out = attention.getOutput();
-  if (r < 4) {
+  if (er < 4) {
     SmallVector<ReassociationIndices> groups = unitDimGroups(positions);
     out = tensor::CollapseShapeOp::create(rewriter, loc, out, groups);
+  }
+  if (g) {
+    // [..., KV head * G + g, ...] back to [..., KV head, g, ...].
+    // The rank-r [batch..., query, value] shape: Q's dims in the fused
+    // order (dim k of the transposed Q is dim qPerm[k] of Q).
+    auto qr = cast<RankedTensorType>(chain.q.getType());
+    SmallVector<int64_t> shape;
+    for (int64_t p : chain.qPerm)
+      shape.push_back(qr.getDimSize(p));
+    shape.back() = vType.getDimSize(3);
+    out = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(shape, qType.getElementType()),
+        out, headGroups);
   }
   out = transposeTo(rewriter, loc, out, chain.outPerm);
   SmallVector<Operation *> dead(chain.ops);

@@ -14,12 +14,14 @@
 //     iteration spaces, so that the whole chain runs at the finest rank and
 //     the reshapes cancel or move to its edges;
 //  3. expand_shapes that only add unit dims (the keepdim of a reduction) are
-//     folded into the maps of the generics that read them;
+//     folded into the maps of the generics that read them, and size-1 dims
+//     read at a constant 0 (TOSA broadcasting) are collapsed away, so that
+//     every map is a projected permutation;
 //  4. multi-statement generic bodies (a scale and a bias in one body,
 //     `exp(s - max)` in one body) are split into one generic per statement,
 //     so that every step of the chain is visible to the matcher;
 //  5. fill-like generics become linalg.fill again; inits a body does not
-//     read become tensor.empty; `x * 1` becomes `x`.
+//     read become tensor.empty; `x * 1` and `x + 0` become `x`.
 //
 // Every rewrite is an upstream-equivalent, semantics-preserving rewrite of
 // the whole function, not only of attention chains; run it in front of your
@@ -77,6 +79,195 @@ bool splitsRealDims(OpOperand *operand) {
                          collapse.getReassociationIndices());
   return false;
 }
+
+/// Reassociation groups that drop the dims `dropped` of a rank-`rank`
+/// shape: each kept dim starts a group; a dropped dim joins the group before
+/// it (leading ones the first group). With every dim dropped: no group.
+SmallVector<ReassociationIndices> groupsDropping(int64_t rank,
+                                                 ArrayRef<int64_t> dropped) {
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices leading;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!llvm::is_contained(dropped, d)) {
+      groups.push_back(leading);
+      groups.back().push_back(d);
+      leading.clear();
+    } else if (groups.empty()) {
+      leading.push_back(d);
+    } else {
+      groups.back().push_back(d);
+    }
+  }
+  return groups;
+}
+
+/// generic(ins(x) ...) reading a size-1 dim of x at the constant 0 (TOSA's
+/// size-1 broadcasting, e.g. a `[B, 1, 1, Lk]` mask read at (b, 0, 0, j))
+/// reads collapse_shape(x) without those dims instead. The maps become
+/// projected permutations, which reshape propagation needs.
+struct DropBroadcastUnitDims final : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = dyn_cast<RankedTensorType>(input->get().getType());
+      if (!type || !type.hasStaticShape())
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(input);
+      SmallVector<int64_t> dropped;
+      SmallVector<AffineExpr> kept;
+      for (auto [d, e] : llvm::enumerate(map.getResults())) {
+        auto c = dyn_cast<AffineConstantExpr>(e);
+        if (c && c.getValue() == 0 && type.getDimSize(d) == 1)
+          dropped.push_back(d);
+        else
+          kept.push_back(e);
+      }
+      if (dropped.empty())
+        continue;
+      SmallVector<ReassociationIndices> groups =
+          groupsDropping(type.getRank(), dropped);
+      rewriter.setInsertionPoint(op);
+      Value collapsed = tensor::CollapseShapeOp::create(rewriter, op.getLoc(),
+                                                        input->get(), groups);
+      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+      maps[input->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
+      rewriter.modifyOpInPlace(op, [&] {
+        input->set(collapsed);
+        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// The same for the init of a generic: a keepdim reduction written with an
+/// output map that yields 0 for the reduced dim (`[B, H, L, 1]` at
+/// (b, h, i, 0)) computes into the collapsed init, and an expand_shape gives
+/// the original type back (folded into the readers by
+/// FoldUnitExpandIntoGenericInput).
+struct DropUnitDimsOfInit final : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNumDpsInits() != 1)
+      return failure();
+    OpOperand *init = op.getDpsInitOperand(0);
+    auto type = dyn_cast<RankedTensorType>(init->get().getType());
+    if (!type || !type.hasStaticShape())
+      return failure();
+    AffineMap map = op.getMatchingIndexingMap(init);
+    SmallVector<int64_t> dropped;
+    SmallVector<AffineExpr> kept;
+    for (auto [d, e] : llvm::enumerate(map.getResults())) {
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      if (c && c.getValue() == 0 && type.getDimSize(d) == 1)
+        dropped.push_back(d);
+      else
+        kept.push_back(e);
+    }
+    if (dropped.empty() || kept.empty())
+      return failure();
+    SmallVector<ReassociationIndices> groups =
+        groupsDropping(type.getRank(), dropped);
+    Location loc = op.getLoc();
+    Value collapsed =
+        tensor::CollapseShapeOp::create(rewriter, loc, init->get(), groups);
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    maps.back() = AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
+    auto smaller = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{collapsed.getType()}, op.getDpsInputs(),
+        ValueRange{collapsed}, maps, op.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(op.getRegion(), smaller.getRegion(),
+                                smaller.getRegion().begin());
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, type, smaller.getResult(0), groups);
+    return success();
+  }
+};
+
+/// collapse_shape(copy) where the collapse merges away unit dims of a
+/// generic that only copies or broadcasts its input (tosa.tile's lowering
+/// interleaves a unit dim with every repeated one: `[1, 1, 1, 2, 4, 1, 1,
+/// 16, 1, 8]` collapsed to `[8, 16, 8]`): the copy is computed without those
+/// unit loops, so that the reshape that remains splits only real dims and
+/// can be propagated. Only unit dims the collapse removes anyway are dropped.
+struct DropMergedUnitDimsOfCopy final
+    : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
+                                PatternRewriter &rewriter) const override {
+    auto copy = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+    if (!copy || !copy->hasOneUse() || copy.getNumDpsInits() != 1 ||
+        copy.getNumDpsInputs() != 1 ||
+        copy.getNumParallelLoops() != copy.getNumLoops() ||
+        !copy.getMatchingIndexingMap(copy.getDpsInitOperand(0)).isIdentity())
+      return failure();
+    auto yield = cast<linalg::YieldOp>(copy.getBody()->getTerminator());
+    if (yield.getNumOperands() != 1 ||
+        yield.getOperand(0) != copy.getBody()->getArgument(0))
+      return failure();
+    RankedTensorType srcType = collapse.getSrcType();
+    if (!srcType.hasStaticShape())
+      return failure();
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    SmallVector<int64_t> dropped;
+    for (const ReassociationIndices &group : groups) {
+      bool hasReal = llvm::any_of(
+          group, [&](int64_t d) { return srcType.getDimSize(d) != 1; });
+      for (int64_t d : group)
+        if (group.size() > 1 && hasReal && srcType.getDimSize(d) == 1)
+          dropped.push_back(d);
+    }
+    if (dropped.empty())
+      return failure();
+    // Old loop d -> new loop (or the constant 0 for a dropped one).
+    SmallVector<AffineExpr> replacement;
+    SmallVector<int64_t> keptShape, newIndex(srcType.getRank(), -1);
+    for (int64_t d = 0; d < srcType.getRank(); ++d) {
+      if (llvm::is_contained(dropped, d)) {
+        replacement.push_back(rewriter.getAffineConstantExpr(0));
+        continue;
+      }
+      newIndex[d] = keptShape.size();
+      replacement.push_back(rewriter.getAffineDimExpr(keptShape.size()));
+      keptShape.push_back(srcType.getDimSize(d));
+    }
+    int64_t rank = keptShape.size();
+    AffineMap inMap = copy.getMatchingIndexingMap(copy.getDpsInputOperand(0))
+                          .replaceDimsAndSymbols(replacement, {}, rank, 0);
+    Location loc = copy.getLoc();
+    Value init = tensor::EmptyOp::create(rewriter, loc, keptShape,
+                                         srcType.getElementType());
+    auto smaller = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, copy.getDpsInputs(),
+        ValueRange{init},
+        ArrayRef<AffineMap>{inMap, rewriter.getMultiDimIdentityMap(rank)},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel));
+    rewriter.inlineRegionBefore(copy.getRegion(), smaller.getRegion(),
+                                smaller.getRegion().begin());
+    SmallVector<ReassociationIndices> newGroups;
+    for (const ReassociationIndices &group : groups) {
+      newGroups.emplace_back();
+      for (int64_t d : group)
+        if (newIndex[d] >= 0)
+          newGroups.back().push_back(newIndex[d]);
+    }
+    if (rank == collapse.getResultType().getRank())
+      rewriter.replaceOp(collapse, smaller.getResult(0));
+    else
+      rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+          collapse, collapse.getResultType(), smaller.getResult(0), newGroups);
+    rewriter.eraseOp(copy);
+    return success();
+  }
+};
 
 /// generic(ins(expand_shape(x)) ...) where the expand only inserts unit dims
 /// reads x directly: the map results of the inserted unit dims are dropped.
@@ -179,21 +370,8 @@ struct DropUnreadUnitLoops final : OpRewritePattern<linalg::GenericOp> {
         SmallVector<utils::IteratorType>(next, utils::IteratorType::parallel));
     rewriter.inlineRegionBefore(op.getRegion(), smaller.getRegion(),
                                 smaller.getRegion().begin());
-    // Each kept dim starts a group; dropped dims join the group before them
-    // (leading ones the first group).
-    SmallVector<ReassociationIndices> groups;
-    ReassociationIndices leading;
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      if (!llvm::is_contained(dropped, d)) {
-        groups.push_back(leading);
-        groups.back().push_back(d);
-        leading.clear();
-      } else if (groups.empty()) {
-        leading.push_back(d);
-      } else {
-        groups.back().push_back(d);
-      }
-    }
+    SmallVector<ReassociationIndices> groups =
+        groupsDropping(type.getRank(), dropped);
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
         op, type, smaller.getResult(0), groups);
     return success();
@@ -246,14 +424,14 @@ struct UnreadInitToEmpty final : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
-/// Whether `v`, used in the body of `op`, is the float constant 1: a
+/// Whether `v`, used in the body of `op`, is the float constant `value`: a
 /// scalar constant, or a block argument reading a splat constant.
-bool isOne(linalg::GenericOp op, Value v) {
-  auto isOneAttr = [](Attribute a) {
+bool isConstant(linalg::GenericOp op, Value v, double value) {
+  auto isOneAttr = [&](Attribute a) {
     if (auto f = dyn_cast_or_null<FloatAttr>(a))
-      return f.getValue().isExactlyValue(1.0);
+      return f.getValue().isExactlyValue(value);
     if (auto d = dyn_cast_or_null<DenseFPElementsAttr>(a))
-      return d.isSplat() && d.getSplatValue<APFloat>().isExactlyValue(1.0);
+      return d.isSplat() && d.getSplatValue<APFloat>().isExactlyValue(value);
     return false;
   };
   Attribute attr;
@@ -268,22 +446,28 @@ bool isOne(linalg::GenericOp op, Value v) {
          isOneAttr(attr);
 }
 
-/// x * 1 is x: the body yields x (a broadcast of x when the generic reads x
-/// with a broadcasting map, e.g. a row max multiplied by a ones tensor to
-/// give it the shape of the scores).
-struct MulByOneIsCopy final : OpRewritePattern<linalg::GenericOp> {
+/// x * 1 and x + 0 are x: the body yields x (a broadcast of x when the
+/// generic reads x with a broadcasting map: a row max multiplied by a ones
+/// tensor to give it the shape of the scores, K or V added to a zeros
+/// tensor to repeat it over the heads of a group). x + 0 differs from x
+/// only for x = -0 (it gives +0), which no later step of an attention chain
+/// can tell apart.
+struct IdentityArithIsCopy final : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
     auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
     for (OpOperand &yielded : yield->getOpOperands()) {
-      auto mul = yielded.get().getDefiningOp<arith::MulFOp>();
-      if (!mul || mul->getBlock() != op.getBody())
+      Operation *def = yielded.get().getDefiningOp();
+      if (!def || def->getBlock() != op.getBody() ||
+          !isa<arith::MulFOp, arith::AddFOp>(def))
         continue;
-      Value x = isOne(op, mul.getRhs())   ? mul.getLhs()
-                : isOne(op, mul.getLhs()) ? mul.getRhs()
-                                          : Value();
+      double neutral = isa<arith::MulFOp>(def) ? 1.0 : 0.0;
+      Value lhs = def->getOperand(0), rhs = def->getOperand(1);
+      Value x = isConstant(op, rhs, neutral)   ? lhs
+                : isConstant(op, lhs, neutral) ? rhs
+                                               : Value();
       if (!x)
         continue;
       rewriter.modifyOpInPlace(yield, [&] { yielded.set(x); });
@@ -341,16 +525,29 @@ struct AttnNormalizeChainsPass final
     if (failed(generalize(root)))
       return signalPassFailure();
 
+    // Unit dims first: the reshape propagation below multiplies the unit
+    // dims of a reshape into every generic it crosses.
+    auto addUnitDimPatterns = [&](RewritePatternSet &patterns) {
+      patterns.add<FoldUnitExpandIntoGenericInput, DropUnreadUnitLoops,
+                   DropBroadcastUnitDims, DropUnitDimsOfInit,
+                   DropMergedUnitDimsOfCopy, IdentityArithIsCopy>(ctx);
+      addReshapeCleanups(patterns);
+    };
+    RewritePatternSet units(ctx);
+    addUnitDimPatterns(units);
+    if (failed(applyPatternsGreedily(root, std::move(units))))
+      return signalPassFailure();
+
     RewritePatternSet reshapes(ctx);
     linalg::populateFoldReshapeOpsByExpansionPatterns(reshapes, splitsRealDims);
-    reshapes.add<FoldUnitExpandIntoGenericInput, DropUnreadUnitLoops>(ctx);
-    addReshapeCleanups(reshapes);
+    addUnitDimPatterns(reshapes);
     if (failed(applyPatternsGreedily(root, std::move(reshapes))))
       return signalPassFailure();
 
     RewritePatternSet split(ctx);
     linalg::populateDecomposeLinalgOpsPattern(split);
-    split.add<SpecializeFillGeneric, UnreadInitToEmpty, MulByOneIsCopy>(ctx);
+    split.add<SpecializeFillGeneric, UnreadInitToEmpty, IdentityArithIsCopy>(
+        ctx);
     addReshapeCleanups(split);
     if (failed(applyPatternsGreedily(root, std::move(split))))
       return signalPassFailure();

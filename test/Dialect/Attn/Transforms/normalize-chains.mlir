@@ -65,3 +65,51 @@ func.func @unit_query_len(%q: tensor<2x4x1x8xf32>, %kt: tensor<2x4x8x16xf32>) ->
   %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [2, 4, 1, 16] : tensor<8x1x16xf32> into tensor<2x4x1x16xf32>
   return %s4 : tensor<2x4x1x16xf32>
 }
+
+// TOSA-style size-1 broadcasting (a [B, 1, 1, Lk] bias read at (b, 0, 0, j))
+// reads the collapsed [B, Lk] bias, and a keepdim reduction written with an
+// output map that yields 0 computes into [B, H, Lq]: every map becomes a
+// projected permutation.
+// CHECK-LABEL: func.func @unit_broadcasts
+// CHECK: %[[BIAS:.*]] = tensor.collapse_shape %arg1 {{\[}}[0, 1, 2], [3]] : tensor<2x1x1x16xf32> into tensor<2x16xf32>
+// CHECK: %[[ADD:.*]] = linalg.generic {{.*}} ins(%arg0, %[[BIAS]] : tensor<2x4x16x16xf32>, tensor<2x16xf32>)
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[ADD]] : tensor<2x4x16x16xf32>) outs(%{{.*}} : tensor<2x4x16xf32>)
+// CHECK: tensor.expand_shape %[[MAX]] {{\[}}[0], [1], [2, 3]]
+func.func @unit_broadcasts(%s: tensor<2x4x16x16xf32>, %bias: tensor<2x1x1x16xf32>) -> tensor<2x4x16x1xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<2x4x16x16xf32>
+  %sb = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, 0, 0, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<2x4x16x16xf32>, tensor<2x1x1x16xf32>) outs(%e : tensor<2x4x16x16xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %y = arith.addf %x, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x16x16xf32>
+  %em = tensor.empty() : tensor<2x4x16x1xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%em : tensor<2x4x16x1xf32>) -> tensor<2x4x16x1xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%sb : tensor<2x4x16x16xf32>) outs(%fm : tensor<2x4x16x1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16x1xf32>
+  return %m : tensor<2x4x16x1xf32>
+}
+
+// A tosa.tile-style copy with a unit dim beside every repeated dim, merged
+// away by the collapse that follows: the copy runs without those unit loops
+// (and K + 0 is a copy too).
+// CHECK-LABEL: func.func @tile_copy
+// CHECK: %[[K:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2], [3]] : tensor<1x2x16x8xf32> into tensor<2x16x8xf32>
+// CHECK: %[[REP:.*]] = linalg.generic {{.*}} ins(%[[K]] : tensor<2x16x8xf32>) outs(%{{.*}} : tensor<2x4x16x8xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: linalg.yield %[[IN]] : f32
+// CHECK: tensor.collapse_shape %[[REP]] {{\[}}[0, 1], [2], [3]] : tensor<2x4x16x8xf32> into tensor<8x16x8xf32>
+func.func @tile_copy(%k: tensor<1x2x16x8xf32>) -> tensor<8x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x4x1x16x8xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(a, b, c, d, e, f) -> (a, b, e, f)>, affine_map<(a, b, c, d, e, f) -> (a, b, c, d, e, f)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<1x2x16x8xf32>) outs(%e : tensor<1x2x4x1x16x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<1x2x4x1x16x8xf32>
+  %c = tensor.collapse_shape %t [[0, 1, 2, 3], [4], [5]] : tensor<1x2x4x1x16x8xf32> into tensor<8x16x8xf32>
+  return %c : tensor<8x16x8xf32>
+}
