@@ -309,3 +309,68 @@ func.func @gqa_head_mask(%q: tensor<2x8x16x8xf32>, %k: tensor<2x2x16x8xf32>, %v:
   %o = tensor.expand_shape %o3 [[0, 1], [2], [3]] output_shape [2, 8, 16, 8] : tensor<16x16x8xf32> into tensor<2x8x16x8xf32>
   return %o : tensor<2x8x16x8xf32>
 }
+
+// A constant additive band (0 inside, -inf outside) over [Lq, Lk] = [4, 6]
+// allowing keys i + 1 .. i + 2: bottom-right causal with window [1, -1].
+// CHECK-LABEL: func.func @const_window_bias
+// CHECK: attn.attention ins({{.*}}) {causal = #attn.causal<bottom_right>, scale = 1.000000e+00 : f32, window = array<i64: 1, -1>}
+// PROOF: @const_window_bias: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @const_window_bias(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x6x8xf32>) -> tensor<2x4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %bias = arith.constant dense<[[0xFF800000, 0.0, 0.0, 0xFF800000, 0xFF800000, 0xFF800000], [0xFF800000, 0xFF800000, 0.0, 0.0, 0xFF800000, 0xFF800000], [0xFF800000, 0xFF800000, 0xFF800000, 0.0, 0.0, 0xFF800000], [0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0.0, 0.0]]> : tensor<4x6xf32>
+  %es = tensor.empty() : tensor<2x4x6xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x4x6xf32>) -> tensor<2x4x6xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<2x4x8xf32>, tensor<2x6x8xf32>) outs(%zs : tensor<2x4x6xf32>) -> tensor<2x4x6xf32>
+  %sb = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<2x4x6xf32>, tensor<4x6xf32>) outs(%es : tensor<2x4x6xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %y = arith.addf %x, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x6xf32>
+  %p = linalg.softmax dimension(2) ins(%sb : tensor<2x4x6xf32>) outs(%es : tensor<2x4x6xf32>) -> tensor<2x4x6xf32>
+  %eo = tensor.empty() : tensor<2x4x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x6xf32>, tensor<2x6x8xf32>) outs(%zo : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  return %o : tensor<2x4x8xf32>
+}
+
+// A row max that also computes an argmax nobody reads: the dead result is
+// dropped and the chain is raised.
+// CHECK-LABEL: func.func @unused_argmax
+// CHECK: attn.attention
+// PROOF: @unused_argmax: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @unused_argmax(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>) -> tensor<4x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i32
+  %es = tensor.empty() : tensor<4x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf32>, tensor<4x16x8xf32>) outs(%zs : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %er = tensor.empty() : tensor<4x16xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %ei = tensor.empty() : tensor<4x16xi32>
+  %fi = linalg.fill ins(%c0 : i32) outs(%ei : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %m:2 = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>, affine_map<(b, i, j) -> (b, i)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%s : tensor<4x16x16xf32>) outs(%fm, %fi : tensor<4x16xf32>, tensor<4x16xi32>) {
+  ^bb0(%x: f32, %acc: f32, %idx: i32):
+    %j = linalg.index 2 : index
+    %ji = arith.index_cast %j : index to i32
+    %gt = arith.cmpf ogt, %x, %acc : f32
+    %mx = arith.maximumf %x, %acc : f32
+    %ni = arith.select %gt, %ji, %idx : i32
+    linalg.yield %mx, %ni : f32, i32
+  } -> (tensor<4x16xf32>, tensor<4x16xi32>)
+  %mb = linalg.broadcast ins(%m#0 : tensor<4x16xf32>) outs(%es : tensor<4x16x16xf32>) dimensions = [2]
+  %d = arith.subf %s, %mb : tensor<4x16x16xf32>
+  %e = math.exp %d : tensor<4x16x16xf32>
+  %fl = linalg.fill ins(%zero : f32) outs(%er : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %l = linalg.reduce ins(%e : tensor<4x16x16xf32>) outs(%fl : tensor<4x16xf32>) dimensions = [2]
+    (%x: f32, %acc: f32) { %r = arith.addf %x, %acc : f32
+      linalg.yield %r : f32 }
+  %lb = linalg.broadcast ins(%l : tensor<4x16xf32>) outs(%es : tensor<4x16x16xf32>) dimensions = [2]
+  %p = arith.divf %e, %lb : tensor<4x16x16xf32>
+  %eo = tensor.empty() : tensor<4x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  return %o : tensor<4x16x8xf32>
+}

@@ -92,3 +92,46 @@ func.func @finite_fill(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tenso
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
   return %o : tensor<4x16x8xf32>
 }
+
+// A row max that also returns its argmax, which the function returns: the
+// chain is left alone, and explain names the reduction.
+// CHECK-LABEL: func.func @max_with_argmax
+// CHECK-NOT: attn.attention
+// PROOF: @max_with_argmax: 0 attn.attention after the raising (nothing raised)
+// PROOF: run 0 result 0 {{.*}}: PASS
+// PROOF: run 0 result 1 tensor<4x16xi32>: {{.*}}: PASS
+func.func @max_with_argmax(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>) -> (tensor<4x16x8xf32>, tensor<4x16xi32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i32
+  %es = tensor.empty() : tensor<4x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf32>, tensor<4x16x8xf32>) outs(%zs : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %er = tensor.empty() : tensor<4x16xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %ei = tensor.empty() : tensor<4x16xi32>
+  %fi = linalg.fill ins(%c0 : i32) outs(%ei : tensor<4x16xi32>) -> tensor<4x16xi32>
+  // expected-remark @below {{attn-fuse: not fused: the max reduction has 2 results (an argmax?); a softmax's row max has one}}
+  %m:2 = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>, affine_map<(b, i, j) -> (b, i)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%s : tensor<4x16x16xf32>) outs(%fm, %fi : tensor<4x16xf32>, tensor<4x16xi32>) {
+  ^bb0(%x: f32, %acc: f32, %idx: i32):
+    %j = linalg.index 2 : index
+    %ji = arith.index_cast %j : index to i32
+    %gt = arith.cmpf ogt, %x, %acc : f32
+    %mx = arith.maximumf %x, %acc : f32
+    %ni = arith.select %gt, %ji, %idx : i32
+    linalg.yield %mx, %ni : f32, i32
+  } -> (tensor<4x16xf32>, tensor<4x16xi32>)
+  %mb = linalg.broadcast ins(%m#0 : tensor<4x16xf32>) outs(%es : tensor<4x16x16xf32>) dimensions = [2]
+  %d = arith.subf %s, %mb : tensor<4x16x16xf32>
+  %e = math.exp %d : tensor<4x16x16xf32>
+  %fl = linalg.fill ins(%zero : f32) outs(%er : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %l = linalg.reduce ins(%e : tensor<4x16x16xf32>) outs(%fl : tensor<4x16xf32>) dimensions = [2]
+    (%x: f32, %acc: f32) { %r = arith.addf %x, %acc : f32
+      linalg.yield %r : f32 }
+  %lb = linalg.broadcast ins(%l : tensor<4x16xf32>) outs(%es : tensor<4x16x16xf32>) dimensions = [2]
+  %p = arith.divf %e, %lb : tensor<4x16x16xf32>
+  %eo = tensor.empty() : tensor<4x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  return %o, %m#1 : tensor<4x16x8xf32>, tensor<4x16xi32>
+}

@@ -129,3 +129,30 @@ func.func @gqa_tile(%q: tensor<1x8x16x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tens
   %o4 = tosa.reshape %o, %s4 : (tensor<8x16x8xf32>, !tosa.shape<4>) -> tensor<1x8x16x8xf32>
   return %o4 : tensor<1x8x16x8xf32>
 }
+
+// A materialized causal mask (a constant tril buffer, as exported models
+// carry) applied with tosa.select: the band becomes causal = top_left and
+// no mask operand remains.
+// CHECK-LABEL: func.func @tosa_const_causal
+// CHECK: attn.attention ins({{.*}}) {causal = #attn.causal<top_left>, scale = 0.353553385 : f32}
+// PROOF: @tosa_const_causal: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @tosa_const_causal(%q: tensor<2x4x8xf32>, %k: tensor<2x4x8xf32>, %v: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %c = "tosa.const"() <{values = dense<0.353553385> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %ninf = "tosa.const"() <{values = dense<0xFF800000> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %tril = "tosa.const"() <{values = dense<[[[true, false, false, false], [true, true, false, false], [true, true, true, false], [true, true, true, true]]]> : tensor<1x4x4xi1>}> : () -> tensor<1x4x4xi1>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<2x4x8xf32>) -> tensor<2x8x4xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x4x8xf32>, tensor<2x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x4x4xf32>
+  %ss = tosa.mul %s, %c, %shift : (tensor<2x4x4xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x4x4xf32>
+  %sm = tosa.select %tril, %ss, %ninf : (tensor<1x4x4xi1>, tensor<2x4x4xf32>, tensor<1x1x1xf32>) -> tensor<2x4x4xf32>
+  %m = tosa.reduce_max %sm {axis = 2 : i32} : (tensor<2x4x4xf32>) -> tensor<2x4x1xf32>
+  %d = tosa.sub %sm, %m : (tensor<2x4x4xf32>, tensor<2x4x1xf32>) -> tensor<2x4x4xf32>
+  %e = tosa.exp %d : (tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x4x4xf32>) -> tensor<2x4x1xf32>
+  %r = tosa.reciprocal %l : (tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x4x4xf32>, tensor<2x4x1xf32>, tensor<1xi8>) -> tensor<2x4x4xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x4x4xf32>, tensor<2x4x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x4x8xf32>
+  return %o : tensor<2x4x8xf32>
+}

@@ -492,7 +492,8 @@ struct Chain {
   int64_t rank = 0;
   int64_t lq = ShapedType::kDynamic, lk = ShapedType::kDynamic;
   CausalMode causal = CausalMode::none;
-  std::optional<int64_t> windowRight; // window = [-1, windowRight]
+  std::optional<int64_t> windowRight; // window = [windowLeft, windowRight]
+  std::optional<int64_t> windowLeft;  // (an unset side is -1, unbounded)
   Value q, k, v;
   SmallVector<int64_t> qPerm, kPerm, vPerm, outPerm;
   float scale = 1.0f;
@@ -574,6 +575,8 @@ private:
                                 bool condKeeps, Chain &chain);
   LogicalResult matchIndexMaskTensor(const EwOperand &m, bool isBool,
                                      Chain &chain);
+  LogicalResult matchConstantBandMask(const EwOperand &m, bool isBool,
+                                      Chain &chain);
 
   const FuseOptions &options;
 };
@@ -905,6 +908,102 @@ LogicalResult ChainMatcher::matchIndexMaskTensor(const EwOperand &m,
   return success();
 }
 
+/// A constant mask (a materialized tril/band buffer, as exported models
+/// carry) that only varies over (i, j) and allows exactly a band
+/// i + lo <= j <= i + hi (either side possibly unbounded): on success it
+/// becomes causal / window, as the index-built masks do. Float masks must
+/// hold 0 at allowed positions and the fill (-inf, or with
+/// large-negative-is-masked a value <= -1e4) elsewhere.
+LogicalResult ChainMatcher::matchConstantBandMask(const EwOperand &m,
+                                                  bool isBool, Chain &chain) {
+  DenseElementsAttr values;
+  if (!matchPattern(m.tensor, m_Constant(&values)))
+    return failure();
+  auto type = cast<RankedTensorType>(m.tensor.getType());
+  int64_t r = chain.rank;
+  int64_t iDim = -1, jDim = -1;
+  for (auto [k, d] : llvm::enumerate(chain.maskDims)) {
+    if (d == r - 2 && type.getDimSize(k) > 1)
+      iDim = k;
+    else if (d == r - 1 && type.getDimSize(k) > 1)
+      jDim = k;
+    else if (type.getDimSize(k) != 1)
+      return failure(); // varies over a batch dim: a real mask
+  }
+  int64_t lq = chain.lq, lk = chain.lk;
+  if (jDim < 0 || ShapedType::isDynamic(lq) || ShapedType::isDynamic(lk) ||
+      (iDim >= 0 && type.getDimSize(iDim) != lq) || type.getDimSize(jDim) != lk)
+    return failure();
+  SmallVector<int64_t> strides = computeStrides(type.getShape());
+  auto allowedAt = [&](int64_t i, int64_t j) -> std::optional<bool> {
+    int64_t flat = j * strides[jDim] + (iDim >= 0 ? i * strides[iDim] : 0);
+    if (isBool)
+      return values.getValues<bool>()[flat];
+    APFloat v = values.getValues<APFloat>()[flat];
+    if (v.isZero())
+      return true;
+    if (isMaskFill(v))
+      return false;
+    return std::nullopt; // a real bias value
+  };
+  // The band's offsets from rows whose allowed keys are not clipped by the
+  // matrix; then every entry must agree.
+  std::optional<int64_t> lo, hi;
+  for (int64_t i = 0; i < lq; ++i) {
+    int64_t first = -1, last = -1;
+    for (int64_t j = 0; j < lk; ++j) {
+      std::optional<bool> a = allowedAt(i, j);
+      if (!a)
+        return failure();
+      if (*a) {
+        if (first < 0)
+          first = j;
+        last = j;
+      }
+    }
+    if (first < 0)
+      continue;
+    if (first > 0)
+      lo = first - i;
+    if (last < lk - 1)
+      hi = last - i;
+  }
+  for (int64_t i = 0; i < lq; ++i)
+    for (int64_t j = 0; j < lk; ++j) {
+      bool inBand = (!lo || j >= i + *lo) && (!hi || j <= i + *hi);
+      if (*allowedAt(i, j) != inBand)
+        return failure();
+    }
+  if (!lo && !hi)
+    return failure(); // everything allowed: keep it a (harmless) mask
+  if (chain.causal != CausalMode::none || chain.windowRight ||
+      chain.windowLeft)
+    return failure();
+  // j <= i + delta + right and j >= i + delta - left (semantics.md §4).
+  int64_t delta = 0;
+  if (hi && *hi == 0) {
+    chain.causal = CausalMode::top_left;
+  } else if (hi && *hi == lk - lq) {
+    chain.causal = CausalMode::bottom_right;
+    delta = *hi;
+  } else if (hi) {
+    if (*hi < 0)
+      return failure();
+    chain.windowRight = *hi;
+  }
+  if (lo) {
+    if (delta - *lo < 0) {
+      chain.causal = CausalMode::none;
+      chain.windowRight.reset();
+      return failure();
+    }
+    chain.windowLeft = delta - *lo;
+    if (!hi)
+      chain.windowRight.reset();
+  }
+  return success();
+}
+
 LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
                                          Value &scores, Value &probs) {
   if (auto sm = dyn_cast<linalg::SoftmaxOp>(anchor)) {
@@ -1144,9 +1243,11 @@ LogicalResult ChainMatcher::matchMask(const EwOperand &m, Chain &chain) {
     return fail("the mask varies over the KV heads or the query heads of a "
                 "group, not over both");
   auto type = cast<RankedTensorType>(m.tensor.getType());
-  // A mask built from linalg.index comparisons becomes causal / window.
-  if (succeeded(matchIndexMaskTensor(
-          m, getElementTypeOrSelf(type).isInteger(1), chain))) {
+  // A mask built from linalg.index comparisons, or a constant band,
+  // becomes causal / window.
+  bool isBool = getElementTypeOrSelf(type).isInteger(1);
+  if (succeeded(matchIndexMaskTensor(m, isBool, chain)) ||
+      succeeded(matchConstantBandMask(m, isBool, chain))) {
     chain.maskDims.clear();
     return success();
   }
@@ -1985,8 +2086,9 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
   auto attention = AttentionOp::create(
       rewriter, loc, TypeRange{outType}, q, k, v, mask, dropoutMask, Value(),
       Value(), rewriter.getF32FloatAttr(chain.scale), chain.causal,
-      chain.windowRight
-          ? rewriter.getDenseI64ArrayAttr({-1, *chain.windowRight})
+      chain.windowRight || chain.windowLeft
+          ? rewriter.getDenseI64ArrayAttr(
+                {chain.windowLeft.value_or(-1), chain.windowRight.value_or(-1)})
           : DenseI64ArrayAttr(),
       FloatAttr(), APFloat(chain.dropoutP));
   Value out = attention.getOutput();
@@ -2016,6 +2118,27 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
   eraseDead(rewriter, dead, erased);
 }
 
+/// For explain: why a reduction whose body takes a maximum (softmax-like)
+/// is not a row max the matcher can start from; empty if it is not
+/// max-like at all.
+std::string whyNotRowMax(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumReductionLoops() == 0)
+    return "";
+  Block *body = linalgOp.getBlock();
+  if (body->getOps<arith::MaximumFOp>().empty() &&
+      body->getOps<arith::MaxNumFOp>().empty())
+    return "";
+  if (linalgOp->getNumResults() != 1)
+    return "the max reduction has " + std::to_string(op->getNumResults()) +
+           " results (an argmax?); a softmax's row max has one";
+  if (linalgOp.getNumReductionLoops() != 1)
+    return "the max reduction reduces over more than one dimension";
+  return "the max reduction is not a plain row max (one max op in the "
+         "body, over the reduced element and the accumulator, from -inf or "
+         "the lowest float)";
+}
+
 struct AttnFusePass final : impl::AttnFusePassBase<AttnFusePass> {
   using Base::Base;
 
@@ -2027,8 +2150,13 @@ struct AttnFusePass final : impl::AttnFusePassBase<AttnFusePass> {
         return;
       }
       FailureOr<Reduction> r = getReduction(op);
-      if (succeeded(r) && r->isMax)
+      if (succeeded(r) && r->isMax) {
         anchors.push_back(op);
+        return;
+      }
+      // Softmax-like reductions that cannot start a chain are named too.
+      if (std::string why = whyNotRowMax(op); explain && !why.empty())
+        op->emitRemark("attn-fuse: not fused: ") << why;
     });
     FuseOptions fuseOptions{inexactReciprocal, largeNegativeIsMasked};
     IRRewriter rewriter(&getContext());
