@@ -114,6 +114,7 @@ enum class EwKind {
   Div,
   Exp,
   Log,
+  Tanh,
   Select,
   Reciprocal,
   Extend,  // arith.extf to a wider float
@@ -208,6 +209,8 @@ FailureOr<Elementwise> getElementwise(Value v) {
       ew.kind = EwKind::Exp;
     else if (isa<math::LogOp>(inner))
       ew.kind = EwKind::Log;
+    else if (isa<math::TanhOp>(inner))
+      ew.kind = EwKind::Tanh;
     else if (isa<arith::ExtFOp>(inner))
       ew.kind = EwKind::Extend;
     else if (isa<arith::TruncFOp>(inner))
@@ -223,7 +226,8 @@ FailureOr<Elementwise> getElementwise(Value v) {
       ew.args.push_back(*o);
     }
   } else if (isa<tosa::AddOp, tosa::SubOp, tosa::MulOp, tosa::ExpOp,
-                 tosa::LogOp, tosa::SelectOp, tosa::ReciprocalOp>(def)) {
+                 tosa::LogOp, tosa::TanhOp, tosa::SelectOp,
+                 tosa::ReciprocalOp>(def)) {
     auto resultType = dyn_cast<RankedTensorType>(v.getType());
     if (!resultType)
       return failure();
@@ -239,6 +243,7 @@ FailureOr<Elementwise> getElementwise(Value v) {
                   .Case([](tosa::MulOp) { return EwKind::Mul; })
                   .Case([](tosa::ExpOp) { return EwKind::Exp; })
                   .Case([](tosa::LogOp) { return EwKind::Log; })
+                  .Case([](tosa::TanhOp) { return EwKind::Tanh; })
                   .Case([](tosa::SelectOp) { return EwKind::Select; })
                   .Default([](Operation *) { return EwKind::Reciprocal; });
     MLIRContext *ctx = def->getContext();
@@ -494,6 +499,7 @@ struct Chain {
   CausalMode causal = CausalMode::none;
   std::optional<int64_t> windowRight; // window = [windowLeft, windowRight]
   std::optional<int64_t> windowLeft;  // (an unset side is -1, unbounded)
+  std::optional<float> softcap;
   Value q, k, v;
   SmallVector<int64_t> qPerm, kPerm, vPerm, outPerm;
   float scale = 1.0f;
@@ -519,6 +525,13 @@ struct Chain {
   /// but the group dim and, for a broadcast K or V, unit dims it lacks).
   SmallVector<int64_t> kBatch, vBatch;
   SmallVector<Operation *> ops; // the ops the fused op replaces
+};
+
+/// A softcap c * tanh(s / c): c, the tanh, its operand s / c, and s.
+struct SoftcapMatch {
+  float cap;
+  Operation *tanhOp;
+  Value inner, scores;
 };
 
 /// What the dropout step multiplies the probabilities by: P itself (which
@@ -880,7 +893,8 @@ LogicalResult ChainMatcher::matchIndexMaskTensor(const EwOperand &m,
     return failure();
   Value y = cast<linalg::YieldOp>(body->getTerminator()).getValues()[0];
   Value cond = y;
-  bool condKeeps = true;
+  // An exclusion mask (select(m, -inf, s)) is true where keys are excluded.
+  bool condKeeps = !chain.maskInverted;
   if (!isBool) {
     auto sel = y.getDefiningOp<arith::SelectOp>();
     std::optional<APFloat> t, f;
@@ -938,7 +952,7 @@ LogicalResult ChainMatcher::matchConstantBandMask(const EwOperand &m,
   auto allowedAt = [&](int64_t i, int64_t j) -> std::optional<bool> {
     int64_t flat = j * strides[jDim] + (iDim >= 0 ? i * strides[iDim] : 0);
     if (isBool)
-      return values.getValues<bool>()[flat];
+      return values.getValues<bool>()[flat] != chain.maskInverted;
     APFloat v = values.getValues<APFloat>()[flat];
     if (v.isZero())
       return true;
@@ -1255,6 +1269,39 @@ LogicalResult ChainMatcher::matchMask(const EwOperand &m, Chain &chain) {
   return success();
 }
 
+/// c * tanh(s / c) (a softcap) seen from its outer product `mul`.
+FailureOr<SoftcapMatch> matchSoftcap(const Elementwise &mul) {
+  for (unsigned a = 0; a < 2; ++a) {
+    const EwOperand &c = mul.args[a], &t = mul.args[1 - a];
+    if (!c.scalar || !t.tensor || !t.map || !t.map.isIdentity())
+      continue;
+    std::optional<float> cap = toExactF32(*c.scalar);
+    FailureOr<Elementwise> tanh = getElementwise(t.tensor);
+    if (!cap || !(*cap > 0.0f) || failed(tanh) ||
+        tanh->kind != EwKind::Tanh || !tanh->args[0].tensor ||
+        !isIdentityOperand(tanh->args[0], tanh->args[0].tensor))
+      continue;
+    Value inner = tanh->args[0].tensor;
+    FailureOr<Elementwise> div = getElementwise(inner);
+    if (failed(div) || div->args.size() != 2)
+      continue;
+    // s / c, or s * (1 / c).
+    std::optional<unsigned> sArg;
+    if (div->kind == EwKind::Div && div->args[1].scalar &&
+        toExactF32(*div->args[1].scalar) == cap)
+      sArg = 0;
+    for (unsigned b = 0; b < 2 && div->kind == EwKind::Mul; ++b)
+      if (div->args[1 - b].scalar &&
+          toExactF32(*div->args[1 - b].scalar) == 1.0f / *cap)
+        sArg = b;
+    if (!sArg || !div->args[*sArg].tensor ||
+        !isIdentityOperand(div->args[*sArg], div->args[*sArg].tensor))
+      continue;
+    return SoftcapMatch{*cap, tanh->op, inner, div->args[*sArg].tensor};
+  }
+  return failure();
+}
+
 LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   // Peeled in the reverse of attn.attention's order: exclusion, bias, scale.
   Value x = scores;
@@ -1332,9 +1379,9 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
                   "(see option large-negative-is-masked)");
     if (!getElementTypeOrSelf(cond.tensor.getType()).isInteger(1))
       return fail("the select condition is not i1");
+    chain.maskInverted = inverted;
     if (failed(matchMask(cond, chain)))
       return failure();
-    chain.maskInverted = inverted;
     if (failed(peel(kept.tensor)))
       return failure();
     ew = getElementwise(x);
@@ -1358,6 +1405,25 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     ew = getElementwise(x);
     if (failed(indexMask()))
       return failure();
+  }
+  // (2) softcap: c * tanh(s / c) (or tanh(s * fl(1/c)), which differs by
+  // rounding only).
+  if (succeeded(ew) && ew->kind == EwKind::Mul && ew->args.size() == 2) {
+    FailureOr<SoftcapMatch> cap = matchSoftcap(*ew);
+    if (succeeded(cap)) {
+      chain.softcap = cap->cap;
+      chain.ops.push_back(x.getDefiningOp());
+      chain.ops.push_back(cap->tanhOp);
+      for (Value v : {Value(cap->tanhOp->getResult(0)), cap->inner})
+        if (!v.hasOneUse())
+          return fail("an intermediate score tensor has another user");
+      x = cap->inner;
+      if (failed(peel(cap->scores)))
+        return failure();
+      ew = getElementwise(x);
+      if (failed(indexMask()))
+        return failure();
+    }
   }
   // (1) scale.
   if (succeeded(ew) && (ew->kind == EwKind::Mul || ew->kind == EwKind::Div) &&
@@ -2090,7 +2156,8 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
           ? rewriter.getDenseI64ArrayAttr(
                 {chain.windowLeft.value_or(-1), chain.windowRight.value_or(-1)})
           : DenseI64ArrayAttr(),
-      FloatAttr(), APFloat(chain.dropoutP));
+      chain.softcap ? rewriter.getF32FloatAttr(*chain.softcap) : FloatAttr(),
+      APFloat(chain.dropoutP));
   Value out = attention.getOutput();
   if (er < 4) {
     SmallVector<ReassociationIndices> groups = unitDimGroups(positions);

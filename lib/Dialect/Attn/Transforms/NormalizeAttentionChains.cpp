@@ -20,7 +20,8 @@
 //  4. multi-statement generic bodies (a scale and a bias in one body,
 //     `exp(s - max)` in one body) are split into one generic per statement,
 //     so that every step of the chain is visible to the matcher;
-//  5. fill-like generics become linalg.fill again; inits a body does not
+//  5. index arithmetic split from the comparison it feeds is fused back;
+//     fill-like generics become linalg.fill again; inits a body does not
 //     read become tensor.empty; `x * 1` and `x + 0` become `x`.
 //
 // Every rewrite is an upstream-equivalent, semantics-preserving rewrite of
@@ -477,6 +478,14 @@ struct IdentityArithIsCopy final : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// Fusion control: `operand` reads the index-typed result of an input-less
+/// generic (index arithmetic on linalg.index).
+bool isIndexComputation(OpOperand *operand) {
+  auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+  return producer && producer.getNumDpsInputs() == 0 &&
+         getElementTypeOrSelf(operand->get().getType()).isIndex();
+}
+
 /// Step 1: softmax decomposed, named ops (other than fill) generalized.
 LogicalResult generalize(Operation *root) {
   IRRewriter rewriter(root->getContext());
@@ -550,6 +559,15 @@ struct AttnNormalizeChainsPass final
         ctx);
     addReshapeCleanups(split);
     if (failed(applyPatternsGreedily(root, std::move(split))))
+      return signalPassFailure();
+
+    // The split also separated index arithmetic (linalg.index, addi) from
+    // the comparison that builds a mask from it; index-typed input-less
+    // generics are fused back into their consumers, so that a mask built
+    // from linalg.index is one input-less generic again.
+    RewritePatternSet indices(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(indices, isIndexComputation);
+    if (failed(applyPatternsGreedily(root, std::move(indices))))
       return signalPassFailure();
   }
 };
