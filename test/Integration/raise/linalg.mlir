@@ -382,7 +382,6 @@ func.func @unused_argmax(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: ten
 // CHECK: attn.attention ins({{.*}}) {causal = #attn.causal<top_left>, scale = 0.353553385 : f32, softcap = 5.000000e+00 : f32}
 // PROOF: @softcap: 1 attn.attention after the raising
 // PROOF: run 1 result 0 {{.*}}: PASS
-#id = affine_map<(b, i, j) -> (b, i, j)>
 func.func @softcap(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>) -> tensor<4x16x8xf32> {
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
