@@ -408,3 +408,40 @@ func.func @softcap(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
   return %o : tensor<4x16x8xf32>
 }
+
+// A sliding window with a left edge (i - 3 <= j <= i) built from two
+// linalg.index comparisons in its own generic: evaluated to a constant band,
+// it becomes causal = top_left with window [3, -1].
+// CHECK-LABEL: func.func @index_window
+// CHECK: attn.attention ins({{.*}}) {causal = #attn.causal<top_left>, scale = 1.000000e+00 : f32, window = array<i64: 3, -1>}
+// PROOF: @index_window: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @index_window(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>) -> tensor<4x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c3 = arith.constant 3 : index
+  %es = tensor.empty() : tensor<4x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf32>, tensor<4x16x8xf32>) outs(%zs : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %em = tensor.empty() : tensor<16x16xi1>
+  %keep = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%em : tensor<16x16xi1>) {
+  ^bb0(%o: i1):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %notAfter = arith.cmpi ule, %j, %i : index
+    %j3 = arith.addi %j, %c3 : index
+    %inWindow = arith.cmpi uge, %j3, %i : index
+    %ok = arith.andi %notAfter, %inWindow : i1
+    linalg.yield %ok : i1
+  } -> tensor<16x16xi1>
+  %sm = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %keep : tensor<4x16x16xf32>, tensor<16x16xi1>) outs(%es : tensor<4x16x16xf32>) {
+  ^bb0(%x: f32, %m: i1, %o: f32):
+    %r = arith.select %m, %x, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x16x16xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x16x16xf32>) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %eo = tensor.empty() : tensor<4x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  return %o : tensor<4x16x8xf32>
+}

@@ -156,3 +156,29 @@ func.func @tosa_const_causal(%q: tensor<2x4x8xf32>, %k: tensor<2x4x8xf32>, %v: t
   %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x4x4xf32>, tensor<2x4x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x4x8xf32>
   return %o : tensor<2x4x8xf32>
 }
+
+// A causal mask built by tosa.greater of two arange constants (key index >
+// query index is excluded with tosa.select): evaluated to a constant band.
+// CHECK-LABEL: func.func @tosa_arange_causal
+// CHECK: attn.attention ins({{.*}}) {causal = #attn.causal<top_left>, scale = 1.000000e+00 : f32}
+// PROOF: @tosa_arange_causal: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @tosa_arange_causal(%q: tensor<2x4x8xf32>, %k: tensor<2x4x8xf32>, %v: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %ninf = "tosa.const"() <{values = dense<0xFF800000> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %rows = "tosa.const"() <{values = dense<[[[0], [1], [2], [3]]]> : tensor<1x4x1xi32>}> : () -> tensor<1x4x1xi32>
+  %cols = "tosa.const"() <{values = dense<[[[0, 1, 2, 3]]]> : tensor<1x1x4xi32>}> : () -> tensor<1x1x4xi32>
+  %after = tosa.greater %cols, %rows : (tensor<1x1x4xi32>, tensor<1x4x1xi32>) -> tensor<1x4x4xi1>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<2x4x8xf32>) -> tensor<2x8x4xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x4x8xf32>, tensor<2x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x4x4xf32>
+  %sm = tosa.select %after, %ninf, %s : (tensor<1x4x4xi1>, tensor<1x1x1xf32>, tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %m = tosa.reduce_max %sm {axis = 2 : i32} : (tensor<2x4x4xf32>) -> tensor<2x4x1xf32>
+  %d = tosa.sub %sm, %m : (tensor<2x4x4xf32>, tensor<2x4x1xf32>) -> tensor<2x4x4xf32>
+  %e = tosa.exp %d : (tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x4x4xf32>) -> tensor<2x4x1xf32>
+  %r = tosa.reciprocal %l : (tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x4x4xf32>, tensor<2x4x1xf32>, tensor<1xi8>) -> tensor<2x4x4xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x4x4xf32>, tensor<2x4x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x4x8xf32>
+  return %o : tensor<2x4x8xf32>
+}

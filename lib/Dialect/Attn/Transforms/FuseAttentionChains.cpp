@@ -941,16 +941,13 @@ LogicalResult ChainMatcher::matchConstantBandMask(const EwOperand &m,
       iDim = k;
     else if (d == r - 1 && type.getDimSize(k) > 1)
       jDim = k;
-    else if (type.getDimSize(k) != 1)
-      return failure(); // varies over a batch dim: a real mask
   }
   int64_t lq = chain.lq, lk = chain.lk;
   if (jDim < 0 || ShapedType::isDynamic(lq) || ShapedType::isDynamic(lk) ||
       (iDim >= 0 && type.getDimSize(iDim) != lq) || type.getDimSize(jDim) != lk)
     return failure();
   SmallVector<int64_t> strides = computeStrides(type.getShape());
-  auto allowedAt = [&](int64_t i, int64_t j) -> std::optional<bool> {
-    int64_t flat = j * strides[jDim] + (iDim >= 0 ? i * strides[iDim] : 0);
+  auto allowedAtFlat = [&](int64_t flat) -> std::optional<bool> {
     if (isBool)
       return values.getValues<bool>()[flat] != chain.maskInverted;
     APFloat v = values.getValues<APFloat>()[flat];
@@ -960,6 +957,18 @@ LogicalResult ChainMatcher::matchConstantBandMask(const EwOperand &m,
       return false;
     return std::nullopt; // a real bias value
   };
+  auto allowedAt = [&](int64_t i, int64_t j) {
+    return allowedAtFlat(j * strides[jDim] +
+                         (iDim >= 0 ? i * strides[iDim] : 0));
+  };
+  // The same band for every batch and head (dims other than i and j).
+  if (type.getNumElements() != lq * lk || iDim < 0)
+    for (int64_t flat = 0; flat < type.getNumElements(); ++flat) {
+      SmallVector<int64_t> at = delinearize(flat, strides);
+      std::optional<bool> a = allowedAtFlat(flat);
+      if (!a || a != allowedAt(iDim >= 0 ? at[iDim] : 0, at[jDim]))
+        return failure(); // varies over a batch dim: a real mask
+    }
   // The band's offsets from rows whose allowed keys are not clipped by the
   // matrix; then every entry must agree.
   std::optional<int64_t> lo, hi;

@@ -20,7 +20,8 @@
 //  4. multi-statement generic bodies (a scale and a bias in one body,
 //     `exp(s - max)` in one body) are split into one generic per statement,
 //     so that every step of the chain is visible to the matcher;
-//  5. index arithmetic split from the comparison it feeds is fused back;
+//  5. index arithmetic split from the comparison it feeds is fused back,
+//     and small masks computed from constants or indices are evaluated;
 //     fill-like generics become linalg.fill again; inits a body does not
 //     read become tensor.empty; `x * 1` and `x + 0` become `x`.
 //
@@ -37,11 +38,13 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::attn {
 #define GEN_PASS_DEF_ATTNNORMALIZECHAINSPASS
@@ -478,6 +481,179 @@ struct IdentityArithIsCopy final : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// The value of `o` on the constant operands `in`, for the integer, index,
+/// comparison and select ops masks are built from (ops' own folders may
+/// rewrite the op in place, which a pattern must not do to an op it keeps).
+Attribute evaluate(Operation &o, ArrayRef<Attribute> in, Builder &b) {
+  Type type = o.getResult(0).getType();
+  auto apint = [&](unsigned k) -> std::optional<APInt> {
+    if (auto a = dyn_cast_or_null<IntegerAttr>(in[k]))
+      return a.getValue();
+    return std::nullopt;
+  };
+  auto apfloat = [&](unsigned k) -> std::optional<APFloat> {
+    if (auto a = dyn_cast_or_null<FloatAttr>(in[k]))
+      return a.getValue();
+    return std::nullopt;
+  };
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  auto binary = [&](auto fn) -> Attribute {
+    std::optional<APInt> x = apint(0), y = apint(1);
+    if (!x || !y)
+      return {};
+    return IntegerAttr::get(type, fn(*x, *y));
+  };
+  auto resized = [&](bool isSigned) -> Attribute {
+    std::optional<APInt> x = apint(0);
+    if (!x)
+      return {};
+    return IntegerAttr::get(type, isSigned ? x->sextOrTrunc(width)
+                                           : x->zextOrTrunc(width));
+  };
+  return llvm::TypeSwitch<Operation *, Attribute>(&o)
+      .Case([&](arith::ConstantOp c) { return c.getValue(); })
+      .Case([&](arith::AddIOp) { return binary(std::plus<APInt>()); })
+      .Case([&](arith::SubIOp) { return binary(std::minus<APInt>()); })
+      .Case([&](arith::MulIOp) { return binary(std::multiplies<APInt>()); })
+      .Case([&](arith::AndIOp) {
+        return binary([](const APInt &x, const APInt &y) { return x & y; });
+      })
+      .Case([&](arith::OrIOp) {
+        return binary([](const APInt &x, const APInt &y) { return x | y; });
+      })
+      .Case([&](arith::XOrIOp) {
+        return binary([](const APInt &x, const APInt &y) { return x ^ y; });
+      })
+      .Case([&](arith::CmpIOp c) -> Attribute {
+        std::optional<APInt> x = apint(0), y = apint(1);
+        if (!x || !y)
+          return {};
+        return b.getBoolAttr(
+            arith::applyCmpPredicate(c.getPredicate(), *x, *y));
+      })
+      .Case([&](arith::CmpFOp c) -> Attribute {
+        std::optional<APFloat> x = apfloat(0), y = apfloat(1);
+        if (!x || !y)
+          return {};
+        return b.getBoolAttr(
+            arith::applyCmpPredicate(c.getPredicate(), *x, *y));
+      })
+      .Case([&](arith::SelectOp) -> Attribute {
+        std::optional<APInt> c = apint(0);
+        if (!c)
+          return {};
+        return c->isZero() ? in[2] : in[1];
+      })
+      .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(
+          [&](Operation *) { return resized(true); })
+      .Case<arith::IndexCastUIOp, arith::ExtUIOp>(
+          [&](Operation *) { return resized(false); })
+      .Case<arith::SIToFPOp, arith::UIToFPOp>([&](Operation *op) -> Attribute {
+        std::optional<APInt> x = apint(0);
+        auto ft = dyn_cast<FloatType>(type);
+        if (!x || !ft)
+          return {};
+        APFloat f(ft.getFloatSemantics());
+        f.convertFromAPInt(*x, isa<arith::SIToFPOp>(op),
+                           APFloat::rmNearestTiesToEven);
+        return FloatAttr::get(type, f);
+      })
+      .Default([](Operation *) { return Attribute(); });
+}
+
+/// Evaluates a small all-parallel generic into a constant when its inputs
+/// are all constants (or it has none): an `i1` mask, or a float bias built
+/// without inputs (from linalg.index), folded element by element with the
+/// ops' own folders. Masks that front ends build from index comparisons or
+/// from `tosa.greater` of arange constants then reach attn-fuse as
+/// constants, whose band (causal / window) it recognizes. Other values are
+/// left alone: this is not a general constant folder.
+/// (The ops are evaluated here, not with their folders, which may rewrite
+/// an op in place.)
+struct FoldConstantMask final : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  /// Larger masks stay generics (attn-fuse still reads upper-bound masks
+  /// from linalg.index comparisons directly).
+  static constexpr int64_t kMaxElements = 1 << 16;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNumDpsInits() != 1 ||
+        op.getNumParallelLoops() != op.getNumLoops() ||
+        !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
+        op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)))
+      return failure();
+    auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() > kMaxElements)
+      return failure();
+    Type elt = type.getElementType();
+    if (!elt.isInteger(1) &&
+        !(isa<FloatType>(elt) && op.getNumDpsInputs() == 0))
+      return failure();
+    SmallVector<DenseElementsAttr> inputs;
+    for (Value in : op.getDpsInputs()) {
+      DenseElementsAttr c;
+      if (!matchPattern(in, m_Constant(&c)))
+        return failure();
+      inputs.push_back(c);
+    }
+    Block *body = op.getBody();
+    for (Operation &o : body->without_terminator())
+      if (o.getNumResults() != 1 ||
+          !isa<linalg::IndexOp, arith::ConstantOp, arith::AddIOp, arith::SubIOp,
+               arith::MulIOp, arith::AndIOp, arith::OrIOp, arith::XOrIOp,
+               arith::CmpIOp, arith::CmpFOp, arith::SelectOp,
+               arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+               arith::ExtUIOp, arith::TruncIOp, arith::SIToFPOp,
+               arith::UIToFPOp>(o))
+        return failure();
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<int64_t> strides = computeStrides(type.getShape());
+    SmallVector<Attribute> values;
+    values.reserve(type.getNumElements());
+    for (int64_t flat = 0; flat < type.getNumElements(); ++flat) {
+      SmallVector<int64_t> loops = delinearize(flat, strides);
+      DenseMap<Value, Attribute> env;
+      for (auto [k, c] : llvm::enumerate(inputs)) {
+        SmallVector<int64_t> at = maps[k].compose(loops);
+        auto inType = cast<ShapedType>(c.getType());
+        int64_t index = 0;
+        for (auto [d, x] : llvm::enumerate(at))
+          index = index * inType.getDimSize(d) + x;
+        env[body->getArgument(k)] = c.isSplat()
+                                        ? c.getSplatValue<Attribute>()
+                                        : c.getValues<Attribute>()[index];
+      }
+      for (Operation &o : body->without_terminator()) {
+        if (auto index = dyn_cast<linalg::IndexOp>(o)) {
+          env[index] = rewriter.getIndexAttr(loops[index.getDim()]);
+          continue;
+        }
+        SmallVector<Attribute> operands;
+        for (Value v : o.getOperands()) {
+          Attribute a = env.lookup(v);
+          // A constant defined outside the body.
+          if (!a && !matchPattern(v, m_Constant(&a)))
+            return failure();
+          operands.push_back(a);
+        }
+        Attribute a = evaluate(o, operands, rewriter);
+        if (!a)
+          return failure();
+        env[o.getResult(0)] = a;
+      }
+      Attribute y = env.lookup(
+          cast<linalg::YieldOp>(body->getTerminator()).getOperand(0));
+      if (!y)
+        return failure();
+      values.push_back(y);
+    }
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, DenseElementsAttr::get(type, values));
+    return success();
+  }
+};
+
 /// Fusion control: `operand` reads the index-typed result of an input-less
 /// generic (index arithmetic on linalg.index).
 bool isIndexComputation(OpOperand *operand) {
@@ -567,6 +743,7 @@ struct AttnNormalizeChainsPass final
     // from linalg.index is one input-less generic again.
     RewritePatternSet indices(ctx);
     linalg::populateElementwiseOpsFusionPatterns(indices, isIndexComputation);
+    indices.add<FoldConstantMask>(ctx);
     if (failed(applyPatternsGreedily(root, std::move(indices))))
       return signalPassFailure();
   }
