@@ -4,6 +4,7 @@
 #include "CpuRunnerSupport.h"
 #include "HostTensors.h"
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
+#include "attnopt/Dialect/Attn/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -45,22 +46,6 @@ LogicalResult runPipeline(ModuleOp module, StringRef pipeline, StringRef what) {
   PassManager pm(module.getContext());
   static_cast<OpPassManager &>(pm) = std::move(*parsed);
   return pm.run(module);
-}
-
-/// Replaces every linalg.softmax of `module` by its upstream decomposition
-/// (max, exp(s - max), sum, div), which the CPU lowering can run.
-LogicalResult decomposeSoftmax(ModuleOp module) {
-  SmallVector<linalg::SoftmaxOp> ops;
-  module.walk([&](linalg::SoftmaxOp op) { ops.push_back(op); });
-  IRRewriter rewriter(module.getContext());
-  for (linalg::SoftmaxOp op : ops) {
-    rewriter.setInsertionPoint(op);
-    FailureOr<SmallVector<Value>> values = op.decomposeOperation(rewriter);
-    if (failed(values))
-      return op.emitError("attn-raise-check: cannot decompose linalg.softmax");
-    rewriter.replaceOp(op, *values);
-  }
-  return success();
 }
 
 /// `t` with its float element type (or itself, if a float) made f64.
@@ -295,7 +280,7 @@ LogicalResult checkFunction(ModuleOp module, func::FuncOp f,
       [&](AttentionOp) { ++attnOps; });
   for (ModuleOp m : {*chain, *chain64, *raised})
     if (failed(runPipeline(m, kFrontEndLowering, "front-end lowering")) ||
-        failed(decomposeSoftmax(m)))
+        failed(decomposeSoftmaxOps(m)))
       return failure();
   if (failed(promoteToF64(chain64->lookupSymbol<func::FuncOp>(name))))
     return failure();

@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attnopt/Dialect/Attn/Transforms/Passes.h"
+#include "attnopt/Dialect/Attn/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -105,6 +106,34 @@ SmallVector<ReassociationIndices> groupsDropping(int64_t rank,
   return groups;
 }
 
+/// Splits the results of `map` (which reads a tensor of type `type`) into
+/// the dims of size 1 read at the constant 0 (`dropped`) and the others
+/// (`kept`, as expressions).
+void splitUnitZeroResults(AffineMap map, RankedTensorType type,
+                          SmallVectorImpl<int64_t> &dropped,
+                          SmallVectorImpl<AffineExpr> &kept) {
+  for (auto [d, e] : llvm::enumerate(map.getResults())) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (c && c.getValue() == 0 && type.getDimSize(d) == 1)
+      dropped.push_back(d);
+    else
+      kept.push_back(e);
+  }
+}
+
+/// Makes `op` read `value` through a map with results `results` (over the
+/// same loops) instead of `input`.
+void replaceInput(PatternRewriter &rewriter, linalg::GenericOp op,
+                  OpOperand &input, Value value, ArrayRef<AffineExpr> results) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  maps[input.getOperandNumber()] =
+      AffineMap::get(op.getNumLoops(), 0, results, op.getContext());
+  rewriter.modifyOpInPlace(op, [&] {
+    input.set(value);
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+}
+
 /// generic(ins(x) ...) reading a size-1 dim of x at the constant 0 (TOSA's
 /// size-1 broadcasting, e.g. a `[B, 1, 1, Lk]` mask read at (b, 0, 0, j))
 /// reads collapse_shape(x) without those dims instead. The maps become
@@ -118,16 +147,10 @@ struct DropBroadcastUnitDims final : OpRewritePattern<linalg::GenericOp> {
       auto type = dyn_cast<RankedTensorType>(input->get().getType());
       if (!type || !type.hasStaticShape())
         continue;
-      AffineMap map = op.getMatchingIndexingMap(input);
       SmallVector<int64_t> dropped;
       SmallVector<AffineExpr> kept;
-      for (auto [d, e] : llvm::enumerate(map.getResults())) {
-        auto c = dyn_cast<AffineConstantExpr>(e);
-        if (c && c.getValue() == 0 && type.getDimSize(d) == 1)
-          dropped.push_back(d);
-        else
-          kept.push_back(e);
-      }
+      splitUnitZeroResults(op.getMatchingIndexingMap(input), type, dropped,
+                           kept);
       if (dropped.empty())
         continue;
       SmallVector<ReassociationIndices> groups =
@@ -135,13 +158,7 @@ struct DropBroadcastUnitDims final : OpRewritePattern<linalg::GenericOp> {
       rewriter.setInsertionPoint(op);
       Value collapsed = tensor::CollapseShapeOp::create(rewriter, op.getLoc(),
                                                         input->get(), groups);
-      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-      maps[input->getOperandNumber()] =
-          AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
-      rewriter.modifyOpInPlace(op, [&] {
-        input->set(collapsed);
-        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-      });
+      replaceInput(rewriter, op, *input, collapsed, kept);
       return success();
     }
     return failure();
@@ -167,13 +184,7 @@ struct DropUnitDimsOfInit final : OpRewritePattern<linalg::GenericOp> {
     AffineMap map = op.getMatchingIndexingMap(init);
     SmallVector<int64_t> dropped;
     SmallVector<AffineExpr> kept;
-    for (auto [d, e] : llvm::enumerate(map.getResults())) {
-      auto c = dyn_cast<AffineConstantExpr>(e);
-      if (c && c.getValue() == 0 && type.getDimSize(d) == 1)
-        dropped.push_back(d);
-      else
-        kept.push_back(e);
-    }
+    splitUnitZeroResults(map, type, dropped, kept);
     if (dropped.empty() || kept.empty())
       return failure();
     SmallVector<ReassociationIndices> groups =
@@ -303,13 +314,7 @@ struct FoldUnitExpandIntoGenericInput final
             keep = d;
         kept.push_back(map.getResult(keep));
       }
-      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-      maps[input->getOperandNumber()] =
-          AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
-      rewriter.modifyOpInPlace(op, [&] {
-        input->set(expand.getSrc());
-        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-      });
+      replaceInput(rewriter, op, *input, expand.getSrc(), kept);
       return success();
     }
     return failure();
@@ -664,16 +669,9 @@ bool isIndexComputation(OpOperand *operand) {
 
 /// Step 1: softmax decomposed, named ops (other than fill) generalized.
 LogicalResult generalize(Operation *root) {
+  if (failed(decomposeSoftmaxOps(root)))
+    return failure();
   IRRewriter rewriter(root->getContext());
-  SmallVector<linalg::SoftmaxOp> softmaxes;
-  root->walk([&](linalg::SoftmaxOp op) { softmaxes.push_back(op); });
-  for (linalg::SoftmaxOp op : softmaxes) {
-    rewriter.setInsertionPoint(op);
-    FailureOr<SmallVector<Value>> values = op.decomposeOperation(rewriter);
-    if (failed(values))
-      return op.emitError("attn-normalize-chains: cannot decompose");
-    rewriter.replaceOp(op, *values);
-  }
   SmallVector<linalg::LinalgOp> named;
   root->walk([&](linalg::LinalgOp op) {
     if (!isa<linalg::GenericOp, linalg::FillOp>(op) &&
@@ -699,6 +697,24 @@ void addReshapeCleanups(RewritePatternSet &patterns) {
   linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
   linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
 }
+
+} // namespace
+
+LogicalResult decomposeSoftmaxOps(Operation *root) {
+  SmallVector<linalg::SoftmaxOp> softmaxes;
+  root->walk([&](linalg::SoftmaxOp op) { softmaxes.push_back(op); });
+  IRRewriter rewriter(root->getContext());
+  for (linalg::SoftmaxOp op : softmaxes) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<SmallVector<Value>> values = op.decomposeOperation(rewriter);
+    if (failed(values))
+      return op.emitError("cannot decompose linalg.softmax");
+    rewriter.replaceOp(op, *values);
+  }
+  return success();
+}
+
+namespace {
 
 struct AttnNormalizeChainsPass final
     : impl::AttnNormalizeChainsPassBase<AttnNormalizeChainsPass> {

@@ -39,6 +39,12 @@ tileAttentionGradWithRecomputation(RewriterBase &rewriter, AttentionGradOp op,
 /// causal or window (docs/semantics.md, section 14).
 LogicalResult expandPackedBatches(RewriterBase &rewriter, Operation *root);
 
+/// Replaces every linalg.softmax under `root` by its upstream decomposition
+/// (max, exp(s - max), sum, div generics); attn-normalize-chains starts with
+/// it, and attn-raise-check runs chains with it (the CPU lowering has no
+/// linalg.softmax). Fails, with an error at the op, if one cannot be.
+LogicalResult decomposeSoftmaxOps(Operation *root);
+
 } // namespace mlir::attn
 
 #endif // ATTNOPT_DIALECT_ATTN_TRANSFORMS_TRANSFORMS_H
