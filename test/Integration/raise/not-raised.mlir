@@ -135,3 +135,23 @@ func.func @max_with_argmax(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: t
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
   return %o, %m#1 : tensor<4x16x8xf32>, tensor<4x16xi32>
 }
+
+// The scores are also returned: raising would lose them. explain names the
+// op that blocks it, at its location.
+// CHECK-LABEL: func.func @scores_escape
+// CHECK-NOT: attn.attention
+// PROOF: @scores_escape: 0 attn.attention after the raising (nothing raised)
+// PROOF: run 0 result 1 tensor<4x16x16xf32>: {{.*}}: PASS
+func.func @scores_escape(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>) -> (tensor<4x16x8xf32>, tensor<4x16x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<4x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf32>, tensor<4x16x8xf32>) outs(%zs : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  // expected-remark @below {{attn-fuse: not fused: the scores have users other than the softmax}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x16x16xf32>) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %eo = tensor.empty() : tensor<4x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  // expected-note @below {{the first op that blocks it: 'func.return'}}
+  return %o, %s : tensor<4x16x8xf32>, tensor<4x16x16xf32>
+}

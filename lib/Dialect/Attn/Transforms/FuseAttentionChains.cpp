@@ -548,14 +548,21 @@ public:
   ChainMatcher(const FuseOptions &options) : options(options) {}
 
   /// Matches the chain around a softmax anchor; on failure, `reason` says
-  /// why.
+  /// why and `blocker`, where known, is the first op that blocks it.
   LogicalResult match(Operation *anchor, Chain &chain);
   std::string reason;
+  Operation *blocker = nullptr;
 
 private:
   LogicalResult fail(const Twine &msg) {
     reason = msg.str();
     return failure();
+  }
+  /// Fails at `at`, the first op that blocks the chain (explain points at
+  /// it).
+  LogicalResult fail(const Twine &msg, Operation *at) {
+    blocker = at;
+    return fail(msg);
   }
   LogicalResult matchSoftmax(Operation *anchor, Chain &chain, Value &scores,
                              Value &probs);
@@ -593,6 +600,14 @@ private:
 
   const FuseOptions &options;
 };
+
+/// A user of `v` other than `op` (the one the chain expects), or null.
+Operation *userOtherThan(Value v, Operation *op) {
+  for (Operation *user : v.getUsers())
+    if (user != op)
+      return user;
+  return nullptr;
+}
 
 bool isIdentityOperand(const EwOperand &o, Value v) {
   return o.tensor == v && o.map && o.map.isIdentity();
@@ -1052,8 +1067,15 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
   if (!max->op->getResult(0).hasOneUse())
     return matchLogSumExpSoftmax(*max, scores, chain, probs);
   // The scores feed the max and the subtraction only.
-  if (std::distance(scores.use_begin(), scores.use_end()) != 2)
-    return fail("the scores have users other than the softmax");
+  if (std::distance(scores.use_begin(), scores.use_end()) != 2) {
+    Operation *extra = nullptr;
+    for (Operation *user : scores.getUsers()) {
+      FailureOr<Elementwise> ew = getElementwise(user->getResult(0));
+      if (user != anchor && (failed(ew) || ew->kind != EwKind::Sub))
+        extra = user;
+    }
+    return fail("the scores have users other than the softmax", extra);
+  }
   Operation *subOp = nullptr;
   for (Operation *user : scores.getUsers())
     if (user != anchor)
@@ -1062,16 +1084,17 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
   if (failed(sub) || sub->kind != EwKind::Sub ||
       !isIdentityOperand(sub->args[0], scores) ||
       !isRowOperand(sub->args[1], *max, chain.rank))
-    return fail("the row max is not subtracted from the scores");
+    return fail("the row max is not subtracted from the scores", subOp);
   chain.ops.push_back(subOp);
   Value shifted = subOp->getResult(0);
   if (!shifted.hasOneUse())
-    return fail("exp(s - max) has another user");
+    return fail("exp(s - max) has another user",
+                *std::next(shifted.getUsers().begin()));
   Operation *expOp = *shifted.getUsers().begin();
   FailureOr<Elementwise> exp = getElementwise(expOp->getResult(0));
   if (failed(exp) || exp->kind != EwKind::Exp ||
       !isIdentityOperand(exp->args[0], shifted))
-    return fail("s - max is not exponentiated");
+    return fail("s - max is not exponentiated", expOp);
   chain.ops.push_back(expOp);
   Value e = expOp->getResult(0);
   if (e.hasOneUse()) {
@@ -1108,10 +1131,10 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
   chain.ops.push_back(sum->op);
   Value l = sum->op->getResult(0);
   if (!l.hasOneUse())
-    return fail("the row sum has another user");
+    return fail("the row sum has another user", userOtherThan(l, normOp));
   FailureOr<Elementwise> norm = getElementwise(normOp->getResult(0));
   if (failed(norm))
-    return fail("the softmax is not normalized by the row sum");
+    return fail("the softmax is not normalized by the row sum", normOp);
   if (norm->kind == EwKind::Div && isIdentityOperand(norm->args[0], e) &&
       isRowOperand(norm->args[1], *sum, chain.rank)) {
     chain.ops.push_back(normOp);
@@ -1135,13 +1158,13 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
     if (failed(recip) || recip->kind != EwKind::Reciprocal ||
         !isIdentityOperand(recip->args[0], l) ||
         !isRowOperand(*other, asSum, chain.rank))
-      return fail("the softmax is not normalized by the row sum");
+      return fail("the softmax is not normalized by the row sum", normOp);
     if (!other->tensor.hasOneUse())
       return fail("the reciprocal of the row sum has another user");
     chain.ops.push_back(recipOp);
     chain.ops.push_back(normOp);
   } else {
-    return fail("the softmax is not normalized by the row sum");
+    return fail("the softmax is not normalized by the row sum", normOp);
   }
   probs = normOp->getResult(0);
   return success();
@@ -1348,7 +1371,8 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   auto peel = [&](Value next) -> LogicalResult {
     chain.ops.push_back(x.getDefiningOp());
     if (!next.hasOneUse())
-      return fail("an intermediate score tensor has another user");
+      return fail("an intermediate score tensor has another user",
+                  userOtherThan(next, x.getDefiningOp()));
     x = next;
     return success();
   };
@@ -1382,7 +1406,7 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     const EwOperand &kept = inverted ? f : t, &fill = inverted ? t : f;
     if (!cond.tensor || !kept.tensor || !kept.map.isIdentity() ||
         !fill.scalar)
-      return fail("unsupported select on the scores");
+      return fail("unsupported select on the scores", x.getDefiningOp());
     if (!isMaskFill(*fill.scalar))
       return fail("the masked scores are set to a finite value, not -inf "
                   "(see option large-negative-is-masked)");
@@ -1441,7 +1465,8 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     if (isDiv && !isIdentityOperand(ew->args[0], main))
       return fail("the scores are a divisor");
     if (!other->scalar)
-      return fail("the scores are scaled by a non-constant");
+      return fail("the scores are scaled by a non-constant",
+                  x.getDefiningOp());
     std::optional<float> c = toExactF32(*other->scalar);
     if (!c)
       return fail("the scale constant is not exact in f32");
@@ -1504,9 +1529,10 @@ LogicalResult ChainMatcher::matchQK(Value scores, Chain &chain) {
       def ? getContraction(def, why) : FailureOr<Contraction>(failure());
   if (failed(c))
     return fail("the scores are not a Q·Kᵀ contraction" +
-                (def ? " (found '" + def->getName().getStringRef() + "': " +
-                           why + ")"
-                     : Twine("")));
+                    (def ? " (found '" + def->getName().getStringRef() +
+                               "': " + why + ")"
+                         : Twine("")),
+                def);
   int64_t r = chain.rank;
   if (c->outMap.getNumResults() != r || r < 2 || r > 5)
     return fail("the scores have rank " + Twine(c->outMap.getNumResults()) +
@@ -1850,13 +1876,15 @@ LogicalResult ChainMatcher::matchDropout(Value &probs, Chain &chain) {
 
 LogicalResult ChainMatcher::matchPV(Value probs, Chain &chain) {
   if (!probs.hasOneUse())
-    return fail("the probabilities have another user");
+    return fail("the probabilities have another user",
+                *std::next(probs.getUsers().begin()));
   Operation *user = *probs.getUsers().begin();
   std::string why;
   FailureOr<Contraction> c = getContraction(user, why);
   if (failed(c))
     return fail("the probabilities are not consumed by a P·V contraction (" +
-                why + ")");
+                    why + ")",
+                user);
   int64_t r = chain.rank;
   Value v = c->rhs;
   AffineMap pMap = c->lhsMap, vMap = c->rhsMap;
@@ -2243,8 +2271,14 @@ struct AttnFusePass final : impl::AttnFusePassBase<AttnFusePass> {
       ChainMatcher matcher(fuseOptions);
       Chain chain;
       if (failed(matcher.match(anchor, chain))) {
-        if (explain)
-          anchor->emitRemark("attn-fuse: not fused: ") << matcher.reason;
+        if (explain) {
+          InFlightDiagnostic remark =
+              anchor->emitRemark("attn-fuse: not fused: ") << matcher.reason;
+          if (matcher.blocker && matcher.blocker != anchor)
+            remark.attachNote(matcher.blocker->getLoc())
+                << "the first op that blocks it: '"
+                << matcher.blocker->getName() << "'";
+        }
         continue;
       }
       rewriteChain(rewriter, chain, erased);

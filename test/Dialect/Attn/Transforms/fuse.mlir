@@ -332,6 +332,7 @@ func.func @non_constant_scale(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v:
   %es = tensor.empty() : tensor<4x6x10xf32>
   %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
   %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
   ^bb0(%x: f32, %o: f32):
     %m = arith.mulf %x, %c : f32
@@ -530,6 +531,7 @@ func.func @bias_before_scale(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: 
   %es = tensor.empty() : tensor<4x6x10xf32>
   %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
   %sb = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<4x6x10xf32>, tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
   ^bb0(%x: f32, %b: f32, %o: f32):
     %r = arith.addf %x, %b : f32
