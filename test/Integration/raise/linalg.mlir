@@ -5,6 +5,9 @@
 // RUN: attention-opt %s --attn-raise-pipeline | FileCheck %s
 // RUN: attn-raise-check %s --require-raised --runs=2 --seed=7 | FileCheck %s --check-prefix=PROOF --implicit-check-not=FAIL
 // RUN: attention-opt %s --attn-raise-pipeline | attn-compile - --chip=sm_90a -o %t.ptx 2>&1 | FileCheck %s --check-prefix=COMPILE
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
+// MANIFEST: "stage": "split_kv"
+// MANIFEST: "stage": "combine"
 // COMPILE: attn-compile: wrote
 
 // torch-mlir style: [B, L, H*D] projections split into heads and transposed,
@@ -444,4 +447,58 @@ func.func @index_window(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tens
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
   return %o : tensor<4x16x8xf32>
+}
+
+// Decoding with grouped-query heads in bf16 (Hq 8 / Hkv 2, one new token, a
+// 512-key cache), 4-D einsum contractions, the softmax widened to f32: one
+// op, which attn-compile turns into the split-KV group (MANIFEST above).
+// CHECK-LABEL: func.func @gqa_decode_bf16
+// CHECK-NEXT: %[[O:.*]] = attn.attention ins(%arg0, %arg1, %arg2 : tensor<1x8x1x128xbf16>, tensor<1x2x512x128xbf16>, tensor<1x2x512x128xbf16>) {scale = 0.0883883461 : f32}
+// CHECK-NEXT: return %[[O]]
+// PROOF: @gqa_decode_bf16: 1 attn.attention after the raising
+// PROOF: run 1 result 0 tensor<1x8x1x128xbf16>: {{.*}}: PASS
+#dq = affine_map<(b, h, i, j, d) -> (b, h, i, d)>
+#dk = affine_map<(b, h, i, j, d) -> (b, h, j, d)>
+#ds = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
+#dp = affine_map<(b, h, i, d, j) -> (b, h, i, j)>
+#dv = affine_map<(b, h, i, d, j) -> (b, h, j, d)>
+#do = affine_map<(b, h, i, d, j) -> (b, h, i, d)>
+func.func @gqa_decode_bf16(%q: tensor<1x8x1x128xbf16>, %k: tensor<1x2x512x128xbf16>, %v: tensor<1x2x512x128xbf16>) -> tensor<1x8x1x128xbf16> {
+  %zero = arith.constant 0.0 : bf16
+  %e5 = tensor.empty() : tensor<1x2x4x512x128xbf16>
+  %kb = linalg.broadcast ins(%k : tensor<1x2x512x128xbf16>) outs(%e5 : tensor<1x2x4x512x128xbf16>) dimensions = [2]
+  %vb = linalg.broadcast ins(%v : tensor<1x2x512x128xbf16>) outs(%e5 : tensor<1x2x4x512x128xbf16>) dimensions = [2]
+  %kr = tensor.collapse_shape %kb [[0], [1, 2], [3], [4]] : tensor<1x2x4x512x128xbf16> into tensor<1x8x512x128xbf16>
+  %vr = tensor.collapse_shape %vb [[0], [1, 2], [3], [4]] : tensor<1x2x4x512x128xbf16> into tensor<1x8x512x128xbf16>
+  %es = tensor.empty() : tensor<1x8x1x512xbf16>
+  %zs = linalg.fill ins(%zero : bf16) outs(%es : tensor<1x8x1x512xbf16>) -> tensor<1x8x1x512xbf16>
+  %s = linalg.generic {indexing_maps = [#dq, #dk, #ds], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %kr : tensor<1x8x1x128xbf16>, tensor<1x8x512x128xbf16>) outs(%zs : tensor<1x8x1x512xbf16>) {
+  ^bb0(%a: bf16, %b: bf16, %acc: bf16):
+    %m = arith.mulf %a, %b : bf16
+    %r = arith.addf %acc, %m : bf16
+    linalg.yield %r : bf16
+  } -> tensor<1x8x1x512xbf16>
+  %e32 = tensor.empty() : tensor<1x8x1x512xf32>
+  %s32 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<1x8x1x512xbf16>) outs(%e32 : tensor<1x8x1x512xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %y = arith.extf %x : bf16 to f32
+    %c = arith.constant 0.0883883461 : f32
+    %z = arith.mulf %y, %c : f32
+    linalg.yield %z : f32
+  } -> tensor<1x8x1x512xf32>
+  %p32 = linalg.softmax dimension(3) ins(%s32 : tensor<1x8x1x512xf32>) outs(%e32 : tensor<1x8x1x512xf32>) -> tensor<1x8x1x512xf32>
+  %pb = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p32 : tensor<1x8x1x512xf32>) outs(%es : tensor<1x8x1x512xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %y = arith.truncf %x : f32 to bf16
+    linalg.yield %y : bf16
+  } -> tensor<1x8x1x512xbf16>
+  %eo = tensor.empty() : tensor<1x8x1x128xbf16>
+  %zo = linalg.fill ins(%zero : bf16) outs(%eo : tensor<1x8x1x128xbf16>) -> tensor<1x8x1x128xbf16>
+  %o = linalg.generic {indexing_maps = [#dp, #dv, #do], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%pb, %vr : tensor<1x8x1x512xbf16>, tensor<1x8x512x128xbf16>) outs(%zo : tensor<1x8x1x128xbf16>) {
+  ^bb0(%a: bf16, %b: bf16, %acc: bf16):
+    %m = arith.mulf %a, %b : bf16
+    %r = arith.addf %acc, %m : bf16
+    linalg.yield %r : bf16
+  } -> tensor<1x8x1x128xbf16>
+  return %o : tensor<1x8x1x128xbf16>
 }

@@ -182,3 +182,37 @@ func.func @tosa_arange_causal(%q: tensor<2x4x8xf32>, %k: tensor<2x4x8xf32>, %v: 
   %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x4x4xf32>, tensor<2x4x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x4x8xf32>
   return %o : tensor<2x4x8xf32>
 }
+
+// Decoding: one query token (Lq = 1 is kept, not dropped as a unit dim).
+// CHECK-LABEL: func.func @tosa_decode
+// CHECK-NEXT: %[[O:.*]] = attn.attention ins(%arg0, %arg1, %arg2 : tensor<2x4x1x8xf32>, tensor<2x4x32x8xf32>, tensor<2x4x32x8xf32>) {scale = 0.353553385 : f32}
+// CHECK-NEXT: return %[[O]]
+// PROOF: @tosa_decode: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @tosa_decode(%q: tensor<2x4x1x8xf32>, %k: tensor<2x4x32x8xf32>, %v: tensor<2x4x32x8xf32>) -> tensor<2x4x1x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %c = "tosa.const"() <{values = dense<0.353553385> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %sq = tosa.const_shape {values = dense<[8, 1, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %sk = tosa.const_shape {values = dense<[8, 32, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s4 = tosa.const_shape {values = dense<[2, 4, 1, 32]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s3p = tosa.const_shape {values = dense<[8, 1, 32]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s4o = tosa.const_shape {values = dense<[2, 4, 1, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %q3 = tosa.reshape %q, %sq : (tensor<2x4x1x8xf32>, !tosa.shape<3>) -> tensor<8x1x8xf32>
+  %k3 = tosa.reshape %k, %sk : (tensor<2x4x32x8xf32>, !tosa.shape<3>) -> tensor<8x32x8xf32>
+  %v3 = tosa.reshape %v, %sk : (tensor<2x4x32x8xf32>, !tosa.shape<3>) -> tensor<8x32x8xf32>
+  %kt = tosa.transpose %k3 {perms = array<i32: 0, 2, 1>} : (tensor<8x32x8xf32>) -> tensor<8x8x32xf32>
+  %s = tosa.matmul %q3, %kt, %zp, %zp : (tensor<8x1x8xf32>, tensor<8x8x32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x1x32xf32>
+  %s4d = tosa.reshape %s, %s4 : (tensor<8x1x32xf32>, !tosa.shape<4>) -> tensor<2x4x1x32xf32>
+  %ss = tosa.mul %s4d, %c, %shift : (tensor<2x4x1x32xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<2x4x1x32xf32>
+  %m = tosa.reduce_max %ss {axis = 3 : i32} : (tensor<2x4x1x32xf32>) -> tensor<2x4x1x1xf32>
+  %d = tosa.sub %ss, %m : (tensor<2x4x1x32xf32>, tensor<2x4x1x1xf32>) -> tensor<2x4x1x32xf32>
+  %e = tosa.exp %d : (tensor<2x4x1x32xf32>) -> tensor<2x4x1x32xf32>
+  %l = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<2x4x1x32xf32>) -> tensor<2x4x1x1xf32>
+  %r = tosa.reciprocal %l : (tensor<2x4x1x1xf32>) -> tensor<2x4x1x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x4x1x32xf32>, tensor<2x4x1x1xf32>, tensor<1xi8>) -> tensor<2x4x1x32xf32>
+  %p3 = tosa.reshape %p, %s3p : (tensor<2x4x1x32xf32>, !tosa.shape<3>) -> tensor<8x1x32xf32>
+  %o = tosa.matmul %p3, %v3, %zp, %zp : (tensor<8x1x32xf32>, tensor<8x32x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x1x8xf32>
+  %o4 = tosa.reshape %o, %s4o : (tensor<8x1x8xf32>, !tosa.shape<4>) -> tensor<2x4x1x8xf32>
+  return %o4 : tensor<2x4x1x8xf32>
+}
