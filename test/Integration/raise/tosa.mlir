@@ -216,3 +216,28 @@ func.func @tosa_decode(%q: tensor<2x4x1x8xf32>, %k: tensor<2x4x32x8xf32>, %v: te
   %o4 = tosa.reshape %o, %s4o : (tensor<8x1x8xf32>, !tosa.shape<4>) -> tensor<2x4x1x8xf32>
   return %o4 : tensor<2x4x1x8xf32>
 }
+
+// The row max and the row sum both broadcast to the scores' shape by a
+// multiply with ones; the reciprocal taken at full size.
+// CHECK-LABEL: func.func @ones_sum
+// CHECK: attn.attention {{.*}} {scale = 1.000000e+00 : f32}
+// CHECK-NOT: linalg.
+// PROOF: @ones_sum: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @ones_sum(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>) -> tensor<4x16x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %ones = "tosa.const"() <{values = dense<1.0> : tensor<1x1x16xf32>}> : () -> tensor<1x1x16xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<4x16x8xf32>) -> tensor<4x8x16xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x16x8xf32>, tensor<4x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16xf32>
+  %m = tosa.reduce_max %s {axis = 2 : i32} : (tensor<4x16x16xf32>) -> tensor<4x16x1xf32>
+  %mb = tosa.mul %m, %ones, %shift : (tensor<4x16x1xf32>, tensor<1x1x16xf32>, tensor<1xi8>) -> tensor<4x16x16xf32>
+  %d = tosa.sub %s, %mb : (tensor<4x16x16xf32>, tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %e = tosa.exp %d : (tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x16x16xf32>) -> tensor<4x16x1xf32>
+  %lb = tosa.mul %l, %ones, %shift : (tensor<4x16x1xf32>, tensor<1x1x16xf32>, tensor<1xi8>) -> tensor<4x16x16xf32>
+  %r = tosa.reciprocal %lb : (tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<4x16x16xf32>, tensor<4x16x16xf32>, tensor<1xi8>) -> tensor<4x16x16xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<4x16x16xf32>, tensor<4x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x8xf32>
+  return %o : tensor<4x16x8xf32>
+}

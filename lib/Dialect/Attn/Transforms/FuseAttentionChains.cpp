@@ -1155,9 +1155,17 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
     // normalization reads it like it would read the sums.
     Reduction asSum = *sum;
     asSum.op = recipOp;
-    if (failed(recip) || recip->kind != EwKind::Reciprocal ||
-        !isIdentityOperand(recip->args[0], l) ||
-        !isRowOperand(*other, asSum, chain.rank))
+    // Over the row sums and read back per row, or over the row sums
+    // broadcast to the scores' shape (by a multiply with ones) and read
+    // elementwise.
+    bool perRow = succeeded(recip) && recip->kind == EwKind::Reciprocal &&
+                  isIdentityOperand(recip->args[0], l) &&
+                  isRowOperand(*other, asSum, chain.rank);
+    bool perElement = succeeded(recip) &&
+                      recip->kind == EwKind::Reciprocal &&
+                      isRowOperand(recip->args[0], *sum, chain.rank) &&
+                      other->map && other->map.isIdentity();
+    if (!perRow && !perElement)
       return fail("the softmax is not normalized by the row sum", normOp);
     if (!other->tensor.hasOneUse())
       return fail("the reciprocal of the row sum has another user");
