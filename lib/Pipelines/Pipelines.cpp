@@ -48,6 +48,7 @@ void mlir::attn::buildAttnRaisePipeline(
   fuse.explain = options.explain;
   fuse.inexactReciprocal = options.inexactReciprocal;
   fuse.largeNegativeIsMasked = options.largeNegativeIsMasked;
+  fuse.allowPrecisionChange = options.allowPrecisionChange;
   func.addPass(createAttnFusePass(fuse));
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());

@@ -108,6 +108,11 @@ struct AttnRaisePipelineOptions
   PassOptions::Option<bool> inexactReciprocal{
       *this, "inexact-reciprocal",
       llvm::cl::desc("attn-fuse's inexact-reciprocal"), llvm::cl::init(false)};
+  PassOptions::Option<bool> allowPrecisionChange{
+      *this, "allow-precision-change",
+      llvm::cl::desc("attn-fuse's allow-precision-change: raise chains whose "
+                     "softmax runs in f16/bf16"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> largeNegativeIsMasked{
       *this, "large-negative-is-masked",
       llvm::cl::desc("attn-fuse's large-negative-is-masked: a finite fill "

@@ -6,6 +6,8 @@
 // RUN: not attn-raise-check %s --runs=1 --require-raised --function=no_softmax
 // RUN: attention-opt %s --attn-raise-pipeline=large-negative-is-masked | FileCheck %s --check-prefix=OPTION
 // RUN: attn-raise-check %s --runs=1 --seed=6 --function=finite_fill --pipeline='attn-raise-pipeline{large-negative-is-masked}' | FileCheck %s --check-prefix=OPTION-PROOF
+// RUN: attention-opt %s --attn-raise-pipeline=allow-precision-change | FileCheck %s --check-prefix=PRECISION
+// RUN: attn-raise-check %s --runs=2 --seed=8 --function=f16_softmax --pipeline='attn-raise-pipeline{allow-precision-change}' | FileCheck %s --check-prefix=PRECISION-PROOF
 
 // Softmax over the query axis.
 // CHECK-LABEL: func.func @softmax_over_queries
@@ -154,4 +156,28 @@ func.func @scores_escape(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: ten
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
   // expected-note @below {{the first op that blocks it: 'func.return'}}
   return %o, %s : tensor<4x16x8xf32>, tensor<4x16x16xf32>
+}
+
+// The softmax itself in f16 (exp and the row sum rounded to f16): the op
+// computes it in f32 and cannot reproduce that rounding, so the chain is
+// left alone unless allow-precision-change. (A softmax widened to f32
+// between f16 contractions, as in linalg.mlir's @mixed_f16, is raised.)
+// CHECK-LABEL: func.func @f16_softmax
+// CHECK-NOT: attn.attention
+// PROOF: @f16_softmax: 0 attn.attention after the raising (nothing raised)
+// PRECISION-LABEL: func.func @f16_softmax
+// PRECISION: attn.attention {{.*}} : tensor<1x4x16x8xf16>, tensor<1x4x16x8xf16>, tensor<1x4x16x8xf16>) {scale = 1.000000e+00 : f32}
+// PRECISION-PROOF: @f16_softmax: 1 attn.attention after the raising
+// PRECISION-PROOF: run 1 result 0 tensor<4x16x8xf16>: {{.*}}: PASS
+func.func @f16_softmax(%q: tensor<4x16x8xf16>, %k: tensor<4x16x8xf16>, %v: tensor<4x16x8xf16>) -> tensor<4x16x8xf16> {
+  %zero = arith.constant 0.0 : f16
+  %es = tensor.empty() : tensor<4x16x16xf16>
+  %zs = linalg.fill ins(%zero : f16) outs(%es : tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf16>, tensor<4x16x8xf16>) outs(%zs : tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  // expected-remark @below {{attn-fuse: not fused: the softmax runs in f16; attn.attention computes it in f32, so the results would differ by the chain's own rounding (see option allow-precision-change)}}
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x16x16xf16>) outs(%es : tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  %eo = tensor.empty() : tensor<4x16x8xf16>
+  %zo = linalg.fill ins(%zero : f16) outs(%eo : tensor<4x16x8xf16>) -> tensor<4x16x8xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf16>, tensor<4x16x8xf16>) outs(%zo : tensor<4x16x8xf16>) -> tensor<4x16x8xf16>
+  return %o : tensor<4x16x8xf16>
 }

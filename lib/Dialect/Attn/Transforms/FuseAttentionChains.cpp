@@ -488,6 +488,7 @@ FailureOr<SmallVector<int64_t>> permutationTo(AffineMap map,
 struct FuseOptions {
   bool inexactReciprocal = false;
   bool largeNegativeIsMasked = false;
+  bool allowPrecisionChange = false;
 };
 
 /// Everything needed to build the fused op. Score layout: rank r, dims
@@ -600,6 +601,14 @@ private:
 
   const FuseOptions &options;
 };
+
+/// `t` as MLIR prints it.
+std::string typeName(Type t) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  t.print(os);
+  return text;
+}
 
 /// A user of `v` other than `op` (the one the chain expects), or null.
 Operation *userOtherThan(Value v, Operation *op) {
@@ -1975,6 +1984,7 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
     return failure();
   // A softmax widened without narrowing back (or the reverse) computes P·V
   // in another type than Q·Kᵀ; the type check below refuses it.
+
   if (chain.rank < 2 || chain.rank - (chain.groupDim ? 1 : 0) > 4)
     return fail("the scores have rank " + Twine(chain.rank) +
                 "; 2 to 4 are supported (5 with grouped-query heads)");
@@ -1988,6 +1998,17 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
   for (Value t : {chain.q, chain.k, chain.v})
     if (!isa<RankedTensorType>(t.getType()))
       return fail("an operand is not a ranked tensor");
+  // attn.attention runs the softmax in f32 whatever its element type; a
+  // chain that runs it in f16/bf16 rounds in a way the op cannot reproduce.
+  // (Contraction accumulators are not judged: front ends write f16
+  // accumulators where the hardware accumulates in f32.)
+  Type softmaxElt = chain.softmaxType ? chain.softmaxType
+                                      : getElementTypeOrSelf(scores.getType());
+  if (!softmaxElt.isF32() && !options.allowPrecisionChange)
+    return fail("the softmax runs in " + typeName(softmaxElt) +
+                "; attn.attention computes it in f32, so the results would "
+                "differ by the chain's own rounding (see option "
+                "allow-precision-change)");
   return success();
 }
 
@@ -2270,7 +2291,8 @@ struct AttnFusePass final : impl::AttnFusePassBase<AttnFusePass> {
       if (std::string why = whyNotRowMax(op); explain && !why.empty())
         op->emitRemark("attn-fuse: not fused: ") << why;
     });
-    FuseOptions fuseOptions{inexactReciprocal, largeNegativeIsMasked};
+    FuseOptions fuseOptions{inexactReciprocal, largeNegativeIsMasked,
+                            allowPrecisionChange};
     IRRewriter rewriter(&getContext());
     DenseSet<Operation *> erased;
     for (Operation *anchor : anchors) {

@@ -1,5 +1,5 @@
-// RUN: attention-opt %s -split-input-file --attn-fuse="explain" -verify-diagnostics | FileCheck %s
-// RUN: attention-opt %s -split-input-file --attn-fuse="inexact-reciprocal" | FileCheck %s --check-prefix=OPT
+// RUN: attention-opt %s -split-input-file --attn-fuse="explain allow-precision-change" -verify-diagnostics | FileCheck %s
+// RUN: attention-opt %s -split-input-file --attn-fuse="inexact-reciprocal allow-precision-change" | FileCheck %s --check-prefix=OPT
 
 // attn-fuse raises dropout written as a multiplication by a keep mask and
 // 1/(1 - p) between the softmax and P·V into attn.attention's dropout_p and

@@ -1,5 +1,5 @@
-// RUN: attention-opt %s -split-input-file --attn-fuse="explain" -verify-diagnostics | FileCheck %s
-// RUN: attention-opt %s -split-input-file --attn-fuse="inexact-reciprocal large-negative-is-masked" | FileCheck %s --check-prefix=OPT
+// RUN: attention-opt %s -split-input-file --attn-fuse="explain allow-precision-change" -verify-diagnostics | FileCheck %s
+// RUN: attention-opt %s -split-input-file --attn-fuse="inexact-reciprocal large-negative-is-masked allow-precision-change" | FileCheck %s --check-prefix=OPT
 
 // attn-fuse: each recognized unfused chain becomes one attn.attention and no
 // score-sized tensor (here always 6x10: Lq = 6, Lk = 10) survives. The

@@ -243,7 +243,11 @@ def AttnFusePass : Pass<"attn-fuse"> {
     Option<"largeNegativeIsMasked", "large-negative-is-masked", "bool",
            "false",
            "Treat select(m, S, v) with a finite v <= -1e4 as a boolean mask "
-           "(differs from the chain on rows with no kept key)">
+           "(differs from the chain on rows with no kept key)">,
+    Option<"allowPrecisionChange", "allow-precision-change", "bool", "false",
+           "Fuse chains whose softmax runs in f16 or bf16: attn.attention "
+           "computes it in f32, so the results differ by the chain's own "
+           "rounding (without it such chains are left alone, with a remark)">
   ];
   let dependentDialects = [
     "::mlir::attn::AttnDialect", "::mlir::linalg::LinalgDialect",
