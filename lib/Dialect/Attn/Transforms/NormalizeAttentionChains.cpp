@@ -134,6 +134,20 @@ void replaceInput(PatternRewriter &rewriter, linalg::GenericOp op,
   });
 }
 
+/// A generic computing `op`'s body (moved, not copied) into `init` through
+/// `maps` over `iterators`; the caller replaces `op`.
+linalg::GenericOp rebuildWithBody(PatternRewriter &rewriter,
+                                  linalg::GenericOp op, Value init,
+                                  ArrayRef<AffineMap> maps,
+                                  ArrayRef<utils::IteratorType> iterators) {
+  auto rebuilt = linalg::GenericOp::create(
+      rewriter, op.getLoc(), TypeRange{init.getType()}, op.getDpsInputs(),
+      ValueRange{init}, maps, iterators);
+  rewriter.inlineRegionBefore(op.getRegion(), rebuilt.getRegion(),
+                              rebuilt.getRegion().begin());
+  return rebuilt;
+}
+
 /// generic(ins(x) ...) reading a size-1 dim of x at the constant 0 (TOSA's
 /// size-1 broadcasting, e.g. a `[B, 1, 1, Lk]` mask read at (b, 0, 0, j))
 /// reads collapse_shape(x) without those dims instead. The maps become
@@ -194,11 +208,8 @@ struct DropUnitDimsOfInit final : OpRewritePattern<linalg::GenericOp> {
         tensor::CollapseShapeOp::create(rewriter, loc, init->get(), groups);
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     maps.back() = AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
-    auto smaller = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{collapsed.getType()}, op.getDpsInputs(),
-        ValueRange{collapsed}, maps, op.getIteratorTypesArray());
-    rewriter.inlineRegionBefore(op.getRegion(), smaller.getRegion(),
-                                smaller.getRegion().begin());
+    linalg::GenericOp smaller = rebuildWithBody(rewriter, op, collapsed, maps,
+                                                op.getIteratorTypesArray());
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
         op, type, smaller.getResult(0), groups);
     return success();
@@ -260,13 +271,9 @@ struct DropMergedUnitDimsOfCopy final
     Location loc = copy.getLoc();
     Value init = tensor::EmptyOp::create(rewriter, loc, keptShape,
                                          srcType.getElementType());
-    auto smaller = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{init.getType()}, copy.getDpsInputs(),
-        ValueRange{init},
-        ArrayRef<AffineMap>{inMap, rewriter.getMultiDimIdentityMap(rank)},
+    linalg::GenericOp smaller = rebuildWithBody(
+        rewriter, copy, init, {inMap, rewriter.getMultiDimIdentityMap(rank)},
         SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel));
-    rewriter.inlineRegionBefore(copy.getRegion(), smaller.getRegion(),
-                                smaller.getRegion().begin());
     SmallVector<ReassociationIndices> newGroups;
     for (const ReassociationIndices &group : groups) {
       newGroups.emplace_back();
@@ -373,12 +380,9 @@ struct DropUnreadUnitLoops final : OpRewritePattern<linalg::GenericOp> {
     Location loc = op.getLoc();
     Value init = tensor::EmptyOp::create(rewriter, loc, keptShape,
                                          type.getElementType());
-    auto smaller = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{init.getType()}, op.getDpsInputs(),
-        ValueRange{init}, maps,
+    linalg::GenericOp smaller = rebuildWithBody(
+        rewriter, op, init, maps,
         SmallVector<utils::IteratorType>(next, utils::IteratorType::parallel));
-    rewriter.inlineRegionBefore(op.getRegion(), smaller.getRegion(),
-                                smaller.getRegion().begin());
     SmallVector<ReassociationIndices> groups =
         groupsDropping(type.getRank(), dropped);
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
@@ -436,7 +440,7 @@ struct UnreadInitToEmpty final : OpRewritePattern<linalg::GenericOp> {
 /// Whether `v`, used in the body of `op`, is the float constant `value`: a
 /// scalar constant, or a block argument reading a splat constant.
 bool isConstant(linalg::GenericOp op, Value v, double value) {
-  auto isOneAttr = [&](Attribute a) {
+  auto isValue = [&](Attribute a) {
     if (auto f = dyn_cast_or_null<FloatAttr>(a))
       return f.getValue().isExactlyValue(value);
     if (auto d = dyn_cast_or_null<DenseFPElementsAttr>(a))
@@ -445,14 +449,14 @@ bool isConstant(linalg::GenericOp op, Value v, double value) {
   };
   Attribute attr;
   if (matchPattern(v, m_Constant(&attr)))
-    return isOneAttr(attr);
+    return isValue(attr);
   auto arg = dyn_cast<BlockArgument>(v);
   if (!arg || arg.getOwner() != op.getBody() ||
       arg.getArgNumber() >= op.getNumDpsInputs())
     return false;
   return matchPattern(op.getDpsInputs()[arg.getArgNumber()],
                       m_Constant(&attr)) &&
-         isOneAttr(attr);
+         isValue(attr);
 }
 
 /// x * 1 and x + 0 are x: the body yields x (a broadcast of x when the
