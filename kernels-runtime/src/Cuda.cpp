@@ -342,15 +342,25 @@ KernelLauncher::KernelLauncher(CUfunction f, const std::string &kernelName,
 }
 
 void KernelLauncher::launch(std::vector<void *> &params) const {
-  CUresult r = cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0],
-                              block[1], block[2], shared, nullptr,
-                              params.data(), nullptr);
+  CUresult r = launchOn(params.data(), nullptr, grid);
   if (r != CUDA_SUCCESS)
     throwCudaError(r, "cuLaunchKernel", __FILE__, __LINE__,
-                   format("kernel '%s', grid [%u, %u, %u], block [%u, %u, "
-                          "%u], %u bytes of dynamic shared memory",
-                          name.c_str(), grid[0], grid[1], grid[2], block[0],
-                          block[1], block[2], shared));
+                   describeLaunch(grid));
+}
+
+CUresult KernelLauncher::launchOn(
+    void **params, CUstream stream,
+    const std::array<uint32_t, 3> &gridDims) const noexcept {
+  return cuLaunchKernel(fn, gridDims[0], gridDims[1], gridDims[2], block[0],
+                        block[1], block[2], shared, stream, params, nullptr);
+}
+
+std::string
+KernelLauncher::describeLaunch(const std::array<uint32_t, 3> &gridDims) const {
+  return format("kernel '%s', grid [%u, %u, %u], block [%u, %u, %u], %u bytes "
+                "of dynamic shared memory",
+                name.c_str(), gridDims[0], gridDims[1], gridDims[2], block[0],
+                block[1], block[2], shared);
 }
 
 //===----------------------------------------------------------------------===//

@@ -66,6 +66,24 @@ else()
     "line tests run against the system's libcuda.so.1")
 endif()
 
+# The runtime library as a user gets it: installed, found with
+# find_package(AttnOptRuntime), linked by examples/runtime; run against the
+# stub driver ("no CUDA driver/GPU", exit 2).
+if(ATTNRT_STUB_DIR)
+  add_test(NAME attnrt-runtime-example
+    COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${CMAKE_BINARY_DIR}
+      -DEXAMPLE_DIR=${ATTNRT_REPO_ROOT}/examples/runtime
+      -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/runtime-example
+      -DMANIFEST=${ATTNRT_TEST_DATA}/sample.json
+      -DSTUB_DIR=${ATTNRT_STUB_DIR} -DGENERATOR=${CMAKE_GENERATOR}
+      -DCXX_COMPILER=${CMAKE_CXX_COMPILER}
+      -P ${ATTNRT_TEST_SRC}/RuntimeExample.cmake)
+  set_tests_properties(attnrt-runtime-example PROPERTIES
+    TIMEOUT 300 PASS_REGULAR_EXPRESSION "runtime-example: PASS")
+endif()
+# For tests outside kernels-runtime (the Python package's).
+set(ATTNRT_STUB_DIR "${ATTNRT_STUB_DIR}" CACHE INTERNAL "")
+
 # attnrt_cli_test(NAME EXIT code [REGEX regex] [GPU] ARGS args...)
 function(attnrt_cli_test name)
   cmake_parse_arguments(T "GPU" "EXIT;REGEX" "ARGS" ${ARGN})

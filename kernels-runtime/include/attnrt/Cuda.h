@@ -166,6 +166,13 @@ public:
                  const DeviceInfo &device);
   /// `params` holds one pointer per kernel parameter. Does not synchronize.
   void launch(std::vector<void *> &params) const;
+  /// cuLaunchKernel on `stream` with grid `gridDims` (a kernel with run-time
+  /// sizes has one per launch); never throws, allocates nothing.
+  CUresult launchOn(void **params, CUstream stream,
+                    const std::array<uint32_t, 3> &gridDims) const noexcept;
+  /// What launch() puts in its error message: "kernel 'k', grid [...],
+  /// block [...], n bytes of dynamic shared memory".
+  std::string describeLaunch(const std::array<uint32_t, 3> &gridDims) const;
   const FunctionAttributes &attributes() const { return attrs; }
 
 private:

@@ -33,6 +33,7 @@
 #define ATTNRT_MANIFEST_H
 
 #include "attnrt/DType.h"
+#include "attnrt/Sizes.h"
 #include "attnopt/Reference/AttentionReference.h"
 
 #include <array>
@@ -259,11 +260,6 @@ struct Manifest {
   /// sizes that give a tensor 2^31 elements or more.
   int indexBits = 0;
   std::vector<KernelSpec> kernels;
-};
-
-/// Values for the run-time sizes; 0 where not given.
-struct RuntimeSizes {
-  int64_t batch = 0, queryLen = 0, keyLen = 0;
 };
 
 /// Parses "batch=2,query_len=100,key_len=37" (any subset, any order);

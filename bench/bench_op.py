@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""attnopt.attention (the PyTorch op) beside PyTorch's SDPA backends and
+FlexAttention, on the same tensors, timed by the same timer
+(triton.testing.do_bench: L2 flushed before every call, median), in one
+process, interleaved case by case.
+
+    python3 bench/bench_op.py cases    -o cases.json   # here: the problems
+    python3 -m attnopt.precompile cases.json --cache DIR   # here: compile them
+    ATTNOPT_CACHE_DIR=DIR python3 bench/bench_op.py run cases.json   # on the GPU
+
+Each case is timed as a forward (ours returns lse too; SDPA's backends do
+not expose it) and as forward + backward (autograd.grad of q, k, v with one
+grad_output for everyone). FlexAttention (torch.compile'd once per case,
+compile time reported separately) runs every case; it is the only peer for
+the sliding-window and softcap cases. FLOPs: forward 2 B Hq Lq Lk (D + Dv),
+halved when causal with Lq = Lk; forward + backward 3.5 times that. Before
+timing, our output is checked against FlexAttention's, which expresses every
+case (relative max error < 2e-2; python/tests/test_gpu.py is the float64
+validation).
+"""
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+# The grid: prefill shapes of bench.py, GQA, a short key length, head dims
+# other than 64/128, and the cases SDPA cannot express (window, softcap).
+GRID = [
+    # (dtype, B, Hq, Hkv, L, D, causal, window, softcap)
+    ("bf16", 4, 16, 16, 2048, 128, "none", None, None),
+    ("bf16", 4, 16, 16, 2048, 128, "top_left", None, None),
+    ("bf16", 8, 16, 16, 1024, 64, "none", None, None),
+    ("bf16", 2, 32, 8, 4096, 128, "top_left", None, None),
+    ("f16", 4, 16, 16, 2048, 128, "top_left", None, None),
+    ("bf16", 16, 16, 16, 512, 128, "none", None, None),
+    ("bf16", 64, 16, 16, 257, 80, "none", None, None),
+    ("bf16", 4, 16, 16, 4096, 256, "top_left", None, None),
+    ("bf16", 4, 16, 16, 4096, 128, "top_left", (1023, 0), None),
+    ("bf16", 4, 16, 16, 2048, 128, "top_left", None, 30.0),
+]
+
+
+def f32(x):
+    import struct
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def make_cases(chip):
+    cases = []
+    for dtype, b, hq, hk, l, d, causal, window, softcap in GRID:
+        c = dict(dtype=dtype, batch=b, query_heads=hq, kv_heads=hk,
+                 query_len=l, key_len=l, head_dim=d, value_dim=d,
+                 scale=f32(1 / math.sqrt(d)), causal=causal, chip=chip)
+        if window:
+            c["window"] = list(window)
+        if softcap:
+            c["softcap"] = softcap
+        cases.append(c)
+    return cases
+
+
+def run(cases_path):
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+    from triton.testing import do_bench
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+    import attnopt
+
+    dt = {"f16": torch.float16, "bf16": torch.bfloat16}
+    backends = {"flash": SDPBackend.FLASH_ATTENTION,
+                "cudnn": SDPBackend.CUDNN_ATTENTION}
+    flex = torch.compile(flex_attention, dynamic=False)
+
+    def ms(fn):
+        try:
+            fn()
+        except Exception:  # the backend refuses the case
+            return None
+        return do_bench(fn, warmup=25, rep=200, return_mode="median")
+
+    print(f"bench_op: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
+          f"{time.strftime('%Y-%m-%d')}")
+    print("| case | pass | ours ms | TFLOP/s | flash | cudnn | flex | ours/best peer |")
+    print("|---|---|---|---|---|---|---|---|")
+    for c in json.loads(Path(cases_path).read_text()):
+        b, hq, hk, l, d = (c[k] for k in ("batch", "query_heads", "kv_heads",
+                                            "query_len", "head_dim"))
+        q = torch.randn(b, hq, l, d, device="cuda", dtype=dt[c["dtype"]],
+                        requires_grad=True)
+        k = torch.randn(b, hk, l, d, device="cuda", dtype=q.dtype,
+                        requires_grad=True)
+        v = torch.randn_like(k, requires_grad=True)
+        do = torch.randn_like(q)
+        causal, window, softcap = c["causal"], c.get("window"), c.get("softcap")
+
+        def ours():
+            return attnopt.attention(q, k, v, causal=causal, window=window,
+                                     softcap=softcap, scale=c["scale"],
+                                     enable_gqa=True, return_lse=True)[0]
+
+        sdpa_ok = window is None and softcap is None
+
+        def sdpa(backend):
+            def f():
+                with sdpa_kernel(backend):
+                    return F.scaled_dot_product_attention(
+                        q, k, v, is_causal=causal == "top_left",
+                        scale=c["scale"], enable_gqa=hq != hk)
+            return f
+
+        def mod(score, bi, h, qi, ki):
+            if softcap:
+                score = softcap * torch.tanh(score / softcap)
+            return score
+
+        def mask_mod(bi, h, qi, ki):
+            ok = ki >= 0
+            if causal != "none":
+                ok = ok & (ki <= qi)
+            if window:
+                ok = ok & (ki >= qi - window[0])
+            return ok
+
+        t0 = time.time()
+        block_mask = create_block_mask(mask_mod, None, None, l, l)
+
+        def flexf():
+            return flex(q, k, v, score_mod=mod, block_mask=block_mask,
+                        scale=c["scale"], enable_gqa=hq != hk)
+        flexf()
+        torch.cuda.synchronize()
+        flex_compile = time.time() - t0
+
+        # Correctness of ours before timing it.
+        with torch.no_grad():
+            ref = flexf().float()
+            err = ((ours().float() - ref).abs().max() / ref.abs().max()).item()
+        fl = 2 * b * hq * l * l * 2 * d * (0.5 if causal != "none" else 1.0)
+        name = (f"{c['dtype']} B{b} Hq{hq} Hkv{hk} L{l} D{d} {causal}"
+                + (f" window={window}" if window else "")
+                + (f" softcap={softcap}" if softcap else ""))
+        for kind, factor in (("fwd", 1.0), ("fwd+bwd", 3.5)):
+            def step(fn):
+                if kind == "fwd":
+                    return lambda: fn()
+                return lambda: torch.autograd.grad(fn(), (q, k, v), do)
+            t = {"ours": ms(step(ours)), "flex": ms(step(flexf))}
+            for bn, be in backends.items():
+                t[bn] = ms(step(sdpa(be))) if sdpa_ok else None
+            peers = [t[p] for p in ("flash", "cudnn", "flex") if t[p]]
+            ratio = min(peers) / t["ours"] if peers and t["ours"] else None
+            cell = lambda x: f"{x:.3f}" if x else "-"
+            print(f"| {name} | {kind} | {cell(t['ours'])} | "
+                  f"{fl * factor / t['ours'] / 1e9:.0f} | {cell(t['flash'])} | "
+                  f"{cell(t['cudnn'])} | {cell(t['flex'])} | "
+                  f"{(f'{ratio:.2f}x' if ratio else '-')} |", flush=True)
+        print(f"|  | check: rel. error vs flex {err:.1e}; flex compile "
+              f"{flex_compile:.1f} s |  |  |  |  |  |  |", flush=True)
+        if err > 2e-2:
+            print(f"bench_op: FAIL: {name}: relative error {err:.2e}")
+            return 1
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("cases")
+    c.add_argument("-o", "--output", required=True)
+    c.add_argument("--chip", default="sm_90a")
+    r = sub.add_parser("run")
+    r.add_argument("cases")
+    a = ap.parse_args()
+    if a.cmd == "cases":
+        Path(a.output).write_text(json.dumps(make_cases(a.chip), indent=1))
+        print(f"bench_op: {len(GRID)} cases in {a.output}")
+        return 0
+    return run(a.cases)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

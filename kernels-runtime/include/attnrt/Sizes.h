@@ -1,0 +1,24 @@
+//===- Sizes.h - the run-time sizes of a launch -----------------*- C++ -*-===//
+//
+// Its own header (no CUDA) because both the manifest code (attnrt_host,
+// which builds without CUDA) and the installed runtime API use it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNRT_SIZES_H
+#define ATTNRT_SIZES_H
+
+#include <cstdint>
+
+namespace attnrt {
+
+/// The run-time sizes of a launch (docs/kernel-manifest.md, "Run-time
+/// sizes"): needed where the manifest has null; 0 where not given. Sizes
+/// the kernels have static are checked against these when given.
+struct RuntimeSizes {
+  int64_t batch = 0, queryLen = 0, keyLen = 0;
+};
+
+} // namespace attnrt
+
+#endif // ATTNRT_SIZES_H

@@ -1,0 +1,181 @@
+//===- RuntimeC.cpp - the C form of the runtime API ----------------------===//
+//
+// Thin wrappers: the opaque C handles are the C++ objects themselves, and a
+// failed Status is kept per thread for attnrt_last_error().
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnrt/RuntimeC.h"
+
+#include "attnrt/Runtime.h"
+
+#include <cuda.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+struct attnrt_library {
+  std::unique_ptr<attnrt::Library> library;
+  std::vector<std::string> names;
+};
+struct attnrt_arguments {
+  attnrt::Arguments args;
+};
+
+namespace {
+
+thread_local std::string lastError;
+
+attnrt_status record(const attnrt::Status &s) {
+  if (!s.ok())
+    lastError = s.message();
+  return attnrt_status(s.code());
+}
+
+attnrt_status inputError(const std::string &message) {
+  return record(attnrt::Status::error(attnrt::StatusCode::Input, message));
+}
+
+const attnrt::KernelSet *cxx(const attnrt_kernel_set *set) {
+  return reinterpret_cast<const attnrt::KernelSet *>(set);
+}
+
+attnrt_status
+setResult(const attnrt::Expected<const attnrt::KernelSet *> &set,
+          const attnrt_kernel_set **out) {
+  if (!set.ok())
+    return record(set.status());
+  *out = reinterpret_cast<const attnrt_kernel_set *>(set.value());
+  return 0;
+}
+
+} // namespace
+
+extern "C" {
+
+const char *attnrt_last_error(void) { return lastError.c_str(); }
+
+int attnrt_api_version(void) { return 1; }
+
+attnrt_status attnrt_library_load(const char *manifest, int device,
+                                  attnrt_library **out) {
+  if (!out)
+    return inputError("attnrt_library_load: null output handle");
+  *out = nullptr;
+  if (!manifest)
+    return inputError("attnrt_library_load: null manifest path");
+  attnrt::LoadOptions options;
+  options.device = device;
+  auto lib = attnrt::Library::load(manifest, options);
+  if (!lib.ok())
+    return record(lib.status());
+  auto handle = std::make_unique<attnrt_library>();
+  handle->names = (*lib)->names();
+  handle->library = std::move(*lib);
+  *out = handle.release();
+  return 0;
+}
+
+void attnrt_library_free(attnrt_library *library) { delete library; }
+
+attnrt_status attnrt_library_find(const attnrt_library *library,
+                                  const char *name,
+                                  const attnrt_kernel_set **out) {
+  if (!library || !name || !out)
+    return inputError("attnrt_library_find: null argument");
+  *out = nullptr;
+  return setResult(library->library->find(name), out);
+}
+
+attnrt_status attnrt_library_forward(const attnrt_library *library,
+                                     const attnrt_kernel_set **out) {
+  if (!library || !out)
+    return inputError("attnrt_library_forward: null argument");
+  *out = nullptr;
+  return setResult(library->library->forward(), out);
+}
+
+attnrt_status attnrt_library_backward(const attnrt_library *library,
+                                      const char *forward,
+                                      const attnrt_kernel_set **out) {
+  if (!library || !out)
+    return inputError("attnrt_library_backward: null argument");
+  *out = nullptr;
+  return setResult(library->library->backward(forward ? forward : ""), out);
+}
+
+const char *attnrt_kernel_set_name(const attnrt_kernel_set *set) {
+  return set ? cxx(set)->name().c_str() : nullptr;
+}
+
+int attnrt_library_num_sets(const attnrt_library *library) {
+  return library ? int(library->names.size()) : 0;
+}
+
+const char *attnrt_library_set_name(const attnrt_library *library,
+                                    int index) {
+  if (!library || index < 0 || index >= int(library->names.size()))
+    return nullptr;
+  return library->names[index].c_str();
+}
+
+attnrt_arguments *attnrt_arguments_new(void) { return new attnrt_arguments; }
+
+void attnrt_arguments_free(attnrt_arguments *args) { delete args; }
+
+attnrt_status attnrt_arguments_set(attnrt_arguments *args, const char *name,
+                                   uint64_t device_pointer) {
+  if (!args || !name)
+    return inputError("attnrt_arguments_set: null argument");
+  args->args.set(name, CUdeviceptr(device_pointer));
+  if (args->args.unknownName() == name)
+    return inputError(std::string("no kernel parameter is called '") + name +
+                      "'");
+  return 0;
+}
+
+void attnrt_arguments_dropout(attnrt_arguments *args, uint64_t seed,
+                              uint64_t offset) {
+  if (args)
+    args->args.dropoutSeed(seed, offset);
+}
+
+void attnrt_arguments_sizes(attnrt_arguments *args, int64_t batch,
+                            int64_t query_len, int64_t key_len) {
+  if (args)
+    args->args.sizes({batch, query_len, key_len});
+}
+
+void attnrt_arguments_offsets(attnrt_arguments *args,
+                              const int32_t *cu_seqlens_q,
+                              const int32_t *cu_seqlens_k, int64_t count) {
+  if (!args || !cu_seqlens_q || !cu_seqlens_k || count < 0)
+    return;
+  args->args.sequenceOffsets(
+      std::vector<int32_t>(cu_seqlens_q, cu_seqlens_q + count),
+      std::vector<int32_t>(cu_seqlens_k, cu_seqlens_k + count));
+}
+
+attnrt_status attnrt_workspace_bytes(const attnrt_kernel_set *set,
+                                     const attnrt_arguments *args,
+                                     uint64_t *bytes) {
+  if (!set || !args || !bytes)
+    return inputError("attnrt_workspace_bytes: null argument");
+  auto n = cxx(set)->workspaceBytes(args->args);
+  if (!n.ok())
+    return record(n.status());
+  *bytes = *n;
+  return 0;
+}
+
+attnrt_status attnrt_launch(const attnrt_kernel_set *set,
+                            const attnrt_arguments *args, void *stream,
+                            uint64_t workspace, uint64_t workspace_bytes) {
+  if (!set || !args)
+    return inputError("attnrt_launch: null argument");
+  return record(cxx(set)->launch(args->args, static_cast<CUstream>(stream),
+                                 CUdeviceptr(workspace), workspace_bytes));
+}
+
+} // extern "C"

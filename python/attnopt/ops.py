@@ -1,0 +1,302 @@
+"""attnopt.attention: the generated kernels as a PyTorch operator.
+
+Two custom operators, registered with torch.library so that they run
+eagerly and under torch.compile without graph breaks:
+
+  attnopt::attention_forward(q, k, v, mask?, ...) -> (output, lse)
+  attnopt::attention_backward(grad_output, q, k, v, output, lse, mask?, ...)
+      -> (grad_query, grad_key, grad_value)
+
+each with a fake (meta) implementation for tracing; the forward's autograd
+formula saves lse and runs the generated backward group. The kernels of a
+problem come from attnopt.compiler (compiled on first use, cached on disk)
+and are loaded once per (problem, device) in this process.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+from typing import Dict, List, Optional, Tuple, Union
+
+import torch
+
+from . import compiler, runtime
+from .problem import AttnoptError, Problem
+
+_DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
+_MASK_DTYPES = {torch.bool: "i1", **_DTYPES}
+
+
+# -- kernels per (problem, device) --------------------------------------------
+
+class _Kernels:
+    def __init__(self, problem: Problem, device: int):
+        entry = compiler.entry_for(problem)
+        self.library = runtime.Library(str(entry / "train.json"), device)
+        self.forward = self.library.forward()
+        self.backward = self.library.backward(self.forward.name)
+        self.workspace_bytes = self.backward.workspace_bytes({})
+
+
+_loaded: Dict[Tuple[Problem, int], _Kernels] = {}
+_loaded_lock = threading.Lock()
+
+
+def _kernels(problem: Problem, device: int) -> _Kernels:
+    key = (problem, device)
+    with _loaded_lock:
+        k = _loaded.get(key)
+        if k is None:
+            k = _loaded[key] = _Kernels(problem, device)
+        return k
+
+
+def _chip(device: torch.device) -> str:
+    major, minor = torch.cuda.get_device_capability(device)
+    if major == 9:
+        return "sm_90a"
+    if major == 8:
+        return "sm_80"
+    raise AttnoptError(
+        f"attnopt: {torch.cuda.get_device_name(device)} is sm_{major}{minor}; "
+        "the kernels are generated for sm_80 (Ampere/Ada) and sm_90a (Hopper)")
+
+
+def _problem(q, k, v, mask, scale, causal, window, softcap, dropout_p,
+             deterministic) -> Problem:
+    b, hq, lq, d = q.shape
+    _, hk, lk, dv = v.shape
+    return Problem(
+        dtype=_DTYPES[q.dtype], batch=b, query_heads=hq, kv_heads=hk,
+        query_len=lq, key_len=lk, head_dim=d, value_dim=dv, scale=scale,
+        causal=causal, window=tuple(window) if window is not None else None,
+        softcap=softcap,
+        mask_dtype=_MASK_DTYPES[mask.dtype] if mask is not None else None,
+        mask_shape=tuple(mask.shape) if mask is not None else None,
+        dropout_p=dropout_p, deterministic=deterministic,
+        chip=_chip(q.device))
+
+
+def _launch(kernel_set, tensors: Dict[str, torch.Tensor], device, seed: int,
+            offset: int, workspace_bytes: int = 0) -> None:
+    with torch.cuda.device(device):
+        stream = torch.cuda.current_stream(device).cuda_stream
+        workspace = None
+        if workspace_bytes:
+            workspace = torch.empty(workspace_bytes, dtype=torch.uint8,
+                                    device=device)
+        kernel_set.launch({n: t.data_ptr() for n, t in tensors.items()},
+                          stream=stream,
+                          workspace=workspace.data_ptr() if workspace is not None else 0,
+                          workspace_bytes=workspace_bytes, seed=seed,
+                          offset=offset)
+
+
+# -- the operators -------------------------------------------------------------
+
+@torch.library.custom_op("attnopt::attention_forward", mutates_args=())
+def attention_forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                      mask: Optional[torch.Tensor], scale: float, causal: str,
+                      window: Optional[List[int]], softcap: Optional[float],
+                      dropout_p: float, seed: int, offset: int,
+                      deterministic: bool) -> Tuple[torch.Tensor, torch.Tensor]:
+    q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
+    mask = mask.contiguous() if mask is not None else None
+    problem = _problem(q, k, v, mask, scale, causal, window, softcap,
+                       dropout_p, deterministic)
+    kernels = _kernels(problem, q.device.index)
+    out = torch.empty(q.shape[:3] + (v.shape[3],), dtype=q.dtype,
+                      device=q.device)
+    lse = torch.empty(q.shape[:3], dtype=torch.float32, device=q.device)
+    tensors = {"query": q, "key": k, "value": v, "output": out, "lse": lse}
+    if mask is not None:
+        tensors["mask"] = mask
+    _launch(kernels.forward, tensors, q.device, seed, offset)
+    return out, lse
+
+
+@attention_forward.register_fake
+def _(q, k, v, mask, scale, causal, window, softcap, dropout_p, seed, offset,
+      deterministic):
+    out = q.new_empty(q.shape[:3] + (v.shape[3],))
+    lse = q.new_empty(q.shape[:3], dtype=torch.float32)
+    return out, lse
+
+
+@torch.library.custom_op("attnopt::attention_backward", mutates_args=())
+def attention_backward(grad_output: torch.Tensor, q: torch.Tensor,
+                       k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
+                       lse: torch.Tensor, mask: Optional[torch.Tensor],
+                       scale: float, causal: str, window: Optional[List[int]],
+                       softcap: Optional[float], dropout_p: float, seed: int,
+                       offset: int, deterministic: bool
+                       ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
+    out, lse = out.contiguous(), lse.contiguous()
+    grad_output = grad_output.to(q.dtype).contiguous()
+    mask = mask.contiguous() if mask is not None else None
+    problem = _problem(q, k, v, mask, scale, causal, window, softcap,
+                       dropout_p, deterministic)
+    kernels = _kernels(problem, q.device.index)
+    dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+    tensors = {"query": q, "key": k, "value": v, "output": out, "lse": lse,
+               "grad_output": grad_output, "grad_query": dq, "grad_key": dk,
+               "grad_value": dv}
+    if mask is not None:
+        tensors["mask"] = mask
+    _launch(kernels.backward, tensors, q.device, seed, offset,
+            kernels.workspace_bytes)
+    return dq, dk, dv
+
+
+@attention_backward.register_fake
+def _(grad_output, q, k, v, out, lse, mask, scale, causal, window, softcap,
+      dropout_p, seed, offset, deterministic):
+    return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+
+
+def _setup_context(ctx, inputs, output):
+    (q, k, v, mask, scale, causal, window, softcap, dropout_p, seed, offset,
+     deterministic) = inputs
+    out, lse = output
+    ctx.save_for_backward(q, k, v, out, lse, mask)
+    ctx.params = (scale, causal, window, softcap, dropout_p, seed, offset,
+                  deterministic)
+
+
+def _backward(ctx, grad_out, grad_lse):
+    q, k, v, out, lse, mask = ctx.saved_tensors
+    dq, dk, dv = attention_backward(grad_out, q, k, v, out, lse, mask,
+                                    *ctx.params)
+    # lse is an auxiliary output: its gradient is not propagated (documented).
+    return dq, dk, dv, None, None, None, None, None, None, None, None, None
+
+
+attention_forward.register_autograd(_backward, setup_context=_setup_context)
+
+
+# -- the user-facing function --------------------------------------------------
+
+def _check_inputs(q, k, v, enable_gqa: bool) -> None:
+    for name, t in (("query", q), ("key", k), ("value", v)):
+        if not isinstance(t, torch.Tensor):
+            raise AttnoptError(f"attnopt.attention: {name} is not a tensor")
+        if t.dim() != 4:
+            raise AttnoptError(
+                f"attnopt.attention: {name} has shape {list(t.shape)}; expected "
+                "rank 4 [batch, heads, length, head_dim]")
+        if t.device.type != "cuda":
+            raise AttnoptError(
+                f"attnopt.attention: {name} is on {t.device}; the kernels run on "
+                "CUDA tensors")
+        if t.dtype not in _DTYPES:
+            raise AttnoptError(
+                f"attnopt.attention: {name} is {t.dtype}; expected float16, "
+                "bfloat16 or float32")
+    if not (q.dtype == k.dtype == v.dtype):
+        raise AttnoptError(
+            f"attnopt.attention: query, key, value dtypes differ ({q.dtype}, "
+            f"{k.dtype}, {v.dtype})")
+    if not (q.device == k.device == v.device):
+        raise AttnoptError(
+            f"attnopt.attention: query, key, value are on different devices "
+            f"({q.device}, {k.device}, {v.device})")
+    b, hq, _, d = q.shape
+    if k.shape[0] != b or v.shape[0] != b:
+        raise AttnoptError(
+            f"attnopt.attention: batch sizes differ: query {b}, key "
+            f"{k.shape[0]}, value {v.shape[0]}")
+    if k.shape[3] != d:
+        raise AttnoptError(
+            f"attnopt.attention: key head dim {k.shape[3]} != query head dim {d}")
+    if k.shape[1] != v.shape[1] or k.shape[2] != v.shape[2]:
+        raise AttnoptError(
+            f"attnopt.attention: key {list(k.shape)} and value {list(v.shape)} "
+            "differ in heads or length")
+    hk = k.shape[1]
+    if hq != hk and not enable_gqa:
+        raise AttnoptError(
+            f"attnopt.attention: {hq} query heads but {hk} key/value heads; pass "
+            "enable_gqa=True for grouped-query attention")
+    if hq % hk:
+        raise AttnoptError(
+            f"attnopt.attention: {hq} query heads are not a multiple of {hk} "
+            "key/value heads")
+
+
+def _normalize_mask(mask: torch.Tensor, q, k) -> torch.Tensor:
+    """The mask as a rank-4 tensor whose broadcast dimensions are size 1
+    (an expanded dimension, stride 0, is narrowed back to 1)."""
+    if mask.device != q.device:
+        raise AttnoptError(
+            f"attnopt.attention: the mask is on {mask.device}, the query on "
+            f"{q.device}")
+    if mask.dtype not in _MASK_DTYPES:
+        raise AttnoptError(
+            f"attnopt.attention: mask dtype {mask.dtype}; expected bool (True "
+            "= attend) or a float additive bias")
+    if mask.requires_grad:
+        raise AttnoptError(
+            "attnopt.attention: the mask requires grad, but the kernels do not "
+            "compute a gradient for it")
+    if mask.dim() > 4:
+        raise AttnoptError(
+            f"attnopt.attention: mask of rank {mask.dim()}; expected at most 4")
+    while mask.dim() < 4:
+        mask = mask.unsqueeze(0)
+    full = (q.shape[0], q.shape[1], q.shape[2], k.shape[2])
+    for dim in range(4):
+        if mask.shape[dim] not in (1, full[dim]):
+            raise AttnoptError(
+                f"attnopt.attention: mask shape {list(mask.shape)} does not "
+                f"broadcast to the scores {list(full)}")
+        if mask.shape[dim] > 1 and mask.stride(dim) == 0:
+            mask = mask.narrow(dim, 0, 1)
+    return mask
+
+
+def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
+              causal: Union[bool, str] = False,
+              window: Optional[Tuple[int, int]] = None,
+              softcap: Optional[float] = None, scale: Optional[float] = None,
+              mask: Optional[torch.Tensor] = None, dropout_p: float = 0.0,
+              dropout_seed: Optional[Tuple[int, int]] = None,
+              enable_gqa: bool = False, deterministic: bool = False,
+              return_lse: bool = False):
+    """Attention of query [B, Hq, Lq, D] over key [B, Hkv, Lk, D] and value
+    [B, Hkv, Lk, Dv] with the generated kernels (docs/python.md).
+
+    causal: False, True (= "top_left", as scaled_dot_product_attention's
+    is_causal), "top_left" or "bottom_right". window: (left, right) relative
+    to the causal diagonal, -1 unbounded. softcap: scores become
+    softcap * tanh(scores / softcap). scale: default 1/sqrt(D). mask: bool
+    (True = attend) or float additive bias, broadcastable to [B, Hq, Lq, Lk]
+    (no gradient). dropout_p with Philox bits from dropout_seed = (seed,
+    offset), drawn from Python's `random` when not given (a graph break under
+    torch.compile: pass it to avoid that). enable_gqa: Hkv may divide Hq.
+    deterministic: a backward without atomics. return_lse: also return the
+    log-sum-exp [B, Hq, Lq] (float32, natural log of the scaled scores).
+    """
+    _check_inputs(query, key, value, enable_gqa)
+    if isinstance(causal, bool):
+        causal = "top_left" if causal else "none"
+    if scale is None:
+        scale = 1.0 / math.sqrt(query.shape[-1])
+    if mask is not None:
+        mask = _normalize_mask(mask, query, key)
+    if window is not None:
+        window = [int(window[0]), int(window[1])]
+        if window == [-1, -1]:
+            window = None
+    seed, offset = 0, 0
+    if dropout_p:
+        seed, offset = dropout_seed if dropout_seed is not None else (
+            random.getrandbits(63), 0)
+    out, lse = attention_forward(query, key, value, mask, float(scale),
+                                 str(causal), window,
+                                 None if softcap is None else float(softcap),
+                                 float(dropout_p), int(seed), int(offset),
+                                 bool(deterministic))
+    return (out, lse) if return_lse else out

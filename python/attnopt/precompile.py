@@ -1,0 +1,61 @@
+"""Compile problems into the cache ahead of time.
+
+    python3 -m attnopt.precompile cases.json [--cache DIR] [--jobs N]
+
+cases.json is a JSON list of Problem fields (attnopt.problem.Problem). Used
+to fill a cache on a machine with attn-compile and copy it to one without
+(a GPU machine that has no LLVM): there, attnopt finds the entries through
+the cache's `compiler-id` file, which names the compiler that wrote them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import sys
+
+from . import compiler
+from .problem import AttnoptError, Problem
+
+
+def problems_from(path: str):
+    with open(path) as f:
+        cases = json.load(f)
+    out = []
+    for c in cases:
+        fields = {k: v for k, v in c.items() if k in Problem.__dataclass_fields__}
+        for k in ("window", "mask_shape"):
+            if fields.get(k) is not None:
+                fields[k] = tuple(fields[k])
+        out.append(Problem(**fields))
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("cases")
+    ap.add_argument("--cache", help="cache directory (else ATTNOPT_CACHE_DIR "
+                    "or ~/.cache/attnopt)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args(argv)
+    if args.cache:
+        os.environ["ATTNOPT_CACHE_DIR"] = args.cache
+    problems = list(dict.fromkeys(problems_from(args.cases)))
+    failed = 0
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = {pool.submit(compiler.entry_for, p): p for p in problems}
+        for fut in concurrent.futures.as_completed(futures):
+            try:
+                print(f"precompile: {fut.result()}")
+            except AttnoptError as e:
+                failed += 1
+                print(f"precompile: FAILED {futures[fut]}: {e}", file=sys.stderr)
+    print(f"precompile: {len(problems) - failed} of {len(problems)} problems "
+          f"in {compiler.cache_dir()}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

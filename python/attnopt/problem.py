@@ -1,0 +1,200 @@
+"""The problem one attention call compiles to, its IR and its cache key.
+
+Plain Python (no torch): a `Problem` names everything that specialises the
+generated kernels (dtype, sizes, GQA, mask shape and type, causal mode,
+window, softcap, scale, dropout, determinism, chip). `train_ir` writes the
+MLIR function that `attn-compile` turns into a forward kernel (saving the
+log-sum-exp) and the backward group that consumes it; `cache_key` hashes the
+problem together with the compiler's identity.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+from typing import Optional, Tuple
+
+DTYPES = ("f16", "bf16", "f32")
+MASK_DTYPES = ("i1", "f16", "bf16", "f32")
+CAUSAL_MODES = ("none", "top_left", "bottom_right")
+CHIPS = ("sm_80", "sm_90a")
+
+
+class AttnoptError(RuntimeError):
+    """An attnopt call that cannot run: the message says why."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Problem:
+    """One attention problem in the attn dialect's terms (docs/semantics.md).
+
+    query [B, Hq, Lq, D], key [B, Hkv, Lk, D], value [B, Hkv, Lk, Dv];
+    mask_shape is the rank-4 shape of the mask as passed (each dimension
+    either the full size or 1), or None.
+    """
+
+    dtype: str
+    batch: int
+    query_heads: int
+    kv_heads: int
+    query_len: int
+    key_len: int
+    head_dim: int
+    value_dim: int
+    scale: float
+    causal: str = "none"
+    window: Optional[Tuple[int, int]] = None
+    softcap: Optional[float] = None
+    mask_dtype: Optional[str] = None
+    mask_shape: Optional[Tuple[int, int, int, int]] = None
+    dropout_p: float = 0.0
+    deterministic: bool = False
+    chip: str = "sm_90a"
+
+    def __post_init__(self):
+        self.check()
+
+    # -- checks -------------------------------------------------------------
+    def check(self) -> None:
+        """Raises AttnoptError naming the first field that is not valid."""
+        if self.dtype not in DTYPES:
+            raise AttnoptError(f"dtype {self.dtype!r}: expected one of {DTYPES}")
+        for name in ("batch", "query_heads", "kv_heads", "query_len",
+                     "key_len", "head_dim", "value_dim"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or v < 1:
+                raise AttnoptError(f"{name} = {v!r}: expected an integer >= 1")
+        if self.query_heads % self.kv_heads:
+            raise AttnoptError(
+                f"{self.query_heads} query heads do not share "
+                f"{self.kv_heads} key/value heads evenly (GQA needs Hq % Hkv == 0)")
+        if not (isinstance(self.scale, float) and math.isfinite(self.scale)):
+            raise AttnoptError(f"scale = {self.scale!r}: expected a finite float")
+        if self.causal not in CAUSAL_MODES:
+            raise AttnoptError(
+                f"causal = {self.causal!r}: expected one of {CAUSAL_MODES}")
+        if self.window is not None:
+            left, right = self.window
+            if left < -1 or right < -1:
+                raise AttnoptError(
+                    f"window = {self.window}: expected (left, right) with each "
+                    "side >= 0, or -1 for unbounded")
+        if self.softcap is not None and not self.softcap > 0:
+            raise AttnoptError(f"softcap = {self.softcap}: expected > 0")
+        if (self.mask_dtype is None) != (self.mask_shape is None):
+            raise AttnoptError("mask_dtype and mask_shape go together")
+        if self.mask_dtype is not None:
+            if self.mask_dtype not in MASK_DTYPES:
+                raise AttnoptError(
+                    f"mask dtype {self.mask_dtype!r}: expected one of {MASK_DTYPES}")
+            full = self.score_shape
+            if len(self.mask_shape) != 4 or any(
+                    m not in (1, f) for m, f in zip(self.mask_shape, full)):
+                raise AttnoptError(
+                    f"mask shape {list(self.mask_shape)} does not broadcast to "
+                    f"the scores {list(full)} (each dimension 1 or the full size)")
+        if not 0.0 <= self.dropout_p < 1.0:
+            raise AttnoptError(f"dropout_p = {self.dropout_p}: expected [0, 1)")
+        if self.chip not in CHIPS:
+            raise AttnoptError(f"chip {self.chip!r}: expected one of {CHIPS}")
+
+    # -- shapes -------------------------------------------------------------
+    @property
+    def score_shape(self) -> Tuple[int, int, int, int]:
+        return (self.batch, self.query_heads, self.query_len, self.key_len)
+
+    def shapes(self) -> dict:
+        """Tensor name -> shape, as the kernels' parameters have them."""
+        b, hq, hk = self.batch, self.query_heads, self.kv_heads
+        lq, lk, d, dv = self.query_len, self.key_len, self.head_dim, self.value_dim
+        s = {
+            "query": (b, hq, lq, d), "key": (b, hk, lk, d),
+            "value": (b, hk, lk, dv), "output": (b, hq, lq, dv),
+            "lse": (b, hq, lq), "grad_output": (b, hq, lq, dv),
+            "grad_query": (b, hq, lq, d), "grad_key": (b, hk, lk, d),
+            "grad_value": (b, hk, lk, dv),
+        }
+        if self.mask_shape is not None:
+            s["mask"] = tuple(self.mask_shape)
+        return s
+
+    # -- IR -----------------------------------------------------------------
+    def _type(self, name: str) -> str:
+        shape = self.shapes()[name]
+        elem = {"lse": "f32", "mask": self.mask_dtype}.get(name, self.dtype)
+        return "tensor<" + "x".join(str(d) for d in shape) + "x" + elem + ">"
+
+    def _attributes(self, grad: bool) -> str:
+        attrs = [f"scale = {_f32(self.scale)} : f32"]
+        if self.causal != "none":
+            attrs.append(f"causal = #attn.causal<{self.causal}>")
+        if self.window is not None:
+            attrs.append(f"window = array<i64: {self.window[0]}, {self.window[1]}>")
+        if self.softcap is not None:
+            attrs.append(f"softcap = {_f32(self.softcap)} : f32")
+        if self.dropout_p:
+            attrs.append(f"dropout_p = {_f32(self.dropout_p)} : f32")
+        if grad and self.deterministic:
+            attrs.append("deterministic")
+        return "{" + ", ".join(attrs) + "}"
+
+    def train_ir(self) -> str:
+        """A function computing the forward (output, lse) and, from them and
+        grad_output, the gradients: attn-compile writes one forward kernel
+        set and the backward set whose "forward" names it."""
+        t = self._type
+        args = [f"%q: {t('query')}", f"%k: {t('key')}", f"%v: {t('value')}",
+                f"%do: {t('grad_output')}"]
+        extra = ""
+        if self.mask_shape is not None:
+            args.append(f"%mask: {t('mask')}")
+            extra += f" mask(%mask : {t('mask')})"
+        if self.dropout_p:
+            args += ["%seed: i64", "%offset: i64"]
+            extra += " rng(%seed, %offset)"
+        ins = f"ins(%q, %k, %v : {t('query')}, {t('key')}, {t('value')})"
+        results = [t("output"), t("lse"), t("grad_query"), t("grad_key"),
+                   t("grad_value")]
+        return (
+            "// Generated by attnopt (python/attnopt/problem.py).\n"
+            f"func.func @train({', '.join(args)})\n"
+            f"    -> ({', '.join(results)}) {{\n"
+            f"  %o, %lse = attn.attention {ins}{extra}\n"
+            f"      {self._attributes(False)}\n"
+            f"      -> {t('output')}, {t('lse')}\n"
+            f"  %dq, %dk, %dv = attn.attention_grad {ins}\n"
+            f"      forward(%o, %lse : {t('output')}, {t('lse')})\n"
+            f"      grad_output(%do : {t('grad_output')}){extra}\n"
+            f"      {self._attributes(True)}\n"
+            f"      -> {t('grad_query')}, {t('grad_key')}, {t('grad_value')}\n"
+            f"  return %o, %lse, %dq, %dk, %dv : {', '.join(results)}\n"
+            "}\n")
+
+    # -- cache --------------------------------------------------------------
+    def as_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["scale"] = _f32(self.scale)
+        if self.softcap is not None:
+            d["softcap"] = _f32(self.softcap)
+        d["dropout_p"] = _f32(self.dropout_p)
+        return d
+
+    def cache_key(self, compiler_identity: str) -> str:
+        """A hex digest of everything that specialises the kernels, the IR
+        format version and the compiler's identity (its content hash)."""
+        text = json.dumps({"format": KEY_FORMAT, "problem": self.as_dict(),
+                           "compiler": compiler_identity}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+#: Bumped whenever train_ir changes what it writes for the same problem.
+KEY_FORMAT = 1
+
+
+def _f32(x: float) -> str:
+    """x rounded to f32, in a form MLIR parses back to the same f32."""
+    import struct
+    (r,) = struct.unpack("f", struct.pack("f", x))
+    return f"{r:.9e}"

@@ -1,0 +1,206 @@
+"""ctypes binding of the runtime library (kernels-runtime, attnrt/RuntimeC.h).
+
+The package calls the C API of libattnopt_runtime.so through ctypes, so it
+has no compiled extension of its own: any Python 3.9+ works, and the same
+library serves C++ programs (AttnOpt::Runtime). No torch here: pointers
+and streams are plain integers.
+
+The library is looked up in $ATTNOPT_RUNTIME_LIB (a file), next to the
+attn-compile that compiles the kernels (<prefix>/lib), then in the
+repository's build directories (a source checkout).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from pathlib import Path
+from typing import Dict, Optional, Sequence
+
+from .problem import AttnoptError
+
+_LIB_NAME = "libattnopt_runtime.so"
+_API_VERSION = 1
+_REPO = Path(__file__).resolve().parents[2]
+
+_lock = threading.Lock()
+_lib: Optional[ctypes.CDLL] = None
+
+
+def _candidates():
+    env = os.environ.get("ATTNOPT_RUNTIME_LIB")
+    if env:
+        yield Path(env)
+        return
+    from .compiler import find_compiler
+    compiler = find_compiler()
+    if compiler is not None:
+        yield compiler.resolve().parent.parent / "lib" / _LIB_NAME
+    yield _REPO / "build" / "lib" / _LIB_NAME
+    yield _REPO / "kernels-runtime" / "build" / _LIB_NAME
+
+
+def library() -> ctypes.CDLL:
+    """The loaded runtime library (loaded once)."""
+    global _lib
+    with _lock:
+        if _lib is None:
+            tried = []
+            for path in _candidates():
+                tried.append(str(path))
+                if path.is_file():
+                    try:
+                        _lib = _declare(ctypes.CDLL(str(path)))
+                    except OSError as e:
+                        # Typically libcuda.so.1: no NVIDIA driver here.
+                        raise AttnoptError(
+                            f"attnopt: cannot load the runtime library {path}: "
+                            f"{e} (is an NVIDIA driver installed?)") from e
+                    break
+            else:
+                raise AttnoptError(
+                    "attnopt: the runtime library libattnopt_runtime.so was "
+                    "not found (set ATTNOPT_RUNTIME_LIB, or build kernels-runtime); "
+                    "looked at: " + ", ".join(tried))
+            version = _lib.attnrt_api_version()
+            if version != _API_VERSION:
+                raise AttnoptError(
+                    f"attnopt: the runtime library has API version {version}, "
+                    f"this package needs {_API_VERSION}")
+        return _lib
+
+
+def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
+    c = ctypes
+    p = c.c_void_p
+    sigs = {
+        "attnrt_last_error": (c.c_char_p, []),
+        "attnrt_api_version": (c.c_int, []),
+        "attnrt_library_load": (c.c_int, [c.c_char_p, c.c_int, c.POINTER(p)]),
+        "attnrt_library_free": (None, [p]),
+        "attnrt_library_find": (c.c_int, [p, c.c_char_p, c.POINTER(p)]),
+        "attnrt_library_forward": (c.c_int, [p, c.POINTER(p)]),
+        "attnrt_library_backward": (c.c_int, [p, c.c_char_p, c.POINTER(p)]),
+        "attnrt_kernel_set_name": (c.c_char_p, [p]),
+        "attnrt_library_num_sets": (c.c_int, [p]),
+        "attnrt_library_set_name": (c.c_char_p, [p, c.c_int]),
+        "attnrt_arguments_new": (p, []),
+        "attnrt_arguments_free": (None, [p]),
+        "attnrt_arguments_set": (c.c_int, [p, c.c_char_p, c.c_uint64]),
+        "attnrt_arguments_dropout": (None, [p, c.c_uint64, c.c_uint64]),
+        "attnrt_arguments_sizes": (None, [p, c.c_int64, c.c_int64, c.c_int64]),
+        "attnrt_arguments_offsets": (
+            None, [p, c.POINTER(c.c_int32), c.POINTER(c.c_int32), c.c_int64]),
+        "attnrt_workspace_bytes": (c.c_int, [p, p, c.POINTER(c.c_uint64)]),
+        "attnrt_launch": (c.c_int, [p, p, p, c.c_uint64, c.c_uint64]),
+    }
+    for name, (res, args) in sigs.items():
+        fn = getattr(lib, name)
+        fn.restype = res
+        fn.argtypes = args
+    return lib
+
+
+class RuntimeFailure(AttnoptError):
+    """A failure reported by the runtime library; `code` is its status
+    (1 CUDA failure, 2 no CUDA driver/GPU, 3 bad input)."""
+
+    def __init__(self, code: int, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+def _check(status: int) -> None:
+    if status != 0:
+        message = library().attnrt_last_error().decode(errors="replace")
+        raise RuntimeFailure(status, "attnopt: " + message)
+
+
+class KernelSet:
+    """A kernel set of a loaded Library (borrowed: valid while it lives)."""
+
+    def __init__(self, owner: "Library", handle: int, name: str):
+        self._owner = owner
+        self._handle = handle
+        self.name = name
+
+    def _arguments(self, tensors: Dict[str, int], seed: int, offset: int):
+        lib = library()
+        args = lib.attnrt_arguments_new()
+        try:
+            for name, ptr in tensors.items():
+                _check(lib.attnrt_arguments_set(args, name.encode(), ptr))
+            lib.attnrt_arguments_dropout(args, seed, offset)
+        except BaseException:
+            lib.attnrt_arguments_free(args)
+            raise
+        return args
+
+    def workspace_bytes(self, tensors: Dict[str, int]) -> int:
+        lib = library()
+        args = self._arguments(tensors, 0, 0)
+        try:
+            n = ctypes.c_uint64()
+            _check(lib.attnrt_workspace_bytes(self._handle, args, ctypes.byref(n)))
+            return n.value
+        finally:
+            lib.attnrt_arguments_free(args)
+
+    def launch(self, tensors: Dict[str, int], stream: int = 0,
+               workspace: int = 0, workspace_bytes: int = 0,
+               seed: int = 0, offset: int = 0) -> None:
+        """Launches the set on `stream` (a CUstream as an integer) with
+        device pointers by parameter name."""
+        lib = library()
+        args = self._arguments(tensors, seed, offset)
+        try:
+            _check(lib.attnrt_launch(self._handle, args, stream or None,
+                                     workspace, workspace_bytes))
+        finally:
+            lib.attnrt_arguments_free(args)
+
+
+class Library:
+    """The kernels of one manifest, loaded on one device."""
+
+    def __init__(self, manifest: str, device: int = 0):
+        lib = library()
+        handle = ctypes.c_void_p()
+        _check(lib.attnrt_library_load(str(manifest).encode(), device,
+                                       ctypes.byref(handle)))
+        self._handle = handle.value
+        self.manifest = str(manifest)
+
+    def __del__(self):
+        if getattr(self, "_handle", None) and _lib is not None:
+            _lib.attnrt_library_free(self._handle)
+            self._handle = None
+
+    def names(self) -> Sequence[str]:
+        lib = library()
+        return [lib.attnrt_library_set_name(self._handle, i).decode()
+                for i in range(lib.attnrt_library_num_sets(self._handle))]
+
+    def _set(self, status: int, handle: ctypes.c_void_p) -> KernelSet:
+        _check(status)
+        name = library().attnrt_kernel_set_name(handle).decode()
+        return KernelSet(self, handle.value, name)
+
+    def find(self, name: str) -> KernelSet:
+        """The set called `name` (a group, or a kernel alone)."""
+        h = ctypes.c_void_p()
+        return self._set(library().attnrt_library_find(
+            self._handle, name.encode(), ctypes.byref(h)), h)
+
+    def forward(self) -> KernelSet:
+        """The only forward set."""
+        h = ctypes.c_void_p()
+        return self._set(library().attnrt_library_forward(
+            self._handle, ctypes.byref(h)), h)
+
+    def backward(self, forward: str = "") -> KernelSet:
+        """The only backward set of forward set `forward` ("" any)."""
+        h = ctypes.c_void_p()
+        return self._set(library().attnrt_library_backward(
+            self._handle, forward.encode(), ctypes.byref(h)), h)

@@ -1,0 +1,217 @@
+"""CPU tests of the attnopt package (no GPU, no torch): problem checks, the
+generated IR (verified by attention-opt), cache keys, compiling into the disk
+cache with attn-compile, and the runtime library's errors through ctypes.
+
+Run by ctest (python-attnopt), which sets ATTNOPT_COMPILER,
+ATTNOPT_ATTENTION_OPT, ATTNOPT_RUNTIME_LIB and LD_LIBRARY_PATH (the CUDA stub
+driver, so that loading reports "no CUDA driver/GPU" on every machine).
+"""
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from attnopt import compiler, runtime  # noqa: E402
+from attnopt.problem import AttnoptError, Problem  # noqa: E402
+
+BASE = dict(dtype="bf16", batch=2, query_heads=8, kv_heads=2, query_len=100,
+            key_len=72, head_dim=64, value_dim=64, scale=0.125)
+
+# Problems covering every feature the IR can carry.
+VARIANTS = [
+    dict(),
+    dict(causal="bottom_right"),
+    dict(causal="top_left", window=(16, 0), softcap=30.0),
+    dict(mask_dtype="i1", mask_shape=(2, 1, 100, 72)),
+    dict(mask_dtype="f32", mask_shape=(1, 8, 1, 72), dtype="f16"),
+    dict(dropout_p=0.1, deterministic=True),
+    dict(head_dim=128, value_dim=64, kv_heads=8),
+    dict(dtype="f32", query_len=1, key_len=1),
+]
+
+
+def problem(**changes):
+    return Problem(**{**BASE, **changes})
+
+
+def env_path(name):
+    """A tool path ctest passes in; without it the test is skipped, unless
+    ATTNOPT_TESTS_STRICT=1 (ctest sets it), where that is a failure."""
+    value = os.environ.get(name)
+    if not value:
+        if os.environ.get("ATTNOPT_TESTS_STRICT") == "1":
+            raise AssertionError(f"{name} is not set")
+        raise unittest.SkipTest(f"{name} is not set (run through ctest)")
+    return Path(value)
+
+
+class ProblemChecks(unittest.TestCase):
+    def expect_error(self, pattern, **changes):
+        with self.assertRaisesRegex(AttnoptError, pattern):
+            problem(**changes)
+
+    def test_rejects_bad_fields(self):
+        self.expect_error("dtype 'f64'", dtype="f64")
+        self.expect_error("query_len = 0", query_len=0)
+        self.expect_error("GQA needs Hq % Hkv == 0", kv_heads=3)
+        self.expect_error("causal = 'yes'", causal="yes")
+        self.expect_error(r"window = \(-2, 0\)", window=(-2, 0))
+        self.expect_error("softcap = 0", softcap=0.0)
+        self.expect_error("does not broadcast",
+                          mask_dtype="i1", mask_shape=(2, 8, 50, 72))
+        self.expect_error("mask_dtype and mask_shape go together",
+                          mask_dtype="i1")
+        self.expect_error("dropout_p = 1.0", dropout_p=1.0)
+        self.expect_error("chip 'sm_75'", chip="sm_75")
+        self.expect_error("scale", scale=float("nan"))
+
+    def test_shapes(self):
+        s = problem(head_dim=128, value_dim=64).shapes()
+        self.assertEqual(s["query"], (2, 8, 100, 128))
+        self.assertEqual(s["key"], (2, 2, 72, 128))
+        self.assertEqual(s["value"], (2, 2, 72, 64))
+        self.assertEqual(s["output"], (2, 8, 100, 64))
+        self.assertEqual(s["lse"], (2, 8, 100))
+
+
+class GeneratedIR(unittest.TestCase):
+    def test_every_variant_verifies(self):
+        opt = env_path("ATTNOPT_ATTENTION_OPT")
+        for v in VARIANTS:
+            p = problem(**v)
+            with self.subTest(variant=v):
+                run = subprocess.run([str(opt), "-"],
+                                     input=p.train_ir(), capture_output=True,
+                                     text=True)
+                self.assertEqual(run.returncode, 0, run.stderr)
+                ir = p.train_ir()
+                self.assertIn("attn.attention ins", ir)
+                self.assertIn("attn.attention_grad ins", ir)
+                self.assertEqual("mask(%mask" in ir, p.mask_shape is not None)
+                self.assertEqual("rng(%seed, %offset)" in ir, p.dropout_p > 0)
+                self.assertEqual("deterministic" in ir, p.deterministic)
+
+    def test_scale_is_exact_f32(self):
+        ir = problem(scale=1 / 3).train_ir()
+        self.assertIn("scale = 3.333333433e-01 : f32", ir)
+
+
+class CacheKeys(unittest.TestCase):
+    def test_stable_and_sensitive_to_every_field(self):
+        base = problem()
+        self.assertEqual(base.cache_key("c1"), problem().cache_key("c1"))
+        self.assertNotEqual(base.cache_key("c1"), base.cache_key("c2"))
+        changes = dict(dtype="f16", batch=3, query_heads=4, kv_heads=1,
+                       query_len=101, key_len=73, head_dim=32, value_dim=32,
+                       scale=0.126, causal="top_left", window=(4, 4),
+                       softcap=5.0, dropout_p=0.5, deterministic=True,
+                       chip="sm_80")
+        keys = {base.cache_key("c")}
+        for field, value in changes.items():
+            keys.add(dataclasses.replace(base, **{field: value}).cache_key("c"))
+        keys.add(problem(mask_dtype="i1", mask_shape=(1, 1, 100, 72)).cache_key("c"))
+        keys.add(problem(mask_dtype="f32", mask_shape=(1, 1, 100, 72)).cache_key("c"))
+        keys.add(problem(mask_dtype="i1", mask_shape=(2, 1, 100, 72)).cache_key("c"))
+        self.assertEqual(len(keys), len(changes) + 4)
+
+
+class Compile(unittest.TestCase):
+    def setUp(self):
+        self.compiler = env_path("ATTNOPT_COMPILER")
+        self.tmp = tempfile.TemporaryDirectory()
+        self.env = mock.patch.dict(os.environ,
+                                   {"ATTNOPT_CACHE_DIR": self.tmp.name})
+        self.env.start()
+
+    def tearDown(self):
+        self.env.stop()
+        self.tmp.cleanup()
+
+    def test_compiles_once_and_manifest_matches_problem(self):
+        p = problem(causal="bottom_right", mask_dtype="i1",
+                    mask_shape=(2, 1, 100, 72))
+        entry = compiler.entry_for(p, self.compiler)
+        manifest = json.loads((entry / "train.json").read_text())
+        forward = [k for k in manifest["kernels"] if k["op"] == "attention"]
+        backward = [k for k in manifest["kernels"] if k["op"] == "attention_grad"]
+        self.assertTrue(forward and backward)
+        shapes = p.shapes()
+        for k in forward + backward:
+            for param in k["params"]:
+                if param["name"] in shapes:
+                    self.assertEqual(tuple(param["shape"]), shapes[param["name"]],
+                                     (k["name"], param["name"]))
+            self.assertEqual(k["causal"], "bottom_right")
+        names = {k["name"] for k in forward} | {k.get("group") for k in forward}
+        self.assertTrue(all(k["forward"] in names for k in backward))
+        self.assertTrue(all(k["has_lse"] for k in forward if k.get("stage") != "split_kv"))
+        # The second request is a cache hit: attn-compile is not run again.
+        with mock.patch.object(compiler.subprocess, "run",
+                               side_effect=AssertionError("recompiled")):
+            self.assertEqual(compiler.entry_for(p, self.compiler), entry)
+        # Nothing half-written is left behind.
+        self.assertEqual(sorted(d.name for d in Path(self.tmp.name).iterdir()),
+                         sorted([entry.name, "compiler-id"]))
+        # A copy of the cache is usable without the compiler.
+        with mock.patch.object(compiler, "find_compiler", return_value=None):
+            self.assertEqual(compiler.entry_for(p), entry)
+
+    def test_missing_compiler_names_the_cache(self):
+        with mock.patch.object(compiler, "find_compiler", return_value=None):
+            with self.assertRaisesRegex(AttnoptError,
+                                        f"attn-compile was not found.*{self.tmp.name}"):
+                compiler.entry_for(problem())
+
+    def test_compiler_error_is_reported_with_the_ir(self):
+        bad = Path(self.tmp.name) / "bad-compiler"
+        bad.write_text("#!/bin/sh\necho 'error: no kernel for this' >&2\nexit 1\n")
+        bad.chmod(0o755)
+        with self.assertRaisesRegex(AttnoptError,
+                                    r"(?s)attn-compile failed \(1\).*train.mlir.*no kernel for this"):
+            compiler.entry_for(problem(), bad)
+
+
+class RuntimeLibrary(unittest.TestCase):
+    def setUp(self):
+        env_path("ATTNOPT_RUNTIME_LIB")
+
+    def test_no_gpu_is_a_clear_error(self):
+        # A real manifest and PTX, so that loading gets as far as the driver
+        # (the stub: "no CUDA driver/GPU", status 2).
+        with tempfile.TemporaryDirectory() as cache, \
+                mock.patch.dict(os.environ, {"ATTNOPT_CACHE_DIR": cache}):
+            entry = compiler.entry_for(problem(), env_path("ATTNOPT_COMPILER"))
+            with self.assertRaises(runtime.RuntimeFailure) as cm:
+                runtime.Library(str(entry / "train.json"))
+        self.assertEqual(cm.exception.code, 2)
+        self.assertIn("no CUDA driver/GPU", str(cm.exception))
+
+    def test_bad_manifest_is_an_input_error(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            f.write("{\"format\": \"attn-kernels-v1\"")
+            f.flush()
+            with self.assertRaises(runtime.RuntimeFailure) as cm:
+                runtime.Library(f.name)
+        self.assertEqual(cm.exception.code, 3)
+        self.assertIn(f.name, str(cm.exception))
+
+    def test_unknown_parameter_name(self):
+        lib = runtime.library()
+        args = lib.attnrt_arguments_new()
+        try:
+            self.assertEqual(lib.attnrt_arguments_set(args, b"querry", 16), 3)
+            self.assertIn(b"'querry'", lib.attnrt_last_error())
+        finally:
+            lib.attnrt_arguments_free(args)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,294 @@
+"""GPU tests of attnopt.attention (needs torch and a GPU; run on the device).
+
+    python3 python/tests/test_gpu.py --cases cases.json [--repeats 3]
+
+For every case of cases.json (tests/gpu_cases.py; compiled beforehand with
+`python3 -m attnopt.precompile cases.json` where attn-compile is):
+  * output, lse and the three gradients against a float64 reference written
+    here from docs/semantics.md (scale, softcap, bias, exclusion, fully
+    masked rows give 0), `--repeats` times with fresh random inputs and
+    NaN-poisoned caching-allocator memory;
+  * the peer: torch.nn.functional.scaled_dot_product_attention in float64
+    (MATH backend) with its gradients, for the cases it can express (no
+    softcap or window, causal none or top-left), rows it leaves finite;
+  * purpose "gradcheck" (f32): directional finite differences of a scalar
+    loss against the analytic gradient;
+  * purpose "compile": the op under torch.compile(fullgraph=True), forward
+    and backward, equal to eager; torch.library.opcheck on the operators.
+Prints one line per case and a summary; exits 1 on any failure.
+"""
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import attnopt  # noqa: E402
+from attnopt import ops  # noqa: E402
+
+DT = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
+MASK_DT = {"i1": torch.bool, **DT}
+# Relative max-norm tolerances (attn-run's: output by dtype, gradients).
+OUT_TOL = {"f32": 1e-5, "f16": 2e-3, "bf16": 8e-3}
+GRAD_TOL = {"f32": 1e-4, "f16": 1e-2, "bf16": 2e-2}
+
+
+def rel_err(x, ref, finite_rows=None):
+    x, ref = x.double(), ref.double()
+    if finite_rows is not None:
+        x, ref = x[finite_rows], ref[finite_rows]
+    if ref.numel() == 0:
+        return 0.0
+    scale = ref.abs().max().item()
+    diff = (x - ref).abs().max().item()
+    return diff / scale if scale > 0 else diff
+
+
+def allowed_positions(c, device):
+    """[Lq, Lk] bool: causal and window (docs/semantics.md §5)."""
+    lq, lk = c["query_len"], c["key_len"]
+    i = torch.arange(lq, device=device)[:, None]
+    j = torch.arange(lk, device=device)[None, :]
+    delta = lk - lq if c["causal"] == "bottom_right" else 0
+    ok = torch.ones(lq, lk, dtype=torch.bool, device=device)
+    if c["causal"] != "none":
+        ok &= j <= i + delta
+    if c.get("window"):
+        left, right = c["window"]
+        if left != -1:
+            ok &= j >= i + delta - left
+        if right != -1:
+            ok &= j <= i + delta + right
+    return ok
+
+
+def reference(c, q, k, v, mask):
+    """float64 output and lse of docs/semantics.md, differentiable."""
+    g = c["query_heads"] // c["kv_heads"]
+    kk = k.repeat_interleave(g, dim=1)
+    vv = v.repeat_interleave(g, dim=1)
+    s = (q @ kk.transpose(-1, -2)) * c["scale"]
+    if c.get("softcap"):
+        s = c["softcap"] * torch.tanh(s / c["softcap"])
+    keep = allowed_positions(c, q.device)[None, None]
+    if mask is not None:
+        if mask.dtype == torch.bool:
+            keep = keep & mask
+        else:
+            s = s + mask.double()
+    s = s.masked_fill(~keep, float("-inf"))
+    m = s.amax(-1, keepdim=True)
+    m_safe = torch.where(torch.isinf(m), torch.zeros_like(m), m)
+    e = torch.exp(s - m_safe)
+    l = e.sum(-1, keepdim=True)
+    p = torch.where(l > 0, e / torch.where(l > 0, l, torch.ones_like(l)),
+                    torch.zeros_like(e))
+    out = p @ vv
+    lse = torch.where(torch.isinf(m), m, m_safe + torch.log(l)).squeeze(-1)
+    return out, lse
+
+
+def make_inputs(c, device, requires_grad=True):
+    dt = DT[c["dtype"]]
+    b, hq, hk = c["batch"], c["query_heads"], c["kv_heads"]
+    lq, lk, d, dv = c["query_len"], c["key_len"], c["head_dim"], c["value_dim"]
+    q = torch.randn(b, hq, lq, d, device=device, dtype=dt)
+    k = torch.randn(b, hk, lk, d, device=device, dtype=dt)
+    v = torch.randn(b, hk, lk, dv, device=device, dtype=dt)
+    mask = None
+    if c.get("mask_dtype"):
+        shape = c["mask_shape"]
+        if c["mask_dtype"] == "i1":
+            mask = torch.rand(shape, device=device) < 0.8
+        else:
+            mask = torch.randn(shape, device=device).to(MASK_DT[c["mask_dtype"]])
+    for t in (q, k, v):
+        t.requires_grad_(requires_grad)
+    return q, k, v, mask
+
+
+def run_ours(c, q, k, v, mask, attention=None):
+    attention = attention or attnopt.attention
+    return attention(q, k, v, causal=c["causal"], window=c.get("window"),
+                     softcap=c.get("softcap"), scale=c["scale"], mask=mask,
+                     enable_gqa=True, deterministic=c.get("deterministic", False),
+                     return_lse=True)
+
+
+def poison_allocator(device):
+    """Fills the caching allocator's free memory with NaN, so that an output
+    element the kernels do not write shows up."""
+    free = torch.cuda.mem_get_info(device)[0]
+    n = min(free // 4 // 2, 1 << 28)
+    junk = torch.full((n,), float("nan"), device=device)
+    del junk
+
+
+def check_case(c, repeats, device, log):
+    failures = []
+    for r in range(repeats):
+        poison_allocator(device)
+        q, k, v, mask = make_inputs(c, device)
+        out, lse = run_ours(c, q, k, v, mask)
+        dout = torch.randn_like(out)
+        dq, dk, dv = torch.autograd.grad(out, (q, k, v), dout)
+        qd, kd, vd = (t.detach().double().requires_grad_() for t in (q, k, v))
+        ref_out, ref_lse = reference(c, qd, kd, vd, mask)
+        rdq, rdk, rdv = torch.autograd.grad(ref_out, (qd, kd, vd), dout.double())
+        errs = {"out": rel_err(out, ref_out)}
+        finite = torch.isfinite(ref_lse)
+        errs["lse"] = rel_err(lse[finite], ref_lse[finite]) if finite.any() else 0.0
+        lse_ok = bool((torch.isinf(lse) == torch.isinf(ref_lse)).all())
+        for name, a, b in (("dq", dq, rdq), ("dk", dk, rdk), ("dv", dv, rdv)):
+            errs[name] = rel_err(a, b)
+        nan = any(not torch.isfinite(t).all() for t in (out, dq, dk, dv))
+        tol_o, tol_g = OUT_TOL[c["dtype"]], GRAD_TOL[c["dtype"]]
+        bad = [n for n, e in errs.items()
+               if e > (tol_o if n in ("out", "lse") else tol_g)]
+        if nan:
+            bad.append("non-finite output")
+        if not lse_ok:
+            bad.append("lse -inf rows differ")
+        peer = peer_errors(c, q, k, v, mask, out, (dq, dk, dv), dout)
+        for n, e in peer.items():
+            if e > (tol_o if n == "sdpa_out" else tol_g):
+                bad.append(n)
+        line = " ".join(f"{n} {e:.2e}" for n, e in {**errs, **peer}.items())
+        log(f"  run {r}: {line}" + (f"  FAIL: {', '.join(bad)}" if bad else ""))
+        if bad:
+            failures.append(f"run {r}: {', '.join(bad)}")
+    return failures
+
+
+def peer_errors(c, q, k, v, mask, out, grads, dout):
+    """Against SDPA in float64 (MATH backend), where SDPA can express the
+    case; rows SDPA leaves NaN (fully masked) are not compared."""
+    if c.get("softcap") or c.get("window") or c["causal"] == "bottom_right":
+        return {}
+    if c["causal"] == "top_left" and mask is not None:
+        return {}  # SDPA takes is_causal or attn_mask, not both
+    qd, kd, vd = (t.detach().double().requires_grad_() for t in (q, k, v))
+    attn_mask = mask if mask is None or mask.dtype == torch.bool else mask.double()
+    with torch.nn.attention.sdpa_kernel(torch.nn.attention.SDPBackend.MATH):
+        ref = F.scaled_dot_product_attention(
+            qd, kd, vd, attn_mask=attn_mask, is_causal=c["causal"] == "top_left",
+            scale=c["scale"], enable_gqa=True)
+    rows = torch.isfinite(ref).all(-1)
+    if not rows.any():
+        return {}
+    rg = torch.autograd.grad(ref, (qd, kd, vd), dout.double().masked_fill(
+        ~rows[..., None], 0))
+    errs = {"sdpa_out": rel_err(out, ref, rows)}
+    if rows.all():
+        for n, a, b in zip(("sdpa_dq", "sdpa_dk", "sdpa_dv"), grads, rg):
+            errs[n] = rel_err(a, b)
+    return errs
+
+
+def gradcheck(c, device, log):
+    """Directional finite differences of L = <out, w> for the f32 kernels."""
+    q, k, v, mask = make_inputs(c, device)
+    out = run_ours(c, q, k, v, mask)[0]
+    w = torch.randn_like(out)
+    grads = torch.autograd.grad((out * w).sum(), (q, k, v))
+    failures = []
+    for name, x, gx in zip(("q", "k", "v"), (q, k, v), grads):
+        u = torch.randn_like(x)
+        eps = 1e-2
+        with torch.no_grad():
+            xs = [t.detach().clone() for t in (q, k, v)]
+            idx = ("q", "k", "v").index(name)
+            xs[idx] = x.detach() + eps * u
+            lp = (run_ours(c, *xs, mask)[0].double() * w).sum()
+            xs[idx] = x.detach() - eps * u
+            lm = (run_ours(c, *xs, mask)[0].double() * w).sum()
+        fd = ((lp - lm) / (2 * eps)).item()
+        an = (gx.double() * u).sum().item()
+        err = abs(fd - an) / max(abs(an), 1e-6)
+        log(f"  gradcheck d{name}: finite difference {fd:.6g}, analytic "
+            f"{an:.6g}, relative {err:.2e}")
+        if err > 2e-3:
+            failures.append(f"gradcheck d{name} {err:.2e}")
+    return failures
+
+
+def compile_check(c, device, log):
+    failures = []
+    q, k, v, mask = make_inputs(c, device)
+    dout = torch.randn(q.shape[:3] + (v.shape[3],), device=device, dtype=q.dtype)
+
+    def step(q, k, v):
+        out, lse = run_ours(c, q, k, v, mask)
+        return out, lse
+
+    t0 = time.time()
+    compiled = torch.compile(step, fullgraph=True)
+    out_c, lse_c = compiled(q, k, v)
+    g_c = torch.autograd.grad(out_c, (q, k, v), dout)
+    log(f"  torch.compile(fullgraph=True): compiled and ran in "
+        f"{time.time() - t0:.1f} s")
+    out_e, lse_e = step(q, k, v)
+    g_e = torch.autograd.grad(out_e, (q, k, v), dout)
+    same = torch.equal(out_c, out_e) and torch.equal(lse_c, lse_e)
+    # dQ may be accumulated with atomics: equal up to the addition order.
+    gerr = max(rel_err(a, b) for a, b in zip(g_c, g_e))
+    log(f"  compiled vs eager: output identical {same}, gradients {gerr:.2e}")
+    if not same or gerr > GRAD_TOL[c["dtype"]]:
+        failures.append("torch.compile differs from eager")
+    args = (q.detach().requires_grad_(), k.detach().requires_grad_(),
+            v.detach().requires_grad_(), None, c["scale"], c["causal"], None,
+            None, 0.0, 0, 0, False)
+    result = torch.library.opcheck(ops.attention_forward, args)
+    log(f"  opcheck attention_forward: {result}")
+    if any(v != "SUCCESS" for v in result.values()):
+        failures.append("opcheck")
+    return failures
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cases", required=True)
+    ap.add_argument("--repeats", type=int, default=3)
+    a = ap.parse_args()
+    device = torch.device("cuda", torch.cuda.current_device())
+    torch.manual_seed(int.from_bytes(__import__("os").urandom(4), "little"))
+    cases = json.loads(Path(a.cases).read_text())
+    print(f"test_gpu: {torch.cuda.get_device_name(device)}, torch "
+          f"{torch.__version__}, {len(cases)} cases")
+    failed = []
+    for i, c in enumerate(cases):
+        desc = (f"case {i}: {c['dtype']} B{c['batch']} Hq{c['query_heads']} "
+                f"Hkv{c['kv_heads']} Lq{c['query_len']} Lk{c['key_len']} "
+                f"D{c['head_dim']} Dv{c['value_dim']} causal={c['causal']}"
+                + (f" window={c['window']}" if c.get("window") else "")
+                + (f" softcap={c['softcap']}" if c.get("softcap") else "")
+                + (f" mask={c['mask_dtype']}{c['mask_shape']}" if c.get("mask_dtype") else "")
+                + (" deterministic" if c.get("deterministic") else ""))
+        print(desc, flush=True)
+        lines = []
+        try:
+            f = check_case(c, a.repeats, device, lines.append)
+            if c.get("purpose") == "gradcheck":
+                f += gradcheck(c, device, lines.append)
+            if c.get("purpose") == "compile":
+                f += compile_check(c, device, lines.append)
+        except Exception as e:  # a failure of this case, not of the run
+            f = [f"{type(e).__name__}: {e}"]
+        print("\n".join(lines))
+        print(f"  {'FAIL: ' + '; '.join(f) if f else 'PASS'}", flush=True)
+        if f:
+            failed.append(i)
+    print(f"test_gpu: {len(cases) - len(failed)} of {len(cases)} cases passed"
+          + (f"; failed: {failed}" if failed else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
