@@ -15,6 +15,7 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -142,20 +143,26 @@ int main(int argc, char **argv) {
   }
   args.dropoutSeed(1234, 0);
 
+  // The scratch of a split-KV forward group and of the backward group: the
+  // caller's, any content. One buffer serves both, as they run one after
+  // the other on one stream.
+  auto fwdBytes = (*fwd)->workspaceBytes(args);
+  if (!fwdBytes.ok())
+    return fail(fwdBytes.status());
+  auto bwdBytes = (*bwd)->workspaceBytes(args);
+  if (!bwdBytes.ok())
+    return fail(bwdBytes.status());
+  uint64_t wsBytes = std::max(*fwdBytes, *bwdBytes);
+  CUdeviceptr workspace = 0;
+  if (wsBytes)
+    CHECK_CU(cuMemAlloc(&workspace, wsBytes));
+
   CUstream stream = nullptr;
   CHECK_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-  attnrt::Status s = (*fwd)->launch(args, stream);
+  attnrt::Status s = (*fwd)->launch(args, stream, workspace, wsBytes);
   if (!s.ok())
     return fail(s);
-
-  // The backward group's scratch: the caller's, any content.
-  auto wsBytes = (*bwd)->workspaceBytes(args);
-  if (!wsBytes.ok())
-    return fail(wsBytes.status());
-  CUdeviceptr workspace = 0;
-  if (*wsBytes)
-    CHECK_CU(cuMemAlloc(&workspace, *wsBytes));
-  s = (*bwd)->launch(args, stream, workspace, *wsBytes);
+  s = (*bwd)->launch(args, stream, workspace, wsBytes);
   if (!s.ok())
     return fail(s);
   CHECK_CU(cuStreamSynchronize(stream));

@@ -37,7 +37,10 @@ class _Kernels:
         self.library = runtime.Library(str(entry / "train.json"), device)
         self.forward = self.library.forward()
         self.backward = self.library.backward(self.forward.name)
-        self.workspace_bytes = self.backward.workspace_bytes({})
+        # A split-KV forward group and a backward group share f32 scratch
+        # between their stages; a forward kernel alone needs none.
+        self.forward_workspace = self.forward.workspace_bytes({})
+        self.backward_workspace = self.backward.workspace_bytes({})
 
 
 _loaded: Dict[Tuple[Problem, int], _Kernels] = {}
@@ -113,7 +116,8 @@ def attention_forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
     tensors = {"query": q, "key": k, "value": v, "output": out, "lse": lse}
     if mask is not None:
         tensors["mask"] = mask
-    _launch(kernels.forward, tensors, q.device, seed, offset)
+    _launch(kernels.forward, tensors, q.device, seed, offset,
+            kernels.forward_workspace)
     return out, lse
 
 
@@ -147,7 +151,7 @@ def attention_backward(grad_output: torch.Tensor, q: torch.Tensor,
     if mask is not None:
         tensors["mask"] = mask
     _launch(kernels.backward, tensors, q.device, seed, offset,
-            kernels.workspace_bytes)
+            kernels.backward_workspace)
     return dq, dk, dv
 
 

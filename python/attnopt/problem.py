@@ -54,6 +54,12 @@ class Problem:
     chip: str = "sm_90a"
 
     def __post_init__(self):
+        # One spelling per problem: a window unbounded on both sides is no
+        # window (docs/semantics.md §5), so both share one cache entry.
+        if self.window is not None and tuple(self.window) == (-1, -1):
+            object.__setattr__(self, "window", None)
+        elif self.window is not None:
+            object.__setattr__(self, "window", tuple(self.window))
         self.check()
 
     # -- checks -------------------------------------------------------------

@@ -73,6 +73,10 @@ class ProblemChecks(unittest.TestCase):
         self.expect_error("chip 'sm_75'", chip="sm_75")
         self.expect_error("scale", scale=float("nan"))
 
+    def test_unbounded_window_is_no_window(self):
+        self.assertEqual(problem(window=(-1, -1)), problem())
+        self.assertEqual(problem(window=[3, 0]).window, (3, 0))
+
     def test_shapes(self):
         s = problem(head_dim=128, value_dim=64).shapes()
         self.assertEqual(s["query"], (2, 8, 100, 128))
