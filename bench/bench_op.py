@@ -8,7 +8,10 @@ process, interleaved case by case.
     python3 -m attnopt.precompile cases.json --cache DIR   # here: compile them
     ATTNOPT_CACHE_DIR=DIR python3 bench/bench_op.py run cases.json   # on the GPU
 
-Each case is timed as a forward (ours returns lse too; SDPA's backends do
+Each case is timed twice by each timer: do_bench (every call from Python,
+as a user calls it: host overhead included) and do_bench_cudagraph (the
+same calls replayed from a CUDA graph: GPU time only). Each case is timed
+as a forward (ours returns lse too; SDPA's backends do
 not expose it) and as forward + backward (autograd.grad of q, k, v with one
 grad_output for everyone). FlexAttention (torch.compile'd once per case,
 compile time reported separately) runs every case; it is the only peer for
@@ -66,7 +69,11 @@ def run(cases_path):
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
     from torch.nn.attention.flex_attention import create_block_mask, flex_attention
-    from triton.testing import do_bench
+    from triton.testing import do_bench, do_bench_cudagraph
+
+    # One compiled flex_attention serves every case: let it recompile.
+    torch._dynamo.config.recompile_limit = 1000
+    torch._dynamo.config.accumulated_recompile_limit = 10000
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
     import attnopt
@@ -82,6 +89,15 @@ def run(cases_path):
         except Exception:  # the backend refuses the case
             return None
         return do_bench(fn, warmup=25, rep=200, return_mode="median")
+
+    def ms_graph(fn):
+        """The same calls replayed from a CUDA graph: GPU time without the
+        host's launch overhead (None where capture fails)."""
+        try:
+            fn()
+            return do_bench_cudagraph(fn, rep=200, return_mode="median")
+        except Exception:
+            return None
 
     print(f"bench_op: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"{time.strftime('%Y-%m-%d')}")
@@ -149,16 +165,18 @@ def run(cases_path):
                 if kind == "fwd":
                     return lambda: fn()
                 return lambda: torch.autograd.grad(fn(), (q, k, v), do)
-            t = {"ours": ms(step(ours)), "flex": ms(step(flexf))}
-            for bn, be in backends.items():
-                t[bn] = ms(step(sdpa(be))) if sdpa_ok else None
-            peers = [t[p] for p in ("flash", "cudnn", "flex") if t[p]]
-            ratio = min(peers) / t["ours"] if peers and t["ours"] else None
-            cell = lambda x: f"{x:.3f}" if x else "-"
-            print(f"| {name} | {kind} | {cell(t['ours'])} | "
-                  f"{fl * factor / t['ours'] / 1e9:.0f} | {cell(t['flash'])} | "
-                  f"{cell(t['cudnn'])} | {cell(t['flex'])} | "
-                  f"{(f'{ratio:.2f}x' if ratio else '-')} |", flush=True)
+            for timer, label in ((ms, kind), (ms_graph, kind + " graph")):
+                t = {"ours": timer(step(ours)), "flex": timer(step(flexf))}
+                for bn, be in backends.items():
+                    t[bn] = timer(step(sdpa(be))) if sdpa_ok else None
+                peers = [t[p] for p in ("flash", "cudnn", "flex") if t[p]]
+                ratio = min(peers) / t["ours"] if peers and t["ours"] else None
+                cell = lambda x: f"{x:.3f}" if x else "-"
+                tf = f"{fl * factor / t['ours'] / 1e9:.0f}" if t["ours"] else "-"
+                print(f"| {name} | {label} | {cell(t['ours'])} | {tf} | "
+                      f"{cell(t['flash'])} | {cell(t['cudnn'])} | "
+                      f"{cell(t['flex'])} | "
+                      f"{(f'{ratio:.2f}x' if ratio else '-')} |", flush=True)
         print(f"|  | check: rel. error vs flex {err:.1e}; flex compile "
               f"{flex_compile:.1f} s |  |  |  |  |  |  |", flush=True)
         if err > 2e-2:

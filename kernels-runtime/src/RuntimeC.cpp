@@ -178,4 +178,23 @@ attnrt_status attnrt_launch(const attnrt_kernel_set *set,
                                  CUdeviceptr(workspace), workspace_bytes));
 }
 
+attnrt_status attnrt_launch_pointers(const attnrt_kernel_set *set, int count,
+                                     const char *const *names,
+                                     const uint64_t *device_pointers,
+                                     uint64_t seed, uint64_t offset,
+                                     void *stream, uint64_t workspace,
+                                     uint64_t workspace_bytes) {
+  if (!set || count < 0 || (count && (!names || !device_pointers)))
+    return inputError("attnrt_launch_pointers: null argument");
+  attnrt::Arguments args;
+  for (int i = 0; i < count; ++i) {
+    if (!names[i])
+      return inputError("attnrt_launch_pointers: null name");
+    args.set(names[i], CUdeviceptr(device_pointers[i]));
+  }
+  args.dropoutSeed(seed, offset);
+  return record(cxx(set)->launch(args, static_cast<CUstream>(stream),
+                                 CUdeviceptr(workspace), workspace_bytes));
+}
+
 } // extern "C"

@@ -84,17 +84,36 @@ def _problem(q, k, v, mask, scale, causal, window, softcap, dropout_p,
 
 def _launch(kernel_set, tensors: Dict[str, torch.Tensor], device, seed: int,
             offset: int, workspace_bytes: int = 0) -> None:
-    with torch.cuda.device(device):
-        stream = torch.cuda.current_stream(device).cuda_stream
-        workspace = None
-        if workspace_bytes:
-            workspace = torch.empty(workspace_bytes, dtype=torch.uint8,
-                                    device=device)
-        kernel_set.launch({n: t.data_ptr() for n, t in tensors.items()},
-                          stream=stream,
-                          workspace=workspace.data_ptr() if workspace is not None else 0,
-                          workspace_bytes=workspace_bytes, seed=seed,
-                          offset=offset)
+    # The current stream of the tensors' device; the runtime makes the
+    # device's primary context current for the launch if needed.
+    stream = torch.cuda.current_stream(device).cuda_stream
+    workspace = None
+    if workspace_bytes:
+        workspace = torch.empty(workspace_bytes, dtype=torch.uint8,
+                                device=device)
+    kernel_set.launch({n: t.data_ptr() for n, t in tensors.items()},
+                      stream=stream,
+                      workspace=workspace.data_ptr() if workspace is not None else 0,
+                      workspace_bytes=workspace_bytes, seed=seed, offset=offset)
+
+
+def _kernels_for(q, k, v, mask, scale, causal, window, softcap, dropout_p,
+                 deterministic) -> "_Kernels":
+    """The loaded kernels of a call, found by a tuple of the call's
+    specializing values (a Problem is built only on a miss)."""
+    key = (q.shape, k.shape, v.shape, q.dtype, q.device.index,
+           None if mask is None else (mask.shape, mask.dtype), scale, causal,
+           None if window is None else tuple(window), softcap, dropout_p,
+           deterministic)
+    found = _by_call.get(key)
+    if found is None:
+        problem = _problem(q, k, v, mask, scale, causal, window, softcap,
+                           dropout_p, deterministic)
+        found = _by_call[key] = _kernels(problem, q.device.index)
+    return found
+
+
+_by_call: Dict[tuple, "_Kernels"] = {}
 
 
 # -- the operators -------------------------------------------------------------
@@ -107,9 +126,8 @@ def attention_forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                       deterministic: bool) -> Tuple[torch.Tensor, torch.Tensor]:
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
     mask = mask.contiguous() if mask is not None else None
-    problem = _problem(q, k, v, mask, scale, causal, window, softcap,
-                       dropout_p, deterministic)
-    kernels = _kernels(problem, q.device.index)
+    kernels = _kernels_for(q, k, v, mask, scale, causal, window, softcap,
+                           dropout_p, deterministic)
     out = torch.empty(q.shape[:3] + (v.shape[3],), dtype=q.dtype,
                       device=q.device)
     lse = torch.empty(q.shape[:3], dtype=torch.float32, device=q.device)
@@ -141,9 +159,8 @@ def attention_backward(grad_output: torch.Tensor, q: torch.Tensor,
     out, lse = out.contiguous(), lse.contiguous()
     grad_output = grad_output.to(q.dtype).contiguous()
     mask = mask.contiguous() if mask is not None else None
-    problem = _problem(q, k, v, mask, scale, causal, window, softcap,
-                       dropout_p, deterministic)
-    kernels = _kernels(problem, q.device.index)
+    kernels = _kernels_for(q, k, v, mask, scale, causal, window, softcap,
+                           dropout_p, deterministic)
     dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
     tensors = {"query": q, "key": k, "value": v, "output": out, "lse": lse,
                "grad_output": grad_output, "grad_query": dq, "grad_key": dk,

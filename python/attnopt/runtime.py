@@ -13,6 +13,7 @@ repository's build directories (a source checkout).
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import threading
 from pathlib import Path
@@ -94,6 +95,9 @@ def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
             None, [p, c.POINTER(c.c_int32), c.POINTER(c.c_int32), c.c_int64]),
         "attnrt_workspace_bytes": (c.c_int, [p, p, c.POINTER(c.c_uint64)]),
         "attnrt_launch": (c.c_int, [p, p, p, c.c_uint64, c.c_uint64]),
+        "attnrt_launch_pointers": (
+            c.c_int, [p, c.c_int, c.POINTER(c.c_char_p), c.POINTER(c.c_uint64),
+                      c.c_uint64, c.c_uint64, p, c.c_uint64, c.c_uint64]),
     }
     for name, (res, args) in sigs.items():
         fn = getattr(lib, name)
@@ -115,6 +119,12 @@ def _check(status: int) -> None:
     if status != 0:
         message = library().attnrt_last_error().decode(errors="replace")
         raise RuntimeFailure(status, "attnopt: " + message)
+
+
+@functools.lru_cache(maxsize=256)
+def _names_array(names):
+    """The C array of parameter names (built once per tuple of names)."""
+    return (ctypes.c_char_p * len(names))(*(n.encode() for n in names))
 
 
 class KernelSet:
@@ -151,14 +161,12 @@ class KernelSet:
                workspace: int = 0, workspace_bytes: int = 0,
                seed: int = 0, offset: int = 0) -> None:
         """Launches the set on `stream` (a CUstream as an integer) with
-        device pointers by parameter name."""
-        lib = library()
-        args = self._arguments(tensors, seed, offset)
-        try:
-            _check(lib.attnrt_launch(self._handle, args, stream or None,
-                                     workspace, workspace_bytes))
-        finally:
-            lib.attnrt_arguments_free(args)
+        device pointers by parameter name: one foreign call."""
+        names = _names_array(tuple(tensors))
+        ptrs = (ctypes.c_uint64 * len(names))(*tensors.values())
+        _check(library().attnrt_launch_pointers(
+            self._handle, len(names), names, ptrs, seed, offset,
+            stream or None, workspace, workspace_bytes))
 
 
 class Library:

@@ -85,6 +85,14 @@ ATTNRT_C_API attnrt_status attnrt_launch(const attnrt_kernel_set *set,
                                          void *stream, uint64_t workspace,
                                          uint64_t workspace_bytes);
 
+/* attnrt_launch with the arguments given at once (one call for callers
+   with a high per-call cost, as ctypes): `count` tensors by name and device
+   pointer, the dropout seed and offset; no run-time sizes or offsets. */
+ATTNRT_C_API attnrt_status attnrt_launch_pointers(
+    const attnrt_kernel_set *set, int count, const char *const *names,
+    const uint64_t *device_pointers, uint64_t seed, uint64_t offset,
+    void *stream, uint64_t workspace, uint64_t workspace_bytes);
+
 #ifdef __cplusplus
 }
 #endif
