@@ -185,6 +185,59 @@ def run(cases_path):
     return 0
 
 
+def overhead(cases_path):
+    """Host cost per call of ours and of SDPA's cuDNN backend on the
+    smallest case (200 calls back to back, one synchronization), and a
+    cProfile of ours."""
+    import cProfile
+    import pstats
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+    import attnopt
+
+    dt = {"f16": torch.float16, "bf16": torch.bfloat16}
+    cases = json.loads(Path(cases_path).read_text())
+    c = min(cases, key=lambda c: c["batch"] * c["query_heads"] * c["query_len"] ** 2 * c["head_dim"])
+    q = torch.randn(c["batch"], c["query_heads"], c["query_len"], c["head_dim"],
+                    device="cuda", dtype=dt[c["dtype"]], requires_grad=True)
+    k = torch.randn(c["batch"], c["kv_heads"], c["key_len"], c["head_dim"],
+                    device="cuda", dtype=q.dtype, requires_grad=True)
+    v = torch.randn_like(k, requires_grad=True)
+    calls = {
+        "ours": lambda: attnopt.attention(q, k, v, scale=c["scale"], enable_gqa=True),
+        "cudnn": lambda: sdpa_cudnn(),
+    }
+
+    def sdpa_cudnn():
+        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+            return F.scaled_dot_product_attention(q, k, v, scale=c["scale"])
+
+    for grad in (False, True):
+        with torch.set_grad_enabled(grad):
+            for name, fn in calls.items():
+                fn()
+                torch.cuda.synchronize()
+                t0 = time.perf_counter()
+                for _ in range(200):
+                    fn()
+                t1 = time.perf_counter()
+                torch.cuda.synchronize()
+                t2 = time.perf_counter()
+                print(f"overhead: {name} grad={grad}: {1e6 * (t1 - t0) / 200:.1f} us "
+                      f"host per call, {1e6 * (t2 - t0) / 200:.1f} us per call "
+                      "with the GPU")
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(200):
+        calls["ours"]()
+    prof.disable()
+    torch.cuda.synchronize()
+    pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -193,7 +246,11 @@ def main():
     c.add_argument("--chip", default="sm_90a")
     r = sub.add_parser("run")
     r.add_argument("cases")
+    o = sub.add_parser("overhead")
+    o.add_argument("cases")
     a = ap.parse_args()
+    if a.cmd == "overhead":
+        return overhead(a.cases)
     if a.cmd == "cases":
         Path(a.output).write_text(json.dumps(make_cases(a.chip), indent=1))
         print(f"bench_op: {len(GRID)} cases in {a.output}")

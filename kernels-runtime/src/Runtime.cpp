@@ -253,12 +253,15 @@ Status KernelSet::Impl::fillParams(const Plan &plan, size_t member,
       ptr = workspace + uint64_t(plan.workspaceOffsets[member][i]);
     } else {
       ptr = args.pointer(tensorIndex(p.name));
-      std::string what = "'" + p.name + "' " + formatShape(p.shape) + " " +
-                         dtypeName(p.dtype);
+      // The message is built only on an error: launching allocates nothing.
+      auto what = [&] {
+        return "'" + p.name + "' " + formatShape(p.shape) + " " +
+               dtypeName(p.dtype);
+      };
       if (!ptr)
-        return inputError(where() + ": no device pointer for " + what);
+        return inputError(where() + ": no device pointer for " + what());
       if (ptr % kTensorAlignment)
-        return inputError(where() + ": the device pointer for " + what +
+        return inputError(where() + ": the device pointer for " + what() +
                           " is not " + std::to_string(kTensorAlignment) +
                           "-byte aligned");
     }

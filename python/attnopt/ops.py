@@ -82,11 +82,21 @@ def _problem(q, k, v, mask, scale, causal, window, softcap, dropout_p,
         chip=_chip(q.device))
 
 
+def _raw_stream(index: int) -> int:
+    """The current CUDA stream of device `index` as an integer, without
+    building a torch.cuda.Stream object (the private call is what
+    torch.compile's generated code uses; the public one is the fallback)."""
+    get = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if get is not None:
+        return get(index)
+    return torch.cuda.current_stream(index).cuda_stream
+
+
 def _launch(kernel_set, tensors: Dict[str, torch.Tensor], device, seed: int,
             offset: int, workspace_bytes: int = 0) -> None:
     # The current stream of the tensors' device; the runtime makes the
     # device's primary context current for the launch if needed.
-    stream = torch.cuda.current_stream(device).cuda_stream
+    stream = _raw_stream(device.index)
     workspace = None
     if workspace_bytes:
         workspace = torch.empty(workspace_bytes, dtype=torch.uint8,
