@@ -56,7 +56,9 @@ def draw_case(rng: random.Random, chip: str) -> dict:
 
 def fixed_cases(chip: str) -> list:
     """Cases every run has: an f32 one for the finite-difference gradient
-    check (the exact CUDA-core kernels), and one for torch.compile."""
+    check (the exact CUDA-core kernels), one for torch.compile, and an f32
+    one with dropout (its own checks: the bits are the op's Philox stream,
+    which no peer shares)."""
     return [
         dict(dtype="f32", batch=1, query_heads=2, kv_heads=1, query_len=37,
              key_len=45, head_dim=32, value_dim=32,
@@ -65,6 +67,10 @@ def fixed_cases(chip: str) -> list:
         dict(dtype="bf16", batch=2, query_heads=4, kv_heads=2, query_len=256,
              key_len=256, head_dim=64, value_dim=64, scale=0.125, chip=chip,
              causal="top_left", purpose="compile"),
+        dict(dtype="f32", batch=1, query_heads=2, kv_heads=2, query_len=40,
+             key_len=56, head_dim=32, value_dim=32,
+             scale=float(_f32(1 / math.sqrt(32))), chip=chip, causal="none",
+             dropout_p=0.25, purpose="dropout"),
     ]
 
 

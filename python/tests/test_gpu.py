@@ -13,6 +13,8 @@ For every case of cases.json (tests/gpu_cases.py; compiled beforehand with
     softcap or window, causal none or top-left), rows it leaves finite;
   * purpose "gradcheck" (f32): directional finite differences of a scalar
     loss against the analytic gradient;
+  * purpose "dropout" (f32): same seed same bits, the mean over seeds is
+    the output without dropout, lse unchanged, finite differences;
   * purpose "compile": the op under torch.compile(fullgraph=True), forward
     and backward, equal to eager; torch.library.opcheck on the operators.
 Prints one line per case and a summary; exits 1 on any failure.
@@ -114,12 +116,12 @@ def make_inputs(c, device, requires_grad=True):
     return q, k, v, mask
 
 
-def run_ours(c, q, k, v, mask, attention=None):
-    attention = attention or attnopt.attention
-    return attention(q, k, v, causal=c["causal"], window=c.get("window"),
-                     softcap=c.get("softcap"), scale=c["scale"], mask=mask,
-                     enable_gqa=True, deterministic=c.get("deterministic", False),
-                     return_lse=True)
+def run_ours(c, q, k, v, mask, seed=(1234, 0)):
+    return attnopt.attention(
+        q, k, v, causal=c["causal"], window=c.get("window"),
+        softcap=c.get("softcap"), scale=c["scale"], mask=mask,
+        dropout_p=c.get("dropout_p", 0.0), dropout_seed=seed, enable_gqa=True,
+        deterministic=c.get("deterministic", False), return_lse=True)
 
 
 def poison_allocator(device):
@@ -224,6 +226,37 @@ def gradcheck(c, device, log):
     return failures
 
 
+def dropout_check(c, device, log):
+    """Dropout through the op: the same seed gives the same bits, another
+    seed others; the mean over many seeds is the output without dropout
+    (E[keep / (1 - p)] = 1); lse ignores dropout; and the finite-difference
+    check (same seed on both sides) shows the backward drops what the
+    forward dropped."""
+    failures = []
+    q, k, v, mask = make_inputs(c, device)
+    a, lse = run_ours(c, q, k, v, mask, seed=(7, 0))
+    b, _ = run_ours(c, q, k, v, mask, seed=(7, 0))
+    other, _ = run_ours(c, q, k, v, mask, seed=(8, 0))
+    if not torch.equal(a, b) or torch.equal(a, other):
+        failures.append("dropout bits do not follow the seed")
+    plain = dict(c, dropout_p=0.0)
+    ref_out, ref_lse = reference(plain, *(t.detach().double() for t in (q, k, v)),
+                                 mask)
+    n = 1000
+    with torch.no_grad():
+        mean = sum(run_ours(c, q, k, v, mask, seed=(s, 0))[0].double()
+                   for s in range(100, 100 + n)) / n
+    # Each element's estimate has a standard error of about
+    # sqrt(p / (1 - p) * sum_j P_ij^2 v_j^2 / n); 6 sigma of the largest.
+    err = rel_err(mean, ref_out)
+    lse_err = rel_err(lse, ref_lse)
+    log(f"  dropout: same seed identical, other seed differs; mean of {n} "
+        f"seeds vs no dropout {err:.2e}; lse vs no dropout {lse_err:.2e}")
+    if err > 0.05 or lse_err > OUT_TOL[c["dtype"]]:
+        failures.append(f"dropout mean {err:.2e} / lse {lse_err:.2e}")
+    return failures + gradcheck(c, device, log)
+
+
 def compile_check(c, device, log):
     failures = []
     q, k, v, mask = make_inputs(c, device)
@@ -279,7 +312,11 @@ def main():
         print(desc, flush=True)
         lines = []
         try:
-            f = check_case(c, a.repeats, device, lines.append)
+            # Dropout has no peer with the same bits: its own checks only.
+            f = [] if c.get("dropout_p") else check_case(c, a.repeats, device,
+                                                          lines.append)
+            if c.get("purpose") == "dropout":
+                f += dropout_check(c, device, lines.append)
             if c.get("purpose") == "gradcheck":
                 f += gradcheck(c, device, lines.append)
             if c.get("purpose") == "compile":
