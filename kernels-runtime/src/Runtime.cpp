@@ -415,7 +415,9 @@ void Library::Impl::addSet(const std::string &name, SetKind kind,
 
 Library::Library(std::unique_ptr<Impl> i) : impl(std::move(i)) {}
 Library::~Library() {
-  // The kernel sets and the module go before the context they live in.
+  // The kernel sets and the module go before the context they live in,
+  // with that context current (cuModuleUnload acts on the current one).
+  ContextScope scope(impl->cuContext);
   impl->sets.clear();
   impl->module.reset();
 }
