@@ -290,6 +290,39 @@ def compile_check(c, device, log):
     return failures
 
 
+def argument_errors(device):
+    """Bad calls raise AttnoptError naming what is wrong (no launch)."""
+    q = torch.randn(1, 4, 16, 64, device=device, dtype=torch.bfloat16)
+    k = torch.randn(1, 2, 16, 64, device=device, dtype=torch.bfloat16)
+    cases = [
+        ("on cpu", lambda: attnopt.attention(q.cpu(), k.cpu(), k.cpu(), enable_gqa=True)),
+        ("dtypes differ", lambda: attnopt.attention(q, k.half(), k, enable_gqa=True)),
+        ("expected rank 4", lambda: attnopt.attention(q[0], k[0], k[0])),
+        ("pass enable_gqa=True", lambda: attnopt.attention(q, k, k)),
+        ("not a multiple", lambda: attnopt.attention(q, k[:, :3].expand(1, 3, 16, 64).contiguous(),
+                                                     k[:, :3].expand(1, 3, 16, 64).contiguous(),
+                                                     enable_gqa=True)),
+        ("does not broadcast", lambda: attnopt.attention(
+            q, k, k, enable_gqa=True, mask=torch.ones(5, 16, dtype=torch.bool, device=device))),
+        ("requires grad", lambda: attnopt.attention(
+            q, k, k, enable_gqa=True,
+            mask=torch.zeros(16, 16, device=device, requires_grad=True))),
+        ("float64", lambda: attnopt.attention(q.double(), k.double(), k.double(), enable_gqa=True)),
+        ("key head dim", lambda: attnopt.attention(q, k[..., :32].contiguous(), k, enable_gqa=True)),
+    ]
+    failures = []
+    for expected, call in cases:
+        try:
+            call()
+            failures.append(f"no error for '{expected}'")
+        except attnopt.AttnoptError as e:
+            if expected not in str(e):
+                failures.append(f"'{expected}' not in: {e}")
+    print(f"argument errors: {len(cases) - len(failures)} of {len(cases)} as expected"
+          + (f"; {failures}" if failures else ""))
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", required=True)
@@ -301,6 +334,8 @@ def main():
     print(f"test_gpu: {torch.cuda.get_device_name(device)}, torch "
           f"{torch.__version__}, {len(cases)} cases")
     failed = []
+    if argument_errors(device):
+        failed.append("argument errors")
     for i, c in enumerate(cases):
         desc = (f"case {i}: {c['dtype']} B{c['batch']} Hq{c['query_heads']} "
                 f"Hkv{c['kv_heads']} Lq{c['query_len']} Lk{c['key_len']} "
@@ -327,8 +362,8 @@ def main():
         print(f"  {'FAIL: ' + '; '.join(f) if f else 'PASS'}", flush=True)
         if f:
             failed.append(i)
-    print(f"test_gpu: {len(cases) - len(failed)} of {len(cases)} cases passed"
-          + (f"; failed: {failed}" if failed else ""))
+    print(f"test_gpu: {len(cases) - len([f for f in failed if isinstance(f, int)])}"
+          f" of {len(cases)} cases passed" + (f"; failed: {failed}" if failed else ""))
     return 1 if failed else 0
 
 
