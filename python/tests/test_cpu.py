@@ -183,6 +183,38 @@ class Compile(unittest.TestCase):
             compiler.entry_for(problem(), bad)
 
 
+class Install(unittest.TestCase):
+    def test_pip_installs_the_package(self):
+        """`pip install ./python` (from a copy, so the checkout stays clean)
+        gives an importable package that finds attn-compile on PATH."""
+        if os.environ.get("ATTNOPT_TESTS_PIP") != "1":
+            self.skipTest("set ATTNOPT_TESTS_PIP=1 (ctest does)")
+        import shutil
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp) / "src"
+            shutil.copytree(Path(__file__).resolve().parents[1], src,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            target = Path(tmp) / "site"
+            run = subprocess.run(
+                [sys.executable, "-m", "pip", "install", "-q",
+                 "--disable-pip-version-check", "--target", str(target), str(src)],
+                capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            compiler_dir = env_path("ATTNOPT_COMPILER").parent
+            env = {k: v for k, v in os.environ.items()
+                   if not k.startswith("ATTNOPT_")}
+            env["PYTHONPATH"] = str(target)
+            env["PATH"] = f"{compiler_dir}:{env.get('PATH', '')}"
+            probe = ("import attnopt, attnopt.compiler as c; "
+                     "print(attnopt.__file__); print(c.find_compiler())")
+            run = subprocess.run([sys.executable, "-c", probe], cwd=tmp,
+                                 capture_output=True, text=True, env=env)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            where, compiler = run.stdout.split()
+            self.assertTrue(where.startswith(str(target)), where)
+            self.assertEqual(Path(compiler).parent, compiler_dir)
+
+
 class RuntimeLibrary(unittest.TestCase):
     def setUp(self):
         env_path("ATTNOPT_RUNTIME_LIB")
