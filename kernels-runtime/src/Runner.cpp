@@ -5,6 +5,7 @@
 #include "attnrt/HostData.h"
 #include "attnrt/Manifest.h"
 #include "attnrt/ReferenceKernel.h"
+#include "attnrt/Runtime.h"
 #include "attnrt/Util.h"
 #include "attnopt/Reference/AttentionGradReference.h"
 #include "attnopt/Reference/PackedReference.h"
@@ -260,6 +261,20 @@ public:
     for (Bound *b : outputs())
       ok = checkGuard(b->buffer, *b->spec) && ok;
     return ok;
+  }
+  /// Adds this kernel's tensors (not its workspaces) and its seed/offset
+  /// to `args`, for a launch through the runtime library.
+  void addTo(Arguments &args) const {
+    uint64_t seed = args.seed(), offset = args.offset();
+    for (const auto &b : bound) {
+      if (b->spec->kind == ParamSpec::Kind::Tensor && !b->spec->isWorkspace)
+        args.set(b->spec->name, b->ptr);
+      else if (b->spec->name == "seed")
+        seed = b->scalar;
+      else if (b->spec->name == "offset")
+        offset = b->scalar;
+    }
+    args.dropoutSeed(seed, offset);
   }
   /// The raw bytes of an owned output.
   std::vector<uint8_t> bytesOf(Bound *b) {
@@ -579,6 +594,55 @@ bool checkGrad(const KernelSpec &k, Binding &binding, const ReferenceGrad &ref,
   return binding.checkGuards() && ok;
 }
 
+/// A kernel set of the runtime library bound to attn-run's buffers
+/// (RunOptions::viaApi): the arguments come from the bindings of its
+/// kernels, the workspace is one NaN-poisoned buffer of workspaceBytes().
+class ApiSet {
+public:
+  ApiSet(const KernelSet &set, const std::vector<Binding *> &bindings,
+         const KernelSpec &bound)
+      : kernelSet(&set) {
+    for (Binding *b : bindings)
+      b->addTo(args);
+    args.sizes({bound.batch, bound.queryLen, bound.keyLen});
+    if (bound.isVarlen())
+      args.sequenceOffsets(bound.cuSeqlensQ, bound.cuSeqlensK);
+    Expected<uint64_t> bytes = set.workspaceBytes(args);
+    if (!bytes.ok())
+      throw Error(bytes.status().message(), int(bytes.status().code()));
+    if (*bytes) {
+      workspace = DeviceBuffer(*bytes, "workspace of kernel set '" +
+                                           set.name() + "'");
+      workspace.fill(0xFF, *bytes); // NaN in every f32
+    }
+  }
+  /// Launches the set on the null stream; an error is an attnrt::Error.
+  void launch() const {
+    Status s = kernelSet->launch(args, nullptr, workspace.ptr(),
+                                 workspace.size());
+    if (!s.ok())
+      throw Error("through the runtime library: " + s.message(),
+                  int(s.code()));
+  }
+  const std::string &name() const { return kernelSet->name(); }
+
+private:
+  const KernelSet *kernelSet;
+  Arguments args;
+  DeviceBuffer workspace;
+};
+
+/// The runtime library of the manifest, when RunOptions::viaApi.
+const Library *apiLibrary = nullptr;
+
+/// The library's kernel set that launches `kernelName`'s set.
+const KernelSet &apiSetOf(const std::string &kernelName) {
+  Expected<const KernelSet *> set = apiLibrary->find(kernelName);
+  if (!set.ok())
+    throw Error(set.status().message(), int(set.status().code()));
+  return **set;
+}
+
 /// Backward kernels bound to run: the kernels of one or more groups in
 /// manifest order (how they are launched), on the inputs of a SharedBuffers;
 /// the kernels of a group share its workspaces.
@@ -631,7 +695,16 @@ public:
       b->setScalars(seed, offset);
   }
   /// Launches kernel i and waits for it, so that an error names it.
+  /// Through the runtime library, the first kernel of a group launches the
+  /// whole group and the others nothing.
   void launchChecked(size_t i, const std::string &note = "") {
+    if (apiLibrary) {
+      if (launchGroupViaApi(i))
+        ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
+                            "running kernel set '" + apiSet(i).name() +
+                                "' through the runtime library" + note);
+      return;
+    }
     launchers[i].launch(bindings[i]->params());
     ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
                         "running kernel '" + kernels[i]->name + "'" + note);
@@ -639,11 +712,17 @@ public:
   /// Launches the kernels `which` in order, without waiting (timing).
   void launch(const std::vector<size_t> &which) {
     for (size_t i : which)
-      launchers[i].launch(bindings[i]->params());
+      if (!apiLibrary)
+        launchers[i].launch(bindings[i]->params());
+      else
+        launchGroupViaApi(i);
   }
   void launchAll() {
     for (size_t i = 0; i < kernels.size(); ++i)
-      launchers[i].launch(bindings[i]->params());
+      if (!apiLibrary)
+        launchers[i].launch(bindings[i]->params());
+      else
+        launchGroupViaApi(i);
   }
 
 private:
@@ -652,6 +731,30 @@ private:
   std::vector<std::unique_ptr<Binding>> bindings;
   std::vector<Group> groupList;
   std::vector<size_t> groupIndex; // per kernel, into groupList
+  /// Per group, its runtime-library set (RunOptions::viaApi), bound at its
+  /// first launch (after the inputs and scalars are in place).
+  std::vector<std::unique_ptr<ApiSet>> apiSets;
+
+  ApiSet &apiSet(size_t i) {
+    const Group &g = groupList[groupIndex[i]];
+    apiSets.resize(groupList.size());
+    std::unique_ptr<ApiSet> &a = apiSets[groupIndex[i]];
+    if (!a) {
+      std::vector<Binding *> members;
+      for (size_t m : g.members)
+        members.push_back(bindings[m].get());
+      a = std::make_unique<ApiSet>(apiSetOf(kernels[g.members.front()]->name),
+                                   members, *kernels[g.members.front()]);
+    }
+    return *a;
+  }
+  /// Launches kernel i's group when i is its first kernel; false otherwise.
+  bool launchGroupViaApi(size_t i) {
+    if (groupList[groupIndex[i]].members.front() != i)
+      return false;
+    apiSet(i).launch();
+    return true;
+  }
 };
 
 /// Launches the kernels of group `g` of `set` a second time on the same
@@ -981,7 +1084,15 @@ public:
   void poisonWorkspaces() { shared.poisonWorkspaces(key); }
   bool checkWorkspaceGuards() { return shared.checkWorkspaceGuards(key); }
   /// Launches every kernel, waiting for each, so that an error names it.
+  /// Through the runtime library: the whole set, then one wait.
   void launchChecked() {
+    if (apiLibrary) {
+      viaApi().launch();
+      ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
+                          "running kernel set '" + viaApi().name() +
+                              "' through the runtime library");
+      return;
+    }
     for (size_t i = 0; i < size(); ++i) {
       launchers[i].launch(bindings[i]->params());
       ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
@@ -990,11 +1101,26 @@ public:
   }
   /// Launches every kernel in order, without waiting (timing).
   void launchAll() {
+    if (apiLibrary)
+      return viaApi().launch();
     for (size_t i = 0; i < size(); ++i)
       launchers[i].launch(bindings[i]->params());
   }
 
 private:
+  /// The runtime-library set (RunOptions::viaApi), bound at first use.
+  std::unique_ptr<ApiSet> api;
+  ApiSet &viaApi() {
+    if (!api) {
+      std::vector<Binding *> all;
+      for (auto &b : bindings)
+        all.push_back(b.get());
+      api = std::make_unique<ApiSet>(apiSetOf(fwd.kernels.front()->name), all,
+                                     *fwd.kernels.front());
+    }
+    return *api;
+  }
+
   ForwardKernels fwd;
   std::string key; // names the workspaces in `shared`
   std::vector<KernelLauncher> launchers;
@@ -1780,6 +1906,25 @@ int runManifest(const RunOptions &options) {
     return kExitFailure;
   }
   const Module &module = *loaded;
+  // --api: the same manifest through the runtime library, whose kernel
+  // sets then launch everything the validation checks.
+  std::unique_ptr<Library> api;
+  struct ApiReset {
+    ~ApiReset() { apiLibrary = nullptr; }
+  } apiReset;
+  if (options.viaApi) {
+    LoadOptions lo;
+    lo.device = options.device;
+    Expected<std::unique_ptr<Library>> lib = Library::load(options.manifestPath, lo);
+    if (!lib.ok())
+      throw Error("--api: " + lib.status().message(),
+                  int(lib.status().code()));
+    api = std::move(*lib);
+    apiLibrary = api.get();
+    out("attn-run: --api: forward sets and backward groups launch through "
+        "the runtime library (" + std::to_string(api->names().size()) +
+        " kernel sets); per-kernel timings use attn-run's own launchers\n");
+  }
   bool ctxUnusable = false; // a sticky CUDA error: nothing more can run
   const uint64_t baseSeed = options.seed;
   if (options.verbose && !module.infoLog().empty())

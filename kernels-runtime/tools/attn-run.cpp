@@ -2,7 +2,7 @@
 //
 //   attn-run MANIFEST.json [--kernel NAME] [--seed N] [--warmup N]
 //            [--iters N] [--no-validate] [--device N] [--tolerance X]
-//            [--lse-tolerance X] [--grad-tolerance X] [--train] [--repeat N]
+//            [--lse-tolerance X] [--grad-tolerance X] [--train] [--api] [--repeat N]
 //            [--sizes batch=B,query_len=LQ,key_len=LK]...
 //            [--seqlens-q=L0,L1,... [--seqlens-k=...]]
 //            [--seqlens-dist=longtail:B:MIN:MAX] [--verbose]
@@ -60,6 +60,10 @@ static const char *kUsage =
     "                      kernels (forward saving lse, backward on its\n"
     "                      output and lse); validate and time forward,\n"
     "                      backward and forward + backward\n"
+    "  --api               launch forward sets and backward groups through\n"
+    "                      the runtime library (docs/runtime.md), so that\n"
+    "                      the validation checks its launches; per-kernel\n"
+    "                      timings still use attn-run's own launchers\n"
     "  --repeat N          run everything N times, each time with fresh\n"
     "                      inputs (seeds seed, seed + 1, ...): a race or a\n"
     "                      read of unwritten memory fails some runs only\n"
@@ -188,6 +192,9 @@ int realMain(int argc, char **argv) {
     } else if (arg == "--train") {
       noValue();
       options.train = true;
+    } else if (arg == "--api") {
+      noValue();
+      options.viaApi = true;
     } else if (arg == "--no-validate") {
       noValue();
       options.validate = false;

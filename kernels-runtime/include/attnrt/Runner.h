@@ -34,6 +34,12 @@ struct RunOptions {
   double lseTolerance = 1e-4;
   double gradTolerance = -1.0; // < 0: by dtype (f32 1e-4, f16 1e-2, bf16 2e-2)
   bool train = false; // run forward/backward pairs as a training step
+  /// Launch every forward set and backward group through the runtime
+  /// library (attnrt/Runtime.h: Library, KernelSet::launch, one workspace
+  /// per set) instead of attn-run's own launchers, so that the validation
+  /// checks the library's binding. Per-kernel timings still use the direct
+  /// launchers; set and group timings go through the library.
+  bool viaApi = false;
   bool verbose = false;
   int repeat = 1; // runs with fresh inputs: seed, seed + 1, ...
   /// Values for the kernels' run-time sizes (docs/kernel-manifest.md,
