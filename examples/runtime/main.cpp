@@ -55,8 +55,8 @@ void encode(float x, const std::string &dtype, unsigned char *dst) {
     // Inputs in [-1, 1]: normal or zero halves, no overflow.
     uint32_t sign = (bits >> 16) & 0x8000, mant = bits & 0x7FFFFF;
     int exp = int((bits >> 23) & 0xFF) - 127 + 15;
-    uint16_t h = exp <= 0 ? uint16_t(sign)
-                          : uint16_t(sign | (exp << 10) | (mant >> 13));
+    uint16_t h =
+        exp <= 0 ? uint16_t(sign) : uint16_t(sign | (exp << 10) | (mant >> 13));
     std::memcpy(dst, &h, 2);
   } else {
     *dst = x > 0; // i1 masks: keep about half

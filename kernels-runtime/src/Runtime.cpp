@@ -34,10 +34,9 @@ static_assert(int(StatusCode::Failure) == kExitFailure &&
 namespace {
 
 constexpr const char *kTensorNames[Arguments::kNumTensors] = {
-    "query",      "key",          "value",       "mask",
-    "dropout_mask", "output",     "lse",         "grad_output",
-    "grad_query", "grad_key",     "grad_value",  "cu_seqlens_q",
-    "cu_seqlens_k"};
+    "query",      "key",          "value",       "mask",       "dropout_mask",
+    "output",     "lse",          "grad_output", "grad_query", "grad_key",
+    "grad_value", "cu_seqlens_q", "cu_seqlens_k"};
 
 /// The most parameters and kernels one launch handles: the ABI has at most
 /// 23 parameters, a set at most three kernels (prep, dkdv, dq).
@@ -227,9 +226,8 @@ KernelSet::Impl::planFor(const Arguments &args) const {
 }
 
 Status KernelSet::Impl::fillParams(const Plan &plan, size_t member,
-                                   const Arguments &args,
-                                   CUdeviceptr workspace, void **params,
-                                   uint64_t *values) const {
+                                   const Arguments &args, CUdeviceptr workspace,
+                                   void **params, uint64_t *values) const {
   const KernelSpec &k = plan.specs[member];
   for (size_t i = 0; i < k.params.size(); ++i) {
     const ParamSpec &p = k.params[i];
@@ -313,8 +311,7 @@ Status KernelSet::launch(const Arguments &args, CUstream stream,
           (workspace ? "got " + std::to_string(workspaceSize) : "got none"));
     if (workspace % kWorkspaceAlignment)
       return inputError(impl->where() + ": the workspace is not " +
-                        std::to_string(kWorkspaceAlignment) +
-                        "-byte aligned");
+                        std::to_string(kWorkspaceAlignment) + "-byte aligned");
   }
   void *params[kMaxMembers][kMaxParams];
   uint64_t values[kMaxMembers][kMaxParams];
@@ -328,12 +325,11 @@ Status KernelSet::launch(const Arguments &args, CUstream stream,
     CUresult r =
         impl->launchers[m].launchOn(params[m], stream, plan.specs[m].grid);
     if (r != CUDA_SUCCESS)
-      return Status::error(StatusCode::Failure,
-                           impl->where() + ": cuLaunchKernel failed: " +
-                               describeCuResult(r) + " (" +
-                               impl->launchers[m].describeLaunch(
-                                   plan.specs[m].grid) +
-                               ")");
+      return Status::error(
+          StatusCode::Failure,
+          impl->where() + ": cuLaunchKernel failed: " + describeCuResult(r) +
+              " (" + impl->launchers[m].describeLaunch(plan.specs[m].grid) +
+              ")");
   }
   return Status();
 }
@@ -474,9 +470,8 @@ Expected<const KernelSet *> Library::find(const std::string &name) const {
   std::string known;
   for (const auto &s : impl->sets)
     known += (known.empty() ? "" : ", ") + s->name();
-  return inputError("'" + impl->manifest.path + "' has no kernel set '" +
-                    name + "' (it has " + (known.empty() ? "none" : known) +
-                    ")");
+  return inputError("'" + impl->manifest.path + "' has no kernel set '" + name +
+                    "' (it has " + (known.empty() ? "none" : known) + ")");
 }
 
 static Expected<const KernelSet *>
@@ -493,8 +488,8 @@ onlySet(const std::vector<std::unique_ptr<KernelSet>> &sets,
   const char *what = kind == SetKind::Forward ? "forward" : "backward";
   if (count == 1)
     return found;
-  return inputError("'" + path + "' has " + std::to_string(count) + " " +
-                    what + " kernel sets" +
+  return inputError("'" + path + "' has " + std::to_string(count) + " " + what +
+                    " kernel sets" +
                     (forward.empty() ? "" : " of forward '" + forward + "'") +
                     (count ? ": choose one by name with find()" : ""));
 }

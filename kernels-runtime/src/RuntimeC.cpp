@@ -41,9 +41,8 @@ const attnrt::KernelSet *cxx(const attnrt_kernel_set *set) {
   return reinterpret_cast<const attnrt::KernelSet *>(set);
 }
 
-attnrt_status
-setResult(const attnrt::Expected<const attnrt::KernelSet *> &set,
-          const attnrt_kernel_set **out) {
+attnrt_status setResult(const attnrt::Expected<const attnrt::KernelSet *> &set,
+                        const attnrt_kernel_set **out) {
   if (!set.ok())
     return record(set.status());
   *out = reinterpret_cast<const attnrt_kernel_set *>(set.value());
@@ -113,8 +112,7 @@ int attnrt_library_num_sets(const attnrt_library *library) {
   return library ? int(library->names.size()) : 0;
 }
 
-const char *attnrt_library_set_name(const attnrt_library *library,
-                                    int index) {
+const char *attnrt_library_set_name(const attnrt_library *library, int index) {
   if (!library || index < 0 || index >= int(library->names.size()))
     return nullptr;
   return library->names[index].c_str();

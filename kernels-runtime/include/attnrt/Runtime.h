@@ -5,9 +5,9 @@
 // group on the caller's device buffers and CUDA stream.
 //
 //   auto lib = attnrt::Library::load("out/attention.json");
-//   if (!lib.ok()) { fprintf(stderr, "%s\n", lib.status().message().c_str()); ... }
-//   const attnrt::KernelSet *fwd = lib->find("attention_kernel_0").value();
-//   attnrt::Arguments args;
+//   if (!lib.ok()) { fprintf(stderr, "%s\n", lib.status().message().c_str());
+//   ... } const attnrt::KernelSet *fwd =
+//   lib->find("attention_kernel_0").value(); attnrt::Arguments args;
 //   args.set("query", q).set("key", k).set("value", v)
 //       .set("output", o).set("lse", lse);
 //   attnrt::Status s = fwd->launch(args, stream);
@@ -228,8 +228,8 @@ public:
   /// Reads and validates the manifest (docs/kernel-manifest.md), checks its
   /// chip against the device, JIT-compiles the PTX and looks up every
   /// kernel.
-  static Expected<std::unique_ptr<Library>> load(const std::string &manifest,
-                                                 const LoadOptions &options = {});
+  static Expected<std::unique_ptr<Library>>
+  load(const std::string &manifest, const LoadOptions &options = {});
   ~Library();
   Library(const Library &) = delete;
   Library &operator=(const Library &) = delete;

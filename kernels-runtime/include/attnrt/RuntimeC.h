@@ -36,21 +36,20 @@ ATTNRT_C_API const char *attnrt_last_error(void);
 ATTNRT_C_API int attnrt_api_version(void);
 
 /* Loads a manifest (and its PTX) on `device`; *out is null on failure. */
-ATTNRT_C_API attnrt_status attnrt_library_load(const char *manifest,
-                                               int device,
+ATTNRT_C_API attnrt_status attnrt_library_load(const char *manifest, int device,
                                                attnrt_library **out);
 ATTNRT_C_API void attnrt_library_free(attnrt_library *library);
 /* A kernel set by name (a group, or a kernel alone). */
-ATTNRT_C_API attnrt_status attnrt_library_find(
-    const attnrt_library *library, const char *name,
-    const attnrt_kernel_set **out);
+ATTNRT_C_API attnrt_status attnrt_library_find(const attnrt_library *library,
+                                               const char *name,
+                                               const attnrt_kernel_set **out);
 /* The only forward set of the library, and the only backward set whose
    forward is `forward` (any when null or ""). */
 ATTNRT_C_API attnrt_status attnrt_library_forward(
     const attnrt_library *library, const attnrt_kernel_set **out);
-ATTNRT_C_API attnrt_status attnrt_library_backward(
-    const attnrt_library *library, const char *forward,
-    const attnrt_kernel_set **out);
+ATTNRT_C_API attnrt_status
+attnrt_library_backward(const attnrt_library *library, const char *forward,
+                        const attnrt_kernel_set **out);
 /* The set's name (a group's, or the kernel's). */
 ATTNRT_C_API const char *attnrt_kernel_set_name(const attnrt_kernel_set *set);
 /* The number of kernel sets and the name of set `index` (valid while the
@@ -67,18 +66,17 @@ ATTNRT_C_API attnrt_status attnrt_arguments_set(attnrt_arguments *args,
                                                 uint64_t device_pointer);
 ATTNRT_C_API void attnrt_arguments_dropout(attnrt_arguments *args,
                                            uint64_t seed, uint64_t offset);
-ATTNRT_C_API void attnrt_arguments_sizes(attnrt_arguments *args,
-                                         int64_t batch, int64_t query_len,
-                                         int64_t key_len);
+ATTNRT_C_API void attnrt_arguments_sizes(attnrt_arguments *args, int64_t batch,
+                                         int64_t query_len, int64_t key_len);
 /* The host copy of a packed batch's offsets, `count` (= B + 1) each. */
 ATTNRT_C_API void attnrt_arguments_offsets(attnrt_arguments *args,
                                            const int32_t *cu_seqlens_q,
                                            const int32_t *cu_seqlens_k,
                                            int64_t count);
 
-ATTNRT_C_API attnrt_status attnrt_workspace_bytes(
-    const attnrt_kernel_set *set, const attnrt_arguments *args,
-    uint64_t *bytes);
+ATTNRT_C_API attnrt_status attnrt_workspace_bytes(const attnrt_kernel_set *set,
+                                                  const attnrt_arguments *args,
+                                                  uint64_t *bytes);
 /* `stream` is a CUstream (0: the legacy default stream). */
 ATTNRT_C_API attnrt_status attnrt_launch(const attnrt_kernel_set *set,
                                          const attnrt_arguments *args,
