@@ -62,12 +62,6 @@ public:
   }
 
 private:
-  Value divu(Value x, int64_t c) {
-    return arith::DivUIOp::create(b, loc, x, idx(c));
-  }
-  Value remu(Value x, int64_t c) {
-    return arith::RemUIOp::create(b, loc, x, idx(c));
-  }
   /// Chunk s's row of the [B, S, Hq, Lq] partials.
   Value partialRow(Value s, Value row) {
     return add(mul(add(mul(batch, idx(spec.splits)), s), idx(rowsPerBatch)),
@@ -153,12 +147,6 @@ private:
   Value columnExists(Value col) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
                                  idx(valueDim));
-  }
-  void emitIf(Value cond, function_ref<void()> body) {
-    auto branch = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(branch.thenBlock()->getTerminator());
-    body();
   }
 
   AttentionOp op;

@@ -144,7 +144,34 @@ public:
     return arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(v));
   }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t c) { return c == 0 ? x : add(x, idx(c)); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t c) { return mul(x, idx(c)); }
+  Value divu(Value x, int64_t c) {
+    return arith::DivUIOp::create(b, loc, x, idx(c));
+  }
+  Value remu(Value x, int64_t c) {
+    return arith::RemUIOp::create(b, loc, x, idx(c));
+  }
+  Value minS(Value x, int64_t c) {
+    return arith::MinSIOp::create(b, loc, x, idx(c));
+  }
+  /// x < c and x < y, signed.
+  Value ltC(Value x, int64_t c) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, idx(c));
+  }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+  }
+  /// `body` under scf.if `cond` (no results).
+  void emitIf(Value cond, function_ref<void()> body) {
+    scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+      body();
+      scf::YieldOp::create(b, loc);
+    });
+  }
   /// min(x, len - 1): a position clamped to the last one that exists.
   Value clampToLast(Value x, Value len) {
     return arith::MinSIOp::create(b, loc, x,

@@ -286,15 +286,6 @@ Value MmaEmitterBase::crossesPositionalEdge(const ScoreModifiers &mods,
   return needs;
 }
 
-void MmaEmitterBase::emitIf(Value cond, function_ref<void()> body) {
-  scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-    body();
-    scf::YieldOp::create(b, loc);
-  });
-}
-
 SmallVector<Value> MmaEmitterBase::emitLoop(
     Value lb, Value ub, ValueRange init,
     function_ref<SmallVector<Value>(Value, ValueRange)> step) {

@@ -12,6 +12,7 @@
 #ifndef ATTNOPT_LIB_CONVERSION_ATTNTOGPU_MMAEMITTERBASE_H
 #define ATTNOPT_LIB_CONVERSION_ATTNTOGPU_MMAEMITTERBASE_H
 
+#include "KernelCommon.h"
 #include "RuntimeSizes.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
 
@@ -79,41 +80,21 @@ enum class NamedBarrier : int64_t {
   PingPongTurn = 3,
 };
 
-class MmaEmitterBase {
+class MmaEmitterBase : protected kernel::ScalarOps {
 protected:
   /// `elt` is the 16-bit operand type; `headDim` the query's head dim;
   /// `threads` the block size.
   MmaEmitterBase(OpBuilder &b, Location loc, Type elt, int64_t headDim,
                  int64_t threads)
-      : b(b), ctx(b.getContext()), loc(loc), elt(elt), headDim(headDim),
+      : ScalarOps(b, loc), ctx(b.getContext()), elt(elt), headDim(headDim),
         threads(threads) {}
 
-  // --- scalar helpers -------------------------------------------------------
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  // --- scalar helpers (the rest: kernel::ScalarOps) -------------------------
+  // The overloads below add Extent forms; keep the base's visible.
+  using ScalarOps::clampToLast;
+  using ScalarOps::mul;
   Value i32c(int32_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-  }
-  Value f32(float v) {
-    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(v));
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t c) { return c == 0 ? x : add(x, idx(c)); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value mul(Value x, int64_t c) { return mul(x, idx(c)); }
-  Value divu(Value x, int64_t c) {
-    return arith::DivUIOp::create(b, loc, x, idx(c));
-  }
-  Value remu(Value x, int64_t c) {
-    return arith::RemUIOp::create(b, loc, x, idx(c));
-  }
-  Value minS(Value x, int64_t c) {
-    return arith::MinSIOp::create(b, loc, x, idx(c));
-  }
-  Value ltC(Value x, int64_t c) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, idx(c));
-  }
-  Value lt(Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
   }
   // A batch or length that may be a run-time one (RuntimeSizes.h); the
   // static case emits what the int64_t helpers emit.
@@ -429,8 +410,6 @@ protected:
   Value blockPairNeedsMask(const ScoreModifiers &mods, kernel::Extent queryLen,
                            kernel::Extent keyLen, Value q0, Value rows,
                            Value k0, int64_t keys);
-  /// `body` under scf.if `cond` (no results).
-  void emitIf(Value cond, function_ref<void()> body);
   /// The values of `compute(true)` where the block-uniform `cond` holds and
   /// of `compute(false)` elsewhere, as one scf.if: the masked and the plain
   /// variant of a per-element computation.
@@ -443,9 +422,7 @@ protected:
   emitLoop(Value lb, Value ub, ValueRange init,
            function_ref<SmallVector<Value>(Value, ValueRange)> step);
 
-  OpBuilder &b;
   MLIRContext *ctx;
-  Location loc;
   Type elt;
   int64_t headDim, threads;
   Value tid; ///< threadIdx.x, set by the kernel emitter
