@@ -5,6 +5,61 @@
 
 include "mlir/Pass/PassBase.td"
 
+// The options of the forward kernel chooser, shared by attn-select-kernels
+// and attn-to-gpu (same names and defaults as attn-compile's flags).
+defvar AttnForwardKernelOptions = [
+    Option<"chip", "chip", "std::string", "\"sm_90a\"",
+           "Target: sm_80, sm_90 or sm_90a (wgmma needs sm_90a)">,
+    Option<"kernel", "kernel", "std::string", "\"auto\"",
+           "auto (tensor cores where supported), tensor-core or cuda-core">,
+    Option<"mma", "mma", "std::string", "\"auto\"",
+           "Forward tensor-core kernel: auto (wgmma on sm_90a), wgmma or "
+           "mma-sync">,
+    Option<"blockQ", "block-q", "int64_t", "0",
+           "Forward tensor-core query block (64 or 128); 0 chooses">,
+    Option<"blockKV", "block-kv", "int64_t", "0",
+           "Forward tensor-core keys per step (64 or 128); 0 chooses">,
+    Option<"warps", "warps", "int64_t", "0",
+           "Forward tensor-core warps per block; 0 chooses">,
+    Option<"splitKV", "split-kv", "std::string", "\"auto\"",
+           "Forward split-KV group (decoding): auto, off or a number of "
+           "chunks (1-64)">,
+    Option<"smCount", "sm-count", "int64_t", "132",
+           "SMs the split-KV chooser fills">,
+];
+
+def AttnSelectKernelsPass : Pass<"attn-select-kernels"> {
+  let summary = "Choose the GPU kernel configuration of each forward attention "
+                "op and record it as #attn.tiles";
+  let description = [{
+    Runs the GPU kernel-configuration chooser (the one behind `attn-to-gpu`,
+    `attn-gpu-pipeline` and `attn-compile`) on every `attn.attention` and
+    `attn.varlen_attention` and records its decision on the op as
+    `attn.tiles = #attn.tiles<block_q, block_kv, stages, warps, kernel,
+    splits>`: the kernel family (`wgmma`, `mma_sync`, `cuda_core`), its
+    query rows per block, keys per step, K/V stages in shared memory and
+    warps, and the split-KV chunk count of a decoding group. An op that
+    already names a kernel in its `attn.tiles` keeps it after a check (an
+    error at the op names the nearest configuration the kernel can take),
+    so a user can read the choice, edit it, and every GPU route compiles
+    exactly that. A kernel-less `attn.tiles` (attn-select-tiles) is
+    replaced.
+
+    With `report`, each op also gets a remark with the kernel's launch
+    (threads, dynamic shared memory against the chip's limit) and the IO
+    model's predicted HBM bytes and FLOPs for those tiles
+    (docs/io-model.md):
+
+    ```
+    attention-opt --attn-select-kernels="chip=sm_90a report" in.mlir
+    ```
+  }];
+  let options = !listconcat(AttnForwardKernelOptions, [
+    Option<"report", "report", "bool", "false",
+           "Emit a remark with the launch and the IO report of each op">,
+  ]);
+}
+
 def AttnToGPUPass : Pass<"attn-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Generate GPU kernels for each attn.attention and "
                 "attn.attention_grad";
@@ -29,38 +84,25 @@ def AttnToGPUPass : Pass<"attn-to-gpu", "::mlir::ModuleOp"> {
     shared memory, the online-softmax recurrence; backward: dkdv and dq
     without atomics).
 
+    Each forward op's kernel configuration comes from the chooser of
+    `attn-select-kernels` and is recorded on the op (`attn.tiles` with a
+    `kernel` field); an op that already carries one is compiled as it says
+    (per-op attributes take precedence over the options above).
+
     The attention ops themselves are left in place; `attn-compile` lowers the
     kernels to PTX and writes the manifest, `attn-gpu-pipeline` lowers them
     to a gpu.binary.
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", "\"sm_90a\"",
-           "Target: sm_80, sm_90 or sm_90a (wgmma needs sm_90a)">,
-    Option<"kernel", "kernel", "std::string", "\"auto\"",
-           "auto (tensor cores where supported), tensor-core or cuda-core">,
-    Option<"mma", "mma", "std::string", "\"auto\"",
-           "Forward tensor-core kernel: auto (wgmma on sm_90a), wgmma or "
-           "mma-sync">,
+  let options = !listconcat(AttnForwardKernelOptions, [
     Option<"gradMma", "grad-mma", "std::string", "\"auto\"",
            "Backward key-block kernel: auto, wgmma or mma-sync">,
     Option<"gradDq", "grad-dq", "std::string", "\"auto\"",
            "dQ of the tensor-core backward: auto (atomic on sm_90), "
            "separate or atomic">,
-    Option<"blockQ", "block-q", "int64_t", "0",
-           "Forward tensor-core query block (64 or 128); 0 chooses">,
-    Option<"blockKV", "block-kv", "int64_t", "0",
-           "Forward tensor-core keys per step (64 or 128); 0 chooses">,
-    Option<"warps", "warps", "int64_t", "0",
-           "Forward tensor-core warps per block; 0 chooses">,
     Option<"gradBlockKV", "grad-block-kv", "int64_t", "0",
            "Keys per block of the backward key-block kernel (64 or 128); 0 "
            "chooses">,
-    Option<"splitKV", "split-kv", "std::string", "\"auto\"",
-           "Forward split-KV group (decoding): auto, off or a number of "
-           "chunks (1-64)">,
-    Option<"smCount", "sm-count", "int64_t", "132",
-           "SMs the split-KV chooser fills">,
-  ];
+  ]);
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",

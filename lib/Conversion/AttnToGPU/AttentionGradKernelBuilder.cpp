@@ -149,19 +149,8 @@ private:
           scf::YieldOp::create(b, loc, body(iv, iter));
         });
   }
-  void ifThen(Value cond, function_ref<void()> body) {
-    scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location) {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-      body();
-      scf::YieldOp::create(b, loc);
-    });
-  }
   Value cmp(arith::CmpIPredicate pred, Value x, Value y) {
     return arith::CmpIOp::create(b, loc, pred, x, y);
-  }
-  Value minS(Value x, int64_t c) {
-    return arith::MinSIOp::create(b, loc, x, idx(c));
   }
   Value select(Value c, Value x, Value y) {
     return arith::SelectOp::create(b, loc, c, x, y);
@@ -269,7 +258,7 @@ void GradEmitter::storeSlice(Value global, Value base, int64_t width,
       memref::StoreOp::create(b, loc, v, global, add(base, slotElement(s)));
     };
     if (Value valid = slotValid(s, width))
-      ifThen(valid, store);
+      emitIf(valid, store);
     else
       store();
   }
@@ -435,13 +424,13 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
                                             deltaShared, rC);
                   };
                   if (t > 1)
-                    ifThen(cmp(arith::CmpIPredicate::eq, lane, idx(0)),
+                    emitIf(cmp(arith::CmpIPredicate::eq, lane, idx(0)),
                            rowValues);
                   else
                     rowValues();
                 };
                 if (rIn)
-                  ifThen(rIn, stage);
+                  emitIf(rIn, stage);
                 else
                   stage();
               }
@@ -472,7 +461,7 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
       });
 
   // Epilogue: dK = scale * sum dS q, dV = sum Pd dO, for keys inside Lk.
-  ifThen(keyValid, [&] {
+  emitIf(keyValid, [&] {
     ValueRange acc = headLoop.getResults();
     storeSlice(args.gradKey, mul(kvRow, idx(headDim)), headDim,
                SmallVector<Value>(acc.take_front(dPer)),
@@ -559,7 +548,7 @@ void GradEmitter::emitQueryKernel(gpu::GPUFuncOp func) {
         return SmallVector<Value>(keyLoop.getResults());
       });
 
-  ifThen(rowValid, [&] {
+  emitIf(rowValid, [&] {
     storeSlice(args.gradQuery, mul(rowLin, idx(headDim)), headDim,
                SmallVector<Value>(blockLoop.getResults()),
                op.getEffectiveScale());

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CudaCoreKernel.h"
 #include "KernelArguments.h"
 #include "KernelCommon.h"
 #include "TensorCoreKernel.h"
@@ -277,72 +278,78 @@ std::optional<KernelChoice> mlir::attn::parseKernelChoice(StringRef name) {
   return std::nullopt;
 }
 
+FailureOr<cc::Tiling> cc::chooseTiling(AttentionOp op, int64_t blockQHint) {
+  if (failed(checkKernelShapes(op)))
+    return failure();
+  RankedTensorType q = op.getQueryType();
+  int64_t d = q.getDimSize(3), dv = op.getValueType().getDimSize(3);
+  Tiling t;
+  int64_t widest = std::max(d, dv);
+  t.threadsPerRow = widest <= 64 ? 1 : widest <= 128 ? 2 : 4;
+  if (d % t.threadsPerRow || dv % t.threadsPerRow)
+    return op.emitOpError("GPU code generation: head dims ")
+           << d << " and " << dv << " must be multiples of "
+           << t.threadsPerRow << " (threads per query row)";
+  t.blockQ = 64;
+  if (blockQHint > 0)
+    t.blockQ = std::min<int64_t>(blockQHint, 128);
+  if (!q.isDynamicDim(2))
+    t.blockQ = std::min<int64_t>(
+        t.blockQ, std::max<int64_t>(16, (q.getDimSize(2) + 15) / 16 * 16));
+  // The K and V tiles are static shared memory, which may not exceed
+  // 48 KiB (ptxas rejects more for sm_80): wide f32 heads (D = Dv = 128 in
+  // f32 needs 64 KiB at 64 keys) take fewer keys per step.
+  const int64_t rowBytes =
+      (d + dv) * q.getElementType().getIntOrFloatBitWidth() / 8;
+  constexpr int64_t kStaticSharedLimit = 48 * 1024;
+  t.blockKV = 64;
+  while (t.blockKV > 1 && t.blockKV * rowBytes > kStaticSharedLimit)
+    t.blockKV /= 2;
+  if (t.blockKV * rowBytes > kStaticSharedLimit)
+    return op.emitOpError("GPU code generation: head dims ")
+           << d << " and " << dv
+           << " are too wide for the CUDA-core kernel: one key row of K "
+              "and V takes "
+           << rowBytes << " bytes of shared memory (at most "
+           << kStaticSharedLimit << ")";
+  return t;
+}
+
+ForwardKernelConfig cc::configOf(const Tiling &tiling) {
+  ForwardKernelConfig c;
+  c.kernel = KernelFamily::cuda_core;
+  c.blockQ = tiling.blockQ;
+  c.blockKV = tiling.blockKV;
+  c.stages = 1;
+  c.warps = (tiling.threads() + 31) / 32;
+  return c;
+}
+
 FailureOr<KernelSpec>
 mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
-                                    KernelChoice choice,
-                                    TensorCoreTiling tiling) {
+                                    const ForwardKernelConfig &config) {
   if (failed(checkKernelShapes(op)))
     return failure();
   KernelSpec spec;
   spec.name = name.str();
   spec.source = sourceOf(op.getLoc());
-
   RankedTensorType q = op.getQueryType();
-  int64_t d = q.getDimSize(3), dv = op.getValueType().getDimSize(3);
-  // An explicit dropout_mask is read by the CUDA-core kernel only
-  // (tc::isEligible says why not the tensor-core one).
-  std::string whyNot;
-  bool tcOk = tc::isEligible(op, whyNot);
-  if (choice == KernelChoice::TensorCore && !tcOk)
-    return op.emitOpError("GPU code generation: no tensor-core kernel: ")
-           << whyNot;
-  spec.tensorCores = tcOk && choice != KernelChoice::CudaCore;
-  // Say why the (much slower) CUDA-core kernel was chosen when the user
-  // left the choice to the compiler.
-  if (!tcOk && choice == KernelChoice::Auto)
-    op.emitRemark("GPU code generation: CUDA-core kernel, no tensor-core "
-                  "kernel: ")
-        << whyNot;
+  spec.tensorCores = config.kernel != KernelFamily::cuda_core;
   if (spec.tensorCores) {
-    std::optional<tc::Tiling> t = tc::chooseTiling(op, tiling, whyNot);
-    if (!t)
-      return op.emitOpError("GPU code generation: tensor-core tiling: ")
-             << whyNot;
+    const tc::Tiling t = tc::tilingOf(config);
+    spec.blockQ = t.blockQ;
+    spec.blockKV = t.blockKV;
+    spec.block = {t.threads(), 1, 1};
+    spec.warpgroupMma = t.warpgroupMma;
+    spec.dynamicSharedBytes = tc::sharedMemoryBytes(op, t);
+  } else {
+    FailureOr<cc::Tiling> t = cc::chooseTiling(op, config.blockQ);
+    if (failed(t))
+      return failure();
+    spec.threadsPerRow = t->threadsPerRow;
     spec.blockQ = t->blockQ;
     spec.blockKV = t->blockKV;
     spec.block = {t->threads(), 1, 1};
-    spec.warpgroupMma = t->warpgroupMma;
-    spec.dynamicSharedBytes = tc::sharedMemoryBytes(op, *t);
-  } else {
-    int64_t widest = std::max(d, dv);
-    spec.threadsPerRow = widest <= 64 ? 1 : widest <= 128 ? 2 : 4;
-    if (d % spec.threadsPerRow || dv % spec.threadsPerRow)
-      return op.emitOpError("GPU code generation: head dims ")
-             << d << " and " << dv << " must be multiples of "
-             << spec.threadsPerRow << " (threads per query row)";
-    spec.blockQ = 64;
-    if (auto tiles = op->getAttrOfType<TileConfigAttr>("attn.tiles"))
-      spec.blockQ = std::min<int64_t>(tiles.getBlockQ(), 128);
-    if (!q.isDynamicDim(2))
-      spec.blockQ = std::min<int64_t>(
-          spec.blockQ, std::max<int64_t>(16, (q.getDimSize(2) + 15) / 16 * 16));
-    // The K and V tiles are static shared memory, which may not exceed
-    // 48 KiB (ptxas rejects more for sm_80): wide f32 heads (D = Dv = 128 in
-    // f32 needs 64 KiB at 64 keys) take fewer keys per step.
-    const int64_t rowBytes =
-        (d + dv) * q.getElementType().getIntOrFloatBitWidth() / 8;
-    constexpr int64_t kStaticSharedLimit = 48 * 1024;
-    spec.blockKV = 64;
-    while (spec.blockKV > 1 && spec.blockKV * rowBytes > kStaticSharedLimit)
-      spec.blockKV /= 2;
-    if (spec.blockKV * rowBytes > kStaticSharedLimit)
-      return op.emitOpError("GPU code generation: head dims ")
-             << d << " and " << dv
-             << " are too wide for the CUDA-core kernel: one key row of K "
-                "and V takes "
-             << rowBytes << " bytes of shared memory (at most "
-             << kStaticSharedLimit << ")";
-    spec.block = {spec.blockQ * spec.threadsPerRow, 1, 1};
   }
   // 0: computed at launch from the run-time size (the manifest's null).
   spec.grid = {gridBlocks(q.getDimSize(2), spec.blockQ), q.getDimSize(1),

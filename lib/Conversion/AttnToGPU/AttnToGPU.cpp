@@ -1,5 +1,7 @@
 //===- AttnToGPU.cpp - attn-to-gpu pass -----------------------------------===//
 
+#include "GpuCodegenChoices.h"
+
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "attnopt/Conversion/Passes.h"
 
@@ -33,18 +35,11 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
     });
     if (!any)
       return;
-    GpuCodegenChoices choices;
-    choices.chip = chip;
-    choices.kernel = kernel;
-    choices.mma = mma;
+    GpuCodegenChoices choices = forwardCodegenChoices(
+        chip, kernel, mma, blockQ, blockKV, warps, splitKV, smCount);
     choices.gradMma = gradMma;
     choices.gradDq = gradDq;
-    choices.blockQ = blockQ;
-    choices.blockKV = blockKV;
-    choices.warps = warps;
     choices.gradBlockKV = gradBlockKV;
-    choices.splitKV = splitKV;
-    choices.smCount = smCount;
     std::string error;
     FailureOr<GpuCodegenOptions> options =
         resolveGpuCodegenOptions(choices, error);

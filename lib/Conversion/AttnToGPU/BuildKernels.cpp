@@ -123,15 +123,21 @@ LogicalResult mlir::attn::buildAttentionKernels(
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(gpuModule.getBody());
   llvm::DenseMap<Operation *, std::string> forwardNames;
+  // The forward ops' kernel configurations, recorded on them (#attn.tiles).
+  auto configure =
+      [&](AttentionOpInterface op) -> FailureOr<ForwardKernelConfig> {
+    FailureOr<ForwardKernelConfig> config = chooseForwardKernel(op, options);
+    if (succeeded(config))
+      op->setAttr(kTilesAttrName, config->toAttr(op->getContext()));
+    return config;
+  };
   for (auto [i, op] : llvm::enumerate(ops)) {
-    FailureOr<int64_t> splits =
-        chooseSplitKV(op, options.splitKV, options.kernel, options.forward);
-    if (failed(splits))
+    FailureOr<ForwardKernelConfig> config = configure(op);
+    if (failed(config))
       return failure();
-    if (*splits) {
+    if (config->splits) {
       FailureOr<SmallVector<KernelSpec, 2>> specs =
-          describeSplitKVAttentionKernels(op, static_cast<int64_t>(i), *splits,
-                                          options.forward);
+          describeSplitKVAttentionKernels(op, static_cast<int64_t>(i), *config);
       if (failed(specs) ||
           failed(buildSplitKVAttentionKernels(b, gpuModule, op, *specs)))
         return failure();
@@ -141,8 +147,8 @@ LogicalResult mlir::attn::buildAttentionKernels(
           manifest->push_back(kernelManifestEntry(op, spec));
       continue;
     }
-    FailureOr<KernelSpec> spec = describeAttentionKernel(
-        op, "attn_fwd_" + std::to_string(i), options.kernel, options.forward);
+    FailureOr<KernelSpec> spec =
+        describeAttentionKernel(op, "attn_fwd_" + std::to_string(i), *config);
     if (failed(spec) || failed(buildAttentionKernel(b, gpuModule, op, *spec)))
       return failure();
     forwardNames[op] = spec->name;
@@ -151,9 +157,11 @@ LogicalResult mlir::attn::buildAttentionKernels(
   }
   // Packed batches are numbered after the dense forward kernels.
   for (auto [i, op] : llvm::enumerate(packedOps)) {
+    FailureOr<ForwardKernelConfig> config = configure(op);
+    if (failed(config))
+      return failure();
     FailureOr<KernelSpec> spec = describePackedAttentionKernel(
-        op, "attn_fwd_" + std::to_string(ops.size() + i), options.kernel,
-        options.forward);
+        op, "attn_fwd_" + std::to_string(ops.size() + i), *config);
     if (failed(spec) ||
         failed(buildPackedAttentionKernel(b, gpuModule, op, *spec)))
       return failure();

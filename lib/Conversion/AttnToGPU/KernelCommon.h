@@ -77,6 +77,11 @@ inline std::string sourceOf(Location loc) {
 /// dimension is a length over a tile, below 2^31 already).
 LogicalResult checkKernelShapes(AttentionOpInterface op);
 
+/// Fails with a diagnostic at `op` unless a packed batch can be compiled
+/// under `choice`: static head counts and head dims, grids within CUDA's
+/// limits, and the tensor-core kernel (packed batches have no other).
+LogicalResult checkPackedKernel(VarlenAttentionOp op, KernelChoice choice);
+
 /// Loads the dialects the tensor-core kernels are built from (their
 /// argument types included: the backward's dq_accum is an LLVM pointer).
 void loadTensorCoreDialects(MLIRContext *ctx);

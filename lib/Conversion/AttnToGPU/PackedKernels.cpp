@@ -46,10 +46,8 @@ static LogicalResult checkPackedShapes(AttentionOpInterface op) {
   return success();
 }
 
-FailureOr<KernelSpec>
-mlir::attn::describePackedAttentionKernel(VarlenAttentionOp op, StringRef name,
-                                          KernelChoice choice,
-                                          TensorCoreTiling tiling) {
+LogicalResult kernel::checkPackedKernel(VarlenAttentionOp op,
+                                        KernelChoice choice) {
   if (failed(checkPackedShapes(op)))
     return failure();
   std::string whyNot;
@@ -60,19 +58,24 @@ mlir::attn::describePackedAttentionKernel(VarlenAttentionOp op, StringRef name,
     return op.emitOpError("GPU code generation: packed batches need the "
                           "tensor-core kernel, which does not apply: ")
            << whyNot;
-  std::optional<tc::Tiling> t = tc::chooseTiling(op, tiling, whyNot);
-  if (!t)
-    return op.emitOpError("GPU code generation: tensor-core tiling: ")
-           << whyNot;
+  return success();
+}
+
+FailureOr<KernelSpec>
+mlir::attn::describePackedAttentionKernel(VarlenAttentionOp op, StringRef name,
+                                          const ForwardKernelConfig &config) {
+  if (failed(checkPackedShapes(op)))
+    return failure();
+  const tc::Tiling t = tc::tilingOf(config);
   KernelSpec spec;
   spec.name = name.str();
   spec.source = kernel::sourceOf(op.getLoc());
   spec.tensorCores = true;
-  spec.blockQ = t->blockQ;
-  spec.blockKV = t->blockKV;
-  spec.block = {t->threads(), 1, 1};
-  spec.warpgroupMma = t->warpgroupMma;
-  spec.dynamicSharedBytes = tc::sharedMemoryBytes(op, *t);
+  spec.blockQ = t.blockQ;
+  spec.blockKV = t.blockKV;
+  spec.block = {t.threads(), 1, 1};
+  spec.warpgroupMma = t.warpgroupMma;
+  spec.dynamicSharedBytes = tc::sharedMemoryBytes(op, t);
   // x from the longest sequence and z from the offsets, at launch.
   int64_t offsets =
       cast<ShapedType>(op.getCuSeqlensQ().getType()).getDimSize(0);

@@ -9,12 +9,29 @@
 #ifndef ATTNOPT_LIB_CONVERSION_ATTNTOGPU_SPLITKV_H
 #define ATTNOPT_LIB_CONVERSION_ATTNTOGPU_SPLITKV_H
 
-#include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
+#include "TensorCoreKernel.h"
 
 namespace mlir::attn::splitkv {
 
 /// Output rows (b, h, t) per block of the combine stage: one warp each.
 constexpr int64_t kCombineRowsPerBlock = 4;
+
+/// The split_kv stage's tiling: 4 warps of 16 rows (one m16 tile each: the
+/// packed rows are few), keys per step as `tiling` requests or by the
+/// forward's rule.
+std::optional<tc::Tiling> splitTiling(AttentionOp op,
+                                      const TensorCoreTiling &tiling,
+                                      std::string &why);
+
+/// The number of key-range chunks for `op` under `options` and `tiling`
+/// (its smVersion and requested blockKV): 0 where the op keeps the one
+/// forward kernel. Fails with a diagnostic at the op where a forced split
+/// (options.splits > 0, spelled `request` in the message, e.g.
+/// "--split-kv=4") does not apply.
+FailureOr<int64_t> chooseSplits(AttentionOp op, const SplitKVOptions &options,
+                                KernelChoice choice,
+                                const TensorCoreTiling &tiling,
+                                StringRef request);
 
 /// Emits the body of the combine stage `func` (arguments in `spec`'s
 /// parameter order): per output row, lse = log sum_s exp(partial_lse_s) and

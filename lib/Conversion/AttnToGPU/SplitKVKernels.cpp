@@ -25,11 +25,9 @@ static int64_t packedRows(AttentionOp op) {
   return q.getDimSize(1) / op.getKeyType().getDimSize(1) * q.getDimSize(2);
 }
 
-/// The split_kv stage's tiling: 4 warps of 16 rows (one m16 tile each: the
-/// packed rows are few), keys per step as requested or by the forward's
-/// rule.
-static std::optional<tc::Tiling>
-splitTiling(AttentionOp op, const TensorCoreTiling &tiling, std::string &why) {
+std::optional<tc::Tiling> splitkv::splitTiling(AttentionOp op,
+                                               const TensorCoreTiling &tiling,
+                                               std::string &why) {
   TensorCoreTiling requested;
   requested.blockQ = 64;
   requested.warps = 4;
@@ -52,10 +50,11 @@ static std::string whyNoSplit(AttentionOp op, KernelChoice choice) {
   return "";
 }
 
-FailureOr<int64_t> mlir::attn::chooseSplitKV(AttentionOp op,
-                                             const SplitKVOptions &options,
-                                             KernelChoice choice,
-                                             const TensorCoreTiling &tiling) {
+FailureOr<int64_t> splitkv::chooseSplits(AttentionOp op,
+                                         const SplitKVOptions &options,
+                                         KernelChoice choice,
+                                         const TensorCoreTiling &tiling,
+                                         StringRef request) {
   if (options.splits == 0)
     return 0;
   // Sizes no kernel takes are the same diagnostic as without a split (and
@@ -69,8 +68,8 @@ FailureOr<int64_t> mlir::attn::chooseSplitKV(AttentionOp op,
   if (!why.empty()) {
     if (options.splits < 0)
       return 0;
-    return op.emitOpError("GPU code generation: --split-kv=")
-           << options.splits << " does not apply: " << why;
+    return op.emitOpError("GPU code generation: ")
+           << request << " does not apply: " << why;
   }
   if (options.splits > 0)
     return options.splits;
@@ -104,15 +103,12 @@ FailureOr<int64_t> mlir::attn::chooseSplitKV(AttentionOp op,
 }
 
 FailureOr<SmallVector<KernelSpec, 2>>
-mlir::attn::describeSplitKVAttentionKernels(AttentionOp op, int64_t n,
-                                            int64_t splits,
-                                            const TensorCoreTiling &tiling) {
+mlir::attn::describeSplitKVAttentionKernels(
+    AttentionOp op, int64_t n, const ForwardKernelConfig &config) {
   if (failed(kernel::checkKernelShapes(op)))
     return failure();
-  std::string why;
-  std::optional<tc::Tiling> t = splitTiling(op, tiling, why);
-  if (!t)
-    return op.emitOpError("GPU code generation: tensor-core tiling: ") << why;
+  const int64_t splits = config.splits;
+  const tc::Tiling t = tc::tilingOf(config);
   RankedTensorType q = op.getQueryType();
   const int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
                 queryLen = q.getDimSize(2),
@@ -146,11 +142,11 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOp op, int64_t n,
   split.group = "attn_fwd_" + suffix;
   split.splits = splits;
   split.tensorCores = true;
-  split.blockQ = t->blockQ;
-  split.blockKV = t->blockKV;
-  split.block = {t->threads(), 1, 1};
-  split.dynamicSharedBytes = tc::sharedMemoryBytes(op, *t);
-  const int64_t rowBlocks = (packedRows(op) + t->blockQ - 1) / t->blockQ;
+  split.blockQ = t.blockQ;
+  split.blockKV = t.blockKV;
+  split.block = {t.threads(), 1, 1};
+  split.dynamicSharedBytes = tc::sharedMemoryBytes(op, t);
+  const int64_t rowBlocks = (packedRows(op) + t.blockQ - 1) / t.blockQ;
   split.grid = {splits, rowBlocks * kvHeads, kernel::gridBatch(batch)};
   split.params = inputs;
 

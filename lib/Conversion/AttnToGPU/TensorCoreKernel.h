@@ -23,6 +23,9 @@ namespace mlir::attn::tc {
 /// stages of K and of V it fills ahead of them.
 constexpr int64_t kProducerThreads = 128;
 constexpr int64_t kWgmmaStages = 2;
+/// The mma.sync forward's K/V stages: block kb + 1 is copied while block kb
+/// is multiplied.
+constexpr int64_t kMmaSyncStages = 2;
 
 /// The widest head dim (D or Dv) the tensor-core kernels take: O's
 /// accumulators of one m16 tile (Dv / 2 f32 per thread) must leave room in
@@ -44,6 +47,18 @@ struct Tiling {
     return warps * 32 + (warpgroupMma ? kProducerThreads : 0);
   }
 };
+
+/// The tiling of a tensor-core configuration (kernel mma_sync or wgmma).
+Tiling tilingOf(const ForwardKernelConfig &config);
+
+/// The configuration of `tiling` as the chooser records it (#attn.tiles):
+/// kWgmmaStages or 2 stages.
+ForwardKernelConfig configOf(const Tiling &tiling);
+
+/// Whether the wgmma forward takes `op` (it serves neither dropout nor
+/// query lengths up to 64, nor the padded head dims where it does not pay);
+/// when not, `why` says why.
+bool wgmmaApplies(AttentionOpInterface op, std::string &why);
 
 /// The head dims as the kernel's tiles hold them: Q and K rows of `qk`
 /// elements, V and O rows of `v`: the tensors' D and Dv rounded up to the

@@ -21,6 +21,8 @@
 
 namespace mlir::attn {
 
+struct ForwardKernelConfig;
+
 /// The discardable attribute (i64, bytes) with which the kernel builders
 /// record a kernel's dynamic shared memory on its gpu.func (read by
 /// attn-poison-shared-memory; the manifest carries the same number).
@@ -57,7 +59,8 @@ struct KernelParam {
   int64_t queryLenMultiple = 0;
 };
 
-/// Which kernel describeAttentionKernel picks.
+/// Which kernel family the forward chooser (chooseForwardKernel) and the
+/// backward groups take where an op does not name one.
 enum class KernelChoice {
   Auto,       ///< Tensor cores where supported (f16/bf16, D = Dv in {64, 128}).
   TensorCore, ///< Tensor cores; an error where not supported.
@@ -127,16 +130,12 @@ struct TensorCoreTiling {
   bool warpgroupMma = false;
 };
 
-/// Chooses the mapping for `op` (static shapes, or a run-time batch, query
-/// and key length: kernel-manifest.md, "Run-time sizes"; fails with a
-/// diagnostic otherwise). `choice` selects the kernel (KernelChoice). The
-/// tensor-core kernel takes its tiling from `tiling` where set, else from its
-/// default rule (the op's attn.tiles block_q, when present, picks the query
-/// block); an unsupported tiling is a diagnostic on the op.
-FailureOr<KernelSpec>
-describeAttentionKernel(AttentionOp op, StringRef name,
-                        KernelChoice choice = KernelChoice::Auto,
-                        TensorCoreTiling tiling = {});
+/// The mapping of `op` (static shapes, or a run-time batch, query and key
+/// length: kernel-manifest.md, "Run-time sizes"; fails with a diagnostic
+/// otherwise) under the forward kernel configuration `config`
+/// (chooseForwardKernel; config.splits must be 0).
+FailureOr<KernelSpec> describeAttentionKernel(AttentionOp op, StringRef name,
+                                              const ForwardKernelConfig &config);
 
 /// Appends the kernel for `op` to `module`.
 FailureOr<gpu::GPUFuncOp> buildAttentionKernel(OpBuilder &b,
@@ -162,20 +161,12 @@ struct SplitKVOptions {
   int64_t smCount = 132;
 };
 
-/// The number of key-range chunks for `op` under `options` and `tiling`
-/// (its smVersion and requested blockKV): 0 where the op keeps the one
-/// forward kernel. Fails with a diagnostic at the op where a forced split
-/// (options.splits > 0) does not apply.
-FailureOr<int64_t> chooseSplitKV(AttentionOp op, const SplitKVOptions &options,
-                                 KernelChoice choice,
-                                 const TensorCoreTiling &tiling);
-
-/// The split-KV forward group of `op` (`splits` chunks, from chooseSplitKV),
-/// named attn_fwd_split_kv_<n> and attn_fwd_combine_<n>, group
-/// attn_fwd_<n>, in launch order.
+/// The split-KV forward group of `op` under `config` (config.splits
+/// chunks, from chooseForwardKernel), named attn_fwd_split_kv_<n> and
+/// attn_fwd_combine_<n>, group attn_fwd_<n>, in launch order.
 FailureOr<SmallVector<KernelSpec, 2>>
-describeSplitKVAttentionKernels(AttentionOp op, int64_t n, int64_t splits,
-                                const TensorCoreTiling &tiling);
+describeSplitKVAttentionKernels(AttentionOp op, int64_t n,
+                                const ForwardKernelConfig &config);
 
 /// Appends the kernels of describeSplitKVAttentionKernels to `module`.
 LogicalResult buildSplitKVAttentionKernels(OpBuilder &b,
@@ -184,13 +175,11 @@ LogicalResult buildSplitKVAttentionKernels(OpBuilder &b,
                                            ArrayRef<KernelSpec> specs);
 
 /// The forward kernel of a packed variable-length batch
-/// (docs/kernel-manifest.md, "Packed variable-length batches"): the
-/// tensor-core kernel only (a diagnostic where it does not apply, or with
-/// KernelChoice::CudaCore); the tiling as for describeAttentionKernel.
+/// (docs/kernel-manifest.md, "Packed variable-length batches") under
+/// `config` (chooseForwardKernel: the tensor-core kernel only).
 FailureOr<KernelSpec>
 describePackedAttentionKernel(VarlenAttentionOp op, StringRef name,
-                              KernelChoice choice = KernelChoice::Auto,
-                              TensorCoreTiling tiling = {});
+                              const ForwardKernelConfig &config);
 FailureOr<gpu::GPUFuncOp> buildPackedAttentionKernel(OpBuilder &b,
                                                      gpu::GPUModuleOp module,
                                                      VarlenAttentionOp op,
@@ -332,6 +321,40 @@ struct GpuCodegenOptions {
 /// option and what it accepts.
 FailureOr<GpuCodegenOptions>
 resolveGpuCodegenOptions(const GpuCodegenChoices &choices, std::string &error);
+
+//===----------------------------------------------------------------------===//
+// The forward kernel chooser
+//===----------------------------------------------------------------------===//
+
+/// The name of the discardable attribute (#attn.tiles) that holds an op's
+/// tiles and, with a `kernel` field, its GPU kernel configuration.
+constexpr StringLiteral kTilesAttrName = "attn.tiles";
+
+/// What the GPU kernel chooser decides for one forward op
+/// (attn.attention, attn.varlen_attention): the kernel family, its tiles,
+/// and the split-KV chunk count. Recorded on the op as #attn.tiles with a
+/// `kernel` field (toAttr), where a user can read it and override it; every
+/// GPU route (attn-select-kernels, attn-to-gpu, attn-gpu-pipeline,
+/// attn-compile) honours such an attribute (docs/passes.md).
+struct ForwardKernelConfig {
+  KernelFamily kernel = KernelFamily::cuda_core;
+  /// Query rows per block, keys per step, K/V tiles in shared memory, and
+  /// the warps that own query rows (wgmma: plus a producer warpgroup).
+  int64_t blockQ = 0, blockKV = 0, stages = 0, warps = 0;
+  /// Key-range chunks of the split-KV group (mma_sync only); 0: one kernel.
+  int64_t splits = 0;
+
+  TileConfigAttr toAttr(MLIRContext *ctx) const;
+};
+
+/// The forward kernel configuration of `op`: its #attn.tiles when that names
+/// a kernel (checked: a diagnostic at the op says what the kernel cannot
+/// take), else the chooser's rules under `options` (the tensor-core
+/// kernels where they apply, with a remark where they do not; the split-KV
+/// group for decoding-like ops; the tilings measured on the H200). A
+/// kernel-less #attn.tiles (attn-select-tiles) only hints the query block.
+FailureOr<ForwardKernelConfig>
+chooseForwardKernel(AttentionOpInterface op, const GpuCodegenOptions &options);
 
 /// Appends to `gpuModule` the kernel of every attn.attention under `root`
 /// (attn_fwd_<n>, in walk order), then the kernel group of every

@@ -3,6 +3,7 @@
 #include "attnopt/Dialect/Attn/Analysis/TileSelection.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/Format.h"
 
 #include <algorithm>
 
@@ -181,4 +182,19 @@ IOReport mlir::attn::analyzeIO(const AttentionShape &s, const TileChoice &t) {
   r.tiledBytes = pairs * perPairBytes;
   r.executedFlops = pairs * perPairFlops;
   return r;
+}
+
+void mlir::attn::printIOReport(raw_ostream &os, const IOReport &r) {
+  auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+  os << llvm::format("  HBM bytes: naive %.0f, tiled %.0f", r.naiveBytes,
+                     r.tiledBytes)
+     << llvm::format(" (%.2fx less)", ratio(r.naiveBytes, r.tiledBytes))
+     << llvm::format("\n  FLOPs: dense %.0f, executed %.0f", r.denseFlops,
+                     r.executedFlops)
+     << " (" << r.visitedBlocks << " of " << r.totalBlocks
+     << " blocks per head)\n"
+     << llvm::format("  arithmetic intensity: naive %.1f, tiled %.1f "
+                     "FLOP/byte",
+                     ratio(r.denseFlops, r.naiveBytes),
+                     ratio(r.executedFlops, r.tiledBytes));
 }

@@ -30,7 +30,8 @@ void AttnDialect::initialize() {
 LogicalResult
 TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        int64_t blockQ, int64_t blockKV, int64_t stages,
-                       int64_t warps) {
+                       int64_t warps, std::optional<KernelFamily> kernel,
+                       std::optional<int64_t> splits) {
   if (blockQ < 1 || blockKV < 1)
     return emitError() << "tiles: expected block_q and block_kv >= 1, got "
                        << blockQ << " and " << blockKV;
@@ -38,5 +39,10 @@ TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "tiles: expected 1 <= stages <= 8, got " << stages;
   if (warps < 1 || warps > 32)
     return emitError() << "tiles: expected 1 <= warps <= 32, got " << warps;
+  if (splits && (*splits < 1 || *splits > 64))
+    return emitError() << "tiles: expected 1 <= splits <= 64, got " << *splits;
+  if (splits && kernel != KernelFamily::mma_sync)
+    return emitError() << "tiles: splits needs kernel = mma_sync (the split-KV "
+                          "group's first stage is the mma.sync forward)";
   return success();
 }

@@ -4,8 +4,6 @@
 #include "attnopt/Dialect/Attn/Transforms/Passes.h"
 #include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
 
-#include "llvm/Support/Format.h"
-
 namespace mlir::attn {
 #define GEN_PASS_DEF_ATTNSELECTTILESPASS
 #include "attnopt/Dialect/Attn/Transforms/Passes.h.inc"
@@ -14,7 +12,6 @@ namespace {
 
 void emitReport(AttentionOp op, const TargetDescription &target,
                 const TileChoice &t, const IOReport &r) {
-  auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
   std::string msg;
   llvm::raw_string_ostream diag(msg);
   diag << "attn-select-tiles " << target.chip << ": block_q=" << t.blockQ
@@ -22,18 +19,8 @@ void emitReport(AttentionOp op, const TargetDescription &target,
        << " warps=" << t.warps << " (FlashAttention rule: Br=" << t.ruleBlockQ
        << " Bc=" << t.ruleBlockKV << "); shared memory " << t.sharedMemoryBytes
        << " B of " << target.sharedMemoryBytes << ", ~" << t.registersPerThread
-       << " registers/thread\n"
-       << llvm::format("  HBM bytes: naive %.0f, tiled %.0f", r.naiveBytes,
-                       r.tiledBytes)
-       << llvm::format(" (%.2fx less)", ratio(r.naiveBytes, r.tiledBytes))
-       << llvm::format("\n  FLOPs: dense %.0f, executed %.0f", r.denseFlops,
-                       r.executedFlops)
-       << " (" << r.visitedBlocks << " of " << r.totalBlocks
-       << " blocks per head)\n"
-       << llvm::format("  arithmetic intensity: naive %.1f, tiled %.1f "
-                       "FLOP/byte",
-                       ratio(r.denseFlops, r.naiveBytes),
-                       ratio(r.executedFlops, r.tiledBytes));
+       << " registers/thread\n";
+  printIOReport(diag, r);
   op.emitRemark(msg);
 }
 
@@ -49,6 +36,11 @@ struct AttnSelectTilesPass final
       return signalPassFailure();
     }
     getOperation()->walk([&](AttentionOp op) {
+      // A GPU kernel configuration (attn-select-kernels, or a user's) is
+      // kept: attn-tile takes its tiles as they are.
+      auto chosen = op->getAttrOfType<TileConfigAttr>("attn.tiles");
+      if (chosen && chosen.getKernel())
+        return;
       FailureOr<AttentionShape> shape = AttentionShape::get(op);
       if (failed(shape) || failed(checkSizeLimits(op, "attn-select-tiles"))) {
         signalPassFailure();

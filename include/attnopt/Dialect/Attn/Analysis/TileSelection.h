@@ -79,6 +79,11 @@ struct IOReport {
 /// Requires static sizes.
 IOReport analyzeIO(const AttentionShape &shape, const TileChoice &tiles);
 
+/// Prints `report` as the remarks of attn-select-tiles and
+/// attn-select-kernels show it: HBM bytes, FLOPs and arithmetic intensity of
+/// the naive and the tiled evaluation, three indented lines.
+void printIOReport(raw_ostream &os, const IOReport &report);
+
 } // namespace mlir::attn
 
 #endif // ATTNOPT_DIALECT_ATTN_ANALYSIS_TILESELECTION_H

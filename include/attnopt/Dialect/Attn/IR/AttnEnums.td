@@ -23,26 +23,61 @@ def Attn_CausalModeAttr : EnumAttr<Attn_Dialect, Attn_CausalMode, "causal"> {
   let summary = "causal masking mode: none, top_left or bottom_right";
 }
 
+def Attn_KernelCudaCore : I32EnumAttrCase<"cuda_core", 0>;
+def Attn_KernelMmaSync : I32EnumAttrCase<"mma_sync", 1>;
+def Attn_KernelWgmma : I32EnumAttrCase<"wgmma", 2>;
+
+def Attn_KernelFamily : I32EnumAttr<"KernelFamily",
+    "GPU forward kernel family",
+    [Attn_KernelCudaCore, Attn_KernelMmaSync, Attn_KernelWgmma]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::attn";
+}
+
 def Attn_TileConfigAttr : AttrDef<Attn_Dialect, "TileConfig"> {
   let mnemonic = "tiles";
-  let summary = "Tile sizes chosen for one attention op";
+  let summary = "Tile sizes (and the GPU kernel) chosen for one attention op";
   let description = [{
     `block_q` query rows (Br) per thread block, `block_kv` key/value rows (Bc)
     per inner-loop step, `stages` key/value tiles buffered in shared memory,
-    and `warps` per thread block. Attached to `attn.attention` as the
-    discardable attribute `attn.tiles` by `attn-select-tiles`, read by
-    `attn-tile` and the GPU lowering.
+    and `warps` per thread block (the warps that own query rows; the wgmma
+    kernel adds a producer warpgroup). Attached to `attn.attention` as the
+    discardable attribute `attn.tiles`.
+
+    Without `kernel` it is a choice of `attn-select-tiles` (the IO model,
+    docs/io-model.md) for the tiled loops of `attn-tile`; the GPU route takes
+    only its `block_q` as a hint for the mma.sync and CUDA-core kernels.
+
+    With `kernel` it is a GPU kernel configuration, written by the GPU kernel
+    chooser (`attn-select-kernels`, `attn-to-gpu`, `attn-compile`) and
+    honoured exactly by every GPU route: `cuda_core`, `mma_sync` (mma.sync
+    m16n8k16 with ldmatrix, sm_80 and later) or `wgmma` (warp-specialized,
+    sm_90a). `splits = N` (mma_sync only) asks for the split-KV forward
+    group of N key-range chunks (docs/kernel-manifest.md). A configuration
+    the kernel cannot take is an error at the op that says why.
 
     ```mlir
     #attn.tiles<block_q = 128, block_kv = 64, stages = 2, warps = 4>
+    #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8,
+                kernel = wgmma>
+    #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4,
+                kernel = mma_sync, splits = 16>
     ```
   }];
   let parameters = (ins "int64_t":$block_q, "int64_t":$block_kv,
-                        "int64_t":$stages, "int64_t":$warps);
-  let assemblyFormat = [{
-    `<` `block_q` `=` $block_q `,` `block_kv` `=` $block_kv `,`
-        `stages` `=` $stages `,` `warps` `=` $warps `>`
-  }];
+                        "int64_t":$stages, "int64_t":$warps,
+                        OptionalParameter<"std::optional<KernelFamily>">:$kernel,
+                        OptionalParameter<"std::optional<int64_t>">:$splits);
+  // The same text as the positional form (block_q = .., block_kv = ..,
+  // stages = .., warps = ..) with the optional fields after them.
+  let assemblyFormat = "`<` struct(params) `>`";
+  let builders = [
+    AttrBuilder<(ins "int64_t":$block_q, "int64_t":$block_kv,
+                     "int64_t":$stages, "int64_t":$warps), [{
+      return $_get($_ctxt, block_q, block_kv, stages, warps, std::nullopt,
+                   std::nullopt);
+    }]>
+  ];
   let genVerifyDecl = 1;
 }
 

@@ -1,0 +1,171 @@
+//===- ForwardKernelChooser.cpp - one kernel configuration per forward op -===//
+//
+// The GPU kernel-configuration chooser of the forward ops (attn.attention,
+// attn.varlen_attention): the kernel family (wgmma, mma.sync, CUDA-core),
+// its tiles, and the split-KV chunk count, decided once per op and recorded
+// on it as #attn.tiles with a `kernel` field. Every GPU route goes through
+// here (attn-select-kernels, attn-to-gpu and so attn-gpu-pipeline,
+// attn-compile), and an op that already carries such an attribute (chosen
+// earlier, or written by a user) is compiled exactly as it says or not at
+// all: an override the kernels cannot take is an error at the op that names
+// the nearest configuration they can.
+//
+// The rules themselves live beside the kernels they describe
+// (TensorCoreTiling.cpp, CudaCoreKernel.h, SplitKVKernels.cpp); this file
+// orders them: split-KV for decoding-like ops, else one kernel, tensor
+// cores where they apply.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaCoreKernel.h"
+#include "KernelCommon.h"
+#include "SplitKV.h"
+#include "TensorCoreKernel.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+TileConfigAttr ForwardKernelConfig::toAttr(MLIRContext *ctx) const {
+  return TileConfigAttr::get(ctx, blockQ, blockKV, stages, warps, kernel,
+                             splits ? std::optional<int64_t>(splits)
+                                    : std::nullopt);
+}
+
+/// The tensor-core tiling under `requested` (a diagnostic where it fails).
+static FailureOr<ForwardKernelConfig>
+chooseTensorCore(AttentionOpInterface op, const TensorCoreTiling &requested) {
+  std::string why;
+  std::optional<tc::Tiling> t = tc::chooseTiling(op, requested, why);
+  if (!t)
+    return op.emitOpError("GPU code generation: tensor-core tiling: ") << why;
+  return tc::configOf(*t);
+}
+
+/// The split_kv stage's configuration for a split into `splits` chunks (the
+/// split chooser accepted it with this tiling request).
+static ForwardKernelConfig
+splitConfig(AttentionOp op, const TensorCoreTiling &requested, int64_t splits) {
+  std::string why;
+  ForwardKernelConfig c =
+      tc::configOf(*splitkv::splitTiling(op, requested, why));
+  c.splits = splits;
+  return c;
+}
+
+/// The block_q of a kernel-less #attn.tiles (attn-select-tiles' choice for
+/// the tiled loops), a hint for the CUDA-core kernel; 0 without one.
+static int64_t blockQHint(Operation *op) {
+  auto tiles = op->getAttrOfType<TileConfigAttr>(kTilesAttrName);
+  return tiles ? tiles.getBlockQ() : 0;
+}
+
+/// The rules for attn.attention: the split-KV group where it pays, else one
+/// kernel, on tensor cores where they apply (a remark says why not when the
+/// choice was left to the compiler).
+static FailureOr<ForwardKernelConfig>
+chooseDense(AttentionOp op, const GpuCodegenOptions &options) {
+  FailureOr<int64_t> splits = splitkv::chooseSplits(
+      op, options.splitKV, options.kernel, options.forward,
+      ("--split-kv=" + Twine(options.splitKV.splits)).str());
+  if (failed(splits))
+    return failure();
+  if (*splits)
+    return splitConfig(op, options.forward, *splits);
+  if (failed(kernel::checkKernelShapes(op)))
+    return failure();
+  std::string whyNot;
+  const bool tensorCores = tc::isEligible(op, whyNot);
+  if (options.kernel == KernelChoice::TensorCore && !tensorCores)
+    return op.emitOpError("GPU code generation: no tensor-core kernel: ")
+           << whyNot;
+  if (!tensorCores && options.kernel == KernelChoice::Auto)
+    op.emitRemark("GPU code generation: CUDA-core kernel, no tensor-core "
+                  "kernel: ")
+        << whyNot;
+  if (tensorCores && options.kernel != KernelChoice::CudaCore)
+    return chooseTensorCore(op, options.forward);
+  FailureOr<cc::Tiling> t = cc::chooseTiling(op, blockQHint(op));
+  if (failed(t))
+    return failure();
+  return cc::configOf(*t);
+}
+
+/// The configuration an op's #attn.tiles names, checked against what the
+/// kernels can take.
+static FailureOr<ForwardKernelConfig>
+honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
+            const GpuCodegenOptions &options) {
+  auto dense = dyn_cast<AttentionOp>(op.getOperation());
+  auto packed = dyn_cast<VarlenAttentionOp>(op.getOperation());
+  const KernelFamily family = *tiles.getKernel();
+  auto refuse = [&](const Twine &why) {
+    return op.emitOpError("GPU code generation: cannot honour ")
+           << tiles << ": " << why;
+  };
+  if (packed && tiles.getSplits())
+    return refuse("packed batches have no split-KV group");
+  if (packed && family == KernelFamily::cuda_core)
+    return refuse("packed batches have no CUDA-core kernel");
+
+  ForwardKernelConfig got;
+  if (family == KernelFamily::cuda_core) {
+    FailureOr<cc::Tiling> t = cc::chooseTiling(dense, tiles.getBlockQ());
+    if (failed(t))
+      return failure();
+    got = cc::configOf(*t);
+  } else {
+    if (dense ? failed(kernel::checkKernelShapes(dense))
+              : failed(kernel::checkPackedKernel(packed,
+                                                 KernelChoice::TensorCore)))
+      return failure();
+    std::string why;
+    if (!tc::isEligible(op, why))
+      return refuse("no tensor-core kernel: " + why);
+    const bool wgmma = family == KernelFamily::wgmma;
+    if (wgmma && options.chip != "sm_90a")
+      return refuse("kernel = wgmma needs chip=sm_90a, not " + options.chip);
+    if (wgmma && !tc::wgmmaApplies(op, why))
+      return refuse("the wgmma kernel does not take this op: " + why);
+    TensorCoreTiling requested = options.forward;
+    requested.blockQ = tiles.getBlockQ();
+    requested.blockKV = tiles.getBlockKv();
+    // The wgmma kernel's warps follow from its query rows (16 each).
+    requested.warps = wgmma ? 0 : tiles.getWarps();
+    requested.warpgroupMma = wgmma;
+    if (std::optional<int64_t> splits = tiles.getSplits()) {
+      SplitKVOptions split = options.splitKV;
+      split.splits = *splits;
+      FailureOr<int64_t> n = splitkv::chooseSplits(
+          dense, split, KernelChoice::TensorCore, requested,
+          ("splits = " + Twine(*splits) + " in attn.tiles").str());
+      if (failed(n))
+        return failure();
+      got = splitConfig(dense, requested, *n);
+    } else {
+      std::optional<tc::Tiling> t = tc::chooseTiling(op, requested, why);
+      if (!t)
+        return refuse(why);
+      got = tc::configOf(*t);
+    }
+  }
+  if (TileConfigAttr nearest = got.toAttr(op->getContext()); nearest != tiles) {
+    std::string text;
+    llvm::raw_string_ostream(text) << nearest;
+    return refuse("for this op that kernel takes " + text);
+  }
+  return got;
+}
+
+FailureOr<ForwardKernelConfig>
+mlir::attn::chooseForwardKernel(AttentionOpInterface op,
+                                const GpuCodegenOptions &options) {
+  auto tiles = op->getAttrOfType<TileConfigAttr>(kTilesAttrName);
+  if (tiles && tiles.getKernel())
+    return honourTiles(op, tiles, options);
+  if (auto dense = dyn_cast<AttentionOp>(op.getOperation()))
+    return chooseDense(dense, options);
+  auto packed = cast<VarlenAttentionOp>(op.getOperation());
+  if (failed(kernel::checkPackedKernel(packed, options.kernel)))
+    return failure();
+  return chooseTensorCore(op, options.forward);
+}

@@ -1,0 +1,107 @@
+//===- SelectKernels.cpp - attn-select-kernels pass -----------------------===//
+//
+// Records the GPU kernel chooser's decision on each forward op
+// (ForwardKernelChooser.cpp), where a user reads it, overrides it, and sees
+// it in the IO report before anything is compiled.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuCodegenChoices.h"
+#include "SharedMemoryPlan.h"
+
+#include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
+#include "attnopt/Conversion/Passes.h"
+#include "attnopt/Dialect/Attn/Analysis/TileSelection.h"
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_ATTNSELECTKERNELSPASS
+#include "attnopt/Conversion/Passes.h.inc"
+
+namespace {
+
+/// The launch of the kernel (the first stage of a split-KV group) that
+/// `config` gives `op`.
+FailureOr<KernelSpec> describeLaunch(Operation *op,
+                                     const ForwardKernelConfig &config) {
+  if (auto packed = dyn_cast<VarlenAttentionOp>(op))
+    return describePackedAttentionKernel(packed, "report", config);
+  auto dense = cast<AttentionOp>(op);
+  if (!config.splits)
+    return describeAttentionKernel(dense, "report", config);
+  FailureOr<SmallVector<KernelSpec, 2>> group =
+      describeSplitKVAttentionKernels(dense, 0, config);
+  if (failed(group))
+    return failure();
+  return group->front();
+}
+
+/// The remark of `report`: the configuration, its launch, and the IO model
+/// for its tiles where the shapes are static.
+LogicalResult emitReport(Operation *op, StringRef chip,
+                         const ForwardKernelConfig &config) {
+  FailureOr<KernelSpec> launch = describeLaunch(op, config);
+  if (failed(launch))
+    return failure();
+  std::string msg;
+  llvm::raw_string_ostream os(msg);
+  os << "attn-select-kernels " << chip << ": "
+     << config.toAttr(op->getContext()) << "; " << launch->block[0]
+     << " threads, dynamic shared memory " << launch->dynamicSharedBytes
+     << " B of " << maxDynamicSharedBytes(chip == "sm_80" ? 80 : 90);
+  if (config.splits)
+    os << "; split-KV group: " << config.splits
+       << " key-range chunks, then the combine kernel";
+  auto dense = dyn_cast<AttentionOp>(op);
+  FailureOr<AttentionShape> shape =
+      dense ? AttentionShape::get(dense) : FailureOr<AttentionShape>();
+  if (succeeded(shape) && dense.getQueryType().hasStaticShape() &&
+      dense.getKeyType().hasStaticShape() && !config.splits) {
+    TileChoice tiles;
+    tiles.blockQ = config.blockQ;
+    tiles.blockKV = config.blockKV;
+    tiles.stages = config.stages;
+    tiles.warps = config.warps;
+    os << "\n";
+    printIOReport(os, analyzeIO(*shape, tiles));
+  } else {
+    os << "\n  no IO report ("
+       << (!dense          ? "packed batch"
+           : config.splits ? "split-KV group"
+                           : "run-time sizes")
+       << ")";
+  }
+  op->emitRemark(msg);
+  return success();
+}
+
+struct AttnSelectKernelsPass final
+    : impl::AttnSelectKernelsPassBase<AttnSelectKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::string error;
+    FailureOr<GpuCodegenOptions> options = resolveGpuCodegenOptions(
+        forwardCodegenChoices(chip, kernel, mma, blockQ, blockKV, warps,
+                              splitKV, smCount),
+        error);
+    if (failed(options)) {
+      getOperation()->emitError("attn-select-kernels: ") << error;
+      return signalPassFailure();
+    }
+    getOperation()->walk([&](Operation *op) {
+      if (!isa<AttentionOp, VarlenAttentionOp>(op))
+        return WalkResult::advance();
+      FailureOr<ForwardKernelConfig> config =
+          chooseForwardKernel(cast<AttentionOpInterface>(op), *options);
+      if (failed(config) || (report && failed(emitReport(op, chip, *config)))) {
+        signalPassFailure();
+        return WalkResult::interrupt();
+      }
+      op->setAttr(kTilesAttrName, config->toAttr(&getContext()));
+      return WalkResult::advance();
+    });
+  }
+};
+
+} // namespace
+} // namespace mlir::attn
