@@ -288,8 +288,8 @@ FailureOr<cc::Tiling> cc::chooseTiling(AttentionOp op, int64_t blockQHint) {
   t.threadsPerRow = widest <= 64 ? 1 : widest <= 128 ? 2 : 4;
   if (d % t.threadsPerRow || dv % t.threadsPerRow)
     return op.emitOpError("GPU code generation: head dims ")
-           << d << " and " << dv << " must be multiples of "
-           << t.threadsPerRow << " (threads per query row)";
+           << d << " and " << dv << " must be multiples of " << t.threadsPerRow
+           << " (threads per query row)";
   t.blockQ = 64;
   if (blockQHint > 0)
     t.blockQ = std::min<int64_t>(blockQHint, 128);

@@ -19,9 +19,8 @@ constexpr int64_t kCombineRowsPerBlock = 4;
 /// The split_kv stage's tiling: 4 warps of 16 rows (one m16 tile each: the
 /// packed rows are few), keys per step as `tiling` requests or by the
 /// forward's rule.
-std::optional<tc::Tiling> splitTiling(AttentionOp op,
-                                      const TensorCoreTiling &tiling,
-                                      std::string &why);
+std::optional<tc::Tiling>
+splitTiling(AttentionOp op, const TensorCoreTiling &tiling, std::string &why);
 
 /// The number of key-range chunks for `op` under `options` and `tiling`
 /// (its smVersion and requested blockKV): 0 where the op keeps the one

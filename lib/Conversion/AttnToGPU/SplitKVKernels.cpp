@@ -103,8 +103,8 @@ FailureOr<int64_t> splitkv::chooseSplits(AttentionOp op,
 }
 
 FailureOr<SmallVector<KernelSpec, 2>>
-mlir::attn::describeSplitKVAttentionKernels(
-    AttentionOp op, int64_t n, const ForwardKernelConfig &config) {
+mlir::attn::describeSplitKVAttentionKernels(AttentionOp op, int64_t n,
+                                            const ForwardKernelConfig &config) {
   if (failed(kernel::checkKernelShapes(op)))
     return failure();
   const int64_t splits = config.splits;

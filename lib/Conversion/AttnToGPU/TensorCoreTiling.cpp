@@ -157,8 +157,7 @@ tc::Tiling tc::tilingOf(const ForwardKernelConfig &config) {
 
 ForwardKernelConfig tc::configOf(const Tiling &tiling) {
   ForwardKernelConfig c;
-  c.kernel =
-      tiling.warpgroupMma ? KernelFamily::wgmma : KernelFamily::mma_sync;
+  c.kernel = tiling.warpgroupMma ? KernelFamily::wgmma : KernelFamily::mma_sync;
   c.blockQ = tiling.blockQ;
   c.blockKV = tiling.blockKV;
   c.warps = tiling.warps;

@@ -134,8 +134,9 @@ struct TensorCoreTiling {
 /// length: kernel-manifest.md, "Run-time sizes"; fails with a diagnostic
 /// otherwise) under the forward kernel configuration `config`
 /// (chooseForwardKernel; config.splits must be 0).
-FailureOr<KernelSpec> describeAttentionKernel(AttentionOp op, StringRef name,
-                                              const ForwardKernelConfig &config);
+FailureOr<KernelSpec>
+describeAttentionKernel(AttentionOp op, StringRef name,
+                        const ForwardKernelConfig &config);
 
 /// Appends the kernel for `op` to `module`.
 FailureOr<gpu::GPUFuncOp> buildAttentionKernel(OpBuilder &b,
