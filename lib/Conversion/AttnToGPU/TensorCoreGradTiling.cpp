@@ -1,0 +1,148 @@
+//===- TensorCoreGradTiling.cpp - the tensor-core backward's tiling rules -===//
+//
+// Which ops the tensor-core backward group (TensorCoreGradKernelBuilder.cpp)
+// takes, its key blocks, dQ rows and split dK/dV parts (rules measured on
+// the H200, see each rule), and its kernels' shared-memory layouts: the
+// parts of the backward's kernel choice that know these kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelCommon.h"
+#include "MmaEmitterBase.h"
+#include "TensorCoreGradKernel.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+bool tcgrad::isEligible(AttentionOpInterface op, int64_t smVersion,
+                        std::string &why) {
+  Type elt = op.getQueryType().getElementType();
+  int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
+  if (!elt.isF16() && !elt.isBF16()) {
+    why = "the element type is not f16 or bf16";
+    return false;
+  }
+  if (d % 8 || dv % 8 || d > 256 || dv > 256) {
+    why =
+        "head dims must be multiples of 8 up to 256 (D = " + std::to_string(d) +
+        ", Dv = " + std::to_string(dv) + ")";
+    return false;
+  }
+  // The larger of the key-block kernel (64 keys) and the dq kernel.
+  const int64_t tileD = tileDim(d), tileDv = tileDim(dv);
+  const int64_t bytes = std::max(
+      keyBlockLayout(tileD, tileDv, 64, false, false).plan.launchBytes(),
+      dqLayout(tileD, tileDv, kBlock).plan.launchBytes());
+  const int64_t limit = maxDynamicSharedBytes(smVersion);
+  if (bytes > limit) {
+    why = "the kernels' tiles at D = " + std::to_string(d) +
+          ", Dv = " + std::to_string(dv) + " need " + std::to_string(bytes) +
+          " bytes of shared memory, more than the " + std::to_string(limit) +
+          " a block has on sm_" + std::to_string(smVersion ? smVersion : 80);
+    return false;
+  }
+  return true;
+}
+
+bool tcgrad::hasAtomicDq(int64_t headDim, int64_t valueDim) {
+  return headDim == valueDim && (headDim == 64 || headDim == 128);
+}
+
+int64_t tcgrad::tileDim(int64_t headDim) { return roundUp(headDim, 16); }
+
+int64_t tcgrad::keyBlockParts(int64_t headDim, int64_t valueDim) {
+  return tileDim(headDim) + tileDim(valueDim) <= 256 ? 1 : 2;
+}
+
+bool tcgrad::hasWarpgroupKeyBlock(int64_t headDim, int64_t valueDim) {
+  return headDim == valueDim && (headDim == 64 || headDim == 128);
+}
+
+std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
+                                              int64_t headDim, int64_t valueDim,
+                                              int64_t smVersion,
+                                              std::string &why) {
+  // Measured on the H200 (docs/performance.md, session 5): 128 keys halve
+  // the atomic group's dQ reductions per FLOP (3-4 % faster at D = 128,
+  // equal at D = 64); without them, 64-key blocks are as fast or faster
+  // (finer causal skipping, two CTAs per SM; up to 8 % at L = 1k causal).
+  // The split kernels (keyBlockParts 2) take 128 keys where their tiles fit
+  // the shared memory: 8-9 % faster than 64 at D = 160 and 192, B2 H16
+  // L4096, causal or not (session 12); D = 256 does not fit.
+  if (requested == 0 && keyBlockParts(headDim, valueDim) > 1)
+    return keyBlockLayout(tileDim(headDim), tileDim(valueDim), 128,
+                          /*withDq=*/false, /*warpgroupMma=*/false)
+                       .plan.launchBytes() <= maxDynamicSharedBytes(smVersion)
+               ? 128
+               : 64;
+  if (requested == 0)
+    return atomicDq ? 128 : 64;
+  if (requested == 64 || requested == 128)
+    return requested;
+  why = "keys per block of the backward key-block kernel must be 64 or 128, "
+        "not " +
+        std::to_string(requested);
+  return std::nullopt;
+}
+
+tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim,
+                                              int64_t keyBlock, bool withDq,
+                                              bool warpgroupMma) {
+  constexpr int64_t f32Bytes = 4;
+  auto rowBytes = [&](int64_t dim) {
+    return (warpgroupMma ? dim : paddedStride(dim)) * kOperandBytes;
+  };
+  KeyBlockLayout l;
+  l.keys = l.plan.place(keyBlock * rowBytes(headDim));
+  l.values = l.plan.place(keyBlock * rowBytes(valueDim));
+  l.queries = l.plan.place(2 * kBlock * rowBytes(headDim));
+  l.gradOutputs = l.plan.place(2 * kBlock * rowBytes(valueDim));
+  l.lse = l.plan.place(2 * kBlock * f32Bytes);
+  l.delta = l.plan.place(2 * kBlock * f32Bytes);
+  l.dsT = l.plan.regionBytes();
+  if (withDq)
+    l.plan.place(keyBlock * (warpgroupMma ? kBlock : kBlock + 8) *
+                 kOperandBytes);
+  if (warpgroupMma)
+    l.plan.reserveAlignmentSlack(kSwizzle128Alignment);
+  return l;
+}
+
+tcgrad::DqLayout tcgrad::dqLayout(int64_t headDim, int64_t valueDim,
+                                  int64_t rows) {
+  const int64_t qkRowBytes = paddedStride(headDim) * kOperandBytes,
+                vRowBytes = paddedStride(valueDim) * kOperandBytes;
+  DqLayout l;
+  l.queries = l.plan.place(rows * qkRowBytes);
+  l.gradOutputs = l.plan.place(rows * vRowBytes);
+  l.keys = l.plan.place(2 * kBlock * qkRowBytes);
+  l.values = l.plan.place(2 * kBlock * vRowBytes);
+  return l;
+}
+
+int64_t tcgrad::dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion) {
+  // Where the dkdv kernel is split (and takes 128 keys where they fit), the
+  // dq kernel takes 128 query rows (8 warps) where they fit too.
+  if (keyBlockParts(headDim, valueDim) == 1)
+    return kBlock;
+  return dqLayout(tileDim(headDim), tileDim(valueDim), 2 * kBlock)
+                     .plan.launchBytes() <= maxDynamicSharedBytes(smVersion)
+             ? 2 * kBlock
+             : kBlock;
+}
+
+int64_t tcgrad::sharedMemoryBytes(AttentionOpInterface op, StringRef stage,
+                                  int64_t queryRows, int64_t keyBlock,
+                                  bool warpgroupMma) {
+  // The wgmma tiles are unpadded (D = Dv = 64, 128).
+  const int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
+  if (stage == "dkdv" || stage == "dkdv_dq")
+    return keyBlockLayout(warpgroupMma ? d : tileDim(d),
+                          warpgroupMma ? dv : tileDim(dv), keyBlock,
+                          stage == "dkdv_dq", warpgroupMma)
+        .plan.launchBytes();
+  if (stage == "dq")
+    return dqLayout(tileDim(d), tileDim(dv), queryRows).plan.launchBytes();
+  return 0; // prep and dq_convert
+}
+
