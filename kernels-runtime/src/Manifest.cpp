@@ -40,6 +40,8 @@ const char *opName(KernelOp op) {
     return "varlen_attention";
   case KernelOp::VarlenAttentionGrad:
     return "varlen_attention_grad";
+  case KernelOp::PagedAttention:
+    return "paged_attention";
   }
   return "?";
 }
@@ -133,6 +135,14 @@ attnopt::ref::AttentionProblem KernelSpec::problem() const {
 }
 
 double KernelSpec::lengthProducts() const {
+  // A bound paged kernel scores each sequence's cache; unbound, the
+  // capacity (keyLen) of every sequence.
+  if (isPaged() && !cacheSeqlens.empty()) {
+    double keys = 0.0;
+    for (int32_t len : cacheSeqlens)
+      keys += double(len);
+    return double(queryLen) * keys;
+  }
   if (!isVarlen())
     return double(batch) * double(queryLen) * double(keyLen);
   double sum = 0.0;
@@ -240,11 +250,25 @@ GradGroup gradGroupOf(const Manifest &m, const KernelSpec &k) {
   return GradGroup{k.name, false, {&k}};
 }
 
+uint64_t KernelSpec::bytesMovedBy(const ParamSpec &p) const {
+  if (p.kind != ParamSpec::Kind::Tensor)
+    return 0;
+  // A paged cache is read only where the sequences' tokens are.
+  if (isPaged() && !cacheSeqlens.empty() &&
+      (p.name == "key_cache" || p.name == "value_cache")) {
+    uint64_t tokens = 0;
+    for (int32_t len : cacheSeqlens)
+      tokens += uint64_t(std::max<int32_t>(len, 0));
+    const int64_t width = p.name == "key_cache" ? headDim : valueDim;
+    return tokens * uint64_t(kvHeads) * uint64_t(width) * dtypeSize(p.dtype);
+  }
+  return p.sizeBytes();
+}
+
 uint64_t KernelSpec::bytesMoved() const {
   uint64_t bytes = 0;
   for (const ParamSpec &p : params)
-    if (p.kind == ParamSpec::Kind::Tensor)
-      bytes += p.sizeBytes();
+    bytes += bytesMovedBy(p);
   return bytes;
 }
 
@@ -278,6 +302,12 @@ std::string sizeText(int64_t size) {
 const char *const kSplitKVParamNames[] = {
     "query",  "key", "value", "mask",      "partial_output", "partial_lse",
     "output", "lse", "batch", "query_len", "key_len"};
+
+/// Every parameter name of a paged forward stage (paged_attention).
+const char *const kPagedParamNames[] = {
+    "query",       "key_cache",     "value_cache",
+    "block_table", "cache_seqlens", "partial_output",
+    "partial_lse", "output",        "lse"};
 
 /// Every parameter name of a backward kernel (the workspaces aside).
 const char *const kGradParamNames[] = {
@@ -375,7 +405,10 @@ ProblemDifference problemDifference(const KernelSpec &f, const KernelSpec &k) {
                {"total_query_tokens", f.totalQueryTokens, k.totalQueryTokens},
                {"total_key_tokens", f.totalKeyTokens, k.totalKeyTokens},
                {"head_dim", f.headDim, k.headDim},
-               {"value_dim", f.valueDim, k.valueDim}};
+               {"value_dim", f.valueDim, k.valueDim},
+               {"page_size", f.pageSize, k.pageSize},
+               {"num_pages", f.numPages, k.numPages},
+               {"max_pages_per_seq", f.maxPagesPerSeq, k.maxPagesPerSeq}};
   for (const auto &s : sizes)
     if (s.theirs != s.ours)
       return {s.field, sizeText(s.theirs), sizeText(s.ours)};
@@ -628,6 +661,7 @@ private:
   void checkParamKind(const Value &pv, const std::string &at,
                       const ParamSpec &p, ParamSpec::Kind want) const;
   void varlenFields(const Value &v, KernelSpec &k);
+  void pagedFields(const Value &v, KernelSpec &k);
   void checkVarlenGrid(const Value &v, KernelSpec &k, const Codegen &cg) const;
   void workspaceParam(const Value &pv, const std::string &at,
                       const KernelSpec &k, ParamSpec &p, const ParamTable &t);
@@ -946,9 +980,12 @@ void Validator::checkForwardGroup(const GradGroup &g, const Value &kernels,
     context = "kernel '" + at.name + "': ";
     fail(*kernelValue(kernels, m, at).find("group"),
          "group: group '" + g.name + "' has the kernels " + membersText(g) +
-             "; a split-KV forward group is one \"split_kv\" kernel "
-             "followed by one \"combine\" kernel (launched in manifest "
-             "order)");
+             "; a " +
+             (g.kernels.front()->isPaged()
+                  ? "paged forward group (\"op\": \"paged_attention\")"
+                  : "split-KV forward group") +
+             " is one \"split_kv\" kernel followed by one \"combine\" "
+             "kernel (launched in manifest order)");
   }
   auto kernel = kernelIndex.find(g.name);
   if (kernel != kernelIndex.end()) {
@@ -997,6 +1034,9 @@ void Validator::checkForwardLink(const Value &fv, const KernelSpec &k,
   if (f->isGrad())
     fail(fv, who + " is a backward kernel (\"op\": \"" + opName(f->op) +
                  "\"), not a forward one");
+  if (f->isPaged())
+    fail(fv, who + " is a paged forward (\"op\": \"paged_attention\"), "
+                   "which has no backward kernels");
   // A dense backward runs on a dense forward, a packed one on a packed
   // forward: the two lay out output and lse differently.
   if (f->isVarlen() != k.isVarlen())
@@ -1038,13 +1078,39 @@ KernelSpec Validator::kernel(const Value &v) {
                "got \"" + k.name + "\"");
   context = "kernel '" + k.name + "': ";
   checkKeys(v,
-            {"name", "source", "op", "stage", "deterministic", "forward",
-             "group", "dtype", "batch", "query_heads", "kv_heads",
-             "total_query_tokens", "total_key_tokens",
-             "query_len", "key_len", "head_dim", "value_dim", "scale",
-             "causal", "window", "softcap", "dropout_p", "mask",
-             "dropout_mask", "has_lse", "grid", "block",
-             "dynamic_shared_memory", "params", "codegen"},
+            {"name",
+             "source",
+             "op",
+             "stage",
+             "deterministic",
+             "forward",
+             "group",
+             "dtype",
+             "batch",
+             "query_heads",
+             "kv_heads",
+             "total_query_tokens",
+             "total_key_tokens",
+             "query_len",
+             "key_len",
+             "head_dim",
+             "value_dim",
+             "page_size",
+             "num_pages",
+             "max_pages_per_seq",
+             "scale",
+             "causal",
+             "window",
+             "softcap",
+             "dropout_p",
+             "mask",
+             "dropout_mask",
+             "has_lse",
+             "grid",
+             "block",
+             "dynamic_shared_memory",
+             "params",
+             "codegen"},
             what);
   // "codegen" (how the compiler generated the kernel) is informational: an
   // object whose fields the runtime does not read.
@@ -1065,9 +1131,12 @@ KernelSpec Validator::kernel(const Value &v) {
       k.op = KernelOp::VarlenAttention;
     else if (text == "varlen_attention_grad")
       k.op = KernelOp::VarlenAttentionGrad;
+    else if (text == "paged_attention")
+      k.op = KernelOp::PagedAttention;
     else
       fail(*op, "op: expected \"attention\", \"attention_grad\", "
-                "\"varlen_attention\" or \"varlen_attention_grad\", got \"" +
+                "\"varlen_attention\", \"varlen_attention_grad\" or "
+                "\"paged_attention\", got \"" +
                     text + "\"");
   }
   if (!k.isGrad()) {
@@ -1076,17 +1145,18 @@ KernelSpec Validator::kernel(const Value &v) {
       const Value *f = v.find(gradOnly);
       const bool grouped =
           std::string(gradOnly) == "stage" || std::string(gradOnly) == "group";
-      if (!f || (grouped && k.op == KernelOp::Attention))
+      if (!f || (grouped && (k.op == KernelOp::Attention || k.isPaged())))
         continue;
       fail(*f, std::string(gradOnly) +
                    ": only a backward kernel (\"op\": "
                    "\"attention_grad\" or \"varlen_attention_grad\") has "
                    "this field" +
                    (grouped ? ", or a stage of a split-KV forward group "
-                              "(\"op\": \"attention\")"
+                              "(\"op\": \"attention\" or "
+                              "\"paged_attention\")"
                             : ""));
     }
-    if (k.op == KernelOp::Attention)
+    if (k.op == KernelOp::Attention || k.isPaged())
       forwardStageFields(v, k);
   } else {
     const Value &stage = field(v, "stage",
@@ -1124,6 +1194,8 @@ KernelSpec Validator::kernel(const Value &v) {
   k.keyLen = lengthField(field(v, "key_len", what), "key_len");
   // The token totals and the per-sequence lengths of a packed kernel.
   varlenFields(v, k);
+  // The cache geometry of a paged kernel (whose key_len is null).
+  pagedFields(v, k);
   k.headDim = positive(field(v, "head_dim", what), "head_dim");
   k.valueDim = positive(field(v, "value_dim", what), "value_dim");
   if (k.queryHeads % k.kvHeads != 0)
@@ -1283,6 +1355,11 @@ KernelSpec Validator::kernel(const Value &v) {
 /// forward group (docs/kernel-manifest.md, "Split-KV forward groups").
 void Validator::forwardStageFields(const Value &v, KernelSpec &k) {
   const Value *stage = v.find("stage"), *group = v.find("group");
+  // A paged kernel is always a stage of its group.
+  if (!stage && k.isPaged())
+    fail(v, "missing field 'stage' in a \"paged_attention\" kernel (it is "
+            "the \"split_kv\" or the \"combine\" stage of a paged forward "
+            "group)");
   if (!stage && !group)
     return;
   if (!stage)
@@ -1296,8 +1373,9 @@ void Validator::forwardStageFields(const Value &v, KernelSpec &k) {
       k.stage = s;
   if (k.stage == GradStage::None)
     fail(*stage, "stage: expected \"split_kv\" or \"combine\" for a forward "
-                 "kernel (\"op\": \"attention\"; the other stages are a "
-                 "backward kernel's), got \"" +
+                 "kernel (\"op\": \"" +
+                     std::string(opName(k.op)) +
+                     "\"; the other stages are a backward kernel's), got \"" +
                      text + "\"");
   k.group =
       string(field(v, "group",
@@ -1963,7 +2041,65 @@ ParamTable gradTable(const KernelSpec &k, bool rngListed) {
   return t;
 }
 
+/// The tensor `n` of a paged kernel's cache: key_cache [num_pages,
+/// page_size, kv_heads, head_dim], value_cache (value_dim), the i32
+/// block_table [batch, max_pages_per_seq] and cache_seqlens [batch].
+TensorExpectation pagedTensor(const KernelSpec &k, const std::string &n) {
+  TensorExpectation t;
+  t.dtype = k.dtype;
+  if (n == "key_cache") {
+    t.shape = {k.numPages, k.pageSize, k.kvHeads, k.headDim};
+    t.shapeText = "[num_pages, page_size, kv_heads, head_dim]";
+  } else if (n == "value_cache") {
+    t.shape = {k.numPages, k.pageSize, k.kvHeads, k.valueDim};
+    t.shapeText = "[num_pages, page_size, kv_heads, value_dim]";
+  } else if (n == "block_table") {
+    t.dtype = DType::I32;
+    t.dtypeNote = " (block_table holds i32 page indices)";
+    t.shape = {k.batch, k.maxPagesPerSeq};
+    t.shapeText = "[batch, max_pages_per_seq]";
+  } else { // cache_seqlens
+    t.dtype = DType::I32;
+    t.dtypeNote = " (cache_seqlens holds i32 lengths)";
+    t.shape = {k.batch};
+    t.shapeText = "[batch]";
+  }
+  return t;
+}
+
+/// The ABI of a paged forward stage (docs/kernel-manifest.md, "Paged
+/// key/value caches"): query, key_cache, value_cache, block_table,
+/// cache_seqlens, the workspaces partial_output and partial_lse, then for
+/// combine only output and lse (when has_lse). Every size is static, so
+/// there are no size parameters.
+ParamTable pagedTable(const KernelSpec &k) {
+  const std::string stage = stageName(k.stage);
+  ParamTable t;
+  t.title = "the paged \"" + stage + "\" parameters";
+  t.unknownTo = " for a \"paged_attention\" kernel";
+  t.known.assign(std::begin(kPagedParamNames), std::end(kPagedParamNames));
+  expectTensor(t, "query", denseTensor(k, "query"), false);
+  for (const char *n :
+       {"key_cache", "value_cache", "block_table", "cache_seqlens"})
+    expectTensor(t, n, pagedTensor(k, n), false);
+  for (const char *n : {"partial_output", "partial_lse"})
+    expectTensor(t, n, splitKVWorkspace(k, n), false);
+  if (k.stage == GradStage::Combine) {
+    expectTensor(t, "output", denseTensor(k, "output"), true);
+    expectForwardLse(t, k, denseTensor(k, "lse"));
+  } else {
+    for (const char *n : {"output", "lse"})
+      t.excluded[n] = "listed, but a \"split_kv\" kernel writes only the "
+                      "workspaces partial_output and partial_lse (" +
+                      std::string(n) + " is the \"combine\" stage's)";
+  }
+  t.orderText = orderNames(t, 0, t.order.size());
+  return t;
+}
+
 ParamTable paramTable(const KernelSpec &k, bool rngListed) {
+  if (k.isPaged())
+    return pagedTable(k);
   if (k.isGrad())
     return gradTable(k, rngListed);
   return k.isVarlen() ? varlenTable(k, rngListed) : forwardTable(k, rngListed);
@@ -2137,6 +2273,62 @@ void Validator::varlenFields(const Value &v, KernelSpec &k) {
                      "Lq, Lk] score tensor to apply one to): expected null "
                      "or no field, " +
                      got(*f));
+}
+
+/// The fields of a paged kernel ("op": "paged_attention",
+/// docs/kernel-manifest.md "Paged key/value caches"): page_size, num_pages
+/// and max_pages_per_seq, which no other op has; key_len null (each
+/// sequence's length is its cache_seqlens entry; keyLen becomes the
+/// capacity max_pages_per_seq * page_size), a static batch, no mask.
+void Validator::pagedFields(const Value &v, KernelSpec &k) {
+  const char *const paging[] = {"page_size", "num_pages", "max_pages_per_seq"};
+  if (!k.isPaged()) {
+    for (const char *name : paging)
+      if (const Value *f = v.find(name))
+        fail(*f, std::string(name) +
+                     ": only a paged kernel (\"op\": \"paged_attention\") "
+                     "has this field, not a \"" +
+                     opName(k.op) + "\" kernel");
+    return;
+  }
+  const std::string what = "a \"paged_attention\" kernel";
+  const Value &keyLen = *v.find("key_len"); // present: kernel() read it
+  if (!keyLen.isNull())
+    fail(keyLen, "key_len: expected null for " + what +
+                     " (each sequence's cache length comes from "
+                     "cache_seqlens; there is no key_len size parameter), " +
+                     got(keyLen));
+  if (k.batch == kRuntimeSize)
+    fail(*v.find("batch"), "batch: " + what +
+                               " has static sizes: expected a positive "
+                               "integer, got null");
+  k.pageSize = positive(field(v, "page_size", what), "page_size");
+  const Value &pages = field(v, "num_pages", what);
+  k.numPages = positive(pages, "num_pages");
+  if (k.numPages > 2147483647)
+    fail(pages, "num_pages: " + std::to_string(k.numPages) +
+                    " pages, more than the 2^31 - 1 an i32 block_table "
+                    "entry can index");
+  const Value &perSeq = field(v, "max_pages_per_seq", what);
+  k.maxPagesPerSeq = positive(perSeq, "max_pages_per_seq");
+  if (k.maxPagesPerSeq > 2147483647 / k.pageSize)
+    fail(perSeq, "max_pages_per_seq: max_pages_per_seq * page_size = " +
+                     std::to_string(k.maxPagesPerSeq) + " * " +
+                     std::to_string(k.pageSize) +
+                     " tokens, more than the 2^31 - 1 an i32 cache_seqlens "
+                     "entry holds");
+  k.keyLen = k.maxPagesPerSeq * k.pageSize;
+  const Value &mask = field(v, "mask", what);
+  if (!mask.isNull())
+    fail(mask, "mask: " + what +
+                   " takes none (attn.paged_attention has no "
+                   "mask): expected null, " +
+                   got(mask));
+  if (const Value *keep = v.find("dropout_mask"))
+    if (!keep->isNull())
+      fail(*keep, "dropout_mask: " + what +
+                      " has no dropout: expected null or no field, " +
+                      got(*keep));
 }
 
 /// A packed kernel's grid: one block per (query block of the longest

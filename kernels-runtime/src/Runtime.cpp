@@ -439,8 +439,12 @@ Expected<std::unique_ptr<Library>> Library::load(const std::string &manifest,
     for (const KernelSpec &k : m.kernels)
       if (!k.isGrad() && k.group.empty())
         impl->addSet(k.name, SetKind::Forward, {&k});
+    // Paged groups ("op": "paged_attention") take a cache, a block table
+    // and cache lengths that Arguments has no slots for: not offered yet
+    // (attn-run launches them with its own launchers).
     for (const GradGroup &g : forwardGroups(m))
-      impl->addSet(g.name, SetKind::Forward, g.kernels);
+      if (!g.kernels.front()->isPaged())
+        impl->addSet(g.name, SetKind::Forward, g.kernels);
     for (const GradGroup &g : gradGroups(m))
       impl->addSet(g.name, SetKind::Backward, g.kernels);
   } catch (const Error &e) {

@@ -10,14 +10,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "attnopt/Reference/Philox.h"
 #include "attnrt/DType.h"
 #include "attnrt/Error.h"
 #include "attnrt/HostData.h"
 #include "attnrt/Json.h"
 #include "attnrt/Manifest.h"
+#include "attnrt/Paged.h"
 #include "attnrt/Util.h"
 #include "attnrt/Varlen.h"
-#include "attnopt/Reference/Philox.h"
 
 #include <chrono>
 #include <cmath>
@@ -690,8 +691,9 @@ static void testGradManifests() {
       {"op value", "attn_bwd_dkdv_0", "\"op\": \"attention_grad\"",
        "\"op\": \"attention_backward\"",
        "kernel 'attn_bwd_dkdv_0': op: expected \"attention\", "
-       "\"attention_grad\", \"varlen_attention\" or "
-       "\"varlen_attention_grad\", got \"attention_backward\""},
+       "\"attention_grad\", \"varlen_attention\", "
+       "\"varlen_attention_grad\" or \"paged_attention\", got "
+       "\"attention_backward\""},
       {"op type", "attn_fwd_0", "\"op\": \"attention\"", "\"op\": 1",
        "m.json:9:13: kernel 'attn_fwd_0': op: expected a string, got 1 "
        "(number)"},
@@ -3304,6 +3306,359 @@ static void testSplitKVManifests() {
       "kernel's 'query_len' is 2");
 }
 
+//===----------------------------------------------------------------------===//
+// Paged key/value caches (docs/kernel-manifest.md, "Paged key/value caches")
+//===----------------------------------------------------------------------===//
+
+/// The paged forward group (split_kv + combine of "op": "paged_attention"):
+/// parsed and grouped; then one broken variant per rule.
+static void testPagedManifests() {
+  const std::string base = readFile(manifestDir + "/paged.json", "test");
+  Manifest m = parseManifest(base, "p.json");
+  CHECK(m.kernels.size() == 2, "kernel count");
+  if (m.kernels.size() != 2)
+    return;
+  using Grid = std::array<uint32_t, 3>;
+  const KernelSpec &split = m.kernels[0], &combine = m.kernels[1];
+  CHECK(split.op == KernelOp::PagedAttention && split.isPaged() &&
+            combine.isPaged() && !split.isGrad() && !split.isVarlen() &&
+            split.isForwardStage() && split.stage == GradStage::SplitKV &&
+            combine.stage == GradStage::Combine &&
+            std::string(opName(split.op)) == "paged_attention" &&
+            split.group == "attn_fwd_0" && split.splits == 4 &&
+            combine.splits == 4,
+        "op, stages, group, splits");
+  CHECK(split.pageSize == 16 && split.numPages == 40 &&
+            split.maxPagesPerSeq == 12 && split.keyLen == 192 &&
+            !split.hasRuntimeSizes() && !hasRuntimeSizes(m),
+        "cache geometry; keyLen is the capacity; no run-time sizes");
+  const ParamSpec *kc = split.findParam("key_cache"),
+                  *bt = split.findParam("block_table"),
+                  *cs = combine.findParam("cache_seqlens");
+  CHECK(kc && kc->shape == (std::vector<int64_t>{40, 16, 2, 64}) &&
+            kc->dtype == DType::BF16 && !kc->isOutput && bt &&
+            bt->dtype == DType::I32 &&
+            bt->shape == (std::vector<int64_t>{3, 12}) && cs &&
+            cs->dtype == DType::I32 && cs->shape == (std::vector<int64_t>{3}),
+        "cache, block table and lengths");
+  CHECK(!split.findParam("output") && combine.findParam("output") &&
+            combine.findParam("lse") &&
+            combine.findParam("partial_lse")->isWorkspace,
+        "output and lse on combine only");
+  CHECK(split.grid == (Grid{4, 2, 3}) && combine.grid == (Grid{2, 3, 1}),
+        "grids (S, R * Hkv, B) and (ceil(Hq * Lq / 4), B, 1)");
+  std::vector<GradGroup> fg = forwardGroups(m);
+  CHECK(fg.size() == 1 && fg[0].kernels.size() == 2 &&
+            fg[0].kernels[0] == &split && gradGroups(m).empty(),
+        "one paged forward group");
+  // Unbound: the capacity of every sequence; bound: the cache lengths.
+  CHECK(split.lengthProducts() == 3.0 * 192.0 && combine.flops() == 0.0 &&
+            !split.flopsHalvedForCausal(),
+        "unbound FLOP count");
+  const std::vector<int32_t> lens = {0, 192, 17};
+  std::vector<int32_t> table(36, -1);
+  for (int j = 0; j < 12; ++j)
+    table[12 + j] = 39 - j;
+  table[24] = 3;
+  table[25] = 5;
+  KernelSpec bound = bindPaged(split, lens, table);
+  CHECK(bound.lengthProducts() == 209.0 &&
+            bound.bytesMovedBy(*bound.findParam("key_cache")) ==
+                209u * 2u * 64u * 2u &&
+            bound.bytesMovedBy(*bound.findParam("query")) == 3u * 8u * 64u * 2u,
+        "bound FLOP and byte counts follow the cache lengths");
+
+  const char *splitK = "\"attn_fwd_split_kv_0\"",
+             *combineK = "\"attn_fwd_combine_0\"";
+  const std::string btLine =
+      "{\"name\": \"block_table\",    \"kind\": \"tensor\", \"role\": "
+      "\"input\",     \"dtype\": \"i32\",  \"shape\": [3, 12]},";
+  const std::string csLine =
+      "{\"name\": \"cache_seqlens\",  \"kind\": \"tensor\", \"role\": "
+      "\"input\",     \"dtype\": \"i32\",  \"shape\": [3]},";
+  struct Case {
+    const char *what, *marker;
+    std::string from, to;
+    const char *want;
+  } cases[] = {
+      {"missing page_size", splitK, "\"page_size\": 16, ", "",
+       "p.json:7:5: kernel 'attn_fwd_split_kv_0': missing field 'page_size' "
+       "in a \"paged_attention\" kernel"},
+      {"page_size zero", splitK, "\"page_size\": 16", "\"page_size\": 0",
+       "kernel 'attn_fwd_split_kv_0': page_size: expected a positive "
+       "integer, got 0 (number)"},
+      {"key_len not null", splitK, "\"key_len\": null", "\"key_len\": 192",
+       "p.json:15:34: kernel 'attn_fwd_split_kv_0': key_len: expected null "
+       "for a \"paged_attention\" kernel (each sequence's cache length comes "
+       "from cache_seqlens; there is no key_len size parameter), got 192 "
+       "(number)"},
+      {"run-time batch", splitK, "\"batch\": 3", "\"batch\": null",
+       "kernel 'attn_fwd_split_kv_0': batch: a \"paged_attention\" kernel "
+       "has static sizes: expected a positive integer, got null"},
+      {"mask", splitK, "\"mask\": null",
+       "\"mask\": {\"dtype\": \"i1\", \"shape\": [1, 1, 1, 192]}",
+       "kernel 'attn_fwd_split_kv_0': mask: a \"paged_attention\" kernel "
+       "takes none (attn.paged_attention has no mask): expected null, got an "
+       "object"},
+      {"block_table dtype", splitK, "\"dtype\": \"i32\",  \"shape\": [3, 12]",
+       "\"dtype\": \"f32\",  \"shape\": [3, 12]",
+       "kernel 'attn_fwd_split_kv_0': param 'block_table': dtype: expected "
+       "i32 (block_table holds i32 page indices), got f32"},
+      {"block_table shape", combineK, "\"shape\": [3, 12]",
+       "\"shape\": [3, 10]",
+       "kernel 'attn_fwd_combine_0': param 'block_table': shape [3, 10] does "
+       "not match [batch, max_pages_per_seq] = [3, 12]"},
+      {"cache_seqlens shape", splitK, "\"shape\": [3]}", "\"shape\": [3, 1]}",
+       "kernel 'attn_fwd_split_kv_0': param 'cache_seqlens': shape [3, 1] "
+       "does not match [batch] = [3]"},
+      {"key cache head-major", splitK, "\"shape\": [40, 16, 2, 64]",
+       "\"shape\": [40, 2, 16, 64]",
+       "kernel 'attn_fwd_split_kv_0': param 'key_cache': shape [40, 2, 16, "
+       "64] does not match [num_pages, page_size, kv_heads, head_dim] = [40, "
+       "16, 2, 64]"},
+      {"dense key name", splitK, "\"name\": \"key_cache\"", "\"name\": \"key\"",
+       "kernel 'attn_fwd_split_kv_0': params[1].name: unknown parameter "
+       "\"key\" for a \"paged_attention\" kernel (expected query, key_cache, "
+       "value_cache, block_table, cache_seqlens, partial_output, partial_lse, "
+       "output or lse)"},
+      {"param order", splitK, btLine + "\n        " + csLine,
+       csLine + "\n        " + btLine,
+       "kernel 'attn_fwd_split_kv_0': params[3]: expected parameter "
+       "'block_table' here, got 'cache_seqlens' (the paged \"split_kv\" "
+       "parameters, in order: query, key_cache, value_cache, block_table, "
+       "cache_seqlens, partial_output, partial_lse)"},
+      {"split_kv grid", splitK, "\"grid\": [4, 2, 3]", "\"grid\": [4, 8, 3]",
+       "kernel 'attn_fwd_split_kv_0': grid: [4, 8, 3] does not match the "
+       "problem: a \"split_kv\" kernel runs one block per (chunk, row block, "
+       "batch) = (codegen.splits, ceil(query_heads / kv_heads * query_len / "
+       "codegen.block_q) * kv_heads, batch) = [4, 2, 3]"},
+      {"combine grid", combineK, "\"grid\": [2, 3, 1]", "\"grid\": [8, 3, 1]",
+       "kernel 'attn_fwd_combine_0': grid: [8, 3, 1] does not match the "
+       "problem: a \"combine\" kernel runs one block per (4 rows of (query "
+       "head, query), batch) = (ceil(query_heads * query_len / 4), batch, "
+       "1) = [2, 3, 1]"},
+      {"lone split_kv stage", combineK, "\"group\": \"attn_fwd_0\"",
+       "\"group\": \"attn_fwd_1\"",
+       "kernel 'attn_fwd_split_kv_0': group: group 'attn_fwd_0' has the "
+       "kernels attn_fwd_split_kv_0 (split_kv); a paged forward group "
+       "(\"op\": \"paged_attention\") is one \"split_kv\" kernel followed by "
+       "one \"combine\" kernel (launched in manifest order)"},
+      {"missing stage", splitK, "\"stage\": \"split_kv\",\n      ", "",
+       "kernel 'attn_fwd_split_kv_0': missing field 'stage' in a "
+       "\"paged_attention\" kernel (it is the \"split_kv\" or the \"combine\" "
+       "stage of a paged forward group)"},
+      {"group problem", combineK, "\"scale\": 0.125", "\"scale\": 0.25",
+       "kernel 'attn_fwd_combine_0': group: kernel 'attn_fwd_split_kv_0' of "
+       "group 'attn_fwd_0' has scale = 0.125, this kernel 0.25"},
+      {"mixed ops in a group", combineK, "\"op\": \"paged_attention\"",
+       "\"op\": \"attention\"",
+       "kernel 'attn_fwd_combine_0': page_size: only a paged kernel (\"op\": "
+       "\"paged_attention\") has this field, not a \"attention\" kernel"},
+      {"capacity past i32", splitK, "\"max_pages_per_seq\": 12",
+       "\"max_pages_per_seq\": 200000000",
+       "kernel 'attn_fwd_split_kv_0': max_pages_per_seq: max_pages_per_seq "
+       "* page_size = 200000000 * 16 tokens, more than the 2^31 - 1 an i32 "
+       "cache_seqlens entry holds"},
+  };
+  for (const Case &c : cases)
+    expectError(
+        std::string("paged manifest: ") + c.what,
+        [&] {
+          parseManifest(replaceAfter(base, c.marker, c.from, c.to), "p.json");
+        },
+        c.want);
+  // The paged fields on a dense kernel.
+  expectError(
+      "paged manifest: page_size on a dense split-KV stage",
+      [&] {
+        parseManifest(
+            replaceOnce(readFile(manifestDir + "/split-kv.json", "test"),
+                        "\"value_dim\": 128,",
+                        "\"value_dim\": 128, \"page_size\": 16,"),
+            "m.json");
+      },
+      "kernel 'attn_fwd_split_kv_0': page_size: only a paged kernel (\"op\": "
+      "\"paged_attention\") has this field, not a \"attention\" kernel");
+}
+
+/// The run-time contract of paged kernels (cache_seqlens, block_table),
+/// attn-run's draws, and the gather for the dense reference.
+static void testPagedInputs() {
+  Manifest m =
+      parseManifest(readFile(manifestDir + "/paged.json", "test"), "p.json");
+  if (m.kernels.empty())
+    return;
+  const KernelSpec &k = m.kernels[0];
+  CHECK(pagesFor(0, 16) == 0 && pagesFor(1, 16) == 1 && pagesFor(16, 16) == 1 &&
+            pagesFor(17, 16) == 2,
+        "pagesFor");
+
+  // Draws: always valid; the extremes and shuffled tables show up.
+  bool sawEmpty = false, sawFull = false, sawShuffled = false,
+       distinctPages = true, unusedMinusOne = true, allValid = true;
+  for (uint64_t seed = 1; seed <= 64; ++seed) {
+    std::vector<int32_t> lens = drawCacheSeqlens(k, seed);
+    int64_t shared = -1;
+    std::vector<int32_t> table = drawBlockTable(k, lens, seed, &shared);
+    allValid = allValid && pagedInputsProblem(k, lens, table).empty() &&
+               lens.size() == 3 && shared == 0;
+    std::vector<int> seen(40, 0);
+    for (size_t b = 0; b < lens.size(); ++b) {
+      sawEmpty = sawEmpty || lens[b] == 0;
+      sawFull = sawFull || lens[b] == 192;
+      const int64_t used = pagesFor(lens[b], 16);
+      for (int64_t j = 0; j < 12; ++j) {
+        int32_t page = table[b * 12 + j];
+        if (j >= used) {
+          unusedMinusOne = unusedMinusOne && page == -1;
+          continue;
+        }
+        if (page >= 0 && page < 40)
+          distinctPages = distinctPages && seen[page]++ == 0;
+        if (j > 0 && page != table[b * 12 + j - 1] + 1)
+          sawShuffled = true;
+      }
+    }
+  }
+  CHECK(allValid, "drawn lengths and tables keep the contract");
+  CHECK(sawEmpty && sawFull, "drawn lengths include 0 and the capacity");
+  CHECK(sawShuffled && distinctPages && unusedMinusOne,
+        "tables: shuffled distinct pages, -1 in unused entries");
+  CHECK(drawCacheSeqlens(k, 7) == drawCacheSeqlens(k, 7) &&
+            drawBlockTable(k, drawCacheSeqlens(k, 7), 7) ==
+                drawBlockTable(k, drawCacheSeqlens(k, 7), 7),
+        "draws are a function of the seed");
+  // bottom_right with Lq = 4: some lengths below Lq.
+  {
+    KernelSpec q = k;
+    q.queryLen = 4;
+    bool below = false;
+    for (uint64_t seed = 1; seed <= 64; ++seed)
+      for (int32_t len : drawCacheSeqlens(q, seed))
+        below = below || (len > 0 && len < 4);
+    CHECK(below, "bottom_right draws lengths below query_len");
+  }
+  // More pages needed than the cache has: pages are shared, still valid.
+  {
+    KernelSpec small = k;
+    small.numPages = 5;
+    std::vector<int32_t> lens = {192, 192, 100};
+    int64_t shared = 0;
+    std::vector<int32_t> table = drawBlockTable(small, lens, 3, &shared);
+    CHECK(shared == 12 + 12 + 7 - 5 &&
+              pagedInputsProblem(small, lens, table).empty(),
+          "shared pages when the sequences outgrow the cache");
+  }
+
+  // The contract's violations.
+  std::vector<int32_t> lens = {0, 192, 17};
+  std::vector<int32_t> table(36, -1);
+  for (int j = 0; j < 12; ++j)
+    table[12 + j] = j;
+  table[24] = 30;
+  table[25] = 31;
+  CHECK(pagedInputsProblem(k, lens, table).empty(),
+        "a valid hand-made table (unused entries -1)");
+  auto problem = [&](std::vector<int32_t> l, std::vector<int32_t> t) {
+    return pagedInputsProblem(k, l, t);
+  };
+  auto has = [](const std::string &s, const std::string &want) {
+    return s.find(want) != std::string::npos;
+  };
+  CHECK(has(problem({0, 193, 17}, table),
+            "cache_seqlens[1] = 193 is outside [0, 192] (0 to "
+            "max_pages_per_seq * page_size = 12 * 16 = 192)"),
+        "length past the capacity");
+  CHECK(has(problem({-1, 192, 17}, table),
+            "cache_seqlens[0] = -1 is outside [0, 192]"),
+        "negative length");
+  CHECK(has(problem({0, 192}, table),
+            "cache_seqlens has 2 entries, expected batch = 3"),
+        "length count");
+  CHECK(has(problem(lens, std::vector<int32_t>(35, 0)),
+            "block_table has 35 entries, expected batch * max_pages_per_seq "
+            "= 3 * 12 = 36"),
+        "table size");
+  {
+    std::vector<int32_t> t = table;
+    t[25] = 40;
+    CHECK(problem(lens, t) ==
+              "block_table[2, 1] = 40 is not a page in [0, 40) (num_pages), "
+              "but sequence 2 of 17 tokens reads its first 2 entries",
+          "page past num_pages");
+    t[25] = -1;
+    CHECK(has(problem(lens, t), "block_table[2, 1] = -1 is not a page"),
+          "-1 in a used entry");
+    t = table;
+    t[26] = 99; // past sequence 2's pages: never read
+    CHECK(problem(lens, t).empty(), "unused entries may hold anything");
+  }
+  expectError(
+      "paged inputs: checkPagedInputs",
+      [&] {
+        checkPagedInputs(k, {0, 500, 1}, table, "--cache-seqlens");
+      },
+      "--cache-seqlens: cache_seqlens[1] = 500 is outside [0, 192]");
+  expectError(
+      "paged inputs: bindPaged",
+      [&] {
+        bindPaged(k, {0, 1}, table);
+      },
+      "kernel 'attn_fwd_split_kv_0': cache_seqlens has 2 entries");
+  // Given lengths (--cache-seqlens).
+  CHECK(cacheSeqlensFor(k, {0, 192, 5}, "--cache-seqlens") ==
+            (std::vector<int32_t>{0, 192, 5}),
+        "given lengths");
+  expectError(
+      "paged inputs: given count",
+      [&] {
+        cacheSeqlensFor(k, {1, 2}, "--cache-seqlens");
+      },
+      "--cache-seqlens: 2 cache length(s), but kernel 'attn_fwd_split_kv_0' "
+      "has batch 3 (one length per sequence)");
+  expectError(
+      "paged inputs: given length past the capacity",
+      [&] {
+        cacheSeqlensFor(k, {1, 2, 193}, "--cache-seqlens");
+      },
+      "--cache-seqlens: length 2 is 193, outside [0, 192] (the cache of "
+      "kernel 'attn_fwd_split_kv_0' holds max_pages_per_seq * page_size = 12 "
+      "* 16 = 192 tokens per sequence)");
+
+  // The gather: a cache of 3 pages of 2 tokens, 2 heads, width 2, whose
+  // elements encode (page, row, head, e).
+  {
+    KernelSpec g = k;
+    g.pageSize = 2;
+    g.numPages = 3;
+    g.maxPagesPerSeq = 3;
+    g.kvHeads = 2;
+    std::vector<int32_t> cache(3 * 2 * 2 * 2);
+    for (int p = 0; p < 3; ++p)
+      for (int r = 0; r < 2; ++r)
+        for (int h = 0; h < 2; ++h)
+          for (int e = 0; e < 2; ++e)
+            cache[((p * 2 + r) * 2 + h) * 2 + e] =
+                p * 1000 + r * 100 + h * 10 + e;
+    const int32_t row[3] = {2, 0, -1};
+    std::vector<int32_t> dst(2 * 3 * 2, -7);
+    gatherPagedSequence(g, cache.data(), sizeof(int32_t), 2, row, 3,
+                        dst.data());
+    // [Hkv, L, width]: token j on page row[j / 2], row j % 2.
+    const std::vector<int32_t> want = {2000, 2001, 2100, 2101, 0,  1,
+                                       2010, 2011, 2110, 2111, 10, 11};
+    CHECK(dst == want,
+          "gatherPagedSequence: [Hkv, L, width] through the table");
+    expectError(
+        "paged inputs: gather past the used pages",
+        [&] {
+          gatherPagedSequence(g, cache.data(), sizeof(int32_t), 2, row, 5,
+                              dst.data());
+        },
+        "token 4 is on block table entry 2 = -1, not a page in [0, 3)");
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: attnrt-host-tests MANIFEST_DIR\n");
@@ -3328,6 +3683,8 @@ int main(int argc, char **argv) {
                 {"packed backward manifests", testVarlenGradManifests},
                 {"packed backward sequences", testVarlenGradSequences},
                 {"split-KV forward groups", testSplitKVManifests},
+                {"paged manifests", testPagedManifests},
+                {"paged inputs", testPagedInputs},
                 {"conversions", testConversions},
                 {"inputs and comparison", testInputsAndCompare},
                 {"philox", testPhilox},

@@ -18,7 +18,11 @@
 // ("op": "varlen_attention" and its backward stages "varlen_attention_grad",
 // docs/semantics.md §14) are checked against their ABI (token-major
 // tensors, i32 offsets, token totals, workspaces of W rows per head; see
-// Varlen.h for their sequence lengths). One validator checks every
+// Varlen.h for their sequence lengths). Paged kernels ("op":
+// "paged_attention", docs/kernel-manifest.md "Paged key/value caches") are
+// always a split_kv + combine group over a paged cache (key_cache,
+// value_cache, the i32 block_table and cache_seqlens; see Paged.h for their
+// run-time contract). One validator checks every
 // parameter list against a table of the op's expected parameters. The forward
 // parameters must come in the documented order; "ptx" must name a file; the
 // launch is checked against the CUDA limits, the chip's shared memory per
@@ -51,12 +55,14 @@ const char *causalName(CausalMode c);
 /// What a kernel computes: the forward (attn.attention), one stage of the
 /// backward (attn.attention_grad), the forward of a packed variable-length
 /// batch (attn.varlen_attention, docs/semantics.md §14) or one stage of its
-/// backward (attn.varlen_attention_grad).
+/// backward (attn.varlen_attention_grad), or one stage of the forward group
+/// of attention against a paged key/value cache (attn.paged_attention).
 enum class KernelOp {
   Attention,
   AttentionGrad,
   VarlenAttention,
-  VarlenAttentionGrad
+  VarlenAttentionGrad,
+  PagedAttention
 };
 /// The stage of a kernel in its group. Backward stages, by what each writes:
 /// "prep" no gradient (it initializes workspaces), "dkdv" and "dkdv_dq"
@@ -78,7 +84,7 @@ enum class GradStage {
 };
 
 /// "attention", "attention_grad", "varlen_attention",
-/// "varlen_attention_grad".
+/// "varlen_attention_grad", "paged_attention".
 const char *opName(KernelOp op);
 /// "none", "prep", "dkdv", "dq", "dkdv_dq", "dq_convert", "split_kv",
 /// "combine".
@@ -158,6 +164,16 @@ struct KernelSpec {
   /// and cu_seqlens_k (B + 1 entries each, checked by
   /// checkSeqlenOffsets), which attn-run uploads as the kernel's inputs.
   std::vector<int32_t> cuSeqlensQ, cuSeqlensK;
+  /// Paged kernels only ("op": "paged_attention"): "page_size",
+  /// "num_pages" (P) and "max_pages_per_seq"; 0 for the other ops. A paged
+  /// kernel's keyLen is the capacity max_pages_per_seq * page_size (the
+  /// manifest's key_len is null: each sequence has its own length).
+  int64_t pageSize = 0, numPages = 0, maxPagesPerSeq = 0;
+  /// Paged kernels only, set for one run by bindPaged (Paged.h): the cache
+  /// lengths (B entries) and the block table (B * max_pages_per_seq
+  /// entries, row-major), which attn-run uploads as the kernel's inputs.
+  /// Empty until then.
+  std::vector<int32_t> cacheSeqlens, blockTable;
   float scale = 1.0f;
   CausalMode causal = CausalMode::None;
   bool hasWindow = false;
@@ -196,7 +212,10 @@ struct KernelSpec {
   bool isGrad() const {
     return op == KernelOp::AttentionGrad || op == KernelOp::VarlenAttentionGrad;
   }
-  /// A stage of a split-KV forward group (split_kv or combine).
+  /// A stage of the forward group of a paged cache (paged_attention).
+  bool isPaged() const { return op == KernelOp::PagedAttention; }
+  /// A stage of a split-KV forward group (split_kv or combine), dense or
+  /// paged.
   bool isForwardStage() const {
     return stage == GradStage::SplitKV || stage == GradStage::Combine;
   }
@@ -217,7 +236,8 @@ struct KernelSpec {
 
   /// The (query, key) pairs of one head that the problem scores: B*Lq*Lk,
   /// or for a bound packed kernel the sum over its sequences of Lq_b*Lk_b
-  /// (each sequence attends only to its own keys).
+  /// (each sequence attends only to its own keys), for a bound paged kernel
+  /// Lq times the sum of its cache lengths (unbound: the capacity's).
   double lengthProducts() const;
   /// Benchmark-table FLOPs of the forward of this problem:
   /// 2*B*Hq*Lq*Lk*(D+Dv) (= 4*B*H*L*L*D for D = Dv), halved when causal !=
@@ -238,14 +258,19 @@ struct KernelSpec {
   /// The benchmark convention for one backward pass: 2.5 * forwardFlops().
   double backwardFlops() const { return 2.5 * forwardFlops(); }
   bool flopsHalvedForCausal() const {
+    if (isPaged())
+      return false; // decoding: Lq is not each cache length
     if (isVarlen())
       return causal != CausalMode::None && cuSeqlensQ == cuSeqlensK;
     return causal != CausalMode::None && queryLen == keyLen;
   }
   /// Bytes of every tensor parameter (forward: Q, K, V, mask read, O, lse
   /// written; backward: Q, K, V, O, lse, dO, mask read, the workspaces and
-  /// the gradients written), each counted once.
+  /// the gradients written), each counted once. A bound paged kernel's
+  /// caches count the tokens its sequences hold, not all P pages.
   uint64_t bytesMoved() const;
+  /// The bytes of parameter `p` that bytesMoved() counts.
+  uint64_t bytesMovedBy(const ParamSpec &p) const;
 };
 
 struct Manifest {
