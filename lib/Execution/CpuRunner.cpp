@@ -6,6 +6,7 @@
 #include "GradientCpuRunner.h"
 #include "HostTensors.h"
 #include "PackedCpuRunner.h"
+#include "PagedCpuRunner.h"
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
 #include "attnopt/Pipelines/Pipelines.h"
@@ -251,17 +252,20 @@ LogicalResult mlir::attn::runAttentionOnCpu(ModuleOp module,
   SmallVector<Operation *> ops;
   module.walk([&](Operation *op) {
     if (isa<AttentionOp, AttentionGradOp, VarlenAttentionOp,
-            VarlenAttentionGradOp>(op))
+            VarlenAttentionGradOp, PagedAttentionOp>(op))
       ops.push_back(op);
   });
   if (ops.empty())
     return module.emitError(
         "attn-cpu-run: no attn.attention, attn.attention_grad, "
-        "attn.varlen_attention or attn.varlen_attention_grad op in the input");
+        "attn.varlen_attention, attn.varlen_attention_grad or "
+        "attn.paged_attention op in the input");
   bool allPassed = true;
   for (Operation *op : ops) {
     if (isa<VarlenAttentionOp, VarlenAttentionGradOp>(op))
       allPassed &= succeeded(runPackedOnCpu(op, options, os));
+    else if (auto paged = dyn_cast<PagedAttentionOp>(op))
+      allPassed &= succeeded(runPagedOnCpu(paged, options, os));
     else if (auto grad = dyn_cast<AttentionGradOp>(op))
       allPassed &= succeeded(runGradientOnCpu(grad, options, os));
     else

@@ -65,6 +65,13 @@ static llvm::cl::list<std::string> sizeDraws(
                    "when the totals are equal)"),
     llvm::cl::value_desc("batch=B,query_len=LQ,key_len=LK"));
 
+static llvm::cl::opt<unsigned> runs(
+    "runs",
+    llvm::cl::desc("Runs of each attn.paged_attention, each with fresh "
+                   "inputs, cache lengths and block tables (compiled once; "
+                   "the first run pins an empty and a full cache)"),
+    llvm::cl::init(1));
+
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   registerAllPasses();
@@ -107,6 +114,12 @@ int main(int argc, char **argv) {
     options.tolerance = tolerance;
   }
   options.dumpDir = dumpDir;
+  if (runs < 1 || runs > 1000) {
+    llvm::errs() << "attn-cpu-run: --runs must be 1 to 1000, got " << runs
+                 << "\n";
+    return 1;
+  }
+  options.runs = runs;
   for (const std::string &text : sizeDraws) {
     std::string error;
     FailureOr<attn::RunSizes> sizes = attn::parseRunSizes(text, error);

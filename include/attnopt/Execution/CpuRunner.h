@@ -55,6 +55,9 @@ struct CpuRunOptions {
   /// compiled once and run once per draw (one without any is an error);
   /// ops with static shapes ignore them.
   std::vector<RunSizes> sizes;
+  /// Runs of each attn.paged_attention, each with fresh inputs, cache
+  /// lengths and block tables (attn-cpu-run --runs).
+  unsigned runs = 1;
 };
 
 /// Runs every attn.attention in `module` and prints one report per op to

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
+#include "OpVerification.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -25,7 +26,9 @@ using namespace mlir::attn;
 #define GET_OP_CLASSES
 #include "attnopt/Dialect/Attn/IR/AttnOps.cpp.inc"
 
-namespace {
+using namespace mlir::attn::opverify;
+
+namespace mlir::attn::opverify {
 constexpr const char *kQueryDims[] = {"batch", "query heads", "query length",
                                       "head dim"};
 constexpr const char *kKeyDims[] = {"batch", "kv heads", "key length",
@@ -69,22 +72,6 @@ bool isSupportedElementType(Type t) {
   return t.isF16() || t.isBF16() || t.isF32();
 }
 
-/// A size that several operands share (e.g. the batch of query, key, value
-/// and output): the first static one among them, and where it comes from.
-/// Taking the first static size rather than always the query's means that
-/// two static sizes are compared even when the query's is dynamic.
-struct SharedDim {
-  int64_t size = ShapedType::kDynamic;
-  StringRef operand; // the operand the size comes from, e.g. "key"
-  std::string what;  // e.g. "key's batch"
-};
-
-struct DimSource {
-  StringRef operand;
-  RankedTensorType type;
-  unsigned dim;
-};
-
 SharedDim firstStatic(ArrayRef<DimSource> sources, StringRef label) {
   SharedDim shared;
   shared.operand = sources.front().operand;
@@ -99,9 +86,9 @@ SharedDim firstStatic(ArrayRef<DimSource> sources, StringRef label) {
   shared.what = (shared.operand + "'s " + label).str();
   return shared;
 }
-} // namespace
+} // namespace mlir::attn::opverify
 
-namespace {
+namespace mlir::attn::opverify {
 /// query, key, value and the output-shaped tensors share one element type
 /// among f16, bf16 and f32.
 LogicalResult
@@ -140,14 +127,9 @@ LogicalResult verifyHeadCounts(Operation *op, const SharedDim &hq,
            << hkv.size << ")";
   return success();
 }
-} // namespace
+} // namespace mlir::attn::opverify
 
-namespace {
-/// The sizes every attention op relates its operands by.
-struct AttentionDims {
-  SharedDim batch, hq, lq, d, hkv, lk, dv;
-};
-
+namespace mlir::attn::opverify {
 /// Ranks, element types and shape relations of query, key, value and the
 /// tensors shaped like the forward output ([B, Hq, Lq, Dv]; `output` for the
 /// forward op, `output` and `grad_output` for the gradient).
@@ -418,7 +400,7 @@ LogicalResult verifyGradientType(Operation *op, StringRef name,
                              << " (" << expected << "), got " << grad;
   return success();
 }
-} // namespace
+} // namespace mlir::attn::opverify
 
 LogicalResult AttentionOp::verify() {
   if (failed(verifyNoEncodings(*this)))

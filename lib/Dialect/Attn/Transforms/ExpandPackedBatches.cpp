@@ -5,7 +5,9 @@
 // sequence with a block-diagonal mask (VarlenDecomposition.cpp). Correct
 // for every lowering of the dense op, though not efficient: the dense form
 // does not know that most of its (query block, key block) pairs belong to
-// different sequences.
+// different sequences. A paged cache (attn.paged_attention) likewise
+// becomes its definition, the dense op over the gathered cache with a
+// length mask (PagedAttention.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +20,7 @@ LogicalResult mlir::attn::expandPackedBatches(RewriterBase &rewriter,
                                               Operation *root) {
   SmallVector<linalg::AggregatedOpInterface> ops;
   root->walk([&](Operation *op) {
-    if (isa<VarlenAttentionOp, VarlenAttentionGradOp>(op))
+    if (isa<VarlenAttentionOp, VarlenAttentionGradOp, PagedAttentionOp>(op))
       ops.push_back(cast<linalg::AggregatedOpInterface>(op));
   });
   for (linalg::AggregatedOpInterface op : ops) {

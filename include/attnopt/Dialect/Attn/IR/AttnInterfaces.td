@@ -21,7 +21,8 @@ def Attn_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
     docs/semantics.md: `attn.attention`, `attn.attention_grad` and their
     packed variable-length forms `attn.varlen_attention` and
     `attn.varlen_attention_grad` (tensors `[tokens, heads, dim]`, see
-    isPacked(); those have no mask operands).
+    isPacked(); those have no mask operands), and `attn.paged_attention`
+    (keys and values in a paged cache, see isPaged(); no mask or dropout).
   }];
   let methods = [
     InterfaceMethod<"The query, [B, Hq, Lq, D] (packed: [Tq, Hq, D]).",
@@ -47,6 +48,11 @@ def Attn_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
                     "getSoftcapAttr">,
     InterfaceMethod<"The dropout probability.", "::llvm::APFloat",
                     "getDropoutP">,
+    InterfaceMethod<[{
+      The `[B, max_pages]` i32 page table of an op whose keys and values are
+      a paged cache (attn.paged_attention), or null.
+    }], "::mlir::Value", "getBlockTable", (ins), [{}],
+    /*defaultImplementation=*/[{ return {}; }]>,
   ];
 
   let extraSharedClassDeclaration = [{
@@ -62,6 +68,14 @@ def Attn_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
     /// [tokens, heads, dim] whose sequences the i32 `cu_seqlens_q` /
     /// `cu_seqlens_k` offsets delimit (docs/semantics.md, section 14).
     bool isPacked() { return getQueryType().getRank() == 3; }
+    /// Whether keys and values are a paged cache ([P, page_size, Hkv, X])
+    /// read through getBlockTable() (docs/semantics.md, section 15); each
+    /// sequence has its own run-time key length.
+    bool isPaged() { return static_cast<bool>($_op.getBlockTable()); }
+    /// The key/value head count Hkv.
+    int64_t getKeyHeads() {
+      return getKeyType().getDimSize(isPaged() ? 2 : 1);
+    }
     /// The query/key head dim D (the query's last dimension).
     int64_t getHeadDimSize() {
       return getQueryType().getDimSize(getQueryType().getRank() - 1);
@@ -79,22 +93,31 @@ def Attn_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
     }
     /// The key length Lk every sequence has, as getUniformQueryLen.
     int64_t getUniformKeyLen() {
-      return isPacked() ? ::mlir::ShapedType::kDynamic
-                        : getKeyType().getDimSize(2);
+      return isPacked() || isPaged() ? ::mlir::ShapedType::kDynamic
+                                     : getKeyType().getDimSize(2);
     }
     /// A static bound on every sequence's query length: Lq, or for a packed
     /// batch the total query tokens; ShapedType::kDynamic if unknown.
     int64_t getQueryLenBound() {
       return getQueryType().getDimSize(isPacked() ? 0 : 2);
     }
-    /// A static bound on every sequence's key length, as getQueryLenBound.
+    /// A static bound on every sequence's key length, as getQueryLenBound
+    /// (a paged cache: max_pages * page_size).
     int64_t getKeyLenBound() {
+      if (isPaged()) {
+        int64_t pages = ::llvm::cast<::mlir::ShapedType>(
+            $_op.getBlockTable().getType()).getDimSize(1);
+        int64_t pageSize = getKeyType().getDimSize(1);
+        if (::mlir::ShapedType::isDynamic(pages) ||
+            ::mlir::ShapedType::isDynamic(pageSize))
+          return ::mlir::ShapedType::kDynamic;
+        return pages * pageSize;
+      }
       return getKeyType().getDimSize(isPacked() ? 0 : 2);
     }
     /// Query heads per key/value head (Hq / Hkv); requires static heads.
     int64_t getGroupSize() {
-      return $_op.getQueryType().getDimSize(1) /
-             $_op.getKeyType().getDimSize(1);
+      return $_op.getQueryType().getDimSize(1) / getKeyHeads();
     }
     ::mlir::RankedTensorType getQueryType() {
       return ::llvm::cast<::mlir::RankedTensorType>(

@@ -366,4 +366,86 @@ def Attn_VarlenAttentionGradOp : Attn_Op<"varlen_attention_grad", [
   }];
 }
 
+def Attn_PagedAttentionOp : Attn_Op<"paged_attention", [
+    Pure, Attn_AttentionOpInterface,
+    DeclareOpInterfaceMethods<AggregatedOpInterface, ["decomposeOperation"]>]> {
+  let summary = "Attention against a paged key/value cache (decoding)";
+  let description = [{
+    `attn.attention` for each sequence of a batch whose keys and values live
+    in a paged cache, as vLLM, FlashInfer and FlashAttention's
+    `flash_attn_with_kvcache` lay it out. `query` is `[B, Hq, Lq, D]` (the
+    new tokens of each sequence), `key` is the key cache
+    `[P, page_size, Hkv, D]` and `value` the value cache
+    `[P, page_size, Hkv, Dv]` (P pages of `page_size` tokens, token-major
+    inside a page). Sequence `b` has `cache_seqlens[b]` keys (the cache
+    length, new tokens included); its key position `j` is token
+    `j mod page_size` of page `block_table[b, j floordiv page_size]`.
+    `block_table` is `tensor<B x max_pages x i32>` and `cache_seqlens`
+    `tensor<B x i32>`, with `0 <= cache_seqlens[b] <= max_pages * page_size`
+    and the first `ceil(cache_seqlens[b] / page_size)` entries of row `b` of
+    the table page indices in `[0, P)`; entries past them are never read
+    (any value, e.g. -1). Pages may be shared and in any order.
+
+    Within sequence `b` the scores, softcap, `causal` and `window` rules and
+    the softmax are those of `attn.attention` with `Lk = cache_seqlens[b]`
+    (so `causal = bottom_right` aligns the last query with the last cached
+    key: the new tokens are at the end of the cache). `output` is
+    `[B, Hq, Lq, Dv]`, the optional `lse` `[B, Hq, Lq]` f32; a row with no
+    allowed key (an empty cache) gives output 0 and lse -inf. There is no
+    mask or dropout (docs/semantics.md, section 15).
+
+    Example (decoding one token per sequence, GQA 32/8, pages of 64):
+
+    ```mlir
+    %out, %lse = attn.paged_attention
+        ins(%q : tensor<4x32x1x128xbf16>)
+        cache(%kc, %vc : tensor<2048x64x8x128xbf16>,
+                         tensor<2048x64x8x128xbf16>)
+        pages(%table, %lens : tensor<4x512xi32>, tensor<4xi32>)
+        {causal = #attn.causal<bottom_right>}
+        -> tensor<4x32x1x128xbf16>, tensor<4x32x1xf32>
+    ```
+  }];
+
+  let arguments = (ins
+    AnyRankedTensor:$query,
+    AnyRankedTensor:$key,
+    AnyRankedTensor:$value,
+    AnyRankedTensor:$block_table,
+    AnyRankedTensor:$cache_seqlens,
+    OptionalAttr<F32Attr>:$scale,
+    DefaultValuedAttr<Attn_CausalModeAttr, "::mlir::attn::CausalMode::none">:$causal,
+    OptionalAttr<DenseI64ArrayAttr>:$window,
+    OptionalAttr<F32Attr>:$softcap
+  );
+  let results = (outs
+    AnyRankedTensor:$output,
+    Optional<AnyRankedTensor>:$lse
+  );
+
+  let assemblyFormat = [{
+    `ins` `(` $query `:` type($query) `)`
+    `cache` `(` $key `,` $value `:` type($key) `,` type($value) `)`
+    `pages` `(` $block_table `,` $cache_seqlens `:` type($block_table) `,`
+                type($cache_seqlens) `)`
+    attr-dict `->` type($output) (`,` type($lse)^)?
+  }];
+
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    RankedTensorType getOutputType() {
+      return ::llvm::cast<RankedTensorType>(getOutput().getType());
+    }
+    /// Tokens per cache page (dimension 1 of the caches).
+    int64_t getPageSize() { return getKeyType().getDimSize(1); }
+    /// No mask or dropout on a paged cache (AttentionOpInterface).
+    ::mlir::Value getMask() { return {}; }
+    ::mlir::Value getDropoutMask() { return {}; }
+    ::mlir::Value getSeed() { return {}; }
+    ::mlir::Value getOffset() { return {}; }
+    ::llvm::APFloat getDropoutP() { return ::llvm::APFloat(0.0f); }
+  }];
+}
+
 #endif // ATTNOPT_DIALECT_ATTN_IR_ATTNOPS_TD

@@ -36,7 +36,9 @@ tileAttentionGradWithRecomputation(RewriterBase &rewriter, AttentionGradOp op,
 /// Rewrites every attn.varlen_attention(_grad) under `root` into its
 /// definition: transposes to the batch-1 dense form, a block-diagonal i1
 /// mask built from the offsets, and one attn.attention(_grad) without
-/// causal or window (docs/semantics.md, section 14).
+/// causal or window (docs/semantics.md, section 14); and every
+/// attn.paged_attention by the dense op over its gathered cache with a
+/// length mask (section 15).
 LogicalResult expandPackedBatches(RewriterBase &rewriter, Operation *root);
 
 /// Replaces every linalg.softmax under `root` by its upstream decomposition

@@ -1,0 +1,174 @@
+//===- PagedCpuRunner.cpp - run attn.paged_attention on the CPU -----------===//
+//
+// attn.paged_attention is compiled like the dense ops (CpuRunnerSupport.h)
+// and run on caches drawn per run: each sequence's length uniform in
+// [0, capacity] (draw 0 also pins the extremes: an empty cache and a full
+// one), its used block-table entries random pages of the pool (shuffled,
+// shared between sequences), unused entries -1 (never read). The results
+// are compared with the float64 reference that gathers each sequence on its
+// own (attnopt/Reference/PagedReference.h), which does not share the
+// decomposition's capacity-wide gather and length mask.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PagedCpuRunner.h"
+#include "CpuRunnerSupport.h"
+#include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
+#include "attnopt/Reference/PagedReference.h"
+
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using attnopt::ref::PagedCache;
+
+namespace {
+
+/// The op's problem (static shapes only): the dense query side, and the
+/// cache's geometry.
+FailureOr<PagedCache> pagedProblemOf(PagedAttentionOp op) {
+  if (failed(checkSizeLimits(op, "attn-cpu-run")))
+    return failure();
+  if (hasRunTimeSizes(op))
+    return op.emitError("attn-cpu-run: attn.paged_attention needs static "
+                        "shapes (its run-time sizes are the cache lengths)");
+  RankedTensorType q = op.getQueryType(), k = op.getKeyType();
+  PagedCache c;
+  AttentionProblem &p = c.problem;
+  p.batch = q.getDimSize(0);
+  p.queryHeads = q.getDimSize(1);
+  p.queryLen = q.getDimSize(2);
+  p.headDim = q.getDimSize(3);
+  p.kvHeads = k.getDimSize(2);
+  p.valueDim = op.getValueDimSize();
+  setScoreAttributes(op, p);
+  c.pages = k.getDimSize(0);
+  c.pageSize = k.getDimSize(1);
+  c.maxPages =
+      cast<RankedTensorType>(op.getBlockTable().getType()).getDimSize(1);
+  return c;
+}
+
+/// Draws the lengths and the block table of run `draw` into `c` and the
+/// i32 tensors.
+void drawPages(InputGenerator &gen, unsigned draw, PagedCache &c,
+               HostTensor &table, HostTensor &lengths) {
+  const int64_t batch = c.problem.batch, capacity = c.maxPages * c.pageSize;
+  c.lengths.assign(batch, 0);
+  c.table.assign(batch * c.maxPages, -1);
+  for (int64_t b = 0; b < batch; ++b) {
+    int64_t len = static_cast<int64_t>(gen.next() % uint64_t(capacity + 1));
+    if (draw == 0 && b == 0)
+      len = 0;
+    if (draw == 0 && b == batch - 1 && batch > 1)
+      len = capacity;
+    c.lengths[b] = len;
+    for (int64_t i = 0; i * c.pageSize < len; ++i)
+      c.table[b * c.maxPages + i] =
+          static_cast<int64_t>(gen.next() % uint64_t(c.pages));
+  }
+  for (int64_t i = 0; i < batch * c.maxPages; ++i)
+    table.store(i, double(c.table[i]));
+  for (int64_t b = 0; b < batch; ++b)
+    lengths.store(b, double(c.lengths[b]));
+}
+
+LogicalResult runDraw(PagedAttentionOp op, ExecutionEngine &engine,
+                      PagedCache c, unsigned draw, const CpuRunOptions &options,
+                      llvm::raw_ostream &os) {
+  Type elt = op.getQueryType().getElementType();
+  FailureOr<HostElementType> t = hostType(op, elt);
+  if (failed(t))
+    return failure();
+  const AttentionProblem &p = c.problem;
+  InputGenerator gen(options.seed + draw);
+  HostTensor q(*t, shapeOf(op.getQuery())), k(*t, shapeOf(op.getKey())),
+      v(*t, shapeOf(op.getValue()));
+  HostTensor table(HostElementType::I32, {p.batch, c.maxPages}),
+      lengths(HostElementType::I32, {p.batch});
+  std::vector<double> qValues = gen.fill(q, -2.0, 2.0);
+  std::vector<double> kValues = gen.fill(k, -2.0, 2.0);
+  std::vector<double> vValues = gen.fill(v, -1.0, 1.0);
+  drawPages(gen, draw, c, table, lengths);
+
+  HostTensor out(*t, {p.batch, p.queryHeads, p.queryLen, p.valueDim});
+  out.poison();
+  std::optional<HostTensor> lse;
+  SmallVector<HostTensor *> tensors = {&q, &k, &v, &table, &lengths, &out};
+  if (op.getLse()) {
+    lse.emplace(HostElementType::F32,
+                std::vector<int64_t>{p.batch, p.queryHeads, p.queryLen});
+    lse->poison();
+    tensors.push_back(&*lse);
+  }
+  SmallVector<void *> descs, args;
+  for (HostTensor *h : tensors)
+    descs.push_back(h->descriptor());
+  for (void *&d : descs)
+    args.push_back(&d);
+  if (llvm::Error err =
+          engine.invokePacked(("_mlir_ciface_" + kCpuKernelName).str(), args))
+    return op.emitError("attn-cpu-run: invocation failed: ")
+           << llvm::toString(std::move(err));
+
+  std::vector<double> refOut, refLse;
+  attnopt::ref::referencePagedAttention(c, qValues, kValues, vValues, refOut,
+                                        refLse);
+  ForwardComparison cmp =
+      compareForward(out, refOut, lse ? &*lse : nullptr, refLse);
+  double tol = options.tolerance.value_or(defaultTolerance(elt));
+  const double lseTol = 1e-5;
+  bool ok = cmp.nans == 0 && cmp.outRelErr <= tol && cmp.lseErr <= lseTol &&
+            cmp.lseInfMismatches == 0;
+
+  std::string loc;
+  llvm::raw_string_ostream locStream(loc);
+  op.getLoc().print(locStream);
+  os << op->getName() << " at " << loc << "\n  B=" << p.batch
+     << " Hq=" << p.queryHeads << " Hkv=" << p.kvHeads << " Lq=" << p.queryLen
+     << " D=" << p.headDim << " Dv=" << p.valueDim << " pages=" << c.pages
+     << "x" << c.pageSize << " max_pages=" << c.maxPages << " " << elt
+     << " causal=" << stringifyCausalMode(op.getCausal())
+     << (p.hasWindow ? " window" : "") << (p.hasSoftcap ? " softcap" : "")
+     << "\n  cache lengths [";
+  for (auto [b, len] : llvm::enumerate(c.lengths))
+    os << (b ? "," : "") << len;
+  os << "]\n";
+  os << llvm::format("  output: max rel err %.3e (tolerance %.1e)\n",
+                     cmp.outRelErr, tol);
+  if (lse)
+    os << llvm::format("  lse: max rel err %.3e (tolerance %.1e), -inf "
+                       "mismatches %lld\n",
+                       cmp.lseErr, lseTol, (long long)cmp.lseInfMismatches);
+  if (cmp.nans)
+    os << "  NaN or unwritten outputs: " << cmp.nans << "\n";
+  os << "  rows with no allowed key: "
+     << llvm::count_if(refLse, [](double l) { return std::isinf(l); }) << " of "
+     << refLse.size() << "\n";
+  os << (ok ? "  PASS\n" : "  FAIL\n");
+  return success(ok);
+}
+
+} // namespace
+
+LogicalResult mlir::attn::runPagedOnCpu(PagedAttentionOp op,
+                                        const CpuRunOptions &options,
+                                        llvm::raw_ostream &os) {
+  if (!options.dumpDir.empty())
+    return op.emitError("attn-cpu-run: --dump-dir does not support "
+                        "attn.paged_attention yet");
+  FailureOr<PagedCache> cache = pagedProblemOf(op);
+  if (failed(cache))
+    return failure();
+  OpBuilder b(op.getContext());
+  OwningOpRef<ModuleOp> module = ModuleOp::create(op.getLoc());
+  buildCpuEntryFunction(b, *module, op);
+  FailureOr<std::unique_ptr<ExecutionEngine>> engine =
+      compileForCpu(op, *module, options);
+  if (failed(engine))
+    return failure();
+  bool ok = true;
+  for (unsigned draw = 0; draw < options.runs; ++draw)
+    ok &= succeeded(runDraw(op, **engine, *cache, draw, options, os));
+  return success(ok);
+}
