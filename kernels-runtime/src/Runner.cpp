@@ -1,15 +1,16 @@
 //===- Runner.cpp - run, validate and time manifest kernels ---------------===//
 
 #include "attnrt/Runner.h"
-#include "attnrt/Cuda.h"
-#include "attnrt/HostData.h"
-#include "attnrt/Manifest.h"
-#include "attnrt/ReferenceKernel.h"
-#include "attnrt/Runtime.h"
-#include "attnrt/Util.h"
 #include "attnopt/Reference/AttentionGradReference.h"
 #include "attnopt/Reference/PackedReference.h"
 #include "attnopt/Reference/Philox.h"
+#include "attnrt/Cuda.h"
+#include "attnrt/HostData.h"
+#include "attnrt/Manifest.h"
+#include "attnrt/Paged.h"
+#include "attnrt/ReferenceKernel.h"
+#include "attnrt/Runtime.h"
+#include "attnrt/Util.h"
 
 #include <algorithm>
 #include <chrono>
@@ -96,7 +97,8 @@ std::string tflopsText(double t) {
 
 /// The problem's fields of a RESULT/TRAIN line, from dtype to mask. A
 /// packed kernel has no single length: its token totals Tq, Tk and its
-/// longest sequences Lq_max, Lk_max instead of Lq, Lk.
+/// longest sequences Lq_max, Lk_max instead of Lq, Lk; a paged kernel its
+/// capacity Lk_max and its cache geometry.
 std::string problemFields(const KernelSpec &k) {
   std::string s;
   s += std::string(" dtype=") + dtypeName(k.dtype);
@@ -107,6 +109,12 @@ std::string problemFields(const KernelSpec &k) {
          " Tk=" + std::to_string(k.totalKeyTokens) +
          " Lq_max=" + std::to_string(k.queryLen) +
          " Lk_max=" + std::to_string(k.keyLen);
+  else if (k.isPaged())
+    s += " Lq=" + std::to_string(k.queryLen) +
+         " Lk_max=" + std::to_string(k.keyLen) +
+         " page_size=" + std::to_string(k.pageSize) +
+         " num_pages=" + std::to_string(k.numPages) +
+         " max_pages_per_seq=" + std::to_string(k.maxPagesPerSeq);
   else
     s += " Lq=" + std::to_string(k.queryLen) +
          " Lk=" + std::to_string(k.keyLen);
@@ -411,6 +419,57 @@ void uploadInputs(const KernelSpec &k, Binding &binding, InputGenerator &gen,
   }
 }
 
+/// The caches of a paged group as uploaded (the reference gathers each
+/// sequence's keys and values from them).
+struct PagedCaches {
+  HostTensor key, value;
+};
+
+/// The inputs of a paged group (docs/kernel-manifest.md, "Paged key/value
+/// caches"): query uniform in [-2, 2], every page of key_cache in [-2, 2]
+/// and of value_cache in [-1, 1] from the seeded generator, and the cache
+/// lengths and block table bound to the kernel (bindPaged), checked
+/// against the contract on exactly the host copies that are uploaded.
+PagedCaches uploadPagedInputs(const KernelSpec &k, Binding &binding,
+                              InputGenerator &gen) {
+  checkPagedInputs(k, k.cacheSeqlens, k.blockTable,
+                   "kernel '" + k.name + "' (before launch)");
+  uploadRandom(gen, *binding.find("query")->spec, binding.ptr("query"), -2.0,
+               2.0, false, 0);
+  PagedCaches c;
+  const struct {
+    const char *name;
+    HostTensor *host;
+    double lo, hi;
+  } caches[] = {{"key_cache", &c.key, -2.0, 2.0},
+                {"value_cache", &c.value, -1.0, 1.0}};
+  for (const auto &cache : caches) {
+    Bound *b = binding.find(cache.name);
+    *cache.host = HostTensor(b->spec->dtype, b->spec->shape);
+    gen.fill(*cache.host, cache.lo, cache.hi, /*keepValues=*/false);
+    ATTNRT_CU_CHECK_MSG(
+        cuMemcpyHtoD(b->ptr, cache.host->data(), cache.host->sizeBytes()),
+        std::string("uploading '") + cache.name + "'");
+  }
+  const struct {
+    const char *name;
+    const std::vector<int32_t> *values;
+  } ints[] = {{"block_table", &k.blockTable},
+              {"cache_seqlens", &k.cacheSeqlens}};
+  for (const auto &in : ints) {
+    Bound *b = binding.find(in.name);
+    if (uint64_t(in.values->size() * sizeof(int32_t)) != b->spec->sizeBytes())
+      throw Error("kernel '" + k.name + "': '" + in.name + "' " +
+                      formatShape(b->spec->shape) + " but " +
+                      std::to_string(in.values->size()) + " values bound",
+                  kExitFailure);
+    ATTNRT_CU_CHECK_MSG(cuMemcpyHtoD(b->ptr, in.values->data(),
+                                     in.values->size() * sizeof(int32_t)),
+                        std::string("uploading '") + in.name + "'");
+  }
+  return c;
+}
+
 /// grad_output: uniform in [-1, 1], drawn after the forward's inputs.
 void uploadGradOutput(const ParamSpec &spec, CUdeviceptr ptr,
                       InputGenerator &gen) {
@@ -473,6 +532,56 @@ ReferenceForward referenceForward(const KernelSpec &k,
     r.hostOut = downloadDoubles(r.out);
     r.hostLse = downloadDoubles(r.lse);
   }
+  return r;
+}
+
+/// The float64 reference of a paged group (on host; the GPU reference
+/// computes it): each sequence b is the dense problem of batch 1 with Lk =
+/// cache_seqlens[b] on its query rows and the keys and values gathered
+/// through its block table row (gatherPagedSequence), so the causal and
+/// window rules align to its own length. A sequence with an empty cache
+/// has no key: output 0 and lse -inf on every row.
+ReferenceForward referencePaged(const KernelSpec &k,
+                                const attnopt::ref::AttentionProblem &p,
+                                CUdeviceptr q, const PagedCaches &caches) {
+  ReferenceForward r;
+  const int64_t rows = k.queryHeads * k.queryLen;
+  const size_t elem = dtypeSize(k.dtype);
+  r.hostOut.assign(size_t(k.batch * rows * k.valueDim), 0.0);
+  r.hostLse.assign(size_t(k.batch * rows),
+                   -std::numeric_limits<double>::infinity());
+  auto t0 = std::chrono::steady_clock::now();
+  for (int64_t b = 0; b < k.batch; ++b) {
+    const int64_t len = k.cacheSeqlens[size_t(b)];
+    if (len == 0)
+      continue;
+    attnopt::ref::AttentionProblem pb = p;
+    pb.batch = 1;
+    pb.keyLen = len;
+    const int32_t *row = k.blockTable.data() + b * k.maxPagesPerSeq;
+    std::vector<uint8_t> keys(size_t(k.kvHeads * len * k.headDim) * elem),
+        values(size_t(k.kvHeads * len * k.valueDim) * elem);
+    gatherPagedSequence(k, caches.key.data(), elem, k.headDim, row, len,
+                        keys.data());
+    gatherPagedSequence(k, caches.value.data(), elem, k.valueDim, row, len,
+                        values.data());
+    const std::string seq = " of sequence " + std::to_string(b);
+    DeviceBuffer dk(keys.size(), "the gathered keys" + seq),
+        dv(values.size(), "the gathered values" + seq),
+        out(uint64_t(rows * k.valueDim) * sizeof(double),
+            "the reference output" + seq + " (f64)"),
+        lse(uint64_t(rows) * sizeof(double),
+            "the reference lse" + seq + " (f64)");
+    dk.upload(keys.data(), keys.size());
+    dv.upload(values.data(), values.size());
+    runGpuReference(pb, k.dtype, k.maskDtype,
+                    q + CUdeviceptr(b * rows * k.headDim * int64_t(elem)),
+                    dk.ptr(), dv.ptr(), 0, out.ptr(), lse.ptr());
+    out.download(r.hostOut.data() + b * rows * k.valueDim,
+                 uint64_t(rows * k.valueDim) * sizeof(double));
+    lse.download(r.hostLse.data() + b * rows, uint64_t(rows) * sizeof(double));
+  }
+  r.ms = elapsedMs(t0);
   return r;
 }
 
@@ -891,15 +1000,18 @@ void timeKernel(const KernelSpec &k, Binding &binding,
         moved += (moved.empty() ? "" : ", ") + p.name;
     const std::string flopsText =
         k.flops() > 0
-            ? format("%.4e FLOP (2*B*Hq*Lq*Lk*(D+Dv)%s) -> %.3f TFLOP/s",
-                     k.flops(),
+            ? format("%.4e FLOP (%s%s) -> %.3f TFLOP/s", k.flops(),
+                     k.isPaged() ? "2*Hq*Lq*(the sum of the cache "
+                                   "lengths)*(D+Dv)"
+                                 : "2*B*Hq*Lq*Lk*(D+Dv)",
                      k.flopsHalvedForCausal() ? ", halved: causal with Lq = Lk"
                                               : ", dense",
                      result.tflops)
             : std::string("no matrix products (the combine stage; 0 FLOP "
                           "counted)");
-    out(format("  %s; %s moved (%s once) -> %.1f GB/s\n", flopsText.c_str(),
+    out(format("  %s; %s moved (%s once%s) -> %.1f GB/s\n", flopsText.c_str(),
                formatBytes(k.bytesMoved()).c_str(), moved.c_str(),
+               k.isPaged() ? "; of the caches, the sequences' tokens" : "",
                result.gbps));
     return;
   }
@@ -965,6 +1077,21 @@ std::string packedText(const KernelSpec &k) {
          (q == kl ? std::string("the same") : lengthsText(kl)) + "\n";
 }
 
+/// The cache of a bound paged kernel, for its report: "  paged cache: 40
+/// pages of 16 tokens, block table [3, 12] (up to 192 tokens per
+/// sequence)\n  cache lengths [...]\n".
+std::string pagedText(const KernelSpec &k) {
+  return format("  paged cache (paged_attention): %lld pages of %lld tokens, "
+                "block table [%lld, %lld] (up to %lld tokens per sequence)\n",
+                (long long)k.numPages, (long long)k.pageSize,
+                (long long)k.batch, (long long)k.maxPagesPerSeq,
+                (long long)k.keyLen) +
+         "  cache lengths " +
+         lengthsText(std::vector<int64_t>(k.cacheSeqlens.begin(),
+                                          k.cacheSeqlens.end())) +
+         "\n";
+}
+
 void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
   out("\nkernel " + k.name +
       (k.source.empty() ? std::string() : " (" + k.source + ")") + "\n");
@@ -975,18 +1102,21 @@ void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
         (k.forward.empty() ? std::string() : ", forward kernel " + k.forward) +
         "\n");
   if (k.isForwardStage())
-    out(std::string("  split-KV forward, stage ") + stageName(k.stage) +
-        ", group " + k.group + ", " + std::to_string(k.splits) +
-        " key chunks\n");
+    out(std::string(k.isPaged() ? "  paged" : "  split-KV") +
+        " forward, stage " + stageName(k.stage) + ", group " + k.group + ", " +
+        std::to_string(k.splits) + " key chunks\n");
   if (k.isVarlen())
     out(packedText(k));
+  if (k.isPaged())
+    out(pagedText(k));
   out(format("  %s B=%lld Hq=%lld Hkv=%lld %s=%lld %s=%lld D=%lld Dv=%lld "
              "scale=%g causal=%s",
              dtypeName(k.dtype), (long long)k.batch, (long long)k.queryHeads,
              (long long)k.kvHeads, k.isVarlen() ? "Lq_max" : "Lq",
-             (long long)k.queryLen, k.isVarlen() ? "Lk_max" : "Lk",
-             (long long)k.keyLen, (long long)k.headDim, (long long)k.valueDim,
-             double(k.scale), causalName(k.causal)) +
+             (long long)k.queryLen,
+             k.isVarlen() || k.isPaged() ? "Lk_max" : "Lk", (long long)k.keyLen,
+             (long long)k.headDim, (long long)k.valueDim, double(k.scale),
+             causalName(k.causal)) +
       (k.hasWindow ? " window=[" + windowText(k) + "]" : "") +
       (k.hasSoftcap ? " softcap=" + shortFloat(k.softcap) : "") +
       (k.dropoutP > 0 ? " dropout_p=" + shortFloat(k.dropoutP) : "") +
@@ -1186,16 +1316,19 @@ void timeForward(ForwardSet &set, const RunOptions &options, ForwardResult &r) {
   uint64_t bytes = 0;
   for (const ParamSpec &p : k.params)
     if (p.kind == ParamSpec::Kind::Tensor && !p.isWorkspace)
-      bytes += p.sizeBytes();
+      bytes += k.bytesMovedBy(p);
   r.total.ms = t.ms;
   if (!std::isnan(t.ms) && t.ms > 0) {
     r.total.tflops = k.forwardFlops() / (t.ms * 1e-3) / 1e12;
     r.total.gbps = double(bytes) / (t.ms * 1e-3) / 1e9;
     out(format("  group %s (%zu kernels back to back): median %.5f ms (min "
                "%.5f, max %.5f) -> %.3f TFLOP/s (the forward's %.4e FLOP), "
-               "%.1f GB/s (Q, K, V, %sO%s once)\n",
+               "%.1f GB/s (Q, K, V%s, %sO%s once)\n",
                f.name.c_str(), set.size(), t.ms, t.minMs, t.maxMs,
                r.total.tflops, k.forwardFlops(), r.total.gbps,
+               k.isPaged() ? " of the sequences' tokens, block_table, "
+                             "cache_seqlens"
+                           : "",
                k.hasMask ? "mask, " : "", k.hasLse ? ", lse" : ""));
   }
   for (KernelResult &kr : r.kernels)
@@ -1224,14 +1357,22 @@ ForwardResult runForward(const ForwardKernels &f, const Module &module,
     printHeader(set.kernel(i), set.launcher(i));
   set.bind();
   InputGenerator gen(options.seed);
-  uploadInputs(k0, set.binding(0), gen, p);
+  PagedCaches caches; // a paged group's, for its reference
+  if (k0.isPaged())
+    caches = uploadPagedInputs(k0, set.binding(0), gen);
+  else
+    uploadInputs(k0, set.binding(0), gen, p);
   prepareWorkspaces(set);
 
   // First launch: the one that is validated.
   set.launchChecked();
 
   if (options.validate) {
-    bool ok = checkForwardSet(set, referenceOf(set, p), options, r.total);
+    bool ok = checkForwardSet(
+        set,
+        k0.isPaged() ? referencePaged(k0, p, set.ptr("query"), caches)
+                     : referenceOf(set, p),
+        options, r.total);
     r.total.status = ok ? "PASS" : "FAIL";
   } else {
     r.total.status = "NOT_VALIDATED";
@@ -1754,6 +1895,51 @@ Manifest bindPackedKernels(const Manifest &unbound,
   return m;
 }
 
+/// `m` with its paged groups among `names` bound (bindPaged) to the cache
+/// lengths of options.cacheSeqlens[0] (checked: B lengths within the
+/// capacity) or drawn from `seed`, and to a block table drawn from `seed`
+/// (shuffled pages, -1 in unused entries); both stages of a group get the
+/// same. With `report`, prints each group's lengths and table.
+Manifest bindPagedKernels(const Manifest &m, const std::set<std::string> &names,
+                          const RunOptions &options, uint64_t seed,
+                          bool report) {
+  Manifest bound = m;
+  for (const GradGroup &g : forwardGroups(m)) {
+    const KernelSpec &first = *g.kernels.front();
+    if (!first.isPaged() || !names.count(first.name))
+      continue;
+    const bool given = !options.cacheSeqlens.empty();
+    const std::vector<int32_t> lengths =
+        given
+            ? cacheSeqlensFor(first, options.cacheSeqlens[0], "--cache-seqlens")
+            : drawCacheSeqlens(first, seed);
+    int64_t shared = 0;
+    const std::vector<int32_t> table =
+        drawBlockTable(first, lengths, seed, &shared);
+    for (const KernelSpec *k : g.kernels)
+      bound.kernels[size_t(k - m.kernels.data())] =
+          bindPaged(*k, lengths, table);
+    if (!report)
+      continue;
+    int64_t used = 0;
+    for (int32_t len : lengths)
+      used += pagesFor(len, first.pageSize);
+    out("attn-run: paged forward group '" + g.name +
+        "': " + std::to_string(first.batch) + " sequences, cache lengths " +
+        lengthsText(std::vector<int64_t>(lengths.begin(), lengths.end())) +
+        " (" +
+        (given ? std::string("given")
+               : "drawn from seed " + std::to_string(seed)) +
+        "; capacity " + std::to_string(first.keyLen) + "); block table " +
+        formatShape({first.batch, first.maxPagesPerSeq}) + ": " +
+        std::to_string(used) + " entries on shuffled pages of " +
+        std::to_string(first.numPages) +
+        (shared ? " (" + std::to_string(shared) + " on shared pages)" : "") +
+        ", unused entries -1 (drawn from seed " + std::to_string(seed) + ")\n");
+  }
+  return bound;
+}
+
 } // namespace
 
 int runManifest(const RunOptions &options) {
@@ -1785,6 +1971,27 @@ int runManifest(const RunOptions &options) {
                int(options.sizes.size()), failedDraws));
     return failedDraws ? kExitFailure : kExitOk;
   }
+  // Paged groups run once per --cache-seqlens list. Each list is checked
+  // against every paged group before anything runs.
+  if (options.cacheSeqlens.size() > 1) {
+    for (const std::vector<int64_t> &lengths : options.cacheSeqlens)
+      for (const KernelSpec &k : m.kernels)
+        if (k.isPaged())
+          cacheSeqlensFor(k, lengths, "--cache-seqlens");
+    int failedLists = 0;
+    for (size_t i = 0; i < options.cacheSeqlens.size(); ++i) {
+      RunOptions one = options;
+      one.cacheSeqlens = {options.cacheSeqlens[i]};
+      out(format("\nattn-run: cache lengths %d of %d: %s\n", int(i) + 1,
+                 int(options.cacheSeqlens.size()),
+                 lengthsText(options.cacheSeqlens[i]).c_str()));
+      if (runManifest(one) != kExitOk)
+        ++failedLists;
+    }
+    out(format("\nattn-run: %d cache length list(s): %d failed\n",
+               int(options.cacheSeqlens.size()), failedLists));
+    return failedLists ? kExitFailure : kExitOk;
+  }
   if (!options.sizes.empty())
     m = bindSizes(m, options.sizes[0]);
   // Packed kernels take their lengths from options.seqlens or a draw; bind
@@ -1806,6 +2013,23 @@ int runManifest(const RunOptions &options) {
                 "\"varlen_attention\"): --seqlens-q, --seqlens-k and "
                 "--seqlens-dist are for those",
                 kExitInput);
+  // Paged groups: cache lengths given or drawn, a drawn block table; bound
+  // before the driver, so that a bad length is an input error.
+  bool anyPaged = false, pagedSelected = false;
+  for (const KernelSpec &k : unbound.kernels) {
+    anyPaged = anyPaged || k.isPaged();
+    pagedSelected = pagedSelected || (k.isPaged() && toRun.count(k.name));
+  }
+  if (!options.cacheSeqlens.empty() && !anyPaged)
+    throw Error("'" + m.path +
+                    "' has no paged kernel (\"op\": "
+                    "\"paged_attention\"): --cache-seqlens is for those",
+                kExitInput);
+  if (options.viaApi && pagedSelected)
+    throw Error("--api: the runtime library does not launch paged groups "
+                "(\"op\": \"paged_attention\") yet; run them without --api",
+                kExitInput);
+  m = bindPagedKernels(m, toRun, options, options.seed, /*report=*/true);
   std::vector<const KernelSpec *> selected;
   std::vector<TrainGroup> groups;
   std::string kernelNote; // printed once the device is up
@@ -1942,6 +2166,13 @@ int runManifest(const RunOptions &options) {
     if (!redraw.empty() && options.seed != baseSeed) {
       redrawn = bindPackedKernels(unbound, toRun, options, drawSizes,
                                   options.seed, nullptr, /*report=*/false);
+      cur = &redrawn;
+    }
+    // Paged groups draw a new block table (and, unless given, new cache
+    // lengths) for each --repeat.
+    if (pagedSelected && options.seed != baseSeed) {
+      redrawn = bindPagedKernels(cur == &redrawn ? redrawn : unbound, toRun,
+                                 options, options.seed, /*report=*/true);
       cur = &redrawn;
     }
     // An error of one kernel or group: reported; false if the context is

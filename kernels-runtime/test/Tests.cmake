@@ -168,7 +168,35 @@ if(ATTNRT_STUB_DIR)
     REGEX "attn-run: backward group 'attn_bwd_1': 3 sequences, query lengths \\[100, 0, 200\\], key lengths \\[1, 498, 1\\] \\(given: --seqlens-q, --seqlens-k\\)@NL@.*no CUDA driver/GPU available"
     ARGS ${S}/varlen-grad.json --kernel attn_bwd_dkdv_1 --seqlens-q=100,0,200
       --seqlens-k=1,498,1)
+  # Paged forward groups (test/manifests/paged.json): the cache lengths
+  # (drawn, or given per --cache-seqlens list) and the block table are
+  # drawn, checked, printed and bound before the driver.
+  attnrt_cli_test(attn-run-paged-no-gpu EXIT 2
+    REGEX "attn-run: paged forward group 'attn_fwd_0': 3 sequences, cache lengths \\[[0-9, ]+\\] \\(drawn from seed 4; capacity 192\\); block table \\[3, 12\\]: [0-9]+ entries on shuffled pages of 40, unused entries -1 \\(drawn from seed 4\\)@NL@.*no CUDA driver/GPU available"
+    ARGS ${S}/paged.json --seed 4)
+  attnrt_cli_test(attn-run-paged-given-no-gpu EXIT 2
+    REGEX "attn-run: cache lengths 1 of 2: \\[0, 192, 17\\]@NL@attn-run: paged forward group 'attn_fwd_0': 3 sequences, cache lengths \\[0, 192, 17\\] \\(given; capacity 192\\); block table \\[3, 12\\]: 14 entries on shuffled pages of 40, unused entries -1 \\(drawn from seed 1\\)@NL@.*no CUDA driver/GPU available"
+    ARGS ${S}/paged.json --cache-seqlens=0,192,17 --cache-seqlens=5,5,5)
 endif()
+# Paged groups: bad cache lengths are input errors before anything runs.
+attnrt_cli_test(attn-run-paged-length-range EXIT 3
+  REGEX "attn-run: error: --cache-seqlens: length 1 is 193, outside \\[0, 192\\] \\(the cache of kernel 'attn_fwd_split_kv_0' holds max_pages_per_seq \\* page_size = 12 \\* 16 = 192 tokens per sequence\\)"
+  ARGS ${M}/paged.json --cache-seqlens=0,193,1)
+attnrt_cli_test(attn-run-paged-length-count EXIT 3
+  REGEX "--cache-seqlens: 2 cache length\\(s\\), but kernel 'attn_fwd_split_kv_0' has batch 3 \\(one length per sequence\\)"
+  ARGS ${M}/paged.json --cache-seqlens=4,5)
+attnrt_cli_test(attn-run-paged-second-list EXIT 3
+  REGEX "--cache-seqlens: length 0 is 500, outside \\[0, 192\\]"
+  ARGS ${M}/paged.json --cache-seqlens=1,2,3 --cache-seqlens=500,2,3)
+attnrt_cli_test(attn-run-paged-bad-length EXIT 3
+  REGEX "--cache-seqlens '3,-1': '-1' is not a sequence length"
+  ARGS ${M}/paged.json --cache-seqlens=3,-1)
+attnrt_cli_test(attn-run-paged-api EXIT 3
+  REGEX "--api: the runtime library does not launch paged groups"
+  ARGS ${M}/paged.json --api)
+attnrt_cli_test(attn-run-cache-seqlens-not-paged EXIT 3
+  REGEX "'[^']*sample.json' has no paged kernel \\(\"op\": \"paged_attention\"\\): --cache-seqlens is for those"
+  ARGS ${S}/sample.json --cache-seqlens=3)
 # Packed kernels: errors before anything runs.
 attnrt_cli_test(attn-run-varlen-grad-static-batch EXIT 3
   REGEX "kernel 'attn_bwd_prep_1': 2 sequences, but the kernel's batch is 3 \\(static in the manifest\\)"
@@ -290,6 +318,20 @@ endforeach()
 attnrt_check_test(attn-manifest-check-split-kv EXIT 0
   REGEX "split-kv.json: valid, 4 kernels for sm_90a, PTX [^@NL@]*split-kv.ptx@NL@[^@NL@]*split-kv-runtime.json: valid, 2 kernels for sm_90a"
   ARGS ${S}/split-kv.json ${S}/split-kv-runtime.json)
+# Paged forward groups (test/manifests/paged.json, by hand from
+# docs/kernel-manifest.md); a variant with a key length is rejected.
+configure_file(${M}/paged.json ${S}/paged.json COPYONLY)
+file(TOUCH ${S}/paged.ptx)
+attnrt_check_test(attn-manifest-check-paged EXIT 0
+  REGEX "paged.json: valid, 2 kernels for sm_90a, PTX [^@NL@]*paged.ptx"
+  ARGS ${S}/paged.json)
+file(READ ${M}/paged.json ATTNRT_PAGED_TEXT)
+string(REPLACE "\"key_len\": null" "\"key_len\": 192" ATTNRT_PAGED_TEXT
+  "${ATTNRT_PAGED_TEXT}")
+file(WRITE ${S}/paged-key-len.json "${ATTNRT_PAGED_TEXT}")
+attnrt_check_test(attn-manifest-check-paged-key-len EXIT 3
+  REGEX "paged-key-len.json:15:34: kernel 'attn_fwd_split_kv_0': key_len: expected null for a \"paged_attention\" kernel"
+  ARGS ${S}/paged-key-len.json)
 # Rejected, each with the position of the offending value (issue 17).
 attnrt_check_test(attn-manifest-check-smem-limit EXIT 3
   REGEX "bad-smem-limit.json:21:32: kernel 'attn_fwd_0': dynamic_shared_memory: 4294967295 bytes, more than the 232448 bytes \\(227 KiB\\) a thread block can use on sm_90a"

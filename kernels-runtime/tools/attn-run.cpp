@@ -2,10 +2,12 @@
 //
 //   attn-run MANIFEST.json [--kernel NAME] [--seed N] [--warmup N]
 //            [--iters N] [--no-validate] [--device N] [--tolerance X]
-//            [--lse-tolerance X] [--grad-tolerance X] [--train] [--api] [--repeat N]
+//            [--lse-tolerance X] [--grad-tolerance X] [--train] [--api]
+//            [--repeat N]
 //            [--sizes batch=B,query_len=LQ,key_len=LK]...
 //            [--seqlens-q=L0,L1,... [--seqlens-k=...]]
-//            [--seqlens-dist=longtail:B:MIN:MAX] [--verbose]
+//            [--seqlens-dist=longtail:B:MIN:MAX]
+//            [--cache-seqlens=L0,L1,...]... [--verbose]
 //   attn-run --self-test [--seed N] [--device N]
 //
 // Exit status: 0 all kernels passed; 1 a kernel failed validation or a CUDA
@@ -82,6 +84,13 @@ static const char *kUsage =
     "                      random split (from --seed) of its token totals\n"
     "                      into B sequences: from the manifest where static,\n"
     "                      else --sizes batch=B,query_len=Tq,key_len=Tk\n"
+    "  --cache-seqlens LIST paged groups (paged_attention): the cache length\n"
+    "                      of each sequence, e.g. 0,192,17 (B of them, each\n"
+    "                      in [0, max_pages_per_seq * page_size]); repeat\n"
+    "                      it to run everything once per list. Without it,\n"
+    "                      the lengths are drawn from --seed (0 and the\n"
+    "                      capacity included); the block table is always\n"
+    "                      drawn (shuffled pages, -1 in unused entries)\n"
     "  --verbose           print the JIT info log\n"
     "  --self-test         check the GPU references (forward and gradient)\n"
     "                      against the CPU float64 references on small\n"
@@ -189,6 +198,8 @@ int realMain(int argc, char **argv) {
       if (options.seqlens.dist.batch > 0)
         usageError(arg + " given twice");
       options.seqlens.dist = parseSeqlensDist(takeValue());
+    } else if (arg == "--cache-seqlens") {
+      options.cacheSeqlens.push_back(parseSeqlens(takeValue(), arg));
     } else if (arg == "--train") {
       noValue();
       options.train = true;

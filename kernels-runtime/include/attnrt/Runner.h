@@ -3,10 +3,12 @@
 // What attn-run does, as a library: for each kernel of a manifest, generate
 // seeded inputs, launch with poisoned outputs, validate against the GPU
 // float64 reference (forward or gradient) and time it with CUDA events (a
-// split-KV forward group runs, is validated and is timed as one forward);
+// split-KV forward group runs, is validated and is timed as one forward;
+// a paged group too, on drawn or given cache lengths and a drawn block
+// table, against the dense reference of each sequence's gathered cache);
 // the training mode (a forward kernel or group feeding the backward kernels
-// that name it); and the self-test of the GPU references against the CPU float64
-// references.
+// that name it); and the self-test of the GPU references against the CPU
+// float64 references.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +53,12 @@ struct RunOptions {
   /// manifest, or `sizes`: batch, query_len = Tq, key_len = Tk), drawn from
   /// `seed` (each --repeat draws again).
   SeqlenOptions seqlens;
+  /// The cache lengths of paged groups (paged_attention; --cache-seqlens):
+  /// the manifest runs once per entry, each B lengths in [0,
+  /// max_pages_per_seq * page_size] (checked before anything runs). Empty:
+  /// lengths drawn from `seed` (each --repeat draws again). The block table
+  /// is always drawn from `seed`.
+  std::vector<std::vector<int64_t>> cacheSeqlens;
 };
 
 /// Runs the manifest's kernels and prints a report and one RESULT line per
