@@ -243,7 +243,7 @@ int main(int argc, char **argv) {
   bool anyOp = false;
   module->walk([&](Operation *op) {
     if (isa<attn::AttentionOp, attn::AttentionGradOp, attn::VarlenAttentionOp,
-            attn::VarlenAttentionGradOp>(op))
+            attn::VarlenAttentionGradOp, attn::PagedAttentionOp>(op))
       anyOp = true;
   });
   if (!anyOp)

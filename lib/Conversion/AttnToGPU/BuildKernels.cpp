@@ -2,8 +2,9 @@
 //
 // The code generation driver that attn-compile and the attn-to-gpu pass (and
 // so attn-gpu-pipeline and the mlir-opt plugin) share: the user's choices
-// validated once, then one kernel per attn.attention and one kernel group
-// per attn.attention_grad, with their manifest entries.
+// validated once, then one kernel per attn.attention (or a split-KV group),
+// attn.varlen_attention, one split-KV group per attn.paged_attention and one
+// kernel group per attn.attention_grad, with their manifest entries.
 //
 //===----------------------------------------------------------------------===//
 
@@ -110,6 +111,7 @@ LogicalResult mlir::attn::buildAttentionKernels(
   SmallVector<AttentionGradOp> gradOps;
   SmallVector<VarlenAttentionOp> packedOps;
   SmallVector<VarlenAttentionGradOp> packedGradOps;
+  SmallVector<PagedAttentionOp> pagedOps;
   root->walk([&](Operation *op) {
     if (auto fwd = dyn_cast<AttentionOp>(op))
       ops.push_back(fwd);
@@ -119,6 +121,8 @@ LogicalResult mlir::attn::buildAttentionKernels(
       packedOps.push_back(packed);
     else if (auto packedGrad = dyn_cast<VarlenAttentionGradOp>(op))
       packedGradOps.push_back(packedGrad);
+    else if (auto paged = dyn_cast<PagedAttentionOp>(op))
+      pagedOps.push_back(paged);
   });
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(gpuModule.getBody());
@@ -168,6 +172,23 @@ LogicalResult mlir::attn::buildAttentionKernels(
     forwardNames[op] = spec->name;
     if (manifest)
       manifest->push_back(kernelManifestEntry(op, *spec));
+  }
+  // Paged caches are numbered after the packed batches; each is a split-KV
+  // group.
+  for (auto [i, op] : llvm::enumerate(pagedOps)) {
+    FailureOr<ForwardKernelConfig> config = configure(op);
+    if (failed(config))
+      return failure();
+    FailureOr<SmallVector<KernelSpec, 2>> specs =
+        describeSplitKVAttentionKernels(
+            op, static_cast<int64_t>(ops.size() + packedOps.size() + i),
+            *config);
+    if (failed(specs) ||
+        failed(buildSplitKVAttentionKernels(b, gpuModule, op, *specs)))
+      return failure();
+    if (manifest)
+      for (const KernelSpec &spec : *specs)
+        manifest->push_back(kernelManifestEntry(op, spec));
   }
   for (auto [i, op] : llvm::enumerate(gradOps)) {
     FailureOr<GradKernelSpecs> specs = describeAttentionGradKernels(

@@ -33,7 +33,7 @@ namespace {
 
 class CombineEmitter : public kernel::ScalarOps {
 public:
-  CombineEmitter(OpBuilder &b, AttentionOp op, const KernelSpec &spec)
+  CombineEmitter(OpBuilder &b, AttentionOpInterface op, const KernelSpec &spec)
       : ScalarOps(b, op.getLoc()), op(op), spec(spec) {}
 
   void emit(gpu::GPUFuncOp func) {
@@ -149,7 +149,7 @@ private:
                                  idx(valueDim));
   }
 
-  AttentionOp op;
+  AttentionOpInterface op;
   const KernelSpec &spec;
   KernelArguments args;
   int64_t rowsPerBatch = 0, valueDim = 0;
@@ -159,6 +159,6 @@ private:
 } // namespace
 
 void splitkv::emitCombineKernel(OpBuilder &b, gpu::GPUFuncOp func,
-                                AttentionOp op, const KernelSpec &spec) {
+                                AttentionOpInterface op, const KernelSpec &spec) {
   CombineEmitter(b, op, spec).emit(func);
 }

@@ -44,7 +44,8 @@ chooseTensorCore(AttentionOpInterface op, const TensorCoreTiling &requested) {
 /// The split_kv stage's configuration for a split into `splits` chunks (the
 /// split chooser accepted it with this tiling request).
 static ForwardKernelConfig
-splitConfig(AttentionOp op, const TensorCoreTiling &requested, int64_t splits) {
+splitConfig(AttentionOpInterface op, const TensorCoreTiling &requested,
+            int64_t splits) {
   std::string why;
   ForwardKernelConfig c =
       tc::configOf(*splitkv::splitTiling(op, requested, why));
@@ -106,6 +107,10 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
     return refuse("packed batches have no split-KV group");
   if (packed && family == KernelFamily::cuda_core)
     return refuse("packed batches have no CUDA-core kernel");
+  auto paged = dyn_cast<PagedAttentionOp>(op.getOperation());
+  if (paged && (family != KernelFamily::mma_sync || !tiles.getSplits()))
+    return refuse("a paged cache is read by the split-KV group only "
+                  "(kernel = mma_sync with splits = N)");
 
   ForwardKernelConfig got;
   if (family == KernelFamily::cuda_core) {
@@ -114,9 +119,11 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
       return failure();
     got = cc::configOf(*t);
   } else {
-    if (dense ? failed(kernel::checkKernelShapes(dense))
-              : failed(kernel::checkPackedKernel(packed,
-                                                 KernelChoice::TensorCore)))
+    if (dense    ? failed(kernel::checkKernelShapes(dense))
+        : packed ? failed(kernel::checkPackedKernel(packed,
+                                                    KernelChoice::TensorCore))
+                 : failed(kernel::checkPagedKernel(paged,
+                                                   KernelChoice::TensorCore)))
       return failure();
     std::string why;
     if (!tc::isEligible(op, why))
@@ -136,11 +143,11 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
       SplitKVOptions split = options.splitKV;
       split.splits = *splits;
       FailureOr<int64_t> n = splitkv::chooseSplits(
-          dense, split, KernelChoice::TensorCore, requested,
+          op, split, KernelChoice::TensorCore, requested,
           ("splits = " + Twine(*splits) + " in attn.tiles").str());
       if (failed(n))
         return failure();
-      got = splitConfig(dense, requested, *n);
+      got = splitConfig(op, requested, *n);
     } else {
       std::optional<tc::Tiling> t = tc::chooseTiling(op, requested, why);
       if (!t)
@@ -156,6 +163,22 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
   return got;
 }
 
+/// The rules for attn.paged_attention: the split-KV group, its only
+/// kernels.
+static FailureOr<ForwardKernelConfig>
+choosePaged(PagedAttentionOp op, const GpuCodegenOptions &options) {
+  if (failed(kernel::checkPagedKernel(op, options.kernel)))
+    return failure();
+  FailureOr<int64_t> splits = splitkv::chooseSplits(
+      op, options.splitKV, options.kernel, options.forward,
+      options.splitKV.splits == 0
+          ? "--split-kv=off"
+          : ("--split-kv=" + Twine(options.splitKV.splits)).str());
+  if (failed(splits))
+    return failure();
+  return splitConfig(op, options.forward, *splits);
+}
+
 FailureOr<ForwardKernelConfig>
 mlir::attn::chooseForwardKernel(AttentionOpInterface op,
                                 const GpuCodegenOptions &options) {
@@ -164,6 +187,8 @@ mlir::attn::chooseForwardKernel(AttentionOpInterface op,
     return honourTiles(op, tiles, options);
   if (auto dense = dyn_cast<AttentionOp>(op.getOperation()))
     return chooseDense(dense, options);
+  if (auto paged = dyn_cast<PagedAttentionOp>(op.getOperation()))
+    return choosePaged(paged, options);
   auto packed = cast<VarlenAttentionOp>(op.getOperation());
   if (failed(kernel::checkPackedKernel(packed, options.kernel)))
     return failure();

@@ -28,12 +28,16 @@ struct KernelArguments {
   Value cuSeqlensQ, cuSeqlensK, totalQueryTokens, totalKeyTokens;
   /// The f32 workspaces of a split-KV forward group.
   Value partialOutput, partialLse;
+  /// A paged cache's block table and cache lengths (i32 tensors; its key
+  /// and value caches are `key` and `value`).
+  Value blockTable, cacheSeqlens;
 
   /// The arguments of a stage of a split-KV forward group
   /// (docs/kernel-manifest.md, "Split-KV forward groups"), by the names of
   /// the parameter list describeSplitKVAttentionKernels wrote: query, key,
   /// value, [mask], partial_output, partial_lse, [output, lse], then the
-  /// run-time sizes.
+  /// run-time sizes; for a paged cache query, key_cache, value_cache,
+  /// block_table, cache_seqlens, then the workspaces and results.
   static KernelArguments unpackByName(Block &entry, const KernelSpec &spec) {
     KernelArguments a;
     for (auto [i, p] : llvm::enumerate(spec.params)) {
@@ -41,6 +45,10 @@ struct KernelArguments {
                         .Case("query", &a.query)
                         .Case("key", &a.key)
                         .Case("value", &a.value)
+                        .Case("key_cache", &a.key)
+                        .Case("value_cache", &a.value)
+                        .Case("block_table", &a.blockTable)
+                        .Case("cache_seqlens", &a.cacheSeqlens)
                         .Case("mask", &a.mask)
                         .Case("partial_output", &a.partialOutput)
                         .Case("partial_lse", &a.partialLse)

@@ -82,6 +82,11 @@ LogicalResult checkKernelShapes(AttentionOpInterface op);
 /// limits, and the tensor-core kernel (packed batches have no other).
 LogicalResult checkPackedKernel(VarlenAttentionOp op, KernelChoice choice);
 
+/// Whether the kernels can take the paged cache `op` (PagedKernels.cpp)
+/// under `choice`: static shapes, every size >= 1, grids within CUDA's
+/// limits, and the tensor-core split-KV group (its only kernels).
+LogicalResult checkPagedKernel(PagedAttentionOp op, KernelChoice choice);
+
 /// Loads the dialects the tensor-core kernels are built from (their
 /// argument types included: the backward's dq_accum is an LLVM pointer).
 void loadTensorCoreDialects(MLIRContext *ctx);

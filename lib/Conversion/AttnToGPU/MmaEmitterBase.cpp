@@ -3,6 +3,7 @@
 #include "MmaEmitterBase.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -142,11 +143,31 @@ void MmaEmitterBase::emitRowGuardedCopy(
   }
 }
 
+Value MmaEmitterBase::cacheToken(const GlobalRows::Pages &pages, Value r) {
+  Value entry = memref::LoadOp::create(
+      b, loc, pages.table, ValueRange{add(pages.tableRow, divu(r, pages.pageSize))});
+  Value page = arith::IndexCastOp::create(b, loc, b.getIndexType(), entry);
+  return add(mul(page, pages.pageSize), remu(r, pages.pageSize));
+}
+
+GlobalRows MmaEmitterBase::withinOnePage(const GlobalRows &rows, Value first,
+                                         int64_t tileRows) {
+  if (!rows.pages || rows.pages->pageSize % tileRows != 0)
+    return rows;
+  // Row first + i is token cacheToken(first) + i: the rows of the tile are
+  // consecutive tokens (index arithmetic wraps, so the difference may be
+  // negative).
+  Value shift = arith::SubIOp::create(b, loc, cacheToken(*rows.pages, first),
+                                      first);
+  return GlobalRows(add(rows.base, mul(shift, rows.step)), rows.step);
+}
+
 void MmaEmitterBase::copyTileRows(Value global, TileRowWidth width,
-                                  GlobalRows rows, Value first,
+                                  GlobalRows pagedRows, Value first,
                                   kernel::Extent len, int64_t tileRows,
                                   Value dst, ValueRange lead, bool guard,
                                   SmallVectorImpl<Value> &tokens) {
+  const GlobalRows rows = withinOnePage(pagedRows, first, tileRows);
   const int64_t chunksPerRow = width.tileCols / 8;
   // Tile row r, the chunk whose column is dstCol (its source column and
   // validity from sourceColumn).

@@ -21,6 +21,7 @@
 #include "mlir/IR/Builders.h"
 
 #include <array>
+#include <optional>
 
 namespace mlir::attn {
 
@@ -58,9 +59,21 @@ struct TileRowWidth {
 /// are contiguous; H for token-major [T, H, X] tensors (a packed batch),
 /// where the rows of one head are H rows apart.
 struct GlobalRows {
-  GlobalRows(Value base, int64_t step = 1) : base(base), step(step) {}
+  /// A paged key/value cache (attn.paged_attention): the sequence's row r is
+  /// token `table[tableRow + r div pageSize] * pageSize + r mod pageSize` of
+  /// the token-major cache (`table` the flat i32 block table, `tableRow`
+  /// the first entry of the sequence's row).
+  struct Pages {
+    Value table, tableRow;
+    int64_t pageSize;
+  };
+  GlobalRows(Value base, int64_t step = 1, std::optional<Pages> pages = {})
+      : base(base), step(step), pages(pages) {}
   Value base;
   int64_t step;
+  /// Row r is global row `base + token(r) * step`, token(r) read through the
+  /// block table; without pages token(r) = r.
+  std::optional<Pages> pages;
 };
 
 /// `v` rounded up to a multiple of `m`.
@@ -363,8 +376,17 @@ protected:
                                bool guard, SmallVectorImpl<Value> &tokens);
   /// Global row `r` of the sequence at `rows` (no multiply for step 1).
   Value globalRow(const GlobalRows &rows, Value r) {
+    if (rows.pages)
+      r = cacheToken(*rows.pages, r);
     return add(rows.base, rows.step == 1 ? r : mul(r, rows.step));
   }
+  /// The cache token of sequence row `r` (one block-table read).
+  Value cacheToken(const GlobalRows::Pages &pages, Value r);
+  /// `rows` for tile rows [first, first + tileRows) without a table read
+  /// per row where the tile lies in one page (the page size a multiple of
+  /// the tile's rows, `first` a multiple of them): one read for the tile.
+  GlobalRows withinOnePage(const GlobalRows &rows, Value first,
+                           int64_t tileRows);
   /// The global row a 16-byte chunk of tile row `pos` is copied from and
   /// how many of its 8 elements (null: all): with `guard`, rows past `len`
   /// read row len - 1 and copy 0 elements (cp.async zero-fills).

@@ -25,11 +25,10 @@ FailureOr<KernelSpec> describeLaunch(Operation *op,
                                      const ForwardKernelConfig &config) {
   if (auto packed = dyn_cast<VarlenAttentionOp>(op))
     return describePackedAttentionKernel(packed, "report", config);
-  auto dense = cast<AttentionOp>(op);
   if (!config.splits)
-    return describeAttentionKernel(dense, "report", config);
-  FailureOr<SmallVector<KernelSpec, 2>> group =
-      describeSplitKVAttentionKernels(dense, 0, config);
+    return describeAttentionKernel(cast<AttentionOp>(op), "report", config);
+  FailureOr<SmallVector<KernelSpec, 2>> group = describeSplitKVAttentionKernels(
+      cast<AttentionOpInterface>(op), 0, config);
   if (failed(group))
     return failure();
   return group->front();
@@ -65,7 +64,8 @@ LogicalResult emitReport(Operation *op, StringRef chip,
     printIOReport(os, analyzeIO(*shape, tiles));
   } else {
     os << "\n  no IO report ("
-       << (!dense          ? "packed batch"
+       << (isa<PagedAttentionOp>(op) ? "paged cache"
+           : !dense                  ? "packed batch"
            : config.splits ? "split-KV group"
                            : "run-time sizes")
        << ")";
@@ -89,7 +89,7 @@ struct AttnSelectKernelsPass final
       return signalPassFailure();
     }
     getOperation()->walk([&](Operation *op) {
-      if (!isa<AttentionOp, VarlenAttentionOp>(op))
+      if (!isa<AttentionOp, VarlenAttentionOp, PagedAttentionOp>(op))
         return WalkResult::advance();
       FailureOr<ForwardKernelConfig> config =
           chooseForwardKernel(cast<AttentionOpInterface>(op), *options);

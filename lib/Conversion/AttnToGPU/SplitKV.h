@@ -20,14 +20,17 @@ constexpr int64_t kCombineRowsPerBlock = 4;
 /// packed rows are few), keys per step as `tiling` requests or by the
 /// forward's rule.
 std::optional<tc::Tiling>
-splitTiling(AttentionOp op, const TensorCoreTiling &tiling, std::string &why);
+splitTiling(AttentionOpInterface op, const TensorCoreTiling &tiling,
+            std::string &why);
 
 /// The number of key-range chunks for `op` under `options` and `tiling`
 /// (its smVersion and requested blockKV): 0 where the op keeps the one
 /// forward kernel. Fails with a diagnostic at the op where a forced split
 /// (options.splits > 0, spelled `request` in the message, e.g.
-/// "--split-kv=4") does not apply.
-FailureOr<int64_t> chooseSplits(AttentionOp op, const SplitKVOptions &options,
+/// "--split-kv=4") does not apply. A paged cache (attn.paged_attention)
+/// always takes the group: at least 1 under `auto`, and `off` is an error.
+FailureOr<int64_t> chooseSplits(AttentionOpInterface op,
+                                const SplitKVOptions &options,
                                 KernelChoice choice,
                                 const TensorCoreTiling &tiling,
                                 StringRef request);
@@ -35,7 +38,8 @@ FailureOr<int64_t> chooseSplits(AttentionOp op, const SplitKVOptions &options,
 /// Emits the body of the combine stage `func` (arguments in `spec`'s
 /// parameter order): per output row, lse = log sum_s exp(partial_lse_s) and
 /// O = sum_s exp(partial_lse_s - lse) partial_output_s, in the op's types.
-void emitCombineKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionOp op,
+void emitCombineKernel(OpBuilder &b, gpu::GPUFuncOp func,
+                       AttentionOpInterface op,
                        const KernelSpec &spec);
 
 } // namespace mlir::attn::splitkv

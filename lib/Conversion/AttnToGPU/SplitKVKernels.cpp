@@ -20,12 +20,19 @@ using namespace mlir;
 using namespace mlir::attn;
 
 /// The packed rows of one KV head: its Hq / Hkv query heads times Lq.
-static int64_t packedRows(AttentionOp op) {
+static int64_t packedRows(AttentionOpInterface op) {
   RankedTensorType q = op.getQueryType();
-  return q.getDimSize(1) / op.getKeyType().getDimSize(1) * q.getDimSize(2);
+  return q.getDimSize(1) / op.getKeyHeads() * q.getDimSize(2);
 }
 
-std::optional<tc::Tiling> splitkv::splitTiling(AttentionOp op,
+/// The shape checks of the kernels of `op` (a dense or a paged forward op).
+static LogicalResult checkShapes(AttentionOpInterface op) {
+  if (auto paged = dyn_cast<PagedAttentionOp>(op.getOperation()))
+    return kernel::checkPagedKernel(paged, KernelChoice::TensorCore);
+  return kernel::checkKernelShapes(op);
+}
+
+std::optional<tc::Tiling> splitkv::splitTiling(AttentionOpInterface op,
                                                const TensorCoreTiling &tiling,
                                                std::string &why) {
   TensorCoreTiling requested;
@@ -37,7 +44,7 @@ std::optional<tc::Tiling> splitkv::splitTiling(AttentionOp op,
 }
 
 /// Why `op` cannot take the split-KV group (empty when it can).
-static std::string whyNoSplit(AttentionOp op, KernelChoice choice) {
+static std::string whyNoSplit(AttentionOpInterface op, KernelChoice choice) {
   std::string why;
   if (choice == KernelChoice::CudaCore)
     return "the CUDA-core kernel was asked for (--kernel=cuda-core)";
@@ -50,23 +57,30 @@ static std::string whyNoSplit(AttentionOp op, KernelChoice choice) {
   return "";
 }
 
-FailureOr<int64_t> splitkv::chooseSplits(AttentionOp op,
+FailureOr<int64_t> splitkv::chooseSplits(AttentionOpInterface op,
                                          const SplitKVOptions &options,
                                          KernelChoice choice,
                                          const TensorCoreTiling &tiling,
                                          StringRef request) {
+  // A paged cache has no one-kernel forward: it always takes the group.
+  const bool paged = op.isPaged();
+  if (options.splits == 0 && paged)
+    return op.emitOpError("GPU code generation: ")
+           << request
+           << " does not apply: a paged key/value cache is read by the "
+              "split-KV group only";
   if (options.splits == 0)
     return 0;
   // Sizes no kernel takes are the same diagnostic as without a split (and
   // keep the arithmetic below within range).
-  if (failed(kernel::checkKernelShapes(op)))
+  if (failed(checkShapes(op)))
     return failure();
   std::string why = whyNoSplit(op, choice);
   std::optional<tc::Tiling> split;
   if (why.empty() && !(split = splitTiling(op, tiling, why)))
     why = "tensor-core tiling: " + why;
   if (!why.empty()) {
-    if (options.splits < 0)
+    if (options.splits < 0 && !paged)
       return 0;
     return op.emitOpError("GPU code generation: ")
            << request << " does not apply: " << why;
@@ -76,21 +90,23 @@ FailureOr<int64_t> splitkv::chooseSplits(AttentionOp op,
 
   // Auto: decoding-like ops (the packed rows of a KV head fill at most two
   // row blocks) with a known batch (a run-time batch keeps the forward
-  // kernel; --split-kv=N forces a count for it).
+  // kernel; --split-kv=N forces a count for it). A paged cache splits
+  // whatever its rows (its batch is static).
   RankedTensorType q = op.getQueryType();
   const int64_t batch = q.getDimSize(0);
   const int64_t rowBlocks =
       (packedRows(op) + split->blockQ - 1) / split->blockQ;
-  if (ShapedType::isDynamic(batch) || batch < 1 || rowBlocks > 2)
+  if (!paged && (ShapedType::isDynamic(batch) || batch < 1 || rowBlocks > 2))
     return 0;
   // Two blocks per SM (4 warps each, 87 KB of shared memory at D = 128)
   // keep enough K/V copies in flight to stream the cache; as many chunks as
   // fill those slots in one wave (a partial second wave would cost a whole
   // chunk's time).
-  const int64_t perChunk = rowBlocks * op.getKeyType().getDimSize(1) * batch;
+  const int64_t perChunk = rowBlocks * op.getKeyHeads() * batch;
   int64_t splits = 2 * options.smCount / perChunk;
-  // At least two key blocks per chunk where the key length is known.
-  const int64_t keyLen = op.getKeyType().getDimSize(2);
+  // At least two key blocks per chunk where the key length is known (a
+  // paged cache: its capacity).
+  const int64_t keyLen = op.getKeyLenBound();
   if (!ShapedType::isDynamic(keyLen))
     splits = std::min(splits,
                       (keyLen + 2 * split->blockKV - 1) / (2 * split->blockKV));
@@ -98,31 +114,54 @@ FailureOr<int64_t> splitkv::chooseSplits(AttentionOp op,
   // One chunk still pays where query heads share a KV head: the forward
   // kernel reads each KV head's cache once per query head, the packed
   // tile once.
-  const int64_t group = q.getDimSize(1) / op.getKeyType().getDimSize(1);
-  return splits >= 2 || group > 1 ? splits : 0;
+  return splits >= 2 || op.getGroupSize() > 1 || paged ? splits : 0;
 }
 
-FailureOr<SmallVector<KernelSpec, 2>>
-mlir::attn::describeSplitKVAttentionKernels(AttentionOp op, int64_t n,
-                                            const ForwardKernelConfig &config) {
-  if (failed(kernel::checkKernelShapes(op)))
-    return failure();
-  const int64_t splits = config.splits;
-  const tc::Tiling t = tc::tilingOf(config);
-  RankedTensorType q = op.getQueryType();
-  const int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
-                queryLen = q.getDimSize(2),
-                kvHeads = op.getKeyType().getDimSize(1);
-  const std::string suffix = std::to_string(n);
+/// The forward results of a dense or paged forward op: output and lse (null
+/// without one).
+static std::pair<Value, Value> forwardResults(AttentionOpInterface op) {
+  if (auto paged = dyn_cast<PagedAttentionOp>(op.getOperation()))
+    return {paged.getOutput(), paged.getLse()};
+  auto dense = cast<AttentionOp>(op.getOperation());
+  return {dense.getOutput(), dense.getLse()};
+}
 
+/// The inputs every stage takes before the workspaces: query, key, value,
+/// [mask]; for a paged cache query, key_cache, value_cache, block_table,
+/// cache_seqlens.
+static SmallVector<KernelParam> groupInputs(AttentionOpInterface op) {
   using kernel::tensorParam;
-  // Every stage takes the inputs, then the workspaces.
+  if (auto paged = dyn_cast<PagedAttentionOp>(op.getOperation()))
+    return {tensorParam("query", paged.getQuery(), false),
+            tensorParam("key_cache", paged.getKey(), false),
+            tensorParam("value_cache", paged.getValue(), false),
+            tensorParam("block_table", paged.getBlockTable(), false),
+            tensorParam("cache_seqlens", paged.getCacheSeqlens(), false)};
   SmallVector<KernelParam> inputs = {
       tensorParam("query", op.getQuery(), false),
       tensorParam("key", op.getKey(), false),
       tensorParam("value", op.getValue(), false)};
   if (op.getMask())
     inputs.push_back(tensorParam("mask", op.getMask(), false));
+  return inputs;
+}
+
+FailureOr<SmallVector<KernelSpec, 2>>
+mlir::attn::describeSplitKVAttentionKernels(AttentionOpInterface op, int64_t n,
+                                            const ForwardKernelConfig &config) {
+  if (failed(checkShapes(op)))
+    return failure();
+  const int64_t splits = config.splits;
+  const tc::Tiling t = tc::tilingOf(config);
+  RankedTensorType q = op.getQueryType();
+  const int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
+                queryLen = q.getDimSize(2), kvHeads = op.getKeyHeads();
+  const std::string suffix = std::to_string(n);
+  auto [output, lse] = forwardResults(op);
+
+  using kernel::tensorParam;
+  // Every stage takes the inputs, then the workspaces.
+  SmallVector<KernelParam> inputs = groupInputs(op);
   auto workspace = [&](StringRef name, SmallVector<int64_t> shape) {
     KernelParam p;
     p.name = name.str();
@@ -163,9 +202,9 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOp op, int64_t n,
                       splitkv::kCombineRowsPerBlock,
                   kernel::gridBatch(batch), 1};
   combine.params = inputs;
-  combine.params.push_back(tensorParam("output", op.getOutput(), true));
-  if (op.getLse())
-    combine.params.push_back(tensorParam("lse", op.getLse(), true));
+  combine.params.push_back(tensorParam("output", output, true));
+  if (lse)
+    combine.params.push_back(tensorParam("lse", lse, true));
 
   // The run-time sizes (the query length is static here).
   for (KernelSpec *spec : {&split, &combine})
@@ -175,18 +214,20 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOp op, int64_t n,
 
 LogicalResult
 mlir::attn::buildSplitKVAttentionKernels(OpBuilder &b, gpu::GPUModuleOp module,
-                                         AttentionOp op,
+                                         AttentionOpInterface op,
                                          ArrayRef<KernelSpec> specs) {
   for (const KernelSpec &spec : specs) {
     SmallVector<Type> argTypes;
     for (const KernelParam &p : spec.params) {
-      Type elt = !p.isTensor        ? Type()
-                 : p.isWorkspace    ? Type(b.getF32Type())
-                 : p.name == "lse"  ? op.getLse().getType()
-                 : p.name == "mask" ? op.getMask().getType()
-                                    : op.getQuery().getType();
-      if (elt && isa<ShapedType>(elt))
-        elt = cast<ShapedType>(elt).getElementType();
+      Type elt;
+      if (p.isWorkspace || p.name == "lse")
+        elt = b.getF32Type();
+      else if (p.name == "block_table" || p.name == "cache_seqlens")
+        elt = b.getI32Type();
+      else if (p.name == "mask")
+        elt = cast<ShapedType>(op.getMask().getType()).getElementType();
+      else if (p.isTensor)
+        elt = op.getQueryType().getElementType();
       argTypes.push_back(kernel::flatArgumentType(b, p, elt));
     }
     gpu::GPUFuncOp func =

@@ -282,6 +282,10 @@ private:
   /// workspaces. `splits` chunks; `tokens` = Lq (static).
   bool splitKV;
   int64_t splits = 0, tokens = 0;
+  /// A paged key/value cache (attn.paged_attention, split_kv only): K and V
+  /// rows through the block table (GlobalRows::Pages), each block's key
+  /// length from cache_seqlens.
+  bool paged;
   ScoreModifiers mods;
   int64_t blockQ, blockKV; // tc::Tiling
   /// wgmma (sm_90a): Q, K, V in SW128 tiles (MmaEmitterBase.h) read
@@ -336,6 +340,10 @@ private:
   /// split_kv: the workspaces, this block's chunk, and the partials' row
   /// of this block's packed row 0.
   Value partialOutput, partialLse, splitIdx, partialRowBase;
+  /// Paged cache: the block table and cache lengths (i32), and the K / V
+  /// rows of this block's sequence.
+  Value blockTable, cacheSeqlens;
+  std::optional<GlobalRows::Pages> kvPages;
   /// The query positions the causal / window rules see for this block:
   /// [posFirst, posFirst + posRows) of a sequence of posLen (the block's
   /// rows themselves, except with split_kv: the tokens its packed rows
@@ -374,14 +382,16 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
                      op.getHeadDimSize(), spec.block[0]),
       op(op), spec(spec), packed(op.isPacked()),
       splitKV(spec.stage == "split_kv"), splits(spec.splits),
+      paged(op.isPaged()),
       mods(ScoreModifiers::get(op)), blockQ(spec.blockQ), blockKV(spec.blockKV),
       wgmma(spec.warpgroupMma) {
   consumerThreads = spec.block[0] - (wgmma ? tc::kProducerThreads : 0);
   rowsPerWarp = blockQ / (consumerThreads / 32);
   auto q = op.getQueryType();
   heads = q.getDimSize(1);
-  kvHeads = op.getKeyType().getDimSize(1);
-  // A packed batch's lengths are read per block (emitSetup).
+  kvHeads = op.getKeyHeads();
+  // A packed batch's (and a paged cache's key) lengths are read per block
+  // (emitSetup).
   queryLen = op.getUniformQueryLen();
   keyLen = op.getUniformKeyLen();
   valueDim = op.getValueDimSize();
@@ -534,7 +544,11 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   lse = args.lse;
   partialOutput = args.partialOutput;
   partialLse = args.partialLse;
-  if (!packed) {
+  blockTable = args.blockTable;
+  cacheSeqlens = args.cacheSeqlens;
+  if (paged) {
+    queryLen = op.getUniformQueryLen(); // static; the key length per block
+  } else if (!packed) {
     kernel::KernelExtents sizes = kernel::KernelExtents::get(
         b, loc, op, args.batch, args.queryLen, args.keyLen);
     queryLen = sizes.queryLen;
@@ -623,7 +637,21 @@ void TensorCoreEmitter::bindSplitKVBlock() {
   posLen = queryLen;
   queryLen = group * tokens;
   qRowBase = mul(add(mul(bIdx, heads), hIdx), tokens);
-  kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
+  if (paged) {
+    // Head kv of cache token t is row t * Hkv + kv of the [P * page_size *
+    // Hkv, D] view; the sequence's tokens come from its block-table row.
+    const int64_t maxPages =
+        cast<ShapedType>(op.getBlockTable().getType()).getDimSize(1);
+    const int64_t pageSize = op.getKeyType().getDimSize(1);
+    kvRowBase = kvHead;
+    kvRowStep = kvHeads;
+    kvPages = GlobalRows::Pages{blockTable, mul(bIdx, maxPages), pageSize};
+    Value len = memref::LoadOp::create(b, loc, cacheSeqlens, ValueRange{bIdx});
+    keyLen = kernel::Extent::dynamic(
+        arith::IndexCastUIOp::create(b, loc, b.getIndexType(), len));
+  } else {
+    kvRowBase = mul(add(mul(bIdx, kvHeads), kvHead), keyLen);
+  }
   partialRowBase =
       mul(add(mul(add(mul(bIdx, splits), splitIdx), heads), hIdx), tokens);
 }
@@ -674,13 +702,14 @@ void TensorCoreEmitter::copyBlock(Value kb, Value stage, bool keys,
   Value key0 = mul(kb, blockKV);
   auto copy = [&](Value global, TileRowWidth width, int64_t tileOff,
                   int64_t tileBytes, Value tile) {
+    GlobalRows rows(kvRowBase, kvRowStep, kvPages);
     if (wgmma)
       copyTileSwizzled128(
-          global, width, {kvRowBase, kvRowStep}, key0, keyLen, blockKV, tiles,
+          global, width, rows, key0, keyLen, blockKV, tiles,
           add(mul(stage, tileBytes / eltBytes), tileOff / eltBytes), tokens);
     else
-      copyTile(global, width, {kvRowBase, kvRowStep}, key0, keyLen, blockKV,
-               tile, ValueRange{stage}, tokens);
+      copyTile(global, width, rows, key0, keyLen, blockKV, tile,
+               ValueRange{stage}, tokens);
   };
   if (keys)
     copy(key, {headDim, dims.qk}, kOff, kTileBytes, kS);

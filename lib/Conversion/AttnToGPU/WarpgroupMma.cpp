@@ -162,11 +162,12 @@ void MmaEmitterBase::copyTileSwizzled128(Value global, TileRowWidth width,
 }
 
 void MmaEmitterBase::copyTileRowsSwizzled128(Value global, TileRowWidth width,
-                                             GlobalRows rows, Value first,
+                                             GlobalRows pagedRows, Value first,
                                              kernel::Extent len,
                                              int64_t tileRows, Value dst,
                                              Value dstBase, bool guard,
                                              SmallVectorImpl<Value> &tokens) {
+  const GlobalRows rows = withinOnePage(pagedRows, first, tileRows);
   // A thread copies one chunk of a group of `group` consecutive chunks per
   // row (whole panels: the largest that divides the threads), rows
   // rowsPerPass apart, group after group.

@@ -162,18 +162,25 @@ struct SplitKVOptions {
   int64_t smCount = 132;
 };
 
-/// The split-KV forward group of `op` under `config` (config.splits
-/// chunks, from chooseForwardKernel), named attn_fwd_split_kv_<n> and
-/// attn_fwd_combine_<n>, group attn_fwd_<n>, in launch order.
+/// The split-KV forward group of `op` (attn.attention, or
+/// attn.paged_attention, whose only kernels these are) under `config`
+/// (config.splits chunks, from chooseForwardKernel), named
+/// attn_fwd_split_kv_<n> and attn_fwd_combine_<n>, group attn_fwd_<n>, in
+/// launch order.
 FailureOr<SmallVector<KernelSpec, 2>>
-describeSplitKVAttentionKernels(AttentionOp op, int64_t n,
+describeSplitKVAttentionKernels(AttentionOpInterface op, int64_t n,
                                 const ForwardKernelConfig &config);
 
 /// Appends the kernels of describeSplitKVAttentionKernels to `module`.
 LogicalResult buildSplitKVAttentionKernels(OpBuilder &b,
                                            gpu::GPUModuleOp module,
-                                           AttentionOp op,
+                                           AttentionOpInterface op,
                                            ArrayRef<KernelSpec> specs);
+
+/// The manifest entry of a kernel of a paged cache's group
+/// (docs/kernel-manifest.md, "Paged key/value caches").
+llvm::json::Object kernelManifestEntry(PagedAttentionOp op,
+                                       const KernelSpec &spec);
 
 /// The forward kernel of a packed variable-length batch
 /// (docs/kernel-manifest.md, "Packed variable-length batches") under
