@@ -20,7 +20,9 @@ kernel ("op": "varlen_attention") is bound to its sequences' lengths,
 forward group (stages "split_kv" then "combine", docs/kernel-manifest.md
 "Split-KV forward groups") is launched like one forward kernel by its group
 name, `ks.kernel("attn_fwd_0").launch(query=q, key=k, value=v, output=o,
-lse=lse)` (ForwardGroup: it allocates the f32 workspaces itself).
+lse=lse)` (ForwardGroup: it allocates the f32 workspaces itself); a paged
+cache's group ("op": "paged_attention") likewise, with `key_cache=`,
+`value_cache=`, `block_table=` and `cache_seqlens=` (int32) for key/value.
 Launches go to PyTorch's current stream; nothing synchronizes.
 This is a benchmark helper, not the runtime library issue 22 asks for.
 """
@@ -239,8 +241,12 @@ class KernelSet:
     def __init__(self, manifest_path, sizes=None, seqlens=None):
         with open(manifest_path) as f:
             self.manifest = json.load(f)
+        # A paged cache's group ("op": "paged_attention") has static shapes:
+        # its key_len is null because each sequence's length is the
+        # cache_seqlens tensor's.
         self.manifest["kernels"] = [
             bind_varlen(k, seqlens) if k.get("op") in ("varlen_attention", "varlen_attention_grad")
+            else k if k.get("op") == "paged_attention"
             else bind_sizes(k, sizes)
             for k in self.manifest["kernels"]]
         ptx_path = os.path.join(os.path.dirname(manifest_path), self.manifest["ptx"])
@@ -253,7 +259,7 @@ class KernelSet:
         # Split-KV forward groups: group name -> stage names, manifest order.
         self.groups = {}
         for k in self.manifest["kernels"]:
-            if k.get("op", "attention") == "attention" and k.get("group"):
+            if k.get("op", "attention") in ("attention", "paged_attention") and k.get("group"):
                 self.groups.setdefault(k["group"], []).append(k["name"])
 
     def kernel(self, name):
@@ -266,5 +272,5 @@ class KernelSet:
         """The (first) forward's name (dense or packed): a forward kernel's,
         or a split-KV forward group's (kernel() gives a ForwardGroup)."""
         k = next(k for k in self.manifest["kernels"]
-                 if k.get("op", "attention") in ("attention", "varlen_attention"))
+                 if k.get("op", "attention") in ("attention", "varlen_attention", "paged_attention"))
         return k.get("group") or k["name"]

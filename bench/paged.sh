@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Issue 21's GPU checks and benchmark of attn.paged_attention (a paged
+# key/value cache read through a block table; docs/semantics.md section 15,
+# docs/kernel-manifest.md "Paged key/value caches"), in two halves:
+#
+#   bench/paged.sh generate [SEED]   # here (LLVM 22): compile
+#   bench/paged.sh run               # on the GPU machine
+#
+# generate: fixed families (page sizes 16 to 256, below, equal to and above
+# the 64-key tiles; Lq 1, 2, 4, 16; GQA 1/4/8; bottom-right and top-left
+# causal, windows, softcap; D 64/80/128/256 and 192/128; f16 and bf16; with
+# and without lse) plus RANDOM shapes drawn from SEED, each compiled for
+# sm_90a, with --poison-shared-memory and for sm_80; plus the benchmark
+# shapes (bf16, D = 128, Hq 32 / Hkv 8, page sizes 16, 64, 256) and the
+# contiguous attn.attention of the same shapes.
+#
+# run: kernels-runtime's attn-run on every validation manifest (3 launches
+# with fresh inputs, cache lengths and shuffled block tables, against the
+# float64 GPU reference; workspaces and outputs poisoned), then
+# bench/bench_paged.py (its own float64 reference and PyTorch SDPA on the
+# gathered cache as a peer, 3 fresh draws per manifest; then ours paged vs
+# ours contiguous vs PyTorch's FLASH / CUDNN backends on the contiguous
+# cache, same timer), compute-sanitizer on small problems. Exit status: the
+# number of failures.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+gen="$root/bench/generated/${PAGED:-paged}"
+mode="${1:-}"
+
+generate() {
+  local seed="${1:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
+  set -e
+  rm -rf "$gen"; mkdir -p "$gen/mlir" "$gen/mlir-bench" "$gen/mlir-contig"
+  "$root/scripts/build.sh" attn-compile >/dev/null
+  python3 - "$gen" "$seed" <<'PY'
+import random, sys
+out, seed = sys.argv[1], int(sys.argv[2])
+CB = "causal = #attn.causal<bottom_right>"
+CT = "causal = #attn.causal<top_left>"
+# name: (dtype, B, Hq, Hkv, Lq, D, Dv, pages, page_size, max_pages, attributes, lse)
+cases = {
+    "pg_gqa4_lq1_ps16": ("bf16", 4, 32, 8, 1, 128, 128, 700, 16, 300, CB, True),
+    "pg_gqa4_lq1_ps64": ("bf16", 3, 16, 4, 1, 128, 128, 200, 64, 90, CB, True),
+    "pg_gqa8_lq1_ps256": ("f16", 2, 8, 1, 1, 128, 128, 60, 256, 40, "", True),
+    "pg_mha_lq2_ps32_d64": ("f16", 3, 4, 4, 2, 64, 64, 100, 32, 40, CB, True),
+    "pg_gqa4_lq16_ps128": ("bf16", 2, 16, 4, 16, 128, 128, 80, 128, 37, CB, True),
+    "pg_gqa8_lq16_topleft": ("bf16", 2, 16, 2, 16, 128, 128, 90, 64, 50, CT, True),
+    "pg_d80_window_ps16": ("bf16", 2, 8, 2, 4, 80, 80, 200, 16, 60, CB + ", window = array<i64: 100, 0>", True),
+    "pg_d64_softcap_ps64": ("f16", 2, 4, 2, 3, 64, 64, 70, 64, 32, CB + ", softcap = 30.0 : f32", True),
+    "pg_d256_ps32": ("bf16", 1, 8, 2, 2, 256, 256, 300, 32, 170, CB, True),
+    "pg_mla_192_128_ps64": ("bf16", 2, 16, 1, 1, 192, 128, 120, 64, 55, "", True),
+    "pg_window_both_lq4": ("f16", 2, 16, 4, 4, 128, 128, 150, 64, 70, "window = array<i64: 700, 2>", False),
+    "pg_gqa16_lq2_d96": ("bf16", 2, 32, 2, 2, 96, 96, 100, 128, 30, CB, True),
+}
+rng = random.Random(seed)
+for i in range(6):
+    dt = rng.choice(["bf16", "f16"])
+    hkv = rng.choice([1, 2, 4, 8]); g = rng.choice([1, 4, 8])
+    d = rng.choice([64, 80, 128, 256]); lq = rng.choice([1, 2, 3, 4, 16])
+    ps = rng.choice([16, 32, 64, 128, 256]); cap = rng.randint(1, 12000)
+    mp = -(-cap // ps); b = rng.randint(1, 6)
+    pages = rng.randint(max(1, mp // 2), b * mp + 3)
+    attrs = rng.choice(["", CB, CT, CB + ", window = array<i64: %d, 0>" % rng.randint(0, 3000),
+                        CB + ", softcap = 20.0 : f32"])
+    cases[f"rnd{i}_{dt}_b{b}_h{hkv*g}x{hkv}_lq{lq}_d{d}_ps{ps}_mp{mp}"] = (
+        dt, b, hkv * g, hkv, lq, d, d, pages, ps, mp, attrs, rng.random() < 0.7)
+def text(name, dt, b, hq, hkv, lq, d, dv, pages, ps, mp, attrs, lse):
+    q = f"tensor<{b}x{hq}x{lq}x{d}x{dt}>"
+    k = f"tensor<{pages}x{ps}x{hkv}x{d}x{dt}>"
+    v = f"tensor<{pages}x{ps}x{hkv}x{dv}x{dt}>"
+    t, n = f"tensor<{b}x{mp}xi32>", f"tensor<{b}xi32>"
+    o = f"tensor<{b}x{hq}x{lq}x{dv}x{dt}>"
+    l = f"tensor<{b}x{hq}x{lq}xf32>"
+    res, names = (f"{o}, {l}", "%o, %l") if lse else (o, "%o")
+    attr = f" {{{attrs}}}" if attrs else ""
+    return (f"func.func @{name}(%q: {q}, %kc: {k}, %vc: {v}, %t: {t}, %n: {n}) -> ({res}) {{\n"
+            f"  {names} = attn.paged_attention ins(%q : {q}) cache(%kc, %vc : {k}, {v})"
+            f" pages(%t, %n : {t}, {n}){attr} -> {res}\n"
+            f"  return {names} : {res}\n}}\n")
+def dense(name, dt, b, hq, hkv, lq, lk, d):
+    q, k, o = (f"tensor<{b}x{hq}x{lq}x{d}x{dt}>", f"tensor<{b}x{hkv}x{lk}x{d}x{dt}>",
+               f"tensor<{b}x{hq}x{lq}x{d}x{dt}>")
+    return (f"func.func @{name}(%q: {q}, %k: {k}, %v: {k}) -> {o} {{\n"
+            f"  %o = attn.attention ins(%q, %k, %v : {q}, {k}, {k}) -> {o}\n"
+            f"  return %o : {o}\n}}\n")
+for name, c in cases.items():
+    open(f"{out}/mlir/{name}.mlir", "w").write(text(name, *c))
+# Benchmark: every sequence's cache full (lengths = capacity), no causal rule
+# (Lq = 1 sees the whole cache either way), pages exactly the batch's.
+for b, lq, lk in [(8, 1, 8192), (4, 1, 32768), (1, 1, 131072), (8, 16, 8192), (32, 1, 8192)]:
+    for ps in (16, 64, 256):
+        mp = lk // ps
+        name = f"bench_b{b}_lq{lq}_lk{lk}_ps{ps}"
+        open(f"{out}/mlir-bench/{name}.mlir", "w").write(
+            text(name, "bf16", b, 32, 8, lq, 128, 128, b * mp, ps, mp, "", False))
+    name = f"contig_b{b}_lq{lq}_lk{lk}"
+    open(f"{out}/mlir-contig/{name}.mlir", "w").write(dense(name, "bf16", b, 32, 8, lq, lk, 128))
+PY
+  local compile="$root/build/bin/attn-compile"
+  for variant in plain poison sm80; do
+    mkdir -p "$gen/validate-$variant"
+    for f in "$gen"/mlir/*.mlir; do
+      local n; n=$(basename "$f" .mlir)
+      case $variant in
+        plain) "$compile" "$f" --chip=sm_90a -o "$gen/validate-$variant/$n.ptx" >/dev/null ;;
+        poison) "$compile" "$f" --chip=sm_90a --poison-shared-memory \
+                  -o "$gen/validate-$variant/$n.ptx" >/dev/null ;;
+        sm80) "$compile" "$f" --chip=sm_80 -o "$gen/validate-$variant/$n.ptx" >/dev/null ;;
+      esac
+    done
+  done
+  mkdir -p "$gen/bench" "$gen/contig"
+  for f in "$gen"/mlir-bench/*.mlir; do
+    "$compile" "$f" --chip=sm_90a -o "$gen/bench/$(basename "$f" .mlir).ptx" >/dev/null
+  done
+  for f in "$gen"/mlir-contig/*.mlir; do
+    "$compile" "$f" --chip=sm_90a -o "$gen/contig/$(basename "$f" .mlir).ptx" >/dev/null
+  done
+  echo "$seed" > "$gen/seed.txt"
+  echo "paged.sh: compiled $(ls "$gen"/validate-plain/*.ptx | wc -l) problems x 3 builds," \
+    "$(ls "$gen"/bench/*.ptx | wc -l) paged and $(ls "$gen"/contig/*.ptx | wc -l) contiguous" \
+    "benchmark shapes (seed $seed)"
+}
+
+run() {
+  local out="${OUT:-/tmp/paged}"; mkdir -p "$out"
+  bash "$root/kernels-runtime/build.sh" > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+  local attn_run="$root/kernels-runtime/build/attn-run" fails=0 seed
+  seed=$(cat "$gen/seed.txt")
+  echo "seed $seed"
+  for dir in "$gen"/validate-*; do
+    for m in "$dir"/*.json; do
+      local n log rc=0; n="$(basename "$dir")/$(basename "$m" .json)"
+      log="$out/${n//\//_}.log"
+      "$attn_run" "$m" --seed "$seed" --repeat 3 --iters 1 --warmup 0 > "$log" 2>&1 || rc=1
+      local worst; worst=$(grep -ho "max_rel_err=[^ ]*" "$log" | sort -t= -k2 -g | tail -1)
+      printf '%-58s results=%s fails=%s %s\n' "$n" \
+        "$(grep -Ec '^(RESULT|GROUP)' "$log")" \
+        "$(grep -E '^(RESULT|GROUP)' "$log" | grep -vc 'status=PASS')" "$worst"
+      [ $rc -eq 0 ] || { fails=$((fails + 1)); echo "FAILED: $n"; grep -i "fail\|error" "$log" | head -5; }
+    done
+  done
+  echo "== bench_paged.py: float64 reference and SDPA peer, 3 fresh draws each"
+  python3 "$root/bench/bench_paged.py" check "$gen"/validate-plain/*.json || fails=$((fails + 1))
+  if [ "${SANITIZE:-1}" = 1 ]; then
+    echo "== compute-sanitizer"
+    local cs; cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    for n in pg_mha_lq2_ps32_d64 pg_d80_window_ps16 pg_gqa8_lq16_topleft; do
+      for tool in memcheck racecheck synccheck; do
+        "$cs" --tool "$tool" --error-exitcode 9 "$attn_run" "$gen/validate-plain/$n.json" \
+          --iters 1 --warmup 0 > "$out/cs_${n}_${tool}.log" 2>&1
+        local rc=$?
+        echo "$n $tool: rc=$rc $(grep -h 'ERROR SUMMARY\|RACECHECK SUMMARY' "$out/cs_${n}_${tool}.log" | head -1)"
+        [ $rc -eq 0 ] || fails=$((fails + 1))
+      done
+    done
+  fi
+  if [ "${BENCH:-1}" = 1 ]; then
+    echo "== benchmark"
+    python3 "$root/bench/bench_paged.py" bench "$gen/bench" "$gen/contig" || fails=$((fails + 1))
+  fi
+  echo "failures: $fails"
+  exit $fails
+}
+
+case "$mode" in
+  generate) shift; generate "$@" ;;
+  run) run ;;
+  *) sed -n '2,24p' "$0"; exit 2 ;;
+esac
