@@ -5,6 +5,7 @@
 #include "DumpArrays.h"
 #include "GradientCpuRunner.h"
 #include "HostTensors.h"
+#include "MergeCpuRunner.h"
 #include "PackedCpuRunner.h"
 #include "PagedCpuRunner.h"
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
@@ -252,20 +253,22 @@ LogicalResult mlir::attn::runAttentionOnCpu(ModuleOp module,
   SmallVector<Operation *> ops;
   module.walk([&](Operation *op) {
     if (isa<AttentionOp, AttentionGradOp, VarlenAttentionOp,
-            VarlenAttentionGradOp, PagedAttentionOp>(op))
+            VarlenAttentionGradOp, PagedAttentionOp, MergePartialsOp>(op))
       ops.push_back(op);
   });
   if (ops.empty())
     return module.emitError(
         "attn-cpu-run: no attn.attention, attn.attention_grad, "
-        "attn.varlen_attention, attn.varlen_attention_grad or "
-        "attn.paged_attention op in the input");
+        "attn.varlen_attention, attn.varlen_attention_grad, "
+        "attn.paged_attention or attn.merge_partials op in the input");
   bool allPassed = true;
   for (Operation *op : ops) {
     if (isa<VarlenAttentionOp, VarlenAttentionGradOp>(op))
       allPassed &= succeeded(runPackedOnCpu(op, options, os));
     else if (auto paged = dyn_cast<PagedAttentionOp>(op))
       allPassed &= succeeded(runPagedOnCpu(paged, options, os));
+    else if (auto merge = dyn_cast<MergePartialsOp>(op))
+      allPassed &= succeeded(runMergeOnCpu(merge, options, os));
     else if (auto grad = dyn_cast<AttentionGradOp>(op))
       allPassed &= succeeded(runGradientOnCpu(grad, options, os));
     else

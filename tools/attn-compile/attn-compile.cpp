@@ -243,7 +243,8 @@ int main(int argc, char **argv) {
   bool anyOp = false;
   module->walk([&](Operation *op) {
     if (isa<attn::AttentionOp, attn::AttentionGradOp, attn::VarlenAttentionOp,
-            attn::VarlenAttentionGradOp, attn::PagedAttentionOp>(op))
+            attn::VarlenAttentionGradOp, attn::PagedAttentionOp,
+            attn::MergePartialsOp>(op))
       anyOp = true;
   });
   if (!anyOp)

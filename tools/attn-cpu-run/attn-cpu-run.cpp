@@ -65,12 +65,13 @@ static llvm::cl::list<std::string> sizeDraws(
                    "when the totals are equal)"),
     llvm::cl::value_desc("batch=B,query_len=LQ,key_len=LK"));
 
-static llvm::cl::opt<unsigned> runs(
-    "runs",
-    llvm::cl::desc("Runs of each attn.paged_attention, each with fresh "
-                   "inputs, cache lengths and block tables (compiled once; "
-                   "the first run pins an empty and a full cache)"),
-    llvm::cl::init(1));
+static llvm::cl::opt<unsigned>
+    runs("runs",
+         llvm::cl::desc("Runs of each attn.paged_attention and "
+                        "attn.merge_partials, each with fresh inputs (paged: "
+                        "cache lengths and block tables; the first run pins an "
+                        "empty and a full cache), compiled once"),
+         llvm::cl::init(1));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);

@@ -55,8 +55,8 @@ struct CpuRunOptions {
   /// compiled once and run once per draw (one without any is an error);
   /// ops with static shapes ignore them.
   std::vector<RunSizes> sizes;
-  /// Runs of each attn.paged_attention, each with fresh inputs, cache
-  /// lengths and block tables (attn-cpu-run --runs).
+  /// Runs of each attn.paged_attention and attn.merge_partials, each with
+  /// fresh inputs (and cache lengths and block tables; attn-cpu-run --runs).
   unsigned runs = 1;
 };
 

@@ -544,6 +544,13 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
     entry["dropout_mask"] = Object{{"dtype", dtypeName(t.getElementType())},
                                    {"shape", std::move(shape)}};
   }
+  entry["params"] = manifestParams(spec);
+  return entry;
+}
+
+llvm::json::Array kernel::manifestParams(const KernelSpec &spec) {
+  using llvm::json::Array;
+  using llvm::json::Object;
   Array params;
   for (const KernelParam &p : spec.params) {
     if (!p.isTensor) {
@@ -565,8 +572,7 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
       param["query_len_multiple"] = p.queryLenMultiple;
     params.push_back(std::move(param));
   }
-  entry["params"] = std::move(params);
-  return entry;
+  return params;
 }
 
 llvm::json::Object mlir::attn::kernelManifestEntry(AttentionOp op,

@@ -30,7 +30,7 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
     bool any = false;
     module.walk([&](Operation *op) {
       if (isa<AttentionOp, AttentionGradOp, VarlenAttentionOp,
-              VarlenAttentionGradOp, PagedAttentionOp>(op))
+              VarlenAttentionGradOp, PagedAttentionOp, MergePartialsOp>(op))
         any = true;
     });
     if (!any)

@@ -3,8 +3,9 @@
 // The code generation driver that attn-compile and the attn-to-gpu pass (and
 // so attn-gpu-pipeline and the mlir-opt plugin) share: the user's choices
 // validated once, then one kernel per attn.attention (or a split-KV group),
-// attn.varlen_attention, one split-KV group per attn.paged_attention and one
-// kernel group per attn.attention_grad, with their manifest entries.
+// attn.varlen_attention, one split-KV group per attn.paged_attention, one
+// kernel per attn.merge_partials and one kernel group per
+// attn.attention_grad, with their manifest entries.
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,6 +113,7 @@ LogicalResult mlir::attn::buildAttentionKernels(
   SmallVector<VarlenAttentionOp> packedOps;
   SmallVector<VarlenAttentionGradOp> packedGradOps;
   SmallVector<PagedAttentionOp> pagedOps;
+  SmallVector<MergePartialsOp> mergeOps;
   root->walk([&](Operation *op) {
     if (auto fwd = dyn_cast<AttentionOp>(op))
       ops.push_back(fwd);
@@ -123,6 +125,8 @@ LogicalResult mlir::attn::buildAttentionKernels(
       packedGradOps.push_back(packedGrad);
     else if (auto paged = dyn_cast<PagedAttentionOp>(op))
       pagedOps.push_back(paged);
+    else if (auto merge = dyn_cast<MergePartialsOp>(op))
+      mergeOps.push_back(merge);
   });
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(gpuModule.getBody());
@@ -189,6 +193,14 @@ LogicalResult mlir::attn::buildAttentionKernels(
     if (manifest)
       for (const KernelSpec &spec : *specs)
         manifest->push_back(kernelManifestEntry(op, spec));
+  }
+  for (auto [i, op] : llvm::enumerate(mergeOps)) {
+    FailureOr<KernelSpec> spec =
+        describeMergeKernel(op, "attn_merge_" + std::to_string(i));
+    if (failed(spec) || failed(buildMergeKernel(b, gpuModule, op, *spec)))
+      return failure();
+    if (manifest)
+      manifest->push_back(kernelManifestEntry(op, *spec));
   }
   for (auto [i, op] : llvm::enumerate(gradOps)) {
     FailureOr<GradKernelSpecs> specs = describeAttentionGradKernels(

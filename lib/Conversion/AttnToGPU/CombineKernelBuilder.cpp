@@ -33,16 +33,16 @@ namespace {
 
 class CombineEmitter : public kernel::ScalarOps {
 public:
-  CombineEmitter(OpBuilder &b, AttentionOpInterface op, const KernelSpec &spec)
-      : ScalarOps(b, op.getLoc()), op(op), spec(spec) {}
+  CombineEmitter(OpBuilder &b, Location loc, const splitkv::CombineLayout &l,
+                 const KernelSpec &spec)
+      : ScalarOps(b, loc), layout(l), spec(spec) {}
 
   void emit(gpu::GPUFuncOp func) {
     Block &entry = func.getBody().front();
     b.setInsertionPointToStart(&entry);
     args = KernelArguments::unpackByName(entry, spec);
-    RankedTensorType q = op.getQueryType();
-    rowsPerBatch = q.getDimSize(1) * q.getDimSize(2);
-    valueDim = op.getValueDimSize();
+    rowsPerBatch = layout.rowsPerBatch;
+    valueDim = layout.valueDim;
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     Value warp = divu(tid, 32);
     lane = remu(tid, 32);
@@ -62,8 +62,11 @@ public:
   }
 
 private:
-  /// Chunk s's row of the [B, S, Hq, Lq] partials.
+  /// Chunk s's row of the partials: of [B, S, Hq, Lq] in a group, of
+  /// [S, rows] for attn.merge_partials (batch 0).
   Value partialRow(Value s, Value row) {
+    if (layout.splitMajor)
+      return add(mul(s, idx(rowsPerBatch)), row);
     return add(mul(add(mul(batch, idx(spec.splits)), s), idx(rowsPerBatch)),
                row);
   }
@@ -96,8 +99,13 @@ private:
     const int64_t cols = (valueDim + 31) / 32;
     SmallVector<Value> init(cols + 1, f32(0.0f)); // O columns, then sum w_s
     SmallVector<Value> acc = overChunks(init, [&](Value s, ValueRange state) {
-      Value w = math::ExpOp::create(
-          b, loc, arith::SubFOp::create(b, loc, partialLse(s, row), mSafe));
+      Value lseS = partialLse(s, row);
+      Value w = math::ExpOp::create(b, loc,
+                                    arith::SubFOp::create(b, loc, lseS, mSafe));
+      Value emptyChunk;
+      if (layout.ignoreEmptyOutputs)
+        emptyChunk = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                           lseS, f32(kernel::kNegInf));
       SmallVector<Value> next;
       Value base = mul(partialRow(s, row), idx(valueDim));
       for (int64_t j = 0; j < cols; ++j) {
@@ -107,7 +115,15 @@ private:
           col = arith::SelectOp::create(b, loc, columnExists(col), col, idx(0));
         Value o = memref::LoadOp::create(b, loc, args.partialOutput,
                                          ValueRange{add(base, col)});
-        next.push_back(fma(w, o, state[j]));
+        if (!o.getType().isF32())
+          o = arith::ExtFOp::create(b, loc, b.getF32Type(), o);
+        Value sum = fma(w, o, state[j]);
+        // A chunk with lse -inf adds nothing, whatever its output holds
+        // (attn.merge_partials: a user's empty partial may be NaN; a
+        // group's empty chunks write 0, so w = 0 serves there).
+        if (layout.ignoreEmptyOutputs)
+          sum = arith::SelectOp::create(b, loc, emptyChunk, state[j], sum);
+        next.push_back(sum);
       }
       next.push_back(arith::AddFOp::create(b, loc, state[cols], w));
       return next;
@@ -117,12 +133,13 @@ private:
         arith::SelectOp::create(b, loc, empty, f32(0.0f),
                                 arith::DivFOp::create(b, loc, f32(1.0f), sum));
     Value outRow = add(mul(batch, idx(rowsPerBatch)), row);
-    Type elt = op.getQueryType().getElementType();
+    Type elt = layout.outputType;
     for (int64_t j = 0; j < cols; ++j) {
       Value col = add(lane, idx(32 * j));
       auto store = [&] {
-        Value o = arith::TruncFOp::create(
-            b, loc, elt, arith::MulFOp::create(b, loc, acc[j], inv));
+        Value o = arith::MulFOp::create(b, loc, acc[j], inv);
+        if (elt != o.getType())
+          o = arith::TruncFOp::create(b, loc, elt, o);
         memref::StoreOp::create(
             b, loc, o, args.output,
             ValueRange{add(mul(outRow, idx(valueDim)), col)});
@@ -149,7 +166,7 @@ private:
                                  idx(valueDim));
   }
 
-  AttentionOpInterface op;
+  const splitkv::CombineLayout &layout;
   const KernelSpec &spec;
   KernelArguments args;
   int64_t rowsPerBatch = 0, valueDim = 0;
@@ -158,7 +175,24 @@ private:
 
 } // namespace
 
+splitkv::CombineLayout
+splitkv::CombineLayout::ofGroup(AttentionOpInterface op) {
+  RankedTensorType q = op.getQueryType();
+  CombineLayout l;
+  l.rowsPerBatch = q.getDimSize(1) * q.getDimSize(2);
+  l.valueDim = op.getValueDimSize();
+  l.outputType = q.getElementType();
+  return l;
+}
+
 void splitkv::emitCombineKernel(OpBuilder &b, gpu::GPUFuncOp func,
                                 AttentionOpInterface op, const KernelSpec &spec) {
-  CombineEmitter(b, op, spec).emit(func);
+  CombineLayout layout = CombineLayout::ofGroup(op);
+  CombineEmitter(b, op.getLoc(), layout, spec).emit(func);
+}
+
+void splitkv::emitCombineKernel(OpBuilder &b, gpu::GPUFuncOp func, Location loc,
+                                const CombineLayout &layout,
+                                const KernelSpec &spec) {
+  CombineEmitter(b, loc, layout, spec).emit(func);
 }

@@ -131,6 +131,9 @@ inline Type flatArgumentType(OpBuilder &b, const KernelParam &p, Type elt) {
                          elt);
 }
 
+/// The "params" array of a manifest entry: `spec`'s parameters in order.
+llvm::json::Array manifestParams(const KernelSpec &spec);
+
 /// The manifest fields every kernel entry shares (docs/kernel-manifest.md),
 /// params included; the caller adds "op", "has_lse" and the backward fields.
 llvm::json::Object manifestFields(AttentionOpInterface op,

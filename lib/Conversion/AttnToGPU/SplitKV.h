@@ -35,12 +35,32 @@ FailureOr<int64_t> chooseSplits(AttentionOpInterface op,
                                 const TensorCoreTiling &tiling,
                                 StringRef request);
 
+/// What the combine kernel merges: rows of `valueDim` columns, partials of
+/// `rowsPerBatch` rows per batch entry (grid y), into `outputType`.
+struct CombineLayout {
+  int64_t rowsPerBatch = 0, valueDim = 0;
+  Type outputType;
+  /// The partials are [S, rows] (attn.merge_partials) instead of a group's
+  /// [B, S, Hq, Lq].
+  bool splitMajor = false;
+  /// A partial with lse -inf adds nothing even where its output is NaN
+  /// (attn.merge_partials' contract; a group's empty chunks write 0).
+  bool ignoreEmptyOutputs = false;
+  /// The layout of `op`'s split-KV group: [B, S, Hq, Lq] partials of Hq Lq
+  /// rows per batch entry, the query's element type.
+  static CombineLayout ofGroup(AttentionOpInterface op);
+};
+
 /// Emits the body of the combine stage `func` (arguments in `spec`'s
 /// parameter order): per output row, lse = log sum_s exp(partial_lse_s) and
 /// O = sum_s exp(partial_lse_s - lse) partial_output_s, in the op's types.
 void emitCombineKernel(OpBuilder &b, gpu::GPUFuncOp func,
                        AttentionOpInterface op,
                        const KernelSpec &spec);
+
+/// Emits a combine kernel of `layout` (attn.merge_partials' kernel).
+void emitCombineKernel(OpBuilder &b, gpu::GPUFuncOp func, Location loc,
+                       const CombineLayout &layout, const KernelSpec &spec);
 
 } // namespace mlir::attn::splitkv
 

@@ -177,6 +177,14 @@ LogicalResult buildSplitKVAttentionKernels(OpBuilder &b,
                                            AttentionOpInterface op,
                                            ArrayRef<KernelSpec> specs);
 
+/// The kernel of attn.merge_partials (docs/kernel-manifest.md, "Merging
+/// partial results"), its construction and its manifest entry.
+FailureOr<KernelSpec> describeMergeKernel(MergePartialsOp op, StringRef name);
+LogicalResult buildMergeKernel(OpBuilder &b, gpu::GPUModuleOp module,
+                               MergePartialsOp op, const KernelSpec &spec);
+llvm::json::Object kernelManifestEntry(MergePartialsOp op,
+                                       const KernelSpec &spec);
+
 /// The manifest entry of a kernel of a paged cache's group
 /// (docs/kernel-manifest.md, "Paged key/value caches").
 llvm::json::Object kernelManifestEntry(PagedAttentionOp op,

@@ -7,7 +7,8 @@
 // does not know that most of its (query block, key block) pairs belong to
 // different sequences. A paged cache (attn.paged_attention) likewise
 // becomes its definition, the dense op over the gathered cache with a
-// length mask (PagedAttention.cpp).
+// length mask (PagedAttention.cpp), and attn.merge_partials its linalg
+// definition (MergePartials.cpp): it has no tiled form of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +21,8 @@ LogicalResult mlir::attn::expandPackedBatches(RewriterBase &rewriter,
                                               Operation *root) {
   SmallVector<linalg::AggregatedOpInterface> ops;
   root->walk([&](Operation *op) {
-    if (isa<VarlenAttentionOp, VarlenAttentionGradOp, PagedAttentionOp>(op))
+    if (isa<VarlenAttentionOp, VarlenAttentionGradOp, PagedAttentionOp,
+            MergePartialsOp>(op))
       ops.push_back(cast<linalg::AggregatedOpInterface>(op));
   });
   for (linalg::AggregatedOpInterface op : ops) {

@@ -448,4 +448,70 @@ def Attn_PagedAttentionOp : Attn_Op<"paged_attention", [
   }];
 }
 
+def Attn_MergePartialsOp : Attn_Op<"merge_partials", [
+    Pure,
+    DeclareOpInterfaceMethods<AggregatedOpInterface, ["decomposeOperation"]>]> {
+  let summary = "Merge partial attention results by their log-sum-exp";
+  let description = [{
+    Merges S partial results of one attention, each computed over its own
+    subset of the keys and normalised over it (the `output` and `lse` of
+    `attn.attention` on that subset), into the result over all the keys:
+    for every row r (every position of the dimensions between S and Dv),
+
+    ```
+    m         = max_s partial_lse[s, r]
+    w_s       = exp(partial_lse[s, r] - m)      (0 where partial_lse = -inf)
+    output[r] = sum_s w_s * partial_output[s, r, :] / sum_s w_s
+    lse[r]    = m + log(sum_s w_s)
+    ```
+
+    A partial whose lse is -inf (no allowed key in its subset) contributes
+    nothing, and its output is not read (it may hold anything); a row whose
+    partials all have lse -inf gets output 0 and lse -inf. This is the
+    combine step of split-KV decoding, for pipelines that split attention
+    themselves: context parallelism, chunked prefill, a cache split across
+    devices (docs/semantics.md, section 16).
+
+    `partial_output` is `[S, d..., Dv]` (f16, bf16 or f32), `partial_lse`
+    `[S, d...]` f32 (natural log); `output` is `[d..., Dv]` (f16, bf16 or
+    f32; arithmetic in f32), the optional `lse` `[d...]` f32.
+
+    Example (two halves of a cache, merged into bf16):
+
+    ```mlir
+    %o, %lse = attn.merge_partials
+        ins(%po, %pl : tensor<2x4x32x1x128xf32>, tensor<2x4x32x1xf32>)
+        -> tensor<4x32x1x128xbf16>, tensor<4x32x1xf32>
+    ```
+  }];
+
+  let arguments = (ins
+    AnyRankedTensor:$partial_output,
+    AnyRankedTensor:$partial_lse
+  );
+  let results = (outs
+    AnyRankedTensor:$output,
+    Optional<AnyRankedTensor>:$lse
+  );
+
+  let assemblyFormat = [{
+    `ins` `(` $partial_output `,` $partial_lse `:` type($partial_output) `,`
+              type($partial_lse) `)`
+    attr-dict `->` type($output) (`,` type($lse)^)?
+  }];
+
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    RankedTensorType getPartialOutputType() {
+      return ::llvm::cast<RankedTensorType>(getPartialOutput().getType());
+    }
+    RankedTensorType getOutputType() {
+      return ::llvm::cast<RankedTensorType>(getOutput().getType());
+    }
+    /// The number of partials S (dimension 0).
+    int64_t getSplits() { return getPartialOutputType().getDimSize(0); }
+  }];
+}
+
 #endif // ATTNOPT_DIALECT_ATTN_IR_ATTNOPS_TD

@@ -38,7 +38,8 @@ tileAttentionGradWithRecomputation(RewriterBase &rewriter, AttentionGradOp op,
 /// mask built from the offsets, and one attn.attention(_grad) without
 /// causal or window (docs/semantics.md, section 14); and every
 /// attn.paged_attention by the dense op over its gathered cache with a
-/// length mask (section 15).
+/// length mask (section 15); and every attn.merge_partials by its linalg
+/// definition (section 16).
 LogicalResult expandPackedBatches(RewriterBase &rewriter, Operation *root);
 
 /// Replaces every linalg.softmax under `root` by its upstream decomposition
