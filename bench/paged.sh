@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 21's GPU checks and benchmark of attn.paged_attention (a paged
 # key/value cache read through a block table; docs/semantics.md section 15,
-# docs/kernel-manifest.md "Paged key/value caches"), in two halves:
+# docs/kernel-manifest.md "Paged key/value caches") and of
+# attn.merge_partials (section 16), in two halves:
 #
 #   bench/paged.sh generate [SEED]   # here (LLVM 22): compile
 #   bench/paged.sh run               # on the GPU machine
@@ -12,7 +13,8 @@
 # and without lse) plus RANDOM shapes drawn from SEED, each compiled for
 # sm_90a, with --poison-shared-memory and for sm_80; plus the benchmark
 # shapes (bf16, D = 128, Hq 32 / Hkv 8, page sizes 16, 64, 256) and the
-# contiguous attn.attention of the same shapes.
+# contiguous attn.attention of the same shapes; merge_partials kernels of
+# several layouts and types (sm_90a and sm_80).
 #
 # run: kernels-runtime's attn-run on every validation manifest (3 launches
 # with fresh inputs, cache lengths and shuffled block tables, against the
@@ -20,8 +22,10 @@
 # bench/bench_paged.py (its own float64 reference and PyTorch SDPA on the
 # gathered cache as a peer, 3 fresh draws per manifest; then ours paged vs
 # ours contiguous vs PyTorch's FLASH / CUDNN backends on the contiguous
-# cache, same timer), compute-sanitizer on small problems. Exit status: the
-# number of failures.
+# cache, same timer), compute-sanitizer on small problems; the merge kernels
+# through attn-run and bench/bench_merge.py (float64 reference, the
+# end-to-end identity, timing against PyTorch ops). Exit status: the number
+# of failures.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 gen="$root/bench/generated/${PAGED:-paged}"
@@ -30,7 +34,7 @@ mode="${1:-}"
 generate() {
   local seed="${1:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
   set -e
-  rm -rf "$gen"; mkdir -p "$gen/mlir" "$gen/mlir-bench" "$gen/mlir-contig"
+  rm -rf "$gen"; mkdir -p "$gen/mlir" "$gen/mlir-bench" "$gen/mlir-contig" "$gen/mlir-merge"
   "$root/scripts/build.sh" attn-compile >/dev/null
   python3 - "$gen" "$seed" <<'PY'
 import random, sys
@@ -95,6 +99,27 @@ for b, lq, lk in [(8, 1, 8192), (4, 1, 32768), (1, 1, 131072), (8, 16, 8192), (3
             text(name, "bf16", b, 32, 8, lq, 128, 128, b * mp, ps, mp, "", False))
     name = f"contig_b{b}_lq{lq}_lk{lk}"
     open(f"{out}/mlir-contig/{name}.mlir", "w").write(dense(name, "bf16", b, 32, 8, lq, lk, 128))
+# attn.merge_partials: name: (S, rows dims, Dv, partial type, output type, lse)
+merges = {
+    "merge_splitkv_layout": (8, (4, 32, 1), 128, "f32", "bf16", True),
+    "merge_bf16_to_f32_d256": (2, (1000, 16), 256, "bf16", "f32", True),
+    "merge_f16_s64_d80": (64, (3,), 80, "f16", "f16", False),
+    "merge_one_partial": (1, (7,), 8, "f32", "f32", True),
+}
+for i in range(3):
+    s_ = rng.choice([1, 2, 3, 5, 8, 16]); dims = tuple(rng.randint(1, 40) for _ in range(rng.randint(1, 3)))
+    merges[f"merge_rnd{i}"] = (s_, dims, rng.choice([8, 40, 64, 96, 128, 200]),
+                               rng.choice(["f32", "bf16", "f16"]), rng.choice(["f32", "bf16", "f16"]),
+                               rng.random() < 0.7)
+for name, (s_, dims, dv, pt, ot, lse) in merges.items():
+    rows = "x".join(map(str, dims))
+    po, pl = f"tensor<{s_}x{rows}x{dv}x{pt}>", f"tensor<{s_}x{rows}xf32>"
+    o, l = f"tensor<{rows}x{dv}x{ot}>", f"tensor<{rows}xf32>"
+    res, names = (f"{o}, {l}", "%o, %l") if lse else (o, "%o")
+    open(f"{out}/mlir-merge/{name}.mlir", "w").write(
+        f"func.func @{name}(%po: {po}, %pl: {pl}) -> ({res}) {{\n"
+        f"  {names} = attn.merge_partials ins(%po, %pl : {po}, {pl}) -> {res}\n"
+        f"  return {names} : {res}\n}}\n")
 PY
   local compile="$root/build/bin/attn-compile"
   for variant in plain poison sm80; do
@@ -115,6 +140,12 @@ PY
   done
   for f in "$gen"/mlir-contig/*.mlir; do
     "$compile" "$f" --chip=sm_90a -o "$gen/contig/$(basename "$f" .mlir).ptx" >/dev/null
+  done
+  for variant in sm90a sm80; do
+    mkdir -p "$gen/merge-$variant"
+    for f in "$gen"/mlir-merge/*.mlir; do
+      "$compile" "$f" --chip="$([ $variant = sm80 ] && echo sm_80 || echo sm_90a)" -o "$gen/merge-$variant/$(basename "$f" .mlir).ptx" >/dev/null
+    done
   done
   echo "$seed" > "$gen/seed.txt"
   echo "paged.sh: compiled $(ls "$gen"/validate-plain/*.ptx | wc -l) problems x 3 builds," \
@@ -155,6 +186,16 @@ run() {
       done
     done
   fi
+  echo "== merge_partials: attn-run, then bench_merge.py"
+  for m in "$gen"/merge-*/*.json; do
+    local n="merge/$(basename "$(dirname "$m")")_$(basename "$m" .json)"
+    if "$attn_run" "$m" --seed "$seed" --repeat 3 --iters 1 --warmup 0 > "$out/${n//\//_}.log" 2>&1; then
+      echo "$n: $(grep -c 'status=PASS' "$out/${n//\//_}.log") PASS"
+    else
+      fails=$((fails + 1)); echo "FAILED: $n"; tail -5 "$out/${n//\//_}.log"
+    fi
+  done
+  python3 "$root/bench/bench_merge.py" "$gen"/merge-sm90a/*.json || fails=$((fails + 1))
   if [ "${BENCH:-1}" = 1 ]; then
     echo "== benchmark"
     python3 "$root/bench/bench_paged.py" bench "$gen/bench" "$gen/contig" || fails=$((fails + 1))

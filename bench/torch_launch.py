@@ -243,10 +243,11 @@ class KernelSet:
             self.manifest = json.load(f)
         # A paged cache's group ("op": "paged_attention") has static shapes:
         # its key_len is null because each sequence's length is the
-        # cache_seqlens tensor's.
+        # cache_seqlens tensor's; a merge kernel ("merge_partials") has no
+        # attention sizes at all.
         self.manifest["kernels"] = [
             bind_varlen(k, seqlens) if k.get("op") in ("varlen_attention", "varlen_attention_grad")
-            else k if k.get("op") == "paged_attention"
+            else k if k.get("op") in ("paged_attention", "merge_partials")
             else bind_sizes(k, sizes)
             for k in self.manifest["kernels"]]
         ptx_path = os.path.join(os.path.dirname(manifest_path), self.manifest["ptx"])
