@@ -1,8 +1,10 @@
 //===- CpuRunnerSupport.cpp - shared pieces of the CPU runners ------------===//
 
 #include "CpuRunnerSupport.h"
+
 #include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
 #include "attnopt/Pipelines/Pipelines.h"
+#include "llvm/Support/Format.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -494,4 +496,35 @@ AttentionInputs::AttentionInputs(AttentionOpInterface op, HostElementType t,
                                              p.dropoutMaskShape.end()));
     dropoutMaskValues = gen.fillKeep(*dropoutMask, p.dropoutP);
   }
+}
+
+bool mlir::attn::reportForward(llvm::raw_ostream &os,
+                               const ForwardComparison &c, double tol,
+                               bool hasLse) {
+  const double lseTol = 1e-5;
+  os << llvm::format("  output: max rel err %.3e (tolerance %.1e)\n",
+                     c.outRelErr, tol);
+  if (hasLse)
+    os << llvm::format("  lse: max rel err %.3e (tolerance %.1e), -inf "
+                       "mismatches %lld\n",
+                       c.lseErr, lseTol, (long long)c.lseInfMismatches);
+  if (c.nans)
+    os << "  NaN or unwritten outputs: " << c.nans << "\n";
+  return c.nans == 0 && c.outRelErr <= tol && c.lseErr <= lseTol &&
+         c.lseInfMismatches == 0;
+}
+
+LogicalResult mlir::attn::invokeOnTensors(Operation *op,
+                                          ExecutionEngine &engine,
+                                          ArrayRef<HostTensor *> tensors) {
+  SmallVector<void *> descs, args;
+  for (HostTensor *h : tensors)
+    descs.push_back(h->descriptor());
+  for (void *&d : descs)
+    args.push_back(&d);
+  if (llvm::Error err =
+          engine.invokePacked(("_mlir_ciface_" + kCpuKernelName).str(), args))
+    return op->emitError("attn-cpu-run: invocation failed: ")
+           << llvm::toString(std::move(err));
+  return success();
 }

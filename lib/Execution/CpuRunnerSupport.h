@@ -170,6 +170,17 @@ ForwardComparison compareForward(const HostTensor &out,
                                  const HostTensor *lse,
                                  const std::vector<double> &refLse);
 
+/// Whether `c` passes (no NaN, the output within `tol`, the lse within
+/// 1e-5 and -inf where the reference is) after printing its lines to `os`:
+/// the output's error, the lse's (with `hasLse`) and the NaN count if any.
+bool reportForward(llvm::raw_ostream &os, const ForwardComparison &c,
+                   double tol, bool hasLse);
+
+/// Invokes the entry function of kCpuKernelName with the memref descriptors
+/// of `tensors`, in order (an op without scalar operands); fails at `op`.
+LogicalResult invokeOnTensors(Operation *op, ExecutionEngine &engine,
+                              ArrayRef<HostTensor *> tensors);
+
 /// Default relative tolerance of an output of element type `elt`.
 double defaultTolerance(Type elt);
 

@@ -88,15 +88,8 @@ LogicalResult runDraw(MergePartialsOp op, ExecutionEngine &engine,
     lse->poison();
     tensors.push_back(&*lse);
   }
-  SmallVector<void *> descs, args;
-  for (HostTensor *h : tensors)
-    descs.push_back(h->descriptor());
-  for (void *&d : descs)
-    args.push_back(&d);
-  if (llvm::Error err =
-          engine.invokePacked(("_mlir_ciface_" + kCpuKernelName).str(), args))
-    return op.emitError("attn-cpu-run: invocation failed: ")
-           << llvm::toString(std::move(err));
+  if (failed(invokeOnTensors(op, engine, tensors)))
+    return failure();
 
   std::vector<double> refOut, refLse;
   referenceMerge(s, rows, dv, poValues, plValues, refOut, refLse);
@@ -104,23 +97,13 @@ LogicalResult runDraw(MergePartialsOp op, ExecutionEngine &engine,
       compareForward(out, refOut, lse ? &*lse : nullptr, refLse);
   double tol = options.tolerance.value_or(
       defaultTolerance(op.getOutputType().getElementType()));
-  const double lseTol = 1e-5;
-  bool ok = cmp.nans == 0 && cmp.outRelErr <= tol && cmp.lseErr <= lseTol &&
-            cmp.lseInfMismatches == 0;
   std::string loc;
   llvm::raw_string_ostream locStream(loc);
   op.getLoc().print(locStream);
   os << op->getName() << " at " << loc << "\n  S=" << s << " rows=" << rows
      << " Dv=" << dv << " " << partial.getElementType() << " -> "
      << op.getOutputType().getElementType() << "\n";
-  os << llvm::format("  output: max rel err %.3e (tolerance %.1e)\n",
-                     cmp.outRelErr, tol);
-  if (lse)
-    os << llvm::format("  lse: max rel err %.3e (tolerance %.1e), -inf "
-                       "mismatches %lld\n",
-                       cmp.lseErr, lseTol, (long long)cmp.lseInfMismatches);
-  if (cmp.nans)
-    os << "  NaN or unwritten outputs: " << cmp.nans << "\n";
+  const bool ok = reportForward(os, cmp, tol, lse.has_value());
   os << "  rows with every partial empty: "
      << llvm::count_if(refLse, [](double l) { return std::isinf(l); }) << " of "
      << rows << "\n";

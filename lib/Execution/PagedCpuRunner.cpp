@@ -101,15 +101,8 @@ LogicalResult runDraw(PagedAttentionOp op, ExecutionEngine &engine,
     lse->poison();
     tensors.push_back(&*lse);
   }
-  SmallVector<void *> descs, args;
-  for (HostTensor *h : tensors)
-    descs.push_back(h->descriptor());
-  for (void *&d : descs)
-    args.push_back(&d);
-  if (llvm::Error err =
-          engine.invokePacked(("_mlir_ciface_" + kCpuKernelName).str(), args))
-    return op.emitError("attn-cpu-run: invocation failed: ")
-           << llvm::toString(std::move(err));
+  if (failed(invokeOnTensors(op, engine, tensors)))
+    return failure();
 
   std::vector<double> refOut, refLse;
   attnopt::ref::referencePagedAttention(c, qValues, kValues, vValues, refOut,
@@ -117,9 +110,6 @@ LogicalResult runDraw(PagedAttentionOp op, ExecutionEngine &engine,
   ForwardComparison cmp =
       compareForward(out, refOut, lse ? &*lse : nullptr, refLse);
   double tol = options.tolerance.value_or(defaultTolerance(elt));
-  const double lseTol = 1e-5;
-  bool ok = cmp.nans == 0 && cmp.outRelErr <= tol && cmp.lseErr <= lseTol &&
-            cmp.lseInfMismatches == 0;
 
   std::string loc;
   llvm::raw_string_ostream locStream(loc);
@@ -134,14 +124,7 @@ LogicalResult runDraw(PagedAttentionOp op, ExecutionEngine &engine,
   for (auto [b, len] : llvm::enumerate(c.lengths))
     os << (b ? "," : "") << len;
   os << "]\n";
-  os << llvm::format("  output: max rel err %.3e (tolerance %.1e)\n",
-                     cmp.outRelErr, tol);
-  if (lse)
-    os << llvm::format("  lse: max rel err %.3e (tolerance %.1e), -inf "
-                       "mismatches %lld\n",
-                       cmp.lseErr, lseTol, (long long)cmp.lseInfMismatches);
-  if (cmp.nans)
-    os << "  NaN or unwritten outputs: " << cmp.nans << "\n";
+  const bool ok = reportForward(os, cmp, tol, lse.has_value());
   os << "  rows with no allowed key: "
      << llvm::count_if(refLse, [](double l) { return std::isinf(l); }) << " of "
      << refLse.size() << "\n";
