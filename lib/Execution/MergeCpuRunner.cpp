@@ -13,7 +13,6 @@
 #include "MergeCpuRunner.h"
 #include "CpuRunnerSupport.h"
 
-
 #include <cmath>
 #include <limits>
 

@@ -16,7 +16,6 @@
 #include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
 #include "attnopt/Reference/PagedReference.h"
 
-
 using namespace mlir;
 using namespace mlir::attn;
 using attnopt::ref::PagedCache;
