@@ -42,6 +42,8 @@ const char *opName(KernelOp op) {
     return "varlen_attention_grad";
   case KernelOp::PagedAttention:
     return "paged_attention";
+  case KernelOp::MergePartials:
+    return "merge_partials";
   }
   return "?";
 }
@@ -162,7 +164,7 @@ double KernelSpec::forwardFlops() const {
 double KernelSpec::flops() const {
   // A split-KV group's products are all in its split_kv stage.
   if (!isGrad())
-    return stage == GradStage::Combine ? 0.0 : forwardFlops();
+    return stage == GradStage::Combine || isMerge() ? 0.0 : forwardFlops();
   // The matrix products per (query, key) element: S = QK^T and dP = dO V^T
   // (D + Dv) in every stage that has any, then dV = P^T dO (Dv), dK = dS^T Q
   // (D) and dQ = dS K (D) where the stage computes them.
@@ -662,6 +664,9 @@ private:
                       const ParamSpec &p, ParamSpec::Kind want) const;
   void varlenFields(const Value &v, KernelSpec &k);
   void pagedFields(const Value &v, KernelSpec &k);
+  void mergeKernel(const Value &v, KernelSpec &k);
+  std::vector<int64_t> mergeRowDims(const Value &params,
+                                    const KernelSpec &k) const;
   void checkVarlenGrid(const Value &v, KernelSpec &k, const Codegen &cg) const;
   void workspaceParam(const Value &pv, const std::string &at,
                       const KernelSpec &k, ParamSpec &p, const ParamTable &t);
@@ -1016,7 +1021,7 @@ void Validator::checkForwardLink(const Value &fv, const KernelSpec &k,
   if (!f) {
     std::string names, groups;
     for (const KernelSpec &o : m.kernels)
-      if (!o.isGrad() && !o.isForwardStage())
+      if (!o.isGrad() && !o.isForwardStage() && !o.isMerge())
         names += (names.empty() ? "" : ", ") + o.name;
     for (const GradGroup &g : forwardGroups(m))
       groups += (groups.empty() ? "" : ", ") + g.name;
@@ -1037,6 +1042,9 @@ void Validator::checkForwardLink(const Value &fv, const KernelSpec &k,
   if (f->isPaged())
     fail(fv, who + " is a paged forward (\"op\": \"paged_attention\"), "
                    "which has no backward kernels");
+  if (f->isMerge())
+    fail(fv, who + " is a merge kernel (\"op\": \"merge_partials\"), not "
+                   "a forward one");
   // A dense backward runs on a dense forward, a packed one on a packed
   // forward: the two lay out output and lse differently.
   if (f->isVarlen() != k.isVarlen())
@@ -1110,7 +1118,10 @@ KernelSpec Validator::kernel(const Value &v) {
              "block",
              "dynamic_shared_memory",
              "params",
-             "codegen"},
+             "codegen",
+             "partial_dtype",
+             "splits",
+             "rows"},
             what);
   // "codegen" (how the compiler generated the kernel) is informational: an
   // object whose fields the runtime does not read.
@@ -1133,12 +1144,25 @@ KernelSpec Validator::kernel(const Value &v) {
       k.op = KernelOp::VarlenAttentionGrad;
     else if (text == "paged_attention")
       k.op = KernelOp::PagedAttention;
+    else if (text == "merge_partials")
+      k.op = KernelOp::MergePartials;
     else
       fail(*op, "op: expected \"attention\", \"attention_grad\", "
-                "\"varlen_attention\", \"varlen_attention_grad\" or "
-                "\"paged_attention\", got \"" +
+                "\"varlen_attention\", \"varlen_attention_grad\", "
+                "\"paged_attention\" or \"merge_partials\", got \"" +
                     text + "\"");
   }
+  // A merge kernel has its own fields (no attention problem).
+  if (k.isMerge()) {
+    mergeKernel(v, k);
+    return k;
+  }
+  for (const char *mergeOnly : {"partial_dtype", "splits", "rows"})
+    if (const Value *f = v.find(mergeOnly))
+      fail(*f, std::string(mergeOnly) +
+                   ": only a merge kernel (\"op\": \"merge_partials\") has "
+                   "this field, not a \"" +
+                   opName(k.op) + "\" kernel");
   if (!k.isGrad()) {
     for (const char *gradOnly :
          {"stage", "deterministic", "forward", "group"}) {
@@ -2097,7 +2121,54 @@ ParamTable pagedTable(const KernelSpec &k) {
   return t;
 }
 
+/// The ABI of a merge kernel (docs/kernel-manifest.md, "Merging partial
+/// results"): partial_output [S, d..., Dv] (partial_dtype), partial_lse [S,
+/// d...] (f32), output [d..., Dv] (dtype), lse [d...] (f32, when has_lse);
+/// d... is k.rowDims. No workspaces, no size parameters.
+ParamTable mergeTable(const KernelSpec &k) {
+  ParamTable t;
+  t.title = "the \"merge_partials\" parameters";
+  t.unknownTo = " for a \"merge_partials\" kernel";
+  t.known = {"partial_output", "partial_lse", "output", "lse"};
+  auto shapeOf = [&](bool split, bool value) {
+    std::vector<int64_t> s;
+    if (split)
+      s.push_back(k.splits);
+    s.insert(s.end(), k.rowDims.begin(), k.rowDims.end());
+    if (value)
+      s.push_back(k.valueDim);
+    return s;
+  };
+  TensorExpectation partialOutput;
+  partialOutput.dtype = k.partialDtype;
+  partialOutput.dtypeNote = " (the kernel's partial_dtype)";
+  partialOutput.shape = shapeOf(true, true);
+  partialOutput.shapeText = "[splits, d..., value_dim]";
+  expectTensor(t, "partial_output", partialOutput, false);
+  TensorExpectation partialLse;
+  partialLse.dtype = DType::F32;
+  partialLse.dtypeNote = " (partial_lse holds f32 log-sum-exps)";
+  partialLse.shape = shapeOf(true, false);
+  partialLse.shapeText = "[splits, d...]";
+  expectTensor(t, "partial_lse", partialLse, false);
+  TensorExpectation output;
+  output.dtype = k.dtype;
+  output.shape = shapeOf(false, true);
+  output.shapeText = "[d..., value_dim]";
+  expectTensor(t, "output", output, true);
+  TensorExpectation lse;
+  lse.dtype = DType::F32;
+  lse.dtypeNote = " (lse is f32)";
+  lse.shape = shapeOf(false, false);
+  lse.shapeText = "[d...]";
+  expectForwardLse(t, k, lse);
+  t.orderText = orderNames(t, 0, t.order.size());
+  return t;
+}
+
 ParamTable paramTable(const KernelSpec &k, bool rngListed) {
+  if (k.isMerge())
+    return mergeTable(k);
   if (k.isPaged())
     return pagedTable(k);
   if (k.isGrad())
@@ -2329,6 +2400,134 @@ void Validator::pagedFields(const Value &v, KernelSpec &k) {
       fail(*keep, "dropout_mask: " + what +
                       " has no dropout: expected null or no field, " +
                       got(*keep));
+}
+
+/// A merge kernel ("op": "merge_partials", docs/kernel-manifest.md
+/// "Merging partial results"): its own fields (none of the attention
+/// problem's), its launch ((ceil(rows / 4), 1, 1) blocks of 128 threads, no
+/// dynamic shared memory; codegen, when present, that of a CUDA-core
+/// kernel with block_q 4) and its parameters.
+void Validator::mergeKernel(const Value &v, KernelSpec &k) {
+  const std::string what = "a \"merge_partials\" kernel";
+  static const char *const fields[] = {
+      "name",          "source", "op",    "dtype",
+      "partial_dtype", "splits", "rows",  "value_dim",
+      "has_lse",       "grid",   "block", "dynamic_shared_memory",
+      "params",        "codegen"};
+  std::string list;
+  for (const char *f : fields)
+    list += std::string(list.empty() ? "" : ", ") + f;
+  for (const auto &member : v.object)
+    if (std::find_if(std::begin(fields), std::end(fields), [&](const char *f) {
+          return member.first == f;
+        }) == std::end(fields))
+      fail(member.second,
+           member.first + ": " + what +
+               " has no such field (it merges partial results and has none "
+               "of the attention fields such as heads, lengths, scale, "
+               "causal, window, softcap, dropout_p or mask; expected "
+               "fields: " +
+               list + ")");
+  k.source = string(field(v, "source", what), "source", /*allowEmpty=*/true);
+  k.dtype = dtype(field(v, "dtype", what), "dtype", /*allowI1=*/false);
+  k.partialDtype =
+      dtype(field(v, "partial_dtype", what), "partial_dtype", false);
+  k.splits = positive(field(v, "splits", what), "splits");
+  const Value &rows = field(v, "rows", what);
+  k.rows = positive(rows, "rows");
+  k.valueDim = positive(field(v, "value_dim", what), "value_dim");
+  const Value &hasLse = field(v, "has_lse", what);
+  if (!hasLse.isBool())
+    fail(hasLse, "has_lse: expected true or false, " + got(hasLse));
+  k.hasLse = hasLse.boolean;
+
+  const Value &grid = field(v, "grid", what);
+  k.grid = dim3(grid, "grid", {2147483647, 65535, 65535});
+  const Value &block = field(v, "block", what);
+  k.block = dim3(block, "block", {1024, 1024, 64});
+  const Value &smem = field(v, "dynamic_shared_memory", what);
+  if (integer(smem, "dynamic_shared_memory", 0,
+              std::numeric_limits<int64_t>::max(),
+              "a non-negative integer (bytes)") != 0)
+    fail(smem, "dynamic_shared_memory: " + smem.text + " bytes, but " + what +
+                   " uses none (expected 0)");
+
+  // codegen, when present: a CUDA-core kernel of 4 rows per block.
+  const Codegen cg = codegen(v);
+  if (cg.kernel && cg.kernel->text != "cuda-core")
+    fail(*cg.kernel, "codegen.kernel: \"" + cg.kernel->text + "\" for " + what +
+                         " (expected \"cuda-core\")");
+  if (cg.mma && cg.mma->text != "none")
+    fail(*cg.mma, "codegen.mma: \"" + cg.mma->text + "\" for " + what +
+                      " (expected \"none\": it multiplies no matrices)");
+  if (cg.blockQ && cg.blockQ->asInteger() != 4)
+    fail(*cg.blockQ, "codegen.block_q: " + cg.blockQ->text + " for " + what +
+                         " (expected 4: a warp per row, 4 rows per block)");
+  for (const Value *other : {cg.blockKV, cg.keyBlockParts, cg.splits})
+    if (other)
+      fail(*other, "codegen: " + what +
+                       " has no key blocks or key chunks (expected only "
+                       "kernel, mma, block_q and threads), got " +
+                       other->text);
+  if (cg.threads && cg.threads->asInteger() != int64_t(k.block[0]))
+    fail(*cg.threads, "codegen.threads: " + cg.threads->text +
+                          ", but block[0] is " + std::to_string(k.block[0]) +
+                          " (threads is the block's x size)");
+  if (k.block != std::array<uint32_t, 3>{128, 1, 1})
+    fail(block, "block: " + formatShape({k.block[0], k.block[1], k.block[2]}) +
+                    ", but " + what +
+                    " runs 128 threads, [128, 1, 1] (a warp per row)");
+  const std::array<int64_t, 3> want = {(k.rows + 3) / 4, 1, 1};
+  if (want[0] != int64_t(k.grid[0]) || k.grid[1] != 1 || k.grid[2] != 1)
+    fail(grid, "grid: " + gridText(k.grid) +
+                   " does not match the problem: " + what +
+                   " runs one block per 4 rows = (ceil(rows / 4), 1, 1) = " +
+                   gridText(want));
+
+  const Value &params = field(v, "params", what);
+  k.rowDims = mergeRowDims(params, k);
+  paramList(params, k, paramTable(k, false));
+}
+
+/// The row dimensions d... of a merge kernel, read from the shape of its
+/// parameter partial_output ([splits, d..., value_dim]; static, at least 3
+/// dimensions, the product of d... equal to "rows"). [rows] when the list
+/// has no such parameter with a shape (paramList then reports it).
+std::vector<int64_t> Validator::mergeRowDims(const Value &params,
+                                             const KernelSpec &k) const {
+  if (!params.isArray())
+    return {k.rows};
+  for (const Value &pv : params.array) {
+    const Value *n = pv.isObject() ? pv.find("name") : nullptr;
+    if (!n || !n->isString() || n->text != "partial_output")
+      continue;
+    const Value *sv = pv.find("shape");
+    if (!sv)
+      return {k.rows};
+    const std::string at = "param 'partial_output': shape";
+    std::vector<int64_t> s = shape(*sv, at);
+    for (size_t i = 0; i < s.size(); ++i)
+      if (s[i] == kRuntimeSize)
+        fail(sv->array[i], at + "[" + std::to_string(i) +
+                               "]: null, but a \"merge_partials\" kernel has "
+                               "static shapes");
+    if (s.size() < 3)
+      fail(*sv, at + " " + formatShape(s) +
+                    " does not match [splits, d..., value_dim] (expected at "
+                    "least 3 dimensions: one or more row dimensions d... "
+                    "between splits and value_dim)");
+    std::vector<int64_t> dims(s.begin() + 1, s.end() - 1);
+    int64_t product = 1;
+    for (int64_t d : dims)
+      product *= d; // shape() bounds the elements by 2^50
+    if (product != k.rows)
+      fail(*sv, at + " " + formatShape(s) + ": the row dimensions d... = " +
+                    formatShape(dims) + " hold " + std::to_string(product) +
+                    " rows, but the kernel's rows is " +
+                    std::to_string(k.rows));
+    return dims;
+  }
+  return {k.rows};
 }
 
 /// A packed kernel's grid: one block per (query block of the longest

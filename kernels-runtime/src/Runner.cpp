@@ -7,6 +7,7 @@
 #include "attnrt/Cuda.h"
 #include "attnrt/HostData.h"
 #include "attnrt/Manifest.h"
+#include "attnrt/Merge.h"
 #include "attnrt/Paged.h"
 #include "attnrt/ReferenceKernel.h"
 #include "attnrt/Runtime.h"
@@ -134,7 +135,13 @@ std::string resultLine(const KernelSpec &k, const KernelResult &r) {
   if (k.isGrad() || k.isForwardStage())
     s += std::string(" stage=") + stageName(k.stage) +
          (k.group.empty() ? std::string() : " group=" + k.group);
-  s += problemFields(k);
+  // A merge kernel has no attention problem: its dtypes and sizes.
+  s += k.isMerge() ? std::string(" dtype=") + dtypeName(k.dtype) +
+                         " partial_dtype=" + dtypeName(k.partialDtype) +
+                         " S=" + std::to_string(k.splits) +
+                         " rows=" + std::to_string(k.rows) +
+                         " Dv=" + std::to_string(k.valueDim)
+                   : problemFields(k);
   s += std::string(" lse=") + (k.hasLse ? "1" : "0");
   s += format(" flops=%.6e", k.flops());
   s += std::string(" causal_halved=") + (k.flopsHalvedForCausal() ? "1" : "0");
@@ -1940,6 +1947,107 @@ Manifest bindPagedKernels(const Manifest &m, const std::set<std::string> &names,
   return bound;
 }
 
+/// A merge kernel ("op": "merge_partials"): inputs drawn from the seed
+/// (drawMergeInputs: -inf partials with NaN outputs, rows of -inf only),
+/// output and lse poisoned, one launch validated against the float64
+/// reference (mergeReference), then timed (bytes read and written).
+KernelResult runMerge(const KernelSpec &k, const Module &module,
+                      CudaContext &ctx, const RunOptions &options) {
+  KernelResult r;
+  KernelLauncher launcher(module.function(k.name), k.name, k.grid, k.block,
+                          k.dynamicSharedMemory, ctx.info());
+  out("\nkernel " + k.name +
+      (k.source.empty() ? std::string() : " (" + k.source + ")") + "\n");
+  out(format("  merge_partials: %lld partial results of %lld rows %s x Dv "
+             "%lld; partial %s, output %s%s\n",
+             (long long)k.splits, (long long)k.rows,
+             noSpaces(formatShape(k.rowDims)).c_str(), (long long)k.valueDim,
+             dtypeName(k.partialDtype), dtypeName(k.dtype),
+             k.hasLse ? ", lse" : ""));
+  const FunctionAttributes &attrs = launcher.attributes();
+  out(format("  launch: grid [%u, %u, %u] block [%u, %u, %u], %u B dynamic "
+             "shared memory; %d registers, %d B static shared, %d B local\n",
+             k.grid[0], k.grid[1], k.grid[2], k.block[0], k.block[1],
+             k.block[2], k.dynamicSharedMemory, attrs.numRegs,
+             attrs.staticShared, attrs.localBytes));
+  // Outputs NaN-poisoned (with guards) by the binding.
+  Binding binding(k);
+  MergeInputs in = drawMergeInputs(k, options.seed);
+  ATTNRT_CU_CHECK_MSG(cuMemcpyHtoD(binding.ptr("partial_output"),
+                                   in.partialOutput.data(),
+                                   in.partialOutput.sizeBytes()),
+                      "uploading 'partial_output'");
+  ATTNRT_CU_CHECK_MSG(cuMemcpyHtoD(binding.ptr("partial_lse"),
+                                   in.partialLse.data(),
+                                   in.partialLse.sizeBytes()),
+                      "uploading 'partial_lse'");
+  out(format("  inputs (seed %llu): partial_output U(-1, 1), partial_lse "
+             "U(-5, 5); %lld of %lld partials -inf (their outputs NaN), "
+             "%lld row(s) with every partial -inf\n",
+             (unsigned long long)options.seed, (long long)in.infPartials,
+             (long long)(k.splits * k.rows), (long long)in.emptyRows));
+  // First launch: the one that is validated.
+  launcher.launch(binding.params());
+  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running kernel '" + k.name + "'");
+  if (options.validate) {
+    std::vector<double> refOut, refLse;
+    mergeReference(k.splits, k.rows, k.valueDim, in.partialOutput.toDouble(),
+                   in.partialLse.toDouble(), refOut, refLse);
+    Bound *oB = binding.find("output"), *lB = binding.find("lse");
+    std::vector<double> gotO = downloadAsDouble(*oB->spec, oB->ptr), gotL;
+    if (lB)
+      gotL = downloadAsDouble(*lB->spec, lB->ptr);
+    Comparison c = compareResults(gotO, refOut, lB ? &gotL : nullptr, &refLse);
+    const double tol = options.outTolerance >= 0
+                           ? options.outTolerance
+                           : defaultOutputTolerance(k.dtype);
+    const double lseTol = 1e-5;
+    r.outErr = c.outRelErr;
+    r.nans = c.outNaNs + c.lseNaNs;
+    const bool outOk = c.outNaNs == 0 && c.outRelErr <= tol;
+    out(format("  output: max rel err %.3e (max abs diff %.3e, max |ref| "
+               "%.3e; tolerance %.1e), NaN/inf %lld%s\n",
+               c.outRelErr, c.outMaxAbsDiff, c.refMaxAbs, tol,
+               (long long)c.outNaNs, outOk ? "" : "  <-- FAIL"));
+    bool ok = outOk;
+    if (lB) {
+      r.lseErr = c.lseErr;
+      const bool lseOk =
+          c.lseNaNs == 0 && c.lseInfMismatches == 0 && c.lseErr <= lseTol;
+      out(format("  lse: max err %.3e (|l - r| / max(1, |r|); tolerance "
+                 "%.1e), -inf mismatches %lld, NaN %lld%s\n",
+                 c.lseErr, lseTol, (long long)c.lseInfMismatches,
+                 (long long)c.lseNaNs, lseOk ? "" : "  <-- FAIL"));
+      ok = ok && lseOk;
+    }
+    out(format("  rows with every partial -inf: %lld of %lld (expected "
+               "output 0, lse -inf)\n",
+               (long long)c.emptyRows, (long long)k.rows));
+    ok = binding.checkGuards() && ok;
+    r.status = ok ? "PASS" : "FAIL";
+  } else {
+    r.status = "NOT_VALIDATED";
+  }
+  Timing t =
+      timeLaunches([&] { launcher.launch(binding.params()); }, options.warmup,
+                   options.iters, "kernel '" + k.name + "'");
+  if (!std::isnan(t.ms)) {
+    r.ms = t.ms;
+    const double seconds = r.ms * 1e-3;
+    r.gbps = seconds > 0 ? double(k.bytesMoved()) / seconds / 1e9 : NAN;
+    out(format("  time: median %.5f ms of %d launches (min %.5f, max %.5f) "
+               "after %d warm-up\n",
+               r.ms, options.iters, t.minMs, t.maxMs, options.warmup));
+    out(format("  no matrix products (0 FLOP counted); %s moved "
+               "(partial_output, partial_lse read, output%s written once) "
+               "-> %.1f GB/s\n",
+               formatBytes(k.bytesMoved()).c_str(), k.hasLse ? ", lse" : "",
+               r.gbps));
+  }
+  out("  " + r.status + "\n");
+  return r;
+}
+
 } // namespace
 
 int runManifest(const RunOptions &options) {
@@ -2025,6 +2133,11 @@ int runManifest(const RunOptions &options) {
                     "' has no paged kernel (\"op\": "
                     "\"paged_attention\"): --cache-seqlens is for those",
                 kExitInput);
+  for (const KernelSpec &k : unbound.kernels)
+    if (options.viaApi && k.isMerge() && toRun.count(k.name))
+      throw Error("--api: the runtime library does not launch merge kernels "
+                  "(\"op\": \"merge_partials\") yet; run them without --api",
+                  kExitInput);
   if (options.viaApi && pagedSelected)
     throw Error("--api: the runtime library does not launch paged groups "
                 "(\"op\": \"paged_attention\") yet; run them without --api",
@@ -2254,6 +2367,23 @@ int runManifest(const RunOptions &options) {
 
     for (const KernelSpec *selectedKernel : selected) {
       const KernelSpec *k = findKernel(*cur, selectedKernel->name);
+      if (k->isMerge()) {
+        KernelResult r;
+        try {
+          r = runMerge(*k, module, ctx, options);
+        } catch (const Error &e) {
+          out(resultLine(*k, r));
+          if (!reportError("kernel '" + k->name + "'", e))
+            return kExitFailure;
+          continue;
+        }
+        out(resultLine(*k, r));
+        if (r.status == "FAIL")
+          ++failures;
+        else
+          ++passes;
+        continue;
+      }
       if (k->isGrad()) {
         // A backward group runs once, at its first kernel (all of its
         // kernels are selected).

@@ -436,8 +436,11 @@ Expected<std::unique_ptr<Library>> Library::load(const std::string &manifest,
     impl->module = std::make_unique<Module>(
         image, options.ptxPath.empty() ? m.ptxPath : options.ptxPath,
         /*verbose=*/false);
+    // Merge kernels ("op": "merge_partials") take partial_output and
+    // partial_lse, which Arguments has no slots for: not offered yet
+    // (attn-run launches them with its own launchers).
     for (const KernelSpec &k : m.kernels)
-      if (!k.isGrad() && k.group.empty())
+      if (!k.isGrad() && k.group.empty() && !k.isMerge())
         impl->addSet(k.name, SetKind::Forward, {&k});
     // Paged groups ("op": "paged_attention") take a cache, a block table
     // and cache lengths that Arguments has no slots for: not offered yet

@@ -16,6 +16,7 @@
 #include "attnrt/HostData.h"
 #include "attnrt/Json.h"
 #include "attnrt/Manifest.h"
+#include "attnrt/Merge.h"
 #include "attnrt/Paged.h"
 #include "attnrt/Util.h"
 #include "attnrt/Varlen.h"
@@ -692,7 +693,8 @@ static void testGradManifests() {
        "\"op\": \"attention_backward\"",
        "kernel 'attn_bwd_dkdv_0': op: expected \"attention\", "
        "\"attention_grad\", \"varlen_attention\", "
-       "\"varlen_attention_grad\" or \"paged_attention\", got "
+       "\"varlen_attention_grad\", \"paged_attention\" or "
+       "\"merge_partials\", got "
        "\"attention_backward\""},
       {"op type", "attn_fwd_0", "\"op\": \"attention\"", "\"op\": 1",
        "m.json:9:13: kernel 'attn_fwd_0': op: expected a string, got 1 "
@@ -3652,11 +3654,201 @@ static void testPagedInputs() {
     expectError(
         "paged inputs: gather past the used pages",
         [&] {
+          // Room for 5 tokens: the tokens before the bad one are written.
+          std::vector<int32_t> big(2 * 5 * 2, -7);
           gatherPagedSequence(g, cache.data(), sizeof(int32_t), 2, row, 5,
-                              dst.data());
+                              big.data());
         },
         "token 4 is on block table entry 2 = -1, not a page in [0, 3)");
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Merging partial results (docs/kernel-manifest.md, "Merging partial
+// results")
+//===----------------------------------------------------------------------===//
+
+/// The merge kernel ("op": "merge_partials"): parsed; then one broken
+/// variant per rule.
+static void testMergeManifests() {
+  const std::string base = readFile(manifestDir + "/merge.json", "test");
+  Manifest m = parseManifest(base, "g.json");
+  CHECK(m.kernels.size() == 1, "kernel count");
+  if (m.kernels.size() != 1)
+    return;
+  const KernelSpec &k = m.kernels[0];
+  CHECK(k.op == KernelOp::MergePartials && k.isMerge() && !k.isGrad() &&
+            !k.isForwardStage() && !k.isPaged() && !k.isVarlen() &&
+            std::string(opName(k.op)) == "merge_partials" &&
+            k.dtype == DType::BF16 && k.partialDtype == DType::F32 &&
+            k.splits == 4 && k.rows == 48 && k.valueDim == 64 && k.hasLse &&
+            k.rowDims == (std::vector<int64_t>{2, 8, 3}),
+        "op, dtypes, splits, rows, value_dim, row dims");
+  CHECK(k.grid == (std::array<uint32_t, 3>{12, 1, 1}) &&
+            k.block == (std::array<uint32_t, 3>{128, 1, 1}) &&
+            k.dynamicSharedMemory == 0 && k.params.size() == 4 &&
+            k.params[0].name == "partial_output" &&
+            k.params[0].shape == (std::vector<int64_t>{4, 2, 8, 3, 64}) &&
+            k.params[2].isOutput && k.params[3].isOutput &&
+            forwardGroups(m).empty() && gradGroups(m).empty(),
+        "launch, parameters, no groups");
+  CHECK(k.flops() == 0.0 && k.bytesMoved() == 4u * 48u * 64u * 4u +
+                                                  4u * 48u * 4u +
+                                                  48u * 64u * 2u + 48u * 4u,
+        "no FLOPs; bytes read and written");
+
+  const std::string k0 = "kernel 'attn_merge_0': ";
+  struct Case {
+    const char *what;
+    std::string from, to, want;
+  } cases[] = {
+      {"attention field", "\"splits\": 4,", "\"splits\": 4, \"scale\": 0.5,",
+       k0 + "scale: a \"merge_partials\" kernel has no such field (it merges "
+            "partial results and has none of the attention fields"},
+      {"heads field", "\"rows\": 48,", "\"rows\": 48, \"query_heads\": 8,",
+       k0 + "query_heads: a \"merge_partials\" kernel has no such field"},
+      {"missing partial_dtype", "\"partial_dtype\": \"f32\",", "",
+       k0 + "missing field 'partial_dtype' in a \"merge_partials\" kernel"},
+      {"partial_dtype i1", "\"partial_dtype\": \"f32\"",
+       "\"partial_dtype\": \"i1\"",
+       k0 + "partial_dtype: unknown dtype \"i1\" (expected f16, bf16 or f32)"},
+      {"splits zero", "\"splits\": 4", "\"splits\": 0",
+       k0 + "splits: expected a positive integer, got 0 (number)"},
+      {"rows product", "\"rows\": 48", "\"rows\": 45",
+       k0 + "param 'partial_output': shape [4, 2, 8, 3, 64]: the row "
+            "dimensions d... = [2, 8, 3] hold 48 rows, but the kernel's rows "
+            "is 45"},
+      {"grid", "\"grid\": [12, 1, 1]", "\"grid\": [48, 1, 1]",
+       k0 + "grid: [48, 1, 1] does not match the problem: a "
+            "\"merge_partials\" kernel runs one block per 4 rows = "
+            "(ceil(rows / 4), 1, 1) = [12, 1, 1]"},
+      {"block", "\"block\": [128, 1, 1]", "\"block\": [256, 1, 1]",
+       k0 + "codegen.threads: 128, but block[0] is 256"},
+      {"shared memory", "\"dynamic_shared_memory\": 0",
+       "\"dynamic_shared_memory\": 1024",
+       k0 + "dynamic_shared_memory: 1024 bytes, but a \"merge_partials\" "
+            "kernel uses none (expected 0)"},
+      {"codegen tensor-core", "\"kernel\": \"cuda-core\"",
+       "\"kernel\": \"tensor-core\"",
+       k0 + "codegen.kernel: \"tensor-core\" for a \"merge_partials\" kernel "
+            "(expected \"cuda-core\")"},
+      {"partial_lse dtype", "\"dtype\": \"f32\",  \"shape\": [4, 2, 8, 3]}",
+       "\"dtype\": \"bf16\", \"shape\": [4, 2, 8, 3]}",
+       k0 + "param 'partial_lse': dtype: expected f32 (partial_lse holds f32 "
+            "log-sum-exps), got bf16"},
+      {"partial_output dtype",
+       "\"dtype\": \"f32\",  \"shape\": [4, 2, 8, 3, 64]",
+       "\"dtype\": \"bf16\", \"shape\": [4, 2, 8, 3, 64]",
+       k0 + "param 'partial_output': dtype: expected f32 (the kernel's "
+            "partial_dtype), got bf16"},
+      {"output shape", "\"shape\": [2, 8, 3, 64]", "\"shape\": [48, 64]",
+       k0 + "param 'output': shape [48, 64] does not match [d..., value_dim] "
+            "= [2, 8, 3, 64]"},
+      {"no row dims", "\"shape\": [4, 2, 8, 3, 64]", "\"shape\": [4, 64]",
+       k0 + "param 'partial_output': shape [4, 64] does not match [splits, "
+            "d..., value_dim] (expected at least 3 dimensions"},
+      {"run-time shape", "\"shape\": [4, 2, 8, 3, 64]",
+       "\"shape\": [4, null, 8, 3, 64]",
+       k0 + "param 'partial_output': shape[1]: null, but a \"merge_partials\" "
+            "kernel has static shapes"},
+      {"lse without has_lse", "\"has_lse\": true", "\"has_lse\": false",
+       k0 + "param 'lse': listed, but has_lse is false"},
+      {"param order", "{\"name\": \"partial_output\"",
+       "{\"name\": \"partial_lse_x\"",
+       k0 + "params[0].name: unknown parameter \"partial_lse_x\" for a "
+            "\"merge_partials\" kernel (expected partial_output, partial_lse, "
+            "output or lse)"},
+      {"stage field", "\"splits\": 4,",
+       "\"splits\": 4, \"stage\": \"combine\",",
+       k0 + "stage: a \"merge_partials\" kernel has no such field"},
+  };
+  for (const Case &c : cases)
+    expectError(
+        std::string("merge manifest: ") + c.what,
+        [&] { parseManifest(replaceOnce(base, c.from, c.to), "g.json"); },
+        c.want);
+  // The merge fields on another op.
+  expectError(
+      "merge manifest: partial_dtype on a forward kernel",
+      [&] {
+        parseManifest(
+            replaceOnce(readFile(manifestDir + "/split-kv.json", "test"),
+                        "\"value_dim\": 128,",
+                        "\"value_dim\": 128, \"partial_dtype\": \"f32\","),
+            "m.json");
+      },
+      "kernel 'attn_fwd_split_kv_0': partial_dtype: only a merge kernel "
+      "(\"op\": \"merge_partials\") has this field, not a \"attention\" "
+      "kernel");
+}
+
+/// The float64 reference of the merge on a hand-computed case, and the
+/// draw of its inputs.
+static void testMergeReference() {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // S = 2, R = 3, Dv = 2. Row 0: equal lse; row 1: the second partial -inf
+  // with a NaN output; row 2: every partial -inf (NaN outputs).
+  const std::vector<double> po = {1.0, 2.0, 5.0, -1.0, nan, nan,  // s = 0
+                                  3.0, 6.0, nan, nan,  nan, 7.0}; // s = 1
+  const std::vector<double> pl = {0.5, std::log(2.0), -inf,       //
+                                  0.5, -inf,          -inf};
+  std::vector<double> o, l;
+  mergeReference(2, 3, 2, po, pl, o, l);
+  auto near = [](double a, double b) { return std::fabs(a - b) < 1e-12; };
+  CHECK(o.size() == 6 && l.size() == 3, "reference sizes");
+  if (o.size() != 6 || l.size() != 3)
+    return;
+  CHECK(near(o[0], 2.0) && near(o[1], 4.0) && near(l[0], 0.5 + std::log(2.0)),
+        "equal weights: the mean, lse + log 2");
+  CHECK(near(o[2], 5.0) && near(o[3], -1.0) && near(l[1], std::log(2.0)),
+        "a -inf partial (NaN output) is ignored");
+  CHECK(o[4] == 0.0 && o[5] == 0.0 && l[2] == -inf,
+        "every partial -inf: output 0, lse -inf");
+  // Unequal weights: lse 0 and log 3 -> weights 1/4 and 3/4.
+  std::vector<double> o2, l2;
+  mergeReference(2, 1, 1, {4.0, 8.0}, {0.0, std::log(3.0)}, o2, l2);
+  CHECK(o2.size() == 1 && near(o2[0], 7.0) && near(l2[0], std::log(4.0)),
+        "weights exp(lse - m) / sum");
+
+  // The draw on merge.json: -inf partials with NaN outputs, row 0 empty.
+  Manifest m =
+      parseManifest(readFile(manifestDir + "/merge.json", "test"), "g.json");
+  const KernelSpec &k = m.kernels[0];
+  MergeInputs in = drawMergeInputs(k, 7);
+  std::vector<double> dpo = in.partialOutput.toDouble(),
+                      dpl = in.partialLse.toDouble();
+  bool consistent = true, inRange = true;
+  int64_t infs = 0;
+  for (int64_t i = 0; i < k.splits * k.rows; ++i) {
+    const bool isInf = dpl[size_t(i)] == -inf;
+    infs += isInf;
+    for (int64_t j = 0; j < k.valueDim; ++j) {
+      const double v = dpo[size_t(i * k.valueDim + j)];
+      consistent = consistent && (isInf == std::isnan(v));
+      inRange = inRange && (std::isnan(v) || (v >= -1.0 && v <= 1.0));
+    }
+    inRange =
+        inRange && (isInf || (dpl[size_t(i)] >= -5.0 && dpl[size_t(i)] <= 5.0));
+  }
+  bool row0Empty = true;
+  for (int64_t s = 0; s < k.splits; ++s)
+    row0Empty = row0Empty && dpl[size_t(s * k.rows)] == -inf;
+  CHECK(consistent && inRange && infs == in.infPartials && row0Empty &&
+            in.emptyRows >= 1 && infs > 0 && infs < k.splits * k.rows,
+        "draw: -inf partials have NaN outputs, ranges, an empty row");
+  MergeInputs again = drawMergeInputs(k, 7), other = drawMergeInputs(k, 8);
+  CHECK(again.partialLse.toDouble() == dpl ||
+            std::equal(dpl.begin(), dpl.end(),
+                       again.partialLse.toDouble().begin()),
+        "draw: the same seed gives the same inputs");
+  CHECK(other.partialOutput.toDouble() != dpo, "draw: another seed differs");
+  std::vector<double> ro, rl;
+  mergeReference(k.splits, k.rows, k.valueDim, dpo, dpl, ro, rl);
+  bool noNaN = true;
+  for (double v : ro)
+    noNaN = noNaN && !std::isnan(v);
+  CHECK(noNaN && rl[0] == -inf, "reference of the draw: no NaN, row 0 empty");
 }
 
 int main(int argc, char **argv) {
@@ -3685,6 +3877,8 @@ int main(int argc, char **argv) {
                 {"split-KV forward groups", testSplitKVManifests},
                 {"paged manifests", testPagedManifests},
                 {"paged inputs", testPagedInputs},
+                {"merge manifests", testMergeManifests},
+                {"merge reference", testMergeReference},
                 {"conversions", testConversions},
                 {"inputs and comparison", testInputsAndCompare},
                 {"philox", testPhilox},

@@ -194,6 +194,9 @@ attnrt_cli_test(attn-run-paged-bad-length EXIT 3
 attnrt_cli_test(attn-run-paged-api EXIT 3
   REGEX "--api: the runtime library does not launch paged groups"
   ARGS ${M}/paged.json --api)
+attnrt_cli_test(attn-run-merge-api EXIT 3
+  REGEX "--api: the runtime library does not launch merge kernels"
+  ARGS ${M}/merge.json --api)
 attnrt_cli_test(attn-run-cache-seqlens-not-paged EXIT 3
   REGEX "'[^']*sample.json' has no paged kernel \\(\"op\": \"paged_attention\"\\): --cache-seqlens is for those"
   ARGS ${S}/sample.json --cache-seqlens=3)
@@ -332,6 +335,21 @@ file(WRITE ${S}/paged-key-len.json "${ATTNRT_PAGED_TEXT}")
 attnrt_check_test(attn-manifest-check-paged-key-len EXIT 3
   REGEX "paged-key-len.json:15:34: kernel 'attn_fwd_split_kv_0': key_len: expected null for a \"paged_attention\" kernel"
   ARGS ${S}/paged-key-len.json)
+# Merge kernels (test/manifests/merge.json, by hand from
+# docs/kernel-manifest.md "Merging partial results"); a variant with an
+# attention field is rejected.
+configure_file(${M}/merge.json ${S}/merge.json COPYONLY)
+file(TOUCH ${S}/merge.ptx)
+attnrt_check_test(attn-manifest-check-merge EXIT 0
+  REGEX "merge.json: valid, 1 kernel for sm_90a, PTX [^@NL@]*merge.ptx"
+  ARGS ${S}/merge.json)
+file(READ ${M}/merge.json ATTNRT_MERGE_TEXT)
+string(REPLACE "\"splits\": 4," "\"splits\": 4, \"causal\": \"none\","
+  ATTNRT_MERGE_TEXT "${ATTNRT_MERGE_TEXT}")
+file(WRITE ${S}/merge-causal.json "${ATTNRT_MERGE_TEXT}")
+attnrt_check_test(attn-manifest-check-merge-causal EXIT 3
+  REGEX "merge-causal.json:13:30: kernel 'attn_merge_0': causal: a \"merge_partials\" kernel has no such field"
+  ARGS ${S}/merge-causal.json)
 # Rejected, each with the position of the offending value (issue 17).
 attnrt_check_test(attn-manifest-check-smem-limit EXIT 3
   REGEX "bad-smem-limit.json:21:32: kernel 'attn_fwd_0': dynamic_shared_memory: 4294967295 bytes, more than the 232448 bytes \\(227 KiB\\) a thread block can use on sm_90a"

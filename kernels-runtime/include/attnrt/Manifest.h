@@ -56,13 +56,17 @@ const char *causalName(CausalMode c);
 /// backward (attn.attention_grad), the forward of a packed variable-length
 /// batch (attn.varlen_attention, docs/semantics.md §14) or one stage of its
 /// backward (attn.varlen_attention_grad), or one stage of the forward group
-/// of attention against a paged key/value cache (attn.paged_attention).
+/// of attention against a paged key/value cache (attn.paged_attention), or
+/// the merge of S partial results by their log-sum-exp
+/// (attn.merge_partials, docs/kernel-manifest.md "Merging partial
+/// results").
 enum class KernelOp {
   Attention,
   AttentionGrad,
   VarlenAttention,
   VarlenAttentionGrad,
-  PagedAttention
+  PagedAttention,
+  MergePartials
 };
 /// The stage of a kernel in its group. Backward stages, by what each writes:
 /// "prep" no gradient (it initializes workspaces), "dkdv" and "dkdv_dq"
@@ -84,7 +88,7 @@ enum class GradStage {
 };
 
 /// "attention", "attention_grad", "varlen_attention",
-/// "varlen_attention_grad", "paged_attention".
+/// "varlen_attention_grad", "paged_attention", "merge_partials".
 const char *opName(KernelOp op);
 /// "none", "prep", "dkdv", "dq", "dkdv_dq", "dq_convert", "split_kv",
 /// "combine".
@@ -146,8 +150,18 @@ struct KernelSpec {
   /// its own group, a forward kernel runs alone).
   std::string group;
   /// A split-KV forward stage only: codegen.splits, the key chunks S (the
-  /// workspaces' dimension 1 and split_kv's grid x); 0 otherwise.
+  /// workspaces' dimension 1 and split_kv's grid x); a merge kernel's
+  /// "splits" (the partial results S); 0 otherwise.
   int64_t splits = 0;
+  /// Merge kernels only ("op": "merge_partials"): "partial_dtype" (of
+  /// partial_output), "rows" (R, the product of the row dimensions) and
+  /// the row dimensions d... themselves (from the parameters' shapes:
+  /// partial_output [S, d..., Dv], partial_lse [S, d...], output [d...,
+  /// Dv], lse [d...]). A merge kernel has none of the attention fields: its
+  /// sizes other than valueDim keep their defaults.
+  DType partialDtype = DType::F32;
+  int64_t rows = 0;
+  std::vector<int64_t> rowDims;
   DType dtype = DType::F32;
   /// batch, queryLen and keyLen may be kRuntimeSize (forward and backward
   /// kernels) until bindSizes gives them values. A packed kernel
@@ -214,6 +228,8 @@ struct KernelSpec {
   }
   /// A stage of the forward group of a paged cache (paged_attention).
   bool isPaged() const { return op == KernelOp::PagedAttention; }
+  /// A merge of partial results (merge_partials): no attention problem.
+  bool isMerge() const { return op == KernelOp::MergePartials; }
   /// A stage of a split-KV forward group (split_kv or combine), dense or
   /// paged.
   bool isForwardStage() const {
@@ -246,10 +262,10 @@ struct KernelSpec {
   /// halved when causal != none and every sequence has Lq_b == Lk_b.
   double forwardFlops() const;
   /// FLOPs of this kernel. A forward kernel and a split_kv stage:
-  /// forwardFlops(); a combine stage 0 (no products). A backward
-  /// stage: the matrix products it executes, 2*Hq*lengthProducts() times
-  /// (2*D + 2*Dv) for dkdv (S = QK^T, dP = dO V^T, dV = P^T dO, dK = dS^T Q),
-  /// (2*D + Dv) for dq (S, dP, dQ = dS K) and (3*D + 2*Dv) for dkdv_dq (S,
+  /// forwardFlops(); a combine stage and a merge kernel 0 (no products). A
+  /// backward stage: the matrix products it executes, 2*Hq*lengthProducts()
+  /// times (2*D + 2*Dv) for dkdv (S = QK^T, dP = dO V^T, dV = P^T dO, dK = dS^T
+  /// Q), (2*D + Dv) for dq (S, dP, dQ = dS K) and (3*D + 2*Dv) for dkdv_dq (S,
   /// dP, dV, dK and dQ), halved like the forward; 0 for prep and dq_convert
   /// (no products). (The benchmark's convention for a whole backward pass
   /// is backwardFlops() = 2.5 * forwardFlops(), whatever the kernels
