@@ -511,8 +511,17 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
   };
   if (spec.keyBlockParts > 1)
     entry.getObject("codegen")->insert({"key_block_parts", spec.keyBlockParts});
-  if (spec.splits)
+  if (ShapedType::isDynamic(spec.splits)) {
+    // Decided at launch: the rule's constants (splitKVRule).
+    entry.getObject("codegen")->insert({"splits", nullptr});
+    entry.getObject("codegen")->insert(
+        {"split_rule",
+         llvm::json::Object{{"blocks_per_sm", kSplitKVBlocksPerSM},
+                            {"max_splits", kMaxSplitKV},
+                            {"min_chunk_keys", 2 * spec.blockKV}}});
+  } else if (spec.splits) {
     entry.getObject("codegen")->insert({"splits", spec.splits});
+  }
   // The window as the kernels apply it (ScoreModifiers: a side past Lq + Lk
   // is clamped there, which excludes the same keys).
   if (std::optional<std::pair<int64_t, int64_t>> w =

@@ -41,6 +41,9 @@ public:
     Block &entry = func.getBody().front();
     b.setInsertionPointToStart(&entry);
     args = KernelArguments::unpackByName(entry, spec);
+    if (args.numSplits)
+      splitsAtLaunch = arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
+                                                    args.numSplits);
     rowsPerBatch = layout.rowsPerBatch;
     valueDim = layout.valueDim;
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -62,13 +65,14 @@ public:
   }
 
 private:
+  /// The chunk count: static, or the num_splits argument.
+  Value splits() { return splitsAtLaunch ? splitsAtLaunch : idx(spec.splits); }
   /// Chunk s's row of the partials: of [B, S, Hq, Lq] in a group, of
   /// [S, rows] for attn.merge_partials (batch 0).
   Value partialRow(Value s, Value row) {
     if (layout.splitMajor)
       return add(mul(s, idx(rowsPerBatch)), row);
-    return add(mul(add(mul(batch, idx(spec.splits)), s), idx(rowsPerBatch)),
-               row);
+    return add(mul(add(mul(batch, splits()), s), idx(rowsPerBatch)), row);
   }
   Value partialLse(Value s, Value row) {
     return memref::LoadOp::create(b, loc, args.partialLse,
@@ -78,8 +82,7 @@ private:
   SmallVector<Value>
   overChunks(ValueRange init,
              function_ref<SmallVector<Value>(Value, ValueRange)> body) {
-    auto loop =
-        scf::ForOp::create(b, loc, idx(0), idx(spec.splits), idx(1), init);
+    auto loop = scf::ForOp::create(b, loc, idx(0), splits(), idx(1), init);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     scf::YieldOp::create(
@@ -171,6 +174,7 @@ private:
   KernelArguments args;
   int64_t rowsPerBatch = 0, valueDim = 0;
   Value lane, batch;
+  Value splitsAtLaunch; ///< the num_splits argument as an index, or null
 };
 
 } // namespace

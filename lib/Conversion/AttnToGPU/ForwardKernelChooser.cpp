@@ -144,7 +144,10 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
       split.splits = *splits;
       FailureOr<int64_t> n = splitkv::chooseSplits(
           op, split, KernelChoice::TensorCore, requested,
-          ("splits = " + Twine(*splits) + " in attn.tiles").str());
+          ("splits = " +
+           (ShapedType::isDynamic(*splits) ? Twine("?") : Twine(*splits)) +
+           " in attn.tiles")
+              .str());
       if (failed(n))
         return failure();
       got = splitConfig(op, requested, *n);

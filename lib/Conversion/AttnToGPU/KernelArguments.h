@@ -26,8 +26,9 @@ struct KernelArguments {
   /// A packed batch's offsets (i32 tensors) and run-time token totals
   /// (i32, null where static).
   Value cuSeqlensQ, cuSeqlensK, totalQueryTokens, totalKeyTokens;
-  /// The f32 workspaces of a split-KV forward group.
-  Value partialOutput, partialLse;
+  /// The f32 workspaces of a split-KV forward group, and its chunk count
+  /// where that is decided at launch (i32; null where static).
+  Value partialOutput, partialLse, numSplits;
   /// A paged cache's block table and cache lengths (i32 tensors; its key
   /// and value caches are `key` and `value`).
   Value blockTable, cacheSeqlens;
@@ -36,8 +37,8 @@ struct KernelArguments {
   /// (docs/kernel-manifest.md, "Split-KV forward groups"), by the names of
   /// the parameter list describeSplitKVAttentionKernels wrote: query, key,
   /// value, [mask], partial_output, partial_lse, [output, lse], then the
-  /// run-time sizes; for a paged cache query, key_cache, value_cache,
-  /// block_table, cache_seqlens, then the workspaces and results.
+  /// run-time sizes, [num_splits]; for a paged cache query, key_cache,
+  /// value_cache, block_table, cache_seqlens, then the workspaces and results.
   static KernelArguments unpackByName(Block &entry, const KernelSpec &spec) {
     KernelArguments a;
     for (auto [i, p] : llvm::enumerate(spec.params)) {
@@ -57,6 +58,7 @@ struct KernelArguments {
                         .Case("batch", &a.batch)
                         .Case("query_len", &a.queryLen)
                         .Case("key_len", &a.keyLen)
+                        .Case("num_splits", &a.numSplits)
                         .Default(nullptr);
       assert(slot && "a parameter the split-KV stages do not have");
       *slot = entry.getArgument(i);

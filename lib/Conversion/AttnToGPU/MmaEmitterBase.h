@@ -115,6 +115,14 @@ protected:
   Value mul(Value x, const kernel::Extent &e) {
     return e.isStatic() ? mul(x, e.getStatic()) : mul(x, e.getDynamic());
   }
+  /// ceil(x / e), unsigned.
+  Value ceilDivU(Value x, const kernel::Extent &e) {
+    if (e.isStatic())
+      return divu(add(x, e.getStatic() - 1), e.getStatic());
+    Value d = e.getDynamic();
+    return arith::DivUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, add(x, d), idx(1)), d);
+  }
   /// x < e.
   Value lessThan(Value x, const kernel::Extent &e) {
     return e.isStatic() ? ltC(x, e.getStatic()) : lt(x, e.getDynamic());

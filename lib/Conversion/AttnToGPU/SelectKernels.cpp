@@ -47,7 +47,10 @@ LogicalResult emitReport(Operation *op, StringRef chip,
      << config.toAttr(op->getContext()) << "; " << launch->block[0]
      << " threads, dynamic shared memory " << launch->dynamicSharedBytes
      << " B of " << maxDynamicSharedBytes(chip == "sm_80" ? 80 : 90);
-  if (config.splits)
+  if (ShapedType::isDynamic(config.splits))
+    os << "; split-KV group: key-range chunks decided at launch, then the "
+          "combine kernel";
+  else if (config.splits)
     os << "; split-KV group: " << config.splits
        << " key-range chunks, then the combine kernel";
   auto dense = dyn_cast<AttentionOp>(op);

@@ -57,6 +57,18 @@ static std::string whyNoSplit(AttentionOpInterface op, KernelChoice choice) {
   return "";
 }
 
+int64_t mlir::attn::splitKVRule(int64_t smCount, int64_t blocksPerChunk,
+                                int64_t batch, int64_t keyLen,
+                                int64_t minChunkKeys) {
+  // As many chunks as fill the block slots in one wave (a partial second
+  // wave would cost a whole chunk's time).
+  int64_t splits = kSplitKVBlocksPerSM * smCount / (blocksPerChunk * batch);
+  // At least two key blocks per chunk where the key length is known.
+  if (!ShapedType::isDynamic(keyLen))
+    splits = std::min(splits, (keyLen + minChunkKeys - 1) / minChunkKeys);
+  return std::max<int64_t>(1, std::min(splits, kMaxSplitKV));
+}
+
 FailureOr<int64_t> splitkv::chooseSplits(AttentionOpInterface op,
                                          const SplitKVOptions &options,
                                          KernelChoice choice,
@@ -71,6 +83,11 @@ FailureOr<int64_t> splitkv::chooseSplits(AttentionOpInterface op,
               "split-KV group only";
   if (options.splits == 0)
     return 0;
+  const bool atLaunch = ShapedType::isDynamic(options.splits);
+  if (atLaunch && paged)
+    return op.emitOpError("GPU code generation: ")
+           << request
+           << " does not apply: a paged cache's split count is static";
   // Sizes no kernel takes are the same diagnostic as without a split (and
   // keep the arithmetic below within range).
   if (failed(checkShapes(op)))
@@ -80,37 +97,30 @@ FailureOr<int64_t> splitkv::chooseSplits(AttentionOpInterface op,
   if (why.empty() && !(split = splitTiling(op, tiling, why)))
     why = "tensor-core tiling: " + why;
   if (!why.empty()) {
-    if (options.splits < 0 && !paged)
+    if (options.splits < 0 && !atLaunch && !paged)
       return 0;
     return op.emitOpError("GPU code generation: ")
            << request << " does not apply: " << why;
   }
-  if (options.splits > 0)
+  if (options.splits > 0 || atLaunch)
     return options.splits;
 
   // Auto: decoding-like ops (the packed rows of a KV head fill at most two
-  // row blocks) with a known batch (a run-time batch keeps the forward
-  // kernel; --split-kv=N forces a count for it). A paged cache splits
-  // whatever its rows (its batch is static).
+  // row blocks). A paged cache splits whatever its rows.
   RankedTensorType q = op.getQueryType();
   const int64_t batch = q.getDimSize(0);
+  const int64_t keyLen = op.getKeyLenBound();
   const int64_t rowBlocks =
       (packedRows(op) + split->blockQ - 1) / split->blockQ;
-  if (!paged && (ShapedType::isDynamic(batch) || batch < 1 || rowBlocks > 2))
+  if (!paged && rowBlocks > 2)
     return 0;
-  // Two blocks per SM (4 warps each, 87 KB of shared memory at D = 128)
-  // keep enough K/V copies in flight to stream the cache; as many chunks as
-  // fill those slots in one wave (a partial second wave would cost a whole
-  // chunk's time).
-  const int64_t perChunk = rowBlocks * op.getKeyHeads() * batch;
-  int64_t splits = 2 * options.smCount / perChunk;
-  // At least two key blocks per chunk where the key length is known (a
-  // paged cache: its capacity).
-  const int64_t keyLen = op.getKeyLenBound();
-  if (!ShapedType::isDynamic(keyLen))
-    splits = std::min(splits,
-                      (keyLen + 2 * split->blockKV - 1) / (2 * split->blockKV));
-  splits = std::max<int64_t>(1, std::min(splits, kMaxSplitKV));
+  // A run-time batch or key length: the same rule at launch, from the
+  // sizes and the SMs of the launching device.
+  if (ShapedType::isDynamic(batch) || ShapedType::isDynamic(keyLen))
+    return ShapedType::kDynamic;
+  const int64_t splits =
+      splitKVRule(options.smCount, rowBlocks * op.getKeyHeads(), batch, keyLen,
+                  2 * split->blockKV);
   // One chunk still pays where query heads share a KV head: the forward
   // kernel reads each KV head's cache once per query head, the packed
   // tile once.
@@ -186,7 +196,10 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOpInterface op, int64_t n,
   split.block = {t.threads(), 1, 1};
   split.dynamicSharedBytes = tc::sharedMemoryBytes(op, t);
   const int64_t rowBlocks = (packedRows(op) + t.blockQ - 1) / t.blockQ;
-  split.grid = {splits, rowBlocks * kvHeads, kernel::gridBatch(batch)};
+  // A count decided at launch is also the grid's x then (0: computed at
+  // launch).
+  split.grid = {kernel::gridBatch(splits), rowBlocks * kvHeads,
+                kernel::gridBatch(batch)};
   split.params = inputs;
 
   KernelSpec combine;
@@ -206,9 +219,13 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOpInterface op, int64_t n,
   if (lse)
     combine.params.push_back(tensorParam("lse", lse, true));
 
-  // The run-time sizes (the query length is static here).
-  for (KernelSpec *spec : {&split, &combine})
+  // The run-time sizes (the query length is static here), then the chunk
+  // count where it is decided at launch.
+  for (KernelSpec *spec : {&split, &combine}) {
     kernel::appendSizeParams(op, spec->params);
+    if (ShapedType::isDynamic(splits))
+      spec->params.push_back(kernel::sizeParam("num_splits"));
+  }
   return SmallVector<KernelSpec, 2>{split, combine};
 }
 

@@ -279,9 +279,11 @@ private:
   /// the G Lq rows that KV head y div R's query heads pack (row i is head
   /// hIdx + i div Lq, token i mod Lq), and chunk s of their visible key
   /// blocks; it writes the chunk's normalised O and lse to the f32
-  /// workspaces. `splits` chunks; `tokens` = Lq (static).
+  /// workspaces. `splits` chunks (static, or the num_splits argument);
+  /// `tokens` = Lq (static).
   bool splitKV;
-  int64_t splits = 0, tokens = 0;
+  kernel::Extent splits = 0;
+  int64_t tokens = 0;
   /// A paged key/value cache (attn.paged_attention, split_kv only): K and V
   /// rows through the block table (GlobalRows::Pages), each block's key
   /// length from cache_seqlens.
@@ -546,6 +548,9 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   partialLse = args.partialLse;
   blockTable = args.blockTable;
   cacheSeqlens = args.cacheSeqlens;
+  if (args.numSplits)
+    splits = kernel::Extent::dynamic(
+        arith::IndexCastUIOp::create(b, loc, b.getIndexType(), args.numSplits));
   if (paged) {
     queryLen = op.getUniformQueryLen(); // static; the key length per block
   } else if (!packed) {
@@ -676,7 +681,7 @@ void TensorCoreEmitter::restrictToChunk() {
   // Chunk s: visible key blocks [first + s c, first + (s + 1) c) within
   // [first, last), c = ceil((last - first) / S); empty past the end.
   Value visible = arith::SubIOp::create(b, loc, lastBlock, firstBlock);
-  Value perChunk = divu(add(visible, splits - 1), splits);
+  Value perChunk = ceilDivU(visible, splits);
   Value from = arith::MinSIOp::create(
       b, loc, add(firstBlock, mul(splitIdx, perChunk)), lastBlock);
   lastBlock = arith::MinSIOp::create(b, loc, add(from, perChunk), lastBlock);

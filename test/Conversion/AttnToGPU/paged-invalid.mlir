@@ -74,3 +74,17 @@ func.func @splits_override(%q: tensor<2x8x1x64xbf16>, %kc: tensor<40x16x2x64xbf1
       -> tensor<2x8x1x64xbf16>
   return %o : tensor<2x8x1x64xbf16>
 }
+
+// -----
+
+// A paged cache's split count is static (its capacity is known).
+func.func @splits_at_launch(%q: tensor<2x8x1x64xbf16>, %kc: tensor<40x16x2x64xbf16>, %vc: tensor<40x16x2x64xbf16>,
+                            %t: tensor<2x12xi32>, %n: tensor<2xi32>) -> tensor<2x8x1x64xbf16> {
+  // expected-error @+1 {{GPU code generation: splits = ? in attn.tiles does not apply: a paged cache's split count is static}}
+  %o = attn.paged_attention ins(%q : tensor<2x8x1x64xbf16>)
+      cache(%kc, %vc : tensor<40x16x2x64xbf16>, tensor<40x16x2x64xbf16>)
+      pages(%t, %n : tensor<2x12xi32>, tensor<2xi32>)
+      {attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = ?>}
+      -> tensor<2x8x1x64xbf16>
+  return %o : tensor<2x8x1x64xbf16>
+}

@@ -17,14 +17,16 @@ func.func @all_three(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x2x?x64xbf16>, %v: t
 }
 
 // Decoding: a static Lq = 1 and batch, a run-time key length only; the
-// static tensors keep their exact extents. (It is a split-KV group,
-// docs/kernel-manifest.md "Split-KV forward groups": its split_kv stage
-// takes key_len last, after the f32 workspaces.)
+// static tensors keep their exact extents. (It is a split-KV group with the
+// chunk count decided at launch, docs/kernel-manifest.md "Split-KV forward
+// groups": its split_kv stage takes key_len, then num_splits, after the f32
+// workspaces.)
 // CHECK-LABEL: gpu.func @attn_fwd_split_kv_1(
 // CHECK-SAME: memref<256xf16>
 // CHECK-SAME: memref<72057594037927936xf16>
-// CHECK-SAME: %[[K1:[a-z0-9]+]]: i32)
-// CHECK: arith.index_castui %[[K1]] : i32 to index
+// CHECK-SAME: %[[K1:[a-z0-9]+]]: i32, %[[S1:[a-z0-9]+]]: i32)
+// CHECK-DAG: arith.index_castui %[[K1]] : i32 to index
+// CHECK-DAG: arith.index_castui %[[S1]] : i32 to index
 func.func @decode(%q: tensor<2x2x1x64xf16>, %k: tensor<2x1x?x64xf16>, %v: tensor<2x1x?x64xf16>) -> tensor<2x2x1x64xf16> {
   %o = attn.attention ins(%q, %k, %v : tensor<2x2x1x64xf16>, tensor<2x1x?x64xf16>, tensor<2x1x?x64xf16>) -> tensor<2x2x1x64xf16>
   return %o : tensor<2x2x1x64xf16>

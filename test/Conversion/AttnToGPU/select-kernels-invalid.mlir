@@ -106,3 +106,11 @@ func.func @packed_cuda_core(%q: tensor<?x8x128xbf16>, %k: tensor<?x2x128xbf16>, 
   %o = attn.varlen_attention ins(%q, %k, %v : tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) {attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 1, warps = 4, kernel = cuda_core>} -> tensor<?x8x128xbf16>
   return %o : tensor<?x8x128xbf16>
 }
+
+// -----
+
+func.func @split_at_launch_dropout(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x2x?x64xbf16>, %v: tensor<?x2x?x64xbf16>, %s: i64, %off: i64) -> tensor<?x8x1x64xbf16> {
+  // expected-error @+1 {{GPU code generation: splits = ? in attn.tiles does not apply: the op has dropout}}
+  %o = attn.attention ins(%q, %k, %v : tensor<?x8x1x64xbf16>, tensor<?x2x?x64xbf16>, tensor<?x2x?x64xbf16>) rng(%s, %off) {dropout_p = 0.1 : f32, attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = ?>} -> tensor<?x8x1x64xbf16>
+  return %o : tensor<?x8x1x64xbf16>
+}

@@ -92,3 +92,14 @@ func.func @packed(%q: tensor<?x8x128xbf16>, %k: tensor<?x2x128xbf16>, %v: tensor
 // MANIFEST-NEXT: "mma": "mma.sync",
 // MANIFEST-NEXT: "threads": 128
 // MANIFEST: "name": "attn_fwd_3",
+
+// Decoding with a run-time batch and key length: the split-KV group with
+// the chunk count decided at launch (`splits = ?`).
+// CHECK-LABEL: func.func @decode_at_launch
+// CHECK: attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = ?>
+// REPORT: remark: attn-select-kernels sm_90a: #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = ?>; 128 threads, dynamic shared memory 87040 B of 232448; split-KV group: key-range chunks decided at launch, then the combine kernel
+// REPORT-NEXT: no IO report (split-KV group)
+func.func @decode_at_launch(%q: tensor<?x32x1x128xf16>, %k: tensor<?x8x?x128xf16>, %v: tensor<?x8x?x128xf16>) -> tensor<?x32x1x128xf16> {
+  %o = attn.attention ins(%q, %k, %v : tensor<?x32x1x128xf16>, tensor<?x8x?x128xf16>, tensor<?x8x?x128xf16>) -> tensor<?x32x1x128xf16>
+  return %o : tensor<?x32x1x128xf16>
+}

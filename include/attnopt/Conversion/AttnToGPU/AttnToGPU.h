@@ -85,7 +85,9 @@ struct KernelSpec {
   /// kernels of one op share this group name and run in order.
   std::string group;
   /// Split-KV forward groups: the key-range chunks per (batch, KV head, row
-  /// block) (codegen.splits); 0 for every other kernel.
+  /// block) (codegen.splits), ShapedType::kDynamic where the count is
+  /// decided at launch (the i32 parameter num_splits); 0 for every other
+  /// kernel.
   int64_t splits = 0;
   int64_t blockQ = 64, blockKV = 64;
   int64_t threadsPerRow = 1; ///< Threads sharing one query row's head dims
@@ -153,10 +155,24 @@ llvm::json::Object kernelManifestEntry(AttentionOp op, const KernelSpec &spec);
 /// forward groups").
 /// The most key-range chunks a split-KV forward takes.
 constexpr int64_t kMaxSplitKV = 64;
+/// The split rule's blocks per SM (two 4-warp split_kv blocks keep enough
+/// K/V copies in flight to stream the cache).
+constexpr int64_t kSplitKVBlocksPerSM = 2;
+
+/// The split rule (docs/kernel-manifest.md, "Split-KV forward groups"):
+/// max(1, min(kMaxSplitKV, floor(kSplitKVBlocksPerSM * smCount /
+/// (blocksPerChunk * batch)), ceil(keyLen / minChunkKeys))), the key-length
+/// term only where `keyLen` is static. `blocksPerChunk` is the split_kv
+/// grid's y (row blocks times KV heads). The compiler applies it to static
+/// sizes; kernels-runtime applies the same rule at launch (the manifest's
+/// codegen.split_rule) where the batch or the key length is a run-time one.
+int64_t splitKVRule(int64_t smCount, int64_t blocksPerChunk, int64_t batch,
+                    int64_t keyLen, int64_t minChunkKeys);
 
 struct SplitKVOptions {
   /// -1: the chooser decides (auto); 0: never split (off); N > 0: N chunks
-  /// where the op allows a split at all.
+  /// where the op allows a split at all; ShapedType::kDynamic: the group
+  /// with the chunk count decided at launch (`splits = ?` in #attn.tiles).
   int64_t splits = -1;
   /// The streaming multiprocessors the chooser fills (132 on the H200).
   int64_t smCount = 132;
@@ -357,7 +373,8 @@ struct ForwardKernelConfig {
   /// Query rows per block, keys per step, K/V tiles in shared memory, and
   /// the warps that own query rows (wgmma: plus a producer warpgroup).
   int64_t blockQ = 0, blockKV = 0, stages = 0, warps = 0;
-  /// Key-range chunks of the split-KV group (mma_sync only); 0: one kernel.
+  /// Key-range chunks of the split-KV group (mma_sync only), or
+  /// ShapedType::kDynamic: decided at launch; 0: one kernel.
   int64_t splits = 0;
 
   TileConfigAttr toAttr(MLIRContext *ctx) const;

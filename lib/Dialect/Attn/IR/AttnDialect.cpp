@@ -13,6 +13,23 @@ using namespace mlir::attn;
 #include "attnopt/Dialect/Attn/IR/AttnOpsDialect.cpp.inc"
 #include "attnopt/Dialect/Attn/IR/AttnEnums.cpp.inc"
 
+/// `splits = N` or `splits = ?` of #attn.tiles (? is stored as
+/// ShapedType::kDynamic: the chunk count decided at launch).
+static FailureOr<std::optional<int64_t>> parseSplitCount(AsmParser &parser) {
+  if (succeeded(parser.parseOptionalQuestion()))
+    return std::optional<int64_t>(ShapedType::kDynamic);
+  int64_t n;
+  if (parser.parseInteger(n))
+    return failure();
+  return std::optional<int64_t>(n);
+}
+static void printSplitCount(AsmPrinter &printer, std::optional<int64_t> n) {
+  if (ShapedType::isDynamic(*n))
+    printer << '?';
+  else
+    printer << *n;
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "attnopt/Dialect/Attn/IR/AttnAttrs.cpp.inc"
 
@@ -39,8 +56,10 @@ TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "tiles: expected 1 <= stages <= 8, got " << stages;
   if (warps < 1 || warps > 32)
     return emitError() << "tiles: expected 1 <= warps <= 32, got " << warps;
-  if (splits && (*splits < 1 || *splits > 64))
-    return emitError() << "tiles: expected 1 <= splits <= 64, got " << *splits;
+  if (splits && !ShapedType::isDynamic(*splits) &&
+      (*splits < 1 || *splits > 64))
+    return emitError() << "tiles: expected 1 <= splits <= 64 or ?, got "
+                       << *splits;
   if (splits && kernel != KernelFamily::mma_sync)
     return emitError() << "tiles: splits needs kernel = mma_sync (the split-KV "
                           "group's first stage is the mma.sync forward)";

@@ -1,18 +1,20 @@
 // RUN: attention-opt %s -split-input-file -verify-diagnostics | FileCheck %s
 
 // #attn.tiles: the tile fields, then the optional GPU kernel configuration
-// (kernel, splits), printed only when present; fields may be given in any
-// order.
+// (kernel, splits: a number, or ? for a count decided at launch), printed
+// only when present; fields may be given in any order.
 
 // CHECK-LABEL: func.func @tiles
 // CHECK: attn.tiles = #attn.tiles<block_q = 64, block_kv = 32, stages = 3, warps = 4>
 // CHECK-SAME: gpu = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>
 // CHECK-SAME: split = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = 16>
+// CHECK-SAME: split_at_launch = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = ?>
 // CHECK-SAME: unordered = #attn.tiles<block_q = 64, block_kv = 64, stages = 1, warps = 2, kernel = cuda_core>
 func.func @tiles() attributes {
     attn.tiles = #attn.tiles<block_q = 64, block_kv = 32, stages = 3, warps = 4>,
     gpu = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>,
     split = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = 16>,
+    split_at_launch = #attn.tiles<splits = ?, block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync>,
     unordered = #attn.tiles<kernel = cuda_core, warps = 2, stages = 1, block_kv = 64, block_q = 64>} {
   return
 }
@@ -26,8 +28,16 @@ func.func @split_wgmma() attributes {t = #attn.tiles<block_q = 64, block_kv = 64
 
 // -----
 
-// expected-error @+1 {{tiles: expected 1 <= splits <= 64, got 65}}
+// expected-error @+1 {{tiles: expected 1 <= splits <= 64 or ?, got 65}}
 func.func @too_many_splits() attributes {t = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = 65>} {
+  return
+}
+
+// -----
+
+// expected-error @+2 {{expected integer value}}
+// expected-error @+1 {{failed to parse Attn_TileConfigAttr parameter 'splits'}}
+func.func @bad_split_count() attributes {t = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = auto>} {
   return
 }
 

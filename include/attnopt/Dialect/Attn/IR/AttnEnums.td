@@ -34,6 +34,15 @@ def Attn_KernelFamily : I32EnumAttr<"KernelFamily",
   let cppNamespace = "::mlir::attn";
 }
 
+// The split-KV group's chunk count: a number, or `?` where it is decided at
+// launch (stored as ShapedType::kDynamic).
+def Attn_SplitCountParameter
+    : OptionalParameter<"std::optional<int64_t>",
+                        "key-range chunks, or ? (decided at launch)"> {
+  let parser = [{ parseSplitCount($_parser) }];
+  let printer = [{ printSplitCount($_printer, $_self) }];
+}
+
 def Attn_TileConfigAttr : AttrDef<Attn_Dialect, "TileConfig"> {
   let mnemonic = "tiles";
   let summary = "Tile sizes (and the GPU kernel) chosen for one attention op";
@@ -53,7 +62,8 @@ def Attn_TileConfigAttr : AttrDef<Attn_Dialect, "TileConfig"> {
     honoured exactly by every GPU route: `cuda_core`, `mma_sync` (mma.sync
     m16n8k16 with ldmatrix, sm_80 and later) or `wgmma` (warp-specialized,
     sm_90a). `splits = N` (mma_sync only) asks for the split-KV forward
-    group of N key-range chunks (docs/kernel-manifest.md). A configuration
+    group of N key-range chunks, `splits = ?` for the group with the chunk
+    count decided at launch (docs/kernel-manifest.md). A configuration
     the kernel cannot take is an error at the op that says why.
 
     ```mlir
@@ -67,7 +77,7 @@ def Attn_TileConfigAttr : AttrDef<Attn_Dialect, "TileConfig"> {
   let parameters = (ins "int64_t":$block_q, "int64_t":$block_kv,
                         "int64_t":$stages, "int64_t":$warps,
                         OptionalParameter<"std::optional<KernelFamily>">:$kernel,
-                        OptionalParameter<"std::optional<int64_t>">:$splits);
+                        Attn_SplitCountParameter:$splits);
   // The same text as the positional form (block_q = .., block_kv = ..,
   // stages = .., warps = ..) with the optional fields after them.
   let assemblyFormat = "`<` struct(params) `>`";
