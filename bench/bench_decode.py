@@ -7,7 +7,9 @@ launch, median), in one run.
     python3 bench/bench_decode.py DIR [DIR ...]
 
 DIR holds manifests + PTX from attn-compile (bench/decode.sh generate
-writes bench-split/ and bench-off/). Per manifest: our output is checked
+writes bench-split/, bench-launch/ (run-time batch and key length, bound
+here from the manifest's name, the chunk count by the split rule at launch)
+and bench-off/). Per manifest: our output is checked
 against PyTorch's math backend in float32 (relative error max|ours - ref| /
 max|ref| < 2e-2, no NaN: the output starts poisoned), then ours and the
 FLASH_ATTENTION, CUDNN_ATTENTION and EFFICIENT_ATTENTION backends are timed
@@ -18,7 +20,9 @@ Problems without a causal rule only (PyTorch's is_causal is top-left; at
 Lq = 1 the bottom-right rule excludes nothing anyway).
 """
 import glob
+import json
 import os
+import re
 import sys
 
 import torch
@@ -31,8 +35,26 @@ from bench_torch import (BACKENDS, kernel_tensors, rel_err, time_backend_ms,  # 
 from torch_launch import KernelSet  # noqa: E402
 
 
+def sizes_from_name(manifest):
+    """The run-time batch and key length of a manifest compiled with them
+    (bench/decode.sh's bench-launch/), from its name bench_b<B>_lq<Lq>_lk<Lk>;
+    None for a static manifest. The chunk count is left to the split rule."""
+    spec = json.load(open(manifest))["kernels"][0]
+    if spec.get("batch") is not None and spec.get("key_len") is not None:
+        return None
+    m = re.search(r"_b(\d+)_lq\d+_lk(\d+)$", os.path.basename(manifest)[:-5])
+    if not m:
+        raise ValueError("run-time sizes, and no bench_b<B>_lq<Lq>_lk<Lk> name to bind them from")
+    sizes = {}
+    if spec.get("batch") is None:
+        sizes["batch"] = int(m.group(1))
+    if spec.get("key_len") is None:
+        sizes["key_len"] = int(m.group(2))
+    return sizes
+
+
 def run(manifest):
-    ks = KernelSet(manifest)
+    ks = KernelSet(manifest, sizes=sizes_from_name(manifest))
     fwd = ks.kernel(ks.forward())
     k = fwd.spec
     if k.get("mask") or k.get("softcap") or k.get("window") or k["causal"] != "none":
@@ -60,7 +82,9 @@ def run(manifest):
                 return F.scaled_dot_product_attention(q, kk, v, enable_gqa=gqa, scale=scale)
         ms[name] = time_backend_ms(theirs)
     nbytes = sum(t.numel() * t.element_size() for t in (q, kk, v, o))
-    splits = next((s.get("codegen", {}).get("splits") for s in ks.manifest["kernels"]
+    # The chunk count of the launch: the split stage's grid x once bound
+    # (decided at launch where codegen.splits is null).
+    splits = next((ks.kernel(s["name"]).spec["grid"][0] for s in ks.manifest["kernels"]
                    if s.get("stage") == "split_kv"), None)
     del args, q, kk, v, o
     torch.cuda.empty_cache()

@@ -11,10 +11,13 @@
 # 1/2/4/8/16, bottom-right and top-left causal, windows, softcap, boolean
 # and additive masks read per head and token, head dims 64/80/128/256 and
 # D = 192 with Dv = 128, f16 and bf16, with and without lse, run-time batch
-# and key length with a forced split count), compiled for sm_90a as users
+# and key length with a forced split count and with the count decided at
+# launch), compiled for sm_90a as users
 # get them (--split-kv=auto), with --poison-shared-memory, and for sm_80;
 # plus the benchmark shapes (bf16, D = 128, Hq 32 / Hkv 8) with the split
-# group and with --split-kv=off (the one-kernel forward).
+# group, with the same group compiled for a run-time batch and key length
+# (the chunk count decided at launch), and with --split-kv=off (the
+# one-kernel forward).
 #
 # run: builds kernels-runtime; every validation manifest runs several
 # times with fresh inputs (--repeat 3) against the float64 GPU reference
@@ -31,7 +34,8 @@ mode="${1:-}"
 generate() {
   local seed="${1:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
   set -e
-  rm -rf "$gen"; mkdir -p "$gen/mlir" "$gen/mlir-dyn" "$gen/mlir-bench"
+  rm -rf "$gen"; mkdir -p "$gen/mlir" "$gen/mlir-dyn" "$gen/mlir-launch" "$gen/mlir-bench" \
+    "$gen/mlir-bench-launch"
   "$root/scripts/build.sh" attn-compile >/dev/null
   python3 - "$gen" <<'PY'
 import sys
@@ -83,6 +87,19 @@ dyn = {
 }
 for name, c in dyn.items():
     open(f"{out}/mlir-dyn/{name}.mlir", "w").write(text(name, *c))
+# Run-time sizes under --split-kv=auto: the chunk count decided at launch
+# (num_splits; atl_ = "at launch"; the prefix after it says which sizes are
+# run-time ones: bk batch and key length, k key length, b batch).
+launch = {
+    "atl_bk_gqa4_lq1": ("bf16", "?", 32, 8, 1, "?", 128, 128, CB, None, True),
+    "atl_bk_gqa8_lq2_window": ("f16", "?", 16, 2, 2, "?", 80, 80,
+                               CB + ", window = array<i64: 300, 0>", None, True),
+    "atl_k_gqa2_lq3_keypad": ("f16", 2, 4, 2, 3, "?", 64, 64, CB, ((2, 1, 1, "?"), "i1"), True),
+    "atl_k_mla_192_128": ("bf16", 3, 16, 1, 1, "?", 192, 128, "", None, False),
+    "atl_b_gqa8_lq16_d256": ("bf16", "?", 16, 2, 16, 3000, 256, 256, CT, None, True),
+}
+for name, c in launch.items():
+    open(f"{out}/mlir-launch/{name}.mlir", "w").write(text(name, *c))
 # Benchmark shapes (issue 21): bf16, D = 128, Hq 32 / Hkv 8, no causal
 # rule (Lq = 1 sees the whole cache either way; PyTorch's is_causal is
 # top-left).
@@ -91,11 +108,15 @@ for b, lq, lk in [(8, 1, 8192), (4, 1, 32768), (1, 1, 131072), (8, 16, 8192),
     name = f"bench_b{b}_lq{lq}_lk{lk}"
     open(f"{out}/mlir-bench/{name}.mlir", "w").write(
         text(name, "bf16", b, 32, 8, lq, lk, 128, 128, "", None, False))
+    # The same shape with a run-time batch and key length (bench_decode.py
+    # binds them from the name; the chunk count is decided at launch).
+    open(f"{out}/mlir-bench-launch/{name}.mlir", "w").write(
+        text(name, "bf16", "?", 32, 8, lq, "?", 128, 128, "", None, False))
 PY
   local compile="$root/build/bin/attn-compile"
   for variant in plain poison sm80; do
     mkdir -p "$gen/validate-$variant"
-    for f in "$gen"/mlir/*.mlir "$gen"/mlir-dyn/*.mlir; do
+    for f in "$gen"/mlir/*.mlir "$gen"/mlir-dyn/*.mlir "$gen"/mlir-launch/*.mlir; do
       local n flags=(); n=$(basename "$f" .mlir)
       case $n in dyn_*) flags=(--split-kv=5) ;; esac
       case $variant in
@@ -106,15 +127,16 @@ PY
       esac
     done
   done
-  mkdir -p "$gen/bench-split" "$gen/bench-off"
+  mkdir -p "$gen/bench-split" "$gen/bench-off" "$gen/bench-launch"
   for f in "$gen"/mlir-bench/*.mlir; do
     local n; n=$(basename "$f" .mlir)
     "$compile" "$f" --chip=sm_90a -o "$gen/bench-split/$n.ptx" >/dev/null
     "$compile" "$f" --chip=sm_90a --split-kv=off -o "$gen/bench-off/$n.ptx" >/dev/null
+    "$compile" "$gen/mlir-bench-launch/$n.mlir" --chip=sm_90a -o "$gen/bench-launch/$n.ptx" >/dev/null
   done
   echo "$seed" > "$gen/seed.txt"
   echo "decode.sh: compiled $(ls "$gen"/validate-plain/*.ptx | wc -l) problems x 3 builds and" \
-    "$(ls "$gen"/bench-split/*.ptx | wc -l) benchmark shapes x 2 (seed $seed)"
+    "$(ls "$gen"/bench-split/*.ptx | wc -l) benchmark shapes x 3 (seed $seed)"
 }
 
 run() {
@@ -132,6 +154,17 @@ run() {
       case $n in
         *dyn_*) draws=("--sizes batch=3,key_len=4321" "--sizes batch=1,key_len=1"
                        "--sizes batch=5,key_len=70000") ;;
+        # The chunk count by the split rule at each draw, then forced
+        # (1, 7 that divides nothing, 64 with most chunks empty).
+        *atl_bk_*) draws=("--sizes batch=3,key_len=4321" "--sizes batch=1,key_len=1"
+                          "--sizes batch=5,key_len=70000" "--sizes batch=1,key_len=131072"
+                          "--sizes batch=40,key_len=999"
+                          "--sizes batch=2,key_len=3000,num_splits=1"
+                          "--sizes batch=2,key_len=3000,num_splits=7"
+                          "--sizes batch=1,key_len=700,num_splits=64") ;;
+        *atl_k_*) draws=("--sizes key_len=1" "--sizes key_len=777" "--sizes key_len=40000"
+                         "--sizes key_len=5000,num_splits=3") ;;
+        *atl_b_*) draws=("--sizes batch=1" "--sizes batch=7" "--sizes batch=2,num_splits=5") ;;
       esac
       for d in "${draws[@]}"; do
         i=$((i + 1))
@@ -148,9 +181,14 @@ run() {
   if [ "${SANITIZE:-1}" = 1 ]; then
     echo "== compute-sanitizer"
     local cs; cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-    for n in dec_gqa4_lk7_lq3 dec_d80_window dec_bool_mask_per_token dyn_gqa2_lq3_keypad; do
+    for n in dec_gqa4_lk7_lq3 dec_d80_window dec_bool_mask_per_token dyn_gqa2_lq3_keypad \
+             atl_k_gqa2_lq3_keypad; do
       for tool in memcheck racecheck synccheck; do
-        local d=""; case $n in dyn_*) d="--sizes batch=2,key_len=333" ;; esac
+        local d=""
+        case $n in
+          dyn_*) d="--sizes batch=2,key_len=333" ;;
+          atl_*) d="--sizes key_len=333,num_splits=3" ;;
+        esac
         # shellcheck disable=SC2086
         "$cs" --tool "$tool" --error-exitcode 9 "$attn_run" "$gen/validate-plain/$n.json" \
           $d --iters 1 --warmup 0 > "$out/cs_${n}_${tool}.log" 2>&1
@@ -161,8 +199,9 @@ run() {
     done
   fi
   if [ "${BENCH:-1}" = 1 ]; then
-    echo "== benchmark (split-KV group, then --split-kv=off)"
-    python3 "$root/bench/bench_decode.py" "$gen/bench-split" "$gen/bench-off" || fails=$((fails + 1))
+    echo "== benchmark (split-KV group, then with run-time sizes (S at launch), then --split-kv=off)"
+    python3 "$root/bench/bench_decode.py" "$gen/bench-split" "$gen/bench-launch" "$gen/bench-off" \
+      || fails=$((fails + 1))
   fi
   echo "failures: $fails"
   exit $fails
