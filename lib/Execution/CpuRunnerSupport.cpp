@@ -54,10 +54,11 @@ FailureOr<RunSizes> mlir::attn::parseRunSizes(StringRef text,
     int64_t *field = name == "batch"       ? &sizes.batch
                      : name == "query_len" ? &sizes.queryLen
                      : name == "key_len"   ? &sizes.keyLen
+                     : name == "num_pages" ? &sizes.numPages
                                            : nullptr;
     if (!field) {
       error = ("unknown size '" + name +
-               "' (expected batch, query_len or key_len, e.g. "
+               "' (expected batch, query_len, key_len or num_pages, e.g. "
                "batch=2,query_len=100,key_len=77)")
                   .str();
       return failure();

@@ -7,7 +7,9 @@
 // shared between sequences), unused entries -1 (never read). The results
 // are compared with the float64 reference that gathers each sequence on its
 // own (attnopt/Reference/PagedReference.h), which does not share the
-// decomposition's capacity-wide gather and length mask.
+// decomposition's capacity-wide gather and length mask. A run-time batch
+// or page count comes from --sizes (batch=B,num_pages=P), each draw run
+// --runs times.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,25 +24,60 @@ using attnopt::ref::PagedCache;
 
 namespace {
 
-/// The op's problem (static shapes only): the dense query side, and the
-/// cache's geometry.
-FailureOr<PagedCache> pagedProblemOf(PagedAttentionOp op) {
+/// The op's problem under `sizes` (its batch and page count where they are
+/// run-time ones; every other size is static): the dense query side, and
+/// the cache's geometry.
+FailureOr<PagedCache> pagedProblemOf(PagedAttentionOp op,
+                                     const RunSizes &sizes) {
   if (failed(checkSizeLimits(op, "attn-cpu-run")))
     return failure();
-  if (hasRunTimeSizes(op))
-    return op.emitError("attn-cpu-run: attn.paged_attention needs static "
-                        "shapes (its run-time sizes are the cache lengths)");
+  SmallVector<Value> tensors(op->getOperands());
+  llvm::append_range(tensors, op->getResults());
+  for (Value v : tensors)
+    if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+      for (int64_t d = 1; d < t.getRank(); ++d)
+        if (t.isDynamicDim(d))
+          return op.emitError("attn-cpu-run: ")
+                 << t << " is dynamic at dimension " << d
+                 << "; attn.paged_attention takes only its batch and page "
+                    "count (dimension 0) at run time";
+  if (sizes.queryLen || sizes.keyLen)
+    return op.emitError("attn-cpu-run: attn.paged_attention takes batch and "
+                        "num_pages in --sizes (its key lengths are drawn per "
+                        "sequence; its query length is static)");
   RankedTensorType q = op.getQueryType(), k = op.getKeyType();
+  // A static size, or the draw's value (which must then be given).
+  auto size = [&](int64_t fixed, int64_t given,
+                  StringRef name) -> FailureOr<int64_t> {
+    if (!ShapedType::isDynamic(fixed)) {
+      if (given && given != fixed)
+        return op.emitError("attn-cpu-run: --sizes ")
+               << name << "=" << given << ", but the op's " << name << " is "
+               << fixed;
+      return fixed;
+    }
+    if (!given)
+      return op.emitError("attn-cpu-run: the op's ")
+             << name << " is a run-time size: give it with --sizes " << name
+             << "=N (repeat --sizes for several draws)";
+    return given;
+  };
+  FailureOr<int64_t> batch = size(q.getDimSize(0), sizes.batch, "batch");
+  if (failed(batch))
+    return failure();
+  FailureOr<int64_t> pages = size(k.getDimSize(0), sizes.numPages, "num_pages");
+  if (failed(pages))
+    return failure();
   PagedCache c;
   AttentionProblem &p = c.problem;
-  p.batch = q.getDimSize(0);
+  p.batch = *batch;
   p.queryHeads = q.getDimSize(1);
   p.queryLen = q.getDimSize(2);
   p.headDim = q.getDimSize(3);
   p.kvHeads = k.getDimSize(2);
   p.valueDim = op.getValueDimSize();
   setScoreAttributes(op, p);
-  c.pages = k.getDimSize(0);
+  c.pages = *pages;
   c.pageSize = k.getDimSize(1);
   c.maxPages =
       cast<RankedTensorType>(op.getBlockTable().getType()).getDimSize(1);
@@ -80,8 +117,9 @@ LogicalResult runDraw(PagedAttentionOp op, ExecutionEngine &engine,
     return failure();
   const AttentionProblem &p = c.problem;
   InputGenerator gen(options.seed + draw);
-  HostTensor q(*t, shapeOf(op.getQuery())), k(*t, shapeOf(op.getKey())),
-      v(*t, shapeOf(op.getValue()));
+  HostTensor q(*t, {p.batch, p.queryHeads, p.queryLen, p.headDim}),
+      k(*t, {c.pages, c.pageSize, p.kvHeads, p.headDim}),
+      v(*t, {c.pages, c.pageSize, p.kvHeads, p.valueDim});
   HostTensor table(HostElementType::I32, {p.batch, c.maxPages}),
       lengths(HostElementType::I32, {p.batch});
   std::vector<double> qValues = gen.fill(q, -2.0, 2.0);
@@ -138,9 +176,18 @@ LogicalResult mlir::attn::runPagedOnCpu(PagedAttentionOp op,
   if (!options.dumpDir.empty())
     return op.emitError("attn-cpu-run: --dump-dir does not support "
                         "attn.paged_attention yet");
-  FailureOr<PagedCache> cache = pagedProblemOf(op);
-  if (failed(cache))
-    return failure();
+  // One problem per --sizes draw (one without run-time sizes), each run
+  // `runs` times with fresh caches.
+  SmallVector<RunSizes> draws(1);
+  if (hasRunTimeSizes(op) && !options.sizes.empty())
+    draws.assign(options.sizes.begin(), options.sizes.end());
+  std::vector<PagedCache> caches;
+  for (const RunSizes &sizes : draws) {
+    FailureOr<PagedCache> cache = pagedProblemOf(op, sizes);
+    if (failed(cache))
+      return failure();
+    caches.push_back(*cache);
+  }
   OpBuilder b(op.getContext());
   OwningOpRef<ModuleOp> module = ModuleOp::create(op.getLoc());
   buildCpuEntryFunction(b, *module, op);
@@ -149,7 +196,9 @@ LogicalResult mlir::attn::runPagedOnCpu(PagedAttentionOp op,
   if (failed(engine))
     return failure();
   bool ok = true;
-  for (unsigned draw = 0; draw < options.runs; ++draw)
-    ok &= succeeded(runDraw(op, **engine, *cache, draw, options, os));
+  unsigned draw = 0;
+  for (const PagedCache &cache : caches)
+    for (unsigned run = 0; run < options.runs; ++run, ++draw)
+      ok &= succeeded(runDraw(op, **engine, cache, draw, options, os));
   return success(ok);
 }

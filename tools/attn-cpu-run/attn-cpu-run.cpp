@@ -62,7 +62,8 @@ static llvm::cl::list<std::string> sizeDraws(
                    "number of sequences and query_len / key_len the token "
                    "totals; the sequence lengths are drawn at random (a "
                    "random split of each total; keys split like queries "
-                   "when the totals are equal)"),
+                   "when the totals are equal). For attn.paged_attention "
+                   "batch and num_pages (the caches' pages)"),
     llvm::cl::value_desc("batch=B,query_len=LQ,key_len=LK"));
 
 static llvm::cl::opt<unsigned>

@@ -27,11 +27,13 @@ namespace mlir::attn {
 /// op's IR (attn-cpu-run --sizes); 0 where not given.
 struct RunSizes {
   int64_t batch = 0, queryLen = 0, keyLen = 0;
+  /// attn.paged_attention: the pages of the caches.
+  int64_t numPages = 0;
 };
 
-/// Parses "batch=2,query_len=100,key_len=77" (any of the three, in any
-/// order); fails with `error` set on an unknown name or a value that is not
-/// a positive integer.
+/// Parses "batch=2,query_len=100,key_len=77" (any of them, and num_pages
+/// for a paged cache, in any order); fails with `error` set on an unknown name
+/// or a value that is not a positive integer.
 FailureOr<RunSizes> parseRunSizes(StringRef text, std::string &error);
 
 struct CpuRunOptions {

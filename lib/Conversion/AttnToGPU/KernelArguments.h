@@ -32,6 +32,8 @@ struct KernelArguments {
   /// A paged cache's block table and cache lengths (i32 tensors; its key
   /// and value caches are `key` and `value`).
   Value blockTable, cacheSeqlens;
+  /// A paged cache's run-time page count (i32; the kernels do not read it).
+  Value numPages;
 
   /// The arguments of a stage of a split-KV forward group
   /// (docs/kernel-manifest.md, "Split-KV forward groups"), by the names of
@@ -59,6 +61,7 @@ struct KernelArguments {
                         .Case("query_len", &a.queryLen)
                         .Case("key_len", &a.keyLen)
                         .Case("num_splits", &a.numSplits)
+                        .Case("num_pages", &a.numPages)
                         .Default(nullptr);
       assert(slot && "a parameter the split-KV stages do not have");
       *slot = entry.getArgument(i);

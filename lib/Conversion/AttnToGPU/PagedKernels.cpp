@@ -20,13 +20,26 @@ LogicalResult kernel::checkPagedKernel(PagedAttentionOp op,
                                        KernelChoice choice) {
   if (failed(checkSizeLimits(op, "GPU code generation")))
     return failure();
-  for (Value v : op->getOperands())
-    if (auto t = dyn_cast<RankedTensorType>(v.getType());
-        t && !t.hasStaticShape())
-      return op.emitOpError("GPU code generation needs static shapes for a "
-                            "paged cache (the cache lengths are the run-time "
-                            "sizes): ")
-             << t << " is dynamic";
+  // The batch (dimension 0 of query, block table, cache lengths and the
+  // results) and the page count (dimension 0 of the caches) may be run-time
+  // sizes; everything else is compiled in.
+  auto batchOrPages = [&](Value v) {
+    return v == op.getKey() || v == op.getValue() ? "the page count"
+                                                  : "the batch";
+  };
+  SmallVector<Value> tensors(op->getOperands());
+  llvm::append_range(tensors, op->getResults());
+  for (Value v : tensors) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t)
+      continue;
+    for (int64_t d = 1; d < t.getRank(); ++d)
+      if (t.isDynamicDim(d))
+        return op.emitOpError("GPU code generation: ")
+               << t << " is dynamic at dimension " << d << "; only "
+               << batchOrPages(v)
+               << " (dimension 0) may be a run-time size for a paged cache";
+  }
   RankedTensorType q = op.getQueryType();
   for (int64_t d = 0; d < 4; ++d)
     if (q.getDimSize(d) == 0)
@@ -54,7 +67,9 @@ llvm::json::Object mlir::attn::kernelManifestEntry(PagedAttentionOp op,
   entry["stage"] = spec.stage;
   entry["group"] = spec.group;
   entry["page_size"] = op.getPageSize();
-  entry["num_pages"] = op.getKeyType().getDimSize(0);
+  const int64_t pages = op.getKeyType().getDimSize(0);
+  entry["num_pages"] = ShapedType::isDynamic(pages) ? llvm::json::Value(nullptr)
+                                                    : llvm::json::Value(pages);
   entry["max_pages_per_seq"] =
       cast<ShapedType>(op.getBlockTable().getType()).getDimSize(1);
   return entry;

@@ -84,10 +84,6 @@ FailureOr<int64_t> splitkv::chooseSplits(AttentionOpInterface op,
   if (options.splits == 0)
     return 0;
   const bool atLaunch = ShapedType::isDynamic(options.splits);
-  if (atLaunch && paged)
-    return op.emitOpError("GPU code generation: ")
-           << request
-           << " does not apply: a paged cache's split count is static";
   // Sizes no kernel takes are the same diagnostic as without a split (and
   // keep the arithmetic below within range).
   if (failed(checkShapes(op)))
@@ -219,10 +215,16 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOpInterface op, int64_t n,
   if (lse)
     combine.params.push_back(tensorParam("lse", lse, true));
 
-  // The run-time sizes (the query length is static here), then the chunk
-  // count where it is decided at launch.
+  // The run-time sizes (the query length is static here; a paged cache's
+  // batch and page count), then the chunk count where it is decided at
+  // launch. The kernels do not read num_pages: it sizes the caches for the
+  // runtime's checks.
+  const bool runTimePages =
+      op.isPaged() && op.getKeyType().isDynamicDim(0); // [P, ps, Hkv, D]
   for (KernelSpec *spec : {&split, &combine}) {
     kernel::appendSizeParams(op, spec->params);
+    if (runTimePages)
+      spec->params.push_back(kernel::sizeParam("num_pages"));
     if (ShapedType::isDynamic(splits))
       spec->params.push_back(kernel::sizeParam("num_splits"));
   }

@@ -18,12 +18,23 @@ func.func @ok(%q: tensor<2x8x1x64xbf16>, %kc: tensor<40x16x2x64xbf16>, %vc: tens
 
 // -----
 
-func.func @dynamic_batch(%q: tensor<?x8x1x64xbf16>, %kc: tensor<40x16x2x64xbf16>, %vc: tensor<40x16x2x64xbf16>,
-                         %t: tensor<?x12xi32>, %n: tensor<?xi32>) -> tensor<?x8x1x64xbf16> {
-  // expected-error @+1 {{GPU code generation needs static shapes for a paged cache (the cache lengths are the run-time sizes): 'tensor<?x8x1x64xbf16>' is dynamic}}
+func.func @dynamic_page_size(%q: tensor<?x8x1x64xbf16>, %kc: tensor<40x?x2x64xbf16>, %vc: tensor<40x?x2x64xbf16>,
+                             %t: tensor<?x12xi32>, %n: tensor<?xi32>) -> tensor<?x8x1x64xbf16> {
+  // expected-error @+1 {{GPU code generation: 'tensor<40x?x2x64xbf16>' is dynamic at dimension 1; only the page count (dimension 0) may be a run-time size for a paged cache}}
+  %o = attn.paged_attention ins(%q : tensor<?x8x1x64xbf16>)
+      cache(%kc, %vc : tensor<40x?x2x64xbf16>, tensor<40x?x2x64xbf16>)
+      pages(%t, %n : tensor<?x12xi32>, tensor<?xi32>) -> tensor<?x8x1x64xbf16>
+  return %o : tensor<?x8x1x64xbf16>
+}
+
+// -----
+
+func.func @dynamic_table_width(%q: tensor<?x8x1x64xbf16>, %kc: tensor<40x16x2x64xbf16>, %vc: tensor<40x16x2x64xbf16>,
+                               %t: tensor<?x?xi32>, %n: tensor<?xi32>) -> tensor<?x8x1x64xbf16> {
+  // expected-error @+1 {{GPU code generation: 'tensor<?x?xi32>' is dynamic at dimension 1; only the batch (dimension 0) may be a run-time size for a paged cache}}
   %o = attn.paged_attention ins(%q : tensor<?x8x1x64xbf16>)
       cache(%kc, %vc : tensor<40x16x2x64xbf16>, tensor<40x16x2x64xbf16>)
-      pages(%t, %n : tensor<?x12xi32>, tensor<?xi32>) -> tensor<?x8x1x64xbf16>
+      pages(%t, %n : tensor<?x?xi32>, tensor<?xi32>) -> tensor<?x8x1x64xbf16>
   return %o : tensor<?x8x1x64xbf16>
 }
 
@@ -71,20 +82,6 @@ func.func @splits_override(%q: tensor<2x8x1x64xbf16>, %kc: tensor<40x16x2x64xbf1
       cache(%kc, %vc : tensor<40x16x2x64xbf16>, tensor<40x16x2x64xbf16>)
       pages(%t, %n : tensor<2x12xi32>, tensor<2xi32>)
       {attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = 3>}
-      -> tensor<2x8x1x64xbf16>
-  return %o : tensor<2x8x1x64xbf16>
-}
-
-// -----
-
-// A paged cache's split count is static (its capacity is known).
-func.func @splits_at_launch(%q: tensor<2x8x1x64xbf16>, %kc: tensor<40x16x2x64xbf16>, %vc: tensor<40x16x2x64xbf16>,
-                            %t: tensor<2x12xi32>, %n: tensor<2xi32>) -> tensor<2x8x1x64xbf16> {
-  // expected-error @+1 {{GPU code generation: splits = ? in attn.tiles does not apply: a paged cache's split count is static}}
-  %o = attn.paged_attention ins(%q : tensor<2x8x1x64xbf16>)
-      cache(%kc, %vc : tensor<40x16x2x64xbf16>, tensor<40x16x2x64xbf16>)
-      pages(%t, %n : tensor<2x12xi32>, tensor<2xi32>)
-      {attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = ?>}
       -> tensor<2x8x1x64xbf16>
   return %o : tensor<2x8x1x64xbf16>
 }

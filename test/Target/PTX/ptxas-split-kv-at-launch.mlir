@@ -7,7 +7,8 @@
 // run-time batch and key length and lse; a run-time key length only (static
 // batch) with a key-padding mask; speculative decoding (Lq = 16, GQA 8,
 // two row blocks) with a run-time batch only and D = 256 with a window; a
-// static op with `splits = ?` in attn.tiles. Each assembles with ptxas
+// static op with `splits = ?` in attn.tiles; a paged cache with a run-time
+// batch and page count (the sizes batch and num_pages, then num_splits). Each assembles with ptxas
 // without spilling on sm_90a and sm_80, and kernels-runtime's manifest
 // check accepts the manifest.
 // REQUIRES: ptxas
@@ -20,9 +21,9 @@
 // it, and the combine stage loops over it.
 // RUN: attention-opt %s --attn-to-gpu="chip=sm_90a" | FileCheck %s --check-prefix=IR
 
-// COMPILE90: (8 kernels, sm_90a, 32-bit indices)
-// COMPILE80: (8 kernels, sm_80, 32-bit indices)
-// CHECK-COUNT-8: 0 bytes spill stores, 0 bytes spill loads
+// COMPILE90: (10 kernels, sm_90a, 32-bit indices)
+// COMPILE80: (10 kernels, sm_80, 32-bit indices)
+// CHECK-COUNT-10: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: bytes spill stores
 
 // MANIFEST: "codegen": {
@@ -76,6 +77,22 @@
 // MANIFEST-NEXT: 8,
 // MANIFEST-NEXT: 1
 // MANIFEST-NEXT: ]
+// The paged op: batch and num_pages null, its sizes batch, num_pages,
+// num_splits.
+// MANIFEST: "batch": null,
+// MANIFEST: "name": "attn_fwd_split_kv_4",
+// MANIFEST: "num_pages": null,
+// MANIFEST: "op": "paged_attention",
+// MANIFEST: "name": "key_cache",
+// MANIFEST-NEXT: "role": "input",
+// MANIFEST-NEXT: "shape": [
+// MANIFEST-NEXT: null,
+// MANIFEST-NEXT: 64,
+// MANIFEST-NEXT: 2,
+// MANIFEST-NEXT: 128
+// MANIFEST: "name": "batch"
+// MANIFEST: "name": "num_pages"
+// MANIFEST: "name": "num_splits"
 
 // IR-LABEL: gpu.func @attn_fwd_split_kv_0(
 // IR-SAME: %[[S:[a-z0-9]+]]: i32)
@@ -104,4 +121,13 @@ func.func @speculative_d256(%q: tensor<?x16x16x256xbf16>, %k: tensor<?x2x3000x25
 func.func @static_at_launch(%q: tensor<2x8x1x64xbf16>, %k: tensor<2x2x4096x64xbf16>, %v: tensor<2x2x4096x64xbf16>) -> tensor<2x8x1x64xbf16> {
   %o = attn.attention ins(%q, %k, %v : tensor<2x8x1x64xbf16>, tensor<2x2x4096x64xbf16>, tensor<2x2x4096x64xbf16>) {attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = ?>} -> tensor<2x8x1x64xbf16>
   return %o : tensor<2x8x1x64xbf16>
+}
+
+func.func @paged(%q: tensor<?x8x1x128xbf16>, %kc: tensor<?x64x2x128xbf16>, %vc: tensor<?x64x2x128xbf16>,
+                 %t: tensor<?x100xi32>, %n: tensor<?xi32>) -> (tensor<?x8x1x128xbf16>, tensor<?x8x1xf32>) {
+  %o, %l = attn.paged_attention ins(%q : tensor<?x8x1x128xbf16>)
+      cache(%kc, %vc : tensor<?x64x2x128xbf16>, tensor<?x64x2x128xbf16>)
+      pages(%t, %n : tensor<?x100xi32>, tensor<?xi32>) {causal = #attn.causal<bottom_right>}
+      -> tensor<?x8x1x128xbf16>, tensor<?x8x1xf32>
+  return %o, %l : tensor<?x8x1x128xbf16>, tensor<?x8x1xf32>
 }
