@@ -10,7 +10,8 @@
 # generate: fixed families (page sizes 16 to 256, below, equal to and above
 # the 64-key tiles; Lq 1, 2, 4, 16; GQA 1/4/8; bottom-right and top-left
 # causal, windows, softcap; D 64/80/128/256 and 192/128; f16 and bf16; with
-# and without lse) plus RANDOM shapes drawn from SEED, each compiled for
+# and without lse; a run-time batch and page count, run at several
+# --sizes draws) plus RANDOM shapes drawn from SEED, each compiled for
 # sm_90a, with --poison-shared-memory and for sm_80; plus the benchmark
 # shapes (bf16, D = 128, Hq 32 / Hkv 8, page sizes 16, 64, 256) and the
 # contiguous attn.attention of the same shapes; merge_partials kernels of
@@ -87,6 +88,12 @@ def dense(name, dt, b, hq, hkv, lq, lk, d):
     return (f"func.func @{name}(%q: {q}, %k: {k}, %v: {k}) -> {o} {{\n"
             f"  %o = attn.attention ins(%q, %k, %v : {q}, {k}, {k}) -> {o}\n"
             f"  return %o : {o}\n}}\n")
+# A run-time batch and page count (one group for every batch and pool size;
+# the split count decided at launch): pgd_ ("d" for dynamic), run by
+# attn-run at several --sizes draws.
+cases["pgd_gqa4_lq1_ps64"] = ("bf16", "?", 32, 8, 1, 128, 128, "?", 64, 100, CB, True)
+cases["pgd_mha_lq3_ps16_d80"] = ("f16", "?", 4, 4, 3, 80, 80, "?", 16, 40,
+                                 CB + ", window = array<i64: 200, 0>", False)
 for name, c in cases.items():
     open(f"{out}/mlir/{name}.mlir", "w").write(text(name, *c))
 # Benchmark: every sequence's cache full (lengths = capacity), no causal rule
@@ -163,7 +170,19 @@ run() {
     for m in "$dir"/*.json; do
       local n log rc=0; n="$(basename "$dir")/$(basename "$m" .json)"
       log="$out/${n//\//_}.log"
-      "$attn_run" "$m" --seed "$seed" --repeat 3 --iters 1 --warmup 0 > "$log" 2>&1 || rc=1
+      local draws=("") i=0
+      case $n in
+        # Batches 1 to 40, pools smaller than one sequence's capacity (pages
+        # shared) and larger; the split count by the rule, then forced.
+        */pgd_*) draws=("--sizes batch=3,num_pages=250" "--sizes batch=1,num_pages=1"
+                        "--sizes batch=40,num_pages=700" "--sizes batch=2,num_pages=90,num_splits=7") ;;
+      esac
+      : > "$log"
+      for d in "${draws[@]}"; do
+        i=$((i + 1))
+        # shellcheck disable=SC2086
+        "$attn_run" "$m" $d --seed $((seed + i)) --repeat 3 --iters 1 --warmup 0 >> "$log" 2>&1 || rc=1
+      done
       local worst; worst=$(grep -ho "max_rel_err=[^ ]*" "$log" | sort -t= -k2 -g | tail -1)
       printf '%-58s results=%s fails=%s %s\n' "$n" \
         "$(grep -Ec '^(RESULT|GROUP)' "$log")" \
@@ -172,14 +191,18 @@ run() {
     done
   done
   echo "== bench_paged.py: float64 reference and SDPA peer, 3 fresh draws each"
-  python3 "$root/bench/bench_paged.py" check "$gen"/validate-plain/*.json || fails=$((fails + 1))
+  # (Static problems: bench_paged.py draws no run-time sizes.)
+  python3 "$root/bench/bench_paged.py" check $(ls "$gen"/validate-plain/*.json | grep -v /pgd_) \
+    || fails=$((fails + 1))
   if [ "${SANITIZE:-1}" = 1 ]; then
     echo "== compute-sanitizer"
     local cs; cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-    for n in pg_mha_lq2_ps32_d64 pg_d80_window_ps16 pg_gqa8_lq16_topleft; do
+    for n in pg_mha_lq2_ps32_d64 pg_d80_window_ps16 pg_gqa8_lq16_topleft pgd_mha_lq3_ps16_d80; do
       for tool in memcheck racecheck synccheck; do
+        local d=""; case $n in pgd_*) d="--sizes batch=2,num_pages=30" ;; esac
+        # shellcheck disable=SC2086
         "$cs" --tool "$tool" --error-exitcode 9 "$attn_run" "$gen/validate-plain/$n.json" \
-          --iters 1 --warmup 0 > "$out/cs_${n}_${tool}.log" 2>&1
+          $d --iters 1 --warmup 0 > "$out/cs_${n}_${tool}.log" 2>&1
         local rc=$?
         echo "$n $tool: rc=$rc $(grep -h 'ERROR SUMMARY\|RACECHECK SUMMARY' "$out/cs_${n}_${tool}.log" | head -1)"
         [ $rc -eq 0 ] || fails=$((fails + 1))
