@@ -5,18 +5,21 @@
 // the wgmma forward (key-padding mask; window + softcap at a padded head
 // dim), the mma.sync forward (dropout; D = 32 with GQA; decoding with a
 // static Lq = 1, bottom-right causal), the CUDA-core forward (f32, additive
-// mask). A run-time key length compiles the body twice (TensorCoreEmitter::
-// emit: key lengths that are a multiple of the key block, and the others).
+// mask). The decoding op is compiled with --split-kv=off here: by default
+// it becomes the split-KV group with the chunk count decided at launch
+// (ptxas-split-kv-at-launch.mlir). A run-time key length compiles the body
+// twice (TensorCoreEmitter::emit: key lengths that are a multiple of the key
+// block, and the others).
 // Each assembles with ptxas without spilling on sm_90a and sm_80, and
 // kernels-runtime's manifest check accepts the manifest. Needs only the
 // CUDA toolkit.
 // REQUIRES: ptxas
-// RUN: attn-compile %s --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE90
+// RUN: attn-compile %s --chip=sm_90a --split-kv=off -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE90
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.sm90.json
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm90.ptx
 // RUN: attn-manifest-check %t.sm90.json | FileCheck %s --check-prefix=VALID
-// RUN: attn-compile %s --chip=sm_80 -o %t.sm80.ptx | FileCheck %s --check-prefix=COMPILE80
+// RUN: attn-compile %s --chip=sm_80 --split-kv=off -o %t.sm80.ptx | FileCheck %s --check-prefix=COMPILE80
 // RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
 // RUN: attn-manifest-check %t.sm80.json | FileCheck %s --check-prefix=VALID
 
