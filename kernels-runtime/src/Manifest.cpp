@@ -300,10 +300,19 @@ std::string sizeText(int64_t size) {
   return size == kRuntimeSize ? "null" : std::to_string(size);
 }
 
+/// codegen.split_rule as the manifest writes it, or "null" when absent.
+std::string splitRuleText(const SplitRule &r) {
+  if (r.maxSplits == 0)
+    return "null";
+  return "{\"blocks_per_sm\": " + std::to_string(r.blocksPerSm) +
+         ", \"max_splits\": " + std::to_string(r.maxSplits) +
+         ", \"min_chunk_keys\": " + std::to_string(r.minChunkKeys) + "}";
+}
+
 /// Every parameter name of a split-KV forward stage (split_kv, combine).
 const char *const kSplitKVParamNames[] = {
     "query",  "key", "value", "mask",      "partial_output", "partial_lse",
-    "output", "lse", "batch", "query_len", "key_len"};
+    "output", "lse", "batch", "query_len", "key_len",        "num_splits"};
 
 /// Every parameter name of a paged forward stage (paged_attention).
 const char *const kPagedParamNames[] = {
@@ -490,9 +499,12 @@ struct Codegen {
   /// A positive integer, dkdv / dkdv_dq only: blocks per key block (2: dK
   /// and dV accumulated by separate blocks).
   const Value *keyBlockParts = nullptr;
-  /// A positive integer, split-KV forward stages only (and required there):
-  /// the key chunks S.
+  /// A positive integer or null, split-KV forward stages only (and
+  /// required there): the key chunks S, null where S is decided at launch.
   const Value *splits = nullptr;
+  /// An object, split-KV forward stages only, exactly where splits is null:
+  /// the constants of the split rule.
+  const Value *splitRule = nullptr;
 };
 
 class Validator {
@@ -656,6 +668,7 @@ private:
   void forwardStageFields(const Value &v, KernelSpec &k);
   void checkSplitKVLaunch(const Value &v, KernelSpec &k,
                           const Codegen &cg) const;
+  void checkSplitRule(KernelSpec &k, const Codegen &cg) const;
   void checkForwardGroup(const GradGroup &g, const Value &kernels,
                          const Manifest &m);
   /// Checks parameter list `v` against `t` and fills k.params.
@@ -841,7 +854,12 @@ Codegen Validator::codegen(const Value &v) const {
   cg.blockKV = count("block_kv");
   cg.threads = count("threads");
   cg.keyBlockParts = count("key_block_parts");
-  cg.splits = count("splits");
+  cg.splits = object->find("splits");
+  if (cg.splits && !cg.splits->isNull())
+    integer(*cg.splits, "codegen.splits", 1, int64_t(1) << 40,
+            "a positive integer (or null with codegen.split_rule: S decided "
+            "at launch)");
+  cg.splitRule = object->find("split_rule");
   return cg;
 }
 
@@ -878,10 +896,15 @@ void Validator::checkGroupProblem(const GradGroup &g, const Value &kernels,
            k->hasLse ? "true" : "false"};
     std::string why = "the kernels of a group must have the same problem";
     if (d.field.empty() && first.splits != k->splits) {
-      d = {"codegen.splits", std::to_string(first.splits),
-           std::to_string(k->splits)};
+      d = {"codegen.splits", sizeText(first.splits), sizeText(k->splits)};
       why = "the stages of a split-KV group share the workspaces "
             "partial_output and partial_lse of codegen.splits chunks";
+    }
+    if (d.field.empty() && first.splitRule != k->splitRule) {
+      d = {"codegen.split_rule", splitRuleText(first.splitRule),
+           splitRuleText(k->splitRule)};
+      why = "the stages of a split-KV group take one split count, decided "
+            "at launch by one rule";
     }
     if (d.field.empty())
       continue;
@@ -1346,8 +1369,10 @@ KernelSpec Validator::kernel(const Value &v) {
     fail(hasLse, "has_lse: expected false for a backward kernel (it reads "
                  "lse, it does not write it)");
 
+  // A split-KV stage's grid x may be its split count decided at launch
+  // (checkSplitKVLaunch says which entries must be null).
   k.grid = dim3(field(v, "grid", what), "grid", {2147483647, 65535, 65535},
-                /*allowNull=*/k.hasRuntimeSizes());
+                /*allowNull=*/k.hasRuntimeSizes() || k.isForwardStage());
   const Value &block = field(v, "block", what);
   k.block = dim3(block, "block", {1024, 1024, 64});
   uint64_t threads = uint64_t(k.block[0]) * k.block[1] * k.block[2];
@@ -1478,6 +1503,11 @@ void Validator::checkLaunch(const Value &v, KernelSpec &k,
                      "group (\"split_kv\" or \"combine\") splits the keys, "
                      "not " +
                          what);
+  if (cg.splitRule && !k.isForwardStage())
+    fail(*cg.splitRule, "codegen.split_rule: only a stage of a split-KV "
+                        "forward group (\"split_kv\" or \"combine\") "
+                        "decides a split count at launch, not " +
+                            what);
   if (k.isForwardStage()) {
     checkSplitKVLaunch(v, k, cg);
     return;
@@ -1520,14 +1550,57 @@ void Validator::checkLaunch(const Value &v, KernelSpec &k,
            " = " + gridText(want));
 }
 
+/// codegen.split_rule of split-KV stage `k`: present exactly where
+/// codegen.splits is null (the split count decided at launch; for a dense
+/// group only so far: kernels-runtime takes a paged group's sizes static),
+/// an object of three positive integers; max_splits at most 2^31 - 1 (S is
+/// grid x and an i32 parameter).
+void Validator::checkSplitRule(KernelSpec &k, const Codegen &cg) const {
+  const Value *rule = cg.splitRule;
+  const std::string ruleFields =
+      "{\"blocks_per_sm\": ..., \"max_splits\": ..., \"min_chunk_keys\": "
+      "...}";
+  if (k.splitsAtLaunch() && k.isPaged())
+    fail(*cg.splits, "codegen.splits: null, but kernels-runtime does not "
+                     "decide a \"paged_attention\" group's split count at "
+                     "launch yet (nor take its run-time batch): expected a "
+                     "positive integer");
+  if (k.splitsAtLaunch() && !rule)
+    fail(*cg.splits, "codegen.splits: null (the split count decided at "
+                     "launch) needs codegen.split_rule, the split rule's "
+                     "constants " +
+                         ruleFields);
+  if (!rule)
+    return;
+  if (!k.splitsAtLaunch())
+    fail(*rule, "codegen.split_rule: only for a split count decided at "
+                "launch (codegen.splits null), but codegen.splits is " +
+                    cg.splits->text);
+  const std::string what = "codegen.split_rule";
+  if (!rule->isObject())
+    fail(*rule,
+         what + ": expected an object " + ruleFields + ", " + got(*rule));
+  checkKeys(*rule, {"blocks_per_sm", "max_splits", "min_chunk_keys"}, what);
+  k.splitRule.blocksPerSm =
+      positive(field(*rule, "blocks_per_sm", what), what + ".blocks_per_sm");
+  k.splitRule.maxSplits = integer(
+      field(*rule, "max_splits", what), what + ".max_splits", 1, 2147483647,
+      "an integer in [1, 2^31 - 1] (S is the split_kv grid's x and "
+      "an i32 parameter)");
+  k.splitRule.minChunkKeys =
+      positive(field(*rule, "min_chunk_keys", what), what + ".min_chunk_keys");
+}
+
 /// The launch of a split-KV forward stage (docs/kernel-manifest.md,
 /// "Split-KV forward groups"). codegen.splits is required: it sizes the
-/// grid and the workspaces. split_kv runs (S, R * kv_heads, batch) blocks,
-/// R = ceil(G * query_len / block_q) blocks of the G * query_len rows of
-/// the G = query_heads / kv_heads heads that share a KV head; combine runs
+/// grid and the workspaces (null with codegen.split_rule where S is decided
+/// at launch: then split_kv's grid x and the workspaces' dimension 1 are
+/// null). split_kv runs (S, R * kv_heads, batch) blocks, R = ceil(G *
+/// query_len / block_q) blocks of the G * query_len rows of the G =
+/// query_heads / kv_heads heads that share a KV head; combine runs
 /// (ceil(query_heads * query_len / 4), batch, 1) blocks of 128 threads (a
-/// warp per row) without dynamic shared memory. Only the batch can be a
-/// run-time grid entry (the query length is static in this form).
+/// warp per row) without dynamic shared memory. Only the batch and S can be
+/// run-time grid entries (the query length is static in this form).
 void Validator::checkSplitKVLaunch(const Value &v, KernelSpec &k,
                                    const Codegen &cg) const {
   const bool split = k.stage == GradStage::SplitKV;
@@ -1537,8 +1610,10 @@ void Validator::checkSplitKVLaunch(const Value &v, KernelSpec &k,
   if (!cg.splits)
     fail(object ? *object : v,
          what + " needs codegen.splits (the key chunks S: its grid and the "
-                "workspaces partial_output and partial_lse depend on it)");
-  k.splits = cg.splits->asInteger();
+                "workspaces partial_output and partial_lse depend on it; "
+                "null with codegen.split_rule where S is decided at launch)");
+  k.splits = cg.splits->isNull() ? kRuntimeSize : cg.splits->asInteger();
+  checkSplitRule(k, cg);
   // What each stage's code is: the tensor-core forward on mma.sync over a
   // chunk, and a CUDA-core reduction.
   const std::string wantKernel = split ? "tensor-core" : "cuda-core";
@@ -1564,7 +1639,15 @@ void Validator::checkSplitKVLaunch(const Value &v, KernelSpec &k,
                   "the query heads sharing a KV head into blocks of block_q "
                   "rows)");
     const int64_t tile = cg.blockQ->asInteger();
-    want = {k.splits, (rows + tile - 1) / tile * k.kvHeads, batch};
+    // S decided at launch: grid x is null (0 here), and nothing else.
+    if (k.splitsAtLaunch() && k.grid[0] != 0)
+      fail(grid.array[0], "grid[0]: expected null for " + what +
+                              " whose split count is decided at launch "
+                              "(codegen.splits is null; x = S at launch), "
+                              "got " +
+                              grid.array[0].text);
+    want = {k.splitsAtLaunch() ? 0 : k.splits,
+            (rows + tile - 1) / tile * k.kvHeads, batch};
     formula = "(chunk, row block, batch) = (codegen.splits, "
               "ceil(query_heads / kv_heads * query_len / codegen.block_q) * "
               "kv_heads, batch)";
@@ -1921,7 +2004,10 @@ TensorExpectation splitKVWorkspace(const KernelSpec &k, const std::string &n) {
   t.dtypeNote = " (workspaces are f32)";
   t.workspace = true;
   t.shape = {k.batch, k.splits, k.queryHeads, k.queryLen};
-  t.shapeText = "[batch, codegen.splits, query_heads, query_len";
+  t.shapeText = k.splitsAtLaunch()
+                    ? "[batch, S (null: codegen.splits is null, S decided at "
+                      "launch), query_heads, query_len"
+                    : "[batch, codegen.splits, query_heads, query_len";
   if (n == "partial_output") {
     t.shape.push_back(k.valueDim);
     t.shapeText += ", value_dim";
@@ -1934,7 +2020,8 @@ TensorExpectation splitKVWorkspace(const KernelSpec &k, const std::string &n) {
 /// forward groups"): query, key, value, mask (with one), the workspaces
 /// partial_output and partial_lse, then for combine only output and lse
 /// (when has_lse), then the run-time sizes (batch, key_len; the query
-/// length is static).
+/// length is static), then num_splits where the split count is decided at
+/// launch.
 ParamTable splitKVTable(const KernelSpec &k) {
   const std::string stage = stageName(k.stage);
   ParamTable t;
@@ -1956,6 +2043,15 @@ ParamTable splitKVTable(const KernelSpec &k) {
                       std::string(n) + " is the \"combine\" stage's)";
   }
   expectSizes(t, k, {"batch", "query_len", "key_len"});
+  if (k.splitsAtLaunch())
+    expect(t, "num_splits", ParamSpec::Kind::I32,
+           " (codegen.splits is null: the split count S is decided at "
+           "launch)");
+  else
+    t.excluded["num_splits"] =
+        "listed, but codegen.splits is " + std::to_string(k.splits) +
+        " (num_splits is only for a split count decided at launch, "
+        "codegen.splits null)";
   t.orderText = orderNames(t, 0, t.order.size());
   return t;
 }
@@ -2597,7 +2693,7 @@ RuntimeSizes parseRuntimeSizes(const std::string &text) {
   auto bad = [&](const std::string &why) {
     throw Error("sizes '" + text + "': " + why +
                     " (expected name=value[,name=value...] with names "
-                    "batch, query_len, key_len)",
+                    "batch, query_len, key_len, num_splits)",
                 kExitInput);
   };
   size_t start = 0;
@@ -2610,10 +2706,11 @@ RuntimeSizes parseRuntimeSizes(const std::string &text) {
     if (eq == std::string::npos)
       bad("'" + part + "' has no '='");
     std::string name = part.substr(0, eq), value = part.substr(eq + 1);
-    int64_t *slot = name == "batch"       ? &sizes.batch
-                    : name == "query_len" ? &sizes.queryLen
-                    : name == "key_len"   ? &sizes.keyLen
-                                          : nullptr;
+    int64_t *slot = name == "batch"        ? &sizes.batch
+                    : name == "query_len"  ? &sizes.queryLen
+                    : name == "key_len"    ? &sizes.keyLen
+                    : name == "num_splits" ? &sizes.splits
+                                           : nullptr;
     if (!slot)
       bad("unknown size '" + name + "'");
     if (*slot)
@@ -2640,11 +2737,141 @@ std::string runtimeSizesText(const RuntimeSizes &s) {
   add("batch", s.batch);
   add("query_len", s.queryLen);
   add("key_len", s.keyLen);
+  add("num_splits", s.splits);
   return text;
+}
+
+namespace {
+
+/// Throws for tensor parameter `p` of kernel `k` (its shape bound) when it
+/// has more elements than int64 and sizeBytes can carry, or, with 32-bit
+/// indices, 2^31 or more. A shape with a dimension still to be decided (a
+/// split count at launch) is checked once bound.
+void checkTensorElements(const KernelSpec &k, const ParamSpec &p,
+                         int indexBits) {
+  auto fail = [&](const std::string &message) {
+    throw Error("kernel '" + k.name + "': " + message, kExitInput);
+  };
+  if (std::count(p.shape.begin(), p.shape.end(), kRuntimeSize))
+    return;
+  // The static part of a shape is below 2^50 elements, but times a batch,
+  // a length and a padded length it can pass what int64 holds (and
+  // sizeBytes with it): refuse that before numElements() is used.
+  int64_t elements = 1;
+  for (int64_t d : p.shape)
+    if (__builtin_mul_overflow(elements, d, &elements) ||
+        elements > (int64_t(1) << 56))
+      fail("'" + p.name + "' " + formatShape(p.shape) +
+           " has more than 2^56 elements");
+  if (indexBits == 32 && p.numElements() >= (int64_t(1) << 31))
+    fail("'" + p.name + "' " + formatShape(p.shape) + " has " +
+         std::to_string(p.numElements()) +
+         " elements: the kernels' 32-bit indices need fewer than 2^31 "
+         "(compile with --index-bits=64 for larger tensors)");
+}
+
+/// `k` with its run-time sizes (batch, query_len, key_len) bound; the split
+/// count is bindSplits'.
+KernelSpec bindLengths(const KernelSpec &k, const RuntimeSizes &sizes,
+                       int indexBits);
+
+} // namespace
+
+int64_t splitRuleCount(const SplitRule &rule, int64_t gridY, int64_t batch,
+                       int64_t keyLen, int64_t smCount) {
+  const struct {
+    int64_t value;
+    const char *name;
+  } args[] = {{rule.blocksPerSm, "split_rule.blocks_per_sm"},
+              {rule.maxSplits, "split_rule.max_splits"},
+              {rule.minChunkKeys, "split_rule.min_chunk_keys"},
+              {gridY, "grid y"},
+              {batch, "batch"},
+              {keyLen, "key_len"},
+              {smCount, "the SM count"}};
+  for (const auto &a : args)
+    if (a.value < 1)
+      throw Error(std::string("split rule: ") + a.name + " = " +
+                      std::to_string(a.value) + " (expected at least 1)",
+                  kExitInput);
+  // One wave: blocks_per_sm blocks on each SM, gridY * batch blocks per
+  // chunk. (Products past int64, which no device or launch reaches, give
+  // the clamps: more blocks than that, no limit; more per chunk, one.)
+  int64_t blocks = 0, perChunk = 0, byWave = rule.maxSplits;
+  if (__builtin_mul_overflow(gridY, batch, &perChunk))
+    byWave = 1;
+  else if (!__builtin_mul_overflow(rule.blocksPerSm, smCount, &blocks))
+    byWave = std::min(rule.maxSplits, blocks / perChunk);
+  // At least min_chunk_keys keys per chunk: no more chunks than that.
+  const int64_t byKeys = (keyLen + rule.minChunkKeys - 1) / rule.minChunkKeys;
+  return std::max<int64_t>(1, std::min({rule.maxSplits, byWave, byKeys}));
+}
+
+int64_t ruleSplits(const KernelSpec &splitKV, int64_t smCount) {
+  auto fail = [&](const std::string &message) -> void {
+    throw Error("kernel '" + splitKV.name + "': " + message, kExitInput);
+  };
+  if (splitKV.stage != GradStage::SplitKV || !splitKV.splitsAtLaunch())
+    fail("the split rule is for the \"split_kv\" stage of a group whose "
+         "split count is decided at launch (codegen.splits null)");
+  if (splitKV.batch == kRuntimeSize || splitKV.keyLen == kRuntimeSize)
+    fail("the split rule needs the batch and key length (bind the run-time "
+         "sizes first)");
+  return splitRuleCount(splitKV.splitRule, splitKV.grid[1], splitKV.batch,
+                        splitKV.keyLen, smCount);
+}
+
+KernelSpec bindSplits(const KernelSpec &k, int64_t splits, int indexBits) {
+  if (!k.splitsAtLaunch())
+    return k;
+  if (splits < 1 || splits > k.splitRule.maxSplits)
+    throw Error("kernel '" + k.name +
+                    "': num_splits = " + std::to_string(splits) +
+                    ": expected 1 to " + std::to_string(k.splitRule.maxSplits) +
+                    " (codegen.split_rule.max_splits)",
+                kExitInput);
+  KernelSpec b = k;
+  b.splits = splits;
+  // One block column per chunk: (S, R * kv_heads, batch).
+  if (b.stage == GradStage::SplitKV)
+    b.grid[0] = uint32_t(splits);
+  for (ParamSpec &p : b.params) {
+    if (p.kind == ParamSpec::Kind::I32 && p.name == "num_splits")
+      p.sizeValue = int32_t(splits);
+    // partial_output [B, S, Hq, Lq, Dv] and partial_lse [B, S, Hq, Lq].
+    if (!p.isWorkspace || p.shape.size() < 2 || p.shape[1] != kRuntimeSize)
+      continue;
+    p.shape[1] = splits;
+    checkTensorElements(b, p, indexBits);
+  }
+  return b;
+}
+
+void bindSplitsByRule(Manifest &m, int64_t smCount) {
+  for (const GradGroup &g : forwardGroups(m)) {
+    const KernelSpec &first = *g.kernels.front();
+    if (!first.splitsAtLaunch())
+      continue;
+    const int64_t splits = ruleSplits(first, smCount);
+    for (const KernelSpec *member : g.kernels) {
+      KernelSpec &k = m.kernels[size_t(member - m.kernels.data())];
+      k = bindSplits(k, splits, m.indexBits);
+    }
+  }
 }
 
 KernelSpec bindSizes(const KernelSpec &k, const RuntimeSizes &sizes,
                      int indexBits) {
+  KernelSpec b = bindLengths(k, sizes, indexBits);
+  if (b.splitsAtLaunch() && sizes.splits != 0)
+    b = bindSplits(b, sizes.splits, indexBits);
+  return b;
+}
+
+namespace {
+
+KernelSpec bindLengths(const KernelSpec &k, const RuntimeSizes &sizes,
+                       int indexBits) {
   // A packed kernel's sizes come from its sequence lengths (bindSequences).
   if (!k.hasRuntimeSizes() || k.isVarlen())
     return k;
@@ -2692,7 +2919,8 @@ KernelSpec bindSizes(const KernelSpec &k, const RuntimeSizes &sizes,
   bindMask(b.maskShape);
   bindMask(b.dropoutMaskShape);
   for (ParamSpec &p : b.params) {
-    if (p.kind == ParamSpec::Kind::I32) {
+    // num_splits is bindSplits'.
+    if (p.kind == ParamSpec::Kind::I32 && p.name != "num_splits") {
       p.sizeValue = int32_t(p.name == "batch"       ? b.batch
                             : p.name == "query_len" ? b.queryLen
                                                     : b.keyLen);
@@ -2711,28 +2939,17 @@ KernelSpec bindSizes(const KernelSpec &k, const RuntimeSizes &sizes,
     if (p.isWorkspace && p.queryLenMultiple > 0)
       rows = (b.queryLen + p.queryLenMultiple - 1) / p.queryLenMultiple *
              p.queryLenMultiple;
+    // Dimension 1 of a split-KV workspace is the split count (bindSplits).
+    const bool splitWorkspace = p.isWorkspace && b.isForwardStage();
     for (size_t d = 0; d < p.shape.size(); ++d) {
-      if (p.shape[d] != kRuntimeSize)
+      if (p.shape[d] != kRuntimeSize || (splitWorkspace && d == 1))
         continue;
       p.shape[d] = d == 0   ? b.batch
                    : d == 3 ? b.keyLen
                    : keys   ? b.keyLen
                             : rows;
     }
-    // The static part of a shape is below 2^50 elements, but times a batch,
-    // a length and a padded length it can pass what int64 holds (and
-    // sizeBytes with it): refuse that before numElements() is used.
-    int64_t elements = 1;
-    for (int64_t d : p.shape)
-      if (__builtin_mul_overflow(elements, d, &elements) ||
-          elements > (int64_t(1) << 56))
-        fail("'" + p.name + "' " + formatShape(p.shape) +
-             " has more than 2^56 elements");
-    if (indexBits == 32 && p.numElements() >= (int64_t(1) << 31))
-      fail("'" + p.name + "' " + formatShape(p.shape) + " has " +
-           std::to_string(p.numElements()) +
-           " elements: the kernels' 32-bit indices need fewer than 2^31 "
-           "(compile with --index-bits=64 for larger tensors)");
+    checkTensorElements(b, p, indexBits);
   }
   // The grid of docs/kernel-manifest.md, "Launch checks": over query
   // blocks, or over key blocks (times codegen.key_block_parts) for dkdv
@@ -2740,7 +2957,8 @@ KernelSpec bindSizes(const KernelSpec &k, const RuntimeSizes &sizes,
   const bool overKeys =
       b.stage == GradStage::DKDV || b.stage == GradStage::DKDVDQ;
   const int64_t len = overKeys ? b.keyLen : b.queryLen;
-  if (b.grid[0] == 0) {
+  // A split-KV stage's null x is its split count (bindSplits).
+  if (b.grid[0] == 0 && !b.isForwardStage()) {
     // codegen.key_block_parts may be as large as 2^40, so the product is
     // checked by division rather than computed and then compared.
     const int64_t blocks = (len + b.gridTile - 1) / b.gridTile;
@@ -2760,7 +2978,18 @@ KernelSpec bindSizes(const KernelSpec &k, const RuntimeSizes &sizes,
   return b;
 }
 
+} // namespace
+
 Manifest bindSizes(const Manifest &m, const RuntimeSizes &sizes) {
+  if (sizes.splits != 0 &&
+      std::none_of(m.kernels.begin(), m.kernels.end(),
+                   [](const KernelSpec &k) { return k.splitsAtLaunch(); }))
+    throw Error("'" + m.path +
+                    "': num_splits = " + std::to_string(sizes.splits) +
+                    " given, but no split-KV group of this manifest decides "
+                    "its split count at launch (codegen.splits null); "
+                    "num_splits is for those",
+                kExitInput);
   Manifest b = m;
   for (KernelSpec &k : b.kernels)
     k = bindSizes(k, sizes, m.indexBits);

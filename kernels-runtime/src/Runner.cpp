@@ -135,6 +135,10 @@ std::string resultLine(const KernelSpec &k, const KernelResult &r) {
   if (k.isGrad() || k.isForwardStage())
     s += std::string(" stage=") + stageName(k.stage) +
          (k.group.empty() ? std::string() : " group=" + k.group);
+  // The key chunks of the launch (decided at launch where the manifest
+  // leaves codegen.splits null).
+  if (k.isForwardStage())
+    s += " splits=" + std::to_string(k.splits);
   // A merge kernel has no attention problem: its dtypes and sizes.
   s += k.isMerge() ? std::string(" dtype=") + dtypeName(k.dtype) +
                          " partial_dtype=" + dtypeName(k.partialDtype) +
@@ -720,7 +724,11 @@ public:
       : kernelSet(&set) {
     for (Binding *b : bindings)
       b->addTo(args);
-    args.sizes({bound.batch, bound.queryLen, bound.keyLen});
+    RuntimeSizes sizes{bound.batch, bound.queryLen, bound.keyLen};
+    // A split-KV group's S as attn-run bound it (given or by the rule), so
+    // that the library's launch matches the buffers and the report.
+    sizes.splits = bound.isForwardStage() ? bound.splits : 0;
+    args.sizes(sizes);
     if (bound.isVarlen())
       args.sequenceOffsets(bound.cuSeqlensQ, bound.cuSeqlensK);
     Expected<uint64_t> bytes = set.workspaceBytes(args);
@@ -1111,7 +1119,8 @@ void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
   if (k.isForwardStage())
     out(std::string(k.isPaged() ? "  paged" : "  split-KV") +
         " forward, stage " + stageName(k.stage) + ", group " + k.group + ", " +
-        std::to_string(k.splits) + " key chunks\n");
+        std::to_string(k.splits) + " key chunks" +
+        (k.splitRule.maxSplits ? " (decided at launch)" : "") + "\n");
   if (k.isVarlen())
     out(packedText(k));
   if (k.isPaged())
@@ -2048,6 +2057,32 @@ KernelResult runMerge(const KernelSpec &k, const Module &module,
   return r;
 }
 
+/// One line per selected split-KV group (among `names`) whose split count
+/// is decided at launch: S and where it came from (given with --sizes
+/// num_splits, else the split rule on `smCount` SMs with its terms).
+void reportSplits(const Manifest &m, const std::set<std::string> &names,
+                  int64_t smCount) {
+  for (const GradGroup &g : forwardGroups(m)) {
+    const KernelSpec &k = *g.kernels.front();
+    if (!k.splitRule.maxSplits || !names.count(k.name))
+      continue;
+    std::string how = "given (--sizes num_splits)";
+    int64_t splits = k.splits;
+    if (k.splitsAtLaunch()) {
+      const SplitRule &r = k.splitRule;
+      splits = ruleSplits(k, smCount);
+      how = format("the split rule on %lld SMs: max(1, min(%lld, floor(%lld "
+                   "* %lld / (%u * %lld)), ceil(%lld / %lld)))",
+                   (long long)smCount, (long long)r.maxSplits,
+                   (long long)r.blocksPerSm, (long long)smCount, k.grid[1],
+                   (long long)k.batch, (long long)k.keyLen,
+                   (long long)r.minChunkKeys);
+    }
+    out("attn-run: forward group '" + g.name + "': " + std::to_string(splits) +
+        " key chunks (" + how + ")\n");
+  }
+}
+
 } // namespace
 
 int runManifest(const RunOptions &options) {
@@ -2104,8 +2139,9 @@ int runManifest(const RunOptions &options) {
     m = bindSizes(m, options.sizes[0]);
   // Packed kernels take their lengths from options.seqlens or a draw; bind
   // the ones that run before the driver, so that a bad length is an input
-  // error.
-  const Manifest unbound = m;
+  // error. (`unbound`, which --repeat draws packed and paged kernels from
+  // again, gets the split rule with m once the device is known.)
+  Manifest unbound = m;
   const RuntimeSizes drawSizes =
       options.sizes.empty() ? RuntimeSizes() : options.sizes[0];
   std::set<std::string> redraw; // packed kernels with lengths from the seed
@@ -2210,6 +2246,11 @@ int runManifest(const RunOptions &options) {
       ctx.describe() + "\n");
   out(kernelNote);
   const DeviceInfo &dev = ctx.info();
+  // Split counts decided at launch and not given (--sizes num_splits): the
+  // split rule on this device. In place: `selected` points into m.
+  reportSplits(m, toRun, dev.smCount);
+  bindSplitsByRule(m, dev.smCount);
+  bindSplitsByRule(unbound, dev.smCount);
   int chipCC = m.chipMajor * 10 + m.chipMinor,
       devCC = dev.ccMajor * 10 + dev.ccMinor;
   bool archSpecific = !m.chip.empty() && (m.chip.back() == 'a');

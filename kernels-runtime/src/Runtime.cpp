@@ -157,11 +157,17 @@ struct KernelSet::Impl {
   std::vector<KernelLauncher> launchers;
   std::vector<TensorInfo> tensors;
   bool runtimeSizes = false, packed = false;
-  /// The plan of a set without run-time sizes.
+  /// A split-KV group whose split count is decided at launch
+  /// (RuntimeSizes::splits, or the split rule with smCount).
+  bool splitsAtLaunch = false;
+  /// The device's multiprocessors, for the split rule.
+  int64_t smCount = 0;
+  /// The plan of a set without run-time sizes or split count.
   std::shared_ptr<const Plan> staticPlan;
-  /// Plans by (batch, query_len, key_len), made at first use.
+  /// Plans by (batch, query_len, key_len, splits as given: 0 for the
+  /// rule, which the other three and the device fix), made at first use.
   mutable std::mutex mutex;
-  mutable std::map<std::tuple<int64_t, int64_t, int64_t>,
+  mutable std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>,
                    std::shared_ptr<const Plan>>
       sizedPlans;
 
@@ -187,6 +193,15 @@ Status KernelSet::Impl::checkStaticSizes(const RuntimeSizes &given) const {
                         std::to_string(s.given) +
                         " given, but the kernels are compiled for " + s.name +
                         " = " + std::to_string(s.have));
+  // A split count compiled in (codegen.splits a number) is the only one.
+  // (Sets that split nothing ignore num_splits, so that one Arguments can
+  // serve a forward group and its backward.)
+  if (given.splits != 0 && k.isForwardStage() && !k.splitsAtLaunch() &&
+      given.splits != k.splits)
+    return inputError(
+        where() + ": num_splits = " + std::to_string(given.splits) +
+        " given, but the kernels are compiled for " + std::to_string(k.splits) +
+        " key chunks (codegen.splits)");
   return Status();
 }
 
@@ -212,13 +227,24 @@ KernelSet::Impl::planFor(const Arguments &args) const {
       return makePlan(std::move(bound));
     }
     const RuntimeSizes &s = args.sizes();
-    auto key = std::make_tuple(s.batch, s.queryLen, s.keyLen);
+    // A set without run-time sizes (deciding only S) keys its plans by S.
+    const int64_t given = splitsAtLaunch ? s.splits : 0;
+    auto key = runtimeSizes
+                   ? std::make_tuple(s.batch, s.queryLen, s.keyLen, given)
+                   : std::make_tuple(int64_t(0), int64_t(0), int64_t(0), given);
     std::lock_guard<std::mutex> lock(mutex);
     auto it = sizedPlans.find(key);
     if (it != sizedPlans.end())
       return it->second;
     for (const KernelSpec *k : specs)
       bound.push_back(bindSizes(*k, s, indexBits));
+    // No num_splits given: the split rule on this device, from the
+    // split_kv stage (the first), for both stages.
+    if (splitsAtLaunch && bound.front().splitsAtLaunch()) {
+      const int64_t splits = ruleSplits(bound.front(), smCount);
+      for (KernelSpec &k : bound)
+        k = bindSplits(k, splits, indexBits);
+    }
     return sizedPlans.emplace(key, makePlan(std::move(bound))).first->second;
   } catch (const Error &e) {
     return statusOf(e);
@@ -278,6 +304,7 @@ const std::vector<TensorInfo> &KernelSet::tensors() const {
   return impl->tensors;
 }
 bool KernelSet::hasRuntimeSizes() const { return impl->runtimeSizes; }
+bool KernelSet::splitsAtLaunch() const { return impl->splitsAtLaunch; }
 bool KernelSet::isPacked() const { return impl->packed; }
 
 std::vector<std::string> KernelSet::kernels() const {
@@ -382,6 +409,8 @@ void Library::Impl::addSet(const std::string &name, SetKind kind,
   set->forward = members.front()->forward;
   set->packed = members.front()->isVarlen();
   set->runtimeSizes = set->packed || members.front()->hasRuntimeSizes();
+  set->splitsAtLaunch = members.front()->splitsAtLaunch();
+  set->smCount = context->info().smCount;
   for (const KernelSpec *k : members) {
     if (k->params.size() > size_t(kMaxParams))
       throw Error("kernel '" + k->name + "' has more than " +
@@ -400,7 +429,7 @@ void Library::Impl::addSet(const std::string &name, SetKind kind,
         set->tensors.push_back(tensorInfo(p));
     }
   }
-  if (!set->runtimeSizes) {
+  if (!set->runtimeSizes && !set->splitsAtLaunch) {
     std::vector<KernelSpec> specs;
     for (const KernelSpec *k : members)
       specs.push_back(*k);

@@ -141,8 +141,21 @@ void attnrt_arguments_dropout(attnrt_arguments *args, uint64_t seed,
 
 void attnrt_arguments_sizes(attnrt_arguments *args, int64_t batch,
                             int64_t query_len, int64_t key_len) {
-  if (args)
-    args->args.sizes({batch, query_len, key_len});
+  if (!args)
+    return;
+  attnrt::RuntimeSizes s = args->args.sizes(); // keeps num_splits
+  s.batch = batch;
+  s.queryLen = query_len;
+  s.keyLen = key_len;
+  args->args.sizes(s);
+}
+
+void attnrt_arguments_num_splits(attnrt_arguments *args, int64_t num_splits) {
+  if (!args)
+    return;
+  attnrt::RuntimeSizes s = args->args.sizes();
+  s.splits = num_splits;
+  args->args.sizes(s);
 }
 
 void attnrt_arguments_offsets(attnrt_arguments *args,

@@ -3065,7 +3065,8 @@ static void testSplitKVManifests() {
       {"missing splits", splitK, ", \"splits\": 8", "",
        "kernel 'attn_fwd_split_kv_0': a \"split_kv\" kernel needs "
        "codegen.splits (the key chunks S: its grid and the workspaces "
-       "partial_output and partial_lse depend on it)"},
+       "partial_output and partial_lse depend on it; null with "
+       "codegen.split_rule where S is decided at launch)"},
       {"combine with wrong grid", combineK, "\"grid\": [2, 2, 1]",
        "\"grid\": [8, 2, 1]",
        "m.json:51:15: kernel 'attn_fwd_combine_0': grid: [8, 2, 1] does not "
@@ -3109,8 +3110,8 @@ static void testSplitKVManifests() {
        "\"name\": \"row_dot\"",
        "kernel 'attn_fwd_split_kv_0': params[4].name: unknown parameter "
        "\"row_dot\" for a \"split_kv\" kernel (expected query, key, value, "
-       "mask, partial_output, partial_lse, output, lse, batch, query_len or "
-       "key_len)"},
+       "mask, partial_output, partial_lse, output, lse, batch, query_len, "
+       "key_len or num_splits)"},
       {"combine block", combineK,
        "\"block\": [128, 1, 1],\n      \"dynamic_shared_memory\": 0,\n      "
        "\"codegen\": {\"kernel\": \"cuda-core\", \"mma\": \"none\", "
@@ -3306,6 +3307,435 @@ static void testSplitKVManifests() {
       },
       "kernel 'attn_fwd_combine_0': param 'query_len': listed, but the "
       "kernel's 'query_len' is 2");
+}
+
+//===----------------------------------------------------------------------===//
+// Split-KV groups whose split count is decided at launch
+//===----------------------------------------------------------------------===//
+
+/// The split rule (splitRuleCount) at several batches, key lengths and SM
+/// counts: each term winning, the clamps at 1 and max_splits, Lk = 1.
+static void testSplitRule() {
+  const SplitRule rule{2, 64, 128}; // attn-compile's: two 4-warp blocks per SM
+  struct Case {
+    int64_t gridY, batch, keyLen, sms, want;
+    const char *why;
+  } cases[] = {
+      {8, 2, 1000, 132, 8, "keys: ceil(1000 / 128) = 8 < floor(264 / 16)"},
+      {8, 3, 4321, 132, 11, "wave: floor(264 / 24) = 11 < 34 chunks of keys"},
+      {8, 1, 131072, 132, 33, "wave: floor(264 / 8) = 33"},
+      {1, 1, 1000000, 132, 64, "clamped at max_splits (264 and 7813)"},
+      {8, 40, 999, 132, 1, "clamped at 1: floor(264 / 320) = 0"},
+      {8, 5, 70000, 132, 6, "wave: floor(264 / 40) = 6"},
+      {8, 1, 1, 132, 1, "Lk = 1: one chunk"},
+      {8, 1, 128, 132, 1, "Lk = min_chunk_keys: one chunk"},
+      {8, 1, 129, 132, 2, "Lk = min_chunk_keys + 1: two chunks"},
+      {8, 1, 100000, 1, 1, "one SM: floor(2 / 8) = 0, clamped at 1"},
+      {8, 1, 100000, 16, 4, "16 SMs: floor(32 / 8) = 4"},
+      {16, 2, 100000, 144, 9, "floor(288 / 32) = 9 (Lq = 2, G = 8: R = 1)"},
+  };
+  for (const Case &c : cases) {
+    const int64_t got = splitRuleCount(rule, c.gridY, c.batch, c.keyLen, c.sms);
+    CHECK(got == c.want, std::string(c.why) + ": got " + std::to_string(got) +
+                             ", expected " + std::to_string(c.want));
+  }
+  // Other constants; products past int64 saturate instead of wrapping.
+  CHECK(splitRuleCount({4, 32, 256}, 1, 3, 1000, 132) == 4 &&
+            splitRuleCount({4, 32, 256}, 1, 3, 100000, 132) == 32 &&
+            splitRuleCount({1, 7, 1}, 2, 2, 1000, 100) == 7,
+        "other rule constants");
+  CHECK(splitRuleCount({int64_t(1) << 40, 64, 128}, 1, 1, 1 << 20,
+                       int64_t(1) << 40) == 64,
+        "blocks_per_sm * SMs past int64: max_splits");
+  expectError(
+      "split rule without SMs", [&] { splitRuleCount(rule, 8, 2, 1000, 0); },
+      "split rule: the SM count = 0 (expected at least 1)");
+  expectError(
+      "split rule with key_len 0", [&] { splitRuleCount(rule, 8, 2, 0, 132); },
+      "split rule: key_len = 0 (expected at least 1)");
+  expectError(
+      "split rule without its constants",
+      [&] { splitRuleCount(SplitRule(), 8, 2, 1000, 132); },
+      "split rule: split_rule.blocks_per_sm = 0 (expected at least 1)");
+}
+
+/// test/manifests/split-kv-launch.json (two groups deciding S at launch:
+/// run-time batch and key length; static batch 3 with a run-time key
+/// length), bound to given counts and to the rule; then one broken variant
+/// per rule of the form.
+static void testSplitKVLaunch() {
+  using Grid = std::array<uint32_t, 3>;
+  using Shape = std::vector<int64_t>;
+  const std::string base =
+      readFile(manifestDir + "/split-kv-launch.json", "test");
+  const std::string fixed =
+      readFile(manifestDir + "/split-kv-runtime.json", "test");
+  Manifest m = parseManifest(base, "l.json");
+  CHECK(m.kernels.size() == 4, "kernel count");
+  if (m.kernels.size() != 4)
+    return;
+  const KernelSpec &s0 = m.kernels[0], &c0 = m.kernels[1], &s1 = m.kernels[2],
+                   &c1 = m.kernels[3];
+  const SplitRule rule0{2, 64, 128}, rule1{2, 32, 256};
+  CHECK(s0.splitsAtLaunch() && c0.splitsAtLaunch() && s1.splitsAtLaunch() &&
+            s0.splits == kRuntimeSize && s0.splitRule == rule0 &&
+            c0.splitRule == rule0 && s1.splitRule == rule1 &&
+            c1.splitRule == rule1,
+        "split counts at launch and their rules");
+  CHECK(s0.grid == (Grid{0, 8, 0}) && c0.grid == (Grid{8, 0, 1}) &&
+            s1.grid == (Grid{0, 1, 3}) && c1.grid == (Grid{4, 3, 1}),
+        "grids: x of split_kv at launch");
+  CHECK(s0.findParam("partial_output")->shape ==
+                (Shape{kRuntimeSize, kRuntimeSize, 32, 1, 128}) &&
+            c1.findParam("partial_lse")->shape ==
+                (Shape{3, kRuntimeSize, 16, 1}),
+        "workspaces null at dimension 1");
+  CHECK(s0.params.back().name == "num_splits" &&
+            s0.params.back().kind == ParamSpec::Kind::I32 &&
+            c0.params.back().name == "num_splits" &&
+            c1.params[c1.params.size() - 2].name == "key_len" &&
+            c1.params.back().name == "num_splits",
+        "num_splits after the size parameters");
+  CHECK(forwardGroups(m).size() == 2 && !hasRuntimeSizes(Manifest()) &&
+            hasRuntimeSizes(m),
+        "two forward groups");
+
+  // Given: S = 5 for both stages (grid x, workspaces, num_splits).
+  RuntimeSizes sizes;
+  sizes.batch = 2;
+  sizes.keyLen = 1000;
+  sizes.splits = 5;
+  Manifest b = bindSizes(m, sizes);
+  CHECK(b.kernels[0].splits == 5 && b.kernels[1].splits == 5 &&
+            !b.kernels[0].splitsAtLaunch() && b.kernels[0].splitRule == rule0,
+        "given S bound, the rule kept");
+  CHECK(b.kernels[0].grid == (Grid{5, 8, 2}) &&
+            b.kernels[1].grid == (Grid{8, 2, 1}) &&
+            b.kernels[2].grid == (Grid{5, 1, 3}),
+        "bound grids");
+  CHECK(b.kernels[1].findParam("partial_output")->shape ==
+                (Shape{2, 5, 32, 1, 128}) &&
+            b.kernels[0].findParam("partial_lse")->shape ==
+                (Shape{2, 5, 32, 1}) &&
+            b.kernels[3].findParam("partial_output")->shape ==
+                (Shape{3, 5, 16, 1, 128}) &&
+            b.kernels[0].findParam("num_splits")->sizeValue == 5 &&
+            b.kernels[1].findParam("num_splits")->sizeValue == 5 &&
+            b.kernels[1].findParam("batch")->sizeValue == 2 &&
+            b.kernels[1].findParam("key_len")->sizeValue == 1000 &&
+            b.kernels[0].findParam("partial_output")->sizeBytes() ==
+                uint64_t(2 * 5 * 32 * 128 * 4),
+        "bound workspaces and parameters");
+  // Not given: the sizes bound, S still to be decided; the rule then
+  // decides per group, in place.
+  sizes.splits = 0;
+  Manifest r = bindSizes(m, sizes);
+  CHECK(r.kernels[0].splitsAtLaunch() && r.kernels[0].grid == (Grid{0, 8, 2}) &&
+            r.kernels[0].findParam("partial_output")->shape ==
+                (Shape{2, kRuntimeSize, 32, 1, 128}) &&
+            r.kernels[1].findParam("key_len")->sizeValue == 1000,
+        "sizes bound, S left to the rule");
+  CHECK(ruleSplits(r.kernels[0], 132) == 8 &&
+            ruleSplits(r.kernels[2], 132) == 4,
+        "ruleSplits: min(floor(264 / 16), ceil(1000 / 128)) = 8; "
+        "min(floor(264 / 3), ceil(1000 / 256)) = 4");
+  const KernelSpec *before = &r.kernels[2];
+  bindSplitsByRule(r, 132);
+  CHECK(&r.kernels[2] == before && r.kernels[0].splits == 8 &&
+            r.kernels[1].splits == 8 && r.kernels[2].splits == 4 &&
+            r.kernels[3].splits == 4 && r.kernels[0].grid == (Grid{8, 8, 2}) &&
+            r.kernels[2].grid == (Grid{4, 1, 3}) &&
+            r.kernels[1].findParam("num_splits")->sizeValue == 8 &&
+            r.kernels[3].findParam("partial_lse")->shape ==
+                (Shape{3, 4, 16, 1}),
+        "bindSplitsByRule: each group its S, in place");
+  // Without run-time sizes (all bound) S is still decided at launch.
+  {
+    RuntimeSizes keys;
+    keys.keyLen = 1000;
+    KernelSpec k = bindSizes(m.kernels[2], keys, 32);
+    k = bindSizes(k, RuntimeSizes(), 32);
+    CHECK(k.splitsAtLaunch() && k.keyLen == 1000, "nothing given: unchanged");
+    RuntimeSizes only;
+    only.splits = 3;
+    k = bindSizes(k, only, 32);
+    CHECK(k.splits == 3 && k.grid == (Grid{3, 1, 3}) &&
+              k.findParam("num_splits")->sizeValue == 3,
+          "static sizes, S given");
+  }
+  expectError(
+      "split rule before the sizes", [&] { ruleSplits(m.kernels[0], 132); },
+      "kernel 'attn_fwd_split_kv_0': the split rule needs the batch and key "
+      "length (bind the run-time sizes first)");
+  expectError(
+      "split rule of a combine stage", [&] { ruleSplits(r.kernels[1], 132); },
+      "kernel 'attn_fwd_combine_0': the split rule is for the \"split_kv\" "
+      "stage of a group whose split count is decided at launch");
+  // Given counts out of range, each group against its own max_splits.
+  for (int64_t bad : {int64_t(65), int64_t(-1)}) {
+    sizes.splits = bad;
+    expectError(
+        "num_splits " + std::to_string(bad), [&] { bindSizes(m, sizes); },
+        "kernel 'attn_fwd_split_kv_0': num_splits = " + std::to_string(bad) +
+            ": expected 1 to 64 (codegen.split_rule.max_splits)");
+  }
+  sizes.splits = 40;
+  expectError(
+      "num_splits above the second group's max_splits",
+      [&] { bindSizes(m, sizes); },
+      "kernel 'attn_fwd_split_kv_1': num_splits = 40: expected 1 to 32 "
+      "(codegen.split_rule.max_splits)");
+  // The workspaces grow with S: 32-bit indices are checked once S is known.
+  sizes.batch = 8192;
+  sizes.keyLen = 1;
+  sizes.splits = 64;
+  expectError(
+      "workspace past 32-bit indices", [&] { bindSizes(m, sizes); },
+      "kernel 'attn_fwd_split_kv_0': 'partial_output' [8192, 64, 32, 1, 128] "
+      "has 2147483648 elements: the kernels' 32-bit indices need fewer than "
+      "2^31");
+  sizes.splits = 63;
+  CHECK(bindSizes(m.kernels[0], sizes, 32)
+                .findParam("partial_output")
+                ->shape[1] == 63,
+        "S = 63 at batch 8192 fits");
+  // num_splits for a manifest whose split counts are compiled in.
+  {
+    Manifest f = parseManifest(fixed, "d.json");
+    RuntimeSizes s;
+    s.batch = 2;
+    s.keyLen = 100;
+    s.splits = 3;
+    expectError(
+        "num_splits for a static split count", [&] { bindSizes(f, s); },
+        "'d.json': num_splits = 3 given, but no split-KV group of this "
+        "manifest decides its split count at launch (codegen.splits null)");
+    CHECK(bindSizes(f.kernels[0], s, 32).splits == 4,
+          "a static split count ignores num_splits");
+  }
+  // --sizes text.
+  {
+    RuntimeSizes s = parseRuntimeSizes("batch=2,key_len=1000,num_splits=5");
+    CHECK(s.batch == 2 && s.keyLen == 1000 && s.splits == 5 &&
+              runtimeSizesText(s) == "batch=2,key_len=1000,num_splits=5",
+          "parse num_splits");
+    expectError(
+        "num_splits=0", [&] { parseRuntimeSizes("num_splits=0"); },
+        "sizes 'num_splits=0': 'num_splits' must be an integer in [1, 2^31 - "
+        "1], got '0' (expected name=value[,name=value...] with names batch, "
+        "query_len, key_len, num_splits)");
+  }
+
+  const char *split0 = "\"attn_fwd_split_kv_0\"",
+             *combine0 = "\"attn_fwd_combine_0\"";
+  const std::string rule0Text =
+      "\"split_rule\": {\"blocks_per_sm\": 2, \"max_splits\": 64, "
+      "\"min_chunk_keys\": 128}";
+  struct Case {
+    const char *what, *marker, *from, *to, *want;
+  } cases[] = {
+      {"splits null without split_rule", split0,
+       ", \"split_rule\": {\"blocks_per_sm\": 2, \"max_splits\": 64, "
+       "\"min_chunk_keys\": 128}",
+       "",
+       "l.json:26:120: kernel 'attn_fwd_split_kv_0': codegen.splits: null "
+       "(the split count decided at launch) needs codegen.split_rule, the "
+       "split rule's constants {\"blocks_per_sm\": ..., \"max_splits\": ..., "
+       "\"min_chunk_keys\": ...}"},
+      {"split_rule with a number", split0, "\"splits\": null", "\"splits\": 4",
+       "kernel 'attn_fwd_split_kv_0': codegen.split_rule: only for a split "
+       "count decided at launch (codegen.splits null), but codegen.splits is "
+       "4"},
+      {"split_rule not an object", split0,
+       "{\"blocks_per_sm\": 2, \"max_splits\": 64, \"min_chunk_keys\": 128}",
+       "2",
+       "kernel 'attn_fwd_split_kv_0': codegen.split_rule: expected an object "
+       "{\"blocks_per_sm\": ..., \"max_splits\": ..., \"min_chunk_keys\": "
+       "...}, got 2"},
+      {"max_splits 0", split0, "\"max_splits\": 64", "\"max_splits\": 0",
+       "kernel 'attn_fwd_split_kv_0': codegen.split_rule.max_splits: "
+       "expected an integer in [1, 2^31 - 1] (S is the split_kv grid's x and "
+       "an i32 parameter), got 0"},
+      {"max_splits past i32", split0, "\"max_splits\": 64",
+       "\"max_splits\": 2147483648",
+       "codegen.split_rule.max_splits: expected an integer in [1, 2^31 - 1]"},
+      {"blocks_per_sm fractional", split0, "\"blocks_per_sm\": 2",
+       "\"blocks_per_sm\": 1.5",
+       "kernel 'attn_fwd_split_kv_0': codegen.split_rule.blocks_per_sm: "
+       "expected a positive integer, got 1.5"},
+      {"min_chunk_keys negative", combine0, "\"min_chunk_keys\": 128",
+       "\"min_chunk_keys\": -128",
+       "kernel 'attn_fwd_combine_0': codegen.split_rule.min_chunk_keys: "
+       "expected a positive integer, got -128"},
+      {"min_chunk_keys missing", split0, ", \"min_chunk_keys\": 128", "",
+       "kernel 'attn_fwd_split_kv_0': missing field 'min_chunk_keys' in "
+       "codegen.split_rule"},
+      {"unknown split_rule field", split0, "\"min_chunk_keys\": 128",
+       "\"min_chunk_keys\": 128, \"waves\": 1",
+       "kernel 'attn_fwd_split_kv_0': unknown field 'waves' in "
+       "codegen.split_rule (expected fields: blocks_per_sm, max_splits, "
+       "min_chunk_keys)"},
+      {"splits not a number", split0, "\"splits\": null", "\"splits\": \"S\"",
+       "kernel 'attn_fwd_split_kv_0': codegen.splits: expected a positive "
+       "integer (or null with codegen.split_rule: S decided at launch), got "
+       "\"S\""},
+      {"num_splits missing", split0,
+       ",\n        {\"name\": \"num_splits\",     \"kind\": \"i32\"}", "",
+       "kernel 'attn_fwd_split_kv_0': params: missing parameter 'num_splits' "
+       "(codegen.splits is null: the split count S is decided at launch) "
+       "(the \"split_kv\" parameters, in order: query, key, value, "
+       "partial_output, partial_lse, batch, key_len, num_splits)"},
+      {"num_splits before key_len", combine0,
+       "{\"name\": \"key_len\",        \"kind\": \"i32\"},\n        "
+       "{\"name\": \"num_splits\",     \"kind\": \"i32\"}",
+       "{\"name\": \"num_splits\",     \"kind\": \"i32\"},\n        "
+       "{\"name\": \"key_len\",        \"kind\": \"i32\"}",
+       "kernel 'attn_fwd_combine_0': params[8]: expected parameter 'key_len' "
+       "here, got 'num_splits' (the \"combine\" parameters, in order: query, "
+       "key, value, partial_output, partial_lse, output, lse, batch, "
+       "key_len, num_splits)"},
+      {"num_splits a tensor", split0,
+       "{\"name\": \"num_splits\",     \"kind\": \"i32\"}",
+       "{\"name\": \"num_splits\",     \"kind\": \"tensor\"}",
+       "kernel 'attn_fwd_split_kv_0': param 'num_splits': kind: expected "
+       "\"i32\" for 'num_splits', got \"tensor\""},
+      {"num_splits twice", split0,
+       "{\"name\": \"num_splits\",     \"kind\": \"i32\"}",
+       "{\"name\": \"num_splits\",     \"kind\": \"i32\"}, {\"name\": "
+       "\"num_splits\", \"kind\": \"i32\"}",
+       "kernel 'attn_fwd_split_kv_0': params[8]: parameter 'num_splits' is "
+       "listed twice (also params[7])"},
+      {"static S in a workspace", split0, "[null, null, 32, 1, 128]",
+       "[null, 4, 32, 1, 128]",
+       "kernel 'attn_fwd_split_kv_0': param 'partial_output': shape [null, 4, "
+       "32, 1, 128] does not match [batch, S (null: codegen.splits is null, S "
+       "decided at launch), query_heads, query_len, value_dim] = [null, null, "
+       "32, 1, 128]"},
+      {"grid x static", split0, "\"grid\": [null, 8, null]",
+       "\"grid\": [4, 8, null]",
+       "l.json:23:16: kernel 'attn_fwd_split_kv_0': grid[0]: expected null "
+       "for a \"split_kv\" kernel whose split count is decided at launch "
+       "(codegen.splits is null; x = S at launch), got 4"},
+      {"combine grid x null", combine0, "\"grid\": [8, null, 1]",
+       "\"grid\": [null, null, 1]",
+       "kernel 'attn_fwd_combine_0': grid: [null, null, 1] does not match the "
+       "problem: a \"combine\" kernel runs one block per (4 rows of (query "
+       "head, query), batch) = (ceil(query_heads * query_len / 4), batch, 1) "
+       "= [8, null, 1]"},
+      {"stages with different rules", combine0, "\"max_splits\": 64",
+       "\"max_splits\": 32",
+       "kernel 'attn_fwd_combine_0': group: kernel 'attn_fwd_split_kv_0' of "
+       "group 'attn_fwd_0' has codegen.split_rule = {\"blocks_per_sm\": 2, "
+       "\"max_splits\": 64, \"min_chunk_keys\": 128}, this kernel "
+       "{\"blocks_per_sm\": 2, \"max_splits\": 32, \"min_chunk_keys\": 128} "
+       "(the stages of a split-KV group take one split count, decided at "
+       "launch by one rule)"},
+  };
+  for (const Case &c : cases)
+    expectError(
+        std::string("split count at launch: ") + c.what,
+        [&] {
+          parseManifest(replaceAfter(base, c.marker, c.from, c.to), "l.json");
+        },
+        c.want);
+
+  // One stage deciding at launch, the other compiled for 4 (its own
+  // workspaces, parameters and codegen consistent).
+  {
+    std::string text = base;
+    text = replaceAfter(text, combine0, "\"splits\": null, " + rule0Text,
+                        "\"splits\": 4");
+    for (int i = 0; i < 2; ++i)
+      text =
+          replaceAfter(text, combine0, "[null, null, 32, 1", "[null, 4, 32, 1");
+    text = replaceAfter(text, combine0,
+                        ",\n        {\"name\": \"num_splits\",     \"kind\": "
+                        "\"i32\"}",
+                        "");
+    expectError(
+        "split count at launch: one stage compiled for 4",
+        [&] { parseManifest(text, "l.json"); },
+        "kernel 'attn_fwd_combine_0': group: kernel 'attn_fwd_split_kv_0' of "
+        "group 'attn_fwd_0' has codegen.splits = null, this kernel 4 (the "
+        "stages of a split-KV group share the workspaces partial_output and "
+        "partial_lse of codegen.splits chunks)");
+  }
+  // The static form (split-kv-runtime.json, codegen.splits 4) with pieces
+  // of the launch form.
+  const char *fixedSplit = "\"attn_fwd_split_kv_0\"";
+  expectError(
+      "static split count with num_splits",
+      [&] {
+        parseManifest(replaceAfter(fixed, fixedSplit,
+                                   "{\"name\": \"key_len\",        \"kind\": "
+                                   "\"i32\"}",
+                                   "{\"name\": \"key_len\",        \"kind\": "
+                                   "\"i32\"}, {\"name\": \"num_splits\", "
+                                   "\"kind\": \"i32\"}"),
+                      "d.json");
+      },
+      "kernel 'attn_fwd_split_kv_0': param 'num_splits': listed, but "
+      "codegen.splits is 4 (num_splits is only for a split count decided at "
+      "launch, codegen.splits null)");
+  expectError(
+      "static split count with a null workspace dimension",
+      [&] {
+        parseManifest(replaceAfter(fixed, fixedSplit, "[null, 4, 32, 2, 128]",
+                                   "[null, null, 32, 2, 128]"),
+                      "d.json");
+      },
+      "kernel 'attn_fwd_split_kv_0': param 'partial_output': shape [null, "
+      "null, 32, 2, 128] does not match [batch, codegen.splits, query_heads, "
+      "query_len, value_dim] = [null, 4, 32, 2, 128]");
+  expectError(
+      "static split count with a null grid x",
+      [&] {
+        parseManifest(replaceAfter(fixed, fixedSplit, "\"grid\": [4, 8, null]",
+                                   "\"grid\": [null, 8, null]"),
+                      "d.json");
+      },
+      "kernel 'attn_fwd_split_kv_0': grid: [null, 8, null] does not match the "
+      "problem: a \"split_kv\" kernel runs one block per (chunk, row block, "
+      "batch) = (codegen.splits, ceil(query_heads / kv_heads * query_len / "
+      "codegen.block_q) * kv_heads, batch) = [4, 8, null]");
+  // Elsewhere: a forward kernel, a paged group (not yet at launch in
+  // kernels-runtime), a plain forward's parameter list.
+  const std::string runtimeSizes =
+      readFile(manifestDir + "/runtime-sizes.json", "test");
+  expectError(
+      "split_rule on a forward kernel",
+      [&] {
+        parseManifest(replaceOnce(runtimeSizes, "\"threads\": 384}",
+                                  "\"threads\": 384, " + rule0Text + "}"),
+                      "r.json");
+      },
+      "kernel 'attn_fwd_0': codegen.split_rule: only a stage of a split-KV "
+      "forward group (\"split_kv\" or \"combine\") decides a split count at "
+      "launch, not a forward kernel");
+  expectError(
+      "num_splits on a forward kernel",
+      [&] {
+        parseManifest(replaceOnce(runtimeSizes,
+                                  "{\"name\": \"key_len\",   \"kind\": "
+                                  "\"i32\"}",
+                                  "{\"name\": \"key_len\",   \"kind\": "
+                                  "\"i32\"}, {\"name\": \"num_splits\", "
+                                  "\"kind\": \"i32\"}"),
+                      "r.json");
+      },
+      "kernel 'attn_fwd_0': params[9].name: unknown parameter \"num_splits\"");
+  expectError(
+      "split count at launch on a paged group",
+      [&] {
+        parseManifest(replaceOnce(readFile(manifestDir + "/paged.json", "test"),
+                                  "\"splits\": 4}",
+                                  "\"splits\": null, " + rule0Text + "}"),
+                      "p.json");
+      },
+      "kernel 'attn_fwd_split_kv_0': codegen.splits: null, but "
+      "kernels-runtime does not decide a \"paged_attention\" group's split "
+      "count at launch yet (nor take its run-time batch): expected a "
+      "positive integer");
 }
 
 //===----------------------------------------------------------------------===//
@@ -3875,6 +4305,8 @@ int main(int argc, char **argv) {
                 {"packed backward manifests", testVarlenGradManifests},
                 {"packed backward sequences", testVarlenGradSequences},
                 {"split-KV forward groups", testSplitKVManifests},
+                {"split rule", testSplitRule},
+                {"split count at launch", testSplitKVLaunch},
                 {"paged manifests", testPagedManifests},
                 {"paged inputs", testPagedInputs},
                 {"merge manifests", testMergeManifests},

@@ -145,6 +145,13 @@ if(ATTNRT_STUB_DIR)
     REGEX "attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed"
     ARGS ${S}/split-kv-runtime.json --sizes batch=3,key_len=1000
       --kernel attn_fwd_combine_0)
+  # Split counts decided at launch (test/manifests/split-kv-launch.json):
+  # a given num_splits binds before the driver; the split rule needs the
+  # device's SM count, so it applies after (not reached here).
+  attnrt_cli_test(attn-run-split-kv-launch-no-gpu EXIT 2
+    REGEX "attn-run: sizes 1 of 2: batch=2,key_len=1000,num_splits=5@NL@.*no CUDA driver/GPU available"
+    ARGS ${S}/split-kv-launch.json --sizes batch=2,key_len=1000,num_splits=5
+      --sizes batch=1,key_len=1)
   # Packed kernels: the lengths are drawn, printed and bound (offsets,
   # shapes, grid) before the driver; a random split of --sizes or of the
   # manifest's static totals, a long-tail draw, or given lengths.
@@ -200,6 +207,17 @@ attnrt_cli_test(attn-run-merge-api EXIT 3
 attnrt_cli_test(attn-run-cache-seqlens-not-paged EXIT 3
   REGEX "'[^']*sample.json' has no paged kernel \\(\"op\": \"paged_attention\"\\): --cache-seqlens is for those"
   ARGS ${S}/sample.json --cache-seqlens=3)
+# Split counts decided at launch: num_splits out of a group's range, for a
+# manifest without such a group, or not a count, before anything runs.
+attnrt_cli_test(attn-run-num-splits-range EXIT 3
+  REGEX "attn-run: error: kernel 'attn_fwd_split_kv_1': num_splits = 33: expected 1 to 32 \\(codegen.split_rule.max_splits\\)"
+  ARGS ${M}/split-kv-launch.json --sizes batch=2,key_len=1000,num_splits=33)
+attnrt_cli_test(attn-run-num-splits-static EXIT 3
+  REGEX "num_splits = 3 given, but no split-KV group of this manifest decides its split count at launch \\(codegen.splits null\\)"
+  ARGS ${M}/split-kv-runtime.json --sizes batch=2,key_len=100,num_splits=3)
+attnrt_cli_test(attn-run-num-splits-zero EXIT 3
+  REGEX "sizes 'batch=2,num_splits=0': 'num_splits' must be an integer in \\[1, 2\\^31 - 1\\], got '0'"
+  ARGS ${M}/split-kv-launch.json --sizes batch=2,num_splits=0)
 # Packed kernels: errors before anything runs.
 attnrt_cli_test(attn-run-varlen-grad-static-batch EXIT 3
   REGEX "kernel 'attn_bwd_prep_1': 2 sequences, but the kernel's batch is 3 \\(static in the manifest\\)"
@@ -313,14 +331,24 @@ attnrt_check_test(attn-manifest-check-varlen-grad EXIT 0
   ARGS ${S}/varlen-grad.json)
 # Split-KV forward groups (split_kv + combine with the partial workspaces):
 # static with a backward group naming the forward group; run-time batch and
-# key length.
-foreach(m split-kv split-kv-runtime)
+# key length; split counts decided at launch (codegen.splits null,
+# codegen.split_rule, num_splits), and that form broken.
+foreach(m split-kv split-kv-runtime split-kv-launch)
   configure_file(${M}/${m}.json ${S}/${m}.json COPYONLY)
   file(TOUCH ${S}/${m}.ptx)
 endforeach()
 attnrt_check_test(attn-manifest-check-split-kv EXIT 0
-  REGEX "split-kv.json: valid, 4 kernels for sm_90a, PTX [^@NL@]*split-kv.ptx@NL@[^@NL@]*split-kv-runtime.json: valid, 2 kernels for sm_90a"
-  ARGS ${S}/split-kv.json ${S}/split-kv-runtime.json)
+  REGEX "split-kv.json: valid, 4 kernels for sm_90a, PTX [^@NL@]*split-kv.ptx@NL@[^@NL@]*split-kv-runtime.json: valid, 2 kernels for sm_90a[^@NL@]*@NL@[^@NL@]*split-kv-launch.json: valid, 4 kernels for sm_90a"
+  ARGS ${S}/split-kv.json ${S}/split-kv-runtime.json ${S}/split-kv-launch.json)
+attnrt_check_test(attn-manifest-check-split-kv-no-rule EXIT 3
+  REGEX "bad-split-kv-no-rule.json:26:120: kernel 'attn_fwd_split_kv_0': codegen.splits: null \\(the split count decided at launch\\) needs codegen.split_rule"
+  ARGS ${M}/bad-split-kv-no-rule.json)
+attnrt_check_test(attn-manifest-check-split-kv-num-splits EXIT 3
+  REGEX "bad-split-kv-num-splits.json:27:17: kernel 'attn_fwd_split_kv_0': params: missing parameter 'num_splits' \\(codegen.splits is null: the split count S is decided at launch\\)"
+  ARGS ${M}/bad-split-kv-num-splits.json)
+attnrt_check_test(attn-manifest-check-split-kv-grid EXIT 3
+  REGEX "bad-split-kv-grid.json:23:16: kernel 'attn_fwd_split_kv_0': grid\\[0\\]: expected null for a \"split_kv\" kernel whose split count is decided at launch"
+  ARGS ${M}/bad-split-kv-grid.json)
 # Paged forward groups (test/manifests/paged.json, by hand from
 # docs/kernel-manifest.md); a variant with a key length is rejected.
 configure_file(${M}/paged.json ${S}/paged.json COPYONLY)

@@ -4,7 +4,7 @@
 //            [--iters N] [--no-validate] [--device N] [--tolerance X]
 //            [--lse-tolerance X] [--grad-tolerance X] [--train] [--api]
 //            [--repeat N]
-//            [--sizes batch=B,query_len=LQ,key_len=LK]...
+//            [--sizes batch=B,query_len=LQ,key_len=LK,num_splits=S]...
 //            [--seqlens-q=L0,L1,... [--seqlens-k=...]]
 //            [--seqlens-dist=longtail:B:MIN:MAX]
 //            [--cache-seqlens=L0,L1,...]... [--verbose]
@@ -72,7 +72,11 @@ static const char *kUsage =
     "  --sizes LIST        values of the run-time sizes, e.g.\n"
     "                      batch=2,query_len=1000,key_len=77 (required for\n"
     "                      kernels whose manifest has null sizes); repeat\n"
-    "                      it to run everything once per draw\n"
+    "                      it to run everything once per draw. num_splits=S\n"
+    "                      sets the split count of split-KV groups that\n"
+    "                      decide it at launch (codegen.splits null; 1 to\n"
+    "                      codegen.split_rule.max_splits); without it, the\n"
+    "                      split rule on the device\n"
     "  --seqlens-q LIST    packed kernels (varlen_attention): the query\n"
     "                      length of each sequence, e.g. 100,0,37 (B is\n"
     "                      their count, the token total their sum)\n"

@@ -14,7 +14,8 @@
 // "split_kv" then "combine" sharing the f32 workspaces partial_output and
 // partial_lse, docs/kernel-manifest.md "Split-KV forward groups") is checked
 // against its ABI and as a whole (one split_kv followed by one combine, one
-// problem, the same codegen.splits). Packed kernels
+// problem, the same codegen.splits, or both a split count decided at
+// launch with the same codegen.split_rule). Packed kernels
 // ("op": "varlen_attention" and its backward stages "varlen_attention_grad",
 // docs/semantics.md §14) are checked against their ABI (token-major
 // tensors, i32 offsets, token totals, workspaces of W rows per head; see
@@ -110,8 +111,8 @@ constexpr int64_t kRuntimeSize = -1;
 
 struct ParamSpec {
   /// U64: seed, offset. I32: a run-time size (batch, query_len, key_len;
-  /// total_query_tokens, total_key_tokens of a packed kernel), passed by
-  /// value.
+  /// total_query_tokens, total_key_tokens of a packed kernel) or the split
+  /// count num_splits of a split-KV stage, passed by value.
   enum class Kind { Tensor, U64, I32 };
   // query key value mask dropout_mask seed offset output lse (forward); also
   // grad_output grad_query grad_key grad_value and the workspaces row_dot
@@ -124,7 +125,9 @@ struct ParamSpec {
   bool isWorkspace = false;
   DType dtype = DType::F32;    // tensors only
   std::vector<int64_t> shape;  // tensors only; kRuntimeSize until bound
-  int32_t sizeValue = 0;       // I32 only: the value bindSizes gave it
+  /// I32 only: the value bindSizes (a size) or bindSplits (num_splits)
+  /// gave it.
+  int32_t sizeValue = 0;
   /// Workspaces only: "query_len_multiple", present exactly when shape[2]
   /// is null (kernels with a run-time query length pad their workspace
   /// rows to whole query tiles); bindSizes makes shape[2] the query length
@@ -133,6 +136,18 @@ struct ParamSpec {
 
   int64_t numElements() const;
   uint64_t sizeBytes() const { return uint64_t(numElements()) * dtypeSize(dtype); }
+};
+
+/// codegen.split_rule of a split-KV forward group whose split count is
+/// decided at launch (docs/kernel-manifest.md, "Split-KV forward groups"):
+/// the constants of the split rule (splitRuleCount). All 0 when absent.
+struct SplitRule {
+  int64_t blocksPerSm = 0, maxSplits = 0, minChunkKeys = 0;
+  bool operator==(const SplitRule &o) const {
+    return blocksPerSm == o.blocksPerSm && maxSplits == o.maxSplits &&
+           minChunkKeys == o.minChunkKeys;
+  }
+  bool operator!=(const SplitRule &o) const { return !(*this == o); }
 };
 
 struct KernelSpec {
@@ -150,9 +165,15 @@ struct KernelSpec {
   /// its own group, a forward kernel runs alone).
   std::string group;
   /// A split-KV forward stage only: codegen.splits, the key chunks S (the
-  /// workspaces' dimension 1 and split_kv's grid x); a merge kernel's
-  /// "splits" (the partial results S); 0 otherwise.
+  /// workspaces' dimension 1 and split_kv's grid x), kRuntimeSize where S
+  /// is decided at launch (codegen.splits null) until bindSizes or
+  /// bindSplits gives it; a merge kernel's "splits" (the partial results
+  /// S); 0 otherwise.
   int64_t splits = 0;
+  /// A split-KV forward stage whose S is decided at launch only:
+  /// codegen.split_rule, kept once S is bound (all 0 where codegen.splits
+  /// is a number).
+  SplitRule splitRule;
   /// Merge kernels only ("op": "merge_partials"): "partial_dtype" (of
   /// partial_output), "rows" (R, the product of the row dimensions) and
   /// the row dimensions d... themselves (from the parameters' shapes:
@@ -235,6 +256,10 @@ struct KernelSpec {
   bool isForwardStage() const {
     return stage == GradStage::SplitKV || stage == GradStage::Combine;
   }
+  /// A split-KV stage whose split count is still to be decided (manifest
+  /// codegen.splits null; bindSizes with RuntimeSizes::splits, or
+  /// bindSplits, decides it).
+  bool splitsAtLaunch() const { return splits == kRuntimeSize; }
   /// A packed kernel, forward (varlen_attention) or backward
   /// (varlen_attention_grad): token-major tensors, lengths from offsets.
   bool isVarlen() const {
@@ -303,12 +328,46 @@ struct Manifest {
   std::vector<KernelSpec> kernels;
 };
 
-/// Parses "batch=2,query_len=100,key_len=37" (any subset, any order);
-/// throws Error (kExitInput) naming the bad part.
+/// Parses "batch=2,query_len=100,key_len=37,num_splits=5" (any subset, any
+/// order; num_splits is RuntimeSizes::splits); throws Error (kExitInput)
+/// naming the bad part.
 RuntimeSizes parseRuntimeSizes(const std::string &text);
 
-/// "batch=2,query_len=100,key_len=37" (the given sizes only).
+/// "batch=2,query_len=100,key_len=37,num_splits=5" (the given sizes only).
 std::string runtimeSizesText(const RuntimeSizes &s);
+
+/// The split rule (docs/kernel-manifest.md, "Split-KV forward groups"):
+/// S = max(1, min(max_splits, floor(blocks_per_sm * smCount / (gridY *
+/// batch)), ceil(keyLen / min_chunk_keys))), one wave of `blocks_per_sm`
+/// blocks per SM and chunks of at least min_chunk_keys keys. `gridY` is
+/// grid[1] of the split_kv stage (row blocks times kv heads), `batch` and
+/// `keyLen` those of the launch, `smCount` the device's multiprocessors
+/// (CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT). Throws Error (kExitInput)
+/// for a rule constant or an argument below 1. The one place the rule is
+/// computed: attn-run and the runtime library call it through
+/// ruleSplits.
+int64_t splitRuleCount(const SplitRule &rule, int64_t gridY, int64_t batch,
+                       int64_t keyLen, int64_t smCount);
+
+/// splitRuleCount for the "split_kv" stage `splitKV` of a group whose split
+/// count is decided at launch, its sizes bound (gridY is its grid[1]; both
+/// stages of the group take the S it gives). Throws Error (kExitInput) for
+/// another kernel or a size still a run-time one.
+int64_t ruleSplits(const KernelSpec &splitKV, int64_t smCount);
+
+/// Split-KV stage `k` (split count decided at launch) with S = `splits`:
+/// split_kv's grid x, dimension 1 of the workspaces partial_output and
+/// partial_lse, the value of the i32 parameter num_splits. Throws Error
+/// (kExitInput) naming the kernel for S outside [1, max_splits] or a
+/// workspace of 2^31 elements or more with 32-bit indices. Other kernels
+/// come back unchanged.
+KernelSpec bindSplits(const KernelSpec &k, int64_t splits, int indexBits);
+
+/// The split-KV groups of `m` whose split count is still to be decided,
+/// bound in place (their KernelSpecs keep their addresses) to the split
+/// rule (ruleSplits of each group's split_kv stage) on a device of
+/// `smCount` SMs. Their sizes must be bound.
+void bindSplitsByRule(Manifest &m, int64_t smCount);
 
 /// Kernel `k` (forward or backward) of a manifest with `indexBits`
 /// (Manifest::indexBits) with its run-time sizes replaced by `sizes` (sizes
@@ -319,14 +378,18 @@ std::string runtimeSizesText(const RuntimeSizes &s);
 /// or out of range: below 1, above 2^31 - 1, a batch above 65535 (the
 /// grid), Lq + Lk above 2^30, a grid x above 2^31 - 1, or a tensor
 /// (workspaces included) of 2^31 elements or more with 32-bit indices. A
-/// kernel without run-time sizes comes back unchanged.
+/// split-KV stage whose split count is decided at launch also gets S =
+/// sizes.splits where given (bindSplits); with sizes.splits 0 its S stays
+/// to be decided (bindSplits with ruleSplits). A kernel without run-time
+/// sizes or split count comes back unchanged.
 KernelSpec bindSizes(const KernelSpec &k, const RuntimeSizes &sizes,
                      int indexBits);
 
 /// bindSizes on every kernel of `m` but the packed (varlen_attention) ones,
 /// whose sizes come from their sequence lengths (bindSequences in
 /// Varlen.h). Every kernel gets the same sizes, so a backward group and its
-/// forward kernel stay one problem.
+/// forward kernel stay one problem. sizes.splits given for a manifest
+/// without a split count decided at launch is an error (kExitInput).
 Manifest bindSizes(const Manifest &m, const RuntimeSizes &sizes);
 
 /// Whether a kernel of `m` other than a packed one has run-time sizes (a

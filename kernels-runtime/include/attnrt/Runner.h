@@ -47,6 +47,8 @@ struct RunOptions {
   /// Values for the kernels' run-time sizes (docs/kernel-manifest.md,
   /// "Run-time sizes"): the manifest runs once per entry. Required when a
   /// kernel has run-time sizes; sizes a kernel has static are ignored.
+  /// RuntimeSizes::splits (num_splits) sets the split count of the
+  /// split-KV groups that decide it at launch (else: the split rule).
   std::vector<RuntimeSizes> sizes;
   /// The sequence lengths of packed kernels (varlen_attention): given, or a
   /// long-tail draw; neither: a random split of the token totals (from the

@@ -21,9 +21,10 @@
 // kernel once. launch() checks the arguments, builds the parameter array on
 // the stack and calls cuLaunchKernel once per kernel of the set: no device
 // or host allocation, no synchronization. A kernel set with run-time sizes
-// computes its grid and sizes at the first launch with a given (batch,
-// query_len, key_len) and caches them; a packed (varlen) set binds its
-// sequence offsets at every launch (host work proportional to the batch).
+// or a split count decided at launch computes its grid and sizes at the
+// first launch with a given (batch, query_len, key_len, num_splits) and
+// caches them; a packed (varlen) set binds its sequence offsets at every
+// launch (host work proportional to the batch).
 //
 // Thread safety: a Library may be shared between threads; launch() is
 // const and may run concurrently.
@@ -130,6 +131,8 @@ public:
     rngOffset = offset;
     return *this;
   }
+  /// The run-time sizes, and the split count of a split-KV group that
+  /// decides it at launch (RuntimeSizes::splits; 0: the split rule).
   Arguments &sizes(const RuntimeSizes &s) {
     runtimeSizes = s;
     return *this;
@@ -191,11 +194,18 @@ public:
   /// Whether the set takes run-time sizes (Arguments::sizes) or sequence
   /// offsets (Arguments::sequenceOffsets, a packed set).
   bool hasRuntimeSizes() const;
+  /// Whether the set is a split-KV forward group whose split count S is
+  /// decided at launch (codegen.splits null): RuntimeSizes::splits when
+  /// given (1 to codegen.split_rule.max_splits), else the split rule for
+  /// the launch's batch and key length on this library's device. S sizes
+  /// the workspace (workspaceBytes).
+  bool splitsAtLaunch() const;
   bool isPacked() const;
 
   /// The bytes of f32 scratch that launch() needs for these arguments'
-  /// sizes (0 for a forward kernel alone). The workspace need not be
-  /// initialized: the set's first stage writes what the others read.
+  /// sizes and split count (0 for a forward kernel alone). The workspace
+  /// need not be initialized: the set's first stage writes what the others
+  /// read.
   Expected<uint64_t> workspaceBytes(const Arguments &args) const;
 
   /// Launches every kernel of the set on `stream`, in order. `workspace`

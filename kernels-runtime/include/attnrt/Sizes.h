@@ -17,6 +17,13 @@ namespace attnrt {
 /// the kernels have static are checked against these when given.
 struct RuntimeSizes {
   int64_t batch = 0, queryLen = 0, keyLen = 0;
+  /// The split count S (num_splits) of a split-KV forward group whose
+  /// count is decided at launch (codegen.splits null,
+  /// docs/kernel-manifest.md "Split-KV forward groups"): 1 to
+  /// codegen.split_rule.max_splits; 0 = by the split rule
+  /// (splitRuleCount), from the launch's batch and key length and the
+  /// device's SM count.
+  int64_t splits = 0;
 };
 
 } // namespace attnrt
