@@ -23,7 +23,12 @@ name, `ks.kernel("attn_fwd_0").launch(query=q, key=k, value=v, output=o,
 lse=lse)` (ForwardGroup: it allocates the f32 workspaces itself); a paged
 cache's group ("op": "paged_attention") likewise, with `key_cache=`,
 `value_cache=`, `block_table=` and `cache_seqlens=` (int32) for key/value.
-Launches go to PyTorch's current stream; nothing synchronizes.
+A group whose split count is decided at launch (codegen.splits null,
+codegen.split_rule) takes it from `sizes={"num_splits": S}`, else from the
+split rule with the current device's SM count (split_rule_count, as
+kernels-runtime's splitRuleCount); the bound stages have it as grid x of
+split_kv, dimension 1 of the workspaces, codegen.splits and the `i32`
+num_splits. Launches go to PyTorch's current stream; nothing synchronizes.
 This is a benchmark helper, not the runtime library issue 22 asks for.
 """
 import copy
@@ -56,17 +61,58 @@ def _check(rc, what):
 
 
 SIZE_NAMES = ("batch", "query_len", "key_len")
+# The split count of a split-KV group that decides it at launch.
+SPLITS = "num_splits"
 
 
 def parse_sizes(text):
-    """"batch=2,query_len=100,key_len=37" as a dict."""
+    """"batch=2,query_len=100,key_len=37,num_splits=5" as a dict."""
     sizes = {}
     for part in text.split(","):
         name, _, value = part.partition("=")
-        if name not in SIZE_NAMES or not value.isdigit() or int(value) < 1:
-            raise ValueError(f"bad size '{part}' (expected batch=, query_len=, key_len= > 0)")
+        if name not in SIZE_NAMES + (SPLITS,) or not value.isdigit() or int(value) < 1:
+            raise ValueError(f"bad size '{part}' (expected batch=, query_len=, key_len=, "
+                             f"num_splits= > 0)")
         sizes[name] = int(value)
     return sizes
+
+
+def splits_at_launch(spec):
+    """Whether `spec` is a split-KV stage whose split count is still to be
+    decided (codegen.splits null)."""
+    cg = spec.get("codegen") or {}
+    return spec.get("stage") in ("split_kv", "combine") and "splits" in cg and cg["splits"] is None
+
+
+def split_rule_count(rule, grid_y, batch, key_len, sm_count):
+    """The split rule (docs/kernel-manifest.md, "Split-KV forward groups";
+    kernels-runtime's splitRuleCount): S = max(1, min(max_splits,
+    floor(blocks_per_sm * SMs / (grid[1] * B)), ceil(Lk / min_chunk_keys)))
+    with `grid_y` = grid[1] of the split_kv stage."""
+    by_wave = rule["blocks_per_sm"] * sm_count // (grid_y * batch)
+    by_keys = -(-key_len // rule["min_chunk_keys"])
+    return max(1, min(rule["max_splits"], by_wave, by_keys))
+
+
+def bind_splits(spec, splits):
+    """Split-KV stage `spec` (split count decided at launch, sizes bound)
+    with S = `splits`: grid x of split_kv, dimension 1 of the workspaces
+    partial_output and partial_lse, codegen.splits and the `i32`
+    num_splits."""
+    max_splits = spec["codegen"]["split_rule"]["max_splits"]
+    if not 1 <= splits <= max_splits:
+        raise ValueError(f"{spec['name']}: num_splits = {splits}: expected 1 to {max_splits} "
+                         f"(codegen.split_rule.max_splits)")
+    b = copy.deepcopy(spec)
+    b["codegen"]["splits"] = splits
+    if b["stage"] == "split_kv":
+        b["grid"][0] = splits
+    for p in b["params"]:
+        if p["kind"] == "i32" and p["name"] == SPLITS:
+            p["value"] = splits
+        elif p.get("role") == "workspace" and p["shape"][1] is None:
+            p["shape"][1] = splits
+    return b
 
 
 def bind_sizes(spec, sizes):
@@ -80,22 +126,26 @@ def bind_sizes(spec, sizes):
             if n not in (sizes or {}):
                 raise KeyError(f"{spec['name']}: run-time size {n} not given")
             b[n] = sizes[n]
+    # A split-KV stage's null grid x and workspace dimension 1 are its split
+    # count (bind_splits).
+    split_stage = b.get("stage") in ("split_kv", "combine")
     for p in b["params"]:
         if p["kind"] == "i32":
-            p["value"] = b[p["name"]]
+            if p["name"] != SPLITS:
+                p["value"] = b[p["name"]]
         elif p["kind"] == "tensor":
             keys = p["name"] in ("key", "value", "grad_key", "grad_value")
             # A workspace's query rows: the length rounded up to whole blocks.
             mult = p.get("query_len_multiple", 1)
             for d, s in enumerate(p["shape"]):
-                if s is None:
+                if s is None and not (split_stage and p.get("role") == "workspace" and d == 1):
                     p["shape"][d] = (b["batch"] if d == 0 else b["key_len"] if d == 3 or keys
                                      else -(-b["query_len"] // mult) * mult)
     for m in ("mask", "dropout_mask"):
         if b.get(m):
             full = (b["batch"], b["query_heads"], b["query_len"], b["key_len"])
             b[m]["shape"] = [full[d] if s is None else s for d, s in enumerate(b[m]["shape"])]
-    if b["grid"][0] is None:
+    if b["grid"][0] is None and not split_stage:
         cg = b["codegen"]
         over_keys = b.get("stage") in ("dkdv", "dkdv_dq")
         tile = cg["block_kv"] if over_keys else cg["block_q"]
@@ -250,6 +300,7 @@ class KernelSet:
             else k if k.get("op") in ("paged_attention", "merge_partials")
             else bind_sizes(k, sizes)
             for k in self.manifest["kernels"]]
+        self._bind_splits(sizes)
         ptx_path = os.path.join(os.path.dirname(manifest_path), self.manifest["ptx"])
         with open(ptx_path, "rb") as f:
             ptx = f.read() + b"\0"
@@ -262,6 +313,33 @@ class KernelSet:
         for k in self.manifest["kernels"]:
             if k.get("op", "attention") in ("attention", "paged_attention") and k.get("group"):
                 self.groups.setdefault(k["group"], []).append(k["name"])
+
+    def _bind_splits(self, sizes):
+        """Binds the split-KV groups that decide their split count at launch
+        to sizes["num_splits"], else to the split rule of each group's
+        split_kv stage (the first) on the current device."""
+        given = (sizes or {}).get(SPLITS)
+        kernels = self.manifest["kernels"]
+        groups = {}
+        for i, k in enumerate(kernels):
+            if k.get("group") and splits_at_launch(k):
+                groups.setdefault(k["group"], []).append(i)
+        if given is not None and not groups:
+            raise ValueError(f"num_splits = {given} given, but no split-KV group of this manifest "
+                             f"decides its split count at launch (codegen.splits null)")
+        sm_count = None
+        for members in groups.values():
+            split = kernels[members[0]]
+            if given is not None:
+                s = int(given)
+            else:
+                if sm_count is None:
+                    dev = torch.cuda.current_device()
+                    sm_count = torch.cuda.get_device_properties(dev).multi_processor_count
+                s = split_rule_count(split["codegen"]["split_rule"], split["grid"][1],
+                                     split["batch"], split["key_len"], sm_count)
+            for i in members:
+                kernels[i] = bind_splits(kernels[i], s)
 
     def kernel(self, name):
         """Kernel `name`, or the ForwardGroup called `name`."""
