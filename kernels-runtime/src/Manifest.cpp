@@ -288,9 +288,10 @@ const char *const kVarlenParamNames[] = {
 
 /// The kernel's value of size `name` (kRuntimeSize where run-time).
 int64_t sizeOf(const KernelSpec &k, const std::string &name) {
-  return name == "batch"              ? k.batch
-         : name == "query_len"        ? k.queryLen
-         : name == "key_len"          ? k.keyLen
+  return name == "batch"                ? k.batch
+         : name == "query_len"          ? k.queryLen
+         : name == "key_len"            ? k.keyLen
+         : name == "num_pages"          ? k.numPages
          : name == "total_query_tokens" ? k.totalQueryTokens
                                         : k.totalKeyTokens;
 }
@@ -316,9 +317,9 @@ const char *const kSplitKVParamNames[] = {
 
 /// Every parameter name of a paged forward stage (paged_attention).
 const char *const kPagedParamNames[] = {
-    "query",       "key_cache",     "value_cache",
-    "block_table", "cache_seqlens", "partial_output",
-    "partial_lse", "output",        "lse"};
+    "query",         "key_cache",      "value_cache", "block_table",
+    "cache_seqlens", "partial_output", "partial_lse", "output",
+    "lse",           "batch",          "num_pages",   "num_splits"};
 
 /// Every parameter name of a backward kernel (the workspaces aside).
 const char *const kGradParamNames[] = {
@@ -1550,21 +1551,15 @@ void Validator::checkLaunch(const Value &v, KernelSpec &k,
            " = " + gridText(want));
 }
 
-/// codegen.split_rule of split-KV stage `k`: present exactly where
-/// codegen.splits is null (the split count decided at launch; for a dense
-/// group only so far: kernels-runtime takes a paged group's sizes static),
-/// an object of three positive integers; max_splits at most 2^31 - 1 (S is
-/// grid x and an i32 parameter).
+/// codegen.split_rule of split-KV stage `k` (dense or paged): present
+/// exactly where codegen.splits is null (the split count decided at
+/// launch), an object of three positive integers; max_splits at most
+/// 2^31 - 1 (S is grid x and an i32 parameter).
 void Validator::checkSplitRule(KernelSpec &k, const Codegen &cg) const {
   const Value *rule = cg.splitRule;
   const std::string ruleFields =
       "{\"blocks_per_sm\": ..., \"max_splits\": ..., \"min_chunk_keys\": "
       "...}";
-  if (k.splitsAtLaunch() && k.isPaged())
-    fail(*cg.splits, "codegen.splits: null, but kernels-runtime does not "
-                     "decide a \"paged_attention\" group's split count at "
-                     "launch yet (nor take its run-time batch): expected a "
-                     "positive integer");
   if (k.splitsAtLaunch() && !rule)
     fail(*cg.splits, "codegen.splits: null (the split count decided at "
                      "launch) needs codegen.split_rule, the split rule's "
@@ -2016,6 +2011,20 @@ TensorExpectation splitKVWorkspace(const KernelSpec &k, const std::string &n) {
   return t;
 }
 
+/// num_splits (i32), the last parameter of a split-KV stage (dense or
+/// paged) whose split count is decided at launch; excluded otherwise.
+void expectSplitCount(ParamTable &t, const KernelSpec &k) {
+  if (k.splitsAtLaunch())
+    expect(t, "num_splits", ParamSpec::Kind::I32,
+           " (codegen.splits is null: the split count S is decided at "
+           "launch)");
+  else
+    t.excluded["num_splits"] =
+        "listed, but codegen.splits is " + std::to_string(k.splits) +
+        " (num_splits is only for a split count decided at launch, "
+        "codegen.splits null)";
+}
+
 /// The ABI of a split-KV forward stage (docs/kernel-manifest.md, "Split-KV
 /// forward groups"): query, key, value, mask (with one), the workspaces
 /// partial_output and partial_lse, then for combine only output and lse
@@ -2043,15 +2052,7 @@ ParamTable splitKVTable(const KernelSpec &k) {
                       std::string(n) + " is the \"combine\" stage's)";
   }
   expectSizes(t, k, {"batch", "query_len", "key_len"});
-  if (k.splitsAtLaunch())
-    expect(t, "num_splits", ParamSpec::Kind::I32,
-           " (codegen.splits is null: the split count S is decided at "
-           "launch)");
-  else
-    t.excluded["num_splits"] =
-        "listed, but codegen.splits is " + std::to_string(k.splits) +
-        " (num_splits is only for a split count decided at launch, "
-        "codegen.splits null)";
+  expectSplitCount(t, k);
   t.orderText = orderNames(t, 0, t.order.size());
   return t;
 }
@@ -2190,8 +2191,9 @@ TensorExpectation pagedTensor(const KernelSpec &k, const std::string &n) {
 /// The ABI of a paged forward stage (docs/kernel-manifest.md, "Paged
 /// key/value caches"): query, key_cache, value_cache, block_table,
 /// cache_seqlens, the workspaces partial_output and partial_lse, then for
-/// combine only output and lse (when has_lse). Every size is static, so
-/// there are no size parameters.
+/// combine only output and lse (when has_lse), then the run-time sizes
+/// among batch, num_pages, then num_splits where the split count is
+/// decided at launch.
 ParamTable pagedTable(const KernelSpec &k) {
   const std::string stage = stageName(k.stage);
   ParamTable t;
@@ -2213,6 +2215,8 @@ ParamTable pagedTable(const KernelSpec &k) {
                       "workspaces partial_output and partial_lse (" +
                       std::string(n) + " is the \"combine\" stage's)";
   }
+  expectSizes(t, k, {"batch", "num_pages"});
+  expectSplitCount(t, k);
   t.orderText = orderNames(t, 0, t.order.size());
   return t;
 }
@@ -2446,7 +2450,8 @@ void Validator::varlenFields(const Value &v, KernelSpec &k) {
 /// docs/kernel-manifest.md "Paged key/value caches"): page_size, num_pages
 /// and max_pages_per_seq, which no other op has; key_len null (each
 /// sequence's length is its cache_seqlens entry; keyLen becomes the
-/// capacity max_pages_per_seq * page_size), a static batch, no mask.
+/// capacity max_pages_per_seq * page_size), no mask. The batch (read by
+/// kernel()) and num_pages may be null: run-time sizes.
 void Validator::pagedFields(const Value &v, KernelSpec &k) {
   const char *const paging[] = {"page_size", "num_pages", "max_pages_per_seq"};
   if (!k.isPaged()) {
@@ -2465,13 +2470,9 @@ void Validator::pagedFields(const Value &v, KernelSpec &k) {
                      " (each sequence's cache length comes from "
                      "cache_seqlens; there is no key_len size parameter), " +
                      got(keyLen));
-  if (k.batch == kRuntimeSize)
-    fail(*v.find("batch"), "batch: " + what +
-                               " has static sizes: expected a positive "
-                               "integer, got null");
   k.pageSize = positive(field(v, "page_size", what), "page_size");
   const Value &pages = field(v, "num_pages", what);
-  k.numPages = positive(pages, "num_pages");
+  k.numPages = lengthField(pages, "num_pages");
   if (k.numPages > 2147483647)
     fail(pages, "num_pages: " + std::to_string(k.numPages) +
                     " pages, more than the 2^31 - 1 an i32 block_table "
@@ -2693,7 +2694,7 @@ RuntimeSizes parseRuntimeSizes(const std::string &text) {
   auto bad = [&](const std::string &why) {
     throw Error("sizes '" + text + "': " + why +
                     " (expected name=value[,name=value...] with names "
-                    "batch, query_len, key_len, num_splits)",
+                    "batch, query_len, key_len, num_pages, num_splits)",
                 kExitInput);
   };
   size_t start = 0;
@@ -2709,6 +2710,7 @@ RuntimeSizes parseRuntimeSizes(const std::string &text) {
     int64_t *slot = name == "batch"        ? &sizes.batch
                     : name == "query_len"  ? &sizes.queryLen
                     : name == "key_len"    ? &sizes.keyLen
+                    : name == "num_pages"  ? &sizes.numPages
                     : name == "num_splits" ? &sizes.splits
                                            : nullptr;
     if (!slot)
@@ -2737,6 +2739,7 @@ std::string runtimeSizesText(const RuntimeSizes &s) {
   add("batch", s.batch);
   add("query_len", s.queryLen);
   add("key_len", s.keyLen);
+  add("num_pages", s.numPages);
   add("num_splits", s.splits);
   return text;
 }
@@ -2885,7 +2888,8 @@ KernelSpec bindLengths(const KernelSpec &k, const RuntimeSizes &sizes,
     const char *name;
   } runtime[] = {{&b.batch, sizes.batch, "batch"},
                  {&b.queryLen, sizes.queryLen, "query_len"},
-                 {&b.keyLen, sizes.keyLen, "key_len"}};
+                 {&b.keyLen, sizes.keyLen, "key_len"},
+                 {&b.numPages, sizes.numPages, "num_pages"}};
   for (const auto &r : runtime) {
     if (*r.field != kRuntimeSize)
       continue;
@@ -2905,8 +2909,11 @@ KernelSpec bindLengths(const KernelSpec &k, const RuntimeSizes &sizes,
          "most 65535");
   // The compiler clamps window sides of kernels with run-time lengths to
   // 2^30, which is exact (and free of 32-bit overflow) only while
-  // Lq + Lk <= 2^30.
-  if (b.queryLen + b.keyLen > (int64_t(1) << 30))
+  // Lq + Lk <= 2^30. (A paged kernel's lengths are static: Lq and the
+  // capacity.)
+  const bool runtimeLengths =
+      k.queryLen == kRuntimeSize || k.keyLen == kRuntimeSize;
+  if (runtimeLengths && b.queryLen + b.keyLen > (int64_t(1) << 30))
     fail("query_len + key_len = " + std::to_string(b.queryLen + b.keyLen) +
          ": kernels with run-time sizes take at most 2^30 positions");
 
@@ -2921,9 +2928,7 @@ KernelSpec bindLengths(const KernelSpec &k, const RuntimeSizes &sizes,
   for (ParamSpec &p : b.params) {
     // num_splits is bindSplits'.
     if (p.kind == ParamSpec::Kind::I32 && p.name != "num_splits") {
-      p.sizeValue = int32_t(p.name == "batch"       ? b.batch
-                            : p.name == "query_len" ? b.queryLen
-                                                    : b.keyLen);
+      p.sizeValue = int32_t(sizeOf(b, p.name));
       continue;
     }
     if (p.kind != ParamSpec::Kind::Tensor)
@@ -2941,13 +2946,16 @@ KernelSpec bindLengths(const KernelSpec &k, const RuntimeSizes &sizes,
              p.queryLenMultiple;
     // Dimension 1 of a split-KV workspace is the split count (bindSplits).
     const bool splitWorkspace = p.isWorkspace && b.isForwardStage();
+    // Dimension 0 of a paged cache is its page count.
+    const bool cache = p.name == "key_cache" || p.name == "value_cache";
     for (size_t d = 0; d < p.shape.size(); ++d) {
       if (p.shape[d] != kRuntimeSize || (splitWorkspace && d == 1))
         continue;
-      p.shape[d] = d == 0   ? b.batch
-                   : d == 3 ? b.keyLen
-                   : keys   ? b.keyLen
-                            : rows;
+      p.shape[d] = d == 0 && cache ? b.numPages
+                   : d == 0        ? b.batch
+                   : d == 3        ? b.keyLen
+                   : keys          ? b.keyLen
+                                   : rows;
     }
     checkTensorElements(b, p, indexBits);
   }

@@ -2057,6 +2057,36 @@ KernelResult runMerge(const KernelSpec &k, const Module &module,
   return r;
 }
 
+/// "a, b": the kernels of `m` with run-time sizes (packed ones aside: their
+/// lengths come from --seqlens-q or a draw).
+std::string runtimeSizedNames(const Manifest &m) {
+  std::string names;
+  for (const KernelSpec &k : m.kernels)
+    if (k.hasRuntimeSizes() && !k.isVarlen())
+      names += (names.empty() ? "" : ", ") + k.name;
+  return names;
+}
+
+/// An example --sizes value naming the run-time sizes of `m`'s kernels
+/// (packed ones aside): "batch=2,query_len=1000,key_len=1000", or
+/// "batch=2,num_pages=256" for a paged group.
+std::string sizesExample(const Manifest &m) {
+  RuntimeSizes example;
+  for (const KernelSpec &k : m.kernels) {
+    if (k.isVarlen())
+      continue;
+    if (k.batch == kRuntimeSize)
+      example.batch = 2;
+    if (k.queryLen == kRuntimeSize)
+      example.queryLen = 1000;
+    if (k.keyLen == kRuntimeSize)
+      example.keyLen = 1000;
+    if (k.numPages == kRuntimeSize)
+      example.numPages = 256;
+  }
+  return runtimeSizesText(example);
+}
+
 /// One line per selected split-KV group (among `names`) whose split count
 /// is decided at launch: S and where it came from (given with --sizes
 /// num_splits, else the split rule on `smCount` SMs with its terms).
@@ -2088,17 +2118,13 @@ void reportSplits(const Manifest &m, const std::set<std::string> &names,
 int runManifest(const RunOptions &options) {
   Manifest m = loadManifest(options.manifestPath);
   // Kernels with run-time sizes run once per --sizes draw, bound to it.
-  if (hasRuntimeSizes(m) && options.sizes.empty()) {
-    std::string names;
-    for (const KernelSpec &k : m.kernels)
-      if (k.hasRuntimeSizes() && !k.isVarlen())
-        names += (names.empty() ? "" : ", ") + k.name;
-    throw Error("'" + m.path + "': kernel(s) " + names +
-                    " take their batch or lengths at run time (null in the "
-                    "manifest): give them with --sizes, e.g. --sizes "
-                    "batch=2,query_len=1000,key_len=1000",
+  if (hasRuntimeSizes(m) && options.sizes.empty())
+    throw Error("'" + m.path + "': kernel(s) " + runtimeSizedNames(m) +
+                    " take their batch, lengths or page count at run time "
+                    "(null in the manifest): give them with --sizes, e.g. "
+                    "--sizes " +
+                    sizesExample(m),
                 kExitInput);
-  }
   if (options.sizes.size() > 1) {
     int failedDraws = 0;
     for (size_t i = 0; i < options.sizes.size(); ++i) {
@@ -2114,6 +2140,10 @@ int runManifest(const RunOptions &options) {
                int(options.sizes.size()), failedDraws));
     return failedDraws ? kExitFailure : kExitOk;
   }
+  // Bound before the paged groups' lengths are checked: a run-time batch
+  // is the number of lengths each --cache-seqlens list must have.
+  if (!options.sizes.empty())
+    m = bindSizes(m, options.sizes[0]);
   // Paged groups run once per --cache-seqlens list. Each list is checked
   // against every paged group before anything runs.
   if (options.cacheSeqlens.size() > 1) {
@@ -2135,8 +2165,6 @@ int runManifest(const RunOptions &options) {
                int(options.cacheSeqlens.size()), failedLists));
     return failedLists ? kExitFailure : kExitOk;
   }
-  if (!options.sizes.empty())
-    m = bindSizes(m, options.sizes[0]);
   // Packed kernels take their lengths from options.seqlens or a draw; bind
   // the ones that run before the driver, so that a bad length is an input
   // error. (`unbound`, which --repeat draws packed and paged kernels from

@@ -143,7 +143,7 @@ void attnrt_arguments_sizes(attnrt_arguments *args, int64_t batch,
                             int64_t query_len, int64_t key_len) {
   if (!args)
     return;
-  attnrt::RuntimeSizes s = args->args.sizes(); // keeps num_splits
+  attnrt::RuntimeSizes s = args->args.sizes(); // keeps num_splits, num_pages
   s.batch = batch;
   s.queryLen = query_len;
   s.keyLen = key_len;
@@ -155,6 +155,14 @@ void attnrt_arguments_num_splits(attnrt_arguments *args, int64_t num_splits) {
     return;
   attnrt::RuntimeSizes s = args->args.sizes();
   s.splits = num_splits;
+  args->args.sizes(s);
+}
+
+void attnrt_arguments_num_pages(attnrt_arguments *args, int64_t num_pages) {
+  if (!args)
+    return;
+  attnrt::RuntimeSizes s = args->args.sizes();
+  s.numPages = num_pages;
   args->args.sizes(s);
 }
 

@@ -3523,7 +3523,7 @@ static void testSplitKVLaunch() {
         "num_splits=0", [&] { parseRuntimeSizes("num_splits=0"); },
         "sizes 'num_splits=0': 'num_splits' must be an integer in [1, 2^31 - "
         "1], got '0' (expected name=value[,name=value...] with names batch, "
-        "query_len, key_len, num_splits)");
+        "query_len, key_len, num_pages, num_splits)");
   }
 
   const char *split0 = "\"attn_fwd_split_kv_0\"",
@@ -3698,8 +3698,8 @@ static void testSplitKVLaunch() {
       "problem: a \"split_kv\" kernel runs one block per (chunk, row block, "
       "batch) = (codegen.splits, ceil(query_heads / kv_heads * query_len / "
       "codegen.block_q) * kv_heads, batch) = [4, 8, null]");
-  // Elsewhere: a forward kernel, a paged group (not yet at launch in
-  // kernels-runtime), a plain forward's parameter list.
+  // Elsewhere: a forward kernel, a plain forward's parameter list (paged
+  // groups: testPagedRuntimeSizes).
   const std::string runtimeSizes =
       readFile(manifestDir + "/runtime-sizes.json", "test");
   expectError(
@@ -3724,18 +3724,6 @@ static void testSplitKVLaunch() {
                       "r.json");
       },
       "kernel 'attn_fwd_0': params[9].name: unknown parameter \"num_splits\"");
-  expectError(
-      "split count at launch on a paged group",
-      [&] {
-        parseManifest(replaceOnce(readFile(manifestDir + "/paged.json", "test"),
-                                  "\"splits\": 4}",
-                                  "\"splits\": null, " + rule0Text + "}"),
-                      "p.json");
-      },
-      "kernel 'attn_fwd_split_kv_0': codegen.splits: null, but "
-      "kernels-runtime does not decide a \"paged_attention\" group's split "
-      "count at launch yet (nor take its run-time batch): expected a "
-      "positive integer");
 }
 
 //===----------------------------------------------------------------------===//
@@ -3824,9 +3812,16 @@ static void testPagedManifests() {
        "for a \"paged_attention\" kernel (each sequence's cache length comes "
        "from cache_seqlens; there is no key_len size parameter), got 192 "
        "(number)"},
-      {"run-time batch", splitK, "\"batch\": 3", "\"batch\": null",
-       "kernel 'attn_fwd_split_kv_0': batch: a \"paged_attention\" kernel "
-       "has static sizes: expected a positive integer, got null"},
+      {"run-time batch, static grid", splitK, "\"batch\": 3", "\"batch\": null",
+       "kernel 'attn_fwd_split_kv_0': grid: [4, 2, 3] does not match the "
+       "problem: a \"split_kv\" kernel runs one block per (chunk, row block, "
+       "batch) = (codegen.splits, ceil(query_heads / kv_heads * query_len / "
+       "codegen.block_q) * kv_heads, batch) = [4, 2, null]"},
+      {"run-time page count, static cache", splitK, "\"num_pages\": 40",
+       "\"num_pages\": null",
+       "kernel 'attn_fwd_split_kv_0': param 'key_cache': shape [40, 16, 2, "
+       "64] does not match [num_pages, page_size, kv_heads, head_dim] = "
+       "[null, 16, 2, 64]"},
       {"mask", splitK, "\"mask\": null",
        "\"mask\": {\"dtype\": \"i1\", \"shape\": [1, 1, 1, 192]}",
        "kernel 'attn_fwd_split_kv_0': mask: a \"paged_attention\" kernel "
@@ -3852,7 +3847,7 @@ static void testPagedManifests() {
        "kernel 'attn_fwd_split_kv_0': params[1].name: unknown parameter "
        "\"key\" for a \"paged_attention\" kernel (expected query, key_cache, "
        "value_cache, block_table, cache_seqlens, partial_output, partial_lse, "
-       "output or lse)"},
+       "output, lse, batch, num_pages or num_splits)"},
       {"param order", splitK, btLine + "\n        " + csLine,
        csLine + "\n        " + btLine,
        "kernel 'attn_fwd_split_kv_0': params[3]: expected parameter "
@@ -3911,6 +3906,243 @@ static void testPagedManifests() {
       },
       "kernel 'attn_fwd_split_kv_0': page_size: only a paged kernel (\"op\": "
       "\"paged_attention\") has this field, not a \"attention\" kernel");
+}
+
+/// A paged group with a run-time batch and page count (test/manifests/
+/// paged-runtime.json, attn-compile's pgd_gqa4_lq1_ps64: "batch" and
+/// "num_pages" null, the split count decided at launch): parsed, bound to
+/// sizes, its inputs drawn within them; then one broken variant per rule.
+static void testPagedRuntimeSizes() {
+  using Grid = std::array<uint32_t, 3>;
+  using Shape = std::vector<int64_t>;
+  const std::string base =
+      readFile(manifestDir + "/paged-runtime.json", "test");
+  Manifest m = parseManifest(base, "d.json");
+  CHECK(m.kernels.size() == 2, "kernel count");
+  if (m.kernels.size() != 2)
+    return;
+  const KernelSpec &split = m.kernels[0], &combine = m.kernels[1];
+  CHECK(split.isPaged() && split.batch == kRuntimeSize &&
+            split.numPages == kRuntimeSize &&
+            combine.numPages == kRuntimeSize && split.keyLen == 6400 &&
+            split.splitsAtLaunch() && combine.splitsAtLaunch() &&
+            split.splitRule == (SplitRule{2, 64, 128}) &&
+            split.hasRuntimeSizes() && hasRuntimeSizes(m),
+        "run-time batch, page count and split count");
+  CHECK(split.grid == (Grid{0, 8, 0}) && combine.grid == (Grid{8, 0, 1}),
+        "grids: S and the batch at launch");
+  CHECK(split.findParam("key_cache")->shape ==
+                (Shape{kRuntimeSize, 64, 8, 128}) &&
+            split.findParam("block_table")->shape ==
+                (Shape{kRuntimeSize, 100}) &&
+            combine.findParam("partial_output")->shape ==
+                (Shape{kRuntimeSize, kRuntimeSize, 32, 1, 128}),
+        "null shapes");
+  const size_t n = combine.params.size();
+  CHECK(n >= 3 && combine.params[n - 3].name == "batch" &&
+            combine.params[n - 2].name == "num_pages" &&
+            combine.params[n - 1].name == "num_splits" &&
+            combine.params[n - 2].kind == ParamSpec::Kind::I32,
+        "size parameters batch, num_pages, then num_splits");
+
+  // Bound: the batch and page count in shapes, grids and parameters; S by
+  // the rule with key length max_pages_per_seq * page_size = 6400.
+  const RuntimeSizes sizes = parseRuntimeSizes("num_pages=250,batch=3");
+  CHECK(sizes.batch == 3 && sizes.numPages == 250 &&
+            runtimeSizesText(sizes) == "batch=3,num_pages=250",
+        "--sizes num_pages");
+  Manifest b = bindSizes(m, sizes);
+  const KernelSpec &bs = b.kernels[0], &bc = b.kernels[1];
+  CHECK(bs.batch == 3 && bs.numPages == 250 && !bs.hasRuntimeSizes() &&
+            bs.splitsAtLaunch() && bs.grid == (Grid{0, 8, 3}) &&
+            bc.grid == (Grid{8, 3, 1}),
+        "bound sizes and grids, S still to decide");
+  CHECK(bs.findParam("key_cache")->shape == (Shape{250, 64, 8, 128}) &&
+            bc.findParam("value_cache")->shape == (Shape{250, 64, 8, 128}) &&
+            bs.findParam("query")->shape == (Shape{3, 32, 1, 128}) &&
+            bs.findParam("block_table")->shape == (Shape{3, 100}) &&
+            bc.findParam("cache_seqlens")->shape == (Shape{3}) &&
+            bc.findParam("lse")->shape == (Shape{3, 32, 1}) &&
+            bc.findParam("partial_lse")->shape ==
+                (Shape{3, kRuntimeSize, 32, 1}),
+        "bound shapes: the caches by num_pages, the rest by batch");
+  CHECK(bc.findParam("batch")->sizeValue == 3 &&
+            bc.findParam("num_pages")->sizeValue == 250,
+        "size parameter values");
+  // min(64, floor(2 * 132 / (8 * 3)) = 11, ceil(6400 / 128) = 50) = 11.
+  CHECK(ruleSplits(bs, 132) == 11, "the split rule with the capacity");
+  bindSplitsByRule(b, 132);
+  CHECK(b.kernels[0].splits == 11 && b.kernels[1].splits == 11 &&
+            b.kernels[0].grid == (Grid{11, 8, 3}) &&
+            b.kernels[1].findParam("partial_output")->shape ==
+                (Shape{3, 11, 32, 1, 128}) &&
+            b.kernels[1].findParam("num_splits")->sizeValue == 11,
+        "S by the rule");
+  Manifest forced = bindSizes(m, parseRuntimeSizes("batch=2,num_pages=90,"
+                                                   "num_splits=7"));
+  CHECK(forced.kernels[0].splits == 7 &&
+            forced.kernels[0].grid == (Grid{7, 8, 2}),
+        "S given");
+
+  // The inputs drawn within the bound sizes: B lengths, pages in [0, P)
+  // (shared once the pool is smaller than the sequences need).
+  for (const char *text : {"batch=40,num_pages=700", "batch=1,num_pages=1",
+                           "batch=2,num_pages=30"}) {
+    const KernelSpec k = bindSizes(m, parseRuntimeSizes(text)).kernels[0];
+    bool valid = true;
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      const std::vector<int32_t> lens = drawCacheSeqlens(k, seed);
+      const std::vector<int32_t> table = drawBlockTable(k, lens, seed);
+      valid = valid && int64_t(lens.size()) == k.batch &&
+              pagedInputsProblem(k, lens, table).empty();
+      for (int32_t page : table)
+        valid = valid && page < k.numPages;
+    }
+    CHECK(valid, std::string("drawn inputs within ") + text);
+  }
+  const KernelSpec small =
+      bindSizes(m, parseRuntimeSizes("batch=2,num_pages=30")).kernels[0];
+  std::vector<int32_t> table(200, -1);
+  table[0] = 30;
+  CHECK(pagedInputsProblem(small, {1, 0}, table) ==
+            "block_table[0, 0] = 30 is not a page in [0, 30) (num_pages), "
+            "but sequence 0 of 1 tokens reads its first 1 entries",
+        "a page past the bound page count");
+  expectError(
+      "paged run-time sizes: cache lengths for another batch",
+      [&] {
+        cacheSeqlensFor(small, {1, 2, 3}, "--cache-seqlens");
+      },
+      "--cache-seqlens: 3 cache length(s), but kernel 'attn_fwd_split_kv_0' "
+      "has batch 2 (one length per sequence)");
+
+  // Limits at launch.
+  const struct {
+    const char *what, *sizes, *want;
+  } limits[] = {
+      {"no num_pages", "batch=2",
+       "kernel 'attn_fwd_split_kv_0': no value for the run-time size "
+       "num_pages (give it, e.g. --sizes num_pages=128)"},
+      {"no batch", "num_pages=2",
+       "kernel 'attn_fwd_split_kv_0': no value for the run-time size batch"},
+      {"batch past the grid", "batch=65536,num_pages=2",
+       "kernel 'attn_fwd_split_kv_0': batch = 65536: the grid has one block "
+       "row per batch entry, and CUDA allows at most 65535"},
+      {"cache past 32-bit indices", "batch=1,num_pages=32768",
+       "kernel 'attn_fwd_split_kv_0': 'key_cache' [32768, 64, 8, 128] has "
+       "2147483648 elements: the kernels' 32-bit indices need fewer than "
+       "2^31"},
+      {"S past max_splits", "batch=1,num_pages=2,num_splits=65",
+       "kernel 'attn_fwd_split_kv_0': num_splits = 65: expected 1 to 64 "
+       "(codegen.split_rule.max_splits)"},
+  };
+  for (const auto &c : limits)
+    expectError(
+        std::string("paged run-time sizes: ") + c.what,
+        [&] { bindSizes(m, parseRuntimeSizes(c.sizes)); }, c.want);
+  expectError(
+      "paged run-time sizes: num_pages=0",
+      [&] { parseRuntimeSizes("num_pages=0"); },
+      "sizes 'num_pages=0': 'num_pages' must be an integer in [1, 2^31 - 1]");
+  CHECK(bindSizes(m, parseRuntimeSizes("batch=1,num_pages=32767"))
+                .kernels[0]
+                .numPages == 32767,
+        "the largest cache below 2^31 elements");
+
+  // Broken variants: mixed static and run-time forms, malformed fields.
+  // The compiler writes the fields in alphabetical order: a kernel's fields
+  // before "name" follow the previous kernel's name (or "kernels").
+  const char *splitK = "\"attn_fwd_split_kv_0\"",
+             *combineK = "\"attn_fwd_combine_0\"";
+  const std::string pagesParam = "{\"kind\": \"i32\", \"name\": \"num_pages\"}";
+  const std::string splitsParam =
+      "{\"kind\": \"i32\", \"name\": \"num_splits\"}";
+  struct Case {
+    const char *what, *marker;
+    std::string from, to;
+    const char *want;
+  } cases[] = {
+      {"num_pages negative", splitK, "\"num_pages\": null", "\"num_pages\": -1",
+       "kernel 'attn_fwd_split_kv_0': num_pages: expected a positive integer "
+       "or null (a run-time size), got -1 (number)"},
+      {"num_pages null, cache static", combineK, "[null, 64, 8, 128]",
+       "[250, 64, 8, 128]",
+       "kernel 'attn_fwd_combine_0': param 'key_cache': shape [250, 64, 8, "
+       "128] does not match [num_pages, page_size, kv_heads, head_dim] = "
+       "[null, 64, 8, 128]"},
+      {"num_pages static, cache null", splitK, "\"num_pages\": null",
+       "\"num_pages\": 250",
+       "kernel 'attn_fwd_split_kv_0': param 'key_cache': shape [null, 64, 8, "
+       "128] does not match [num_pages, page_size, kv_heads, head_dim] = "
+       "[250, 64, 8, 128]"},
+      {"batch null, block table static", splitK, "\"shape\": [null, 100]",
+       "\"shape\": [3, 100]",
+       "kernel 'attn_fwd_split_kv_0': param 'block_table': shape [3, 100] "
+       "does not match [batch, max_pages_per_seq] = [null, 100]"},
+      {"batch null, grid z static", "\"kernels\"", "\"grid\": [null, 8, null]",
+       "\"grid\": [null, 8, 3]",
+       "kernel 'attn_fwd_split_kv_0': grid: [null, 8, 3] does not match the "
+       "problem"},
+      {"batch null, combine grid y static", splitK, "\"grid\": [8, null, 1]",
+       "\"grid\": [8, 3, 1]",
+       "kernel 'attn_fwd_combine_0': grid: [8, 3, 1] does not match the "
+       "problem: a \"combine\" kernel runs one block per (4 rows of (query "
+       "head, query), batch) = (ceil(query_heads * query_len / 4), batch, 1) "
+       "= [8, null, 1]"},
+      {"num_pages parameter missing", splitK, pagesParam + ",\n", "",
+       "kernel 'attn_fwd_split_kv_0': params[8]: missing parameter "
+       "'num_pages' before 'num_splits' (the kernel's num_pages is null: a "
+       "run-time size) (the paged \"split_kv\" parameters, in order: query, "
+       "key_cache, value_cache, block_table, cache_seqlens, partial_output, "
+       "partial_lse, batch, num_pages, num_splits)"},
+      {"num_splits before num_pages", combineK,
+       pagesParam + ",\n        " + splitsParam,
+       splitsParam + ",\n        " + pagesParam,
+       "kernel 'attn_fwd_combine_0': params[10]: expected parameter "
+       "'num_pages' here, got 'num_splits'"},
+      {"num_pages a tensor", splitK, pagesParam,
+       "{\"kind\": \"tensor\", \"name\": \"num_pages\"}",
+       "kernel 'attn_fwd_split_kv_0': param 'num_pages': kind: expected "
+       "\"i32\" for 'num_pages', got \"tensor\""},
+      {"key_len parameter", splitK, pagesParam,
+       pagesParam + ", {\"kind\": \"i32\", \"name\": \"key_len\"}",
+       "kernel 'attn_fwd_split_kv_0': params[9].name: unknown parameter "
+       "\"key_len\" for a \"paged_attention\" kernel"},
+      {"split count null without a rule", "\"kernels\"",
+       ", \"split_rule\": {\"blocks_per_sm\": 2, \"max_splits\": 64, "
+       "\"min_chunk_keys\": 128}",
+       "",
+       "kernel 'attn_fwd_split_kv_0': codegen.splits: null (the split count "
+       "decided at launch) needs codegen.split_rule"},
+  };
+  for (const Case &c : cases)
+    expectError(
+        std::string("paged run-time sizes: ") + c.what,
+        [&] {
+          parseManifest(replaceAfter(base, c.marker, c.from, c.to), "d.json");
+        },
+        c.want);
+
+  // A static page count listed as a size parameter, and a group whose
+  // stages disagree on it (each stage consistent on its own).
+  std::string text =
+      replaceAfter(base, splitK, "\"num_pages\": null", "\"num_pages\": 250");
+  for (int i = 0; i < 2; ++i)
+    text =
+        replaceAfter(text, splitK, "[null, 64, 8, 128]", "[250, 64, 8, 128]");
+  expectError(
+      "paged run-time sizes: static num_pages listed",
+      [&] { parseManifest(text, "d.json"); },
+      "kernel 'attn_fwd_split_kv_0': param 'num_pages': listed, but the "
+      "kernel's 'num_pages' is 250 (a size parameter is only for a run-time "
+      "size, null)");
+  text = replaceAfter(text, splitK, pagesParam + ",\n", "");
+  expectError(
+      "paged run-time sizes: stages with different page counts",
+      [&] { parseManifest(text, "d.json"); },
+      "kernel 'attn_fwd_combine_0': group: kernel 'attn_fwd_split_kv_0' of "
+      "group 'attn_fwd_0' has num_pages = 250, this kernel null (the kernels "
+      "of a group must have the same problem)");
 }
 
 /// The run-time contract of paged kernels (cache_seqlens, block_table),
@@ -4309,6 +4541,7 @@ int main(int argc, char **argv) {
                 {"split count at launch", testSplitKVLaunch},
                 {"paged manifests", testPagedManifests},
                 {"paged inputs", testPagedInputs},
+                {"paged run-time sizes", testPagedRuntimeSizes},
                 {"merge manifests", testMergeManifests},
                 {"merge reference", testMergeReference},
                 {"conversions", testConversions},

@@ -184,6 +184,18 @@ if(ATTNRT_STUB_DIR)
   attnrt_cli_test(attn-run-paged-given-no-gpu EXIT 2
     REGEX "attn-run: cache lengths 1 of 2: \\[0, 192, 17\\]@NL@attn-run: paged forward group 'attn_fwd_0': 3 sequences, cache lengths \\[0, 192, 17\\] \\(given; capacity 192\\); block table \\[3, 12\\]: 14 entries on shuffled pages of 40, unused entries -1 \\(drawn from seed 1\\)@NL@.*no CUDA driver/GPU available"
     ARGS ${S}/paged.json --cache-seqlens=0,192,17 --cache-seqlens=5,5,5)
+  # A run-time batch and page count (test/manifests/paged-runtime.json):
+  # bound per --sizes draw, the lengths and the block table drawn within the
+  # bound batch and pages (shared where the pool is smaller than the
+  # sequences need), given lengths checked against the bound batch.
+  attnrt_cli_test(attn-run-paged-runtime-no-gpu EXIT 2
+    REGEX "attn-run: sizes 1 of 2: batch=3,num_pages=250@NL@attn-run: paged forward group 'attn_fwd_0': 3 sequences, cache lengths \\[[0-9, ]+\\] \\(drawn from seed 4; capacity 6400\\); block table \\[3, 100\\]: [0-9]+ entries on shuffled pages of 250[^@NL@]*, unused entries -1 \\(drawn from seed 4\\)@NL@.*no CUDA driver/GPU available"
+    ARGS ${S}/paged-runtime.json --sizes batch=3,num_pages=250
+      --sizes batch=2,num_pages=30 --seed 4)
+  attnrt_cli_test(attn-run-paged-runtime-given-no-gpu EXIT 2
+    REGEX "attn-run: paged forward group 'attn_fwd_0': 2 sequences, cache lengths \\[0, 6400\\] \\(given; capacity 6400\\); block table \\[2, 100\\]: 100 entries on shuffled pages of 30 \\(70 on shared pages\\), unused entries -1 \\(drawn from seed 1\\)@NL@.*no CUDA driver/GPU available"
+    ARGS ${S}/paged-runtime.json --sizes batch=2,num_pages=30,num_splits=7
+      --cache-seqlens=0,6400)
 endif()
 # Paged groups: bad cache lengths are input errors before anything runs.
 attnrt_cli_test(attn-run-paged-length-range EXIT 3
@@ -198,6 +210,21 @@ attnrt_cli_test(attn-run-paged-second-list EXIT 3
 attnrt_cli_test(attn-run-paged-bad-length EXIT 3
   REGEX "--cache-seqlens '3,-1': '-1' is not a sequence length"
   ARGS ${M}/paged.json --cache-seqlens=3,-1)
+# A run-time batch and page count: sizes and lengths checked before
+# anything runs.
+attnrt_cli_test(attn-run-paged-runtime-no-sizes EXIT 3
+  REGEX "kernel\\(s\\) attn_fwd_split_kv_0, attn_fwd_combine_0 take their batch, lengths or page count at run time \\(null in the manifest\\): give them with --sizes, e.g. --sizes batch=2,num_pages=256"
+  ARGS ${M}/paged-runtime.json)
+attnrt_cli_test(attn-run-paged-runtime-no-pages EXIT 3
+  REGEX "kernel 'attn_fwd_split_kv_0': no value for the run-time size num_pages \\(give it, e.g. --sizes num_pages=128\\)"
+  ARGS ${M}/paged-runtime.json --sizes batch=2)
+attnrt_cli_test(attn-run-paged-runtime-32-bit EXIT 3
+  REGEX "kernel 'attn_fwd_split_kv_0': 'key_cache' \\[32768, 64, 8, 128\\] has 2147483648 elements: the kernels' 32-bit indices need fewer than 2\\^31"
+  ARGS ${M}/paged-runtime.json --sizes batch=1,num_pages=32768)
+attnrt_cli_test(attn-run-paged-runtime-length-count EXIT 3
+  REGEX "--cache-seqlens: 3 cache length\\(s\\), but kernel 'attn_fwd_split_kv_0' has batch 2 \\(one length per sequence\\)"
+  ARGS ${M}/paged-runtime.json --sizes batch=2,num_pages=30
+    --cache-seqlens=1,2 --cache-seqlens=1,2,3)
 attnrt_cli_test(attn-run-paged-api EXIT 3
   REGEX "--api: the runtime library does not launch paged groups"
   ARGS ${M}/paged.json --api)
@@ -249,7 +276,7 @@ attnrt_cli_test(attn-run-varlen-not-packed EXIT 3
   REGEX "'[^']*sample.json' has no packed kernel \\(\"op\": \"varlen_attention\"\\): --seqlens-q, --seqlens-k and --seqlens-dist are for those"
   ARGS ${S}/sample.json --seqlens-q=3,4)
 attnrt_cli_test(attn-run-runtime-sizes-grad-no-sizes EXIT 3
-  REGEX "kernel\\(s\\) attn_fwd_0, attn_fwd_3, attn_bwd_prep_0, [^@NL@]*attn_bwd_dq_3 take their batch or lengths at run time"
+  REGEX "kernel\\(s\\) attn_fwd_0, attn_fwd_3, attn_bwd_prep_0, [^@NL@]*attn_bwd_dq_3 take their batch, lengths or page count at run time \\(null in the manifest\\): give them with --sizes, e.g. --sizes batch=2,query_len=1000,key_len=1000"
   ARGS ${M}/runtime-sizes-grad.json --train)
 attnrt_cli_test(attn-run-grad-group-manifest EXIT 3
   REGEX "attn-run: error: cannot read PTX file '[^']*/attention_grad.ptx' \\(named by \"ptx\" in '[^']*grad-group.json'\\)"
@@ -350,12 +377,15 @@ attnrt_check_test(attn-manifest-check-split-kv-grid EXIT 3
   REGEX "bad-split-kv-grid.json:23:16: kernel 'attn_fwd_split_kv_0': grid\\[0\\]: expected null for a \"split_kv\" kernel whose split count is decided at launch"
   ARGS ${M}/bad-split-kv-grid.json)
 # Paged forward groups (test/manifests/paged.json, by hand from
-# docs/kernel-manifest.md); a variant with a key length is rejected.
-configure_file(${M}/paged.json ${S}/paged.json COPYONLY)
-file(TOUCH ${S}/paged.ptx)
+# docs/kernel-manifest.md; paged-runtime.json, attn-compile's, with a
+# run-time batch and page count); a variant with a key length is rejected.
+foreach(m paged paged-runtime)
+  configure_file(${M}/${m}.json ${S}/${m}.json COPYONLY)
+  file(TOUCH ${S}/${m}.ptx)
+endforeach()
 attnrt_check_test(attn-manifest-check-paged EXIT 0
-  REGEX "paged.json: valid, 2 kernels for sm_90a, PTX [^@NL@]*paged.ptx"
-  ARGS ${S}/paged.json)
+  REGEX "paged.json: valid, 2 kernels for sm_90a, PTX [^@NL@]*paged.ptx@NL@[^@NL@]*paged-runtime.json: valid, 2 kernels for sm_90a"
+  ARGS ${S}/paged.json ${S}/paged-runtime.json)
 file(READ ${M}/paged.json ATTNRT_PAGED_TEXT)
 string(REPLACE "\"key_len\": null" "\"key_len\": 192" ATTNRT_PAGED_TEXT
   "${ATTNRT_PAGED_TEXT}")

@@ -4,7 +4,8 @@
 //            [--iters N] [--no-validate] [--device N] [--tolerance X]
 //            [--lse-tolerance X] [--grad-tolerance X] [--train] [--api]
 //            [--repeat N]
-//            [--sizes batch=B,query_len=LQ,key_len=LK,num_splits=S]...
+//            [--sizes batch=B,query_len=LQ,key_len=LK,num_pages=P,
+//                     num_splits=S]...
 //            [--seqlens-q=L0,L1,... [--seqlens-k=...]]
 //            [--seqlens-dist=longtail:B:MIN:MAX]
 //            [--cache-seqlens=L0,L1,...]... [--verbose]
@@ -76,7 +77,9 @@ static const char *kUsage =
     "                      sets the split count of split-KV groups that\n"
     "                      decide it at launch (codegen.splits null; 1 to\n"
     "                      codegen.split_rule.max_splits); without it, the\n"
-    "                      split rule on the device\n"
+    "                      split rule on the device. num_pages=P: the pages\n"
+    "                      of a paged cache with a run-time page count\n"
+    "                      (e.g. batch=3,num_pages=250)\n"
     "  --seqlens-q LIST    packed kernels (varlen_attention): the query\n"
     "                      length of each sequence, e.g. 100,0,37 (B is\n"
     "                      their count, the token total their sum)\n"

@@ -200,9 +200,11 @@ struct KernelSpec {
   /// checkSeqlenOffsets), which attn-run uploads as the kernel's inputs.
   std::vector<int32_t> cuSeqlensQ, cuSeqlensK;
   /// Paged kernels only ("op": "paged_attention"): "page_size",
-  /// "num_pages" (P) and "max_pages_per_seq"; 0 for the other ops. A paged
-  /// kernel's keyLen is the capacity max_pages_per_seq * page_size (the
-  /// manifest's key_len is null: each sequence has its own length).
+  /// "num_pages" (P; kRuntimeSize where null until bindSizes) and
+  /// "max_pages_per_seq"; 0 for the other ops. A paged kernel's keyLen is
+  /// the capacity max_pages_per_seq * page_size (the manifest's key_len is
+  /// null: each sequence has its own length); its batch may be a run-time
+  /// size.
   int64_t pageSize = 0, numPages = 0, maxPagesPerSeq = 0;
   /// Paged kernels only, set for one run by bindPaged (Paged.h): the cache
   /// lengths (B entries) and the block table (B * max_pages_per_seq
@@ -272,7 +274,7 @@ struct KernelSpec {
   bool hasRuntimeSizes() const {
     return batch == kRuntimeSize || queryLen == kRuntimeSize ||
            keyLen == kRuntimeSize || totalQueryTokens == kRuntimeSize ||
-           totalKeyTokens == kRuntimeSize;
+           totalKeyTokens == kRuntimeSize || numPages == kRuntimeSize;
   }
 
   /// The (query, key) pairs of one head that the problem scores: B*Lq*Lk,
@@ -328,12 +330,13 @@ struct Manifest {
   std::vector<KernelSpec> kernels;
 };
 
-/// Parses "batch=2,query_len=100,key_len=37,num_splits=5" (any subset, any
-/// order; num_splits is RuntimeSizes::splits); throws Error (kExitInput)
-/// naming the bad part.
+/// Parses "batch=2,query_len=100,key_len=37,num_pages=300,num_splits=5"
+/// (any subset, any order; num_splits is RuntimeSizes::splits, num_pages
+/// RuntimeSizes::numPages); throws Error (kExitInput) naming the bad part.
 RuntimeSizes parseRuntimeSizes(const std::string &text);
 
-/// "batch=2,query_len=100,key_len=37,num_splits=5" (the given sizes only).
+/// "batch=2,query_len=100,key_len=37,num_pages=300,num_splits=5" (the given
+/// sizes only).
 std::string runtimeSizesText(const RuntimeSizes &s);
 
 /// The split rule (docs/kernel-manifest.md, "Split-KV forward groups"):
@@ -341,7 +344,8 @@ std::string runtimeSizesText(const RuntimeSizes &s);
 /// batch)), ceil(keyLen / min_chunk_keys))), one wave of `blocks_per_sm`
 /// blocks per SM and chunks of at least min_chunk_keys keys. `gridY` is
 /// grid[1] of the split_kv stage (row blocks times kv heads), `batch` and
-/// `keyLen` those of the launch, `smCount` the device's multiprocessors
+/// `keyLen` those of the launch (a paged group's: its capacity
+/// max_pages_per_seq * page_size), `smCount` the device's multiprocessors
 /// (CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT). Throws Error (kExitInput)
 /// for a rule constant or an argument below 1. The one place the rule is
 /// computed: attn-run and the runtime library call it through
@@ -371,12 +375,15 @@ void bindSplitsByRule(Manifest &m, int64_t smCount);
 
 /// Kernel `k` (forward or backward) of a manifest with `indexBits`
 /// (Manifest::indexBits) with its run-time sizes replaced by `sizes` (sizes
-/// it has static are ignored): the shapes (a workspace's dimension 2 is the
-/// query length rounded up to its queryLenMultiple), the grid
+/// it has static are ignored; a paged kernel's run-time sizes are batch and
+/// num_pages): the shapes (a workspace's dimension 2 is the query length
+/// rounded up to its queryLenMultiple; dimension 0 of a paged cache is
+/// num_pages), the grid
 /// (docs/kernel-manifest.md, "Launch checks") and the values of its i32
 /// parameters. Throws Error (kExitInput) when a run-time size is not given
 /// or out of range: below 1, above 2^31 - 1, a batch above 65535 (the
-/// grid), Lq + Lk above 2^30, a grid x above 2^31 - 1, or a tensor
+/// grid), Lq + Lk above 2^30 (run-time lengths only: a paged kernel's key
+/// length is its static capacity), a grid x above 2^31 - 1, or a tensor
 /// (workspaces included) of 2^31 elements or more with 32-bit indices. A
 /// split-KV stage whose split count is decided at launch also gets S =
 /// sizes.splits where given (bindSplits); with sizes.splits 0 its S stays

@@ -70,9 +70,14 @@ ATTNRT_C_API void attnrt_arguments_sizes(attnrt_arguments *args, int64_t batch,
                                          int64_t query_len, int64_t key_len);
 /* The split count of a split-KV group that decides it at launch
    (attnrt::RuntimeSizes::splits; 0, the default: the split rule). Kept by
-   attnrt_arguments_sizes. */
+   attnrt_arguments_sizes and attnrt_arguments_num_pages. */
 ATTNRT_C_API void attnrt_arguments_num_splits(attnrt_arguments *args,
                                               int64_t num_splits);
+/* The page count of a paged cache whose "num_pages" is a run-time size
+   (attnrt::RuntimeSizes::numPages; 0, the default: not given). Kept by
+   attnrt_arguments_sizes. */
+ATTNRT_C_API void attnrt_arguments_num_pages(attnrt_arguments *args,
+                                             int64_t num_pages);
 /* The host copy of a packed batch's offsets, `count` (= B + 1) each. */
 ATTNRT_C_API void attnrt_arguments_offsets(attnrt_arguments *args,
                                            const int32_t *cu_seqlens_q,

@@ -24,6 +24,11 @@ struct RuntimeSizes {
   /// (splitRuleCount), from the launch's batch and key length and the
   /// device's SM count.
   int64_t splits = 0;
+  /// The pages P of a paged cache whose page count is a run-time size
+  /// ("num_pages": null, docs/kernel-manifest.md "Paged key/value caches"):
+  /// dimension 0 of key_cache and value_cache (the kernels do not read it;
+  /// it sizes the caches for the checks). 0 where not given.
+  int64_t numPages = 0;
 };
 
 } // namespace attnrt
