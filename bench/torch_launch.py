@@ -22,7 +22,10 @@ forward group (stages "split_kv" then "combine", docs/kernel-manifest.md
 name, `ks.kernel("attn_fwd_0").launch(query=q, key=k, value=v, output=o,
 lse=lse)` (ForwardGroup: it allocates the f32 workspaces itself); a paged
 cache's group ("op": "paged_attention") likewise, with `key_cache=`,
-`value_cache=`, `block_table=` and `cache_seqlens=` (int32) for key/value.
+`value_cache=`, `block_table=` and `cache_seqlens=` (int32) for key/value;
+its run-time batch and page count (null "batch", "num_pages") come from
+`sizes={"batch": B, "num_pages": P}` (bind_paged_sizes), and the split
+rule's key length is its capacity max_pages_per_seq * page_size.
 A group whose split count is decided at launch (codegen.splits null,
 codegen.split_rule) takes it from `sizes={"num_splits": S}`, else from the
 split rule with the current device's SM count (split_rule_count, as
@@ -63,16 +66,20 @@ def _check(rc, what):
 SIZE_NAMES = ("batch", "query_len", "key_len")
 # The split count of a split-KV group that decides it at launch.
 SPLITS = "num_splits"
+# The run-time sizes of a paged group (its key length is per sequence).
+PAGED_SIZE_NAMES = ("batch", "num_pages")
 
 
 def parse_sizes(text):
-    """"batch=2,query_len=100,key_len=37,num_splits=5" as a dict."""
+    """"batch=2,query_len=100,key_len=37,num_pages=300,num_splits=5" as a
+    dict."""
     sizes = {}
     for part in text.split(","):
         name, _, value = part.partition("=")
-        if name not in SIZE_NAMES + (SPLITS,) or not value.isdigit() or int(value) < 1:
+        if name not in SIZE_NAMES + ("num_pages", SPLITS) or not value.isdigit() \
+                or int(value) < 1:
             raise ValueError(f"bad size '{part}' (expected batch=, query_len=, key_len=, "
-                             f"num_splits= > 0)")
+                             f"num_pages=, num_splits= > 0)")
         sizes[name] = int(value)
     return sizes
 
@@ -156,6 +163,42 @@ def bind_sizes(spec, sizes):
         if b["grid"][d] is None:
             b["grid"][d] = b["batch"]
     return b
+
+
+def bind_paged_sizes(spec, sizes):
+    """Paged stage `spec` ("op": "paged_attention") with its run-time batch
+    and page count (None) replaced by `sizes` (docs/kernel-manifest.md,
+    "Paged key/value caches"): dimension 0 of key_cache and value_cache is
+    num_pages, of the other tensors the batch; the grid's null y or z the
+    batch; the `i32` batch and num_pages parameters. The split count is
+    bind_splits'."""
+    if all(spec[n] is not None for n in PAGED_SIZE_NAMES):
+        return spec
+    b = copy.deepcopy(spec)
+    for n in PAGED_SIZE_NAMES:
+        if b[n] is None:
+            if n not in (sizes or {}):
+                raise KeyError(f"{spec['name']}: run-time size {n} not given")
+            b[n] = sizes[n]
+    for p in b["params"]:
+        if p["kind"] == "i32":
+            if p["name"] != SPLITS:
+                p["value"] = b[p["name"]]
+        elif p["kind"] == "tensor" and p["shape"][0] is None:
+            cache = p["name"] in ("key_cache", "value_cache")
+            p["shape"][0] = b["num_pages"] if cache else b["batch"]
+    for d in (1, 2):
+        if b["grid"][d] is None:
+            b["grid"][d] = b["batch"]
+    return b
+
+
+def split_rule_key_len(spec):
+    """The key length of the split rule: the launch's, or a paged group's
+    capacity max_pages_per_seq * page_size."""
+    if spec.get("op") == "paged_attention":
+        return spec["max_pages_per_seq"] * spec["page_size"]
+    return spec["key_len"]
 
 
 VARLEN_SIZES = ("batch", "total_query_tokens", "total_key_tokens")
@@ -291,13 +334,14 @@ class KernelSet:
     def __init__(self, manifest_path, sizes=None, seqlens=None):
         with open(manifest_path) as f:
             self.manifest = json.load(f)
-        # A paged cache's group ("op": "paged_attention") has static shapes:
-        # its key_len is null because each sequence's length is the
-        # cache_seqlens tensor's; a merge kernel ("merge_partials") has no
-        # attention sizes at all.
+        # A paged cache's group ("op": "paged_attention") takes a batch and
+        # page count (its key_len is null because each sequence's length is
+        # the cache_seqlens tensor's); a merge kernel ("merge_partials") has
+        # no attention sizes at all.
         self.manifest["kernels"] = [
             bind_varlen(k, seqlens) if k.get("op") in ("varlen_attention", "varlen_attention_grad")
-            else k if k.get("op") in ("paged_attention", "merge_partials")
+            else bind_paged_sizes(k, sizes) if k.get("op") == "paged_attention"
+            else k if k.get("op") == "merge_partials"
             else bind_sizes(k, sizes)
             for k in self.manifest["kernels"]]
         self._bind_splits(sizes)
@@ -337,7 +381,7 @@ class KernelSet:
                     dev = torch.cuda.current_device()
                     sm_count = torch.cuda.get_device_properties(dev).multi_processor_count
                 s = split_rule_count(split["codegen"]["split_rule"], split["grid"][1],
-                                     split["batch"], split["key_len"], sm_count)
+                                     split["batch"], split_rule_key_len(split), sm_count)
             for i in members:
                 kernels[i] = bind_splits(kernels[i], s)
 
