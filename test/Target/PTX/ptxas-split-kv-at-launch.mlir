@@ -15,8 +15,10 @@
 // RUN: attn-compile %s --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE90
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.sm90.json
+// RUN: attn-manifest-check %t.sm90.json | FileCheck %s --check-prefix=VALID
 // RUN: attn-compile %s --chip=sm_80 -o %t.sm80.ptx | FileCheck %s --check-prefix=COMPILE80
 // RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
+// RUN: attn-manifest-check %t.sm80.json | FileCheck %s --check-prefix=VALID
 // The kernels read the count from num_splits: the chunk length divides by
 // it, and the combine stage loops over it.
 // RUN: attention-opt %s --attn-to-gpu="chip=sm_90a" | FileCheck %s --check-prefix=IR
@@ -25,6 +27,7 @@
 // COMPILE80: (10 kernels, sm_80, 32-bit indices)
 // CHECK-COUNT-10: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: bytes spill stores
+// VALID: valid, 10 kernels for
 
 // MANIFEST: "codegen": {
 // MANIFEST-NEXT: "block_kv": 64,
