@@ -714,6 +714,23 @@ bool checkGrad(const KernelSpec &k, Binding &binding, const ReferenceGrad &ref,
   return binding.checkGuards() && ok;
 }
 
+/// The sizes attn-run bound kernel `bound` to, as the runtime library takes
+/// them: a split-KV group's S (given or by the rule), so that the library's
+/// launch matches the buffers and the report; a paged group's batch and
+/// page count (its key length is its capacity, which the library does not
+/// take); none for a merge kernel.
+RuntimeSizes apiSizes(const KernelSpec &bound) {
+  RuntimeSizes sizes;
+  if (bound.isMerge())
+    return sizes;
+  sizes.batch = bound.batch;
+  sizes.queryLen = bound.queryLen;
+  sizes.keyLen = bound.isPaged() ? 0 : bound.keyLen;
+  sizes.numPages = bound.isPaged() ? bound.numPages : 0;
+  sizes.splits = bound.isForwardStage() ? bound.splits : 0;
+  return sizes;
+}
+
 /// A kernel set of the runtime library bound to attn-run's buffers
 /// (RunOptions::viaApi): the arguments come from the bindings of its
 /// kernels, the workspace is one NaN-poisoned buffer of workspaceBytes().
@@ -724,13 +741,18 @@ public:
       : kernelSet(&set) {
     for (Binding *b : bindings)
       b->addTo(args);
-    RuntimeSizes sizes{bound.batch, bound.queryLen, bound.keyLen};
-    // A split-KV group's S as attn-run bound it (given or by the rule), so
-    // that the library's launch matches the buffers and the report.
-    sizes.splits = bound.isForwardStage() ? bound.splits : 0;
-    args.sizes(sizes);
+    args.sizes(apiSizes(bound));
     if (bound.isVarlen())
       args.sequenceOffsets(bound.cuSeqlensQ, bound.cuSeqlensK);
+    // A paged set: the library's check of the contract on attn-run's host
+    // copies of the lengths and table (attn-run has checked them too).
+    if (bound.isPaged()) {
+      Status s = set.checkPagedInputs(args.sizes(), bound.cacheSeqlens,
+                                      bound.blockTable);
+      if (!s.ok())
+        throw Error("through the runtime library: " + s.message(),
+                    int(s.code()));
+    }
     Expected<uint64_t> bytes = set.workspaceBytes(args);
     if (!bytes.ok())
       throw Error(bytes.status().message(), int(bytes.status().code()));
@@ -1995,9 +2017,22 @@ KernelResult runMerge(const KernelSpec &k, const Module &module,
              "%lld row(s) with every partial -inf\n",
              (unsigned long long)options.seed, (long long)in.infPartials,
              (long long)(k.splits * k.rows), (long long)in.emptyRows));
+  // Through the runtime library (--api): its merge set on these buffers.
+  std::unique_ptr<ApiSet> api;
+  if (apiLibrary)
+    api = std::make_unique<ApiSet>(apiSetOf(k.name),
+                                   std::vector<Binding *>{&binding}, k);
+  auto launch = [&] {
+    if (api)
+      api->launch();
+    else
+      launcher.launch(binding.params());
+  };
   // First launch: the one that is validated.
-  launcher.launch(binding.params());
-  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(), "running kernel '" + k.name + "'");
+  launch();
+  ATTNRT_CU_CHECK_MSG(cuCtxSynchronize(),
+                      "running kernel '" + k.name + "'" +
+                          (api ? " through the runtime library" : ""));
   if (options.validate) {
     std::vector<double> refOut, refLse;
     mergeReference(k.splits, k.rows, k.valueDim, in.partialOutput.toDouble(),
@@ -2037,9 +2072,8 @@ KernelResult runMerge(const KernelSpec &k, const Module &module,
   } else {
     r.status = "NOT_VALIDATED";
   }
-  Timing t =
-      timeLaunches([&] { launcher.launch(binding.params()); }, options.warmup,
-                   options.iters, "kernel '" + k.name + "'");
+  Timing t = timeLaunches(launch, options.warmup, options.iters,
+                          "kernel '" + k.name + "'");
   if (!std::isnan(t.ms)) {
     r.ms = t.ms;
     const double seconds = r.ms * 1e-3;
@@ -2197,15 +2231,6 @@ int runManifest(const RunOptions &options) {
                     "' has no paged kernel (\"op\": "
                     "\"paged_attention\"): --cache-seqlens is for those",
                 kExitInput);
-  for (const KernelSpec &k : unbound.kernels)
-    if (options.viaApi && k.isMerge() && toRun.count(k.name))
-      throw Error("--api: the runtime library does not launch merge kernels "
-                  "(\"op\": \"merge_partials\") yet; run them without --api",
-                  kExitInput);
-  if (options.viaApi && pagedSelected)
-    throw Error("--api: the runtime library does not launch paged groups "
-                "(\"op\": \"paged_attention\") yet; run them without --api",
-                kExitInput);
   m = bindPagedKernels(m, toRun, options, options.seed, /*report=*/true);
   std::vector<const KernelSpec *> selected;
   std::vector<TrainGroup> groups;
@@ -2327,9 +2352,12 @@ int runManifest(const RunOptions &options) {
                   int(lib.status().code()));
     api = std::move(*lib);
     apiLibrary = api.get();
-    out("attn-run: --api: forward sets and backward groups launch through "
-        "the runtime library (" + std::to_string(api->names().size()) +
-        " kernel sets); per-kernel timings use attn-run's own launchers\n");
+    out("attn-run: --api: forward sets (split-KV and paged groups "
+        "included), backward groups and merge kernels launch through the "
+        "runtime library (" +
+        std::to_string(api->names().size()) +
+        " kernel sets); per-kernel timings of a group use attn-run's own "
+        "launchers\n");
   }
   bool ctxUnusable = false; // a sticky CUDA error: nothing more can run
   const uint64_t baseSeed = options.seed;

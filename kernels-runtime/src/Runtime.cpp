@@ -1,13 +1,13 @@
 //===- Runtime.cpp - the runtime API over manifests and the driver --------===//
 //
 // Library::load turns the manifest into kernel sets (a forward kernel, a
-// split-KV forward group, a backward group) whose members hold their
-// CUfunction and launch checks (KernelLauncher). A launch resolves a Plan
-// (the members' specs bound to the launch's sizes, and where each
-// workspace lies in the caller's workspace), fills every member's parameter
-// array on the stack, and only then launches them, so that a bad argument
-// launches nothing. Errors inside (attnrt::Error from the manifest and
-// driver helpers) become a Status at the API boundary.
+// split-KV forward group, dense or paged, a backward group, a merge kernel)
+// whose members hold their CUfunction and launch checks (KernelLauncher). A
+// launch resolves a Plan (the members' specs bound to the launch's sizes,
+// and where each workspace lies in the caller's workspace), fills every
+// member's parameter array on the stack, and only then launches them, so
+// that a bad argument launches nothing. Errors inside (attnrt::Error from the
+// manifest and driver helpers) become a Status at the API boundary.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,7 @@
 #include "attnrt/Cuda.h"
 #include "attnrt/Error.h"
 #include "attnrt/Manifest.h"
+#include "attnrt/Paged.h"
 #include "attnrt/Util.h"
 #include "attnrt/Varlen.h"
 
@@ -34,9 +35,13 @@ static_assert(int(StatusCode::Failure) == kExitFailure &&
 namespace {
 
 constexpr const char *kTensorNames[Arguments::kNumTensors] = {
-    "query",      "key",          "value",       "mask",       "dropout_mask",
-    "output",     "lse",          "grad_output", "grad_query", "grad_key",
-    "grad_value", "cu_seqlens_q", "cu_seqlens_k"};
+    "query",        "key",           "value",
+    "mask",         "dropout_mask",  "output",
+    "lse",          "grad_output",   "grad_query",
+    "grad_key",     "grad_value",    "cu_seqlens_q",
+    "cu_seqlens_k", "key_cache",     "value_cache",
+    "block_table",  "cache_seqlens", "partial_output",
+    "partial_lse"};
 
 /// The most parameters and kernels one launch handles: the ABI has at most
 /// 23 parameters, a set at most three kernels (prep, dkdv, dq).
@@ -157,6 +162,9 @@ struct KernelSet::Impl {
   std::vector<KernelLauncher> launchers;
   std::vector<TensorInfo> tensors;
   bool runtimeSizes = false, packed = false;
+  /// A paged forward group; a merge kernel (no attention sizes: it ignores
+  /// RuntimeSizes).
+  bool paged = false, merge = false;
   /// A split-KV group whose split count is decided at launch
   /// (RuntimeSizes::splits, or the split rule with smCount).
   bool splitsAtLaunch = false;
@@ -164,29 +172,40 @@ struct KernelSet::Impl {
   int64_t smCount = 0;
   /// The plan of a set without run-time sizes or split count.
   std::shared_ptr<const Plan> staticPlan;
-  /// Plans by (batch, query_len, key_len, splits as given: 0 for the
-  /// rule, which the other three and the device fix), made at first use.
+  /// Plans by (batch, query_len, key_len, num_pages, splits as given: 0
+  /// for the rule, which the others and the device fix), made at first
+  /// use.
   mutable std::mutex mutex;
-  mutable std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>,
+  mutable std::map<std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t>,
                    std::shared_ptr<const Plan>>
       sizedPlans;
 
   std::string where() const { return "kernel set '" + name + "'"; }
   Expected<std::shared_ptr<const Plan>> planFor(const Arguments &args) const;
   Status checkStaticSizes(const RuntimeSizes &given) const;
+  /// The sizes that key this set's plans: those it takes at run time (a
+  /// paged set's key length is its capacity: not one of them).
+  RuntimeSizes planSizes(const RuntimeSizes &given) const;
   Status fillParams(const Plan &plan, size_t member, const Arguments &args,
                     CUdeviceptr workspace, void **params,
                     uint64_t *values) const;
 };
 
 Status KernelSet::Impl::checkStaticSizes(const RuntimeSizes &given) const {
+  // A merge kernel has no attention sizes (nor a split count to decide).
+  if (merge)
+    return Status();
   const KernelSpec &k = *specs.front();
   const struct {
     int64_t have, given;
     const char *name;
-  } sizes[] = {{k.batch, given.batch, "batch"},
-               {k.queryLen, given.queryLen, "query_len"},
-               {k.keyLen, given.keyLen, "key_len"}};
+  } sizes[] = {
+      {k.batch, given.batch, "batch"},
+      {k.queryLen, given.queryLen, "query_len"},
+      // A paged set's key length is each sequence's (cache_seqlens),
+      // its num_pages the caches'; only a paged set has the latter.
+      {paged ? 0 : k.keyLen, paged ? 0 : given.keyLen, "key_len"},
+      {paged ? k.numPages : 0, paged ? given.numPages : 0, "num_pages"}};
   for (const auto &s : sizes)
     if (s.given != 0 && s.have != kRuntimeSize && s.given != s.have)
       return inputError(where() + ": " + s.name + " = " +
@@ -226,12 +245,9 @@ KernelSet::Impl::planFor(const Arguments &args) const {
             bindSequences(*k, args.offsetsQ(), args.offsetsK(), indexBits));
       return makePlan(std::move(bound));
     }
-    const RuntimeSizes &s = args.sizes();
-    // A set without run-time sizes (deciding only S) keys its plans by S.
-    const int64_t given = splitsAtLaunch ? s.splits : 0;
-    auto key = runtimeSizes
-                   ? std::make_tuple(s.batch, s.queryLen, s.keyLen, given)
-                   : std::make_tuple(int64_t(0), int64_t(0), int64_t(0), given);
+    const RuntimeSizes s = planSizes(args.sizes());
+    auto key =
+        std::make_tuple(s.batch, s.queryLen, s.keyLen, s.numPages, s.splits);
     std::lock_guard<std::mutex> lock(mutex);
     auto it = sizedPlans.find(key);
     if (it != sizedPlans.end())
@@ -249,6 +265,19 @@ KernelSet::Impl::planFor(const Arguments &args) const {
   } catch (const Error &e) {
     return statusOf(e);
   }
+}
+
+RuntimeSizes KernelSet::Impl::planSizes(const RuntimeSizes &given) const {
+  RuntimeSizes s;
+  // A set without run-time sizes (deciding only S) keys its plans by S.
+  if (runtimeSizes) {
+    s.batch = given.batch;
+    s.queryLen = given.queryLen;
+    s.keyLen = paged ? 0 : given.keyLen;
+    s.numPages = paged ? given.numPages : 0;
+  }
+  s.splits = splitsAtLaunch ? given.splits : 0;
+  return s;
 }
 
 Status KernelSet::Impl::fillParams(const Plan &plan, size_t member,
@@ -306,6 +335,32 @@ const std::vector<TensorInfo> &KernelSet::tensors() const {
 bool KernelSet::hasRuntimeSizes() const { return impl->runtimeSizes; }
 bool KernelSet::splitsAtLaunch() const { return impl->splitsAtLaunch; }
 bool KernelSet::isPacked() const { return impl->packed; }
+bool KernelSet::isPaged() const { return impl->paged; }
+
+Status
+KernelSet::checkPagedInputs(const RuntimeSizes &sizes,
+                            const std::vector<int32_t> &cacheSeqlens,
+                            const std::vector<int32_t> &blockTable) const {
+  if (!impl->paged)
+    return inputError(impl->where() +
+                      ": not a paged set (\"op\": \"paged_attention\"): it "
+                      "has no cache_seqlens or block_table");
+  Status given = impl->checkStaticSizes(sizes);
+  if (!given.ok())
+    return given;
+  // The batch and page count only: the split count does not matter here.
+  RuntimeSizes bind = impl->planSizes(sizes);
+  bind.splits = 0;
+  try {
+    const KernelSpec k = bindSizes(*impl->specs.front(), bind, impl->indexBits);
+    const std::string problem = pagedInputsProblem(k, cacheSeqlens, blockTable);
+    if (!problem.empty())
+      return inputError(impl->where() + ": " + problem);
+  } catch (const Error &e) {
+    return statusOf(e);
+  }
+  return Status();
+}
 
 std::vector<std::string> KernelSet::kernels() const {
   std::vector<std::string> v;
@@ -408,6 +463,8 @@ void Library::Impl::addSet(const std::string &name, SetKind kind,
   set->specs = members;
   set->forward = members.front()->forward;
   set->packed = members.front()->isVarlen();
+  set->paged = members.front()->isPaged();
+  set->merge = members.front()->isMerge();
   set->runtimeSizes = set->packed || members.front()->hasRuntimeSizes();
   set->splitsAtLaunch = members.front()->splitsAtLaunch();
   set->smCount = context->info().smCount;
@@ -465,18 +522,14 @@ Expected<std::unique_ptr<Library>> Library::load(const std::string &manifest,
     impl->module = std::make_unique<Module>(
         image, options.ptxPath.empty() ? m.ptxPath : options.ptxPath,
         /*verbose=*/false);
-    // Merge kernels ("op": "merge_partials") take partial_output and
-    // partial_lse, which Arguments has no slots for: not offered yet
-    // (attn-run launches them with its own launchers).
+    // Forward kernels alone and merge kernels (partial_output and
+    // partial_lse as inputs), then forward groups (split-KV or paged).
     for (const KernelSpec &k : m.kernels)
-      if (!k.isGrad() && k.group.empty() && !k.isMerge())
-        impl->addSet(k.name, SetKind::Forward, {&k});
-    // Paged groups ("op": "paged_attention") take a cache, a block table
-    // and cache lengths that Arguments has no slots for: not offered yet
-    // (attn-run launches them with its own launchers).
+      if (!k.isGrad() && k.group.empty())
+        impl->addSet(k.name, k.isMerge() ? SetKind::Merge : SetKind::Forward,
+                     {&k});
     for (const GradGroup &g : forwardGroups(m))
-      if (!g.kernels.front()->isPaged())
-        impl->addSet(g.name, SetKind::Forward, g.kernels);
+      impl->addSet(g.name, SetKind::Forward, g.kernels);
     for (const GradGroup &g : gradGroups(m))
       impl->addSet(g.name, SetKind::Backward, g.kernels);
   } catch (const Error &e) {
@@ -521,7 +574,9 @@ onlySet(const std::vector<std::unique_ptr<KernelSet>> &sets,
     found = s.get();
     ++count;
   }
-  const char *what = kind == SetKind::Forward ? "forward" : "backward";
+  const char *what = kind == SetKind::Forward    ? "forward"
+                     : kind == SetKind::Backward ? "backward"
+                                                 : "merge";
   if (count == 1)
     return found;
   return inputError("'" + path + "' has " + std::to_string(count) + " " + what +

@@ -196,6 +196,24 @@ if(ATTNRT_STUB_DIR)
     REGEX "attn-run: paged forward group 'attn_fwd_0': 2 sequences, cache lengths \\[0, 6400\\] \\(given; capacity 6400\\); block table \\[2, 100\\]: 100 entries on shuffled pages of 30 \\(70 on shared pages\\), unused entries -1 \\(drawn from seed 1\\)@NL@.*no CUDA driver/GPU available"
     ARGS ${S}/paged-runtime.json --sizes batch=2,num_pages=30,num_splits=7
       --cache-seqlens=0,6400)
+  # --api takes paged groups and merge kernels (the runtime library offers
+  # them): bound and drawn as without it, then the driver.
+  attnrt_cli_test(attn-run-paged-api-no-gpu EXIT 2
+    REGEX "attn-run: paged forward group 'attn_fwd_0': 2 sequences, [^@NL@]*@NL@.*no CUDA driver/GPU available"
+    ARGS ${S}/paged-runtime.json --api --sizes batch=2,num_pages=30)
+  attnrt_cli_test(attn-run-merge-api-no-gpu EXIT 2
+    REGEX "no CUDA driver/GPU available"
+    ARGS ${S}/merge.json --api)
+  # The runtime library's API without a device (test/ApiTests.cpp): the
+  # argument names of paged and merge sets, the sizes, and load of paged
+  # and merge manifests up to the driver.
+  add_executable(attnrt-api-tests test/ApiTests.cpp)
+  target_link_libraries(attnrt-api-tests PRIVATE AttnOptRuntime)
+  target_compile_options(attnrt-api-tests PRIVATE ${ATTNRT_WARNINGS})
+  add_test(NAME attnrt-api-tests COMMAND attnrt-api-tests ${S})
+  set_tests_properties(attnrt-api-tests PROPERTIES
+    ENVIRONMENT "LD_LIBRARY_PATH=${ATTNRT_STUB_DIR}"
+    PASS_REGULAR_EXPRESSION "attnrt-api-tests: [0-9]+ checks, 0 failed")
 endif()
 # Paged groups: bad cache lengths are input errors before anything runs.
 attnrt_cli_test(attn-run-paged-length-range EXIT 3
@@ -225,12 +243,6 @@ attnrt_cli_test(attn-run-paged-runtime-length-count EXIT 3
   REGEX "--cache-seqlens: 3 cache length\\(s\\), but kernel 'attn_fwd_split_kv_0' has batch 2 \\(one length per sequence\\)"
   ARGS ${M}/paged-runtime.json --sizes batch=2,num_pages=30
     --cache-seqlens=1,2 --cache-seqlens=1,2,3)
-attnrt_cli_test(attn-run-paged-api EXIT 3
-  REGEX "--api: the runtime library does not launch paged groups"
-  ARGS ${M}/paged.json --api)
-attnrt_cli_test(attn-run-merge-api EXIT 3
-  REGEX "--api: the runtime library does not launch merge kernels"
-  ARGS ${M}/merge.json --api)
 attnrt_cli_test(attn-run-cache-seqlens-not-paged EXIT 3
   REGEX "'[^']*sample.json' has no paged kernel \\(\"op\": \"paged_attention\"\\): --cache-seqlens is for those"
   ARGS ${S}/sample.json --cache-seqlens=3)

@@ -1,8 +1,9 @@
 //===- Runtime.h - call attention-opt's kernels from a program --*- C++ -*-===//
 //
 // The runtime API: load the manifest and PTX that attn-compile wrote once,
-// then launch a forward kernel, a split-KV forward group or a whole backward
-// group on the caller's device buffers and CUDA stream.
+// then launch a forward kernel, a split-KV forward group (dense, or over a
+// paged key/value cache), a whole backward group or a merge of partial
+// results on the caller's device buffers and CUDA stream.
 //
 //   auto lib = attnrt::Library::load("out/attention.json");
 //   if (!lib.ok()) { fprintf(stderr, "%s\n", lib.status().message().c_str());
@@ -22,9 +23,9 @@
 // the stack and calls cuLaunchKernel once per kernel of the set: no device
 // or host allocation, no synchronization. A kernel set with run-time sizes
 // or a split count decided at launch computes its grid and sizes at the
-// first launch with a given (batch, query_len, key_len, num_splits) and
-// caches them; a packed (varlen) set binds its sequence offsets at every
-// launch (host work proportional to the batch).
+// first launch with a given (batch, query_len, key_len, num_pages,
+// num_splits) and caches them; a packed (varlen) set binds its sequence offsets
+// at every launch (host work proportional to the batch).
 //
 // Thread safety: a Library may be shared between threads; launch() is
 // const and may run concurrently.
@@ -117,8 +118,11 @@ class ATTNRT_API Arguments {
 public:
   /// The names a pointer can be given for: query key value mask
   /// dropout_mask output lse grad_output grad_query grad_key grad_value
-  /// cu_seqlens_q cu_seqlens_k (workspaces come from launch()'s workspace).
-  static constexpr int kNumTensors = 13;
+  /// cu_seqlens_q cu_seqlens_k (packed sets), key_cache value_cache
+  /// block_table cache_seqlens (paged sets), partial_output partial_lse (the
+  /// inputs of a merge set; a split-KV or paged group's are workspaces,
+  /// which come from launch()'s workspace).
+  static constexpr int kNumTensors = 19;
   static const char *const *tensorNames();
 
   Arguments &set(const std::string &name, CUdeviceptr ptr);
@@ -131,8 +135,10 @@ public:
     rngOffset = offset;
     return *this;
   }
-  /// The run-time sizes, and the split count of a split-KV group that
-  /// decides it at launch (RuntimeSizes::splits; 0: the split rule).
+  /// The run-time sizes (a paged set's: batch and numPages; its key length
+  /// is its capacity, key_len is not read), and the split count of a
+  /// split-KV group that decides it at launch (RuntimeSizes::splits; 0: the
+  /// split rule).
   Arguments &sizes(const RuntimeSizes &s) {
     runtimeSizes = s;
     return *this;
@@ -167,13 +173,17 @@ private:
 
 /// What a kernel set computes.
 enum class SetKind {
-  Forward,  // a forward kernel, or a split-KV forward group
+  Forward,  // a forward kernel, or a split-KV forward group (dense or paged)
   Backward, // the kernels of one attn.attention_grad
+  Merge,    // a merge of partial results (attn.merge_partials): one kernel
 };
 
 /// Kernels launched together on one problem: a forward kernel alone, the
-/// split_kv and combine stages of a split-KV forward, or the stages of a
-/// backward (in manifest order, sharing workspaces). Owned by its Library.
+/// split_kv and combine stages of a split-KV forward (dense, or over a paged
+/// cache: query, key_cache, value_cache, block_table, cache_seqlens), the
+/// stages of a backward (in manifest order, sharing workspaces), or a merge
+/// kernel alone (partial_output, partial_lse, output, lse). Owned by its
+/// Library.
 class ATTNRT_API KernelSet {
 public:
   ~KernelSet();
@@ -197,10 +207,24 @@ public:
   /// Whether the set is a split-KV forward group whose split count S is
   /// decided at launch (codegen.splits null): RuntimeSizes::splits when
   /// given (1 to codegen.split_rule.max_splits), else the split rule for
-  /// the launch's batch and key length on this library's device. S sizes
-  /// the workspace (workspaceBytes).
+  /// the launch's batch and key length (a paged group's: its capacity
+  /// max_pages_per_seq * page_size) on this library's device. S sizes the
+  /// workspace (workspaceBytes).
   bool splitsAtLaunch() const;
   bool isPacked() const;
+  /// A paged forward group ("op": "paged_attention"). Its cache_seqlens and
+  /// block_table are read by the kernels as given (docs/kernel-manifest.md,
+  /// "Paged key/value caches": lengths in [0, capacity], the entries a
+  /// sequence reads in [0, num_pages)); launch() cannot check device data,
+  /// checkPagedInputs checks host copies.
+  bool isPaged() const;
+  /// A paged set: whether `cacheSeqlens` (B entries) and `blockTable`
+  /// (row-major [B, max_pages_per_seq]) meet that contract for `sizes` (the
+  /// launch's batch and num_pages where they are run-time sizes); an input
+  /// error naming the first bad entry otherwise, or for another set.
+  Status checkPagedInputs(const RuntimeSizes &sizes,
+                          const std::vector<int32_t> &cacheSeqlens,
+                          const std::vector<int32_t> &blockTable) const;
 
   /// The bytes of f32 scratch that launch() needs for these arguments'
   /// sizes and split count (0 for a forward kernel alone). The workspace
@@ -244,12 +268,15 @@ public:
   Library(const Library &) = delete;
   Library &operator=(const Library &) = delete;
 
-  /// The kernel sets, forward sets first, each in manifest order.
+  /// The kernel sets: forward kernels alone and merge kernels, then
+  /// split-KV and paged forward groups, then backward groups, each in
+  /// manifest order.
   std::vector<std::string> names() const;
   /// The set called `name` (a group, or a kernel alone); a backward
   /// kernel's or split-KV stage's own name finds its group.
   Expected<const KernelSet *> find(const std::string &name) const;
-  /// The forward set of the manifest when there is exactly one.
+  /// The forward set of the manifest when there is exactly one (merge sets
+  /// are not forward sets: find() them by name).
   Expected<const KernelSet *> forward() const;
   /// The backward set whose forward is `forward` (any, when "") when there
   /// is exactly one.
