@@ -1,0 +1,151 @@
+//===- TensorCoreCopies.cpp - the tensor-core forward's copies and roles --===//
+//
+// Who copies what in the tensor-core forward (TensorCoreEmitter.h): the
+// cp.async copies of the Q tile and of a key block's K / V tiles (padded rows
+// for mma.sync, SW128 tiles for wgmma); the wgmma kernel's producer warpgroup,
+// which fills the stages and signals them on mbarriers, and its split into
+// producer and consumer roles with their setmaxnreg budgets; the mma.sync
+// kernel's prologue copies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorCoreEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using tc::TensorCoreEmitter;
+
+/// setmaxnreg budgets of the wgmma forward's warpgroups when there are two
+/// consumer warpgroups. The block starts with the cap of 384 threads at one
+/// block per SM, 168 registers, and setmaxnreg.inc only takes registers
+/// that the block's setmaxnreg.dec gave back (it blocks until then: a
+/// budget over 384 x 168 = 64512 hung the kernel on the H200):
+/// 128 x 56 + 256 x 224 = 64512. The consumers hold the S, O and packed P
+/// fragments (218 registers at D = 128 in the kernel without a producer);
+/// the producer only computes copy addresses, but ptxas spilled 20 bytes of
+/// it at 40 registers (at 24: 144 bytes).
+constexpr int64_t kProducerRegisters = 56, kConsumerRegisters = 224;
+static_assert(tc::kProducerThreads * kProducerRegisters +
+                      2 * 128 * kConsumerRegisters <=
+                  (65536 / (tc::kProducerThreads + 2 * 128)) / 8 * 8 *
+                      (tc::kProducerThreads + 2 * 128),
+              "setmaxnreg budgets beyond the block's registers at entry "
+              "deadlock the consumers' setmaxnreg.inc");
+
+Value TensorCoreEmitter::copyQuery() {
+  SmallVector<Value> tokens;
+  TileRowWidth width{headDim, dims.qk};
+  if (wgmma)
+    copyTileSwizzled128(query, width, {qRowBase, qRowStep}, q0, queryLen,
+                        blockQ, tiles, idx(qOff / eltBytes), tokens);
+  else
+    copyTile(query, width, {qRowBase, qRowStep}, q0, queryLen, blockQ, qS,
+             ValueRange{}, tokens);
+  return nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+}
+
+void TensorCoreEmitter::copyBlock(Value kb, Value stage, bool keys,
+                                  bool values) {
+  SmallVector<Value> tokens;
+  Value key0 = mul(kb, blockKV);
+  auto copy = [&](Value global, TileRowWidth width, int64_t tileOff,
+                  int64_t tileBytes, Value tile) {
+    GlobalRows rows(kvRowBase, kvRowStep, kvPages);
+    if (wgmma)
+      copyTileSwizzled128(
+          global, width, rows, key0, keyLen, blockKV, tiles,
+          add(mul(stage, tileBytes / eltBytes), tileOff / eltBytes), tokens);
+    else
+      copyTile(global, width, rows, key0, keyLen, blockKV, tile,
+               ValueRange{stage}, tokens);
+  };
+  if (keys)
+    copy(key, {headDim, dims.qk}, kOff, kTileBytes, kS);
+  if (values)
+    copy(value, {valueDim, dims.v}, vOff, vTileBytes, vS);
+  nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+}
+
+void TensorCoreEmitter::emitProducer() {
+  Value copiesKeys = ltC(threadId, streamThreads);
+  tid = remu(threadId, streamThreads);
+  threads = streamThreads;
+  auto landed = [&](ArrayRef<Value> full) {
+    cpAsyncWait(0);
+    fenceProxyAsync();
+    for (Value f : full)
+      mbarrierArrive(f);
+  };
+  // Key blocks [from, last) of the K (keys) or V stream.
+  auto stream = [&](bool keys, Value from) {
+    MbarrierRing ring = keys ? keyRing() : valueRing();
+    emitLoop(from, lastBlock, ValueRange{},
+             [&](Value kb, ValueRange) -> SmallVector<Value> {
+               auto [stage, round] = ring.slot(visibleIndex(kb));
+               ring.acquire(stage, round);
+               copyBlock(kb, stage, keys, !keys);
+               landed(ring.full(stage));
+               return {};
+             });
+  };
+  emitIf(anyBlock, [&] {
+    emitIf(copiesKeys, [&] {
+      copyQuery();
+      copyBlock(firstBlock, idx(0), /*keys=*/true, /*values=*/false);
+      landed({queryFull, keyRing().full(idx(0))});
+      stream(/*keys=*/true, add(firstBlock, 1));
+    });
+    emitIf(arith::XOrIOp::create(b, loc, copiesKeys,
+                                 arith::ConstantIntOp::create(b, loc, 1, 1)),
+           [&] { stream(/*keys=*/false, firstBlock); });
+  });
+}
+
+void TensorCoreEmitter::emitRolesOrPrologue() {
+  if (wgmma) {
+    anyBlock = anyBlockOf();
+    queryFull = add(smemBase, barOff + 8 * 4 * stages);
+    emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, threadId,
+                                 idx(0)),
+           [&] {
+             mbarrierInit(queryFull, streamThreads);
+             for (int64_t st = 0; st < stages; ++st) {
+               keyRing().initFull(st, streamThreads);
+               valueRing().initFull(st, streamThreads);
+               keyRing().initEmpty(st, consumerThreads);
+               valueRing().initEmpty(st, consumerThreads);
+             }
+           });
+    gpu::BarrierOp::create(b, loc);
+    // One branch per role, so that ptxas applies each setmaxnreg to its
+    // warpgroups: the producer needs few registers, the consumers' S, O
+    // and P fragments many.
+    roles = scf::IfOp::create(b, loc, TypeRange{},
+                              ltC(threadId, tc::kProducerThreads),
+                              /*withElseRegion=*/true);
+    b.setInsertionPoint(roles.thenBlock()->getTerminator());
+    // With one consumer warpgroup (256 threads) the cap at entry is 255
+    // registers already.
+    const bool rebalance = consumerThreads > 128;
+    if (rebalance)
+      setMaxRegisters(kProducerRegisters, /*increase=*/false);
+    emitProducer();
+    b.setInsertionPoint(roles.elseBlock()->getTerminator());
+    if (rebalance)
+      setMaxRegisters(kConsumerRegisters, /*increase=*/true);
+    tid = arith::SubIOp::create(b, loc, threadId, idx(tc::kProducerThreads));
+    threads = consumerThreads;
+  } else {
+    // Prologue: Q tile, and the first visible K/V block when there is one.
+    qGroup = copyQuery();
+    anyBlock = anyBlockOf();
+    emitIf(anyBlock, [&] { issueKV(firstBlock, idx(0)); });
+    emitWaitAllCopies(qGroup);
+  }
+}
