@@ -2744,8 +2744,6 @@ std::string runtimeSizesText(const RuntimeSizes &s) {
   return text;
 }
 
-namespace {
-
 /// Throws for tensor parameter `p` of kernel `k` (its shape bound) when it
 /// has more elements than int64 and sizeBytes can carry, or, with 32-bit
 /// indices, 2^31 or more. A shape with a dimension still to be decided (a
@@ -2772,6 +2770,8 @@ void checkTensorElements(const KernelSpec &k, const ParamSpec &p,
          " elements: the kernels' 32-bit indices need fewer than 2^31 "
          "(compile with --index-bits=64 for larger tensors)");
 }
+
+namespace {
 
 /// `k` with its run-time sizes (batch, query_len, key_len) bound; the split
 /// count is bindSplits'.

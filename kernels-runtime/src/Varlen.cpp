@@ -368,17 +368,7 @@ KernelSpec bindSequences(const KernelSpec &k, const std::vector<int32_t> &cuQ,
         d = packedNullDimension(p, b);
     // The static part of a shape is below 2^50 elements, but times a token
     // total it can pass what int64 holds (and sizeBytes with it).
-    int64_t elements = 1;
-    for (int64_t d : p.shape)
-      if (__builtin_mul_overflow(elements, d, &elements) ||
-          elements > (int64_t(1) << 56))
-        fail("'" + p.name + "' " + formatShape(p.shape) +
-             " has more than 2^56 elements");
-    if (indexBits == 32 && p.numElements() >= (int64_t(1) << 31))
-      fail("'" + p.name + "' " + formatShape(p.shape) + " has " +
-           std::to_string(p.numElements()) +
-           " elements: the kernels' 32-bit indices need fewer than 2^31 "
-           "(compile with --index-bits=64 for larger tensors)");
+    checkTensorElements(b, p, indexBits);
   }
   // One block per (query block of the longest sequence, query head,
   // sequence), or for dkdv and dkdv_dq per (key block part of the longest

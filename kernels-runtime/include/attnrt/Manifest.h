@@ -392,6 +392,13 @@ void bindSplitsByRule(Manifest &m, int64_t smCount);
 KernelSpec bindSizes(const KernelSpec &k, const RuntimeSizes &sizes,
                      int indexBits);
 
+/// Throws Error (kExitInput) naming kernel `k` when tensor parameter `p`
+/// (its shape bound) has more elements than int64 and byte counts carry
+/// (2^56), or, with 32-bit indices, 2^31 or more. A shape still holding a
+/// run-time dimension is left for the check once it is bound.
+void checkTensorElements(const KernelSpec &k, const ParamSpec &p,
+                         int indexBits);
+
 /// bindSizes on every kernel of `m` but the packed (varlen_attention) ones,
 /// whose sizes come from their sequence lengths (bindSequences in
 /// Varlen.h). Every kernel gets the same sizes, so a backward group and its
