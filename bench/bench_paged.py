@@ -5,7 +5,8 @@ PyTorch tensors, with the same timer for ours and PyTorch's backends.
     python3 bench/bench_paged.py check MANIFEST.json ...
     python3 bench/bench_paged.py bench PAGED_DIR CONTIG_DIR
 
-check: per manifest, 3 draws with fresh inputs: random Q and caches, cache
+check: per manifest, 3 draws with fresh inputs (and, for a group compiled
+with a run-time batch and page count, fresh sizes): random Q and caches, cache
 lengths uniform in [0, capacity] (the first draw pins an empty, a full and
 a shorter-than-Lq cache), block tables of shuffled pages (unused entries
 -1), output and lse poisoned with NaN. Our group's output and lse are
@@ -24,8 +25,10 @@ on the contiguous cache, all by triton's do_bench (L2 flushed, median); TB/s
 = bytes of Q, the used K and V, and O over the time.
 """
 import glob
+import json
 import math
 import os
+import random
 import re
 import sys
 
@@ -151,17 +154,35 @@ def rel(a, ref):
     return (a.double() - ref).abs().max().item() / scale
 
 
+def run_time_sizes(manifest, rng):
+    """A draw of the run-time batch and page count of a paged group compiled
+    with them (null in the manifest): batch 1 to 6, a pool from one page
+    (shared by every sequence) to more than the batch's capacity; None for a
+    static group. The split count is left to the split rule."""
+    with open(manifest) as f:
+        spec = json.load(f)["kernels"][0]
+    sizes = {}
+    if spec.get("batch") is None:
+        sizes["batch"] = rng.randint(1, 6)
+    if spec.get("num_pages") is None:
+        b = sizes.get("batch", spec.get("batch") or 1)
+        sizes["num_pages"] = rng.randint(1, b * spec["max_pages_per_seq"] + 3)
+    return sizes or None
+
+
 def check(manifests):
     bad = 0
     seed = int.from_bytes(os.urandom(4), "little")
     print(f"check: seed {seed}")
+    rng = random.Random(seed)
     for i, m in enumerate(manifests):
-        ks = KernelSet(m)
-        grp = ks.kernel(ks.forward())
-        k = grp.spec
-        tol = 1e-2 if k["dtype"] == "bf16" else 2e-3
         gen = torch.Generator(device="cuda").manual_seed(seed + i)
         for d in range(3):
+            # A group with run-time sizes is bound to fresh ones every draw.
+            ks = KernelSet(m, sizes=run_time_sizes(m, rng))
+            grp = ks.kernel(ks.forward())
+            k = grp.spec
+            tol = 1e-2 if k["dtype"] == "bf16" else 2e-3
             t, lens = draw(k, gen, d)
             grp.launch(**t)
             torch.cuda.synchronize()
@@ -179,7 +200,7 @@ def check(manifests):
             ok = nans == 0 and e_o <= tol and e_l <= 1e-3 and inf_bad == 0 and \
                 (e_p is None or e_p <= tol)
             bad += not ok
-            print(f"{os.path.basename(m)[:-5]:58} draw {d} lens={lens[:6]}{'...' if len(lens) > 6 else ''} "
+            print(f"{os.path.basename(m)[:-5]:58} draw {d} B={k['batch']} P={k['num_pages']} lens={lens[:6]}{'...' if len(lens) > 6 else ''} "
                   f"out {e_o:.2e} lse {e_l:.1e} inf-mismatch {inf_bad} "
                   f"sdpa {('%.2e' % e_p) if e_p is not None else '-'} "
                   f"{'PASS' if ok else 'FAIL (nan=%d)' % nans}", flush=True)
