@@ -49,13 +49,49 @@ attnrt_status setResult(const attnrt::Expected<const attnrt::KernelSet *> &set,
   return 0;
 }
 
+/// Arguments from the one-call form's names, pointers and sizes.
+attnrt_status makeArguments(const char *caller, int count,
+                            const char *const *names,
+                            const uint64_t *device_pointers,
+                            const attnrt_sizes *sizes,
+                            attnrt::Arguments &args) {
+  if (count < 0 || (count && (!names || !device_pointers)))
+    return inputError(std::string(caller) + ": null argument");
+  for (int i = 0; i < count; ++i) {
+    if (!names[i])
+      return inputError(std::string(caller) + ": null name");
+    args.set(names[i], CUdeviceptr(device_pointers[i]));
+  }
+  if (!sizes)
+    return 0;
+  attnrt::RuntimeSizes s;
+  s.batch = sizes->batch;
+  s.queryLen = sizes->query_len;
+  s.keyLen = sizes->key_len;
+  s.splits = sizes->num_splits;
+  s.numPages = sizes->num_pages;
+  args.sizes(s);
+  if (sizes->offsets_count < 0 ||
+      (sizes->offsets_count && (!sizes->cu_seqlens_q || !sizes->cu_seqlens_k)))
+    return inputError(std::string(caller) + ": offsets_count " +
+                      std::to_string(sizes->offsets_count) +
+                      " without both offset arrays");
+  if (sizes->offsets_count)
+    args.sequenceOffsets(
+        std::vector<int32_t>(sizes->cu_seqlens_q,
+                             sizes->cu_seqlens_q + sizes->offsets_count),
+        std::vector<int32_t>(sizes->cu_seqlens_k,
+                             sizes->cu_seqlens_k + sizes->offsets_count));
+  return 0;
+}
+
 } // namespace
 
 extern "C" {
 
 const char *attnrt_last_error(void) { return lastError.c_str(); }
 
-int attnrt_api_version(void) { return 1; }
+int attnrt_api_version(void) { return 2; }
 
 attnrt_status attnrt_library_load(const char *manifest, int device,
                                   attnrt_library **out) {
@@ -203,17 +239,45 @@ attnrt_status attnrt_launch_pointers(const attnrt_kernel_set *set, int count,
                                      uint64_t seed, uint64_t offset,
                                      void *stream, uint64_t workspace,
                                      uint64_t workspace_bytes) {
-  if (!set || count < 0 || (count && (!names || !device_pointers)))
-    return inputError("attnrt_launch_pointers: null argument");
+  return attnrt_launch_pointers_sized(set, count, names, device_pointers,
+                                      nullptr, seed, offset, stream, workspace,
+                                      workspace_bytes);
+}
+
+attnrt_status attnrt_launch_pointers_sized(const attnrt_kernel_set *set,
+                                           int count, const char *const *names,
+                                           const uint64_t *device_pointers,
+                                           const attnrt_sizes *sizes,
+                                           uint64_t seed, uint64_t offset,
+                                           void *stream, uint64_t workspace,
+                                           uint64_t workspace_bytes) {
+  const char *caller =
+      sizes ? "attnrt_launch_pointers_sized" : "attnrt_launch_pointers";
+  if (!set)
+    return inputError(std::string(caller) + ": null argument");
   attnrt::Arguments args;
-  for (int i = 0; i < count; ++i) {
-    if (!names[i])
-      return inputError("attnrt_launch_pointers: null name");
-    args.set(names[i], CUdeviceptr(device_pointers[i]));
-  }
+  if (attnrt_status s =
+          makeArguments(caller, count, names, device_pointers, sizes, args))
+    return s;
   args.dropoutSeed(seed, offset);
   return record(cxx(set)->launch(args, static_cast<CUstream>(stream),
                                  CUdeviceptr(workspace), workspace_bytes));
+}
+
+attnrt_status attnrt_workspace_bytes_sized(const attnrt_kernel_set *set,
+                                           const attnrt_sizes *sizes,
+                                           uint64_t *bytes) {
+  if (!set || !bytes)
+    return inputError("attnrt_workspace_bytes_sized: null argument");
+  attnrt::Arguments args;
+  if (attnrt_status s = makeArguments("attnrt_workspace_bytes_sized", 0,
+                                      nullptr, nullptr, sizes, args))
+    return s;
+  auto n = cxx(set)->workspaceBytes(args);
+  if (!n.ok())
+    return record(n.status());
+  *bytes = *n;
+  return 0;
 }
 
 } // extern "C"

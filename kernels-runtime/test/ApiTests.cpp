@@ -3,7 +3,8 @@
 // What of attnrt/Runtime.h and attnrt/RuntimeC.h runs without a device,
 // against the toolkit's stub driver (ctest puts it on LD_LIBRARY_PATH):
 // the argument names (paged caches and merge inputs included), the sizes a
-// launch carries (num_pages, num_splits kept by the C setters), and
+// launch carries (num_pages, num_splits kept by the C setters), the
+// one-call sized C functions' argument checks, and
 // Library::load of paged and merge manifests reaching the driver (so
 // failing with "no CUDA driver/GPU", status 2, after the manifest passed).
 //
@@ -74,6 +75,27 @@ void testCSizes() {
         "Arguments::sizes carries num_pages and num_splits");
 }
 
+/// The one-call sized functions check their arguments before the set.
+void testCSized() {
+  check(attnrt_api_version() == 2, "API version 2 (attnrt_sizes)");
+  uint64_t bytes = 0;
+  check(attnrt_workspace_bytes_sized(nullptr, nullptr, &bytes) == 3 &&
+            std::string(attnrt_last_error()).find("null argument") !=
+                std::string::npos,
+        "attnrt_workspace_bytes_sized without a set");
+  attnrt_sizes sizes = {};
+  sizes.batch = 2;
+  sizes.offsets_count = 3; // without the arrays
+  check(attnrt_launch_pointers_sized(nullptr, 0, nullptr, nullptr, &sizes, 0, 0,
+                                     nullptr, 0, 0) == 3,
+        "attnrt_launch_pointers_sized without a set");
+  check(attnrt_launch_pointers(nullptr, 0, nullptr, nullptr, 0, 0, nullptr, 0,
+                               0) == 3 &&
+            std::string(attnrt_last_error()) ==
+                "attnrt_launch_pointers: null argument",
+        "attnrt_launch_pointers keeps its message");
+}
+
 /// Paged and merge manifests are offered: load validates them and reaches
 /// the driver (the stub's "no CUDA driver/GPU", status 2).
 void testLoad(const std::string &dir) {
@@ -98,6 +120,7 @@ int main(int argc, char **argv) {
   }
   testArgumentNames();
   testCSizes();
+  testCSized();
   testLoad(argv[1]);
   std::printf("attnrt-api-tests: %d checks, %d failed\n", checks, failures);
   return failures ? 1 : 0;

@@ -11,7 +11,7 @@ docs/python.md.
 
 from .problem import AttnoptError, Problem  # noqa: F401
 
-__all__ = ["AttnoptError", "Problem", "attention"]
+__all__ = ["AttnoptError", "Problem", "attention", "varlen_attention"]
 
 
 def __getattr__(name):
@@ -20,4 +20,7 @@ def __getattr__(name):
     if name == "attention":
         from .ops import attention
         return attention
+    if name == "varlen_attention":
+        from .varlen import varlen_attention
+        return varlen_attention
     raise AttributeError(f"module 'attnopt' has no attribute {name!r}")

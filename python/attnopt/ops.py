@@ -34,13 +34,37 @@ _MASK_DTYPES = {torch.bool: "i1", **_DTYPES}
 class _Kernels:
     def __init__(self, problem: Problem, device: int):
         entry = compiler.entry_for(problem)
+        self.problem = problem
         self.library = runtime.Library(str(entry / "train.json"), device)
         self.forward = self.library.forward()
         self.backward = self.library.backward(self.forward.name)
         # A split-KV forward group and a backward group share f32 scratch
-        # between their stages; a forward kernel alone needs none.
-        self.forward_workspace = self.forward.workspace_bytes({})
-        self.backward_workspace = self.backward.workspace_bytes({})
+        # between their stages; a forward kernel alone needs none. With
+        # run-time sizes the bytes depend on the sizes (and on the split
+        # count the forward group decides at launch).
+        self._workspaces: Dict[tuple, int] = {}
+        if not problem.runtime_sizes:
+            self._workspaces[(True, None)] = self.forward.workspace_bytes({})
+            self._workspaces[(False, None)] = self.backward.workspace_bytes({})
+
+    def sizes(self, q, k) -> Optional[runtime.Sizes]:
+        """The launch's run-time sizes (None for kernels without any)."""
+        if not self.problem.runtime_sizes:
+            return None
+        return runtime.make_sizes(batch=q.shape[0], query_len=q.shape[2],
+                                  key_len=k.shape[2])
+
+    def workspace(self, forward: bool, sizes) -> int:
+        kernel_set = self.forward if forward else self.backward
+        if sizes is not None and sizes.offsets_count:
+            # A packed batch's workspace follows its sequences' lengths.
+            return kernel_set.workspace_bytes({}, sizes)
+        key = (forward, None if sizes is None else
+               (sizes.batch, sizes.query_len, sizes.key_len))
+        n = self._workspaces.get(key)
+        if n is None:
+            n = self._workspaces[key] = kernel_set.workspace_bytes({}, sizes)
+        return n
 
 
 _loaded: Dict[Tuple[Problem, int], _Kernels] = {}
@@ -93,7 +117,7 @@ def _raw_stream(index: int) -> int:
 
 
 def _launch(kernel_set, tensors: Dict[str, torch.Tensor], device, seed: int,
-            offset: int, workspace_bytes: int = 0) -> None:
+            offset: int, workspace_bytes: int = 0, sizes=None) -> None:
     # The current stream of the tensors' device; the runtime makes the
     # device's primary context current for the launch if needed.
     stream = _raw_stream(device.index)
@@ -104,21 +128,57 @@ def _launch(kernel_set, tensors: Dict[str, torch.Tensor], device, seed: int,
     kernel_set.launch({n: t.data_ptr() for n, t in tensors.items()},
                       stream=stream,
                       workspace=workspace.data_ptr() if workspace is not None else 0,
-                      workspace_bytes=workspace_bytes, seed=seed, offset=offset)
+                      workspace_bytes=workspace_bytes, seed=seed, offset=offset,
+                      sizes=sizes)
+
+
+# Which sizes are run-time sizes (docs/python.md, "Sizes and recompiles").
+# A family is everything that specializes the kernels except the batch and
+# the two lengths; with dynamic=None, a family's first call compiles for its
+# sizes, and each size that later differs from that call's becomes a
+# run-time size of the family's kernels from then on (at most three
+# recompiles per family, as torch.compile's automatic dynamic shapes).
+_SIZE_NAMES = ("batch", "query_len", "key_len")
+_first_sizes: Dict[tuple, Tuple[int, int, int]] = {}
+_runtime_dims: Dict[tuple, frozenset] = {}
+
+
+def _choose_runtime_sizes(family: tuple, sizes: Tuple[int, int, int],
+                          dynamic: Optional[bool]) -> frozenset:
+    if dynamic is True:
+        return frozenset(_SIZE_NAMES)
+    if dynamic is False:
+        return frozenset()
+    with _loaded_lock:
+        first = _first_sizes.setdefault(family, sizes)
+        dims = _runtime_dims.get(family, frozenset())
+        changed = frozenset(n for n, a, b in zip(_SIZE_NAMES, first, sizes)
+                            if a != b)
+        if not changed <= dims:
+            dims = _runtime_dims[family] = dims | changed
+        return dims
 
 
 def _kernels_for(q, k, v, mask, scale, causal, window, softcap, dropout_p,
-                 deterministic) -> "_Kernels":
+                 deterministic, dynamic) -> "_Kernels":
     """The loaded kernels of a call, found by a tuple of the call's
     specializing values (a Problem is built only on a miss)."""
-    key = (q.shape, k.shape, v.shape, q.dtype, q.device.index,
-           None if mask is None else (mask.shape, mask.dtype), scale, causal,
-           None if window is None else tuple(window), softcap, dropout_p,
-           deterministic)
+    family = (q.shape[1], q.shape[3], k.shape[1], v.shape[3], q.dtype,
+              q.device.index,
+              None if mask is None else
+              (mask.dtype, mask.shape[1], tuple(m == 1 for m in mask.shape)),
+              scale, causal, None if window is None else tuple(window),
+              softcap, dropout_p, deterministic)
+    sizes = (q.shape[0], q.shape[2], k.shape[2])
+    dims = _choose_runtime_sizes(family, sizes, dynamic)
+    key = (family, tuple(None if n in dims else s
+                         for n, s in zip(_SIZE_NAMES, sizes)))
     found = _by_call.get(key)
     if found is None:
         problem = _problem(q, k, v, mask, scale, causal, window, softcap,
                            dropout_p, deterministic)
+        if dims:
+            problem = problem.with_runtime_sizes(dims)
         found = _by_call[key] = _kernels(problem, q.device.index)
     return found
 
@@ -133,11 +193,13 @@ def attention_forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                       mask: Optional[torch.Tensor], scale: float, causal: str,
                       window: Optional[List[int]], softcap: Optional[float],
                       dropout_p: float, seed: int, offset: int,
-                      deterministic: bool) -> Tuple[torch.Tensor, torch.Tensor]:
+                      deterministic: bool, dynamic: Optional[bool]
+                      ) -> Tuple[torch.Tensor, torch.Tensor]:
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
     mask = mask.contiguous() if mask is not None else None
     kernels = _kernels_for(q, k, v, mask, scale, causal, window, softcap,
-                           dropout_p, deterministic)
+                           dropout_p, deterministic, dynamic)
+    sizes = kernels.sizes(q, k)
     out = torch.empty(q.shape[:3] + (v.shape[3],), dtype=q.dtype,
                       device=q.device)
     lse = torch.empty(q.shape[:3], dtype=torch.float32, device=q.device)
@@ -145,13 +207,13 @@ def attention_forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
     if mask is not None:
         tensors["mask"] = mask
     _launch(kernels.forward, tensors, q.device, seed, offset,
-            kernels.forward_workspace)
+            kernels.workspace(True, sizes), sizes)
     return out, lse
 
 
 @attention_forward.register_fake
 def _(q, k, v, mask, scale, causal, window, softcap, dropout_p, seed, offset,
-      deterministic):
+      deterministic, dynamic):
     out = q.new_empty(q.shape[:3] + (v.shape[3],))
     lse = q.new_empty(q.shape[:3], dtype=torch.float32)
     return out, lse
@@ -163,14 +225,16 @@ def attention_backward(grad_output: torch.Tensor, q: torch.Tensor,
                        lse: torch.Tensor, mask: Optional[torch.Tensor],
                        scale: float, causal: str, window: Optional[List[int]],
                        softcap: Optional[float], dropout_p: float, seed: int,
-                       offset: int, deterministic: bool
+                       offset: int, deterministic: bool,
+                       dynamic: Optional[bool]
                        ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
     out, lse = out.contiguous(), lse.contiguous()
     grad_output = grad_output.to(q.dtype).contiguous()
     mask = mask.contiguous() if mask is not None else None
     kernels = _kernels_for(q, k, v, mask, scale, causal, window, softcap,
-                           dropout_p, deterministic)
+                           dropout_p, deterministic, dynamic)
+    sizes = kernels.sizes(q, k)
     dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
     tensors = {"query": q, "key": k, "value": v, "output": out, "lse": lse,
                "grad_output": grad_output, "grad_query": dq, "grad_key": dk,
@@ -178,23 +242,23 @@ def attention_backward(grad_output: torch.Tensor, q: torch.Tensor,
     if mask is not None:
         tensors["mask"] = mask
     _launch(kernels.backward, tensors, q.device, seed, offset,
-            kernels.backward_workspace)
+            kernels.workspace(False, sizes), sizes)
     return dq, dk, dv
 
 
 @attention_backward.register_fake
 def _(grad_output, q, k, v, out, lse, mask, scale, causal, window, softcap,
-      dropout_p, seed, offset, deterministic):
+      dropout_p, seed, offset, deterministic, dynamic):
     return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
 
 
 def _setup_context(ctx, inputs, output):
     (q, k, v, mask, scale, causal, window, softcap, dropout_p, seed, offset,
-     deterministic) = inputs
+     deterministic, dynamic) = inputs
     out, lse = output
     ctx.save_for_backward(q, k, v, out, lse, mask)
     ctx.params = (scale, causal, window, softcap, dropout_p, seed, offset,
-                  deterministic)
+                  deterministic, dynamic)
 
 
 def _backward(ctx, grad_out, grad_lse):
@@ -202,7 +266,7 @@ def _backward(ctx, grad_out, grad_lse):
     dq, dk, dv = attention_backward(grad_out, q, k, v, out, lse, mask,
                                     *ctx.params)
     # lse is an auxiliary output: its gradient is not propagated (documented).
-    return dq, dk, dv, None, None, None, None, None, None, None, None, None
+    return (dq, dk, dv) + (None,) * 10
 
 
 attention_forward.register_autograd(_backward, setup_context=_setup_context)
@@ -295,7 +359,7 @@ def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
               mask: Optional[torch.Tensor] = None, dropout_p: float = 0.0,
               dropout_seed: Optional[Tuple[int, int]] = None,
               enable_gqa: bool = False, deterministic: bool = False,
-              return_lse: bool = False):
+              return_lse: bool = False, dynamic: Optional[bool] = None):
     """Attention of query [B, Hq, Lq, D] over key [B, Hkv, Lk, D] and value
     [B, Hkv, Lk, Dv] with the generated kernels (docs/python.md).
 
@@ -309,7 +373,16 @@ def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
     torch.compile: pass it to avoid that). enable_gqa: Hkv may divide Hq.
     deterministic: a backward without atomics. return_lse: also return the
     log-sum-exp [B, Hq, Lq] (float32, natural log of the scaled scores).
+    dynamic: which of B, Lq, Lk the kernels take at run time. None (the
+    default): a problem's first call compiles for its sizes, and each size
+    that a later call changes becomes a run-time size (one recompile per
+    size, then none). True: all three from the first call. False: one
+    compile per shape (docs/python.md, "Sizes and recompiles").
     """
+    if dynamic is not None and not isinstance(dynamic, bool):
+        raise AttnoptError(
+            f"attnopt.attention: dynamic = {dynamic!r}; expected None, True "
+            "or False")
     _check_inputs(query, key, value, enable_gqa)
     if isinstance(causal, bool):
         causal = "top_left" if causal else "none"
@@ -329,5 +402,5 @@ def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
                                  str(causal), window,
                                  None if softcap is None else float(softcap),
                                  float(dropout_p), int(seed), int(offset),
-                                 bool(deterministic))
+                                 bool(deterministic), dynamic)
     return (out, lse) if return_lse else out

@@ -2,7 +2,9 @@
 
 Plain Python (no torch): a `Problem` names everything that specialises the
 generated kernels (dtype, sizes, GQA, mask shape and type, causal mode,
-window, softcap, scale, dropout, determinism, chip). `train_ir` writes the
+window, softcap, scale, dropout, determinism, chip). The batch and the two
+lengths may be None: run-time sizes (`?` in the IR; the kernels take them
+at launch, docs/kernel-manifest.md "Run-time sizes"). `train_ir` writes the
 MLIR function that `attn-compile` turns into a forward kernel (saving the
 log-sum-exp) and the backward group that consumes it; `cache_key` hashes the
 problem together with the compiler's identity.
@@ -31,16 +33,18 @@ class Problem:
     """One attention problem in the attn dialect's terms (docs/semantics.md).
 
     query [B, Hq, Lq, D], key [B, Hkv, Lk, D], value [B, Hkv, Lk, Dv];
-    mask_shape is the rank-4 shape of the mask as passed (each dimension
-    either the full size or 1), or None.
+    batch, query_len and key_len are None where they are run-time sizes
+    (RUNTIME_SIZES). mask_shape is the rank-4 shape of the mask as passed
+    (each dimension either the full size or 1; None where the full size is
+    a run-time size), or None.
     """
 
     dtype: str
-    batch: int
+    batch: Optional[int]
     query_heads: int
     kv_heads: int
-    query_len: int
-    key_len: int
+    query_len: Optional[int]
+    key_len: Optional[int]
     head_dim: int
     value_dim: int
     scale: float
@@ -52,6 +56,11 @@ class Problem:
     dropout_p: float = 0.0
     deterministic: bool = False
     chip: str = "sm_90a"
+    #: A packed variable-length batch (docs/semantics.md §14): the tokens of
+    #: all sequences concatenated, query [Tq, Hq, D], key [Tk, Hkv, D],
+    #: value [Tk, Hkv, Dv], with cu_seqlens_q/k offsets; batch and lengths
+    #: are run-time (None), no mask.
+    packed: bool = False
 
     def __post_init__(self):
         # One spelling per problem: a window unbounded on both sides is no
@@ -70,8 +79,12 @@ class Problem:
         for name in ("batch", "query_heads", "kv_heads", "query_len",
                      "key_len", "head_dim", "value_dim"):
             v = getattr(self, name)
-            if not isinstance(v, int) or v < 1:
-                raise AttnoptError(f"{name} = {v!r}: expected an integer >= 1")
+            if v is None and name in RUNTIME_SIZES:
+                continue
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                expected = ("an integer >= 1, or None (a run-time size)"
+                            if name in RUNTIME_SIZES else "an integer >= 1")
+                raise AttnoptError(f"{name} = {v!r}: expected {expected}")
         if self.query_heads % self.kv_heads:
             raise AttnoptError(
                 f"{self.query_heads} query heads do not share "
@@ -97,10 +110,24 @@ class Problem:
                     f"mask dtype {self.mask_dtype!r}: expected one of {MASK_DTYPES}")
             full = self.score_shape
             if len(self.mask_shape) != 4 or any(
-                    m not in (1, f) for m, f in zip(self.mask_shape, full)):
+                    m not in (1, f) or (m is None and f is not None)
+                    for m, f in zip(self.mask_shape, full)):
                 raise AttnoptError(
                     f"mask shape {list(self.mask_shape)} does not broadcast to "
                     f"the scores {list(full)} (each dimension 1 or the full size)")
+        if self.packed:
+            given = [n for n in RUNTIME_SIZES if getattr(self, n) is not None]
+            if given:
+                raise AttnoptError(
+                    f"a packed batch takes {', '.join(given)} at run time "
+                    "(from its offsets): expected None")
+            if self.mask_dtype is not None:
+                raise AttnoptError("a packed batch has no mask operand "
+                                   "(docs/semantics.md §14)")
+            if self.dtype == "f32":
+                raise AttnoptError(
+                    "a packed batch has tensor-core kernels only: expected "
+                    "f16 or bf16, got f32")
         if not 0.0 <= self.dropout_p < 1.0:
             raise AttnoptError(f"dropout_p = {self.dropout_p}: expected [0, 1)")
         if self.chip not in CHIPS:
@@ -108,11 +135,36 @@ class Problem:
 
     # -- shapes -------------------------------------------------------------
     @property
-    def score_shape(self) -> Tuple[int, int, int, int]:
+    def score_shape(self) -> Tuple[Optional[int], int, Optional[int],
+                                   Optional[int]]:
         return (self.batch, self.query_heads, self.query_len, self.key_len)
+
+    @property
+    def runtime_sizes(self) -> Tuple[str, ...]:
+        """The names of the sizes the kernels take at launch."""
+        return tuple(n for n in RUNTIME_SIZES if getattr(self, n) is None)
+
+    def with_runtime_sizes(self, names) -> "Problem":
+        """This problem with the sizes `names` (of RUNTIME_SIZES) made
+        run-time sizes, in the problem and in the mask's full dimensions
+        (a broadcast mask dimension stays 1)."""
+        names = set(names)
+        unknown = names - set(RUNTIME_SIZES)
+        if unknown:
+            raise AttnoptError(f"{sorted(unknown)}: only {RUNTIME_SIZES} can "
+                               "be run-time sizes")
+        changes = {n: None for n in names}
+        if self.mask_shape is not None:
+            full = self.score_shape
+            changes["mask_shape"] = tuple(
+                None if _SCORE_DIM.get(dim) in names and m != 1 else m
+                for dim, (m, f) in enumerate(zip(self.mask_shape, full)))
+        return dataclasses.replace(self, **changes)
 
     def shapes(self) -> dict:
         """Tensor name -> shape, as the kernels' parameters have them."""
+        if self.packed:
+            return self._packed_shapes()
         b, hq, hk = self.batch, self.query_heads, self.kv_heads
         lq, lk, d, dv = self.query_len, self.key_len, self.head_dim, self.value_dim
         s = {
@@ -126,11 +178,25 @@ class Problem:
             s["mask"] = tuple(self.mask_shape)
         return s
 
+    def _packed_shapes(self) -> dict:
+        hq, hk = self.query_heads, self.kv_heads
+        d, dv = self.head_dim, self.value_dim
+        return {
+            "query": (None, hq, d), "key": (None, hk, d),
+            "value": (None, hk, dv), "output": (None, hq, dv),
+            "lse": (hq, None), "grad_output": (None, hq, dv),
+            "grad_query": (None, hq, d), "grad_key": (None, hk, d),
+            "grad_value": (None, hk, dv),
+            "cu_seqlens_q": (None,), "cu_seqlens_k": (None,),
+        }
+
     # -- IR -----------------------------------------------------------------
     def _type(self, name: str) -> str:
         shape = self.shapes()[name]
-        elem = {"lse": "f32", "mask": self.mask_dtype}.get(name, self.dtype)
-        return "tensor<" + "x".join(str(d) for d in shape) + "x" + elem + ">"
+        elem = {"lse": "f32", "mask": self.mask_dtype, "cu_seqlens_q": "i32",
+                "cu_seqlens_k": "i32"}.get(name, self.dtype)
+        return ("tensor<" + "x".join("?" if d is None else str(d) for d in shape)
+                + "x" + elem + ">")
 
     def _attributes(self, grad: bool) -> str:
         attrs = [f"scale = {_f32(self.scale)} : f32"]
@@ -154,6 +220,12 @@ class Problem:
         args = [f"%q: {t('query')}", f"%k: {t('key')}", f"%v: {t('value')}",
                 f"%do: {t('grad_output')}"]
         extra = ""
+        op = "attn.attention"
+        if self.packed:
+            op = "attn.varlen_attention"
+            args += [f"%cq: {t('cu_seqlens_q')}", f"%ck: {t('cu_seqlens_k')}"]
+            extra += (f" seqlens(%cq, %ck : {t('cu_seqlens_q')}, "
+                      f"{t('cu_seqlens_k')})")
         if self.mask_shape is not None:
             args.append(f"%mask: {t('mask')}")
             extra += f" mask(%mask : {t('mask')})"
@@ -161,18 +233,24 @@ class Problem:
             args += ["%seed: i64", "%offset: i64"]
             extra += " rng(%seed, %offset)"
         ins = f"ins(%q, %k, %v : {t('query')}, {t('key')}, {t('value')})"
+        # The packed gradient takes its offsets before forward(...), the
+        # mask and rng after grad_output(...), as the ops' formats say.
+        seqlens, after = "", extra
+        if self.packed:
+            seqlens = extra[:extra.index(")") + 1]
+            after = extra[len(seqlens):]
         results = [t("output"), t("lse"), t("grad_query"), t("grad_key"),
                    t("grad_value")]
         return (
             "// Generated by attnopt (python/attnopt/problem.py).\n"
             f"func.func @train({', '.join(args)})\n"
             f"    -> ({', '.join(results)}) {{\n"
-            f"  %o, %lse = attn.attention {ins}{extra}\n"
+            f"  %o, %lse = {op} {ins}{extra}\n"
             f"      {self._attributes(False)}\n"
             f"      -> {t('output')}, {t('lse')}\n"
-            f"  %dq, %dk, %dv = attn.attention_grad {ins}\n"
+            f"  %dq, %dk, %dv = {op}_grad {ins}{seqlens}\n"
             f"      forward(%o, %lse : {t('output')}, {t('lse')})\n"
-            f"      grad_output(%do : {t('grad_output')}){extra}\n"
+            f"      grad_output(%do : {t('grad_output')}){after}\n"
             f"      {self._attributes(True)}\n"
             f"      -> {t('grad_query')}, {t('grad_key')}, {t('grad_value')}\n"
             f"  return %o, %lse, %dq, %dk, %dv : {', '.join(results)}\n"
@@ -197,6 +275,11 @@ class Problem:
 
 #: Bumped whenever train_ir changes what it writes for the same problem.
 KEY_FORMAT = 1
+
+#: The sizes that may be run-time sizes (None in a Problem).
+RUNTIME_SIZES = ("batch", "query_len", "key_len")
+#: The score dimension of each mask dimension that can be a run-time size.
+_SCORE_DIM = {0: "batch", 2: "query_len", 3: "key_len"}
 
 
 def _f32(x: float) -> str:

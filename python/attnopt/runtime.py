@@ -22,7 +22,7 @@ from typing import Dict, Optional, Sequence
 from .problem import AttnoptError
 
 _LIB_NAME = "libattnopt_runtime.so"
-_API_VERSION = 1
+_API_VERSION = 2  # the oldest library API this package works with
 _REPO = Path(__file__).resolve().parents[2]
 
 _lock = threading.Lock()
@@ -65,11 +65,42 @@ def library() -> ctypes.CDLL:
                     "not found (set ATTNOPT_RUNTIME_LIB, or build kernels-runtime); "
                     "looked at: " + ", ".join(tried))
             version = _lib.attnrt_api_version()
-            if version != _API_VERSION:
+            if version < _API_VERSION:
                 raise AttnoptError(
                     f"attnopt: the runtime library has API version {version}, "
-                    f"this package needs {_API_VERSION}")
+                    f"this package needs {_API_VERSION} or later (rebuild "
+                    "kernels-runtime)")
         return _lib
+
+
+class Sizes(ctypes.Structure):
+    """attnrt_sizes: a launch's run-time sizes (0 where not given) and the
+    host copy of a packed batch's offsets."""
+    _fields_ = [("batch", ctypes.c_int64), ("query_len", ctypes.c_int64),
+                ("key_len", ctypes.c_int64), ("num_splits", ctypes.c_int64),
+                ("num_pages", ctypes.c_int64),
+                ("cu_seqlens_q", ctypes.POINTER(ctypes.c_int32)),
+                ("cu_seqlens_k", ctypes.POINTER(ctypes.c_int32)),
+                ("offsets_count", ctypes.c_int64)]
+
+
+def make_sizes(batch: int = 0, query_len: int = 0, key_len: int = 0,
+               num_splits: int = 0, num_pages: int = 0,
+               cu_seqlens_q: Optional[Sequence[int]] = None,
+               cu_seqlens_k: Optional[Sequence[int]] = None) -> Sizes:
+    """A Sizes (the offsets copied into arrays the structure keeps)."""
+    s = Sizes(batch, query_len, key_len, num_splits, num_pages)
+    if cu_seqlens_q is not None or cu_seqlens_k is not None:
+        if cu_seqlens_q is None or cu_seqlens_k is None or \
+                len(cu_seqlens_q) != len(cu_seqlens_k):
+            raise AttnoptError("attnopt: cu_seqlens_q and cu_seqlens_k go "
+                               "together, with the same length")
+        n = len(cu_seqlens_q)
+        s._offsets = ((ctypes.c_int32 * n)(*cu_seqlens_q),
+                      (ctypes.c_int32 * n)(*cu_seqlens_k))
+        s.cu_seqlens_q, s.cu_seqlens_k = s._offsets
+        s.offsets_count = n
+    return s
 
 
 def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
@@ -98,6 +129,12 @@ def _declare(lib: ctypes.CDLL) -> ctypes.CDLL:
         "attnrt_launch_pointers": (
             c.c_int, [p, c.c_int, c.POINTER(c.c_char_p), c.POINTER(c.c_uint64),
                       c.c_uint64, c.c_uint64, p, c.c_uint64, c.c_uint64]),
+        "attnrt_workspace_bytes_sized": (
+            c.c_int, [p, c.POINTER(Sizes), c.POINTER(c.c_uint64)]),
+        "attnrt_launch_pointers_sized": (
+            c.c_int, [p, c.c_int, c.POINTER(c.c_char_p), c.POINTER(c.c_uint64),
+                      c.POINTER(Sizes), c.c_uint64, c.c_uint64, p, c.c_uint64,
+                      c.c_uint64]),
     }
     for name, (res, args) in sigs.items():
         fn = getattr(lib, name)
@@ -147,8 +184,16 @@ class KernelSet:
             raise
         return args
 
-    def workspace_bytes(self, tensors: Dict[str, int]) -> int:
+    def workspace_bytes(self, tensors: Dict[str, int],
+                        sizes: Optional[Sizes] = None) -> int:
+        """The workspace the set needs (for `sizes` where it has run-time
+        sizes or a packed batch)."""
         lib = library()
+        if sizes is not None:
+            n = ctypes.c_uint64()
+            _check(lib.attnrt_workspace_bytes_sized(
+                self._handle, ctypes.byref(sizes), ctypes.byref(n)))
+            return n.value
         args = self._arguments(tensors, 0, 0)
         try:
             n = ctypes.c_uint64()
@@ -159,14 +204,21 @@ class KernelSet:
 
     def launch(self, tensors: Dict[str, int], stream: int = 0,
                workspace: int = 0, workspace_bytes: int = 0,
-               seed: int = 0, offset: int = 0) -> None:
+               seed: int = 0, offset: int = 0,
+               sizes: Optional[Sizes] = None) -> None:
         """Launches the set on `stream` (a CUstream as an integer) with
-        device pointers by parameter name: one foreign call."""
+        device pointers by parameter name, and `sizes` where the set takes
+        run-time sizes or a packed batch's offsets: one foreign call."""
         names = _names_array(tuple(tensors))
         ptrs = (ctypes.c_uint64 * len(names))(*tensors.values())
-        _check(library().attnrt_launch_pointers(
-            self._handle, len(names), names, ptrs, seed, offset,
-            stream or None, workspace, workspace_bytes))
+        if sizes is None:
+            _check(library().attnrt_launch_pointers(
+                self._handle, len(names), names, ptrs, seed, offset,
+                stream or None, workspace, workspace_bytes))
+            return
+        _check(library().attnrt_launch_pointers_sized(
+            self._handle, len(names), names, ptrs, ctypes.byref(sizes), seed,
+            offset, stream or None, workspace, workspace_bytes))
 
 
 class Library:

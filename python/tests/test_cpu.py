@@ -77,6 +77,39 @@ class ProblemChecks(unittest.TestCase):
         self.assertEqual(problem(window=(-1, -1)), problem())
         self.assertEqual(problem(window=[3, 0]).window, (3, 0))
 
+    def test_runtime_sizes(self):
+        p = problem(mask_dtype="i1", mask_shape=(2, 1, 1, 72))
+        d = p.with_runtime_sizes(["batch", "key_len"])
+        self.assertEqual(d.runtime_sizes, ("batch", "key_len"))
+        self.assertEqual((d.batch, d.query_len, d.key_len), (None, 100, None))
+        # Full mask dimensions follow their sizes; broadcast ones stay 1.
+        self.assertEqual(d.mask_shape, (None, 1, 1, None))
+        self.assertEqual(d.shapes()["lse"], (None, 8, 100))
+        self.assertIn("tensor<?x8x100x64xbf16>", d.train_ir())
+        self.assertIn("tensor<?x1x1x?xi1>", d.train_ir())
+        self.assertEqual(p.with_runtime_sizes([]), p)
+        with self.assertRaisesRegex(AttnoptError, "only .* can be run-time"):
+            p.with_runtime_sizes(["head_dim"])
+        self.expect_error(r"head_dim = None: expected an integer >= 1$",
+                          head_dim=None)
+        self.expect_error("does not broadcast", batch=None,
+                          mask_dtype="i1", mask_shape=(None, 1, 100, None))
+        self.expect_error(r"batch = True", batch=True)
+
+    def test_packed(self):
+        p = problem(batch=None, query_len=None, key_len=None, packed=True)
+        s = p.shapes()
+        self.assertEqual(s["query"], (None, 8, 64))
+        self.assertEqual(s["lse"], (8, None))
+        self.assertEqual(s["cu_seqlens_q"], (None,))
+        self.expect_error("a packed batch takes batch, query_len at run time",
+                          key_len=None, packed=True)
+        self.expect_error("no mask operand", batch=None, query_len=None,
+                          key_len=None, packed=True, mask_dtype="i1",
+                          mask_shape=(1, 1, None, None))
+        self.expect_error("tensor-core kernels only", dtype="f32", batch=None,
+                          query_len=None, key_len=None, packed=True)
+
     def test_shapes(self):
         s = problem(head_dim=128, value_dim=64).shapes()
         self.assertEqual(s["query"], (2, 8, 100, 128))
@@ -103,6 +136,27 @@ class GeneratedIR(unittest.TestCase):
                 self.assertEqual("rng(%seed, %offset)" in ir, p.dropout_p > 0)
                 self.assertEqual("deterministic" in ir, p.deterministic)
 
+    def test_runtime_and_packed_variants_verify(self):
+        opt = env_path("ATTNOPT_ATTENTION_OPT")
+        packed = dict(batch=None, query_len=None, key_len=None, packed=True)
+        cases = [problem(**v).with_runtime_sizes(["batch", "query_len",
+                                                   "key_len"])
+                 for v in VARIANTS]
+        cases.append(problem(query_len=1).with_runtime_sizes(["key_len"]))
+        cases += [problem(**packed),
+                  problem(**packed, causal="bottom_right", window=(8, 0),
+                          softcap=20.0, dropout_p=0.1, deterministic=True)]
+        for p in cases:
+            with self.subTest(problem=p):
+                ir = p.train_ir()
+                run = subprocess.run([str(opt), "-"], input=ir,
+                                     capture_output=True, text=True)
+                self.assertEqual(run.returncode, 0, run.stderr)
+                op = "attn.varlen_attention" if p.packed else "attn.attention"
+                self.assertIn(f"{op} ins", ir)
+                self.assertIn(f"{op}_grad ins", ir)
+                self.assertEqual("seqlens(%cq, %ck" in ir, p.packed)
+
     def test_scale_is_exact_f32(self):
         ir = problem(scale=1 / 3).train_ir()
         self.assertIn("scale = 3.333333433e-01 : f32", ir)
@@ -124,7 +178,12 @@ class CacheKeys(unittest.TestCase):
         keys.add(problem(mask_dtype="i1", mask_shape=(1, 1, 100, 72)).cache_key("c"))
         keys.add(problem(mask_dtype="f32", mask_shape=(1, 1, 100, 72)).cache_key("c"))
         keys.add(problem(mask_dtype="i1", mask_shape=(2, 1, 100, 72)).cache_key("c"))
-        self.assertEqual(len(keys), len(changes) + 4)
+        # A run-time size is its own key, not any static size's.
+        for field in ("batch", "query_len", "key_len"):
+            keys.add(base.with_runtime_sizes([field]).cache_key("c"))
+        keys.add(problem(batch=None, query_len=None, key_len=None,
+                         packed=True).cache_key("c"))
+        self.assertEqual(len(keys), len(changes) + 4 + 4)
 
 
 class Compile(unittest.TestCase):
@@ -167,6 +226,35 @@ class Compile(unittest.TestCase):
         # A copy of the cache is usable without the compiler.
         with mock.patch.object(compiler, "find_compiler", return_value=None):
             self.assertEqual(compiler.entry_for(p), entry)
+
+    def test_runtime_sizes_and_packed_manifests(self):
+        """Run-time sizes are null in the manifest's shapes and i32 size
+        parameters; a packed problem takes its offsets."""
+        dyn = problem(query_len=1, mask_dtype="i1", mask_shape=(2, 1, 1, 72)
+                      ).with_runtime_sizes(["batch", "key_len"])
+        manifest = json.loads(
+            (compiler.entry_for(dyn, self.compiler) / "train.json").read_text())
+        for k in manifest["kernels"]:
+            shapes = {p["name"]: p.get("shape") for p in k["params"]}
+            self.assertEqual(shapes["query"], [None, 8, 1, 64], k["name"])
+            if "mask" in shapes:
+                self.assertEqual(shapes["mask"], [None, 1, 1, None])
+            self.assertIn("batch", shapes, k["name"])
+            self.assertNotIn("query_len", shapes, k["name"])
+        # Decoding with a run-time key length: the split-KV group, its
+        # split count decided at launch.
+        stages = [k.get("stage") for k in manifest["kernels"]
+                  if k["op"] == "attention"]
+        self.assertEqual(stages, ["split_kv", "combine"])
+        packed = problem(batch=None, query_len=None, key_len=None, packed=True,
+                         causal="bottom_right")
+        manifest = json.loads(
+            (compiler.entry_for(packed, self.compiler) / "train.json").read_text())
+        ops = {k["op"] for k in manifest["kernels"]}
+        self.assertEqual(ops, {"varlen_attention", "varlen_attention_grad"})
+        for k in manifest["kernels"]:
+            names = [p["name"] for p in k["params"]]
+            self.assertIn("cu_seqlens_q", names, k["name"])
 
     def test_missing_compiler_names_the_cache(self):
         with mock.patch.object(compiler, "find_compiler", return_value=None):
@@ -238,6 +326,19 @@ class RuntimeLibrary(unittest.TestCase):
                 runtime.Library(f.name)
         self.assertEqual(cm.exception.code, 3)
         self.assertIn(f.name, str(cm.exception))
+
+    def test_sized_entry_points(self):
+        lib = runtime.library()
+        self.assertGreaterEqual(lib.attnrt_api_version(), 2)
+        n = runtime.ctypes.c_uint64()
+        sizes = runtime.make_sizes(batch=2, cu_seqlens_q=[0, 3],
+                                   cu_seqlens_k=[0, 5])
+        self.assertEqual(sizes.offsets_count, 2)
+        self.assertEqual(lib.attnrt_workspace_bytes_sized(
+            None, runtime.ctypes.byref(sizes), runtime.ctypes.byref(n)), 3)
+        self.assertIn(b"null argument", lib.attnrt_last_error())
+        with self.assertRaisesRegex(AttnoptError, "go together"):
+            runtime.make_sizes(cu_seqlens_q=[0, 1])
 
     def test_unknown_parameter_name(self):
         lib = runtime.library()

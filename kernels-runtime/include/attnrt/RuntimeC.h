@@ -32,7 +32,8 @@ typedef struct attnrt_arguments attnrt_arguments;
 
 /* The message of the last call on this thread that failed ("" if none). */
 ATTNRT_C_API const char *attnrt_last_error(void);
-/* The version of the API, e.g. 1; bumped on incompatible changes. */
+/* The version of the API: 1, and 2 since attnrt_sizes and the *_sized
+   functions were added (a version-2 library serves version-1 callers). */
 ATTNRT_C_API int attnrt_api_version(void);
 
 /* Loads a manifest (and its PTX) on `device`; *out is null on failure. */
@@ -100,6 +101,29 @@ ATTNRT_C_API attnrt_status attnrt_launch_pointers(
     const attnrt_kernel_set *set, int count, const char *const *names,
     const uint64_t *device_pointers, uint64_t seed, uint64_t offset,
     void *stream, uint64_t workspace, uint64_t workspace_bytes);
+
+/* Everything of a launch besides its tensors and dropout stream, for the
+   one-call functions below: the run-time sizes (attnrt::RuntimeSizes; 0
+   where not given: a size the kernels have static needs none, a given one
+   is checked against it) and the host copy of a packed batch's offsets
+   (`offsets_count` = B + 1 each; null/0 for the other sets). */
+typedef struct attnrt_sizes {
+  int64_t batch, query_len, key_len;
+  int64_t num_splits; /* 0: the split rule */
+  int64_t num_pages;
+  const int32_t *cu_seqlens_q, *cu_seqlens_k;
+  int64_t offsets_count;
+} attnrt_sizes;
+
+/* attnrt_workspace_bytes for the sizes in `sizes` (null: none given). */
+ATTNRT_C_API attnrt_status attnrt_workspace_bytes_sized(
+    const attnrt_kernel_set *set, const attnrt_sizes *sizes, uint64_t *bytes);
+/* attnrt_launch_pointers with run-time sizes and offsets (null: none). */
+ATTNRT_C_API attnrt_status attnrt_launch_pointers_sized(
+    const attnrt_kernel_set *set, int count, const char *const *names,
+    const uint64_t *device_pointers, const attnrt_sizes *sizes, uint64_t seed,
+    uint64_t offset, void *stream, uint64_t workspace,
+    uint64_t workspace_bytes);
 
 #ifdef __cplusplus
 }
