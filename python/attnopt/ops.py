@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 import threading
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import torch
 
@@ -144,11 +144,11 @@ _runtime_dims: Dict[tuple, frozenset] = {}
 
 
 def _choose_runtime_sizes(family: tuple, sizes: Tuple[int, int, int],
-                          dynamic: Optional[bool]) -> frozenset:
-    if dynamic is True:
-        return frozenset(_SIZE_NAMES)
-    if dynamic is False:
-        return frozenset()
+                          dynamic: str) -> frozenset:
+    """`dynamic` as the operators carry it: "auto", or the run-time sizes'
+    names joined by commas ("" none)."""
+    if dynamic != "auto":
+        return frozenset(n for n in dynamic.split(",") if n)
     with _loaded_lock:
         first = _first_sizes.setdefault(family, sizes)
         dims = _runtime_dims.get(family, frozenset())
@@ -188,13 +188,24 @@ _by_call: Dict[tuple, "_Kernels"] = {}
 
 # -- the operators -------------------------------------------------------------
 
+def _nothing_to_compute(q, k) -> bool:
+    """No query rows (B, Hq or Lq is 0) or no keys (Lk is 0): the result is
+    known without kernels, which take no zero-size tensors."""
+    return q.shape[0] == 0 or q.shape[1] == 0 or q.shape[2] == 0 or \
+        k.shape[2] == 0
+
+
 @torch.library.custom_op("attnopt::attention_forward", mutates_args=())
 def attention_forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                       mask: Optional[torch.Tensor], scale: float, causal: str,
                       window: Optional[List[int]], softcap: Optional[float],
                       dropout_p: float, seed: int, offset: int,
-                      deterministic: bool, dynamic: Optional[bool]
+                      deterministic: bool, dynamic: str
                       ) -> Tuple[torch.Tensor, torch.Tensor]:
+    if _nothing_to_compute(q, k):
+        # No query rows, or no keys: output 0 and lse -inf (§6), no launch.
+        return (q.new_zeros(q.shape[:3] + (v.shape[3],)),
+                q.new_full(q.shape[:3], float("-inf"), dtype=torch.float32))
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
     mask = mask.contiguous() if mask is not None else None
     kernels = _kernels_for(q, k, v, mask, scale, causal, window, softcap,
@@ -226,8 +237,10 @@ def attention_backward(grad_output: torch.Tensor, q: torch.Tensor,
                        scale: float, causal: str, window: Optional[List[int]],
                        softcap: Optional[float], dropout_p: float, seed: int,
                        offset: int, deterministic: bool,
-                       dynamic: Optional[bool]
+                       dynamic: str
                        ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    if _nothing_to_compute(q, k):
+        return torch.zeros_like(q), torch.zeros_like(k), torch.zeros_like(v)
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
     out, lse = out.contiguous(), lse.contiguous()
     grad_output = grad_output.to(q.dtype).contiguous()
@@ -359,7 +372,8 @@ def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
               mask: Optional[torch.Tensor] = None, dropout_p: float = 0.0,
               dropout_seed: Optional[Tuple[int, int]] = None,
               enable_gqa: bool = False, deterministic: bool = False,
-              return_lse: bool = False, dynamic: Optional[bool] = None):
+              return_lse: bool = False,
+              dynamic: Union[None, bool, Sequence[str]] = None):
     """Attention of query [B, Hq, Lq, D] over key [B, Hkv, Lk, D] and value
     [B, Hkv, Lk, Dv] with the generated kernels (docs/python.md).
 
@@ -377,12 +391,11 @@ def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
     default): a problem's first call compiles for its sizes, and each size
     that a later call changes becomes a run-time size (one recompile per
     size, then none). True: all three from the first call. False: one
-    compile per shape (docs/python.md, "Sizes and recompiles").
+    compile per shape. Names, e.g. ("batch", "key_len"): those sizes
+    (decoding keeps Lq static: its split-KV kernels need it).
+    docs/python.md, "Sizes and recompiles".
     """
-    if dynamic is not None and not isinstance(dynamic, bool):
-        raise AttnoptError(
-            f"attnopt.attention: dynamic = {dynamic!r}; expected None, True "
-            "or False")
+    dynamic = _dynamic_spelling(dynamic)
     _check_inputs(query, key, value, enable_gqa)
     if isinstance(causal, bool):
         causal = "top_left" if causal else "none"
@@ -404,3 +417,21 @@ def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
                                  float(dropout_p), int(seed), int(offset),
                                  bool(deterministic), dynamic)
     return (out, lse) if return_lse else out
+
+
+def _dynamic_spelling(dynamic) -> str:
+    """`dynamic` of attnopt.attention as the operators carry it."""
+    if dynamic is None:
+        return "auto"
+    if dynamic is True or dynamic is False:
+        return ",".join(_SIZE_NAMES) if dynamic else ""
+    names = [dynamic] if isinstance(dynamic, str) else dynamic
+    try:
+        names = set(names)
+    except TypeError:
+        names = None
+    if names is None or not names <= set(_SIZE_NAMES):
+        raise AttnoptError(
+            f"attnopt.attention: dynamic = {dynamic!r}; expected None, True, "
+            f"False or names among {_SIZE_NAMES}")
+    return ",".join(n for n in _SIZE_NAMES if n in names)

@@ -2,7 +2,11 @@
 
     python3 -m attnopt.precompile cases.json [--cache DIR] [--jobs N]
 
-cases.json is a JSON list of Problem fields (attnopt.problem.Problem). Used
+cases.json is a JSON list of Problem fields (attnopt.problem.Problem; null
+for a run-time size). A case may also list, under "compile_runtime_sizes",
+sets of sizes (of batch, query_len, key_len) to compile as run-time sizes
+too: e.g. [["key_len"]] adds the kernels that attnopt.attention switches to
+when a later call changes the key length (dynamic=None). Used
 to fill a cache on a machine with attn-compile and copy it to one without
 (a GPU machine that has no LLVM): there, attnopt finds the entries through
 the cache's `compiler-id` file, which names the compiler that wrote them.
@@ -29,7 +33,10 @@ def problems_from(path: str):
         for k in ("window", "mask_shape"):
             if fields.get(k) is not None:
                 fields[k] = tuple(fields[k])
-        out.append(Problem(**fields))
+        problem = Problem(**fields)
+        out.append(problem)
+        for names in c.get("compile_runtime_sizes", []):
+            out.append(problem.with_runtime_sizes(names))
     return out
 
 

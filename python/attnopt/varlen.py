@@ -70,6 +70,19 @@ def _offsets(cu_q: torch.Tensor, cu_k: torch.Tensor, device):
     return cu_q, cu_k, sizes
 
 
+def _check_offsets_without_kernels(cu_q, cu_k, q, k) -> None:
+    """The runtime's checks of the offsets (docs/semantics.md §14), for the
+    calls that launch nothing."""
+    for name, cu, total in (("cu_seqlens_q", cu_q, q.shape[0]),
+                            ("cu_seqlens_k", cu_k, k.shape[0])):
+        offsets = cu.tolist()
+        if offsets[0] != 0 or offsets[-1] != total or any(
+                b < a for a, b in zip(offsets, offsets[1:])):
+            raise AttnoptError(
+                f"attnopt.varlen_attention: {name} = {offsets}: expected "
+                f"offsets from 0 that never decrease and end at {total}")
+
+
 @torch.library.custom_op("attnopt::varlen_attention_forward", mutates_args=())
 def varlen_attention_forward(
         q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
@@ -77,6 +90,13 @@ def varlen_attention_forward(
         causal: str, window: Optional[List[int]], softcap: Optional[float],
         dropout_p: float, seed: int, offset: int, deterministic: bool
 ) -> Tuple[torch.Tensor, torch.Tensor]:
+    if q.shape[0] == 0 or k.shape[0] == 0:
+        # No query tokens, or no key tokens in any sequence: output 0 and
+        # lse -inf, no launch (the kernels take no zero-size tensors).
+        _check_offsets_without_kernels(cu_seqlens_q, cu_seqlens_k, q, k)
+        return (q.new_zeros(q.shape[:2] + (v.shape[2],)),
+                q.new_full((q.shape[1], q.shape[0]), float("-inf"),
+                           dtype=torch.float32))
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
     kernels = _kernels_for(q, k, v, scale, causal, window, softcap, dropout_p,
                            deterministic)
@@ -108,6 +128,8 @@ def varlen_attention_backward(
         causal: str, window: Optional[List[int]], softcap: Optional[float],
         dropout_p: float, seed: int, offset: int, deterministic: bool
 ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    if q.shape[0] == 0 or k.shape[0] == 0:
+        return torch.zeros_like(q), torch.zeros_like(k), torch.zeros_like(v)
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
     out, lse = out.contiguous(), lse.contiguous()
     grad_output = grad_output.to(q.dtype).contiguous()

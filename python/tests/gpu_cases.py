@@ -7,7 +7,12 @@ test_gpu.py runs; `python3 -m attnopt.precompile cases.json` compiles them
 where attn-compile is (the GPU machine has no LLVM). Drawn fresh each run:
 ragged lengths, lengths below one tile, Lq = 1 and Lk = 1, GQA and MQA,
 D != Dv, every causal mode, windows, softcap, boolean and additive masks at
-several broadcast shapes, f16 and bf16.
+several broadcast shapes, f16 and bf16. Besides: "sizes" cases (one
+problem at several (batch, query_len, key_len) draws, with dynamic=True or
+the automatic run-time sizes of dynamic=None; "compile_runtime_sizes" lists
+the kernels the test expects attnopt to load, for precompile) and "varlen"
+cases (packed batches, several draws of per-sequence lengths, empty
+sequences included).
 """
 
 import argparse
@@ -54,6 +59,105 @@ def draw_case(rng: random.Random, chip: str) -> dict:
     return case
 
 
+RUNTIME_SIZES = ("batch", "query_len", "key_len")
+
+
+def mask_shape_for(case: dict, batch: int, query_len: int, key_len: int):
+    """The mask shape of a sizes case at one draw (its "mask_pattern" says
+    which dimensions are full)."""
+    full = (batch, case["query_heads"], query_len, key_len)
+    return [f if p else 1 for f, p in zip(full, case["mask_pattern"])]
+
+
+def expected_runtime_sizes(draws, dynamic) -> list:
+    """The run-time size sets attnopt loads for the draws, in order: all
+    three with dynamic=True; with None (automatic) each size that differs
+    from the first draw's joins the set (ops._choose_runtime_sizes)."""
+    if dynamic is True:
+        return [list(RUNTIME_SIZES)]
+    if isinstance(dynamic, list):
+        return [[n for n in RUNTIME_SIZES if n in dynamic]]
+    states, dims = [], set()
+    for draw in draws:
+        dims |= {n for n, a, b in zip(RUNTIME_SIZES, draws[0], draw) if a != b}
+        state = [n for n in RUNTIME_SIZES if n in dims]
+        if state and state not in states:
+            states.append(state)
+    return states
+
+
+def sizes_case(case: dict, draws, dynamic) -> dict:
+    """`case` run at each (batch, query_len, key_len) of `draws` through one
+    family of kernels; the case's own sizes are the first draw's."""
+    case = dict(case, purpose="sizes", dynamic=dynamic,
+                size_draws=[list(d) for d in draws])
+    case["batch"], case["query_len"], case["key_len"] = draws[0]
+    if case.get("mask_dtype"):
+        case["mask_pattern"] = [m != 1 for m in case["mask_shape"]]
+        case["mask_shape"] = mask_shape_for(case, *draws[0])
+    case["compile_runtime_sizes"] = expected_runtime_sizes(draws, dynamic)
+    return case
+
+
+def draw_sizes_case(rng: random.Random, chip: str) -> dict:
+    case = draw_case(rng, chip)
+    case.pop("deterministic", None)
+    # Sizes >= 2 where a mask dimension is full, so that the mask's
+    # broadcast pattern (part of the kernels' family) stays the same.
+    lo = 2 if case.get("mask_dtype") else 1
+
+    def length():
+        return rng.choice([lo, rng.randint(2, 63), rng.randint(64, 300),
+                           rng.randint(300, 1100)])
+
+    dynamic = rng.choice([True, None, ["batch", "key_len"]])
+    draws = [(rng.choice([lo, 2, 3]), length(), length()) for _ in range(4)]
+    if isinstance(dynamic, list):
+        # The query length stays static (e.g. decoding): one value.
+        draws = [(b, draws[0][1], lk) for b, _, lk in draws]
+    if dynamic is None:
+        # Change one size at a time, as a server or a training loop does.
+        draws = [draws[0]]
+        for _ in range(3):
+            b, lq, lk = draws[-1]
+            which = rng.choice(RUNTIME_SIZES)
+            b = rng.choice([lo, 2, 3, 5]) if which == "batch" else b
+            lq = length() if which == "query_len" else lq
+            lk = length() if which == "key_len" else lk
+            draws.append((b, lq, lk))
+    return sizes_case(case, draws, dynamic)
+
+
+def draw_varlen_case(rng: random.Random, chip: str) -> dict:
+    dtype = rng.choice(["f16", "bf16"])
+    head_dim = rng.choice([64, 128, 64, 128, 32, 80, 96, 192, 256])
+    value_dim = head_dim if rng.random() < 0.8 else rng.choice([64, 128])
+    kv_heads = rng.choice([1, 2, 4])
+    query_heads = kv_heads * rng.choice([1, 1, 2, 4])
+
+    def length():
+        return rng.choice([0, 1, rng.randint(2, 63), rng.randint(64, 300),
+                           rng.randint(300, 900)]) if rng.random() < 0.95 else 0
+
+    draws = []
+    for _ in range(3):
+        batch = rng.choice([1, 2, 3, 5, 8])
+        draws.append([[length(), length()] for _ in range(batch)])
+    case = dict(dtype=dtype, batch=None, query_heads=query_heads,
+                kv_heads=kv_heads, query_len=None, key_len=None,
+                head_dim=head_dim, value_dim=value_dim,
+                scale=float(_f32(1.0 / math.sqrt(head_dim))), chip=chip,
+                causal=rng.choice(["none", "top_left", "bottom_right"]),
+                packed=True, purpose="varlen", size_draws=draws)
+    if rng.random() < 0.2:
+        case["window"] = [rng.choice([-1, 0, 7, 64]), rng.choice([-1, 0, 5, 128])]
+    if rng.random() < 0.2:
+        case["softcap"] = rng.choice([5.0, 30.0])
+    if rng.random() < 0.2:
+        case["deterministic"] = True
+    return case
+
+
 def fixed_cases(chip: str) -> list:
     """Cases every run has: an f32 one for the finite-difference gradient
     check (the exact CUDA-core kernels), one for torch.compile, and an f32
@@ -71,6 +175,25 @@ def fixed_cases(chip: str) -> list:
              key_len=56, head_dim=32, value_dim=32,
              scale=float(_f32(1 / math.sqrt(32))), chip=chip, causal="none",
              dropout_p=0.25, purpose="dropout"),
+        # Decoding: the key length grows, one query token (and a draft of
+        # 16); the automatic run-time key length gives the split-KV group
+        # whose split count is decided at launch.
+        sizes_case(dict(dtype="bf16", query_heads=32, kv_heads=8,
+                        head_dim=128, value_dim=128, scale=float(_f32(128**-0.5)),
+                        chip=chip, causal="bottom_right"),
+                   [(4, 1, 1000), (4, 1, 5000), (4, 1, 77), (4, 1, 1),
+                    (4, 1, 20000)], None),
+        sizes_case(dict(dtype="f16", query_heads=8, kv_heads=2, head_dim=64,
+                        value_dim=64, scale=0.125, chip=chip,
+                        causal="bottom_right"),
+                   [(3, 16, 600), (3, 16, 2500), (1, 16, 33)], None),
+        # The packed problem of test_gpu's argument errors (bad offsets are
+        # the runtime's error), also run with opcheck.
+        dict(dtype="bf16", batch=None, query_heads=4, kv_heads=2,
+             query_len=None, key_len=None, head_dim=64, value_dim=64,
+             scale=0.125, chip=chip, causal="none", packed=True,
+             purpose="varlen", opcheck=True,
+             size_draws=[[[16, 16], [0, 5], [70, 0], [1, 200]], [[300, 300]]]),
     ]
 
 
@@ -83,12 +206,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--count", type=int, default=24)
+    ap.add_argument("--sizes-count", type=int, default=6)
+    ap.add_argument("--varlen-count", type=int, default=8)
     ap.add_argument("--chip", default="sm_90a")
     ap.add_argument("-o", "--output", required=True)
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
-    cases = [draw_case(rng, a.chip) for _ in range(a.count)] + fixed_cases(a.chip)
+    cases = ([draw_case(rng, a.chip) for _ in range(a.count)]
+             + [draw_sizes_case(rng, a.chip) for _ in range(a.sizes_count)]
+             + [draw_varlen_case(rng, a.chip) for _ in range(a.varlen_count)]
+             + fixed_cases(a.chip))
     with open(a.output, "w") as f:
         json.dump(cases, f, indent=1)
     print(f"gpu_cases: seed {seed}, {len(cases)} cases in {a.output}")

@@ -16,7 +16,16 @@ For every case of cases.json (tests/gpu_cases.py; compiled beforehand with
   * purpose "dropout" (f32): same seed same bits, the mean over seeds is
     the output without dropout, lse unchanged, finite differences;
   * purpose "compile": the op under torch.compile(fullgraph=True), forward
-    and backward, equal to eager; torch.library.opcheck on the operators.
+    and backward, equal to eager; torch.library.opcheck on the operators;
+  * purpose "sizes": one problem at several (batch, query_len, key_len)
+    draws with dynamic=True or None, each checked as above, and the kernels
+    attnopt loaded for them are the ones expected (run-time sizes after a
+    size changes; the split-KV group with a launch-time split count for
+    decoding);
+  * purpose "varlen": attnopt.varlen_attention on packed batches (empty
+    sequences included) at several length draws: output, lse and gradients
+    per sequence against the float64 reference, the output against SDPA's
+    MATH backend per sequence where it can express the case, and opcheck.
 Prints one line per case and a summary; exits 1 on any failure.
 """
 
@@ -117,11 +126,13 @@ def make_inputs(c, device, requires_grad=True):
 
 
 def run_ours(c, q, k, v, mask, seed=(1234, 0)):
+    # Cases other than "sizes" ones compile per shape, as precompiled.
     return attnopt.attention(
         q, k, v, causal=c["causal"], window=c.get("window"),
         softcap=c.get("softcap"), scale=c["scale"], mask=mask,
         dropout_p=c.get("dropout_p", 0.0), dropout_seed=seed, enable_gqa=True,
-        deterministic=c.get("deterministic", False), return_lse=True)
+        deterministic=c.get("deterministic", False), return_lse=True,
+        dynamic=c.get("dynamic", False))
 
 
 def poison_allocator(device):
@@ -282,11 +293,155 @@ def compile_check(c, device, log):
         failures.append("torch.compile differs from eager")
     args = (q.detach().requires_grad_(), k.detach().requires_grad_(),
             v.detach().requires_grad_(), None, c["scale"], c["causal"], None,
-            None, 0.0, 0, 0, False)
+            None, 0.0, 0, 0, False, "")
     result = torch.library.opcheck(ops.attention_forward, args)
     log(f"  opcheck attention_forward: {result}")
     if any(v != "SUCCESS" for v in result.values()):
         failures.append("opcheck")
+    return failures
+
+
+def sizes_check(c, repeats, device, log):
+    """The draws of a "sizes" case through one family of kernels."""
+    import gpu_cases
+    # A fresh automatic state, so that earlier cases do not decide this
+    # one's run-time sizes.
+    ops._first_sizes.clear()
+    ops._runtime_dims.clear()
+    before = set(ops._loaded)
+    failures = []
+    for b, lq, lk in c["size_draws"]:
+        d = dict(c, batch=b, query_len=lq, key_len=lk)
+        if c.get("mask_pattern"):
+            d["mask_shape"] = gpu_cases.mask_shape_for(c, b, lq, lk)
+        log(f"  draw B{b} Lq{lq} Lk{lk}")
+        failures += [f"B{b} Lq{lq} Lk{lk} {f}"
+                     for f in check_case(d, repeats, device, log)]
+    loaded = [p for p, _ in ops._loaded if (p, device.index) not in before
+              and p.query_heads == c["query_heads"]
+              and p.head_dim == c["head_dim"]]
+    got = sorted(list(p.runtime_sizes) for p in loaded)
+    want = c["compile_runtime_sizes"] + ([] if c["dynamic"] else [[]])
+    forward = [k for p, k in ops._loaded.items() if p[0] in loaded]
+    log(f"  loaded kernels with run-time sizes {got}; forward sets "
+        f"{sorted(k.forward.name for k in forward)}")
+    if got != sorted(want):
+        failures.append(f"loaded run-time sizes {got}, expected {sorted(want)}")
+    return failures
+
+
+def varlen_reference(c, q, k, v, lens):
+    """float64 output [Tq, Hq, Dv] and lse [Hq, Tq] of a packed batch, each
+    sequence by reference() on its own tokens (differentiable)."""
+    outs, lses = [], []
+    tq = tk = 0
+    for lq, lk in lens:
+        qb = q[tq:tq + lq].transpose(0, 1)[None]
+        kb = k[tk:tk + lk].transpose(0, 1)[None]
+        vb = v[tk:tk + lk].transpose(0, 1)[None]
+        if lq and lk:
+            o, l = reference(dict(c, batch=1, query_len=lq, key_len=lk),
+                             qb, kb, vb, None)
+        else:  # no keys: output 0, lse -inf (no query: nothing)
+            o = q.new_zeros(1, c["query_heads"], lq, c["value_dim"])
+            l = q.new_full((1, c["query_heads"], lq), float("-inf"))
+        outs.append(o[0].transpose(0, 1))
+        lses.append(l[0])
+        tq, tk = tq + lq, tk + lk
+    return torch.cat(outs), torch.cat(lses, dim=1)
+
+
+def varlen_peer(c, q, k, v, lens, out):
+    """The output against SDPA (MATH, float64) per sequence, where SDPA can
+    express the case; rows it leaves NaN are not compared."""
+    if c.get("softcap") or c.get("window") or c["causal"] == "bottom_right":
+        return {}
+    worst, tq, tk = 0.0, 0, 0
+    for lq, lk in lens:
+        if lq and lk:
+            qb, kb, vb = (t.detach().double().transpose(0, 1)[None]
+                          for t in (q[tq:tq + lq], k[tk:tk + lk], v[tk:tk + lk]))
+            with torch.nn.attention.sdpa_kernel(
+                    torch.nn.attention.SDPBackend.MATH):
+                ref = F.scaled_dot_product_attention(
+                    qb, kb, vb, is_causal=c["causal"] == "top_left",
+                    scale=c["scale"], enable_gqa=True)[0].transpose(0, 1)
+            rows = torch.isfinite(ref).all(-1)
+            if rows.any():
+                worst = max(worst, rel_err(out[tq:tq + lq], ref, rows))
+        tq, tk = tq + lq, tk + lk
+    return {"sdpa_out": worst}
+
+
+def varlen_check(c, repeats, device, log):
+    failures = []
+    dt = DT[c["dtype"]]
+    hq, hk, d, dv = (c["query_heads"], c["kv_heads"], c["head_dim"],
+                     c["value_dim"])
+    for lens in c["size_draws"]:
+        cu = torch.tensor([[0, 0]] + lens, dtype=torch.int64).cumsum(0)
+        tq, tk = int(cu[-1, 0]), int(cu[-1, 1])
+        cu_q = cu[:, 0].to(torch.int32)
+        cu_k = cu[:, 1].to(torch.int32)
+        log(f"  draw B{len(lens)} (Lq, Lk) {lens}")
+        for r in range(repeats):
+            poison_allocator(device)
+            q = torch.randn(tq, hq, d, device=device, dtype=dt, requires_grad=True)
+            k = torch.randn(tk, hk, d, device=device, dtype=dt, requires_grad=True)
+            v = torch.randn(tk, hk, dv, device=device, dtype=dt, requires_grad=True)
+            # Offsets on the GPU (the usual case) or on the CPU.
+            on = device if r % 2 == 0 else "cpu"
+            out, lse = attnopt.varlen_attention(
+                q, k, v, cu_q.to(on), cu_k.to(on), causal=c["causal"],
+                window=c.get("window"), softcap=c.get("softcap"),
+                scale=c["scale"], enable_gqa=True,
+                deterministic=c.get("deterministic", False), return_lse=True)
+            dout = torch.randn_like(out)
+            grads = torch.autograd.grad(out, (q, k, v), dout)
+            qd, kd, vd = (t.detach().double().requires_grad_() for t in (q, k, v))
+            ref_out, ref_lse = varlen_reference(c, qd, kd, vd, lens)
+            ref_loss = (ref_out * dout.double()).sum()
+            # No keys anywhere: the reference is constant, its gradients 0.
+            ref_grads = torch.autograd.grad(
+                ref_loss, (qd, kd, vd), allow_unused=True) \
+                if ref_loss.requires_grad else (None, None, None)
+            ref_grads = [torch.zeros_like(t) if g is None else g
+                         for g, t in zip(ref_grads, (qd, kd, vd))]
+            errs = {"out": rel_err(out, ref_out)}
+            finite = torch.isfinite(ref_lse)
+            errs["lse"] = rel_err(lse[finite], ref_lse[finite]) if finite.any() else 0.0
+            for n, a, b in zip(("dq", "dk", "dv"), grads, ref_grads):
+                errs[n] = rel_err(a, b)
+            tol_o, tol_g = OUT_TOL[c["dtype"]], GRAD_TOL[c["dtype"]]
+            bad = [n for n, e in errs.items()
+                   if e > (tol_o if n in ("out", "lse") else tol_g)]
+            if any(not torch.isfinite(t).all() for t in (out, *grads)):
+                bad.append("non-finite output")
+            if not bool((torch.isinf(lse) == torch.isinf(ref_lse)).all()):
+                bad.append("lse -inf rows differ")
+            peer = varlen_peer(c, q, k, v, lens, out)
+            if peer.get("sdpa_out", 0.0) > tol_o:
+                bad.append("sdpa_out")
+            line = " ".join(f"{n} {e:.2e}" for n, e in {**errs, **peer}.items())
+            log(f"    run {r} (offsets on {on}): {line}"
+                + (f"  FAIL: {', '.join(bad)}" if bad else ""))
+            if bad:
+                failures.append(f"{lens} run {r}: {', '.join(bad)}")
+    if c.get("opcheck"):
+        lens = c["size_draws"][0]
+        cu = torch.tensor([[0, 0]] + lens, dtype=torch.int64).cumsum(0)
+        tq, tk = int(cu[-1, 0]), int(cu[-1, 1])
+        args = (torch.randn(tq, hq, d, device=device, dtype=dt, requires_grad=True),
+                torch.randn(tk, hk, d, device=device, dtype=dt, requires_grad=True),
+                torch.randn(tk, hk, dv, device=device, dtype=dt, requires_grad=True),
+                cu[:, 0].to(torch.int32).to(device),
+                cu[:, 1].to(torch.int32).to(device), c["scale"], c["causal"],
+                None, None, 0.0, 0, 0, False)
+        from attnopt import varlen
+        result = torch.library.opcheck(varlen.varlen_attention_forward, args)
+        log(f"  opcheck varlen_attention_forward: {result}")
+        if any(v != "SUCCESS" for v in result.values()):
+            failures.append("opcheck")
     return failures
 
 
@@ -295,6 +450,7 @@ def argument_errors(device):
     q = torch.randn(1, 4, 16, 64, device=device, dtype=torch.bfloat16)
     k = torch.randn(1, 2, 16, 64, device=device, dtype=torch.bfloat16)
     k3 = torch.randn(1, 3, 16, 64, device=device, dtype=torch.bfloat16)
+    cu = torch.tensor([0, 16], dtype=torch.int32, device=device)
     cases = [
         ("on cpu", lambda: attnopt.attention(q.cpu(), k.cpu(), k.cpu(), enable_gqa=True)),
         ("dtypes differ", lambda: attnopt.attention(q, k.half(), k, enable_gqa=True)),
@@ -308,6 +464,21 @@ def argument_errors(device):
             mask=torch.zeros(16, 16, device=device, requires_grad=True))),
         ("float64", lambda: attnopt.attention(q.double(), k.double(), k.double(), enable_gqa=True)),
         ("key head dim", lambda: attnopt.attention(q, k[..., :32].contiguous(), k, enable_gqa=True)),
+        ("dynamic = 'yes'", lambda: attnopt.attention(q, k, k, enable_gqa=True, dynamic="yes")),
+        ("expected rank 3", lambda: attnopt.varlen_attention(q, k, k, cu, cu)),
+        ("1-D int32", lambda: attnopt.varlen_attention(
+            q[0], k[0], k[0], cu.long(), cu, enable_gqa=True)),
+        ("packed batches run on tensor cores only", lambda: attnopt.varlen_attention(
+            q[0].float(), k[0].float(), k[0].float(), cu, cu, enable_gqa=True)),
+        ("the same number", lambda: attnopt.varlen_attention(
+            q[0], k[0], k[0], cu, cu[:1], enable_gqa=True)),
+        # The runtime's checks of the host copy, before any launch.
+        ("never decrease", lambda: attnopt.varlen_attention(
+            q[0].transpose(0, 1).contiguous(), k[0].transpose(0, 1).contiguous(),
+            k[0].transpose(0, 1).contiguous(),
+            torch.tensor([0, 9, 4, 16], dtype=torch.int32, device=device),
+            torch.tensor([0, 4, 8, 16], dtype=torch.int32, device=device),
+            enable_gqa=True)),
     ]
     failures = []
     for expected, call in cases:
@@ -338,7 +509,7 @@ def main():
     if argument_errors(device):
         failed.append("argument errors")
     for i, c in enumerate(cases):
-        desc = (f"case {i}: {c['dtype']} B{c['batch']} Hq{c['query_heads']} "
+        desc = (f"case {i}: {c.get('purpose') or ''} {c['dtype']} B{c['batch']} Hq{c['query_heads']} "
                 f"Hkv{c['kv_heads']} Lq{c['query_len']} Lk{c['key_len']} "
                 f"D{c['head_dim']} Dv{c['value_dim']} causal={c['causal']}"
                 + (f" window={c['window']}" if c.get("window") else "")
@@ -349,8 +520,15 @@ def main():
         lines = []
         try:
             # Dropout has no peer with the same bits: its own checks only.
-            f = [] if c.get("dropout_p") else check_case(c, a.repeats, device,
-                                                          lines.append)
+            purpose = c.get("purpose")
+            if purpose == "sizes":
+                f = sizes_check(c, a.repeats, device, lines.append)
+            elif purpose == "varlen":
+                f = varlen_check(c, a.repeats, device, lines.append)
+            elif c.get("dropout_p"):
+                f = []
+            else:
+                f = check_case(c, a.repeats, device, lines.append)
             if c.get("purpose") == "dropout":
                 f += dropout_check(c, device, lines.append)
             if c.get("purpose") == "gradcheck":
