@@ -2,7 +2,9 @@
 """attnopt's run-time sizes and packed batches beside static kernels and
 PyTorch's backends, through the PyTorch op, on the same tensors, timed by
 the same timer (triton.testing.do_bench: L2 flushed before every call,
-median; every call from Python, host work included).
+median; every call from Python, host work included; for the dense cases
+also do_bench_cudagraph, the calls replayed from a CUDA graph: GPU time,
+which the ratios use).
 
     python3 bench/bench_op_sizes.py cases -o cases.json   # here: the problems
     python3 -m attnopt.precompile cases.json --cache DIR  # here: compile them
@@ -86,7 +88,7 @@ def run(cases_path):
     import torch
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    from triton.testing import do_bench
+    from triton.testing import do_bench, do_bench_cudagraph
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
     import attnopt
@@ -110,11 +112,18 @@ def run(cases_path):
             return torch.autograd.grad(out, (q, k, v), dout)
         return fn
 
-    def timed(label, fn, flops):
+    def timed(label, fn, flops, graph=False):
+        """do_bench's median (host work included); with graph, also the
+        same calls replayed from a CUDA graph (GPU time only)."""
         try:
             fn()
             t = ms(fn)
-            return f"{label} {t:.3f} ms {flops / t / 1e9:.1f} TF/s", t
+            line = f"{label} {t:.3f} ms {flops / t / 1e9:.1f} TF/s"
+            if graph:
+                g = do_bench_cudagraph(fn, rep=200, return_mode="median")
+                line += f" (graph {g:.3f} ms {flops / g / 1e9:.1f} TF/s)"
+                t = g
+            return line, t
         except Exception as e:  # a backend that refuses the shape
             return f"{label} n/a ({type(e).__name__})", None
 
@@ -162,13 +171,13 @@ def run(cases_path):
             results = {}
             for label, fn in {**ours, **peers}.items():
                 with torch.no_grad():
-                    line, t = timed(label, fn, flops)
+                    line, t = timed(label, fn, flops, graph=True)
                 if t is not None and lq <= 16:
                     line += f" {bytes_moved / t / 1e9:.2f} TB/s"
                 results[label] = t
                 print("  fwd " + line)
             if results["ours static"] and results["ours run-time"]:
-                print(f"  fwd run-time/static time "
+                print(f"  fwd (graph) run-time/static time "
                       f"{results['ours run-time'] / results['ours static']:.3f}"
                       + "".join(f", ours rt / {p} speed {results[p] / results['ours run-time']:.3f}"
                                 for p in peers if results[p]))
@@ -176,11 +185,12 @@ def run(cases_path):
                 dout = torch.randn(b, hq, lq, d, device=dev, dtype=q.dtype)
                 tr = {}
                 for label, fn in {**ours, **peers}.items():
-                    line, t = timed(label, train(fn, q, k, v, dout), 3.5 * flops)
+                    line, t = timed(label, train(fn, q, k, v, dout),
+                                    3.5 * flops, graph=True)
                     tr[label] = t
                     print("  fwd+bwd " + line)
                 if tr["ours static"] and tr["ours run-time"]:
-                    print(f"  fwd+bwd run-time/static time "
+                    print(f"  fwd+bwd (graph) run-time/static time "
                           f"{tr['ours run-time'] / tr['ours static']:.3f}")
         else:
             lens = c["lengths"]
