@@ -1,0 +1,232 @@
+//===- TensorCoreGradKeyBlock.cpp - dkdv / dkdv_dq with mma.sync ----------===//
+//
+// The tensor-core backward's key-block kernel with mma.sync
+// (TensorCoreGradEmitter.h; design in TensorCoreGradKernelBuilder.cpp): one
+// warp per 16 keys, K and V loaded once, Q and dO double-buffered per step;
+// per step Sᵀ = K Qᵀ, Pᵀ, dV += Pdᵀ dO, dPᵀ = V dOᵀ, dSᵀ, dK += dSᵀ Q (and
+// the atomic dQ in dkdv_dq); dK and dV stored at the end. Where dK and dV do
+// not fit one warp's registers, two blocks per key block split them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorCoreGradEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using tcgrad::GradEmitter;
+
+void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
+  // The bf16 conversion form that keeps ptxas under 255 registers
+  // (MmaEmitterBase.h): in the dkdv_dq kernel with vector reductions (sm_90)
+  // the packed form spills 8 bytes on the D = 64 grid shape, with scalar
+  // reductions (sm_80) the scalar form does; measured with 128-key blocks.
+  packedBF16Convert = !withDq || !spec.vectorReductions;
+  Value blockX = setUp(func);
+  Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  const int64_t parts = tcgrad::keyBlockParts(headDim, valueDim);
+  scf::IfOp live = enterLiveBlock(
+      [&] { return mul(divu(blockX, parts), spec.blockKV); }, keyLen);
+  if (parts == 1) {
+    emitKeyBlock(blockX, kvHead, withDq, KeyBlockProducts::Both);
+  } else {
+    // Two blocks per key block (block-uniform branches): dV in the even
+    // one, dK in the odd one.
+    assert(!withDq && "the split key-block kernel has no atomic dQ");
+    Value kBlockIdx = divu(blockX, 2);
+    Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                      remu(blockX, 2), idx(0));
+    Value even = arith::XOrIOp::create(
+        b, loc, odd, arith::ConstantIntOp::create(b, loc, 1, 1));
+    emitIf(even, [&] {
+      emitKeyBlock(kBlockIdx, kvHead, false, KeyBlockProducts::ValueOnly);
+    });
+    emitIf(odd, [&] {
+      emitKeyBlock(kBlockIdx, kvHead, false, KeyBlockProducts::KeyOnly);
+    });
+  }
+  leaveLiveBlock(live);
+  gpu::ReturnOp::create(b, loc);
+}
+
+void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
+                               KeyBlockProducts products) {
+  const bool wantDK = products != KeyBlockProducts::ValueOnly,
+             wantDV = products != KeyBlockProducts::KeyOnly;
+  // One warp per 16 keys.
+  const int64_t keyBlock = spec.blockKV;
+  assert(keyBlock == 16 * (threads / 32) && "one warp per 16 keys");
+  const int64_t dsStride = kBlock + 8;
+  // A Q / dO stage.
+  const int64_t qTileBytes = kBlock * strideQK * kOperandBytes,
+                dOTileBytes = kBlock * strideV * kOperandBytes;
+  const tcgrad::KeyBlockLayout layout = tcgrad::keyBlockLayout(
+      tileDimQK, tileDimV, keyBlock, withDq, /*warpgroupMma=*/false);
+  const int64_t kOff = layout.keys, vOff = layout.values, qOff = layout.queries,
+                dOOff = layout.gradOutputs, lseOff = layout.lse,
+                deltaOff = layout.delta, dsOff = layout.dsT;
+  Value kS = view(kOff, {keyBlock, strideQK}, elt);
+  Value vS = view(vOff, {keyBlock, strideV}, elt);
+  Value qS = view(qOff, {2, kBlock, strideQK}, elt);
+  Value dOS = view(dOOff, {2, kBlock, strideV}, elt);
+  Value lseS = view(lseOff, {2, kBlock}, b.getF32Type());
+  Value deltaS = view(deltaOff, {2, kBlock}, b.getF32Type());
+  // dSᵀ as packed pairs, [key][query / 2], for dQ = dS K (withDq only).
+  Value dsS =
+      withDq ? view(dsOff, {keyBlock, dsStride / 2}, b.getI32Type()) : Value();
+  const int64_t kStepsD = tileDimQK / 16, kStepsDv = tileDimV / 16;
+  const int64_t nTilesQ = kBlock / 8;
+
+  KeyBlockSchedule sched = scheduleKeyBlock(kBlockIdx, kvHead, keyBlock);
+  Value k0 = sched.k0, total = sched.total;
+  GlobalRows kvRows = sched.kvRows;
+
+  // Prologue: K (and V for dPᵀ) once; Q, dO of the first (head, query
+  // block).
+  SmallVector<Value> tokens;
+  copyTile(args.key, widthQK(), kvRows, k0, keyLen, keyBlock, kS, ValueRange{},
+           tokens);
+  if (wantDK)
+    copyTile(args.value, widthV(), kvRows, k0, keyLen, keyBlock, vS,
+             ValueRange{}, tokens);
+  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+  Value kvGroup =
+      nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
+  auto issue = [&](Value it, Value stage) {
+    SmallVector<Value> ts;
+    Value h = headOf(sched, it);
+    GlobalRows base = queryRows(h);
+    Value q0 = queryBlockStart(sched, it);
+    copyTile(args.query, widthQK(), base, q0, queryLen, kBlock, qS,
+             ValueRange{stage}, ts);
+    copyTile(args.gradOutput, widthV(), base, q0, queryLen, kBlock, dOS,
+             ValueRange{stage}, ts);
+    copyStagedRows(h, q0, stage, lseS, deltaS);
+    nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
+  };
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, total, idx(0));
+  emitIf(any, [&] { issue(idx(0), idx(0)); });
+  emitWaitAllCopies(kvGroup);
+
+  // K and V A fragments of the warp's 16 keys: in registers for D = Dv = 64,
+  // re-read from shared memory for larger head dims (register pressure).
+  Value kA = add(
+      add(smemBase, kOff),
+      add(aLaneOffset(strideQK), mul(mul(warp, 16 * strideQK), kOperandBytes)));
+  Value vA = add(
+      add(smemBase, vOff),
+      add(aLaneOffset(strideV), mul(mul(warp, 16 * strideV), kOperandBytes)));
+  // (The dkdv_dq kernel needs those registers for the dQ product.)
+  const bool fragsInRegisters = tileDimQK + tileDimV <= 128 && !withDq;
+  SmallVector<std::array<Value, 4>> kFrag, vFrag;
+  if (fragsInRegisters) {
+    for (int64_t ks = 0; ks < kStepsD; ++ks)
+      kFrag.push_back(ldmatrix4(add(kA, ks * 16 * kOperandBytes), false));
+    for (int64_t ks = 0; wantDK && ks < kStepsDv; ++ks)
+      vFrag.push_back(ldmatrix4(add(vA, ks * 16 * kOperandBytes), false));
+  }
+  auto kFragAt = [&](int64_t ks) {
+    return fragsInRegisters
+               ? kFrag[ks]
+               : ldmatrix4(add(kA, ks * 16 * kOperandBytes), false);
+  };
+  auto vFragAt = [&](int64_t ks) {
+    return fragsInRegisters
+               ? vFrag[ks]
+               : ldmatrix4(add(vA, ks * 16 * kOperandBytes), false);
+  };
+  Value bOffQK = bLaneOffset(strideQK), bTOffQK = bTransLaneOffset(strideQK);
+  Value bOffV = bLaneOffset(strideV), bTOffV = bTransLaneOffset(strideV);
+  // This thread's keys (C rows g, g + 8 of the warp's 16).
+  Value keyA = add(k0, add(mul(warp, 16), g));
+  KeyStep invariant{};
+  invariant.k0 = k0;
+  invariant.keys = {keyA, add(keyA, 8)};
+  invariant.keyBlock = keyBlock;
+  invariant.lseS = lseS;
+  invariant.deltaS = deltaS;
+
+  const int64_t nTilesDK = wantDK ? tileDimQK / 8 : 0,
+                nTilesDV = wantDV ? tileDimV / 8 : 0;
+  SmallVector<Value> init(4 * (nTilesDK + nTilesDV), f32(0.0f));
+  SmallVector<Value> loop =
+      emitLoop(idx(0), total, init, [&](Value it, ValueRange state) {
+        KeyStep step =
+            beginKeyStep(invariant, sched, it, kvGroup, total, issue);
+
+        Value qBase = add(add(smemBase, qOff), mul(step.stage, qTileBytes));
+        Value dOBase = add(add(smemBase, dOOff), mul(step.stage, dOTileBytes));
+
+        // Sᵀ = K Qᵀ: 8 n-tiles of 8 queries.
+        SmallVector<Frag> s(nTilesQ,
+                            Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
+        for (int64_t ks = 0; ks < kStepsD; ++ks)
+          mmaAcrossPairs(kFragAt(ks), qBase, bOffQK, strideQK, ks, false, s);
+        Probabilities pr = recomputeProbabilities(step, s);
+        SmallVector<std::array<Value, 4>> pdA;
+        for (int64_t kk = 0; wantDV && kk < kBlock / 16; ++kk)
+          pdA.push_back(packA(pr.pd, kk));
+
+        SmallVector<Frag> dK(nTilesDK), dV(nTilesDV);
+        for (int64_t nt = 0; nt < nTilesDK; ++nt)
+          for (int64_t e = 0; e < 4; ++e)
+            dK[nt][e] = state[4 * nt + e];
+        for (int64_t nt = 0; nt < nTilesDV; ++nt)
+          for (int64_t e = 0; e < 4; ++e)
+            dV[nt][e] = state[4 * (nTilesDK + nt) + e];
+
+        // dV += Pdᵀ dO: k-steps over the 64 queries.
+        for (int64_t kk = 0; wantDV && kk < kBlock / 16; ++kk)
+          mmaAcrossPairs(pdA[kk], dOBase, bTOffV, strideV, kk, true, dV);
+
+        if (wantDK) {
+          // dPᵀ = V dOᵀ.
+          SmallVector<Frag> dP(
+              nTilesQ, Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
+          for (int64_t ks = 0; ks < kStepsDv; ++ks)
+            mmaAcrossPairs(vFragAt(ks), dOBase, bOffV, strideV, ks, false, dP);
+
+          scoreGradients(step, pr, dP);
+
+          // dK += dSᵀ Q (dSᵀ also to shared memory for dQ).
+          for (int64_t kk = 0; kk < kBlock / 16; ++kk) {
+            auto da = packA(dP, kk);
+            if (withDq)
+              storeTransposedScores(dsS, da, kk);
+            mmaAcrossPairs(da, qBase, bTOffQK, strideQK, kk, true, dK);
+          }
+          if (withDq) {
+            gpu::BarrierOp::create(b, loc);
+            emitAtomicDq(add(smemBase, dsOff), dsStride, add(smemBase, kOff),
+                         paddedRow(step.hIdx, step.q0), keyBlock);
+          }
+        }
+
+        SmallVector<Value> nextState;
+        for (const Frag &f : dK)
+          nextState.append(f.begin(), f.end());
+        for (const Frag &f : dV)
+          nextState.append(f.begin(), f.end());
+        return nextState;
+      });
+
+  SmallVector<Frag> dK(nTilesDK), dV(nTilesDV);
+  for (int64_t nt = 0; nt < nTilesDK; ++nt)
+    for (int64_t e = 0; e < 4; ++e)
+      dK[nt][e] = loop[4 * nt + e];
+  for (int64_t nt = 0; nt < nTilesDV; ++nt)
+    for (int64_t e = 0; e < 4; ++e)
+      dV[nt][e] = loop[4 * (nTilesDK + nt) + e];
+  Value warpKey0 = add(k0, mul(warp, 16));
+  if (wantDK)
+    storeFragments(dK, mods.scale, args.gradKey, kvRows, warpKey0, keyLen,
+                   headDim);
+  if (wantDV)
+    storeFragments(dV, 1.0f, args.gradValue, kvRows, warpKey0, keyLen,
+                   valueDim);
+}

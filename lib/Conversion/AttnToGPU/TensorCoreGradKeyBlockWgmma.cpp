@@ -1,0 +1,241 @@
+//===- TensorCoreGradKeyBlockWgmma.cpp - dkdv / dkdv_dq with wgmma --------===//
+//
+// The tensor-core backward's key-block kernel with wgmma (sm_90a,
+// KernelSpec::warpgroupMma; TensorCoreGradEmitter.h): the steps of the
+// mma.sync kernel (TensorCoreGradKeyBlock.cpp) with one warpgroup per 64
+// keys, K, V, Q and dO in 128-byte swizzled tiles read through matrix
+// descriptors, Pdᵀ and dSᵀ from registers, and in dkdv_dq dQ = dS K from the
+// core-matrix dSᵀ tile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorCoreGradEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::attn;
+using tcgrad::GradEmitter;
+
+void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
+  tensorCoresReadShared = true;
+  packedF16Convert = true;
+  Value kBlockIdx = setUp(func);
+  Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  scf::IfOp live =
+      enterLiveBlock([&] { return mul(kBlockIdx, spec.blockKV); }, keyLen);
+  // One warpgroup per 64 keys; warp w still owns keys [16w, 16w + 16) (the
+  // rows of a wgmma accumulator that warp w % 4 of its warpgroup holds), so
+  // every C fragment has the mma.sync layout of emitKeyBlocks.
+  const int64_t keyBlock = spec.blockKV;
+  const int64_t warpgroups = keyBlock / 64;
+  assert(keyBlock % 64 == 0 && threads == 2 * keyBlock && headDim == valueDim &&
+         "one warpgroup per 64 keys");
+  // K, V, Q and dO in SW128 tiles (MmaEmitterBase.h) from the first
+  // 1024-byte boundary on; the dSᵀ tile in the core-matrix layout.
+  Value aligned = alignForSwizzle128(smemBase);
+  viewShift = arith::SubIOp::create(b, loc, aligned, smemBase);
+  smemBase = aligned;
+  const int64_t qTile = kBlock * headDim * kOperandBytes;
+  const tcgrad::KeyBlockLayout layout =
+      tcgrad::keyBlockLayout(headDim, valueDim, keyBlock, withDq,
+                             /*warpgroupMma=*/true);
+  const int64_t kOff = layout.keys, vOff = layout.values, qOff = layout.queries,
+                dOOff = layout.gradOutputs, lseOff = layout.lse,
+                deltaOff = layout.delta, dsOff = layout.dsT;
+  Value tiles = view(0, {lseOff / kOperandBytes}, elt);
+  Value lseS = view(lseOff, {2, kBlock}, b.getF32Type());
+  Value deltaS = view(deltaOff, {2, kBlock}, b.getF32Type());
+  // dSᵀ [keyBlock][64 queries] in the core-matrix layout, as i32 pairs.
+  Value dsS =
+      withDq ? view(dsOff, {keyBlock * kBlock / 2}, b.getI32Type()) : Value();
+
+  KeyBlockSchedule sched = scheduleKeyBlock(kBlockIdx, kvHead, keyBlock);
+  Value k0 = sched.k0, total = sched.total;
+  GlobalRows kvRows = sched.kvRows;
+
+  SmallVector<Value> tokens;
+  copyTileSwizzled128(args.key, TileRowWidth::exact(headDim), kvRows, k0,
+                      keyLen, keyBlock, tiles, idx(kOff / kOperandBytes),
+                      tokens);
+  copyTileSwizzled128(args.value, TileRowWidth::exact(headDim), kvRows, k0,
+                      keyLen, keyBlock, tiles, idx(vOff / kOperandBytes),
+                      tokens);
+  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
+  Value kvGroup =
+      nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
+  auto issue = [&](Value it, Value stage) {
+    SmallVector<Value> ts;
+    Value h = headOf(sched, it);
+    GlobalRows base = queryRows(h);
+    Value q0 = queryBlockStart(sched, it);
+    Value stageElts = mul(stage, qTile / kOperandBytes);
+    copyTileSwizzled128(args.query, TileRowWidth::exact(headDim), base, q0,
+                        queryLen, kBlock, tiles,
+                        add(stageElts, qOff / kOperandBytes), ts);
+    copyTileSwizzled128(args.gradOutput, TileRowWidth::exact(headDim), base, q0,
+                        queryLen, kBlock, tiles,
+                        add(stageElts, dOOff / kOperandBytes), ts);
+    copyStagedRows(h, q0, stage, lseS, deltaS);
+    nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
+  };
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, total, idx(0));
+  emitIf(any, [&] { issue(idx(0), idx(0)); });
+  emitWaitAllCopies(kvGroup);
+
+  Value wg = divu(warp, 4);
+  // The warpgroup's 64 rows of K and V (in every panel).
+  Value kRows = add(add(smemBase, kOff), mul(wg, 64 * 128));
+  Value vRows = add(add(smemBase, vOff), mul(wg, 64 * 128));
+  Value keyA = add(k0, add(mul(warp, 16), g));
+  std::array<Value, 2> keys = {keyA, add(keyA, 8)};
+  auto fragsOf = [](ArrayRef<Value> acc) {
+    SmallVector<Frag> f(acc.size() / 4);
+    for (size_t i = 0; i < acc.size(); ++i)
+      f[i / 4][i % 4] = acc[i];
+    return f;
+  };
+
+  // C = rows x Qᵀ-like product over D (A: 64 rows at `rows` of a key
+  // tile, B: the stage tile at `cols`), both K-major: Sᵀ = K Qᵀ and
+  // dPᵀ = V dOᵀ.
+  auto productOverHeadDim = [&](Value rows, Value cols) {
+    SmallVector<Value> acc = freshAccumulators(kBlock / 2);
+    wgmmaAccumulates = false;
+    for (int64_t ks = 0; ks < headDim / 16; ++ks)
+      acc =
+          wgmmaSharedA(swizzledKMajorDescriptor(rows, keyBlock, ks), false,
+                       swizzledKMajorDescriptor(cols, kBlock, ks), false, acc);
+    return acc;
+  };
+  // acc += Aᵀ-fragments x (stage tile, MN-major): dV += Pdᵀ dO, dK += dSᵀ Q.
+  auto productOverQueries = [&](ArrayRef<std::array<Value, 4>> a, Value tile,
+                                SmallVector<Value> acc) {
+    for (int64_t kk = 0; kk < kBlock / 16; ++kk)
+      acc = wgmmaRegA(a[kk], swizzledMnMajorDescriptor(tile, kBlock, kk), true,
+                      acc);
+    return acc;
+  };
+
+  KeyStep invariant{};
+  invariant.k0 = k0;
+  invariant.keys = keys;
+  invariant.keyBlock = keyBlock;
+  invariant.lseS = lseS;
+  invariant.deltaS = deltaS;
+
+  const int64_t accs = headDim / 2; // f32 per thread of a 64 x D product
+  SmallVector<Value> init(2 * accs, f32(0.0f));
+  SmallVector<Value> loop =
+      emitLoop(idx(0), total, init, [&](Value it, ValueRange state) {
+        KeyStep step =
+            beginKeyStep(invariant, sched, it, kvGroup, total, issue);
+        Value stageBytes = mul(step.stage, qTile);
+        Value qBase = add(add(smemBase, qOff), stageBytes);
+        Value dOBase = add(add(smemBase, dOOff), stageBytes);
+        SmallVector<Value> dK(state.begin(), state.begin() + accs),
+            dV(state.begin() + accs, state.end());
+
+        // Sᵀ = K Qᵀ; with D = 64 dPᵀ = V dOᵀ is issued with it and runs
+        // while Pᵀ is recomputed (with D = 128 the two accumulators on top
+        // of dK and dV would spill).
+        const bool overlapDp = headDim <= 64;
+        wgmmaFence();
+        SmallVector<Value> sAcc = productOverHeadDim(kRows, qBase), dPAcc;
+        wgmmaCommit();
+        if (overlapDp) {
+          dPAcc = productOverHeadDim(vRows, dOBase);
+          wgmmaCommit();
+        }
+        wgmmaWait(overlapDp ? 1 : 0);
+        Probabilities pr = recomputeProbabilities(step, fragsOf(sAcc));
+        SmallVector<std::array<Value, 4>> pdA;
+        for (int64_t kk = 0; kk < kBlock / 16; ++kk)
+          pdA.push_back(packA(pr.pd, kk));
+
+        // dPᵀ (D = 128), then dV += Pdᵀ dO. With D = 64 dV runs while dSᵀ
+        // is formed; with D = 128 the Pdᵀ fragments it holds would spill.
+        wgmmaFence();
+        if (!overlapDp) {
+          dPAcc = productOverHeadDim(vRows, dOBase);
+          wgmmaCommit();
+        }
+        dV = productOverQueries(pdA, dOBase, dV);
+        wgmmaCommit();
+        wgmmaWait(overlapDp ? 1 : 0);
+
+        SmallVector<Frag> dP = fragsOf(dPAcc);
+        scoreGradients(step, pr, dP);
+        SmallVector<std::array<Value, 4>> dsA;
+        for (int64_t kk = 0; kk < kBlock / 16; ++kk)
+          dsA.push_back(packA(dP, kk));
+        if (withDq) {
+          // dSᵀ to shared memory: pair (key, 2 pairs) of A fragment i of
+          // k-step kk at key 16w + g + 8 (i % 2), queries 16 kk + 2 t4 +
+          // 8 (i / 2) (coreMatrixOffset / 4).
+          for (int64_t kk = 0; kk < kBlock / 16; ++kk)
+            for (int64_t i = 0; i < 4; ++i) {
+              Value at = add(
+                  add(mul(add(mul(warp, 2), i % 2), 256), add(mul(g, 4), t4)),
+                  (2 * kk + i / 2) * 32);
+              memref::StoreOp::create(b, loc, dsA[kk][i], dsS, ValueRange{at});
+            }
+          fenceProxyAsync();
+        }
+        // dK += dSᵀ Q.
+        wgmmaFence();
+        dK = productOverQueries(dsA, qBase, dK);
+        wgmmaCommit();
+        if (withDq) {
+          gpu::BarrierOp::create(b, loc);
+          // dQ (64 queries x D) = dS K over the block's keys: warpgroup wg
+          // takes columns [wg D / warpgroups, ...) in chunks of up to 64.
+          // A = dS from the [key][query] core-matrix tile and B = K from
+          // the [key][D] SW128 tile (columns col0.. of their panel), both
+          // MN-major.
+          const int64_t cols = headDim / warpgroups;
+          const int64_t chunk = std::min<int64_t>(64, cols);
+          Value dsBase = add(smemBase, dsOff);
+          for (int64_t c0 = 0; c0 < cols; c0 += chunk) {
+            Value col0 = add(mul(wg, cols), c0);
+            Value kCols = add(add(smemBase, kOff),
+                              add(mul(divu(col0, 64), 128 * keyBlock),
+                                  mul(remu(col0, 64), kOperandBytes)));
+            SmallVector<Value> acc = freshAccumulators(chunk / 2);
+            wgmmaFence();
+            wgmmaAccumulates = false;
+            for (int64_t kk = 0; kk < keyBlock / 16; ++kk)
+              acc = wgmmaSharedA(
+                  mnMajorDescriptor(add(dsBase, 2 * kk * 16 * kBlock), kBlock),
+                  true, swizzledMnMajorDescriptor(kCols, keyBlock, kk), true,
+                  acc);
+            wgmmaCommitAndWait(0);
+            addToDqAccum(
+                fragsOf(acc), 1,
+                add(paddedRow(step.hIdx, step.q0), mul(remu(warp, 4), 16)),
+                col0);
+          }
+        }
+        wgmmaWait(0);
+        SmallVector<Value> next = dK;
+        next.append(dV.begin(), dV.end());
+        return next;
+      });
+
+  SmallVector<Value> results = loop;
+  SmallVector<Frag> dK = fragsOf(ArrayRef<Value>(results).take_front(accs)),
+                    dV = fragsOf(ArrayRef<Value>(results).drop_front(accs));
+  Value warpKey0 = add(k0, mul(warp, 16));
+  storeFragments(dK, mods.scale, args.gradKey, kvRows, warpKey0, keyLen,
+                 headDim);
+  storeFragments(dV, 1.0f, args.gradValue, kvRows, warpKey0, keyLen, valueDim);
+  leaveLiveBlock(live);
+  gpu::ReturnOp::create(b, loc);
+}

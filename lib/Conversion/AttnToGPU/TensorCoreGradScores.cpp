@@ -1,0 +1,154 @@
+//===- TensorCoreGradScores.cpp - the backward's P and dS recomputation ---===//
+//
+// The tensor-core backward's element-wise arithmetic between the products
+// (TensorCoreGradEmitter.h): the mask value, the exponent of P with the score
+// modifiers and the ragged-key guard, the dropout factor, lse·log2(e), and
+// for the key-block kernels Pᵀ recomputed from Sᵀ (masked or plain per block
+// pair, the dropout keep bits packed in one register) and dSᵀ from dPᵀ. The
+// dq kernel (TensorCoreGradDq.cpp) applies the same parts to S and dP.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorCoreGradEmitter.h"
+
+#include "attnopt/Dialect/Attn/Utils/Philox.h"
+#include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using kernel::kLog2E;
+using kernel::kNegInf;
+using kernel::kPosInf;
+using tcgrad::GradEmitter;
+
+Value GradEmitter::maskValue(Value bI, Value hI, Value query, Value key) {
+  return kernel::emitMaskLoad(b, loc, args.mask, maskDims, mods.booleanMask, bI,
+                              hI, query, key);
+}
+
+Value GradEmitter::exponent(Value raw, Value bI, Value hI, Value query,
+                            Value key, Value lse2, bool masked, bool guardKey) {
+  Value mv;
+  if (args.mask)
+    mv = maskValue(bI, hI, clampToLast(query, queryLen),
+                   clampToLast(key, keyLen));
+  Value sc = emitModifiedScore(b, loc, masked ? maskedMods : plainMods, raw, mv,
+                               query, key, size(queryLen), size(keyLen));
+  if (guardKey)
+    sc = arith::SelectOp::create(b, loc, lessThan(key, keyLen), sc,
+                                 f32(kNegInf));
+  Value negLse = arith::NegFOp::create(b, loc, lse2);
+  return fmaC(sc, f32(foldScale ? mods.scale * kLog2E : kLog2E), negLse);
+}
+
+Value GradEmitter::dropoutFactor(Value bI, Value hI, Value query, Value key) {
+  if (dropP <= 0.0f)
+    return Value();
+  // A packed batch draws at its tokens' coordinates in the batch-1 form
+  // (docs/semantics.md, section 14.3), as its forward kernel does.
+  DropoutPosition pos =
+      packed ? DropoutPosition{idx(0),
+                               hI,
+                               add(qToken0, query),
+                               add(kToken0, key),
+                               idx(heads),
+                               totalQueryTokens}
+             : DropoutPosition{bI, hI, query, key, idx(heads), size(queryLen)};
+  Value keep = emitDropoutKeep(b, loc, args.seed, args.offset, pos, dropP);
+  return arith::SelectOp::create(b, loc, keep, f32(1.0f / (1.0f - dropP)),
+                                 f32(0.0f));
+}
+
+Value GradEmitter::lseLog2(Value at, Value valid) {
+  Value l = memref::LoadOp::create(b, loc, args.lse, at);
+  Value noKey =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l, f32(kNegInf));
+  Value empty = arith::OrIOp::create(
+      b, loc, noKey,
+      arith::XOrIOp::create(b, loc, valid,
+                            arith::ConstantIntOp::create(b, loc, 1, 1)));
+  return arith::SelectOp::create(b, loc, empty, f32(kPosInf),
+                                 fmul(l, f32(kLog2E)));
+}
+
+GradEmitter::Probabilities
+GradEmitter::recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s) {
+  const int64_t nTilesQ = s.size();
+  const bool raggedKeys = !keyLen.isMultipleOf(step.keyBlock);
+  // Pᵀ: element (nt, e) at key keys[e / 2], query q0 + 8nt + 2t + e % 2.
+  Value queryT = add(step.q0, mul(t4, 2));
+  auto queryAt = [&](int64_t nt, int64_t e) {
+    return add(queryT, 8 * nt + e % 2);
+  };
+  auto probabilities = [&](bool masked) {
+    SmallVector<Value> p;
+    for (int64_t nt = 0; nt < nTilesQ; ++nt)
+      for (int64_t e = 0; e < 4; ++e) {
+        Value lse2 = loadRowPair(step.lseS, step.stage, nt, e % 2);
+        p.push_back(exp2(exponent(s[nt][e], bIdx, step.hIdx, queryAt(nt, e),
+                                  step.keys[e / 2], lse2, masked,
+                                  /*guardKey=*/masked && raggedKeys)));
+      }
+    return p;
+  };
+  // Keys past Lk (zero-filled rows) get P = 0 too, not exp(0 - lse): that
+  // can overflow f16 in dSᵀ, and dQ = dS K then multiplies inf by the zero
+  // row (NaN rows in grad_query, issue 17).
+  Value needs = blockPairNeedsMask(mods, queryLen, keyLen, step.q0,
+                                   step.rowsInBlock, step.k0, step.keyBlock);
+  SmallVector<Value> probs = needs ? emitUniformChoice(needs, probabilities)
+                                   : probabilities(/*masked=*/false);
+
+  // Register budget (D = 128 holds 128 f32 accumulators): what outlives
+  // this point is only the packed A fragments of Pdᵀ, the dropout keep bits
+  // packed in one i32, and w = Pᵀ (· softcap'), the factor of dSᵀ; the raw
+  // scores die here.
+  Probabilities out;
+  out.pd.resize(nTilesQ);
+  out.w.resize(nTilesQ);
+  out.keepBits = dropP > 0.0f ? i32c(0) : Value();
+  for (int64_t nt = 0; nt < nTilesQ; ++nt)
+    for (int64_t e = 0; e < 4; ++e) {
+      Value p = probs[4 * nt + e];
+      out.pd[nt][e] = p;
+      if (out.keepBits) {
+        Value f =
+            dropoutFactor(bIdx, step.hIdx, queryAt(nt, e), step.keys[e / 2]);
+        out.pd[nt][e] = fmul(p, f);
+        Value kept = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, f,
+                                           f32(0.0f));
+        Value bit = arith::ShLIOp::create(
+            b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), kept),
+            i32c(static_cast<int32_t>(4 * nt + e)));
+        out.keepBits = arith::OrIOp::create(b, loc, out.keepBits, bit);
+      }
+      out.w[nt][e] = p;
+      if (Value factor = emitSoftcapDerivative(b, loc, mods, s[nt][e]))
+        out.w[nt][e] = fmul(p, factor);
+    }
+  return out;
+}
+
+void GradEmitter::scoreGradients(const KeyStep &step, const Probabilities &p,
+                                 MutableArrayRef<Frag> dP) {
+  for (size_t nt = 0; nt < dP.size(); ++nt)
+    for (int64_t e = 0; e < 4; ++e) {
+      Value delta = loadRowPair(step.deltaS, step.stage, nt, e % 2);
+      Value dpv = dP[nt][e];
+      if (p.keepBits) {
+        Value bit = arith::AndIOp::create(
+            b, loc,
+            arith::ShRUIOp::create(b, loc, p.keepBits,
+                                   i32c(static_cast<int32_t>(4 * nt + e))),
+            i32c(1));
+        Value kept = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                           bit, i32c(0));
+        dpv = arith::SelectOp::create(
+            b, loc, kept, fmul(dpv, f32(1.0f / (1.0f - dropP))), f32(0.0f));
+      }
+      dP[nt][e] = fmul(p.w[nt][e], arith::SubFOp::create(b, loc, dpv, delta));
+    }
+}
