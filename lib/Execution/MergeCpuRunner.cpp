@@ -119,6 +119,13 @@ LogicalResult mlir::attn::runMergeOnCpu(MergePartialsOp op,
   if (hasRunTimeSizes(op))
     return op.emitError("attn-cpu-run: attn.merge_partials needs static "
                         "shapes");
+  if (op.getPartialOutputType().getNumElements() == 0) {
+    // Nothing to merge or compare (and no row count to derive from the
+    // element count).
+    os << op->getName() << " at " << op.getLoc() << "\n  empty ("
+       << op.getPartialOutputType() << "): nothing to compare\n";
+    return success();
+  }
   OpBuilder b(op.getContext());
   OwningOpRef<ModuleOp> module = ModuleOp::create(op.getLoc());
   buildCpuEntryFunction(b, *module, op);

@@ -117,10 +117,21 @@ OwningOpRef<ModuleOp> isolate(ModuleOp module, StringRef name) {
   return copy;
 }
 
+/// The prefix of the functions defined in a checked module, so that a
+/// user's function named after a C library symbol the lowering calls
+/// (`exp`, `memset`, `malloc`, ...) does not capture those calls.
+constexpr StringLiteral kDefinitionPrefix = "attn_raise_check_";
+
 /// Adds `func @attn_kernel(args as memrefs..., results as memrefs...)`
-/// calling `name`.
+/// calling `name`, after giving every function defined in `module` the
+/// prefix kDefinitionPrefix.
 void addEntry(ModuleOp module, StringRef name) {
-  auto callee = module.lookupSymbol<func::FuncOp>(name);
+  SymbolTable symbols(module);
+  for (auto f : llvm::to_vector(module.getOps<func::FuncOp>()))
+    if (!f.isDeclaration())
+      (void)symbols.rename(f, (kDefinitionPrefix + f.getName()).str());
+  auto callee =
+      module.lookupSymbol<func::FuncOp>((kDefinitionPrefix + name).str());
   callee.setPrivate();
   OpBuilder b(module.getBodyRegion());
   b.setInsertionPointToEnd(module.getBody());

@@ -36,6 +36,15 @@ static LogicalResult checkPackedShapes(AttentionOpInterface op) {
         return op.emitOpError("GPU code generation needs static head counts "
                               "and head dims: dimension ")
                << d << " of the " << name << " (" << type << ") is dynamic";
+  for (auto [name, type] :
+       {std::pair<StringRef, RankedTensorType>{"query", op.getQueryType()},
+        {"key", op.getKeyType()},
+        {"value", op.getValueType()}})
+    if (llvm::is_contained(type.getShape(), 0))
+      return op.emitOpError("GPU code generation: empty ")
+             << name << " (" << type
+             << "): the kernels need every size >= 1 (a token total may be "
+                "a run-time size, ?)";
   constexpr int64_t kMaxGridYZ = 65535;
   int64_t batch = kernel::packedBatch(op);
   if (op.getQueryType().getDimSize(1) > kMaxGridYZ ||

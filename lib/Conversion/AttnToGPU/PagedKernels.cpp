@@ -40,11 +40,17 @@ LogicalResult kernel::checkPagedKernel(PagedAttentionOp op,
                << batchOrPages(v)
                << " (dimension 0) may be a run-time size for a paged cache";
   }
+  for (Value v :
+       {op.getQuery(), op.getKey(), op.getValue(), op.getBlockTable()}) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (llvm::is_contained(t.getShape(), 0))
+      return op.emitOpError("GPU code generation: empty ")
+             << (v == op.getQuery()        ? "query"
+                 : v == op.getBlockTable() ? "block table"
+                                           : "key/value cache")
+             << " (" << t << "): the kernels need every size >= 1";
+  }
   RankedTensorType q = op.getQueryType();
-  for (int64_t d = 0; d < 4; ++d)
-    if (q.getDimSize(d) == 0)
-      return op.emitOpError("GPU code generation: empty query (")
-             << q << "): the kernels need every size >= 1";
   if (q.getDimSize(0) > 65535)
     return op.emitOpError("GPU code generation: batch ")
            << q.getDimSize(0) << " exceeds the grid's 65535 blocks";

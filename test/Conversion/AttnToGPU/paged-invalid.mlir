@@ -85,3 +85,20 @@ func.func @splits_override(%q: tensor<2x8x1x64xbf16>, %kc: tensor<40x16x2x64xbf1
       -> tensor<2x8x1x64xbf16>
   return %o : tensor<2x8x1x64xbf16>
 }
+
+// -----
+
+// Empty caches and block tables (valid ops: the kernels need every size).
+func.func @empty_value_dim(%q: tensor<2x4x1x16xf16>, %kc: tensor<5x8x2x16xf16>, %vc: tensor<5x8x2x0xf16>, %t: tensor<2x3xi32>, %n: tensor<2xi32>) -> tensor<2x4x1x0xf16> {
+  // expected-error @+1 {{GPU code generation: empty key/value cache ('tensor<5x8x2x0xf16>'): the kernels need every size >= 1}}
+  %o = attn.paged_attention ins(%q : tensor<2x4x1x16xf16>) cache(%kc, %vc : tensor<5x8x2x16xf16>, tensor<5x8x2x0xf16>) pages(%t, %n : tensor<2x3xi32>, tensor<2xi32>) {scale = 0.5 : f32} -> tensor<2x4x1x0xf16>
+  return %o : tensor<2x4x1x0xf16>
+}
+
+// -----
+
+func.func @no_pages_per_sequence(%q: tensor<2x4x1x16xf16>, %kc: tensor<5x8x2x16xf16>, %vc: tensor<5x8x2x16xf16>, %t: tensor<2x0xi32>, %n: tensor<2xi32>) -> tensor<2x4x1x16xf16> {
+  // expected-error @+1 {{GPU code generation: empty block table ('tensor<2x0xi32>'): the kernels need every size >= 1}}
+  %o = attn.paged_attention ins(%q : tensor<2x4x1x16xf16>) cache(%kc, %vc : tensor<5x8x2x16xf16>, tensor<5x8x2x16xf16>) pages(%t, %n : tensor<2x0xi32>, tensor<2xi32>) -> tensor<2x4x1x16xf16>
+  return %o : tensor<2x4x1x16xf16>
+}

@@ -40,3 +40,21 @@ func.func @gradient_d256(%q: tensor<?x4x256xbf16>, %k: tensor<?x1x256xbf16>, %v:
   %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : tensor<?x4x256xbf16>, tensor<?x1x256xbf16>, tensor<?x1x256xbf16>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) forward(%o, %l : tensor<?x4x256xbf16>, tensor<4x?xf32>) grad_output(%do : tensor<?x4x256xbf16>) -> tensor<?x4x256xbf16>, tensor<?x1x256xbf16>, tensor<?x1x256xbf16>
   return %dq : tensor<?x4x256xbf16>
 }
+
+// -----
+
+// Empty tensors with static sizes (a valid op; the kernels need every size
+// >= 1, token totals may be run-time sizes).
+// CHECK: varlen-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.varlen_attention' op GPU code generation: empty value ('tensor<7x2x0xf16>'): the kernels need every size >= 1 (a token total may be a run-time size, ?)
+func.func @empty_value_dim(%q: tensor<10x4x16xf16>, %k: tensor<7x2x16xf16>, %v: tensor<7x2x0xf16>, %cq: tensor<3xi32>, %ck: tensor<3xi32>) -> tensor<10x4x0xf16> {
+  %o = attn.varlen_attention ins(%q, %k, %v : tensor<10x4x16xf16>, tensor<7x2x16xf16>, tensor<7x2x0xf16>) seqlens(%cq, %ck : tensor<3xi32>, tensor<3xi32>) {scale = 0.5 : f32} -> tensor<10x4x0xf16>
+  return %o : tensor<10x4x0xf16>
+}
+
+// -----
+
+// CHECK: varlen-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.varlen_attention_grad' op GPU code generation: empty key ('tensor<0x2x16xbf16>'): the kernels need every size >= 1
+func.func @no_key_tokens(%q: tensor<10x4x16xbf16>, %k: tensor<0x2x16xbf16>, %v: tensor<0x2x16xbf16>, %cq: tensor<3xi32>, %ck: tensor<3xi32>, %o: tensor<10x4x16xbf16>, %l: tensor<4x10xf32>, %do: tensor<10x4x16xbf16>) -> tensor<10x4x16xbf16> {
+  %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : tensor<10x4x16xbf16>, tensor<0x2x16xbf16>, tensor<0x2x16xbf16>) seqlens(%cq, %ck : tensor<3xi32>, tensor<3xi32>) forward(%o, %l : tensor<10x4x16xbf16>, tensor<4x10xf32>) grad_output(%do : tensor<10x4x16xbf16>) -> tensor<10x4x16xbf16>, tensor<0x2x16xbf16>, tensor<0x2x16xbf16>
+  return %dq : tensor<10x4x16xbf16>
+}

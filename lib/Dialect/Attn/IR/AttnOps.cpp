@@ -326,6 +326,21 @@ LogicalResult verifyScoreAttributes(AttentionOpInterface iface,
   return success();
 }
 
+/// The attn ops' attribute names: one that an op does not define but
+/// carries as a discardable attribute would be silently ignored (e.g.
+/// `dropout_p` on attn.paged_attention, which has no dropout).
+LogicalResult verifyNoStrayAttributes(Operation *op) {
+  static constexpr StringLiteral kAttnAttributes[] = {
+      "scale", "causal", "window", "softcap", "dropout_p", "deterministic"};
+  for (NamedAttribute attr : op->getDiscardableAttrs())
+    if (llvm::is_contained(kAttnAttributes, attr.getName().strref()))
+      return op->emitOpError()
+             << "'" << attr.getName().strref()
+             << "' is not an attribute of this op (docs/semantics.md lists "
+                "each op's attributes)";
+  return success();
+}
+
 /// Operands and results are dense tensors: an encoding (sparse_tensor, or
 /// any other layout) would be read as dense by every lowering.
 LogicalResult verifyNoEncodings(Operation *op) {
@@ -403,7 +418,8 @@ LogicalResult verifyGradientType(Operation *op, StringRef name,
 } // namespace mlir::attn::opverify
 
 LogicalResult AttentionOp::verify() {
-  if (failed(verifyNoEncodings(*this)))
+  if (failed(verifyNoEncodings(*this)) ||
+      failed(verifyNoStrayAttributes(*this)))
     return failure();
   FailureOr<AttentionDims> dims =
       verifyOperandShapes(*this, getQueryType(), getKeyType(), getValueType(),
@@ -417,7 +433,8 @@ LogicalResult AttentionOp::verify() {
 }
 
 LogicalResult AttentionGradOp::verify() {
-  if (failed(verifyNoEncodings(*this)))
+  if (failed(verifyNoEncodings(*this)) ||
+      failed(verifyNoStrayAttributes(*this)))
     return failure();
   auto gradOutputType = cast<RankedTensorType>(getGradOutput().getType());
   FailureOr<AttentionDims> dims = verifyOperandShapes(
@@ -528,8 +545,9 @@ LogicalResult verifyPackedLse(Operation *op, RankedTensorType lseType,
   return success();
 }
 
-/// One offsets operand: rank 1, i32, at least one entry (B + 1 >= 1); when
-/// it is a constant, 0 first, non-decreasing and the token total last.
+/// One offsets operand: rank 1, i32, at least two entries (B + 1 >= 2: a
+/// batch of at least one sequence); when it is a constant, 0 first,
+/// non-decreasing and the token total last.
 LogicalResult verifyOffsets(Operation *op, StringRef name, Value offsets,
                             const SharedDim &total) {
   auto type = cast<RankedTensorType>(offsets.getType());
@@ -538,9 +556,10 @@ LogicalResult verifyOffsets(Operation *op, StringRef name, Value offsets,
                              << ": expected a rank-1 tensor of i32 offsets "
                                 "(batch + 1 entries), got "
                              << type;
-  if (type.getDimSize(0) == 0)
+  if (type.getDimSize(0) == 0 || type.getDimSize(0) == 1)
     return op->emitOpError()
-           << name << ": expected batch + 1 >= 1 offsets, got none";
+           << name << ": expected batch + 1 >= 2 offsets (at least one "
+           << "sequence), got " << type.getDimSize(0);
   DenseIntElementsAttr values;
   if (!matchPattern(offsets, m_Constant(&values)))
     return success();
@@ -580,7 +599,8 @@ LogicalResult verifySeqlens(Operation *op, Value cuQ, Value cuK,
 } // namespace
 
 LogicalResult VarlenAttentionOp::verify() {
-  if (failed(verifyNoEncodings(*this)))
+  if (failed(verifyNoEncodings(*this)) ||
+      failed(verifyNoStrayAttributes(*this)))
     return failure();
   FailureOr<PackedDims> dims =
       verifyPackedShapes(*this, getQueryType(), getKeyType(), getValueType(),
@@ -596,7 +616,8 @@ LogicalResult VarlenAttentionOp::verify() {
 }
 
 LogicalResult VarlenAttentionGradOp::verify() {
-  if (failed(verifyNoEncodings(*this)))
+  if (failed(verifyNoEncodings(*this)) ||
+      failed(verifyNoStrayAttributes(*this)))
     return failure();
   auto gradOutputType = cast<RankedTensorType>(getGradOutput().getType());
   FailureOr<PackedDims> dims = verifyPackedShapes(

@@ -51,7 +51,8 @@ LogicalResult verifyShape(Operation *op, StringRef name, RankedTensorType type,
 } // namespace
 
 LogicalResult MergePartialsOp::verify() {
-  if (failed(verifyNoEncodings(*this)))
+  if (failed(verifyNoEncodings(*this)) ||
+      failed(verifyNoStrayAttributes(*this)))
     return failure();
   RankedTensorType partial = getPartialOutputType();
   auto partialLse = cast<RankedTensorType>(getPartialLse().getType());

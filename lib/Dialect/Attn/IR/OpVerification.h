@@ -67,6 +67,10 @@ LogicalResult verifyScoreAttributes(AttentionOpInterface iface,
                                     const AttentionDims &dims);
 /// Operands and results are dense tensors without an encoding.
 LogicalResult verifyNoEncodings(Operation *op);
+/// No attn attribute name (scale, causal, window, softcap, dropout_p,
+/// deterministic) as a discardable attribute: the op does not define
+/// it and would ignore it.
+LogicalResult verifyNoStrayAttributes(Operation *op);
 
 } // namespace mlir::attn::opverify
 

@@ -87,7 +87,8 @@ LogicalResult verifyConstantPages(PagedAttentionOp op, int64_t capacity,
 } // namespace
 
 LogicalResult PagedAttentionOp::verify() {
-  if (failed(verifyNoEncodings(*this)))
+  if (failed(verifyNoEncodings(*this)) ||
+      failed(verifyNoStrayAttributes(*this)))
     return failure();
   RankedTensorType q = getQueryType(), k = getKeyType(), v = getValueType(),
                    out = getOutputType();

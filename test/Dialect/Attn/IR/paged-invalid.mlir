@@ -196,3 +196,13 @@ func.func @f(%q: tensor<2x4x3x16xf32>, %kc: tensor<9x16x2x16xf32>, %vc: tensor<9
   %o = attn.paged_attention ins(%q : tensor<2x4x3x16xf32>) cache(%kc, %vc : tensor<9x16x2x16xf32>, tensor<9x16x2x8xf32>) pages(%t, %n : tensor<2x5xi32>, tensor<2xi32>) -> tensor<2x4x3x8xf32>
   return %o : tensor<2x4x3x8xf32>
 }
+
+// -----
+
+// An attribute another attn op has but this one does not: rejected, not
+// silently ignored (a paged cache has no dropout).
+func.func @f(%q: tensor<2x4x1x16xf16>, %kc: tensor<5x8x2x16xf16>, %vc: tensor<5x8x2x16xf16>, %t: tensor<2x3xi32>, %n: tensor<2xi32>) -> tensor<2x4x1x16xf16> {
+  // expected-error @+1 {{'dropout_p' is not an attribute of this op}}
+  %o = attn.paged_attention ins(%q : tensor<2x4x1x16xf16>) cache(%kc, %vc : tensor<5x8x2x16xf16>, tensor<5x8x2x16xf16>) pages(%t, %n : tensor<2x3xi32>, tensor<2xi32>) {dropout_p = 5.0e-01 : f32} -> tensor<2x4x1x16xf16>
+  return %o : tensor<2x4x1x16xf16>
+}

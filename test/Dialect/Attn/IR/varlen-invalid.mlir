@@ -51,7 +51,7 @@ func.func @f(%q: tensor<10x4x16xf32>, %k: tensor<12x2x16xf32>, %v: tensor<12x2x8
 
 // No offsets at all.
 func.func @f(%q: tensor<10x4x16xf32>, %k: tensor<12x2x16xf32>, %v: tensor<12x2x8xf32>, %cq: tensor<0xi32>, %ck: tensor<0xi32>) -> tensor<10x4x8xf32> {
-  // expected-error @+1 {{cu_seqlens_q: expected batch + 1 >= 1 offsets, got none}}
+  // expected-error @+1 {{cu_seqlens_q: expected batch + 1 >= 2 offsets (at least one sequence), got 0}}
   %o = attn.varlen_attention ins(%q, %k, %v : tensor<10x4x16xf32>, tensor<12x2x16xf32>, tensor<12x2x8xf32>) seqlens(%cq, %ck : tensor<0xi32>, tensor<0xi32>) -> tensor<10x4x8xf32>
   return %o : tensor<10x4x8xf32>
 }
@@ -148,4 +148,13 @@ func.func @f(%q: tensor<10x4x16xf32>, %k: tensor<12x2x16xf32>, %v: tensor<12x2x8
   // expected-error @+1 {{causal differs from the attn.varlen_attention whose output and lse it differentiates (bottom_right there, none here)}}
   %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : tensor<10x4x16xf32>, tensor<12x2x16xf32>, tensor<12x2x8xf32>) seqlens(%cq, %ck : tensor<4xi32>, tensor<4xi32>) forward(%o, %l : tensor<10x4x8xf32>, tensor<4x10xf32>) grad_output(%do : tensor<10x4x8xf32>) -> tensor<10x4x16xf32>, tensor<12x2x16xf32>, tensor<12x2x8xf32>
   return %dq : tensor<10x4x16xf32>
+}
+
+// -----
+
+// One offset: a batch of no sequences (the verifier asks for at least one).
+func.func @f(%q: tensor<10x4x16xf32>, %k: tensor<12x2x16xf32>, %v: tensor<12x2x8xf32>, %cq: tensor<1xi32>, %ck: tensor<1xi32>) -> tensor<10x4x8xf32> {
+  // expected-error @+1 {{cu_seqlens_q: expected batch + 1 >= 2 offsets (at least one sequence), got 1}}
+  %o = attn.varlen_attention ins(%q, %k, %v : tensor<10x4x16xf32>, tensor<12x2x16xf32>, tensor<12x2x8xf32>) seqlens(%cq, %ck : tensor<1xi32>, tensor<1xi32>) -> tensor<10x4x8xf32>
+  return %o : tensor<10x4x8xf32>
 }
