@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import torch
 
-from . import compiler, runtime
+from . import compiler, dispatch, runtime
 from .problem import AttnoptError, Problem
 
 _DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
@@ -42,17 +42,23 @@ class _Kernels:
         # between their stages; a forward kernel alone needs none. With
         # run-time sizes the bytes depend on the sizes (and on the split
         # count the forward group decides at launch).
+        self._runtime_sizes = bool(problem.runtime_sizes)
+        self._sizes: Dict[Tuple[int, int, int], runtime.Sizes] = {}
         self._workspaces: Dict[tuple, int] = {}
         if not problem.runtime_sizes:
             self._workspaces[(True, None)] = self.forward.workspace_bytes({})
             self._workspaces[(False, None)] = self.backward.workspace_bytes({})
 
     def sizes(self, q, k) -> Optional[runtime.Sizes]:
-        """The launch's run-time sizes (None for kernels without any)."""
-        if not self.problem.runtime_sizes:
+        """The launch's run-time sizes (None for kernels without any; one
+        structure per size triple, which the runtime only reads)."""
+        if not self._runtime_sizes:
             return None
-        return runtime.make_sizes(batch=q.shape[0], query_len=q.shape[2],
-                                  key_len=k.shape[2])
+        key = (q.shape[0], q.shape[2], k.shape[2])
+        s = self._sizes.get(key)
+        if s is None:
+            s = self._sizes[key] = runtime.make_sizes(*key)
+        return s
 
     def workspace(self, forward: bool, sizes) -> int:
         kernel_set = self.forward if forward else self.backward
@@ -116,15 +122,17 @@ def _raw_stream(index: int) -> int:
     return torch.cuda.current_stream(index).cuda_stream
 
 
-def _launch(kernel_set, tensors: Dict[str, torch.Tensor], device, seed: int,
+def _launch(kernel_set, tensors: Dict[str, torch.Tensor], seed: int,
             offset: int, workspace_bytes: int = 0, sizes=None) -> None:
     # The current stream of the tensors' device; the runtime makes the
     # device's primary context current for the launch if needed.
-    stream = _raw_stream(device.index)
+    any_tensor = tensors["query"]
+    stream = _raw_stream(any_tensor.get_device())
     workspace = None
     if workspace_bytes:
-        workspace = torch.empty(workspace_bytes, dtype=torch.uint8,
-                                device=device)
+        # Kept alive until the launch is enqueued; the caching allocator
+        # orders its reuse on this stream after the kernels.
+        workspace = any_tensor.new_empty(workspace_bytes, dtype=torch.uint8)
     kernel_set.launch({n: t.data_ptr() for n, t in tensors.items()},
                       stream=stream,
                       workspace=workspace.data_ptr() if workspace is not None else 0,
@@ -161,8 +169,33 @@ def _choose_runtime_sizes(family: tuple, sizes: Tuple[int, int, int],
 
 def _kernels_for(q, k, v, mask, scale, causal, window, softcap, dropout_p,
                  deterministic, dynamic) -> "_Kernels":
-    """The loaded kernels of a call, found by a tuple of the call's
-    specializing values (a Problem is built only on a miss)."""
+    """The loaded kernels of a call. A call whose shapes and arguments were
+    seen before takes the kernels it took then (one dictionary lookup: this
+    runs on every call); otherwise they are found by the call's family and
+    run-time sizes, and a Problem is built only where none is loaded."""
+    call = (q.shape, k.shape, v.shape, q.dtype, q.get_device(),
+            None if mask is None else (mask.dtype, mask.shape), scale,
+            causal, None if window is None else tuple(window), softcap,
+            dropout_p, deterministic, dynamic)
+    found = _by_shapes.get(call)
+    if found is None:
+        found = _kernels_by_family(q, k, v, mask, scale, causal, window,
+                                   softcap, dropout_p, deterministic, dynamic)
+        if len(_by_shapes) >= _BY_SHAPES_LIMIT:
+            _by_shapes.clear()
+        _by_shapes[call] = found
+    return found
+
+
+# Calls seen, by shapes and arguments (bounded: a server that sees every
+# length would otherwise grow it without end; a cleared entry is only a
+# slower lookup).
+_by_shapes: Dict[tuple, "_Kernels"] = {}
+_BY_SHAPES_LIMIT = 4096
+
+
+def _kernels_by_family(q, k, v, mask, scale, causal, window, softcap,
+                       dropout_p, deterministic, dynamic) -> "_Kernels":
     family = (q.shape[1], q.shape[3], k.shape[1], v.shape[3], q.dtype,
               q.device.index,
               None if mask is None else
@@ -195,13 +228,9 @@ def _nothing_to_compute(q, k) -> bool:
         k.shape[2] == 0
 
 
-@torch.library.custom_op("attnopt::attention_forward", mutates_args=())
-def attention_forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
-                      mask: Optional[torch.Tensor], scale: float, causal: str,
-                      window: Optional[List[int]], softcap: Optional[float],
-                      dropout_p: float, seed: int, offset: int,
-                      deterministic: bool, dynamic: str
-                      ) -> Tuple[torch.Tensor, torch.Tensor]:
+def _forward_impl(q, k, v, mask, scale, causal, window, softcap, dropout_p,
+                  seed, offset, deterministic, dynamic):
+    """attention_forward's implementation (also called directly: dispatch)."""
     if _nothing_to_compute(q, k):
         # No query rows, or no keys: output 0 and lse -inf (§6), no launch.
         return (q.new_zeros(q.shape[:3] + (v.shape[3],)),
@@ -211,15 +240,25 @@ def attention_forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
     kernels = _kernels_for(q, k, v, mask, scale, causal, window, softcap,
                            dropout_p, deterministic, dynamic)
     sizes = kernels.sizes(q, k)
-    out = torch.empty(q.shape[:3] + (v.shape[3],), dtype=q.dtype,
-                      device=q.device)
-    lse = torch.empty(q.shape[:3], dtype=torch.float32, device=q.device)
+    out = q.new_empty(q.shape[:3] + (v.shape[3],))
+    lse = q.new_empty(q.shape[:3], dtype=torch.float32)
     tensors = {"query": q, "key": k, "value": v, "output": out, "lse": lse}
     if mask is not None:
         tensors["mask"] = mask
-    _launch(kernels.forward, tensors, q.device, seed, offset,
+    _launch(kernels.forward, tensors, seed, offset,
             kernels.workspace(True, sizes), sizes)
     return out, lse
+
+
+@torch.library.custom_op("attnopt::attention_forward", mutates_args=())
+def attention_forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                      mask: Optional[torch.Tensor], scale: float, causal: str,
+                      window: Optional[List[int]], softcap: Optional[float],
+                      dropout_p: float, seed: int, offset: int,
+                      deterministic: bool, dynamic: str
+                      ) -> Tuple[torch.Tensor, torch.Tensor]:
+    return _forward_impl(q, k, v, mask, scale, causal, window, softcap,
+                         dropout_p, seed, offset, deterministic, dynamic)
 
 
 @attention_forward.register_fake
@@ -230,15 +269,10 @@ def _(q, k, v, mask, scale, causal, window, softcap, dropout_p, seed, offset,
     return out, lse
 
 
-@torch.library.custom_op("attnopt::attention_backward", mutates_args=())
-def attention_backward(grad_output: torch.Tensor, q: torch.Tensor,
-                       k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
-                       lse: torch.Tensor, mask: Optional[torch.Tensor],
-                       scale: float, causal: str, window: Optional[List[int]],
-                       softcap: Optional[float], dropout_p: float, seed: int,
-                       offset: int, deterministic: bool,
-                       dynamic: str
-                       ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def _backward_impl(grad_output, q, k, v, out, lse, mask, scale, causal,
+                   window, softcap, dropout_p, seed, offset, deterministic,
+                   dynamic):
+    """attention_backward's implementation (also called directly)."""
     if _nothing_to_compute(q, k):
         return torch.zeros_like(q), torch.zeros_like(k), torch.zeros_like(v)
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
@@ -254,9 +288,23 @@ def attention_backward(grad_output: torch.Tensor, q: torch.Tensor,
                "grad_value": dv}
     if mask is not None:
         tensors["mask"] = mask
-    _launch(kernels.backward, tensors, q.device, seed, offset,
+    _launch(kernels.backward, tensors, seed, offset,
             kernels.workspace(False, sizes), sizes)
     return dq, dk, dv
+
+
+@torch.library.custom_op("attnopt::attention_backward", mutates_args=())
+def attention_backward(grad_output: torch.Tensor, q: torch.Tensor,
+                       k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
+                       lse: torch.Tensor, mask: Optional[torch.Tensor],
+                       scale: float, causal: str, window: Optional[List[int]],
+                       softcap: Optional[float], dropout_p: float, seed: int,
+                       offset: int, deterministic: bool,
+                       dynamic: str
+                       ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    return _backward_impl(grad_output, q, k, v, out, lse, mask, scale, causal,
+                          window, softcap, dropout_p, seed, offset,
+                          deterministic, dynamic)
 
 
 @attention_backward.register_fake
@@ -284,10 +332,25 @@ def _backward(ctx, grad_out, grad_lse):
 
 attention_forward.register_autograd(_backward, setup_context=_setup_context)
 
+# The same formula for eager calls that skip the dispatcher (dispatch.py).
+_EagerAttention = dispatch.eager_function("_EagerAttention", _forward_impl,
+                                          _backward_impl, num_tensors=4)
+
 
 # -- the user-facing function --------------------------------------------------
 
 def _check_inputs(q, k, v, enable_gqa: bool) -> None:
+    # The usual call passes in a few attribute reads; the per-tensor
+    # messages are looked for only when it does not.
+    plain = isinstance(q, torch.Tensor) and isinstance(k, torch.Tensor) and \
+        isinstance(v, torch.Tensor)
+    if not (plain and q.dim() == 4 and k.dim() == 4 and v.dim() == 4 and
+            q.is_cuda and k.is_cuda and v.is_cuda and q.dtype in _DTYPES):
+        _check_each_tensor(q, k, v)
+    _check_together(q, k, v, enable_gqa)
+
+
+def _check_each_tensor(q, k, v) -> None:
     for name, t in (("query", q), ("key", k), ("value", v)):
         if not isinstance(t, torch.Tensor):
             raise AttnoptError(f"attnopt.attention: {name} is not a tensor")
@@ -303,11 +366,14 @@ def _check_inputs(q, k, v, enable_gqa: bool) -> None:
             raise AttnoptError(
                 f"attnopt.attention: {name} is {t.dtype}; expected float16, "
                 "bfloat16 or float32")
+
+
+def _check_together(q, k, v, enable_gqa: bool) -> None:
     if not (q.dtype == k.dtype == v.dtype):
         raise AttnoptError(
             f"attnopt.attention: query, key, value dtypes differ ({q.dtype}, "
             f"{k.dtype}, {v.dtype})")
-    if not (q.device == k.device == v.device):
+    if not (q.get_device() == k.get_device() == v.get_device()):
         raise AttnoptError(
             f"attnopt.attention: query, key, value are on different devices "
             f"({q.device}, {k.device}, {v.device})")
@@ -411,11 +477,11 @@ def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
     if dropout_p:
         seed, offset = dropout_seed if dropout_seed is not None else (
             random.getrandbits(63), 0)
-    out, lse = attention_forward(query, key, value, mask, float(scale),
-                                 str(causal), window,
-                                 None if softcap is None else float(softcap),
-                                 float(dropout_p), int(seed), int(offset),
-                                 bool(deterministic), dynamic)
+    out, lse = dispatch.call(
+        attention_forward, _EagerAttention, _forward_impl, 4, query, key,
+        value, mask, float(scale), str(causal), window,
+        None if softcap is None else float(softcap), float(dropout_p),
+        int(seed), int(offset), bool(deterministic), dynamic)
     return (out, lse) if return_lse else out
 
 

@@ -28,7 +28,7 @@ from typing import Dict, List, Optional, Tuple, Union
 
 import torch
 
-from . import runtime
+from . import dispatch, runtime
 from .ops import _DTYPES, _chip, _kernels, _launch
 from .problem import AttnoptError, Problem
 
@@ -83,13 +83,9 @@ def _check_offsets_without_kernels(cu_q, cu_k, q, k) -> None:
                 f"offsets from 0 that never decrease and end at {total}")
 
 
-@torch.library.custom_op("attnopt::varlen_attention_forward", mutates_args=())
-def varlen_attention_forward(
-        q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
-        cu_seqlens_q: torch.Tensor, cu_seqlens_k: torch.Tensor, scale: float,
-        causal: str, window: Optional[List[int]], softcap: Optional[float],
-        dropout_p: float, seed: int, offset: int, deterministic: bool
-) -> Tuple[torch.Tensor, torch.Tensor]:
+def _forward_impl(q, k, v, cu_seqlens_q, cu_seqlens_k, scale, causal, window,
+                  softcap, dropout_p, seed, offset, deterministic):
+    """varlen_attention_forward's implementation (also called directly)."""
     if q.shape[0] == 0 or k.shape[0] == 0:
         # No query tokens, or no key tokens in any sequence: output 0 and
         # lse -inf, no launch (the kernels take no zero-size tensors).
@@ -107,9 +103,21 @@ def varlen_attention_forward(
                       device=q.device)
     tensors = {"query": q, "key": k, "value": v, "cu_seqlens_q": cu_q,
                "cu_seqlens_k": cu_k, "output": out, "lse": lse}
-    _launch(kernels.forward, tensors, q.device, seed, offset,
+    _launch(kernels.forward, tensors, seed, offset,
             kernels.workspace(True, sizes), sizes)
     return out, lse
+
+
+@torch.library.custom_op("attnopt::varlen_attention_forward", mutates_args=())
+def varlen_attention_forward(
+        q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+        cu_seqlens_q: torch.Tensor, cu_seqlens_k: torch.Tensor, scale: float,
+        causal: str, window: Optional[List[int]], softcap: Optional[float],
+        dropout_p: float, seed: int, offset: int, deterministic: bool
+) -> Tuple[torch.Tensor, torch.Tensor]:
+    return _forward_impl(q, k, v, cu_seqlens_q, cu_seqlens_k, scale, causal,
+                         window, softcap, dropout_p, seed, offset,
+                         deterministic)
 
 
 @varlen_attention_forward.register_fake
@@ -120,14 +128,10 @@ def _(q, k, v, cu_seqlens_q, cu_seqlens_k, scale, causal, window, softcap,
     return out, lse
 
 
-@torch.library.custom_op("attnopt::varlen_attention_backward", mutates_args=())
-def varlen_attention_backward(
-        grad_output: torch.Tensor, q: torch.Tensor, k: torch.Tensor,
-        v: torch.Tensor, out: torch.Tensor, lse: torch.Tensor,
-        cu_seqlens_q: torch.Tensor, cu_seqlens_k: torch.Tensor, scale: float,
-        causal: str, window: Optional[List[int]], softcap: Optional[float],
-        dropout_p: float, seed: int, offset: int, deterministic: bool
-) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def _backward_impl(grad_output, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k,
+                   scale, causal, window, softcap, dropout_p, seed, offset,
+                   deterministic):
+    """varlen_attention_backward's implementation (also called directly)."""
     if q.shape[0] == 0 or k.shape[0] == 0:
         return torch.zeros_like(q), torch.zeros_like(k), torch.zeros_like(v)
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
@@ -141,9 +145,22 @@ def varlen_attention_backward(
                "cu_seqlens_k": cu_k, "output": out, "lse": lse,
                "grad_output": grad_output, "grad_query": dq, "grad_key": dk,
                "grad_value": dv}
-    _launch(kernels.backward, tensors, q.device, seed, offset,
+    _launch(kernels.backward, tensors, seed, offset,
             kernels.workspace(False, sizes), sizes)
     return dq, dk, dv
+
+
+@torch.library.custom_op("attnopt::varlen_attention_backward", mutates_args=())
+def varlen_attention_backward(
+        grad_output: torch.Tensor, q: torch.Tensor, k: torch.Tensor,
+        v: torch.Tensor, out: torch.Tensor, lse: torch.Tensor,
+        cu_seqlens_q: torch.Tensor, cu_seqlens_k: torch.Tensor, scale: float,
+        causal: str, window: Optional[List[int]], softcap: Optional[float],
+        dropout_p: float, seed: int, offset: int, deterministic: bool
+) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    return _backward_impl(grad_output, q, k, v, out, lse, cu_seqlens_q,
+                          cu_seqlens_k, scale, causal, window, softcap,
+                          dropout_p, seed, offset, deterministic)
 
 
 @varlen_attention_backward.register_fake
@@ -171,6 +188,10 @@ def _backward(ctx, grad_out, grad_lse):
 
 varlen_attention_forward.register_autograd(_backward,
                                            setup_context=_setup_context)
+
+# The same formula for eager calls that skip the dispatcher (dispatch.py).
+_EagerVarlenAttention = dispatch.eager_function(
+    "_EagerVarlenAttention", _forward_impl, _backward_impl, num_tensors=5)
 
 
 def _check_inputs(q, k, v, cu_q, cu_k, enable_gqa: bool) -> None:
@@ -266,7 +287,8 @@ def varlen_attention(query: torch.Tensor, key: torch.Tensor,
     if dropout_p:
         seed, offset = dropout_seed if dropout_seed is not None else (
             random.getrandbits(63), 0)
-    out, lse = varlen_attention_forward(
+    out, lse = dispatch.call(
+        varlen_attention_forward, _EagerVarlenAttention, _forward_impl, 5,
         query, key, value, cu_seqlens_q, cu_seqlens_k, float(scale),
         str(causal), window, None if softcap is None else float(softcap),
         float(dropout_p), int(seed), int(offset), bool(deterministic))
