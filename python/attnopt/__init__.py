@@ -11,7 +11,8 @@ docs/python.md.
 
 from .problem import AttnoptError, Problem  # noqa: F401
 
-__all__ = ["AttnoptError", "Problem", "attention", "varlen_attention"]
+__all__ = ["AttnoptError", "Problem", "attention", "varlen_attention",
+           "paged_attention"]
 
 
 def __getattr__(name):
@@ -23,4 +24,7 @@ def __getattr__(name):
     if name == "varlen_attention":
         from .varlen import varlen_attention
         return varlen_attention
+    if name == "paged_attention":
+        from .paged import paged_attention
+        return paged_attention
     raise AttributeError(f"module 'attnopt' has no attribute {name!r}")

@@ -93,3 +93,11 @@ def call(custom_op, function, forward_impl: Callable, num_tensors: int,
                                     tensors[2].requires_grad):
         return function.apply(*inputs)
     return forward_impl(*inputs)
+
+
+def call_inference(custom_op, impl: Callable, num_tensors: int, *inputs):
+    """An operator without gradients applied to `inputs`: `impl` directly
+    where `direct_call_allowed`, the custom op otherwise."""
+    if direct_call_allowed(inputs[:num_tensors]):
+        return impl(*inputs)
+    return custom_op(*inputs)

@@ -151,16 +151,18 @@ _first_sizes: Dict[tuple, Tuple[int, int, int]] = {}
 _runtime_dims: Dict[tuple, frozenset] = {}
 
 
-def _choose_runtime_sizes(family: tuple, sizes: Tuple[int, int, int],
-                          dynamic: str) -> frozenset:
+def _choose_runtime_sizes(family: tuple, sizes: Tuple[int, ...],
+                          dynamic: str,
+                          names: Tuple[str, ...] = _SIZE_NAMES) -> frozenset:
     """`dynamic` as the operators carry it: "auto", or the run-time sizes'
-    names joined by commas ("" none)."""
+    names joined by commas ("" none). `sizes` are the call's values of
+    `names` (a paged cache's are the batch and the page count)."""
     if dynamic != "auto":
         return frozenset(n for n in dynamic.split(",") if n)
     with _loaded_lock:
         first = _first_sizes.setdefault(family, sizes)
         dims = _runtime_dims.get(family, frozenset())
-        changed = frozenset(n for n, a, b in zip(_SIZE_NAMES, first, sizes)
+        changed = frozenset(n for n, a, b in zip(names, first, sizes)
                             if a != b)
         if not changed <= dims:
             dims = _runtime_dims[family] = dims | changed
@@ -485,19 +487,21 @@ def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
     return (out, lse) if return_lse else out
 
 
-def _dynamic_spelling(dynamic) -> str:
-    """`dynamic` of attnopt.attention as the operators carry it."""
+def _dynamic_spelling(dynamic, all_names: Tuple[str, ...] = _SIZE_NAMES,
+                      caller: str = "attnopt.attention") -> str:
+    """`dynamic` of attnopt.attention (or of another caller whose run-time
+    sizes are `all_names`) as the operators carry it."""
     if dynamic is None:
         return "auto"
     if dynamic is True or dynamic is False:
-        return ",".join(_SIZE_NAMES) if dynamic else ""
+        return ",".join(all_names) if dynamic else ""
     names = [dynamic] if isinstance(dynamic, str) else dynamic
     try:
         names = set(names)
     except TypeError:
         names = None
-    if names is None or not names <= set(_SIZE_NAMES):
+    if names is None or not names <= set(all_names):
         raise AttnoptError(
-            f"attnopt.attention: dynamic = {dynamic!r}; expected None, True, "
-            f"False or names among {_SIZE_NAMES}")
-    return ",".join(n for n in _SIZE_NAMES if n in names)
+            f"{caller}: dynamic = {dynamic!r}; expected None, True, "
+            f"False or names among {all_names}")
+    return ",".join(n for n in all_names if n in names)

@@ -3,8 +3,10 @@
     python3 -m attnopt.precompile cases.json [--cache DIR] [--jobs N]
 
 cases.json is a JSON list of Problem fields (attnopt.problem.Problem; null
-for a run-time size). A case may also list, under "compile_runtime_sizes",
-sets of sizes (of batch, query_len, key_len) to compile as run-time sizes
+for a run-time size), or of PagedProblem fields for a case with
+"op": "paged_attention" (attnopt.paged_problem). A case may also list,
+under "compile_runtime_sizes", sets of sizes (of batch, query_len, key_len;
+of batch, num_pages for a paged case) to compile as run-time sizes
 too: e.g. [["key_len"]] adds the kernels that attnopt.attention switches to
 when a later call changes the key length (dynamic=None). Used
 to fill a cache on a machine with attn-compile and copy it to one without
@@ -21,6 +23,7 @@ import os
 import sys
 
 from . import compiler
+from .paged_problem import PagedProblem
 from .problem import AttnoptError, Problem
 
 
@@ -29,11 +32,12 @@ def problems_from(path: str):
         cases = json.load(f)
     out = []
     for c in cases:
-        fields = {k: v for k, v in c.items() if k in Problem.__dataclass_fields__}
+        kind = PagedProblem if c.get("op") == "paged_attention" else Problem
+        fields = {k: v for k, v in c.items() if k in kind.__dataclass_fields__}
         for k in ("window", "mask_shape"):
             if fields.get(k) is not None:
                 fields[k] = tuple(fields[k])
-        problem = Problem(**fields)
+        problem = kind(**fields)
         out.append(problem)
         for names in c.get("compile_runtime_sizes", []):
             out.append(problem.with_runtime_sizes(names))

@@ -65,10 +65,7 @@ class Problem:
     def __post_init__(self):
         # One spelling per problem: a window unbounded on both sides is no
         # window (docs/semantics.md §5), so both share one cache entry.
-        if self.window is not None and tuple(self.window) == (-1, -1):
-            object.__setattr__(self, "window", None)
-        elif self.window is not None:
-            object.__setattr__(self, "window", tuple(self.window))
+        object.__setattr__(self, "window", normalized_window(self.window))
         self.check()
 
     # -- checks -------------------------------------------------------------
@@ -89,19 +86,8 @@ class Problem:
             raise AttnoptError(
                 f"{self.query_heads} query heads do not share "
                 f"{self.kv_heads} key/value heads evenly (GQA needs Hq % Hkv == 0)")
-        if not (isinstance(self.scale, float) and math.isfinite(self.scale)):
-            raise AttnoptError(f"scale = {self.scale!r}: expected a finite float")
-        if self.causal not in CAUSAL_MODES:
-            raise AttnoptError(
-                f"causal = {self.causal!r}: expected one of {CAUSAL_MODES}")
-        if self.window is not None:
-            left, right = self.window
-            if left < -1 or right < -1:
-                raise AttnoptError(
-                    f"window = {self.window}: expected (left, right) with each "
-                    "side >= 0, or -1 for unbounded")
-        if self.softcap is not None and not self.softcap > 0:
-            raise AttnoptError(f"softcap = {self.softcap}: expected > 0")
+        check_score_attributes(self.scale, self.causal, self.window,
+                               self.softcap)
         if (self.mask_dtype is None) != (self.mask_shape is None):
             raise AttnoptError("mask_dtype and mask_shape go together")
         if self.mask_dtype is not None:
@@ -199,13 +185,8 @@ class Problem:
                 + "x" + elem + ">")
 
     def _attributes(self, grad: bool) -> str:
-        attrs = [f"scale = {_f32(self.scale)} : f32"]
-        if self.causal != "none":
-            attrs.append(f"causal = #attn.causal<{self.causal}>")
-        if self.window is not None:
-            attrs.append(f"window = array<i64: {self.window[0]}, {self.window[1]}>")
-        if self.softcap is not None:
-            attrs.append(f"softcap = {_f32(self.softcap)} : f32")
+        attrs = score_attributes(self.scale, self.causal, self.window,
+                                 self.softcap)
         if self.dropout_p:
             attrs.append(f"dropout_p = {_f32(self.dropout_p)} : f32")
         if grad and self.deterministic:
@@ -280,6 +261,44 @@ KEY_FORMAT = 1
 RUNTIME_SIZES = ("batch", "query_len", "key_len")
 #: The score dimension of each mask dimension that can be a run-time size.
 _SCORE_DIM = {0: "batch", 2: "query_len", 3: "key_len"}
+
+
+def score_attributes(scale: float, causal: str, window, softcap) -> list:
+    """The attributes that shape the scores (docs/semantics.md §2-§5), in
+    the attn dialect's syntax: the same for every op that has them."""
+    attrs = [f"scale = {_f32(scale)} : f32"]
+    if causal != "none":
+        attrs.append(f"causal = #attn.causal<{causal}>")
+    if window is not None:
+        attrs.append(f"window = array<i64: {window[0]}, {window[1]}>")
+    if softcap is not None:
+        attrs.append(f"softcap = {_f32(softcap)} : f32")
+    return attrs
+
+
+def check_score_attributes(scale, causal, window, softcap) -> None:
+    """Raises AttnoptError naming the first score attribute not valid."""
+    if not (isinstance(scale, float) and math.isfinite(scale)):
+        raise AttnoptError(f"scale = {scale!r}: expected a finite float")
+    if causal not in CAUSAL_MODES:
+        raise AttnoptError(
+            f"causal = {causal!r}: expected one of {CAUSAL_MODES}")
+    if window is not None:
+        left, right = window
+        if left < -1 or right < -1:
+            raise AttnoptError(
+                f"window = {window}: expected (left, right) with each "
+                "side >= 0, or -1 for unbounded")
+    if softcap is not None and not softcap > 0:
+        raise AttnoptError(f"softcap = {softcap}: expected > 0")
+
+
+def normalized_window(window):
+    """One spelling per window: unbounded on both sides is no window
+    (docs/semantics.md §5)."""
+    if window is None or tuple(window) == (-1, -1):
+        return None
+    return tuple(window)
 
 
 def _f32(x: float) -> str:

@@ -12,7 +12,9 @@ problem at several (batch, query_len, key_len) draws, with dynamic=True or
 the automatic run-time sizes of dynamic=None; "compile_runtime_sizes" lists
 the kernels the test expects attnopt to load, for precompile) and "varlen"
 cases (packed batches, several draws of per-sequence lengths, empty
-sequences included).
+sequences included) and "paged" cases (attnopt.paged_attention: draws of
+batch, pool size and cache lengths, empty and full caches included, page
+sizes 16 to 256, GQA up to 8, new tokens 1 to 16).
 """
 
 import argparse
@@ -158,6 +160,52 @@ def draw_varlen_case(rng: random.Random, chip: str) -> dict:
     return case
 
 
+def paged_case(fields: dict, draws, dynamic) -> dict:
+    """A paged-cache case: `draws` of (batch, pages, lengths) run with one
+    `dynamic`; the first draw's sizes are the static problem, and the
+    run-time kernels the test expects are listed for precompile."""
+    b, p, _ = draws[0]
+    return dict(fields, op="paged_attention", purpose="paged", batch=b,
+                num_pages=p, size_draws=draws, dynamic=dynamic,
+                compile_runtime_sizes=[["batch", "num_pages"]])
+
+
+def draw_paged_case(rng: random.Random, chip: str) -> dict:
+    dtype = rng.choice(["f16", "bf16"])
+    head_dim = rng.choice([64, 128, 128, 32, 80, 96, 192, 256])
+    value_dim = head_dim if rng.random() < 0.8 else rng.choice([64, 128])
+    kv_heads = rng.choice([1, 2, 4, 8])
+    query_heads = kv_heads * rng.choice([1, 2, 4, 8])
+    page_size = rng.choice([16, 32, 64, 128, 256])
+    max_pages = rng.choice([1, 3, 8, 33])
+    capacity = page_size * max_pages
+
+    def lengths(batch):
+        return [rng.choice([0, 1, rng.randint(1, capacity), capacity,
+                            rng.randint(1, capacity)]) for _ in range(batch)]
+
+    # Each draw changes the batch and the pool size from the first (so
+    # that dynamic=None switches both to run-time sizes after it).
+    b0, p0 = rng.choice([1, 2, 3]), rng.choice([1, 7, 40])
+    draws = [(b0, p0, lengths(b0))]
+    for _ in range(2):
+        b = rng.choice([n for n in (1, 2, 4, 6) if n != b0])
+        p = rng.choice([n for n in (2, 9, 64, 300) if n != p0])
+        draws.append((b, p, lengths(b)))
+    fields = dict(dtype=dtype, query_heads=query_heads, kv_heads=kv_heads,
+                  query_len=rng.choice([1, 1, 2, 4, 16]), head_dim=head_dim,
+                  value_dim=value_dim, page_size=page_size,
+                  max_pages=max_pages,
+                  scale=float(_f32(1.0 / math.sqrt(head_dim))), chip=chip,
+                  causal=rng.choice(["none", "bottom_right", "bottom_right",
+                                     "top_left"]))
+    if rng.random() < 0.2:
+        fields["window"] = [rng.choice([-1, 0, 7, 300]), rng.choice([-1, 0, 5])]
+    if rng.random() < 0.2:
+        fields["softcap"] = rng.choice([5.0, 30.0])
+    return paged_case(fields, draws, rng.choice([None, True]))
+
+
 def fixed_cases(chip: str) -> list:
     """Cases every run has: an f32 one for the finite-difference gradient
     check (the exact CUDA-core kernels), one for torch.compile, and an f32
@@ -194,6 +242,16 @@ def fixed_cases(chip: str) -> list:
              scale=0.125, chip=chip, causal="none", packed=True,
              purpose="varlen", opcheck=True,
              size_draws=[[[16, 16], [0, 5], [70, 0], [1, 200]], [[300, 300]]]),
+        # Serving: Llama-style GQA decoding from a paged pool whose batch
+        # and size change every step; opcheck and torch.compile too.
+        dict(paged_case(
+            dict(dtype="bf16", query_heads=32, kv_heads=8, query_len=1,
+                 head_dim=128, value_dim=128, page_size=64, max_pages=40,
+                 scale=float(_f32(128**-0.5)), chip=chip,
+                 causal="bottom_right"),
+            [(4, 100, [1, 2560, 700, 64]), (8, 300, [5, 900, 2559, 1, 0, 64,
+                                                     65, 2000]),
+             (2, 50, [2560, 333])], None), opcheck=True),
     ]
 
 
@@ -208,6 +266,7 @@ def main():
     ap.add_argument("--count", type=int, default=24)
     ap.add_argument("--sizes-count", type=int, default=6)
     ap.add_argument("--varlen-count", type=int, default=8)
+    ap.add_argument("--paged-count", type=int, default=6)
     ap.add_argument("--chip", default="sm_90a")
     ap.add_argument("-o", "--output", required=True)
     a = ap.parse_args()
@@ -216,6 +275,7 @@ def main():
     cases = ([draw_case(rng, a.chip) for _ in range(a.count)]
              + [draw_sizes_case(rng, a.chip) for _ in range(a.sizes_count)]
              + [draw_varlen_case(rng, a.chip) for _ in range(a.varlen_count)]
+             + [draw_paged_case(rng, a.chip) for _ in range(a.paged_count)]
              + fixed_cases(a.chip))
     with open(a.output, "w") as f:
         json.dump(cases, f, indent=1)

@@ -20,6 +20,7 @@ from unittest import mock
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from attnopt import compiler, runtime  # noqa: E402
+from attnopt.paged_problem import PagedProblem  # noqa: E402
 from attnopt.problem import AttnoptError, Problem  # noqa: E402
 
 BASE = dict(dtype="bf16", batch=2, query_heads=8, kv_heads=2, query_len=100,
@@ -269,6 +270,81 @@ class Compile(unittest.TestCase):
         with self.assertRaisesRegex(AttnoptError,
                                     r"(?s)attn-compile failed \(1\).*train.mlir.*no kernel for this"):
             compiler.entry_for(problem(), bad)
+
+
+PAGED = dict(dtype="bf16", batch=3, query_heads=8, kv_heads=2, query_len=2,
+             head_dim=96, value_dim=64, num_pages=40, page_size=16,
+             max_pages=9, scale=0.125)
+
+
+class PagedProblems(unittest.TestCase):
+    """attnopt.paged_problem: checks, IR, cache keys, the compiled group."""
+
+    def test_rejects_bad_fields(self):
+        for change, message in (
+                (dict(dtype="f32"), "tensor-core kernels only"),
+                (dict(page_size=0), "page_size = 0"),
+                (dict(max_pages=None), "max_pages = None"),
+                (dict(head_dim=100), "multiples of 8 up to 256"),
+                (dict(value_dim=264), "multiples of 8 up to 256"),
+                (dict(query_heads=6, kv_heads=4), "Hq % Hkv"),
+                (dict(causal="diagonal"), "causal = 'diagonal'"),
+                (dict(softcap=-1.0), "softcap"),
+                (dict(chip="sm_70"), "chip")):
+            with self.subTest(change=change):
+                with self.assertRaisesRegex(AttnoptError, message):
+                    PagedProblem(**{**PAGED, **change})
+        with self.assertRaisesRegex(AttnoptError, "only"):
+            PagedProblem(**PAGED).with_runtime_sizes(["key_len"])
+
+    def test_ir_verifies_and_compiles(self):
+        opt = env_path("ATTNOPT_ATTENTION_OPT")
+        static = PagedProblem(**PAGED, causal="bottom_right", window=(64, 0),
+                              softcap=30.0)
+        dyn = static.with_runtime_sizes(["batch", "num_pages"])
+        for p in (static, dyn, PagedProblem(**{**PAGED, "window": (-1, -1)})):
+            with self.subTest(problem=p):
+                run = subprocess.run([str(opt), "-"], input=p.train_ir(),
+                                     capture_output=True, text=True)
+                self.assertEqual(run.returncode, 0, run.stderr)
+                self.assertIn("attn.paged_attention ins", p.train_ir())
+        self.assertIsNone(PagedProblem(**{**PAGED, "window": (-1, -1)}).window)
+        with tempfile.TemporaryDirectory() as tmp, mock.patch.dict(
+                os.environ, {"ATTNOPT_CACHE_DIR": tmp}):
+            manifest = json.loads((compiler.entry_for(
+                dyn, env_path("ATTNOPT_COMPILER")) / "train.json").read_text())
+        stages = [k.get("stage") for k in manifest["kernels"]]
+        self.assertEqual(stages, ["split_kv", "combine"])
+        for k in manifest["kernels"]:
+            self.assertEqual(k["op"], "paged_attention")
+            params = {q["name"]: q.get("shape") for q in k["params"]}
+            self.assertEqual(params["key_cache"], [None, 16, 2, 96])
+            self.assertEqual(params["block_table"], [None, 9])
+            self.assertIn("num_pages", params)
+
+    def test_cache_keys(self):
+        base = PagedProblem(**PAGED)
+        keys = {base.cache_key("c"),
+                base.with_runtime_sizes(["batch"]).cache_key("c"),
+                base.with_runtime_sizes(["num_pages"]).cache_key("c")}
+        for field, value in dict(page_size=32, max_pages=10, num_pages=41,
+                                 query_len=1, causal="top_left").items():
+            keys.add(dataclasses.replace(base, **{field: value}).cache_key("c"))
+        # Never a dense problem's key, even with the same sizes.
+        keys.add(problem().cache_key("c"))
+        self.assertEqual(len(keys), 3 + 5 + 1)
+
+    def test_precompile_reads_paged_cases(self):
+        from attnopt import precompile
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            json.dump([dict(PAGED, op="paged_attention",
+                            compile_runtime_sizes=[["batch", "num_pages"]]),
+                       BASE], f)
+            f.flush()
+            problems = precompile.problems_from(f.name)
+        self.assertEqual([type(p).__name__ for p in problems],
+                         ["PagedProblem", "PagedProblem", "Problem"])
+        self.assertEqual(problems[1].runtime_sizes, ("batch", "num_pages"))
 
 
 class Install(unittest.TestCase):

@@ -25,13 +25,18 @@ For every case of cases.json (tests/gpu_cases.py; compiled beforehand with
   * purpose "varlen": attnopt.varlen_attention on packed batches (empty
     sequences included) at several length draws: output, lse and gradients
     per sequence against the float64 reference, the output against SDPA's
-    MATH backend per sequence where it can express the case, and opcheck.
+    MATH backend per sequence where it can express the case, and opcheck;
+  * purpose "paged": attnopt.paged_attention at several (batch, pages,
+    lengths) draws with fresh tables (shared pages, unread entries -1):
+    output and lse against the float64 reference and SDPA (MATH, the
+    causal mode and window as its mask) per sequence, the run-time-size
+    kernels expected after a size changes; opcheck and torch.compile on
+    the fixed serving case;
 Prints one line per case and a summary; exits 1 on any failure.
 """
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -481,6 +486,139 @@ def varlen_check(c, repeats, device, log):
     return failures
 
 
+def paged_reference(c, q, kc, vc, table, lens):
+    """float64 output [B, Hq, Lq, Dv] and lse [B, Hq, Lq] of a paged cache
+    (docs/semantics.md §15.2): each sequence's keys gathered through its
+    table row, then reference() with Lk = its length."""
+    ps = c["page_size"]
+    outs, lses = [], []
+    for b, length in enumerate(lens):
+        if length == 0:
+            outs.append(q.new_zeros(1, c["query_heads"], c["query_len"],
+                                    c["value_dim"]))
+            lses.append(q.new_full((1, c["query_heads"], c["query_len"]),
+                                   float("-inf")))
+            continue
+        j = torch.arange(length, device=q.device)
+        pages = table[b, j // ps].long()
+        kb = kc[pages, j % ps].transpose(0, 1)[None]   # [1, Hkv, L, D]
+        vb = vc[pages, j % ps].transpose(0, 1)[None]
+        o, l = reference(dict(c, batch=1, key_len=length), q[b:b + 1], kb, vb,
+                         None)
+        outs.append(o)
+        lses.append(l)
+    return torch.cat(outs), torch.cat(lses)
+
+
+def paged_peer(c, q, kc, vc, table, lens, out):
+    """The output against SDPA (MATH, float64) per sequence, the causal
+    mode and window as SDPA's boolean mask; rows SDPA leaves NaN (no
+    allowed key) not compared. SDPA has no softcap."""
+    if c.get("softcap"):
+        return {}
+    ps, worst = c["page_size"], 0.0
+    for b, length in enumerate(lens):
+        if length == 0:
+            continue
+        j = torch.arange(length, device=q.device)
+        pages = table[b, j // ps].long()
+        kb = kc[pages, j % ps].transpose(0, 1)[None].double()
+        vb = vc[pages, j % ps].transpose(0, 1)[None].double()
+        keep = allowed_positions(dict(c, key_len=length), q.device)
+        with torch.nn.attention.sdpa_kernel(torch.nn.attention.SDPBackend.MATH):
+            ref = F.scaled_dot_product_attention(
+                q[b:b + 1].double(), kb, vb, attn_mask=keep, scale=c["scale"],
+                enable_gqa=True)
+        rows = torch.isfinite(ref).all(-1)
+        if rows.any():
+            worst = max(worst, rel_err(out[b:b + 1], ref, rows))
+    return {"sdpa_out": worst}
+
+
+def paged_check(c, repeats, device, log):
+    """attnopt.paged_attention at each (batch, pages, lengths) draw, fresh
+    inputs and tables each launch (random pages, shared ones included;
+    entries past each length -1, which must never be read), against the
+    float64 reference and SDPA; the kernels loaded are the expected ones."""
+    from attnopt import paged
+    failures = []
+    dt = DT[c["dtype"]]
+    hq, hk, lq = c["query_heads"], c["kv_heads"], c["query_len"]
+    d, dv, ps, width = (c["head_dim"], c["value_dim"], c["page_size"],
+                        c["max_pages"])
+    for n, (b, p, lens) in enumerate(c["size_draws"]):
+        log(f"  draw B{b} P{p} lengths {lens}")
+        for r in range(repeats):
+            poison_allocator(device)
+            q = torch.randn(b, hq, lq, d, device=device, dtype=dt)
+            kc = torch.randn(p, ps, hk, d, device=device, dtype=dt)
+            vc = torch.randn(p, ps, hk, dv, device=device, dtype=dt)
+            table = torch.randint(0, p, (b, width), device=device,
+                                  dtype=torch.int32)
+            used = torch.tensor([(n + ps - 1) // ps for n in lens],
+                                device=device)
+            table[torch.arange(width, device=device)[None, :] >= used[:, None]] = -1
+            seqlens = torch.tensor(lens, dtype=torch.int32, device=device)
+            with torch.no_grad():
+                out, lse = attnopt.paged_attention(
+                    q, kc, vc, table, seqlens, causal=c["causal"],
+                    window=c.get("window"), softcap=c.get("softcap"),
+                    scale=c["scale"], enable_gqa=True, return_lse=True,
+                    dynamic=c["dynamic"])
+            ref_out, ref_lse = paged_reference(
+                c, q.double(), kc.double(), vc.double(), table, lens)
+            errs = {"out": rel_err(out, ref_out)}
+            finite = torch.isfinite(ref_lse)
+            errs["lse"] = rel_err(lse[finite], ref_lse[finite]) if finite.any() else 0.0
+            errs.update(paged_peer(c, q, kc, vc, table, lens, out))
+            tol = OUT_TOL[c["dtype"]]
+            bad = [k for k, e in errs.items() if e > tol]
+            if not torch.isfinite(out).all():
+                bad.append("non-finite output")
+            if not bool((torch.isinf(lse) == torch.isinf(ref_lse)).all()):
+                bad.append("lse -inf rows differ")
+            line = " ".join(f"{k} {e:.2e}" for k, e in errs.items())
+            log(f"    run {r}: {line}" + (f"  FAIL: {', '.join(bad)}" if bad else ""))
+            if bad:
+                failures.append(f"draw {n} run {r}: {', '.join(bad)}")
+        # The kernels this call ran: run-time batch and page count after
+        # the first draw with dynamic=None, from the first with True.
+        kernels = paged._kernels_for(
+            q, kc, vc, table, c["scale"], c["causal"], c.get("window"),
+            c.get("softcap"),
+            paged._dynamic_spelling(c["dynamic"], paged.PAGED_RUNTIME_SIZES))
+        expected = () if (c["dynamic"] is None and n == 0) else \
+            ("batch", "num_pages")
+        if kernels.problem.runtime_sizes != expected:
+            failures.append(f"draw {n}: kernels with run-time sizes "
+                            f"{kernels.problem.runtime_sizes}, expected {expected}")
+    if c.get("opcheck"):
+        b, p, lens = c["size_draws"][0]
+        args = (torch.randn(b, hq, lq, d, device=device, dtype=dt),
+                torch.randn(p, ps, hk, d, device=device, dtype=dt),
+                torch.randn(p, ps, hk, dv, device=device, dtype=dt),
+                torch.zeros(b, width, device=device, dtype=torch.int32),
+                torch.tensor(lens, dtype=torch.int32, device=device),
+                c["scale"], c["causal"], None, None, "")
+        result = torch.library.opcheck(paged.paged_attention_forward, args)
+        log(f"  opcheck paged_attention_forward: {result}")
+        if any(v != "SUCCESS" for v in result.values()):
+            failures.append("opcheck")
+
+        def step(*t):
+            return attnopt.paged_attention(*t, causal=c["causal"],
+                                           scale=c["scale"], enable_gqa=True,
+                                           check_cache=False, dynamic=False)
+        with torch.no_grad():
+            eager = step(*args[:5])
+            compiled = torch.compile(step, fullgraph=True)(*args[:5])
+        same = torch.equal(eager, compiled)
+        log(f"  torch.compile(fullgraph=True) equal to eager: {same}")
+        if not same:
+            failures.append("compile")
+    return failures
+
+
 def argument_errors(device):
     """Bad calls raise AttnoptError naming what is wrong (no launch)."""
     q = torch.randn(1, 4, 16, 64, device=device, dtype=torch.bfloat16)
@@ -516,6 +654,35 @@ def argument_errors(device):
             torch.tensor([0, 4, 8, 16], dtype=torch.int32, device=device),
             enable_gqa=True)),
     ]
+    # A paged cache: 3 pages of 16 tokens, 2 sequences of up to 2 pages.
+    pq = torch.randn(2, 4, 1, 64, device=device, dtype=torch.bfloat16)
+    pc = torch.randn(3, 16, 2, 64, device=device, dtype=torch.bfloat16)
+    pt = torch.tensor([[0, 1], [2, -1]], dtype=torch.int32, device=device)
+    pl = torch.tensor([20, 16], dtype=torch.int32, device=device)
+
+    def paged_call(q=pq, kc=pc, table=pt, lens=pl, **kw):
+        return attnopt.paged_attention(q, kc, kc, table, lens,
+                                       enable_gqa=True, **kw)
+    cases += [
+        ("cache_seqlens[0] = 33: expected 0 <= length <= max_pages * page_size",
+         lambda: paged_call(lens=torch.tensor([33, 1], dtype=torch.int32,
+                                              device=device))),
+        ("cache_seqlens[1] = -1", lambda: paged_call(
+            lens=torch.tensor([1, -1], dtype=torch.int32, device=device))),
+        ("block_table[1, 1] = -1: expected a page index in [0, 3)",
+         lambda: paged_call(lens=torch.tensor([1, 17], dtype=torch.int32,
+                                              device=device))),
+        ("block_table[0, 1] = 3", lambda: paged_call(table=torch.tensor(
+            [[0, 3], [2, -1]], dtype=torch.int32, device=device))),
+        ("block_table is torch.int64", lambda: paged_call(table=pt.long())),
+        ("computes no gradients", lambda: paged_call(
+            q=pq.clone().requires_grad_())),
+        ("must have the query's batch", lambda: paged_call(lens=pl[:1])),
+        ("pass enable_gqa=True", lambda: attnopt.paged_attention(
+            pq, pc, pc, pt, pl)),
+        ("expected float16 or bfloat16", lambda: paged_call(
+            q=pq.float(), kc=pc.float())),
+    ]
     failures = []
     for expected, call in cases:
         try:
@@ -545,8 +712,10 @@ def main():
     if argument_errors(device):
         failed.append("argument errors")
     for i, c in enumerate(cases):
+        lk = (f"pages {c['page_size']}x{c['max_pages']}"
+              if c.get("op") == "paged_attention" else f"Lk{c['key_len']}")
         desc = (f"case {i}: {c.get('purpose') or ''} {c['dtype']} B{c['batch']} Hq{c['query_heads']} "
-                f"Hkv{c['kv_heads']} Lq{c['query_len']} Lk{c['key_len']} "
+                f"Hkv{c['kv_heads']} Lq{c['query_len']} {lk} "
                 f"D{c['head_dim']} Dv{c['value_dim']} causal={c['causal']}"
                 + (f" window={c['window']}" if c.get("window") else "")
                 + (f" softcap={c['softcap']}" if c.get("softcap") else "")
@@ -559,6 +728,8 @@ def main():
             purpose = c.get("purpose")
             if purpose == "sizes":
                 f = sizes_check(c, a.repeats, device, lines.append)
+            elif purpose == "paged":
+                f = paged_check(c, a.repeats, device, lines.append)
             elif purpose == "varlen":
                 f = varlen_check(c, a.repeats, device, lines.append)
             elif c.get("dropout_p"):
