@@ -12,7 +12,7 @@ docs/python.md.
 from .problem import AttnoptError, Problem  # noqa: F401
 
 __all__ = ["AttnoptError", "Problem", "attention", "varlen_attention",
-           "paged_attention"]
+           "paged_attention", "merge_partials"]
 
 
 def __getattr__(name):
@@ -27,4 +27,7 @@ def __getattr__(name):
     if name == "paged_attention":
         from .paged import paged_attention
         return paged_attention
+    if name == "merge_partials":
+        from .merge import merge_partials
+        return merge_partials
     raise AttributeError(f"module 'attnopt' has no attribute {name!r}")

@@ -126,7 +126,7 @@ def _launch(kernel_set, tensors: Dict[str, torch.Tensor], seed: int,
             offset: int, workspace_bytes: int = 0, sizes=None) -> None:
     # The current stream of the tensors' device; the runtime makes the
     # device's primary context current for the launch if needed.
-    any_tensor = tensors["query"]
+    any_tensor = next(iter(tensors.values()))
     stream = _raw_stream(any_tensor.get_device())
     workspace = None
     if workspace_bytes:

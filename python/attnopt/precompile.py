@@ -3,8 +3,9 @@
     python3 -m attnopt.precompile cases.json [--cache DIR] [--jobs N]
 
 cases.json is a JSON list of Problem fields (attnopt.problem.Problem; null
-for a run-time size), or of PagedProblem fields for a case with
-"op": "paged_attention" (attnopt.paged_problem). A case may also list,
+for a run-time size), or of PagedProblem / MergeProblem fields for a case
+with "op": "paged_attention" / "merge_partials" (attnopt.paged_problem,
+attnopt.merge_problem). A case may also list,
 under "compile_runtime_sizes", sets of sizes (of batch, query_len, key_len;
 of batch, num_pages for a paged case) to compile as run-time sizes
 too: e.g. [["key_len"]] adds the kernels that attnopt.attention switches to
@@ -23,6 +24,7 @@ import os
 import sys
 
 from . import compiler
+from .merge_problem import MergeProblem
 from .paged_problem import PagedProblem
 from .problem import AttnoptError, Problem
 
@@ -32,9 +34,10 @@ def problems_from(path: str):
         cases = json.load(f)
     out = []
     for c in cases:
-        kind = PagedProblem if c.get("op") == "paged_attention" else Problem
+        kind = {"paged_attention": PagedProblem,
+                "merge_partials": MergeProblem}.get(c.get("op"), Problem)
         fields = {k: v for k, v in c.items() if k in kind.__dataclass_fields__}
-        for k in ("window", "mask_shape"):
+        for k in ("window", "mask_shape", "rows_shape"):
             if fields.get(k) is not None:
                 fields[k] = tuple(fields[k])
         problem = kind(**fields)

@@ -14,7 +14,8 @@ the kernels the test expects attnopt to load, for precompile) and "varlen"
 cases (packed batches, several draws of per-sequence lengths, empty
 sequences included) and "paged" cases (attnopt.paged_attention: draws of
 batch, pool size and cache lengths, empty and full caches included, page
-sizes 16 to 256, GQA up to 8, new tokens 1 to 16).
+sizes 16 to 256, GQA up to 8, new tokens 1 to 16) and "merge" cases
+(attnopt.merge_partials: 1 to 64 parts, row shapes of rank 1 to 3).
 """
 
 import argparse
@@ -206,6 +207,19 @@ def draw_paged_case(rng: random.Random, chip: str) -> dict:
     return paged_case(fields, draws, rng.choice([None, True]))
 
 
+def draw_merge_case(rng: random.Random, chip: str) -> dict:
+    """attnopt.merge_partials: S parts of rows [d...] of Dv values."""
+    rank = rng.choice([1, 2, 3])
+    rows = [rng.choice([1, 2, 3, 8, 33, 100]) for _ in range(rank)]
+    partial = rng.choice(["f32", "f32", "bf16", "f16"])
+    return dict(op="merge_partials", purpose="merge",
+                splits=rng.choice([1, 2, 3, 7, 16, 64]), rows_shape=rows,
+                value_dim=rng.choice([32, 64, 80, 128, 256, 8]),
+                partial_dtype=partial,
+                out_dtype=rng.choice([partial, "bf16", "f16", "f32"]),
+                chip=chip)
+
+
 def fixed_cases(chip: str) -> list:
     """Cases every run has: an f32 one for the finite-difference gradient
     check (the exact CUDA-core kernels), one for torch.compile, and an f32
@@ -267,6 +281,7 @@ def main():
     ap.add_argument("--sizes-count", type=int, default=6)
     ap.add_argument("--varlen-count", type=int, default=8)
     ap.add_argument("--paged-count", type=int, default=6)
+    ap.add_argument("--merge-count", type=int, default=4)
     ap.add_argument("--chip", default="sm_90a")
     ap.add_argument("-o", "--output", required=True)
     a = ap.parse_args()
@@ -276,6 +291,7 @@ def main():
              + [draw_sizes_case(rng, a.chip) for _ in range(a.sizes_count)]
              + [draw_varlen_case(rng, a.chip) for _ in range(a.varlen_count)]
              + [draw_paged_case(rng, a.chip) for _ in range(a.paged_count)]
+             + [draw_merge_case(rng, a.chip) for _ in range(a.merge_count)]
              + fixed_cases(a.chip))
     with open(a.output, "w") as f:
         json.dump(cases, f, indent=1)

@@ -347,6 +347,41 @@ class PagedProblems(unittest.TestCase):
         self.assertEqual(problems[1].runtime_sizes, ("batch", "num_pages"))
 
 
+class MergeProblems(unittest.TestCase):
+    """attnopt.merge_problem: checks, IR, the compiled kernel, keys."""
+
+    def test_checks_ir_and_manifest(self):
+        from attnopt.merge_problem import MergeProblem
+        for change, message in ((dict(rows_shape=()), "at least one"),
+                                (dict(splits=0), "splits = 0"),
+                                (dict(partial_dtype="f64"), "partial_dtype")):
+            with self.subTest(change=change), \
+                    self.assertRaisesRegex(AttnoptError, message):
+                MergeProblem(**{**MERGE, **change})
+        p = MergeProblem(**MERGE)
+        run = subprocess.run([str(env_path("ATTNOPT_ATTENTION_OPT")), "-"],
+                             input=p.train_ir(), capture_output=True,
+                             text=True)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with tempfile.TemporaryDirectory() as tmp, mock.patch.dict(
+                os.environ, {"ATTNOPT_CACHE_DIR": tmp}):
+            manifest = json.loads((compiler.entry_for(
+                p, env_path("ATTNOPT_COMPILER")) / "train.json").read_text())
+        (k,) = manifest["kernels"]
+        self.assertEqual(k["op"], "merge_partials")
+        shapes = {q["name"]: (q["shape"], q["dtype"]) for q in k["params"]}
+        self.assertEqual(shapes["partial_output"], ([3, 2, 5, 80], "bf16"))
+        self.assertEqual(shapes["output"], ([2, 5, 80], "f16"))
+        keys = {p.cache_key("c"), MergeProblem(**{**MERGE, "splits": 4}).cache_key("c"),
+                MergeProblem(**{**MERGE, "out_dtype": "f32"}).cache_key("c"),
+                problem().cache_key("c")}
+        self.assertEqual(len(keys), 4)
+
+
+MERGE = dict(splits=3, rows_shape=(2, 5), value_dim=80, partial_dtype="bf16",
+             out_dtype="f16")
+
+
 class Install(unittest.TestCase):
     def test_pip_installs_the_package(self):
         """`pip install ./python` (from a copy, so the checkout stays clean)

@@ -619,6 +619,52 @@ def paged_check(c, repeats, device, log):
     return failures
 
 
+def merge_check(c, repeats, device, log):
+    """attnopt.merge_partials on fresh partial results (parts with lse -inf
+    whose outputs are NaN, rows with every part -inf) against the formula
+    of docs/semantics.md §16 in float64."""
+    failures = []
+    s, rows, dv = c["splits"], tuple(c["rows_shape"]), c["value_dim"]
+    out_dt = DT[c["out_dtype"]]
+    for r in range(repeats):
+        poison_allocator(device)
+        po = torch.randn(s, *rows, dv, device=device, dtype=DT[c["partial_dtype"]])
+        pl = torch.randn(s, *rows, device=device) * 3
+        empty = torch.rand(s, *rows, device=device) < 0.2
+        if rows[0] > 1:
+            empty[:, 0] = True  # a row with no key in any part
+        pl[empty] = float("-inf")
+        po[empty] = float("nan")
+        with torch.no_grad():
+            out, lse = attnopt.merge_partials(po, pl, out_dtype=out_dt)
+        lse64 = pl.double()
+        m = lse64.amax(0)
+        m_safe = torch.where(torch.isinf(m), torch.zeros_like(m), m)
+        w = torch.where(torch.isinf(lse64), torch.zeros_like(lse64),
+                        torch.exp(lse64 - m_safe))
+        total = w.sum(0)
+        po64 = torch.where(empty[..., None], torch.zeros_like(po, dtype=torch.float64),
+                           po.double())
+        ref = (w[..., None] * po64).sum(0) / torch.where(
+            total > 0, total, torch.ones_like(total))[..., None]
+        ref_lse = torch.where(total > 0, m_safe + torch.log(total),
+                              torch.full_like(total, float("-inf")))
+        errs = {"out": rel_err(out, ref)}
+        finite = torch.isfinite(ref_lse)
+        errs["lse"] = rel_err(lse[finite], ref_lse[finite]) if finite.any() else 0.0
+        bad = [n for n, e in errs.items()
+               if e > (OUT_TOL[c["out_dtype"]] if n == "out" else 1e-5)]
+        if out.dtype != out_dt or not torch.isfinite(out).all():
+            bad.append("dtype or non-finite output")
+        if not bool((torch.isinf(lse) == torch.isinf(ref_lse)).all()):
+            bad.append("lse -inf rows differ")
+        log(f"    run {r}: " + " ".join(f"{n} {e:.2e}" for n, e in errs.items())
+            + (f"  FAIL: {', '.join(bad)}" if bad else ""))
+        if bad:
+            failures.append(f"run {r}: {', '.join(bad)}")
+    return failures
+
+
 def argument_errors(device):
     """Bad calls raise AttnoptError naming what is wrong (no launch)."""
     q = torch.randn(1, 4, 16, 64, device=device, dtype=torch.bfloat16)
@@ -663,7 +709,16 @@ def argument_errors(device):
     def paged_call(q=pq, kc=pc, table=pt, lens=pl, **kw):
         return attnopt.paged_attention(q, kc, kc, table, lens,
                                        enable_gqa=True, **kw)
+    mo = torch.randn(2, 3, 64, device=device)
+    ml = torch.randn(2, 3, device=device)
     cases += [
+        ("partial_lse has shape [2, 4]", lambda: attnopt.merge_partials(
+            mo, torch.randn(2, 4, device=device))),
+        ("partial_lse is torch.float16", lambda: attnopt.merge_partials(
+            mo, ml.half())),
+        ("with at least one d", lambda: attnopt.merge_partials(mo[0], ml[0])),
+        ("merge_partials: computes no gradients", lambda: attnopt.merge_partials(
+            mo.clone().requires_grad_(), ml)),
         ("cache_seqlens[0] = 33: expected 0 <= length <= max_pages * page_size",
          lambda: paged_call(lens=torch.tensor([33, 1], dtype=torch.int32,
                                               device=device))),
@@ -698,6 +753,23 @@ def argument_errors(device):
     return failures
 
 
+def describe(i, c) -> str:
+    """The case's line in the log."""
+    if c.get("op") == "merge_partials":
+        return (f"case {i}: merge S{c['splits']} rows {c['rows_shape']} "
+                f"Dv{c['value_dim']} {c['partial_dtype']} -> {c['out_dtype']}")
+    lk = (f"pages {c['page_size']}x{c['max_pages']}"
+          if c.get("op") == "paged_attention" else f"Lk{c['key_len']}")
+    return (f"case {i}: {c.get('purpose') or ''} {c['dtype']} B{c['batch']} "
+            f"Hq{c['query_heads']} Hkv{c['kv_heads']} Lq{c['query_len']} {lk} "
+            f"D{c['head_dim']} Dv{c['value_dim']} causal={c['causal']}"
+            + (f" window={c['window']}" if c.get("window") else "")
+            + (f" softcap={c['softcap']}" if c.get("softcap") else "")
+            + (f" mask={c['mask_dtype']}{c['mask_shape']}"
+               if c.get("mask_dtype") else "")
+            + (" deterministic" if c.get("deterministic") else ""))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", required=True)
@@ -712,15 +784,7 @@ def main():
     if argument_errors(device):
         failed.append("argument errors")
     for i, c in enumerate(cases):
-        lk = (f"pages {c['page_size']}x{c['max_pages']}"
-              if c.get("op") == "paged_attention" else f"Lk{c['key_len']}")
-        desc = (f"case {i}: {c.get('purpose') or ''} {c['dtype']} B{c['batch']} Hq{c['query_heads']} "
-                f"Hkv{c['kv_heads']} Lq{c['query_len']} {lk} "
-                f"D{c['head_dim']} Dv{c['value_dim']} causal={c['causal']}"
-                + (f" window={c['window']}" if c.get("window") else "")
-                + (f" softcap={c['softcap']}" if c.get("softcap") else "")
-                + (f" mask={c['mask_dtype']}{c['mask_shape']}" if c.get("mask_dtype") else "")
-                + (" deterministic" if c.get("deterministic") else ""))
+        desc = describe(i, c)
         print(desc, flush=True)
         lines = []
         try:
@@ -730,6 +794,8 @@ def main():
                 f = sizes_check(c, a.repeats, device, lines.append)
             elif purpose == "paged":
                 f = paged_check(c, a.repeats, device, lines.append)
+            elif purpose == "merge":
+                f = merge_check(c, a.repeats, device, lines.append)
             elif purpose == "varlen":
                 f = varlen_check(c, a.repeats, device, lines.append)
             elif c.get("dropout_p"):
