@@ -19,7 +19,12 @@ dispatcher, attnopt/dispatch.py), ours through the registered custom op
 (what torch.compile and tracing use; the only route before session 24),
 ours' implementation alone and the runtime launch alone (forward), and
 SDPA's FLASH_ATTENTION, CUDNN_ATTENTION and EFFICIENT_ATTENTION backends
-(the backend selected outside the timed loop). At the end, cProfile of
+(the backend selected outside the timed loop). Not here: torch.compile's
+reduce-overhead mode (CUDA graph trees), which test_gpu.py checks for
+equality with eager; timed here once (2026-12-03) it issued a call in 94 µs
+forward and 817 µs forward + backward (its own replay bookkeeping), and its
+graph pool broke do_bench_cudagraph's captures of the SDPA rows after it.
+At the end, cProfile of
 the direct route on the first case: where the host time goes.
 """
 import argparse
