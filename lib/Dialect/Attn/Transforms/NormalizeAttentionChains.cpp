@@ -21,7 +21,9 @@
 //     `exp(s - max)` in one body) are split into one generic per statement,
 //     so that every step of the chain is visible to the matcher;
 //  5. index arithmetic split from the comparison it feeds is fused back,
-//     and small masks computed from constants or indices are evaluated;
+//     small masks computed from constants or indices are evaluated, and
+//     arange constants that larger masks compare become linalg.index
+//     arithmetic (ArangeInputsToIndices.cpp);
 //     fill-like generics become linalg.fill again; inits a body does not
 //     read become tensor.empty; `x * 1` and `x + 0` become `x`.
 //
@@ -352,11 +354,12 @@ struct DropUnreadUnitLoops final : OpRewritePattern<linalg::GenericOp> {
           if (auto dim = dyn_cast<AffineDimExpr>(sub))
             read.set(dim.getPosition());
         });
-    // linalg.index would read the loop as well.
-    bool usesIndex = !op.getBody()->getOps<linalg::IndexOp>().empty();
+    // linalg.index reads its loop as well.
+    for (linalg::IndexOp index : op.getBody()->getOps<linalg::IndexOp>())
+      read.set(index.getDim());
     SmallVector<int64_t> dropped;
     for (int64_t d = 0; d < type.getRank(); ++d)
-      if (type.getDimSize(d) == 1 && !read.test(d) && !usesIndex)
+      if (type.getDimSize(d) == 1 && !read.test(d))
         dropped.push_back(d);
     if (dropped.empty() || (int64_t)dropped.size() == type.getRank())
       return failure();
@@ -383,6 +386,12 @@ struct DropUnreadUnitLoops final : OpRewritePattern<linalg::GenericOp> {
     linalg::GenericOp smaller = rebuildWithBody(
         rewriter, op, init, maps,
         SmallVector<utils::IteratorType>(next, utils::IteratorType::parallel));
+    // The loops kept are renumbered; so are the linalg.index ops of them.
+    for (linalg::IndexOp index : smaller.getBody()->getOps<linalg::IndexOp>())
+      rewriter.modifyOpInPlace(index, [&] {
+        index.setDim(
+            cast<AffineDimExpr>(replacement[index.getDim()]).getPosition());
+      });
     SmallVector<ReassociationIndices> groups =
         groupsDropping(type.getRank(), dropped);
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
@@ -663,12 +672,19 @@ struct FoldConstantMask final : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
-/// Fusion control: `operand` reads the index-typed result of an input-less
-/// generic (index arithmetic on linalg.index).
+/// Fusion control: `operand` reads the result of an input-less generic that
+/// only does integer arithmetic on linalg.index (an index value, or one
+/// cast to an integer type, as an arange turned into indices is).
 bool isIndexComputation(OpOperand *operand) {
   auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
-  return producer && producer.getNumDpsInputs() == 0 &&
-         getElementTypeOrSelf(operand->get().getType()).isIndex();
+  if (!producer || producer.getNumDpsInputs() != 0 ||
+      !getElementTypeOrSelf(operand->get().getType()).isIntOrIndex())
+    return false;
+  return llvm::all_of(producer.getBody()->getOperations(), [](Operation &o) {
+    return isa<linalg::IndexOp, linalg::YieldOp, arith::ConstantOp,
+               arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::IndexCastOp,
+               arith::IndexCastUIOp>(o);
+  });
 }
 
 /// Step 1: softmax decomposed, named ops (other than fill) generalized.
@@ -736,6 +752,9 @@ struct AttnNormalizeChainsPass final
       patterns.add<FoldUnitExpandIntoGenericInput, DropUnreadUnitLoops,
                    DropBroadcastUnitDims, DropUnitDimsOfInit,
                    DropMergedUnitDimsOfCopy, IdentityArithIsCopy>(ctx);
+      // With the unit dims: a mask generic whose aranges become indices
+      // then loses the unit loops those aranges broadcast over.
+      populateArangeInputsToIndicesPatterns(patterns);
       addReshapeCleanups(patterns);
     };
     RewritePatternSet units(ctx);
@@ -764,6 +783,9 @@ struct AttnNormalizeChainsPass final
     RewritePatternSet indices(ctx);
     linalg::populateElementwiseOpsFusionPatterns(indices, isIndexComputation);
     indices.add<FoldConstantMask>(ctx);
+    // A fused mask generic keeps the unit loops its inputs had: dropped
+    // again, so that the mask is read without a reshape.
+    addUnitDimPatterns(indices);
     if (failed(applyPatternsGreedily(root, std::move(indices))))
       return signalPassFailure();
   }

@@ -113,3 +113,46 @@ func.func @tile_copy(%k: tensor<1x2x16x8xf32>) -> tensor<8x16x8xf32> {
   %c = tensor.collapse_shape %t [[0, 1, 2, 3], [4], [5]] : tensor<1x2x4x1x16x8xf32> into tensor<8x16x8xf32>
   return %c : tensor<8x16x8xf32>
 }
+
+// Masks compared from aranges too large to evaluate (300 x 300 > 65536
+// elements): each arange constant becomes linalg.index arithmetic, so the
+// mask is an input-less generic of index comparisons (attn-fuse reads it as
+// causal / window at any size). Unit loops the aranges were broadcast over
+// are dropped, linalg.index renumbered.
+// CHECK-LABEL: func.func @arange_mask
+// CHECK:         %[[C5:.*]] = arith.constant 5 : index
+// CHECK:         linalg.generic {indexing_maps = [#{{.*}}], iterator_types = ["parallel", "parallel"]} outs(%{{.*}} : tensor<300x300xi1>)
+// CHECK-DAG:       %[[J:.*]] = linalg.index 1 : index
+// CHECK-DAG:       %[[JI:.*]] = arith.index_cast %[[J]] : index to i32
+// CHECK-DAG:       %[[I:.*]] = linalg.index 0 : index
+// CHECK-DAG:       %[[IP:.*]] = arith.addi %[[I]], %[[C5]] : index
+// CHECK-DAG:       %[[II:.*]] = arith.index_cast %[[IP]] : index to i32
+// CHECK:           arith.cmpi sgt, %[[JI]], %[[II]] : i32
+// CHECK:         tensor.expand_shape {{.*}} output_shape [1, 300, 300]
+func.func @arange_mask() -> tensor<1x300x300xi1> {
+  %cols = arith.constant dense<[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255, 256, 257, 258, 259, 260, 261, 262, 263, 264, 265, 266, 267, 268, 269, 270, 271, 272, 273, 274, 275, 276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286, 287, 288, 289, 290, 291, 292, 293, 294, 295, 296, 297, 298, 299]]> : tensor<1x300xi32>
+  %rows = arith.constant dense<[[5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255, 256, 257, 258, 259, 260, 261, 262, 263, 264, 265, 266, 267, 268, 269, 270, 271, 272, 273, 274, 275, 276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286, 287, 288, 289, 290, 291, 292, 293, 294, 295, 296, 297, 298, 299, 300, 301, 302, 303, 304]]> : tensor<1x300xi32>
+  %e = tensor.empty() : tensor<1x300x300xi1>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%cols, %rows : tensor<1x300xi32>, tensor<1x300xi32>) outs(%e : tensor<1x300x300xi1>) {
+  ^bb0(%j: i32, %i: i32, %out: i1):
+    %c = arith.cmpi sgt, %j, %i : i32
+    linalg.yield %c : i1
+  } -> tensor<1x300x300xi1>
+  return %m : tensor<1x300x300xi1>
+}
+
+// A constant that is not an affine function of its indices stays an input.
+// CHECK-LABEL: func.func @not_an_arange
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4xi32>, tensor<4x4xi32>)
+func.func @not_an_arange(%x: tensor<4x4xi32>) -> tensor<4x4xi1> {
+  %c = arith.constant dense<[0, 2, 1, 3]> : tensor<4xi32>
+  %e = tensor.empty() : tensor<4x4xi1>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %x : tensor<4xi32>, tensor<4x4xi32>) outs(%e : tensor<4x4xi1>) {
+  ^bb0(%a: i32, %b: i32, %out: i1):
+    %r = arith.cmpi sgt, %a, %b : i32
+    linalg.yield %r : i1
+  } -> tensor<4x4xi1>
+  return %m : tensor<4x4xi1>
+}

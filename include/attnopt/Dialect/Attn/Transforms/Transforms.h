@@ -48,6 +48,12 @@ LogicalResult expandPackedBatches(RewriterBase &rewriter, Operation *root);
 /// linalg.softmax). Fails, with an error at the op, if one cannot be.
 LogicalResult decomposeSoftmaxOps(Operation *root);
 
+/// Patterns replacing an integer constant input of an i1-mask generic whose
+/// values are an affine function of their indices (an arange, broadcast) by
+/// that function of linalg.index, so that masks built by comparing aranges
+/// become index comparisons at any size (attn-normalize-chains uses them).
+void populateArangeInputsToIndicesPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::attn
 
 #endif // ATTNOPT_DIALECT_ATTN_TRANSFORMS_TRANSFORMS_H
