@@ -218,9 +218,11 @@ static std::pair<int64_t, int64_t> workspaceRows(AttentionOpInterface op) {
 /// block pair instead of seven) and a last kernel scales and converts it.
 /// Fewer than 64 queries (decoding) keep the atomic-free kernels: one query
 /// block makes the separate dq kernel cheap, and ptxas spills the fused
-/// kernel there (ragged single block); so do head dims other than 64 and
-/// 128 (tcgrad::hasAtomicDq), which also keep the mma.sync key-block kernel
-/// (tcgrad::hasWarpgroupKeyBlock). A packed batch (grid x from its longest
+/// kernel there (ragged single block); so do the head dims without a wgmma
+/// key-block kernel (tcgrad::hasWarpgroupKeyBlock: D or Dv not a multiple
+/// of 16, or above 128) or where it is not taken (sm_80, dropout at
+/// D + Dv > 128), except D = Dv = 64 and 128, whose mma.sync key-block kernel
+/// has the atomic dQ too (tcgrad::hasAtomicDq). A packed batch (grid x from its longest
 /// sequence, z from its offsets) decides as a dense op whose lengths are
 /// bounded by the token totals.
 FailureOr<GradKernelSpecs>
@@ -236,9 +238,17 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
   const bool wantAtomics =
       options.dqMode == GradDqMode::Atomic ||
       (options.dqMode == GradDqMode::Auto && options.vectorReductions);
+  // GradMma::Auto keeps mma.sync where the wgmma kernel spills (dropout's
+  // Philox state beside the accumulators of D + Dv > 128).
+  const bool wgmma =
+      tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
+      (options.mma == GradMma::Wgmma ||
+       (options.mma == GradMma::Auto &&
+        !(headDim + valueDim > 128 &&
+          op.getDropoutP().convertToFloat() > 0.0f)));
   const bool atomics = wantAtomics && !isDeterministic(op) &&
                        isLongLength(op.getQueryLenBound(), tcgrad::kBlock) &&
-                       tcgrad::hasAtomicDq(headDim, valueDim);
+                       tcgrad::hasAtomicDq(headDim, valueDim, wgmma);
   std::string why;
   std::optional<int64_t> keyBlock = tcgrad::chooseKeyBlock(
       options.keyBlock, atomics, headDim, valueDim, options.smVersion, why);
@@ -255,12 +265,6 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
   KernelParam lseLog2 = workspaceParam("lse_log2", rowsShape, multiple);
   KernelParam dqAccum = workspaceParam("dq_accum", accumShape, multiple);
 
-  // GradMma::Auto keeps mma.sync where the wgmma kernel spills.
-  const bool wgmma =
-      tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
-      (options.mma == GradMma::Wgmma ||
-       (options.mma == GradMma::Auto &&
-        !(headDim == 128 && op.getDropoutP().convertToFloat() > 0.0f)));
   GradKernelSpecs specs;
   specs.deterministic = !atomics;
   auto add = [&](StringRef stage, std::array<int64_t, 3> grid,

@@ -49,24 +49,33 @@ int64_t tileDim(int64_t headDim);
 /// accumulator registers).
 int64_t keyBlockParts(int64_t headDim, int64_t valueDim);
 
-/// Whether the dkdv_dq kernel (atomic dQ) exists for these head dims: its
-/// warps split dQ's columns in chunks of 32 (D = Dv = 64, 128); other head
-/// dims take the atomic-free dkdv + dq pair. (At D = Dv = 192 and 256 an
-/// atomic dQ in the split kernel's dK block measured 6-8 % faster causal but
-/// 2-3 % slower non-causal, and spilled: not taken; docs/performance.md.)
-bool hasAtomicDq(int64_t headDim, int64_t valueDim);
-/// Whether the wgmma key-block kernel exists for these head dims: its tiles
-/// are whole 64-column SW128 panels (D = Dv = 64, 128); other head dims
-/// take the mma.sync key-block kernel.
+/// Whether the dkdv_dq kernel (atomic dQ) exists for these head dims: with
+/// mma.sync (`warpgroupMma` false) its warps split dQ's columns in chunks
+/// of 32 (D = Dv = 64, 128); the wgmma kernel takes every head dim it has
+/// (hasWarpgroupKeyBlock). Other head dims take the atomic-free dkdv + dq
+/// pair. (At D = Dv = 192 and 256 an atomic dQ in the split kernel's dK
+/// block measured 6-8 % faster causal but 2-3 % slower non-causal, and
+/// spilled: not taken; docs/performance.md.)
+bool hasAtomicDq(int64_t headDim, int64_t valueDim, bool warpgroupMma);
+/// Whether the wgmma key-block kernel exists for these head dims: D and Dv
+/// multiples of the k-step of 16 up to 128 (one warpgroup's dK and dV
+/// accumulators, (D + Dv) / 2 registers per thread, beside the products).
+/// Its tiles are padded to whole 64-column SW128 panels (panelDim; the
+/// padding zero-filled, never read by a product: the products over D or Dv
+/// run D / 16 k-steps, those into dK and dV are D and Dv wide). Other head
+/// dims take the mma.sync key-block kernel.
 bool hasWarpgroupKeyBlock(int64_t headDim, int64_t valueDim);
+/// The head dim of the wgmma key-block kernel's SW128 tiles: D (or Dv)
+/// rounded up to whole 64-column panels.
+int64_t panelDim(int64_t headDim);
 
 /// The key-block (dkdv / dkdv_dq) kernel's dynamic shared memory, byte
 /// offsets: K and V tiles of keyBlock rows (loaded once), double-buffered Q
 /// and dO tiles of kBlock rows, double-buffered lse·log2(e) and D rows
 /// (f32), and with dQ the dSᵀ tile. mma.sync: rows padded to
 /// paddedStride(headDim) (K, Q) or paddedStride(valueDim) (V, dO), dSᵀ
-/// [keyBlock][kBlock + 8]; wgmma (D = Dv): unpadded
-/// 128-byte swizzled tiles, dSᵀ [keyBlock][kBlock] in the core-matrix
+/// [keyBlock][kBlock + 8]; wgmma: 128-byte swizzled tiles of whole
+/// panels (panelDim), dSᵀ [keyBlock][kBlock] in the core-matrix
 /// layout, and kSwizzle128Alignment bytes of slack.
 struct KeyBlockLayout {
   int64_t keys, values, queries, gradOutputs, lse, delta, dsT;

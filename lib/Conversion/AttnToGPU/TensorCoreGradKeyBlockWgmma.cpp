@@ -23,6 +23,67 @@ using namespace mlir;
 using namespace mlir::attn;
 using tcgrad::GradEmitter;
 
+namespace {
+/// The columns of dQ = dS K each warpgroup of a dkdv_dq block computes, as
+/// (first column, width) chunks: D split at the 64-column panels of the K
+/// tile (an MN-major SW128 operand cannot run across a panel's end), the
+/// panels halved (in multiples of 16) until every warpgroup has one, then
+/// dealt out widest first to the warpgroup with the fewest columns.
+/// `uniformStride` (non-zero) where warpgroup w's chunks are warpgroup 0's
+/// shifted by w * uniformStride (D = 64, 128: one branch-free sequence).
+struct DqColumnChunks {
+  SmallVector<SmallVector<std::pair<int64_t, int64_t>, 2>, 2> perWarpgroup;
+  int64_t uniformStride = 0;
+};
+} // namespace
+
+static DqColumnChunks dqColumnChunks(int64_t headDim, int64_t warpgroups) {
+  SmallVector<std::pair<int64_t, int64_t>> pieces;
+  for (int64_t c0 = 0; c0 < headDim; c0 += 64)
+    pieces.push_back({c0, std::min<int64_t>(64, headDim - c0)});
+  while (static_cast<int64_t>(pieces.size()) < warpgroups) {
+    auto widest = std::max_element(
+        pieces.begin(), pieces.end(),
+        [](auto x, auto y) { return x.second < y.second; });
+    if (widest->second < 32)
+      break;
+    const int64_t half = roundUp(widest->second / 2, 16);
+    const std::pair<int64_t, int64_t> rest = {widest->first + half,
+                                              widest->second - half};
+    widest->second = half;
+    pieces.insert(widest + 1, rest);
+  }
+  DqColumnChunks chunks;
+  chunks.perWarpgroup.resize(warpgroups);
+  SmallVector<int64_t> load(warpgroups, 0);
+  SmallVector<std::pair<int64_t, int64_t>> byWidth = pieces;
+  std::stable_sort(byWidth.begin(), byWidth.end(),
+                   [](auto x, auto y) { return x.second > y.second; });
+  for (auto piece : byWidth) {
+    const int64_t w = std::min_element(load.begin(), load.end()) - load.begin();
+    chunks.perWarpgroup[w].push_back(piece);
+    load[w] += piece.second;
+  }
+  for (auto &list : chunks.perWarpgroup)
+    llvm::sort(list);
+  // Uniform: same widths, offsets shifted by one stride per warpgroup.
+  const auto &first = chunks.perWarpgroup.front();
+  int64_t stride = warpgroups > 1 && !chunks.perWarpgroup[1].empty()
+                       ? chunks.perWarpgroup[1].front().first -
+                             first.front().first
+                       : 0;
+  bool uniform = stride > 0 || warpgroups == 1;
+  for (int64_t w = 1; uniform && w < warpgroups; ++w) {
+    const auto &list = chunks.perWarpgroup[w];
+    uniform = list.size() == first.size();
+    for (size_t i = 0; uniform && i < list.size(); ++i)
+      uniform = list[i].second == first[i].second &&
+                list[i].first == first[i].first + w * stride;
+  }
+  chunks.uniformStride = uniform ? std::max<int64_t>(stride, 1) : 0;
+  return chunks;
+}
+
 void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   tensorCoresReadShared = true;
   packedF16Convert = true;
@@ -35,14 +96,18 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   // every C fragment has the mma.sync layout of emitKeyBlocks.
   const int64_t keyBlock = spec.blockKV;
   const int64_t warpgroups = keyBlock / 64;
-  assert(keyBlock % 64 == 0 && threads == 2 * keyBlock && headDim == valueDim &&
+  assert(keyBlock % 64 == 0 && threads == 2 * keyBlock &&
+         tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
          "one warpgroup per 64 keys");
-  // K, V, Q and dO in SW128 tiles (MmaEmitterBase.h) from the first
-  // 1024-byte boundary on; the dSᵀ tile in the core-matrix layout.
+  // K, V, Q and dO in SW128 tiles (MmaEmitterBase.h) of whole panels from
+  // the first 1024-byte boundary on; the dSᵀ tile in the core-matrix layout.
+  const TileRowWidth widthQK{headDim, tcgrad::panelDim(headDim)},
+      widthV{valueDim, tcgrad::panelDim(valueDim)};
   Value aligned = alignForSwizzle128(smemBase);
   viewShift = arith::SubIOp::create(b, loc, aligned, smemBase);
   smemBase = aligned;
-  const int64_t qTile = kBlock * headDim * kOperandBytes;
+  const int64_t qTile = kBlock * widthQK.tileCols * kOperandBytes,
+                dOTile = kBlock * widthV.tileCols * kOperandBytes;
   const tcgrad::KeyBlockLayout layout =
       tcgrad::keyBlockLayout(headDim, valueDim, keyBlock, withDq,
                              /*warpgroupMma=*/true);
@@ -61,12 +126,10 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   GlobalRows kvRows = sched.kvRows;
 
   SmallVector<Value> tokens;
-  copyTileSwizzled128(args.key, TileRowWidth::exact(headDim), kvRows, k0,
-                      keyLen, keyBlock, tiles, idx(kOff / kOperandBytes),
-                      tokens);
-  copyTileSwizzled128(args.value, TileRowWidth::exact(headDim), kvRows, k0,
-                      keyLen, keyBlock, tiles, idx(vOff / kOperandBytes),
-                      tokens);
+  copyTileSwizzled128(args.key, widthQK, kvRows, k0, keyLen, keyBlock, tiles,
+                      idx(kOff / kOperandBytes), tokens);
+  copyTileSwizzled128(args.value, widthV, kvRows, k0, keyLen, keyBlock, tiles,
+                      idx(vOff / kOperandBytes), tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value kvGroup =
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
@@ -75,13 +138,12 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
     Value h = headOf(sched, it);
     GlobalRows base = queryRows(h);
     Value q0 = queryBlockStart(sched, it);
-    Value stageElts = mul(stage, qTile / kOperandBytes);
-    copyTileSwizzled128(args.query, TileRowWidth::exact(headDim), base, q0,
-                        queryLen, kBlock, tiles,
-                        add(stageElts, qOff / kOperandBytes), ts);
-    copyTileSwizzled128(args.gradOutput, TileRowWidth::exact(headDim), base, q0,
-                        queryLen, kBlock, tiles,
-                        add(stageElts, dOOff / kOperandBytes), ts);
+    copyTileSwizzled128(
+        args.query, widthQK, base, q0, queryLen, kBlock, tiles,
+        add(mul(stage, qTile / kOperandBytes), qOff / kOperandBytes), ts);
+    copyTileSwizzled128(
+        args.gradOutput, widthV, base, q0, queryLen, kBlock, tiles,
+        add(mul(stage, dOTile / kOperandBytes), dOOff / kOperandBytes), ts);
     copyStagedRows(h, q0, stage, lseS, deltaS);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
@@ -103,19 +165,20 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
     return f;
   };
 
-  // C = rows x Qᵀ-like product over D (A: 64 rows at `rows` of a key
-  // tile, B: the stage tile at `cols`), both K-major: Sᵀ = K Qᵀ and
-  // dPᵀ = V dOᵀ.
-  auto productOverHeadDim = [&](Value rows, Value cols) {
+  // C = rows x Qᵀ-like product over `dim` (A: 64 rows at `rows` of a key
+  // tile, B: the stage tile at `cols`), both K-major: Sᵀ = K Qᵀ over D and
+  // dPᵀ = V dOᵀ over Dv (the k-steps of the real columns only).
+  auto productOverHeadDim = [&](Value rows, Value cols, int64_t dim) {
     SmallVector<Value> acc = freshAccumulators(kBlock / 2);
     wgmmaAccumulates = false;
-    for (int64_t ks = 0; ks < headDim / 16; ++ks)
+    for (int64_t ks = 0; ks < dim / 16; ++ks)
       acc =
           wgmmaSharedA(swizzledKMajorDescriptor(rows, keyBlock, ks), false,
                        swizzledKMajorDescriptor(cols, kBlock, ks), false, acc);
     return acc;
   };
-  // acc += Aᵀ-fragments x (stage tile, MN-major): dV += Pdᵀ dO, dK += dSᵀ Q.
+  // acc += Aᵀ-fragments x (stage tile, MN-major): dV += Pdᵀ dO, dK += dSᵀ Q,
+  // acc.size() * 2 (Dv or D) columns wide.
   auto productOverQueries = [&](ArrayRef<std::array<Value, 4>> a, Value tile,
                                 SmallVector<Value> acc) {
     for (int64_t kk = 0; kk < kBlock / 16; ++kk)
@@ -131,27 +194,28 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   invariant.lseS = lseS;
   invariant.deltaS = deltaS;
 
-  const int64_t accs = headDim / 2; // f32 per thread of a 64 x D product
-  SmallVector<Value> init(2 * accs, f32(0.0f));
+  // f32 per thread of the 64 x D (dK) and 64 x Dv (dV) products.
+  const int64_t accs = headDim / 2;
+  SmallVector<Value> init(accs + valueDim / 2, f32(0.0f));
   SmallVector<Value> loop =
       emitLoop(idx(0), total, init, [&](Value it, ValueRange state) {
         KeyStep step =
             beginKeyStep(invariant, sched, it, kvGroup, total, issue);
-        Value stageBytes = mul(step.stage, qTile);
-        Value qBase = add(add(smemBase, qOff), stageBytes);
-        Value dOBase = add(add(smemBase, dOOff), stageBytes);
+        Value qBase = add(add(smemBase, qOff), mul(step.stage, qTile));
+        Value dOBase = add(add(smemBase, dOOff), mul(step.stage, dOTile));
         SmallVector<Value> dK(state.begin(), state.begin() + accs),
             dV(state.begin() + accs, state.end());
 
-        // Sᵀ = K Qᵀ; with D = 64 dPᵀ = V dOᵀ is issued with it and runs
-        // while Pᵀ is recomputed (with D = 128 the two accumulators on top
-        // of dK and dV would spill).
-        const bool overlapDp = headDim <= 64;
+        // Sᵀ = K Qᵀ; with D + Dv <= 128 dPᵀ = V dOᵀ is issued with it and
+        // runs while Pᵀ is recomputed (with D = Dv = 128 the two
+        // accumulators on top of dK and dV would spill).
+        const bool overlapDp = headDim + valueDim <= 128;
         wgmmaFence();
-        SmallVector<Value> sAcc = productOverHeadDim(kRows, qBase), dPAcc;
+        SmallVector<Value> sAcc = productOverHeadDim(kRows, qBase, headDim),
+                           dPAcc;
         wgmmaCommit();
         if (overlapDp) {
-          dPAcc = productOverHeadDim(vRows, dOBase);
+          dPAcc = productOverHeadDim(vRows, dOBase, valueDim);
           wgmmaCommit();
         }
         wgmmaWait(overlapDp ? 1 : 0);
@@ -160,11 +224,12 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
         for (int64_t kk = 0; kk < kBlock / 16; ++kk)
           pdA.push_back(packA(pr.pd, kk));
 
-        // dPᵀ (D = 128), then dV += Pdᵀ dO. With D = 64 dV runs while dSᵀ
-        // is formed; with D = 128 the Pdᵀ fragments it holds would spill.
+        // dPᵀ (no overlap), then dV += Pdᵀ dO. With the overlap dV runs
+        // while dSᵀ is formed; without it the Pdᵀ fragments it holds would
+        // spill.
         wgmmaFence();
         if (!overlapDp) {
-          dPAcc = productOverHeadDim(vRows, dOBase);
+          dPAcc = productOverHeadDim(vRows, dOBase, valueDim);
           wgmmaCommit();
         }
         dV = productOverQueries(pdA, dOBase, dV);
@@ -195,20 +260,17 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
         wgmmaCommit();
         if (withDq) {
           gpu::BarrierOp::create(b, loc);
-          // dQ (64 queries x D) = dS K over the block's keys: warpgroup wg
-          // takes columns [wg D / warpgroups, ...) in chunks of up to 64.
+          // dQ (64 queries x D) = dS K over the block's keys, in the column
+          // chunks of dqColumnChunks.
           // A = dS from the [key][query] core-matrix tile and B = K from
           // the [key][D] SW128 tile (columns col0.. of their panel), both
           // MN-major.
-          const int64_t cols = headDim / warpgroups;
-          const int64_t chunk = std::min<int64_t>(64, cols);
           Value dsBase = add(smemBase, dsOff);
-          for (int64_t c0 = 0; c0 < cols; c0 += chunk) {
-            Value col0 = add(mul(wg, cols), c0);
+          auto dqChunk = [&](Value col0, int64_t width) {
             Value kCols = add(add(smemBase, kOff),
                               add(mul(divu(col0, 64), 128 * keyBlock),
                                   mul(remu(col0, 64), kOperandBytes)));
-            SmallVector<Value> acc = freshAccumulators(chunk / 2);
+            SmallVector<Value> acc = freshAccumulators(width / 2);
             wgmmaFence();
             wgmmaAccumulates = false;
             for (int64_t kk = 0; kk < keyBlock / 16; ++kk)
@@ -221,6 +283,23 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
                 fragsOf(acc), 1,
                 add(paddedRow(step.hIdx, step.q0), mul(remu(warp, 4), 16)),
                 col0);
+          };
+          const DqColumnChunks chunks = dqColumnChunks(headDim, warpgroups);
+          if (chunks.uniformStride) {
+            // Every warpgroup's chunks are the first one's, shifted.
+            for (auto [c0, width] : chunks.perWarpgroup.front())
+              dqChunk(add(mul(wg, chunks.uniformStride), c0), width);
+          } else {
+            for (int64_t w = 0; w < warpgroups; ++w) {
+              if (chunks.perWarpgroup[w].empty())
+                continue;
+              Value mine = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::eq, wg, idx(w));
+              emitIf(mine, [&] {
+                for (auto [c0, width] : chunks.perWarpgroup[w])
+                  dqChunk(idx(c0), width);
+              });
+            }
           }
         }
         wgmmaWait(0);

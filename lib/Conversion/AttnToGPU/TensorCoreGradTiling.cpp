@@ -44,18 +44,24 @@ bool tcgrad::isEligible(AttentionOpInterface op, int64_t smVersion,
   return true;
 }
 
-bool tcgrad::hasAtomicDq(int64_t headDim, int64_t valueDim) {
+bool tcgrad::hasAtomicDq(int64_t headDim, int64_t valueDim,
+                         bool warpgroupMma) {
+  if (warpgroupMma)
+    return hasWarpgroupKeyBlock(headDim, valueDim);
   return headDim == valueDim && (headDim == 64 || headDim == 128);
 }
 
 int64_t tcgrad::tileDim(int64_t headDim) { return roundUp(headDim, 16); }
+
+int64_t tcgrad::panelDim(int64_t headDim) { return roundUp(headDim, 64); }
 
 int64_t tcgrad::keyBlockParts(int64_t headDim, int64_t valueDim) {
   return tileDim(headDim) + tileDim(valueDim) <= 256 ? 1 : 2;
 }
 
 bool tcgrad::hasWarpgroupKeyBlock(int64_t headDim, int64_t valueDim) {
-  return headDim == valueDim && (headDim == 64 || headDim == 128);
+  return headDim % 16 == 0 && valueDim % 16 == 0 && headDim <= 128 &&
+         valueDim <= 128;
 }
 
 std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
@@ -90,7 +96,7 @@ tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim,
                                               bool warpgroupMma) {
   constexpr int64_t f32Bytes = 4;
   auto rowBytes = [&](int64_t dim) {
-    return (warpgroupMma ? dim : paddedStride(dim)) * kOperandBytes;
+    return (warpgroupMma ? panelDim(dim) : paddedStride(dim)) * kOperandBytes;
   };
   KeyBlockLayout l;
   l.keys = l.plan.place(keyBlock * rowBytes(headDim));
@@ -134,7 +140,7 @@ int64_t tcgrad::dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion) {
 int64_t tcgrad::sharedMemoryBytes(AttentionOpInterface op, StringRef stage,
                                   int64_t queryRows, int64_t keyBlock,
                                   bool warpgroupMma) {
-  // The wgmma tiles are unpadded (D = Dv = 64, 128).
+  // The wgmma tiles are whole panels (keyBlockLayout pads them).
   const int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
   if (stage == "dkdv" || stage == "dkdv_dq")
     return keyBlockLayout(warpgroupMma ? d : tileDim(d),
