@@ -342,6 +342,11 @@ def sanitize():
                                        deterministic=True)
     yield "s_bwd_cuda_core", "train", t("s_bwd_cuda_core", 1, 2, 1, 33, 47, 32, 32, "f32")
     yield "s_bwd_hd80", "train", t("s_bwd_hd80", 1, 2, 1, 70, 129, 80, 80, "f16", br)
+    # The wgmma key-block kernel with atomic dQ at padded panels and D != Dv
+    # (dQ columns in uneven chunks per warpgroup), and at D = 48 (one panel
+    # split 32 + 16).
+    yield "s_bwd_hd96_64", "train", t("s_bwd_hd96_64", 1, 4, 2, 129, 140, 96, 64, "bf16", br)
+    yield "s_bwd_hd48", "train", t("s_bwd_hd48", 1, 2, 2, 130, 70, 48, 48, "f16", "")
     # dK and dV in separate blocks (D + Dv > 256), and D != Dv.
     yield "s_bwd_hd256", "train", t("s_bwd_hd256", 1, 2, 1, 70, 129, 256, 256, "bf16", br)
     yield "s_bwd_hd192_128", "train", t("s_bwd_hd192_128", 1, 2, 2, 129, 70, 192, 128, "f16", "")

@@ -1705,8 +1705,9 @@ std::string trainLine(const TrainGroup &g, const TrainResult &r) {
 /// Runs a training group: the forward (a kernel, or a split-KV group; saving
 /// lse) on seeded inputs, then every backward kernel on the forward's output
 /// and lse buffers. Validates the forward against the reference forward and the
-/// gradients against the reference gradient of the reference forward
-/// (rounded as a kernel writes it); times forward, backward and both.
+/// gradients against the reference gradient of the reference forward (lse
+/// rounded to f32; D_i from the forward kernel's output, which the backward
+/// read); times forward, backward and both.
 TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
                           const Module &module, CudaContext &ctx,
                           const RunOptions &options) {
@@ -1758,8 +1759,12 @@ TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
     bool fOk = checkForwardSet(fwd, ref, options, r.forward.total);
     r.forward.total.status = fOk ? "PASS" : "FAIL";
     ok = ok && fOk;
-    // The reference gradient of the reference forward, rounded as a
-    // forward kernel writes it.
+    // The reference gradient of the reference forward (lse rounded to
+    // f32), with D_i = rowsum(dO * O) from the output the backward read:
+    // the forward kernel's, checked above. dS = P (dP - D_i) cancels
+    // exactly where a row sees one key (Lk = 1), so a one-ulp difference
+    // between two roundings of O would otherwise be all of a near-zero
+    // reference dQ and dK (seen with dropout at Lq = Lk = 1).
     const ParamSpec *oSpec = fo.findParam("output");
     DeviceBuffer refO(oSpec->sizeBytes(), "the rounded reference output");
     DeviceBuffer refL(fo.findParam("lse")->sizeBytes(),
@@ -1767,7 +1772,8 @@ TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
     roundForward(fo, ref, refO.ptr(), refL.ptr());
     ReferenceGrad grad = referenceGrad(
         fk, p, fwd.ptr("query"), fwd.ptr("key"), fwd.ptr("value"),
-        fwd.ptr("mask"), refO.ptr(), refL.ptr(), b0.ptr("grad_output"));
+        fwd.ptr("mask"), fwd.ptr("output"), refL.ptr(),
+        b0.ptr("grad_output"));
     std::vector<bool> bOk =
         checkBackward(set, shared, grad, options, r.backward, [&](size_t i) {
           const KernelSpec &bk = set.kernel(i);
@@ -1778,9 +1784,9 @@ TrainResult runTrainGroup(const Manifest &m, const TrainGroup &g,
       r.backward[i].status = bOk[i] ? "PASS" : "FAIL";
       ok = ok && bOk[i];
     }
-    out(format("\n  reference gradient (of the reference forward, output "
-               "rounded to %s, lse to f32) took %.1f ms\n",
-               dtypeName(fk.dtype), grad.ms));
+    out(format("\n  reference gradient (of the reference forward, lse "
+               "rounded to f32, D_i from %s's %s output) took %.1f ms\n",
+               fName.c_str(), dtypeName(fk.dtype), grad.ms));
     r.status = ok ? "PASS" : "FAIL";
   } else {
     r.forward.total.status = "NOT_VALIDATED";

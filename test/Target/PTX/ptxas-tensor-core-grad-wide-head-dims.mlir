@@ -13,11 +13,11 @@
 // REQUIRES: ptxas
 // RUN: attn-compile %s --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE90
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
-// RUN: FileCheck %s --check-prefix=KIND < %t.sm90.json
+// RUN: FileCheck %s --check-prefixes=KIND,KIND90 < %t.sm90.json
 // RUN: not grep -q cuda-core %t.sm90.json
 // RUN: attn-compile %s --chip=sm_80 -o %t.sm80.ptx | FileCheck %s --check-prefix=COMPILE80
 // RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
-// RUN: FileCheck %s --check-prefix=KIND < %t.sm80.json
+// RUN: FileCheck %s --check-prefixes=KIND,KIND80 < %t.sm80.json
 // RUN: not grep -q cuda-core %t.sm80.json
 
 // Four kernels per training step: forward, prep, dkdv, dq.
@@ -27,7 +27,9 @@
 // CHECK-NOT: bytes spill stores
 
 // Every kernel is a tensor-core one; the backward: prep, then mma.sync dkdv
-// (split where D + Dv > 256) and dq.
+// (split where D + Dv > 256) and dq; on sm_90a D = 128 with Dv = 64 takes
+// the wgmma key-block kernel with the atomic dQ (dkdv_dq, dq_convert)
+// except with dropout (D + Dv > 128).
 // KIND: "mma": "none",
 // KIND: "name": "attn_bwd_prep_0"
 // KIND: "key_block_parts": 2,
@@ -127,19 +129,29 @@
 // KIND: "mma": "none",
 // KIND: "name": "attn_bwd_prep_12"
 // KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_12"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_12"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_12"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_12"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_12"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_12"
 // KIND: "mma": "none",
 // KIND: "name": "attn_bwd_prep_13"
 // KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_13"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_13"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_13"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_13"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_13"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_13"
 // KIND: "mma": "none",
 // KIND: "name": "attn_bwd_prep_14"
 // KIND-NOT: "key_block_parts"
