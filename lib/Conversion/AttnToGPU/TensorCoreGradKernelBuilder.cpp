@@ -77,7 +77,10 @@
 // in the core-matrix layout (MmaEmitterBase.h), read by the tensor cores
 // through matrix descriptors; Pdᵀ and dSᵀ still feed dV and dK from registers,
 // and warp w still owns keys [16w, 16w + 16), so the C-fragment code
-// (TensorCoreGradScores.cpp, TensorCoreGradFragments.cpp) is shared.
+// (TensorCoreGradScores.cpp, TensorCoreGradFragments.cpp) is shared. It
+// takes D and Dv multiples of 16 up to 128 (tcgrad::hasWarpgroupKeyBlock):
+// tiles padded to whole 64-column panels, products over the real k-steps,
+// dK and dV exactly D and Dv wide.
 //
 // Fragment layouts and the ldmatrix lane patterns are those of the forward
 // (TensorCoreKernelBuilder.cpp, header comment):
