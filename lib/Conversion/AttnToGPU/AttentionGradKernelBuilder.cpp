@@ -238,20 +238,25 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
   const bool wantAtomics =
       options.dqMode == GradDqMode::Atomic ||
       (options.dqMode == GradDqMode::Auto && options.vectorReductions);
-  // GradMma::Auto keeps mma.sync where the wgmma kernel spills (dropout's
-  // Philox state beside the accumulators of D + Dv > 128).
+  // GradMma::Auto keeps mma.sync where the wgmma kernel spills: dropout's
+  // Philox state beside the accumulators of D + Dv > 128, and a mask's or
+  // softcap's temporaries beside the 128 dK accumulators of D = 256 (ptxas
+  // 13: 40 bytes at D = Dv = 256, 4 at D = 256 with Dv = 128; none at 192).
+  const bool dropout = op.getDropoutP().convertToFloat() > 0.0f;
+  const bool elementwise = op.getMask() || op.getSoftcapAttr();
   const bool wgmma =
       tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
       (options.mma == GradMma::Wgmma ||
        (options.mma == GradMma::Auto &&
-        !(headDim + valueDim > 128 &&
-          op.getDropoutP().convertToFloat() > 0.0f)));
+        !(dropout && headDim + valueDim > 128) &&
+        !(elementwise && std::max(headDim, valueDim) > 192)));
   const bool atomics = wantAtomics && !isDeterministic(op) &&
                        isLongLength(op.getQueryLenBound(), tcgrad::kBlock) &&
                        tcgrad::hasAtomicDq(headDim, valueDim, wgmma);
   std::string why;
-  std::optional<int64_t> keyBlock = tcgrad::chooseKeyBlock(
-      options.keyBlock, atomics, headDim, valueDim, options.smVersion, why);
+  std::optional<int64_t> keyBlock =
+      tcgrad::chooseKeyBlock(options.keyBlock, atomics, headDim, valueDim,
+                             options.smVersion, wgmma, why);
   if (!keyBlock)
     return op.emitOpError("GPU code generation: ") << why;
   const int64_t dqRows = tcgrad::dqRows(headDim, valueDim, options.smVersion);
@@ -289,7 +294,7 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
     spec.grid = grid;
     if (stage == "dq")
       spec.grid[0] = gridBlocks(queryLen, dqRows);
-    if (keyBlockStage && !spec.warpgroupMma) {
+    if (keyBlockStage) {
       spec.keyBlockParts = tcgrad::keyBlockParts(headDim, valueDim);
       spec.grid[0] *= spec.keyBlockParts;
     }

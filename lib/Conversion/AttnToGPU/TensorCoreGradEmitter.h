@@ -54,7 +54,7 @@ public:
   /// of both would not fit (tcgrad::keyBlockParts).
   void emitKeyBlocks(gpu::GPUFuncOp func, bool withDq);
   /// The same kernels with wgmma (sm_90a, spec.warpgroupMma): one
-  /// warpgroup per 64 keys.
+  /// warpgroup per 64 keys, split as emitKeyBlocks's.
   void emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq);
   /// dq (the group without atomics): one warp per 16 query rows.
   void emitDq(gpu::GPUFuncOp func);
@@ -69,6 +69,10 @@ private:
   /// ValueOnly).
   void emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
                     KeyBlockProducts products);
+  /// The same with wgmma (emitKeyBlocksWarpgroup; smemBase already aligned
+  /// for the SW128 tiles).
+  void emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead, bool withDq,
+                             KeyBlockProducts products);
   /// One (query head, query block) step of a key-block kernel as one thread
   /// sees it: its two keys (C rows g, g + 8 of its warp's 16) and the
   /// staged [2][64] lse·log2(e) and D_i rows.

@@ -24,11 +24,13 @@ constexpr int64_t kBlock = 64, kThreads = 128;
 /// Keys per block of the dkdv (`atomicDq` false) or dkdv_dq kernel for
 /// `requested` (64, 128, or 0 for the default: 128 with the atomic dQ, and
 /// for the split kernels of keyBlockParts where 128 keys fit the shared
-/// memory of compute capability `smVersion`; else 64); its threads are
+/// memory of compute capability `smVersion` in the layout of the mma.sync
+/// or (`warpgroupMma`) the wgmma kernel; else 64); its threads are
 /// 2 * keys (one warp per 16 keys). Fails with `why` on other values.
 std::optional<int64_t> chooseKeyBlock(int64_t requested, bool atomicDq,
                                       int64_t headDim, int64_t valueDim,
-                                      int64_t smVersion, std::string &why);
+                                      int64_t smVersion, bool warpgroupMma,
+                                      std::string &why);
 
 /// Whether `op` can use the tensor-core backward on a chip with compute
 /// capability `smVersion` (80, 90): f16/bf16, D and Dv multiples of 8 (16-byte
@@ -52,15 +54,15 @@ int64_t keyBlockParts(int64_t headDim, int64_t valueDim);
 /// Whether the dkdv_dq kernel (atomic dQ) exists for these head dims: with
 /// mma.sync (`warpgroupMma` false) its warps split dQ's columns in chunks
 /// of 32 (D = Dv = 64, 128); the wgmma kernel takes every head dim it has
-/// (hasWarpgroupKeyBlock). Other head dims take the atomic-free dkdv + dq
+/// (hasWarpgroupKeyBlock) that one block does whole (keyBlockParts 1). Other head dims take the atomic-free dkdv + dq
 /// pair. (At D = Dv = 192 and 256 an atomic dQ in the split kernel's dK
 /// block measured 6-8 % faster causal but 2-3 % slower non-causal, and
 /// spilled: not taken; docs/performance.md.)
 bool hasAtomicDq(int64_t headDim, int64_t valueDim, bool warpgroupMma);
 /// Whether the wgmma key-block kernel exists for these head dims: D and Dv
-/// multiples of the k-step of 16 up to 128 (one warpgroup's dK and dV
-/// accumulators, (D + Dv) / 2 registers per thread, beside the products).
-/// Its tiles are padded to whole 64-column SW128 panels (panelDim; the
+/// multiples of the k-step of 16 up to 256; where D + Dv > 256 its blocks
+/// split dK and dV as the mma.sync kernel's do (keyBlockParts), so that a
+/// thread holds at most 128 accumulator registers. Its tiles are padded to whole 64-column SW128 panels (panelDim; the
 /// padding zero-filled, never read by a product: the products over D or Dv
 /// run D / 16 k-steps, those into dK and dV are D and Dv wide). Other head
 /// dims take the mma.sync key-block kernel.

@@ -78,9 +78,10 @@
 // through matrix descriptors; Pdᵀ and dSᵀ still feed dV and dK from registers,
 // and warp w still owns keys [16w, 16w + 16), so the C-fragment code
 // (TensorCoreGradScores.cpp, TensorCoreGradFragments.cpp) is shared. It
-// takes D and Dv multiples of 16 up to 128 (tcgrad::hasWarpgroupKeyBlock):
+// takes D and Dv multiples of 16 up to 256 (tcgrad::hasWarpgroupKeyBlock):
 // tiles padded to whole 64-column panels, products over the real k-steps,
-// dK and dV exactly D and Dv wide.
+// dK and dV exactly D and Dv wide; where D + Dv > 256 its blocks split dK
+// and dV as the mma.sync kernel's do.
 //
 // Fragment layouts and the ldmatrix lane patterns are those of the forward
 // (TensorCoreKernelBuilder.cpp, header comment):

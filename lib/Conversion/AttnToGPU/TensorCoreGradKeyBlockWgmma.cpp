@@ -87,10 +87,45 @@ static DqColumnChunks dqColumnChunks(int64_t headDim, int64_t warpgroups) {
 void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   tensorCoresReadShared = true;
   packedF16Convert = true;
-  Value kBlockIdx = setUp(func);
+  Value blockX = setUp(func);
   Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  scf::IfOp live =
-      enterLiveBlock([&] { return mul(kBlockIdx, spec.blockKV); }, keyLen);
+  const int64_t parts = tcgrad::keyBlockParts(headDim, valueDim);
+  scf::IfOp live = enterLiveBlock(
+      [&] { return mul(divu(blockX, parts), spec.blockKV); }, keyLen);
+  // K, V, Q and dO in SW128 tiles (MmaEmitterBase.h) from the first
+  // 1024-byte boundary on.
+  Value aligned = alignForSwizzle128(smemBase);
+  viewShift = arith::SubIOp::create(b, loc, aligned, smemBase);
+  smemBase = aligned;
+  if (parts == 1) {
+    emitKeyBlockWarpgroup(blockX, kvHead, withDq, KeyBlockProducts::Both);
+  } else {
+    // Two blocks per key block (block-uniform branches), as in
+    // emitKeyBlocks: dV in the even one, dK in the odd one.
+    assert(!withDq && "the split key-block kernel has no atomic dQ");
+    Value kBlockIdx = divu(blockX, 2);
+    Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                      remu(blockX, 2), idx(0));
+    Value even = arith::XOrIOp::create(
+        b, loc, odd, arith::ConstantIntOp::create(b, loc, 1, 1));
+    emitIf(even, [&] {
+      emitKeyBlockWarpgroup(kBlockIdx, kvHead, false,
+                            KeyBlockProducts::ValueOnly);
+    });
+    emitIf(odd, [&] {
+      emitKeyBlockWarpgroup(kBlockIdx, kvHead, false,
+                            KeyBlockProducts::KeyOnly);
+    });
+  }
+  leaveLiveBlock(live);
+  gpu::ReturnOp::create(b, loc);
+}
+
+void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
+                                        bool withDq,
+                                        KeyBlockProducts products) {
+  const bool wantDK = products != KeyBlockProducts::ValueOnly,
+             wantDV = products != KeyBlockProducts::KeyOnly;
   // One warpgroup per 64 keys; warp w still owns keys [16w, 16w + 16) (the
   // rows of a wgmma accumulator that warp w % 4 of its warpgroup holds), so
   // every C fragment has the mma.sync layout of emitKeyBlocks.
@@ -99,13 +134,10 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   assert(keyBlock % 64 == 0 && threads == 2 * keyBlock &&
          tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
          "one warpgroup per 64 keys");
-  // K, V, Q and dO in SW128 tiles (MmaEmitterBase.h) of whole panels from
-  // the first 1024-byte boundary on; the dSᵀ tile in the core-matrix layout.
+  // Tiles of whole panels (zero-filled past D or Dv); the dSᵀ tile in the
+  // core-matrix layout.
   const TileRowWidth widthQK{headDim, tcgrad::panelDim(headDim)},
       widthV{valueDim, tcgrad::panelDim(valueDim)};
-  Value aligned = alignForSwizzle128(smemBase);
-  viewShift = arith::SubIOp::create(b, loc, aligned, smemBase);
-  smemBase = aligned;
   const int64_t qTile = kBlock * widthQK.tileCols * kOperandBytes,
                 dOTile = kBlock * widthV.tileCols * kOperandBytes;
   const tcgrad::KeyBlockLayout layout =
@@ -128,8 +160,9 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   SmallVector<Value> tokens;
   copyTileSwizzled128(args.key, widthQK, kvRows, k0, keyLen, keyBlock, tiles,
                       idx(kOff / kOperandBytes), tokens);
-  copyTileSwizzled128(args.value, widthV, kvRows, k0, keyLen, keyBlock, tiles,
-                      idx(vOff / kOperandBytes), tokens);
+  if (wantDK) // V only for dPᵀ.
+    copyTileSwizzled128(args.value, widthV, kvRows, k0, keyLen, keyBlock,
+                        tiles, idx(vOff / kOperandBytes), tokens);
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   Value kvGroup =
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
@@ -195,8 +228,9 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   invariant.deltaS = deltaS;
 
   // f32 per thread of the 64 x D (dK) and 64 x Dv (dV) products.
-  const int64_t accs = headDim / 2;
-  SmallVector<Value> init(accs + valueDim / 2, f32(0.0f));
+  const int64_t accs = wantDK ? headDim / 2 : 0,
+                accsV = wantDV ? valueDim / 2 : 0;
+  SmallVector<Value> init(accs + accsV, f32(0.0f));
   SmallVector<Value> loop =
       emitLoop(idx(0), total, init, [&](Value it, ValueRange state) {
         KeyStep step =
@@ -206,10 +240,11 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
         SmallVector<Value> dK(state.begin(), state.begin() + accs),
             dV(state.begin() + accs, state.end());
 
-        // Sᵀ = K Qᵀ; with D + Dv <= 128 dPᵀ = V dOᵀ is issued with it and
-        // runs while Pᵀ is recomputed (with D = Dv = 128 the two
-        // accumulators on top of dK and dV would spill).
-        const bool overlapDp = headDim + valueDim <= 128;
+        // Sᵀ = K Qᵀ; where dK and dV take at most 64 registers dPᵀ = V
+        // dOᵀ is issued with it and runs while Pᵀ is recomputed (with
+        // D = Dv = 128 the two accumulators on top of dK and dV would
+        // spill).
+        const bool overlapDp = wantDK && accs + accsV <= 64;
         wgmmaFence();
         SmallVector<Value> sAcc = productOverHeadDim(kRows, qBase, headDim),
                            dPAcc;
@@ -221,20 +256,26 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
         wgmmaWait(overlapDp ? 1 : 0);
         Probabilities pr = recomputeProbabilities(step, fragsOf(sAcc));
         SmallVector<std::array<Value, 4>> pdA;
-        for (int64_t kk = 0; kk < kBlock / 16; ++kk)
+        for (int64_t kk = 0; wantDV && kk < kBlock / 16; ++kk)
           pdA.push_back(packA(pr.pd, kk));
 
         // dPᵀ (no overlap), then dV += Pdᵀ dO. With the overlap dV runs
         // while dSᵀ is formed; without it the Pdᵀ fragments it holds would
         // spill.
         wgmmaFence();
-        if (!overlapDp) {
+        if (wantDK && !overlapDp) {
           dPAcc = productOverHeadDim(vRows, dOBase, valueDim);
           wgmmaCommit();
         }
-        dV = productOverQueries(pdA, dOBase, dV);
-        wgmmaCommit();
-        wgmmaWait(overlapDp ? 1 : 0);
+        if (wantDV) {
+          dV = productOverQueries(pdA, dOBase, dV);
+          wgmmaCommit();
+        }
+        if (!wantDK) { // dV completes at the step's last wait.
+          wgmmaWait(0);
+          return dV;
+        }
+        wgmmaWait(wantDV && overlapDp ? 1 : 0);
 
         SmallVector<Frag> dP = fragsOf(dPAcc);
         scoreGradients(step, pr, dP);
@@ -312,9 +353,10 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   SmallVector<Frag> dK = fragsOf(ArrayRef<Value>(results).take_front(accs)),
                     dV = fragsOf(ArrayRef<Value>(results).drop_front(accs));
   Value warpKey0 = add(k0, mul(warp, 16));
-  storeFragments(dK, mods.scale, args.gradKey, kvRows, warpKey0, keyLen,
-                 headDim);
-  storeFragments(dV, 1.0f, args.gradValue, kvRows, warpKey0, keyLen, valueDim);
-  leaveLiveBlock(live);
-  gpu::ReturnOp::create(b, loc);
+  if (wantDK)
+    storeFragments(dK, mods.scale, args.gradKey, kvRows, warpKey0, keyLen,
+                   headDim);
+  if (wantDV)
+    storeFragments(dV, 1.0f, args.gradValue, kvRows, warpKey0, keyLen,
+                   valueDim);
 }

@@ -47,7 +47,8 @@ bool tcgrad::isEligible(AttentionOpInterface op, int64_t smVersion,
 bool tcgrad::hasAtomicDq(int64_t headDim, int64_t valueDim,
                          bool warpgroupMma) {
   if (warpgroupMma)
-    return hasWarpgroupKeyBlock(headDim, valueDim);
+    return hasWarpgroupKeyBlock(headDim, valueDim) &&
+           keyBlockParts(headDim, valueDim) == 1;
   return headDim == valueDim && (headDim == 64 || headDim == 128);
 }
 
@@ -60,13 +61,14 @@ int64_t tcgrad::keyBlockParts(int64_t headDim, int64_t valueDim) {
 }
 
 bool tcgrad::hasWarpgroupKeyBlock(int64_t headDim, int64_t valueDim) {
-  return headDim % 16 == 0 && valueDim % 16 == 0 && headDim <= 128 &&
-         valueDim <= 128;
+  return headDim % 16 == 0 && valueDim % 16 == 0 && headDim <= 256 &&
+         valueDim <= 256;
 }
 
 std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
                                               int64_t headDim, int64_t valueDim,
                                               int64_t smVersion,
+                                              bool warpgroupMma,
                                               std::string &why) {
   // Measured on the H200 (docs/performance.md, session 5): 128 keys halve
   // the atomic group's dQ reductions per FLOP (3-4 % faster at D = 128,
@@ -76,8 +78,9 @@ std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
   // the shared memory: 8-9 % faster than 64 at D = 160 and 192, B2 H16
   // L4096, causal or not (session 12); D = 256 does not fit.
   if (requested == 0 && keyBlockParts(headDim, valueDim) > 1)
-    return keyBlockLayout(tileDim(headDim), tileDim(valueDim), 128,
-                          /*withDq=*/false, /*warpgroupMma=*/false)
+    return keyBlockLayout(warpgroupMma ? headDim : tileDim(headDim),
+                          warpgroupMma ? valueDim : tileDim(valueDim), 128,
+                          /*withDq=*/false, warpgroupMma)
                        .plan.launchBytes() <= maxDynamicSharedBytes(smVersion)
                ? 128
                : 64;

@@ -1,9 +1,11 @@
 // Issue 19: the tensor-core backward at D = Dv = 256 on sm_90a: the dkdv
 // kernel splits dK and dV between two blocks per key block
-// (tcgrad::keyBlockParts), 203776 bytes of shared memory per block (more
+// (tcgrad::keyBlockParts), 203776 bytes of shared memory per mma.sync block (more
 // than sm_80 has: there the CUDA-core backward runs, with a remark,
 // cuda-core-remark.mlir). Four variants (causal GQA; softcap + window +
-// key-padding mask; dropout; `deterministic`), Lq = Lk = 1000. Measured
+// key-padding mask; dropout; `deterministic`), Lq = Lk = 1000; the dkdv
+// kernel on wgmma (SW128 tiles, 198656 bytes) except with dropout or the
+// mask and softcap, where the wgmma one would spill. Measured
 // 2026-12-01 with ptxas 13: no spills but the dropout dkdv kernel's 20
 // bytes; bounded at 99 bytes like the other head dims.
 // REQUIRES: ptxas
@@ -18,8 +20,8 @@
 
 // KIND: "block_kv": 64,
 // KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "dynamic_shared_memory": 203776,
+// KIND: "mma": "wgmma",
+// KIND: "dynamic_shared_memory": 198656,
 // KIND: "grid": [
 // KIND-NEXT: 32,
 // KIND-NEXT: 2,
@@ -45,8 +47,8 @@
 // KIND: "name": "attn_bwd_dkdv_2"
 // KIND: "block_kv": 64,
 // KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "dynamic_shared_memory": 203776,
+// KIND: "mma": "wgmma",
+// KIND: "dynamic_shared_memory": 198656,
 // KIND: "grid": [
 // KIND-NEXT: 32,
 // KIND-NEXT: 2,

@@ -13,11 +13,11 @@
 // REQUIRES: ptxas
 // RUN: attn-compile %s --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE90
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
-// RUN: FileCheck %s --check-prefixes=KIND,KIND90 < %t.sm90.json
+// RUN: FileCheck %s --check-prefix=KIND90 < %t.sm90.json
 // RUN: not grep -q cuda-core %t.sm90.json
 // RUN: attn-compile %s --chip=sm_80 -o %t.sm80.ptx | FileCheck %s --check-prefix=COMPILE80
 // RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
-// RUN: FileCheck %s --check-prefixes=KIND,KIND80 < %t.sm80.json
+// RUN: FileCheck %s --check-prefix=KIND80 < %t.sm80.json
 // RUN: not grep -q cuda-core %t.sm80.json
 
 // Four kernels per training step: forward, prep, dkdv, dq.
@@ -26,188 +26,389 @@
 // CHECK-COUNT-84: {{^ *([0-9]|[1-9][0-9])[0-9]? bytes stack frame, ([0-9]|[1-9][0-9]) bytes spill stores}}
 // CHECK-NOT: bytes spill stores
 
-// Every kernel is a tensor-core one; the backward: prep, then mma.sync dkdv
-// (split where D + Dv > 256) and dq; on sm_90a D = 128 with Dv = 64 takes
-// the wgmma key-block kernel with the atomic dQ (dkdv_dq, dq_convert)
-// except with dropout (D + Dv > 128).
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_0"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_0"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_0"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_1"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_1"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_1"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_2"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_2"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_2"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_3"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_3"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_3"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_4"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_4"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_4"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_5"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_5"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_5"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_6"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_6"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_6"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_7"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_7"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_7"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_8"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_8"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_8"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_9"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_9"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_9"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_10"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_10"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_10"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_11"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_11"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_11"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_12"
-// KIND-NOT: "key_block_parts"
-// KIND80: "mma": "mma.sync",
-// KIND80: "name": "attn_bwd_dkdv_12"
-// KIND80-NOT: "key_block_parts"
-// KIND80: "mma": "mma.sync",
-// KIND80: "name": "attn_bwd_dq_12"
+// Every kernel is a tensor-core one; the backward: prep, then dkdv (split
+// where D + Dv > 256) and dq. On sm_90a the dkdv kernel is the wgmma one
+// where D and Dv are multiples of 16 (not with dropout; not with a mask or
+// softcap at D = 256, where it would spill), and D = 128 with Dv = 64 takes
+// its atomic dQ (dkdv_dq, dq_convert); on sm_80 mma.sync.
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_0"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_0"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_0"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_1"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_1"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_1"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_2"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dkdv_2"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_2"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_3"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_3"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_3"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_4"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_4"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_4"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_5"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dkdv_5"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_5"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_6"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_6"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_6"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_7"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_7"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_7"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_8"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dkdv_8"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_8"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_9"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_9"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_9"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_10"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dkdv_10"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_10"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_11"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dkdv_11"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_11"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_12"
+// KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_dq_12"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_dq_convert_12"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_13"
-// KIND-NOT: "key_block_parts"
-// KIND80: "mma": "mma.sync",
-// KIND80: "name": "attn_bwd_dkdv_13"
-// KIND80-NOT: "key_block_parts"
-// KIND80: "mma": "mma.sync",
-// KIND80: "name": "attn_bwd_dq_13"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_13"
+// KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_dq_13"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_dq_convert_13"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_14"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_14"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_14"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_15"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_15"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_15"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_16"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_16"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_16"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_17"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_17"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_17"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_18"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_18"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_18"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_19"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_19"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_19"
-// KIND: "mma": "none",
-// KIND: "name": "attn_bwd_prep_20"
-// KIND: "key_block_parts": 2,
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dkdv_20"
-// KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_20"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_14"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dkdv_14"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_14"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_15"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dkdv_15"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_15"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_16"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dkdv_16"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_16"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_17"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dkdv_17"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_17"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_18"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dkdv_18"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_18"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_19"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dkdv_19"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_19"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_prep_20"
+// KIND90: "key_block_parts": 2,
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dkdv_20"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "mma.sync",
+// KIND90: "name": "attn_bwd_dq_20"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_0"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_0"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_0"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_1"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_1"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_1"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_2"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_2"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_2"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_3"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_3"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_3"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_4"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_4"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_4"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_5"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_5"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_5"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_6"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_6"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_6"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_7"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_7"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_7"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_8"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_8"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_8"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_9"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_9"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_9"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_10"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_10"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_10"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_11"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_11"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_11"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_12"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_12"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_12"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_13"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_13"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_13"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_14"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_14"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_14"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_15"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_15"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_15"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_16"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_16"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_16"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_17"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_17"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_17"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_18"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_18"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_18"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_19"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_19"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_19"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "none",
+// KIND80: "name": "attn_bwd_prep_20"
+// KIND80: "key_block_parts": 2,
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dkdv_20"
+// KIND80-NOT: "key_block_parts"
+// KIND80: "mma": "mma.sync",
+// KIND80: "name": "attn_bwd_dq_20"
 
 func.func @t160_160_causal(%q: tensor<2x8x1000x160xbf16>, %k: tensor<2x2x1000x160xbf16>, %v: tensor<2x2x1000x160xbf16>, %do: tensor<2x8x1000x160xbf16>) -> (tensor<2x8x1000x160xbf16>, tensor<2x8x1000xf32>, tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>) {
   %o, %l = attn.attention ins(%q, %k, %v : tensor<2x8x1000x160xbf16>, tensor<2x2x1000x160xbf16>, tensor<2x2x1000x160xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x8x1000x160xbf16>, tensor<2x8x1000xf32>
