@@ -81,7 +81,17 @@ struct RefParams {
   /// i): b * lB + h * lH + i * lI. Dense [B, H, L, ...] tensors, or one
   /// sequence of token-major packed ones (runGpuReferenceVarlenGrad).
   int64_t qB, qH, qI, kB, kH, kJ, lB, lH, lI;
+  /// The gradient kernels compute, instead of the gradients, the size of
+  /// the terms they sum (runGpuReferenceGrad's `magnitude`): |dO|·|V| for
+  /// dP, |dO|·|O| for D, dS = P (|dP| + |D|), and |Q|, |K|, |dO| in the
+  /// products.
+  int magnitude;
 };
+
+/// x, or |x| in the magnitude pass.
+__device__ double sized(const RefParams &p, double x) {
+  return p.magnitude ? fabs(x) : x;
+}
 
 __device__ int64_t queryRowAt(const RefParams &p, int64_t b, int64_t h,
                               int64_t i) {
@@ -400,7 +410,9 @@ __device__ void gradTerms(const RefParams &p, const GradScore &g, double rowLse,
                      ? p.dropScale
                      : 0.0;
   probDropped = prob * dropFactor;
-  dScore = prob * (dProbDropped * dropFactor - rowD);
+  // In the magnitude pass dProbDropped and rowD are sums of |terms|.
+  dScore = p.magnitude ? prob * (dProbDropped * dropFactor + rowD)
+                       : prob * (dProbDropped * dropFactor - rowD);
   if (p.hasSoftcap)
     dScore *= 1.0 - g.t * g.t;
 }
@@ -416,7 +428,7 @@ __global__ void referenceRowDKernel(RefParams p, const void *out,
     const int64_t at = queryRowAt(p, bh / p.Hq, bh % p.Hq, i) * p.Dv;
     double sum = 0.0;
     for (int64_t e = 0; e < p.Dv; ++e)
-      sum += loadElement(dout, T, at + e) * loadElement(out, T, at + e);
+      sum += sized(p, loadElement(dout, T, at + e) * loadElement(out, T, at + e));
     rowD[row] = sum;
   }
 }
@@ -468,7 +480,7 @@ __global__ void __launch_bounds__(kBlock)
         if (g.allowed) {
           double dPd = 0.0;
           for (int64_t e = 0; e < p.Dv; ++e)
-            dPd += doRow[e] * loadElement(v, T, kvRow * p.Dv + e);
+            dPd += sized(p, doRow[e] * loadElement(v, T, kvRow * p.Dv + e));
           double pd;
           gradTerms(p, g, rowLse, dPd, rowD, b, h, i, j, ds, pd);
         }
@@ -481,7 +493,8 @@ __global__ void __launch_bounds__(kBlock)
         for (int64_t jj = 0; jj < n; ++jj) {
           double w = dsTile[jj];
           if (w != 0.0)
-            sum += w * loadElement(k, T, keyRowAt(p, b, hk, j0 + jj) * p.D + d);
+            sum += w * sized(p, loadElement(
+                               k, T, keyRowAt(p, b, hk, j0 + jj) * p.D + d));
         }
         acc[d] = sum;
       }
@@ -541,7 +554,7 @@ __global__ void __launch_bounds__(kBlock)
             if (gs.allowed) {
               double dPd = 0.0;
               for (int64_t e = 0; e < p.Dv; ++e)
-                dPd += loadElement(dout, T, qr * p.Dv + e) * vRow[e];
+                dPd += sized(p, loadElement(dout, T, qr * p.Dv + e) * vRow[e]);
               gradTerms(p, gs, rowLse, dPd, rowDs[row0 + i], b, h, i, j, ds,
                         pd);
             }
@@ -557,8 +570,10 @@ __global__ void __launch_bounds__(kBlock)
             for (int64_t ii = 0; ii < n; ++ii) {
               double w = dsTile[ii];
               if (w != 0.0)
-                sum += w * loadElement(q, T,
-                                       queryRowAt(p, b, h, i0 + ii) * p.D + c);
+                sum += w * sized(p, loadElement(q, T,
+                                                queryRowAt(p, b, h, i0 + ii) *
+                                                        p.D +
+                                                    c));
             }
             accK[c] = sum;
           } else {
@@ -567,8 +582,10 @@ __global__ void __launch_bounds__(kBlock)
             for (int64_t ii = 0; ii < n; ++ii) {
               double w = pdTile[ii];
               if (w != 0.0)
-                sum += w * loadElement(dout, T,
-                                       queryRowAt(p, b, h, i0 + ii) * p.Dv + e);
+                sum += w * sized(p, loadElement(dout, T,
+                                                queryRowAt(p, b, h, i0 + ii) *
+                                                        p.Dv +
+                                                    e));
             }
             accV[e] = sum;
           }
@@ -765,8 +782,9 @@ void runGpuReferenceGrad(const attnopt::ref::AttentionProblem &p, DType dtype,
                          DType maskDtype, CUdeviceptr q, CUdeviceptr k,
                          CUdeviceptr v, CUdeviceptr mask, CUdeviceptr out,
                          CUdeviceptr lse, CUdeviceptr dout, CUdeviceptr dq,
-                         CUdeviceptr dk, CUdeviceptr dv) {
+                         CUdeviceptr dk, CUdeviceptr dv, bool magnitude) {
   RefParams r = makeParams(p, maskDtype);
+  r.magnitude = magnitude;
   if (r.maskKind != 0 && !mask)
     throw Error("GPU reference: the problem has a mask but no mask buffer");
   if (r.hasDropoutMask)
@@ -785,8 +803,10 @@ void runGpuReferenceVarlenGrad(const attnopt::ref::AttentionProblem &p,
                                const std::vector<int32_t> &cuK, CUdeviceptr q,
                                CUdeviceptr k, CUdeviceptr v, CUdeviceptr out,
                                CUdeviceptr lse, CUdeviceptr dout,
-                               CUdeviceptr dq, CUdeviceptr dk, CUdeviceptr dv) {
-  const RefParams packed = makeParams(p, DType::I1);
+                               CUdeviceptr dq, CUdeviceptr dk, CUdeviceptr dv,
+                               bool magnitude) {
+  RefParams packed = makeParams(p, DType::I1);
+  packed.magnitude = magnitude;
   checkPackedProblem(packed, p, cuQ, cuK);
   const int64_t tq = packed.Lq, hq = packed.Hq, hkv = packed.Hkv;
   // D_i of the longest sequence at most: each sequence's kernels finish

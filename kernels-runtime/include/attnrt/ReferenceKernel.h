@@ -62,11 +62,17 @@ void runGpuReferenceVarlen(const attnopt::ref::AttentionProblem &p,
 /// keyElements() and valueElements() doubles. P comes from the given lse and
 /// D_i from the given output (neither is recomputed); rows with lse = -inf
 /// contribute nothing. dk and dv sum over the query heads of a kv head.
+/// With `magnitude` it writes instead the sizes of the terms each gradient
+/// sums, the same sums over absolute values (dS = P (|dO|·|V| keep/(1-p) +
+/// |dO|·|O|), dQ = scale |dS| |K|, ...): the scale of the rounding error
+/// of a gradient whose terms cancel (one visible key: dS = 0 exactly),
+/// where an error relative to the gradient itself means nothing.
 void runGpuReferenceGrad(const attnopt::ref::AttentionProblem &p, DType dtype,
                          DType maskDtype, CUdeviceptr q, CUdeviceptr k,
                          CUdeviceptr v, CUdeviceptr mask, CUdeviceptr out,
                          CUdeviceptr lse, CUdeviceptr dout, CUdeviceptr dq,
-                         CUdeviceptr dk, CUdeviceptr dv);
+                         CUdeviceptr dk, CUdeviceptr dv,
+                         bool magnitude = false);
 
 /// The gradients of the packed form (attn.varlen_attention_grad,
 /// docs/semantics.md §14) in double: `p`, `cuQ`, `cuK`, q, k and v as for
@@ -82,7 +88,8 @@ void runGpuReferenceVarlenGrad(const attnopt::ref::AttentionProblem &p,
                                const std::vector<int32_t> &cuK, CUdeviceptr q,
                                CUdeviceptr k, CUdeviceptr v, CUdeviceptr out,
                                CUdeviceptr lse, CUdeviceptr dout,
-                               CUdeviceptr dq, CUdeviceptr dk, CUdeviceptr dv);
+                               CUdeviceptr dq, CUdeviceptr dk, CUdeviceptr dv,
+                               bool magnitude = false);
 
 /// Rounds `n` doubles at `src` to `dtype` (f16, bf16 or f32; nearest even,
 /// directly from double: the same values as HostTensor::store) into `dst`.
