@@ -91,7 +91,10 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   const int64_t parts = tcgrad::keyBlockParts(headDim, valueDim);
   scf::IfOp live = enterLiveBlock(
-      [&] { return mul(divu(blockX, parts), spec.blockKV); }, keyLen);
+      [&] {
+        return mul(parts == 1 ? blockX : divu(blockX, parts), spec.blockKV);
+      },
+      keyLen);
   // K, V, Q and dO in SW128 tiles (MmaEmitterBase.h) from the first
   // 1024-byte boundary on.
   Value aligned = alignForSwizzle128(smemBase);

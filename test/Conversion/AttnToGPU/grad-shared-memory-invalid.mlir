@@ -2,11 +2,12 @@
 // RUN: attn-compile %s --chip=sm_90a -o %t.default.ptx | FileCheck %s --check-prefix=DEFAULT
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.default.json
 
-// 128-key blocks of the D = 256 backward (split dkdv kernel) need more
+// 128-key blocks of the D = 256 backward (split dkdv kernel, wgmma on
+// sm_90a: 128-byte swizzled tiles of whole panels) need more
 // shared memory than a block has, even on sm_90: asking for them is an error
 // at the op that says what fits (tcgrad::chooseKeyBlock's default takes 64
 // there, and 128 only where the tiles fit).
-// CHECK: grad-shared-memory-invalid.mlir:[[@LINE+9]]:{{[0-9]+}}: error: 'attn.attention_grad' op GPU code generation: the dkdv kernel with 128 keys per block needs 271360 bytes of shared memory at D = 256, Dv = 256, more than the 232448 a block has (use 64 keys per block: grad-block-kv=64)
+// CHECK: grad-shared-memory-invalid.mlir:[[@LINE+9]]:{{[0-9]+}}: error: 'attn.attention_grad' op GPU code generation: the dkdv kernel with 128 keys per block needs 264192 bytes of shared memory at D = 256, Dv = 256, more than the 232448 a block has (use 64 keys per block: grad-block-kv=64)
 // DEFAULT: (3 kernels, sm_90a,
 // MANIFEST: "name": "attn_bwd_prep_0"
 // MANIFEST: "block_kv": 64,
