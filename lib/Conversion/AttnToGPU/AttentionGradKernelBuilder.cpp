@@ -250,9 +250,17 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
        (options.mma == GradMma::Auto &&
         !(dropout && headDim + valueDim > 128) &&
         !(elementwise && std::max(headDim, valueDim) > 192)));
+  // The split wgmma kernel's dK block holds dQ's chunk beside 96-128 dK
+  // accumulators: ptxas 13 spilled 84 bytes at D = 256, and 16 at D = 192
+  // with Dv = 128 with a mask and softcap or in a packed batch (its
+  // sequence bindings); none at D <= 192 dense without them.
+  const bool splitDqFits =
+      tcgrad::keyBlockParts(headDim, valueDim) == 1 ||
+      (headDim <= 192 && !elementwise && !packed);
   const bool atomics = wantAtomics && !isDeterministic(op) &&
                        isLongLength(op.getQueryLenBound(), tcgrad::kBlock) &&
-                       tcgrad::hasAtomicDq(headDim, valueDim, wgmma);
+                       tcgrad::hasAtomicDq(headDim, valueDim, wgmma) &&
+                       splitDqFits;
   std::string why;
   std::optional<int64_t> keyBlock =
       tcgrad::chooseKeyBlock(options.keyBlock, atomics, headDim, valueDim,

@@ -54,7 +54,8 @@ int64_t keyBlockParts(int64_t headDim, int64_t valueDim);
 /// Whether the dkdv_dq kernel (atomic dQ) exists for these head dims: with
 /// mma.sync (`warpgroupMma` false) its warps split dQ's columns in chunks
 /// of 32 (D = Dv = 64, 128); the wgmma kernel takes every head dim it has
-/// (hasWarpgroupKeyBlock) that one block does whole (keyBlockParts 1). Other head dims take the atomic-free dkdv + dq
+/// (hasWarpgroupKeyBlock), split or not (the split kernel's dK block adds
+/// dQ; describeKernels leaves it out where it spills). Other head dims take the atomic-free dkdv + dq
 /// pair. (At D = Dv = 192 and 256 an atomic dQ in the split kernel's dK
 /// block measured 6-8 % faster causal but 2-3 % slower non-causal, and
 /// spilled: not taken; docs/performance.md.)

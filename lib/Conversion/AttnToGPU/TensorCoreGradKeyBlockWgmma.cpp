@@ -104,8 +104,8 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
     emitKeyBlockWarpgroup(blockX, kvHead, withDq, KeyBlockProducts::Both);
   } else {
     // Two blocks per key block (block-uniform branches), as in
-    // emitKeyBlocks: dV in the even one, dK in the odd one.
-    assert(!withDq && "the split key-block kernel has no atomic dQ");
+    // emitKeyBlocks: dV in the even one, dK (and the atomic dQ, which
+    // needs dS) in the odd one.
     Value kBlockIdx = divu(blockX, 2);
     Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                       remu(blockX, 2), idx(0));
@@ -116,7 +116,7 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
                             KeyBlockProducts::ValueOnly);
     });
     emitIf(odd, [&] {
-      emitKeyBlockWarpgroup(kBlockIdx, kvHead, false,
+      emitKeyBlockWarpgroup(kBlockIdx, kvHead, withDq,
                             KeyBlockProducts::KeyOnly);
     });
   }

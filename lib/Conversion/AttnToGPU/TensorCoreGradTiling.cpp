@@ -47,8 +47,7 @@ bool tcgrad::isEligible(AttentionOpInterface op, int64_t smVersion,
 bool tcgrad::hasAtomicDq(int64_t headDim, int64_t valueDim,
                          bool warpgroupMma) {
   if (warpgroupMma)
-    return hasWarpgroupKeyBlock(headDim, valueDim) &&
-           keyBlockParts(headDim, valueDim) == 1;
+    return hasWarpgroupKeyBlock(headDim, valueDim);
   return headDim == valueDim && (headDim == 64 || headDim == 128);
 }
 
@@ -80,7 +79,7 @@ std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
   if (requested == 0 && keyBlockParts(headDim, valueDim) > 1)
     return keyBlockLayout(warpgroupMma ? headDim : tileDim(headDim),
                           warpgroupMma ? valueDim : tileDim(valueDim), 128,
-                          /*withDq=*/false, warpgroupMma)
+                          /*withDq=*/atomicDq, warpgroupMma)
                        .plan.launchBytes() <= maxDynamicSharedBytes(smVersion)
                ? 128
                : 64;

@@ -27,19 +27,20 @@
 // CHECK-NOT: bytes spill stores
 
 // Every kernel is a tensor-core one; the backward: prep, then dkdv (split
-// where D + Dv > 256) and dq. On sm_90a the dkdv kernel is the wgmma one
-// where D and Dv are multiples of 16 (not with dropout; not with a mask or
-// softcap at D = 256, where it would spill), and D = 128 with Dv = 64 takes
-// its atomic dQ (dkdv_dq, dq_convert); on sm_80 mma.sync.
+// where D + Dv > 256) and dq. On sm_90a the key-block kernel is the wgmma
+// one where D and Dv are multiples of 16 (not with dropout; not with a mask
+// or softcap at D = 256, where it would spill), with the atomic dQ
+// (dkdv_dq, dq_convert) where one block does dK and dV or, split, at
+// D <= 192 without a mask or softcap; on sm_80 mma.sync dkdv and dq.
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_0"
 // KIND90: "key_block_parts": 2,
 // KIND90: "mma": "wgmma",
-// KIND90: "name": "attn_bwd_dkdv_0"
+// KIND90: "name": "attn_bwd_dkdv_dq_0"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_0"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_0"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_1"
@@ -63,10 +64,10 @@
 // KIND90: "name": "attn_bwd_prep_3"
 // KIND90: "key_block_parts": 2,
 // KIND90: "mma": "wgmma",
-// KIND90: "name": "attn_bwd_dkdv_3"
+// KIND90: "name": "attn_bwd_dkdv_dq_3"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_3"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_3"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_4"
@@ -90,10 +91,10 @@
 // KIND90: "name": "attn_bwd_prep_6"
 // KIND90: "key_block_parts": 2,
 // KIND90: "mma": "wgmma",
-// KIND90: "name": "attn_bwd_dkdv_6"
+// KIND90: "name": "attn_bwd_dkdv_dq_6"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_6"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_6"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_7"

@@ -3,8 +3,9 @@
 // kernels"), each compiled with its forward as a training pair: GQA with
 // bottom-right causal and run-time batch and totals (sm_90a: the atomic
 // group with the wgmma key-block kernel; sm_80: prep, dkdv, dq), f16 D = 64
-// with static batch and totals (W a number), D = 96 with a window (mma.sync,
-// padded head dim), D = 192 with Dv = 128 (the split dkdv kernel), and
+// with static batch and totals (W a number), D = 96 with a window (padded
+// to whole panels on wgmma), D = 192 with Dv = 128 (the split dkdv kernel;
+// no atomic dQ in a packed batch, where it would spill), and
 // `deterministic` at D = 128 (the atomic-free group on sm_90a too). Each
 // assembles with ptxas without spilling on sm_90a and sm_80, and
 // kernels-runtime's manifest check accepts the manifest. (With dropout at
