@@ -5,7 +5,9 @@
 // mma.sync kernel (TensorCoreGradKeyBlock.cpp) with one warpgroup per 64
 // keys, K, V, Q and dO in 128-byte swizzled tiles read through matrix
 // descriptors, Pdᵀ and dSᵀ from registers, and in dkdv_dq dQ = dS K from the
-// core-matrix dSᵀ tile.
+// core-matrix dSᵀ tile. Any D and Dv multiples of 16 up to 256: tiles padded
+// to whole panels; where D + Dv > 256 two blocks per key block split dV and
+// dK (and dQ) between them.
 //
 //===----------------------------------------------------------------------===//
 
