@@ -252,11 +252,15 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
         !(elementwise && std::max(headDim, valueDim) > 192)));
   // The split wgmma kernel's dK block holds dQ's chunk beside 96-128 dK
   // accumulators: ptxas 13 spilled 84 bytes at D = 256, and 16 at D = 192
-  // with Dv = 128 with a mask and softcap or in a packed batch (its
-  // sequence bindings); none at D <= 192 dense without them.
+  // with Dv = 128 with a mask and softcap, in a packed batch (its sequence
+  // bindings) or with run-time lengths; none at D <= 192 with static sizes
+  // and neither.
+  const bool staticSizes = !packed && !ShapedType::isDynamic(batch) &&
+                           !ShapedType::isDynamic(queryLen) &&
+                           !ShapedType::isDynamic(keyLen);
   const bool splitDqFits =
       tcgrad::keyBlockParts(headDim, valueDim) == 1 ||
-      (headDim <= 192 && !elementwise && !packed);
+      (headDim <= 192 && !elementwise && staticSizes);
   const bool atomics = wantAtomics && !isDeterministic(op) &&
                        isLongLength(op.getQueryLenBound(), tcgrad::kBlock) &&
                        tcgrad::hasAtomicDq(headDim, valueDim, wgmma) &&
