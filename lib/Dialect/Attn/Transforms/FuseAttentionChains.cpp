@@ -594,6 +594,16 @@ private:
   LogicalResult matchCausalCond(Value cond, Block *body,
                                 ArrayRef<int64_t> loopToScoreDim,
                                 bool condKeeps, Chain &chain);
+  /// One side of the allowed band, j <= i + a (`upper`) or j >= i + a.
+  struct IndexBound {
+    bool upper;
+    int64_t a;
+  };
+  FailureOr<IndexBound> matchIndexBound(Value cond, Block *body,
+                                        ArrayRef<int64_t> loopToScoreDim,
+                                        bool condKeeps, const Chain &chain);
+  LogicalResult recordIndexBand(std::optional<int64_t> lo, int64_t hi,
+                                Chain &chain);
   LogicalResult matchIndexMaskTensor(const EwOperand &m, bool isBool,
                                      Chain &chain);
   LogicalResult matchConstantBandMask(const EwOperand &m, bool isBool,
@@ -697,13 +707,61 @@ bool addIndexForm(Value v, Block *body, int64_t sign, IndexForm &form) {
   return false;
 }
 
+/// "i", "i + 3", "i - 2".
+static std::string formatQueryPlus(int64_t off) {
+  if (off == 0)
+    return "i";
+  return (off > 0 ? "i + " + Twine(off) : "i - " + Twine(-off)).str();
+}
+
 /// Recognizes `cond` (an i1 of `body`) as a comparison of the key index j
-/// with the query index i plus a constant and, with `condKeeps` saying
-/// whether true means allowed, records the allowed band j <= i + R as
-/// causal / window on `chain`.
+/// with the query index i plus a constant, or as two of them bounding a
+/// band from both sides (`andi` of the allowed conditions, `ori` of the
+/// excluded ones), and, with `condKeeps` saying whether true means allowed,
+/// records the allowed band j <= i + R (and j >= i + L) as causal / window
+/// on `chain`.
 LogicalResult ChainMatcher::matchCausalCond(Value cond, Block *body,
                                             ArrayRef<int64_t> loopToScoreDim,
                                             bool condKeeps, Chain &chain) {
+  Operation *def = cond.getDefiningOp();
+  if (def && def->getBlock() == body && isa<arith::AndIOp, arith::OrIOp>(def)) {
+    // keep = c1 && c2, or excluded = c1 || c2: each side one bound.
+    if (isa<arith::AndIOp>(def) != condKeeps)
+      return fail(
+          Twine("the index-built mask ") +
+          (condKeeps ? "keeps keys where either" : "excludes keys where both") +
+          " of two comparisons hold: not a band");
+    FailureOr<IndexBound> b0 = matchIndexBound(
+        def->getOperand(0), body, loopToScoreDim, condKeeps, chain);
+    if (failed(b0))
+      return failure();
+    FailureOr<IndexBound> b1 = matchIndexBound(
+        def->getOperand(1), body, loopToScoreDim, condKeeps, chain);
+    if (failed(b1))
+      return failure();
+    if (b0->upper == b1->upper)
+      return fail("the index-built mask bounds the keys twice on the same "
+                  "side");
+    const IndexBound &upper = b0->upper ? *b0 : *b1;
+    const IndexBound &lower = b0->upper ? *b1 : *b0;
+    return recordIndexBand(lower.a, upper.a, chain);
+  }
+  FailureOr<IndexBound> bound =
+      matchIndexBound(cond, body, loopToScoreDim, condKeeps, chain);
+  if (failed(bound))
+    return failure();
+  if (!bound->upper)
+    return fail(
+        "the index-built mask allows keys j >= " + formatQueryPlus(bound->a) +
+        " (a lower bound); only j <= i + c (keys after the query "
+        "excluded) is recognized");
+  return recordIndexBand(std::nullopt, bound->a, chain);
+}
+
+FailureOr<ChainMatcher::IndexBound>
+ChainMatcher::matchIndexBound(Value cond, Block *body,
+                              ArrayRef<int64_t> loopToScoreDim, bool condKeeps,
+                              const Chain &chain) {
   auto cmp = cond.getDefiningOp<arith::CmpIOp>();
   if (!cmp || cmp->getBlock() != body)
     return fail("the index-built mask condition is not an arith.cmpi");
@@ -768,32 +826,43 @@ LogicalResult ChainMatcher::matchCausalCond(Value cond, Block *body,
     a = upper ? a + 1 : a - 1;
     upper = !upper;
   }
-  auto iPlus = [](int64_t off) -> std::string {
-    if (off == 0)
-      return "i";
-    return (off > 0 ? "i + " + Twine(off) : "i - " + Twine(-off)).str();
-  };
-  if (!upper)
-    return fail("the index-built mask allows keys j >= " + iPlus(a) +
-                " (a lower bound); only j <= i + c (keys after the query "
-                "excluded) is recognized");
-  if (chain.causal != CausalMode::none || chain.windowRight)
+  return IndexBound{upper, a};
+}
+
+/// Records the allowed band lo <= j - i <= hi (lo: none = unbounded) as
+/// causal / window (docs/semantics.md §4: j <= i + delta + right and
+/// j >= i + delta - left), as matchConstantBandMask does.
+LogicalResult ChainMatcher::recordIndexBand(std::optional<int64_t> lo,
+                                            int64_t hi, Chain &chain) {
+  if (chain.causal != CausalMode::none || chain.windowRight || chain.windowLeft)
     return fail("two index-built causal masks");
-  if (a == 0) {
+  const bool staticLengths =
+      !ShapedType::isDynamic(chain.lq) && !ShapedType::isDynamic(chain.lk);
+  int64_t delta = 0;
+  if (hi == 0) {
     chain.causal = CausalMode::top_left;
-  } else if (!ShapedType::isDynamic(chain.lq) &&
-             !ShapedType::isDynamic(chain.lk) && a == chain.lk - chain.lq) {
+  } else if (staticLengths && hi == chain.lk - chain.lq) {
     chain.causal = CausalMode::bottom_right;
-  } else if (a > 0) {
-    chain.windowRight = a;
+    delta = hi;
+  } else if (hi > 0) {
+    chain.windowRight = hi;
   } else {
-    return fail("the index-built mask allows j <= " + iPlus(a) +
+    return fail("the index-built mask allows j <= " + formatQueryPlus(hi) +
                 ", which is neither top_left (0) nor bottom_right (Lk - Lq" +
-                (ShapedType::isDynamic(chain.lq) ||
-                         ShapedType::isDynamic(chain.lk)
-                     ? Twine(", not static")
-                     : " = " + Twine(chain.lk - chain.lq)) +
+                (staticLengths ? " = " + Twine(chain.lk - chain.lq)
+                               : Twine(", not static")) +
                 ") nor a window [-1, c >= 0]");
+  }
+  if (lo) {
+    if (delta - *lo < 0) {
+      chain.causal = CausalMode::none;
+      chain.windowRight.reset();
+      return fail("the index-built mask allows " + formatQueryPlus(*lo) +
+                  " <= j <= " + formatQueryPlus(hi) +
+                  ", a band that does not contain the diagonal of its "
+                  "causal rule (a window needs left >= 0)");
+    }
+    chain.windowLeft = delta - *lo;
   }
   return success();
 }
@@ -802,8 +871,9 @@ LogicalResult ChainMatcher::matchCausalCond(Value cond, Block *body,
 bool isIndexMaskBodyOp(Operation &o) {
   return o.hasTrait<OpTrait::ConstantLike>() ||
          isa<linalg::IndexOp, arith::AddIOp, arith::SubIOp, arith::CmpIOp,
-             arith::IndexCastOp, arith::IndexCastUIOp, arith::SelectOp,
-             arith::AddFOp, linalg::YieldOp>(o);
+             arith::AndIOp, arith::OrIOp, arith::IndexCastOp,
+             arith::IndexCastUIOp, arith::SelectOp, arith::AddFOp,
+             linalg::YieldOp>(o);
 }
 
 /// A generic with all-parallel loops and an identity result map whose body
@@ -943,6 +1013,7 @@ LogicalResult ChainMatcher::matchIndexMaskTensor(const EwOperand &m,
   }
   chain.causal = trial.causal;
   chain.windowRight = trial.windowRight;
+  chain.windowLeft = trial.windowLeft;
   return success();
 }
 

@@ -674,7 +674,8 @@ struct FoldConstantMask final : OpRewritePattern<linalg::GenericOp> {
 
 /// Fusion control: `operand` reads the result of an input-less generic that
 /// only does integer arithmetic on linalg.index (an index value, or one
-/// cast to an integer type, as an arange turned into indices is).
+/// cast to an integer type, as an arange turned into indices is) and
+/// comparisons of it (an i1 mask, joined by andi / ori into a band).
 bool isIndexComputation(OpOperand *operand) {
   auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
   if (!producer || producer.getNumDpsInputs() != 0 ||
@@ -683,7 +684,8 @@ bool isIndexComputation(OpOperand *operand) {
   return llvm::all_of(producer.getBody()->getOperations(), [](Operation &o) {
     return isa<linalg::IndexOp, linalg::YieldOp, arith::ConstantOp,
                arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::IndexCastOp,
-               arith::IndexCastUIOp>(o);
+               arith::IndexCastUIOp, arith::CmpIOp, arith::AndIOp,
+               arith::OrIOp>(o);
   });
 }
 

@@ -931,6 +931,112 @@ func.func @causal_wrong_direction(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>,
 // -----
 
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// (c9) a two-sided band from two index comparisons: keep where
+// j <= i + 3 and j >= i - 2 (`andi`): window [2, 3].
+// CHECK-LABEL: func @band_two_sided
+// CHECK-NOT: 6x10x
+// CHECK: attn.attention ins({{.*}}) {scale = 1.000000e+00 : f32, window = array<i64: 2, 3>} -> tensor<1x4x6x5xf32>
+// CHECK-NOT: 6x10x
+// CHECK: return
+func.func @band_two_sided(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %sc = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c3 = arith.constant 3 : index
+    %c2 = arith.constant 2 : index
+    %hi = arith.addi %i, %c3 : index
+    %jl = arith.addi %j, %c2 : index
+    %below = arith.cmpi sle, %j, %hi : index
+    %above = arith.cmpi sge, %jl, %i : index
+    %keep = arith.andi %below, %above : i1
+    %r = arith.select %keep, %x, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %p = linalg.softmax dimension(2) ins(%sc : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// (c10) a band written as exclusions (`ori`: j > i or j < i - 4)
+// with the causal rule: top_left with window [4, -1] (the right side is
+// the causal rule's).
+// CHECK-LABEL: func @band_excluded_either
+// CHECK-NOT: 6x10x
+// CHECK: attn.attention ins({{.*}}) {causal = #attn.causal<top_left>, scale = 1.000000e+00 : f32, window = array<i64: 4, -1>} -> tensor<1x4x6x5xf32>
+// CHECK-NOT: 6x10x
+// CHECK: return
+func.func @band_excluded_either(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %sc = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c4 = arith.constant 4 : index
+    %jl = arith.addi %j, %c4 : index
+    %after = arith.cmpi sgt, %j, %i : index
+    %before = arith.cmpi slt, %jl, %i : index
+    %out = arith.ori %after, %before : i1
+    %r = arith.select %out, %ninf, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %p = linalg.softmax dimension(2) ins(%sc : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// (n9) keep where either of two comparisons holds (`ori` of allowed
+// conditions): not a band.
+// CHECK-LABEL: func @band_keep_either
+// CHECK-NOT: attn.attention
+func.func @band_keep_either(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %sc = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c4 = arith.constant 4 : index
+    %jl = arith.addi %j, %c4 : index
+    %after = arith.cmpi sgt, %j, %i : index
+    %before = arith.cmpi slt, %jl, %i : index
+    %either = arith.ori %after, %before : i1
+    %r = arith.select %either, %x, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  // expected-remark @below {{not fused: the index-built mask keeps keys where either of two comparisons hold: not a band}}
+  %p = linalg.softmax dimension(2) ins(%sc : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // (n2) a comparison with the batch index.
 // CHECK-LABEL: func @causal_other_dim
 // CHECK-NOT: attn.attention
