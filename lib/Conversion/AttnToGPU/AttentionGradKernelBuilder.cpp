@@ -96,8 +96,6 @@ constexpr int64_t kSharedBudget = 48 * 1024;
 /// Rows (keys or queries) per tile at most.
 constexpr int64_t kTileRows = 64;
 
-int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
-
 /// Threads sharing one row's head dims (a power of two, <= 32).
 int64_t gradThreadsPerRow(int64_t d, int64_t dv) {
   int64_t widest = std::max(d, dv), t = 1;

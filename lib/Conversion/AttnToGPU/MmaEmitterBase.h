@@ -76,8 +76,7 @@ struct GlobalRows {
   std::optional<Pages> pages;
 };
 
-/// `v` rounded up to a multiple of `m`.
-inline int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+using kernel::roundUp;
 
 /// The hardware named barriers (bar.sync / bar.arrive ids; 16 per block)
 /// the kernels use. Families take one id per consumer warpgroup: id =

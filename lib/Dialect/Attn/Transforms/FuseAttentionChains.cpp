@@ -602,8 +602,8 @@ private:
   FailureOr<IndexBound> matchIndexBound(Value cond, Block *body,
                                         ArrayRef<int64_t> loopToScoreDim,
                                         bool condKeeps, const Chain &chain);
-  LogicalResult recordIndexBand(std::optional<int64_t> lo, int64_t hi,
-                                Chain &chain);
+  LogicalResult recordIndexBand(std::optional<int64_t> lo,
+                                std::optional<int64_t> hi, Chain &chain);
   LogicalResult matchIndexMaskTensor(const EwOperand &m, bool isBool,
                                      Chain &chain);
   LogicalResult matchConstantBandMask(const EwOperand &m, bool isBool,
@@ -751,10 +751,7 @@ LogicalResult ChainMatcher::matchCausalCond(Value cond, Block *body,
   if (failed(bound))
     return failure();
   if (!bound->upper)
-    return fail(
-        "the index-built mask allows keys j >= " + formatQueryPlus(bound->a) +
-        " (a lower bound); only j <= i + c (keys after the query "
-        "excluded) is recognized");
+    return recordIndexBand(bound->a, std::nullopt, chain);
   return recordIndexBand(std::nullopt, bound->a, chain);
 }
 
@@ -829,25 +826,28 @@ ChainMatcher::matchIndexBound(Value cond, Block *body,
   return IndexBound{upper, a};
 }
 
-/// Records the allowed band lo <= j - i <= hi (lo: none = unbounded) as
-/// causal / window (docs/semantics.md §4: j <= i + delta + right and
-/// j >= i + delta - left), as matchConstantBandMask does.
+/// Records the allowed band lo <= j - i <= hi (either side none =
+/// unbounded) as causal / window (docs/semantics.md §4: j <= i + delta +
+/// right and j >= i + delta - left), as matchConstantBandMask does.
 LogicalResult ChainMatcher::recordIndexBand(std::optional<int64_t> lo,
-                                            int64_t hi, Chain &chain) {
+                                            std::optional<int64_t> hi,
+                                            Chain &chain) {
   if (chain.causal != CausalMode::none || chain.windowRight || chain.windowLeft)
     return fail("two index-built causal masks");
   const bool staticLengths =
       !ShapedType::isDynamic(chain.lq) && !ShapedType::isDynamic(chain.lk);
   int64_t delta = 0;
-  if (hi == 0) {
+  if (!hi) {
+    // Only a lower bound: a window open to the right.
+  } else if (*hi == 0) {
     chain.causal = CausalMode::top_left;
-  } else if (staticLengths && hi == chain.lk - chain.lq) {
+  } else if (staticLengths && *hi == chain.lk - chain.lq) {
     chain.causal = CausalMode::bottom_right;
-    delta = hi;
-  } else if (hi > 0) {
-    chain.windowRight = hi;
+    delta = *hi;
+  } else if (*hi > 0) {
+    chain.windowRight = *hi;
   } else {
-    return fail("the index-built mask allows j <= " + formatQueryPlus(hi) +
+    return fail("the index-built mask allows j <= " + formatQueryPlus(*hi) +
                 ", which is neither top_left (0) nor bottom_right (Lk - Lq" +
                 (staticLengths ? " = " + Twine(chain.lk - chain.lq)
                                : Twine(", not static")) +
@@ -857,8 +857,8 @@ LogicalResult ChainMatcher::recordIndexBand(std::optional<int64_t> lo,
     if (delta - *lo < 0) {
       chain.causal = CausalMode::none;
       chain.windowRight.reset();
-      return fail("the index-built mask allows " + formatQueryPlus(*lo) +
-                  " <= j <= " + formatQueryPlus(hi) +
+      return fail("the index-built mask allows j >= " + formatQueryPlus(*lo) +
+                  (hi ? " and j <= " + formatQueryPlus(*hi) : std::string()) +
                   ", a band that does not contain the diagonal of its "
                   "causal rule (a window needs left >= 0)");
     }

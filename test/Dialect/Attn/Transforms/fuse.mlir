@@ -896,10 +896,12 @@ func.func @causal_2d(%q: tensor<6x8xf32>, %k: tensor<10x8xf32>, %v: tensor<10x5x
 // -----
 
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-// (n1) select(j < i, -inf, s) excludes the keys before the query: left
-// alone.
+// (c11) select(j < i, -inf, s) excludes the keys before the query: only a
+// lower bound, a window open to the right, [0, -1] (as a constant band
+// mask gives).
 // CHECK-LABEL: func @causal_wrong_direction
-// CHECK-NOT: attn.attention
+// CHECK-NOT: 6x10x
+// CHECK: attn.attention ins({{.*}}) {scale = 1.250000e-01 : f32, window = array<i64: 0, -1>} -> tensor<1x4x6x5xf32>
 func.func @causal_wrong_direction(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
@@ -920,7 +922,6 @@ func.func @causal_wrong_direction(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>,
     %r = arith.select %c, %ninf, %x : f32
     linalg.yield %r : f32
   } -> tensor<4x6x10xf32>
-  // expected-remark @below {{not fused: the index-built mask allows keys j >= i (a lower bound); only j <= i + c (keys after the query excluded) is recognized}}
   %p = linalg.softmax dimension(2) ins(%sc : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   %eo = tensor.empty() : tensor<4x6x5xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
@@ -1027,6 +1028,37 @@ func.func @band_keep_either(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: t
     linalg.yield %r : f32
   } -> tensor<4x6x10xf32>
   // expected-remark @below {{not fused: the index-built mask keeps keys where either of two comparisons hold: not a band}}
+  %p = linalg.softmax dimension(2) ins(%sc : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// (n10) keep only keys at least two after the query (j >= i + 2): a window
+// needs left >= 0, so the mask stays.
+// CHECK-LABEL: func @band_lower_off_diagonal
+// CHECK-NOT: attn.attention
+func.func @band_lower_off_diagonal(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %sc = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c2 = arith.constant 2 : index
+    %jl = arith.subi %j, %c2 : index
+    %keep = arith.cmpi sge, %jl, %i : index
+    %r = arith.select %keep, %x, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  // expected-remark @below {{not fused: the index-built mask allows j >= i + 2, a band that does not contain the diagonal of its causal rule (a window needs left >= 0)}}
   %p = linalg.softmax dimension(2) ins(%sc : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   %eo = tensor.empty() : tensor<4x6x5xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
