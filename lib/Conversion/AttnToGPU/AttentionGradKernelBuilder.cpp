@@ -218,11 +218,12 @@ static std::pair<int64_t, int64_t> workspaceRows(AttentionOpInterface op) {
 /// block makes the separate dq kernel cheap, and ptxas spills the fused
 /// kernel there (ragged single block); so do the head dims without a wgmma
 /// key-block kernel (tcgrad::hasWarpgroupKeyBlock: D or Dv not a multiple
-/// of 16, or above 128) or where it is not taken (sm_80, dropout at
-/// D + Dv > 128), except D = Dv = 64 and 128, whose mma.sync key-block kernel
-/// has the atomic dQ too (tcgrad::hasAtomicDq). A packed batch (grid x from its longest
-/// sequence, z from its offsets) decides as a dense op whose lengths are
-/// bounded by the token totals.
+/// of 16) or where it is not taken (sm_80, and the spilling cases below),
+/// except D = Dv = 64 and 128, whose mma.sync key-block kernel has the
+/// atomic dQ too (tcgrad::hasAtomicDq), and the split wgmma kernel where
+/// its dQ would spill (splitDqFits). A packed batch (grid x from its
+/// longest sequence, z from its offsets) decides as a dense op whose
+/// lengths are bounded by the token totals.
 FailureOr<GradKernelSpecs>
 tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
                         const GradKernelOptions &options) {

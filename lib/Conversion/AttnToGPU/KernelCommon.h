@@ -28,10 +28,10 @@ namespace mlir::attn::kernel {
 /// Float constants of the kernels' softmax arithmetic.
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 constexpr float kPosInf = std::numeric_limits<float>::infinity();
+constexpr float kLog2E = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
 
 /// `v` rounded up to a multiple of `m` (> 0).
 inline int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
-constexpr float kLog2E = 1.4426950408889634f, kLn2 = 0.6931471805599453f;
 
 /// The manifest spelling of an element type.
 inline std::string dtypeName(Type t) {

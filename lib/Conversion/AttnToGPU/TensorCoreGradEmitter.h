@@ -73,6 +73,14 @@ private:
   /// for the SW128 tiles).
   void emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead, bool withDq,
                              KeyBlockProducts products);
+  /// Dispatches block blockIdx.x = `blockX` of a key-block kernel to
+  /// `emitBlock(kBlockIdx, withDq, products)`: key block blockX doing both
+  /// products, or where keyBlockParts is 2 (block-uniform branches) the
+  /// even block 2 kb doing dV of key block kb and the odd one its dK (and,
+  /// `withDq`, the atomic dQ, which needs dS).
+  void emitKeyBlockParts(
+      Value blockX, bool withDq,
+      function_ref<void(Value, bool, KeyBlockProducts)> emitBlock);
   /// One (query head, query block) step of a key-block kernel as one thread
   /// sees it: its two keys (C rows g, g + 8 of its warp's 16) and the
   /// staged [2][64] lse·log2(e) and D_i rows.

@@ -53,20 +53,22 @@ int64_t keyBlockParts(int64_t headDim, int64_t valueDim);
 
 /// Whether the dkdv_dq kernel (atomic dQ) exists for these head dims: with
 /// mma.sync (`warpgroupMma` false) its warps split dQ's columns in chunks
-/// of 32 (D = Dv = 64, 128); the wgmma kernel takes every head dim it has
-/// (hasWarpgroupKeyBlock), split or not (the split kernel's dK block adds
-/// dQ; describeKernels leaves it out where it spills). Other head dims take the atomic-free dkdv + dq
-/// pair. (At D = Dv = 192 and 256 an atomic dQ in the split kernel's dK
-/// block measured 6-8 % faster causal but 2-3 % slower non-causal, and
-/// spilled: not taken; docs/performance.md.)
+/// of 32 (D = Dv = 64, 128; in the split mma.sync kernel's dK block an
+/// atomic dQ measured 6-8 % faster causal, 2-3 % slower non-causal and
+/// spilled at D = 192, 256: not taken, docs/performance.md session 12);
+/// the wgmma kernel takes every head dim it has (hasWarpgroupKeyBlock),
+/// split or not (the split kernel's dK block adds dQ; describeKernels
+/// leaves it out where it spills). Other head dims take the atomic-free
+/// dkdv + dq pair.
 bool hasAtomicDq(int64_t headDim, int64_t valueDim, bool warpgroupMma);
 /// Whether the wgmma key-block kernel exists for these head dims: D and Dv
 /// multiples of the k-step of 16 up to 256; where D + Dv > 256 its blocks
 /// split dK and dV as the mma.sync kernel's do (keyBlockParts), so that a
-/// thread holds at most 128 accumulator registers. Its tiles are padded to whole 64-column SW128 panels (panelDim; the
-/// padding zero-filled, never read by a product: the products over D or Dv
-/// run D / 16 k-steps, those into dK and dV are D and Dv wide). Other head
-/// dims take the mma.sync key-block kernel.
+/// thread holds at most 128 accumulator registers. Its tiles are padded to
+/// whole 64-column SW128 panels (panelDim; the padding zero-filled, never read
+/// by a product: the products over D or Dv run D / 16 k-steps, those into dK
+/// and dV are D and Dv wide). Other head dims take the mma.sync key-block
+/// kernel.
 bool hasWarpgroupKeyBlock(int64_t headDim, int64_t valueDim);
 /// The head dim of the wgmma key-block kernel's SW128 tiles: D (or Dv)
 /// rounded up to whole 64-column panels.

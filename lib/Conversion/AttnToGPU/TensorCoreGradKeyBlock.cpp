@@ -31,24 +31,12 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   const int64_t parts = tcgrad::keyBlockParts(headDim, valueDim);
   scf::IfOp live = enterLiveBlock(
       [&] { return mul(divu(blockX, parts), spec.blockKV); }, keyLen);
-  if (parts == 1) {
-    emitKeyBlock(blockX, kvHead, withDq, KeyBlockProducts::Both);
-  } else {
-    // Two blocks per key block (block-uniform branches): dV in the even
-    // one, dK in the odd one.
-    assert(!withDq && "the split key-block kernel has no atomic dQ");
-    Value kBlockIdx = divu(blockX, 2);
-    Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                      remu(blockX, 2), idx(0));
-    Value even = arith::XOrIOp::create(
-        b, loc, odd, arith::ConstantIntOp::create(b, loc, 1, 1));
-    emitIf(even, [&] {
-      emitKeyBlock(kBlockIdx, kvHead, false, KeyBlockProducts::ValueOnly);
-    });
-    emitIf(odd, [&] {
-      emitKeyBlock(kBlockIdx, kvHead, false, KeyBlockProducts::KeyOnly);
-    });
-  }
+  assert((parts == 1 || !withDq) &&
+         "the split mma.sync key-block kernel has no atomic dQ");
+  emitKeyBlockParts(blockX, withDq,
+                    [&](Value kBlockIdx, bool dq, KeyBlockProducts products) {
+                      emitKeyBlock(kBlockIdx, kvHead, dq, products);
+                    });
   leaveLiveBlock(live);
   gpu::ReturnOp::create(b, loc);
 }

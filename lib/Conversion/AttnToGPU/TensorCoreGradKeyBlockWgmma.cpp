@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -31,11 +32,12 @@ namespace {
 /// tile (an MN-major SW128 operand cannot run across a panel's end), the
 /// panels halved (in multiples of 16) until every warpgroup has one, then
 /// dealt out widest first to the warpgroup with the fewest columns.
-/// `uniformStride` (non-zero) where warpgroup w's chunks are warpgroup 0's
-/// shifted by w * uniformStride (D = 64, 128: one branch-free sequence).
+/// `uniformStride` where warpgroup w's chunks are warpgroup 0's shifted by
+/// w * uniformStride (D = 64, 128; any D with one warpgroup): one
+/// branch-free sequence.
 struct DqColumnChunks {
   SmallVector<SmallVector<std::pair<int64_t, int64_t>, 2>, 2> perWarpgroup;
-  int64_t uniformStride = 0;
+  std::optional<int64_t> uniformStride;
 };
 } // namespace
 
@@ -70,11 +72,15 @@ static DqColumnChunks dqColumnChunks(int64_t headDim, int64_t warpgroups) {
     llvm::sort(list);
   // Uniform: same widths, offsets shifted by one stride per warpgroup.
   const auto &first = chunks.perWarpgroup.front();
-  int64_t stride = warpgroups > 1 && !chunks.perWarpgroup[1].empty()
-                       ? chunks.perWarpgroup[1].front().first -
-                             first.front().first
-                       : 0;
-  bool uniform = stride > 0 || warpgroups == 1;
+  if (warpgroups == 1) { // wg is 0: the whole width, as before the split
+    chunks.uniformStride = headDim;
+    return chunks;
+  }
+  if (chunks.perWarpgroup[1].empty())
+    return chunks;
+  const int64_t stride =
+      chunks.perWarpgroup[1].front().first - first.front().first;
+  bool uniform = true;
   for (int64_t w = 1; uniform && w < warpgroups; ++w) {
     const auto &list = chunks.perWarpgroup[w];
     uniform = list.size() == first.size();
@@ -82,7 +88,8 @@ static DqColumnChunks dqColumnChunks(int64_t headDim, int64_t warpgroups) {
       uniform = list[i].second == first[i].second &&
                 list[i].first == first[i].first + w * stride;
   }
-  chunks.uniformStride = uniform ? std::max<int64_t>(stride, 1) : 0;
+  if (uniform)
+    chunks.uniformStride = stride;
   return chunks;
 }
 
@@ -102,26 +109,10 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   Value aligned = alignForSwizzle128(smemBase);
   viewShift = arith::SubIOp::create(b, loc, aligned, smemBase);
   smemBase = aligned;
-  if (parts == 1) {
-    emitKeyBlockWarpgroup(blockX, kvHead, withDq, KeyBlockProducts::Both);
-  } else {
-    // Two blocks per key block (block-uniform branches), as in
-    // emitKeyBlocks: dV in the even one, dK (and the atomic dQ, which
-    // needs dS) in the odd one.
-    Value kBlockIdx = divu(blockX, 2);
-    Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                      remu(blockX, 2), idx(0));
-    Value even = arith::XOrIOp::create(
-        b, loc, odd, arith::ConstantIntOp::create(b, loc, 1, 1));
-    emitIf(even, [&] {
-      emitKeyBlockWarpgroup(kBlockIdx, kvHead, false,
-                            KeyBlockProducts::ValueOnly);
-    });
-    emitIf(odd, [&] {
-      emitKeyBlockWarpgroup(kBlockIdx, kvHead, withDq,
-                            KeyBlockProducts::KeyOnly);
-    });
-  }
+  emitKeyBlockParts(blockX, withDq,
+                    [&](Value kBlockIdx, bool dq, KeyBlockProducts products) {
+                      emitKeyBlockWarpgroup(kBlockIdx, kvHead, dq, products);
+                    });
   leaveLiveBlock(live);
   gpu::ReturnOp::create(b, loc);
 }
@@ -334,7 +325,7 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
           if (chunks.uniformStride) {
             // Every warpgroup's chunks are the first one's, shifted.
             for (auto [c0, width] : chunks.perWarpgroup.front())
-              dqChunk(add(mul(wg, chunks.uniformStride), c0), width);
+              dqChunk(add(mul(wg, *chunks.uniformStride), c0), width);
           } else {
             for (int64_t w = 0; w < warpgroups; ++w) {
               if (chunks.perWarpgroup[w].empty())

@@ -20,6 +20,23 @@ using namespace mlir;
 using namespace mlir::attn;
 using tcgrad::GradEmitter;
 
+void GradEmitter::emitKeyBlockParts(
+    Value blockX, bool withDq,
+    function_ref<void(Value, bool, KeyBlockProducts)> emitBlock) {
+  if (tcgrad::keyBlockParts(headDim, valueDim) == 1) {
+    emitBlock(blockX, withDq, KeyBlockProducts::Both);
+    return;
+  }
+  Value kBlockIdx = divu(blockX, 2);
+  Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                    remu(blockX, 2), idx(0));
+  Value even = arith::XOrIOp::create(
+      b, loc, odd, arith::ConstantIntOp::create(b, loc, 1, 1));
+  emitIf(even,
+         [&] { emitBlock(kBlockIdx, false, KeyBlockProducts::ValueOnly); });
+  emitIf(odd, [&] { emitBlock(kBlockIdx, withDq, KeyBlockProducts::KeyOnly); });
+}
+
 GradEmitter::KeyBlockSchedule
 GradEmitter::scheduleKeyBlock(Value kBlockIdx, Value kvHead, int64_t keyBlock) {
   KeyBlockSchedule sched;
