@@ -17,6 +17,9 @@ issue's ViT-H / D = 256 / MLA shapes) and OUTDIR/grid-bwd-hd (training steps
 for the backward's head dims), which bench/bench_torch.py times against
 PyTorch on the same tensors.
 
+Issue 23: OUTDIR/grid-p23 (its shapes outside the grid: prefill with
+GQA, chunked prefill, a ragged length, cross-attention with 77 keys).
+
 Validation suites: forward variants (OUTDIR/validate) and backward variants
 (OUTDIR/validate-bwd, training steps as in grid-bwd); one small problem per
 kernel family for compute-sanitizer (OUTDIR/sanitize, OUTDIR/sanitize-bwd).
@@ -148,6 +151,21 @@ def grid_bwd_head_dims():
     yield "hdb_mla_d192_128_causal", attention_train(
         "hdb_mla_d192_128_causal", 2, 16, 16, 4096, 4096, 192, 128, "bf16",
         "causal = #attn.causal<top_left>")
+
+
+def grid_past_cudnn():
+    """Issue 23's shapes outside the grid (bf16, D = 128 unless noted):
+    Llama-3-8B prefill, GQA prefill at L = 2048 and at D = 64, a ragged
+    non-causal length, chunked prefill and the Stable-Diffusion
+    cross-attention with 77 keys (f16, D = 64); bench/bench_torch.py times
+    them against PyTorch's backends."""
+    br = "causal = #attn.causal<bottom_right>"
+    yield "p23_llama_prefill", attention("p23_llama_prefill", 1, 32, 8, 8192, 8192, 128, 128, "bf16", br)
+    yield "p23_gqa_l2048", attention("p23_gqa_l2048", 4, 32, 8, 2048, 2048, 128, 128, "bf16", br)
+    yield "p23_l3000_full", attention("p23_l3000_full", 3, 16, 16, 3000, 3000, 128, 128, "bf16")
+    yield "p23_gqa_d64", attention("p23_gqa_d64", 4, 32, 8, 4096, 4096, 64, 64, "bf16", br)
+    yield "p23_chunked_prefill", attention("p23_chunked_prefill", 2, 32, 8, 512, 8192, 128, 128, "bf16", br)
+    yield "p23_sd_cross", attention("p23_sd_cross", 8, 10, 10, 4096, 77, 64, 64, "f16")
 
 
 def validation():
@@ -436,6 +454,7 @@ def main():
         sys.exit(__doc__)
     out = sys.argv[1]
     for sub, cases in [("grid", grid()), ("grid-hd", grid_head_dims()),
+                       ("grid-p23", grid_past_cudnn()),
                        ("validate", validation()),
                        ("grid-bwd", grid_bwd()), ("grid-bwd-hd", grid_bwd_head_dims()),
                        ("validate-bwd", validation_bwd()),

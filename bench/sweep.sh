@@ -15,6 +15,8 @@
 # attn-compile rejects although the op verifies is a failure too (listed in
 # compile-failures.txt). The small per-family problems of bench/make_cases.py
 # (sanitize/, sanitize-bwd/) are compiled for compute-sanitizer.
+# ATTN_COMPILE_FLAGS adds attn-compile options to every compile (e.g.
+# "--tma=on" sweeps the TMA-fed wgmma forward).
 #
 # run: builds kernels-runtime, runs each case REPEAT times (default 4) with
 # fresh inputs (attn-run --repeat; training steps with --train), prints one
@@ -48,7 +50,8 @@ generate() {
       [ $((10#${name:1:3} % 2)) -eq 0 ] && flags=(--poison-shared-memory) ;;
     esac
     mkdir -p "$gen/$sub"
-    if ! "$root/build/bin/attn-compile" "$f" --chip="$chip" ${flags[@]+"${flags[@]}"} \
+    # shellcheck disable=SC2086 # ATTN_COMPILE_FLAGS: words on purpose
+    if ! "$root/build/bin/attn-compile" "$f" --chip="$chip" ${flags[@]+"${flags[@]}"} ${ATTN_COMPILE_FLAGS:-} \
         -o "$gen/$sub/$name.ptx" > /dev/null 2> "$gen/$sub/$name.err"; then
       echo "$sub/$name: $(head -3 "$gen/$sub/$name.err" | tr '\n' ' ')" >> "$gen/compile-failures.txt"
     else

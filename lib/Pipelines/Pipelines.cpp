@@ -120,8 +120,8 @@ void mlir::attn::buildAttnGpuDeviceLoweringPipeline(
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = !options.features.empty() ? options.features.getValue()
-                    : options.chip == "sm_80"   ? std::string("+ptx80")
-                                                : std::string("+ptx81");
+                    : options.chip == "sm_80" ? std::string("+ptx80")
+                                              : std::string("+ptx81");
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
 
@@ -146,6 +146,7 @@ void mlir::attn::buildAttnGpuDeviceLoweringPipeline(
   toNVVM.useBarePtrCallConv = true;
   toNVVM.indexBitwidth = options.indexBitwidth;
   device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  device.addPass(createAttnTensorMapParamsPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());

@@ -133,6 +133,14 @@ static llvm::cl::opt<std::string> fwdMma(
                    "keep mma.sync"),
     llvm::cl::init("auto"));
 
+static llvm::cl::opt<std::string> fwdTma(
+    "tma",
+    llvm::cl::desc("How the wgmma forward's producer loads Q, K and V: auto "
+                   "(default; the chooser's rule), on (TMA, cp.async.bulk."
+                   "tensor with tensor maps the runtime builds; dense "
+                   "attn.attention on sm_90a) or off (cp.async)"),
+    llvm::cl::init("auto"));
+
 static llvm::cl::opt<std::string> gradMma(
     "grad-mma",
     llvm::cl::desc("Matrix instructions of the tensor-core backward's dkdv / "
@@ -205,6 +213,7 @@ int main(int argc, char **argv) {
   choices.kernel = kernelKind;
   choices.mma = fwdMma;
   choices.gradMma = gradMma;
+  choices.tma = fwdTma;
   choices.gradDq = gradDq;
   choices.blockQ = blockQ;
   choices.blockKV = blockKV;

@@ -134,6 +134,43 @@ def AttnConvertNVGPUToNVVMPass
   ];
 }
 
+def AttnTensorMapParamsPass
+    : Pass<"attn-tensor-map-params", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Pass the TMA tensor maps of the lowered kernels by value, "
+                "as grid constants";
+  let description = [{
+    A kernel that loads with the Tensor Memory Accelerator takes each tensor
+    map (a 128-byte `CUtensorMap` the runtime encodes at launch,
+    docs/kernel-manifest.md) by value, as CUDA's
+    `const __grid_constant__ CUtensorMap` does: PTX `.param .align 64 .b8
+    name[128]`, whose generic address (`cvta.param`) is the operand of
+    `cp.async.bulk.tensor`. The kernel builders type such an argument
+    `!llvm.ptr` and list its index in the function's
+    `attn.tensor_map_args` attribute; `convert-gpu-to-nvvm` keeps that
+    attribute but not argument attributes, and the NVVM verifier refuses
+    `nvvm.grid_constant` on a `gpu.func`. So this pass runs after it: on
+    every `llvm.func` kernel of the module with `attn.tensor_map_args`, it
+    gives those arguments `llvm.byval = !llvm.array<128 x i8>`,
+    `llvm.align = 64` and `nvvm.grid_constant`, and drops the marker.
+
+    Example (after `convert-gpu-to-nvvm`):
+    ```mlir
+    llvm.func @k(%map: !llvm.ptr, %out: !llvm.ptr)
+        attributes {nvvm.kernel, attn.tensor_map_args = array<i32: 0>}
+    // becomes
+    llvm.func @k(%map: !llvm.ptr {llvm.align = 64 : i64,
+                                  llvm.byval = !llvm.array<128 x i8>,
+                                  nvvm.grid_constant},
+                 %out: !llvm.ptr) attributes {nvvm.kernel}
+    ```
+    A marked argument that is not a generic `!llvm.ptr`, an index out of
+    range, or a marked function that is not a kernel is an error.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
+  ];
+}
+
 def AttnPoisonSharedMemoryPass
     : Pass<"attn-poison-shared-memory", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Fill each kernel's shared memory with NaN at entry (debug)";

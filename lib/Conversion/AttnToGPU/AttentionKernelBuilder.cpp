@@ -341,6 +341,7 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
     spec.blockKV = t.blockKV;
     spec.block = {t.threads(), 1, 1};
     spec.warpgroupMma = t.warpgroupMma;
+    spec.tma = t.tma;
     spec.dynamicSharedBytes = tc::sharedMemoryBytes(op, t);
   } else {
     FailureOr<cc::Tiling> t = cc::chooseTiling(op, config.blockQ);
@@ -371,6 +372,12 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
   if (op.getLse())
     spec.params.push_back(tensorParam("lse", op.getLse(), true));
   appendSizeParams(op, spec.params);
+  if (spec.tma) {
+    // One SW128 panel (64 columns, 128 bytes) of a tile's rows per copy.
+    spec.params.push_back(tensorMapParam("query", {64, spec.blockQ, 1, 1}));
+    spec.params.push_back(tensorMapParam("key", {64, spec.blockKV, 1, 1}));
+    spec.params.push_back(tensorMapParam("value", {64, spec.blockKV, 1, 1}));
+  }
   return spec;
 }
 
@@ -405,6 +412,12 @@ gpu::GPUFuncOp kernel::createTensorCoreFunc(OpBuilder &b,
                 b.getI32IntegerAttr(spec.block[0] <= 128 ? 2 : 1));
   func->setAttr(kDynamicSharedMemoryAttrName,
                 b.getI64IntegerAttr(spec.dynamicSharedBytes));
+  SmallVector<int32_t> tensorMaps;
+  for (auto [i, p] : llvm::enumerate(spec.params))
+    if (p.isTensorMap())
+      tensorMaps.push_back(static_cast<int32_t>(i));
+  if (!tensorMaps.empty())
+    func->setAttr(kTensorMapArgsAttrName, b.getDenseI32ArrayAttr(tensorMaps));
   return func;
 }
 
@@ -511,6 +524,8 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
   };
   if (spec.keyBlockParts > 1)
     entry.getObject("codegen")->insert({"key_block_parts", spec.keyBlockParts});
+  if (spec.tma)
+    entry.getObject("codegen")->insert({"loads", "tma"});
   if (ShapedType::isDynamic(spec.splits)) {
     // Decided at launch: the rule's constants (splitKVRule).
     entry.getObject("codegen")->insert({"splits", nullptr});
@@ -562,6 +577,17 @@ llvm::json::Array kernel::manifestParams(const KernelSpec &spec) {
   using llvm::json::Object;
   Array params;
   for (const KernelParam &p : spec.params) {
+    if (p.isTensorMap()) {
+      Array box;
+      for (int64_t e : p.box)
+        box.push_back(e);
+      params.push_back(Object{{"name", p.name},
+                              {"kind", "tensor_map"},
+                              {"tensor", p.tensorMapOf},
+                              {"box", std::move(box)},
+                              {"swizzle", p.swizzle}});
+      continue;
+    }
     if (!p.isTensor) {
       params.push_back(
           Object{{"name", p.name}, {"kind", p.isSize ? "i32" : "u64"}});

@@ -26,9 +26,10 @@ using namespace mlir;
 using namespace mlir::attn;
 
 TileConfigAttr ForwardKernelConfig::toAttr(MLIRContext *ctx) const {
-  return TileConfigAttr::get(ctx, blockQ, blockKV, stages, warps, kernel,
-                             splits ? std::optional<int64_t>(splits)
-                                    : std::nullopt);
+  return TileConfigAttr::get(
+      ctx, blockQ, blockKV, stages, warps, kernel,
+      splits ? std::optional<int64_t>(splits) : std::nullopt,
+      tma ? std::optional<TileLoads>(TileLoads::tma) : std::nullopt);
 }
 
 /// The tensor-core tiling under `requested` (a diagnostic where it fails).
@@ -43,9 +44,9 @@ chooseTensorCore(AttentionOpInterface op, const TensorCoreTiling &requested) {
 
 /// The split_kv stage's configuration for a split into `splits` chunks (the
 /// split chooser accepted it with this tiling request).
-static ForwardKernelConfig
-splitConfig(AttentionOpInterface op, const TensorCoreTiling &requested,
-            int64_t splits) {
+static ForwardKernelConfig splitConfig(AttentionOpInterface op,
+                                       const TensorCoreTiling &requested,
+                                       int64_t splits) {
   std::string why;
   ForwardKernelConfig c =
       tc::configOf(*splitkv::splitTiling(op, requested, why));
@@ -119,11 +120,11 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
       return failure();
     got = cc::configOf(*t);
   } else {
-    if (dense    ? failed(kernel::checkKernelShapes(dense))
-        : packed ? failed(kernel::checkPackedKernel(packed,
-                                                    KernelChoice::TensorCore))
-                 : failed(kernel::checkPagedKernel(paged,
-                                                   KernelChoice::TensorCore)))
+    if (dense ? failed(kernel::checkKernelShapes(dense))
+        : packed
+            ? failed(
+                  kernel::checkPackedKernel(packed, KernelChoice::TensorCore))
+            : failed(kernel::checkPagedKernel(paged, KernelChoice::TensorCore)))
       return failure();
     std::string why;
     if (!tc::isEligible(op, why))
@@ -139,6 +140,11 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
     // The wgmma kernel's warps follow from its query rows (16 each).
     requested.warps = wgmma ? 0 : tiles.getWarps();
     requested.warpgroupMma = wgmma;
+    // An absent `loads` is cp_async: the configuration is honoured as
+    // written, not as the chooser would have decided it.
+    requested.tma = tiles.getLoads() == TileLoads::tma;
+    if (requested.tma && !tc::tmaApplies(op, why))
+      return refuse("loads = tma: " + why);
     if (std::optional<int64_t> splits = tiles.getSplits()) {
       SplitKVOptions split = options.splitKV;
       split.splits = *splits;
@@ -158,6 +164,12 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
       got = tc::configOf(*t);
     }
   }
+  // `loads = cp_async` is the absent field's meaning.
+  if (tiles.getLoads() == TileLoads::cp_async)
+    tiles = TileConfigAttr::get(op->getContext(), tiles.getBlockQ(),
+                                tiles.getBlockKv(), tiles.getStages(),
+                                tiles.getWarps(), tiles.getKernel(),
+                                tiles.getSplits(), std::nullopt);
   if (TileConfigAttr nearest = got.toAttr(op->getContext()); nearest != tiles) {
     std::string text;
     llvm::raw_string_ostream(text) << nearest;

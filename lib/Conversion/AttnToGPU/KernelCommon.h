@@ -16,6 +16,7 @@
 #include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/raw_ostream.h"
@@ -111,6 +112,19 @@ inline KernelParam tensorParam(StringRef name, Value v, bool isOutput) {
   return p;
 }
 
+/// The TMA tensor map of tensor parameter `tensor` (named
+/// `<tensor>_tensor_map`) with `box` (innermost first) and the 128-byte
+/// swizzle of the SW128 tiles.
+inline KernelParam tensorMapParam(StringRef tensor, ArrayRef<int64_t> box) {
+  KernelParam p;
+  p.name = (tensor + "_tensor_map").str();
+  p.isTensor = false;
+  p.tensorMapOf = tensor.str();
+  p.box.assign(box.begin(), box.end());
+  p.swizzle = 128;
+  return p;
+}
+
 inline KernelParam scalarParam(StringRef name) {
   KernelParam p;
   p.name = name.str();
@@ -125,6 +139,14 @@ inline KernelParam scalarParam(StringRef name) {
 /// convention needs a static memref, and the kernel indexes it with the
 /// run-time sizes, so the extent is a bound, never read.
 inline Type flatArgumentType(OpBuilder &b, const KernelParam &p, Type elt) {
+  // The address of the kernel's copy of the CUtensorMap: attn-tensor-map-
+  // params makes the argument a 128-byte by-value grid constant.
+  if (p.isTensorMap()) {
+    // The kernel arguments are typed before the kernel's dialects are
+    // loaded (createTensorCoreFunc).
+    b.getContext()->getOrLoadDialect<LLVM::LLVMDialect>();
+    return LLVM::LLVMPointerType::get(b.getContext());
+  }
   if (!p.isTensor)
     return p.isSize ? b.getI32Type() : b.getI64Type();
   if (p.dtype == "i1")

@@ -278,6 +278,18 @@ protected:
   void mbarrierInit(Value addr, int64_t count);
   /// mbarrier.arrive by this thread (release semantics, CTA scope).
   void mbarrierArrive(Value addr);
+  /// mbarrier.arrive.expect_tx by this thread: arrives, and adds `bytes` to
+  /// the transactions the current phase waits for (the TMA copies that
+  /// complete_tx on it).
+  void mbarrierArriveExpectTx(Value addr, int64_t bytes);
+  /// cp.async.bulk.tensor.4d (TMA, tile mode): the box of the tensor map
+  /// at `tensorMap` (the generic address of a grid-constant CUtensorMap)
+  /// whose first element is at `coords` (indices, innermost first) lands
+  /// at the shared-window byte address `dst` and completes `bytes` of
+  /// transactions on the mbarrier at `mbarrier`. Elements past the
+  /// tensor's extents read as zeros.
+  void tmaLoad4d(Value dst, Value tensorMap, std::array<Value, 4> coords,
+                 Value mbarrier);
   /// Blocks until the mbarrier's phase of parity `parity` (index, 0 or 1)
   /// has completed (an mbarrier.try_wait.parity loop; acquire semantics).
   void mbarrierWait(Value addr, Value parity);

@@ -72,7 +72,49 @@ void TensorCoreEmitter::copyBlock(Value kb, Value stage, bool keys,
       b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
 }
 
+void TensorCoreEmitter::tmaTile(Value map, Value row0, Value head, int64_t rows,
+                                int64_t cols, Value tileOff, Value full) {
+  // Panel p (columns [64 p, 64 p + 64)) of the SW128 tile is at byte
+  // 128 rows p: one box of {64, rows, 1, 1} each.
+  for (int64_t p = 0; p < cols / 64; ++p)
+    tmaLoad4d(add(add(smemBase, tileOff), 128 * rows * p), map,
+              {idx(64 * p), row0, head, bIdx}, full);
+}
+
+void TensorCoreEmitter::emitTmaProducer() {
+  auto stream = [&](bool keys) {
+    MbarrierRing ring = keys ? keyRing() : valueRing();
+    const int64_t tileBytes = keys ? kTileBytes : vTileBytes;
+    emitLoop(firstBlock, lastBlock, ValueRange{},
+             [&](Value kb, ValueRange) -> SmallVector<Value> {
+               auto [stage, round] = ring.slot(visibleIndex(kb));
+               ring.acquire(stage, round);
+               Value full = ring.full(stage);
+               mbarrierArriveExpectTx(full, tileBytes);
+               tmaTile(keys ? keyMap : valueMap, mul(kb, blockKV), kvHead,
+                       blockKV, keys ? dims.qk : dims.v,
+                       add(mul(stage, tileBytes), keys ? kOff : vOff), full);
+               return {};
+             });
+  };
+  auto isThread = [&](int64_t t) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, threadId,
+                                 idx(t))
+        .getResult();
+  };
+  emitIf(anyBlock, [&] {
+    emitIf(isThread(0), [&] {
+      mbarrierArriveExpectTx(queryFull, blockQ * dims.qk * eltBytes);
+      tmaTile(queryMap, q0, hIdx, blockQ, dims.qk, idx(qOff), queryFull);
+      stream(/*keys=*/true);
+    });
+    emitIf(isThread(64), [&] { stream(/*keys=*/false); });
+  });
+}
+
 void TensorCoreEmitter::emitProducer() {
+  if (tma)
+    return emitTmaProducer();
   Value copiesKeys = ltC(threadId, streamThreads);
   tid = remu(threadId, streamThreads);
   threads = streamThreads;
@@ -114,10 +156,13 @@ void TensorCoreEmitter::emitRolesOrPrologue() {
     emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, threadId,
                                  idx(0)),
            [&] {
-             mbarrierInit(queryFull, streamThreads);
+             // With TMA one thread per stream arrives (with the bytes to
+             // wait for).
+             const int64_t producers = tma ? 1 : streamThreads;
+             mbarrierInit(queryFull, producers);
              for (int64_t st = 0; st < stages; ++st) {
-               keyRing().initFull(st, streamThreads);
-               valueRing().initFull(st, streamThreads);
+               keyRing().initFull(st, producers);
+               valueRing().initFull(st, producers);
                keyRing().initEmpty(st, consumerThreads);
                valueRing().initEmpty(st, consumerThreads);
              }

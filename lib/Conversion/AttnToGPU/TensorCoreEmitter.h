@@ -127,6 +127,17 @@ private:
   /// (One sequence K, V, K, ... signalled K_kb only once the consumers had
   /// released V_{kb-2}, at the end of step kb - 1: a bubble every step.)
   void emitProducer();
+  /// The producer with TMA (spec.tma): thread 0 loads Q and the K stream,
+  /// thread 64 (warp 2) the V stream, one cp.async.bulk.tensor per 64-column
+  /// panel of a tile; each fill arrives on its full mbarrier with the
+  /// tile's bytes as the transactions to wait for, so the consumers' waits
+  /// are unchanged. The other producer threads have nothing to do.
+  void emitTmaProducer();
+  /// TMA loads of the `rows`-row SW128 tile of `map` whose first row is
+  /// `row0` of (head, bIdx), `cols` columns (whole panels), to the tile at
+  /// byte offset `tileOff`, completing on `full`.
+  void tmaTile(Value map, Value row0, Value head, int64_t rows, int64_t cols,
+               Value tileOff, Value full);
 
   // --- the loop's pieces ----------------------------------------------------
   /// First tile row of this warp's m-tile mt.
@@ -212,6 +223,9 @@ private:
   /// them, and consumer warp w (threads 128 + [32w, 32w + 32)) owns rows
   /// [16w, 16w + 16), its rows of its warpgroup's m64 accumulators.
   bool wgmma;
+  /// wgmma only: the producer loads with TMA (emitTmaProducer) through the
+  /// tensor maps queryMap, keyMap, valueMap (the kernel's last arguments).
+  bool tma;
   /// The threads that own query rows (all of them without wgmma) and how
   /// many rows each warp of them owns.
   int64_t consumerThreads, rowsPerWarp;
@@ -256,6 +270,7 @@ private:
 
   // Values of the kernel body, set as it is emitted.
   Value query, key, value, mask, seed, offset, out, lse;
+  Value queryMap, keyMap, valueMap;
   /// split_kv: the workspaces, this block's chunk, and the partials' row
   /// of this block's packed row 0.
   Value partialOutput, partialLse, splitIdx, partialRowBase;

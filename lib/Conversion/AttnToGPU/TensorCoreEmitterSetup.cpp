@@ -27,7 +27,7 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
       op(op), spec(spec), packed(op.isPacked()),
       splitKV(spec.stage == "split_kv"), splits(spec.splits),
       paged(op.isPaged()), mods(ScoreModifiers::get(op)), blockQ(spec.blockQ),
-      blockKV(spec.blockKV), wgmma(spec.warpgroupMma) {
+      blockKV(spec.blockKV), wgmma(spec.warpgroupMma), tma(spec.tma) {
   consumerThreads = spec.block[0] - (wgmma ? tc::kProducerThreads : 0);
   rowsPerWarp = blockQ / (consumerThreads / 32);
   auto q = op.getQueryType();
@@ -128,6 +128,11 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   partialLse = args.partialLse;
   blockTable = args.blockTable;
   cacheSeqlens = args.cacheSeqlens;
+  for (auto [i, p] : llvm::enumerate(spec.params))
+    if (p.isTensorMap())
+      *(p.tensorMapOf == "query" ? &queryMap
+        : p.tensorMapOf == "key" ? &keyMap
+                                 : &valueMap) = entry.getArgument(i);
   if (args.numSplits)
     splits = kernel::Extent::dynamic(
         arith::IndexCastUIOp::create(b, loc, b.getIndexType(), args.numSplits));

@@ -40,6 +40,8 @@ struct Tiling {
   int64_t blockQ = 64, blockKV = 64, warps = 4;
   /// wgmma instead of mma.sync (16 rows per warp, blockQ a multiple of 64).
   bool warpgroupMma = false;
+  /// wgmma only: the producer loads Q, K and V with TMA (tmaApplies).
+  bool tma = false;
   int64_t rowsPerWarp() const { return blockQ / warps; }
   /// Threads per block: the `warps` that own query rows, and with wgmma the
   /// producer warpgroup.
@@ -59,6 +61,13 @@ ForwardKernelConfig configOf(const Tiling &tiling);
 /// query lengths up to 64, nor the padded head dims where it does not pay);
 /// when not, `why` says why.
 bool wgmmaApplies(AttentionOpInterface op, std::string &why);
+
+/// Whether the wgmma forward of `op` may load its tiles with TMA: a dense
+/// attn.attention, whose [B, H, L, D] tensors a 4-D tensor map covers with
+/// rows past L zero-filled (a packed batch's sequences end inside the
+/// token-major rows a map would cover, and a paged cache has no wgmma
+/// kernel); when not, `why` says why.
+bool tmaApplies(AttentionOpInterface op, std::string &why);
 
 /// The head dims as the kernel's tiles hold them: Q and K rows of `qk`
 /// elements, V and O rows of `v`: the tensors' D and Dv rounded up to the

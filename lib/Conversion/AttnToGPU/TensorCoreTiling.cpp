@@ -146,12 +146,24 @@ bool tc::wgmmaApplies(AttentionOpInterface op, std::string &why) {
   return false;
 }
 
+bool tc::tmaApplies(AttentionOpInterface op, std::string &why) {
+  if (op.isPacked())
+    why = "a packed batch's sequences end inside the rows a tensor map "
+          "covers (TMA zero-fills only past the tensor)";
+  else if (op.isPaged())
+    why = "a paged cache's rows are gathered through its block table";
+  else
+    return true;
+  return false;
+}
+
 tc::Tiling tc::tilingOf(const ForwardKernelConfig &config) {
   Tiling t;
   t.blockQ = config.blockQ;
   t.blockKV = config.blockKV;
   t.warps = config.warps;
   t.warpgroupMma = config.kernel == KernelFamily::wgmma;
+  t.tma = config.tma;
   return t;
 }
 
@@ -162,6 +174,7 @@ ForwardKernelConfig tc::configOf(const Tiling &tiling) {
   c.blockKV = tiling.blockKV;
   c.warps = tiling.warps;
   c.stages = tiling.warpgroupMma ? kWgmmaStages : kMmaSyncStages;
+  c.tma = tiling.tma;
   return c;
 }
 
@@ -223,6 +236,8 @@ std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
     if (t.blockKV != 64 && t.blockKV != 128)
       return fail("key block " + Twine(t.blockKV) +
                   " with wgmma (expected 64 or 128)");
+    std::string whyNoTma;
+    t.tma = requested.tma && tmaApplies(op, whyNoTma);
     if (!fits(t))
       return fail("D = " + Twine(d) + ", Dv = " + Twine(dv) + " with " +
                   Twine(t.blockKV) + " keys per step needs " +

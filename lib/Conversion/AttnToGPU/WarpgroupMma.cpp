@@ -247,6 +247,32 @@ void MmaEmitterBase::mbarrierArrive(Value addr) {
       "r", sharedAddress32(b, loc, addr));
 }
 
+void MmaEmitterBase::mbarrierArriveExpectTx(Value addr, int64_t bytes) {
+  emitAsmStatement(b, loc,
+                   "{\n.reg .b64 state;\nmbarrier.arrive.expect_tx.shared::"
+                   "cta.b64 state, [$0], " +
+                       Twine(bytes) + ";\n}",
+                   "r", sharedAddress32(b, loc, addr));
+}
+
+void MmaEmitterBase::tmaLoad4d(Value dst, Value tensorMap,
+                               std::array<Value, 4> coords, Value mbarrier) {
+  // A shared::cta address is a valid shared::cluster address of the
+  // executing block (PTX ISA, "Shared memory"), so the 32-bit window
+  // addresses serve as they are.
+  SmallVector<Value> operands = {
+      sharedAddress32(b, loc, dst),
+      LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), tensorMap)};
+  for (Value c : coords)
+    operands.push_back(arith::IndexCastUIOp::create(b, loc, b.getI32Type(), c));
+  operands.push_back(sharedAddress32(b, loc, mbarrier));
+  emitAsmStatement(b, loc,
+                   "cp.async.bulk.tensor.4d.shared::cluster.global.tile."
+                   "mbarrier::complete_tx::bytes [$0], [$1, {$2, $3, $4, "
+                   "$5}], [$6];",
+                   "r,l,r,r,r,r,r", operands);
+}
+
 void MmaEmitterBase::mbarrierWait(Value addr, Value parity) {
   // The label is local to the braces, so the statement may appear many
   // times in one kernel.

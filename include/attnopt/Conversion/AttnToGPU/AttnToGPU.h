@@ -35,6 +35,12 @@ constexpr StringLiteral kDynamicSharedMemoryAttrName =
 /// (inline PTX: NVVM's cp.async op has no such qualifier).
 constexpr StringLiteral kL2PrefetchAttrName = "attn.l2_prefetch_bytes";
 
+/// The discardable attribute (dense i32 array) with which a kernel builder
+/// marks the gpu.func arguments that are TMA tensor maps
+/// (KernelParam::tensorMapOf): attn-tensor-map-params gives them, once
+/// lowered to llvm.func arguments, the by-value grid-constant ABI.
+constexpr StringLiteral kTensorMapArgsAttrName = "attn.tensor_map_args";
+
 /// One kernel parameter, in launch order.
 struct KernelParam {
   std::string name; ///< query, key, value, mask, seed, offset, output, lse,
@@ -57,6 +63,16 @@ struct KernelParam {
   /// dimension is the query length rounded up to a multiple of this (the
   /// manifest's "query_len_multiple"); 0 otherwise.
   int64_t queryLenMultiple = 0;
+  /// A TMA tensor map (kind "tensor_map", docs/kernel-manifest.md): the
+  /// name of the tensor parameter it maps, whole, as the runtime binds it;
+  /// empty for every other parameter. The kernel takes the 128-byte
+  /// CUtensorMap by value (a grid constant), after all other parameters.
+  std::string tensorMapOf;
+  /// A tensor map's box (elements, innermost dimension first) and swizzle
+  /// span in bytes (128: the SW128 tiles' layout).
+  SmallVector<int64_t> box;
+  int64_t swizzle = 0;
+  bool isTensorMap() const { return !tensorMapOf.empty(); }
 };
 
 /// Which kernel family the forward chooser (chooseForwardKernel) and the
@@ -102,6 +118,9 @@ struct KernelSpec {
   /// (TensorCoreTiling::warpgroupMma) or the backward's dkdv / dkdv_dq
   /// kernel (GradKernelOptions::mma).
   bool warpgroupMma = false;
+  /// The wgmma forward's producer loads Q, K and V with TMA through the
+  /// spec's tensor-map parameters (KernelParam::tensorMapOf).
+  bool tma = false;
   /// Backward dkdv / dkdv_dq kernel: blocks per key block
   /// (tcgrad::keyBlockParts): 2 where dK and dV are accumulated by separate
   /// blocks (even blockIdx.x: dV, odd: dK), which doubles grid[0].
@@ -130,6 +149,9 @@ struct TensorCoreTiling {
   /// Measured 1.27-1.75x FlashAttention-2 on the H200 (docs/performance.md,
   /// session 9).
   bool warpgroupMma = false;
+  /// Allows the wgmma forward's producer to load with TMA (tc::tmaApplies;
+  /// attn-compile --tma).
+  bool tma = false;
 };
 
 /// The mapping of `op` (static shapes, or a run-time batch, query and key
@@ -333,6 +355,7 @@ struct GpuCodegenChoices {
   std::string kernel = "auto";  ///< auto, tensor-core, cuda-core
   std::string mma = "auto";     ///< forward: auto, wgmma, mma-sync
   std::string gradMma = "auto"; ///< backward key-block kernel: same
+  std::string tma = "auto";     ///< forward wgmma loads: auto, on, off
   std::string gradDq = "auto";  ///< auto, separate, atomic
   int64_t blockQ = 0, blockKV = 0, warps = 0; ///< forward tiling; 0 chooses
   int64_t gradBlockKV = 0;                    ///< 0, 64 or 128
@@ -376,6 +399,8 @@ struct ForwardKernelConfig {
   /// Key-range chunks of the split-KV group (mma_sync only), or
   /// ShapedType::kDynamic: decided at launch; 0: one kernel.
   int64_t splits = 0;
+  /// wgmma only: the producer loads Q, K and V with TMA (`loads = tma`).
+  bool tma = false;
 
   TileConfigAttr toAttr(MLIRContext *ctx) const;
 };

@@ -10,8 +10,8 @@
 using namespace mlir;
 using namespace mlir::attn;
 
-#include "attnopt/Dialect/Attn/IR/AttnOpsDialect.cpp.inc"
 #include "attnopt/Dialect/Attn/IR/AttnEnums.cpp.inc"
+#include "attnopt/Dialect/Attn/IR/AttnOpsDialect.cpp.inc"
 
 /// `splits = N` or `splits = ?` of #attn.tiles (? is stored as
 /// ShapedType::kDynamic: the chunk count decided at launch).
@@ -48,7 +48,8 @@ LogicalResult
 TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        int64_t blockQ, int64_t blockKV, int64_t stages,
                        int64_t warps, std::optional<KernelFamily> kernel,
-                       std::optional<int64_t> splits) {
+                       std::optional<int64_t> splits,
+                       std::optional<TileLoads> loads) {
   if (blockQ < 1 || blockKV < 1)
     return emitError() << "tiles: expected block_q and block_kv >= 1, got "
                        << blockQ << " and " << blockKV;
@@ -63,5 +64,8 @@ TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (splits && kernel != KernelFamily::mma_sync)
     return emitError() << "tiles: splits needs kernel = mma_sync (the split-KV "
                           "group's first stage is the mma.sync forward)";
+  if (loads == TileLoads::tma && kernel != KernelFamily::wgmma)
+    return emitError() << "tiles: loads = tma needs kernel = wgmma (only the "
+                          "wgmma kernel's producer loads with TMA)";
   return success();
 }

@@ -34,6 +34,16 @@ def Attn_KernelFamily : I32EnumAttr<"KernelFamily",
   let cppNamespace = "::mlir::attn";
 }
 
+def Attn_LoadsCpAsync : I32EnumAttrCase<"cp_async", 0>;
+def Attn_LoadsTma : I32EnumAttrCase<"tma", 1>;
+
+def Attn_TileLoads : I32EnumAttr<"TileLoads",
+    "how a GPU kernel copies its tiles from global to shared memory",
+    [Attn_LoadsCpAsync, Attn_LoadsTma]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::attn";
+}
+
 // The split-KV group's chunk count: a number, or `?` where it is decided at
 // launch (stored as ShapedType::kDynamic).
 def Attn_SplitCountParameter
@@ -63,13 +73,19 @@ def Attn_TileConfigAttr : AttrDef<Attn_Dialect, "TileConfig"> {
     m16n8k16 with ldmatrix, sm_80 and later) or `wgmma` (warp-specialized,
     sm_90a). `splits = N` (mma_sync only) asks for the split-KV forward
     group of N key-range chunks, `splits = ?` for the group with the chunk
-    count decided at launch (docs/kernel-manifest.md). A configuration
-    the kernel cannot take is an error at the op that says why.
+    count decided at launch (docs/kernel-manifest.md). `loads = tma`
+    (wgmma only) has the producer load Q, K and V with the Tensor Memory
+    Accelerator (`cp.async.bulk.tensor`, tensor maps built by the runtime)
+    instead of `cp.async` (`loads = cp_async`, the meaning of an absent
+    field). A configuration the kernel cannot take is an error at the op
+    that says why.
 
     ```mlir
     #attn.tiles<block_q = 128, block_kv = 64, stages = 2, warps = 4>
     #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8,
                 kernel = wgmma>
+    #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8,
+                kernel = wgmma, loads = tma>
     #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4,
                 kernel = mma_sync, splits = 16>
     ```
@@ -77,7 +93,8 @@ def Attn_TileConfigAttr : AttrDef<Attn_Dialect, "TileConfig"> {
   let parameters = (ins "int64_t":$block_q, "int64_t":$block_kv,
                         "int64_t":$stages, "int64_t":$warps,
                         OptionalParameter<"std::optional<KernelFamily>">:$kernel,
-                        Attn_SplitCountParameter:$splits);
+                        Attn_SplitCountParameter:$splits,
+                        OptionalParameter<"std::optional<TileLoads>">:$loads);
   // The same text as the positional form (block_q = .., block_kv = ..,
   // stages = .., warps = ..) with the optional fields after them.
   let assemblyFormat = "`<` struct(params) `>`";
@@ -85,7 +102,7 @@ def Attn_TileConfigAttr : AttrDef<Attn_Dialect, "TileConfig"> {
     AttrBuilder<(ins "int64_t":$block_q, "int64_t":$block_kv,
                      "int64_t":$stages, "int64_t":$warps), [{
       return $_get($_ctxt, block_q, block_kv, stages, warps, std::nullopt,
-                   std::nullopt);
+                   std::nullopt, std::nullopt);
     }]>
   ];
   let genVerifyDecl = 1;
