@@ -28,11 +28,18 @@ using tc::TensorCoreEmitter;
 /// fragments (218 registers at D = 128 in the kernel without a producer);
 /// the producer only computes copy addresses, but ptxas spilled 20 bytes of
 /// it at 40 registers (at 24: 144 bytes).
+/// With TMA the producer holds a few coordinates and the mbarrier
+/// addresses of one thread per stream: FlashAttention-3's 24 / 240.
 constexpr int64_t kProducerRegisters = 56, kConsumerRegisters = 224;
-static_assert(tc::kProducerThreads * kProducerRegisters +
-                      2 * 128 * kConsumerRegisters <=
-                  (65536 / (tc::kProducerThreads + 2 * 128)) / 8 * 8 *
-                      (tc::kProducerThreads + 2 * 128),
+constexpr int64_t kTmaProducerRegisters = 24, kTmaConsumerRegisters = 240;
+constexpr bool fitsEntryRegisters(int64_t producer, int64_t consumer) {
+  return tc::kProducerThreads * producer + 2 * 128 * consumer <=
+         (65536 / (tc::kProducerThreads + 2 * 128)) / 8 * 8 *
+             (tc::kProducerThreads + 2 * 128);
+}
+static_assert(fitsEntryRegisters(kProducerRegisters, kConsumerRegisters) &&
+                  fitsEntryRegisters(kTmaProducerRegisters,
+                                     kTmaConsumerRegisters),
               "setmaxnreg budgets beyond the block's registers at entry "
               "deadlock the consumers' setmaxnreg.inc");
 
@@ -179,11 +186,13 @@ void TensorCoreEmitter::emitRolesOrPrologue() {
     // registers already.
     const bool rebalance = consumerThreads > 128;
     if (rebalance)
-      setMaxRegisters(kProducerRegisters, /*increase=*/false);
+      setMaxRegisters(tma ? kTmaProducerRegisters : kProducerRegisters,
+                      /*increase=*/false);
     emitProducer();
     b.setInsertionPoint(roles.elseBlock()->getTerminator());
     if (rebalance)
-      setMaxRegisters(kConsumerRegisters, /*increase=*/true);
+      setMaxRegisters(tma ? kTmaConsumerRegisters : kConsumerRegisters,
+                      /*increase=*/true);
     tid = arith::SubIOp::create(b, loc, threadId, idx(tc::kProducerThreads));
     threads = consumerThreads;
   } else {

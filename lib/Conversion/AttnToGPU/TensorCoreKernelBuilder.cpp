@@ -56,6 +56,14 @@
 // software-pipelined (emitPipelinedWgmma): step kb issues S_kb and
 // O += P_{kb-1} V_{kb-1} together and runs block kb's softmax while the
 // tensor cores finish P V; the two consumer warpgroups take turns to issue.
+// With Tiling::tma (`loads = tma`, attn-compile --tma=on; dense ops only)
+// the producer loads with the Tensor Memory Accelerator instead
+// (emitTmaProducer): one thread per stream issues a cp.async.bulk.tensor.4d
+// per 64-column panel of a tile through the tensor maps the runtime encodes
+// at launch (the kernel's last parameters, by-value grid constants; TMA's
+// 128-byte swizzle is the SW128 layout, and it zero-fills rows past L), and
+// arrives on the stage's full mbarrier with the tile's bytes as the
+// transactions to wait for; the consumers are unchanged.
 //
 // mma.sync is emitted as nvvm.mma.sync (nvgpu.mma.sync cannot deduce bf16 PTX
 // types in MLIR 22) and ldmatrix as nvvm.ldmatrix on shared-memory byte
