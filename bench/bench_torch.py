@@ -131,8 +131,9 @@ def train_step(ks, k, args, causal, gqa, scale):
         bufs = kernel_tensors(kern.params(), gen, bufs)
     fwd = ks.kernel(ks.forward())
 
-    def args_of(kern):  # the run-time sizes (i32) are bound in the spec
-        return {p["name"]: bufs[p["name"]] for p in kern.params() if p["kind"] != "i32"}
+    def args_of(kern):  # sizes (i32) are bound in the spec, tensor maps derived
+        return {p["name"]: bufs[p["name"]] for p in kern.params()
+                if p["kind"] not in ("i32", "tensor_map")}
 
     def ours():
         fwd.launch(**args_of(fwd))

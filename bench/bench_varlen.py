@@ -336,7 +336,7 @@ def run_draw(manifest, lens, seed, train=False):
     torch.cuda.synchronize()
 
     def params_of(kern):  # the run-time sizes (i32) are bound in the spec
-        return {p["name"]: args[p["name"]] for p in kern.params() if p["kind"] != "i32"}
+        return {p["name"]: args[p["name"]] for p in kern.params() if p["kind"] not in ("i32", "tensor_map")}
 
     def ours():
         fwd.launch(**params_of(fwd))

@@ -11,7 +11,8 @@ same stream, timed by the same timer.
 Parameters are bound by name as the manifest lists them
 (docs/kernel-manifest.md): tensors by their data pointer (contiguous, of the
 manifest's shape and dtype: checked before the launch), `u64` scalars as
-Python ints. A manifest with run-time sizes (null batch / query_len /
+Python ints; a `tensor_map` (TMA) is encoded at each launch from the tensor
+it maps (encode_tensor_map), never given. A manifest with run-time sizes (null batch / query_len /
 key_len) is bound to values first, `KernelSet(path, sizes={"batch": 2,
 "query_len": 1000, "key_len": 77})`: shapes and grid as kernels-runtime's
 bindSizes computes them, and the `i32` size parameters filled in. A packed
@@ -61,6 +62,40 @@ def _check(rc, what):
         name = ctypes.c_char_p()
         _driver().cuGetErrorName(rc, ctypes.byref(name))
         raise RuntimeError(f"{what}: CUDA error {rc} ({name.value.decode() if name.value else '?'})")
+
+
+# CUtensorMapDataType / CUtensorMapSwizzle (cuda.h) of the manifest's
+# "tensor_map" parameters (docs/kernel-manifest.md, "TMA tensor maps").
+_TMA_DATA_TYPES = {"f16": 6, "f32": 7, "bf16": 9}
+_TMA_SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}
+_TMA_L2_PROMOTION_256B = 3
+
+
+def encode_tensor_map(tmap, tensor_param, t):
+    """cuTensorMapEncodeTiled of `tmap` over tensor `t` (the parameter it
+    maps, whole, innermost dimension first) as kernels-runtime does: element
+    strides 1, no interleave, 256-byte L2 promotion, zeros out of bounds.
+    Returns the buffer that holds the 64-byte-aligned CUtensorMap and its
+    address."""
+    buf = ctypes.create_string_buffer(128 + 63)
+    address = (ctypes.addressof(buf) + 63) // 64 * 64
+    shape = list(t.shape)
+    rank = len(shape)
+    dims = (ctypes.c_uint64 * rank)(*reversed(shape))
+    strides, stride = [], t.element_size()
+    for i in range(rank - 1):
+        stride *= shape[rank - 1 - i]
+        strides.append(stride)
+    if any(s % 16 for s in strides):
+        raise ValueError(f"{tmap['name']}: strides {strides} of {tensor_param['name']} "
+                         "are not multiples of 16 bytes")
+    _check(_driver().cuTensorMapEncodeTiled(
+        ctypes.c_void_p(address), _TMA_DATA_TYPES[tensor_param["dtype"]], rank,
+        ctypes.c_void_p(t.data_ptr()), dims, (ctypes.c_uint64 * max(1, rank - 1))(*strides),
+        (ctypes.c_uint32 * rank)(*tmap["box"]), (ctypes.c_uint32 * rank)(*([1] * rank)),
+        0, _TMA_SWIZZLE[tmap["swizzle"]], _TMA_L2_PROMOTION_256B, 0),
+        f"cuTensorMapEncodeTiled {tmap['name']}")
+    return buf, address
 
 
 SIZE_NAMES = ("batch", "query_len", "key_len")
@@ -272,8 +307,16 @@ class Kernel:
         return self.spec["params"]
 
     def launch(self, **args):
-        values = []
+        values, addresses = [], []
+        by_name = {p["name"]: p for p in self.spec["params"]}
         for p in self.spec["params"]:
+            if p["kind"] == "tensor_map":
+                # Derived from the tensor it maps (given before it), passed
+                # by value: the kernel parameter is the 128-byte map.
+                buf, address = encode_tensor_map(p, by_name[p["tensor"]], args[p["tensor"]])
+                values.append(buf)
+                addresses.append(address)
+                continue
             if p["kind"] == "i32" and p["name"] not in args:
                 args[p["name"]] = p["value"]  # bound by bind_sizes
             if p["name"] not in args:
@@ -285,13 +328,14 @@ class Kernel:
                         or not a.is_contiguous() or not a.is_cuda:
                     raise ValueError(f"{self.name}: {p['name']} must be a contiguous CUDA tensor "
                                      f"{want} {p['dtype']}, got {tuple(a.shape)} {a.dtype}")
-                values.append(ctypes.c_uint64(a.data_ptr()))
+                v = ctypes.c_uint64(a.data_ptr())
             elif p["kind"] == "i32":
-                values.append(ctypes.c_int32(int(a)))
+                v = ctypes.c_int32(int(a))
             else:
-                values.append(ctypes.c_uint64(int(a)))
-        ptrs = (ctypes.c_void_p * len(values))(
-            *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
+                v = ctypes.c_uint64(int(a))
+            values.append(v)
+            addresses.append(ctypes.addressof(v))
+        ptrs = (ctypes.c_void_p * len(addresses))(*addresses)
         g, b = self.spec["grid"], self.spec["block"]
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
         _check(_driver().cuLaunchKernel(self.func, g[0], g[1], g[2], b[0], b[1], b[2],

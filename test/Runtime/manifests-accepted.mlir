@@ -35,12 +35,14 @@
 // CODEGEN: "mma": "none",
 // CODEGEN: "name": "attn_bwd_dq_convert_0"
 
-// By default (--mma=auto) on sm_90a: the wgmma kernel, two consumer
-// warpgroups after the producer warpgroup.
+// By default (--mma=auto, --tma=auto) on sm_90a: the wgmma kernel, two
+// consumer warpgroups after the producer warpgroup, which loads with TMA
+// (the tensor maps are the last parameters).
 // WGMMA-LABEL: "codegen": {
 // WGMMA-NEXT: "block_kv": 128,
 // WGMMA-NEXT: "block_q": 128,
 // WGMMA-NEXT: "kernel": "tensor-core",
+// WGMMA-NEXT: "loads": "tma",
 // WGMMA-NEXT: "mma": "wgmma",
 // WGMMA-NEXT: "threads": 384
 // WGMMA: "name": "attn_fwd_0"

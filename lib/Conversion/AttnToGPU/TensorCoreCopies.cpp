@@ -28,18 +28,15 @@ using tc::TensorCoreEmitter;
 /// fragments (218 registers at D = 128 in the kernel without a producer);
 /// the producer only computes copy addresses, but ptxas spilled 20 bytes of
 /// it at 40 registers (at 24: 144 bytes).
-/// With TMA the producer holds a few coordinates and the mbarrier
-/// addresses of one thread per stream: FlashAttention-3's 24 / 240.
+/// With TMA the producer would need only 24 registers, but FA3's 24 / 240
+/// split measured the same as this one on the H200 (docs/performance.md,
+/// session 26) and made ptxas 13 spill 8 bytes in the masked wgmma forward
+/// with run-time sizes (0 at 56 / 224), so both producers keep it.
 constexpr int64_t kProducerRegisters = 56, kConsumerRegisters = 224;
-constexpr int64_t kTmaProducerRegisters = 24, kTmaConsumerRegisters = 240;
-constexpr bool fitsEntryRegisters(int64_t producer, int64_t consumer) {
-  return tc::kProducerThreads * producer + 2 * 128 * consumer <=
-         (65536 / (tc::kProducerThreads + 2 * 128)) / 8 * 8 *
-             (tc::kProducerThreads + 2 * 128);
-}
-static_assert(fitsEntryRegisters(kProducerRegisters, kConsumerRegisters) &&
-                  fitsEntryRegisters(kTmaProducerRegisters,
-                                     kTmaConsumerRegisters),
+static_assert(tc::kProducerThreads * kProducerRegisters +
+                      2 * 128 * kConsumerRegisters <=
+                  (65536 / (tc::kProducerThreads + 2 * 128)) / 8 * 8 *
+                      (tc::kProducerThreads + 2 * 128),
               "setmaxnreg budgets beyond the block's registers at entry "
               "deadlock the consumers' setmaxnreg.inc");
 
@@ -186,13 +183,11 @@ void TensorCoreEmitter::emitRolesOrPrologue() {
     // registers already.
     const bool rebalance = consumerThreads > 128;
     if (rebalance)
-      setMaxRegisters(tma ? kTmaProducerRegisters : kProducerRegisters,
-                      /*increase=*/false);
+      setMaxRegisters(kProducerRegisters, /*increase=*/false);
     emitProducer();
     b.setInsertionPoint(roles.elseBlock()->getTerminator());
     if (rebalance)
-      setMaxRegisters(tma ? kTmaConsumerRegisters : kConsumerRegisters,
-                      /*increase=*/true);
+      setMaxRegisters(kConsumerRegisters, /*increase=*/true);
     tid = arith::SubIOp::create(b, loc, threadId, idx(tc::kProducerThreads));
     threads = consumerThreads;
   } else {

@@ -4,10 +4,12 @@
 // the kernel takes them as trailing i32 arguments (batch, query_len,
 // key_len: the dynamic ones, in that order) and casts them to index once;
 // the flat tensor arguments get the largest supported extent (2^56), a
-// bound for the bare-pointer calling convention that is never read.
+// bound for the bare-pointer calling convention that is never read. (On
+// sm_90a the wgmma kernel's TMA tensor maps follow them.)
 // CHECK-LABEL: gpu.func @attn_fwd_0(
 // CHECK-SAME: memref<72057594037927936xbf16>
-// CHECK-SAME: %[[B:[a-z0-9]+]]: i32, %[[LQ:[a-z0-9]+]]: i32, %[[LK:[a-z0-9]+]]: i32)
+// CHECK-SAME: %[[B:[a-z0-9]+]]: i32, %[[LQ:[a-z0-9]+]]: i32, %[[LK:[a-z0-9]+]]: i32,
+// CHECK-SAME: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 // CHECK-DAG: arith.index_castui %[[B]] : i32 to index
 // CHECK-DAG: arith.index_castui %[[LQ]] : i32 to index
 // CHECK-DAG: arith.index_castui %[[LK]] : i32 to index

@@ -15,10 +15,10 @@
 // Prefill, bf16 D = 128: the wgmma kernel, 128 query rows in two consumer
 // warpgroups (8 warps), 128 keys per step, two K/V stages.
 // CHECK-LABEL: func.func @prefill
-// CHECK: attn.tiles = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>
+// CHECK: attn.tiles = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = tma>
 // SM80-LABEL: func.func @prefill
 // SM80: attn.tiles = #attn.tiles<block_q = 128, block_kv = 32, stages = 2, warps = 4, kernel = mma_sync>
-// REPORT: select-kernels.mlir:[[@LINE+5]]:8: remark: attn-select-kernels sm_90a: #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>; 384 threads, dynamic shared memory 164936 B of 232448
+// REPORT: select-kernels.mlir:[[@LINE+5]]:8: remark: attn-select-kernels sm_90a: #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = tma>; 384 threads, dynamic shared memory 164936 B of 232448
 // REPORT-NEXT: HBM bytes: naive 150994944, tiled 46137344 (3.27x less)
 // REPORT-NEXT: FLOPs: dense 8589934592, executed 4831838208 (36 of 64 blocks per head)
 // REPORT-NEXT: arithmetic intensity: naive 56.9, tiled 104.7 FLOP/byte
@@ -62,7 +62,7 @@ func.func @override(%q: tensor<2x8x1024x128xbf16>, %k: tensor<2x8x1024x128xbf16>
 // attn-select-tiles' kernel-less choice (the CPU tiled loops) is replaced;
 // its block_q is a hint for the mma.sync kernel (sm_80).
 // CHECK-LABEL: func.func @cpu_tiles
-// CHECK: attn.tiles = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>
+// CHECK: attn.tiles = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = tma>
 // SM80-LABEL: func.func @cpu_tiles
 // SM80: attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync>
 func.func @cpu_tiles(%q: tensor<1x4x512x64xf16>, %k: tensor<1x4x512x64xf16>, %v: tensor<1x4x512x64xf16>) -> tensor<1x4x512x64xf16> {
@@ -70,7 +70,8 @@ func.func @cpu_tiles(%q: tensor<1x4x512x64xf16>, %k: tensor<1x4x512x64xf16>, %v:
   return %o : tensor<1x4x512x64xf16>
 }
 
-// A packed batch: the tensor-core kernel; no IO report.
+// A packed batch: the tensor-core kernel, with cp.async loads (TMA would
+// read past a sequence's end); no IO report.
 // CHECK-LABEL: func.func @packed
 // CHECK: attn.tiles = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>
 // REPORT: select-kernels.mlir:[[@LINE+3]]:12: remark: attn-select-kernels sm_90a: #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>; 384 threads

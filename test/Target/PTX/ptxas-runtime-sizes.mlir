@@ -67,11 +67,15 @@
 // MANIFEST: "name": "attn_fwd_5",
 // MANIFEST: "query_len": 1,
 
+// The sizes, then the wgmma kernel's TMA tensor maps (query, key, value).
 // PTX: .entry attn_fwd_0(
 // PTX-COUNT-6: .param .u64 .ptr
 // PTX-NEXT: .param .u32 attn_fwd_0_param_6,
 // PTX-NEXT: .param .u32 attn_fwd_0_param_7,
-// PTX-NEXT: .param .u32 attn_fwd_0_param_8
+// PTX-NEXT: .param .u32 attn_fwd_0_param_8,
+// PTX-NEXT: .param .align 64 .b8 attn_fwd_0_param_9[128],
+// PTX-NEXT: .param .align 64 .b8 attn_fwd_0_param_10[128],
+// PTX-NEXT: .param .align 64 .b8 attn_fwd_0_param_11[128]
 // PTX-NEXT: )
 
 func.func @wgmma_mask(%q: tensor<?x8x?x128xbf16>, %k: tensor<?x2x?x128xbf16>, %v: tensor<?x2x?x128xbf16>, %m: tensor<?x1x1x?xi1>) -> (tensor<?x8x?x128xbf16>, tensor<?x8x?xf32>) {

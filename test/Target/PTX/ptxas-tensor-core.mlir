@@ -26,7 +26,7 @@
 // RUN: attn-compile %s --kernel=tensor-core --chip=sm_80 --block-q=64 -o %t.sm80.64.ptx
 // RUN: ptxas -arch=sm_80 -v %t.sm80.64.ptx -o %t.sm80.64.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX64 < %t.sm90.64.ptx
-// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a -o %t.wgmma.ptx
+// RUN: attn-compile %s --kernel=tensor-core --chip=sm_90a --tma=off -o %t.wgmma.ptx
 // RUN: ptxas -arch=sm_90a -v %t.wgmma.ptx -o %t.wgmma.cubin > %t.wgmma.log 2>&1
 // RUN: FileCheck %s < %t.wgmma.log
 // RUN: FileCheck %s --check-prefix=NOSERIAL < %t.wgmma.log
@@ -58,6 +58,7 @@
 // (wait_group 1). P is packed only after the P V that reads the previous P
 // has completed; packing it earlier makes ptxas serialize the wgmmas,
 // which NOSERIAL catches.
+// (The cp.async producer, --tma=off; the TMA producer is ptxas-tma.mlir's.)
 // WGMMA-LABEL: .visible .entry attn_fwd_0(
 // WGMMA: .maxntid 384, 1, 1
 // WGMMA: .minnctapersm 1

@@ -14,7 +14,7 @@
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
-// (attn-manifest-check: added with the runtime's tensor_map parameters)
+// RUN: attn-manifest-check %t.json | FileCheck %s --check-prefix=VALID
 
 // COMPILE: (7 kernels, sm_90a, 32-bit indices)
 // CHECK-COUNT-7: 0 bytes spill stores, 0 bytes spill loads
