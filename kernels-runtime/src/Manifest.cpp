@@ -3,6 +3,7 @@
 #include "attnrt/Manifest.h"
 #include "attnrt/Error.h"
 #include "attnrt/Json.h"
+#include "attnrt/TensorMap.h"
 #include "attnrt/Util.h"
 #include "attnrt/Varlen.h"
 
@@ -674,8 +675,14 @@ private:
                          const Manifest &m);
   /// Checks parameter list `v` against `t` and fills k.params.
   void paramList(const Value &v, KernelSpec &k, const ParamTable &t);
+  /// A trailing parameter of kind "tensor_map" (docs/kernel-manifest.md,
+  /// "TMA tensor maps"), checked against the tensors listed before it.
+  void tensorMapParam(const Value &pv, const std::string &at, KernelSpec &k);
   void checkParamKind(const Value &pv, const std::string &at,
                       const ParamSpec &p, ParamSpec::Kind want) const;
+  /// Fails unless pv's "kind" is one that the manifest knows (a string
+  /// among "tensor", "u64", "i32", "tensor_map").
+  void checkKnownKind(const Value &pv, const std::string &at) const;
   void varlenFields(const Value &v, KernelSpec &k);
   void pagedFields(const Value &v, KernelSpec &k);
   void mergeKernel(const Value &v, KernelSpec &k);
@@ -2294,19 +2301,107 @@ void Validator::checkParamKind(const Value &pv, const std::string &at,
   const char *wantKind = want == ParamSpec::Kind::I32   ? "i32"
                          : want == ParamSpec::Kind::U64 ? "u64"
                                                         : "tensor";
+  checkKnownKind(pv, at);
   const Value &kind = field(pv, "kind", at);
-  std::string kindText = string(kind, at + ": kind");
-  if (kindText != "tensor" && kindText != "u64" && kindText != "i32")
-    fail(kind, at + ": kind: expected \"tensor\", \"u64\" or \"i32\", got \"" +
-                   kindText + "\"");
+  const std::string &kindText = kind.text;
   if (kindText != wantKind)
     fail(kind, at + ": kind: expected \"" + std::string(wantKind) + "\" for '" +
                    p.name + "', got \"" + kindText + "\"");
 }
 
+void Validator::checkKnownKind(const Value &pv, const std::string &at) const {
+  const Value &kind = field(pv, "kind", at);
+  const std::string kindText = string(kind, at + ": kind");
+  if (kindText != "tensor" && kindText != "u64" && kindText != "i32" &&
+      kindText != "tensor_map")
+    fail(kind, at +
+                   ": kind: expected \"tensor\", \"u64\", \"i32\" or "
+                   "\"tensor_map\" (after every other parameter), got \"" +
+                   kindText + "\"");
+}
+
+/// Whether a params entry is a tensor map (kind "tensor_map").
+static bool isTensorMapValue(const Value &pv) {
+  const Value *kind = pv.isObject() ? pv.find("kind") : nullptr;
+  return kind && kind->isString() && kind->text == "tensor_map";
+}
+
+void Validator::tensorMapParam(const Value &pv, const std::string &at,
+                               KernelSpec &k) {
+  ParamSpec p;
+  p.kind = ParamSpec::Kind::TensorMap;
+  p.name = string(field(pv, "name", at), at + ".name");
+  const std::string where = "param '" + p.name + "'";
+  checkKeys(pv, {"name", "kind", "tensor", "box", "swizzle"}, where);
+  for (const ParamSpec &q : k.params)
+    if (q.name == p.name)
+      fail(pv, where + ": listed twice");
+  const Value &tensorValue = field(pv, "tensor", where);
+  p.mapOf = string(tensorValue, where + ": tensor");
+  const ParamSpec *tensor = k.findParam(p.mapOf);
+  if (!tensor || tensor->kind != ParamSpec::Kind::Tensor)
+    fail(tensorValue, where + ": tensor: '" + p.mapOf +
+                          "' is not a tensor parameter listed before it");
+  if (tensor->isOutput || tensor->isWorkspace)
+    fail(tensorValue, where + ": tensor: '" + p.mapOf +
+                          "' is an output or a workspace (tensor maps load "
+                          "inputs)");
+  if (tensorMapDataType(tensor->dtype) < 0)
+    fail(tensorValue, where + ": tensor: '" + p.mapOf + "' is " +
+                          dtypeName(tensor->dtype) +
+                          " (tensor maps take f16, bf16 or f32)");
+  const size_t rank = tensor->shape.size();
+  if (rank < 1 || rank > size_t(kMaxTensorMapRank))
+    fail(tensorValue, where + ": tensor: '" + p.mapOf + "' has " +
+                          std::to_string(rank) +
+                          " dimensions (a tensor map has 1 to 5)");
+  // Every stride is a multiple of the innermost one (the row), so a row
+  // that is a multiple of 16 bytes is what TMA needs; a static row is
+  // checked here, a run-time one at launch (tensorMapLayout).
+  const int64_t elementBytes = int64_t(dtypeSize(tensor->dtype));
+  const int64_t row = tensor->shape.back();
+  if (rank > 1 && row != kRuntimeSize && row * elementBytes % 16)
+    fail(tensorValue, where + ": tensor: '" + p.mapOf + "' has rows of " +
+                          std::to_string(row * elementBytes) +
+                          " bytes, not a multiple of 16 (TMA strides are)");
+  const Value &swizzle = field(pv, "swizzle", where);
+  p.swizzle = integer(swizzle, where + ": swizzle", 0, 128, "0, 32, 64 or 128");
+  if (tensorMapSwizzleMode(p.swizzle) < 0)
+    fail(swizzle, where + ": swizzle: expected 0, 32, 64 or 128, got " +
+                      std::to_string(p.swizzle));
+  const Value &box = field(pv, "box", where);
+  if (!box.isArray() || box.array.size() != rank)
+    fail(box, where + ": box: expected an array of " + std::to_string(rank) +
+                  " extents (one per dimension of '" + p.mapOf +
+                  "', innermost first), " + got(box));
+  for (size_t i = 0; i < rank; ++i)
+    p.box.push_back(integer(box.array[i],
+                            where + ": box[" + std::to_string(i) + "]", 1, 256,
+                            "an integer from 1 to 256"));
+  // cuTensorMapEncodeTiled's rules for the innermost extent, in bytes.
+  const int64_t boxRow = p.box[0] * elementBytes;
+  const std::string boxRowText =
+      "box[0] (the innermost extent) is " + std::to_string(p.box[0]) +
+      " elements of " + std::to_string(elementBytes) +
+      " bytes = " + std::to_string(boxRow) + " bytes";
+  if (boxRow % 16)
+    fail(box.array[0],
+         where + ": " + boxRowText + ", not a multiple of 16 bytes");
+  if (p.swizzle && boxRow > p.swizzle)
+    fail(box.array[0], where + ": " + boxRowText +
+                           ", more than the swizzle span (" +
+                           std::to_string(p.swizzle) + " bytes)");
+  k.params.push_back(std::move(p));
+}
+
 void Validator::paramList(const Value &v, KernelSpec &k, const ParamTable &t) {
   if (!v.isArray())
     fail(v, "params: expected an array of parameter objects, " + got(v));
+  // Tensor maps follow every other parameter; the op's table describes
+  // the ones before them.
+  size_t mapsFrom = v.array.size();
+  while (mapsFrom > 0 && isTensorMapValue(v.array[mapsFrom - 1]))
+    --mapsFrom;
   const std::vector<ExpectedParam> &order = t.order;
   const std::string abi = " (" + t.title + ", in order: " + t.orderText + ")";
   const std::string workspacePlace =
@@ -2330,11 +2425,27 @@ void Validator::paramList(const Value &v, KernelSpec &k, const ParamTable &t) {
   };
 
   size_t next = 0; // the index in `order` of the next non-workspace
-  for (size_t idx = 0; idx < v.array.size(); ++idx) {
+  for (size_t idx = 0; idx < mapsFrom; ++idx) {
     const Value &pv = v.array[idx];
     std::string at = "params[" + std::to_string(idx) + "]";
     if (!pv.isObject())
       fail(pv, at + ": expected a parameter object, " + got(pv));
+    if (isTensorMapValue(pv)) {
+      // The entry that ends the run of maps: a misspelt kind there reads
+      // better as such than as a map out of place.
+      const Value &after = v.array[mapsFrom - 1];
+      const std::string afterAt =
+          "params[" + std::to_string(mapsFrom - 1) + "]";
+      if (!after.isObject())
+        fail(after, afterAt + ": expected a parameter object, " + got(after));
+      checkKnownKind(after, afterAt);
+      const Value *later = after.find("name");
+      fail(pv, at + ": a tensor map before params[" +
+                   std::to_string(mapsFrom - 1) + "]" +
+                   (later && later->isString() ? " ('" + later->text + "')"
+                                               : std::string()) +
+                   " (tensor maps come after every other parameter)");
+    }
     ParamSpec p;
     const Value &nameValue = field(pv, "name", at);
     p.name = string(nameValue, at + ".name");
@@ -2407,6 +2518,8 @@ void Validator::paramList(const Value &v, KernelSpec &k, const ParamTable &t) {
   if (next < order.size())
     fail(v, "params: missing parameter '" + order[next].name + "'" +
                 order[next].why + abi);
+  for (size_t idx = mapsFrom; idx < v.array.size(); ++idx)
+    tensorMapParam(v.array[idx], "params[" + std::to_string(idx) + "]", k);
 }
 
 /// The fields of a packed kernel ("op": "varlen_attention" or

@@ -209,6 +209,11 @@ struct Bound {
   uint64_t scalar = 0;
   int32_t size = 0; // an i32 run-time size parameter
   bool borrowed = false;
+  /// A tensor map, encoded over the tensor bound before it (passed by
+  /// value: the kernel parameter is the map itself, so it lives here, as
+  /// long as the binding; CUtensorMap's type gives the 64-byte alignment,
+  /// and make_unique honours it).
+  CUtensorMap map;
 };
 
 /// The parameters of one kernel: device buffers in parameter order (so that
@@ -226,6 +231,9 @@ public:
       } else if (ps.kind == ParamSpec::Kind::I32) {
         b->size = ps.sizeValue;
         args.push_back(&b->size);
+      } else if (ps.kind == ParamSpec::Kind::TensorMap) {
+        encodeMap(*b);
+        args.push_back(&b->map);
       } else {
         auto it = borrow.find(ps.name);
         if (it != borrow.end()) {
@@ -242,6 +250,13 @@ public:
       bound.push_back(std::move(b));
     }
     poisonOutputs();
+  }
+
+  /// Encodes tensor map `b` over the tensor bound before it (owned or
+  /// borrowed: its pointer does not change for the binding's life).
+  void encodeMap(Bound &b) {
+    const Bound *tensor = find(b.spec->mapOf);
+    encodeTensorMap(*b.spec, *tensor->spec, tensor->ptr, &b.map);
   }
 
   Bound *find(const std::string &name) {

@@ -17,9 +17,11 @@
 #include "attnrt/Error.h"
 #include "attnrt/Manifest.h"
 #include "attnrt/Paged.h"
+#include "attnrt/TensorMap.h"
 #include "attnrt/Util.h"
 #include "attnrt/Varlen.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -47,12 +49,19 @@ constexpr const char *kTensorNames[Arguments::kNumTensors] = {
 /// 23 parameters, a set at most three kernels (prep, dkdv, dq).
 constexpr int kMaxParams = 32;
 constexpr int kMaxMembers = 4;
+/// Tensor maps per kernel (the wgmma forward has three: query, key and
+/// value).
+constexpr int kMaxTensorMaps = 8;
 /// Where each workspace starts in the caller's workspace, and the alignment
 /// the caller's workspace must have (what cudaMalloc and PyTorch give).
 constexpr uint64_t kWorkspaceAlignment = 256;
 /// The alignment of the caller's tensors: the kernels load 16 bytes at a
 /// time where a row allows it.
 constexpr uint64_t kTensorAlignment = 16;
+// A tensor that a tensor map covers must start on a 16-byte boundary
+// (cuTensorMapEncodeTiled), which the check above already guarantees.
+static_assert(kTensorAlignment % kTensorMapGranule == 0,
+              "tensors are aligned as TMA requires");
 
 int tensorIndex(const std::string &name) {
   for (int i = 0; i < Arguments::kNumTensors; ++i)
@@ -187,9 +196,27 @@ struct KernelSet::Impl {
   /// paged set's key length is its capacity: not one of them).
   RuntimeSizes planSizes(const RuntimeSizes &given) const;
   Status fillParams(const Plan &plan, size_t member, const Arguments &args,
-                    CUdeviceptr workspace, void **params,
-                    uint64_t *values) const;
+                    CUdeviceptr workspace, void **params, uint64_t *values,
+                    CUtensorMap *maps) const;
+  /// Encodes tensor map `map` of member `k` over the tensor it names,
+  /// whose pointer fillParams has put in `values` (the map comes after it).
+  Status encodeMap(const KernelSpec &k, const ParamSpec &map,
+                   const uint64_t *values, CUtensorMap *out) const;
 };
+
+Status KernelSet::Impl::encodeMap(const KernelSpec &k, const ParamSpec &map,
+                                  const uint64_t *values,
+                                  CUtensorMap *out) const {
+  size_t t = 0;
+  while (k.params[t].name != map.mapOf)
+    ++t; // the validator saw it listed before the map
+  try {
+    encodeTensorMap(map, k.params[t], CUdeviceptr(values[t]), out);
+  } catch (const Error &e) {
+    return Status::error(StatusCode(e.exitCode()), where() + ": " + e.what());
+  }
+  return Status();
+}
 
 Status KernelSet::Impl::checkStaticSizes(const RuntimeSizes &given) const {
   // A merge kernel has no attention sizes (nor a split count to decide).
@@ -282,12 +309,24 @@ RuntimeSizes KernelSet::Impl::planSizes(const RuntimeSizes &given) const {
 
 Status KernelSet::Impl::fillParams(const Plan &plan, size_t member,
                                    const Arguments &args, CUdeviceptr workspace,
-                                   void **params, uint64_t *values) const {
+                                   void **params, uint64_t *values,
+                                   CUtensorMap *maps) const {
   const KernelSpec &k = plan.specs[member];
+  int numMaps = 0;
   for (size_t i = 0; i < k.params.size(); ++i) {
     const ParamSpec &p = k.params[i];
     params[i] = &values[i];
     switch (p.kind) {
+    case ParamSpec::Kind::TensorMap: {
+      // Passed by value: the kernel parameter is the 128-byte map itself,
+      // encoded per launch because it holds the tensor's address. (addSet
+      // refused kernels with more than kMaxTensorMaps.)
+      CUtensorMap *map = &maps[numMaps++];
+      if (Status s = encodeMap(k, p, values, map); !s.ok())
+        return s;
+      params[i] = map;
+      continue;
+    }
     case ParamSpec::Kind::U64:
       values[i] = p.name == "seed" ? args.seed() : args.offset();
       continue;
@@ -397,12 +436,18 @@ Status KernelSet::launch(const Arguments &args, CUstream stream,
   }
   void *params[kMaxMembers][kMaxParams];
   uint64_t values[kMaxMembers][kMaxParams];
+  // The tensor maps' storage, alive until the launches return (which copy
+  // the parameters); CUtensorMap's own alignment (64 bytes, 128 in CUDA
+  // 13's cuda.h) is what a by-value map needs (TensorMapEncode.cpp).
+  CUtensorMap maps[kMaxMembers][kMaxTensorMaps];
+  // The context before fillParams: it may call the driver (tensor maps).
+  ContextScope scope(impl->context);
   for (size_t m = 0; m < plan.specs.size(); ++m) {
-    Status s = impl->fillParams(plan, m, args, workspace, params[m], values[m]);
+    Status s = impl->fillParams(plan, m, args, workspace, params[m], values[m],
+                                maps[m]);
     if (!s.ok())
       return s;
   }
-  ContextScope scope(impl->context);
   for (size_t m = 0; m < plan.specs.size(); ++m) {
     CUresult r =
         impl->launchers[m].launchOn(params[m], stream, plan.specs[m].grid);
@@ -472,6 +517,13 @@ void Library::Impl::addSet(const std::string &name, SetKind kind,
     if (k->params.size() > size_t(kMaxParams))
       throw Error("kernel '" + k->name + "' has more than " +
                       std::to_string(kMaxParams) + " parameters",
+                  kExitInput);
+    if (std::count_if(k->params.begin(), k->params.end(),
+                      [](const ParamSpec &p) {
+                        return p.kind == ParamSpec::Kind::TensorMap;
+                      }) > kMaxTensorMaps)
+      throw Error("kernel '" + k->name + "' has more than " +
+                      std::to_string(kMaxTensorMaps) + " tensor maps",
                   kExitInput);
     set->launchers.emplace_back(module->function(k->name), k->name, k->grid,
                                 k->block, k->dynamicSharedMemory,

@@ -18,6 +18,7 @@
 #include "attnrt/Manifest.h"
 #include "attnrt/Merge.h"
 #include "attnrt/Paged.h"
+#include "attnrt/TensorMap.h"
 #include "attnrt/Util.h"
 #include "attnrt/Varlen.h"
 
@@ -1902,6 +1903,330 @@ static void testLaunchChecks() {
     expectError(
         std::string("launch: ") + c.what,
         [&] { parseManifest(c.text, "m.json"); }, c.want);
+}
+
+//===----------------------------------------------------------------------===//
+// TMA tensor maps
+//===----------------------------------------------------------------------===//
+
+/// `text` with parameter `entry` appended to every kernel's params (the
+/// hand-written manifests' arrays end with "}\n      ]").
+static std::string appendToParams(std::string text, const std::string &entry) {
+  const std::string end = "}\n      ]";
+  const std::string with = "},\n        " + entry + "\n      ]";
+  int appended = 0;
+  for (size_t at = text.find(end); at != std::string::npos;
+       at = text.find(end, at + with.size())) {
+    text.replace(at, end.size(), with);
+    ++appended;
+  }
+  CHECK(appended > 0, "test bug: no params array to append to");
+  return text;
+}
+
+/// The layout of tensor map `mapName` of `k` over the tensor it names,
+/// which must be valid.
+static TensorMapLayout layoutOf(const KernelSpec &k,
+                                const std::string &mapName) {
+  TensorMapLayout l;
+  const ParamSpec *map = k.findParam(mapName);
+  const ParamSpec *tensor = map ? k.findParam(map->mapOf) : nullptr;
+  if (!tensor) {
+    CHECK(false, "kernel '" + k.name + "': no tensor map " + mapName);
+    return l;
+  }
+  const std::string why = tensorMapLayout(*map, *tensor, l);
+  CHECK(why.empty(), mapName + ": " + why);
+  return l;
+}
+
+/// Host part of the encoding: what cuTensorMapEncodeTiled gets for a map
+/// over a bound tensor (innermost dimension first), and the layouts TMA
+/// cannot take.
+static void testTensorMapLayouts() {
+  // [B, H, L, D] = [2, 16, 1000, 128] bf16, box [64, 128, 1, 1]: 64
+  // columns (one 128-byte swizzle span) of 128 rows.
+  ParamSpec t;
+  t.name = "key";
+  t.dtype = DType::BF16;
+  t.shape = {2, 16, 1000, 128};
+  ParamSpec map;
+  map.kind = ParamSpec::Kind::TensorMap;
+  map.name = "key_tensor_map";
+  map.mapOf = "key";
+  map.box = {64, 128, 1, 1};
+  map.swizzle = 128;
+  TensorMapLayout l;
+  std::string why = tensorMapLayout(map, t, l);
+  CHECK(why.empty(), "[2, 16, 1000, 128]: " + why);
+  CHECK(l.rank == 4 && l.dataType == kTensorMapBFloat16 && l.swizzle == 3,
+        "rank 4, BFLOAT16, SWIZZLE_128B");
+  CHECK((l.dims == std::array<uint64_t, 5>{128, 1000, 16, 2, 0}),
+        "dims: D, L, H, B");
+  CHECK((l.strides ==
+         std::array<uint64_t, 4>{256, 256 * 1000, 256 * 1000 * 16, 0}),
+        "strides: a row, a head, a batch entry (bytes)");
+  CHECK((l.box == std::array<uint32_t, 5>{64, 128, 1, 1, 0}), "box");
+
+  // f16 and f32, rank 1 (no strides), swizzle 0 (NONE).
+  t.dtype = DType::F16;
+  t.shape = {300};
+  map.box = {64};
+  map.swizzle = 0;
+  why = tensorMapLayout(map, t, l);
+  CHECK(why.empty() && l.rank == 1 && l.dims[0] == 300 && l.strides[0] == 0 &&
+            l.dataType == kTensorMapFloat16 && l.swizzle == 0,
+        "rank 1 f16: " + why);
+  t.dtype = DType::F32;
+  t.shape = {3, 32};
+  map.box = {32, 3};
+  map.swizzle = 128;
+  why = tensorMapLayout(map, t, l);
+  CHECK(why.empty() && l.dataType == kTensorMapFloat32 && l.strides[0] == 128,
+        "f32: " + why);
+
+  // What TMA cannot take, found before the driver.
+  struct Bad {
+    const char *what;
+    DType dtype;
+    std::vector<int64_t> shape, box;
+    const char *want;
+  } bad[] = {
+      {"72-byte rows",
+       DType::F16,
+       {300, 6, 36},
+       {32, 1, 64},
+       "tensor map 'key_tensor_map' of 'key' [300, 6, 36] f16: the stride of "
+       "dimension 1 (72 bytes) is not a multiple of 16 bytes"},
+      {"unbound size",
+       DType::BF16,
+       {kRuntimeSize, 6, 64},
+       {64, 1, 64},
+       "dimension 0 is not bound"},
+      {"a dimension past 2^32",
+       DType::F16,
+       {(int64_t(1) << 32) + 1},
+       {64},
+       "dimension 0 (4294967297) is over 2^32"},
+      {"a stride of 2^40 bytes",
+       DType::BF16,
+       {2, int64_t(1) << 32, 128},
+       {64, 1, 1},
+       "the stride of dimension 0 is 2^40 bytes or more"},
+      {"a box of another rank",
+       DType::BF16,
+       {2, 8, 64},
+       {64, 1, 1, 1},
+       "rank 3 with a box of 4 extents"},
+      {"i1", DType::I1, {2, 64}, {64, 1}, "no TMA data type for i1"},
+  };
+  for (const Bad &c : bad) {
+    t.dtype = c.dtype;
+    t.shape = c.shape;
+    map.box = c.box;
+    why = tensorMapLayout(map, t, l);
+    CHECK(why.find(c.want) != std::string::npos,
+          std::string(c.what) + ": " + why);
+  }
+}
+
+/// tensor-maps.json (runtime-sizes.json with the wgmma forward's maps over
+/// query, key and value appended, as attn-compile --tma=on writes them) and
+/// tma.json (attn-compile's own output): parsed, the maps' layouts at bound
+/// sizes, each rule of docs/kernel-manifest.md "TMA tensor maps" broken
+/// once; the packed and backward validators take trailing maps too.
+static void testTensorMaps() {
+  const std::string base = readFile(manifestDir + "/tensor-maps.json", "test");
+  Manifest m = parseManifest(base, "m.json");
+  const KernelSpec &k = m.kernels[0];
+  const ParamSpec *qm = k.findParam("query_tensor_map");
+  CHECK(qm && qm->kind == ParamSpec::Kind::TensorMap && qm->mapOf == "query" &&
+            qm->box == (std::vector<int64_t>{64, 128, 1, 1}) &&
+            qm->swizzle == 128,
+        "query_tensor_map parsed");
+  CHECK(k.params.size() == 12 && k.params[8].name == "key_len" &&
+            k.params.back().name == "value_tensor_map",
+        "the maps come last");
+  const Manifest compiled =
+      parseManifest(readFile(manifestDir + "/tma.json", "test"), "tma.json");
+  CHECK(compiled.kernels.size() == 1 &&
+            compiled.kernels[0].params.back().kind ==
+                ParamSpec::Kind::TensorMap &&
+            compiled.kernels[0].params.back().mapOf == "value",
+        "attn-compile --tma=on's manifest");
+
+  // Unbound, a map has no layout; bound, its tensor's sizes are the
+  // launch's: query [2, 8, 77, 128], key [2, 2, 1000, 128].
+  TensorMapLayout l;
+  CHECK(tensorMapLayout(*qm, *k.findParam("query"), l)
+                .find("dimension 2 is not bound") != std::string::npos,
+        "unbound query_len");
+  const KernelSpec b = bindSizes(
+      k, parseRuntimeSizes("batch=2,query_len=77,key_len=1000"), m.indexBits);
+  l = layoutOf(b, "query_tensor_map");
+  CHECK((l.dims == std::array<uint64_t, 5>{128, 77, 8, 2, 0}) &&
+            (l.strides ==
+             std::array<uint64_t, 4>{256, 256 * 77, 256 * 77 * 8, 0}),
+        "query at query_len = 77");
+  l = layoutOf(b, "key_tensor_map");
+  CHECK((l.dims == std::array<uint64_t, 5>{128, 1000, 2, 2, 0}) &&
+            (l.strides ==
+             std::array<uint64_t, 4>{256, 256 * 1000, 256 * 1000 * 2, 0}),
+        "key at key_len = 1000 (GQA: 2 heads)");
+
+  // A packed kernel's [T, H, D] tensors: the token total bound from the
+  // offsets (varlen.json, a map over query appended to both kernels).
+  const Manifest packed = parseManifest(
+      appendToParams(readFile(manifestDir + "/varlen.json", "test"),
+                     R"({"name": "query_tensor_map", )"
+                     R"("kind": "tensor_map", "tensor": )"
+                     R"("query", "box": [64, 1, 128], )"
+                     R"("swizzle": 128})"),
+      "varlen.json");
+  const KernelSpec p0 = bindSequences(packed.kernels[0], {0, 100, 100, 357},
+                                      {0, 50, 300, 301}, packed.indexBits);
+  l = layoutOf(p0, "query_tensor_map");
+  CHECK(l.rank == 3 && (l.dims == std::array<uint64_t, 5>{128, 8, 357, 0, 0}) &&
+            (l.strides == std::array<uint64_t, 4>{256, 256 * 8, 0, 0}) &&
+            (l.box == std::array<uint32_t, 5>{64, 1, 128, 0, 0}),
+        "packed query [357, 8, 128] bf16");
+  const KernelSpec p1 = bindSequences(packed.kernels[1], {0, 100, 250, 300},
+                                      {0, 200, 300, 500}, packed.indexBits);
+  l = layoutOf(p1, "query_tensor_map");
+  CHECK((l.dims == std::array<uint64_t, 5>{64, 4, 300, 0, 0}) &&
+            l.strides[0] == 128 && l.strides[1] == 512 &&
+            l.dataType == kTensorMapFloat16,
+        "packed query [300, 4, 64] f16 (static totals)");
+
+  // Backward groups, dense and packed (and their forward kernels): every
+  // stage may end with maps.
+  const Manifest grad = parseManifest(
+      appendToParams(readFile(manifestDir + "/grad-group.json", "test"),
+                     R"({"name": "query_tensor_map", "kind": "tensor_map", )"
+                     R"("tensor": "query", "box": [64, 64, 1, 1], )"
+                     R"("swizzle": 128})"),
+      "grad-group.json");
+  int mappedStages = 0;
+  for (const KernelSpec &g : grad.kernels)
+    mappedStages += g.isGrad() &&
+                    g.params.back().kind == ParamSpec::Kind::TensorMap &&
+                    g.params.back().mapOf == "query";
+  CHECK(mappedStages == 4, "attention_grad stages with a map over query");
+  const Manifest varlenGrad = parseManifest(
+      appendToParams(readFile(manifestDir + "/varlen-grad.json", "test"),
+                     R"({"name": "query_tensor_map", "kind": "tensor_map", )"
+                     R"("tensor": "query", "box": [64, 1, 64], )"
+                     R"("swizzle": 128})"),
+      "varlen-grad.json");
+  CHECK(varlenGrad.kernels.size() == 7 &&
+            varlenGrad.kernels.back().params.back().kind ==
+                ParamSpec::Kind::TensorMap,
+        "varlen_attention_grad stages with a map over query");
+
+  // Each rule broken once.
+  const std::string valueMap =
+      R"("tensor": "value", "box": [64, 128, 1, 1], "swizzle": 128})";
+  const std::string queryMapLine =
+      R"(        {"name": "query_tensor_map", "kind": "tensor_map", )"
+      R"("tensor": "query", "box": [64, 128, 1, 1], "swizzle": 128},)"
+      "\n";
+  const std::string moved = replaceOnce(
+      replaceOnce(base, queryMapLine, ""), R"(        {"name": "batch",)",
+      queryMapLine + R"(        {"name": "batch",)");
+  struct Bad {
+    const char *what;
+    std::string text, want;
+  } bad[] = {
+      {"unknown tensor",
+       replaceOnce(base, R"("tensor": "value")", R"("tensor": "nope")"),
+       "kernel 'attn_fwd_0': param 'value_tensor_map': tensor: 'nope' is not "
+       "a tensor parameter listed before it"},
+      {"a map over a parameter after it",
+       replaceOnce(base, R"("tensor": "query")",
+                   R"("tensor": "value_tensor_map")"),
+       "param 'query_tensor_map': tensor: 'value_tensor_map' is not a tensor "
+       "parameter listed before it"},
+      {"a map over a size",
+       replaceOnce(base, R"("tensor": "value")", R"("tensor": "key_len")"),
+       "tensor: 'key_len' is not a tensor parameter listed before it"},
+      {"a map before other parameters", moved,
+       "kernel 'attn_fwd_0': params[6]: a tensor map before params[9] "
+       "('key_len') (tensor maps come after every other parameter)"},
+      {"an output",
+       replaceOnce(base, R"("tensor": "value")", R"("tensor": "output")"),
+       "param 'value_tensor_map': tensor: 'output' is an output or a "
+       "workspace (tensor maps load inputs)"},
+      {"an i1 mask",
+       replaceOnce(base, R"("tensor": "value")", R"("tensor": "mask")"),
+       "tensor: 'mask' is i1 (tensor maps take f16, bf16 or f32)"},
+      {"box of another rank",
+       replaceOnce(
+           base, valueMap,
+           R"("tensor": "value", "box": [64, 128, 1], "swizzle": 128})"),
+       "param 'value_tensor_map': box: expected an array of 4 extents (one "
+       "per dimension of 'value', innermost first)"},
+      {"box extent 0",
+       replaceOnce(
+           base, valueMap,
+           R"("tensor": "value", "box": [64, 0, 1, 1], "swizzle": 128})"),
+       "param 'value_tensor_map': box[1]: expected an integer from 1 to 256"},
+      {"box extent past 256",
+       replaceOnce(
+           base, valueMap,
+           R"("tensor": "value", "box": [64, 300, 1, 1], "swizzle": 128})"),
+       "box[1]: expected an integer from 1 to 256, got 300"},
+      {"box too wide for the swizzle",
+       replaceOnce(
+           base, valueMap,
+           R"("tensor": "value", "box": [128, 128, 1, 1], "swizzle": 128})"),
+       "param 'value_tensor_map': box[0] (the innermost extent) is 128 "
+       "elements of 2 bytes = 256 bytes, more than the swizzle span (128 "
+       "bytes)"},
+      {"box row of 8 bytes",
+       replaceOnce(
+           base, valueMap,
+           R"("tensor": "value", "box": [4, 128, 1, 1], "swizzle": 0})"),
+       "box[0] (the innermost extent) is 4 elements of 2 bytes = 8 bytes, not "
+       "a multiple of 16 bytes"},
+      {"swizzle 96",
+       replaceOnce(
+           base, valueMap,
+           R"("tensor": "value", "box": [64, 128, 1, 1], "swizzle": 96})"),
+       "param 'value_tensor_map': swizzle: expected 0, 32, 64 or 128, got 96"},
+      {"swizzle 256",
+       replaceOnce(
+           base, valueMap,
+           R"("tensor": "value", "box": [64, 128, 1, 1], "swizzle": 256})"),
+       "swizzle: expected 0, 32, 64 or 128"},
+      {"no box",
+       replaceOnce(base, valueMap, R"("tensor": "value", "swizzle": 128})"),
+       "box"},
+      {"an unknown field",
+       replaceOnce(base, valueMap,
+                   R"("tensor": "value", "mode": "tile", )"
+                   R"("box": [64, 128, 1, 1], "swizzle": 128})"),
+       "unknown field 'mode' in param 'value_tensor_map'"},
+      {"a name listed twice",
+       replaceOnce(base, R"("name": "value_tensor_map")",
+                   R"("name": "key_tensor_map")"),
+       "param 'key_tensor_map': listed twice"},
+      {"the kind misspelt",
+       replaceOnce(base, R"("name": "value_tensor_map", "kind": "tensor_map")",
+                   R"("name": "value_tensor_map", "kind": "tensor-map")"),
+       "kind: expected \"tensor\", \"u64\", \"i32\" or \"tensor_map\""},
+  };
+  for (const Bad &c : bad)
+    expectError(
+        std::string("tensor map: ") + c.what,
+        [&] { parseManifest(c.text, "m.json"); }, c.want);
+  // The swizzle span is the only limit on a row's width: 256 bytes
+  // unswizzled is fine.
+  const Manifest wide = parseManifest(
+      replaceOnce(
+          base, valueMap,
+          R"("tensor": "value", "box": [128, 128, 1, 1], "swizzle": 0})"),
+      "m.json");
+  CHECK(wide.kernels[0].params.back().swizzle == 0, "swizzle 0, 256-byte box");
 }
 
 /// A forward kernel with run-time batch and lengths (runtime-sizes.json,
@@ -4531,6 +4856,8 @@ int main(int argc, char **argv) {
                 {"dropout mask manifests", testDropoutMaskManifests},
                 {"launch, ptx and order", testLaunchChecks},
                 {"run-time sizes", testRuntimeSizes},
+                {"tensor map layouts", testTensorMapLayouts},
+                {"tensor maps", testTensorMaps},
                 {"run-time sizes backward", testRuntimeSizesGrad},
                 {"packed manifests", testVarlenManifests},
                 {"packed sequences", testVarlenSequences},

@@ -420,6 +420,27 @@ file(WRITE ${S}/merge-causal.json "${ATTNRT_MERGE_TEXT}")
 attnrt_check_test(attn-manifest-check-merge-causal EXIT 3
   REGEX "merge-causal.json:13:30: kernel 'attn_merge_0': causal: a \"merge_partials\" kernel has no such field"
   ARGS ${S}/merge-causal.json)
+# TMA tensor maps (docs/kernel-manifest.md, "TMA tensor maps"):
+# test/manifests/tensor-maps.json (runtime-sizes.json with maps over query,
+# key and value appended) and tma.json (attn-compile --tma=on's manifest)
+# are valid; a map before a size parameter is rejected.
+foreach(m tensor-maps tma)
+  configure_file(${M}/${m}.json ${S}/${m}.json COPYONLY)
+endforeach()
+file(TOUCH ${S}/attention.ptx)
+attnrt_check_test(attn-manifest-check-tensor-maps EXIT 0
+  REGEX "tensor-maps.json: valid, 1 kernel for sm_90a, PTX [^@NL@]*attention.ptx@NL@[^@NL@]*tma.json: valid, 1 kernel for sm_90a"
+  ARGS ${S}/tensor-maps.json ${S}/tma.json)
+file(READ ${M}/tensor-maps.json ATTNRT_TMA_TEXT)
+string(REPLACE "        {\"name\": \"key_len\",   \"kind\": \"i32\"},\n" ""
+  ATTNRT_TMA_TEXT "${ATTNRT_TMA_TEXT}")
+string(REPLACE "\"swizzle\": 128}\n      ]"
+  "\"swizzle\": 128},\n        {\"name\": \"key_len\", \"kind\": \"i32\"}\n      ]"
+  ATTNRT_TMA_TEXT "${ATTNRT_TMA_TEXT}")
+file(WRITE ${S}/tensor-map-order.json "${ATTNRT_TMA_TEXT}")
+attnrt_check_test(attn-manifest-check-tensor-map-order EXIT 3
+  REGEX "tensor-map-order.json:34:9: kernel 'attn_fwd_0': params\\[8\\]: a tensor map before params\\[11\\] \\('key_len'\\)"
+  ARGS ${S}/tensor-map-order.json)
 # Rejected, each with the position of the offending value (issue 17).
 attnrt_check_test(attn-manifest-check-smem-limit EXIT 3
   REGEX "bad-smem-limit.json:21:32: kernel 'attn_fwd_0': dynamic_shared_memory: 4294967295 bytes, more than the 232448 bytes \\(227 KiB\\) a thread block can use on sm_90a"

@@ -33,6 +33,20 @@ std::string cuResultString(CUresult r);
 /// "CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
 std::string describeCuResult(CUresult r);
 
+struct ParamSpec;
+/// Encodes tensor map `map` (a "tensor_map" parameter) over `tensor` (the
+/// parameter it names, bound to the launch's sizes), whose data is at
+/// `ptr`, into `out` (64-byte aligned): cuTensorMapEncodeTiled with
+/// tensorMapLayout's dims, strides and box and the manifest's fixed
+/// choices (docs/kernel-manifest.md, "TMA tensor maps"): element strides
+/// 1, no interleave, L2 promotion of 256 bytes, out-of-bounds elements
+/// read as zeros. Throws an Error (kExitInput) naming the map and the
+/// tensor where the tensor cannot be mapped (`ptr` not 16-byte aligned, or
+/// tensorMapLayout's reasons), a CudaError (kExitFailure) where the driver
+/// refuses. Allocates nothing on success. (TensorMapEncode.cpp.)
+void encodeTensorMap(const ParamSpec &map, const ParamSpec &tensor,
+                     CUdeviceptr ptr, CUtensorMap *out);
+
 /// An attnrt::Error that carries the CUresult.
 class CudaError : public Error {
 public:

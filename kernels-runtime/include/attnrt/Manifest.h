@@ -112,8 +112,12 @@ constexpr int64_t kRuntimeSize = -1;
 struct ParamSpec {
   /// U64: seed, offset. I32: a run-time size (batch, query_len, key_len;
   /// total_query_tokens, total_key_tokens of a packed kernel) or the split
-  /// count num_splits of a split-KV stage, passed by value.
-  enum class Kind { Tensor, U64, I32 };
+  /// count num_splits of a split-KV stage, passed by value. TensorMap: a
+  /// TMA tensor map over the tensor parameter `mapOf` (docs/kernel-
+  /// manifest.md, "TMA tensor maps"), after every other parameter; the
+  /// runtime encodes it at launch (TensorMap.h) and passes the 128-byte
+  /// CUtensorMap by value.
+  enum class Kind { Tensor, U64, I32, TensorMap };
   // query key value mask dropout_mask seed offset output lse (forward); also
   // grad_output grad_query grad_key grad_value and the workspaces row_dot
   // lse_log2 dq_accum (backward); cu_seqlens_q cu_seqlens_k (packed)
@@ -133,6 +137,11 @@ struct ParamSpec {
   /// rows to whole query tiles); bindSizes makes shape[2] the query length
   /// rounded up to a multiple of it. 0 when absent.
   int64_t queryLenMultiple = 0;
+  /// TensorMap only: the mapped tensor parameter, the box (elements,
+  /// innermost dimension first) and the swizzle span in bytes.
+  std::string mapOf;
+  std::vector<int64_t> box;
+  int64_t swizzle = 0;
 
   int64_t numElements() const;
   uint64_t sizeBytes() const { return uint64_t(numElements()) * dtypeSize(dtype); }

@@ -20,12 +20,14 @@
 //
 // Costs: load() JIT-compiles the PTX (or loads a cubin) and looks up every
 // kernel once. launch() checks the arguments, builds the parameter array on
-// the stack and calls cuLaunchKernel once per kernel of the set: no device
-// or host allocation, no synchronization. A kernel set with run-time sizes
-// or a split count decided at launch computes its grid and sizes at the
-// first launch with a given (batch, query_len, key_len, num_pages,
-// num_splits) and caches them; a packed (varlen) set binds its sequence offsets
-// at every launch (host work proportional to the batch).
+// the stack (encoding the TMA tensor maps of kernels that take them:
+// cuTensorMapEncodeTiled, host work only) and calls cuLaunchKernel once per
+// kernel of the set: no device or host allocation, no synchronization. A
+// kernel set with run-time sizes or a split count decided at launch
+// computes its grid and sizes at the first launch with a given (batch,
+// query_len, key_len, num_pages, num_splits) and caches them; a packed
+// (varlen) set binds its sequence offsets at every launch (host work
+// proportional to the batch).
 //
 // Thread safety: a Library may be shared between threads; launch() is
 // const and may run concurrently.
