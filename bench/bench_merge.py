@@ -58,7 +58,7 @@ def check(m, gen):
     ks = KernelSet(m)
     k = ks.specs[ks.manifest["kernels"][0]["name"]]
     kern = ks.kernel(k["name"])
-    shapes = {p["name"]: p["shape"] for p in k["params"]}
+    shapes = {p["name"]: p["shape"] for p in k["params"] if p["kind"] == "tensor"}
     pdt, odt = DTYPES[k["partial_dtype"]], DTYPES[k["dtype"]]
     bad = 0
     for d in range(3):

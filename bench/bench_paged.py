@@ -45,7 +45,7 @@ def draw(k, gen, draw_index, full=False):
     """Tensors of a paged group: query, caches, block table, lengths and
     poisoned outputs."""
     dt = DTYPES[k["dtype"]]
-    shapes = {p["name"]: p["shape"] for p in k["params"]}
+    shapes = {p["name"]: p["shape"] for p in k["params"] if p["kind"] == "tensor"}
     b, ps, mp, pages = k["batch"], k["page_size"], k["max_pages_per_seq"], k["num_pages"]
     cap = mp * ps
     t = {n: torch.randn(shapes[n], device="cuda", dtype=dt, generator=gen)

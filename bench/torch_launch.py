@@ -11,10 +11,11 @@ same stream, timed by the same timer.
 Parameters are bound by name as the manifest lists them
 (docs/kernel-manifest.md): tensors by their data pointer (contiguous, of the
 manifest's shape and dtype: checked before the launch), `u64` scalars as
-Python ints; a `tensor_map` (TMA) is encoded at each launch from the tensor
-it maps (encode_tensor_map), never given. A manifest with run-time sizes (null batch / query_len /
-key_len) is bound to values first, `KernelSet(path, sizes={"batch": 2,
-"query_len": 1000, "key_len": 77})`: shapes and grid as kernels-runtime's
+Python ints. A `tensor_map` parameter (a TMA descriptor) is never given: each
+launch encodes it from the tensor it maps (encode_tensor_map). A manifest
+with run-time sizes (null batch / query_len / key_len) is bound to values
+first, `KernelSet(path, sizes={"batch": 2, "query_len": 1000, "key_len":
+77})`: shapes and grid as kernels-runtime's
 bindSizes computes them, and the `i32` size parameters filled in. A packed
 kernel ("op": "varlen_attention") is bound to its sequences' lengths,
 `KernelSet(path, seqlens=(lens_q, lens_k))` (bind_varlen). A split-KV
@@ -64,37 +65,72 @@ def _check(rc, what):
         raise RuntimeError(f"{what}: CUDA error {rc} ({name.value.decode() if name.value else '?'})")
 
 
-# CUtensorMapDataType / CUtensorMapSwizzle (cuda.h) of the manifest's
-# "tensor_map" parameters (docs/kernel-manifest.md, "TMA tensor maps").
+# The manifest's "tensor_map" parameters (docs/kernel-manifest.md, "TMA
+# tensor maps"), as kernels-runtime encodes them (TensorMapEncode.cpp):
+# CUtensorMapDataType and CUtensorMapSwizzle values from cuda.h, and the
+# fixed choices: element strides 1, CU_TENSOR_MAP_INTERLEAVE_NONE (0),
+# CU_TENSOR_MAP_L2_PROMOTION_L2_256B (3), CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE
+# (0: out-of-bounds elements read as zeros).
 _TMA_DATA_TYPES = {"f16": 6, "f32": 7, "bf16": 9}
 _TMA_SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}
+_TMA_INTERLEAVE_NONE = 0
 _TMA_L2_PROMOTION_256B = 3
+_TMA_OOB_FILL_NONE = 0
+_TMA_BYTES, _TMA_ALIGN = 128, 64
+
+
+def _encode_tiled():
+    """cuTensorMapEncodeTiled with its argument types (cuda.h)."""
+    f = _driver().cuTensorMapEncodeTiled
+    if f.argtypes is None:
+        u32, u64p, u32p = ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint32)
+        f.argtypes = [ctypes.c_void_p, ctypes.c_int, u32, ctypes.c_void_p, u64p, u64p, u32p, u32p,
+                      ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int]
+        f.restype = ctypes.c_int
+    return f
+
+
+def tensor_map_layout(tmap, shape, element_bytes):
+    """(dims, strides) of tensor map `tmap` over a contiguous row-major
+    tensor of `shape`, innermost dimension first: dims[i] = shape[r-1-i],
+    strides[i] = the bytes of dimension r-2-i (kernels-runtime's
+    tensorMapLayout). Raises ValueError where TMA cannot take it."""
+    rank = len(shape)
+    if not 1 <= rank <= 5 or len(tmap["box"]) != rank:
+        raise ValueError(f"{tmap['name']}: rank {rank} with a box of {len(tmap['box'])} extents")
+    dims = list(reversed(shape))
+    if any(not 1 <= d <= 2 ** 32 for d in dims):
+        raise ValueError(f"{tmap['name']}: dimensions {list(shape)} of {tmap['tensor']} "
+                         "must be 1 to 2^32")
+    strides, stride = [], element_bytes
+    for d in dims[:-1]:
+        stride *= d
+        if stride % 16 or stride >= 2 ** 40:
+            raise ValueError(f"{tmap['name']}: a stride of {tmap['tensor']} {list(shape)} is "
+                             f"{stride} bytes (TMA takes multiples of 16 below 2^40)")
+        strides.append(stride)
+    return dims, strides
 
 
 def encode_tensor_map(tmap, tensor_param, t):
-    """cuTensorMapEncodeTiled of `tmap` over tensor `t` (the parameter it
-    maps, whole, innermost dimension first) as kernels-runtime does: element
-    strides 1, no interleave, 256-byte L2 promotion, zeros out of bounds.
-    Returns the buffer that holds the 64-byte-aligned CUtensorMap and its
-    address."""
-    buf = ctypes.create_string_buffer(128 + 63)
-    address = (ctypes.addressof(buf) + 63) // 64 * 64
-    shape = list(t.shape)
-    rank = len(shape)
-    dims = (ctypes.c_uint64 * rank)(*reversed(shape))
-    strides, stride = [], t.element_size()
-    for i in range(rank - 1):
-        stride *= shape[rank - 1 - i]
-        strides.append(stride)
-    if any(s % 16 for s in strides):
-        raise ValueError(f"{tmap['name']}: strides {strides} of {tensor_param['name']} "
-                         "are not multiples of 16 bytes")
-    _check(_driver().cuTensorMapEncodeTiled(
-        ctypes.c_void_p(address), _TMA_DATA_TYPES[tensor_param["dtype"]], rank,
-        ctypes.c_void_p(t.data_ptr()), dims, (ctypes.c_uint64 * max(1, rank - 1))(*strides),
+    """The CUtensorMap of "tensor_map" parameter `tmap` over tensor `t` (the
+    parameter `tensor_param` it maps, whole, as bound), encoded as
+    kernels-runtime does. Returns (buffer, address): the map lies at
+    `address`, 64-byte aligned inside `buffer`, which must outlive the
+    launch."""
+    if t.data_ptr() % 16:
+        raise ValueError(f"{tmap['name']}: {tensor_param['name']} is not 16-byte aligned "
+                         f"(address {t.data_ptr():#x})")
+    dims, strides = tensor_map_layout(tmap, list(t.shape), t.element_size())
+    rank = len(dims)
+    buf = ctypes.create_string_buffer(_TMA_BYTES + _TMA_ALIGN - 1)
+    address = -(-ctypes.addressof(buf) // _TMA_ALIGN) * _TMA_ALIGN
+    _check(_encode_tiled()(
+        address, _TMA_DATA_TYPES[tensor_param["dtype"]], rank, t.data_ptr(),
+        (ctypes.c_uint64 * rank)(*dims), (ctypes.c_uint64 * max(1, rank - 1))(*strides),
         (ctypes.c_uint32 * rank)(*tmap["box"]), (ctypes.c_uint32 * rank)(*([1] * rank)),
-        0, _TMA_SWIZZLE[tmap["swizzle"]], _TMA_L2_PROMOTION_256B, 0),
-        f"cuTensorMapEncodeTiled {tmap['name']}")
+        _TMA_INTERLEAVE_NONE, _TMA_SWIZZLE[tmap["swizzle"]], _TMA_L2_PROMOTION_256B,
+        _TMA_OOB_FILL_NONE), f"cuTensorMapEncodeTiled {tmap['name']}")
     return buf, address
 
 
