@@ -15,6 +15,9 @@ defvar AttnForwardKernelOptions = [
     Option<"mma", "mma", "std::string", "\"auto\"",
            "Forward tensor-core kernel: auto (wgmma on sm_90a), wgmma or "
            "mma-sync">,
+    Option<"tma", "tma", "std::string", "\"auto\"",
+           "Forward wgmma loads: auto (TMA on sm_90a for dense ops), on or "
+           "off (cp.async)">,
     Option<"blockQ", "block-q", "int64_t", "0",
            "Forward tensor-core query block (64 or 128); 0 chooses">,
     Option<"blockKV", "block-kv", "int64_t", "0",

@@ -36,7 +36,7 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
     if (!any)
       return;
     GpuCodegenChoices choices = forwardCodegenChoices(
-        chip, kernel, mma, blockQ, blockKV, warps, splitKV, smCount);
+        chip, kernel, mma, tma, blockQ, blockKV, warps, splitKV, smCount);
     choices.gradMma = gradMma;
     choices.gradDq = gradDq;
     choices.gradBlockKV = gradBlockKV;

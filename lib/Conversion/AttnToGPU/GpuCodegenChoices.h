@@ -17,14 +17,15 @@ namespace mlir::attn {
 /// options, in their order; pass options are protected members, so the
 /// pass passes them); the backward ones keep their defaults.
 inline GpuCodegenChoices forwardCodegenChoices(StringRef chip, StringRef kernel,
-                                               StringRef mma, int64_t blockQ,
-                                               int64_t blockKV, int64_t warps,
-                                               StringRef splitKV,
+                                               StringRef mma, StringRef tma,
+                                               int64_t blockQ, int64_t blockKV,
+                                               int64_t warps, StringRef splitKV,
                                                int64_t smCount) {
   GpuCodegenChoices choices;
   choices.chip = chip.str();
   choices.kernel = kernel.str();
   choices.mma = mma.str();
+  choices.tma = tma.str();
   choices.blockQ = blockQ;
   choices.blockKV = blockKV;
   choices.warps = warps;

@@ -69,8 +69,8 @@ LogicalResult emitReport(Operation *op, StringRef chip,
     os << "\n  no IO report ("
        << (isa<PagedAttentionOp>(op) ? "paged cache"
            : !dense                  ? "packed batch"
-           : config.splits ? "split-KV group"
-                           : "run-time sizes")
+           : config.splits           ? "split-KV group"
+                                     : "run-time sizes")
        << ")";
   }
   op->emitRemark(msg);
@@ -84,7 +84,7 @@ struct AttnSelectKernelsPass final
   void runOnOperation() override {
     std::string error;
     FailureOr<GpuCodegenOptions> options = resolveGpuCodegenOptions(
-        forwardCodegenChoices(chip, kernel, mma, blockQ, blockKV, warps,
+        forwardCodegenChoices(chip, kernel, mma, tma, blockQ, blockKV, warps,
                               splitKV, smCount),
         error);
     if (failed(options)) {

@@ -1,5 +1,6 @@
 // RUN: attention-opt %s --attn-select-kernels="chip=sm_90a" | FileCheck %s
 // RUN: attention-opt %s --attn-select-kernels="chip=sm_80" | FileCheck %s --check-prefix=SM80
+// RUN: attention-opt %s --attn-select-kernels="chip=sm_90a tma=off" | FileCheck %s --check-prefix=NOTMA
 // RUN: attention-opt %s --attn-select-kernels="chip=sm_90a report" 2>&1 >/dev/null | FileCheck %s --check-prefix=REPORT
 // The pass is idempotent: a second run keeps every recorded choice.
 // RUN: attention-opt %s --attn-select-kernels="chip=sm_90a" --attn-select-kernels="chip=sm_90a" | FileCheck %s
@@ -61,6 +62,10 @@ func.func @override(%q: tensor<2x8x1024x128xbf16>, %k: tensor<2x8x1024x128xbf16>
 
 // attn-select-tiles' kernel-less choice (the CPU tiled loops) is replaced;
 // its block_q is a hint for the mma.sync kernel (sm_80).
+// NOTMA-LABEL: func.func @prefill
+// NOTMA: kernel = wgmma>
+// NOTMA-LABEL: func.func @cpu_tiles
+// NOTMA: kernel = wgmma>
 // CHECK-LABEL: func.func @cpu_tiles
 // CHECK: attn.tiles = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = tma>
 // SM80-LABEL: func.func @cpu_tiles
