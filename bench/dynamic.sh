@@ -56,18 +56,7 @@ generate() {
     done
   done
   rm -rf "$gen/mlir"
-  python3 - "$seed" > "$gen/sizes.txt" <<'PY'
-import random, sys
-seed = int(sys.argv[1])
-rng = random.Random(seed)
-fixed = [(1, 1, 1), (1, 1, 1000), (3, 17, 33), (2, 128, 256), (1, 129, 257), (2, 300, 7)]
-def length():  # long-tailed: mostly short, sometimes up to 1500
-    return min(1500, max(1, int(rng.paretovariate(0.8) * 20)))
-draws = fixed + [(rng.randint(1, 4), length(), length()) for _ in range(6)]
-print(f"# seed {seed}")
-for b, lq, lk in draws:
-    print(f"batch={b},query_len={lq},key_len={lk}")
-PY
+  python3 "$root/bench/draw_sizes.py" "$seed" > "$gen/sizes.txt"
   echo "dynamic.sh: compiled $(ls "$gen"/validate-plain/*.ptx | wc -l) kernels x 3 builds," \
     "grid-dyn, grid-dyn-static, grid-dyn-bwd, grid-bwd-hd; sizes (seed $seed):"
   grep -v '^#' "$gen/sizes.txt" | tr '\n' ' '; echo

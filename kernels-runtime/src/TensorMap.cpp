@@ -38,12 +38,15 @@ int tensorMapSwizzleMode(int64_t bytes) {
   }
 }
 
-namespace {
-/// "tensor map 'key_tensor_map' of 'key' [2, 2, 1000, 128] bf16: " (only
-/// built for an error).
-std::string mapText(const ParamSpec &map, const ParamSpec &tensor) {
+std::string tensorMapName(const ParamSpec &map, const ParamSpec &tensor) {
   return "tensor map '" + map.name + "' of '" + tensor.name + "' " +
-         formatShape(tensor.shape) + " " + dtypeName(tensor.dtype) + ": ";
+         formatShape(tensor.shape) + " " + dtypeName(tensor.dtype);
+}
+
+namespace {
+/// tensorMapName and ": ", the start of a layout error.
+std::string mapText(const ParamSpec &map, const ParamSpec &tensor) {
+  return tensorMapName(map, tensor) + ": ";
 }
 } // namespace
 

@@ -29,10 +29,7 @@ static_assert(sizeof(CUtensorMap) == kTensorMapBytes &&
 
 void encodeTensorMap(const ParamSpec &map, const ParamSpec &tensor,
                      CUdeviceptr ptr, CUtensorMap *out) {
-  auto what = [&] {
-    return "tensor map '" + map.name + "' of '" + tensor.name + "' " +
-           formatShape(tensor.shape) + " " + dtypeName(tensor.dtype);
-  };
+  auto what = [&] { return tensorMapName(map, tensor); };
   // cuTensorMapEncodeTiled requires both; say which, rather than its
   // CUDA_ERROR_INVALID_VALUE.
   if (ptr % kTensorMapGranule)

@@ -55,6 +55,10 @@ int tensorMapDataType(DType t);
 /// bytes: NONE, 32B, 64B, 128B); -1 for any other.
 int tensorMapSwizzleMode(int64_t bytes);
 
+/// "tensor map 'key_tensor_map' of 'key' [2, 2, 1000, 128] bf16", naming a
+/// map in error messages (built only for an error).
+std::string tensorMapName(const ParamSpec &map, const ParamSpec &tensor);
+
 /// The layout of tensor map `map` over `tensor` (its bound shape and dtype:
 /// run-time sizes already bound). "" on success, else why not, naming the
 /// map and the tensor: a size still unbound, a dimension past 2^32, a

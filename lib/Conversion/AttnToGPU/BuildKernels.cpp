@@ -16,11 +16,6 @@
 using namespace mlir;
 using namespace mlir::attn;
 
-/// Whether --tma=auto takes TMA loads in the wgmma forward on sm_90a: 4-15 %
-/// faster than the cp.async producer on the H200 (docs/performance.md,
-/// session 26), so yes.
-static constexpr bool kTmaByDefault = true;
-
 FailureOr<GpuCodegenOptions>
 mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
                                      std::string &error) {
@@ -75,13 +70,12 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
     return fail("unsupported sm-count=" + Twine(c.smCount) +
                 " (expected 1 to 1024)");
   o.splitKV.smCount = c.smCount;
-  o.forward = {c.blockQ,
-               c.blockKV,
-               c.warps,
-               hopper ? 90 : 80,
+  o.forward = {c.blockQ, c.blockKV, c.warps, hopper ? 90 : 80,
                c.mma == "wgmma" || (c.mma == "auto" && archSpecific),
-               c.tma == "on" ||
-                   (c.tma == "auto" && archSpecific && kTmaByDefault)};
+               // tma=auto takes TMA loads on sm_90a: 3-15 % faster than the
+               // cp.async producer on the H200 (docs/performance.md,
+               // session 26).
+               c.tma == "on" || (c.tma == "auto" && archSpecific)};
 
   std::optional<GradDqMode> dq =
       llvm::StringSwitch<std::optional<GradDqMode>>(c.gradDq)
