@@ -16,8 +16,9 @@
 # get them (--split-kv=auto), with --poison-shared-memory, and for sm_80;
 # plus the benchmark shapes (bf16, D = 128, Hq 32 / Hkv 8) with the split
 # group, with the same group compiled for a run-time batch and key length
-# (the chunk count decided at launch), and with --split-kv=off (the
-# one-kernel forward).
+# (the chunk count decided at launch), with --split-kv=off (the
+# one-kernel forward), with the mma.sync split stage (--mma=mma-sync) and
+# with the wgmma one loading with TMA (--tma=on).
 #
 # run: builds kernels-runtime; every validation manifest runs several
 # times with fresh inputs (--repeat 3) against the float64 GPU reference
@@ -60,6 +61,11 @@ cases = {
     "dec_mla_192_128": ("bf16", 2, 16, 1, 1, 3333, 192, 128, "", None, True),
     "dec_window_both_lq4": ("f16", 1, 16, 4, 4, 9000, 128, 128, "window = array<i64: 700, 2>", None, True),
     "dec_gqa16_lq2": ("bf16", 2, 32, 2, 2, 2500, 96, 96, CB, None, True),
+    # Packed rows that no TMA box covers (a row block starts inside a head
+    # of G > 1: the wgmma stage copies with cp.async), and one head's rows
+    # in two row blocks (box {64, 64, 1, 1}).
+    "dec_gqa32_lq3_rows96": ("bf16", 1, 32, 1, 3, 2000, 128, 128, CB, None, True),
+    "dec_mha_lq100": ("f16", 1, 4, 4, 100, 3000, 64, 64, CB, None, True),
 }
 def text(name, dt, b, hq, hkv, lq, lk, d, dv, attrs, mask, lse):
     q = f"tensor<{b}x{hq}x{lq}x{d}x{dt}>"
@@ -127,11 +133,14 @@ PY
       esac
     done
   done
-  mkdir -p "$gen/bench-split" "$gen/bench-off" "$gen/bench-launch"
+  mkdir -p "$gen/bench-split" "$gen/bench-off" "$gen/bench-launch" "$gen/bench-sync" \
+    "$gen/bench-tma"
   for f in "$gen"/mlir-bench/*.mlir; do
     local n; n=$(basename "$f" .mlir)
     "$compile" "$f" --chip=sm_90a -o "$gen/bench-split/$n.ptx" >/dev/null
     "$compile" "$f" --chip=sm_90a --split-kv=off -o "$gen/bench-off/$n.ptx" >/dev/null
+    "$compile" "$f" --chip=sm_90a --mma=mma-sync -o "$gen/bench-sync/$n.ptx" >/dev/null
+    "$compile" "$f" --chip=sm_90a --tma=on -o "$gen/bench-tma/$n.ptx" >/dev/null
     "$compile" "$gen/mlir-bench-launch/$n.mlir" --chip=sm_90a -o "$gen/bench-launch/$n.ptx" >/dev/null
   done
   echo "$seed" > "$gen/seed.txt"
@@ -199,8 +208,10 @@ run() {
     done
   fi
   if [ "${BENCH:-1}" = 1 ]; then
-    echo "== benchmark (split-KV group, then with run-time sizes (S at launch), then --split-kv=off)"
+    echo "== benchmark (split-KV group, then with run-time sizes (S at launch), --split-kv=off," \
+      "the mma.sync split stage (--mma=mma-sync) and the wgmma one with TMA (--tma=on))"
     python3 "$root/bench/bench_decode.py" "$gen/bench-split" "$gen/bench-launch" "$gen/bench-off" \
+      "$gen/bench-sync" "$gen/bench-tma" \
       || fails=$((fails + 1))
   fi
   echo "failures: $fails"

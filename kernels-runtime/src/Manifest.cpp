@@ -1616,15 +1616,12 @@ void Validator::checkSplitKVLaunch(const Value &v, KernelSpec &k,
                 "null with codegen.split_rule where S is decided at launch)");
   k.splits = cg.splits->isNull() ? kRuntimeSize : cg.splits->asInteger();
   checkSplitRule(k, cg);
-  // What each stage's code is: the tensor-core forward on mma.sync over a
-  // chunk, and a CUDA-core reduction.
+  // What each stage's code is: the tensor-core forward (wgmma or mma.sync,
+  // which checkLaunch holds it to) over a chunk, and a CUDA-core reduction.
   const std::string wantKernel = split ? "tensor-core" : "cuda-core";
   if (cg.kernel && cg.kernel->text != wantKernel)
     fail(*cg.kernel, "codegen.kernel: \"" + cg.kernel->text + "\" for " + what +
                          " (expected \"" + wantKernel + "\")");
-  if (split && cg.mma && cg.mma->text != "mma.sync")
-    fail(*cg.mma, "codegen.mma: \"" + cg.mma->text + "\" for " + what +
-                      " (expected \"mma.sync\")");
 
   const Value &grid = *v.find("grid");
   const int64_t batch = k.batch == kRuntimeSize ? 0 : k.batch;

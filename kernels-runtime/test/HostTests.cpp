@@ -3454,10 +3454,11 @@ static void testSplitKVManifests() {
        "\"dynamic_shared_memory\": 51200", "\"dynamic_shared_memory\": 0",
        "kernel 'attn_fwd_split_kv_0': dynamic_shared_memory: 0 bytes, but a "
        "\"split_kv\" kernel on tensor cores"},
-      {"split_kv on wgmma", splitK, "\"mma\": \"mma.sync\"",
-       "\"mma\": \"wgmma\"",
-       "kernel 'attn_fwd_split_kv_0': codegen.mma: \"wgmma\" for a "
-       "\"split_kv\" kernel (expected \"mma.sync\")"},
+      {"split_kv multiplying nothing", splitK, "\"mma\": \"mma.sync\"",
+       "\"mma\": \"none\"",
+       "kernel 'attn_fwd_split_kv_0': codegen.mma: \"none\" for a "
+       "\"split_kv\" kernel on tensor cores (expected \"wgmma\" or "
+       "\"mma.sync\")"},
       {"combine on tensor cores", combineK, "\"kernel\": \"cuda-core\"",
        "\"kernel\": \"tensor-core\"",
        "kernel 'attn_fwd_combine_0': codegen.kernel: \"tensor-core\" for a "

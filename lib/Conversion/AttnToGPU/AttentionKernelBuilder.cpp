@@ -404,12 +404,9 @@ gpu::GPUFuncOp kernel::createTensorCoreFunc(OpBuilder &b,
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({static_cast<int32_t>(spec.block[0]), 1, 1}));
-  // .minnctapersm: 8 warps per SM either way (2 CTAs of 4 warps for
-  // Br = 64, 1 CTA of 8 warps for Br = 128), which lets ptxas use up to
-  // 255 registers; without it ptxas aims for more CTAs (128 registers) on
-  // the lighter configurations and spills.
+  // .minnctapersm (tc::blocksPerSM).
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                b.getI32IntegerAttr(spec.block[0] <= 128 ? 2 : 1));
+                b.getI32IntegerAttr(tc::blocksPerSM(spec)));
   func->setAttr(kDynamicSharedMemoryAttrName,
                 b.getI64IntegerAttr(spec.dynamicSharedBytes));
   SmallVector<int32_t> tensorMaps;

@@ -75,7 +75,8 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
                // tma=auto takes TMA loads on sm_90a: 3-15 % faster than the
                // cp.async producer on the H200 (docs/performance.md,
                // session 26).
-               c.tma == "on" || (c.tma == "auto" && archSpecific)};
+               c.tma == "on" || (c.tma == "auto" && archSpecific),
+               c.tma == "on"};
 
   std::optional<GradDqMode> dq =
       llvm::StringSwitch<std::optional<GradDqMode>>(c.gradDq)

@@ -109,9 +109,9 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
   if (packed && family == KernelFamily::cuda_core)
     return refuse("packed batches have no CUDA-core kernel");
   auto paged = dyn_cast<PagedAttentionOp>(op.getOperation());
-  if (paged && (family != KernelFamily::mma_sync || !tiles.getSplits()))
+  if (paged && (family == KernelFamily::cuda_core || !tiles.getSplits()))
     return refuse("a paged cache is read by the split-KV group only "
-                  "(kernel = mma_sync with splits = N)");
+                  "(kernel = wgmma or mma_sync with splits = N)");
 
   ForwardKernelConfig got;
   if (family == KernelFamily::cuda_core) {
@@ -132,7 +132,8 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
     const bool wgmma = family == KernelFamily::wgmma;
     if (wgmma && options.chip != "sm_90a")
       return refuse("kernel = wgmma needs chip=sm_90a, not " + options.chip);
-    if (wgmma && !tc::wgmmaApplies(op, why))
+    // (The split_kv stage has its own wgmma rule, splitkv::splitTiling.)
+    if (wgmma && !tiles.getSplits() && !tc::wgmmaApplies(op, why))
       return refuse("the wgmma kernel does not take this op: " + why);
     TensorCoreTiling requested = options.forward;
     requested.blockQ = tiles.getBlockQ();
@@ -142,9 +143,19 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
     requested.warpgroupMma = wgmma;
     // An absent `loads` is cp_async: the configuration is honoured as
     // written, not as the chooser would have decided it.
-    requested.tma = tiles.getLoads() == TileLoads::tma;
+    requested.tma = requested.tmaEverywhere =
+        tiles.getLoads() == TileLoads::tma;
     if (requested.tma && !tc::tmaApplies(op, why))
       return refuse("loads = tma: " + why);
+    if (requested.tma && tiles.getSplits()) {
+      const int64_t group = op.getGroupSize(),
+                    tokens = op.getQueryType().getDimSize(2);
+      if (!splitkv::queryBox(group, tokens, 64))
+        return refuse("loads = tma: a 64-row block of the " + Twine(group) +
+                      " x " + Twine(tokens) +
+                      " packed query rows starts inside a head, which no "
+                      "tensor-map box covers");
+    }
     if (std::optional<int64_t> splits = tiles.getSplits()) {
       SplitKVOptions split = options.splitKV;
       split.splits = *splits;

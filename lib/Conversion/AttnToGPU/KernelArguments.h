@@ -39,11 +39,14 @@ struct KernelArguments {
   /// (docs/kernel-manifest.md, "Split-KV forward groups"), by the names of
   /// the parameter list describeSplitKVAttentionKernels wrote: query, key,
   /// value, [mask], partial_output, partial_lse, [output, lse], then the
-  /// run-time sizes, [num_splits]; for a paged cache query, key_cache,
-  /// value_cache, block_table, cache_seqlens, then the workspaces and results.
+  /// run-time sizes, [num_splits], [the tensor maps, which the emitter
+  /// binds itself]; for a paged cache query, key_cache, value_cache,
+  /// block_table, cache_seqlens, then the workspaces and results.
   static KernelArguments unpackByName(Block &entry, const KernelSpec &spec) {
     KernelArguments a;
     for (auto [i, p] : llvm::enumerate(spec.params)) {
+      if (p.isTensorMap())
+        continue;
       Value *slot = llvm::StringSwitch<Value *>(p.name)
                         .Case("query", &a.query)
                         .Case("key", &a.key)

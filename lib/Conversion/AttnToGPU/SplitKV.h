@@ -16,7 +16,24 @@ namespace mlir::attn::splitkv {
 /// Output rows (b, h, t) per block of the combine stage: one warp each.
 constexpr int64_t kCombineRowsPerBlock = 4;
 
-/// The split_kv stage's tiling: 4 warps of 16 rows (one m16 tile each: the
+/// The wgmma split_kv stage's consumer registers: two blocks of 256
+/// threads per SM give 128 registers each at entry, and setmaxnreg moves
+/// the producer's down to 64 and the consumers' up to 192
+/// (TensorCoreCopies.cpp); of those, all but 48 (addresses, softmax
+/// temporaries) may hold fragments (tc::wgmmaFragmentRegisters).
+constexpr int64_t kSplitWgmmaConsumerRegisters = 192;
+constexpr int64_t kSplitWgmmaFragmentBudget = kSplitWgmmaConsumerRegisters - 48;
+
+/// The TMA box {tokens, heads} (box {64, tokens, heads, 1} of the
+/// [B, Hq, Lq, D] query) that loads the split_kv stage's `blockQ` packed
+/// rows (G = `group` heads of Lq = `tokens` each) in their order, one box
+/// per row block; none where a row block starts inside a head of G > 1.
+std::optional<std::pair<int64_t, int64_t>>
+queryBox(int64_t group, int64_t tokens, int64_t blockQ);
+
+/// The split_kv stage's tiling: on sm_90a (tiling.warpgroupMma) the wgmma
+/// kernel with one consumer warpgroup where its fragments and two blocks
+/// per SM fit; otherwise 4 warps of 16 rows (one m16 tile each: the
 /// packed rows are few), keys per step as `tiling` requests or by the
 /// forward's rule.
 std::optional<tc::Tiling>

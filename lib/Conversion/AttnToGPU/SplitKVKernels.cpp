@@ -32,9 +32,63 @@ static LogicalResult checkShapes(AttentionOpInterface op) {
   return kernel::checkKernelShapes(op);
 }
 
+std::optional<std::pair<int64_t, int64_t>>
+splitkv::queryBox(int64_t group, int64_t tokens, int64_t blockQ) {
+  // Row i of the packed rows is token i mod Lq of head hIdx + i div Lq: a
+  // box of whole heads ({64, Lq, G', 1}) lays them out in that order.
+  if (group * tokens <= blockQ)
+    return std::make_pair(tokens, group);
+  if (blockQ % tokens == 0)
+    return std::make_pair(tokens, blockQ / tokens);
+  // One head: plain rows, those past Lq zero-filled.
+  if (group == 1)
+    return std::make_pair(blockQ, int64_t(1));
+  return std::nullopt;
+}
+
+/// The wgmma split_kv stage (sm_90a): one consumer warpgroup of 64 packed
+/// rows and 64 keys per step (unless asked otherwise), two blocks per SM
+/// (the shared memory of 2 x (Q + 2 stages of K and V) and the consumers'
+/// registers after setmaxnreg both fit), the producer copying with
+/// cp.async: on the H200 (docs/performance.md, session 27) it streamed the
+/// cache at 3.4-4.2 TB/s, 4-8 % faster than the mma.sync stage, while the
+/// same kernel with TMA loads (one box per 64-column panel) was within 2 %
+/// of the mma.sync stage on five shapes and 18-22 % slower on two (B8,
+/// Lk 8k at Lq 1 and 16), so TMA is taken only where asked for
+/// (tmaEverywhere) and where the packed rows form whole boxes (queryBox).
+/// None where the fragments or two blocks per SM do not fit (D = 256).
+static std::optional<tc::Tiling>
+splitWgmmaTiling(AttentionOpInterface op, const TensorCoreTiling &requested) {
+  tc::Tiling t;
+  t.blockQ = 64;
+  t.warps = 4;
+  t.warpgroupMma = true;
+  t.blockKV = requested.blockKV ? requested.blockKV : 64;
+  if (t.blockKV != 64 && t.blockKV != 128)
+    return std::nullopt;
+  const tc::TileDims dims =
+      tc::tileDims(op.getHeadDimSize(), op.getValueDimSize(), true);
+  if (tc::wgmmaFragmentRegisters(t.blockKV, dims) >
+      splitkv::kSplitWgmmaFragmentBudget)
+    return std::nullopt;
+  if (tc::sharedMemoryBytes(op, t) * kSplitKVBlocksPerSM >
+      maxDynamicSharedBytes(requested.smVersion))
+    return std::nullopt;
+  std::string whyNoTma;
+  t.tma = requested.tma && requested.tmaEverywhere &&
+          tc::tmaApplies(op, whyNoTma) &&
+          splitkv::queryBox(op.getGroupSize(), op.getQueryType().getDimSize(2),
+                            t.blockQ);
+  return t;
+}
+
 std::optional<tc::Tiling> splitkv::splitTiling(AttentionOpInterface op,
                                                const TensorCoreTiling &tiling,
                                                std::string &why) {
+  if (tiling.warpgroupMma && !tiling.warps &&
+      (!tiling.blockQ || tiling.blockQ == 64))
+    if (std::optional<tc::Tiling> t = splitWgmmaTiling(op, tiling))
+      return t;
   TensorCoreTiling requested;
   requested.blockQ = 64;
   requested.warps = 4;
@@ -187,6 +241,8 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOpInterface op, int64_t n,
   split.group = "attn_fwd_" + suffix;
   split.splits = splits;
   split.tensorCores = true;
+  split.warpgroupMma = t.warpgroupMma;
+  split.tma = t.tma;
   split.blockQ = t.blockQ;
   split.blockKV = t.blockKV;
   split.block = {t.threads(), 1, 1};
@@ -227,6 +283,18 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOpInterface op, int64_t n,
       spec->params.push_back(kernel::sizeParam("num_pages"));
     if (ShapedType::isDynamic(splits))
       spec->params.push_back(kernel::sizeParam("num_splits"));
+  }
+  if (split.tma) {
+    // The packed rows of a row block as one box of whole heads (queryBox),
+    // K and V as the one-kernel forward loads them: one SW128 panel (64
+    // columns) per copy.
+    auto [boxTokens, boxHeads] =
+        *splitkv::queryBox(op.getGroupSize(), queryLen, t.blockQ);
+    using kernel::tensorMapParam;
+    split.params.push_back(
+        tensorMapParam("query", {64, boxTokens, boxHeads, 1}));
+    split.params.push_back(tensorMapParam("key", {64, t.blockKV, 1, 1}));
+    split.params.push_back(tensorMapParam("value", {64, t.blockKV, 1, 1}));
   }
   return SmallVector<KernelSpec, 2>{split, combine};
 }

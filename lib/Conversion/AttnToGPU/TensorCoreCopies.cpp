@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SplitKV.h"
 #include "TensorCoreEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -19,26 +20,47 @@ using namespace mlir;
 using namespace mlir::attn;
 using tc::TensorCoreEmitter;
 
-/// setmaxnreg budgets of the wgmma forward's warpgroups when there are two
-/// consumer warpgroups. The block starts with the cap of 384 threads at one
-/// block per SM, 168 registers, and setmaxnreg.inc only takes registers
-/// that the block's setmaxnreg.dec gave back (it blocks until then: a
-/// budget over 384 x 168 = 64512 hung the kernel on the H200):
-/// 128 x 56 + 256 x 224 = 64512. The consumers hold the S, O and packed P
-/// fragments (218 registers at D = 128 in the kernel without a producer);
-/// the producer only computes copy addresses, but ptxas spilled 20 bytes of
-/// it at 40 registers (at 24: 144 bytes).
-/// With TMA the producer would need only 24 registers, but FA3's 24 / 240
-/// split measured the same as this one on the H200 (docs/performance.md,
-/// session 26) and made ptxas 13 spill 8 bytes in the masked wgmma forward
-/// with run-time sizes (0 at 56 / 224), so both producers keep it.
-constexpr int64_t kProducerRegisters = 56, kConsumerRegisters = 224;
-static_assert(tc::kProducerThreads * kProducerRegisters +
-                      2 * 128 * kConsumerRegisters <=
-                  (65536 / (tc::kProducerThreads + 2 * 128)) / 8 * 8 *
-                      (tc::kProducerThreads + 2 * 128),
-              "setmaxnreg budgets beyond the block's registers at entry "
-              "deadlock the consumers' setmaxnreg.inc");
+/// setmaxnreg budgets of the wgmma forward's warpgroups. A block starts
+/// with its share of the SM's 65536 registers (at `blocksPerSM` blocks per
+/// SM, rounded down to 8 per thread, at most 255), and setmaxnreg.inc only
+/// takes registers that the block's setmaxnreg.dec gave back (it blocks
+/// until then: a budget over the entry's total hung the kernel on the
+/// H200). So the producer gives back down to its budget and the consumers
+/// share the rest:
+/// - one block per SM with two consumer warpgroups: 56 / 224 (128 x 56 +
+///   256 x 224 = 384 x 168). The consumers hold the S, O and packed P
+///   fragments (218 registers at D = 128 in the kernel without a
+///   producer); ptxas spilled 20 bytes of the cp.async producer at 40
+///   registers (at 24: 144 bytes). With TMA the producer would need only
+///   24, but FA3's 24 / 240 measured the same as 56 / 224 on the H200
+///   (docs/performance.md, session 26) and made ptxas 13 spill 8 bytes in
+///   the masked wgmma forward with run-time sizes (0 at 56 / 224).
+/// - two blocks per SM with one consumer warpgroup (the split_kv stage):
+///   64 / 192 (128 x 64 + 128 x 192 = 256 x 128): the paged producer's
+///   per-row block-table reads spilled 4 bytes at 56 (ptxas 13, pages of
+///   256), none at 64.
+/// - one block per SM with one consumer warpgroup: every thread has 255
+///   registers at entry already, no setmaxnreg.
+struct RegisterBudgets {
+  int64_t atEntry, producer, consumers;
+  constexpr bool rebalance() const { return atEntry < 255; }
+};
+static constexpr RegisterBudgets registerBudgets(int64_t blockThreads,
+                                                 int64_t consumerThreads,
+                                                 int64_t blocksPerSM) {
+  const int64_t perThread = 65536 / blocksPerSM / blockThreads;
+  const int64_t atEntry = perThread >= 255 ? 255 : perThread / 8 * 8;
+  const int64_t producer = blocksPerSM > 1 ? 64 : 56;
+  const int64_t spare =
+      atEntry * blockThreads - tc::kProducerThreads * producer;
+  const int64_t consumers = spare / consumerThreads / 8 * 8;
+  return {atEntry, producer, consumers > 248 ? 248 : consumers};
+}
+static_assert(registerBudgets(384, 256, 1).consumers == 224 &&
+                  registerBudgets(256, 128, 2).consumers ==
+                      splitkv::kSplitWgmmaConsumerRegisters &&
+                  !registerBudgets(256, 128, 1).rebalance(),
+              "the measured setmaxnreg budgets");
 
 Value TensorCoreEmitter::copyQuery() {
   SmallVector<Value> tokens;
@@ -106,10 +128,22 @@ void TensorCoreEmitter::emitTmaProducer() {
                                  idx(t))
         .getResult();
   };
+  // The Q tile's box (the query map's rows times heads: blockQ rows, or a
+  // split_kv stage's packed rows, splitkv::queryBox) and its first row:
+  // packed row q0 is token q0 mod Lq of head hIdx + q0 div Lq.
+  int64_t boxRows = blockQ;
+  Value qRow0 = q0, qHead = hIdx;
+  for (const KernelParam &p : spec.params)
+    if (p.isTensorMap() && p.tensorMapOf == "query")
+      boxRows = p.box[1] * p.box[2];
+  if (splitKV) {
+    qRow0 = remu(q0, tokens);
+    qHead = add(hIdx, divu(q0, tokens));
+  }
   emitIf(anyBlock, [&] {
     emitIf(isThread(0), [&] {
-      mbarrierArriveExpectTx(queryFull, blockQ * dims.qk * eltBytes);
-      tmaTile(queryMap, q0, hIdx, blockQ, dims.qk, idx(qOff), queryFull);
+      mbarrierArriveExpectTx(queryFull, boxRows * dims.qk * eltBytes);
+      tmaTile(queryMap, qRow0, qHead, blockQ, dims.qk, idx(qOff), queryFull);
       stream(/*keys=*/true);
     });
     emitIf(isThread(64), [&] { stream(/*keys=*/false); });
@@ -179,15 +213,14 @@ void TensorCoreEmitter::emitRolesOrPrologue() {
                               ltC(threadId, tc::kProducerThreads),
                               /*withElseRegion=*/true);
     b.setInsertionPoint(roles.thenBlock()->getTerminator());
-    // With one consumer warpgroup (256 threads) the cap at entry is 255
-    // registers already.
-    const bool rebalance = consumerThreads > 128;
-    if (rebalance)
-      setMaxRegisters(kProducerRegisters, /*increase=*/false);
+    const RegisterBudgets budgets =
+        registerBudgets(blockThreads, consumerThreads, tc::blocksPerSM(spec));
+    if (budgets.rebalance())
+      setMaxRegisters(budgets.producer, /*increase=*/false);
     emitProducer();
     b.setInsertionPoint(roles.elseBlock()->getTerminator());
-    if (rebalance)
-      setMaxRegisters(kConsumerRegisters, /*increase=*/true);
+    if (budgets.rebalance())
+      setMaxRegisters(budgets.consumers, /*increase=*/true);
     tid = arith::SubIOp::create(b, loc, threadId, idx(tc::kProducerThreads));
     threads = consumerThreads;
   } else {

@@ -135,7 +135,9 @@ private:
   void emitTmaProducer();
   /// TMA loads of the `rows`-row SW128 tile of `map` whose first row is
   /// `row0` of (head, bIdx), `cols` columns (whole panels), to the tile at
-  /// byte offset `tileOff`, completing on `full`.
+  /// byte offset `tileOff`, completing on `full`: one box per panel (the
+  /// map's box may cover fewer rows, as the packed rows of a split_kv
+  /// stage do; the others are not written).
   void tmaTile(Value map, Value row0, Value head, int64_t rows, int64_t cols,
                Value tileOff, Value full);
 

@@ -76,8 +76,12 @@ void TensorCoreEmitter::emitPartialEpilogue(ArrayRef<Value> finalState) {
 }
 
 void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
-  if (splitKV)
-    return emitPartialEpilogue(finalState);
+  if (splitKV) {
+    emitPartialEpilogue(finalState);
+    if (roles)
+      b.setInsertionPointAfter(roles);
+    return;
+  }
   // wgmma: the warpgroup's wgmmas, which read all 64 of its Q rows, must
   // have retired in every one of its warps before a warp overwrites its own
   // rows.

@@ -27,6 +27,18 @@ constexpr int64_t kWgmmaStages = 2;
 /// is multiplied.
 constexpr int64_t kMmaSyncStages = 2;
 
+/// The blocks per SM a tensor-core forward kernel is compiled for
+/// (.minnctapersm): a split_kv stage kSplitKVBlocksPerSM (the split rule
+/// counts on them); otherwise 8 warps per SM either way (2 blocks of 4
+/// warps, or 1 of 8 or more), which lets ptxas use up to 255 registers on
+/// the heavy configurations (without it ptxas aims for more blocks, 128
+/// registers, on the lighter ones and spills).
+inline int64_t blocksPerSM(const KernelSpec &spec) {
+  if (spec.stage == "split_kv")
+    return kSplitKVBlocksPerSM;
+  return spec.block[0] <= 128 ? 2 : 1;
+}
+
 /// The widest head dim (D or Dv) the tensor-core kernels take: O's
 /// accumulators of one m16 tile (Dv / 2 f32 per thread) must leave room in
 /// 255 registers.
@@ -80,6 +92,10 @@ struct TileDims {
   int64_t qk, v;
 };
 TileDims tileDims(int64_t headDim, int64_t valueDim, bool warpgroupMma);
+
+/// The wgmma forward's registers per consumer thread for its S (blockKV /
+/// 2 f32), packed P (blockKV / 4) and O (dims.v / 2 f32) fragments.
+int64_t wgmmaFragmentRegisters(int64_t blockKV, TileDims dims);
 
 /// The tiling for `op`: the fields of `requested` that are non-zero, the
 /// default for the others (see the definition for the rule and where it was

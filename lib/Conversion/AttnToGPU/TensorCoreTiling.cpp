@@ -107,7 +107,7 @@ constexpr int64_t kAccumulatorLimit = 192;
 /// Bc = 64 there (no spills) measured 14 % slower on the H200 (0.416 vs
 /// 0.365 ms, B4 Hq8/Hkv2 L4096, key-padding mask, bottom-right causal;
 /// docs/performance.md, session 13), so the budget stays.
-static int64_t wgmmaFragmentRegisters(int64_t blockKV, tc::TileDims dims) {
+int64_t tc::wgmmaFragmentRegisters(int64_t blockKV, tc::TileDims dims) {
   return blockKV / 2 + blockKV / 4 + dims.v / 2;
 }
 static int64_t wgmmaFragmentBudget(AttentionOpInterface op) {

@@ -64,7 +64,7 @@ func.func @odd_head_dim(%q: tensor<2x8x1x60xf16>, %kc: tensor<40x16x2x60xf16>, %
 
 func.func @wgmma_override(%q: tensor<2x8x1x64xbf16>, %kc: tensor<40x16x2x64xbf16>, %vc: tensor<40x16x2x64xbf16>,
                           %t: tensor<2x12xi32>, %n: tensor<2xi32>) -> tensor<2x8x1x64xbf16> {
-  // expected-error @+1 {{cannot honour #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>: a paged cache is read by the split-KV group only (kernel = mma_sync with splits = N)}}
+  // expected-error @+1 {{cannot honour #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>: a paged cache is read by the split-KV group only (kernel = wgmma or mma_sync with splits = N)}}
   %o = attn.paged_attention ins(%q : tensor<2x8x1x64xbf16>)
       cache(%kc, %vc : tensor<40x16x2x64xbf16>, tensor<40x16x2x64xbf16>)
       pages(%t, %n : tensor<2x12xi32>, tensor<2xi32>)

@@ -1,4 +1,5 @@
-// RUN: attention-opt %s -split-input-file --attn-to-gpu="chip=sm_90a" | FileCheck %s
+// RUN: attention-opt %s -split-input-file --attn-to-gpu="chip=sm_90a mma=mma-sync" | FileCheck %s
+// RUN: attention-opt %s -split-input-file --attn-to-gpu="chip=sm_90a" | FileCheck %s --check-prefix=WGMMA
 // RUN: attention-opt %s -split-input-file --attn-gpu-pipeline="to-binary=false" | FileCheck %s --check-prefix=PIPE
 // RUN: attention-opt %s -split-input-file --attn-select-kernels="chip=sm_90a report=true" 2>&1 | FileCheck %s --check-prefix=REPORT
 
@@ -6,9 +7,22 @@
 // compiles to the split-KV group: split_kv takes each sequence's key length
 // from cache_seqlens and reads K and V through the block table, combine
 // merges the chunks by lse. Decoding with GQA 4, pages of 16 (below the
-// 64-key tile: one table read per copied row).
+// 64-key tile: one table read per copied row). The checks below follow the
+// mma.sync split_kv stage (sm_80, and sm_90a with mma=mma-sync); on sm_90a
+// it is the wgmma stage, whose producer warpgroup reads the table the same
+// way.
 
 // CHECK: attn.paged_attention {{.*}}attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = 2>
+// WGMMA: attn.paged_attention {{.*}}attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 2>
+// WGMMA-LABEL: gpu.func @attn_fwd_split_kv_0
+// WGMMA-SAME: %[[TABLE:arg3]]: memref<24xi32>, %[[LENS:arg4]]: memref<2xi32>
+// WGMMA-SAME: known_block_size = array<i32: 256, 1, 1>, nvvm.minctasm = 2
+// WGMMA: memref.load %[[LENS]]
+// WGMMA: nvvm.setmaxregister decrease 64
+// WGMMA: memref.load %[[TABLE]]
+// WGMMA: nvgpu.device_async_copy %arg1[
+// WGMMA: nvvm.setmaxregister increase 192
+// WGMMA: wgmma.mma_async
 // CHECK-LABEL: gpu.func @attn_fwd_split_kv_0
 // CHECK-SAME: (%{{.*}}: memref<1024xbf16>, %[[KC:.*]]: memref<81920xbf16>, %{{.*}}: memref<81920xbf16>, %[[TABLE:.*]]: memref<24xi32>, %[[LENS:.*]]: memref<2xi32>, %{{.*}}: memref<2048xf32>, %{{.*}}: memref<32xf32>)
 // CHECK: %[[B:.*]] = gpu.block_id z
@@ -31,7 +45,7 @@
 // PIPE: gpu.module @attn_kernels
 // PIPE-DAG: llvm.func @attn_fwd_split_kv_0
 // PIPE-DAG: llvm.func @attn_fwd_combine_0
-// REPORT: remark: attn-select-kernels sm_90a: #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = 2>; 128 threads, dynamic shared memory 46080 B of 232448; split-KV group: 2 key-range chunks, then the combine kernel
+// REPORT: remark: attn-select-kernels sm_90a: #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 2>; 256 threads, dynamic shared memory 42056 B of 232448; split-KV group: 2 key-range chunks, then the combine kernel
 // REPORT-NEXT: no IO report (paged cache)
 func.func @decode(%q: tensor<2x8x1x64xbf16>, %kc: tensor<40x16x2x64xbf16>, %vc: tensor<40x16x2x64xbf16>,
                   %t: tensor<2x12xi32>, %n: tensor<2xi32>) -> (tensor<2x8x1x64xbf16>, tensor<2x8x1xf32>) {

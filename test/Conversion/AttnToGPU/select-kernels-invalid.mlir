@@ -132,3 +132,28 @@ func.func @explicit_cp_async(%q: tensor<2x8x1024x128xbf16>, %k: tensor<2x8x1024x
   %o = attn.attention ins(%q, %k, %v : tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>) {attn.tiles = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = cp_async>} -> tensor<2x8x1024x128xbf16>
   return %o : tensor<2x8x1024x128xbf16>
 }
+
+// -----
+
+// The split_kv stage: wgmma with TMA where asked for (the chooser keeps
+// cp.async there), Q as one box of whole heads; mma_sync on sm_90a where
+// asked for. A row block that starts inside a head has no box.
+func.func @split_tma(%q: tensor<2x8x1x128xbf16>, %k: tensor<2x2x4096x128xbf16>, %v: tensor<2x2x4096x128xbf16>) -> tensor<2x8x1x128xbf16> {
+  %o = attn.attention ins(%q, %k, %v : tensor<2x8x1x128xbf16>, tensor<2x2x4096x128xbf16>, tensor<2x2x4096x128xbf16>) {attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 4, loads = tma>} -> tensor<2x8x1x128xbf16>
+  return %o : tensor<2x8x1x128xbf16>
+}
+
+// -----
+
+func.func @split_mma_sync(%q: tensor<2x8x1x128xbf16>, %k: tensor<2x2x4096x128xbf16>, %v: tensor<2x2x4096x128xbf16>) -> tensor<2x8x1x128xbf16> {
+  %o = attn.attention ins(%q, %k, %v : tensor<2x8x1x128xbf16>, tensor<2x2x4096x128xbf16>, tensor<2x2x4096x128xbf16>) {attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = 4>} -> tensor<2x8x1x128xbf16>
+  return %o : tensor<2x8x1x128xbf16>
+}
+
+// -----
+
+func.func @split_tma_no_box(%q: tensor<1x32x3x128xbf16>, %k: tensor<1x1x2000x128xbf16>, %v: tensor<1x1x2000x128xbf16>) -> tensor<1x32x3x128xbf16> {
+  // expected-error @+1 {{cannot honour #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 4, loads = tma>: loads = tma: a 64-row block of the 32 x 3 packed query rows starts inside a head, which no tensor-map box covers}}
+  %o = attn.attention ins(%q, %k, %v : tensor<1x32x3x128xbf16>, tensor<1x1x2000x128xbf16>, tensor<1x1x2000x128xbf16>) {attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 4, loads = tma>} -> tensor<1x32x3x128xbf16>
+  return %o : tensor<1x32x3x128xbf16>
+}

@@ -30,8 +30,8 @@ func.func @prefill(%q: tensor<2x8x1024x128xbf16>, %k: tensor<2x8x1024x128xbf16>,
 
 // Decoding with GQA 4: the split-KV group, 8 chunks.
 // CHECK-LABEL: func.func @decode
-// CHECK: attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = 8>
-// REPORT: remark: attn-select-kernels sm_90a: #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = 8>; 128 threads, dynamic shared memory 87040 B of 232448; split-KV group: 8 key-range chunks, then the combine kernel
+// CHECK: attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 8>
+// REPORT: remark: attn-select-kernels sm_90a: #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 8>; 256 threads, dynamic shared memory 83016 B of 232448; split-KV group: 8 key-range chunks, then the combine kernel
 // REPORT-NEXT: no IO report (split-KV group)
 func.func @decode(%q: tensor<4x32x1x128xf16>, %k: tensor<4x8x8192x128xf16>, %v: tensor<4x8x8192x128xf16>) -> tensor<4x32x1x128xf16> {
   %o = attn.attention ins(%q, %k, %v : tensor<4x32x1x128xf16>, tensor<4x8x8192x128xf16>, tensor<4x8x8192x128xf16>) -> tensor<4x32x1x128xf16>
@@ -102,8 +102,8 @@ func.func @packed(%q: tensor<?x8x128xbf16>, %k: tensor<?x2x128xbf16>, %v: tensor
 // Decoding with a run-time batch and key length: the split-KV group with
 // the chunk count decided at launch (`splits = ?`).
 // CHECK-LABEL: func.func @decode_at_launch
-// CHECK: attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = ?>
-// REPORT: remark: attn-select-kernels sm_90a: #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = ?>; 128 threads, dynamic shared memory 87040 B of 232448; split-KV group: key-range chunks decided at launch, then the combine kernel
+// CHECK: attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = ?>
+// REPORT: remark: attn-select-kernels sm_90a: #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = ?>; 256 threads, dynamic shared memory 83016 B of 232448; split-KV group: key-range chunks decided at launch, then the combine kernel
 // REPORT-NEXT: no IO report (split-KV group)
 func.func @decode_at_launch(%q: tensor<?x32x1x128xf16>, %k: tensor<?x8x?x128xf16>, %v: tensor<?x8x?x128xf16>) -> tensor<?x32x1x128xf16> {
   %o = attn.attention ins(%q, %k, %v : tensor<?x32x1x128xf16>, tensor<?x8x?x128xf16>, tensor<?x8x?x128xf16>) -> tensor<?x32x1x128xf16>

@@ -1,4 +1,6 @@
-// RUN: attention-opt %s --attn-to-gpu="chip=sm_90a" | FileCheck %s
+// RUN: attention-opt %s --attn-to-gpu="chip=sm_90a" | FileCheck %s --check-prefixes=CHECK,WGMMA
+// RUN: attention-opt %s --attn-to-gpu="chip=sm_90a mma=mma-sync" | FileCheck %s --check-prefixes=CHECK,SYNC
+// RUN: attention-opt %s --attn-to-gpu="chip=sm_80" | FileCheck %s --check-prefixes=CHECK,SYNC
 // RUN: attention-opt %s --attn-to-gpu="chip=sm_90a split-kv=off" | FileCheck %s --check-prefix=OFF
 // RUN: attention-opt %s --attn-to-gpu="chip=sm_90a split-kv=3" | FileCheck %s --check-prefix=FORCED
 // RUN: attention-opt %s --attn-gpu-pipeline="to-binary=false" | FileCheck %s --check-prefix=PIPE
@@ -10,11 +12,15 @@
 // (docs/kernel-manifest.md, "Split-KV forward groups"): split_kv over grid
 // (S, R Hkv, B) with the 4 query heads of a KV head packed into the rows of
 // one tile (R = 1), S = 8 chunks (2 x 132 SMs / 4 blocks per chunk, capped
-// at two key blocks per chunk), then combine.
+// at two key blocks per chunk), then combine. On sm_90a split_kv is the
+// wgmma forward with one consumer warpgroup at two blocks per SM (the
+// producer's registers go to the consumers: 128 x 64 + 128 x 192 = 256 x
+// 128); with mma=mma-sync and on sm_80 the mma.sync forward of 4 warps.
 
 // CHECK-LABEL: gpu.func @attn_fwd_split_kv_0
 // CHECK-SAME: (%{{.*}}: memref<1024xbf16>, %{{.*}}: memref<256000xbf16>, %{{.*}}: memref<256000xbf16>, %[[PO:.*]]: memref<8192xf32>, %[[PL:.*]]: memref<128xf32>)
-// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// WGMMA-SAME: known_block_size = array<i32: 256, 1, 1>, nvvm.minctasm = 2
+// SYNC-SAME: known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2
 // CHECK: %[[S:.*]] = gpu.block_id x
 // CHECK: %[[Y:.*]] = gpu.block_id y
 // CHECK: %[[B:.*]] = gpu.block_id z
@@ -37,10 +43,14 @@
 // CHECK: %[[FROM:.*]] = arith.minsi %[[FROM0]], %[[LAST:.*]] : index
 // CHECK: %[[TO0:.*]] = arith.addi %[[FROM]], %[[C]]
 // CHECK: %[[TO:.*]] = arith.minsi %[[TO0]], %[[LAST]] : index
-// CHECK: scf.for %{{.*}} = %[[FROM]] to %[[TO]]
+// WGMMA: nvvm.setmaxregister decrease 64
+// WGMMA: scf.for %{{.*}} = %[[FROM]] to %[[TO]]
+// WGMMA: nvvm.setmaxregister increase 192
+// WGMMA: wgmma.mma_async
+// SYNC: scf.for %{{.*}} = %[[FROM]] to %[[TO]]
 // Warps whose rows all lie past the 4 packed rows skip the products.
-// CHECK: scf.if %{{.*}} -> (f32
-// CHECK: nvvm.mma.sync
+// SYNC: scf.if %{{.*}} -> (f32
+// SYNC: nvvm.mma.sync
 // The chunk's O / l, two f32 per store, and its lse, to the workspaces.
 // CHECK: vector.store %{{.*}}, %[[PO]][%{{.*}}] {alignment = 8 : i64} : memref<8192xf32>, vector<2xf32>
 // CHECK: math.log2

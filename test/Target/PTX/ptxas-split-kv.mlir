@@ -1,7 +1,11 @@
 // Issue 21: the split-KV forward groups of decoding (docs/kernel-manifest.md,
-// "Split-KV forward groups"): split_kv (the mma.sync forward over one chunk
-// of the key range, the query heads of a KV head packed into one tile,
-// partial O and lse to f32 workspaces) and combine (merge by lse). One op
+// "Split-KV forward groups"): split_kv (the tensor-core forward over one
+// chunk of the key range, the query heads of a KV head packed into one
+// tile, partial O and lse to f32 workspaces: on sm_90a the wgmma forward
+// with one consumer warpgroup at two blocks per SM, except D = 256, whose
+// fragments do not fit; mma.sync on sm_80 and with --mma=mma-sync) and
+// combine (merge by lse). With --tma=on the wgmma stage loads with TMA, Q
+// as one box of whole heads (G heads x Lq tokens). One op
 // per family: GQA 4 single-token decoding with bottom-right causal and lse;
 // speculative decoding (Lq = 16, GQA 8: 128 packed rows, two row blocks)
 // top-left causal; a padded head dim (D = 80) with a window; a boolean mask
@@ -14,6 +18,15 @@
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.sm90.json
 // RUN: attn-manifest-check %t.sm90.json | FileCheck %s --check-prefix=VALID
+// RUN: FileCheck %s --check-prefix=PTX < %t.sm90.ptx
+// RUN: attn-compile %s --chip=sm_90a --split-kv=5 --tma=on -o %t.tma.ptx | FileCheck %s --check-prefix=COMPILE90
+// RUN: ptxas -arch=sm_90a -v %t.tma.ptx -o %t.tma.cubin 2>&1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=TMA < %t.tma.json
+// RUN: FileCheck %s --check-prefix=TMAPTX < %t.tma.ptx
+// RUN: attn-manifest-check %t.tma.json | FileCheck %s --check-prefix=VALID
+// RUN: attn-compile %s --chip=sm_90a --split-kv=5 --mma=mma-sync -o %t.sync.ptx | FileCheck %s --check-prefix=COMPILE90
+// RUN: ptxas -arch=sm_90a -v %t.sync.ptx -o %t.sync.cubin 2>&1 | FileCheck %s
+// RUN: attn-manifest-check %t.sync.json | FileCheck %s --check-prefix=VALID
 // RUN: attn-compile %s --chip=sm_80 --split-kv=5 -o %t.sm80.ptx | FileCheck %s --check-prefix=COMPILE80
 // RUN: ptxas -arch=sm_80 -v %t.sm80.ptx -o %t.sm80.cubin 2>&1 | FileCheck %s
 // RUN: attn-manifest-check %t.sm80.json | FileCheck %s --check-prefix=VALID
@@ -23,6 +36,53 @@
 // CHECK-COUNT-14: 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NOT: bytes spill stores
 // VALID: valid, 14 kernels for
+
+// The wgmma stage: 256 threads at two blocks per SM, whose producer gives
+// registers to the consumers (128 x 64 + 128 x 192 = 256 x 128), cp.async
+// copies by default; D = 256 (split_kv_5) keeps mma.sync.
+// PTX-LABEL: .entry attn_fwd_split_kv_0(
+// PTX: .maxntid 256, 1, 1
+// PTX-NEXT: .minnctapersm 2
+// PTX: setmaxnreg.dec.sync.aligned.u32 64;
+// PTX: cp.async.cg.shared.global
+// PTX: setmaxnreg.inc.sync.aligned.u32 192;
+// PTX: wgmma.mma_async
+// PTX-LABEL: .entry attn_fwd_split_kv_5(
+// PTX: .maxntid 128, 1, 1
+// PTX-NOT: wgmma.mma_async
+// PTX: mma.sync.aligned.m16n8k16
+// PTX-LABEL: .entry attn_fwd_combine_5(
+// PTX-NOT: cp.async.bulk.tensor
+
+// --tma=on: the query map's box is the packed rows of a row block, whole
+// heads: G = 4 heads of Lq = 1 (gqa4), 4 heads of 16 of the 8 (speculative:
+// two row blocks), 16 heads of 1 (mla); K and V one 64-column panel of 64
+// keys. Q's fill waits for 4 rows x 2 panels x 128 bytes.
+// TMA: "name": "attn_fwd_split_kv_0",
+// TMA: "box": [
+// TMA-NEXT: 64,
+// TMA-NEXT: 1,
+// TMA-NEXT: 4,
+// TMA-NEXT: 1
+// TMA: "name": "attn_fwd_split_kv_1",
+// TMA: "box": [
+// TMA-NEXT: 64,
+// TMA-NEXT: 16,
+// TMA-NEXT: 4,
+// TMA-NEXT: 1
+// TMA: "name": "attn_fwd_split_kv_4",
+// TMA: "box": [
+// TMA-NEXT: 64,
+// TMA-NEXT: 1,
+// TMA-NEXT: 16,
+// TMA-NEXT: 1
+// TMA: "name": "query_tensor_map",
+// TMA: "name": "attn_fwd_split_kv_5",
+// TMA-NOT: tensor_map
+// TMA: "name": "attn_fwd_combine_5",
+// TMAPTX-LABEL: .entry attn_fwd_split_kv_0(
+// TMAPTX: mbarrier.arrive.expect_tx.shared::cta.b64 state, [%r{{[0-9]+}}], 1024;
+// TMAPTX: cp.async.bulk.tensor.4d
 
 // The dynamic op's split_kv entry (keys sorted by llvm::json; the earlier
 // ops' entries come first): 5 chunks, grid z and the workspaces' batch null

@@ -152,6 +152,10 @@ struct TensorCoreTiling {
   /// Allows the wgmma forward's producer to load with TMA (tc::tmaApplies;
   /// attn-compile --tma).
   bool tma = false;
+  /// TMA also where the chooser's rule keeps cp.async because it measured
+  /// faster (the split_kv stage; attn-compile --tma=on, `loads = tma` in
+  /// #attn.tiles).
+  bool tmaEverywhere = false;
 };
 
 /// The mapping of `op` (static shapes, or a run-time batch, query and key

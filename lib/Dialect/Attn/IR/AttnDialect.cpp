@@ -61,9 +61,11 @@ TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       (*splits < 1 || *splits > 64))
     return emitError() << "tiles: expected 1 <= splits <= 64 or ?, got "
                        << *splits;
-  if (splits && kernel != KernelFamily::mma_sync)
-    return emitError() << "tiles: splits needs kernel = mma_sync (the split-KV "
-                          "group's first stage is the mma.sync forward)";
+  if (splits && kernel != KernelFamily::mma_sync &&
+      kernel != KernelFamily::wgmma)
+    return emitError()
+           << "tiles: splits needs kernel = wgmma or mma_sync (the split-KV "
+              "group's first stage is the tensor-core forward)";
   if (loads == TileLoads::tma && kernel != KernelFamily::wgmma)
     return emitError() << "tiles: loads = tma needs kernel = wgmma (only the "
                           "wgmma kernel's producer loads with TMA)";

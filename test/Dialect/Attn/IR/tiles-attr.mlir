@@ -9,12 +9,14 @@
 // CHECK-SAME: gpu = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>
 // CHECK-SAME: split = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = 16>
 // CHECK-SAME: split_at_launch = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = ?>
+// CHECK-SAME: split_wgmma = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 4, loads = tma>
 // CHECK-SAME: tma = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = tma>
 // CHECK-SAME: unordered = #attn.tiles<block_q = 64, block_kv = 64, stages = 1, warps = 2, kernel = cuda_core>
 func.func @tiles() attributes {
     attn.tiles = #attn.tiles<block_q = 64, block_kv = 32, stages = 3, warps = 4>,
     gpu = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>,
     split = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = 16>,
+    split_wgmma = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 4, loads = tma>,
     split_at_launch = #attn.tiles<splits = ?, block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync>,
     tma = #attn.tiles<loads = tma, block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>,
     unordered = #attn.tiles<kernel = cuda_core, warps = 2, stages = 1, block_kv = 64, block_q = 64>} {
@@ -23,8 +25,8 @@ func.func @tiles() attributes {
 
 // -----
 
-// expected-error @+1 {{tiles: splits needs kernel = mma_sync (the split-KV group's first stage is the mma.sync forward)}}
-func.func @split_wgmma() attributes {t = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 2>} {
+// expected-error @+1 {{tiles: splits needs kernel = wgmma or mma_sync (the split-KV group's first stage is the tensor-core forward)}}
+func.func @split_cuda_core() attributes {t = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = cuda_core, splits = 2>} {
   return
 }
 

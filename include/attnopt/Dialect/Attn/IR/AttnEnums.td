@@ -71,8 +71,8 @@ def Attn_TileConfigAttr : AttrDef<Attn_Dialect, "TileConfig"> {
     chooser (`attn-select-kernels`, `attn-to-gpu`, `attn-compile`) and
     honoured exactly by every GPU route: `cuda_core`, `mma_sync` (mma.sync
     m16n8k16 with ldmatrix, sm_80 and later) or `wgmma` (warp-specialized,
-    sm_90a). `splits = N` (mma_sync only) asks for the split-KV forward
-    group of N key-range chunks, `splits = ?` for the group with the chunk
+    sm_90a). `splits = N` (wgmma or mma_sync) asks for the split-KV forward
+    group of N key-range chunks (its first stage on that kernel), `splits = ?` for the group with the chunk
     count decided at launch (docs/kernel-manifest.md). `loads = tma`
     (wgmma only) has the producer load Q, K and V with the Tensor Memory
     Accelerator (`cp.async.bulk.tensor`, tensor maps built by the runtime)
@@ -88,6 +88,8 @@ def Attn_TileConfigAttr : AttrDef<Attn_Dialect, "TileConfig"> {
                 kernel = wgmma, loads = tma>
     #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4,
                 kernel = mma_sync, splits = 16>
+    #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4,
+                kernel = wgmma, splits = 4>
     ```
   }];
   let parameters = (ins "int64_t":$block_q, "int64_t":$block_kv,
