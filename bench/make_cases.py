@@ -140,10 +140,10 @@ def grid_head_dims():
 
 def grid_bwd_head_dims():
     """Training steps for the backward's head dims (bench/bench_torch.py times
-    forward + backward against PyTorch): D = Dv in {32, 48, 64, 80, 96, 112,
-    128, 160, 192, 256}, B2 H16 L4096, causal and not, bf16; D = 192 with
-    Dv = 128 (multi-head latent attention), causal."""
-    for d in [32, 48, 64, 80, 96, 112, 128, 160, 192, 256]:
+    forward + backward against PyTorch): D = Dv in {32, 40, 48, 64, 72, 80,
+    96, 112, 128, 160, 192, 256}, B2 H16 L4096, causal and not, bf16;
+    D = 192 with Dv = 128 (multi-head latent attention), causal."""
+    for d in [32, 40, 48, 64, 72, 80, 96, 112, 128, 160, 192, 256]:
         for causal in (False, True):
             name = f"hdb_d{d}_l4096_{'causal' if causal else 'full'}"
             attrs = "causal = #attn.causal<top_left>" if causal else ""
@@ -365,6 +365,10 @@ def sanitize():
     # split 32 + 16).
     yield "s_bwd_hd96_64", "train", t("s_bwd_hd96_64", 1, 4, 2, 129, 140, 96, 64, "bf16", br)
     yield "s_bwd_hd48", "train", t("s_bwd_hd48", 1, 2, 2, 130, 70, 48, 48, "f16", "")
+    # Odd multiples of 8 on the wgmma key-block kernel: Q K^T's last k-step
+    # half padding, dQ chunks of 64 + 8 columns, D != Dv.
+    yield "s_bwd_hd72", "train", t("s_bwd_hd72", 1, 4, 2, 130, 77, 72, 72, "bf16", br)
+    yield "s_bwd_hd40_96", "train", t("s_bwd_hd40_96", 1, 2, 1, 70, 129, 40, 96, "f16", "")
     # dK and dV in separate blocks (D + Dv > 256), and D != Dv.
     yield "s_bwd_hd256", "train", t("s_bwd_hd256", 1, 2, 1, 70, 129, 256, 256, "bf16", br)
     yield "s_bwd_hd192_128", "train", t("s_bwd_hd192_128", 1, 2, 2, 129, 70, 192, 128, "f16", "")

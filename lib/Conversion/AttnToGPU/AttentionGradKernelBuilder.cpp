@@ -216,9 +216,9 @@ static std::pair<int64_t, int64_t> workspaceRows(AttentionOpInterface op) {
 /// block pair instead of seven) and a last kernel scales and converts it.
 /// Fewer than 64 queries (decoding) keep the atomic-free kernels: one query
 /// block makes the separate dq kernel cheap, and ptxas spills the fused
-/// kernel there (ragged single block); so do the head dims without a wgmma
-/// key-block kernel (tcgrad::hasWarpgroupKeyBlock: D or Dv not a multiple
-/// of 16) or where it is not taken (sm_80, and the spilling cases below),
+/// kernel there (ragged single block); so do the ops whose wgmma key-block
+/// kernel (tcgrad::hasWarpgroupKeyBlock) is not taken (sm_80, and the
+/// spilling cases below),
 /// except D = Dv = 64 and 128, whose mma.sync key-block kernel has the
 /// atomic dQ too (tcgrad::hasAtomicDq), and the split wgmma kernel where
 /// its dQ would spill (splitDqFits). A packed batch (grid x from its

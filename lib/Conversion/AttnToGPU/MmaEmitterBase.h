@@ -462,6 +462,18 @@ protected:
   SmallVector<Value>
   emitLoop(Value lb, Value ub, ValueRange init,
            function_ref<SmallVector<Value>(Value, ValueRange)> step);
+  /// `body(i)` for this thread's items i = tid + threads * pass of [0, n):
+  /// the whole passes unguarded, a last partial one under i < n (n need
+  /// not be a multiple of the threads: a row of D / 8 chunks at D = 72).
+  void forEachInPasses(int64_t n, function_ref<void(Value)> body) {
+    for (int64_t pass = 0; pass * threads < n; ++pass) {
+      Value i = add(tid, pass * threads);
+      if ((pass + 1) * threads <= n)
+        body(i);
+      else
+        emitIf(ltC(i, n), [&] { body(i); });
+    }
+  }
 
   MLIRContext *ctx;
   Type elt;

@@ -62,13 +62,14 @@ int64_t keyBlockParts(int64_t headDim, int64_t valueDim);
 /// dkdv + dq pair.
 bool hasAtomicDq(int64_t headDim, int64_t valueDim, bool warpgroupMma);
 /// Whether the wgmma key-block kernel exists for these head dims: D and Dv
-/// multiples of the k-step of 16 up to 256; where D + Dv > 256 its blocks
-/// split dK and dV as the mma.sync kernel's do (keyBlockParts), so that a
-/// thread holds at most 128 accumulator registers. Its tiles are padded to
-/// whole 64-column SW128 panels (panelDim; the padding zero-filled, never read
-/// by a product: the products over D or Dv run D / 16 k-steps, those into dK
-/// and dV are D and Dv wide). Other head dims take the mma.sync key-block
-/// kernel.
+/// multiples of 8 up to 256 (those of the tensor-core kernels); where
+/// D + Dv > 256 its blocks split dK and dV as the mma.sync kernel's do
+/// (keyBlockParts), so that a thread holds at most 128 accumulator
+/// registers. Its tiles are padded to whole 64-column SW128 panels
+/// (panelDim; the padding zero-filled, never read by a product beyond D
+/// rounded up to 16: the products over D or Dv run ceil(D / 16) k-steps,
+/// so an odd multiple of 8 reads 8 zero columns; those into dK and dV are
+/// D and Dv wide).
 bool hasWarpgroupKeyBlock(int64_t headDim, int64_t valueDim);
 /// The head dim of the wgmma key-block kernel's SW128 tiles: D (or Dv)
 /// rounded up to whole 64-column panels.

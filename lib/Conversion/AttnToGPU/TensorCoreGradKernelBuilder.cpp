@@ -78,8 +78,9 @@
 // through matrix descriptors; Pdᵀ and dSᵀ still feed dV and dK from registers,
 // and warp w still owns keys [16w, 16w + 16), so the C-fragment code
 // (TensorCoreGradScores.cpp, TensorCoreGradFragments.cpp) is shared. It
-// takes D and Dv multiples of 16 up to 256 (tcgrad::hasWarpgroupKeyBlock):
-// tiles padded to whole 64-column panels, products over the real k-steps,
+// takes D and Dv multiples of 8 up to 256 (tcgrad::hasWarpgroupKeyBlock):
+// tiles padded to whole 64-column panels, products over the real k-steps
+// (D rounded up to 16: an odd multiple of 8 reads 8 zero-filled columns),
 // dK and dV exactly D and Dv wide; where D + Dv > 256 its blocks split dK
 // and dV as the mma.sync kernel's do.
 //

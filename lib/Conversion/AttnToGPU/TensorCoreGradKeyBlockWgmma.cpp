@@ -5,9 +5,9 @@
 // mma.sync kernel (TensorCoreGradKeyBlock.cpp) with one warpgroup per 64
 // keys, K, V, Q and dO in 128-byte swizzled tiles read through matrix
 // descriptors, Pdᵀ and dSᵀ from registers, and in dkdv_dq dQ = dS K from the
-// core-matrix dSᵀ tile. Any D and Dv multiples of 16 up to 256: tiles padded
-// to whole panels; where D + Dv > 256 two blocks per key block split dV and
-// dK (and dQ) between them.
+// core-matrix dSᵀ tile. Any D and Dv multiples of 8 up to 256: tiles padded
+// to whole panels (zero-filled); where D + Dv > 256 two blocks per key block
+// split dV and dK (and dQ) between them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -196,11 +196,13 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
 
   // C = rows x Qᵀ-like product over `dim` (A: 64 rows at `rows` of a key
   // tile, B: the stage tile at `cols`), both K-major: Sᵀ = K Qᵀ over D and
-  // dPᵀ = V dOᵀ over Dv (the k-steps of the real columns only).
+  // dPᵀ = V dOᵀ over Dv (the k-steps of the real columns only: up to
+  // `dim` rounded up to 16, whose last 8 columns, where dim is an odd
+  // multiple of 8, are the tiles' zero-filled padding).
   auto productOverHeadDim = [&](Value rows, Value cols, int64_t dim) {
     SmallVector<Value> acc = freshAccumulators(kBlock / 2);
     wgmmaAccumulates = false;
-    for (int64_t ks = 0; ks < dim / 16; ++ks)
+    for (int64_t ks = 0; ks < roundUp(dim, 16) / 16; ++ks)
       acc =
           wgmmaSharedA(swizzledKMajorDescriptor(rows, keyBlock, ks), false,
                        swizzledKMajorDescriptor(cols, kBlock, ks), false, acc);

@@ -105,12 +105,11 @@ void GradEmitter::emitPrep(gpu::GPUFuncOp func) {
     Value zeros = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(quadTy, b.getF32FloatAttr(0.0f)));
     const int64_t quadsPerRow = headDim / 4;
-    for (int64_t pass = 0; pass < kBlock * quadsPerRow / threads; ++pass) {
-      Value quad = add(tid, pass * threads);
+    forEachInPasses(kBlock * quadsPerRow, [&](Value quad) {
       Value ptr = dqAccumAt(add(paddedRow0, divu(quad, quadsPerRow)),
                             mul(remu(quad, quadsPerRow), 4));
       LLVM::StoreOp::create(b, loc, zeros, ptr, /*alignment=*/16);
-    }
+    });
   }
   leaveLiveBlock(live);
   gpu::ReturnOp::create(b, loc);
@@ -127,8 +126,7 @@ void GradEmitter::emitDqConvert(gpu::GPUFuncOp func) {
       b, loc, DenseElementsAttr::get(wideTy, b.getF32FloatAttr(mods.scale)));
   // Thread tid converts 8 consecutive elements per pass.
   const int64_t octsPerRow = headDim / 8;
-  for (int64_t pass = 0; pass < kBlock * octsPerRow / threads; ++pass) {
-    Value oct = add(tid, pass * threads);
+  forEachInPasses(kBlock * octsPerRow, [&](Value oct) {
     Value r = divu(oct, octsPerRow), col = mul(remu(oct, octsPerRow), 8);
     emitIf(lessThan(add(q0, r), queryLen), [&] {
       Value ptr = dqAccumAt(add(paddedRow0, r), col);
@@ -147,7 +145,7 @@ void GradEmitter::emitDqConvert(gpu::GPUFuncOp func) {
           ValueRange{add(mul(globalRow(qb.rows, add(q0, r)), headDim), col)},
           /*nontemporal=*/false, llvm::MaybeAlign(16));
     });
-  }
+  });
   leaveLiveBlock(live);
   gpu::ReturnOp::create(b, loc);
 }

@@ -60,7 +60,7 @@ int64_t tcgrad::keyBlockParts(int64_t headDim, int64_t valueDim) {
 }
 
 bool tcgrad::hasWarpgroupKeyBlock(int64_t headDim, int64_t valueDim) {
-  return headDim % 16 == 0 && valueDim % 16 == 0 && headDim <= 256 &&
+  return headDim % 8 == 0 && valueDim % 8 == 0 && headDim <= 256 &&
          valueDim <= 256;
 }
 

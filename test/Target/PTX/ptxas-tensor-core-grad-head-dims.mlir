@@ -2,9 +2,9 @@
 // besides 64 and 128 (16, 24, 32, 40, 48, 72, 80, 96, 104, 112; those that are not
 // multiples of 16 pad their tiles to the k-step, tcgrad::tileDim): on
 // sm_80 the mma.sync dkdv + dq pair after the prep kernel; on sm_90a the
-// wgmma key-block kernel (tcgrad::hasWarpgroupKeyBlock: multiples of 16,
-// tiles padded to whole 64-column panels) with the atomic dQ where D is a
-// multiple of 16; in four variants each (causal
+// wgmma key-block kernel (tcgrad::hasWarpgroupKeyBlock: every multiple of
+// 8, tiles padded to whole 64-column panels, products over D up to D
+// rounded up to 16) with the atomic dQ; in four variants each (causal
 // GQA, softcap + window + key-padding mask, dropout, `deterministic`),
 // Lq = Lk = 1000. They assemble for sm_90a and sm_80. Like the D = 128
 // dropout variant (ptxas-tensor-core-grad-heavy.mlir), the dropout dkdv
@@ -30,10 +30,9 @@
 // CHECK-NOT: bytes spill stores
 
 // Every kernel is a tensor-core one. sm_80: prep, then the mma.sync dkdv
-// and dq. sm_90a: where D is a multiple of 16 the wgmma key-block kernel,
-// with the atomic dQ (prep, dkdv_dq, dq_convert) unless the op is
-// `deterministic` (prep, dkdv, dq) or has dropout at D + Dv > 128
-// (mma.sync dkdv and dq); the other head dims as on sm_80.
+// and dq. sm_90a: the wgmma key-block kernel, with the atomic dQ (prep,
+// dkdv_dq, dq_convert) unless the op is `deterministic` (prep, dkdv, dq)
+// or has dropout at D + Dv > 128 (mma.sync dkdv and dq).
 // KIND80: "mma": "none",
 // KIND80: "name": "attn_bwd_prep_0"
 // KIND80: "mma": "mma.sync",
@@ -300,25 +299,25 @@
 // KIND90: "name": "attn_bwd_dq_3"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_4"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_4"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_4"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_4"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_4"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_5"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_5"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_5"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_5"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_5"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_6"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_6"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_6"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_6"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_6"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_7"
-// KIND90: "mma": "mma.sync",
+// KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_7"
 // KIND90: "mma": "mma.sync",
 // KIND90: "name": "attn_bwd_dq_7"
@@ -348,25 +347,25 @@
 // KIND90: "name": "attn_bwd_dq_11"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_12"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_12"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_12"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_12"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_12"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_13"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_13"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_13"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_13"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_13"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_14"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_14"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_14"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_14"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_14"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_15"
-// KIND90: "mma": "mma.sync",
+// KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_15"
 // KIND90: "mma": "mma.sync",
 // KIND90: "name": "attn_bwd_dq_15"
@@ -396,16 +395,16 @@
 // KIND90: "name": "attn_bwd_dq_19"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_20"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_20"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_20"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_20"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_20"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_21"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_21"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_21"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_21"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_21"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_22"
 // KIND90: "mma": "mma.sync",
@@ -414,7 +413,7 @@
 // KIND90: "name": "attn_bwd_dq_22"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_23"
-// KIND90: "mma": "mma.sync",
+// KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_23"
 // KIND90: "mma": "mma.sync",
 // KIND90: "name": "attn_bwd_dq_23"
@@ -468,16 +467,16 @@
 // KIND90: "name": "attn_bwd_dq_31"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_32"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_32"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_32"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_32"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_32"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_33"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_33"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_33"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_33"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_33"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_34"
 // KIND90: "mma": "mma.sync",
@@ -486,7 +485,7 @@
 // KIND90: "name": "attn_bwd_dq_34"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_35"
-// KIND90: "mma": "mma.sync",
+// KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_35"
 // KIND90: "mma": "mma.sync",
 // KIND90: "name": "attn_bwd_dq_35"

@@ -28,7 +28,7 @@
 
 // Every kernel is a tensor-core one; the backward: prep, then dkdv (split
 // where D + Dv > 256) and dq. On sm_90a the key-block kernel is the wgmma
-// one where D and Dv are multiples of 16 (not with dropout; not with a mask
+// one (not with dropout; not with a mask
 // or softcap at D = 256, where it would spill), with the atomic dQ
 // (dkdv_dq, dq_convert) where one block does dK and dV or, split, at
 // D <= 192 without a mask or softcap; on sm_80 mma.sync dkdv and dq.
@@ -171,20 +171,20 @@
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_15"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_15"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_15"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_15"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_15"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_16"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_16"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_16"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_16"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_16"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_17"
@@ -198,16 +198,16 @@
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_18"
 // KIND90: "key_block_parts": 2,
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_18"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_18"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_18"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_18"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_19"
 // KIND90: "key_block_parts": 2,
-// KIND90: "mma": "mma.sync",
+// KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_19"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "mma.sync",
