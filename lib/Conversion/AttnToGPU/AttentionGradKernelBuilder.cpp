@@ -59,11 +59,11 @@
 // Utils/Philox.h).
 //
 // This file chooses between the tensor-core and the CUDA-core group
-// (describeAttentionGradKernels), writes the parameter lists both share,
-// describes the tensor-core group (tcgrad::describeKernels; its kernels are
-// in the TensorCoreGrad* files), tiles the CUDA-core pair and creates its
-// gpu.funcs. Their bodies come from ccgrad::GradEmitter, whose parts
-// CudaCoreGradEmitter.h lists.
+// (describeAttentionGradKernels), writes the parameter lists both share
+// (kernel::addGradParams), tiles the CUDA-core pair and creates its
+// gpu.funcs, whose bodies come from ccgrad::GradEmitter (its parts are
+// listed in CudaCoreGradEmitter.h). TensorCoreGradDescribe.cpp describes
+// the tensor-core group; its kernels are in the other TensorCoreGrad* files.
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,20 +140,11 @@ Value paramValue(AttentionOpInterface op, StringRef name) {
   return gradParamValue(cast<AttentionGradOp>(op.getOperation()), name);
 }
 
-/// Whether the gradient op asks for bit-reproducible gradients.
-bool isDeterministic(AttentionOpInterface op) {
-  if (auto packed = dyn_cast<VarlenAttentionGradOp>(op.getOperation()))
-    return packed.getDeterministic();
-  return cast<AttentionGradOp>(op.getOperation()).getDeterministic();
-}
-
 } // namespace
 
-/// The backward ABI's parameters (docs/kernel-manifest.md): the inputs,
-/// then `workspaces`, then `outputs`, then the run-time sizes.
-static void addGradParams(AttentionOpInterface op, KernelSpec &spec,
-                          ArrayRef<KernelParam> workspaces,
-                          ArrayRef<StringRef> outputs) {
+void kernel::addGradParams(AttentionOpInterface op, KernelSpec &spec,
+                           ArrayRef<KernelParam> workspaces,
+                           ArrayRef<StringRef> outputs) {
   SmallVector<StringRef, 8> inputs = {"query",  "key", "value",
                                       "output", "lse", "grad_output"};
   if (op.isPacked())
@@ -173,175 +164,6 @@ static void addGradParams(AttentionOpInterface op, KernelSpec &spec,
     appendPackedSizeParams(op, spec.params);
   else
     appendSizeParams(op, spec.params);
-}
-
-/// An f32 workspace of `shape`; `queryLenMultiple`: its dimension 2 is the
-/// run-time query length rounded up to that (0: none).
-static KernelParam workspaceParam(StringRef name, ArrayRef<int64_t> shape,
-                                  int64_t queryLenMultiple) {
-  KernelParam p;
-  p.name = name.str();
-  p.isWorkspace = true;
-  p.dtype = "f32";
-  p.shape.assign(shape.begin(), shape.end());
-  p.queryLenMultiple = queryLenMultiple;
-  return p;
-}
-
-/// The workspaces' query rows per head and the `query_len_multiple` of
-/// their row dimension: Lq rounded up to whole query blocks, or for a
-/// packed batch W = 4 ceil(Tq / 4) + 68 B (docs/kernel-manifest.md, "Packed
-/// backward kernels"; dynamic where Tq or B is).
-static std::pair<int64_t, int64_t> workspaceRows(AttentionOpInterface op) {
-  if (op.isPacked()) {
-    int64_t tokens = op.getQueryType().getDimSize(0), batch = packedBatch(op);
-    if (ShapedType::isDynamic(tokens) || ShapedType::isDynamic(batch))
-      return {ShapedType::kDynamic, 0};
-    return {roundUp(tokens, 4) + 68 * batch, 0};
-  }
-  int64_t queryLen = op.getQueryType().getDimSize(2);
-  if (ShapedType::isDynamic(queryLen))
-    return {queryLen, tcgrad::kBlock};
-  return {roundUp(queryLen, tcgrad::kBlock), 0};
-}
-
-/// The tensor-core group (TensorCoreGradKernelBuilder.cpp): 64 query rows
-/// per block; the key-block kernel takes 64 or 128 keys (chooseKeyBlock, one
-/// warp per 16), the kernels over query blocks have 4 warps; dynamic shared
-/// memory. A prep kernel writes D_i and lse·log2(e) per query row (padded to
-/// whole 64-row blocks, so the key-block kernel copies them with cp.async
-/// like Q and dO). With the atomic dQ (GradDqMode::Atomic, or Auto on sm_90)
-/// and an op without `deterministic`, the key-block kernel also adds dS K to
-/// an f32 dQ accumulator with atomics (FlashAttention-2's five products per
-/// block pair instead of seven) and a last kernel scales and converts it.
-/// Fewer than 64 queries (decoding) keep the atomic-free kernels: one query
-/// block makes the separate dq kernel cheap, and ptxas spills the fused
-/// kernel there (ragged single block); so do the ops whose wgmma key-block
-/// kernel (tcgrad::hasWarpgroupKeyBlock) is not taken (sm_80, and the
-/// spilling cases below),
-/// except D = Dv = 64 and 128, whose mma.sync key-block kernel has the
-/// atomic dQ too (tcgrad::hasAtomicDq), and the split wgmma kernel where
-/// its dQ would spill (splitDqFits). A packed batch (grid x from its
-/// longest sequence, z from its offsets) decides as a dense op whose
-/// lengths are bounded by the token totals.
-FailureOr<GradKernelSpecs>
-tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
-                        const GradKernelOptions &options) {
-  RankedTensorType q = op.getQueryType();
-  const bool packed = op.isPacked();
-  int64_t batch = packed ? packedBatch(op) : q.getDimSize(0),
-          heads = q.getDimSize(1), queryLen = op.getUniformQueryLen(),
-          headDim = op.getHeadDimSize();
-  int64_t kvHeads = op.getKeyType().getDimSize(1),
-          keyLen = op.getUniformKeyLen(), valueDim = op.getValueDimSize();
-  const bool wantAtomics =
-      options.dqMode == GradDqMode::Atomic ||
-      (options.dqMode == GradDqMode::Auto && options.vectorReductions);
-  // GradMma::Auto keeps mma.sync where the wgmma kernel spills: dropout's
-  // Philox state beside the accumulators of D + Dv > 128, and a mask's or
-  // softcap's temporaries beside the 128 dK accumulators of D = 256 (ptxas
-  // 13: 40 bytes at D = Dv = 256, 4 at D = 256 with Dv = 128; none at 192).
-  const bool dropout = op.getDropoutP().convertToFloat() > 0.0f;
-  const bool elementwise = op.getMask() || op.getSoftcapAttr();
-  const bool wgmma =
-      tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
-      (options.mma == GradMma::Wgmma ||
-       (options.mma == GradMma::Auto &&
-        !(dropout && headDim + valueDim > 128) &&
-        !(elementwise && std::max(headDim, valueDim) > 192)));
-  // The split wgmma kernel's dK block holds dQ's chunk beside 96-128 dK
-  // accumulators: ptxas 13 spilled 84 bytes at D = 256, and 16 at D = 192
-  // with Dv = 128 with a mask and softcap, in a packed batch (its sequence
-  // bindings) or with run-time lengths; none at D <= 192 with static sizes
-  // and neither.
-  const bool staticSizes = !packed && !ShapedType::isDynamic(batch) &&
-                           !ShapedType::isDynamic(queryLen) &&
-                           !ShapedType::isDynamic(keyLen);
-  const bool splitDqFits =
-      tcgrad::keyBlockParts(headDim, valueDim) == 1 ||
-      (headDim <= 192 && !elementwise && staticSizes);
-  const bool atomics = wantAtomics && !isDeterministic(op) &&
-                       isLongLength(op.getQueryLenBound(), tcgrad::kBlock) &&
-                       tcgrad::hasAtomicDq(headDim, valueDim, wgmma) &&
-                       splitDqFits;
-  std::string why;
-  std::optional<int64_t> keyBlock =
-      tcgrad::chooseKeyBlock(options.keyBlock, atomics, headDim, valueDim,
-                             options.smVersion, wgmma, why);
-  if (!keyBlock)
-    return op.emitOpError("GPU code generation: ") << why;
-  const int64_t dqRows = tcgrad::dqRows(headDim, valueDim, options.smVersion);
-  auto [rowsPerHead, multiple] = workspaceRows(op);
-  SmallVector<int64_t, 4> rowsShape =
-      packed ? SmallVector<int64_t, 4>{heads, rowsPerHead}
-             : SmallVector<int64_t, 4>{batch, heads, rowsPerHead};
-  SmallVector<int64_t, 4> accumShape = rowsShape;
-  accumShape.push_back(headDim);
-  KernelParam rowDot = workspaceParam("row_dot", rowsShape, multiple);
-  KernelParam lseLog2 = workspaceParam("lse_log2", rowsShape, multiple);
-  KernelParam dqAccum = workspaceParam("dq_accum", accumShape, multiple);
-
-  GradKernelSpecs specs;
-  specs.deterministic = !atomics;
-  auto add = [&](StringRef stage, std::array<int64_t, 3> grid,
-                 ArrayRef<KernelParam> workspaces,
-                 ArrayRef<StringRef> outputs) {
-    KernelSpec spec;
-    spec.name = ("attn_bwd_" + stage + "_" + Twine(n)).str();
-    spec.group = "attn_bwd_" + std::to_string(n);
-    spec.stage = stage.str();
-    spec.source = sourceOf(op.getLoc());
-    spec.tensorCores = true;
-    spec.vectorReductions = options.vectorReductions;
-    const bool keyBlockStage = stage == "dkdv" || stage == "dkdv_dq";
-    spec.warpgroupMma = keyBlockStage && wgmma;
-    // One warp per 16 keys (key-block kernels) or query rows (dq).
-    spec.blockQ = stage == "dq" ? dqRows : tcgrad::kBlock;
-    spec.blockKV = keyBlockStage ? *keyBlock : tcgrad::kBlock;
-    spec.block = {keyBlockStage   ? 2 * *keyBlock
-                  : stage == "dq" ? 2 * dqRows
-                                  : tcgrad::kThreads,
-                  1, 1};
-    spec.grid = grid;
-    if (stage == "dq")
-      spec.grid[0] = gridBlocks(queryLen, dqRows);
-    if (keyBlockStage) {
-      spec.keyBlockParts = tcgrad::keyBlockParts(headDim, valueDim);
-      spec.grid[0] *= spec.keyBlockParts;
-    }
-    spec.dynamicSharedBytes = tcgrad::sharedMemoryBytes(
-        op, spec.stage, spec.blockQ, spec.blockKV, spec.warpgroupMma);
-    addGradParams(op, spec, workspaces, outputs);
-    specs.kernels.push_back(std::move(spec));
-  };
-  // 0 in a grid: computed at launch from a run-time size (a packed batch's
-  // x from its longest sequence).
-  const int64_t batchBlocks = gridBatch(batch);
-  std::array<int64_t, 3> overQueries = {gridBlocks(queryLen, tcgrad::kBlock),
-                                        heads, batchBlocks},
-                         overKeys = {gridBlocks(keyLen, *keyBlock), kvHeads,
-                                     batchBlocks};
-  if (atomics) {
-    add("prep", overQueries, {rowDot, lseLog2, dqAccum}, {});
-    add("dkdv_dq", overKeys, {rowDot, lseLog2, dqAccum},
-        {"grad_key", "grad_value"});
-    add("dq_convert", overQueries, {dqAccum}, {"grad_query"});
-  } else {
-    add("prep", overQueries, {rowDot, lseLog2}, {});
-    add("dkdv", overKeys, {rowDot, lseLog2}, {"grad_key", "grad_value"});
-    add("dq", overQueries, {}, {"grad_query"});
-  }
-  // isEligible checked 64-key blocks; 128 asked for may not fit.
-  const int64_t limit = maxDynamicSharedBytes(options.smVersion);
-  for (const KernelSpec &spec : specs.kernels)
-    if (spec.dynamicSharedBytes > limit)
-      return op.emitOpError("GPU code generation: the ")
-             << spec.stage << " kernel with " << spec.blockKV
-             << " keys per block needs " << spec.dynamicSharedBytes
-             << " bytes of shared memory at D = " << headDim
-             << ", Dv = " << valueDim << ", more than the " << limit
-             << " a block has (use 64 keys per block: grad-block-kv=64)";
-  return specs;
 }
 
 /// The argument types of a backward kernel, in the order of its parameters.
@@ -456,8 +278,8 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
            << " need more than 48 KiB of shared memory for one staged row "
               "of the backward kernels";
 
-  addGradParams(op, kv, {}, {"grad_key", "grad_value"});
-  addGradParams(op, qs, {}, {"grad_query"});
+  kernel::addGradParams(op, kv, {}, {"grad_key", "grad_value"});
+  kernel::addGradParams(op, qs, {}, {"grad_query"});
   return specs;
 }
 

@@ -125,6 +125,13 @@ inline KernelParam tensorMapParam(StringRef tensor, ArrayRef<int64_t> box) {
   return p;
 }
 
+/// The backward ABI's parameters (docs/kernel-manifest.md) of gradient op
+/// `op` appended to `spec`: the inputs, then `workspaces`, then `outputs`,
+/// then the run-time sizes (AttentionGradKernelBuilder.cpp).
+void addGradParams(AttentionOpInterface op, KernelSpec &spec,
+                   ArrayRef<KernelParam> workspaces,
+                   ArrayRef<StringRef> outputs);
+
 inline KernelParam scalarParam(StringRef name) {
   KernelParam p;
   p.name = name.str();
