@@ -136,9 +136,11 @@ static llvm::cl::opt<std::string> fwdMma(
 static llvm::cl::opt<std::string> fwdTma(
     "tma",
     llvm::cl::desc("How the wgmma forward's producer loads Q, K and V: auto "
-                   "(default; the chooser's rule), on (TMA, cp.async.bulk."
-                   "tensor with tensor maps the runtime builds; dense "
-                   "attn.attention on sm_90a) or off (cp.async)"),
+                   "(default; the chooser's rule: TMA for the one-kernel "
+                   "forward of a dense attn.attention on sm_90a), on (TMA, "
+                   "cp.async.bulk.tensor with tensor maps the runtime "
+                   "builds, also in the split stage of decoding) or off "
+                   "(cp.async)"),
     llvm::cl::init("auto"));
 
 static llvm::cl::opt<std::string> gradMma(

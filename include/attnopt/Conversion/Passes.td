@@ -16,7 +16,8 @@ defvar AttnForwardKernelOptions = [
            "Forward tensor-core kernel: auto (wgmma on sm_90a), wgmma or "
            "mma-sync">,
     Option<"tma", "tma", "std::string", "\"auto\"",
-           "Forward wgmma loads: auto (TMA on sm_90a for dense ops), on or "
+           "Forward wgmma loads: auto (TMA on sm_90a for dense ops' "
+           "one-kernel forward), on (also the split stage of decoding) or "
            "off (cp.async)">,
     Option<"blockQ", "block-q", "int64_t", "0",
            "Forward tensor-core query block (64 or 128); 0 chooses">,
