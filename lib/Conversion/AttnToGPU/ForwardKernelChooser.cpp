@@ -150,9 +150,10 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
     if (requested.tma && tiles.getSplits()) {
       const int64_t group = op.getGroupSize(),
                     tokens = op.getQueryType().getDimSize(2);
-      if (!splitkv::queryBox(group, tokens, 64))
-        return refuse("loads = tma: a 64-row block of the " + Twine(group) +
-                      " x " + Twine(tokens) +
+      if (!splitkv::queryBox(group, tokens, splitkv::kSplitBlockQ))
+        return refuse("loads = tma: a " + Twine(splitkv::kSplitBlockQ) +
+                      "-row block of the " + Twine(group) + " x " +
+                      Twine(tokens) +
                       " packed query rows starts inside a head, which no "
                       "tensor-map box covers");
     }

@@ -195,23 +195,13 @@ void MmaEmitterBase::copyTileRows(Value global, TileRowWidth width,
   // as 80 or 96): the thread's row and column change from pass to pass. The
   // copies of a last, partial pass are guarded; their tokens stay inside
   // the guard (cp.async.commit_group commits them all the same).
-  const int64_t total = tileRows * chunksPerRow;
-  for (int64_t pass = 0; pass * threads < total; ++pass) {
-    Value c = add(tid, pass * threads);
-    auto copy = [&](SmallVectorImpl<Value> &out) {
-      Value chunk = remu(c, chunksPerRow);
-      copyAt(divu(c, chunksPerRow), mul(chunk, 8), sourceColumn(chunk, width),
-             out);
-    };
-    if ((pass + 1) * threads <= total) {
-      copy(tokens);
-      continue;
-    }
-    emitIf(ltC(c, total), [&] {
-      SmallVector<Value> inner;
-      copy(inner);
-    });
-  }
+  forEachInPasses(
+      tid, threads, tileRows * chunksPerRow, [&](Value c, bool guarded) {
+        SmallVector<Value> inner;
+        Value chunk = remu(c, chunksPerRow);
+        copyAt(divu(c, chunksPerRow), mul(chunk, 8), sourceColumn(chunk, width),
+               guarded ? inner : tokens);
+      });
 }
 
 std::pair<Value, Value> MmaEmitterBase::sourceColumn(Value chunk,

@@ -462,17 +462,24 @@ protected:
   SmallVector<Value>
   emitLoop(Value lb, Value ub, ValueRange init,
            function_ref<SmallVector<Value>(Value, ValueRange)> step);
-  /// `body(i)` for this thread's items i = tid + threads * pass of [0, n):
-  /// the whole passes unguarded, a last partial one under i < n (n need
-  /// not be a multiple of the threads: a row of D / 8 chunks at D = 72).
-  void forEachInPasses(int64_t n, function_ref<void(Value)> body) {
-    for (int64_t pass = 0; pass * threads < n; ++pass) {
-      Value i = add(tid, pass * threads);
-      if ((pass + 1) * threads <= n)
-        body(i);
+  /// `body(i, guarded)` for the items i = first + stride * pass of [0, n)
+  /// (`first` is this thread's index among `stride` threads or lanes): the
+  /// whole passes unguarded, a last partial one inside `if (i < n)`, where
+  /// `guarded` is true (n need not be a multiple of `stride`: a row of
+  /// D / 8 chunks at D = 72 or 80).
+  void forEachInPasses(Value first, int64_t stride, int64_t n,
+                       function_ref<void(Value, bool)> body) {
+    for (int64_t pass = 0; pass * stride < n; ++pass) {
+      Value i = add(first, pass * stride);
+      if ((pass + 1) * stride <= n)
+        body(i, /*guarded=*/false);
       else
-        emitIf(ltC(i, n), [&] { body(i); });
+        emitIf(ltC(i, n), [&] { body(i, /*guarded=*/true); });
     }
+  }
+  /// The same over the block's threads (tid of `threads`).
+  void forEachInPasses(int64_t n, function_ref<void(Value)> body) {
+    forEachInPasses(tid, threads, n, [&](Value i, bool) { body(i); });
   }
 
   MLIRContext *ctx;

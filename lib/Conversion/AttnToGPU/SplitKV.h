@@ -16,6 +16,10 @@ namespace mlir::attn::splitkv {
 /// Output rows (b, h, t) per block of the combine stage: one warp each.
 constexpr int64_t kCombineRowsPerBlock = 4;
 
+/// The split_kv stage's packed rows per block (the mma.sync stage's 4 warps
+/// of 16, the wgmma stage's one consumer warpgroup).
+constexpr int64_t kSplitBlockQ = 64;
+
 /// The wgmma split_kv stage's consumer registers: two blocks of 256
 /// threads per SM give 128 registers each at entry, and setmaxnreg moves
 /// the producer's down to 64 and the consumers' up to 192

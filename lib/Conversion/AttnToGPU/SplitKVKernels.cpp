@@ -60,8 +60,8 @@ splitkv::queryBox(int64_t group, int64_t tokens, int64_t blockQ) {
 static std::optional<tc::Tiling>
 splitWgmmaTiling(AttentionOpInterface op, const TensorCoreTiling &requested) {
   tc::Tiling t;
-  t.blockQ = 64;
-  t.warps = 4;
+  t.blockQ = splitkv::kSplitBlockQ;
+  t.warps = t.blockQ / 16;
   t.warpgroupMma = true;
   t.blockKV = requested.blockKV ? requested.blockKV : 64;
   if (t.blockKV != 64 && t.blockKV != 128)
@@ -86,12 +86,12 @@ std::optional<tc::Tiling> splitkv::splitTiling(AttentionOpInterface op,
                                                const TensorCoreTiling &tiling,
                                                std::string &why) {
   if (tiling.warpgroupMma && !tiling.warps &&
-      (!tiling.blockQ || tiling.blockQ == 64))
+      (!tiling.blockQ || tiling.blockQ == kSplitBlockQ))
     if (std::optional<tc::Tiling> t = splitWgmmaTiling(op, tiling))
       return t;
   TensorCoreTiling requested;
-  requested.blockQ = 64;
-  requested.warps = 4;
+  requested.blockQ = kSplitBlockQ;
+  requested.warps = kSplitBlockQ / 16;
   requested.blockKV = tiling.blockKV;
   requested.smVersion = tiling.smVersion;
   return tc::chooseTiling(op, requested, why);

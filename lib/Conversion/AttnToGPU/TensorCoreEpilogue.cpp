@@ -166,18 +166,10 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
   } else {
     // Dv such as 80 or 96: chunk c = lane + 32 pass of the warp's
     // rowsPerWarp x chunksPerRow chunks; a last, partial pass is guarded.
-    const int64_t total = rowsPerWarp * chunksPerRow;
-    for (int64_t pass = 0; pass * 32 < total; ++pass) {
-      Value c = add(lane, pass * 32);
-      auto store = [&] {
-        Value chunk = remu(c, chunksPerRow);
-        storeChunk(divu(c, chunksPerRow), chunk, mul(chunk, 8));
-      };
-      if ((pass + 1) * 32 <= total)
-        store();
-      else
-        emitIf(ltC(c, total), store);
-    }
+    forEachInPasses(lane, 32, rowsPerWarp * chunksPerRow, [&](Value c, bool) {
+      Value chunk = remu(c, chunksPerRow);
+      storeChunk(divu(c, chunksPerRow), chunk, mul(chunk, 8));
+    });
   }
   if (roles)
     b.setInsertionPointAfter(roles);
