@@ -1,7 +1,7 @@
 // The pipeline route emits the kernels attn-compile emits (issue 18, step 7:
 // both call buildAttentionKernels with the same options): on sm_90a the
 // warp-specialized wgmma forward and the atomic backward group with the
-// wgmma key-block kernel, not the CUDA-core kernels the pass used to emit.
+// warp-specialized wgmma key-block kernel (TMA loads), not the CUDA-core kernels the pass used to emit.
 // The manifest's kernel entries ride along on the gpu.module.
 // RUN: attention-opt %s --attn-to-gpu="chip=sm_90a" | FileCheck %s --check-prefixes=KERNELS,PASS
 // RUN: attn-compile %s --chip=sm_90a --emit=gpu -o - | FileCheck %s --check-prefix=KERNELS
@@ -10,7 +10,7 @@
 // RUN: not attention-opt %s --attn-to-gpu="chip=sm_80 mma=wgmma" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // PASS: gpu.module @attn_kernels attributes {attn.manifest_kernels = "[{
-// PASS-SAME: \22kernel\22:\22tensor-core\22,\22mma\22:\22wgmma\22
+// PASS-SAME: \22kernel\22:\22tensor-core\22,\22loads\22:\22tma\22,\22mma\22:\22wgmma\22
 // PASS-SAME: \22stage\22:\22dkdv_dq\22
 // KERNELS-LABEL: gpu.func @attn_fwd_0
 // KERNELS-SAME: known_block_size = array<i32: 384, 1, 1>

@@ -151,6 +151,15 @@ static llvm::cl::opt<std::string> gradMma(
                    "only) or mma-sync"),
     llvm::cl::init("auto"));
 
+static llvm::cl::opt<std::string> gradTma(
+    "grad-tma",
+    llvm::cl::desc("How the backward's wgmma dkdv / dkdv_dq kernel loads: "
+                   "auto (default; on for a dense op on sm_90a), on (a "
+                   "producer warpgroup loads K, V, Q and dO with TMA and the "
+                   "staged rows with bulk copies; a packed batch keeps "
+                   "cp.async) or off (cp.async by every thread)"),
+    llvm::cl::init("auto"));
+
 static llvm::cl::opt<unsigned> indexBits(
     "index-bits",
     llvm::cl::desc("Bits of the kernels' index arithmetic: 0 (default) "
@@ -215,6 +224,7 @@ int main(int argc, char **argv) {
   choices.kernel = kernelKind;
   choices.mma = fwdMma;
   choices.gradMma = gradMma;
+  choices.gradTma = gradTma;
   choices.tma = fwdTma;
   choices.gradDq = gradDq;
   choices.blockQ = blockQ;

@@ -100,6 +100,10 @@ def AttnToGPUPass : Pass<"attn-to-gpu", "::mlir::ModuleOp"> {
   let options = !listconcat(AttnForwardKernelOptions, [
     Option<"gradMma", "grad-mma", "std::string", "\"auto\"",
            "Backward key-block kernel: auto, wgmma or mma-sync">,
+    Option<"gradTma", "grad-tma", "std::string", "\"auto\"",
+           "Loads of the backward's wgmma key-block kernel: auto (TMA with "
+           "a producer warpgroup on sm_90a), on or off (cp.async by every "
+           "thread)">,
     Option<"gradDq", "grad-dq", "std::string", "\"auto\"",
            "dQ of the tensor-core backward: auto (atomic on sm_90), "
            "separate or atomic">,

@@ -175,7 +175,10 @@ static SmallVector<Type> gradArgumentTypes(OpBuilder &b,
     // The dQ accumulator is only reached through atomics (inline PTX),
     // which need its 64-bit address: a global pointer, not a memref (whose
     // aligned pointer is an index, 32 bits wide in 32-bit index mode).
-    if (p.name == "dq_accum") {
+    // So are the staged rows where the warp-specialized key-block kernel
+    // reads them with bulk copies.
+    if (p.name == "dq_accum" ||
+        (spec.tma && (p.name == "lse_log2" || p.name == "row_dot"))) {
       argTypes.push_back(LLVM::LLVMPointerType::get(b.getContext(), 1));
       continue;
     }

@@ -39,6 +39,7 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
         chip, kernel, mma, tma, blockQ, blockKV, warps, splitKV, smCount);
     choices.gradMma = gradMma;
     choices.gradDq = gradDq;
+    choices.gradTma = gradTma;
     choices.gradBlockKV = gradBlockKV;
     std::string error;
     FailureOr<GpuCodegenOptions> options =

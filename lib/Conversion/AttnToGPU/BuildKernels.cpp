@@ -48,12 +48,17 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
                   "instruction), not " +
                   c.chip);
   }
-  if (c.tma != "auto" && c.tma != "on" && c.tma != "off")
-    return fail("unsupported tma=" + c.tma + " (expected auto, on or off)");
-  if (c.tma == "on" && !archSpecific)
-    return fail("tma=on needs chip=sm_90a (the TMA loads feed the wgmma "
-                "kernel), not " +
-                c.chip);
+  for (auto [name, value] : {std::pair<StringRef, StringRef>{"tma", c.tma},
+                             {"grad-tma", c.gradTma}}) {
+    if (value != "auto" && value != "on" && value != "off")
+      return fail("unsupported " + name + "=" + value +
+                  " (expected auto, on or off)");
+    if (value == "on" && !archSpecific)
+      return fail(name +
+                  "=on needs chip=sm_90a (the TMA loads feed the wgmma "
+                  "kernels), not " +
+                  c.chip);
+  }
   if (c.splitKV == "auto") {
     o.splitKV.splits = -1;
   } else if (c.splitKV == "off") {
@@ -98,6 +103,9 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
   o.grad.mma = c.gradMma == "wgmma"                  ? GradMma::Wgmma
                : c.gradMma == "auto" && archSpecific ? GradMma::Auto
                                                      : GradMma::MmaSync;
+  // grad-tma=auto: the warp-specialized TMA key-block kernel on sm_90a
+  // (docs/performance.md, session 28).
+  o.grad.tma = c.gradTma == "on" || (c.gradTma == "auto" && archSpecific);
   return o;
 }
 

@@ -140,6 +140,8 @@ struct GradKernelArguments {
   Value query, key, value, output, lse, gradOutput, mask, seed, offset;
   Value rowDot, lseLog2, dqAccum; ///< workspaces
   Value gradQuery, gradKey, gradValue;
+  /// The warp-specialized key-block kernel's TMA tensor maps.
+  Value queryMap, keyMap, valueMap, gradOutputMap;
   /// The run-time sizes (i32), null where the op's size is static.
   Value batch, queryLen, keyLen;
   /// A packed batch's offsets (i32 tensors) and run-time token totals.
@@ -172,6 +174,10 @@ struct GradKernelArguments {
           .Case("cu_seqlens_k", &a.cuSeqlensK)
           .Case("total_query_tokens", &a.totalQueryTokens)
           .Case("total_key_tokens", &a.totalKeyTokens)
+          .Case("query_tensor_map", &a.queryMap)
+          .Case("key_tensor_map", &a.keyMap)
+          .Case("value_tensor_map", &a.valueMap)
+          .Case("grad_output_tensor_map", &a.gradOutputMap)
           .Default(nullptr)
           ->
           operator=(arg);

@@ -90,7 +90,39 @@ enum class NamedBarrier : int64_t {
   /// 3, 4: the ping-pong turn of consumer warpgroup w (both consumer
   /// warpgroups, 256 threads; FlashAttention-3's scheduling).
   PingPongTurn = 3,
+  /// 5: the warp-specialized backward key-block kernel's consumers after
+  /// writing their dSᵀ rows, before dQ = dS K reads all of them.
+  ScoresWritten = 5,
+  /// 6: the same kernel's consumers before writing dSᵀ, where one tile
+  /// serves every step (no one still reads the previous step's).
+  ScoresRead = 6,
 };
+
+/// setmaxnreg budgets of a warp-specialized kernel: one producer warpgroup
+/// (kProducerWarpgroupThreads) and the consumer warpgroups. A block starts
+/// with its
+/// share of the SM's 65536 registers (at `blocksPerSM` blocks per SM,
+/// rounded down to 8 per thread, at most 255), and setmaxnreg.inc only
+/// takes registers that the block's setmaxnreg.dec gave back (it blocks
+/// until then: a budget over the entry's total hung a kernel on the H200).
+/// So the producer gives back down to `producer` and the consumers share
+/// the rest (at most 248).
+struct RegisterBudgets {
+  int64_t atEntry, producer, consumers;
+  constexpr bool rebalance() const { return atEntry < 255; }
+};
+constexpr int64_t kProducerWarpgroupThreads = 128;
+constexpr RegisterBudgets registerBudgets(int64_t blockThreads,
+                                          int64_t consumerThreads,
+                                          int64_t blocksPerSM,
+                                          int64_t producer) {
+  const int64_t perThread = 65536 / blocksPerSM / blockThreads;
+  const int64_t atEntry = perThread >= 255 ? 255 : perThread / 8 * 8;
+  const int64_t spare =
+      atEntry * blockThreads - kProducerWarpgroupThreads * producer;
+  const int64_t consumers = spare / consumerThreads / 8 * 8;
+  return {atEntry, producer, consumers > 248 ? 248 : consumers};
+}
 
 class MmaEmitterBase : protected kernel::ScalarOps {
 protected:
@@ -290,6 +322,19 @@ protected:
   /// tensor's extents read as zeros.
   void tmaLoad4d(Value dst, Value tensorMap, std::array<Value, 4> coords,
                  Value mbarrier);
+  /// TMA loads of the `rows`-row SW128 tile at shared-window byte address
+  /// `tile` from `map` (a [B, H, L, D] tensor's, box {64, rows', 1, 1}):
+  /// rows row0 .. of (head, batch), `cols` columns (whole 64-column
+  /// panels), one box per panel (panel p at byte 128 rows p), completing on
+  /// `full`. A box of fewer rows than `rows` (the packed rows of a split_kv
+  /// stage) leaves the others unwritten.
+  void tmaSwizzledTile(Value tile, Value map, Value row0, Value head,
+                       Value batch, int64_t rows, int64_t cols, Value full);
+  /// cp.async.bulk (1-D, no tensor map): `bytes` (a multiple of 16) from
+  /// the global address `src` (an LLVM pointer, 16-byte aligned) to the
+  /// shared-window byte address `dst` (16-byte aligned), completing that
+  /// many transactions on the mbarrier at `mbarrier`.
+  void bulkCopyToShared(Value dst, Value src, int64_t bytes, Value mbarrier);
   /// Blocks until the mbarrier's phase of parity `parity` (index, 0 or 1)
   /// has completed (an mbarrier.try_wait.parity loop; acquire semantics).
   void mbarrierWait(Value addr, Value parity);

@@ -20,13 +20,8 @@ using namespace mlir;
 using namespace mlir::attn;
 using tc::TensorCoreEmitter;
 
-/// setmaxnreg budgets of the wgmma forward's warpgroups. A block starts
-/// with its share of the SM's 65536 registers (at `blocksPerSM` blocks per
-/// SM, rounded down to 8 per thread, at most 255), and setmaxnreg.inc only
-/// takes registers that the block's setmaxnreg.dec gave back (it blocks
-/// until then: a budget over the entry's total hung the kernel on the
-/// H200). So the producer gives back down to its budget and the consumers
-/// share the rest:
+/// setmaxnreg budgets of the wgmma forward's warpgroups (registerBudgets,
+/// MmaEmitterBase.h), by the producer's budget:
 /// - one block per SM with two consumer warpgroups: 56 / 224 (128 x 56 +
 ///   256 x 224 = 384 x 168). The consumers hold the S, O and packed P
 ///   fragments (218 registers at D = 128 in the kernel without a
@@ -41,25 +36,16 @@ using tc::TensorCoreEmitter;
 ///   256), none at 64.
 /// - one block per SM with one consumer warpgroup: every thread has 255
 ///   registers at entry already, no setmaxnreg.
-struct RegisterBudgets {
-  int64_t atEntry, producer, consumers;
-  constexpr bool rebalance() const { return atEntry < 255; }
-};
-static constexpr RegisterBudgets registerBudgets(int64_t blockThreads,
-                                                 int64_t consumerThreads,
-                                                 int64_t blocksPerSM) {
-  const int64_t perThread = 65536 / blocksPerSM / blockThreads;
-  const int64_t atEntry = perThread >= 255 ? 255 : perThread / 8 * 8;
-  const int64_t producer = blocksPerSM > 1 ? 64 : 56;
-  const int64_t spare =
-      atEntry * blockThreads - tc::kProducerThreads * producer;
-  const int64_t consumers = spare / consumerThreads / 8 * 8;
-  return {atEntry, producer, consumers > 248 ? 248 : consumers};
+static constexpr RegisterBudgets forwardBudgets(int64_t blockThreads,
+                                                int64_t consumerThreads,
+                                                int64_t blocksPerSM) {
+  return registerBudgets(blockThreads, consumerThreads, blocksPerSM,
+                         blocksPerSM > 1 ? 64 : 56);
 }
-static_assert(registerBudgets(384, 256, 1).consumers == 224 &&
-                  registerBudgets(256, 128, 2).consumers ==
+static_assert(forwardBudgets(384, 256, 1).consumers == 224 &&
+                  forwardBudgets(256, 128, 2).consumers ==
                       splitkv::kSplitWgmmaConsumerRegisters &&
-                  !registerBudgets(256, 128, 1).rebalance(),
+                  !forwardBudgets(256, 128, 1).rebalance(),
               "the measured setmaxnreg budgets");
 
 Value TensorCoreEmitter::copyQuery() {
@@ -100,11 +86,8 @@ void TensorCoreEmitter::copyBlock(Value kb, Value stage, bool keys,
 
 void TensorCoreEmitter::tmaTile(Value map, Value row0, Value head, int64_t rows,
                                 int64_t cols, Value tileOff, Value full) {
-  // Panel p (columns [64 p, 64 p + 64)) of the SW128 tile is at byte
-  // 128 rows p: one box of {64, rows, 1, 1} each.
-  for (int64_t p = 0; p < cols / 64; ++p)
-    tmaLoad4d(add(add(smemBase, tileOff), 128 * rows * p), map,
-              {idx(64 * p), row0, head, bIdx}, full);
+  tmaSwizzledTile(add(smemBase, tileOff), map, row0, head, bIdx, rows, cols,
+                  full);
 }
 
 void TensorCoreEmitter::emitTmaProducer() {
@@ -214,7 +197,7 @@ void TensorCoreEmitter::emitRolesOrPrologue() {
                               /*withElseRegion=*/true);
     b.setInsertionPoint(roles.thenBlock()->getTerminator());
     const RegisterBudgets budgets =
-        registerBudgets(blockThreads, consumerThreads, tc::blocksPerSM(spec));
+        forwardBudgets(blockThreads, consumerThreads, tc::blocksPerSM(spec));
     if (budgets.rebalance())
       setMaxRegisters(budgets.producer, /*increase=*/false);
     emitProducer();

@@ -111,10 +111,13 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
                        isLongLength(op.getQueryLenBound(), tcgrad::kBlock) &&
                        tcgrad::hasAtomicDq(headDim, valueDim, wgmma) &&
                        splitDqFits;
+  // The warp-specialized TMA form of the wgmma key-block kernel: TMA
+  // zero-fills past the tensor only, not past a packed batch's sequence.
+  const bool warpSpecialized = wgmma && options.tma && !packed;
   std::string why;
   std::optional<int64_t> keyBlock =
       tcgrad::chooseKeyBlock(options.keyBlock, atomics, headDim, valueDim,
-                             options.smVersion, wgmma, why);
+                             options.smVersion, wgmma, warpSpecialized, why);
   if (!keyBlock)
     return op.emitOpError("GPU code generation: ") << why;
   const int64_t dqRows = tcgrad::dqRows(headDim, valueDim, options.smVersion);
@@ -142,10 +145,13 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
     spec.vectorReductions = options.vectorReductions;
     const bool keyBlockStage = stage == "dkdv" || stage == "dkdv_dq";
     spec.warpgroupMma = keyBlockStage && wgmma;
+    spec.tma = keyBlockStage && warpSpecialized;
     // One warp per 16 keys (key-block kernels) or query rows (dq).
     spec.blockQ = stage == "dq" ? dqRows : tcgrad::kBlock;
     spec.blockKV = keyBlockStage ? *keyBlock : tcgrad::kBlock;
-    spec.block = {keyBlockStage   ? 2 * *keyBlock
+    // One warp per 16 keys, plus the producer warpgroup when
+    // warp-specialized.
+    spec.block = {keyBlockStage   ? 2 * *keyBlock + (spec.tma ? 128 : 0)
                   : stage == "dq" ? 2 * dqRows
                                   : tcgrad::kThreads,
                   1, 1};
@@ -157,8 +163,15 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
       spec.grid[0] *= spec.keyBlockParts;
     }
     spec.dynamicSharedBytes = tcgrad::sharedMemoryBytes(
-        op, spec.stage, spec.blockQ, spec.blockKV, spec.warpgroupMma);
+        op, spec.stage, spec.blockQ, spec.blockKV, spec.warpgroupMma, spec.tma);
     kernel::addGradParams(op, spec, workspaces, outputs);
+    if (spec.tma) {
+      // One SW128 panel (64 columns) of a tile's rows per copy.
+      for (StringRef t : {"query", "grad_output"})
+        spec.params.push_back(tensorMapParam(t, {64, tcgrad::kBlock, 1, 1}));
+      for (StringRef t : {"key", "value"})
+        spec.params.push_back(tensorMapParam(t, {64, *keyBlock, 1, 1}));
+    }
     specs.kernels.push_back(std::move(spec));
   };
   // 0 in a grid: computed at launch from a run-time size (a packed batch's

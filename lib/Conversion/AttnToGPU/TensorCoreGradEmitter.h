@@ -70,9 +70,33 @@ private:
   void emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
                     KeyBlockProducts products);
   /// The same with wgmma (emitKeyBlocksWarpgroup; smemBase already aligned
-  /// for the SW128 tiles).
+  /// for the SW128 tiles). Warp-specialized (spec.tma): the consumers'
+  /// part, the loads done by emitKeyBlockLoads.
   void emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead, bool withDq,
                              KeyBlockProducts products);
+  /// The producer of the warp-specialized wgmma key-block kernel (one
+  /// thread): K and V of the key block with TMA on the K/V mbarrier, then
+  /// for every step Q and dO with TMA and the staged lse·log2(e) and D_i
+  /// rows with bulk copies into the step's stage of the Q/dO ring.
+  void emitKeyBlockLoads(Value kBlockIdx, Value kvHead, bool withDq,
+                         KeyBlockProducts products);
+  /// The warp-specialized kernel's layout: the kernel's (with dSᵀ for
+  /// dkdv_dq), whichever part of a split kernel a block runs, so that every
+  /// role of every block finds the mbarriers where thread 0 initialised
+  /// them.
+  KeyBlockLayout warpSpecializedLayout() const {
+    return keyBlockLayout(headDim, valueDim, spec.blockKV,
+                          spec.stage == "dkdv_dq", /*warpgroupMma=*/true,
+                          /*warpSpecialized=*/true);
+  }
+  /// Its Q/dO ring (two stages) and K/V mbarrier.
+  MbarrierRing queryRing() {
+    const int64_t at = warpSpecializedLayout().barriers;
+    return MbarrierRing(*this, smemBase, at + 8, at + 24, 2);
+  }
+  Value keyValueFull() {
+    return add(smemBase, warpSpecializedLayout().barriers);
+  }
   /// Dispatches block blockIdx.x = `blockX` of a key-block kernel to
   /// `emitBlock(kBlockIdx, withDq, products)`: key block blockX doing both
   /// products, or where keyBlockParts is 2 (block-uniform branches) the
@@ -118,6 +142,9 @@ private:
   KeyStep beginKeyStep(KeyStep invariant, const KeyBlockSchedule &sched,
                        Value it, Value anchor, Value total,
                        function_ref<void(Value, Value)> issue);
+  /// `invariant` completed for step `it` with its data in `stage`.
+  KeyStep keyStepAt(KeyStep invariant, const KeyBlockSchedule &sched, Value it,
+                    Value stage);
   /// The query head and the first query of step `it`.
   Value headOf(const KeyBlockSchedule &sched, Value it);
   Value queryBlockStart(const KeyBlockSchedule &sched, Value it);

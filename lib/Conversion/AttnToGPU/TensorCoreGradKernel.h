@@ -30,7 +30,7 @@ constexpr int64_t kBlock = 64, kThreads = 128;
 std::optional<int64_t> chooseKeyBlock(int64_t requested, bool atomicDq,
                                       int64_t headDim, int64_t valueDim,
                                       int64_t smVersion, bool warpgroupMma,
-                                      std::string &why);
+                                      bool warpSpecialized, std::string &why);
 
 /// Whether `op` can use the tensor-core backward on a chip with compute
 /// capability `smVersion` (80, 90): f16/bf16, D and Dv multiples of 8 (16-byte
@@ -82,13 +82,20 @@ int64_t panelDim(int64_t headDim);
 /// paddedStride(headDim) (K, Q) or paddedStride(valueDim) (V, dO), dSᵀ
 /// [keyBlock][kBlock + 8]; wgmma: 128-byte swizzled tiles of whole
 /// panels (panelDim), dSᵀ [keyBlock][kBlock] in the core-matrix
-/// layout, and kSwizzle128Alignment bytes of slack.
+/// layout, and kSwizzle128Alignment bytes of slack. `warpSpecialized`
+/// (the wgmma kernel with a TMA producer, KernelSpec::tma): `dsBuffers`
+/// dSᵀ tiles (two where they fit the block's shared memory, so that a step
+/// writes one while the other warpgroup may still read the previous
+/// step's) and the mbarriers at `barriers`: the K/V tiles' full one, then
+/// the two Q/dO stages' full and empty ones.
 struct KeyBlockLayout {
   int64_t keys, values, queries, gradOutputs, lse, delta, dsT;
+  int64_t dsBuffers = 1, barriers = 0;
   SharedMemoryPlan plan;
 };
 KeyBlockLayout keyBlockLayout(int64_t headDim, int64_t valueDim,
-                              int64_t keyBlock, bool withDq, bool warpgroupMma);
+                              int64_t keyBlock, bool withDq, bool warpgroupMma,
+                              bool warpSpecialized = false);
 
 /// The dq kernel's: Q and dO tiles of `rows` query rows, double-buffered K
 /// and V tiles of kBlock rows, padded rows (Q and K of head dim `headDim`, dO
@@ -107,10 +114,10 @@ int64_t dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion);
 /// Bytes of dynamic shared memory of the `stage` kernel ("dkdv",
 /// "dkdv_dq" with `keyBlock` keys per block, "dq" with `queryRows` rows per
 /// block; 0 for the others). `warpgroupMma`: the wgmma key-block kernel
-/// (unpadded core-matrix tiles).
+/// (unpadded core-matrix tiles), `warpSpecialized` its TMA form.
 int64_t sharedMemoryBytes(AttentionOpInterface op, StringRef stage,
                           int64_t queryRows, int64_t keyBlock,
-                          bool warpgroupMma);
+                          bool warpgroupMma, bool warpSpecialized = false);
 
 /// Emits the body of `func` (arguments in manifest order) for spec.stage,
 /// of an attn.attention_grad or attn.varlen_attention_grad `op`.

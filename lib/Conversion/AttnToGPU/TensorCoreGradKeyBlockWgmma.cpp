@@ -9,12 +9,22 @@
 // to whole panels (zero-filled); where D + Dv > 256 two blocks per key block
 // split dV and dK (and dQ) between them.
 //
+// Warp-specialized (spec.tma, dense ops on sm_90a): a producer warpgroup
+// in front of the consumers, one thread of which loads the key block's K
+// and V with TMA, then each step's Q and dO tiles with TMA and its lse·log2(e)
+// and D_i rows with bulk copies into a ring of two stages (full / empty
+// mbarriers, as the forward's producer). The consumers meet only at the
+// dSᵀ tile: one named barrier per step before dQ reads it (two dSᵀ tiles
+// alternate where they fit, else a second barrier before it is rewritten).
+// They hold no copy addresses and never wait at a block barrier.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TensorCoreGradEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -109,12 +119,119 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   Value aligned = alignForSwizzle128(smemBase);
   viewShift = arith::SubIOp::create(b, loc, aligned, smemBase);
   smemBase = aligned;
+  auto consumers = [&] {
+    emitKeyBlockParts(blockX, withDq,
+                      [&](Value kBlockIdx, bool dq, KeyBlockProducts products) {
+                        emitKeyBlockWarpgroup(kBlockIdx, kvHead, dq, products);
+                      });
+  };
+  if (!spec.tma) {
+    consumers();
+    leaveLiveBlock(live);
+    gpu::ReturnOp::create(b, loc);
+    return;
+  }
+  // Warp-specialized: thread 0 initialises the mbarriers (the full ones
+  // complete on the producer thread's arrival and its copies' bytes, the
+  // empty ones on every consumer thread's arrival), then one branch per
+  // role, so that ptxas applies each setmaxnreg to its warpgroups.
+  const int64_t consumerThreads = spec.block[0] - kProducerWarpgroupThreads;
+  Value threadId = tid;
+  emitIf(
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, threadId, idx(0)),
+      [&] {
+        MbarrierRing ring = queryRing();
+        mbarrierInit(keyValueFull(), 1);
+        for (int64_t st = 0; st < 2; ++st) {
+          ring.initFull(st, 1);
+          ring.initEmpty(st, consumerThreads);
+        }
+      });
+  gpu::BarrierOp::create(b, loc);
+  auto roles = scf::IfOp::create(b, loc, TypeRange{},
+                                 ltC(threadId, kProducerWarpgroupThreads),
+                                 /*withElseRegion=*/true);
+  // The producer needs few registers (one thread issues every copy), the
+  // consumers' dK and dV accumulators beside the step's products many:
+  // 24 / 240 with two consumer warpgroups (at 128 keys), no rebalancing
+  // with one (255 registers each at entry).
+  const RegisterBudgets budgets =
+      registerBudgets(spec.block[0], consumerThreads, 1, /*producer=*/24);
+  b.setInsertionPoint(roles.thenBlock()->getTerminator());
+  if (budgets.rebalance())
+    setMaxRegisters(budgets.producer, /*increase=*/false);
   emitKeyBlockParts(blockX, withDq,
                     [&](Value kBlockIdx, bool dq, KeyBlockProducts products) {
-                      emitKeyBlockWarpgroup(kBlockIdx, kvHead, dq, products);
+                      emitKeyBlockLoads(kBlockIdx, kvHead, dq, products);
                     });
+  b.setInsertionPoint(roles.elseBlock()->getTerminator());
+  if (budgets.rebalance())
+    setMaxRegisters(budgets.consumers, /*increase=*/true);
+  tid = arith::SubIOp::create(b, loc, threadId, idx(kProducerWarpgroupThreads));
+  threads = consumerThreads;
+  warp = divu(tid, 32);
+  lane = remu(tid, 32);
+  g = divu(lane, 4);
+  t4 = remu(lane, 4);
+  consumers();
+  b.setInsertionPointAfter(roles);
   leaveLiveBlock(live);
   gpu::ReturnOp::create(b, loc);
+}
+
+void GradEmitter::emitKeyBlockLoads(Value kBlockIdx, Value kvHead, bool withDq,
+                                    KeyBlockProducts products) {
+  const int64_t keyBlock = spec.blockKV;
+  const KeyBlockLayout layout = warpSpecializedLayout();
+  const int64_t colsQK = tcgrad::panelDim(headDim),
+                colsV = tcgrad::panelDim(valueDim);
+  const int64_t qTile = kBlock * colsQK * kOperandBytes,
+                dOTile = kBlock * colsV * kOperandBytes, rowBytes = kBlock * 4;
+  // V only for dPᵀ (not in the split kernel's dV block).
+  const bool values = products != KeyBlockProducts::ValueOnly;
+  KeyBlockSchedule sched = scheduleKeyBlock(kBlockIdx, kvHead, keyBlock);
+  Value loads = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, sched.total,
+                            idx(0)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, idx(0)));
+  emitIf(loads, [&] {
+    Value kvFull = keyValueFull();
+    mbarrierArriveExpectTx(kvFull, keyBlock * (colsQK + (values ? colsV : 0)) *
+                                       kOperandBytes);
+    tmaSwizzledTile(add(smemBase, layout.keys), args.keyMap, sched.k0, kvHead,
+                    bIdx, keyBlock, colsQK, kvFull);
+    if (values)
+      tmaSwizzledTile(add(smemBase, layout.values), args.valueMap, sched.k0,
+                      kvHead, bIdx, keyBlock, colsV, kvFull);
+    MbarrierRing ring = queryRing();
+    emitLoop(idx(0), sched.total, ValueRange{},
+             [&](Value it, ValueRange) -> SmallVector<Value> {
+               auto [stage, round] = ring.slot(it);
+               ring.acquire(stage, round);
+               Value full = ring.full(stage);
+               mbarrierArriveExpectTx(full, qTile + dOTile + 2 * rowBytes);
+               Value h = headOf(sched, it), q0 = queryBlockStart(sched, it);
+               tmaSwizzledTile(
+                   add(add(smemBase, layout.queries), mul(stage, qTile)),
+                   args.queryMap, q0, h, bIdx, kBlock, colsQK, full);
+               tmaSwizzledTile(
+                   add(add(smemBase, layout.gradOutputs), mul(stage, dOTile)),
+                   args.gradOutputMap, q0, h, bIdx, kBlock, colsV, full);
+               // The staged rows: 64 f32 of the workspaces, padded to whole
+               // blocks by prep (16-byte aligned, 256 bytes).
+               Value row = arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
+                                                        paddedRow(h, q0));
+               for (auto [src, off] : {std::pair{args.lseLog2, layout.lse},
+                                       std::pair{args.rowDot, layout.delta}})
+                 bulkCopyToShared(add(add(smemBase, off), mul(stage, rowBytes)),
+                                  LLVM::GEPOp::create(b, loc, src.getType(),
+                                                      b.getF32Type(), src,
+                                                      ValueRange{row}),
+                                  rowBytes, full);
+               return {};
+             });
+  });
 }
 
 void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
@@ -127,9 +244,10 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
   // every C fragment has the mma.sync layout of emitKeyBlocks.
   const int64_t keyBlock = spec.blockKV;
   const int64_t warpgroups = keyBlock / 64;
+  const bool ws = spec.tma; // warp-specialized: the loads are the producer's
   assert(keyBlock % 64 == 0 && threads == 2 * keyBlock &&
          tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
-         "one warpgroup per 64 keys");
+         "one (consumer) warpgroup per 64 keys");
   // Tiles of whole panels (zero-filled past D or Dv); the dSᵀ tile in the
   // core-matrix layout.
   const TileRowWidth widthQK{headDim, tcgrad::panelDim(headDim)},
@@ -138,30 +256,38 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
                 dOTile = kBlock * widthV.tileCols * kOperandBytes;
   const tcgrad::KeyBlockLayout layout =
       tcgrad::keyBlockLayout(headDim, valueDim, keyBlock, withDq,
-                             /*warpgroupMma=*/true);
+                             /*warpgroupMma=*/true, ws);
   const int64_t kOff = layout.keys, vOff = layout.values, qOff = layout.queries,
                 dOOff = layout.gradOutputs, lseOff = layout.lse,
                 deltaOff = layout.delta, dsOff = layout.dsT;
   Value tiles = view(0, {lseOff / kOperandBytes}, elt);
   Value lseS = view(lseOff, {2, kBlock}, b.getF32Type());
   Value deltaS = view(deltaOff, {2, kBlock}, b.getF32Type());
-  // dSᵀ [keyBlock][64 queries] in the core-matrix layout, as i32 pairs.
-  Value dsS =
-      withDq ? view(dsOff, {keyBlock * kBlock / 2}, b.getI32Type()) : Value();
+  // dSᵀ [keyBlock][64 queries] in the core-matrix layout, as i32 pairs
+  // (layout.dsBuffers of them, alternating by step).
+  const int64_t dsPairs = keyBlock * kBlock / 2;
+  Value dsS = withDq ? view(dsOff, {layout.dsBuffers * dsPairs}, b.getI32Type())
+                     : Value();
 
   KeyBlockSchedule sched = scheduleKeyBlock(kBlockIdx, kvHead, keyBlock);
   Value k0 = sched.k0, total = sched.total;
   GlobalRows kvRows = sched.kvRows;
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, total, idx(0));
 
   SmallVector<Value> tokens;
-  copyTileSwizzled128(args.key, widthQK, kvRows, k0, keyLen, keyBlock, tiles,
-                      idx(kOff / kOperandBytes), tokens);
-  if (wantDK) // V only for dPᵀ.
-    copyTileSwizzled128(args.value, widthV, kvRows, k0, keyLen, keyBlock,
-                        tiles, idx(vOff / kOperandBytes), tokens);
+  Value kvGroup;
   auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
-  Value kvGroup =
-      nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
+  if (ws) {
+    emitIf(any, [&] { mbarrierWait(keyValueFull(), idx(0)); });
+  } else {
+    copyTileSwizzled128(args.key, widthQK, kvRows, k0, keyLen, keyBlock, tiles,
+                        idx(kOff / kOperandBytes), tokens);
+    if (wantDK) // V only for dPᵀ.
+      copyTileSwizzled128(args.value, widthV, kvRows, k0, keyLen, keyBlock,
+                          tiles, idx(vOff / kOperandBytes), tokens);
+    kvGroup = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
+  }
   auto issue = [&](Value it, Value stage) {
     SmallVector<Value> ts;
     Value h = headOf(sched, it);
@@ -176,10 +302,10 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
     copyStagedRows(h, q0, stage, lseS, deltaS);
     nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
   };
-  Value any =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, total, idx(0));
-  emitIf(any, [&] { issue(idx(0), idx(0)); });
-  emitWaitAllCopies(kvGroup);
+  if (!ws) {
+    emitIf(any, [&] { issue(idx(0), idx(0)); });
+    emitWaitAllCopies(kvGroup);
+  }
 
   Value wg = divu(warp, 4);
   // The warpgroup's 64 rows of K and V (in every panel).
@@ -231,8 +357,15 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
   SmallVector<Value> init(accs + accsV, f32(0.0f));
   SmallVector<Value> loop =
       emitLoop(idx(0), total, init, [&](Value it, ValueRange state) {
-        KeyStep step =
-            beginKeyStep(invariant, sched, it, kvGroup, total, issue);
+        KeyStep step;
+        MbarrierRing ring = queryRing();
+        if (ws) {
+          auto [stage, round] = ring.slot(it);
+          ring.wait(stage, round);
+          step = keyStepAt(invariant, sched, it, stage);
+        } else {
+          step = beginKeyStep(invariant, sched, it, kvGroup, total, issue);
+        }
         Value qBase = add(add(smemBase, qOff), mul(step.stage, qTile));
         Value dOBase = add(add(smemBase, dOOff), mul(step.stage, dOTile));
         SmallVector<Value> dK(state.begin(), state.begin() + accs),
@@ -260,17 +393,28 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
         // dPᵀ (no overlap), then dV += Pdᵀ dO. With the overlap dV runs
         // while dSᵀ is formed; without it the Pdᵀ fragments it holds would
         // spill.
+        // Warp-specialized (240 registers a consumer thread, not 255): dV
+        // completes before dPᵀ is issued, so that the Pdᵀ fragments are
+        // free before the dPᵀ accumulators are live.
+        const bool dVFirst = ws && wantDK && wantDV && !overlapDp;
         wgmmaFence();
+        if (dVFirst) {
+          dV = productOverQueries(pdA, dOBase, dV);
+          wgmmaCommitAndWait(0);
+          wgmmaFence();
+        }
         if (wantDK && !overlapDp) {
           dPAcc = productOverHeadDim(vRows, dOBase, valueDim);
           wgmmaCommit();
         }
-        if (wantDV) {
+        if (wantDV && !dVFirst) {
           dV = productOverQueries(pdA, dOBase, dV);
           wgmmaCommit();
         }
         if (!wantDK) { // dV completes at the step's last wait.
           wgmmaWait(0);
+          if (ws)
+            ring.release(step.stage);
           return dV;
         }
         wgmmaWait(wantDV && overlapDp ? 1 : 0);
@@ -280,16 +424,24 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
         SmallVector<std::array<Value, 4>> dsA;
         for (int64_t kk = 0; kk < kBlock / 16; ++kk)
           dsA.push_back(packA(dP, kk));
+        // The dSᵀ tile of this step.
+        Value dsBuffer = layout.dsBuffers > 1 ? remu(it, 2) : idx(0);
         if (withDq) {
+          // Warp-specialized with one tile: the other warpgroup may still
+          // read the previous step's dSᵀ (its dQ).
+          if (ws && layout.dsBuffers == 1)
+            namedBarrier(NamedBarrier::ScoresRead, nullptr, threads);
           // dSᵀ to shared memory: pair (key, 2 pairs) of A fragment i of
           // k-step kk at key 16w + g + 8 (i % 2), queries 16 kk + 2 t4 +
           // 8 (i / 2) (coreMatrixOffset / 4).
+          Value first = mul(dsBuffer, dsPairs);
           for (int64_t kk = 0; kk < kBlock / 16; ++kk)
             for (int64_t i = 0; i < 4; ++i) {
               Value at = add(
                   add(mul(add(mul(warp, 2), i % 2), 256), add(mul(g, 4), t4)),
                   (2 * kk + i / 2) * 32);
-              memref::StoreOp::create(b, loc, dsA[kk][i], dsS, ValueRange{at});
+              memref::StoreOp::create(b, loc, dsA[kk][i], dsS,
+                                      ValueRange{add(first, at)});
             }
           fenceProxyAsync();
         }
@@ -298,13 +450,16 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
         dK = productOverQueries(dsA, qBase, dK);
         wgmmaCommit();
         if (withDq) {
-          gpu::BarrierOp::create(b, loc);
+          if (ws)
+            namedBarrier(NamedBarrier::ScoresWritten, nullptr, threads);
+          else
+            gpu::BarrierOp::create(b, loc);
           // dQ (64 queries x D) = dS K over the block's keys, in the column
           // chunks of dqColumnChunks.
           // A = dS from the [key][query] core-matrix tile and B = K from
           // the [key][D] SW128 tile (columns col0.. of their panel), both
           // MN-major.
-          Value dsBase = add(smemBase, dsOff);
+          Value dsBase = add(add(smemBase, dsOff), mul(dsBuffer, dsPairs * 4));
           auto dqChunk = [&](Value col0, int64_t width) {
             Value kCols = add(add(smemBase, kOff),
                               add(mul(divu(col0, 64), 128 * keyBlock),
@@ -342,6 +497,8 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
           }
         }
         wgmmaWait(0);
+        if (ws)
+          ring.release(step.stage);
         SmallVector<Value> next = dK;
         next.append(dV.begin(), dV.end());
         return next;

@@ -60,9 +60,16 @@ GradEmitter::KeyStep
 GradEmitter::beginKeyStep(KeyStep invariant, const KeyBlockSchedule &sched,
                           Value it, Value anchor, Value total,
                           function_ref<void(Value, Value)> issue) {
+  Value stage = remu(it, 2);
+  emitPrefetchingStepHead(anchor, it, stage, total, issue);
+  return keyStepAt(invariant, sched, it, stage);
+}
+
+GradEmitter::KeyStep GradEmitter::keyStepAt(KeyStep invariant,
+                                            const KeyBlockSchedule &sched,
+                                            Value it, Value stage) {
   KeyStep step = invariant;
-  step.stage = remu(it, 2);
-  emitPrefetchingStepHead(anchor, it, step.stage, total, issue);
+  step.stage = stage;
   step.hIdx = headOf(sched, it);
   step.q0 = queryBlockStart(sched, it);
   step.rowsInBlock = arith::MinSIOp::create(

@@ -64,11 +64,10 @@ bool tcgrad::hasWarpgroupKeyBlock(int64_t headDim, int64_t valueDim) {
          valueDim <= 256;
 }
 
-std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
-                                              int64_t headDim, int64_t valueDim,
-                                              int64_t smVersion,
-                                              bool warpgroupMma,
-                                              std::string &why) {
+std::optional<int64_t>
+tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq, int64_t headDim,
+                       int64_t valueDim, int64_t smVersion, bool warpgroupMma,
+                       bool warpSpecialized, std::string &why) {
   // Measured on the H200 (docs/performance.md, session 5): 128 keys halve
   // the atomic group's dQ reductions per FLOP (3-4 % faster at D = 128,
   // equal at D = 64); without them, 64-key blocks are as fast or faster
@@ -79,7 +78,7 @@ std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
   if (requested == 0 && keyBlockParts(headDim, valueDim) > 1)
     return keyBlockLayout(warpgroupMma ? headDim : tileDim(headDim),
                           warpgroupMma ? valueDim : tileDim(valueDim), 128,
-                          /*withDq=*/atomicDq, warpgroupMma)
+                          /*withDq=*/atomicDq, warpgroupMma, warpSpecialized)
                        .plan.launchBytes() <= maxDynamicSharedBytes(smVersion)
                ? 128
                : 64;
@@ -95,7 +94,8 @@ std::optional<int64_t> tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq,
 
 tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim,
                                               int64_t keyBlock, bool withDq,
-                                              bool warpgroupMma) {
+                                              bool warpgroupMma,
+                                              bool warpSpecialized) {
   constexpr int64_t f32Bytes = 4;
   auto rowBytes = [&](int64_t dim) {
     return (warpgroupMma ? panelDim(dim) : paddedStride(dim)) * kOperandBytes;
@@ -107,10 +107,22 @@ tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim,
   l.gradOutputs = l.plan.place(2 * kBlock * rowBytes(valueDim));
   l.lse = l.plan.place(2 * kBlock * f32Bytes);
   l.delta = l.plan.place(2 * kBlock * f32Bytes);
+  const int64_t dsBytes =
+      keyBlock * (warpgroupMma ? kBlock : kBlock + 8) * kOperandBytes;
+  // Warp-specialized: a second dSᵀ tile where it fits (sm_90's limit: only
+  // sm_90a has this kernel), then the mbarriers (8 bytes each: K/V full,
+  // 2 x full, 2 x empty).
+  constexpr int64_t barrierBytes = 5 * 8;
+  if (warpSpecialized && withDq &&
+      l.plan.regionBytes() + 2 * dsBytes + barrierBytes +
+              kSwizzle128Alignment <=
+          maxDynamicSharedBytes(90))
+    l.dsBuffers = 2;
   l.dsT = l.plan.regionBytes();
   if (withDq)
-    l.plan.place(keyBlock * (warpgroupMma ? kBlock : kBlock + 8) *
-                 kOperandBytes);
+    l.plan.place(l.dsBuffers * dsBytes);
+  if (warpSpecialized)
+    l.barriers = l.plan.place(barrierBytes);
   if (warpgroupMma)
     l.plan.reserveAlignmentSlack(kSwizzle128Alignment);
   return l;
@@ -141,16 +153,15 @@ int64_t tcgrad::dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion) {
 
 int64_t tcgrad::sharedMemoryBytes(AttentionOpInterface op, StringRef stage,
                                   int64_t queryRows, int64_t keyBlock,
-                                  bool warpgroupMma) {
+                                  bool warpgroupMma, bool warpSpecialized) {
   // The wgmma tiles are whole panels (keyBlockLayout pads them).
   const int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
   if (stage == "dkdv" || stage == "dkdv_dq")
     return keyBlockLayout(warpgroupMma ? d : tileDim(d),
                           warpgroupMma ? dv : tileDim(dv), keyBlock,
-                          stage == "dkdv_dq", warpgroupMma)
+                          stage == "dkdv_dq", warpgroupMma, warpSpecialized)
         .plan.launchBytes();
   if (stage == "dq")
     return dqLayout(tileDim(d), tileDim(dv), queryRows).plan.launchBytes();
   return 0; // prep and dq_convert
 }
-

@@ -273,6 +273,28 @@ void MmaEmitterBase::tmaLoad4d(Value dst, Value tensorMap,
                    "r,l,r,r,r,r,r", operands);
 }
 
+void MmaEmitterBase::tmaSwizzledTile(Value tile, Value map, Value row0,
+                                     Value head, Value batch, int64_t rows,
+                                     int64_t cols, Value full) {
+  for (int64_t p = 0; p < cols / 64; ++p)
+    tmaLoad4d(add(tile, 128 * rows * p), map, {idx(64 * p), row0, head, batch},
+              full);
+}
+
+void MmaEmitterBase::bulkCopyToShared(Value dst, Value src, int64_t bytes,
+                                      Value mbarrier) {
+  assert(bytes % 16 == 0 && "bulk copies move whole 16-byte units");
+  emitAsmStatement(
+      b, loc,
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_"
+      "tx::bytes [$0], [$1], " +
+          Twine(bytes) + ", [$2];",
+      "r,l,r",
+      ValueRange{sharedAddress32(b, loc, dst),
+                 LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), src),
+                 sharedAddress32(b, loc, mbarrier)});
+}
+
 void MmaEmitterBase::mbarrierWait(Value addr, Value parity) {
   // The label is local to the braces, so the statement may appear many
   // times in one kernel.

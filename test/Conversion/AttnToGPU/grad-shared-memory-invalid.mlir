@@ -7,7 +7,7 @@
 // shared memory than a block has, even on sm_90: asking for them is an error
 // at the op that says what fits (tcgrad::chooseKeyBlock's default takes 64
 // there, and 128 only where the tiles fit).
-// CHECK: grad-shared-memory-invalid.mlir:[[@LINE+9]]:{{[0-9]+}}: error: 'attn.attention_grad' op GPU code generation: the dkdv kernel with 128 keys per block needs 264192 bytes of shared memory at D = 256, Dv = 256, more than the 232448 a block has (use 64 keys per block: grad-block-kv=64)
+// CHECK: grad-shared-memory-invalid.mlir:[[@LINE+9]]:{{[0-9]+}}: error: 'attn.attention_grad' op GPU code generation: the dkdv kernel with 128 keys per block needs 264232 bytes of shared memory at D = 256, Dv = 256, more than the 232448 a block has (use 64 keys per block: grad-block-kv=64)
 // DEFAULT: (3 kernels, sm_90a,
 // MANIFEST: "name": "attn_bwd_prep_0"
 // MANIFEST: "block_kv": 64,

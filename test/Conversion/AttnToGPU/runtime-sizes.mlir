@@ -36,14 +36,15 @@ func.func @decode(%q: tensor<2x2x1x64xf16>, %k: tensor<2x1x?x64xf16>, %v: tensor
 
 // A backward group takes the same trailing sizes in every kernel (here a
 // run-time query length only: the prep, dkdv_dq and dq_convert kernels of
-// the atomic-dQ group on the pass's default chip, sm_90a).
+// the atomic-dQ group on the pass's default chip, sm_90a; the
+// warp-specialized key-block kernel's tensor maps follow them).
 // CHECK-LABEL: gpu.func @attn_bwd_prep_0(
 // CHECK-SAME: %[[PQ:[a-z0-9]+]]: i32)
 // CHECK: arith.index_castui %[[PQ]] : i32 to index
 // CHECK-LABEL: gpu.func @attn_bwd_dkdv_dq_0(
 // CHECK-SAME: memref<72057594037927936xf16>
 // CHECK-SAME: memref<512xf16>
-// CHECK-SAME: %[[KQ:[a-z0-9]+]]: i32)
+// CHECK-SAME: %[[KQ:[a-z0-9]+]]: i32, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr)
 // CHECK: arith.index_castui %[[KQ]] : i32 to index
 // CHECK-LABEL: gpu.func @attn_bwd_dq_convert_0(
 // CHECK-SAME: %{{[a-z0-9]+}}: i32)

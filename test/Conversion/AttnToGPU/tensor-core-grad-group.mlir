@@ -23,9 +23,9 @@
 // RUN: FileCheck %s --check-prefix=ATOMIC64 < %t.atomic64.mlir
 // RUN: not attn-compile %s --grad-block-kv=96 -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not attn-compile %s --grad-dq=sometimes -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD-DQ
-// RUN: attn-compile %s --emit=gpu -o %t.wgmma.mlir
+// RUN: attn-compile %s --emit=gpu --grad-tma=off -o %t.wgmma.mlir
 // RUN: FileCheck %s --check-prefix=WGMMA < %t.wgmma.mlir
-// RUN: attn-compile %s -o %t.wgmma.ptx
+// RUN: attn-compile %s --grad-tma=off -o %t.wgmma.ptx
 // RUN: FileCheck %s --check-prefix=WGMMA-MANIFEST < %t.wgmma.json
 // RUN: attn-compile %s --emit=gpu --chip=sm_80 --grad-dq=atomic -o %t.sync80.mlir
 // RUN: FileCheck %s --check-prefix=SYNC80 < %t.sync80.mlir
@@ -37,8 +37,9 @@
 // BAD-MMA80: attn-compile: grad-mma=wgmma needs chip=sm_90a (wgmma is an sm_90a instruction), not sm_80
 // BAD-MMA: attn-compile: unsupported grad-mma=tensor (expected auto, wgmma or mma-sync)
 
-// The default on sm_90a: the key-block kernel multiplies with wgmma (two
-// warpgroups of 64 keys). Its K, V, Q and dO tiles are copied with
+// The key-block kernel on sm_90a multiplies with wgmma (two warpgroups of
+// 64 keys). With --grad-tma=off (the default, warp-specialized TMA form is
+// tensor-core-grad-warp-specialized.mlir) its K, V, Q and dO tiles are copied with
 // cp.async.cg (bypassL1) into a flat view from the first 1024-byte
 // boundary on (128-byte swizzled layout, SW128) and fenced for the async
 // proxy; Sᵀ = K Qᵀ starts

@@ -4,7 +4,7 @@
 // than sm_80 has: there the CUDA-core backward runs, with a remark,
 // cuda-core-remark.mlir). Four variants (causal GQA; softcap + window +
 // key-padding mask; dropout; `deterministic`), Lq = Lk = 1000; the dkdv
-// kernel on wgmma (SW128 tiles, 198656 bytes) except with dropout or the
+// kernel on wgmma (SW128 tiles, warp-specialized: 198696 bytes) except with dropout or the
 // mask and softcap, where the wgmma one would spill. Measured
 // 2026-12-01 with ptxas 13: no spills but the dropout dkdv kernel's 20
 // bytes; bounded at 99 bytes like the other head dims.
@@ -21,7 +21,7 @@
 // KIND: "block_kv": 64,
 // KIND: "key_block_parts": 2,
 // KIND: "mma": "wgmma",
-// KIND: "dynamic_shared_memory": 198656,
+// KIND: "dynamic_shared_memory": 198696,
 // KIND: "grid": [
 // KIND-NEXT: 32,
 // KIND-NEXT: 2,
@@ -48,7 +48,7 @@
 // KIND: "block_kv": 64,
 // KIND: "key_block_parts": 2,
 // KIND: "mma": "wgmma",
-// KIND: "dynamic_shared_memory": 198656,
+// KIND: "dynamic_shared_memory": 198696,
 // KIND: "grid": [
 // KIND-NEXT: 32,
 // KIND-NEXT: 2,

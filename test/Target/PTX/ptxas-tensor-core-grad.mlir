@@ -88,10 +88,13 @@
 // ATOMIC-MANIFEST-NEXT: 192,
 // ATOMIC-MANIFEST-NEXT: 64
 // ATOMIC-MANIFEST: "stage": "prep",
+// The warp-specialized wgmma kernel (--grad-tma=auto): a producer
+// warpgroup beside the two consumer ones; two dSᵀ tiles and five mbarriers
+// beside the cp.async form's 83968 bytes.
 // ATOMIC-MANIFEST: "block": [
-// ATOMIC-MANIFEST-NEXT: 256,
+// ATOMIC-MANIFEST-NEXT: 384,
 // ATOMIC-MANIFEST: "deterministic": false,
-// ATOMIC-MANIFEST: "dynamic_shared_memory": 83968,
+// ATOMIC-MANIFEST: "dynamic_shared_memory": 100392,
 // ATOMIC-MANIFEST: "stage": "dkdv_dq"
 // ATOMIC-MANIFEST: "stage": "dq_convert"
 // ATOMIC80: .version 8.0

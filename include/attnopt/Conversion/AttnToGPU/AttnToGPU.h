@@ -303,6 +303,10 @@ struct GradKernelOptions {
   int64_t keyBlock = 0;
   /// Matrix instructions of the dkdv / dkdv_dq kernel (GradMma).
   GradMma mma = GradMma::MmaSync;
+  /// The wgmma dkdv / dkdv_dq kernel is warp-specialized: a producer
+  /// warpgroup loads K, V and the Q / dO stages with TMA and the staged
+  /// rows with bulk copies (dense ops; a packed batch keeps cp.async).
+  bool tma = false;
   /// The target's compute capability x 10 (80, 90): the tensor-core kernels
   /// must fit its shared memory (0: sm_80's limit).
   int64_t smVersion = 0;
@@ -360,6 +364,7 @@ struct GpuCodegenChoices {
   std::string mma = "auto";     ///< forward: auto, wgmma, mma-sync
   std::string gradMma = "auto"; ///< backward key-block kernel: same
   std::string tma = "auto";     ///< forward wgmma loads: auto, on, off
+  std::string gradTma = "auto"; ///< backward key-block loads: same as tma
   std::string gradDq = "auto";  ///< auto, separate, atomic
   int64_t blockQ = 0, blockKV = 0, warps = 0; ///< forward tiling; 0 chooses
   int64_t gradBlockKV = 0;                    ///< 0, 64 or 128
