@@ -71,8 +71,8 @@ void GradEmitter::emitQueryKernel(gpu::GPUFuncOp func) {
       b, loc, mods, q0, rowsInBlock, queryLen, keyLen, blockKV);
 
   SmallVector<Value> init(dPer, f32(0.0f));
-  auto blockLoop =
-      forLoop(firstBlock, lastBlock, init, [&](Value kb, ValueRange acc0) {
+  SmallVector<Value> dQ =
+      emitLoop(firstBlock, lastBlock, init, [&](Value kb, ValueRange acc0) {
         Value key0 = mul(kb, idx(blockKV));
         gpu::BarrierOp::create(b, loc);
         emitStageRows(b, loc, args.key, kShared, elt, blockKV, headDim,
@@ -82,8 +82,8 @@ void GradEmitter::emitQueryKernel(gpu::GPUFuncOp func) {
         gpu::BarrierOp::create(b, loc);
         Value keysHere = arith::MinSIOp::create(
             b, loc, idx(blockKV), arith::SubIOp::create(b, loc, keyLen, key0));
-        auto keyLoop =
-            forLoop(idx(0), keysHere, acc0, [&](Value j, ValueRange acc) {
+        return emitLoop(
+            idx(0), keysHere, acc0, [&](Value j, ValueRange acc) {
               Value raw = laneSum(partialDot(qRegs, kShared, j));
               Value dPd = laneSum(partialDot(doRegs, vShared, j));
               Value dS = elementGradients(raw, dPd, lse, delta, bIdx, hIdx,
@@ -91,12 +91,10 @@ void GradEmitter::emitQueryKernel(gpu::GPUFuncOp func) {
                              .second;
               return accumulate(acc, dS, kShared, j);
             });
-        return SmallVector<Value>(keyLoop.getResults());
       });
 
   emitIf(rowValid, [&] {
-    storeSlice(args.gradQuery, mul(rowLin, idx(headDim)), headDim,
-               SmallVector<Value>(blockLoop.getResults()),
+    storeSlice(args.gradQuery, mul(rowLin, idx(headDim)), headDim, dQ,
                op.getEffectiveScale());
   });
   gpu::ReturnOp::create(b, loc);

@@ -59,32 +59,6 @@ public:
   void emitQueryKernel(gpu::GPUFuncOp func);
 
 private:
-  using LoopBody = function_ref<SmallVector<Value>(Value iv, ValueRange iter)>;
-
-  /// scf.for with `init` iteration values; `body` returns what to yield.
-  scf::ForOp forLoop(Value lb, Value ub, ValueRange init, LoopBody body) {
-    return scf::ForOp::create(
-        b, loc, lb, ub, idx(1), init,
-        [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          scf::YieldOp::create(b, loc, body(iv, iter));
-        });
-  }
-  Value cmp(arith::CmpIPredicate pred, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, pred, x, y);
-  }
-  Value select(Value c, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, c, x, y);
-  }
-  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  /// x * y + z marked `contract`, which the NVPTX backend fuses into fma.rn.
-  Value fmaC(Value x, Value y, Value z) {
-    auto contract = arith::FastMathFlagsAttr::get(
-        b.getContext(), arith::FastMathFlags::contract);
-    Value p = arith::MulFOp::create(b, loc, x, y, contract);
-    return arith::AddFOp::create(b, loc, p, z, contract);
-  }
   Value zeroElt() {
     return arith::ConstantOp::create(b, loc, b.getZeroAttr(elt));
   }

@@ -64,12 +64,12 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
   SmallVector<Value> init(dPer + dvPer, f32(0.0f));
   const int64_t passes = ceilDiv(blockQ, blockKV);
 
-  auto headLoop =
-      forLoop(idx(0), idx(group), init, [&](Value g, ValueRange acc0) {
+  SmallVector<Value> grads =
+      emitLoop(idx(0), idx(group), init, [&](Value g, ValueRange acc0) {
         Value hIdx = add(mul(kvHead, idx(group)), g);
         Value bh = add(mul(bIdx, idx(heads)), hIdx);
         Value rowBase = mul(bh, queryLen);
-        auto blockLoop = forLoop(
+        return emitLoop(
             firstBlock, lastBlock, acc0, [&](Value qb, ValueRange acc1) {
               Value q0 = mul(qb, idx(blockQ));
               // The previous tile's readers are done.
@@ -133,8 +133,8 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
               Value rowsHere = arith::MinSIOp::create(
                   b, loc, idx(blockQ),
                   arith::SubIOp::create(b, loc, queryLen, q0));
-              auto rowLoop =
-                  forLoop(idx(0), rowsHere, acc1, [&](Value i, ValueRange acc) {
+              return emitLoop(
+                  idx(0), rowsHere, acc1, [&](Value i, ValueRange acc) {
                     Value raw = laneSum(partialDot(kRegs, qShared, i));
                     Value dPd = laneSum(partialDot(vRegs, doShared, i));
                     Value lse = memref::LoadOp::create(b, loc, lseShared, i);
@@ -149,14 +149,12 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
                                                         pd, doShared, i));
                     return next;
                   });
-              return SmallVector<Value>(rowLoop.getResults());
             });
-        return SmallVector<Value>(blockLoop.getResults());
       });
 
   // Epilogue: dK = scale * sum dS q, dV = sum Pd dO, for keys inside Lk.
   emitIf(keyValid, [&] {
-    ValueRange acc = headLoop.getResults();
+    ArrayRef<Value> acc = grads;
     storeSlice(args.gradKey, mul(kvRow, idx(headDim)), headDim,
                SmallVector<Value>(acc.take_front(dPer)),
                op.getEffectiveScale());

@@ -228,6 +228,38 @@ public:
     return arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, a, x),
                                  c);
   }
+  /// x * y + z as mul and add marked `contract`, which the NVPTX backend
+  /// fuses into one fma.rn (without the flag it emits mul.rn + add.rn, which
+  /// ptxas must not fuse).
+  Value fmaC(Value x, Value y, Value z) {
+    auto contract = arith::FastMathFlagsAttr::get(
+        b.getContext(), arith::FastMathFlags::contract);
+    Value p = arith::MulFOp::create(b, loc, x, y, contract);
+    return arith::AddFOp::create(b, loc, p, z, contract);
+  }
+  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value fadd(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value cmp(arith::CmpIPredicate pred, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, pred, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  /// scf.for from lb to ub (step 1) carrying `init`: `step(iv, state)`
+  /// emits one iteration through `b` and returns the next state. Returns
+  /// the loop's results.
+  SmallVector<Value>
+  emitLoop(Value lb, Value ub, ValueRange init,
+           function_ref<SmallVector<Value>(Value, ValueRange)> step) {
+    auto loop = scf::ForOp::create(
+        b, loc, lb, ub, idx(1), init,
+        [&](OpBuilder &nb, Location, Value iv, ValueRange state) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          scf::YieldOp::create(b, loc, step(iv, state));
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
   Value toF32(Value v) {
     return v.getType().isF32()
                ? v

@@ -297,19 +297,6 @@ Value MmaEmitterBase::crossesPositionalEdge(const ScoreModifiers &mods,
   return needs;
 }
 
-SmallVector<Value> MmaEmitterBase::emitLoop(
-    Value lb, Value ub, ValueRange init,
-    function_ref<SmallVector<Value>(Value, ValueRange)> step) {
-  auto loop = scf::ForOp::create(
-      b, loc, lb, ub, idx(1), init,
-      [&](OpBuilder &nb, Location, Value iv, ValueRange state) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-        scf::YieldOp::create(b, loc, step(iv, state));
-      });
-  return SmallVector<Value>(loop.getResults());
-}
-
 SmallVector<Value> MmaEmitterBase::emitUniformChoice(
     Value cond, function_ref<SmallVector<Value>(bool)> compute) {
   auto branchBody = [&](bool masked) {

@@ -168,17 +168,6 @@ protected:
   Value fmax(Value x, Value y) {
     return arith::MaximumFOp::create(b, loc, x, y);
   }
-  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  Value fadd(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  /// x * y + z as mul and add marked `contract`, which the NVPTX backend
-  /// fuses into one fma.rn (without the flag it emits mul.rn + add.rn, which
-  /// ptxas must not fuse).
-  Value fmaC(Value x, Value y, Value z) {
-    auto contract =
-        arith::FastMathFlagsAttr::get(ctx, arith::FastMathFlags::contract);
-    Value p = arith::MulFOp::create(b, loc, x, y, contract);
-    return arith::AddFOp::create(b, loc, p, z, contract);
-  }
   Value shflXor(Value v, int32_t offset) {
     return gpu::ShuffleOp::create(b, loc, v, offset, 32, gpu::ShuffleMode::XOR)
         .getShuffleResult();
@@ -501,12 +490,6 @@ protected:
   /// variant of a per-element computation.
   SmallVector<Value>
   emitUniformChoice(Value cond, function_ref<SmallVector<Value>(bool)> compute);
-  /// scf.for over [lb, ub) with step 1 carrying `init`: `step(iv, state)`
-  /// emits one iteration through `b` and returns the next state. Returns
-  /// the loop's results.
-  SmallVector<Value>
-  emitLoop(Value lb, Value ub, ValueRange init,
-           function_ref<SmallVector<Value>(Value, ValueRange)> step);
   /// `body(i, guarded)` for the items i = first + stride * pass of [0, n)
   /// (`first` is this thread's index among `stride` threads or lanes): the
   /// whole passes unguarded, a last partial one inside `if (i < n)`, where
