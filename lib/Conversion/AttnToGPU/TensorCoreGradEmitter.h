@@ -78,7 +78,7 @@ private:
   /// thread): K and V of the key block with TMA on the K/V mbarrier, then
   /// for every step Q and dO with TMA and the staged lse·log2(e) and D_i
   /// rows with bulk copies into the step's stage of the Q/dO ring.
-  void emitKeyBlockLoads(Value kBlockIdx, Value kvHead, bool withDq,
+  void emitKeyBlockLoads(Value kBlockIdx, Value kvHead,
                          KeyBlockProducts products);
   /// The warp-specialized kernel's layout: the kernel's (with dSᵀ for
   /// dkdv_dq), whichever part of a split kernel a block runs, so that every

@@ -25,8 +25,10 @@ constexpr int64_t kBlock = 64, kThreads = 128;
 /// `requested` (64, 128, or 0 for the default: 128 with the atomic dQ, and
 /// for the split kernels of keyBlockParts where 128 keys fit the shared
 /// memory of compute capability `smVersion` in the layout of the mma.sync
-/// or (`warpgroupMma`) the wgmma kernel; else 64); its threads are
-/// 2 * keys (one warp per 16 keys). Fails with `why` on other values.
+/// or (`warpgroupMma`) the wgmma kernel, `warpSpecialized` its TMA form;
+/// else 64); its threads are 2 * keys (one warp per 16 keys; plus a
+/// producer warpgroup when warp-specialized). Fails with `why` on other
+/// values.
 std::optional<int64_t> chooseKeyBlock(int64_t requested, bool atomicDq,
                                       int64_t headDim, int64_t valueDim,
                                       int64_t smVersion, bool warpgroupMma,

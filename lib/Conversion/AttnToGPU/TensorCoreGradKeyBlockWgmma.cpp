@@ -161,8 +161,8 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   if (budgets.rebalance())
     setMaxRegisters(budgets.producer, /*increase=*/false);
   emitKeyBlockParts(blockX, withDq,
-                    [&](Value kBlockIdx, bool dq, KeyBlockProducts products) {
-                      emitKeyBlockLoads(kBlockIdx, kvHead, dq, products);
+                    [&](Value kBlockIdx, bool, KeyBlockProducts products) {
+                      emitKeyBlockLoads(kBlockIdx, kvHead, products);
                     });
   b.setInsertionPoint(roles.elseBlock()->getTerminator());
   if (budgets.rebalance())
@@ -179,7 +179,7 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   gpu::ReturnOp::create(b, loc);
 }
 
-void GradEmitter::emitKeyBlockLoads(Value kBlockIdx, Value kvHead, bool withDq,
+void GradEmitter::emitKeyBlockLoads(Value kBlockIdx, Value kvHead,
                                     KeyBlockProducts products) {
   const int64_t keyBlock = spec.blockKV;
   const KeyBlockLayout layout = warpSpecializedLayout();

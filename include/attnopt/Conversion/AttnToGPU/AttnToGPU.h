@@ -119,7 +119,10 @@ struct KernelSpec {
   /// kernel (GradKernelOptions::mma).
   bool warpgroupMma = false;
   /// The wgmma forward's producer loads Q, K and V with TMA through the
-  /// spec's tensor-map parameters (KernelParam::tensorMapOf).
+  /// spec's tensor-map parameters (KernelParam::tensorMapOf); in the
+  /// backward's wgmma dkdv / dkdv_dq kernel, the warp-specialized form
+  /// (GradKernelOptions::tma): a producer warpgroup loads K, V, Q and dO
+  /// with TMA and the staged rows with bulk copies.
   bool tma = false;
   /// Backward dkdv / dkdv_dq kernel: blocks per key block
   /// (tcgrad::keyBlockParts): 2 where dK and dV are accumulated by separate
