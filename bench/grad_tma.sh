@@ -108,7 +108,9 @@ run() {
   if [ "${BENCH:-1}" = 1 ]; then
     for sub in ${SETS:-grid-bwd grid-bwd-hd}; do
       echo "== benchmark $sub: warp-specialized TMA (on) and cp.async (off) beside PyTorch"
-      python3 "$root/bench/bench_torch.py" "$gen/on/$sub" "$gen/off/$sub"
+      # Also into $OUT: the two halves of a set are long for a terminal's tail.
+      python3 "$root/bench/bench_torch.py" "$gen/on/$sub" "$gen/off/$sub" 2>&1 |
+        grep -v "Warning\|return Var\|scaled_dot_product" | tee "$out/grad_tma_$sub.txt"
     done
   fi
   return $fails
