@@ -37,27 +37,23 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
     return fail("block-q, block-kv and warps must not be negative");
   const bool hopper = c.chip != "sm_80";
   const bool archSpecific = c.chip == "sm_90a";
-  for (auto [name, value] : {std::pair<StringRef, StringRef>{"mma", c.mma},
-                             {"grad-mma", c.gradMma}}) {
-    if (value != "auto" && value != "wgmma" && value != "mma-sync")
-      return fail("unsupported " + name + "=" + value +
-                  " (expected auto, wgmma or mma-sync)");
-    if (value == "wgmma" && !archSpecific)
-      return fail(name +
-                  "=wgmma needs chip=sm_90a (wgmma is an sm_90a "
-                  "instruction), not " +
-                  c.chip);
-  }
-  for (auto [name, value] : {std::pair<StringRef, StringRef>{"tma", c.tma},
-                             {"grad-tma", c.gradTma}}) {
-    if (value != "auto" && value != "on" && value != "off")
-      return fail("unsupported " + name + "=" + value +
-                  " (expected auto, on or off)");
-    if (value == "on" && !archSpecific)
-      return fail(name +
-                  "=on needs chip=sm_90a (the TMA loads feed the wgmma "
-                  "kernels), not " +
-                  c.chip);
+  // The choices with three values, one of which only sm_90a has.
+  struct ArchChoice {
+    StringRef name, value, archOnly, other, why;
+  };
+  const StringRef wgmmaWhy = "wgmma is an sm_90a instruction",
+                  tmaWhy = "the TMA loads feed the wgmma kernels";
+  for (const ArchChoice &a :
+       {ArchChoice{"mma", c.mma, "wgmma", "mma-sync", wgmmaWhy},
+        ArchChoice{"grad-mma", c.gradMma, "wgmma", "mma-sync", wgmmaWhy},
+        ArchChoice{"tma", c.tma, "on", "off", tmaWhy},
+        ArchChoice{"grad-tma", c.gradTma, "on", "off", tmaWhy}}) {
+    if (a.value != "auto" && a.value != a.archOnly && a.value != a.other)
+      return fail("unsupported " + a.name + "=" + a.value +
+                  " (expected auto, " + a.archOnly + " or " + a.other + ")");
+    if (a.value == a.archOnly && !archSpecific)
+      return fail(a.name + "=" + a.archOnly + " needs chip=sm_90a (" + a.why +
+                  "), not " + c.chip);
   }
   if (c.splitKV == "auto") {
     o.splitKV.splits = -1;

@@ -14,6 +14,7 @@
 
 #include "KernelCommon.h"
 #include "RuntimeSizes.h"
+#include "WarpSpecialization.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -93,36 +94,7 @@ enum class NamedBarrier : int64_t {
   /// 5: the warp-specialized backward key-block kernel's consumers after
   /// writing their dSᵀ rows, before dQ = dS K reads all of them.
   ScoresWritten = 5,
-  /// 6: the same kernel's consumers before writing dSᵀ, where one tile
-  /// serves every step (no one still reads the previous step's).
-  ScoresRead = 6,
 };
-
-/// setmaxnreg budgets of a warp-specialized kernel: one producer warpgroup
-/// (kProducerWarpgroupThreads) and the consumer warpgroups. A block starts
-/// with its
-/// share of the SM's 65536 registers (at `blocksPerSM` blocks per SM,
-/// rounded down to 8 per thread, at most 255), and setmaxnreg.inc only
-/// takes registers that the block's setmaxnreg.dec gave back (it blocks
-/// until then: a budget over the entry's total hung a kernel on the H200).
-/// So the producer gives back down to `producer` and the consumers share
-/// the rest (at most 248).
-struct RegisterBudgets {
-  int64_t atEntry, producer, consumers;
-  constexpr bool rebalance() const { return atEntry < 255; }
-};
-constexpr int64_t kProducerWarpgroupThreads = 128;
-constexpr RegisterBudgets registerBudgets(int64_t blockThreads,
-                                          int64_t consumerThreads,
-                                          int64_t blocksPerSM,
-                                          int64_t producer) {
-  const int64_t perThread = 65536 / blocksPerSM / blockThreads;
-  const int64_t atEntry = perThread >= 255 ? 255 : perThread / 8 * 8;
-  const int64_t spare =
-      atEntry * blockThreads - kProducerWarpgroupThreads * producer;
-  const int64_t consumers = spare / consumerThreads / 8 * 8;
-  return {atEntry, producer, consumers > 248 ? 248 : consumers};
-}
 
 class MmaEmitterBase : protected kernel::ScalarOps {
 protected:

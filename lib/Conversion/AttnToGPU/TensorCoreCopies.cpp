@@ -193,7 +193,7 @@ void TensorCoreEmitter::emitRolesOrPrologue() {
     // warpgroups: the producer needs few registers, the consumers' S, O
     // and P fragments many.
     roles = scf::IfOp::create(b, loc, TypeRange{},
-                              ltC(threadId, tc::kProducerThreads),
+                              ltC(threadId, kProducerWarpgroupThreads),
                               /*withElseRegion=*/true);
     b.setInsertionPoint(roles.thenBlock()->getTerminator());
     const RegisterBudgets budgets =
@@ -204,7 +204,8 @@ void TensorCoreEmitter::emitRolesOrPrologue() {
     b.setInsertionPoint(roles.elseBlock()->getTerminator());
     if (budgets.rebalance())
       setMaxRegisters(budgets.consumers, /*increase=*/true);
-    tid = arith::SubIOp::create(b, loc, threadId, idx(tc::kProducerThreads));
+    tid =
+        arith::SubIOp::create(b, loc, threadId, idx(kProducerWarpgroupThreads));
     threads = consumerThreads;
   } else {
     // Prologue: Q tile, and the first visible K/V block when there is one.

@@ -243,7 +243,7 @@ private:
   // Fixed by the op and the tiling (constructor).
   static constexpr int64_t eltBytes = kOperandBytes;
   /// Producer threads per stream (the K and the V stream, emitProducer).
-  static constexpr int64_t streamThreads = tc::kProducerThreads / 2;
+  static constexpr int64_t streamThreads = kProducerWarpgroupThreads / 2;
   int64_t group;    ///< query heads per KV head
   int64_t mTiles;   ///< m16 tiles per warp (1 or 2)
   int64_t nTilesS;  ///< key n-tiles of S per m-tile

@@ -28,7 +28,7 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
       splitKV(spec.stage == "split_kv"), splits(spec.splits),
       paged(op.isPaged()), mods(ScoreModifiers::get(op)), blockQ(spec.blockQ),
       blockKV(spec.blockKV), wgmma(spec.warpgroupMma), tma(spec.tma) {
-  consumerThreads = spec.block[0] - (wgmma ? tc::kProducerThreads : 0);
+  consumerThreads = spec.block[0] - (wgmma ? kProducerWarpgroupThreads : 0);
   rowsPerWarp = blockQ / (consumerThreads / 32);
   auto q = op.getQueryType();
   heads = q.getDimSize(1);

@@ -11,6 +11,7 @@
 
 #include "KernelCommon.h"
 #include "TensorCoreGradKernel.h"
+#include "WarpSpecialization.h"
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 
 using namespace mlir;
@@ -151,7 +152,8 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
     spec.blockKV = keyBlockStage ? *keyBlock : tcgrad::kBlock;
     // One warp per 16 keys, plus the producer warpgroup when
     // warp-specialized.
-    spec.block = {keyBlockStage   ? 2 * *keyBlock + (spec.tma ? 128 : 0)
+    spec.block = {keyBlockStage ? 2 * *keyBlock +
+                                      (spec.tma ? kProducerWarpgroupThreads : 0)
                   : stage == "dq" ? 2 * dqRows
                                   : tcgrad::kThreads,
                   1, 1};

@@ -86,10 +86,9 @@ int64_t panelDim(int64_t headDim);
 /// panels (panelDim), dSᵀ [keyBlock][kBlock] in the core-matrix
 /// layout, and kSwizzle128Alignment bytes of slack. `warpSpecialized`
 /// (the wgmma kernel with a TMA producer, KernelSpec::tma): `dsBuffers`
-/// dSᵀ tiles (two where they fit the block's shared memory, so that a step
-/// writes one while the other warpgroup may still read the previous
-/// step's) and the mbarriers at `barriers`: the K/V tiles' full one, then
-/// the two Q/dO stages' full and empty ones.
+/// dSᵀ tiles (two, so that a step writes one while the other warpgroup may
+/// still read the previous step's) and the mbarriers at `barriers`: the K/V
+/// tiles' full one, then the two Q/dO stages' full and empty ones.
 struct KeyBlockLayout {
   int64_t keys, values, queries, gradOutputs, lse, delta, dsT;
   int64_t dsBuffers = 1, barriers = 0;

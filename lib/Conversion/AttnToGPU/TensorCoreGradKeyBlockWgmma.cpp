@@ -15,7 +15,7 @@
 // and D_i rows with bulk copies into a ring of two stages (full / empty
 // mbarriers, as the forward's producer). The consumers meet only at the
 // dSᵀ tile: one named barrier per step before dQ reads it (two dSᵀ tiles
-// alternate where they fit, else a second barrier before it is rewritten).
+// alternate, so none is needed before one is rewritten).
 // They hold no copy addresses and never wait at a block barrier.
 //
 //===----------------------------------------------------------------------===//
@@ -137,16 +137,14 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   // role, so that ptxas applies each setmaxnreg to its warpgroups.
   const int64_t consumerThreads = spec.block[0] - kProducerWarpgroupThreads;
   Value threadId = tid;
-  emitIf(
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, threadId, idx(0)),
-      [&] {
-        MbarrierRing ring = queryRing();
-        mbarrierInit(keyValueFull(), 1);
-        for (int64_t st = 0; st < 2; ++st) {
-          ring.initFull(st, 1);
-          ring.initEmpty(st, consumerThreads);
-        }
-      });
+  emitIf(cmp(arith::CmpIPredicate::eq, threadId, idx(0)), [&] {
+    MbarrierRing ring = queryRing();
+    mbarrierInit(keyValueFull(), 1);
+    for (int64_t st = 0; st < 2; ++st) {
+      ring.initFull(st, 1);
+      ring.initEmpty(st, consumerThreads);
+    }
+  });
   gpu::BarrierOp::create(b, loc);
   auto roles = scf::IfOp::create(b, loc, TypeRange{},
                                  ltC(threadId, kProducerWarpgroupThreads),
@@ -191,10 +189,8 @@ void GradEmitter::emitKeyBlockLoads(Value kBlockIdx, Value kvHead,
   const bool values = products != KeyBlockProducts::ValueOnly;
   KeyBlockSchedule sched = scheduleKeyBlock(kBlockIdx, kvHead, keyBlock);
   Value loads = arith::AndIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, sched.total,
-                            idx(0)),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, idx(0)));
+      b, loc, cmp(arith::CmpIPredicate::sgt, sched.total, idx(0)),
+      cmp(arith::CmpIPredicate::eq, tid, idx(0)));
   emitIf(loads, [&] {
     Value kvFull = keyValueFull();
     mbarrierArriveExpectTx(kvFull, keyBlock * (colsQK + (values ? colsV : 0)) *
@@ -424,13 +420,10 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
         SmallVector<std::array<Value, 4>> dsA;
         for (int64_t kk = 0; kk < kBlock / 16; ++kk)
           dsA.push_back(packA(dP, kk));
-        // The dSᵀ tile of this step.
+        // The dSᵀ tile of this step (warp-specialized: the other
+        // warpgroup may still read the previous step's for its dQ).
         Value dsBuffer = layout.dsBuffers > 1 ? remu(it, 2) : idx(0);
         if (withDq) {
-          // Warp-specialized with one tile: the other warpgroup may still
-          // read the previous step's dSᵀ (its dQ).
-          if (ws && layout.dsBuffers == 1)
-            namedBarrier(NamedBarrier::ScoresRead, nullptr, threads);
           // dSᵀ to shared memory: pair (key, 2 pairs) of A fragment i of
           // k-step kk at key 16w + g + 8 (i % 2), queries 16 kk + 2 t4 +
           // 8 (i / 2) (coreMatrixOffset / 4).

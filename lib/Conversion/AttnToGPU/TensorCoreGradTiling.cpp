@@ -109,14 +109,11 @@ tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim,
   l.delta = l.plan.place(2 * kBlock * f32Bytes);
   const int64_t dsBytes =
       keyBlock * (warpgroupMma ? kBlock : kBlock + 8) * kOperandBytes;
-  // Warp-specialized: a second dSᵀ tile where it fits (sm_90's limit: only
-  // sm_90a has this kernel), then the mbarriers (8 bytes each: K/V full,
-  // 2 x full, 2 x empty).
+  // Warp-specialized: two dSᵀ tiles (every key block and head dim that
+  // fits with one fits with two), then the mbarriers (8 bytes each: K/V
+  // full, 2 x full, 2 x empty).
   constexpr int64_t barrierBytes = 5 * 8;
-  if (warpSpecialized && withDq &&
-      l.plan.regionBytes() + 2 * dsBytes + barrierBytes +
-              kSwizzle128Alignment <=
-          maxDynamicSharedBytes(90))
+  if (warpSpecialized)
     l.dsBuffers = 2;
   l.dsT = l.plan.regionBytes();
   if (withDq)

@@ -11,6 +11,7 @@
 #define ATTNOPT_LIB_CONVERSION_ATTNTOGPU_TENSORCOREKERNEL_H
 
 #include "SharedMemoryPlan.h"
+#include "WarpSpecialization.h"
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 
 #include <optional>
@@ -18,10 +19,9 @@
 
 namespace mlir::attn::tc {
 
-/// The wgmma forward's producer warpgroup (its threads come before the
-/// consumer warpgroups that own the query rows), and how many shared-memory
-/// stages of K and of V it fills ahead of them.
-constexpr int64_t kProducerThreads = 128;
+/// How many shared-memory stages of K and of V the wgmma forward's
+/// producer warpgroup (kProducerWarpgroupThreads, WarpSpecialization.h)
+/// fills ahead of the consumer warpgroups that own the query rows.
 constexpr int64_t kWgmmaStages = 2;
 /// The mma.sync forward's K/V stages: block kb + 1 is copied while block kb
 /// is multiplied.
@@ -58,7 +58,7 @@ struct Tiling {
   /// Threads per block: the `warps` that own query rows, and with wgmma the
   /// producer warpgroup.
   int64_t threads() const {
-    return warps * 32 + (warpgroupMma ? kProducerThreads : 0);
+    return warps * 32 + (warpgroupMma ? kProducerWarpgroupThreads : 0);
   }
 };
 
