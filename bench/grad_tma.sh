@@ -15,6 +15,9 @@
 #                             forward kernels are the same), timed in one run;
 #   sizes.txt                 run-time size draws (bench/draw_sizes.py) for
 #                             validate-dyn-bwd.
+# OFF_COMPILER and OFF_FLAGS change what off/ is (default: this build's
+# attn-compile with --grad-tma=off), e.g. OFF_COMPILER=/tmp/attn-compile.old
+# OFF_FLAGS= times this build's kernels against an earlier build's defaults.
 # run builds kernels-runtime, validates every training step against the
 # float64 GPU reference (attn-run --train --repeat 3: fresh inputs per
 # launch; validate-dyn-bwd once per size draw), runs compute-sanitizer
@@ -52,7 +55,12 @@ generate() {
     for sub in grid-bwd grid-bwd-hd; do
       mkdir -p "$gen/$tma/$sub"
       for f in "$gen/mlir/$sub"/*.mlir; do
-        "$compile" "$f" --chip=sm_90a --grad-tma=$tma \
+        local cc="$compile" flags=(--grad-tma="$tma")
+        if [ "$tma" = off ]; then
+          cc="${OFF_COMPILER:-$compile}"
+          read -r -a flags <<< "${OFF_FLAGS---grad-tma=off}"
+        fi
+        "$cc" "$f" --chip=sm_90a ${flags[@]+"${flags[@]}"} \
           -o "$gen/$tma/$sub/$(basename "$f" .mlir).ptx" >/dev/null
       done
     done

@@ -19,7 +19,7 @@
 // KERNELS-LABEL: gpu.func @attn_bwd_prep_0
 // KERNELS-LABEL: gpu.func @attn_bwd_dkdv_dq_0
 // KERNELS: wgmma.mma_async
-// KERNELS: red.global.add
+// KERNELS: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32
 // KERNELS-LABEL: gpu.func @attn_bwd_dq_convert_0
 
 // NVVM: gpu.module @attn_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx81">]

@@ -523,6 +523,8 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
     entry.getObject("codegen")->insert({"key_block_parts", spec.keyBlockParts});
   if (spec.tma)
     entry.getObject("codegen")->insert({"loads", "tma"});
+  if (spec.bulkDq)
+    entry.getObject("codegen")->insert({"dq_accum", "fragments"});
   if (ShapedType::isDynamic(spec.splits)) {
     // Decided at launch: the rule's constants (splitKVRule).
     entry.getObject("codegen")->insert({"splits", nullptr});

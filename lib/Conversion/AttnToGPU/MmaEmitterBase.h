@@ -94,6 +94,9 @@ enum class NamedBarrier : int64_t {
   /// 5: the warp-specialized backward key-block kernel's consumers after
   /// writing their dSᵀ rows, before dQ = dS K reads all of them.
   ScoresWritten = 5,
+  /// 6, 7: one consumer warpgroup of the same kernel after staging its dQ
+  /// columns, before its first thread adds them to dq_accum in bulk.
+  DqStaged = 6,
 };
 
 class MmaEmitterBase : protected kernel::ScalarOps {
@@ -296,6 +299,20 @@ protected:
   /// shared-window byte address `dst` (16-byte aligned), completing that
   /// many transactions on the mbarrier at `mbarrier`.
   void bulkCopyToShared(Value dst, Value src, int64_t bytes, Value mbarrier);
+  /// cp.reduce.async.bulk .add.f32 (1-D, bulk-group completion): adds the
+  /// `bytes` (a multiple of 16) of f32 at the shared-window byte address
+  /// `src` to those at the global address `dst` (an LLVM pointer); both
+  /// 16-byte aligned. The issuing thread commits its bulk group
+  /// (bulkCommitGroup) and waits with bulkWaitGroup before `src` is
+  /// rewritten or the block exits.
+  void bulkReduceAddF32(Value dst, Value src, int64_t bytes);
+  /// cp.async.bulk.commit_group: this thread's bulk operations since the
+  /// last commit form a group.
+  void bulkCommitGroup();
+  /// cp.async.bulk.wait_group(.read) `pending`: until at most `pending` of
+  /// this thread's groups are unfinished; `readsOnly`: only their reads of
+  /// shared memory need to have finished (the source may be rewritten).
+  void bulkWaitGroup(int64_t pending, bool readsOnly);
   /// Blocks until the mbarrier's phase of parity `parity` (index, 0 or 1)
   /// has completed (an mbarrier.try_wait.parity loop; acquire semantics).
   void mbarrierWait(Value addr, Value parity);

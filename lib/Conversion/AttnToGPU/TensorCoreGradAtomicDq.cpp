@@ -4,7 +4,8 @@
 // (TensorCoreGradEmitter.h): dSᵀ to shared memory, dQ = dS K per warp tile
 // with mma.sync, and the f32 reductions into dq_accum (red.global.add, v4 on
 // sm_90 after a pair swap between lanes); the wgmma kernel shares the
-// reductions (addToDqAccum).
+// reductions (addToDqAccum) or, warp-specialized, stages its dQ columns in
+// shared memory for bulk reductions (stageDqColumns, addStagedDq).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <algorithm>
 
@@ -152,4 +154,44 @@ void GradEmitter::addToDqAccum(ArrayRef<Frag> frags, int64_t mTiles, Value row0,
       for (int64_t e = 0; e < 4; ++e)
         atomicAdd(base, (at + 8 * (e / 2) * headDim + e % 2) * 4, f[e]);
     }
+}
+
+void GradEmitter::stageDqColumns(int64_t staging, ArrayRef<Frag> frags,
+                                 Value col0) {
+  // Fragment f is the 16 bytes of thread t (of the warpgroup) in the
+  // 64 x 8 column block (col0 / 8 + f): f32 offset 512 block + 4 t.
+  Value tile = view(staging, {tcgrad::kBlock * headDim}, b.getF32Type());
+  auto quadTy = VectorType::get({4}, b.getF32Type());
+  Value first = add(mul(divu(col0, 8), 512), mul(remu(tid, 128), 4));
+  for (auto [f, frag] : llvm::enumerate(frags)) {
+    Value quad =
+        vector::FromElementsOp::create(b, loc, quadTy, ValueRange(frag));
+    vector::StoreOp::create(
+        b, loc, quad, tile,
+        ValueRange{add(first, static_cast<int64_t>(f) * 512)},
+        /*nontemporal=*/false, llvm::MaybeAlign(16));
+  }
+}
+
+void GradEmitter::addStagedDq(int64_t staging, Value wgIdx, Value leader,
+                              Value tileRow,
+                              ArrayRef<std::pair<Value, int64_t>> chunks) {
+  // The stores reach the async proxy that the bulk copies read through.
+  fenceProxyAsync();
+  namedBarrier(NamedBarrier::DqStaged, wgIdx, 128);
+  emitIf(leader, [&] {
+    // Columns c0 .. c0 + width of a 64-row tile in fragment order are the
+    // 64 width floats from 64 c0 on, in shared memory as in dq_accum.
+    Value tileBase = dqAccumAt(tileRow, idx(0));
+    for (auto [c0, width] : chunks) {
+      Value at = arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
+                                              mul(c0, tcgrad::kBlock));
+      Value dst = LLVM::GEPOp::create(b, loc, tileBase.getType(),
+                                      b.getF32Type(), tileBase, ValueRange{at});
+      bulkReduceAddF32(dst,
+                       add(add(smemBase, staging), mul(c0, 4 * tcgrad::kBlock)),
+                       tcgrad::kBlock * width * 4);
+    }
+    bulkCommitGroup();
+  });
 }

@@ -122,6 +122,14 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
   if (!keyBlock)
     return op.emitOpError("GPU code generation: ") << why;
   const int64_t dqRows = tcgrad::dqRows(headDim, valueDim, options.smVersion);
+  // The warp-specialized dkdv_dq kernel adds dQ with bulk reductions where
+  // its staging tile fits; dq_convert then reads the fragment order.
+  const bool bulkDq = atomics && warpSpecialized &&
+                      tcgrad::keyBlockLayout(headDim, valueDim, *keyBlock,
+                                             /*withDq=*/true,
+                                             /*warpgroupMma=*/true,
+                                             /*warpSpecialized=*/true)
+                          .dqStaging.has_value();
   auto [rowsPerHead, multiple] = workspaceRows(op);
   SmallVector<int64_t, 4> rowsShape =
       packed ? SmallVector<int64_t, 4>{heads, rowsPerHead}
@@ -147,6 +155,7 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
     const bool keyBlockStage = stage == "dkdv" || stage == "dkdv_dq";
     spec.warpgroupMma = keyBlockStage && wgmma;
     spec.tma = keyBlockStage && warpSpecialized;
+    spec.bulkDq = bulkDq && (stage == "dkdv_dq" || stage == "dq_convert");
     // One warp per 16 keys (key-block kernels) or query rows (dq).
     spec.blockQ = stage == "dq" ? dqRows : tcgrad::kBlock;
     spec.blockKV = keyBlockStage ? *keyBlock : tcgrad::kBlock;

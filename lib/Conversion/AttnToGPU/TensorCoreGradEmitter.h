@@ -167,6 +167,19 @@ private:
   /// columns col0 + 8 nt + 2 t4 (+ 1).
   void addToDqAccum(ArrayRef<Frag> frags, int64_t mTiles, Value row0,
                     Value col0);
+  /// The bulk dQ (KernelSpec::bulkDq), one consumer warpgroup's part:
+  /// stores its wgmma accumulator fragments `frags` of dQ columns col0 ..
+  /// col0 + 8 frags.size() (col0 a multiple of 8) into the f32 staging tile
+  /// at byte offset `staging`, in dq_accum's fragment order
+  /// (dqFragmentOffset): one 16-byte store per fragment, consecutive
+  /// threads at consecutive addresses.
+  void stageDqColumns(int64_t staging, ArrayRef<Frag> frags, Value col0);
+  /// Then, once the warpgroup (`wgIdx`) has staged its chunks `chunks`
+  /// (first column, width): its thread `leader` adds each chunk to the
+  /// 64-row dq_accum tile at workspace row `tileRow` with one bulk
+  /// reduction and commits them as one bulk group.
+  void addStagedDq(int64_t staging, Value wgIdx, Value leader, Value tileRow,
+                   ArrayRef<std::pair<Value, int64_t>> chunks);
 
   /// Binds the run-time sizes of the unpacked arguments (queryLen, keyLen,
   /// paddedLen, maskDims).

@@ -264,6 +264,14 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
   const int64_t dsPairs = keyBlock * kBlock / 2;
   Value dsS = withDq ? view(dsOff, {layout.dsBuffers * dsPairs}, b.getI32Type())
                      : Value();
+  // The bulk dQ (spec.bulkDq): the f32 staging tile, whose reductions each
+  // warpgroup's first thread issues (and waits for).
+  std::optional<int64_t> staging =
+      withDq && spec.bulkDq ? layout.dqStaging : std::nullopt;
+  assert((!withDq || spec.bulkDq == layout.dqStaging.has_value()) &&
+         "the manifest's dq_accum order is the kernel's");
+  Value stagingLeader =
+      staging ? cmp(arith::CmpIPredicate::eq, remu(tid, 128), idx(0)) : Value();
 
   KeyBlockSchedule sched = scheduleKeyBlock(kBlockIdx, kvHead, keyBlock);
   Value k0 = sched.k0, total = sched.total;
@@ -443,6 +451,11 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
         dK = productOverQueries(dsA, qBase, dK);
         wgmmaCommit();
         if (withDq) {
+          // Bulk dQ: the previous step's reductions have read the staging
+          // tile before anyone passes the barrier and rewrites it.
+          if (staging)
+            emitIf(stagingLeader,
+                   [&] { bulkWaitGroup(0, /*readsOnly=*/true); });
           if (ws)
             namedBarrier(NamedBarrier::ScoresWritten, nullptr, threads);
           else
@@ -466,16 +479,31 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
                   true, swizzledMnMajorDescriptor(kCols, keyBlock, kk), true,
                   acc);
             wgmmaCommitAndWait(0);
-            addToDqAccum(
-                fragsOf(acc), 1,
-                add(paddedRow(step.hIdx, step.q0), mul(remu(warp, 4), 16)),
-                col0);
+            if (staging)
+              stageDqColumns(*staging, fragsOf(acc), col0);
+            else
+              addToDqAccum(
+                  fragsOf(acc), 1,
+                  add(paddedRow(step.hIdx, step.q0), mul(remu(warp, 4), 16)),
+                  col0);
+          };
+          // A warpgroup's chunks (first column, width), then with the bulk
+          // dQ their reductions once all of its threads have staged them.
+          auto dqChunks = [&](Value wgIdx,
+                              ArrayRef<std::pair<Value, int64_t>> list) {
+            for (auto [c0, width] : list)
+              dqChunk(c0, width);
+            if (staging)
+              addStagedDq(*staging, wgIdx, stagingLeader,
+                          paddedRow(step.hIdx, step.q0), list);
           };
           const DqColumnChunks chunks = dqColumnChunks(headDim, warpgroups);
           if (chunks.uniformStride) {
             // Every warpgroup's chunks are the first one's, shifted.
+            SmallVector<std::pair<Value, int64_t>> list;
             for (auto [c0, width] : chunks.perWarpgroup.front())
-              dqChunk(add(mul(wg, *chunks.uniformStride), c0), width);
+              list.push_back({add(mul(wg, *chunks.uniformStride), c0), width});
+            dqChunks(wg, list);
           } else {
             for (int64_t w = 0; w < warpgroups; ++w) {
               if (chunks.perWarpgroup[w].empty())
@@ -483,8 +511,10 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
               Value mine = arith::CmpIOp::create(
                   b, loc, arith::CmpIPredicate::eq, wg, idx(w));
               emitIf(mine, [&] {
+                SmallVector<std::pair<Value, int64_t>> list;
                 for (auto [c0, width] : chunks.perWarpgroup[w])
-                  dqChunk(idx(c0), width);
+                  list.push_back({idx(c0), width});
+                dqChunks(idx(w), list);
               });
             }
           }
@@ -496,6 +526,10 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
         next.append(dV.begin(), dV.end());
         return next;
       });
+
+  // The bulk dQ's last reductions finish before the block exits.
+  if (staging)
+    emitIf(stagingLeader, [&] { bulkWaitGroup(0, /*readsOnly=*/false); });
 
   SmallVector<Value> results = loop;
   SmallVector<Frag> dK = fragsOf(ArrayRef<Value>(results).take_front(accs)),

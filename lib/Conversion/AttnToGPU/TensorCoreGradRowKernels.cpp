@@ -17,6 +17,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::attn;
 using tcgrad::GradEmitter;
@@ -124,8 +126,61 @@ void GradEmitter::emitDqConvert(gpu::GPUFuncOp func) {
   auto wideTy = VectorType::get({8}, b.getF32Type());
   Value scale = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(wideTy, b.getF32FloatAttr(mods.scale)));
-  // Thread tid converts 8 consecutive elements per pass.
+  // grad_query[row q0 + r, col ..] = 8 f32 `wide` · scale (the row inside
+  // the query length).
+  auto storeRow = [&](Value r, Value col, Value wide) {
+    Value v = arith::TruncFOp::create(
+        b, loc, outTy, arith::MulFOp::create(b, loc, wide, scale));
+    vector::StoreOp::create(
+        b, loc, v, args.gradQuery,
+        ValueRange{add(mul(globalRow(qb.rows, add(q0, r)), headDim), col)},
+        /*nontemporal=*/false, llvm::MaybeAlign(16));
+  };
   const int64_t octsPerRow = headDim / 8;
+  if (spec.bulkDq) {
+    // Fragment order (stageDqColumns): the 16 floats from 512 cb + 16 p of
+    // the tile hold columns 8 cb .. 8 cb + 7 of rows r = 16 (p / 8) + p % 8
+    // and r + 8, as four (row r pair, row r + 8 pair) quads. Thread tid
+    // takes one such (p, cb) per pass, cb fastest: 64 contiguous bytes in,
+    // two 16-byte row pieces out.
+    Value tile = dqAccumAt(paddedRow0, idx(0));
+    forEachInPasses(32 * octsPerRow, [&](Value item) {
+      Value cb = remu(item, octsPerRow), p = divu(item, octsPerRow);
+      Value first = add(mul(cb, 512), mul(p, 16));
+      SmallVector<Value, 4> quads;
+      for (int64_t j = 0; j < 4; ++j) {
+        Value at = arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
+                                                add(first, 4 * j));
+        quads.push_back(LLVM::LoadOp::create(
+            b, loc, quadTy,
+            LLVM::GEPOp::create(b, loc, tile.getType(), b.getF32Type(), tile,
+                                ValueRange{at}),
+            /*alignment=*/16));
+      }
+      auto cat = [&](Value x, Value y, int64_t n) {
+        SmallVector<int64_t> all(2 * n);
+        std::iota(all.begin(), all.end(), 0);
+        return vector::ShuffleOp::create(b, loc, x, y, all).getResult();
+      };
+      Value all =
+          cat(cat(quads[0], quads[1], 4), cat(quads[2], quads[3], 4), 8);
+      Value r = add(mul(divu(p, 8), 16), remu(p, 8)), col = mul(cb, 8);
+      for (int64_t hi = 0; hi < 2; ++hi) {
+        Value row = add(r, 8 * hi);
+        emitIf(lessThan(add(q0, row), queryLen), [&] {
+          SmallVector<int64_t> picks;
+          for (int64_t j = 0; j < 4; ++j)
+            picks.append({4 * j + 2 * hi, 4 * j + 2 * hi + 1});
+          storeRow(row, col,
+                   vector::ShuffleOp::create(b, loc, all, all, picks));
+        });
+      }
+    });
+    leaveLiveBlock(live);
+    gpu::ReturnOp::create(b, loc);
+    return;
+  }
+  // Row-major: thread tid converts 8 consecutive elements per pass.
   forEachInPasses(kBlock * octsPerRow, [&](Value oct) {
     Value r = divu(oct, octsPerRow), col = mul(remu(oct, octsPerRow), 8);
     emitIf(lessThan(add(q0, r), queryLen), [&] {
@@ -138,12 +193,7 @@ void GradEmitter::emitDqConvert(gpu::GPUFuncOp func) {
           /*alignment=*/16);
       Value wide = vector::ShuffleOp::create(
           b, loc, lo, hi, ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
-      Value v = arith::TruncFOp::create(
-          b, loc, outTy, arith::MulFOp::create(b, loc, wide, scale));
-      vector::StoreOp::create(
-          b, loc, v, args.gradQuery,
-          ValueRange{add(mul(globalRow(qb.rows, add(q0, r)), headDim), col)},
-          /*nontemporal=*/false, llvm::MaybeAlign(16));
+      storeRow(r, col, wide);
     });
   });
   leaveLiveBlock(live);

@@ -295,6 +295,29 @@ void MmaEmitterBase::bulkCopyToShared(Value dst, Value src, int64_t bytes,
                  sharedAddress32(b, loc, mbarrier)});
 }
 
+void MmaEmitterBase::bulkReduceAddF32(Value dst, Value src, int64_t bytes) {
+  assert(bytes % 16 == 0 && "bulk reductions move whole 16-byte units");
+  emitAsmStatement(
+      b, loc,
+      "cp.reduce.async.bulk.global.shared::cta.bulk_group.add."
+      "f32 [$0], [$1], " +
+          Twine(bytes) + ";",
+      "l,r",
+      ValueRange{LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), dst),
+                 sharedAddress32(b, loc, src)});
+}
+
+void MmaEmitterBase::bulkCommitGroup() {
+  emitAsmStatement(b, loc, "cp.async.bulk.commit_group;", "", ValueRange{});
+}
+
+void MmaEmitterBase::bulkWaitGroup(int64_t pending, bool readsOnly) {
+  emitAsmStatement(b, loc,
+                   Twine("cp.async.bulk.wait_group") +
+                       (readsOnly ? ".read " : " ") + Twine(pending) + ";",
+                   "", ValueRange{});
+}
+
 void MmaEmitterBase::mbarrierWait(Value addr, Value parity) {
   // The label is local to the braces, so the statement may appear many
   // times in one kernel.

@@ -5,10 +5,12 @@
 // = 5 k-steps each, the last half over the zero padding; dV and dK are
 // exactly 72 columns wide (m64n72); dQ = dS K goes in column chunks that do
 // not cross a panel, 64 + 8 (m64n64 and m64n8, 128 keys in 8 k-steps each):
-// 5 + 5 + 8 m64n64k16, 4 + 4 m64n72k16 and 8 m64n8k16. dq_convert turns
-// 64 rows x 9 chunks of 8 dQ elements into the gradient with 128 threads:
-// 4 whole passes and a fifth guarded one (576 chunks), which a truncated
-// pass count dropped (the H200 validation's NaN, session 27).
+// 5 + 5 + 8 m64n64k16, 4 + 4 m64n72k16 and 8 m64n8k16. Each warpgroup
+// stages its chunk and adds it with one bulk reduction: 64 x 64 and 64 x 8
+// f32 (16384 and 2048 bytes). dq_convert turns the fragment-order tile's
+// 32 row pairs x 9 column blocks into the gradient with 128 threads: 2
+// whole passes and a third guarded one (288 items); a truncated pass count
+// dropped the last ones (the H200 validation's NaN, session 27).
 // RUN: attn-compile %s --emit=gpu -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: grep -o "m64n64k16" %t.mlir | count 18
@@ -19,10 +21,12 @@
 // CHECK-LABEL: gpu.func @attn_bwd_dkdv_dq_0
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16
 // CHECK: wgmma.mma_async.sync.aligned.m64n72k16
+// CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], 16384;
 // CHECK: wgmma.mma_async.sync.aligned.m64n8k16
+// CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], 2048;
 // CHECK-LABEL: gpu.func @attn_bwd_dq_convert_0
-// CHECK: %[[C576:.*]] = arith.constant 576 : index
-// CHECK-NEXT: %[[LAST:.*]] = arith.cmpi slt, %{{.*}}, %[[C576]] : index
+// CHECK: %[[C288:.*]] = arith.constant 288 : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.cmpi slt, %{{.*}}, %[[C288]] : index
 // CHECK-NEXT: scf.if %[[LAST]]
 
 func.func @train72(%q: tensor<2x4x300x72xbf16>, %k: tensor<2x2x333x72xbf16>, %v: tensor<2x2x333x72xbf16>, %o: tensor<2x4x300x72xbf16>, %l: tensor<2x4x300xf32>, %do: tensor<2x4x300x72xbf16>) -> (tensor<2x4x300x72xbf16>, tensor<2x2x333x72xbf16>, tensor<2x2x333x72xbf16>) {

@@ -25,6 +25,7 @@
 // RUN: FileCheck %s --check-prefix=ATOMIC-MANIFEST < %t.atomic90.json
 // RUN: attn-compile %s --kernel=tensor-core --grad-dq=atomic --grad-mma=mma-sync --chip=sm_90a -o %t.sync90.ptx
 // RUN: ptxas -arch=sm_90a -v %t.sync90.ptx -o %t.sync90.cubin 2>&1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=SYNC90 < %t.sync90.ptx
 // RUN: attn-compile %s --kernel=tensor-core --grad-dq=separate --chip=sm_90a -o %t.sepwg.ptx
 // RUN: ptxas -arch=sm_90a -v %t.sepwg.ptx -o %t.sepwg.cubin 2>&1 | FileCheck %s
 // RUN: attn-compile %s --kernel=tensor-core --grad-dq=separate --grad-block-kv=128 --chip=sm_90a -o %t.sep128.ptx
@@ -76,7 +77,17 @@
 // ATOMIC: fence.proxy.async.shared::cta;
 // ATOMIC: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // ATOMIC: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
-// ATOMIC: red.global.add.v4.f32 [%rd{{[0-9]+}}+{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
+// The warp-specialized wgmma kernel (the sm_90a default) stages each
+// warpgroup's 64 x 32 dQ columns in shared memory in fragment order (four
+// 16-byte stores a thread) and adds them with one 8192-byte bulk reduction;
+// the mma.sync kernel (SYNC90) keeps the per-thread reductions.
+// ATOMIC: st.shared.v4.b32
+// ATOMIC: fence.proxy.async.shared::cta;
+// ATOMIC: bar.sync %r{{[0-9]+}}, 128;
+// ATOMIC: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%rd{{[0-9]+}}], [%r{{[0-9]+}}], 8192;
+// ATOMIC: cp.async.bulk.commit_group;
+// ATOMIC: cp.async.bulk.wait_group 0;
+// ATOMIC-NOT: red.global.add
 // ATOMIC-NOT: mma.sync
 // ATOMIC: .visible .entry attn_bwd_dq_convert_0(
 // ATOMIC: .visible .entry attn_bwd_dq_7(
@@ -94,9 +105,15 @@
 // ATOMIC-MANIFEST: "block": [
 // ATOMIC-MANIFEST-NEXT: 384,
 // ATOMIC-MANIFEST: "deterministic": false,
-// ATOMIC-MANIFEST: "dynamic_shared_memory": 100392,
+// ATOMIC-MANIFEST: "dq_accum": "fragments",
+// ATOMIC-MANIFEST: "dynamic_shared_memory": 116776,
 // ATOMIC-MANIFEST: "stage": "dkdv_dq"
+// ATOMIC-MANIFEST: "dq_accum": "fragments",
 // ATOMIC-MANIFEST: "stage": "dq_convert"
+// SYNC90: .visible .entry attn_bwd_dkdv_dq_0(
+// SYNC90: red.global.add.v4.f32 [%rd{{[0-9]+}}+{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
+// SYNC90-NOT: cp.reduce.async.bulk
+// SYNC90: .visible .entry attn_bwd_dq_convert_0(
 // ATOMIC80: .version 8.0
 // ATOMIC80: .visible .entry attn_bwd_dkdv_dq_0(
 // ATOMIC80-NOT: red.global.add.v4

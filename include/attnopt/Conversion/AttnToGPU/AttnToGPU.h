@@ -124,6 +124,14 @@ struct KernelSpec {
   /// (GradKernelOptions::tma): a producer warpgroup loads K, V, Q and dO
   /// with TMA and the staged rows with bulk copies.
   bool tma = false;
+  /// The warp-specialized dkdv_dq kernel and its dq_convert: each step's dQ
+  /// tile is staged in shared memory and added to dq_accum with one bulk
+  /// reduction (cp.reduce.async.bulk) per column chunk, which keeps
+  /// dq_accum's 64-row tiles in MMA-fragment order (docs/kernel-manifest.md,
+  /// "dq_accum"); dq_convert reads that order. Where the staging buffer does
+  /// not fit beside the kernel's tiles (tcgrad::KeyBlockLayout::dqStaging),
+  /// the per-thread reductions and row-major tiles.
+  bool bulkDq = false;
   /// Backward dkdv / dkdv_dq kernel: blocks per key block
   /// (tcgrad::keyBlockParts): 2 where dK and dV are accumulated by separate
   /// blocks (even blockIdx.x: dV, odd: dK), which doubles grid[0].
