@@ -122,14 +122,13 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
   if (!keyBlock)
     return op.emitOpError("GPU code generation: ") << why;
   const int64_t dqRows = tcgrad::dqRows(headDim, valueDim, options.smVersion);
-  // The warp-specialized dkdv_dq kernel adds dQ with bulk reductions where
-  // its staging tile fits; dq_convert then reads the fragment order.
-  const bool bulkDq = atomics && warpSpecialized &&
-                      tcgrad::keyBlockLayout(headDim, valueDim, *keyBlock,
-                                             /*withDq=*/true,
-                                             /*warpgroupMma=*/true,
-                                             /*warpSpecialized=*/true)
-                          .dqStaging.has_value();
+  // The wgmma dkdv_dq kernel adds dQ with bulk reductions where its
+  // staging tile fits; dq_convert then reads the fragment order.
+  const bool bulkDq =
+      atomics && wgmma &&
+      tcgrad::keyBlockLayout(headDim, valueDim, *keyBlock, /*withDq=*/true,
+                             /*warpgroupMma=*/true, warpSpecialized)
+          .dqStaging.has_value();
   auto [rowsPerHead, multiple] = workspaceRows(op);
   SmallVector<int64_t, 4> rowsShape =
       packed ? SmallVector<int64_t, 4>{heads, rowsPerHead}

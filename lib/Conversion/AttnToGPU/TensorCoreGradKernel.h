@@ -92,7 +92,7 @@ int64_t panelDim(int64_t headDim);
 struct KeyBlockLayout {
   int64_t keys, values, queries, gradOutputs, lse, delta, dsT;
   int64_t dsBuffers = 1, barriers = 0;
-  /// The warp-specialized dkdv_dq kernel's f32 [64 x D] dQ staging tile
+  /// The wgmma dkdv_dq kernel's f32 [64 x D] dQ staging tile
   /// (KernelSpec::bulkDq), where it fits the block's shared memory beside
   /// the others; none otherwise.
   std::optional<int64_t> dqStaging;

@@ -18,6 +18,10 @@
 // alternate, so none is needed before one is rewritten).
 // They hold no copy addresses and never wait at a block barrier.
 //
+// dkdv_dq, both forms (spec.bulkDq, where the staging tile fits): each
+// warpgroup stages its dQ columns in shared memory and its first thread adds
+// them to dq_accum with bulk reductions (stageDqColumns, addStagedDq).
+//
 //===----------------------------------------------------------------------===//
 
 #include "TensorCoreGradEmitter.h"

@@ -118,13 +118,13 @@ tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim,
   l.dsT = l.plan.regionBytes();
   if (withDq)
     l.plan.place(l.dsBuffers * dsBytes);
-  // The bulk dQ's staging tile where it fits (sm_90a's limit: the
-  // warp-specialized kernel is sm_90a only); the key block was chosen
-  // without it, so it never costs a smaller key block.
+  // The bulk dQ's staging tile where it fits (sm_90a's limit: wgmma is
+  // sm_90a only); the key block was chosen without it, so it never costs a
+  // smaller key block.
   const int64_t stagingBytes = kBlock * headDim * f32Bytes;
-  if (warpSpecialized && withDq &&
-      l.plan.regionBytes() + stagingBytes + barrierBytes +
-              kSwizzle128Alignment <=
+  if (warpgroupMma && withDq &&
+      l.plan.regionBytes() + stagingBytes +
+              (warpSpecialized ? barrierBytes : 0) + kSwizzle128Alignment <=
           maxDynamicSharedBytes(90))
     l.dqStaging = l.plan.place(stagingBytes);
   if (warpSpecialized)

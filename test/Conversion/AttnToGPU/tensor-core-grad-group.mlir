@@ -67,12 +67,20 @@
 // WGMMA: gpu.barrier
 // WGMMA: "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, $16, $17, 0, 1, 1, 1, 1;"
 // WGMMA: nvvm.wgmma.wait.group.sync.aligned 0
-// WGMMA: "red.global.add.v4.f32 [$0+0], {$1, $2, $3, $4};"
+// The bulk dQ without warp specialization too: the warpgroup's 64 x 32
+// columns in the f32 staging tile (4096 floats), then one bulk reduction.
+// WGMMA: memref<4096xf32, #gpu.address_space<workgroup>>
+// WGMMA: vector.store {{.*}} {alignment = 16 : i64} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// WGMMA: "bar.sync $0, 128;"
+// WGMMA: "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], 8192;"
+// WGMMA-NOT: red.global.add
 // WGMMA-NOT: nvvm.mma.sync
 // WGMMA-LABEL: gpu.func @attn_bwd_dq_convert_0(
 // Unpadded tiles: K, V 128 x 64, Q, dO 2 x 64 x 64 elements, 4 x 64 floats,
-// dSᵀ 128 x 64 elements, 1024 bytes of alignment slack.
-// WGMMA-MANIFEST: "dynamic_shared_memory": 83968,
+// dSᵀ 128 x 64 elements, the 64 x 64 f32 dQ staging tile, 1024 bytes of
+// alignment slack.
+// WGMMA-MANIFEST: "dq_accum": "fragments",
+// WGMMA-MANIFEST: "dynamic_shared_memory": 100352,
 // WGMMA-MANIFEST: "stage": "dkdv_dq"
 // SYNC80-LABEL: gpu.func @attn_bwd_dkdv_dq_0(
 // SYNC80-NOT: wgmma

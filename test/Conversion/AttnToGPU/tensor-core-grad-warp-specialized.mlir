@@ -10,6 +10,12 @@
 // barrier 5 before dQ reads dSᵀ (no block barrier in the loop), and
 // release the stage on its empty mbarrier. The staged-row workspaces are
 // global pointers there; the manifest lists the four tensor maps.
+// The bulk dQ: each warpgroup's first thread waits for its previous
+// reductions' reads before barrier 5, the warpgroup stores its 64 x 32 dQ
+// columns in fragment order, meets at its own 128-thread barrier, and the
+// first thread adds them with one 8192-byte bulk reduction; it waits for
+// them to finish after the loop. The split kernel (D = 192, Dv = 128) has
+// no room for the staging tile and keeps the per-thread reductions.
 // RUN: attn-compile %s --chip=sm_90a --emit=gpu -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: attn-compile %s --chip=sm_90a -o %t.ptx
@@ -45,10 +51,17 @@
 // CHECK: mbarrier.try_wait.parity
 // CHECK: wgmma.mma_async
 // CHECK-NOT: gpu.barrier
+// CHECK: "cp.async.bulk.wait_group.read 0;"
 // CHECK: "bar.sync $0, 256;"
 // CHECK-NOT: gpu.barrier
+// CHECK: vector.store {{.*}} {alignment = 16 : i64} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: "bar.sync $0, 128;"
+// CHECK: "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], 8192;"
+// CHECK: "cp.async.bulk.commit_group;"
 // CHECK: mbarrier.arrive.shared::cta.b64 state, [$0];
 // CHECK: scf.yield
+// CHECK: "cp.async.bulk.wait_group 0;"
 // CHECK-LABEL: gpu.func @attn_bwd_dq_convert_0(
 
 // The split kernel (D + Dv > 256: even blocks dV, odd blocks dK and dQ):
@@ -59,6 +72,9 @@
 // CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
 // CHECK-COUNT-5: arith.constant 197632 : index
 // CHECK-NOT: arith.constant 197632 : index
+// CHECK-NOT: cp.reduce.async.bulk
+// CHECK: red.global.add.v4.f32
+// CHECK-NOT: cp.reduce.async.bulk
 // CHECK-LABEL: gpu.func @attn_bwd_dq_convert_1(
 
 // MANIFEST: "name": "attn_bwd_dkdv_dq_0",

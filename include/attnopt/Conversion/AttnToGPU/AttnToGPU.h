@@ -124,7 +124,7 @@ struct KernelSpec {
   /// (GradKernelOptions::tma): a producer warpgroup loads K, V, Q and dO
   /// with TMA and the staged rows with bulk copies.
   bool tma = false;
-  /// The warp-specialized dkdv_dq kernel and its dq_convert: each step's dQ
+  /// The wgmma dkdv_dq kernel and its dq_convert: each step's dQ
   /// tile is staged in shared memory and added to dq_accum with one bulk
   /// reduction (cp.reduce.async.bulk) per column chunk, which keeps
   /// dq_accum's 64-row tiles in MMA-fragment order (docs/kernel-manifest.md,
