@@ -181,3 +181,48 @@ func.func @f16_softmax(%q: tensor<4x16x8xf16>, %k: tensor<4x16x8xf16>, %v: tenso
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf16>, tensor<4x16x8xf16>) outs(%zo : tensor<4x16x8xf16>) -> tensor<4x16x8xf16>
   return %o : tensor<4x16x8xf16>
 }
+
+// Scores with three batch dims whose mask broadcasts one of the two that
+// would be merged into the op's batch dim (it has A but not B): left alone.
+// CHECK-LABEL: func.func @five_d_partial_mask
+// CHECK-NOT: attn.attention
+// PROOF: @five_d_partial_mask: 0 attn.attention after the raising (nothing raised)
+// PROOF: run 0 result 0 {{.*}}: PASS
+#q5p = affine_map<(a, b, h, i, j, d) -> (a, b, h, i, d)>
+#k5p = affine_map<(a, b, h, i, j, d) -> (a, b, h, j, d)>
+#s5p = affine_map<(a, b, h, i, j, d) -> (a, b, h, i, j)>
+#p5p = affine_map<(a, b, h, i, d, j) -> (a, b, h, i, j)>
+#v5p = affine_map<(a, b, h, i, d, j) -> (a, b, h, j, d)>
+#o5p = affine_map<(a, b, h, i, d, j) -> (a, b, h, i, d)>
+#id5p = affine_map<(a, b, h, i, j) -> (a, b, h, i, j)>
+#m5p = affine_map<(a, b, h, i, j) -> (a, 0, 0, 0, j)>
+func.func @five_d_partial_mask(%q: tensor<2x3x2x16x8xf32>, %k: tensor<2x3x2x12x8xf32>, %v: tensor<2x3x2x12x8xf32>, %keep: tensor<2x1x1x1x12xi1>) -> tensor<2x3x2x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c = arith.constant 0.35 : f32
+  %es = tensor.empty() : tensor<2x3x2x16x12xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x3x2x16x12xf32>) -> tensor<2x3x2x16x12xf32>
+  %s = linalg.generic {indexing_maps = [#q5p, #k5p, #s5p], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x3x2x16x8xf32>, tensor<2x3x2x12x8xf32>) outs(%zs : tensor<2x3x2x16x12xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x2x16x12xf32>
+  %ms = linalg.generic {indexing_maps = [#id5p, #m5p, #id5p], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%s, %keep : tensor<2x3x2x16x12xf32>, tensor<2x1x1x1x12xi1>) outs(%es : tensor<2x3x2x16x12xf32>) {
+  ^bb0(%x: f32, %kp: i1, %o: f32):
+    %y = arith.mulf %x, %c : f32
+    %z = arith.select %kp, %y, %ninf : f32
+    linalg.yield %z : f32
+  } -> tensor<2x3x2x16x12xf32>
+  // expected-remark @below {{attn-fuse: not fused: a mask broadcasts some but not all of the 2 leading batch dims the op's batch dim merges}}
+  %p = linalg.softmax dimension(4) ins(%ms : tensor<2x3x2x16x12xf32>) outs(%es : tensor<2x3x2x16x12xf32>) -> tensor<2x3x2x16x12xf32>
+  %eo = tensor.empty() : tensor<2x3x2x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x3x2x16x8xf32>) -> tensor<2x3x2x16x8xf32>
+  %o = linalg.generic {indexing_maps = [#p5p, #v5p, #o5p], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x3x2x16x12xf32>, tensor<2x3x2x12x8xf32>) outs(%zo : tensor<2x3x2x16x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x2x16x8xf32>
+  return %o : tensor<2x3x2x16x8xf32>
+}

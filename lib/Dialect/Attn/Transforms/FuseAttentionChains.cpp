@@ -41,6 +41,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -491,8 +492,13 @@ struct FuseOptions {
   bool allowPrecisionChange = false;
 };
 
+/// The largest score rank attn-fuse takes (batch dims beyond two are merged
+/// into the op's batch dim).
+constexpr int64_t kMaxScoreRank = 8;
+
 /// Everything needed to build the fused op. Score layout: rank r, dims
-/// [batch..., i, j] (at most 2 batch dims).
+/// [batch..., i, j]; with more than two batch dims (besides a group dim)
+/// the leading ones are the op's batch dim (mergedBatchDims).
 struct Chain {
   Operation *anchor = nullptr;
   int64_t rank = 0;
@@ -526,6 +532,13 @@ struct Chain {
   /// but the group dim and, for a broadcast K or V, unit dims it lacks).
   SmallVector<int64_t> kBatch, vBatch;
   SmallVector<Operation *> ops; // the ops the fused op replaces
+
+  /// How many leading score dims become the op's batch dim: rank - 3 where
+  /// the scores have more than two batch dims (no group dim then), else 0
+  /// (fewer become unit dims).
+  int64_t mergedBatchDims() const {
+    return !groupDim && rank > 4 ? rank - 3 : 0;
+  }
 };
 
 /// A softcap c * tanh(s / c): c, the tanh, its operand s / c, and s.
@@ -577,6 +590,9 @@ private:
                                    Value probs, DropoutFactors &f);
   LogicalResult collectBodyKeep(linalg::GenericOp g, Value cond, AffineMap map,
                                 DropoutFactors &f);
+  /// The rank limits, and with more than two batch dims that K, V and the
+  /// masks can have the leading ones merged (Chain::mergedBatchDims).
+  LogicalResult checkMergedBatchDims(const Chain &chain);
   LogicalResult matchScoreDims(const EwOperand &m, int64_t rank, StringRef what,
                                SmallVector<int64_t> &dims);
   LogicalResult matchMask(const EwOperand &m, Chain &chain);
@@ -1622,9 +1638,9 @@ LogicalResult ChainMatcher::matchQK(Value scores, Chain &chain) {
                          : Twine("")),
                 def);
   int64_t r = chain.rank;
-  if (c->outMap.getNumResults() != r || r < 2 || r > 5)
+  if (c->outMap.getNumResults() != r || r < 2 || r > kMaxScoreRank)
     return fail("the scores have rank " + Twine(c->outMap.getNumResults()) +
-                "; 2 to 4 are supported (5 with grouped-query heads)");
+                "; 2 to " + Twine(kMaxScoreRank) + " are supported");
   SmallVector<unsigned> loops;
   for (AffineExpr e : c->outMap.getResults())
     loops.push_back(cast<AffineDimExpr>(e).getPosition());
@@ -1657,10 +1673,6 @@ LogicalResult ChainMatcher::matchQK(Value scores, Chain &chain) {
   FailureOr<SmallVector<int64_t>> kPerm = permutationTo(kMap, kLoops);
   if (failed(qPerm) || failed(kPerm))
     return fail("the score contraction is not Q·Kᵀ over the head dimension");
-  if (r - (chain.groupDim ? 1 : 0) > 4)
-    return fail("the scores have rank 5 without grouped-query heads (K and "
-                "V broadcast over the query heads of a KV head); 2 to 4 are "
-                "supported");
   chain.q = q;
   chain.k = k;
   chain.qPerm = *qPerm;
@@ -2045,6 +2057,39 @@ LogicalResult ChainMatcher::peelNarrowing(Value &probs, Chain &chain) {
   return success();
 }
 
+LogicalResult ChainMatcher::checkMergedBatchDims(const Chain &chain) {
+  const int64_t er = chain.rank - (chain.groupDim ? 1 : 0);
+  if (chain.rank < 2 || chain.rank > kMaxScoreRank ||
+      (chain.groupDim && er > 4))
+    return fail("the scores have rank " + Twine(chain.rank) + "; 2 to " +
+                Twine(kMaxScoreRank) +
+                " are supported, at most 5 with grouped-query heads");
+  const int64_t lead = chain.mergedBatchDims();
+  if (lead == 0)
+    return success();
+  // Merged into one batch dim: every operand has all of those dims, first
+  // and in order, or (a mask) none of them.
+  auto mergeable = [&](ArrayRef<int64_t> dims, bool mayLackAll) {
+    int64_t have = llvm::count_if(dims, [&](int64_t d) { return d < lead; });
+    if (have == 0)
+      return mayLackAll;
+    if (have != lead)
+      return false;
+    for (int64_t d = 0; d < lead; ++d)
+      if (dims[d] != d)
+        return false;
+    return true;
+  };
+  if (!mergeable(chain.kBatch, false) || !mergeable(chain.vBatch, false))
+    return fail("K or V lacks one of the " + Twine(lead) +
+                " leading batch dims the op's batch dim merges");
+  if ((chain.mask && !mergeable(chain.maskDims, true)) ||
+      (chain.dropoutMask && !mergeable(chain.dropoutMaskDims, true)))
+    return fail("a mask broadcasts some but not all of the " + Twine(lead) +
+                " leading batch dims the op's batch dim merges");
+  return success();
+}
+
 LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
   chain.anchor = anchor;
   Value scores, probs;
@@ -2056,9 +2101,8 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
   // A softmax widened without narrowing back (or the reverse) computes P·V
   // in another type than Q·Kᵀ; the type check below refuses it.
 
-  if (chain.rank < 2 || chain.rank - (chain.groupDim ? 1 : 0) > 4)
-    return fail("the scores have rank " + Twine(chain.rank) +
-                "; 2 to 4 are supported (5 with grouped-query heads)");
+  if (failed(checkMergedBatchDims(chain)))
+    return failure();
   Type elt = getElementTypeOrSelf(chain.q.getType());
   if (!elt.isF16() && !elt.isBF16() && !elt.isF32())
     return fail("Q is not f16, bf16 or f32");
@@ -2223,12 +2267,28 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
   std::optional<int64_t> g = chain.groupDim;
   int64_t er = r - (g ? 1 : 0);
   // Dim k of the rank-er layout is attn dim k + (4 - er): leading batch dims
-  // of size 1.
+  // of size 1. With more than two batch dims (no group dim then) the first
+  // `lead` are merged into attn dim 0 and the rest follow it.
+  const int64_t lead = chain.mergedBatchDims();
   SmallVector<int64_t> positions;
-  for (int64_t k = 0; k < er; ++k)
-    positions.push_back(k + 4 - er);
+  for (int64_t k = 0; k < std::min<int64_t>(er, 4); ++k)
+    positions.push_back(lead ? k : k + 4 - er);
   auto attnDimOf = [&](int64_t scoreDim) {
+    if (lead)
+      return scoreDim < lead ? 0 : scoreDim - lead + 1;
     return (g && scoreDim > *g ? scoreDim - 1 : scoreDim) + 4 - er;
+  };
+  // [d0, ..., d(lead-1), rest...] -> [d0 * ... * d(lead-1), rest...].
+  auto mergeLeading = [&](Value x) {
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    SmallVector<ReassociationIndices> groups(1);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d >= lead)
+        groups.emplace_back();
+      groups.back().push_back(d);
+    }
+    return tensor::CollapseShapeOp::create(rewriter, loc, x, groups)
+        .getResult();
   };
   SmallVector<ReassociationIndices> headGroups;
   for (int64_t k = 0; k < r; ++k) {
@@ -2237,30 +2297,39 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
     else
       headGroups.push_back({k});
   }
-  Value q = transposeTo(rewriter, loc, chain.q, chain.qPerm);
+  Value qAllDims = transposeTo(rewriter, loc, chain.q, chain.qPerm);
+  Value q = qAllDims;
   if (g)
     q = tensor::CollapseShapeOp::create(rewriter, loc, q, headGroups);
+  if (lead)
+    q = mergeLeading(q);
   q = expandTo4D(rewriter, loc, q, positions);
-  // K and V: their batch dims at the attn dims of those score dims.
+  // K and V: their batch dims at the attn dims of those score dims (with
+  // merged leading dims, K and V have all of them: checkMergedBatchDims).
   auto kvTo4D = [&](Value x, ArrayRef<int64_t> perm,
                     ArrayRef<int64_t> batchDims) {
+    x = transposeTo(rewriter, loc, x, llvm::to_vector(perm));
     SmallVector<int64_t> at;
+    if (lead) {
+      x = mergeLeading(x);
+      at.push_back(0);
+    }
     for (int64_t d : batchDims)
-      at.push_back(attnDimOf(d));
+      if (d >= lead)
+        at.push_back(attnDimOf(d));
     at.append({2, 3});
-    return expandTo4D(rewriter, loc,
-                      transposeTo(rewriter, loc, x, llvm::to_vector(perm)),
-                      at);
+    return expandTo4D(rewriter, loc, x, at);
   };
   Value k = kvTo4D(chain.k, chain.kPerm, chain.kBatch);
   Value v = kvTo4D(chain.v, chain.vPerm, chain.vBatch);
   // A mask-like operand with score dims `dims`: over both head dims of a
-  // group (g - 1, g), those are merged into the query-head dim.
+  // group (g - 1, g), those are merged into the query-head dim; the merged
+  // leading batch dims, where it has them (first, all of them), into one.
   auto maskTo4D = [&](Value m, ArrayRef<int64_t> dims) {
     SmallVector<int64_t> at;
     SmallVector<ReassociationIndices> merge;
     for (auto [k, d] : llvm::enumerate(dims)) {
-      if (g && d == *g) {
+      if ((g && d == *g) || (lead && d > 0 && d < lead)) {
         merge.back().push_back(k);
         continue;
       }
@@ -2296,6 +2365,27 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
       chain.softcap ? rewriter.getF32FloatAttr(*chain.softcap) : FloatAttr(),
       APFloat(chain.dropoutP));
   Value out = attention.getOutput();
+  if (lead) {
+    // Attn dim 0 back to the leading batch dims (Q's sizes).
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, qAllDims);
+    SmallVector<OpFoldResult> outSizes =
+        tensor::getMixedSizes(rewriter, loc, out);
+    sizes.resize(lead);
+    sizes.append(outSizes.begin() + 1, outSizes.end());
+    SmallVector<int64_t> shape;
+    SmallVector<Value> dynamic;
+    dispatchIndexOpFoldResults(sizes, dynamic, shape);
+    SmallVector<ReassociationIndices> groups(1);
+    for (int64_t d = 0; d < er; ++d) {
+      if (d >= lead)
+        groups.emplace_back();
+      groups.back().push_back(d);
+    }
+    out = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(shape, qType.getElementType()),
+        out, groups, sizes);
+  }
   if (er < 4) {
     SmallVector<ReassociationIndices> groups = unitDimGroups(positions);
     out = tensor::CollapseShapeOp::create(rewriter, loc, out, groups);
