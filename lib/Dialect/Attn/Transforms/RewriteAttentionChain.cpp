@@ -1,0 +1,305 @@
+//===- RewriteAttentionChain.cpp - a matched chain to attn.attention ------===//
+//
+// attn-fuse's rewrite (AttentionChain.h): Q, K, V and the masks moved into
+// the op's [B, H, L, D] layout (transposes folded into producers where they
+// have one use, missing batch dims added as unit dims, extra leading ones
+// or a group of query heads merged), the op built, its result moved back,
+// and the matched ops erased once unused.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionChain.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::attn::fuse {
+namespace {
+
+/// A generic that only moves its one input: a permutation input map, an
+/// identity output map, a body that yields the input (a generalized
+/// linalg.transpose).
+bool isTransposition(linalg::GenericOp g) {
+  if (g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+      g.getNumParallelLoops() != g.getNumLoops())
+    return false;
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
+  return maps[0].isPermutation() && maps[1].isIdentity() &&
+         yield.getNumOperands() == 1 &&
+         yield.getOperand(0) == g.getBody()->getArgument(0);
+}
+
+/// transpose(v, perm), folding a producing transpose (named, TOSA or
+/// generalized) with one use.
+Value transposeTo(OpBuilder &b, Location loc, Value v,
+                  SmallVector<int64_t> perm) {
+  if (auto t = v.getDefiningOp<linalg::TransposeOp>(); t && v.hasOneUse()) {
+    ArrayRef<int64_t> inner = t.getPermutation();
+    for (int64_t &p : perm)
+      p = inner[p];
+    v = t.getInput();
+  } else if (auto t = v.getDefiningOp<tosa::TransposeOp>();
+             t && v.hasOneUse()) {
+    ArrayRef<int32_t> inner = t.getPerms();
+    for (int64_t &p : perm)
+      p = inner[p];
+    v = t.getInput1();
+  } else if (auto g = v.getDefiningOp<linalg::GenericOp>();
+             g && v.hasOneUse() && isTransposition(g)) {
+    // Output dim k reads input dim r where the input map's result r is d_k.
+    AffineMap map = g.getIndexingMapsArray().front();
+    SmallVector<int64_t> inner(map.getNumResults());
+    for (auto [r, e] : llvm::enumerate(map.getResults()))
+      inner[cast<AffineDimExpr>(e).getPosition()] = r;
+    for (int64_t &p : perm)
+      p = inner[p];
+    v = g.getDpsInputs().front();
+  }
+  if (isIdentityPermutation(perm))
+    return v;
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, v);
+  applyPermutationToVector(sizes, perm);
+  Value init = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, v, init, perm)->getResult(0);
+}
+
+/// Groups for inserting unit dims so that source dim k lands at
+/// `positions[k]` of a rank-4 tensor.
+SmallVector<ReassociationIndices> unitDimGroups(ArrayRef<int64_t> positions) {
+  SmallVector<ReassociationIndices> groups(positions.size());
+  for (int64_t p = 0; p < 4; ++p) {
+    int64_t g = llvm::count_if(positions, [&](int64_t x) { return x <= p; });
+    groups[std::max<int64_t>(g - 1, 0)].push_back(p);
+  }
+  return groups;
+}
+
+Value expandTo4D(OpBuilder &b, Location loc, Value v,
+                 ArrayRef<int64_t> positions) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getRank() == 4)
+    return v;
+  SmallVector<int64_t> shape(4, 1);
+  for (auto [k, p] : llvm::enumerate(positions))
+    shape[p] = type.getDimSize(k);
+  auto result = RankedTensorType::get(shape, type.getElementType());
+  if (type.getRank() == 0)
+    return tensor::ExpandShapeOp::create(b, loc, result, v,
+                                         ArrayRef<ReassociationIndices>{});
+  return tensor::ExpandShapeOp::create(b, loc, result, v,
+                                       unitDimGroups(positions));
+}
+
+/// !m for an i1 tensor m (an exclusion mask turned into a keep mask); the
+/// generic has the mask's size, which is at most the scores'.
+Value negateMask(OpBuilder &b, Location loc, Value m) {
+  auto type = cast<RankedTensorType>(m.getType());
+  Value init = tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, m),
+                                       type.getElementType());
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{m}, ValueRange{init},
+             ArrayRef<AffineMap>{id, id},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               Value one =
+                   arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true));
+               Value keep = arith::XOrIOp::create(nb, nl, args[0], one);
+               linalg::YieldOp::create(nb, nl, keep);
+             })
+      ->getResult(0);
+}
+
+/// Erases `ops` and whatever only they used, once unused.
+void eraseDead(RewriterBase &rewriter, ArrayRef<Operation *> ops,
+               DenseSet<Operation *> &erased) {
+  SetVector<Operation *> worklist(ops.begin(), ops.end());
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Operation *op : llvm::to_vector(worklist)) {
+      if (!worklist.contains(op) || !isOpTriviallyDead(op))
+        continue;
+      // Operands, and values that the regions use from above (constants).
+      op->walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (Operation *def = operand.getDefiningOp();
+              def && !op->isAncestor(def))
+            worklist.insert(def);
+      });
+      worklist.remove(op);
+      erased.insert(op);
+      rewriter.eraseOp(op);
+      changed = true;
+    }
+  }
+}
+
+} // namespace
+
+void rewriteChain(RewriterBase &rewriter, Chain &chain,
+                  DenseSet<Operation *> &erased) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(chain.pv);
+  Location loc = rewriter.getFusedLoc(
+      {chain.ops.back()->getLoc(), chain.anchor->getLoc(), chain.pv->getLoc()});
+  int64_t r = chain.rank;
+  // With grouped-query heads, the KV-head and group dims (g - 1, g) of Q and
+  // of the result are one query-head dim: the op works at rank er.
+  std::optional<int64_t> g = chain.groupDim;
+  int64_t er = r - (g ? 1 : 0);
+  // Dim k of the rank-er layout is attn dim k + (4 - er): leading batch dims
+  // of size 1. With more than two batch dims (no group dim then) the first
+  // `lead` are merged into attn dim 0 and the rest follow it.
+  const int64_t lead = chain.mergedBatchDims();
+  SmallVector<int64_t> positions;
+  for (int64_t k = 0; k < std::min<int64_t>(er, 4); ++k)
+    positions.push_back(lead ? k : k + 4 - er);
+  auto attnDimOf = [&](int64_t scoreDim) {
+    if (lead)
+      return scoreDim < lead ? 0 : scoreDim - lead + 1;
+    return (g && scoreDim > *g ? scoreDim - 1 : scoreDim) + 4 - er;
+  };
+  // [d0, ..., d(lead-1), rest...] -> [d0 * ... * d(lead-1), rest...].
+  auto mergeLeading = [&](Value x) {
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    SmallVector<ReassociationIndices> groups(1);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d >= lead)
+        groups.emplace_back();
+      groups.back().push_back(d);
+    }
+    return tensor::CollapseShapeOp::create(rewriter, loc, x, groups)
+        .getResult();
+  };
+  SmallVector<ReassociationIndices> headGroups;
+  for (int64_t k = 0; k < r; ++k) {
+    if (g && k == *g)
+      headGroups.back().push_back(k);
+    else
+      headGroups.push_back({k});
+  }
+  Value qAllDims = transposeTo(rewriter, loc, chain.q, chain.qPerm);
+  Value q = qAllDims;
+  if (g)
+    q = tensor::CollapseShapeOp::create(rewriter, loc, q, headGroups);
+  if (lead)
+    q = mergeLeading(q);
+  q = expandTo4D(rewriter, loc, q, positions);
+  // K and V: their batch dims at the attn dims of those score dims (with
+  // merged leading dims, K and V have all of them: checkMergedBatchDims).
+  auto kvTo4D = [&](Value x, ArrayRef<int64_t> perm,
+                    ArrayRef<int64_t> batchDims) {
+    x = transposeTo(rewriter, loc, x, llvm::to_vector(perm));
+    SmallVector<int64_t> at;
+    if (lead) {
+      x = mergeLeading(x);
+      at.push_back(0);
+    }
+    for (int64_t d : batchDims)
+      if (d >= lead)
+        at.push_back(attnDimOf(d));
+    at.append({2, 3});
+    return expandTo4D(rewriter, loc, x, at);
+  };
+  Value k = kvTo4D(chain.k, chain.kPerm, chain.kBatch);
+  Value v = kvTo4D(chain.v, chain.vPerm, chain.vBatch);
+  // A mask-like operand with score dims `dims`: over both head dims of a
+  // group (g - 1, g), those are merged into the query-head dim; the merged
+  // leading batch dims, where it has them (first, all of them), into one.
+  auto maskTo4D = [&](Value m, ArrayRef<int64_t> dims) {
+    SmallVector<int64_t> at;
+    SmallVector<ReassociationIndices> merge;
+    for (auto [k, d] : llvm::enumerate(dims)) {
+      if ((g && d == *g) || (lead && d > 0 && d < lead)) {
+        merge.back().push_back(k);
+        continue;
+      }
+      merge.push_back({static_cast<int64_t>(k)});
+      at.push_back(attnDimOf(d));
+    }
+    if (merge.size() != dims.size())
+      m = tensor::CollapseShapeOp::create(rewriter, loc, m, merge);
+    return expandTo4D(rewriter, loc, m, at);
+  };
+  Value mask;
+  if (chain.mask) {
+    mask = maskTo4D(chain.mask, chain.maskDims);
+    if (chain.maskInverted)
+      mask = negateMask(rewriter, loc, mask);
+  }
+  Value dropoutMask;
+  if (chain.dropoutMask)
+    dropoutMask = maskTo4D(chain.dropoutMask, chain.dropoutMaskDims);
+  auto qType = cast<RankedTensorType>(q.getType());
+  auto vType = cast<RankedTensorType>(v.getType());
+  auto outType =
+      RankedTensorType::get({qType.getDimSize(0), qType.getDimSize(1),
+                             qType.getDimSize(2), vType.getDimSize(3)},
+                            qType.getElementType());
+  auto attention = AttentionOp::create(
+      rewriter, loc, TypeRange{outType}, q, k, v, mask, dropoutMask, Value(),
+      Value(), rewriter.getF32FloatAttr(chain.scale), chain.causal,
+      chain.windowRight || chain.windowLeft
+          ? rewriter.getDenseI64ArrayAttr(
+                {chain.windowLeft.value_or(-1), chain.windowRight.value_or(-1)})
+          : DenseI64ArrayAttr(),
+      chain.softcap ? rewriter.getF32FloatAttr(*chain.softcap) : FloatAttr(),
+      APFloat(chain.dropoutP));
+  Value out = attention.getOutput();
+  if (lead) {
+    // Attn dim 0 back to the leading batch dims (Q's sizes).
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, qAllDims);
+    SmallVector<OpFoldResult> outSizes =
+        tensor::getMixedSizes(rewriter, loc, out);
+    sizes.resize(lead);
+    sizes.append(outSizes.begin() + 1, outSizes.end());
+    SmallVector<int64_t> shape;
+    SmallVector<Value> dynamic;
+    dispatchIndexOpFoldResults(sizes, dynamic, shape);
+    SmallVector<ReassociationIndices> groups(1);
+    for (int64_t d = 0; d < er; ++d) {
+      if (d >= lead)
+        groups.emplace_back();
+      groups.back().push_back(d);
+    }
+    out = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(shape, qType.getElementType()),
+        out, groups, sizes);
+  }
+  if (er < 4) {
+    SmallVector<ReassociationIndices> groups = unitDimGroups(positions);
+    out = tensor::CollapseShapeOp::create(rewriter, loc, out, groups);
+  }
+  if (g) {
+    // [..., KV head * G + g, ...] back to [..., KV head, g, ...].
+    // The rank-r [batch..., query, value] shape: Q's dims in the fused
+    // order (dim k of the transposed Q is dim qPerm[k] of Q).
+    auto qr = cast<RankedTensorType>(chain.q.getType());
+    SmallVector<int64_t> shape;
+    for (int64_t p : chain.qPerm)
+      shape.push_back(qr.getDimSize(p));
+    shape.back() = vType.getDimSize(3);
+    out = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(shape, qType.getElementType()),
+        out, headGroups);
+  }
+  out = transposeTo(rewriter, loc, out, chain.outPerm);
+  SmallVector<Operation *> dead(chain.ops);
+  for (Value operand : chain.pv->getOperands())
+    if (Operation *def = operand.getDefiningOp())
+      dead.push_back(def);
+  rewriter.replaceOp(chain.pv, out);
+  eraseDead(rewriter, dead, erased);
+}
+
+} // namespace mlir::attn::fuse
