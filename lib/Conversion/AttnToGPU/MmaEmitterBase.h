@@ -94,7 +94,8 @@ enum class NamedBarrier : int64_t {
   /// 5: the warp-specialized backward key-block kernel's consumers after
   /// writing their dSᵀ rows, before dQ = dS K reads all of them.
   ScoresWritten = 5,
-  /// 6, 7: one consumer warpgroup of the same kernel after staging its dQ
+  /// 6, 7: one consumer warpgroup of the wgmma key-block kernel after staging
+  /// its dQ
   /// columns, before its first thread adds them to dq_accum in bulk.
   DqStaged = 6,
 };

@@ -4,8 +4,9 @@
 // (TensorCoreGradEmitter.h): dSᵀ to shared memory, dQ = dS K per warp tile
 // with mma.sync, and the f32 reductions into dq_accum (red.global.add, v4 on
 // sm_90 after a pair swap between lanes); the wgmma kernel shares the
-// reductions (addToDqAccum) or, warp-specialized, stages its dQ columns in
-// shared memory for bulk reductions (stageDqColumns, addStagedDq).
+// reductions (addToDqAccum) or, where the staging tile fits
+// (KernelSpec::bulkDq), stages its dQ columns in shared memory for bulk
+// reductions (stageDqColumns, addStagedDq).
 //
 //===----------------------------------------------------------------------===//
 
@@ -158,17 +159,19 @@ void GradEmitter::addToDqAccum(ArrayRef<Frag> frags, int64_t mTiles, Value row0,
 
 void GradEmitter::stageDqColumns(int64_t staging, ArrayRef<Frag> frags,
                                  Value col0) {
-  // Fragment f is the 16 bytes of thread t (of the warpgroup) in the
-  // 64 x 8 column block (col0 / 8 + f): f32 offset 512 block + 4 t.
+  // Fragment f is the 16 bytes of thread t (of the warpgroup) in column
+  // block col0 / 8 + f.
   Value tile = view(staging, {tcgrad::kBlock * headDim}, b.getF32Type());
   auto quadTy = VectorType::get({4}, b.getF32Type());
-  Value first = add(mul(divu(col0, 8), 512), mul(remu(tid, 128), 4));
+  Value first = add(mul(divu(col0, 8), tcgrad::kDqColumnBlockFloats),
+                    mul(remu(tid, 128), 4));
   for (auto [f, frag] : llvm::enumerate(frags)) {
     Value quad =
         vector::FromElementsOp::create(b, loc, quadTy, ValueRange(frag));
     vector::StoreOp::create(
         b, loc, quad, tile,
-        ValueRange{add(first, static_cast<int64_t>(f) * 512)},
+        ValueRange{
+            add(first, static_cast<int64_t>(f) * tcgrad::kDqColumnBlockFloats)},
         /*nontemporal=*/false, llvm::MaybeAlign(16));
   }
 }

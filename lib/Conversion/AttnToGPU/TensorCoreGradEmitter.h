@@ -171,8 +171,8 @@ private:
   /// stores its wgmma accumulator fragments `frags` of dQ columns col0 ..
   /// col0 + 8 frags.size() (col0 a multiple of 8) into the f32 staging tile
   /// at byte offset `staging`, in dq_accum's fragment order
-  /// (dqFragmentOffset): one 16-byte store per fragment, consecutive
-  /// threads at consecutive addresses.
+  /// (tcgrad::kDqColumnBlockFloats): one 16-byte store per fragment,
+  /// consecutive threads at consecutive addresses.
   void stageDqColumns(int64_t staging, ArrayRef<Frag> frags, Value col0);
   /// Then, once the warpgroup (`wgIdx`) has staged its chunks `chunks`
   /// (first column, width): its thread `leader` adds each chunk to the

@@ -20,6 +20,11 @@ namespace mlir::attn::tcgrad {
 /// Query rows per block (every kernel) and keys per block of the dq kernel,
 /// and threads of the kernels over query blocks (4 warps of 16 rows each).
 constexpr int64_t kBlock = 64, kThreads = 128;
+/// dq_accum in fragment order (KernelSpec::bulkDq; kernel-manifest.md,
+/// "dq_accum"): each 64-row tile is a sequence of 64 x 8 column blocks of
+/// this many floats, in each the 16 bytes of wgmma accumulator fragment of
+/// warpgroup thread t at float 4 t.
+constexpr int64_t kDqColumnBlockFloats = kBlock * 8;
 
 /// Keys per block of the dkdv (`atomicDq` false) or dkdv_dq kernel for
 /// `requested` (64, 128, or 0 for the default: 128 with the atomic dQ, and

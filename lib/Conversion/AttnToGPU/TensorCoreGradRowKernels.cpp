@@ -138,15 +138,15 @@ void GradEmitter::emitDqConvert(gpu::GPUFuncOp func) {
   };
   const int64_t octsPerRow = headDim / 8;
   if (spec.bulkDq) {
-    // Fragment order (stageDqColumns): the 16 floats from 512 cb + 16 p of
-    // the tile hold columns 8 cb .. 8 cb + 7 of rows r = 16 (p / 8) + p % 8
-    // and r + 8, as four (row r pair, row r + 8 pair) quads. Thread tid
+    // Fragment order (kDqColumnBlockFloats): the 16 floats from block cb, 16 p
+    // on, of the tile hold columns 8 cb .. 8 cb + 7 of rows r = 16 (p / 8) + p
+    // % 8 and r + 8, as four (row r pair, row r + 8 pair) quads. Thread tid
     // takes one such (p, cb) per pass, cb fastest: 64 contiguous bytes in,
     // two 16-byte row pieces out.
     Value tile = dqAccumAt(paddedRow0, idx(0));
     forEachInPasses(32 * octsPerRow, [&](Value item) {
       Value cb = remu(item, octsPerRow), p = divu(item, octsPerRow);
-      Value first = add(mul(cb, 512), mul(p, 16));
+      Value first = add(mul(cb, tcgrad::kDqColumnBlockFloats), mul(p, 16));
       SmallVector<Value, 4> quads;
       for (int64_t j = 0; j < 4; ++j) {
         Value at = arith::IndexCastUIOp::create(b, loc, b.getI64Type(),

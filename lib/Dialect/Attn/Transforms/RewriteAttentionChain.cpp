@@ -168,16 +168,20 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
       return scoreDim < lead ? 0 : scoreDim - lead + 1;
     return (g && scoreDim > *g ? scoreDim - 1 : scoreDim) + 4 - er;
   };
-  // [d0, ..., d(lead-1), rest...] -> [d0 * ... * d(lead-1), rest...].
-  auto mergeLeading = [&](Value x) {
-    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  // [d0, ..., d(lead-1), rest...] <-> [d0 * ... * d(lead-1), rest...].
+  auto leadingGroups = [&](int64_t rank) {
     SmallVector<ReassociationIndices> groups(1);
     for (int64_t d = 0; d < rank; ++d) {
       if (d >= lead)
         groups.emplace_back();
       groups.back().push_back(d);
     }
-    return tensor::CollapseShapeOp::create(rewriter, loc, x, groups)
+    return groups;
+  };
+  auto mergeLeading = [&](Value x) {
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    return tensor::CollapseShapeOp::create(rewriter, loc, x,
+                                           leadingGroups(rank))
         .getResult();
   };
   SmallVector<ReassociationIndices> headGroups;
@@ -266,15 +270,9 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
     SmallVector<int64_t> shape;
     SmallVector<Value> dynamic;
     dispatchIndexOpFoldResults(sizes, dynamic, shape);
-    SmallVector<ReassociationIndices> groups(1);
-    for (int64_t d = 0; d < er; ++d) {
-      if (d >= lead)
-        groups.emplace_back();
-      groups.back().push_back(d);
-    }
     out = tensor::ExpandShapeOp::create(
         rewriter, loc, RankedTensorType::get(shape, qType.getElementType()),
-        out, groups, sizes);
+        out, leadingGroups(er), sizes);
   }
   if (er < 4) {
     SmallVector<ReassociationIndices> groups = unitDimGroups(positions);
