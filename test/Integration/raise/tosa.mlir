@@ -298,3 +298,29 @@ func.func @ones_sum(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4
   %o = tosa.matmul %p, %v, %zp, %zp : (tensor<4x16x16xf32>, tensor<4x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x8xf32>
   return %o : tensor<4x16x8xf32>
 }
+
+// Dropout applied to exp(s - max) after the row sum, before the
+// normalization (select(keep, e, 0) * 1.25 * (1 / l)): attn.attention's
+// dropout of e / l up to rounding.
+// CHECK-LABEL: func.func @tosa_dropout_before_division
+// CHECK: attn.attention ins({{.*}} : tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>) dropout_mask({{.*}} : tensor<1x4x16x16xi1>) {dropout_p = 2.000000e-01 : f32, scale = 1.000000e+00 : f32}
+// PROOF: @tosa_dropout_before_division: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @tosa_dropout_before_division(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>, %keep: tensor<4x16x16xi1>) -> tensor<4x16x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zero = "tosa.const"() <{values = dense<0.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %c = "tosa.const"() <{values = dense<1.25> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<4x16x8xf32>) -> tensor<4x8x16xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x16x8xf32>, tensor<4x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x16xf32>
+  %m = tosa.reduce_max %s {axis = 2 : i32} : (tensor<4x16x16xf32>) -> tensor<4x16x1xf32>
+  %x = tosa.sub %s, %m : (tensor<4x16x16xf32>, tensor<4x16x1xf32>) -> tensor<4x16x16xf32>
+  %e = tosa.exp %x : (tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x16x16xf32>) -> tensor<4x16x1xf32>
+  %r = tosa.reciprocal %l : (tensor<4x16x1xf32>) -> tensor<4x16x1xf32>
+  %ek = tosa.select %keep, %e, %zero : (tensor<4x16x16xi1>, tensor<4x16x16xf32>, tensor<1x1x1xf32>) -> tensor<4x16x16xf32>
+  %ed = tosa.mul %ek, %c, %shift : (tensor<4x16x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x16x16xf32>
+  %p = tosa.mul %ed, %r, %shift : (tensor<4x16x16xf32>, tensor<4x16x1xf32>, tensor<1xi8>) -> tensor<4x16x16xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<4x16x16xf32>, tensor<4x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16x8xf32>
+  return %o : tensor<4x16x8xf32>
+}

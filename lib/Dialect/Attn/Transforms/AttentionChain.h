@@ -24,7 +24,8 @@ constexpr int64_t kMaxScoreRank = 8;
 
 /// Everything needed to build the fused op. Score layout: rank r, dims
 /// [batch..., i, j]; with more than two batch dims (besides a group dim)
-/// the leading ones are the op's batch dim (mergedBatchDims).
+/// the leading ones are the op's batch dim (mergedBatchDims), the group dim
+/// then following the KV-head dim right before i.
 struct Chain {
   Operation *anchor = nullptr;
   int64_t rank = 0;
@@ -59,11 +60,13 @@ struct Chain {
   SmallVector<int64_t> kBatch, vBatch;
   SmallVector<Operation *> ops; // the ops the fused op replaces
 
-  /// How many leading score dims become the op's batch dim: rank - 3 where
-  /// the scores have more than two batch dims (no group dim then), else 0
-  /// (fewer become unit dims).
+  /// How many leading score dims become the op's batch dim: where the
+  /// scores have more than two batch dims besides a group dim, all but the
+  /// last (the heads; with a group dim, the KV heads), else 0 (fewer become
+  /// unit dims).
   int64_t mergedBatchDims() const {
-    return !groupDim && rank > 4 ? rank - 3 : 0;
+    int64_t unGrouped = rank - (groupDim ? 1 : 0);
+    return unGrouped > 4 ? unGrouped - 3 : 0;
   }
 };
 

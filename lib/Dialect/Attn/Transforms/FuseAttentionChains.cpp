@@ -439,7 +439,9 @@ std::optional<BroadcastOperand> groupBroadcastOf(Operation *op, Value x,
     return std::nullopt;
   SmallVector<int64_t> sizes = linalgOp.getStaticLoopRanges();
   EwOperand n = normalizeOperand(x, map);
-  if (!n.tensor || !n.map || n.tensor == x)
+  // Broadcast by a producer (linalg.broadcast, a copying generic) or read
+  // directly through a map that lacks the group loop.
+  if (!n.tensor || !n.map)
     return std::nullopt;
   BroadcastOperand b{n, {}};
   int64_t real = 0;
@@ -543,14 +545,34 @@ private:
   LogicalResult matchQK(Value scores, Chain &chain);
   LogicalResult matchPV(Value probs, Chain &chain);
   LogicalResult matchDropout(Value &probs, Chain &chain);
+  /// Dropout steps seen so far: their ops and combined factors.
+  struct DropoutSteps {
+    DropoutFactors total;
+    SmallVector<Operation *> ops;
+  };
+  /// Whether `user` multiplies `x` elementwise (a dropout step, whose
+  /// factors are added to `steps`); fails where it does so but not by a
+  /// keep mask and constants.
+  FailureOr<bool> collectDropoutStep(Operation *user, Value x,
+                                     DropoutSteps &steps);
+  LogicalResult recordDropout(const DropoutSteps &steps, Chain &chain);
+  /// `op` as x / l or x * (1 / l) for the row sums l of `sum`: the ops it
+  /// takes (reciprocal, product), and whether the reciprocal has another
+  /// user.
+  struct Normalization {
+    SmallVector<Operation *, 2> ops;
+    bool sharedReciprocal;
+  };
+  std::optional<Normalization>
+  normalizationOf(Operation *op, Value x, const Reduction &sum, int64_t rank);
   LogicalResult collectTensorFactors(Value t, AffineMap map, Value probs,
                                      DropoutFactors &f);
   LogicalResult collectBodyFactors(linalg::GenericOp g, Value v, AffineMap map,
                                    Value probs, DropoutFactors &f);
   LogicalResult collectBodyKeep(linalg::GenericOp g, Value cond, AffineMap map,
                                 DropoutFactors &f);
-  /// The rank limits, and with more than two batch dims that K, V and the
-  /// masks can have the leading ones merged (Chain::mergedBatchDims).
+  /// The rank limits, and with more than two batch dims that K and V can
+  /// have the leading ones merged (Chain::mergedBatchDims).
   LogicalResult checkMergedBatchDims(const Chain &chain);
   LogicalResult matchScoreDims(const EwOperand &m, int64_t rank, StringRef what,
                                SmallVector<int64_t> &dims);
@@ -1187,50 +1209,75 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
   Value l = sum->op->getResult(0);
   if (!l.hasOneUse())
     return fail("the row sum has another user", userOtherThan(l, normOp));
-  FailureOr<Elementwise> norm = getElementwise(normOp->getResult(0));
-  if (failed(norm))
-    return fail("the softmax is not normalized by the row sum", normOp);
-  if (norm->kind == EwKind::Div && isIdentityOperand(norm->args[0], e) &&
-      isRowOperand(norm->args[1], *sum, chain.rank)) {
-    chain.ops.push_back(normOp);
-  } else if (norm->kind == EwKind::Mul) {
-    // e * (1 / l), with the reciprocal over the row sums.
-    const EwOperand *other = nullptr;
-    if (isIdentityOperand(norm->args[0], e))
-      other = &norm->args[1];
-    else if (isIdentityOperand(norm->args[1], e))
-      other = &norm->args[0];
-    Operation *recipOp = other && other->tensor
-                             ? other->tensor.getDefiningOp()
-                             : nullptr;
-    FailureOr<Elementwise> recip = failure();
-    if (recipOp)
-      recip = getElementwise(other->tensor);
-    // The reciprocal has the layout of the row sums, so the operand of the
-    // normalization reads it like it would read the sums.
-    Reduction asSum = *sum;
-    asSum.op = recipOp;
-    // Over the row sums and read back per row, or over the row sums
-    // broadcast to the scores' shape (by a multiply with ones) and read
-    // elementwise.
-    bool perRow = succeeded(recip) && recip->kind == EwKind::Reciprocal &&
-                  isIdentityOperand(recip->args[0], l) &&
-                  isRowOperand(*other, asSum, chain.rank);
-    bool perElement = succeeded(recip) &&
-                      recip->kind == EwKind::Reciprocal &&
-                      isRowOperand(recip->args[0], *sum, chain.rank) &&
-                      other->map && other->map.isIdentity();
-    if (!perRow && !perElement)
-      return fail("the softmax is not normalized by the row sum", normOp);
-    if (!other->tensor.hasOneUse())
-      return fail("the reciprocal of the row sum has another user");
-    chain.ops.push_back(recipOp);
-    chain.ops.push_back(normOp);
-  } else {
-    return fail("the softmax is not normalized by the row sum", normOp);
+  // p = e / l; or dropout applied to e before the division,
+  // (e * keep * c) / l, which is attn.attention's dropout of e / l up to
+  // rounding (its row sum l is the pre-dropout one as well).
+  Value x = e;
+  Operation *step = normOp;
+  DropoutSteps dropout;
+  while (true) {
+    if (std::optional<Normalization> n =
+            normalizationOf(step, x, *sum, chain.rank)) {
+      if (n->sharedReciprocal)
+        return fail("the reciprocal of the row sum has another user");
+      chain.ops.append(n->ops.begin(), n->ops.end());
+      break;
+    }
+    FailureOr<bool> isStep = collectDropoutStep(step, x, dropout);
+    if (failed(isStep))
+      return failure();
+    if (!*isStep)
+      return fail("the softmax is not normalized by the row sum", step);
+    x = step->getResult(0);
+    if (!x.hasOneUse())
+      return fail("the dropped-out exp(s - max) has another user");
+    step = *x.getUsers().begin();
   }
-  probs = normOp->getResult(0);
+  if (!dropout.ops.empty() && failed(recordDropout(dropout, chain)))
+    return failure();
+  probs = step->getResult(0);
   return success();
+}
+
+std::optional<ChainMatcher::Normalization>
+ChainMatcher::normalizationOf(Operation *op, Value x, const Reduction &sum,
+                              int64_t rank) {
+  FailureOr<Elementwise> norm = getElementwise(op->getResult(0));
+  if (failed(norm))
+    return std::nullopt;
+  if (norm->kind == EwKind::Div && isIdentityOperand(norm->args[0], x) &&
+      isRowOperand(norm->args[1], sum, rank))
+    return Normalization{{op}, false};
+  if (norm->kind != EwKind::Mul)
+    return std::nullopt;
+  // x * (1 / l), with the reciprocal over the row sums.
+  const EwOperand *other = nullptr;
+  if (isIdentityOperand(norm->args[0], x))
+    other = &norm->args[1];
+  else if (isIdentityOperand(norm->args[1], x))
+    other = &norm->args[0];
+  Operation *recipOp =
+      other && other->tensor ? other->tensor.getDefiningOp() : nullptr;
+  FailureOr<Elementwise> recip = failure();
+  if (recipOp)
+    recip = getElementwise(other->tensor);
+  // The reciprocal has the layout of the row sums, so the operand of the
+  // normalization reads it like it would read the sums.
+  Reduction asSum = sum;
+  asSum.op = recipOp;
+  // Over the row sums and read back per row, or over the row sums
+  // broadcast to the scores' shape (by a multiply with ones) and read
+  // elementwise.
+  Value l = sum.op->getResult(0);
+  bool perRow = succeeded(recip) && recip->kind == EwKind::Reciprocal &&
+                isIdentityOperand(recip->args[0], l) &&
+                isRowOperand(*other, asSum, rank);
+  bool perElement = succeeded(recip) && recip->kind == EwKind::Reciprocal &&
+                    isRowOperand(recip->args[0], sum, rank) && other->map &&
+                    other->map.isIdentity();
+  if (!perRow && !perElement)
+    return std::nullopt;
+  return Normalization{{recipOp, op}, !other->tensor.hasOneUse()};
 }
 
 FailureOr<Elementwise> ChainMatcher::onlyUserOfKind(Value v, EwKind kind) {
@@ -1858,45 +1905,35 @@ LogicalResult ChainMatcher::collectTensorFactors(Value t, AffineMap map,
 /// and grouping, over one or more elementwise steps, each of which must
 /// feed only the next), with an i1 keep mask and c = 1/(1 - p). On success
 /// `probs` is the dropped-out P' that P·V consumes.
-LogicalResult ChainMatcher::matchDropout(Value &probs, Chain &chain) {
-  Value x = probs;
-  DropoutFactors total;
-  SmallVector<Operation *> steps;
-  AffineMap id =
-      AffineMap::getMultiDimIdentityMap(chain.rank, probs.getContext());
-  while (true) {
-    if (!x.hasOneUse())
-      return fail(x == probs ? "the probabilities have another user"
-                             : "the dropped-out probabilities have another "
-                               "user");
-    Operation *user = *x.getUsers().begin();
-    std::string why;
-    if (succeeded(getContraction(user, why)))
-      break;
-    // Only elementwise products are dropout steps; anything else is left
-    // to matchPV's message.
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
-    bool elementwise =
-        (isa<linalg::GenericOp, linalg::MulOp, linalg::DivOp>(user) &&
-         linalgOp.getNumLoops() == linalgOp.getNumParallelLoops()) ||
-        isa<tosa::MulOp, tosa::SelectOp>(user);
-    if (!elementwise || user->getNumResults() != 1 ||
-        user->getResult(0).getType() != x.getType())
-      break;
-    DropoutFactors f;
-    if (failed(collectTensorFactors(user->getResult(0), id, x, f)))
-      return fail("dropout: " + reason);
-    if (f.probs != 1)
-      return fail("dropout: the probabilities are not multiplied elementwise "
-                  "by a keep mask and a constant");
-    total.keeps.append(f.keeps);
-    total.scale *= f.scale;
-    total.probs = 1;
-    steps.push_back(user);
-    x = user->getResult(0);
-  }
-  if (steps.empty())
-    return success();
+FailureOr<bool> ChainMatcher::collectDropoutStep(Operation *user, Value x,
+                                                 DropoutSteps &steps) {
+  // Only elementwise products are dropout steps; anything else is left to
+  // the caller's message.
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+  bool elementwise =
+      (isa<linalg::GenericOp, linalg::MulOp, linalg::DivOp>(user) &&
+       linalgOp.getNumLoops() == linalgOp.getNumParallelLoops()) ||
+      isa<tosa::MulOp, tosa::SelectOp>(user);
+  if (!elementwise || user->getNumResults() != 1 ||
+      user->getResult(0).getType() != x.getType())
+    return false;
+  DropoutFactors f;
+  AffineMap id = AffineMap::getMultiDimIdentityMap(
+      cast<RankedTensorType>(x.getType()).getRank(), x.getContext());
+  if (failed(collectTensorFactors(user->getResult(0), id, x, f)))
+    return fail("dropout: " + reason);
+  if (f.probs != 1)
+    return fail("dropout: the probabilities are not multiplied elementwise "
+                "by a keep mask and a constant");
+  steps.total.keeps.append(f.keeps);
+  steps.total.scale *= f.scale;
+  steps.ops.push_back(user);
+  return true;
+}
+
+LogicalResult ChainMatcher::recordDropout(const DropoutSteps &steps,
+                                          Chain &chain) {
+  const DropoutFactors &total = steps.total;
   if (total.keeps.empty())
     return fail("dropout: the probabilities are multiplied by a constant but "
                 "not by a keep mask");
@@ -1928,7 +1965,37 @@ LogicalResult ChainMatcher::matchDropout(Value &probs, Chain &chain) {
   if (variesOverGroupedHeads(dims, chain))
     return fail("the dropout keep mask varies over the KV heads or the "
                 "query heads of a group, not over both");
-  chain.ops.append(steps.begin(), steps.end());
+  chain.ops.append(steps.ops.begin(), steps.ops.end());
+  return success();
+}
+
+LogicalResult ChainMatcher::matchDropout(Value &probs, Chain &chain) {
+  Value x = probs;
+  DropoutSteps steps;
+  while (true) {
+    if (!x.hasOneUse())
+      return fail(x == probs ? "the probabilities have another user"
+                             : "the dropped-out probabilities have another "
+                               "user");
+    Operation *user = *x.getUsers().begin();
+    std::string why;
+    if (succeeded(getContraction(user, why)))
+      break;
+    FailureOr<bool> isStep = collectDropoutStep(user, x, steps);
+    if (failed(isStep))
+      return failure();
+    if (!*isStep)
+      break;
+    x = user->getResult(0);
+  }
+  if (steps.ops.empty())
+    return success();
+  if (chain.dropoutMask)
+    return fail("dropout is applied both before and after the softmax "
+                "normalization",
+                steps.ops.front());
+  if (failed(recordDropout(steps, chain)))
+    return failure();
   probs = x;
   return success();
 }
@@ -1949,8 +2016,9 @@ LogicalResult ChainMatcher::matchPV(Value probs, Chain &chain) {
   AffineMap pMap = c->lhsMap, vMap = c->rhsMap;
   if (c->rhs == probs)
     v = c->lhs, std::swap(pMap, vMap);
-  if (pMap.getNumResults() != r || vMap.getNumResults() != r ||
-      c->outMap.getNumResults() != r)
+  // (V may lack the group dim: checked by groupBroadcastOf and
+  // permutationTo below.)
+  if (pMap.getNumResults() != r || c->outMap.getNumResults() != r)
     return fail("the P·V contraction does not have the rank of the scores");
   SmallVector<unsigned> pLoops;
   for (AffineExpr e : pMap.getResults())
@@ -2017,34 +2085,33 @@ LogicalResult ChainMatcher::peelNarrowing(Value &probs, Chain &chain) {
 }
 
 LogicalResult ChainMatcher::checkMergedBatchDims(const Chain &chain) {
-  const int64_t er = chain.rank - (chain.groupDim ? 1 : 0);
-  if (chain.rank < 2 || chain.rank > kMaxScoreRank ||
-      (chain.groupDim && er > 4))
+  if (chain.rank < 2 || chain.rank > kMaxScoreRank)
     return fail("the scores have rank " + Twine(chain.rank) + "; 2 to " +
-                Twine(kMaxScoreRank) +
-                " are supported, at most 5 with grouped-query heads");
+                Twine(kMaxScoreRank) + " are supported");
   const int64_t lead = chain.mergedBatchDims();
   if (lead == 0)
     return success();
-  // Merged into one batch dim: every operand has all of those dims, first
-  // and in order, or (a mask) none of them.
-  auto mergeable = [&](ArrayRef<int64_t> dims, bool mayLackAll) {
-    int64_t have = llvm::count_if(dims, [&](int64_t d) { return d < lead; });
-    if (have == 0)
-      return mayLackAll;
-    if (have != lead)
+  // [merged..., KV head, group, i, j]: the query heads of a KV head are the
+  // op's head dim.
+  if (chain.groupDim && *chain.groupDim != chain.rank - 3)
+    return fail("the query heads of a group are score dim " +
+                Twine(*chain.groupDim) +
+                ", not the one before the query "
+                "dim; with more than two batch dims only that order is "
+                "supported");
+  // Merged into one batch dim: K and V have all of those dims, first and in
+  // order. (A mask with only some of them, or with some of size 1, is
+  // broadcast over the rest by the rewrite.)
+  auto mergeable = [&](ArrayRef<int64_t> dims) {
+    if (llvm::count_if(dims, [&](int64_t d) { return d < lead; }) != lead)
       return false;
     for (int64_t d = 0; d < lead; ++d)
       if (dims[d] != d)
         return false;
     return true;
   };
-  if (!mergeable(chain.kBatch, false) || !mergeable(chain.vBatch, false))
+  if (!mergeable(chain.kBatch) || !mergeable(chain.vBatch))
     return fail("K or V lacks one of the " + Twine(lead) +
-                " leading batch dims the op's batch dim merges");
-  if ((chain.mask && !mergeable(chain.maskDims, true)) ||
-      (chain.dropoutMask && !mergeable(chain.dropoutMaskDims, true)))
-    return fail("a mask broadcasts some but not all of the " + Twine(lead) +
                 " leading batch dims the op's batch dim merges");
   return success();
 }

@@ -118,6 +118,62 @@ Value negateMask(OpBuilder &b, Location loc, Value m) {
       ->getResult(0);
 }
 
+/// Mask-like `m` (score dim `dims[k]` for each of its dims k) broadcast to
+/// every one of the first `leadSizes.size()` score dims, where it has some
+/// of them but not all, or one of size 1 that the scores do not have: those
+/// dims become one batch dim of the op, which cannot be broadcast in part.
+/// Updates `dims`; returns `m` where nothing is to be done.
+Value broadcastLeading(OpBuilder &b, Location loc, Value m,
+                       SmallVector<int64_t> &dims,
+                       ArrayRef<OpFoldResult> leadSizes) {
+  const int64_t lead = leadSizes.size();
+  auto type = cast<RankedTensorType>(m.getType());
+  auto isUnitBroadcast = [&](int64_t k) {
+    std::optional<int64_t> full = getConstantIntValue(leadSizes[dims[k]]);
+    return type.getDimSize(k) == 1 && full != 1;
+  };
+  int64_t have = 0;
+  bool unit = false;
+  for (auto [k, d] : llvm::enumerate(dims)) {
+    if (d >= lead)
+      continue;
+    ++have;
+    unit |= isUnitBroadcast(k);
+  }
+  if (have == 0 || (have == lead && !unit))
+    return m;
+  // Output dims: the lead dims, then m's other dims in order.
+  SmallVector<int64_t> outDims;
+  SmallVector<OpFoldResult> outSizes(leadSizes);
+  for (int64_t d = 0; d < lead; ++d)
+    outDims.push_back(d);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, m);
+  SmallVector<AffineExpr> inExprs;
+  for (auto [k, d] : llvm::enumerate(dims)) {
+    if (d < lead) {
+      inExprs.push_back(isUnitBroadcast(k) ? b.getAffineConstantExpr(0)
+                                           : b.getAffineDimExpr(d));
+      continue;
+    }
+    inExprs.push_back(b.getAffineDimExpr(outDims.size()));
+    outDims.push_back(d);
+    outSizes.push_back(sizes[k]);
+  }
+  const int64_t rank = outDims.size();
+  Value init = tensor::EmptyOp::create(b, loc, outSizes, type.getElementType());
+  AffineMap inMap = AffineMap::get(rank, 0, inExprs, b.getContext());
+  dims = outDims;
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{m}, ValueRange{init},
+             ArrayRef<AffineMap>{inMap, b.getMultiDimIdentityMap(rank)},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl, args[0]);
+             })
+      ->getResult(0);
+}
+
 /// Erases `ops` and whatever only they used, once unused.
 void eraseDead(RewriterBase &rewriter, ArrayRef<Operation *> ops,
                DenseSet<Operation *> &erased) {
@@ -157,16 +213,17 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
   std::optional<int64_t> g = chain.groupDim;
   int64_t er = r - (g ? 1 : 0);
   // Dim k of the rank-er layout is attn dim k + (4 - er): leading batch dims
-  // of size 1. With more than two batch dims (no group dim then) the first
+  // of size 1. With more than two batch dims besides a group dim, the first
   // `lead` are merged into attn dim 0 and the rest follow it.
   const int64_t lead = chain.mergedBatchDims();
   SmallVector<int64_t> positions;
   for (int64_t k = 0; k < std::min<int64_t>(er, 4); ++k)
     positions.push_back(lead ? k : k + 4 - er);
   auto attnDimOf = [&](int64_t scoreDim) {
+    int64_t ungrouped = g && scoreDim > *g ? scoreDim - 1 : scoreDim;
     if (lead)
-      return scoreDim < lead ? 0 : scoreDim - lead + 1;
-    return (g && scoreDim > *g ? scoreDim - 1 : scoreDim) + 4 - er;
+      return scoreDim < lead ? 0 : ungrouped - lead + 1;
+    return ungrouped + 4 - er;
   };
   // [d0, ..., d(lead-1), rest...] <-> [d0 * ... * d(lead-1), rest...].
   auto leadingGroups = [&](int64_t rank) {
@@ -234,15 +291,25 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
       m = tensor::CollapseShapeOp::create(rewriter, loc, m, merge);
     return expandTo4D(rewriter, loc, m, at);
   };
+  // A mask over some of the merged dims, or over one of them with size 1,
+  // is broadcast over them first: the merged dim cannot be broadcast in part.
+  SmallVector<OpFoldResult> leadSizes =
+      tensor::getMixedSizes(rewriter, loc, qAllDims);
+  leadSizes.resize(lead);
   Value mask;
   if (chain.mask) {
-    mask = maskTo4D(chain.mask, chain.maskDims);
+    mask =
+        broadcastLeading(rewriter, loc, chain.mask, chain.maskDims, leadSizes);
+    mask = maskTo4D(mask, chain.maskDims);
     if (chain.maskInverted)
       mask = negateMask(rewriter, loc, mask);
   }
   Value dropoutMask;
-  if (chain.dropoutMask)
-    dropoutMask = maskTo4D(chain.dropoutMask, chain.dropoutMaskDims);
+  if (chain.dropoutMask) {
+    dropoutMask = broadcastLeading(rewriter, loc, chain.dropoutMask,
+                                   chain.dropoutMaskDims, leadSizes);
+    dropoutMask = maskTo4D(dropoutMask, chain.dropoutMaskDims);
+  }
   auto qType = cast<RankedTensorType>(q.getType());
   auto vType = cast<RankedTensorType>(v.getType());
   auto outType =

@@ -488,6 +488,119 @@ func.func @dropout_before_sum(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v:
 
 // -----
 
+// (D9) Dropout applied to exp(s - max) after the row sum, before the
+// division: (e * keep * 1.25) / l is attn.attention's dropout of e / l up to
+// rounding (l is the pre-dropout sum in both).
+// CHECK-LABEL: func @dropout_before_division
+// CHECK-NOT: 6x10xf32
+// CHECK: attn.attention ins({{.*}}) dropout_mask(%{{.+}} : tensor<1x4x6x10xi1>) {dropout_p = 2.000000e-01 : f32, scale = 1.000000e+00 : f32}
+// CHECK-NOT: 6x10xf32
+// CHECK: return
+func.func @dropout_before_division(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>, %keep: tensor<4x6x10xi1>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %er = tensor.empty() : tensor<4x6xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%s : tensor<4x6x10xf32>) outs(%mi : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %m : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.subf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %e = linalg.exp ins(%d : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<4x6x10xf32>) outs(%li : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %ed = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %keep : tensor<4x6x10xf32>, tensor<4x6x10xi1>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %kk: i1, %o: f32):
+    %c = arith.constant 1.25 : f32
+    %f = arith.uitofp %kk : i1 to f32
+    %y = arith.mulf %x, %f : f32
+    %r = arith.mulf %y, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ed, %l : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.divf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+// (N8) Dropout both before the division and after it: two keep masks.
+// CHECK-LABEL: func @dropout_before_and_after_division
+// CHECK-NOT: attn.attention
+func.func @dropout_before_and_after_division(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>, %keep: tensor<4x6x10xi1>, %keep2: tensor<4x6x10xi1>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %er = tensor.empty() : tensor<4x6xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  // expected-remark @below {{not fused: dropout is applied both before and after the softmax normalization}}
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%s : tensor<4x6x10xf32>) outs(%mi : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %m : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.subf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %e = linalg.exp ins(%d : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<4x6x10xf32>) outs(%li : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %ed = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %keep : tensor<4x6x10xf32>, tensor<4x6x10xi1>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %kk: i1, %o: f32):
+    %c = arith.constant 1.25 : f32
+    %f = arith.uitofp %kk : i1 to f32
+    %y = arith.mulf %x, %f : f32
+    %r = arith.mulf %y, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ed, %l : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.divf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
+  %pd = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%p, %keep2 : tensor<4x6x10xf32>, tensor<4x6x10xi1>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %kk: i1, %o: f32):
+    %c = arith.constant 1.25 : f32
+    %f = arith.uitofp %kk : i1 to f32
+    %y = arith.mulf %x, %f : f32
+    %r = arith.mulf %y, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%pd, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
 // (N7) Factor 2.5: p = 0.6 is not exact in f32, and fl(1/(1 - fl(0.6))) is
 // 2.50000024, not 2.5. Fused only with inexact-reciprocal (rounding only).
 // CHECK-LABEL: func @factor_not_exact
