@@ -2,7 +2,7 @@
 //
 // encodeTensorMap (Cuda.h): the one place that calls
 // cuTensorMapEncodeTiled, for the runtime library's launches (Runtime.cpp)
-// and attn-run's (Runner.cpp). The layout itself is tensorMapLayout's
+// and attn-run's (RunnerBuffers.h). The layout itself is tensorMapLayout's
 // (TensorMap.cpp, host-tested).
 //
 //===----------------------------------------------------------------------===//
