@@ -8,6 +8,9 @@
 // RUN: attn-raise-check %s --runs=1 --seed=6 --function=finite_fill --pipeline='attn-raise-pipeline{large-negative-is-masked}' | FileCheck %s --check-prefix=OPTION-PROOF
 // RUN: attention-opt %s --attn-raise-pipeline=allow-precision-change | FileCheck %s --check-prefix=PRECISION
 // RUN: attn-raise-check %s --runs=2 --seed=8 --function=f16_softmax --pipeline='attn-raise-pipeline{allow-precision-change}' | FileCheck %s --check-prefix=PRECISION-PROOF
+// RUN: attn-raise-check %s --runs=2 --seed=9 --function=f64_chain --tolerance=1e-5 --pipeline='attn-raise-pipeline{allow-precision-change}' | FileCheck %s --check-prefix=F64-PROOF
+// RUN: attention-opt %s --attn-raise-pipeline=allow-precision-change | attn-compile - --chip=sm_90a -o %t.ptx 2>&1 | FileCheck %s --check-prefix=COMPILE
+// COMPILE: attn-compile: wrote
 
 // Softmax over the query axis.
 // CHECK-LABEL: func.func @softmax_over_queries
@@ -43,24 +46,6 @@ func.func @no_softmax(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
   %o = linalg.batch_matmul ins(%e, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
   return %o : tensor<4x16x8xf32>
-}
-
-// f64: attn.attention has no f64 form.
-// CHECK-LABEL: func.func @f64_chain
-// CHECK-NOT: attn.attention
-// PROOF: @f64_chain: 0 attn.attention after the raising (nothing raised)
-// PROOF: run 0 result 0 tensor<4x16x8xf64>: {{.*}}: PASS
-func.func @f64_chain(%q: tensor<4x16x8xf64>, %k: tensor<4x16x8xf64>, %v: tensor<4x16x8xf64>) -> tensor<4x16x8xf64> {
-  %zero = arith.constant 0.0 : f64
-  %es = tensor.empty() : tensor<4x16x16xf64>
-  %zs = linalg.fill ins(%zero : f64) outs(%es : tensor<4x16x16xf64>) -> tensor<4x16x16xf64>
-  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf64>, tensor<4x16x8xf64>) outs(%zs : tensor<4x16x16xf64>) -> tensor<4x16x16xf64>
-  // expected-remark @below {{attn-fuse: not fused: Q is not f16, bf16 or f32}}
-  %p = linalg.softmax dimension(2) ins(%s : tensor<4x16x16xf64>) outs(%es : tensor<4x16x16xf64>) -> tensor<4x16x16xf64>
-  %eo = tensor.empty() : tensor<4x16x8xf64>
-  %zo = linalg.fill ins(%zero : f64) outs(%eo : tensor<4x16x8xf64>) -> tensor<4x16x8xf64>
-  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf64>, tensor<4x16x8xf64>) outs(%zo : tensor<4x16x8xf64>) -> tensor<4x16x8xf64>
-  return %o : tensor<4x16x8xf64>
 }
 
 // A finite fill (-1e9) instead of -inf: raised only with
@@ -166,7 +151,7 @@ func.func @scores_escape(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: ten
 // CHECK-NOT: attn.attention
 // PROOF: @f16_softmax: 0 attn.attention after the raising (nothing raised)
 // PRECISION-LABEL: func.func @f16_softmax
-// PRECISION: attn.attention {{.*}} : tensor<1x4x16x8xf16>, tensor<1x4x16x8xf16>, tensor<1x4x16x8xf16>) {scale = 1.000000e+00 : f32}
+// PRECISION: attn.attention {{.*}} : tensor<1x4x16x8xf16>, tensor<1x4x16x8xf16>, tensor<1x4x16x8xf16>) {attn.chain_softmax_type = f16, scale = 1.000000e+00 : f32}
 // PRECISION-PROOF: @f16_softmax: 1 attn.attention after the raising
 // PRECISION-PROOF: run 1 result 0 tensor<4x16x8xf16>: {{.*}}: PASS
 func.func @f16_softmax(%q: tensor<4x16x8xf16>, %k: tensor<4x16x8xf16>, %v: tensor<4x16x8xf16>) -> tensor<4x16x8xf16> {
@@ -180,4 +165,39 @@ func.func @f16_softmax(%q: tensor<4x16x8xf16>, %k: tensor<4x16x8xf16>, %v: tenso
   %zo = linalg.fill ins(%zero : f16) outs(%eo : tensor<4x16x8xf16>) -> tensor<4x16x8xf16>
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf16>, tensor<4x16x8xf16>) outs(%zo : tensor<4x16x8xf16>) -> tensor<4x16x8xf16>
   return %o : tensor<4x16x8xf16>
+}
+
+// An f64 chain with an f64 bias: the op has no f64 form, so it is left alone
+// unless allow-precision-change, which raises it with Q, K, V and the bias
+// rounded to f32 (arith.truncf generics) and the result widened back.
+// CHECK-LABEL: func.func @f64_chain
+// CHECK-NOT: attn.attention
+// PROOF: @f64_chain: 0 attn.attention after the raising (nothing raised)
+// PRECISION-LABEL: func.func @f64_chain
+// PRECISION: arith.truncf %{{.*}} : f64 to f32
+// PRECISION: attn.attention ins({{.*}} : tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>) mask({{.*}} : tensor<1x4x16x16xf32>) {attn.chain_softmax_type = f64, scale = 2.500000e-01 : f32}
+// PRECISION: arith.extf %{{.*}} : f32 to f64
+// PRECISION: return %{{.*}} : tensor<4x16x8xf64>
+// F64-PROOF: @f64_chain: 1 attn.attention after the raising
+// (The f64 tolerance, 1e-12, does not apply to a chain rounded to f32 on
+// request: the proof takes f32's, 1e-5.)
+// F64-PROOF: run 1 result 0 tensor<4x16x8xf64>: {{.*}}: PASS
+func.func @f64_chain(%q: tensor<4x16x8xf64>, %k: tensor<4x16x8xf64>, %v: tensor<4x16x8xf64>, %bias: tensor<4x16x16xf64>) -> tensor<4x16x8xf64> {
+  %zero = arith.constant 0.0 : f64
+  %c = arith.constant 0.25 : f64
+  %es = tensor.empty() : tensor<4x16x16xf64>
+  %zs = linalg.fill ins(%zero : f64) outs(%es : tensor<4x16x16xf64>) -> tensor<4x16x16xf64>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf64>, tensor<4x16x8xf64>) outs(%zs : tensor<4x16x16xf64>) -> tensor<4x16x16xf64>
+  %sc = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<4x16x16xf64>, tensor<4x16x16xf64>) outs(%es : tensor<4x16x16xf64>) {
+  ^bb0(%x: f64, %y: f64, %o: f64):
+    %t = arith.mulf %x, %c : f64
+    %u = arith.addf %t, %y : f64
+    linalg.yield %u : f64
+  } -> tensor<4x16x16xf64>
+  // expected-remark @below {{attn-fuse: not fused: Q, K and V are f64; attn.attention computes in f16, bf16 or f32, so the results would lose f64's precision (see option allow-precision-change, which raises the chain with its operands rounded to f32)}}
+  %p = linalg.softmax dimension(2) ins(%sc : tensor<4x16x16xf64>) outs(%es : tensor<4x16x16xf64>) -> tensor<4x16x16xf64>
+  %eo = tensor.empty() : tensor<4x16x8xf64>
+  %zo = linalg.fill ins(%zero : f64) outs(%eo : tensor<4x16x8xf64>) -> tensor<4x16x8xf64>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf64>, tensor<4x16x8xf64>) outs(%zo : tensor<4x16x8xf64>) -> tensor<4x16x8xf64>
+  return %o : tensor<4x16x8xf64>
 }

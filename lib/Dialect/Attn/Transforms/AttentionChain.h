@@ -45,6 +45,13 @@ struct Chain {
   /// The softmax runs in a wider float than the scores and probabilities
   /// (extf before it, truncf after it): the op's own f32 softmax.
   Type softmaxType;
+  /// An f64 chain raised under allow-precision-change: the op runs on Q, K,
+  /// V and a float mask rounded to f32, its result widened back to this.
+  Type roundedFrom;
+  /// The softmax's type in the chain where it is not f32 (raised under
+  /// allow-precision-change): recorded on the op as
+  /// `attn.chain_softmax_type`, since the op computes it in f32.
+  Type changedSoftmaxType;
   /// Dropout between the softmax and P·V: p, and the i1 keep mask with the
   /// score dim of each of its dims.
   float dropoutP = 0.0f;

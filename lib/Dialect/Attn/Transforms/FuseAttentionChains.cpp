@@ -1541,8 +1541,9 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     if (!other->tensor)
       return fail("a scalar is added to the scores");
     Type bt = getElementTypeOrSelf(other->tensor.getType());
-    if (!bt.isF16() && !bt.isBF16() && !bt.isF32())
-      return fail("the additive bias is not f16, bf16 or f32");
+    // (f64 only beside f64 Q, K and V: checked in match.)
+    if (!bt.isF16() && !bt.isBF16() && !bt.isF32() && !bt.isF64())
+      return fail("the additive bias is not f16, bf16, f32 or f64");
     if (failed(matchMask(*other, chain)) || failed(peel(main)))
       return failure();
     ew = getElementwise(x);
@@ -2130,8 +2131,22 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
   if (failed(checkMergedBatchDims(chain)))
     return failure();
   Type elt = getElementTypeOrSelf(chain.q.getType());
-  if (!elt.isF16() && !elt.isBF16() && !elt.isF32())
-    return fail("Q is not f16, bf16 or f32");
+  if (elt.isF64()) {
+    // The op has no f64 form: raised only on request, with Q, K, V and a
+    // float mask rounded to f32 and the result widened back.
+    if (!options.allowPrecisionChange)
+      return fail("Q, K and V are f64; attn.attention computes in f16, bf16 "
+                  "or f32, so the results would lose f64's precision (see "
+                  "option allow-precision-change, which raises the chain "
+                  "with its operands rounded to f32)");
+    chain.roundedFrom = elt;
+  } else if (!elt.isF16() && !elt.isBF16() && !elt.isF32()) {
+    return fail("Q is not f16, bf16, f32 or f64");
+  }
+  if (chain.mask && getElementTypeOrSelf(chain.mask.getType()).isF64() &&
+      !chain.roundedFrom)
+    return fail("the additive bias is f64 but Q is " + typeName(elt) +
+                "; attn.attention takes an f16, bf16 or f32 bias");
   if (getElementTypeOrSelf(chain.k.getType()) != elt ||
       getElementTypeOrSelf(chain.v.getType()) != elt ||
       getElementTypeOrSelf(chain.pv->getResult(0).getType()) != elt)
@@ -2150,6 +2165,8 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
                 "; attn.attention computes it in f32, so the results would "
                 "differ by the chain's own rounding (see option "
                 "allow-precision-change)");
+  if (!softmaxElt.isF32())
+    chain.changedSoftmaxType = softmaxElt;
   return success();
 }
 

@@ -174,6 +174,32 @@ Value broadcastLeading(OpBuilder &b, Location loc, Value m,
       ->getResult(0);
 }
 
+/// `x` with its float elements converted to `elt` (arith.truncf or
+/// arith.extf in a generic of x's size); `x` itself if they are `elt`.
+Value convertElements(OpBuilder &b, Location loc, Value x, FloatType elt) {
+  auto type = cast<RankedTensorType>(x.getType());
+  auto from = cast<FloatType>(type.getElementType());
+  if (from == elt)
+    return x;
+  Value init =
+      tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, x), elt);
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{x}, ValueRange{init},
+             ArrayRef<AffineMap>{id, id},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               Value y = elt.getWidth() < from.getWidth()
+                             ? arith::TruncFOp::create(nb, nl, elt, args[0])
+                                   .getResult()
+                             : arith::ExtFOp::create(nb, nl, elt, args[0])
+                                   .getResult();
+               linalg::YieldOp::create(nb, nl, y);
+             })
+      ->getResult(0);
+}
+
 /// Erases `ops` and whatever only they used, once unused.
 void eraseDead(RewriterBase &rewriter, ArrayRef<Operation *> ops,
                DenseSet<Operation *> &erased) {
@@ -273,6 +299,15 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
   };
   Value k = kvTo4D(chain.k, chain.kPerm, chain.kBatch);
   Value v = kvTo4D(chain.v, chain.vPerm, chain.vBatch);
+  // An f64 chain raised under allow-precision-change runs in f32.
+  auto rounded = [&](Value x) {
+    return chain.roundedFrom
+               ? convertElements(rewriter, loc, x, rewriter.getF32Type())
+               : x;
+  };
+  q = rounded(q);
+  k = rounded(k);
+  v = rounded(v);
   // A mask-like operand with score dims `dims`: over both head dims of a
   // group (g - 1, g), those are merged into the query-head dim; the merged
   // leading batch dims, where it has them (first, all of them), into one.
@@ -303,6 +338,8 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
     mask = maskTo4D(mask, chain.maskDims);
     if (chain.maskInverted)
       mask = negateMask(rewriter, loc, mask);
+    else if (isa<FloatType>(getElementTypeOrSelf(mask.getType())))
+      mask = rounded(mask);
   }
   Value dropoutMask;
   if (chain.dropoutMask) {
@@ -325,7 +362,14 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
           : DenseI64ArrayAttr(),
       chain.softcap ? rewriter.getF32FloatAttr(*chain.softcap) : FloatAttr(),
       APFloat(chain.dropoutP));
+  if (chain.changedSoftmaxType)
+    attention->setAttr("attn.chain_softmax_type",
+                       TypeAttr::get(chain.changedSoftmaxType));
   Value out = attention.getOutput();
+  // The chain's own element type from here on (f64 where it was rounded).
+  Type resultElt = getElementTypeOrSelf(chain.pv->getResult(0).getType());
+  if (chain.roundedFrom)
+    out = convertElements(rewriter, loc, out, cast<FloatType>(resultElt));
   if (lead) {
     // Attn dim 0 back to the leading batch dims (Q's sizes).
     SmallVector<OpFoldResult> sizes =
@@ -337,9 +381,9 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
     SmallVector<int64_t> shape;
     SmallVector<Value> dynamic;
     dispatchIndexOpFoldResults(sizes, dynamic, shape);
-    out = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get(shape, qType.getElementType()),
-        out, leadingGroups(er), sizes);
+    out = tensor::ExpandShapeOp::create(rewriter, loc,
+                                        RankedTensorType::get(shape, resultElt),
+                                        out, leadingGroups(er), sizes);
   }
   if (er < 4) {
     SmallVector<ReassociationIndices> groups = unitDimGroups(positions);
@@ -354,9 +398,9 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
     for (int64_t p : chain.qPerm)
       shape.push_back(qr.getDimSize(p));
     shape.back() = vType.getDimSize(3);
-    out = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get(shape, qType.getElementType()),
-        out, headGroups);
+    out = tensor::ExpandShapeOp::create(rewriter, loc,
+                                        RankedTensorType::get(shape, resultElt),
+                                        out, headGroups);
   }
   out = transposeTo(rewriter, loc, out, chain.outPerm);
   SmallVector<Operation *> dead(chain.ops);

@@ -173,7 +173,7 @@ func.func @divide_by_one_minus_p(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, 
 // CHECK-LABEL: func @generic_4d_f16
 // CHECK-SAME: %[[KEEP:[a-z0-9_]+]]: tensor<2x1x6x10xi1>
 // CHECK-NOT: 6x10xf16
-// CHECK: %[[O:.+]] = attn.attention ins({{.*}} : tensor<2x3x6x8xf16>, tensor<2x3x10x8xf16>, tensor<2x3x10x5xf16>) dropout_mask(%[[KEEP]] : tensor<2x1x6x10xi1>) {dropout_p = 5.000000e-01 : f32, scale = 1.000000e+00 : f32} -> tensor<2x3x6x5xf16>
+// CHECK: %[[O:.+]] = attn.attention ins({{.*}} : tensor<2x3x6x8xf16>, tensor<2x3x10x8xf16>, tensor<2x3x10x5xf16>) dropout_mask(%[[KEEP]] : tensor<2x1x6x10xi1>) {attn.chain_softmax_type = f16, dropout_p = 5.000000e-01 : f32, scale = 1.000000e+00 : f32} -> tensor<2x3x6x5xf16>
 // CHECK: linalg.transpose ins(%[[O]] : tensor<2x3x6x5xf16>)
 // CHECK-NOT: 6x10xf16
 // CHECK: return

@@ -238,7 +238,7 @@ func.func @bool_mask(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4
 // CHECK-LABEL: func @generic_4d
 // CHECK-SAME: (%[[Q:.+]]: tensor<2x3x6x8xf16>, %[[K:.+]]: tensor<2x3x10x8xf16>, %[[V:.+]]: tensor<2x3x10x5xf16>)
 // CHECK-NOT: 6x10x
-// CHECK: %[[O:.+]] = attn.attention ins(%[[Q]], %[[K]], %[[V]] : tensor<2x3x6x8xf16>, tensor<2x3x10x8xf16>, tensor<2x3x10x5xf16>) {scale = 0.353515625 : f32} -> tensor<2x3x6x5xf16>
+// CHECK: %[[O:.+]] = attn.attention ins(%[[Q]], %[[K]], %[[V]] : tensor<2x3x6x8xf16>, tensor<2x3x10x8xf16>, tensor<2x3x10x5xf16>) {attn.chain_softmax_type = f16, scale = 0.353515625 : f32} -> tensor<2x3x6x5xf16>
 // CHECK: %[[T:.+]] = linalg.transpose ins(%[[O]] : tensor<2x3x6x5xf16>) outs(%{{.*}} : tensor<2x6x3x5xf16>) permutation = [0, 2, 1, 3]
 // CHECK: return %[[T]]
 func.func @generic_4d(%q: tensor<2x3x6x8xf16>, %k: tensor<2x3x10x8xf16>, %v: tensor<2x3x10x5xf16>) -> tensor<2x6x3x5xf16> {
