@@ -87,17 +87,9 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
   const bool wantAtomics =
       options.dqMode == GradDqMode::Atomic ||
       (options.dqMode == GradDqMode::Auto && options.vectorReductions);
-  // GradMma::Auto keeps mma.sync where the wgmma kernel spills: dropout's
-  // Philox state beside the accumulators of D + Dv > 128, and a mask's or
-  // softcap's temporaries beside the 128 dK accumulators of D = 256 (ptxas
-  // 13: 40 bytes at D = Dv = 256, 4 at D = 256 with Dv = 128; none at 192).
   const bool dropout = op.getDropoutP().convertToFloat() > 0.0f;
   const bool elementwise = op.getMask() || op.getSoftcapAttr();
-  const bool wgmma = tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
-                     (options.mma == GradMma::Wgmma ||
-                      (options.mma == GradMma::Auto &&
-                       !(dropout && headDim + valueDim > 128) &&
-                       !(elementwise && std::max(headDim, valueDim) > 192)));
+  const bool canSpecialize = options.tma && !packed;
   // The split wgmma kernel's dK block holds dQ's chunk beside 96-128 dK
   // accumulators: ptxas 13 spilled 84 bytes at D = 256, and 16 at D = 192
   // with Dv = 128 with a mask and softcap, in a packed batch (its sequence
@@ -108,13 +100,37 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
                            !ShapedType::isDynamic(keyLen);
   const bool splitDqFits = tcgrad::keyBlockParts(headDim, valueDim) == 1 ||
                            (headDim <= 192 && !elementwise && staticSizes);
-  const bool atomics = wantAtomics && !isDeterministic(op) &&
+  // The key-block kernel adds dQ itself (where its kernel family has the
+  // atomic dQ, below).
+  const bool fusedDq = wantAtomics && !isDeterministic(op) &&
                        isLongLength(op.getQueryLenBound(), tcgrad::kBlock) &&
-                       tcgrad::hasAtomicDq(headDim, valueDim, wgmma) &&
                        splitDqFits;
+  // GradMma::Auto keeps mma.sync where the wgmma kernel spills: a mask's or
+  // softcap's temporaries beside the 128 dK accumulators of D = 256 (ptxas
+  // 13: 40 bytes at D = Dv = 256, 4 at D = 256 with Dv = 128; none at 192),
+  // and dropout's Philox state beside the accumulators of D + Dv > 128
+  // except in the warp-specialized dkdv_dq kernel (240 registers a
+  // consumer thread) up to D, Dv = 192 with static sizes. There its
+  // backward measured 1.42-2.0x faster than the mma.sync kernel (H200,
+  // B2 H16 L4096, performance.md, session 30), spilling about as much
+  // (ptxas 13 there: 0 / 0 / 60 / 88 / 0 / 28 bytes at D = 72 / 96 / 112 /
+  // 128 / 160 / 192 against 0 / 40 / 96 / 116 / 0 / 0). Left out: D = 256
+  // (1.11-1.19x, up to 152 bytes against mma.sync's 20 on
+  // ptxas-tensor-core-grad-d256's GQA case), the separate dQ (56-68 bytes
+  // at D = 128, not measured), packed batches and run-time sizes (not
+  // measured).
+  const bool wgmmaDropout = canSpecialize && fusedDq && staticSizes &&
+                            std::max(headDim, valueDim) <= 192;
+  const bool wgmma =
+      tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
+      (options.mma == GradMma::Wgmma ||
+       (options.mma == GradMma::Auto &&
+        !(dropout && headDim + valueDim > 128 && !wgmmaDropout) &&
+        !(elementwise && std::max(headDim, valueDim) > 192)));
+  const bool atomics = fusedDq && tcgrad::hasAtomicDq(headDim, valueDim, wgmma);
   // The warp-specialized TMA form of the wgmma key-block kernel: TMA
   // zero-fills past the tensor only, not past a packed batch's sequence.
-  const bool warpSpecialized = wgmma && options.tma && !packed;
+  const bool warpSpecialized = wgmma && canSpecialize;
   std::string why;
   std::optional<int64_t> keyBlock =
       tcgrad::chooseKeyBlock(options.keyBlock, atomics, headDim, valueDim,

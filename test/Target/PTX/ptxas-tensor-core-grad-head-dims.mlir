@@ -31,8 +31,9 @@
 
 // Every kernel is a tensor-core one. sm_80: prep, then the mma.sync dkdv
 // and dq. sm_90a: the wgmma key-block kernel, with the atomic dQ (prep,
-// dkdv_dq, dq_convert) unless the op is `deterministic` (prep, dkdv, dq)
-// or has dropout at D + Dv > 128 (mma.sync dkdv and dq).
+// dkdv_dq, dq_convert) unless the op is `deterministic` (prep, dkdv, dq);
+// with dropout too since session 30 (before, dropout at D + Dv > 128 took
+// the mma.sync dkdv and dq).
 // KIND80: "mma": "none",
 // KIND80: "name": "attn_bwd_prep_0"
 // KIND80: "mma": "mma.sync",
@@ -407,10 +408,10 @@
 // KIND90: "name": "attn_bwd_dq_convert_21"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_22"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_22"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_22"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_22"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_22"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_23"
 // KIND90: "mma": "wgmma",
@@ -431,10 +432,10 @@
 // KIND90: "name": "attn_bwd_dq_convert_25"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_26"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_26"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_26"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_26"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_26"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_27"
 // KIND90: "mma": "wgmma",
@@ -455,10 +456,10 @@
 // KIND90: "name": "attn_bwd_dq_convert_29"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_30"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_30"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_30"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_30"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_30"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_31"
 // KIND90: "mma": "wgmma",
@@ -479,10 +480,10 @@
 // KIND90: "name": "attn_bwd_dq_convert_33"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_34"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_34"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_34"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_34"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_34"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_35"
 // KIND90: "mma": "wgmma",
@@ -503,10 +504,10 @@
 // KIND90: "name": "attn_bwd_dq_convert_37"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_38"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_38"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_38"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_38"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_38"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_39"
 // KIND90: "mma": "wgmma",

@@ -28,8 +28,8 @@
 
 // Every kernel is a tensor-core one; the backward: prep, then dkdv (split
 // where D + Dv > 256) and dq. On sm_90a the key-block kernel is the wgmma
-// one (not with dropout; not with a mask
-// or softcap at D = 256, where it would spill), with the atomic dQ
+// one (not with a mask or softcap at D = 256, nor with dropout at D or
+// Dv = 256, where it would spill), with the atomic dQ
 // (dkdv_dq, dq_convert) where one block does dK and dV or, split, at
 // D <= 192 without a mask or softcap; on sm_80 mma.sync dkdv and dq.
 // KIND90-NOT: "key_block_parts"
@@ -54,11 +54,11 @@
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_2"
 // KIND90: "key_block_parts": 2,
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_2"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_2"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_2"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_2"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_3"
@@ -81,11 +81,11 @@
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_5"
 // KIND90: "key_block_parts": 2,
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_5"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_5"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_5"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_5"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_6"
@@ -108,11 +108,11 @@
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_8"
 // KIND90: "key_block_parts": 2,
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_8"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_8"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_8"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_8"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_9"
@@ -162,11 +162,11 @@
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_14"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_14"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_14"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_14"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_14"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_15"
@@ -189,11 +189,11 @@
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_17"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_17"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_17"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_17"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_17"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_18"
@@ -216,11 +216,11 @@
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_20"
 // KIND90: "key_block_parts": 2,
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dkdv_20"
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_20"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_20"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_20"
 // KIND80-NOT: "key_block_parts"
 // KIND80: "mma": "none",
 // KIND80: "name": "attn_bwd_prep_0"
