@@ -235,6 +235,13 @@ std::vector<GradGroup> collectGroups(const Manifest &m, bool forward) {
 
 } // namespace
 
+std::string memberList(const GradGroup &g) {
+  std::string s;
+  for (const KernelSpec *k : g.kernels)
+    s += (s.empty() ? "" : ", ") + k->name + " (" + stageName(k->stage) + ")";
+  return s;
+}
+
 std::vector<GradGroup> gradGroups(const Manifest &m) {
   return collectGroups(m, /*forward=*/false);
 }

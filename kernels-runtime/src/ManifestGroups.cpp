@@ -84,14 +84,6 @@ ProblemDifference problemDifference(const KernelSpec &f, const KernelSpec &k) {
   return {};
 }
 
-/// "a (prep), b (dkdv_dq)": the kernels of a group and their stages.
-std::string membersText(const GradGroup &g) {
-  std::string s;
-  for (const KernelSpec *k : g.kernels)
-    s += (s.empty() ? "" : ", ") + k->name + " (" + stageName(k->stage) + ")";
-  return s;
-}
-
 /// The JSON object of kernel `k` (of `m`, parsed from `kernels`).
 const Value &kernelValue(const Value &kernels, const Manifest &m,
                          const KernelSpec &k) {
@@ -189,7 +181,7 @@ void Validator::checkGroupOutputs(const GradGroup &g, const Value &kernels,
   for (const char *out : {"grad_query", "grad_key", "grad_value"}) {
     if (writer[out])
       continue;
-    const std::string members = membersText(g);
+    const std::string members = memberList(g);
     const KernelSpec &last = *g.kernels.back();
     context = "kernel '" + last.name + "': ";
     fail(*kernelValue(kernels, m, last).find("group"),
@@ -259,7 +251,7 @@ void Validator::checkForwardGroup(const GradGroup &g, const Value &kernels,
     const KernelSpec &at = *g.kernels[std::min(good, g.kernels.size() - 1)];
     context = "kernel '" + at.name + "': ";
     fail(*kernelValue(kernels, m, at).find("group"),
-         "group: group '" + g.name + "' has the kernels " + membersText(g) +
+         "group: group '" + g.name + "' has the kernels " + memberList(g) +
              "; a " +
              (g.kernels.front()->isPaged()
                   ? "paged forward group (\"op\": \"paged_attention\")"

@@ -206,17 +206,6 @@ private:
                    "a positive integer or null (a run-time size)");
   }
 
-  /// A size parameter (kind "i32") is only for a run-time size.
-  void checkSizeParam(const Value &nameValue, const std::string &at,
-                      const KernelSpec &k, const std::string &name) const {
-    const int64_t value = sizeOf(k, name);
-    if (value != kRuntimeSize)
-      fail(nameValue, at + ": listed, but the kernel's '" + name + "' is " +
-                          std::to_string(value) +
-                          " (a size parameter is only for a run-time size, "
-                          "null)");
-  }
-
   float f32(const Value &v, const std::string &name) const {
     if (!v.isNumber())
       fail(v, name + ": expected a number, " + got(v));

@@ -212,13 +212,6 @@ void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
                attrs.localBytes));
 }
 
-std::string memberList(const GradGroup &g) {
-  std::string s;
-  for (const KernelSpec *k : g.kernels)
-    s += (s.empty() ? "" : ", ") + k->name + " (" + stageName(k->stage) + ")";
-  return s;
-}
-
 std::string forwardText(const ForwardKernels &f) {
   return (f.group ? "forward group '" : "kernel '") + f.name + "'";
 }

@@ -53,9 +53,6 @@ std::string resultLine(const KernelSpec &k, const KernelResult &r);
 /// The report header of kernel `k`: its problem and launch.
 void printHeader(const KernelSpec &k, const KernelLauncher &launcher);
 
-/// "a (prep), b (dkdv_dq), c (dq_convert)".
-std::string memberList(const GradGroup &g);
-
 /// "kernel 'k'" or "forward group 'g'", in messages.
 std::string forwardText(const ForwardKernels &f);
 

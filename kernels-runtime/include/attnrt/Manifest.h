@@ -437,6 +437,10 @@ struct GradGroup {
 /// point into m.kernels.
 std::vector<GradGroup> gradGroups(const Manifest &m);
 
+/// "a (prep), b (dkdv_dq), c (dq_convert)": the kernels of a group and
+/// their stages, as messages and reports name them.
+std::string memberList(const GradGroup &g);
+
 /// The group of backward kernel `k` (of `m`).
 GradGroup gradGroupOf(const Manifest &m, const KernelSpec &k);
 
