@@ -110,17 +110,18 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
   // 13: 40 bytes at D = Dv = 256, 4 at D = 256 with Dv = 128; none at 192),
   // and dropout's Philox state beside the accumulators of D + Dv > 128
   // except in the warp-specialized dkdv_dq kernel (240 registers a
-  // consumer thread) up to D, Dv = 192 with static sizes. There its
-  // backward measured 1.42-2.0x faster than the mma.sync kernel (H200,
-  // B2 H16 L4096, performance.md, session 30), spilling about as much
-  // (ptxas 13 there: 0 / 0 / 60 / 88 / 0 / 28 bytes at D = 72 / 96 / 112 /
-  // 128 / 160 / 192 against 0 / 40 / 96 / 116 / 0 / 0). Left out: D = 256
-  // (1.11-1.19x, up to 152 bytes against mma.sync's 20 on
-  // ptxas-tensor-core-grad-d256's GQA case), the separate dQ (56-68 bytes
-  // at D = 128, not measured), packed batches and run-time sizes (not
-  // measured).
-  const bool wgmmaDropout = canSpecialize && fusedDq && staticSizes &&
-                            std::max(headDim, valueDim) <= 192;
+  // consumer thread) up to D, Dv = 192. There its backward measured
+  // 1.42-2.0x faster than the mma.sync kernel (H200, B2 H16 L4096, static
+  // sizes; 1.42-2.03x at D = 96-128 with run-time sizes; performance.md,
+  // session 30), spilling about as much (ptxas 13 there: 0 / 0 / 60 / 88 /
+  // 0 / 28 bytes at D = 72 / 96 / 112 / 128 / 160 / 192 against 0 / 40 /
+  // 96 / 116 / 0 / 0). (The split kernels, D + Dv > 256, have the fused dQ
+  // with static sizes only: splitDqFits.) Left out: D = 256 (1.11-1.19x, up
+  // to 152 bytes against mma.sync's 20 on ptxas-tensor-core-grad-d256's GQA
+  // case), the separate dQ (56-68 bytes at D = 128, not measured) and
+  // packed batches (not measured).
+  const bool wgmmaDropout =
+      canSpecialize && fusedDq && std::max(headDim, valueDim) <= 192;
   const bool wgmma =
       tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
       (options.mma == GradMma::Wgmma ||
