@@ -345,11 +345,7 @@ KernelResult runMerge(const KernelSpec &k, const Module &module,
              dtypeName(k.partialDtype), dtypeName(k.dtype),
              k.hasLse ? ", lse" : ""));
   const FunctionAttributes &attrs = launcher.attributes();
-  out(format("  launch: grid [%u, %u, %u] block [%u, %u, %u], %u B dynamic "
-             "shared memory; %d registers, %d B static shared, %d B local\n",
-             k.grid[0], k.grid[1], k.grid[2], k.block[0], k.block[1],
-             k.block[2], k.dynamicSharedMemory, attrs.numRegs,
-             attrs.staticShared, attrs.localBytes));
+  out(launchLine(k, attrs));
   // Outputs NaN-poisoned (with guards) by the binding.
   Binding binding(k);
   MergeInputs in = drawMergeInputs(k, options.seed);

@@ -165,6 +165,15 @@ static std::string pagedText(const KernelSpec &k) {
          "\n";
 }
 
+std::string launchLine(const KernelSpec &k, const FunctionAttributes &attrs) {
+  return format("  launch: grid [%u, %u, %u] block [%u, %u, %u], %u B dynamic "
+                "shared memory; %d registers, %d B static shared, %d B "
+                "local\n",
+                k.grid[0], k.grid[1], k.grid[2], k.block[0], k.block[1],
+                k.block[2], k.dynamicSharedMemory, attrs.numRegs,
+                attrs.staticShared, attrs.localBytes);
+}
+
 void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
   out("\nkernel " + k.name +
       (k.source.empty() ? std::string() : " (" + k.source + ")") + "\n");
@@ -201,11 +210,7 @@ void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
                         : "") +
       (k.hasLse ? " lse" : "") + "\n");
   const FunctionAttributes &attrs = launcher.attributes();
-  out(format("  launch: grid [%u, %u, %u] block [%u, %u, %u], %u B dynamic "
-             "shared memory; %d registers, %d B static shared, %d B local\n",
-             k.grid[0], k.grid[1], k.grid[2], k.block[0], k.block[1],
-             k.block[2], k.dynamicSharedMemory, attrs.numRegs,
-             attrs.staticShared, attrs.localBytes));
+  out(launchLine(k, attrs));
   if (attrs.localBytes > 0)
     out(format("  note: %d bytes of local memory per thread (register "
                "spills or local arrays)\n",

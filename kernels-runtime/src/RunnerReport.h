@@ -51,6 +51,10 @@ struct KernelResult {
 std::string resultLine(const KernelSpec &k, const KernelResult &r);
 
 /// The report header of kernel `k`: its problem and launch.
+/// "  launch: grid [..] block [..], .. B dynamic shared memory; ..
+/// registers, ..": how kernel `k` is launched and what it uses.
+std::string launchLine(const KernelSpec &k, const FunctionAttributes &attrs);
+
 void printHeader(const KernelSpec &k, const KernelLauncher &launcher);
 
 /// "kernel 'k'" or "forward group 'g'", in messages.

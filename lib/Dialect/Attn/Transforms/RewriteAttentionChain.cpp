@@ -97,25 +97,35 @@ Value expandTo4D(OpBuilder &b, Location loc, Value v,
                                        unitDimGroups(positions));
 }
 
+/// A one-input, all-parallel generic: `x` read through `inMap` (the
+/// identity where null) into a new tensor of `sizes` and element type
+/// `elt`, each element mapped by `body`.
+Value mapElements(OpBuilder &b, Location loc, Value x, AffineMap inMap,
+                  ArrayRef<OpFoldResult> sizes, Type elt,
+                  function_ref<Value(OpBuilder &, Location, Value)> body) {
+  const int64_t rank = sizes.size();
+  Value init = tensor::EmptyOp::create(b, loc, sizes, elt);
+  AffineMap outMap = b.getMultiDimIdentityMap(rank);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{x}, ValueRange{init},
+             ArrayRef<AffineMap>{inMap ? inMap : outMap, outMap},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl, body(nb, nl, args[0]));
+             })
+      ->getResult(0);
+}
+
 /// !m for an i1 tensor m (an exclusion mask turned into a keep mask); the
 /// generic has the mask's size, which is at most the scores'.
 Value negateMask(OpBuilder &b, Location loc, Value m) {
-  auto type = cast<RankedTensorType>(m.getType());
-  Value init = tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, m),
-                                       type.getElementType());
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{m}, ValueRange{init},
-             ArrayRef<AffineMap>{id, id},
-             SmallVector<utils::IteratorType>(type.getRank(),
-                                              utils::IteratorType::parallel),
-             [](OpBuilder &nb, Location nl, ValueRange args) {
-               Value one =
-                   arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true));
-               Value keep = arith::XOrIOp::create(nb, nl, args[0], one);
-               linalg::YieldOp::create(nb, nl, keep);
-             })
-      ->getResult(0);
+  return mapElements(b, loc, m, AffineMap(), tensor::getMixedSizes(b, loc, m),
+                     b.getI1Type(), [](OpBuilder &nb, Location nl, Value v) {
+                       Value one = arith::ConstantOp::create(
+                           nb, nl, nb.getBoolAttr(true));
+                       return arith::XOrIOp::create(nb, nl, v, one).getResult();
+                     });
 }
 
 /// Mask-like `m` (score dim `dims[k]` for each of its dims k) broadcast to
@@ -159,45 +169,25 @@ Value broadcastLeading(OpBuilder &b, Location loc, Value m,
     outDims.push_back(d);
     outSizes.push_back(sizes[k]);
   }
-  const int64_t rank = outDims.size();
-  Value init = tensor::EmptyOp::create(b, loc, outSizes, type.getElementType());
-  AffineMap inMap = AffineMap::get(rank, 0, inExprs, b.getContext());
   dims = outDims;
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{m}, ValueRange{init},
-             ArrayRef<AffineMap>{inMap, b.getMultiDimIdentityMap(rank)},
-             SmallVector<utils::IteratorType>(rank,
-                                              utils::IteratorType::parallel),
-             [](OpBuilder &nb, Location nl, ValueRange args) {
-               linalg::YieldOp::create(nb, nl, args[0]);
-             })
-      ->getResult(0);
+  return mapElements(b, loc, m,
+                     AffineMap::get(outDims.size(), 0, inExprs, b.getContext()),
+                     outSizes, type.getElementType(),
+                     [](OpBuilder &, Location, Value v) { return v; });
 }
 
 /// `x` with its float elements converted to `elt` (arith.truncf or
 /// arith.extf in a generic of x's size); `x` itself if they are `elt`.
 Value convertElements(OpBuilder &b, Location loc, Value x, FloatType elt) {
-  auto type = cast<RankedTensorType>(x.getType());
-  auto from = cast<FloatType>(type.getElementType());
+  auto from = cast<FloatType>(getElementTypeOrSelf(x.getType()));
   if (from == elt)
     return x;
-  Value init =
-      tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, x), elt);
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{x}, ValueRange{init},
-             ArrayRef<AffineMap>{id, id},
-             SmallVector<utils::IteratorType>(type.getRank(),
-                                              utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location nl, ValueRange args) {
-               Value y = elt.getWidth() < from.getWidth()
-                             ? arith::TruncFOp::create(nb, nl, elt, args[0])
-                                   .getResult()
-                             : arith::ExtFOp::create(nb, nl, elt, args[0])
-                                   .getResult();
-               linalg::YieldOp::create(nb, nl, y);
-             })
-      ->getResult(0);
+  return mapElements(b, loc, x, AffineMap(), tensor::getMixedSizes(b, loc, x),
+                     elt, [&](OpBuilder &nb, Location nl, Value v) -> Value {
+                       if (elt.getWidth() < from.getWidth())
+                         return arith::TruncFOp::create(nb, nl, elt, v);
+                       return arith::ExtFOp::create(nb, nl, elt, v);
+                     });
 }
 
 /// Erases `ops` and whatever only they used, once unused.
