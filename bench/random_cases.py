@@ -2,7 +2,12 @@
 """Draws a randomized GPU validation sweep: attention problems of the shapes
 that break kernels in the field, written as .mlir files for attn-compile.
 
-  bench/random_cases.py OUTDIR [--seed N] [--cases N]
+  bench/random_cases.py OUTDIR [--seed N] [--cases N] [--families F,G]
+                        [--kind any|train|fwd]
+
+--families draws the mask family from the listed ones only (e.g. dropout),
+--kind only training steps or only forwards: a sweep aimed at one kernel
+choice keeps the rest of the draw (lengths, head dims, GQA) random.
 
 Each run draws new problems (the seed comes from the OS unless given, and is
 printed and written to OUTDIR/SEED so that a failure can be drawn again).
@@ -18,7 +23,8 @@ bench/make_cases.py writes them), and the draw favours the edges:
     and then ones only the CUDA-core kernel takes (4, 20, 36); D != Dv now
     and then;
   - every mask family: none, causal top-left / bottom-right, sliding windows
-    (one- and two-sided), softcap, boolean and additive masks with
+    (one- and two-sided), softcap (exact and softcap_approx), boolean and
+    additive masks with
     broadcast shapes, dropout (Philox), and `deterministic` gradients;
   - f16 and bf16 (f32 now and then).
 
@@ -37,6 +43,10 @@ TILE_EDGES = [1, 2, 3, 7, 15, 16, 17, 31, 33, 63, 64, 65, 127, 128, 129,
               191, 255, 256, 257]
 
 
+FAMILIES = ["none", "causal_tl", "causal_br", "window", "window2", "softcap",
+            "softcap_approx", "bool_mask", "add_mask", "dropout", "mixed"]
+
+
 def draw_len(rng):
     r = rng.random()
     if r < 0.15:
@@ -48,8 +58,8 @@ def draw_len(rng):
     return rng.randint(64, 700)
 
 
-def draw_case(rng, index):
-    train = rng.random() < 0.5
+def draw_case(rng, index, families=None, kind="any"):
+    train = rng.random() < 0.5 if kind == "any" else kind == "train"
     dtype = rng.choices(["f16", "bf16", "f32"], [0.45, 0.45, 0.1])[0]
     r = rng.random()
     if r < 0.5:
@@ -73,9 +83,7 @@ def draw_case(rng, index):
     if rng.random() < 0.25:
         lk = lq  # self-attention shapes
     attrs, mask, dropout, deterministic = [], None, False, False
-    family = rng.choice(["none", "causal_tl", "causal_br", "window",
-                         "window2", "softcap", "bool_mask", "add_mask",
-                         "dropout", "mixed"])
+    family = rng.choice(families or FAMILIES)
     if family in ("causal_tl", "mixed"):
         attrs.append("causal = #attn.causal<top_left>")
     if family == "causal_br":
@@ -87,8 +95,10 @@ def draw_case(rng, index):
     if family == "window2":
         attrs.append(f"window = array<i64: {rng.randint(0, 150)}, "
                      f"{rng.randint(0, 150)}>")
-    if family in ("softcap", "mixed"):
+    if family in ("softcap", "softcap_approx", "mixed"):
         attrs.append(f"softcap = {rng.choice([2.0, 20.0, 50.0])} : f32")
+    if family == "softcap_approx" or (family == "mixed" and rng.random() < 0.5):
+        attrs.append("softcap_approx")
     if family in ("bool_mask", "add_mask", "mixed"):
         shape = [rng.choice([1, b]), rng.choice([1, hq]), rng.choice([1, lq]),
                  lk]
@@ -120,13 +130,23 @@ def draw_case(rng, index):
 
 def main(argv):
     args = [a for a in argv[1:]]
-    seed, cases, out = None, 40, None
+    seed, cases, out, families, kind = None, 40, None, None, "any"
     i = 0
     while i < len(args):
         if args[i] == "--seed":
             seed = int(args[i + 1]); i += 2
         elif args[i] == "--cases":
             cases = int(args[i + 1]); i += 2
+        elif args[i] == "--families":
+            families = args[i + 1].split(","); i += 2
+            for f in families:
+                if f not in FAMILIES:
+                    sys.exit(f"random_cases.py: unknown family {f} "
+                             f"(one of {', '.join(FAMILIES)})")
+        elif args[i] == "--kind":
+            kind = args[i + 1]; i += 2
+            if kind not in ("any", "train", "fwd"):
+                sys.exit("random_cases.py: --kind takes any, train or fwd")
         elif args[i].startswith("-"):
             sys.exit(f"random_cases.py: unknown option {args[i]}\n{__doc__}")
         else:
@@ -143,7 +163,7 @@ def main(argv):
         f.write(f"{seed}\n")
     with open(os.path.join(out, "cases.txt"), "w") as listing:
         for index in range(cases):
-            name, train, text, desc = draw_case(rng, index)
+            name, train, text, desc = draw_case(rng, index, families, kind)
             sub = "train" if train else "fwd"
             with open(os.path.join(out, sub, name + ".mlir"), "w") as f:
                 f.write(text)

@@ -15,6 +15,8 @@
 # attn-compile rejects although the op verifies is a failure too (listed in
 # compile-failures.txt). The small per-family problems of bench/make_cases.py
 # (sanitize/, sanitize-bwd/) are compiled for compute-sanitizer.
+# RANDOM_CASES_FLAGS passes options to random_cases.py (e.g.
+# "--families dropout --kind train" aims the draw at dropout's backward).
 # ATTN_COMPILE_FLAGS adds attn-compile options to every compile (e.g.
 # "--tma=on" sweeps the TMA-fed wgmma forward).
 #
@@ -35,7 +37,7 @@ generate() {
   rm -rf "$gen"; mkdir -p "$gen"
   "$root/scripts/build.sh" attn-compile >/dev/null
   python3 "$root/bench/random_cases.py" "$gen/mlir" --cases "$cases" \
-    ${seed:+--seed "$seed"}
+    ${seed:+--seed "$seed"} ${RANDOM_CASES_FLAGS:-}
   python3 "$root/bench/make_cases.py" "$gen/fixed"
   set +e
   : > "$gen/compile-failures.txt"
@@ -43,6 +45,7 @@ generate() {
   for f in "$gen"/mlir/fwd/*.mlir "$gen"/mlir/train/*.mlir \
            "$gen"/fixed/sanitize/*.mlir "$gen"/fixed/sanitize-bwd/*.mlir; do
     local name sub flags=()
+    [ -e "$f" ] || continue # an empty kind (--kind train draws no forward)
     name=$(basename "$f" .mlir)
     sub=$(basename "$(dirname "$f")")
     case "$sub" in sanitize*) ;; *)

@@ -72,6 +72,9 @@ ProblemDifference problemDifference(const KernelSpec &f, const KernelSpec &k) {
   };
   if (softcap(f) != softcap(k))
     return {"softcap", softcap(f), softcap(k)};
+  if (f.softcapApprox != k.softcapApprox)
+    return {"softcap_approx", f.softcapApprox ? "true" : "false",
+            k.softcapApprox ? "true" : "false"};
   if (f.dropoutP != k.dropoutP)
     return {"dropout_p", num(f.dropoutP), num(k.dropoutP)};
   auto mask = [](const KernelSpec &x) {

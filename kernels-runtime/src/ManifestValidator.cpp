@@ -237,6 +237,7 @@ KernelSpec Validator::kernel(const Value &v) {
              "causal",
              "window",
              "softcap",
+             "softcap_approx",
              "dropout_p",
              "mask",
              "dropout_mask",
@@ -389,6 +390,13 @@ KernelSpec Validator::kernel(const Value &v) {
     if (!(k.softcap > 0.0f))
       fail(softcap, "softcap: expected null or a finite value > 0, got " +
                         softcap.text);
+  }
+  if (const Value *approx = v.find("softcap_approx")) {
+    if (!approx->isBool())
+      fail(*approx, "softcap_approx: expected true or false, " + got(*approx));
+    if (approx->boolean && !k.hasSoftcap)
+      fail(*approx, "softcap_approx: true without a softcap");
+    k.softcapApprox = approx->boolean;
   }
 
   const Value &dropout = field(v, "dropout_p", what);

@@ -88,6 +88,8 @@ static std::string problemFields(const KernelSpec &k) {
   s += std::string(" causal=") + causalName(k.causal);
   s += " window=" + windowText(k);
   s += " softcap=" + (k.hasSoftcap ? shortFloat(k.softcap) : "none");
+  if (k.softcapApprox)
+    s += " (tanh.approx)";
   s += " dropout=" + shortFloat(k.dropoutP);
   s += " mask=" + maskText(k);
   return s;
@@ -202,6 +204,7 @@ void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
              causalName(k.causal)) +
       (k.hasWindow ? " window=[" + windowText(k) + "]" : "") +
       (k.hasSoftcap ? " softcap=" + shortFloat(k.softcap) : "") +
+      (k.softcapApprox ? " softcap_approx" : "") +
       (k.dropoutP > 0 ? " dropout_p=" + shortFloat(k.dropoutP) : "") +
       (k.hasMask ? " mask=" + maskText(k) : "") +
       (k.hasDropoutMask ? " dropout_mask=" +

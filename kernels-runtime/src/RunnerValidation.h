@@ -49,10 +49,12 @@ ReferenceForward referencePaged(const KernelSpec &k,
                                 CUdeviceptr q, const PagedCaches &caches);
 
 /// Compares the forward kernel's output (and lse) with the reference; prints
-/// the report lines and fills `result`. False on a failure.
+/// the report lines and fills `result`. False on a failure. `inputs` is the
+/// binding that holds the value tensor when `binding` (the last kernel of a
+/// split-KV set) does not; null: `binding`.
 bool checkForward(const KernelSpec &k, Binding &binding,
                   const ReferenceForward &ref, const RunOptions &options,
-                  KernelResult &result);
+                  KernelResult &result, Binding *inputs = nullptr);
 
 /// The float64 GPU reference gradients, on host, and on demand (`sizes`)
 /// the sizes of the terms each sums (runGpuReferenceGrad's magnitude pass).

@@ -308,6 +308,7 @@ static void testGoodManifests() {
     const KernelSpec &e = all.kernels[0];
     CHECK(e.hasWindow && e.windowLeft == 8 && e.windowRight == -1, "window");
     CHECK(e.hasSoftcap && e.softcap == 30.0f, "softcap");
+    CHECK(!e.softcapApprox, "softcap_approx absent: the exact tanh");
     CHECK(e.dropoutP == 0.25f, "dropout");
     CHECK(e.hasMask && e.maskDtype == DType::F32 &&
               e.maskShape == (std::array<int64_t, 4>{1, 8, 1, 32}),
@@ -408,6 +409,12 @@ static void testBadManifests() {
        "got -2 (number)"},
       {"softcap zero", &base, "\"softcap\": null", "\"softcap\": 0",
        "softcap: expected null or a finite value > 0, got 0"},
+      {"softcap_approx without softcap", &base, "\"softcap\": null",
+       "\"softcap\": null, \"softcap_approx\": true",
+       "softcap_approx: true without a softcap"},
+      {"softcap_approx type", &all, "\"softcap\": 30.0",
+       "\"softcap\": 30.0, \"softcap_approx\": 1",
+       "softcap_approx: expected true or false, got 1 (number)"},
       {"dropout one", &base, "\"dropout_p\": 0.0", "\"dropout_p\": 1.0",
        "dropout_p: expected a value in [0, 1) (as f32), got 1.0"},
       {"dropout rounds to one", &base, "\"dropout_p\": 0.0",
@@ -750,6 +757,10 @@ static void testGradManifests() {
       {"forward softcap", "attn_bwd_dq_0", "\"softcap\": 30.0",
        "\"softcap\": null",
        "forward: kernel 'attn_fwd_0' has softcap = 30, this kernel null"},
+      {"forward softcap_approx", "attn_bwd_dq_0", "\"softcap\": 30.0",
+       "\"softcap\": 30.0, \"softcap_approx\": true",
+       "forward: kernel 'attn_fwd_0' has softcap_approx = false, this kernel "
+       "true"},
       {"forward dropout", "attn_bwd_dq_0", "\"dropout_p\": 0.1",
        "\"dropout_p\": 0.2",
        "forward: kernel 'attn_fwd_0' has dropout_p = 0.100000001, this "

@@ -129,6 +129,8 @@ void mlir::attn::buildAttnGpuDeviceLoweringPipeline(
   AttnConvertNVGPUToNVVMPassOptions nvgpu;
   nvgpu.indexBitwidth = options.indexBitwidth;
   device.addPass(createAttnConvertNVGPUToNVVMPass(nvgpu));
+  // Before convert-gpu-to-nvvm, which would call libdevice's exact tanh.
+  device.addPass(createAttnApproxMathToNVVMPass());
   device.addPass(createConvertVectorToSCFPass());
   device.addPass(createSCFToControlFlowPass());
   device.addPass(createConvertNVVMToLLVMPass());

@@ -97,15 +97,15 @@ def _chip(device: torch.device) -> str:
         "the kernels are generated for sm_80 (Ampere/Ada) and sm_90a (Hopper)")
 
 
-def _problem(q, k, v, mask, scale, causal, window, softcap, dropout_p,
-             deterministic) -> Problem:
+def _problem(q, k, v, mask, scale, causal, window, softcap, softcap_approx,
+             dropout_p, deterministic) -> Problem:
     b, hq, lq, d = q.shape
     _, hk, lk, dv = v.shape
     return Problem(
         dtype=_DTYPES[q.dtype], batch=b, query_heads=hq, kv_heads=hk,
         query_len=lq, key_len=lk, head_dim=d, value_dim=dv, scale=scale,
         causal=causal, window=tuple(window) if window is not None else None,
-        softcap=softcap,
+        softcap=softcap, softcap_approx=softcap_approx,
         mask_dtype=_MASK_DTYPES[mask.dtype] if mask is not None else None,
         mask_shape=tuple(mask.shape) if mask is not None else None,
         dropout_p=dropout_p, deterministic=deterministic,
@@ -169,8 +169,9 @@ def _choose_runtime_sizes(family: tuple, sizes: Tuple[int, ...],
         return dims
 
 
-def _kernels_for(q, k, v, mask, scale, causal, window, softcap, dropout_p,
-                 deterministic, dynamic) -> "_Kernels":
+def _kernels_for(q, k, v, mask, scale, causal, window, softcap,
+                 softcap_approx, dropout_p, deterministic,
+                 dynamic) -> "_Kernels":
     """The loaded kernels of a call. A call whose shapes and arguments were
     seen before takes the kernels it took then (one dictionary lookup: this
     runs on every call); otherwise they are found by the call's family and
@@ -178,11 +179,12 @@ def _kernels_for(q, k, v, mask, scale, causal, window, softcap, dropout_p,
     call = (q.shape, k.shape, v.shape, q.dtype, q.get_device(),
             None if mask is None else (mask.dtype, mask.shape), scale,
             causal, None if window is None else tuple(window), softcap,
-            dropout_p, deterministic, dynamic)
+            softcap_approx, dropout_p, deterministic, dynamic)
     found = _by_shapes.get(call)
     if found is None:
         found = _kernels_by_family(q, k, v, mask, scale, causal, window,
-                                   softcap, dropout_p, deterministic, dynamic)
+                                   softcap, softcap_approx, dropout_p,
+                                   deterministic, dynamic)
         if len(_by_shapes) >= _BY_SHAPES_LIMIT:
             _by_shapes.clear()
         _by_shapes[call] = found
@@ -197,13 +199,14 @@ _BY_SHAPES_LIMIT = 4096
 
 
 def _kernels_by_family(q, k, v, mask, scale, causal, window, softcap,
-                       dropout_p, deterministic, dynamic) -> "_Kernels":
+                       softcap_approx, dropout_p, deterministic,
+                       dynamic) -> "_Kernels":
     family = (q.shape[1], q.shape[3], k.shape[1], v.shape[3], q.dtype,
               q.device.index,
               None if mask is None else
               (mask.dtype, mask.shape[1], tuple(m == 1 for m in mask.shape)),
               scale, causal, None if window is None else tuple(window),
-              softcap, dropout_p, deterministic)
+              softcap, softcap_approx, dropout_p, deterministic)
     sizes = (q.shape[0], q.shape[2], k.shape[2])
     dims = _choose_runtime_sizes(family, sizes, dynamic)
     key = (family, tuple(None if n in dims else s
@@ -211,7 +214,7 @@ def _kernels_by_family(q, k, v, mask, scale, causal, window, softcap,
     found = _by_call.get(key)
     if found is None:
         problem = _problem(q, k, v, mask, scale, causal, window, softcap,
-                           dropout_p, deterministic)
+                           softcap_approx, dropout_p, deterministic)
         if dims:
             problem = problem.with_runtime_sizes(dims)
         found = _by_call[key] = _kernels(problem, q.device.index)
@@ -230,8 +233,9 @@ def _nothing_to_compute(q, k) -> bool:
         k.shape[2] == 0
 
 
-def _forward_impl(q, k, v, mask, scale, causal, window, softcap, dropout_p,
-                  seed, offset, deterministic, dynamic):
+def _forward_impl(q, k, v, mask, scale, causal, window, softcap,
+                  softcap_approx, dropout_p, seed, offset, deterministic,
+                  dynamic):
     """attention_forward's implementation (also called directly: dispatch)."""
     if _nothing_to_compute(q, k):
         # No query rows, or no keys: output 0 and lse -inf (§6), no launch.
@@ -240,7 +244,7 @@ def _forward_impl(q, k, v, mask, scale, causal, window, softcap, dropout_p,
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
     mask = mask.contiguous() if mask is not None else None
     kernels = _kernels_for(q, k, v, mask, scale, causal, window, softcap,
-                           dropout_p, deterministic, dynamic)
+                           softcap_approx, dropout_p, deterministic, dynamic)
     sizes = kernels.sizes(q, k)
     out = q.new_empty(q.shape[:3] + (v.shape[3],))
     lse = q.new_empty(q.shape[:3], dtype=torch.float32)
@@ -256,24 +260,26 @@ def _forward_impl(q, k, v, mask, scale, causal, window, softcap, dropout_p,
 def attention_forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                       mask: Optional[torch.Tensor], scale: float, causal: str,
                       window: Optional[List[int]], softcap: Optional[float],
+                      softcap_approx: bool,
                       dropout_p: float, seed: int, offset: int,
                       deterministic: bool, dynamic: str
                       ) -> Tuple[torch.Tensor, torch.Tensor]:
     return _forward_impl(q, k, v, mask, scale, causal, window, softcap,
-                         dropout_p, seed, offset, deterministic, dynamic)
+                         softcap_approx, dropout_p, seed, offset,
+                         deterministic, dynamic)
 
 
 @attention_forward.register_fake
-def _(q, k, v, mask, scale, causal, window, softcap, dropout_p, seed, offset,
-      deterministic, dynamic):
+def _(q, k, v, mask, scale, causal, window, softcap, softcap_approx,
+      dropout_p, seed, offset, deterministic, dynamic):
     out = q.new_empty(q.shape[:3] + (v.shape[3],))
     lse = q.new_empty(q.shape[:3], dtype=torch.float32)
     return out, lse
 
 
 def _backward_impl(grad_output, q, k, v, out, lse, mask, scale, causal,
-                   window, softcap, dropout_p, seed, offset, deterministic,
-                   dynamic):
+                   window, softcap, softcap_approx, dropout_p, seed, offset,
+                   deterministic, dynamic):
     """attention_backward's implementation (also called directly)."""
     if _nothing_to_compute(q, k):
         return torch.zeros_like(q), torch.zeros_like(k), torch.zeros_like(v)
@@ -282,7 +288,7 @@ def _backward_impl(grad_output, q, k, v, out, lse, mask, scale, causal,
     grad_output = grad_output.to(q.dtype).contiguous()
     mask = mask.contiguous() if mask is not None else None
     kernels = _kernels_for(q, k, v, mask, scale, causal, window, softcap,
-                           dropout_p, deterministic, dynamic)
+                           softcap_approx, dropout_p, deterministic, dynamic)
     sizes = kernels.sizes(q, k)
     dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
     tensors = {"query": q, "key": k, "value": v, "output": out, "lse": lse,
@@ -300,28 +306,29 @@ def attention_backward(grad_output: torch.Tensor, q: torch.Tensor,
                        k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
                        lse: torch.Tensor, mask: Optional[torch.Tensor],
                        scale: float, causal: str, window: Optional[List[int]],
-                       softcap: Optional[float], dropout_p: float, seed: int,
+                       softcap: Optional[float],
+                       softcap_approx: bool, dropout_p: float, seed: int,
                        offset: int, deterministic: bool,
                        dynamic: str
                        ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     return _backward_impl(grad_output, q, k, v, out, lse, mask, scale, causal,
-                          window, softcap, dropout_p, seed, offset,
-                          deterministic, dynamic)
+                          window, softcap, softcap_approx, dropout_p, seed,
+                          offset, deterministic, dynamic)
 
 
 @attention_backward.register_fake
 def _(grad_output, q, k, v, out, lse, mask, scale, causal, window, softcap,
-      dropout_p, seed, offset, deterministic, dynamic):
+      softcap_approx, dropout_p, seed, offset, deterministic, dynamic):
     return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
 
 
 def _setup_context(ctx, inputs, output):
-    (q, k, v, mask, scale, causal, window, softcap, dropout_p, seed, offset,
-     deterministic, dynamic) = inputs
+    (q, k, v, mask, scale, causal, window, softcap, softcap_approx, dropout_p,
+     seed, offset, deterministic, dynamic) = inputs
     out, lse = output
     ctx.save_for_backward(q, k, v, out, lse, mask)
-    ctx.params = (scale, causal, window, softcap, dropout_p, seed, offset,
-                  deterministic, dynamic)
+    ctx.params = (scale, causal, window, softcap, softcap_approx, dropout_p,
+                  seed, offset, deterministic, dynamic)
 
 
 def _backward(ctx, grad_out, grad_lse):
@@ -329,7 +336,7 @@ def _backward(ctx, grad_out, grad_lse):
     dq, dk, dv = attention_backward(grad_out, q, k, v, out, lse, mask,
                                     *ctx.params)
     # lse is an auxiliary output: its gradient is not propagated (documented).
-    return (dq, dk, dv) + (None,) * 10
+    return (dq, dk, dv) + (None,) * 11
 
 
 attention_forward.register_autograd(_backward, setup_context=_setup_context)
@@ -436,7 +443,8 @@ def _normalize_mask(mask: torch.Tensor, q, k) -> torch.Tensor:
 def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
               causal: Union[bool, str] = False,
               window: Optional[Tuple[int, int]] = None,
-              softcap: Optional[float] = None, scale: Optional[float] = None,
+              softcap: Optional[float] = None, softcap_approx: bool = False,
+              scale: Optional[float] = None,
               mask: Optional[torch.Tensor] = None, dropout_p: float = 0.0,
               dropout_seed: Optional[Tuple[int, int]] = None,
               enable_gqa: bool = False, deterministic: bool = False,
@@ -448,7 +456,9 @@ def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
     causal: False, True (= "top_left", as scaled_dot_product_attention's
     is_causal), "top_left" or "bottom_right". window: (left, right) relative
     to the causal diagonal, -1 unbounded. softcap: scores become
-    softcap * tanh(scores / softcap). scale: default 1/sqrt(D). mask: bool
+    softcap * tanh(scores / softcap). softcap_approx: that tanh with
+    tanh.approx.f32 (each score within softcap * 8.1e-6; 2-3x faster
+    forward; docs/semantics.md section 3.1). scale: default 1/sqrt(D). mask: bool
     (True = attend) or float additive bias, broadcastable to [B, Hq, Lq, Lk]
     (no gradient). dropout_p with Philox bits from dropout_seed = (seed,
     offset), drawn from Python's `random` when not given (a graph break under
@@ -482,7 +492,8 @@ def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
     out, lse = dispatch.call(
         attention_forward, _EagerAttention, _forward_impl, 4, query, key,
         value, mask, float(scale), str(causal), window,
-        None if softcap is None else float(softcap), float(dropout_p),
+        None if softcap is None else float(softcap), bool(softcap_approx),
+        float(dropout_p),
         int(seed), int(offset), bool(deterministic), dynamic)
     return (out, lse) if return_lse else out
 

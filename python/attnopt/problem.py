@@ -51,6 +51,8 @@ class Problem:
     causal: str = "none"
     window: Optional[Tuple[int, int]] = None
     softcap: Optional[float] = None
+    #: The softcap's tanh as tanh.approx.f32 (docs/semantics.md §3.1).
+    softcap_approx: bool = False
     mask_dtype: Optional[str] = None
     mask_shape: Optional[Tuple[int, int, int, int]] = None
     dropout_p: float = 0.0
@@ -87,7 +89,7 @@ class Problem:
                 f"{self.query_heads} query heads do not share "
                 f"{self.kv_heads} key/value heads evenly (GQA needs Hq % Hkv == 0)")
         check_score_attributes(self.scale, self.causal, self.window,
-                               self.softcap)
+                               self.softcap, self.softcap_approx)
         if (self.mask_dtype is None) != (self.mask_shape is None):
             raise AttnoptError("mask_dtype and mask_shape go together")
         if self.mask_dtype is not None:
@@ -186,7 +188,7 @@ class Problem:
 
     def _attributes(self, grad: bool) -> str:
         attrs = score_attributes(self.scale, self.causal, self.window,
-                                 self.softcap)
+                                 self.softcap, self.softcap_approx)
         if self.dropout_p:
             attrs.append(f"dropout_p = {_f32(self.dropout_p)} : f32")
         if grad and self.deterministic:
@@ -243,6 +245,10 @@ class Problem:
         d["scale"] = _f32(self.scale)
         if self.softcap is not None:
             d["softcap"] = _f32(self.softcap)
+        if not self.softcap_approx:
+            # Absent when false: the keys of the problems cached before the
+            # field existed stay valid.
+            del d["softcap_approx"]
         d["dropout_p"] = _f32(self.dropout_p)
         return d
 
@@ -263,7 +269,8 @@ RUNTIME_SIZES = ("batch", "query_len", "key_len")
 _SCORE_DIM = {0: "batch", 2: "query_len", 3: "key_len"}
 
 
-def score_attributes(scale: float, causal: str, window, softcap) -> list:
+def score_attributes(scale: float, causal: str, window, softcap,
+                     softcap_approx: bool = False) -> list:
     """The attributes that shape the scores (docs/semantics.md §2-§5), in
     the attn dialect's syntax: the same for every op that has them."""
     attrs = [f"scale = {_f32(scale)} : f32"]
@@ -273,10 +280,13 @@ def score_attributes(scale: float, causal: str, window, softcap) -> list:
         attrs.append(f"window = array<i64: {window[0]}, {window[1]}>")
     if softcap is not None:
         attrs.append(f"softcap = {_f32(softcap)} : f32")
+    if softcap_approx:
+        attrs.append("softcap_approx")
     return attrs
 
 
-def check_score_attributes(scale, causal, window, softcap) -> None:
+def check_score_attributes(scale, causal, window, softcap,
+                           softcap_approx: bool = False) -> None:
     """Raises AttnoptError naming the first score attribute not valid."""
     if not (isinstance(scale, float) and math.isfinite(scale)):
         raise AttnoptError(f"scale = {scale!r}: expected a finite float")
@@ -291,6 +301,9 @@ def check_score_attributes(scale, causal, window, softcap) -> None:
                 "side >= 0, or -1 for unbounded")
     if softcap is not None and not softcap > 0:
         raise AttnoptError(f"softcap = {softcap}: expected > 0")
+    if softcap_approx and softcap is None:
+        raise AttnoptError("softcap_approx without softcap: the "
+                           "approximation is of the softcap's tanh")
 
 
 def normalized_window(window):

@@ -31,6 +31,7 @@ VARIANTS = [
     dict(),
     dict(causal="bottom_right"),
     dict(causal="top_left", window=(16, 0), softcap=30.0),
+    dict(causal="bottom_right", softcap=20.0, softcap_approx=True),
     dict(mask_dtype="i1", mask_shape=(2, 1, 100, 72)),
     dict(mask_dtype="f32", mask_shape=(1, 8, 1, 72), dtype="f16"),
     dict(dropout_p=0.1, deterministic=True),
@@ -66,6 +67,8 @@ class ProblemChecks(unittest.TestCase):
         self.expect_error("causal = 'yes'", causal="yes")
         self.expect_error(r"window = \(-2, 0\)", window=(-2, 0))
         self.expect_error("softcap = 0", softcap=0.0)
+        self.expect_error("softcap_approx without softcap",
+                          softcap_approx=True)
         self.expect_error("does not broadcast",
                           mask_dtype="i1", mask_shape=(2, 8, 50, 72))
         self.expect_error("mask_dtype and mask_shape go together",
@@ -184,7 +187,10 @@ class CacheKeys(unittest.TestCase):
             keys.add(base.with_runtime_sizes([field]).cache_key("c"))
         keys.add(problem(batch=None, query_len=None, key_len=None,
                          packed=True).cache_key("c"))
-        self.assertEqual(len(keys), len(changes) + 4 + 4)
+        keys.add(problem(softcap=5.0, softcap_approx=True).cache_key("c"))
+        self.assertEqual(len(keys), len(changes) + 4 + 5)
+        # The exact softcap's keys did not change when softcap_approx came.
+        self.assertNotIn("softcap_approx", problem(softcap=5.0).as_dict())
 
 
 class Compile(unittest.TestCase):

@@ -134,8 +134,10 @@ def run_ours(c, q, k, v, mask, seed=(1234, 0)):
     # Cases other than "sizes" ones compile per shape, as precompiled.
     return attnopt.attention(
         q, k, v, causal=c["causal"], window=c.get("window"),
-        softcap=c.get("softcap"), scale=c["scale"], mask=mask,
-        dropout_p=c.get("dropout_p", 0.0), dropout_seed=seed, enable_gqa=True,
+        softcap=c.get("softcap"),
+        softcap_approx=c.get("softcap_approx", False), scale=c["scale"],
+        mask=mask, dropout_p=c.get("dropout_p", 0.0), dropout_seed=seed,
+        enable_gqa=True,
         deterministic=c.get("deterministic", False), return_lse=True,
         dynamic=c.get("dynamic", False))
 
@@ -343,7 +345,7 @@ def compile_check(c, device, log):
             failures.append(f"reduce-overhead call {i} differs from eager")
     args = (q.detach().requires_grad_(), k.detach().requires_grad_(),
             v.detach().requires_grad_(), None, c["scale"], c["causal"], None,
-            None, 0.0, 0, 0, False, "")
+            None, False, 0.0, 0, 0, False, "")
     result = torch.library.opcheck(ops.attention_forward, args)
     log(f"  opcheck attention_forward: {result}")
     if any(v != "SUCCESS" for v in result.values()):

@@ -142,6 +142,30 @@ def AttnConvertNVGPUToNVVMPass
   ];
 }
 
+def AttnApproxMathToNVVMPass
+    : Pass<"attn-approx-math-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower math ops that allow approximation (fastmath<afn>) to "
+                "NVVM's approximate instructions";
+  let description = [{
+    `convert-gpu-to-nvvm` lowers `math.tanh` to libdevice's `__nv_tanhf`
+    (an exp2 and an IEEE division, exact to a few ulp) whatever its fastmath
+    flags: libdevice has no fast tanh. This pass, run before it, rewrites an
+    f32 `math.tanh` that carries `afn` (approximate functions allowed) to
+    the single instruction `tanh.approx.f32` (sm_75 and later; its error is
+    in docs/semantics.md, section 3). The attn kernel builders put `afn` on
+    the softcap's tanh of an op with `softcap_approx`, and only there; a
+    `math.tanh` without `afn`, or of another type, is left alone.
+
+    Example:
+    ```mlir
+    %t = math.tanh %x fastmath<afn> : f32
+    // becomes
+    %t = llvm.inline_asm "tanh.approx.f32 $0, $1;", "=f,f" %x : (f32) -> f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def AttnTensorMapParamsPass
     : Pass<"attn-tensor-map-params", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Pass the TMA tensor maps of the lowered kernels by value, "

@@ -226,6 +226,10 @@ struct KernelSpec {
   int64_t windowLeft = -1, windowRight = -1;
   bool hasSoftcap = false;
   float softcap = 0.0f;
+  /// The kernel evaluates the softcap's tanh with tanh.approx.f32
+  /// (manifest "softcap_approx"); validation widens its tolerances by the
+  /// approximation's error bound (RunnerValidation.cpp).
+  bool softcapApprox = false;
   float dropoutP = 0.0f;
   bool hasMask = false;
   DType maskDtype = DType::I1;

@@ -547,6 +547,10 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
     entry["softcap"] = static_cast<double>(softcap.getValue().convertToFloat());
   else
     entry["softcap"] = nullptr;
+  // Only present when set: a runtime that does not know the field rejects
+  // the kernel rather than validate an approximation at exact tolerances.
+  if (op.getSoftcapApprox())
+    entry["softcap_approx"] = true;
   if (Value mask = op.getMask()) {
     auto t = cast<RankedTensorType>(mask.getType());
     Array shape;

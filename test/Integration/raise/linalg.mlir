@@ -412,6 +412,39 @@ func.func @softcap(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x
   return %o : tensor<4x16x8xf32>
 }
 
+// The same with a "fast math" tanh (fastmath<afn>): softcap_approx, which
+// lets the GPU kernels use tanh.approx.f32 (docs/semantics.md section 3.1).
+// CHECK-LABEL: func.func @softcap_fast
+// CHECK: attn.attention ins({{.*}}) {causal = #attn.causal<top_left>, scale = 0.353553385 : f32, softcap = 5.000000e+00 : f32, softcap_approx}
+// PROOF: @softcap_fast: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @softcap_fast(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>) -> tensor<4x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf32>, tensor<4x16x8xf32>) outs(%zs : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %capped = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x16x16xf32>) outs(%es : tensor<4x16x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.353553385 : f32
+    %cap = arith.constant 5.0 : f32
+    %y = arith.mulf %x, %c : f32
+    %d = arith.divf %y, %cap : f32
+    %t = math.tanh %d fastmath<afn> : f32
+    %z = arith.mulf %t, %cap : f32
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %after = arith.cmpi ugt, %j, %i : index
+    %r = arith.select %after, %ninf, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<4x16x16xf32>
+  %p = linalg.softmax dimension(2) ins(%capped : tensor<4x16x16xf32>) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %eo = tensor.empty() : tensor<4x16x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  return %o : tensor<4x16x8xf32>
+}
+
 // A sliding window with a left edge (i - 3 <= j <= i) built from two
 // linalg.index comparisons in its own generic: evaluated to a constant band,
 // it becomes causal = top_left with window [3, -1].

@@ -301,6 +301,9 @@ LogicalResult verifyScoreAttributes(AttentionOpInterface iface,
       return op->emitOpError()
              << "softcap: expected a finite value > 0, got " << softcap;
   }
+  if (iface.getSoftcapApprox() && !iface.getSoftcapAttr())
+    return op->emitOpError() << "softcap_approx without softcap: the "
+                                "approximation is of the softcap's tanh";
   float p = iface.getDropoutP().convertToFloat();
   if (!(p >= 0.0f && p < 1.0f))
     return op->emitOpError()
@@ -331,7 +334,8 @@ LogicalResult verifyScoreAttributes(AttentionOpInterface iface,
 /// `dropout_p` on attn.paged_attention, which has no dropout).
 LogicalResult verifyNoStrayAttributes(Operation *op) {
   static constexpr StringLiteral kAttnAttributes[] = {
-      "scale", "causal", "window", "softcap", "dropout_p", "deterministic"};
+      "scale",          "causal",    "window",       "softcap",
+      "softcap_approx", "dropout_p", "deterministic"};
   for (NamedAttribute attr : op->getDiscardableAttrs())
     if (llvm::is_contained(kAttnAttributes, attr.getName().strref()))
       return op->emitOpError()
@@ -396,6 +400,13 @@ LogicalResult verifyMatchesForward(GradOp grad) {
   };
   if (softcapOf(fwd) != softcapOf(grad))
     return mismatch("softcap", softcapOf(fwd), softcapOf(grad));
+  // The recomputed probabilities match the saved lse only when both
+  // directions evaluate the same tanh.
+  auto approxOf = [](AttentionOpInterface op) {
+    return op.getSoftcapApprox() ? "approximate" : "exact";
+  };
+  if (fwd.getSoftcapApprox() != grad.getSoftcapApprox())
+    return mismatch("softcap_approx", approxOf(fwd), approxOf(grad));
   if (fwd.getEffectiveScale() != grad.getEffectiveScale())
     return mismatch("scale", fwd.getEffectiveScale(), grad.getEffectiveScale());
   if (fwd.getDropoutP() != grad.getDropoutP())

@@ -289,6 +289,7 @@ PagedAttentionOp::decomposeOperation(OpBuilder &b) {
       b, getLoc(), resultTypes, getQuery(), k, v, mask, Value(), Value(),
       Value(), b.getF32FloatAttr(getEffectiveScale()),
       CausalModeAttr::get(b.getContext(), CausalMode::none),
-      DenseI64ArrayAttr(), getSoftcapAttr(), b.getF32FloatAttr(0.0f));
+      DenseI64ArrayAttr(), getSoftcapAttr(), getSoftcapApproxAttr(),
+      b.getF32FloatAttr(0.0f));
   return SmallVector<Value>(dense->getResults());
 }

@@ -243,7 +243,7 @@ VarlenAttentionOp::decomposeOperation(OpBuilder &b) {
   auto dense = AttentionOp::create(
       b, getLoc(), resultTypes, q, k, v, mask, Value(), getSeed(), getOffset(),
       pb.scaleAttr(), pb.noCausal(), DenseI64ArrayAttr(), getSoftcapAttr(),
-      getDropoutPAttr());
+      getSoftcapApproxAttr(), getDropoutPAttr());
   SmallVector<Value> results = {
       pb.toPacked(dense.getOutput(), getOutput().getType())};
   if (getLse())
@@ -262,8 +262,8 @@ VarlenAttentionGradOp::decomposeOperation(OpBuilder &b) {
   auto dense = AttentionGradOp::create(
       b, getLoc(), TypeRange{q.getType(), k.getType(), v.getType()}, q, k, v,
       out, lse, dOut, mask, Value(), getSeed(), getOffset(), pb.scaleAttr(),
-      pb.noCausal(), DenseI64ArrayAttr(), getSoftcapAttr(), getDropoutPAttr(),
-      getDeterministicAttr());
+      pb.noCausal(), DenseI64ArrayAttr(), getSoftcapAttr(),
+      getSoftcapApproxAttr(), getDropoutPAttr(), getDeterministicAttr());
   return SmallVector<Value>{
       pb.toPacked(dense.getGradQuery(), getGradQuery().getType()),
       pb.toPacked(dense.getGradKey(), getGradKey().getType()),

@@ -34,6 +34,7 @@ struct Chain {
   std::optional<int64_t> windowRight; // window = [windowLeft, windowRight]
   std::optional<int64_t> windowLeft;  // (an unset side is -1, unbounded)
   std::optional<float> softcap;
+  bool softcapApprox = false; // the tanh carries fastmath<afn>
   Value q, k, v;
   SmallVector<int64_t> qPerm, kPerm, vPerm, outPerm;
   float scale = 1.0f;

@@ -502,12 +502,25 @@ using fuse::Chain;
 using fuse::kMaxScoreRank;
 using fuse::rewriteChain;
 
-/// A softcap c * tanh(s / c): c, the tanh, its operand s / c, and s.
+/// A softcap c * tanh(s / c): c, the tanh, its operand s / c, and s;
+/// `approx` when the tanh allows approximation (softcap_approx).
 struct SoftcapMatch {
   float cap;
   Operation *tanhOp;
   Value inner, scores;
+  bool approx;
 };
+
+/// Whether the tanh of a softcap (a generic around math.tanh, or tosa.tanh)
+/// allows an approximate result: math.tanh with fastmath `afn`, as a front
+/// end writes it under "fast math". Its raised op gets softcap_approx.
+bool allowsApproximation(Operation *tanhOp) {
+  bool afn = false;
+  tanhOp->walk([&](math::TanhOp t) {
+    afn = arith::bitEnumContainsAll(t.getFastmath(), arith::FastMathFlags::afn);
+  });
+  return afn;
+}
 
 /// What the dropout step multiplies the probabilities by: P itself (which
 /// must occur once), i1 keep masks read from the score loops, and the
@@ -1439,7 +1452,8 @@ FailureOr<SoftcapMatch> matchSoftcap(const Elementwise &mul) {
     if (!sArg || !div->args[*sArg].tensor ||
         !isIdentityOperand(div->args[*sArg], div->args[*sArg].tensor))
       continue;
-    return SoftcapMatch{*cap, tanh->op, inner, div->args[*sArg].tensor};
+    return SoftcapMatch{*cap, tanh->op, inner, div->args[*sArg].tensor,
+                        allowsApproximation(tanh->op)};
   }
   return failure();
 }
@@ -1556,6 +1570,7 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     FailureOr<SoftcapMatch> cap = matchSoftcap(*ew);
     if (succeeded(cap)) {
       chain.softcap = cap->cap;
+      chain.softcapApprox = cap->approx;
       chain.ops.push_back(x.getDefiningOp());
       chain.ops.push_back(cap->tanhOp);
       for (Value v : {Value(cap->tanhOp->getResult(0)), cap->inner})

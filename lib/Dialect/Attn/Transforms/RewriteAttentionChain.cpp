@@ -351,7 +351,7 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
                 {chain.windowLeft.value_or(-1), chain.windowRight.value_or(-1)})
           : DenseI64ArrayAttr(),
       chain.softcap ? rewriter.getF32FloatAttr(*chain.softcap) : FloatAttr(),
-      APFloat(chain.dropoutP));
+      chain.softcapApprox, APFloat(chain.dropoutP));
   if (chain.changedSoftmaxType)
     attention->setAttr("attn.chain_softmax_type",
                        TypeAttr::get(chain.changedSoftmaxType));

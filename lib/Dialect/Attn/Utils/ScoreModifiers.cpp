@@ -15,6 +15,7 @@ ScoreModifiers ScoreModifiers::get(AttentionOpInterface op) {
   mods.scale = op.getEffectiveScale();
   if (FloatAttr softcap = op.getSoftcapAttr())
     mods.softcap = softcap.getValue().convertToFloat();
+  mods.softcapApprox = op.getSoftcapApprox();
   mods.causal = op.getCausal();
   if (std::optional<ArrayRef<int64_t>> window = op.getWindow()) {
     mods.window = std::make_pair((*window)[0], (*window)[1]);
@@ -82,6 +83,30 @@ Value mlir::attn::emitPositionAllowed(OpBuilder &b, Location loc,
   return allowed;
 }
 
+/// The softcap's t = tanh(scale * dot / softcap). Exact: the division of
+/// `scaled` (= scale * dot) by the softcap. Under softcap_approx, one
+/// multiplication of `dot` by fl(scale / softcap) (a relative change of
+/// about 2^-23 in the argument, far below tanh.approx's error) and a tanh
+/// marked fastmath<afn>: the IEEE division costs about as much as the
+/// approximate tanh saves.
+static Value emitSoftcapTanh(OpBuilder &b, Location loc,
+                             const ScoreModifiers &mods, Value dot,
+                             Value scaled) {
+  FloatType f32 = b.getF32Type();
+  if (mods.softcapApprox) {
+    auto factor = static_cast<float>(static_cast<double>(mods.scale) /
+                                     static_cast<double>(*mods.softcap));
+    Value arg = arith::MulFOp::create(
+        b, loc, dot,
+        arith::ConstantFloatOp::create(b, loc, f32, APFloat(factor)));
+    return math::TanhOp::create(b, loc, arg, arith::FastMathFlags::afn);
+  }
+  Value cap =
+      arith::ConstantFloatOp::create(b, loc, f32, APFloat(*mods.softcap));
+  return math::TanhOp::create(b, loc,
+                              arith::DivFOp::create(b, loc, scaled, cap));
+}
+
 Value mlir::attn::emitModifiedScore(OpBuilder &b, Location loc,
                                     const ScoreModifiers &mods, Value dot,
                                     Value maskValue, Value row, Value col,
@@ -90,12 +115,15 @@ Value mlir::attn::emitModifiedScore(OpBuilder &b, Location loc,
   auto constF32 = [&](float v) -> Value {
     return arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(v));
   };
-  Value score = arith::MulFOp::create(b, loc, dot, constF32(mods.scale));
+  // scale * dot, unless softcap_approx folds the scale into the tanh's
+  // argument.
+  Value score;
+  if (!mods.softcap || !mods.softcapApprox)
+    score = arith::MulFOp::create(b, loc, dot, constF32(mods.scale));
   if (mods.softcap) {
-    Value scaled =
-        arith::DivFOp::create(b, loc, score, constF32(*mods.softcap));
-    score = arith::MulFOp::create(b, loc, math::TanhOp::create(b, loc, scaled),
-                                  constF32(*mods.softcap));
+    // Two statements: the operands' order of creation is then fixed.
+    Value t = emitSoftcapTanh(b, loc, mods, dot, score);
+    score = arith::MulFOp::create(b, loc, t, constF32(*mods.softcap));
   }
   Value allowed = emitPositionAllowed(b, loc, mods, row, col, queryLen, keyLen);
   if (mods.additiveMask) {
@@ -121,9 +149,10 @@ Value mlir::attn::emitSoftcapDerivative(OpBuilder &b, Location loc,
   };
   // The same operation order as emitModifiedScore, so that t is the tanh
   // the forward computed.
-  Value score = arith::MulFOp::create(b, loc, dot, constF32(mods.scale));
-  Value t = math::TanhOp::create(
-      b, loc, arith::DivFOp::create(b, loc, score, constF32(*mods.softcap)));
+  Value score = mods.softcapApprox
+                    ? Value()
+                    : arith::MulFOp::create(b, loc, dot, constF32(mods.scale));
+  Value t = emitSoftcapTanh(b, loc, mods, dot, score);
   return arith::SubFOp::create(b, loc, constF32(1.0f),
                                arith::MulFOp::create(b, loc, t, t));
 }

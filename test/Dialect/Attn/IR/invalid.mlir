@@ -602,6 +602,16 @@ func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x
 
 // -----
 
+// softcap_approx approximates the softcap's tanh: without a softcap it is an
+// error, not ignored.
+func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>) -> (tensor<2x4x8x12xf32>) {
+  // expected-error @+1 {{softcap_approx without softcap: the approximation is of the softcap's tanh}}
+  %o = attn.attention ins(%q, %k, %v : tensor<2x4x8x16xf32>, tensor<2x2x6x16xf32>, tensor<2x2x6x12xf32>) {softcap_approx} -> tensor<2x4x8x12xf32>
+  return %o : tensor<2x4x8x12xf32>
+}
+
+// -----
+
 // Negative dropout_p.
 func.func @f(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x6x16xf32>, %v: tensor<2x2x6x12xf32>, %seed: i64, %offset: i64) -> (tensor<2x4x8x12xf32>) {
   // expected-error @+1 {{dropout_p: expected a value in [0, 1), got -1.000000e-01}}
@@ -975,6 +985,17 @@ func.func @f(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x
   %o, %lse = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {causal = #attn.causal<top_left>} -> tensor<1x2x8x16xf32>, tensor<1x2x8xf32>
   // expected-error @+1 {{causal differs from the attn.attention whose output and lse it differentiates (top_left there, none here)}}
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) forward(%o, %lse : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) grad_output(%do : tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+// The backward must evaluate the forward's tanh (exact or approximate), or
+// its recomputed probabilities do not match the saved lse.
+func.func @f(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %do: tensor<1x2x8x16xf32>) {
+  %o, %lse = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {softcap = 30.0 : f32, softcap_approx} -> tensor<1x2x8x16xf32>, tensor<1x2x8xf32>
+  // expected-error @+1 {{softcap_approx differs from the attn.attention whose output and lse it differentiates (approximate there, exact here)}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) forward(%o, %lse : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) grad_output(%do : tensor<1x2x8x16xf32>) {softcap = 30.0 : f32} -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
   return
 }
 

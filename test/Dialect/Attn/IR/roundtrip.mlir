@@ -181,6 +181,16 @@ func.func @softcap(%q: tensor<1x4x16x32xbf16>, %k: tensor<1x4x16x32xbf16>, %v: t
   return %o : tensor<1x4x16x32xbf16>
 }
 
+// CHECK-LABEL: func @softcap_approx
+// CHECK: {softcap = 5.000000e+01 : f32, softcap_approx}
+// CHECK: attn.attention_grad
+// CHECK-SAME: {softcap = 5.000000e+01 : f32, softcap_approx}
+func.func @softcap_approx(%q: tensor<1x4x16x32xbf16>, %k: tensor<1x4x16x32xbf16>, %v: tensor<1x4x16x32xbf16>, %do: tensor<1x4x16x32xbf16>) -> tensor<1x4x16x32xbf16> {
+  %o, %lse = attn.attention ins(%q, %k, %v : tensor<1x4x16x32xbf16>, tensor<1x4x16x32xbf16>, tensor<1x4x16x32xbf16>) {softcap_approx, softcap = 50.0 : f32} -> tensor<1x4x16x32xbf16>, tensor<1x4x16xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x4x16x32xbf16>, tensor<1x4x16x32xbf16>, tensor<1x4x16x32xbf16>) forward(%o, %lse : tensor<1x4x16x32xbf16>, tensor<1x4x16xf32>) grad_output(%do : tensor<1x4x16x32xbf16>) {softcap = 50.0 : f32, softcap_approx} -> tensor<1x4x16x32xbf16>, tensor<1x4x16x32xbf16>, tensor<1x4x16x32xbf16>
+  return %dq : tensor<1x4x16x32xbf16>
+}
+
 //===-- The lse result. ---------------------------------------------------===//
 
 // CHECK-LABEL: func @lse

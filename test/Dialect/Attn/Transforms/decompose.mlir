@@ -224,14 +224,34 @@ func.func @mask_broadcast_all(%q: tensor<2x4x4x8xf32>, %k: tensor<2x4x6x8xf32>, 
 // CHECK: %[[SCALED:.+]] = arith.mulf %{{.*}}, %[[SCALE]] : f32
 // CHECK: %[[CAP:.+]] = arith.constant 3.000000e+01 : f32
 // CHECK: %[[DIV:.+]] = arith.divf %[[SCALED]], %[[CAP]] : f32
-// CHECK: %[[CAP2:.+]] = arith.constant 3.000000e+01 : f32
 // CHECK: %[[TANH:.+]] = math.tanh %[[DIV]] : f32
+// CHECK: %[[CAP2:.+]] = arith.constant 3.000000e+01 : f32
 // CHECK: %[[CAPPED:.+]] = arith.mulf %[[TANH]], %[[CAP2]] : f32
 // CHECK-NOT: arith.select
 // CHECK: linalg.yield %[[CAPPED]] : f32
 // CHECK: arith.maximumf
 func.func @softcap(%q: tensor<1x2x4x64xf32>, %k: tensor<1x2x6x64xf32>, %v: tensor<1x2x6x64xf32>) -> tensor<1x2x4x64xf32> {
   %o = attn.attention ins(%q, %k, %v : tensor<1x2x4x64xf32>, tensor<1x2x6x64xf32>, tensor<1x2x6x64xf32>) {softcap = 30.0 : f32} -> tensor<1x2x4x64xf32>
+  return %o : tensor<1x2x4x64xf32>
+}
+
+// -----
+
+// softcap_approx: tanh(dot * fl(scale / softcap)) marked fastmath<afn> (only
+// the GPU lowering approximates it; CPU lowerings ignore the flag), no
+// division; 0.125 / 30 rounds to 0.00416666688 in f32.
+// CHECK-LABEL: func @softcap_approx
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK: %[[F:.+]] = arith.constant 0.00416666688 : f32
+// CHECK: %[[ARG:.+]] = arith.mulf %in, %[[F]] : f32
+// CHECK: %[[T:.+]] = math.tanh %[[ARG]] fastmath<afn> : f32
+// CHECK: %[[CAP:.+]] = arith.constant 3.000000e+01 : f32
+// CHECK: arith.mulf %[[T]], %[[CAP]] : f32
+// CHECK-NOT: arith.divf
+// CHECK: linalg.yield
+func.func @softcap_approx(%q: tensor<1x2x4x64xf32>, %k: tensor<1x2x6x64xf32>, %v: tensor<1x2x6x64xf32>) -> tensor<1x2x4x64xf32> {
+  %o = attn.attention ins(%q, %k, %v : tensor<1x2x4x64xf32>, tensor<1x2x6x64xf32>, tensor<1x2x6x64xf32>) {softcap = 30.0 : f32, softcap_approx} -> tensor<1x2x4x64xf32>
   return %o : tensor<1x2x4x64xf32>
 }
 

@@ -46,6 +46,10 @@ def Attn_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
                     "::std::optional<::llvm::ArrayRef<int64_t>>", "getWindow">,
     InterfaceMethod<"The softcap, or null.", "::mlir::FloatAttr",
                     "getSoftcapAttr">,
+    InterfaceMethod<[{
+      Whether the softcap's tanh may be approximated (`softcap_approx`:
+      tanh.approx.f32 on the GPU, docs/semantics.md section 4).
+    }], "bool", "getSoftcapApprox">,
     InterfaceMethod<"The dropout probability.", "::llvm::APFloat",
                     "getDropoutP">,
     InterfaceMethod<[{

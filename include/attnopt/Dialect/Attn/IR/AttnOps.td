@@ -92,6 +92,7 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     DefaultValuedAttr<Attn_CausalModeAttr, "::mlir::attn::CausalMode::none">:$causal,
     OptionalAttr<DenseI64ArrayAttr>:$window,
     OptionalAttr<F32Attr>:$softcap,
+    UnitAttr:$softcap_approx,
     DefaultValuedAttr<F32Attr, "0.0f">:$dropout_p
   );
   let results = (outs
@@ -180,6 +181,7 @@ def Attn_AttentionGradOp : Attn_Op<"attention_grad", [
     DefaultValuedAttr<Attn_CausalModeAttr, "::mlir::attn::CausalMode::none">:$causal,
     OptionalAttr<DenseI64ArrayAttr>:$window,
     OptionalAttr<F32Attr>:$softcap,
+    UnitAttr:$softcap_approx,
     DefaultValuedAttr<F32Attr, "0.0f">:$dropout_p,
     UnitAttr:$deterministic
   );
@@ -264,6 +266,7 @@ def Attn_VarlenAttentionOp : Attn_Op<"varlen_attention", [
     DefaultValuedAttr<Attn_CausalModeAttr, "::mlir::attn::CausalMode::none">:$causal,
     OptionalAttr<DenseI64ArrayAttr>:$window,
     OptionalAttr<F32Attr>:$softcap,
+    UnitAttr:$softcap_approx,
     DefaultValuedAttr<F32Attr, "0.0f">:$dropout_p
   );
   let results = (outs
@@ -334,6 +337,7 @@ def Attn_VarlenAttentionGradOp : Attn_Op<"varlen_attention_grad", [
     DefaultValuedAttr<Attn_CausalModeAttr, "::mlir::attn::CausalMode::none">:$causal,
     OptionalAttr<DenseI64ArrayAttr>:$window,
     OptionalAttr<F32Attr>:$softcap,
+    UnitAttr:$softcap_approx,
     DefaultValuedAttr<F32Attr, "0.0f">:$dropout_p,
     UnitAttr:$deterministic
   );
@@ -416,7 +420,8 @@ def Attn_PagedAttentionOp : Attn_Op<"paged_attention", [
     OptionalAttr<F32Attr>:$scale,
     DefaultValuedAttr<Attn_CausalModeAttr, "::mlir::attn::CausalMode::none">:$causal,
     OptionalAttr<DenseI64ArrayAttr>:$window,
-    OptionalAttr<F32Attr>:$softcap
+    OptionalAttr<F32Attr>:$softcap,
+    UnitAttr:$softcap_approx
   );
   let results = (outs
     AnyRankedTensor:$output,

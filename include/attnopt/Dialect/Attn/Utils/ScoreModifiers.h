@@ -28,6 +28,9 @@ constexpr int64_t kMaxRuntimeWindowReach = int64_t(1) << 30;
 struct ScoreModifiers {
   float scale = 1.0f;
   std::optional<float> softcap;
+  /// The softcap's tanh carries fastmath<afn> (softcap_approx): the GPU
+  /// lowering emits tanh.approx.f32 for it, the CPU ones stay exact.
+  bool softcapApprox = false;
   CausalMode causal = CausalMode::none;
   std::optional<std::pair<int64_t, int64_t>> window; // -1: unbounded side
   bool booleanMask = false, additiveMask = false;
