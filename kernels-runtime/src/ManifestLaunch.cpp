@@ -98,6 +98,11 @@ void Validator::checkLaunch(const Value &v, KernelSpec &k,
     checkVarlenGrid(v, k, cg);
     return;
   }
+  const bool persistent = cg.schedule && cg.schedule->text == "persistent";
+  if (persistent && (k.isGrad() || k.hasRuntimeSizes() || !cg.blockQ))
+    fail(*cg.schedule, "codegen.schedule: \"persistent\" is a dense forward "
+                       "kernel's with static sizes and codegen.block_q, not " +
+                           what);
   const Value *tile = overKeys ? cg.blockKV : cg.blockQ;
   if (!tile) {
     // Without the tile there is no formula to compute a run-time grid.
@@ -119,6 +124,21 @@ void Validator::checkLaunch(const Value &v, KernelSpec &k,
       k.batch == kRuntimeSize ? 0 : k.batch};
   if (want[0] == k.grid[0] && want[1] == k.grid[1] && want[2] == k.grid[2])
     return;
+  if (persistent) {
+    // Blocks that loop over the want[0] x want[1] x want[2] tiles.
+    const int64_t tiles = want[0] * want[1] * want[2];
+    if (k.grid[1] == 1 && k.grid[2] == 1 && k.grid[0] >= 1 &&
+        int64_t(k.grid[0]) <= tiles)
+      return;
+    fail(*v.find("grid"), "grid: " + gridText(k.grid) +
+                              " does not match the problem: " + what +
+                              " with codegen.schedule \"persistent\" runs "
+                              "[n, 1, 1] blocks with 1 <= n <= " +
+                              std::to_string(tiles) +
+                              " (its tiles: (query block, query head, batch) "
+                              "= " +
+                              gridText(want) + ")");
+  }
   fail(*v.find("grid"),
        "grid: " + gridText(k.grid) + " does not match the problem: " + what +
            " runs one block per " +

@@ -177,6 +177,7 @@ Codegen Validator::codegen(const Value &v) const {
   };
   cg.kernel = oneOf("kernel", {"tensor-core", "cuda-core"});
   cg.mma = oneOf("mma", {"wgmma", "mma.sync", "none"});
+  cg.schedule = oneOf("schedule", {"grid", "persistent"});
   auto count = [&](const char *key) {
     const Value *f = object->find(key);
     if (f)

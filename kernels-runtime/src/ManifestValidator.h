@@ -123,6 +123,9 @@ struct Codegen {
   /// An object, split-KV forward stages only, exactly where splits is null:
   /// the constants of the split rule.
   const Value *splitRule = nullptr;
+  /// "grid" or "persistent", a dense forward only: "persistent" launches
+  /// fewer blocks than tiles (one per SM), each looping over the tiles.
+  const Value *schedule = nullptr;
 };
 
 class Validator {

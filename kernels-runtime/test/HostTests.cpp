@@ -1716,11 +1716,31 @@ static void testLaunchChecks() {
   expectValid("dkdv with key_block_parts",
               replaceOnce(replaceNth(cc, ccBwd, partsBwd, 0),
                           "\"grid\": [4, 2, 2]", "\"grid\": [8, 2, 2]"));
+  // A persistent forward (codegen.schedule): fewer blocks than its 2 x 4 x
+  // 2 tiles, in x.
+  const std::string tcPersistent = replaceOnce(
+      replaceOnce(tc, "\"grid\": [2, 4, 2]", "\"grid\": [3, 1, 1]"),
+      "\"mma\": \"wgmma\"", "\"mma\": \"wgmma\", \"schedule\": \"persistent\"");
+  expectValid("persistent forward", tcPersistent);
   struct Case {
     const char *what;
     std::string text;
     std::string want;
   } cases[] = {
+      {"persistent grid past the tiles",
+       replaceOnce(tcPersistent, "\"grid\": [3, 1, 1]", "\"grid\": [17, 1, 1]"),
+       "kernel 'attn_fwd_0': grid: [17, 1, 1] does not match the problem: a "
+       "forward kernel with codegen.schedule \"persistent\" runs [n, 1, 1] "
+       "blocks with 1 <= n <= 16 (its tiles: (query block, query head, "
+       "batch) = [2, 4, 2])"},
+      {"persistent grid in y",
+       replaceOnce(tcPersistent, "\"grid\": [3, 1, 1]", "\"grid\": [3, 2, 1]"),
+       "grid: [3, 2, 1] does not match the problem: a forward kernel with "
+       "codegen.schedule \"persistent\""},
+      {"codegen schedule",
+       replaceOnce(tcPersistent, "\"persistent\"", "\"looped\""),
+       "codegen.schedule: expected \"grid\" or \"persistent\", got "
+       "\"looped\""},
       // dynamic_shared_memory: at most what a block can use on the chip.
       {"smem 4294967295",
        replaceOnce(doc, smem0, "\"dynamic_shared_memory\": 4294967295"),

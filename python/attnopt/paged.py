@@ -11,7 +11,8 @@ One custom operator, registered with torch.library with a fake
 implementation (torch.compile, tracing):
 
   attnopt::paged_attention_forward(q, key_cache, value_cache, block_table,
-      cache_seqlens, scale, causal, window, softcap, dynamic) -> (out, lse)
+      cache_seqlens, scale, causal, window, softcap, softcap_approx,
+      dynamic) -> (out, lse)
 
 Eager calls run its implementation directly (dispatch.py).
 """
@@ -69,13 +70,14 @@ _by_call: Dict[tuple, _PagedKernels] = {}
 
 
 def _kernels_for(q, kc, vc, table, scale, causal, window, softcap,
-                 dynamic) -> _PagedKernels:
+                 softcap_approx, dynamic) -> _PagedKernels:
     """The kernels of a call: by the call's shapes and arguments where seen
     before; else by its family (everything but the batch and the page
     count) and the run-time sizes `dynamic` asks for (ops.py's rule)."""
     call = (q.shape, kc.shape, vc.shape, table.shape, q.dtype,
             q.get_device(), scale, causal,
-            None if window is None else tuple(window), softcap, dynamic)
+            None if window is None else tuple(window), softcap,
+            softcap_approx, dynamic)
     found = _by_call.get(call)
     if found is not None:
         return found
@@ -83,13 +85,15 @@ def _kernels_for(q, kc, vc, table, scale, causal, window, softcap,
     p, ps, hk, _ = kc.shape
     family = ("paged", hq, lq, d, hk, vc.shape[3], ps, table.shape[1],
               q.dtype, q.get_device(), scale, causal,
-              None if window is None else tuple(window), softcap)
+              None if window is None else tuple(window), softcap,
+              softcap_approx)
     dims = _choose_runtime_sizes(family, (b, p), dynamic, PAGED_RUNTIME_SIZES)
     problem = PagedProblem(
         dtype=_DTYPES[q.dtype], batch=b, query_heads=hq, kv_heads=hk,
         query_len=lq, head_dim=d, value_dim=vc.shape[3], num_pages=p,
         page_size=ps, max_pages=table.shape[1], scale=scale, causal=causal,
         window=None if window is None else tuple(window), softcap=softcap,
+        softcap_approx=softcap_approx,
         chip=_chip(q.device))
     if dims:
         problem = problem.with_runtime_sizes(dims)
@@ -103,7 +107,7 @@ def _kernels_for(q, kc, vc, table, scale, causal, window, softcap,
 
 
 def _forward_impl(q, key_cache, value_cache, block_table, cache_seqlens,
-                  scale, causal, window, softcap, dynamic):
+                  scale, causal, window, softcap, softcap_approx, dynamic):
     """paged_attention_forward's implementation (also called directly)."""
     b, hq, lq, _ = q.shape
     p, _, _, dv = value_cache.shape
@@ -117,7 +121,7 @@ def _forward_impl(q, key_cache, value_cache, block_table, cache_seqlens,
     block_table = block_table.contiguous()
     cache_seqlens = cache_seqlens.contiguous()
     kernels = _kernels_for(q, key_cache, value_cache, block_table, scale,
-                           causal, window, softcap, dynamic)
+                           causal, window, softcap, softcap_approx, dynamic)
     sizes = kernels.sizes(b, p)
     out = q.new_empty(b, hq, lq, dv)
     lse = q.new_empty((b, hq, lq), dtype=torch.float32)
@@ -134,15 +138,17 @@ def paged_attention_forward(
         q: torch.Tensor, key_cache: torch.Tensor, value_cache: torch.Tensor,
         block_table: torch.Tensor, cache_seqlens: torch.Tensor, scale: float,
         causal: str, window: Optional[List[int]], softcap: Optional[float],
+        softcap_approx: bool,
         dynamic: str) -> Tuple[torch.Tensor, torch.Tensor]:
     return _forward_impl(q, key_cache, value_cache, block_table,
                          cache_seqlens, scale, causal, window, softcap,
+                         softcap_approx,
                          dynamic)
 
 
 @paged_attention_forward.register_fake
 def _(q, key_cache, value_cache, block_table, cache_seqlens, scale, causal,
-      window, softcap, dynamic):
+      window, softcap, softcap_approx, dynamic):
     b, hq, lq, _ = q.shape
     return (q.new_empty(b, hq, lq, value_cache.shape[3]),
             q.new_empty((b, hq, lq), dtype=torch.float32))
@@ -228,6 +234,7 @@ def paged_attention(query: torch.Tensor, key_cache: torch.Tensor,
                     causal: Union[bool, str] = False,
                     window: Optional[Tuple[int, int]] = None,
                     softcap: Optional[float] = None,
+                    softcap_approx: bool = False,
                     scale: Optional[float] = None, enable_gqa: bool = False,
                     return_lse: bool = False, check_cache: bool = True,
                     dynamic: Union[None, bool, Sequence[str]] = None):
@@ -239,7 +246,8 @@ def paged_attention(query: torch.Tensor, key_cache: torch.Tensor,
     a page. block_table [B, max_pages] int32: the pages of each sequence in
     order. cache_seqlens [B] int32: each sequence's cached keys, its new
     tokens included (they are the last Lq positions, which "bottom_right"
-    causal assumes). causal, window, softcap, scale, enable_gqa as in
+    causal assumes). causal, window, softcap, softcap_approx, scale,
+    enable_gqa as in
     attnopt.attention; return_lse: also return lse [B, Hq, Lq] (float32).
     check_cache: check the lengths and the table entries that are read
     (one synchronization per call); False skips it, and then a length or a
@@ -271,5 +279,6 @@ def paged_attention(query: torch.Tensor, key_cache: torch.Tensor,
     out, lse = dispatch.call_inference(
         paged_attention_forward, _forward_impl, 5, query, key_cache,
         value_cache, block_table, cache_seqlens, float(scale), str(causal),
-        window, None if softcap is None else float(softcap), dynamic)
+        window, None if softcap is None else float(softcap),
+        bool(softcap_approx), dynamic)
     return (out, lse) if return_lse else out

@@ -33,12 +33,12 @@ from .ops import _DTYPES, _chip, _kernels, _launch
 from .problem import AttnoptError, Problem
 
 
-def _kernels_for(q, k, v, scale, causal, window, softcap, dropout_p,
-                 deterministic):
+def _kernels_for(q, k, v, scale, causal, window, softcap, softcap_approx,
+                 dropout_p, deterministic):
     key = (q.shape[1], q.shape[2], k.shape[1], v.shape[2], q.dtype,
            q.device.index, scale, causal,
-           None if window is None else tuple(window), softcap, dropout_p,
-           deterministic)
+           None if window is None else tuple(window), softcap, softcap_approx,
+           dropout_p, deterministic)
     found = _by_call.get(key)
     if found is None:
         problem = Problem(
@@ -47,7 +47,8 @@ def _kernels_for(q, k, v, scale, causal, window, softcap, dropout_p,
             head_dim=q.shape[2], value_dim=v.shape[2], scale=scale,
             causal=causal,
             window=tuple(window) if window is not None else None,
-            softcap=softcap, dropout_p=dropout_p, deterministic=deterministic,
+            softcap=softcap, softcap_approx=softcap_approx,
+            dropout_p=dropout_p, deterministic=deterministic,
             chip=_chip(q.device), packed=True)
         found = _by_call[key] = _kernels(problem, q.device.index)
     return found
@@ -84,7 +85,8 @@ def _check_offsets_without_kernels(cu_q, cu_k, q, k) -> None:
 
 
 def _forward_impl(q, k, v, cu_seqlens_q, cu_seqlens_k, scale, causal, window,
-                  softcap, dropout_p, seed, offset, deterministic):
+                  softcap, softcap_approx, dropout_p, seed, offset,
+                  deterministic):
     """varlen_attention_forward's implementation (also called directly)."""
     if q.shape[0] == 0 or k.shape[0] == 0:
         # No query tokens, or no key tokens in any sequence: output 0 and
@@ -94,7 +96,8 @@ def _forward_impl(q, k, v, cu_seqlens_q, cu_seqlens_k, scale, causal, window,
                 q.new_full((q.shape[1], q.shape[0]), float("-inf"),
                            dtype=torch.float32))
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
-    kernels = _kernels_for(q, k, v, scale, causal, window, softcap, dropout_p,
+    kernels = _kernels_for(q, k, v, scale, causal, window, softcap,
+                           softcap_approx, dropout_p,
                            deterministic)
     cu_q, cu_k, sizes = _offsets(cu_seqlens_q, cu_seqlens_k, q.device)
     out = torch.empty(q.shape[:2] + (v.shape[2],), dtype=q.dtype,
@@ -113,15 +116,18 @@ def varlen_attention_forward(
         q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
         cu_seqlens_q: torch.Tensor, cu_seqlens_k: torch.Tensor, scale: float,
         causal: str, window: Optional[List[int]], softcap: Optional[float],
+        softcap_approx: bool,
         dropout_p: float, seed: int, offset: int, deterministic: bool
 ) -> Tuple[torch.Tensor, torch.Tensor]:
     return _forward_impl(q, k, v, cu_seqlens_q, cu_seqlens_k, scale, causal,
-                         window, softcap, dropout_p, seed, offset,
+                         window, softcap, softcap_approx, dropout_p, seed,
+                         offset,
                          deterministic)
 
 
 @varlen_attention_forward.register_fake
 def _(q, k, v, cu_seqlens_q, cu_seqlens_k, scale, causal, window, softcap,
+      softcap_approx,
       dropout_p, seed, offset, deterministic):
     out = q.new_empty(q.shape[:2] + (v.shape[2],))
     lse = q.new_empty((q.shape[1], q.shape[0]), dtype=torch.float32)
@@ -129,7 +135,8 @@ def _(q, k, v, cu_seqlens_q, cu_seqlens_k, scale, causal, window, softcap,
 
 
 def _backward_impl(grad_output, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k,
-                   scale, causal, window, softcap, dropout_p, seed, offset,
+                   scale, causal, window, softcap, softcap_approx, dropout_p,
+                   seed, offset,
                    deterministic):
     """varlen_attention_backward's implementation (also called directly)."""
     if q.shape[0] == 0 or k.shape[0] == 0:
@@ -137,7 +144,8 @@ def _backward_impl(grad_output, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k,
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
     out, lse = out.contiguous(), lse.contiguous()
     grad_output = grad_output.to(q.dtype).contiguous()
-    kernels = _kernels_for(q, k, v, scale, causal, window, softcap, dropout_p,
+    kernels = _kernels_for(q, k, v, scale, causal, window, softcap,
+                           softcap_approx, dropout_p,
                            deterministic)
     cu_q, cu_k, sizes = _offsets(cu_seqlens_q, cu_seqlens_k, q.device)
     dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
@@ -156,25 +164,30 @@ def varlen_attention_backward(
         v: torch.Tensor, out: torch.Tensor, lse: torch.Tensor,
         cu_seqlens_q: torch.Tensor, cu_seqlens_k: torch.Tensor, scale: float,
         causal: str, window: Optional[List[int]], softcap: Optional[float],
+        softcap_approx: bool,
         dropout_p: float, seed: int, offset: int, deterministic: bool
 ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     return _backward_impl(grad_output, q, k, v, out, lse, cu_seqlens_q,
                           cu_seqlens_k, scale, causal, window, softcap,
+                          softcap_approx,
                           dropout_p, seed, offset, deterministic)
 
 
 @varlen_attention_backward.register_fake
 def _(grad_output, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, scale,
-      causal, window, softcap, dropout_p, seed, offset, deterministic):
+      causal, window, softcap, softcap_approx, dropout_p, seed, offset,
+      deterministic):
     return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
 
 
 def _setup_context(ctx, inputs, output):
-    (q, k, v, cu_q, cu_k, scale, causal, window, softcap, dropout_p, seed,
+    (q, k, v, cu_q, cu_k, scale, causal, window, softcap, softcap_approx,
+     dropout_p, seed,
      offset, deterministic) = inputs
     out, lse = output
     ctx.save_for_backward(q, k, v, out, lse, cu_q, cu_k)
-    ctx.params = (scale, causal, window, softcap, dropout_p, seed, offset,
+    ctx.params = (scale, causal, window, softcap, softcap_approx, dropout_p,
+                  seed, offset,
                   deterministic)
 
 
@@ -183,7 +196,7 @@ def _backward(ctx, grad_out, grad_lse):
     dq, dk, dv = varlen_attention_backward(grad_out, q, k, v, out, lse, cu_q,
                                            cu_k, *ctx.params)
     # lse is an auxiliary output: its gradient is not propagated (documented).
-    return (dq, dk, dv) + (None,) * 10
+    return (dq, dk, dv) + (None,) * 11
 
 
 varlen_attention_forward.register_autograd(_backward,
@@ -260,6 +273,7 @@ def varlen_attention(query: torch.Tensor, key: torch.Tensor,
                      causal: Union[bool, str] = False,
                      window: Optional[Tuple[int, int]] = None,
                      softcap: Optional[float] = None,
+                     softcap_approx: bool = False,
                      scale: Optional[float] = None, dropout_p: float = 0.0,
                      dropout_seed: Optional[Tuple[int, int]] = None,
                      enable_gqa: bool = False, deterministic: bool = False,
@@ -269,7 +283,8 @@ def varlen_attention(query: torch.Tensor, key: torch.Tensor,
     query [Tq, Hq, D], key [Tk, Hkv, D], value [Tk, Hkv, Dv] (float16 or
     bfloat16, on one CUDA device); cu_seqlens_q / cu_seqlens_k: int32
     offsets [B + 1] (first 0, non-decreasing, last Tq / Tk), on the CPU or
-    the query's device. causal, window, softcap, scale, dropout_p,
+    the query's device. causal, window, softcap, softcap_approx, scale,
+    dropout_p,
     dropout_seed, enable_gqa, deterministic as in attnopt.attention, applied
     per sequence ("bottom_right" aligns each sequence's last query with its
     last key). return_lse: also return lse [Hq, Tq] (float32). No mask.
@@ -291,5 +306,6 @@ def varlen_attention(query: torch.Tensor, key: torch.Tensor,
         varlen_attention_forward, _EagerVarlenAttention, _forward_impl, 5,
         query, key, value, cu_seqlens_q, cu_seqlens_k, float(scale),
         str(causal), window, None if softcap is None else float(softcap),
-        float(dropout_p), int(seed), int(offset), bool(deterministic))
+        bool(softcap_approx), float(dropout_p), int(seed), int(offset),
+        bool(deterministic))
     return (out, lse) if return_lse else out

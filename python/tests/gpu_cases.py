@@ -160,6 +160,8 @@ def draw_varlen_case(rng: random.Random, chip: str) -> dict:
         case["window"] = [rng.choice([-1, 0, 7, 64]), rng.choice([-1, 0, 5, 128])]
     if rng.random() < 0.2:
         case["softcap"] = rng.choice([5.0, 30.0])
+        if rng.random() < 0.5:
+            case["softcap_approx"] = True
     if rng.random() < 0.2:
         case["deterministic"] = True
     return case
@@ -208,6 +210,8 @@ def draw_paged_case(rng: random.Random, chip: str) -> dict:
         fields["window"] = [rng.choice([-1, 0, 7, 300]), rng.choice([-1, 0, 5])]
     if rng.random() < 0.2:
         fields["softcap"] = rng.choice([5.0, 30.0])
+        if rng.random() < 0.5:
+            fields["softcap_approx"] = True
     return paged_case(fields, draws, rng.choice([None, True]))
 
 

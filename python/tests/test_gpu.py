@@ -446,6 +446,7 @@ def varlen_check(c, repeats, device, log):
             out, lse = attnopt.varlen_attention(
                 q, k, v, cu_q.to(on), cu_k.to(on), causal=c["causal"],
                 window=c.get("window"), softcap=c.get("softcap"),
+                softcap_approx=c.get("softcap_approx", False),
                 scale=c["scale"], enable_gqa=True,
                 deterministic=c.get("deterministic", False), return_lse=True)
             dout = torch.randn_like(out)
@@ -502,7 +503,7 @@ def varlen_check(c, repeats, device, log):
                 torch.randn(tk, hk, dv, device=device, dtype=dt, requires_grad=True),
                 cu[:, 0].to(torch.int32).to(device),
                 cu[:, 1].to(torch.int32).to(device), c["scale"], c["causal"],
-                None, None, 0.0, 0, 0, False)
+                None, None, False, 0.0, 0, 0, False)
         from attnopt import varlen
         result = torch.library.opcheck(varlen.varlen_attention_forward, args)
         log(f"  opcheck varlen_attention_forward: {result}")
@@ -588,6 +589,7 @@ def paged_check(c, repeats, device, log):
                 out, lse = attnopt.paged_attention(
                     q, kc, vc, table, seqlens, causal=c["causal"],
                     window=c.get("window"), softcap=c.get("softcap"),
+                    softcap_approx=c.get("softcap_approx", False),
                     scale=c["scale"], enable_gqa=True, return_lse=True,
                     dynamic=c["dynamic"])
             ref_out, ref_lse = paged_reference(
@@ -610,7 +612,7 @@ def paged_check(c, repeats, device, log):
         # the first draw with dynamic=None, from the first with True.
         kernels = paged._kernels_for(
             q, kc, vc, table, c["scale"], c["causal"], c.get("window"),
-            c.get("softcap"),
+            c.get("softcap"), c.get("softcap_approx", False),
             paged._dynamic_spelling(c["dynamic"], paged.PAGED_RUNTIME_SIZES))
         expected = () if (c["dynamic"] is None and n == 0) else \
             ("batch", "num_pages")
@@ -624,7 +626,7 @@ def paged_check(c, repeats, device, log):
                 torch.randn(p, ps, hk, dv, device=device, dtype=dt),
                 torch.zeros(b, width, device=device, dtype=torch.int32),
                 torch.tensor(lens, dtype=torch.int32, device=device),
-                c["scale"], c["causal"], None, None, "")
+                c["scale"], c["causal"], None, None, False, "")
         result = torch.library.opcheck(paged.paged_attention_forward, args)
         log(f"  opcheck paged_attention_forward: {result}")
         if any(v != "SUCCESS" for v in result.values()):

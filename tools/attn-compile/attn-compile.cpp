@@ -143,6 +143,16 @@ static llvm::cl::opt<std::string> fwdTma(
                    "(cp.async)"),
     llvm::cl::init("auto"));
 
+static llvm::cl::opt<std::string> fwdPersistent(
+    "persistent",
+    llvm::cl::desc("How the TMA-fed wgmma forward's blocks take their tiles: "
+                   "off (default; one block per (query block, head, batch)) "
+                   "or on (EXPERIMENTAL, not yet validated with several "
+                   "tiles per block: one block per SM, --sm-count, each "
+                   "looping over tiles with the next tile's loads "
+                   "overlapping the current one; static sizes, sm_90a)"),
+    llvm::cl::init("off"));
+
 static llvm::cl::opt<std::string> gradMma(
     "grad-mma",
     llvm::cl::desc("Matrix instructions of the tensor-core backward's dkdv / "
@@ -226,6 +236,7 @@ int main(int argc, char **argv) {
   choices.gradMma = gradMma;
   choices.gradTma = gradTma;
   choices.tma = fwdTma;
+  choices.persistent = fwdPersistent;
   choices.gradDq = gradDq;
   choices.blockQ = blockQ;
   choices.blockKV = blockKV;

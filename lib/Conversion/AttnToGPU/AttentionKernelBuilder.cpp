@@ -342,6 +342,7 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
     spec.block = {t.threads(), 1, 1};
     spec.warpgroupMma = t.warpgroupMma;
     spec.tma = t.tma;
+    spec.persistent = t.persistentBlocks > 0;
     spec.dynamicSharedBytes = tc::sharedMemoryBytes(op, t);
   } else {
     FailureOr<cc::Tiling> t = cc::chooseTiling(op, config.blockQ);
@@ -355,6 +356,11 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
   // 0: computed at launch from the run-time size (the manifest's null).
   spec.grid = {gridBlocks(q.getDimSize(2), spec.blockQ), q.getDimSize(1),
                gridBatch(q.getDimSize(0))};
+  if (spec.persistent) {
+    // One block per SM (at most one per tile), looping over the tiles.
+    const int64_t tiles = spec.grid[0] * spec.grid[1] * spec.grid[2];
+    spec.grid = {std::min(tiles, tc::tilingOf(config).persistentBlocks), 1, 1};
+  }
 
   spec.params.push_back(tensorParam("query", op.getQuery(), false));
   spec.params.push_back(tensorParam("key", op.getKey(), false));
@@ -523,6 +529,8 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
     entry.getObject("codegen")->insert({"key_block_parts", spec.keyBlockParts});
   if (spec.tma)
     entry.getObject("codegen")->insert({"loads", "tma"});
+  if (spec.persistent)
+    entry.getObject("codegen")->insert({"schedule", "persistent"});
   if (spec.bulkDq)
     entry.getObject("codegen")->insert({"dq_accum", "fragments"});
   if (ShapedType::isDynamic(spec.splits)) {

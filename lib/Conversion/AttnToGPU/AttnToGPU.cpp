@@ -35,8 +35,9 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
     });
     if (!any)
       return;
-    GpuCodegenChoices choices = forwardCodegenChoices(
-        chip, kernel, mma, tma, blockQ, blockKV, warps, splitKV, smCount);
+    GpuCodegenChoices choices =
+        forwardCodegenChoices(chip, kernel, mma, tma, blockQ, blockKV, warps,
+                              splitKV, smCount, persistent);
     choices.gradMma = gradMma;
     choices.gradDq = gradDq;
     choices.gradTma = gradTma;

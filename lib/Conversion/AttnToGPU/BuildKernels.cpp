@@ -71,13 +71,20 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
     return fail("unsupported sm-count=" + Twine(c.smCount) +
                 " (expected 1 to 1024)");
   o.splitKV.smCount = c.smCount;
+  if (c.persistent != "on" && c.persistent != "off")
+    return fail("unsupported persistent=" + c.persistent +
+                " (expected on or off)");
+  if (c.persistent == "on" && !archSpecific)
+    return fail("persistent=on needs chip=sm_90a (the persistent kernel is "
+                "the TMA-fed wgmma forward), not " +
+                c.chip);
   o.forward = {c.blockQ, c.blockKV, c.warps, hopper ? 90 : 80,
                c.mma == "wgmma" || (c.mma == "auto" && archSpecific),
                // tma=auto takes TMA loads on sm_90a: 3-15 % faster than the
                // cp.async producer on the H200 (docs/performance.md,
                // session 26).
                c.tma == "on" || (c.tma == "auto" && archSpecific),
-               c.tma == "on"};
+               c.tma == "on", c.persistent == "on", c.smCount};
 
   std::optional<GradDqMode> dq =
       llvm::StringSwitch<std::optional<GradDqMode>>(c.gradDq)

@@ -29,7 +29,9 @@ TileConfigAttr ForwardKernelConfig::toAttr(MLIRContext *ctx) const {
   return TileConfigAttr::get(
       ctx, blockQ, blockKV, stages, warps, kernel,
       splits ? std::optional<int64_t>(splits) : std::nullopt,
-      tma ? std::optional<TileLoads>(TileLoads::tma) : std::nullopt);
+      tma ? std::optional<TileLoads>(TileLoads::tma) : std::nullopt,
+      persistentBlocks ? std::optional<TileSchedule>(TileSchedule::persistent)
+                       : std::nullopt);
 }
 
 /// The tensor-core tiling under `requested` (a diagnostic where it fails).
@@ -147,6 +149,10 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
         tiles.getLoads() == TileLoads::tma;
     if (requested.tma && !tc::tmaApplies(op, why))
       return refuse("loads = tma: " + why);
+    requested.persistent = tiles.getSchedule() == TileSchedule::persistent;
+    requested.smCount = options.splitKV.smCount;
+    if (requested.persistent && !tc::persistentApplies(op, why))
+      return refuse("schedule = persistent: " + why);
     if (requested.tma && tiles.getSplits()) {
       const int64_t group = op.getGroupSize(),
                     tokens = op.getQueryType().getDimSize(2);
@@ -176,12 +182,18 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
       got = tc::configOf(*t);
     }
   }
-  // `loads = cp_async` is the absent field's meaning.
-  if (tiles.getLoads() == TileLoads::cp_async)
-    tiles = TileConfigAttr::get(op->getContext(), tiles.getBlockQ(),
-                                tiles.getBlockKv(), tiles.getStages(),
-                                tiles.getWarps(), tiles.getKernel(),
-                                tiles.getSplits(), std::nullopt);
+  // `loads = cp_async` and `schedule = grid` are the absent fields'
+  // meaning.
+  if (tiles.getLoads() == TileLoads::cp_async ||
+      tiles.getSchedule() == TileSchedule::grid)
+    tiles = TileConfigAttr::get(
+        op->getContext(), tiles.getBlockQ(), tiles.getBlockKv(),
+        tiles.getStages(), tiles.getWarps(), tiles.getKernel(),
+        tiles.getSplits(),
+        tiles.getLoads() == TileLoads::cp_async ? std::nullopt
+                                                : tiles.getLoads(),
+        tiles.getSchedule() == TileSchedule::grid ? std::nullopt
+                                                  : tiles.getSchedule());
   if (TileConfigAttr nearest = got.toAttr(op->getContext()); nearest != tiles) {
     std::string text;
     llvm::raw_string_ostream(text) << nearest;

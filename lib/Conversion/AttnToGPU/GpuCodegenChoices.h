@@ -20,7 +20,8 @@ inline GpuCodegenChoices forwardCodegenChoices(StringRef chip, StringRef kernel,
                                                StringRef mma, StringRef tma,
                                                int64_t blockQ, int64_t blockKV,
                                                int64_t warps, StringRef splitKV,
-                                               int64_t smCount) {
+                                               int64_t smCount,
+                                               StringRef persistent) {
   GpuCodegenChoices choices;
   choices.chip = chip.str();
   choices.kernel = kernel.str();
@@ -31,6 +32,7 @@ inline GpuCodegenChoices forwardCodegenChoices(StringRef chip, StringRef kernel,
   choices.warps = warps;
   choices.splitKV = splitKV.str();
   choices.smCount = smCount;
+  choices.persistent = persistent.str();
   return choices;
 }
 

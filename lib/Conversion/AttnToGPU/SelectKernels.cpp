@@ -85,7 +85,7 @@ struct AttnSelectKernelsPass final
     std::string error;
     FailureOr<GpuCodegenOptions> options = resolveGpuCodegenOptions(
         forwardCodegenChoices(chip, kernel, mma, tma, blockQ, blockKV, warps,
-                              splitKV, smCount),
+                              splitKV, smCount, persistent),
         error);
     if (failed(options)) {
       getOperation()->emitError("attn-select-kernels: ") << error;

@@ -123,10 +123,36 @@ void TensorCoreEmitter::emitTmaProducer() {
     qRow0 = remu(q0, tokens);
     qHead = add(hIdx, divu(q0, tokens));
   }
+  if (persistent) {
+    // Every tile completes one phase of its Q buffer's full mbarrier (one
+    // without visible keys by a plain arrive), so that the consumers'
+    // parity follows the tile count; the buffer is refilled only once the
+    // consumers released it after tile tileIter - 2's epilogue.
+    emitIf(isThread(0), [&] {
+      emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, tileIter,
+                                   idx(2)),
+             [&] {
+               mbarrierWait(queryEmpty, remu(add(divu(tileIter, 2), 1), 2));
+             });
+      emitIf(anyBlock, [&] {
+        mbarrierArriveExpectTx(queryFull, boxRows * dims.qk * eltBytes);
+        tmaTile(queryMap, qRow0, qHead, blockQ, dims.qk, queryTileOffset(),
+                queryFull);
+        stream(/*keys=*/true);
+      });
+      emitIf(arith::XOrIOp::create(b, loc, anyBlock,
+                                   arith::ConstantIntOp::create(b, loc, 1, 1)),
+             [&] { mbarrierArrive(queryFull); });
+    });
+    emitIf(anyBlock,
+           [&] { emitIf(isThread(64), [&] { stream(/*keys=*/false); }); });
+    return;
+  }
   emitIf(anyBlock, [&] {
     emitIf(isThread(0), [&] {
       mbarrierArriveExpectTx(queryFull, boxRows * dims.qk * eltBytes);
-      tmaTile(queryMap, qRow0, qHead, blockQ, dims.qk, idx(qOff), queryFull);
+      tmaTile(queryMap, qRow0, qHead, blockQ, dims.qk, queryTileOffset(),
+              queryFull);
       stream(/*keys=*/true);
     });
     emitIf(isThread(64), [&] { stream(/*keys=*/false); });
@@ -172,15 +198,27 @@ void TensorCoreEmitter::emitProducer() {
 
 void TensorCoreEmitter::emitRolesOrPrologue() {
   if (wgmma) {
-    anyBlock = anyBlockOf();
-    queryFull = add(smemBase, barOff + 8 * 4 * stages);
+    if (!persistent) {
+      anyBlock = anyBlockOf();
+      queryFull = add(smemBase, barOff + 8 * 4 * stages);
+    }
     emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, threadId,
                                  idx(0)),
            [&] {
              // With TMA one thread per stream arrives (with the bytes to
              // wait for).
              const int64_t producers = tma ? 1 : streamThreads;
-             mbarrierInit(queryFull, producers);
+             if (persistent) {
+               // Q full of tiles 0 and 1, then their Q empty (every
+               // consumer thread arrives after its epilogue).
+               Value qBarriers = add(smemBase, barOff + 8 * 4 * stages);
+               for (int64_t q = 0; q < 2; ++q) {
+                 mbarrierInit(add(qBarriers, 8 * q), producers);
+                 mbarrierInit(add(qBarriers, 16 + 8 * q), consumerThreads);
+               }
+             } else {
+               mbarrierInit(queryFull, producers);
+             }
              for (int64_t st = 0; st < stages; ++st) {
                keyRing().initFull(st, producers);
                valueRing().initFull(st, producers);
@@ -200,7 +238,10 @@ void TensorCoreEmitter::emitRolesOrPrologue() {
         forwardBudgets(blockThreads, consumerThreads, tc::blocksPerSM(spec));
     if (budgets.rebalance())
       setMaxRegisters(budgets.producer, /*increase=*/false);
-    emitProducer();
+    if (persistent)
+      emitTileLoop([&] { emitProducer(); });
+    else
+      emitProducer();
     b.setInsertionPoint(roles.elseBlock()->getTerminator());
     if (budgets.rebalance())
       setMaxRegisters(budgets.consumers, /*increase=*/true);

@@ -65,6 +65,27 @@ private:
   void setPackedHeadPositions();
   /// split_kv: [firstBlock, lastBlock) narrowed to this block's chunk.
   void restrictToChunk();
+  /// The rows and key blocks of the tile (qBlock, hIdx, bIdx): q0, the row
+  /// bases, rowsInBlock, the positions the rules see, [firstBlock,
+  /// lastBlock). Once at entry, or per tile of a persistent kernel.
+  void bindTile(const KernelArguments *args);
+  /// Persistent kernel: `body` once per tile of this block (tiles
+  /// blockIdx.x, + gridDim.x, ...; query block fastest, then head, then
+  /// batch), with the tile bound (bindTile), anyBlock, the Q tile's buffer
+  /// and mbarriers (tile i of the block uses buffer i % 2) and the rings'
+  /// fill count of the block's earlier tiles (ringBase).
+  void emitTileLoop(function_ref<void()> body);
+  /// The Q tile's byte offset in shared memory (from smemBase): buffer
+  /// tileIter % 2 of a persistent kernel.
+  Value queryTileOffset() {
+    if (!persistent)
+      return idx(qOff);
+    return add(idx(qOff), mul(remu(tileIter, 2), qTileBytes));
+  }
+  /// The parity of the Q tile's full mbarrier this tile waits for.
+  Value queryPhase() {
+    return persistent ? remu(divu(tileIter, 2), 2) : idx(0);
+  }
   /// wgmma: mbarrier initialisation and the producer / consumer split
   /// (afterwards the builder is in the consumers' branch); mma.sync: the
   /// prologue copies of Q and the first K / V block.
@@ -80,6 +101,12 @@ private:
   /// state.
   SmallVector<Value> syncStep(Value kb, Value stage, ValueRange state);
   SmallVector<Value> emitPipelinedWgmma();
+  /// Two consumer warpgroups: warpgroup 1 gives warpgroup 0 the first turn
+  /// to issue; at the end warpgroup 0 takes the turn warpgroup 1 passed
+  /// after its last wgmmas, so every arrive is matched.
+  /// `isFirstGroup`: whether this consumer thread is in warpgroup 0.
+  void emitPingPongStart(Value isFirstGroup);
+  void emitPingPongEnd(Value isFirstGroup);
   /// O / l through shared memory to global memory, lse.
   void emitEpilogue(ArrayRef<Value> finalState);
   /// split_kv: the chunk's O / l and lse to the f32 workspaces.
@@ -97,7 +124,8 @@ private:
   /// Key block kb's index among the visible ones (kb - first): it is the
   /// (index / stages)-th fill of stage index % stages.
   Value visibleIndex(Value kb) {
-    return arith::SubIOp::create(b, loc, kb, firstBlock).getResult();
+    Value i = arith::SubIOp::create(b, loc, kb, firstBlock);
+    return ringBase ? add(ringBase, i) : i;
   }
   Value stageOf(Value kb) { return remu(visibleIndex(kb), stages); }
   Value anyBlockOf() {
@@ -228,6 +256,10 @@ private:
   /// wgmma only: the producer loads with TMA (emitTmaProducer) through the
   /// tensor maps queryMap, keyMap, valueMap (the kernel's last arguments).
   bool tma;
+  /// TMA wgmma only (spec.persistent): grid[0] blocks loop over the tiles
+  /// (emitTileLoop), two Q tiles of qTileBytes each.
+  bool persistent;
+  int64_t qTileBytes = 0;
   /// The threads that own query rows (all of them without wgmma) and how
   /// many rows each warp of them owns.
   int64_t consumerThreads, rowsPerWarp;
@@ -299,6 +331,10 @@ private:
   Value qToken0, kToken0, totalQueryTokens;
   Value anyBlock;  ///< whether any key block is visible
   Value queryFull; ///< wgmma: the Q tile's mbarrier
+  /// Persistent kernel: the Q tile's empty mbarrier (the consumers are done
+  /// with the buffer), this block's tile count so far, and the K/V ring
+  /// fills of its earlier tiles (null otherwise).
+  Value queryEmpty, tileIter, ringBase;
   Value qGroup;    ///< mma.sync: the Q copy's cp.async group
   scf::IfOp roles; ///< wgmma: the producer / consumer branch
   Value warpRow0, qLaneOff, kLaneOff, vLaneOff;

@@ -27,7 +27,8 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
       op(op), spec(spec), packed(op.isPacked()),
       splitKV(spec.stage == "split_kv"), splits(spec.splits),
       paged(op.isPaged()), mods(ScoreModifiers::get(op)), blockQ(spec.blockQ),
-      blockKV(spec.blockKV), wgmma(spec.warpgroupMma), tma(spec.tma) {
+      blockKV(spec.blockKV), wgmma(spec.warpgroupMma), tma(spec.tma),
+      persistent(spec.persistent) {
   consumerThreads = spec.block[0] - (wgmma ? kProducerWarpgroupThreads : 0);
   rowsPerWarp = blockQ / (consumerThreads / 32);
   auto q = op.getQueryType();
@@ -59,6 +60,7 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
   vTileBytes = layout.valueTileBytes;
   stages = layout.stages;
   qOff = layout.query;
+  qTileBytes = layout.queryTileBytes;
   kOff = layout.keys;
   vOff = layout.values;
   barOff = layout.barriers;
@@ -184,6 +186,12 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   // (consumer threads count from 0).
   if (!wgmma)
     setThreadCoordinates();
+  // A persistent kernel binds each tile in its loop (emitTileLoop).
+  if (!persistent)
+    bindTile(&args);
+}
+
+void TensorCoreEmitter::bindTile(const KernelArguments *args) {
   if (splitKV) {
     bindSplitKVBlock();
   } else {
@@ -191,7 +199,7 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
     kvHead = divu(hIdx, group);
   }
   if (packed) {
-    bindPackedSequence(args);
+    bindPackedSequence(*args);
   } else if (!splitKV) {
     // Row indices (in units of rows) of the first row of this (b, h) slice.
     qRowBase = mul(add(mul(bIdx, heads), hIdx), queryLen);
@@ -212,6 +220,44 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
       b, loc, mods, posFirst, posRows, size(posLen), size(keyLen), blockKV);
   if (splitKV)
     restrictToChunk();
+}
+
+void TensorCoreEmitter::emitTileLoop(function_ref<void()> body) {
+  const int64_t queryBlocks = (queryLen.getStatic() + blockQ - 1) / blockQ;
+  const int64_t batch = op.getQueryType().getDimSize(0);
+  Value firstTile = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value gridBlocks = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  // Tiles firstTile + i gridBlocks for i < ceil((tiles - firstTile) /
+  // gridBlocks); the grid has at most one block per tile.
+  Value count = arith::DivUIOp::create(
+      b, loc,
+      add(arith::SubIOp::create(b, loc, idx(queryBlocks * heads * batch),
+                                firstTile),
+          arith::SubIOp::create(b, loc, gridBlocks, idx(1))),
+      gridBlocks);
+  emitLoop(idx(0), count, ValueRange{idx(0)},
+           [&](Value i, ValueRange state) -> SmallVector<Value> {
+             tileIter = i;
+             ringBase = state[0];
+             Value tile = add(firstTile, mul(i, gridBlocks));
+             qBlock = remu(tile, queryBlocks);
+             Value slice = divu(tile, queryBlocks);
+             hIdx = remu(slice, heads);
+             bIdx = divu(slice, heads);
+             bindTile(nullptr);
+             anyBlock = anyBlockOf();
+             Value buffer = remu(i, 2);
+             Value barriers = add(smemBase, barOff + 8 * 4 * stages);
+             queryFull = add(barriers, mul(buffer, 8));
+             queryEmpty = add(barriers, add(mul(buffer, 8), 16));
+             body();
+             // The rings' fills of this tile: its visible key blocks.
+             Value visible = arith::MaxSIOp::create(
+                 b, loc, arith::SubIOp::create(b, loc, lastBlock, firstBlock),
+                 idx(0));
+             return {add(state[0], visible)};
+           });
+  tileIter = ringBase = Value();
 }
 
 void TensorCoreEmitter::bindSplitKVBlock() {

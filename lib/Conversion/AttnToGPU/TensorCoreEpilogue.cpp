@@ -28,8 +28,10 @@ TensorCoreEmitter::staged(Value row, Value chunk, int64_t inChunk) {
   // The SW128 offset of (row, 8 chunk + inChunk) in the Q tile: the warp's
   // own rows in every panel.
   Value slot = arith::XOrIOp::create(b, loc, remu(chunk, 8), remu(row, 8));
+  Value tileStart =
+      persistent ? divu(queryTileOffset(), eltBytes) : idx(qOff / eltBytes);
   return {tiles,
-          {add(add(idx(qOff / eltBytes), mul(divu(chunk, 8), 64 * blockQ)),
+          {add(add(tileStart, mul(divu(chunk, 8), 64 * blockQ)),
                add(mul(row, 64), add(mul(slot, 8), inChunk)))}};
 }
 
@@ -171,6 +173,7 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
       storeChunk(divu(c, chunksPerRow), chunk, mul(chunk, 8));
     });
   }
-  if (roles)
+  // (A persistent kernel leaves the consumers' branch after its tile loop.)
+  if (roles && !persistent)
     b.setInsertionPointAfter(roles);
 }

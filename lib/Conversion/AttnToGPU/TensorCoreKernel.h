@@ -54,6 +54,9 @@ struct Tiling {
   bool warpgroupMma = false;
   /// wgmma only: the producer loads Q, K and V with TMA (tmaApplies).
   bool tma = false;
+  /// TMA wgmma only: a persistent kernel of this many blocks
+  /// (persistentApplies); 0: one block per tile.
+  int64_t persistentBlocks = 0;
   int64_t rowsPerWarp() const { return blockQ / warps; }
   /// Threads per block: the `warps` that own query rows, and with wgmma the
   /// producer warpgroup.
@@ -73,6 +76,9 @@ ForwardKernelConfig configOf(const Tiling &tiling);
 /// query lengths up to 64, nor the padded head dims where it does not pay);
 /// when not, `why` says why.
 bool wgmmaApplies(AttentionOpInterface op, std::string &why);
+/// Whether the TMA-fed wgmma forward of `op` can be persistent: a dense op
+/// with static sizes (the tile count is the loop's bound); else `why`.
+bool persistentApplies(AttentionOpInterface op, std::string &why);
 
 /// Whether the wgmma forward of `op` may load its tiles with TMA: a dense
 /// attn.attention, whose [B, H, L, D] tensors a 4-D tensor map covers with
@@ -132,7 +138,7 @@ bool isEligible(AttentionOpInterface op, std::string &why);
 /// Offsets in bytes from the (aligned) base; rows in elements.
 struct SharedLayout {
   int64_t queryRow, keyRow, valueRow;
-  int64_t keyTileBytes, valueTileBytes, stages;
+  int64_t keyTileBytes, valueTileBytes, queryTileBytes, stages;
   int64_t query, keys, values, barriers;
   SharedMemoryPlan plan;
 };

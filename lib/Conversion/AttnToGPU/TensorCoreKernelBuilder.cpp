@@ -65,6 +65,18 @@
 // arrives on the stage's full mbarrier with the tile's bytes as the
 // transactions to wait for; the consumers are unchanged.
 //
+// With KernelSpec::persistent (attn-compile --persistent=on, `schedule =
+// persistent`; experimental: not yet validated with several tiles per
+// block) the TMA kernel is launched with one block per SM, and both roles
+// loop over the tiles blockIdx.x + i gridDim.x (emitTileLoop: query block
+// fastest, then head, then batch), binding each tile's rows and key blocks
+// (bindTile). Tile i of a block uses Q buffer i % 2, with its own full and
+// empty mbarriers: the producer loads tile i + 1's Q (once the consumers
+// released the buffer after tile i - 1's epilogue) and K / V while the
+// consumers finish tile i. The K / V rings count on across tiles
+// (ringBase), and the two consumer warpgroups pass the issue turn on from
+// tile to tile.
+//
 // mma.sync is emitted as nvvm.mma.sync (nvgpu.mma.sync cannot deduce bf16 PTX
 // types in MLIR 22) and ldmatrix as nvvm.ldmatrix on shared-memory byte
 // addresses computed here.
@@ -151,6 +163,33 @@ void TensorCoreEmitter::emitBody() {
   init.clear();
   roles = nullptr;
   emitRolesOrPrologue();
+  if (persistent) {
+    // The consumers' tile loop; each tile's epilogue releases its Q buffer
+    // (fenced: the producer refills it through the async proxy). The issue
+    // turn of the two warpgroups passes on from tile to tile.
+    const bool pingPong = consumerThreads == 256;
+    Value isFirstGroup = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                               divu(tid, 128), idx(0));
+    if (pingPong)
+      emitPingPongStart(isFirstGroup);
+    emitTileLoop([&] {
+      qLaneAddr.clear();
+      rows.clear();
+      rowsC.clear();
+      scoreRows.clear();
+      maskHeads.clear();
+      init.clear();
+      setThreadCoordinates();
+      emitRowsAndFragments();
+      emitEpilogue(emitPipelinedWgmma());
+      fenceProxyAsync();
+      mbarrierArrive(queryEmpty);
+    });
+    if (pingPong)
+      emitPingPongEnd(isFirstGroup);
+    b.setInsertionPointAfter(roles);
+    return;
+  }
   if (wgmma)
     setThreadCoordinates();
   emitRowsAndFragments();

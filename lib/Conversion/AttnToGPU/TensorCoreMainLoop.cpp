@@ -88,6 +88,17 @@ SmallVector<Value> TensorCoreEmitter::syncStep(Value kb, Value stage,
   return next;
 }
 
+void TensorCoreEmitter::emitPingPongStart(Value isFirstGroup) {
+  emitIf(arith::XOrIOp::create(b, loc, isFirstGroup,
+                               arith::ConstantIntOp::create(b, loc, 1, 1)),
+         [&] { namedBarrierArrive(NamedBarrier::PingPongTurn, Value(), 256); });
+}
+
+void TensorCoreEmitter::emitPingPongEnd(Value isFirstGroup) {
+  emitIf(isFirstGroup,
+         [&] { namedBarrier(NamedBarrier::PingPongTurn, Value(), 256); });
+}
+
 // The wgmma loop (sm_90a), software-pipelined as in FlashAttention-3:
 // step kb issues S_kb = Q K_kb^T and O += P_{kb-1} V_{kb-1} back to back,
 // waits for S only and computes block kb's softmax while the tensor cores
@@ -121,13 +132,17 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
       namedBarrierArrive(NamedBarrier::PingPongTurn,
                          arith::SubIOp::create(b, loc, idx(1), wg), 256);
   };
-  if (pingPong)
-    emitIf(
-        arith::XOrIOp::create(b, loc, isFirstGroup,
-                              arith::ConstantIntOp::create(b, loc, 1, 1)),
-        [&] { namedBarrierArrive(NamedBarrier::PingPongTurn, Value(), 256); });
+  // A persistent kernel passes the turn on from tile to tile: the first
+  // turn and the last pass are emitted around its tile loop
+  // (emitPingPongStart / emitPingPongEnd), so that warpgroup 1 cannot pass
+  // twice before warpgroup 0 took the first pass (a named barrier would
+  // then complete with warpgroup 1's threads alone).
+  if (pingPong && !persistent)
+    emitPingPongStart(isFirstGroup);
   // The warpgroup's 64 rows of the SW128 Q tile (in every panel).
-  Value qRows = add(add(smemBase, qOff), mul(divu(warp, 4), 64 * 128));
+  Value qRows =
+      add(persistent ? add(smemBase, queryTileOffset()) : add(smemBase, qOff),
+          mul(divu(warp, 4), 64 * 128));
   // S = Q K^T with both operands K-major in shared memory; committed, not
   // waited.
   auto issueScores = [&](Value stage, SmallVector<Value> acc) {
@@ -182,8 +197,13 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
       ml.append(pInit);
       return ml;
     }
-    mbarrierWait(queryFull, idx(0));
-    keyRing().wait(idx(0), idx(0));
+    mbarrierWait(queryFull, queryPhase());
+    // The first visible block is fill 0 of the rings, or of a persistent
+    // kernel fill ringBase (after the block's earlier tiles).
+    auto [firstStage, firstRound] =
+        persistent ? keyRing().slot(ringBase)
+                   : std::pair<Value, Value>(idx(0), idx(0));
+    keyRing().wait(firstStage, firstRound);
     // The first S's (unused) accumulators get registers of their own here:
     // left as poison, LLVM may copy one register into all of them right
     // before the wgmma, i.e. after the fence, and ptxas then injects a
@@ -192,11 +212,11 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
         wgmmaFenceOperands(freshAccumulators(blockKV / 2));
     takeTurn();
     wgmmaFence();
-    SmallVector<Value> scores = issueScores(idx(0), fresh);
+    SmallVector<Value> scores = issueScores(firstStage, fresh);
     passTurn();
     wgmmaWait(0);
     scores = wgmmaFenceOperands(scores);
-    keyRing().release(idx(0));
+    keyRing().release(firstStage);
     SmallVector<Value> alpha(nRows);
     ml.append(packed(probabilities(firstBlock, scores, ml, alpha)));
     return ml;
@@ -255,11 +275,13 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
     SmallVector<Value> acc = issueValues(p, stage, o);
     passTurn();
     wgmmaWait(0);
+    // A persistent kernel's producer refills the stage for a later tile.
+    if (persistent)
+      valueRing().release(stage);
     return wgmmaFenceOperands(acc);
   });
-  if (pingPong)
-    emitIf(isFirstGroup,
-           [&] { namedBarrier(NamedBarrier::PingPongTurn, Value(), 256); });
+  if (pingPong && !persistent)
+    emitPingPongEnd(isFirstGroup);
   ml.append(o);
   return ml;
 }

@@ -157,6 +157,18 @@ bool tc::tmaApplies(AttentionOpInterface op, std::string &why) {
   return false;
 }
 
+bool tc::persistentApplies(AttentionOpInterface op, std::string &why) {
+  if (!isa<AttentionOp>(op.getOperation()))
+    why = "only a dense attn.attention's forward is persistent";
+  else if (op.getQueryType().isDynamicDim(0) ||
+           ShapedType::isDynamic(op.getQueryLenBound()) ||
+           ShapedType::isDynamic(op.getKeyLenBound()))
+    why = "run-time sizes (the persistent kernel's tile count is static)";
+  else
+    return true;
+  return false;
+}
+
 tc::Tiling tc::tilingOf(const ForwardKernelConfig &config) {
   Tiling t;
   t.blockQ = config.blockQ;
@@ -164,6 +176,7 @@ tc::Tiling tc::tilingOf(const ForwardKernelConfig &config) {
   t.warps = config.warps;
   t.warpgroupMma = config.kernel == KernelFamily::wgmma;
   t.tma = config.tma;
+  t.persistentBlocks = config.persistentBlocks;
   return t;
 }
 
@@ -175,6 +188,7 @@ ForwardKernelConfig tc::configOf(const Tiling &tiling) {
   c.warps = tiling.warps;
   c.stages = tiling.warpgroupMma ? kWgmmaStages : kMmaSyncStages;
   c.tma = tiling.tma;
+  c.persistentBlocks = tiling.persistentBlocks;
   return c;
 }
 
@@ -238,6 +252,14 @@ std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
                   " with wgmma (expected 64 or 128)");
     std::string whyNoTma;
     t.tma = requested.tma && tmaApplies(op, whyNoTma);
+    std::string whyNotPersistent;
+    if (t.tma && requested.persistent &&
+        persistentApplies(op, whyNotPersistent)) {
+      // Where the second Q tile does not fit (D = 256), one block per tile.
+      t.persistentBlocks = requested.smCount;
+      if (!fits(t))
+        t.persistentBlocks = 0;
+    }
     if (!fits(t))
       return fail("D = " + Twine(d) + ", Dv = " + Twine(dv) + " with " +
                   Twine(t.blockKV) + " keys per step needs " +
@@ -308,12 +330,18 @@ tc::SharedLayout tc::sharedLayout(TileDims dims, const Tiling &tiling) {
   l.keyTileBytes = tiling.blockKV * l.keyRow * eltBytes;
   l.valueTileBytes = tiling.blockKV * l.valueRow * eltBytes;
   l.stages = wgmma ? kWgmmaStages : kMmaSyncStages;
-  l.query = l.plan.place(tiling.blockQ * l.queryRow * eltBytes);
+  // A persistent kernel has two Q tiles: the producer loads the next
+  // tile's while the consumers finish the current one.
+  l.queryTileBytes = tiling.blockQ * l.queryRow * eltBytes;
+  l.query = l.plan.place((tiling.persistentBlocks ? 2 : 1) * l.queryTileBytes);
   l.keys = l.plan.place(l.stages * l.keyTileBytes);
   l.values = l.plan.place(l.stages * l.valueTileBytes);
   l.barriers = l.plan.regionBytes();
   if (wgmma) {
-    l.plan.place(mbarrierBytes * (4 * l.stages + 1));
+    // K full, V full, K empty, V empty per stage, then Q full (and with
+    // two Q tiles: Q full and Q empty per tile).
+    l.plan.place(mbarrierBytes *
+                 (4 * l.stages + (tiling.persistentBlocks ? 4 : 1)));
     l.plan.reserveAlignmentSlack(kSwizzle128Alignment);
   }
   return l;

@@ -157,3 +157,12 @@ func.func @split_tma_no_box(%q: tensor<1x32x3x128xbf16>, %k: tensor<1x1x2000x128
   %o = attn.attention ins(%q, %k, %v : tensor<1x32x3x128xbf16>, tensor<1x1x2000x128xbf16>, tensor<1x1x2000x128xbf16>) {attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 4, loads = tma>} -> tensor<1x32x3x128xbf16>
   return %o : tensor<1x32x3x128xbf16>
 }
+
+// -----
+
+// schedule = persistent: static sizes only (the tile loop's bound).
+func.func @persistent_runtime_sizes(%q: tensor<2x8x?x128xbf16>, %k: tensor<2x2x?x128xbf16>, %v: tensor<2x2x?x128xbf16>) -> tensor<2x8x?x128xbf16> {
+  // expected-error @+1 {{cannot honour #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = tma, schedule = persistent>: schedule = persistent: run-time sizes (the persistent kernel's tile count is static)}}
+  %o = attn.attention ins(%q, %k, %v : tensor<2x8x?x128xbf16>, tensor<2x2x?x128xbf16>, tensor<2x2x?x128xbf16>) {scale = 0.088 : f32, attn.tiles = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = tma, schedule = persistent>} -> tensor<2x8x?x128xbf16>
+  return %o : tensor<2x8x?x128xbf16>
+}

@@ -132,6 +132,9 @@ struct KernelSpec {
   /// not fit beside the kernel's tiles (tcgrad::KeyBlockLayout::dqStaging),
   /// the per-thread reductions and row-major tiles.
   bool bulkDq = false;
+  /// The TMA-fed wgmma forward as a persistent kernel: grid[0] blocks loop
+  /// over the (query block, head, batch) tiles (codegen.schedule).
+  bool persistent = false;
   /// Backward dkdv / dkdv_dq kernel: blocks per key block
   /// (tcgrad::keyBlockParts): 2 where dK and dV are accumulated by separate
   /// blocks (even blockIdx.x: dV, odd: dK), which doubles grid[0].
@@ -167,6 +170,10 @@ struct TensorCoreTiling {
   /// faster (the split_kv stage; attn-compile --tma=on, `loads = tma` in
   /// #attn.tiles).
   bool tmaEverywhere = false;
+  /// The TMA-fed wgmma forward as a persistent kernel of `smCount` blocks
+  /// (tc::persistentApplies; attn-compile --persistent=on).
+  bool persistent = false;
+  int64_t smCount = 132;
 };
 
 /// The mapping of `op` (static shapes, or a run-time batch, query and key
@@ -375,6 +382,7 @@ struct GpuCodegenChoices {
   std::string mma = "auto";     ///< forward: auto, wgmma, mma-sync
   std::string gradMma = "auto"; ///< backward key-block kernel: same
   std::string tma = "auto";     ///< forward wgmma loads: auto, on, off
+  std::string persistent = "off"; ///< TMA wgmma forward: on, off
   std::string gradTma = "auto"; ///< backward key-block loads: same as tma
   std::string gradDq = "auto";  ///< auto, separate, atomic
   int64_t blockQ = 0, blockKV = 0, warps = 0; ///< forward tiling; 0 chooses
@@ -421,6 +429,9 @@ struct ForwardKernelConfig {
   int64_t splits = 0;
   /// wgmma only: the producer loads Q, K and V with TMA (`loads = tma`).
   bool tma = false;
+  /// `schedule = persistent`: this many blocks (the SM count), each
+  /// looping over the tiles; 0: one block per tile.
+  int64_t persistentBlocks = 0;
 
   TileConfigAttr toAttr(MLIRContext *ctx) const;
 };

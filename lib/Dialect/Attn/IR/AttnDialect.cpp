@@ -44,12 +44,11 @@ void AttnDialect::initialize() {
       >();
 }
 
-LogicalResult
-TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                       int64_t blockQ, int64_t blockKV, int64_t stages,
-                       int64_t warps, std::optional<KernelFamily> kernel,
-                       std::optional<int64_t> splits,
-                       std::optional<TileLoads> loads) {
+LogicalResult TileConfigAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t blockQ,
+    int64_t blockKV, int64_t stages, int64_t warps,
+    std::optional<KernelFamily> kernel, std::optional<int64_t> splits,
+    std::optional<TileLoads> loads, std::optional<TileSchedule> schedule) {
   if (blockQ < 1 || blockKV < 1)
     return emitError() << "tiles: expected block_q and block_kv >= 1, got "
                        << blockQ << " and " << blockKV;
@@ -69,5 +68,10 @@ TileConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (loads == TileLoads::tma && kernel != KernelFamily::wgmma)
     return emitError() << "tiles: loads = tma needs kernel = wgmma (only the "
                           "wgmma kernel's producer loads with TMA)";
+  if (schedule == TileSchedule::persistent &&
+      (kernel != KernelFamily::wgmma || loads != TileLoads::tma || splits))
+    return emitError() << "tiles: schedule = persistent needs kernel = wgmma "
+                          "with loads = tma and no splits (only the TMA-fed "
+                          "wgmma forward loops over tiles)";
   return success();
 }

@@ -7,6 +7,7 @@
 // CHECK-LABEL: func.func @tiles
 // CHECK: attn.tiles = #attn.tiles<block_q = 64, block_kv = 32, stages = 3, warps = 4>
 // CHECK-SAME: gpu = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>
+// CHECK-SAME: persistent = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = tma, schedule = persistent>
 // CHECK-SAME: split = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = 16>
 // CHECK-SAME: split_at_launch = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = ?>
 // CHECK-SAME: split_wgmma = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 4, loads = tma>
@@ -19,6 +20,7 @@ func.func @tiles() attributes {
     split_wgmma = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 4, loads = tma>,
     split_at_launch = #attn.tiles<splits = ?, block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync>,
     tma = #attn.tiles<loads = tma, block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>,
+    persistent = #attn.tiles<schedule = persistent, loads = tma, block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>,
     unordered = #attn.tiles<kernel = cuda_core, warps = 2, stages = 1, block_kv = 64, block_q = 64>} {
   return
 }
@@ -72,5 +74,12 @@ func.func @unknown_kernel() attributes {t = #attn.tiles<block_q = 64, block_kv =
 
 // expected-error @+1 {{struct is missing required parameter: warps}}
 func.func @missing_field() attributes {t = #attn.tiles<block_q = 64, block_kv = 64, stages = 2>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{tiles: schedule = persistent needs kernel = wgmma with loads = tma and no splits (only the TMA-fed wgmma forward loops over tiles)}}
+func.func @persistent_cp_async() attributes {t = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, schedule = persistent>} {
   return
 }

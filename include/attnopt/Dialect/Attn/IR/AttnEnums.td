@@ -44,6 +44,16 @@ def Attn_TileLoads : I32EnumAttr<"TileLoads",
   let cppNamespace = "::mlir::attn";
 }
 
+def Attn_ScheduleGrid : I32EnumAttrCase<"grid", 0>;
+def Attn_SchedulePersistent : I32EnumAttrCase<"persistent", 1>;
+
+def Attn_TileSchedule : I32EnumAttr<"TileSchedule",
+    "how a GPU kernel's blocks take their tiles",
+    [Attn_ScheduleGrid, Attn_SchedulePersistent]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::attn";
+}
+
 // The split-KV group's chunk count: a number, or `?` where it is decided at
 // launch (stored as ShapedType::kDynamic).
 def Attn_SplitCountParameter
@@ -77,8 +87,13 @@ def Attn_TileConfigAttr : AttrDef<Attn_Dialect, "TileConfig"> {
     (wgmma only) has the producer load Q, K and V with the Tensor Memory
     Accelerator (`cp.async.bulk.tensor`, tensor maps built by the runtime)
     instead of `cp.async` (`loads = cp_async`, the meaning of an absent
-    field). A configuration the kernel cannot take is an error at the op
-    that says why.
+    field). `schedule = persistent` (wgmma with `loads = tma`, static
+    sizes) launches one block per SM (attn-compile's `--sm-count`), each
+    looping over (query block, head, batch) tiles, its producer loading the
+    next tile's Q (two Q buffers) and K/V while the consumers finish the
+    current one; `schedule = grid` (the absent field's meaning) launches a
+    block per tile. A configuration the kernel cannot take is an error at
+    the op that says why.
 
     ```mlir
     #attn.tiles<block_q = 128, block_kv = 64, stages = 2, warps = 4>
@@ -96,7 +111,8 @@ def Attn_TileConfigAttr : AttrDef<Attn_Dialect, "TileConfig"> {
                         "int64_t":$stages, "int64_t":$warps,
                         OptionalParameter<"std::optional<KernelFamily>">:$kernel,
                         Attn_SplitCountParameter:$splits,
-                        OptionalParameter<"std::optional<TileLoads>">:$loads);
+                        OptionalParameter<"std::optional<TileLoads>">:$loads,
+                        OptionalParameter<"std::optional<TileSchedule>">:$schedule);
   // The same text as the positional form (block_q = .., block_kv = ..,
   // stages = .., warps = ..) with the optional fields after them.
   let assemblyFormat = "`<` struct(params) `>`";
@@ -104,7 +120,7 @@ def Attn_TileConfigAttr : AttrDef<Attn_Dialect, "TileConfig"> {
     AttrBuilder<(ins "int64_t":$block_q, "int64_t":$block_kv,
                      "int64_t":$stages, "int64_t":$warps), [{
       return $_get($_ctxt, block_q, block_kv, stages, warps, std::nullopt,
-                   std::nullopt, std::nullopt);
+                   std::nullopt, std::nullopt, std::nullopt);
     }]>
   ];
   let genVerifyDecl = 1;
