@@ -51,8 +51,12 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
   kStepsQK = roundUp(headDim, 16) / 16;
   nTilesO = dims.v / 8;
   kStepsPV = blockKV / 16;
-  tc::SharedLayout layout = tc::sharedLayout(
-      dims, tc::Tiling{blockQ, blockKV, consumerThreads / 32, wgmma});
+  // The layout describeAttentionKernel sized the launch by: with a
+  // persistent kernel's second Q tile (any non-zero block count).
+  assert((!persistent || tma) && "a persistent kernel loads with TMA");
+  tc::Tiling tiling{blockQ, blockKV, consumerThreads / 32, wgmma};
+  tiling.persistentBlocks = persistent ? 1 : 0;
+  tc::SharedLayout layout = tc::sharedLayout(dims, tiling);
   qStride = layout.queryRow;
   kStride = layout.keyRow;
   vStride = layout.valueRow;

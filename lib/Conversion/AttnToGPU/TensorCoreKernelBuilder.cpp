@@ -173,6 +173,12 @@ void TensorCoreEmitter::emitBody() {
     if (pingPong)
       emitPingPongStart(isFirstGroup);
     emitTileLoop([&] {
+      // Every tile, with or without visible key blocks: the producer's
+      // arrive on the buffer's Q full orders this tile's release of the
+      // buffer after the producer's wait for its previous release (else,
+      // through tiles without keys, the consumers could complete two
+      // phases of Q empty before the producer waits for the first).
+      mbarrierWait(queryFull, queryPhase());
       qLaneAddr.clear();
       rows.clear();
       rowsC.clear();

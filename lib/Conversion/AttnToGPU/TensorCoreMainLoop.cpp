@@ -197,7 +197,9 @@ SmallVector<Value> TensorCoreEmitter::emitPipelinedWgmma() {
       ml.append(pInit);
       return ml;
     }
-    mbarrierWait(queryFull, queryPhase());
+    // (A persistent kernel's consumers waited at the tile's start.)
+    if (!persistent)
+      mbarrierWait(queryFull, queryPhase());
     // The first visible block is fill 0 of the rings, or of a persistent
     // kernel fill ringBase (after the block's earlier tiles).
     auto [firstStage, firstRound] =
