@@ -3,11 +3,13 @@
 that break kernels in the field, written as .mlir files for attn-compile.
 
   bench/random_cases.py OUTDIR [--seed N] [--cases N] [--families F,G]
-                        [--kind any|train|fwd]
+                        [--kind any|train|fwd] [--min-len N]
 
 --families draws the mask family from the listed ones only (e.g. dropout),
---kind only training steps or only forwards: a sweep aimed at one kernel
-choice keeps the rest of the draw (lengths, head dims, GQA) random.
+--kind only training steps or only forwards, --min-len lengths of at least
+N (e.g. 64: the kernels that need a query block of rows): a sweep aimed at
+one kernel choice keeps the rest of the draw (lengths, head dims, GQA)
+random.
 
 Each run draws new problems (the seed comes from the OS unless given, and is
 printed and written to OUTDIR/SEED so that a failure can be drawn again).
@@ -58,7 +60,7 @@ def draw_len(rng):
     return rng.randint(64, 700)
 
 
-def draw_case(rng, index, families=None, kind="any"):
+def draw_case(rng, index, families=None, kind="any", min_len=1):
     train = rng.random() < 0.5 if kind == "any" else kind == "train"
     dtype = rng.choices(["f16", "bf16", "f32"], [0.45, 0.45, 0.1])[0]
     r = rng.random()
@@ -79,7 +81,13 @@ def draw_case(rng, index, families=None, kind="any"):
     if rng.random() < 0.15:  # MQA
         hkv, group = 1, rng.choice([2, 6, 16])
     hq = hkv * group
-    lq, lk = draw_len(rng), draw_len(rng)
+    def length():
+        # Redrawn below min_len (the draw's other edges stay as they are).
+        n = draw_len(rng)
+        while n < min_len:
+            n = draw_len(rng)
+        return n
+    lq, lk = length(), length()
     if rng.random() < 0.25:
         lk = lq  # self-attention shapes
     attrs, mask, dropout, deterministic = [], None, False, False
@@ -130,7 +138,7 @@ def draw_case(rng, index, families=None, kind="any"):
 
 def main(argv):
     args = [a for a in argv[1:]]
-    seed, cases, out, families, kind = None, 40, None, None, "any"
+    seed, cases, out, families, kind, min_len = None, 40, None, None, "any", 1
     i = 0
     while i < len(args):
         if args[i] == "--seed":
@@ -143,6 +151,10 @@ def main(argv):
                 if f not in FAMILIES:
                     sys.exit(f"random_cases.py: unknown family {f} "
                              f"(one of {', '.join(FAMILIES)})")
+        elif args[i] == "--min-len":
+            min_len = int(args[i + 1]); i += 2
+            if not 1 <= min_len <= 700:
+                sys.exit("random_cases.py: --min-len takes 1 to 700")
         elif args[i] == "--kind":
             kind = args[i + 1]; i += 2
             if kind not in ("any", "train", "fwd"):
@@ -163,7 +175,7 @@ def main(argv):
         f.write(f"{seed}\n")
     with open(os.path.join(out, "cases.txt"), "w") as listing:
         for index in range(cases):
-            name, train, text, desc = draw_case(rng, index, families, kind)
+            name, train, text, desc = draw_case(rng, index, families, kind, min_len)
             sub = "train" if train else "fwd"
             with open(os.path.join(out, sub, name + ".mlir"), "w") as f:
                 f.write(text)
