@@ -138,8 +138,9 @@ private:
   // The producer warpgroup copies Q and the K / V stages; the consumers wait
   // for them on mbarriers (MmaEmitterBase.h, "warp specialization") and
   // multiply. The mbarriers follow the tiles: K full, V full, K empty,
-  // V empty (one per stage each), then Q full. Visible key block i is fill i
-  // of both rings.
+  // V empty (one per stage each), then Q full (a persistent kernel: Q full
+  // of buffers 0 and 1, then their Q empty). Visible key block i is fill i
+  // of both rings (fill ringBase + i in a persistent kernel).
   MbarrierRing keyRing() {
     return MbarrierRing(*this, smemBase, barOff, barOff + 16 * stages, stages);
   }

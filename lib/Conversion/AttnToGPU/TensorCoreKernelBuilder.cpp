@@ -168,10 +168,12 @@ void TensorCoreEmitter::emitBody() {
     // (fenced: the producer refills it through the async proxy). The issue
     // turn of the two warpgroups passes on from tile to tile.
     const bool pingPong = consumerThreads == 256;
-    Value isFirstGroup = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                               divu(tid, 128), idx(0));
-    if (pingPong)
+    Value isFirstGroup;
+    if (pingPong) {
+      isFirstGroup = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           divu(tid, 128), idx(0));
       emitPingPongStart(isFirstGroup);
+    }
     emitTileLoop([&] {
       // Every tile, with or without visible key blocks: the producer's
       // arrive on the buffer's Q full orders this tile's release of the
