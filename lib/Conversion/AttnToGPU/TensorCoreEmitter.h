@@ -53,6 +53,13 @@ private:
   /// Everything after the setup, for the current key guard (emitted twice
   /// for a run-time key length, see emit).
   void emitBody();
+  /// The per-thread row lists emitRowsAndFragments fills, emptied (before
+  /// each emission of the body, and each tile of a persistent kernel).
+  void clearRowState();
+  /// Persistent kernel, consumers' branch: the tile loop (rows, pipelined
+  /// wgmma loop, epilogue, release of the Q buffer per tile) between the
+  /// ping-pong protocol's first turn and last pass.
+  void emitPersistentConsumers();
   /// keyGuard and maySkipMask from keyLen.
   void setKeyGuard();
   /// Packed batch: this block's sequence (block z) from the offsets: its

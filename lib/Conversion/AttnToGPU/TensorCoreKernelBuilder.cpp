@@ -155,54 +155,55 @@ void TensorCoreEmitter::emitBody() {
   // and empty per-thread lists.
   tid = threadId;
   threads = blockThreads;
+  clearRowState();
+  roles = nullptr;
+  emitRolesOrPrologue();
+  if (persistent)
+    return emitPersistentConsumers();
+  if (wgmma)
+    setThreadCoordinates();
+  emitRowsAndFragments();
+  SmallVector<Value> finalState = wgmma ? emitPipelinedWgmma() : emitSyncLoop();
+  emitEpilogue(finalState);
+}
+
+void TensorCoreEmitter::clearRowState() {
   qLaneAddr.clear();
   rows.clear();
   rowsC.clear();
   scoreRows.clear();
   maskHeads.clear();
   init.clear();
-  roles = nullptr;
-  emitRolesOrPrologue();
-  if (persistent) {
-    // The consumers' tile loop; each tile's epilogue releases its Q buffer
-    // (fenced: the producer refills it through the async proxy). The issue
-    // turn of the two warpgroups passes on from tile to tile.
-    const bool pingPong = consumerThreads == 256;
-    Value isFirstGroup;
-    if (pingPong) {
-      isFirstGroup = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           divu(tid, 128), idx(0));
-      emitPingPongStart(isFirstGroup);
-    }
-    emitTileLoop([&] {
-      // Every tile, with or without visible key blocks: the producer's
-      // arrive on the buffer's Q full orders this tile's release of the
-      // buffer after the producer's wait for its previous release (else,
-      // through tiles without keys, the consumers could complete two
-      // phases of Q empty before the producer waits for the first).
-      mbarrierWait(queryFull, queryPhase());
-      qLaneAddr.clear();
-      rows.clear();
-      rowsC.clear();
-      scoreRows.clear();
-      maskHeads.clear();
-      init.clear();
-      setThreadCoordinates();
-      emitRowsAndFragments();
-      emitEpilogue(emitPipelinedWgmma());
-      fenceProxyAsync();
-      mbarrierArrive(queryEmpty);
-    });
-    if (pingPong)
-      emitPingPongEnd(isFirstGroup);
-    b.setInsertionPointAfter(roles);
-    return;
+}
+
+void TensorCoreEmitter::emitPersistentConsumers() {
+  // The consumers' tile loop; each tile's epilogue releases its Q buffer
+  // (fenced: the producer refills it through the async proxy). The issue
+  // turn of the two warpgroups passes on from tile to tile.
+  const bool pingPong = consumerThreads == 256;
+  Value isFirstGroup;
+  if (pingPong) {
+    isFirstGroup = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         divu(tid, 128), idx(0));
+    emitPingPongStart(isFirstGroup);
   }
-  if (wgmma)
+  emitTileLoop([&] {
+    // Every tile, with or without visible key blocks: the producer's
+    // arrive on the buffer's Q full orders this tile's release of the
+    // buffer after the producer's wait for its previous release (else,
+    // through tiles without keys, the consumers could complete two
+    // phases of Q empty before the producer waits for the first).
+    mbarrierWait(queryFull, queryPhase());
+    clearRowState();
     setThreadCoordinates();
-  emitRowsAndFragments();
-  SmallVector<Value> finalState = wgmma ? emitPipelinedWgmma() : emitSyncLoop();
-  emitEpilogue(finalState);
+    emitRowsAndFragments();
+    emitEpilogue(emitPipelinedWgmma());
+    fenceProxyAsync();
+    mbarrierArrive(queryEmpty);
+  });
+  if (pingPong)
+    emitPingPongEnd(isFirstGroup);
+  b.setInsertionPointAfter(roles);
 }
 
 void tc::emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionOpInterface op,
