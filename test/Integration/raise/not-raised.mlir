@@ -23,6 +23,7 @@ func.func @softmax_over_queries(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, 
   %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
   %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf32>, tensor<4x16x8xf32>) outs(%zs : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
   // expected-remark @below {{attn-fuse: not fused: softmax is over dimension 1, not the key dimension 2}}
+  // expected-note @below {{the first op that blocks it: 'linalg.generic' (the softmax itself)}}
   %p = linalg.softmax dimension(1) ins(%s : tensor<4x16x16xf32>) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
   %eo = tensor.empty() : tensor<4x16x8xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
@@ -65,6 +66,7 @@ func.func @finite_fill(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tenso
   %es = tensor.empty() : tensor<4x16x16xf32>
   %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
   %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf32>, tensor<4x16x8xf32>) outs(%zs : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
   %sm = linalg.generic {indexing_maps = [#id, #m, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %keep : tensor<4x16x16xf32>, tensor<4x1x16xi1>) outs(%es : tensor<4x16x16xf32>) {
   ^bb0(%x: f32, %mk: i1, %o: f32):
     %c = arith.constant 0.125 : f32
@@ -160,6 +162,7 @@ func.func @f16_softmax(%q: tensor<4x16x8xf16>, %k: tensor<4x16x8xf16>, %v: tenso
   %zs = linalg.fill ins(%zero : f16) outs(%es : tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
   %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf16>, tensor<4x16x8xf16>) outs(%zs : tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
   // expected-remark @below {{attn-fuse: not fused: the softmax runs in f16; attn.attention computes it in f32, so the results would differ by the chain's own rounding (see option allow-precision-change)}}
+  // expected-note @below {{the first op that blocks it: 'linalg.generic' (the softmax itself)}}
   %p = linalg.softmax dimension(2) ins(%s : tensor<4x16x16xf16>) outs(%es : tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
   %eo = tensor.empty() : tensor<4x16x8xf16>
   %zo = linalg.fill ins(%zero : f16) outs(%eo : tensor<4x16x8xf16>) -> tensor<4x16x8xf16>
@@ -187,6 +190,7 @@ func.func @f64_chain(%q: tensor<4x16x8xf64>, %k: tensor<4x16x8xf64>, %v: tensor<
   %c = arith.constant 0.25 : f64
   %es = tensor.empty() : tensor<4x16x16xf64>
   %zs = linalg.fill ins(%zero : f64) outs(%es : tensor<4x16x16xf64>) -> tensor<4x16x16xf64>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
   %s = linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, d) -> (b, i, d)>, affine_map<(b, i, j, d) -> (b, j, d)>, affine_map<(b, i, j, d) -> (b, i, j)>] ins(%q, %k : tensor<4x16x8xf64>, tensor<4x16x8xf64>) outs(%zs : tensor<4x16x16xf64>) -> tensor<4x16x16xf64>
   %sc = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<4x16x16xf64>, tensor<4x16x16xf64>) outs(%es : tensor<4x16x16xf64>) {
   ^bb0(%x: f64, %y: f64, %o: f64):

@@ -58,7 +58,7 @@ struct Chain {
   float dropoutP = 0.0f;
   Value dropoutMask;
   SmallVector<int64_t> dropoutMaskDims;
-  Operation *pv = nullptr;
+  Operation *qk = nullptr, *pv = nullptr; // the two contractions
   /// Grouped-query attention: the score dim of the query heads that share a
   /// KV head. K and V are broadcast over it (read without it), and the score
   /// dim before it is the KV head: query head = kv * G + g, the op's GQA.

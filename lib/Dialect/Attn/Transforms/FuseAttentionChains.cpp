@@ -536,21 +536,27 @@ public:
   ChainMatcher(const FuseOptions &options) : options(options) {}
 
   /// Matches the chain around a softmax anchor; on failure, `reason` says
-  /// why and `blocker`, where known, is the first op that blocks it.
+  /// why and `blocker` is the first op that blocks it (explain points a
+  /// note at it).
   LogicalResult match(Operation *anchor, Chain &chain);
   std::string reason;
   Operation *blocker = nullptr;
 
 private:
-  LogicalResult fail(const Twine &msg) {
+  /// Fails at `at`, the first op that blocks the chain. Every failure names
+  /// one: an op of the chain that does not fit, the extra user of an
+  /// intermediate, or the op inside a generic's body that is not understood.
+  LogicalResult fail(const Twine &msg, Operation *at) {
+    assert(at && "a failure names the op that blocks the chain");
     reason = msg.str();
+    blocker = at;
     return failure();
   }
-  /// Fails at `at`, the first op that blocks the chain (explain points at
-  /// it).
-  LogicalResult fail(const Twine &msg, Operation *at) {
-    blocker = at;
-    return fail(msg);
+  /// Fails with `prefix` before the reason of a nested match that failed,
+  /// keeping its blocker.
+  LogicalResult failWithPrefix(StringRef prefix) {
+    reason = (prefix + reason).str();
+    return failure();
   }
   LogicalResult matchSoftmax(Operation *anchor, Chain &chain, Value &scores,
                              Value &probs);
@@ -578,8 +584,9 @@ private:
   };
   std::optional<Normalization>
   normalizationOf(Operation *op, Value x, const Reduction &sum, int64_t rank);
+  /// `reader` is the op that reads `t`.
   LogicalResult collectTensorFactors(Value t, AffineMap map, Value probs,
-                                     DropoutFactors &f);
+                                     Operation *reader, DropoutFactors &f);
   LogicalResult collectBodyFactors(linalg::GenericOp g, Value v, AffineMap map,
                                    Value probs, DropoutFactors &f);
   LogicalResult collectBodyKeep(linalg::GenericOp g, Value cond, AffineMap map,
@@ -587,9 +594,10 @@ private:
   /// The rank limits, and with more than two batch dims that K and V can
   /// have the leading ones merged (Chain::mergedBatchDims).
   LogicalResult checkMergedBatchDims(const Chain &chain);
+  /// `reader` is the op that reads the mask-like operand `m`.
   LogicalResult matchScoreDims(const EwOperand &m, int64_t rank, StringRef what,
-                               SmallVector<int64_t> &dims);
-  LogicalResult matchMask(const EwOperand &m, Chain &chain);
+                               Operation *reader, SmallVector<int64_t> &dims);
+  LogicalResult matchMask(const EwOperand &m, Operation *reader, Chain &chain);
   LogicalResult peelWidening(Value &x, Chain &chain);
   LogicalResult peelNarrowing(Value &probs, Chain &chain);
   LogicalResult matchLogSumExpSoftmax(const Reduction &max, Value scores,
@@ -612,8 +620,11 @@ private:
   FailureOr<IndexBound> matchIndexBound(Value cond, Block *body,
                                         ArrayRef<int64_t> loopToScoreDim,
                                         bool condKeeps, const Chain &chain);
+  /// Records the band; `cond` is the comparison (or the and/or of two)
+  /// that bounds it.
   LogicalResult recordIndexBand(std::optional<int64_t> lo,
-                                std::optional<int64_t> hi, Chain &chain);
+                                std::optional<int64_t> hi, Operation *cond,
+                                Chain &chain);
   LogicalResult matchIndexMaskTensor(const EwOperand &m, bool isBool,
                                      Chain &chain);
   LogicalResult matchConstantBandMask(const EwOperand &m, bool isBool,
@@ -636,6 +647,43 @@ Operation *userOtherThan(Value v, Operation *op) {
     if (user != op)
       return user;
   return nullptr;
+}
+
+/// The op that defines `v`, or for a block argument the op whose region
+/// holds it (the function, or a generic for a body argument).
+Operation *producerOf(Value v) {
+  if (Operation *def = v.getDefiningOp())
+    return def;
+  return cast<BlockArgument>(v).getOwner()->getParentOp();
+}
+
+/// Whether `op` is of a kind an attention chain is made of: an elementwise
+/// op, a reduction or a contraction (as the views see them).
+bool isChainLike(Operation *op) {
+  std::string unused;
+  return op->getNumResults() == 1 &&
+         (succeeded(getElementwise(op->getResult(0))) ||
+          succeeded(getReduction(op)) || succeeded(getContraction(op, unused)));
+}
+
+/// Where the chain expected `v` to have one user of a certain kind and it
+/// does not: the only user (of another kind), or of several the one that
+/// cannot be part of the chain (a return, a reshape), else the last of them;
+/// or, where `v` has no user, its producer.
+Operation *blockingUser(Value v) {
+  SmallVector<Operation *> users(v.getUsers());
+  if (users.empty())
+    return producerOf(v);
+  if (users.size() == 1)
+    return users.front();
+  for (Operation *user : users)
+    if (!isChainLike(user))
+      return user;
+  Operation *last = users.front();
+  for (Operation *user : users)
+    if (user->getBlock() == last->getBlock() && last->isBeforeInBlock(user))
+      last = user;
+  return last;
 }
 
 bool isIdentityOperand(const EwOperand &o, Value v) {
@@ -737,10 +785,11 @@ LogicalResult ChainMatcher::matchCausalCond(Value cond, Block *body,
   if (def && def->getBlock() == body && isa<arith::AndIOp, arith::OrIOp>(def)) {
     // keep = c1 && c2, or excluded = c1 || c2: each side one bound.
     if (isa<arith::AndIOp>(def) != condKeeps)
-      return fail(
-          Twine("the index-built mask ") +
-          (condKeeps ? "keeps keys where either" : "excludes keys where both") +
-          " of two comparisons hold: not a band");
+      return fail(Twine("the index-built mask ") +
+                      (condKeeps ? "keeps keys where either"
+                                 : "excludes keys where both") +
+                      " of two comparisons hold: not a band",
+                  def);
     FailureOr<IndexBound> b0 = matchIndexBound(
         def->getOperand(0), body, loopToScoreDim, condKeeps, chain);
     if (failed(b0))
@@ -751,18 +800,20 @@ LogicalResult ChainMatcher::matchCausalCond(Value cond, Block *body,
       return failure();
     if (b0->upper == b1->upper)
       return fail("the index-built mask bounds the keys twice on the same "
-                  "side");
+                  "side",
+                  def);
     const IndexBound &upper = b0->upper ? *b0 : *b1;
     const IndexBound &lower = b0->upper ? *b1 : *b0;
-    return recordIndexBand(lower.a, upper.a, chain);
+    return recordIndexBand(lower.a, upper.a, def, chain);
   }
   FailureOr<IndexBound> bound =
       matchIndexBound(cond, body, loopToScoreDim, condKeeps, chain);
   if (failed(bound))
     return failure();
+  Operation *cmp = cond.getDefiningOp();
   if (!bound->upper)
-    return recordIndexBand(bound->a, std::nullopt, chain);
-  return recordIndexBand(std::nullopt, bound->a, chain);
+    return recordIndexBand(bound->a, std::nullopt, cmp, chain);
+  return recordIndexBand(std::nullopt, bound->a, cmp, chain);
 }
 
 FailureOr<ChainMatcher::IndexBound>
@@ -771,11 +822,14 @@ ChainMatcher::matchIndexBound(Value cond, Block *body,
                               const Chain &chain) {
   auto cmp = cond.getDefiningOp<arith::CmpIOp>();
   if (!cmp || cmp->getBlock() != body)
-    return fail("the index-built mask condition is not an arith.cmpi");
+    return fail("the index-built mask condition is not an arith.cmpi",
+                cond.getDefiningOp() && cond.getDefiningOp()->getBlock() == body
+                    ? cond.getDefiningOp()
+                    : body->getParentOp());
   using P = arith::CmpIPredicate;
   P pred = cmp.getPredicate();
   if (pred == P::eq || pred == P::ne)
-    return fail("the index-built mask compares for (in)equality");
+    return fail("the index-built mask compares for (in)equality", cmp);
   bool isUnsigned =
       pred == P::ugt || pred == P::uge || pred == P::ult || pred == P::ule;
   IndexForm lhs, rhs;
@@ -784,14 +838,16 @@ ChainMatcher::matchIndexBound(Value cond, Block *body,
   if (!addIndexForm(cmp.getLhs(), body, 1, lhs) ||
       !addIndexForm(cmp.getRhs(), body, 1, rhs))
     return fail("the index-built mask compares values that are not "
-                "linalg.index sums plus constants");
+                "linalg.index sums plus constants",
+                cmp);
   // An unsigned comparison is the integer one if neither side can be
   // negative (indices are >= 0).
   if (isUnsigned)
     for (const IndexForm *f : {&lhs, &rhs})
       if (f->c < 0 || llvm::any_of(f->coef, [](int64_t x) { return x < 0; }))
         return fail("the index-built mask compares unsigned a side that may "
-                    "be negative");
+                    "be negative",
+                    cmp);
   // lhs - rhs = s * (j - i) + c.
   int64_t r = chain.rank, coefQ = 0, coefK = 0;
   for (auto [l, d] : llvm::enumerate(loopToScoreDim)) {
@@ -804,14 +860,16 @@ ChainMatcher::matchIndexBound(Value cond, Block *body,
       coefK += x;
     else
       return fail("the index-built mask compares loop " + Twine(l) +
-                  (d < 0 ? Twine(", a broadcast dimension")
-                         : ", score dimension " + Twine(d)) +
-                  ", not only the query (" + Twine(r - 2) + ") and key (" +
-                  Twine(r - 1) + ") dimensions");
+                      (d < 0 ? Twine(", a broadcast dimension")
+                             : ", score dimension " + Twine(d)) +
+                      ", not only the query (" + Twine(r - 2) + ") and key (" +
+                      Twine(r - 1) + ") dimensions",
+                  cmp);
   }
   if (!((coefK == 1 && coefQ == -1) || (coefK == -1 && coefQ == 1)))
     return fail("the index-built mask does not compare the key index with "
-                "the query index plus a constant");
+                "the query index plus a constant",
+                cmp);
   int64_t c = lhs.c - rhs.c;
   // s * D + c `pred` 0, with D = j - i: D `pred'` K.
   bool greater, strict;
@@ -841,9 +899,9 @@ ChainMatcher::matchIndexBound(Value cond, Block *body,
 /// right and j >= i + delta - left), as matchConstantBandMask does.
 LogicalResult ChainMatcher::recordIndexBand(std::optional<int64_t> lo,
                                             std::optional<int64_t> hi,
-                                            Chain &chain) {
+                                            Operation *cond, Chain &chain) {
   if (chain.causal != CausalMode::none || chain.windowRight || chain.windowLeft)
-    return fail("two index-built causal masks");
+    return fail("two index-built causal masks", cond);
   const bool staticLengths =
       !ShapedType::isDynamic(chain.lq) && !ShapedType::isDynamic(chain.lk);
   int64_t delta = 0;
@@ -857,20 +915,24 @@ LogicalResult ChainMatcher::recordIndexBand(std::optional<int64_t> lo,
   } else if (*hi > 0) {
     chain.windowRight = *hi;
   } else {
-    return fail("the index-built mask allows j <= " + formatQueryPlus(*hi) +
-                ", which is neither top_left (0) nor bottom_right (Lk - Lq" +
-                (staticLengths ? " = " + Twine(chain.lk - chain.lq)
-                               : Twine(", not static")) +
-                ") nor a window [-1, c >= 0]");
+    return fail(
+        "the index-built mask allows j <= " + formatQueryPlus(*hi) +
+            ", which is neither top_left (0) nor bottom_right (Lk - Lq" +
+            (staticLengths ? " = " + Twine(chain.lk - chain.lq)
+                           : Twine(", not static")) +
+            ") nor a window [-1, c >= 0]",
+        cond);
   }
   if (lo) {
     if (delta - *lo < 0) {
       chain.causal = CausalMode::none;
       chain.windowRight.reset();
-      return fail("the index-built mask allows j >= " + formatQueryPlus(*lo) +
-                  (hi ? " and j <= " + formatQueryPlus(*hi) : std::string()) +
-                  ", a band that does not contain the diagonal of its "
-                  "causal rule (a window needs left >= 0)");
+      return fail(
+          "the index-built mask allows j >= " + formatQueryPlus(*lo) +
+              (hi ? " and j <= " + formatQueryPlus(*hi) : std::string()) +
+              ", a band that does not contain the diagonal of its "
+              "causal rule (a window needs left >= 0)",
+          cond);
     }
     chain.windowLeft = delta - *lo;
   }
@@ -918,8 +980,10 @@ LogicalResult ChainMatcher::matchIndexMask(Value x, Chain &chain, Value &next,
       !isa<arith::SelectOp, arith::AddFOp>(top))
     return success();
   matched = true;
-  if (!llvm::all_of(*body, isIndexMaskBodyOp))
-    return fail("the index-built mask has other operations in its body");
+  if (auto other = llvm::find_if_not(*body, isIndexMaskBodyOp);
+      other != body->end())
+    return fail("the index-built mask has other operations in its body",
+                &*other);
   auto isScores = [&](Value v) -> bool {
     auto arg = dyn_cast<BlockArgument>(v);
     if (!arg || arg.getOwner() != body ||
@@ -944,13 +1008,14 @@ LogicalResult ChainMatcher::matchIndexMask(Value x, Chain &chain, Value &next,
     condKeeps = isScores(sel.getTrueValue());
     Value fillValue = condKeeps ? sel.getFalseValue() : sel.getTrueValue();
     if (!condKeeps && !isScores(sel.getFalseValue()))
-      return fail("the index-built mask does not select the scores");
+      return fail("the index-built mask does not select the scores", sel);
     std::optional<APFloat> fill = scalarOf(fillValue);
     if (!fill)
-      return fail("the index-built mask selects a non-constant");
+      return fail("the index-built mask selects a non-constant", sel);
     if (!isMaskFill(*fill))
       return fail("the index-built mask sets excluded scores to a finite "
-                  "value, not -inf (see option large-negative-is-masked)");
+                  "value, not -inf (see option large-negative-is-masked)",
+                  sel);
     cond = sel.getCondition();
   } else {
     // s + select(cond, fill, 0) or s + select(cond, 0, fill).
@@ -961,20 +1026,25 @@ LogicalResult ChainMatcher::matchIndexMask(Value x, Chain &chain, Value &next,
     else if (isScores(add.getRhs()))
       bias = add.getLhs();
     else
-      return fail("the index-built mask does not add to the scores");
+      return fail("the index-built mask does not add to the scores", add);
     auto bsel = bias.getDefiningOp<arith::SelectOp>();
     if (!bsel || bsel->getBlock() != body)
-      return fail("the index-built bias is not a select");
+      return fail("the index-built bias is not a select",
+                  bias.getDefiningOp() &&
+                          bias.getDefiningOp()->getBlock() == body
+                      ? bias.getDefiningOp()
+                      : add.getOperation());
     std::optional<APFloat> t = scalarOf(bsel.getTrueValue()),
                            f = scalarOf(bsel.getFalseValue());
     if (!t || !f)
-      return fail("the index-built bias selects a non-constant");
+      return fail("the index-built bias selects a non-constant", bsel);
     condKeeps = t->isZero();
     if (!(condKeeps ? *t : *f).isZero())
-      return fail("the index-built bias is not 0 at allowed positions");
+      return fail("the index-built bias is not 0 at allowed positions", bsel);
     if (!isMaskFill(condKeeps ? *f : *t))
       return fail("the index-built bias is finite, not -inf (see option "
-                  "large-negative-is-masked)");
+                  "large-negative-is-masked)",
+                  bsel);
     cond = bsel.getCondition();
   }
   SmallVector<int64_t> loopToScoreDim;
@@ -1139,7 +1209,8 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
     chain.rank = sm.getInputOperandType().getRank();
     if (static_cast<int64_t>(sm.getDimension()) != chain.rank - 1)
       return fail("softmax is over dimension " + Twine(sm.getDimension()) +
-                  ", not the key dimension " + Twine(chain.rank - 1));
+                      ", not the key dimension " + Twine(chain.rank - 1),
+                  sm);
     probs = sm.getResult()[0];
     chain.ops.push_back(sm);
     return success();
@@ -1147,24 +1218,32 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
   // Decomposed: m = max_j s; e = exp(s - m); p = e / sum_j e (or e * 1/sum).
   FailureOr<Reduction> max = getReduction(anchor);
   if (failed(max) || !max->isMax)
-    return fail("not a softmax");
+    return fail("not a softmax", anchor);
   scores = max->input;
   chain.rank = cast<RankedTensorType>(scores.getType()).getRank();
   if (max->dim != chain.rank - 1)
     return fail("softmax is over dimension " + Twine(max->dim) +
-                ", not the key dimension " + Twine(chain.rank - 1));
+                    ", not the key dimension " + Twine(chain.rank - 1),
+                anchor);
   chain.ops.push_back(anchor);
   if (!max->op->getResult(0).hasOneUse())
     return matchLogSumExpSoftmax(*max, scores, chain, probs);
   // The scores feed the max and the subtraction only.
   if (std::distance(scores.use_begin(), scores.use_end()) != 2) {
+    // The extra user: one that is not a subtraction, else the second one.
     Operation *extra = nullptr;
+    bool seenSub = false;
     for (Operation *user : scores.getUsers()) {
+      if (user == anchor)
+        continue;
       FailureOr<Elementwise> ew = getElementwise(user->getResult(0));
-      if (user != anchor && (failed(ew) || ew->kind != EwKind::Sub))
-        extra = user;
+      bool isSub = succeeded(ew) && ew->kind == EwKind::Sub;
+      if (!isSub || seenSub)
+        extra = extra ? extra : user;
+      seenSub |= isSub;
     }
-    return fail("the scores have users other than the softmax", extra);
+    return fail("the scores have users other than the softmax",
+                extra ? extra : producerOf(scores));
   }
   Operation *subOp = nullptr;
   for (Operation *user : scores.getUsers())
@@ -1178,8 +1257,7 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
   chain.ops.push_back(subOp);
   Value shifted = subOp->getResult(0);
   if (!shifted.hasOneUse())
-    return fail("exp(s - max) has another user",
-                *std::next(shifted.getUsers().begin()));
+    return fail("exp(s - max) has another user", blockingUser(shifted));
   Operation *expOp = *shifted.getUsers().begin();
   FailureOr<Elementwise> exp = getElementwise(expOp->getResult(0));
   if (failed(exp) || exp->kind != EwKind::Exp ||
@@ -1199,11 +1277,13 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
     if (isProduct)
       return fail("exp(s - max) is multiplied before the row sum (dropout "
                   "before the softmax normalization?): that changes the row "
-                  "sum l, while attn.attention's dropout keeps l pre-dropout");
+                  "sum l, while attn.attention's dropout keeps l pre-dropout",
+                  user);
   }
   if (std::distance(e.use_begin(), e.use_end()) != 2)
     return fail("exp(s - max) must feed the row sum and the normalization "
-                "only");
+                "only",
+                blockingUser(e));
   std::optional<Reduction> sum;
   Operation *normOp = nullptr;
   for (Operation *user : e.getUsers()) {
@@ -1214,10 +1294,12 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
       normOp = user;
   }
   if (!sum || !normOp)
-    return fail("exp(s - max) is not summed over a row");
+    return fail("exp(s - max) is not summed over a row",
+                normOp ? normOp : userOtherThan(e, sum->op));
   if (sum->dim != chain.rank - 1)
     return fail("the softmax sum is over dimension " + Twine(sum->dim) +
-                ", not the key dimension " + Twine(chain.rank - 1));
+                    ", not the key dimension " + Twine(chain.rank - 1),
+                sum->op);
   chain.ops.push_back(sum->op);
   Value l = sum->op->getResult(0);
   if (!l.hasOneUse())
@@ -1232,7 +1314,8 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
     if (std::optional<Normalization> n =
             normalizationOf(step, x, *sum, chain.rank)) {
       if (n->sharedReciprocal)
-        return fail("the reciprocal of the row sum has another user");
+        return fail("the reciprocal of the row sum has another user",
+                    userOtherThan(n->ops.front()->getResult(0), step));
       chain.ops.append(n->ops.begin(), n->ops.end());
       break;
     }
@@ -1243,7 +1326,8 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
       return fail("the softmax is not normalized by the row sum", step);
     x = step->getResult(0);
     if (!x.hasOneUse())
-      return fail("the dropped-out exp(s - max) has another user");
+      return fail("the dropped-out exp(s - max) has another user",
+                  blockingUser(x));
     step = *x.getUsers().begin();
   }
   if (!dropout.ops.empty() && failed(recordDropout(dropout, chain)))
@@ -1313,8 +1397,19 @@ LogicalResult ChainMatcher::matchLogSumExpSoftmax(const Reduction &max,
                                                   Value &probs) {
   Value m = max.op->getResult(0);
   if (std::distance(m.use_begin(), m.use_end()) != 2 ||
-      std::distance(scores.use_begin(), scores.use_end()) != 3)
-    return fail("the row max has another user");
+      std::distance(scores.use_begin(), scores.use_end()) != 3) {
+    // The user that is neither a subtraction (s - m) nor the addition of
+    // log l, else the row max itself.
+    Operation *extra = max.op;
+    for (Operation *user : m.getUsers()) {
+      FailureOr<Elementwise> ew = getElementwise(user->getResult(0));
+      if (failed(ew) || (ew->kind != EwKind::Sub && ew->kind != EwKind::Add)) {
+        extra = user;
+        break;
+      }
+    }
+    return fail("the row max has another user", extra);
+  }
   // Of the scores' other users, one subtracts m, the other the lse.
   Operation *shiftOp = nullptr, *outerOp = nullptr;
   for (Operation *user : scores.getUsers()) {
@@ -1323,15 +1418,17 @@ LogicalResult ChainMatcher::matchLogSumExpSoftmax(const Reduction &max,
     FailureOr<Elementwise> sub = getElementwise(user->getResult(0));
     if (failed(sub) || sub->kind != EwKind::Sub ||
         !isIdentityOperand(sub->args[0], scores))
-      return fail("the row max has another user");
+      return fail("the row max has another user", user);
     (isRowOperand(sub->args[1], max, chain.rank) ? shiftOp : outerOp) = user;
   }
   if (!shiftOp || !outerOp)
-    return fail("the row max is not subtracted from the scores");
+    return fail("the row max is not subtracted from the scores",
+                userOtherThan(scores, max.op));
   FailureOr<Elementwise> exp = onlyUserOfKind(shiftOp->getResult(0),
                                               EwKind::Exp);
   if (failed(exp))
-    return fail("s - max is not exponentiated (log-sum-exp softmax)");
+    return fail("s - max is not exponentiated (log-sum-exp softmax)",
+                blockingUser(shiftOp->getResult(0)));
   Value e = exp->op->getResult(0);
   FailureOr<Reduction> sum =
       e.hasOneUse() ? getReduction(*e.getUsers().begin())
@@ -1339,28 +1436,34 @@ LogicalResult ChainMatcher::matchLogSumExpSoftmax(const Reduction &max,
   if (failed(sum) || sum->isMax || sum->input != e ||
       sum->dim != chain.rank - 1)
     return fail("exp(s - max) is not summed over a row (log-sum-exp "
-                "softmax)");
+                "softmax)",
+                blockingUser(e));
   FailureOr<Elementwise> log = onlyUserOfKind(sum->op->getResult(0),
                                               EwKind::Log);
   if (failed(log))
-    return fail("the row sum is not the log-sum-exp's log");
+    return fail("the row sum is not the log-sum-exp's log",
+                blockingUser(sum->op->getResult(0)));
   FailureOr<Elementwise> lse = onlyUserOfKind(log->op->getResult(0),
                                               EwKind::Add);
   if (failed(lse) || llvm::none_of(lse->args, [&](const EwOperand &o) {
         return isIdentityOperand(o, m);
       }))
-    return fail("the log of the row sum is not added to the row max");
+    return fail("the log of the row sum is not added to the row max",
+                blockingUser(log->op->getResult(0)));
   Value lseValue = lse->op->getResult(0);
   Reduction asMax = max;
   asMax.op = lse->op;
   FailureOr<Elementwise> outer = getElementwise(outerOp->getResult(0));
   if (!lseValue.hasOneUse() || *lseValue.getUsers().begin() != outerOp ||
       !isRowOperand(outer->args[1], asMax, chain.rank))
-    return fail("the log-sum-exp is not subtracted from the scores");
+    return fail("the log-sum-exp is not subtracted from the scores",
+                lseValue.hasOneUse() ? outerOp
+                                     : userOtherThan(lseValue, outerOp));
   FailureOr<Elementwise> p = onlyUserOfKind(outerOp->getResult(0),
                                             EwKind::Exp);
   if (failed(p))
-    return fail("s - lse is not exponentiated");
+    return fail("s - lse is not exponentiated",
+                blockingUser(outerOp->getResult(0)));
   chain.ops.append({shiftOp, exp->op, sum->op, log->op, lse->op, outerOp,
                     p->op});
   probs = p->op->getResult(0);
@@ -1371,11 +1474,11 @@ LogicalResult ChainMatcher::matchLogSumExpSoftmax(const Reduction &max,
 /// messages): each of its dims is a score dim, in order; dims of static size
 /// 1 may also be broadcast with a constant 0 index.
 LogicalResult ChainMatcher::matchScoreDims(const EwOperand &m, int64_t rank,
-                                           StringRef what,
+                                           StringRef what, Operation *reader,
                                            SmallVector<int64_t> &dims) {
   auto type = dyn_cast<RankedTensorType>(m.tensor.getType());
   if (!type)
-    return fail("the " + what + " is not a ranked tensor");
+    return fail("the " + what + " is not a ranked tensor", reader);
   int64_t last = -1;
   for (auto [k, e] : llvm::enumerate(m.map.getResults())) {
     int64_t dim;
@@ -1386,10 +1489,11 @@ LogicalResult ChainMatcher::matchScoreDims(const EwOperand &m, int64_t rank,
                type.getRank() == rank) {
       dim = k;
     } else {
-      return fail("the " + what + " is indexed with an unsupported map");
+      return fail("the " + what + " is indexed with an unsupported map",
+                  reader);
     }
     if (dim <= last)
-      return fail("the " + what + " dimensions are permuted");
+      return fail("the " + what + " dimensions are permuted", reader);
     last = dim;
     dims.push_back(dim);
   }
@@ -1405,12 +1509,14 @@ bool variesOverGroupedHeads(ArrayRef<int64_t> dims, const Chain &chain) {
                             llvm::is_contained(dims, *chain.groupDim - 1));
 }
 
-LogicalResult ChainMatcher::matchMask(const EwOperand &m, Chain &chain) {
-  if (failed(matchScoreDims(m, chain.rank, "mask", chain.maskDims)))
+LogicalResult ChainMatcher::matchMask(const EwOperand &m, Operation *reader,
+                                      Chain &chain) {
+  if (failed(matchScoreDims(m, chain.rank, "mask", reader, chain.maskDims)))
     return failure();
   if (variesOverGroupedHeads(chain.maskDims, chain))
     return fail("the mask varies over the KV heads or the query heads of a "
-                "group, not over both");
+                "group, not over both",
+                reader);
   auto type = cast<RankedTensorType>(m.tensor.getType());
   // A mask built from linalg.index comparisons, or a constant band,
   // becomes causal / window.
@@ -1514,7 +1620,8 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     if (!matched)
       return success();
     if (scaled && !(chain.scale > 0.0f))
-      return fail("an index-built mask is followed by a non-positive scale");
+      return fail("an index-built mask is followed by a non-positive scale",
+                  x.getDefiningOp());
     if (failed(peel(next)))
       return failure();
     ew = getElementwise(x);
@@ -1533,11 +1640,12 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
       return fail("unsupported select on the scores", x.getDefiningOp());
     if (!isMaskFill(*fill.scalar))
       return fail("the masked scores are set to a finite value, not -inf "
-                  "(see option large-negative-is-masked)");
+                  "(see option large-negative-is-masked)",
+                  x.getDefiningOp());
     if (!getElementTypeOrSelf(cond.tensor.getType()).isInteger(1))
-      return fail("the select condition is not i1");
+      return fail("the select condition is not i1", x.getDefiningOp());
     chain.maskInverted = inverted;
-    if (failed(matchMask(cond, chain)))
+    if (failed(matchMask(cond, x.getDefiningOp(), chain)))
       return failure();
     if (failed(peel(kept.tensor)))
       return failure();
@@ -1550,15 +1658,16 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   const EwOperand *other = nullptr;
   if (succeeded(ew) && ew->kind == EwKind::Add && step(ew, main, other) &&
       other) {
+    Operation *add = x.getDefiningOp();
     if (chain.mask)
-      return fail("both a boolean mask and an additive bias");
+      return fail("both a boolean mask and an additive bias", add);
     if (!other->tensor)
-      return fail("a scalar is added to the scores");
+      return fail("a scalar is added to the scores", add);
     Type bt = getElementTypeOrSelf(other->tensor.getType());
     // (f64 only beside f64 Q, K and V: checked in match.)
     if (!bt.isF16() && !bt.isBF16() && !bt.isF32() && !bt.isF64())
-      return fail("the additive bias is not f16, bf16, f32 or f64");
-    if (failed(matchMask(*other, chain)) || failed(peel(main)))
+      return fail("the additive bias is not f16, bf16, f32 or f64", add);
+    if (failed(matchMask(*other, add, chain)) || failed(peel(main)))
       return failure();
     ew = getElementwise(x);
     if (failed(indexMask()))
@@ -1575,7 +1684,8 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
       chain.ops.push_back(cap->tanhOp);
       for (Value v : {Value(cap->tanhOp->getResult(0)), cap->inner})
         if (!v.hasOneUse())
-          return fail("an intermediate score tensor has another user");
+          return fail("an intermediate score tensor has another user",
+                      blockingUser(v));
       x = cap->inner;
       if (failed(peel(cap->scores)))
         return failure();
@@ -1588,14 +1698,14 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   if (succeeded(ew) && (ew->kind == EwKind::Mul || ew->kind == EwKind::Div) &&
       step(ew, main, other) && other) {
     bool isDiv = ew->kind == EwKind::Div;
+    Operation *scaleOp = x.getDefiningOp();
     if (isDiv && !isIdentityOperand(ew->args[0], main))
-      return fail("the scores are a divisor");
+      return fail("the scores are a divisor", scaleOp);
     if (!other->scalar)
-      return fail("the scores are scaled by a non-constant",
-                  x.getDefiningOp());
+      return fail("the scores are scaled by a non-constant", scaleOp);
     std::optional<float> c = toExactF32(*other->scalar);
     if (!c)
-      return fail("the scale constant is not exact in f32");
+      return fail("the scale constant is not exact in f32", scaleOp);
     if (isDiv) {
       APFloat divisor(*c), inverse(0.0f);
       if (divisor.getExactInverse(&inverse)) {
@@ -1606,8 +1716,9 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
         SmallString<16> text;
         divisor.toString(text);
         return fail("division by " + text +
-                    " is not multiplication by an exact f32 reciprocal (see "
-                    "option inexact-reciprocal)");
+                        " is not multiplication by an exact f32 reciprocal "
+                        "(see option inexact-reciprocal)",
+                    scaleOp);
       }
     } else {
       chain.scale = *c;
@@ -1634,16 +1745,18 @@ LogicalResult ChainMatcher::peelWidening(Value &x, Chain &chain) {
   if (failed(ew) || ew->kind != EwKind::Extend)
     return success();
   if (!isIdentityOperand(ew->args[0], ew->args[0].tensor))
-    return fail("the widened scores are not read elementwise");
+    return fail("the widened scores are not read elementwise", ew->op);
   Value narrow = ew->args[0].tensor;
   Type wide = getElementTypeOrSelf(x.getType());
   if (!wide.isF32() || chain.softmaxType)
     return fail("the scores are widened to another type than f32, or "
-                "twice");
+                "twice",
+                ew->op);
   chain.softmaxType = wide;
   chain.ops.push_back(x.getDefiningOp());
   if (!narrow.hasOneUse())
-    return fail("an intermediate score tensor has another user");
+    return fail("an intermediate score tensor has another user",
+                userOtherThan(narrow, ew->op));
   x = narrow;
   return success();
 }
@@ -1658,11 +1771,12 @@ LogicalResult ChainMatcher::matchQK(Value scores, Chain &chain) {
                     (def ? " (found '" + def->getName().getStringRef() +
                                "': " + why + ")"
                          : Twine("")),
-                def);
+                producerOf(scores));
   int64_t r = chain.rank;
   if (c->outMap.getNumResults() != r || r < 2 || r > kMaxScoreRank)
     return fail("the scores have rank " + Twine(c->outMap.getNumResults()) +
-                "; 2 to " + Twine(kMaxScoreRank) + " are supported");
+                    "; 2 to " + Twine(kMaxScoreRank) + " are supported",
+                def);
   SmallVector<unsigned> loops;
   for (AffineExpr e : c->outMap.getResults())
     loops.push_back(cast<AffineDimExpr>(e).getPosition());
@@ -1682,7 +1796,8 @@ LogicalResult ChainMatcher::matchQK(Value scores, Chain &chain) {
     std::optional<BroadcastOperand> g = groupBroadcastOf(def, k, kMap, batch);
     if (!g || groupIndexOf(*g, def, batch) != *chain.groupDim)
       return fail("V is broadcast over the query heads of a group but K is "
-                  "not");
+                  "not",
+                  def);
     k = g->operand.tensor;
     kMap = g->operand.map;
     for (int64_t m : llvm::reverse(g->missing)) {
@@ -1694,7 +1809,9 @@ LogicalResult ChainMatcher::matchQK(Value scores, Chain &chain) {
   FailureOr<SmallVector<int64_t>> qPerm = permutationTo(qMap, qLoops);
   FailureOr<SmallVector<int64_t>> kPerm = permutationTo(kMap, kLoops);
   if (failed(qPerm) || failed(kPerm))
-    return fail("the score contraction is not Q·Kᵀ over the head dimension");
+    return fail("the score contraction is not Q·Kᵀ over the head dimension",
+                def);
+  chain.qk = def;
   chain.q = q;
   chain.k = k;
   chain.qPerm = *qPerm;
@@ -1756,11 +1873,11 @@ LogicalResult ChainMatcher::collectBodyKeep(linalg::GenericOp g, Value cond,
   auto arg = dyn_cast<BlockArgument>(cond);
   if (!arg || arg.getOwner() != g.getBody() ||
       arg.getArgNumber() >= g.getNumDpsInputs())
-    return fail("the keep condition is not an i1 input of the generic");
+    return fail("the keep condition is not an i1 input of the generic", g);
   OpOperand *in = g.getDpsInputOperand(arg.getArgNumber());
   if (!isa<RankedTensorType>(in->get().getType()) ||
       !getElementTypeOrSelf(in->get().getType()).isInteger(1))
-    return fail("the keep condition is not read from an i1 tensor");
+    return fail("the keep condition is not read from an i1 tensor", g);
   EwOperand keep = normalizeOperand(in->get(), g.getMatchingIndexingMap(in));
   keep.map = keep.map.compose(map);
   f.keeps.push_back(keep);
@@ -1781,7 +1898,8 @@ LogicalResult ChainMatcher::collectBodyFactors(linalg::GenericOp g, Value v,
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     if (arg.getOwner() != body || arg.getArgNumber() >= g.getNumDpsInputs())
       return fail("the dropout generic reads its output or a non-constant "
-                  "scalar");
+                  "scalar",
+                  g);
     OpOperand *in = g.getDpsInputOperand(arg.getArgNumber());
     if (!isa<RankedTensorType>(in->get().getType())) {
       if (std::optional<APFloat> c = getSplatFloat(in->get())) {
@@ -1789,18 +1907,19 @@ LogicalResult ChainMatcher::collectBodyFactors(linalg::GenericOp g, Value v,
         return success();
       }
       return fail("the probabilities are multiplied by a non-constant "
-                  "scalar");
+                  "scalar",
+                  g);
     }
     EwOperand o = normalizeOperand(in->get(), g.getMatchingIndexingMap(in));
     if (o.scalar) {
       f.scale *= o.scalar->convertToDouble();
       return success();
     }
-    return collectTensorFactors(o.tensor, o.map.compose(map), probs, f);
+    return collectTensorFactors(o.tensor, o.map.compose(map), probs, g, f);
   }
   Operation *def = v.getDefiningOp();
   if (!def || def->getBlock() != body)
-    return fail("the probabilities are multiplied by a non-constant scalar");
+    return fail("the probabilities are multiplied by a non-constant scalar", g);
   if (auto mul = dyn_cast<arith::MulFOp>(def))
     return success(
         succeeded(collectBodyFactors(g, mul.getLhs(), map, probs, f)) &&
@@ -1808,7 +1927,7 @@ LogicalResult ChainMatcher::collectBodyFactors(linalg::GenericOp g, Value v,
   if (auto div = dyn_cast<arith::DivFOp>(def)) {
     std::optional<APFloat> c = getSplatFloat(div.getRhs());
     if (!c || c->isZero())
-      return fail("the dropout generic divides by a non-constant");
+      return fail("the dropout generic divides by a non-constant", div);
     f.scale /= c->convertToDouble();
     return collectBodyFactors(g, div.getLhs(), map, probs, f);
   }
@@ -1818,30 +1937,34 @@ LogicalResult ChainMatcher::collectBodyFactors(linalg::GenericOp g, Value v,
         ext && ext->getBlock() == body)
       in = ext.getIn();
     if (!in.getType().isInteger(1))
-      return fail("the dropout generic converts a non-i1 integer to float");
+      return fail("the dropout generic converts a non-i1 integer to float",
+                  conv);
     return collectBodyKeep(g, in, map, f);
   }
   if (auto sel = dyn_cast<arith::SelectOp>(def)) {
     if (isSplatZero(sel.getTrueValue()) && !isSplatZero(sel.getFalseValue()))
       return fail("the dropout select keeps where its condition is false; "
-                  "attn.attention's dropout_mask keeps where it is true");
+                  "attn.attention's dropout_mask keeps where it is true",
+                  sel);
     if (!isSplatZero(sel.getFalseValue()))
-      return fail("the dropout select does not put 0 at dropped positions");
+      return fail("the dropout select does not put 0 at dropped positions",
+                  sel);
     if (failed(collectBodyKeep(g, sel.getCondition(), map, f)))
       return failure();
     return collectBodyFactors(g, sel.getTrueValue(), map, probs, f);
   }
   return fail("the dropout generic computes '" + def->getName().getStringRef() +
-              "', not a product with a keep mask");
+                  "', not a product with a keep mask",
+              def);
 }
 
 /// Factors of tensor `t`, read from the score loops through `map`.
 LogicalResult ChainMatcher::collectTensorFactors(Value t, AffineMap map,
-                                                 Value probs,
+                                                 Value probs, Operation *reader,
                                                  DropoutFactors &f) {
   if (t == probs) {
     if (!map.isIdentity())
-      return fail("the probabilities are read with a non-identity map");
+      return fail("the probabilities are read with a non-identity map", reader);
     ++f.probs;
     return success();
   }
@@ -1857,7 +1980,8 @@ LogicalResult ChainMatcher::collectTensorFactors(Value t, AffineMap map,
   if (auto cast = dyn_cast_or_null<tosa::CastOp>(def)) {
     auto inType = dyn_cast<RankedTensorType>(cast.getInput().getType());
     if (!inType || !inType.getElementType().isInteger(1))
-      return fail("the dropout multiplier is a tosa.cast of a non-i1 tensor");
+      return fail("the dropout multiplier is a tosa.cast of a non-i1 tensor",
+                  cast);
     f.keeps.push_back(EwOperand{cast.getInput(), map, std::nullopt});
     return success();
   }
@@ -1869,8 +1993,10 @@ LogicalResult ChainMatcher::collectTensorFactors(Value t, AffineMap map,
       }
       if (!o.tensor)
         return fail("the probabilities are multiplied by a non-constant "
-                    "scalar");
-      return collectTensorFactors(o.tensor, o.map.compose(map), probs, f);
+                    "scalar",
+                    ew->op);
+      return collectTensorFactors(o.tensor, o.map.compose(map), probs, ew->op,
+                                  f);
     };
     switch (ew->kind) {
     case EwKind::Mul:
@@ -1878,7 +2004,7 @@ LogicalResult ChainMatcher::collectTensorFactors(Value t, AffineMap map,
                      succeeded(operand(ew->args[1])));
     case EwKind::Div:
       if (!ew->args[1].scalar || ew->args[1].scalar->isZero())
-        return fail("the dropout step divides by a non-constant");
+        return fail("the dropout step divides by a non-constant", ew->op);
       f.scale /= ew->args[1].scalar->convertToDouble();
       return operand(ew->args[0]);
     case EwKind::Select: {
@@ -1886,12 +2012,14 @@ LogicalResult ChainMatcher::collectTensorFactors(Value t, AffineMap map,
       if (tv.scalar && tv.scalar->isZero() &&
           !(fv.scalar && fv.scalar->isZero()))
         return fail("the dropout select keeps where its condition is false; "
-                    "attn.attention's dropout_mask keeps where it is true");
+                    "attn.attention's dropout_mask keeps where it is true",
+                    ew->op);
       if (!fv.scalar || !fv.scalar->isZero())
-        return fail("the dropout select does not put 0 at dropped positions");
+        return fail("the dropout select does not put 0 at dropped positions",
+                    ew->op);
       if (!cond.tensor ||
           !getElementTypeOrSelf(cond.tensor.getType()).isInteger(1))
-        return fail("the dropout select condition is not an i1 tensor");
+        return fail("the dropout select condition is not an i1 tensor", ew->op);
       f.keeps.push_back(
           EwOperand{cond.tensor, cond.map.compose(map), std::nullopt});
       return operand(tv);
@@ -1911,10 +2039,11 @@ LogicalResult ChainMatcher::collectTensorFactors(Value t, AffineMap map,
   }
   return fail("the probabilities are multiplied by a tensor that is not "
               "provably a 0/1 keep mask (" +
-              (def ? "'" + def->getName().getStringRef() + "'"
-                   : Twine("a block argument")) +
-              "; convert an i1 mask with arith.uitofp, arith.select or "
-              "tosa.cast)");
+                  (def ? "'" + def->getName().getStringRef() + "'"
+                       : Twine("a block argument")) +
+                  "; convert an i1 mask with arith.uitofp, arith.select or "
+                  "tosa.cast)",
+              def ? def : reader);
 }
 
 /// Dropout between the softmax and P·V: P' = P * keep * c (in any order
@@ -1936,11 +2065,12 @@ FailureOr<bool> ChainMatcher::collectDropoutStep(Operation *user, Value x,
   DropoutFactors f;
   AffineMap id = AffineMap::getMultiDimIdentityMap(
       cast<RankedTensorType>(x.getType()).getRank(), x.getContext());
-  if (failed(collectTensorFactors(user->getResult(0), id, x, f)))
-    return fail("dropout: " + reason);
+  if (failed(collectTensorFactors(user->getResult(0), id, x, user, f)))
+    return failWithPrefix("dropout: ");
   if (f.probs != 1)
     return fail("dropout: the probabilities are not multiplied elementwise "
-                "by a keep mask and a constant");
+                "by a keep mask and a constant",
+                user);
   steps.total.keeps.append(f.keeps);
   steps.total.scale *= f.scale;
   steps.ops.push_back(user);
@@ -1950,12 +2080,15 @@ FailureOr<bool> ChainMatcher::collectDropoutStep(Operation *user, Value x,
 LogicalResult ChainMatcher::recordDropout(const DropoutSteps &steps,
                                           Chain &chain) {
   const DropoutFactors &total = steps.total;
+  Operation *first = steps.ops.front();
   if (total.keeps.empty())
     return fail("dropout: the probabilities are multiplied by a constant but "
-                "not by a keep mask");
+                "not by a keep mask",
+                first);
   if (total.keeps.size() > 1)
     return fail("dropout: the probabilities are multiplied by " +
-                Twine(total.keeps.size()) + " keep masks");
+                    Twine(total.keeps.size()) + " keep masks",
+                first);
   std::optional<DropoutP> p = dropoutPFor(total.scale);
   auto text = [](double x) {
     SmallString<16> t;
@@ -1964,23 +2097,26 @@ LogicalResult ChainMatcher::recordDropout(const DropoutSteps &steps,
   };
   if (!p)
     return fail("dropout: the kept probabilities are scaled by " +
-                text(total.scale) +
-                ", which is not 1/(1 - p) for a p in (0, 1)");
+                    text(total.scale) +
+                    ", which is not 1/(1 - p) for a p in (0, 1)",
+                first);
   if (!p->exact && !options.inexactReciprocal)
     return fail("dropout: the factor " + text(total.scale) +
-                " is not fl(1/(1 - p)) for any f32 p (p = " + text(p->p) +
-                " gives " + text(p->factor) +
-                "; see option inexact-reciprocal)");
+                    " is not fl(1/(1 - p)) for any f32 p (p = " + text(p->p) +
+                    " gives " + text(p->factor) +
+                    "; see option inexact-reciprocal)",
+                first);
   SmallVector<int64_t> dims;
-  if (failed(
-          matchScoreDims(total.keeps.front(), chain.rank, "keep mask", dims)))
-    return fail("dropout: " + reason);
+  if (failed(matchScoreDims(total.keeps.front(), chain.rank, "keep mask", first,
+                            dims)))
+    return failWithPrefix("dropout: ");
   chain.dropoutP = p->p;
   chain.dropoutMask = total.keeps.front().tensor;
   chain.dropoutMaskDims = dims;
   if (variesOverGroupedHeads(dims, chain))
     return fail("the dropout keep mask varies over the KV heads or the "
-                "query heads of a group, not over both");
+                "query heads of a group, not over both",
+                first);
   chain.ops.append(steps.ops.begin(), steps.ops.end());
   return success();
 }
@@ -1992,7 +2128,8 @@ LogicalResult ChainMatcher::matchDropout(Value &probs, Chain &chain) {
     if (!x.hasOneUse())
       return fail(x == probs ? "the probabilities have another user"
                              : "the dropped-out probabilities have another "
-                               "user");
+                               "user",
+                  blockingUser(x));
     Operation *user = *x.getUsers().begin();
     std::string why;
     if (succeeded(getContraction(user, why)))
@@ -2018,8 +2155,7 @@ LogicalResult ChainMatcher::matchDropout(Value &probs, Chain &chain) {
 
 LogicalResult ChainMatcher::matchPV(Value probs, Chain &chain) {
   if (!probs.hasOneUse())
-    return fail("the probabilities have another user",
-                *std::next(probs.getUsers().begin()));
+    return fail("the probabilities have another user", blockingUser(probs));
   Operation *user = *probs.getUsers().begin();
   std::string why;
   FailureOr<Contraction> c = getContraction(user, why);
@@ -2035,12 +2171,14 @@ LogicalResult ChainMatcher::matchPV(Value probs, Chain &chain) {
   // (V may lack the group dim: checked by groupBroadcastOf and
   // permutationTo below.)
   if (pMap.getNumResults() != r || c->outMap.getNumResults() != r)
-    return fail("the P·V contraction does not have the rank of the scores");
+    return fail("the P·V contraction does not have the rank of the scores",
+                user);
   SmallVector<unsigned> pLoops;
   for (AffineExpr e : pMap.getResults())
     pLoops.push_back(cast<AffineDimExpr>(e).getPosition());
   if (pLoops[r - 1] != c->redLoop)
-    return fail("the P·V contraction does not reduce over the key dimension");
+    return fail("the P·V contraction does not reduce over the key dimension",
+                user);
   // The value dim: the loop of V that P does not have.
   std::optional<unsigned> e;
   for (AffineExpr x : vMap.getResults()) {
@@ -2049,7 +2187,7 @@ LogicalResult ChainMatcher::matchPV(Value probs, Chain &chain) {
       e = l;
   }
   if (!e)
-    return fail("V has no value dimension");
+    return fail("V has no value dimension", user);
   SmallVector<unsigned> batch(pLoops.begin(), pLoops.end() - 2);
   SmallVector<unsigned> vLoops(batch), outLoops(batch);
   // Grouped-query heads: V broadcast over one of the batch dims.
@@ -2073,11 +2211,11 @@ LogicalResult ChainMatcher::matchPV(Value probs, Chain &chain) {
   for (AffineExpr x : c->outMap.getResults()) {
     auto it = llvm::find(outLoops, cast<AffineDimExpr>(x).getPosition());
     if (it == outLoops.end())
-      return fail("the P·V result is not [batch..., query, value]");
+      return fail("the P·V result is not [batch..., query, value]", user);
     outPerm.push_back(it - outLoops.begin());
   }
   if (failed(vPerm))
-    return fail("V is not [batch..., key, value] in the P·V contraction");
+    return fail("V is not [batch..., key, value] in the P·V contraction", user);
   chain.v = v;
   chain.vPerm = *vPerm;
   chain.outPerm = outPerm;
@@ -2103,7 +2241,8 @@ LogicalResult ChainMatcher::peelNarrowing(Value &probs, Chain &chain) {
 LogicalResult ChainMatcher::checkMergedBatchDims(const Chain &chain) {
   if (chain.rank < 2 || chain.rank > kMaxScoreRank)
     return fail("the scores have rank " + Twine(chain.rank) + "; 2 to " +
-                Twine(kMaxScoreRank) + " are supported");
+                    Twine(kMaxScoreRank) + " are supported",
+                chain.qk);
   const int64_t lead = chain.mergedBatchDims();
   if (lead == 0)
     return success();
@@ -2111,10 +2250,11 @@ LogicalResult ChainMatcher::checkMergedBatchDims(const Chain &chain) {
   // op's head dim.
   if (chain.groupDim && *chain.groupDim != chain.rank - 3)
     return fail("the query heads of a group are score dim " +
-                Twine(*chain.groupDim) +
-                ", not the one before the query "
-                "dim; with more than two batch dims only that order is "
-                "supported");
+                    Twine(*chain.groupDim) +
+                    ", not the one before the query "
+                    "dim; with more than two batch dims only that order is "
+                    "supported",
+                chain.pv);
   // Merged into one batch dim: K and V have all of those dims, first and in
   // order. (A mask with only some of them, or with some of size 1, is
   // broadcast over the rest by the rewrite.)
@@ -2126,9 +2266,14 @@ LogicalResult ChainMatcher::checkMergedBatchDims(const Chain &chain) {
         return false;
     return true;
   };
-  if (!mergeable(chain.kBatch) || !mergeable(chain.vBatch))
-    return fail("K or V lacks one of the " + Twine(lead) +
-                " leading batch dims the op's batch dim merges");
+  if (!mergeable(chain.kBatch))
+    return fail("K lacks one of the " + Twine(lead) +
+                    " leading batch dims the op's batch dim merges",
+                chain.qk);
+  if (!mergeable(chain.vBatch))
+    return fail("V lacks one of the " + Twine(lead) +
+                    " leading batch dims the op's batch dim merges",
+                chain.pv);
   return success();
 }
 
@@ -2153,22 +2298,25 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
       return fail("Q, K and V are f64; attn.attention computes in f16, bf16 "
                   "or f32, so the results would lose f64's precision (see "
                   "option allow-precision-change, which raises the chain "
-                  "with its operands rounded to f32)");
+                  "with its operands rounded to f32)",
+                  chain.qk);
     chain.roundedFrom = elt;
   } else if (!elt.isF16() && !elt.isBF16() && !elt.isF32()) {
-    return fail("Q is not f16, bf16, f32 or f64");
+    return fail("Q is not f16, bf16, f32 or f64", chain.qk);
   }
   if (chain.mask && getElementTypeOrSelf(chain.mask.getType()).isF64() &&
       !chain.roundedFrom)
     return fail("the additive bias is f64 but Q is " + typeName(elt) +
-                "; attn.attention takes an f16, bf16 or f32 bias");
-  if (getElementTypeOrSelf(chain.k.getType()) != elt ||
-      getElementTypeOrSelf(chain.v.getType()) != elt ||
+                    "; attn.attention takes an f16, bf16 or f32 bias",
+                chain.qk);
+  if (getElementTypeOrSelf(chain.k.getType()) != elt)
+    return fail("Q and K do not share one element type", chain.qk);
+  if (getElementTypeOrSelf(chain.v.getType()) != elt ||
       getElementTypeOrSelf(chain.pv->getResult(0).getType()) != elt)
-    return fail("Q, K, V and the result do not share one element type");
+    return fail("Q, V and the result do not share one element type", chain.pv);
   for (Value t : {chain.q, chain.k, chain.v})
     if (!isa<RankedTensorType>(t.getType()))
-      return fail("an operand is not a ranked tensor");
+      return fail("an operand is not a ranked tensor", chain.qk);
   // attn.attention runs the softmax in f32 whatever its element type; a
   // chain that runs it in f16/bf16 rounds in a way the op cannot reproduce.
   // (Contraction accumulators are not judged: front ends write f16
@@ -2177,9 +2325,10 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
                                       : getElementTypeOrSelf(scores.getType());
   if (!softmaxElt.isF32() && !options.allowPrecisionChange)
     return fail("the softmax runs in " + typeName(softmaxElt) +
-                "; attn.attention computes it in f32, so the results would "
-                "differ by the chain's own rounding (see option "
-                "allow-precision-change)");
+                    "; attn.attention computes it in f32, so the results would "
+                    "differ by the chain's own rounding (see option "
+                    "allow-precision-change)",
+                chain.anchor);
   if (!softmaxElt.isF32())
     chain.changedSoftmaxType = softmaxElt;
   return success();
@@ -2238,10 +2387,10 @@ struct AttnFusePass final : impl::AttnFusePassBase<AttnFusePass> {
         if (explain) {
           InFlightDiagnostic remark =
               anchor->emitRemark("attn-fuse: not fused: ") << matcher.reason;
-          if (matcher.blocker && matcher.blocker != anchor)
-            remark.attachNote(matcher.blocker->getLoc())
-                << "the first op that blocks it: '"
-                << matcher.blocker->getName() << "'";
+          remark.attachNote(matcher.blocker->getLoc())
+              << "the first op that blocks it: '" << matcher.blocker->getName()
+              << "'"
+              << (matcher.blocker == anchor ? " (the softmax itself)" : "");
         }
         continue;
       }

@@ -290,6 +290,7 @@ func.func @scale_not_inverse(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: 
   %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   // expected-remark @below {{not fused: dropout: the kept probabilities are scaled by 0.800000011, which is not 1/(1 - p) for a p in (0, 1)}}
   %p = linalg.softmax dimension(2) ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
   %pd = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%p, %keep : tensor<4x6x10xf32>, tensor<4x6x10xi1>) outs(%es : tensor<4x6x10xf32>) {
   ^bb0(%a0: f32, %a1: i1, %out: f32):
     %c = arith.constant 0.8 : f32
@@ -316,6 +317,7 @@ func.func @float_keep_argument(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v
   %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   // expected-remark @below {{not fused: dropout: the probabilities are multiplied by a tensor that is not provably a 0/1 keep mask (a block argument; convert an i1 mask with arith.uitofp, arith.select or tosa.cast)}}
   %p = linalg.softmax dimension(2) ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
   %pd = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%p, %keepf : tensor<4x6x10xf32>, tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
   ^bb0(%a0: f32, %a1: f32, %out: f32):
     %c = arith.constant 1.25 : f32
@@ -355,6 +357,7 @@ func.func @dropped_probs_returned(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>,
   %eo = tensor.empty() : tensor<4x6x5xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
   %o = linalg.batch_matmul ins(%pd, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  // expected-note @below {{the first op that blocks it: 'func.return'}}
   return %o, %pd : tensor<4x6x5xf32>, tensor<4x6x10xf32>
 }
 
@@ -384,6 +387,7 @@ func.func @masked_probs_returned(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, 
   %eo = tensor.empty() : tensor<4x6x5xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
   %o = linalg.batch_matmul ins(%pd, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  // expected-note @below {{the first op that blocks it: 'func.return'}}
   return %o, %pk : tensor<4x6x5xf32>, tensor<4x6x10xf32>
 }
 
@@ -402,6 +406,7 @@ func.func @select_inverted(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: te
   %pd = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%p, %keep : tensor<4x6x10xf32>, tensor<4x6x10xi1>) outs(%es : tensor<4x6x10xf32>) {
   ^bb0(%a0: f32, %a1: i1, %out: f32):
     %c = arith.constant 2.0 : f32
+    // expected-note @below {{the first op that blocks it: 'arith.select'}}
     %m = arith.select %a1, %zero, %a0 : f32
     %r = arith.mulf %m, %c : f32
     linalg.yield %r : f32
@@ -424,6 +429,7 @@ func.func @scale_without_keep(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v:
   %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   // expected-remark @below {{not fused: dropout: the probabilities are multiplied by a constant but not by a keep mask}}
   %p = linalg.softmax dimension(2) ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
   %pd = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%p : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
   ^bb0(%a0: f32, %out: f32):
     %c = arith.constant 1.25 : f32
@@ -461,6 +467,7 @@ func.func @dropout_before_sum(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v:
     linalg.yield %r : f32
   } -> tensor<4x6x10xf32>
   %e = linalg.exp ins(%d : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
   %ed = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %keep : tensor<4x6x10xf32>, tensor<4x6x10xi1>) outs(%es : tensor<4x6x10xf32>) {
   ^bb0(%x: f32, %kk: i1, %o: f32):
     %c = arith.constant 1.25 : f32
@@ -614,6 +621,7 @@ func.func @factor_not_exact(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: t
   %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   // expected-remark @below {{not fused: dropout: the factor 2.5 is not fl(1/(1 - p)) for any f32 p (p = 0.600000024 gives 2.50000024; see option inexact-reciprocal)}}
   %p = linalg.softmax dimension(2) ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
   %pd = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%p, %keep : tensor<4x6x10xf32>, tensor<4x6x10xi1>) outs(%es : tensor<4x6x10xf32>) {
   ^bb0(%a0: f32, %a1: i1, %out: f32):
     %c = arith.constant 2.5 : f32

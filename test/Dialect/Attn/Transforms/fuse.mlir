@@ -315,6 +315,7 @@ func.func @wrong_softmax_dim(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: 
   %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   %s = linalg.batch_matmul ins(%q, %kt : tensor<4x6x8xf32>, tensor<4x8x10xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   // expected-remark @below {{attn-fuse: not fused: softmax is over dimension 1, not the key dimension 2}}
+  // expected-note @below {{the first op that blocks it: 'linalg.softmax' (the softmax itself)}}
   %p = linalg.softmax dimension(1) ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   %eo = tensor.empty() : tensor<4x10x5xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x10x5xf32>) -> tensor<4x10x5xf32>
@@ -368,6 +369,7 @@ func.func @another_user(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tenso
   %eo = tensor.empty() : tensor<4x6x5xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  // expected-note @below {{the first op that blocks it: 'func.return'}}
   return %o, %p : tensor<4x6x5xf32>, tensor<4x6x10xf32>
 }
 
@@ -395,6 +397,7 @@ func.func @transposed_scores(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: 
   %p = linalg.softmax dimension(2) ins(%st : tensor<4x10x6xf32>) outs(%et : tensor<4x10x6xf32>) -> tensor<4x10x6xf32>
   %eo = tensor.empty() : tensor<4x6x5xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.batch_matmul'}}
   %o = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%p, %v : tensor<4x10x6xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
   return %o : tensor<4x6x5xf32>
 }
@@ -420,6 +423,7 @@ func.func @pv_over_queries(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: te
   %p = linalg.softmax dimension(2) ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   %eo = tensor.empty() : tensor<4x10x5xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x10x5xf32>) -> tensor<4x10x5xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.batch_matmul'}}
   %o = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%p, %v : tensor<4x6x10xf32>, tensor<4x6x5xf32>) outs(%zo : tensor<4x10x5xf32>) -> tensor<4x10x5xf32>
   return %o : tensor<4x10x5xf32>
 }
@@ -439,6 +443,7 @@ func.func @divide_by_three(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: te
   %es = tensor.empty() : tensor<4x6x10xf32>
   %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
   %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
   ^bb0(%x: f32, %o: f32):
     %c = arith.constant 3.0 : f32
@@ -506,6 +511,7 @@ func.func @finite_fill(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor
     linalg.yield %m : f32
   } -> tensor<4x6x10xf32>
   %big = arith.constant -1.0e9 : f32
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
   %sm = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mask, %ss : tensor<4x6x10xi1>, tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
   ^bb0(%b: i1, %x: f32, %o: f32):
     %r = arith.select %b, %x, %big : f32
@@ -1023,6 +1029,7 @@ func.func @band_keep_either(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: t
     %jl = arith.addi %j, %c4 : index
     %after = arith.cmpi sgt, %j, %i : index
     %before = arith.cmpi slt, %jl, %i : index
+    // expected-note @below {{the first op that blocks it: 'arith.ori'}}
     %either = arith.ori %after, %before : i1
     %r = arith.select %either, %x, %ninf : f32
     linalg.yield %r : f32
@@ -1054,6 +1061,7 @@ func.func @band_lower_off_diagonal(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>
     %j = linalg.index 2 : index
     %c2 = arith.constant 2 : index
     %jl = arith.subi %j, %c2 : index
+    // expected-note @below {{the first op that blocks it: 'arith.cmpi'}}
     %keep = arith.cmpi sge, %jl, %i : index
     %r = arith.select %keep, %x, %ninf : f32
     linalg.yield %r : f32
@@ -1088,6 +1096,7 @@ func.func @causal_other_dim(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: t
   ^bb0(%x: f32, %o: f32):
     %n = linalg.index 0 : index
     %j = linalg.index 2 : index
+    // expected-note @below {{the first op that blocks it: 'arith.cmpi'}}
     %c = arith.cmpi ugt, %j, %n : index
     %r = arith.select %c, %ninf, %x : f32
     linalg.yield %r : f32
@@ -1123,6 +1132,7 @@ func.func @causal_dynamic_offset(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, 
     %i = linalg.index 1 : index
     %j = linalg.index 2 : index
     %io = arith.addi %i, %off : index
+    // expected-note @below {{the first op that blocks it: 'arith.cmpi'}}
     %c = arith.cmpi ugt, %j, %io : index
     %r = arith.select %c, %ninf, %x : f32
     linalg.yield %r : f32
@@ -1157,6 +1167,7 @@ func.func @causal_negative_offset(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>,
   ^bb0(%x: f32, %o: f32):
     %i = linalg.index 1 : index
     %j = linalg.index 2 : index
+    // expected-note @below {{the first op that blocks it: 'arith.cmpi'}}
     %c = arith.cmpi sge, %j, %i : index
     %r = arith.select %c, %ninf, %x : f32
     linalg.yield %r : f32
@@ -1195,6 +1206,7 @@ func.func @causal_finite_fill(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v:
     %j = linalg.index 2 : index
     %big = arith.constant -1.0e9 : f32
     %c = arith.cmpi ugt, %j, %i : index
+    // expected-note @below {{the first op that blocks it: 'arith.select'}}
     %r = arith.select %c, %big, %x : f32
     linalg.yield %r : f32
   } -> tensor<4x6x10xf32>
@@ -1228,6 +1240,7 @@ func.func @causal_eq(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4
   ^bb0(%x: f32, %o: f32):
     %i = linalg.index 1 : index
     %j = linalg.index 2 : index
+    // expected-note @below {{the first op that blocks it: 'arith.cmpi'}}
     %c = arith.cmpi eq, %j, %i : index
     %r = arith.select %c, %ninf, %x : f32
     linalg.yield %r : f32
