@@ -1,0 +1,144 @@
+//===- ChainMatcher.h - attn-fuse's chain matcher ---------------*- C++ -*-===//
+//
+// ChainMatcher matches one attention chain around a softmax anchor into a
+// Chain (AttentionChain.h), or says why not and at which op. Its parts are
+// one file each: the scores (scale, softcap, masks, Q·Kᵀ) and P·V in
+// FuseAttentionChains.cpp, the softmax in MatchSoftmax.cpp, masks in
+// MatchMasks.cpp, dropout in MatchDropout.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNOPT_LIB_DIALECT_ATTN_TRANSFORMS_CHAINMATCHER_H
+#define ATTNOPT_LIB_DIALECT_ATTN_TRANSFORMS_CHAINMATCHER_H
+
+#include "AttentionChain.h"
+#include "ChainViews.h"
+
+namespace mlir::attn::fuse {
+
+struct FuseOptions {
+  bool inexactReciprocal = false;
+  bool largeNegativeIsMasked = false;
+  bool allowPrecisionChange = false;
+};
+
+/// What the dropout step multiplies the probabilities by: P itself (which
+/// must occur once), i1 keep masks read from the score loops, and the
+/// product of the constant factors.
+struct DropoutFactors {
+  int64_t probs = 0;
+  SmallVector<EwOperand> keeps;
+  double scale = 1.0;
+};
+
+class ChainMatcher {
+public:
+  ChainMatcher(const FuseOptions &options) : options(options) {}
+
+  /// Matches the chain around a softmax anchor; on failure, `reason` says
+  /// why and `blocker` is the first op that blocks it (explain points a
+  /// note at it).
+  LogicalResult match(Operation *anchor, Chain &chain);
+  std::string reason;
+  Operation *blocker = nullptr;
+
+private:
+  /// Fails at `at`, the first op that blocks the chain. Every failure names
+  /// one: an op of the chain that does not fit, the extra user of an
+  /// intermediate, or the op inside a generic's body that is not understood.
+  LogicalResult fail(const Twine &msg, Operation *at) {
+    assert(at && "a failure names the op that blocks the chain");
+    reason = msg.str();
+    blocker = at;
+    return failure();
+  }
+  /// Fails with `prefix` before the reason of a nested match that failed,
+  /// keeping its blocker.
+  LogicalResult failWithPrefix(StringRef prefix) {
+    reason = (prefix + reason).str();
+    return failure();
+  }
+  LogicalResult matchSoftmax(Operation *anchor, Chain &chain, Value &scores,
+                             Value &probs);
+  LogicalResult matchScores(Value scores, Chain &chain);
+  LogicalResult matchQK(Value scores, Chain &chain);
+  LogicalResult matchPV(Value probs, Chain &chain);
+  LogicalResult matchDropout(Value &probs, Chain &chain);
+  /// Dropout steps seen so far: their ops and combined factors.
+  struct DropoutSteps {
+    DropoutFactors total;
+    SmallVector<Operation *> ops;
+  };
+  /// Whether `user` multiplies `x` elementwise (a dropout step, whose
+  /// factors are added to `steps`); fails where it does so but not by a
+  /// keep mask and constants.
+  FailureOr<bool> collectDropoutStep(Operation *user, Value x,
+                                     DropoutSteps &steps);
+  LogicalResult recordDropout(const DropoutSteps &steps, Chain &chain);
+  /// `op` as x / l or x * (1 / l) for the row sums l of `sum`: the ops it
+  /// takes (reciprocal, product), and whether the reciprocal has another
+  /// user.
+  struct Normalization {
+    SmallVector<Operation *, 2> ops;
+    bool sharedReciprocal;
+  };
+  std::optional<Normalization>
+  normalizationOf(Operation *op, Value x, const Reduction &sum, int64_t rank);
+  /// `reader` is the op that reads `t`.
+  LogicalResult collectTensorFactors(Value t, AffineMap map, Value probs,
+                                     Operation *reader, DropoutFactors &f);
+  LogicalResult collectBodyFactors(linalg::GenericOp g, Value v, AffineMap map,
+                                   Value probs, DropoutFactors &f);
+  LogicalResult collectBodyKeep(linalg::GenericOp g, Value cond, AffineMap map,
+                                DropoutFactors &f);
+  /// The rank limits, and with more than two batch dims that K and V can
+  /// have the leading ones merged (Chain::mergedBatchDims).
+  LogicalResult checkMergedBatchDims(const Chain &chain);
+  /// `reader` is the op that reads the mask-like operand `m`.
+  LogicalResult matchScoreDims(const EwOperand &m, int64_t rank, StringRef what,
+                               Operation *reader, SmallVector<int64_t> &dims);
+  LogicalResult matchMask(const EwOperand &m, Operation *reader, Chain &chain);
+  LogicalResult peelWidening(Value &x, Chain &chain);
+  LogicalResult peelNarrowing(Value &probs, Chain &chain);
+  LogicalResult matchLogSumExpSoftmax(const Reduction &max, Value scores,
+                                      Chain &chain, Value &probs);
+  /// The single user of `v` as an elementwise op of `kind` whose operand
+  /// `v` is read with the identity map, or failure.
+  FailureOr<Elementwise> onlyUserOfKind(Value v, EwKind kind);
+  bool isRowOperand(const EwOperand &o, const Reduction &red, int64_t rank);
+  bool isMaskFill(const APFloat &fill) const;
+  LogicalResult matchIndexMask(Value x, Chain &chain, Value &next,
+                               bool &matched);
+  LogicalResult matchCausalCond(Value cond, Block *body,
+                                ArrayRef<int64_t> loopToScoreDim,
+                                bool condKeeps, Chain &chain);
+  /// One side of the allowed band, j <= i + a (`upper`) or j >= i + a.
+  struct IndexBound {
+    bool upper;
+    int64_t a;
+  };
+  FailureOr<IndexBound> matchIndexBound(Value cond, Block *body,
+                                        ArrayRef<int64_t> loopToScoreDim,
+                                        bool condKeeps, const Chain &chain);
+  /// Records the band; `cond` is the comparison (or the and/or of two)
+  /// that bounds it.
+  LogicalResult recordIndexBand(std::optional<int64_t> lo,
+                                std::optional<int64_t> hi, Operation *cond,
+                                Chain &chain);
+  LogicalResult matchIndexMaskTensor(const EwOperand &m, bool isBool,
+                                     Chain &chain);
+  LogicalResult matchConstantBandMask(const EwOperand &m, bool isBool,
+                                      Chain &chain);
+
+  const FuseOptions &options;
+};
+
+/// Whether score dims `dims` of a mask-like operand vary over the KV heads
+/// but not the query heads of a group, or the reverse: with grouped-query
+/// heads both become the op's one query-head dim, over which such a mask
+/// cannot be broadcast. (A mask over both is collapsed like Q.)
+bool variesOverGroupedHeads(ArrayRef<int64_t> dims, const Chain &chain);
+
+} // namespace mlir::attn::fuse
+
+#endif // ATTNOPT_LIB_DIALECT_ATTN_TRANSFORMS_CHAINMATCHER_H
