@@ -205,3 +205,53 @@ func.func @f64_chain(%q: tensor<4x16x8xf64>, %k: tensor<4x16x8xf64>, %v: tensor<
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x16x16xf64>, tensor<4x16x8xf64>) outs(%zo : tensor<4x16x8xf64>) -> tensor<4x16x8xf64>
   return %o : tensor<4x16x8xf64>
 }
+
+// GQA in tile order (jnp.tile, torch .repeat(1, G, 1, 1)): K and V
+// broadcast to [B, G, Hkv, L, D] and merged, so query head h reads KV head
+// h % Hkv, not repeat_interleave's h / G. Left alone (it produced an invalid
+// attn.attention before: B * G query heads beside Hkv K heads).
+// CHECK-LABEL: func.func @gqa_tile_order
+// CHECK-NOT: attn.attention
+// PROOF: @gqa_tile_order: 0 attn.attention after the raising (nothing raised)
+#tq_q = affine_map<(b, h, i, j, d) -> (b, h, i, d)>
+#tq_k = affine_map<(b, h, i, j, d) -> (b, h, j, d)>
+#tq_s = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
+#tp_p = affine_map<(b, h, i, d, j) -> (b, h, i, j)>
+#tp_v = affine_map<(b, h, i, d, j) -> (b, h, j, d)>
+#tp_o = affine_map<(b, h, i, d, j) -> (b, h, i, d)>
+#tid = affine_map<(b, h, i, j) -> (b, h, i, j)>
+func.func @gqa_tile_order(%q: tensor<2x8x16x16xf32>, %k: tensor<2x2x16x16xf32>, %v: tensor<2x2x16x16xf32>) -> tensor<2x8x16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.25 : f32
+  %eb = tensor.empty() : tensor<2x4x2x16x16xf32>
+  %kb = linalg.broadcast ins(%k : tensor<2x2x16x16xf32>) outs(%eb : tensor<2x4x2x16x16xf32>) dimensions = [1]
+  %vb = linalg.broadcast ins(%v : tensor<2x2x16x16xf32>) outs(%eb : tensor<2x4x2x16x16xf32>) dimensions = [1]
+  %kr = tensor.collapse_shape %kb [[0], [1, 2], [3], [4]] : tensor<2x4x2x16x16xf32> into tensor<2x8x16x16xf32>
+  %vr = tensor.collapse_shape %vb [[0], [1, 2], [3], [4]] : tensor<2x4x2x16x16xf32> into tensor<2x8x16x16xf32>
+  %es = tensor.empty() : tensor<2x8x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x8x16x16xf32>) -> tensor<2x8x16x16xf32>
+  %s = linalg.generic {indexing_maps = [#tq_q, #tq_k, #tq_s], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %kr : tensor<2x8x16x16xf32>, tensor<2x8x16x16xf32>) outs(%zs : tensor<2x8x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %o, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x8x16x16xf32>
+  %ss = linalg.generic {indexing_maps = [#tid, #tid], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<2x8x16x16xf32>) outs(%es : tensor<2x8x16x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %c, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<2x8x16x16xf32>
+  // expected-remark @below {{attn-fuse: not fused: the query heads of a group are score dim 1, not the one right before the query dim: K and V are repeated in tile order ([.., group, KV head, Lq, Lk]), and only the interleaved order ([.., KV head, group, Lq, Lk], repeat_kv's) is raised}}
+  %p = linalg.softmax dimension(3) ins(%ss : tensor<2x8x16x16xf32>) outs(%es : tensor<2x8x16x16xf32>) -> tensor<2x8x16x16xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%es : tensor<2x8x16x16xf32>) -> tensor<2x8x16x16xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
+  %o = linalg.generic {indexing_maps = [#tp_p, #tp_v, #tp_o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %vr : tensor<2x8x16x16xf32>, tensor<2x8x16x16xf32>) outs(%zo : tensor<2x8x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %o, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x8x16x16xf32>
+  return %o : tensor<2x8x16x16xf32>
+}

@@ -205,6 +205,12 @@ FailureOr<Elementwise> getElementwise(Value v) {
   return ew;
 }
 
+FailureOr<Elementwise> getElementwise(Operation *op) {
+  if (op->getNumResults() != 1)
+    return failure();
+  return getElementwise(op->getResult(0));
+}
+
 FailureOr<Reduction> getReduction(Operation *def) {
   Reduction r;
   r.op = def;
@@ -424,8 +430,8 @@ Operation *producerOf(Value v) {
 bool isChainLike(Operation *op) {
   std::string unused;
   return op->getNumResults() == 1 &&
-         (succeeded(getElementwise(op->getResult(0))) ||
-          succeeded(getReduction(op)) || succeeded(getContraction(op, unused)));
+         (succeeded(getElementwise(op)) || succeeded(getReduction(op)) ||
+          succeeded(getContraction(op, unused)));
 }
 
 /// Where the chain expected `v` to have one user of a certain kind and it

@@ -99,6 +99,9 @@ FailureOr<EwOperand> resolveBodyValue(linalg::LinalgOp op, Value v);
 
 /// The elementwise view of the op defining `v`, if it has one.
 FailureOr<Elementwise> getElementwise(Value v);
+/// The elementwise view of `op`, if it has one (and one result: a user of
+/// a chain value may be a return or another op without results).
+FailureOr<Elementwise> getElementwise(Operation *op);
 
 /// The reduction view of `def`: a max or sum over one dimension.
 FailureOr<Reduction> getReduction(Operation *def);

@@ -443,13 +443,13 @@ LogicalResult ChainMatcher::matchPV(Value probs, Chain &chain) {
 LogicalResult ChainMatcher::peelNarrowing(Value &probs, Chain &chain) {
   if (!probs.hasOneUse())
     return success();
-  Value user = (*probs.getUsers().begin())->getResult(0);
+  Operation *user = *probs.getUsers().begin();
   FailureOr<Elementwise> ew = getElementwise(user);
   if (failed(ew) || ew->kind != EwKind::Truncate ||
       !isIdentityOperand(ew->args[0], probs))
     return success();
-  chain.ops.push_back(user.getDefiningOp());
-  probs = user;
+  chain.ops.push_back(user);
+  probs = user->getResult(0);
   return success();
 }
 
@@ -458,18 +458,21 @@ LogicalResult ChainMatcher::checkMergedBatchDims(const Chain &chain) {
     return fail("the scores have rank " + Twine(chain.rank) + "; 2 to " +
                     Twine(kMaxScoreRank) + " are supported",
                 chain.qk);
-  const int64_t lead = chain.mergedBatchDims();
-  if (lead == 0)
-    return success();
-  // [merged..., KV head, group, i, j]: the query heads of a KV head are the
-  // op's head dim.
+  // [..., KV head, group, i, j]: the query heads of a KV head are the op's
+  // head dim, query head = KV head * G + group (repeat_interleave, as
+  // repeat_kv writes it). The tile order [..., group, KV head, i, j]
+  // (query head = group * Hkv + KV head) would need Q's heads permuted.
   if (chain.groupDim && *chain.groupDim != chain.rank - 3)
     return fail("the query heads of a group are score dim " +
                     Twine(*chain.groupDim) +
-                    ", not the one before the query "
-                    "dim; with more than two batch dims only that order is "
-                    "supported",
+                    ", not the one right before the query dim: K and V "
+                    "are repeated in tile order ([.., group, KV head, Lq, "
+                    "Lk]), and only the interleaved order ([.., KV head, "
+                    "group, Lq, Lk], repeat_kv's) is raised",
                 chain.pv);
+  const int64_t lead = chain.mergedBatchDims();
+  if (lead == 0)
+    return success();
   // Merged into one batch dim: K and V have all of those dims, first and in
   // order. (A mask with only some of them, or with some of size 1, is
   // broadcast over the rest by the rewrite.)

@@ -71,7 +71,7 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
     for (Operation *user : scores.getUsers()) {
       if (user == anchor)
         continue;
-      FailureOr<Elementwise> ew = getElementwise(user->getResult(0));
+      FailureOr<Elementwise> ew = getElementwise(user);
       bool isSub = succeeded(ew) && ew->kind == EwKind::Sub;
       if (!isSub || seenSub)
         extra = extra ? extra : user;
@@ -84,7 +84,7 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
   for (Operation *user : scores.getUsers())
     if (user != anchor)
       subOp = user;
-  FailureOr<Elementwise> sub = getElementwise(subOp->getResult(0));
+  FailureOr<Elementwise> sub = getElementwise(subOp);
   if (failed(sub) || sub->kind != EwKind::Sub ||
       !isIdentityOperand(sub->args[0], scores) ||
       !isRowOperand(sub->args[1], *max, chain.rank))
@@ -94,7 +94,7 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
   if (!shifted.hasOneUse())
     return fail("exp(s - max) has another user", blockingUser(shifted));
   Operation *expOp = *shifted.getUsers().begin();
-  FailureOr<Elementwise> exp = getElementwise(expOp->getResult(0));
+  FailureOr<Elementwise> exp = getElementwise(expOp);
   if (failed(exp) || exp->kind != EwKind::Exp ||
       !isIdentityOperand(exp->args[0], shifted))
     return fail("s - max is not exponentiated", expOp);
@@ -103,7 +103,7 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
   if (e.hasOneUse()) {
     // e.g. dropout applied to exp(s - max), then summed and normalized.
     Operation *user = *e.getUsers().begin();
-    FailureOr<Elementwise> ew = getElementwise(user->getResult(0));
+    FailureOr<Elementwise> ew = getElementwise(user);
     auto generic = dyn_cast<linalg::GenericOp>(user);
     bool isProduct =
         (succeeded(ew) &&
@@ -174,7 +174,7 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
 std::optional<ChainMatcher::Normalization>
 ChainMatcher::normalizationOf(Operation *op, Value x, const Reduction &sum,
                               int64_t rank) {
-  FailureOr<Elementwise> norm = getElementwise(op->getResult(0));
+  FailureOr<Elementwise> norm = getElementwise(op);
   if (failed(norm))
     return std::nullopt;
   if (norm->kind == EwKind::Div && isIdentityOperand(norm->args[0], x) &&
@@ -215,8 +215,7 @@ ChainMatcher::normalizationOf(Operation *op, Value x, const Reduction &sum,
 FailureOr<Elementwise> ChainMatcher::onlyUserOfKind(Value v, EwKind kind) {
   if (!v.hasOneUse())
     return failure();
-  FailureOr<Elementwise> ew =
-      getElementwise((*v.getUsers().begin())->getResult(0));
+  FailureOr<Elementwise> ew = getElementwise(*v.getUsers().begin());
   if (failed(ew) || ew->kind != kind ||
       llvm::none_of(ew->args, [&](const EwOperand &o) {
         return isIdentityOperand(o, v);
@@ -238,7 +237,7 @@ LogicalResult ChainMatcher::matchLogSumExpSoftmax(const Reduction &max,
     // log l, else the row max itself.
     Operation *extra = max.op;
     for (Operation *user : m.getUsers()) {
-      FailureOr<Elementwise> ew = getElementwise(user->getResult(0));
+      FailureOr<Elementwise> ew = getElementwise(user);
       if (failed(ew) || (ew->kind != EwKind::Sub && ew->kind != EwKind::Add)) {
         extra = user;
         break;
@@ -251,7 +250,7 @@ LogicalResult ChainMatcher::matchLogSumExpSoftmax(const Reduction &max,
   for (Operation *user : scores.getUsers()) {
     if (user == max.op)
       continue;
-    FailureOr<Elementwise> sub = getElementwise(user->getResult(0));
+    FailureOr<Elementwise> sub = getElementwise(user);
     if (failed(sub) || sub->kind != EwKind::Sub ||
         !isIdentityOperand(sub->args[0], scores))
       return fail("the row max has another user", user);
@@ -288,7 +287,7 @@ LogicalResult ChainMatcher::matchLogSumExpSoftmax(const Reduction &max,
   Value lseValue = lse->op->getResult(0);
   Reduction asMax = max;
   asMax.op = lse->op;
-  FailureOr<Elementwise> outer = getElementwise(outerOp->getResult(0));
+  FailureOr<Elementwise> outer = getElementwise(outerOp);
   if (!lseValue.hasOneUse() || *lseValue.getUsers().begin() != outerOp ||
       !isRowOperand(outer->args[1], asMax, chain.rank))
     return fail("the log-sum-exp is not subtracted from the scores",
