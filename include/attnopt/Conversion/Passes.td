@@ -36,9 +36,27 @@ defvar AttnForwardKernelOptions = [
            "SMs the split-KV chooser fills">,
 ];
 
+// The options of the backward kernel chooser, shared by attn-select-kernels
+// and attn-to-gpu (same names and defaults as attn-compile's flags).
+defvar AttnBackwardKernelOptions = [
+    Option<"gradMma", "grad-mma", "std::string", "\"auto\"",
+           "Backward key-block kernel: auto, wgmma or mma-sync">,
+    Option<"gradTma", "grad-tma", "std::string", "\"auto\"",
+           "Loads of the backward's wgmma key-block kernel: auto (TMA with "
+           "a producer warpgroup on sm_90a), on or off (cp.async by every "
+           "thread)">,
+    Option<"gradDq", "grad-dq", "std::string", "\"auto\"",
+           "dQ of the tensor-core backward: auto (atomic on sm_90), "
+           "separate or atomic">,
+    Option<"gradBlockKV", "grad-block-kv", "int64_t", "0",
+           "Keys per block of the backward key-block kernel (64 or 128); 0 "
+           "chooses">,
+];
+
 def AttnSelectKernelsPass : Pass<"attn-select-kernels"> {
-  let summary = "Choose the GPU kernel configuration of each forward attention "
-                "op and record it as #attn.tiles";
+  let summary = "Choose the GPU kernel configuration of each attention op and "
+                "record it as #attn.tiles (forward) or #attn.grad_kernels "
+                "(backward)";
   let description = [{
     Runs the GPU kernel-configuration chooser (the one behind `attn-to-gpu`,
     `attn-gpu-pipeline` and `attn-compile`) on every `attn.attention` and
@@ -53,6 +71,14 @@ def AttnSelectKernelsPass : Pass<"attn-select-kernels"> {
     exactly that. A kernel-less `attn.tiles` (attn-select-tiles) is
     replaced.
 
+    Each `attn.attention_grad` and `attn.varlen_attention_grad` gets the
+    backward chooser's decision the same way, as `attn.grad_kernels =
+    #attn.grad_kernels<kernel, key_block, dq, loads>`: the family of the
+    key-block kernel (`wgmma`, `mma_sync`, or `cuda_core` for the CUDA-core
+    dkdv and dq kernels), its keys per block, whether dQ is added with
+    atomics (`dq = atomic`) or by a separate kernel, and its TMA loads; an
+    op that carries one is checked and kept.
+
     With `report`, each op also gets a remark with the kernel's launch
     (threads, dynamic shared memory against the chip's limit) and the IO
     model's predicted HBM bytes and FLOPs for those tiles
@@ -62,7 +88,8 @@ def AttnSelectKernelsPass : Pass<"attn-select-kernels"> {
     attention-opt --attn-select-kernels="chip=sm_90a report" in.mlir
     ```
   }];
-  let options = !listconcat(AttnForwardKernelOptions, [
+  let options = !listconcat(AttnForwardKernelOptions,
+                            AttnBackwardKernelOptions, [
     Option<"report", "report", "bool", "false",
            "Emit a remark with the launch and the IO report of each op">,
   ]);
@@ -101,20 +128,8 @@ def AttnToGPUPass : Pass<"attn-to-gpu", "::mlir::ModuleOp"> {
     kernels to PTX and writes the manifest, `attn-gpu-pipeline` lowers them
     to a gpu.binary.
   }];
-  let options = !listconcat(AttnForwardKernelOptions, [
-    Option<"gradMma", "grad-mma", "std::string", "\"auto\"",
-           "Backward key-block kernel: auto, wgmma or mma-sync">,
-    Option<"gradTma", "grad-tma", "std::string", "\"auto\"",
-           "Loads of the backward's wgmma key-block kernel: auto (TMA with "
-           "a producer warpgroup on sm_90a), on or off (cp.async by every "
-           "thread)">,
-    Option<"gradDq", "grad-dq", "std::string", "\"auto\"",
-           "dQ of the tensor-core backward: auto (atomic on sm_90), "
-           "separate or atomic">,
-    Option<"gradBlockKV", "grad-block-kv", "int64_t", "0",
-           "Keys per block of the backward key-block kernel (64 or 128); 0 "
-           "chooses">,
-  ]);
+  let options = !listconcat(AttnForwardKernelOptions,
+                            AttnBackwardKernelOptions);
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",

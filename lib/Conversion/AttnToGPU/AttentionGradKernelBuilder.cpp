@@ -201,35 +201,16 @@ void tcgrad::buildKernel(OpBuilder &b, gpu::GPUModuleOp module,
 
 FailureOr<GradKernelSpecs>
 mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
-                                         KernelChoice choice,
-                                         GradKernelOptions options) {
-  if (failed(checkKernelShapes(op)))
-    return failure();
+                                         const GradKernelConfig &config,
+                                         const GradKernelOptions &options) {
+  if (config.kernel != KernelFamily::cuda_core)
+    return tcgrad::describeKernels(op, n, options, config);
   RankedTensorType q = op.getQueryType();
   int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
           queryLen = q.getDimSize(2), headDim = q.getDimSize(3);
   int64_t kvHeads = op.getKeyType().getDimSize(1),
           keyLen = op.getKeyType().getDimSize(2),
           valueDim = op.getValueType().getDimSize(3);
-  // Neither backward kernel reads a keep-mask tensor: reject rather than
-  // drop the operand.
-  if (op.getDropoutMask())
-    return op.emitOpError(
-        "GPU code generation: explicit dropout masks are not supported on "
-        "the GPU yet (only the Philox dropout of rng(seed, offset))");
-
-  std::string whyNot;
-  bool tcOk = tcgrad::isEligible(op, options.smVersion, whyNot);
-  if (choice == KernelChoice::TensorCore && !tcOk)
-    return op.emitOpError(
-               "GPU code generation: no tensor-core backward kernel: ")
-           << whyNot;
-  if (tcOk && choice != KernelChoice::CudaCore)
-    return tcgrad::describeKernels(op, n, options);
-  if (!tcOk && choice == KernelChoice::Auto)
-    op.emitRemark("GPU code generation: CUDA-core backward kernels, no "
-                  "tensor-core backward: ")
-        << whyNot;
 
   const int64_t t = gradThreadsPerRow(headDim, valueDim);
   const int64_t eltBytes = q.getElementType().isF32() ? 4 : 2;

@@ -35,13 +35,10 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
     });
     if (!any)
       return;
-    GpuCodegenChoices choices =
+    GpuCodegenChoices choices = withBackwardChoices(
         forwardCodegenChoices(chip, kernel, mma, tma, blockQ, blockKV, warps,
-                              splitKV, smCount, persistent);
-    choices.gradMma = gradMma;
-    choices.gradDq = gradDq;
-    choices.gradTma = gradTma;
-    choices.gradBlockKV = gradBlockKV;
+                              splitKV, smCount, persistent),
+        gradMma, gradTma, gradDq, gradBlockKV);
     std::string error;
     FailureOr<GpuCodegenOptions> options =
         resolveGpuCodegenOptions(choices, error);

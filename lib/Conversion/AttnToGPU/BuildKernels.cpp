@@ -109,6 +109,7 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
   // grad-tma=auto: the warp-specialized TMA key-block kernel on sm_90a
   // (docs/performance.md, session 28).
   o.grad.tma = c.gradTma == "on" || (c.gradTma == "auto" && archSpecific);
+  o.grad.archSpecific = archSpecific;
   return o;
 }
 
@@ -224,9 +225,21 @@ LogicalResult mlir::attn::buildAttentionKernels(
     if (manifest)
       manifest->push_back(kernelManifestEntry(op, *spec));
   }
+  // The gradient ops' kernel configurations, recorded on them
+  // (#attn.grad_kernels).
+  auto configureGrad =
+      [&](AttentionOpInterface op) -> FailureOr<GradKernelConfig> {
+    FailureOr<GradKernelConfig> config = chooseBackwardKernel(op, options);
+    if (succeeded(config))
+      op->setAttr(kGradKernelsAttrName, config->toAttr(op->getContext()));
+    return config;
+  };
   for (auto [i, op] : llvm::enumerate(gradOps)) {
+    FailureOr<GradKernelConfig> config = configureGrad(op);
+    if (failed(config))
+      return failure();
     FailureOr<GradKernelSpecs> specs = describeAttentionGradKernels(
-        op, static_cast<int64_t>(i), options.kernel, options.grad);
+        op, static_cast<int64_t>(i), *config, options.grad);
     if (failed(specs) ||
         failed(buildAttentionGradKernels(b, gpuModule, op, *specs)))
       return failure();
@@ -238,9 +251,11 @@ LogicalResult mlir::attn::buildAttentionKernels(
   }
   // Packed gradient groups are numbered after the dense ones.
   for (auto [i, op] : llvm::enumerate(packedGradOps)) {
+    FailureOr<GradKernelConfig> config = configureGrad(op);
+    if (failed(config))
+      return failure();
     FailureOr<GradKernelSpecs> specs = describePackedAttentionGradKernels(
-        op, static_cast<int64_t>(gradOps.size() + i), options.kernel,
-        options.grad);
+        op, static_cast<int64_t>(gradOps.size() + i), *config, options.grad);
     if (failed(specs) ||
         failed(buildPackedAttentionGradKernels(b, gpuModule, op, *specs)))
       return failure();

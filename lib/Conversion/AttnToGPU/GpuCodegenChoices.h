@@ -15,7 +15,8 @@ namespace mlir::attn {
 
 /// The forward choices of a pass with AttnForwardKernelOptions (its
 /// options, in their order; pass options are protected members, so the
-/// pass passes them); the backward ones keep their defaults.
+/// pass passes them); the backward ones keep their defaults
+/// (withBackwardChoices sets them).
 inline GpuCodegenChoices forwardCodegenChoices(StringRef chip, StringRef kernel,
                                                StringRef mma, StringRef tma,
                                                int64_t blockQ, int64_t blockKV,
@@ -33,6 +34,18 @@ inline GpuCodegenChoices forwardCodegenChoices(StringRef chip, StringRef kernel,
   choices.splitKV = splitKV.str();
   choices.smCount = smCount;
   choices.persistent = persistent.str();
+  return choices;
+}
+
+/// `choices` with the backward choices of a pass with
+/// AttnBackwardKernelOptions.
+inline GpuCodegenChoices
+withBackwardChoices(GpuCodegenChoices choices, StringRef gradMma,
+                    StringRef gradTma, StringRef gradDq, int64_t gradBlockKV) {
+  choices.gradMma = gradMma.str();
+  choices.gradTma = gradTma.str();
+  choices.gradDq = gradDq.str();
+  choices.gradBlockKV = gradBlockKV;
   return choices;
 }
 

@@ -86,6 +86,11 @@ LogicalResult checkKernelShapes(AttentionOpInterface op);
 /// limits, and the tensor-core kernel (packed batches have no other).
 LogicalResult checkPackedKernel(VarlenAttentionOp op, KernelChoice choice);
 
+/// The same for a packed batch's backward on a chip of compute capability
+/// `smVersion` (80, 90): the tensor-core group, its only kernels.
+LogicalResult checkPackedGradKernel(VarlenAttentionGradOp op,
+                                    KernelChoice choice, int64_t smVersion);
+
 /// Whether the kernels can take the paged cache `op` (PagedKernels.cpp)
 /// under `choice`: static shapes, every size >= 1, grids within CUDA's
 /// limits, and the tensor-core split-KV group (its only kernels).

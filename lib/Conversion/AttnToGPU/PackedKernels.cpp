@@ -156,21 +156,26 @@ llvm::json::Object mlir::attn::kernelManifestEntry(VarlenAttentionOp op,
 // Backward
 //===----------------------------------------------------------------------===//
 
-FailureOr<GradKernelSpecs>
-mlir::attn::describePackedAttentionGradKernels(VarlenAttentionGradOp op,
-                                               int64_t n, KernelChoice choice,
-                                               GradKernelOptions options) {
+LogicalResult kernel::checkPackedGradKernel(VarlenAttentionGradOp op,
+                                            KernelChoice choice,
+                                            int64_t smVersion) {
   if (failed(checkPackedShapes(op)))
     return failure();
   if (choice == KernelChoice::CudaCore)
     return op.emitOpError("GPU code generation: packed batches have no "
                           "CUDA-core backward (--kernel=cuda-core)");
   std::string whyNot;
-  if (!tcgrad::isEligible(op, options.smVersion, whyNot))
+  if (!tcgrad::isEligible(op, smVersion, whyNot))
     return op.emitOpError("GPU code generation: packed batches need the "
                           "tensor-core backward, which does not apply: ")
            << whyNot;
-  return tcgrad::describeKernels(op, n, options);
+  return success();
+}
+
+FailureOr<GradKernelSpecs> mlir::attn::describePackedAttentionGradKernels(
+    VarlenAttentionGradOp op, int64_t n, const GradKernelConfig &config,
+    const GradKernelOptions &options) {
+  return tcgrad::describeKernels(op, n, options, config);
 }
 
 LogicalResult mlir::attn::buildPackedAttentionGradKernels(

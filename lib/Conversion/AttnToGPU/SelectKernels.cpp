@@ -1,8 +1,9 @@
 //===- SelectKernels.cpp - attn-select-kernels pass -----------------------===//
 //
-// Records the GPU kernel chooser's decision on each forward op
-// (ForwardKernelChooser.cpp), where a user reads it, overrides it, and sees
-// it in the IO report before anything is compiled.
+// Records the GPU kernel choosers' decisions on each forward op
+// (ForwardKernelChooser.cpp, #attn.tiles) and gradient op
+// (BackwardKernelChooser.cpp, #attn.grad_kernels), where a user reads them,
+// overrides them, and sees them in the report before anything is compiled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,6 +78,38 @@ LogicalResult emitReport(Operation *op, StringRef chip,
   return success();
 }
 
+/// The remark of `report` for a gradient op: the configuration and the
+/// kernels of its group with their launches.
+LogicalResult emitGradReport(Operation *op, StringRef chip,
+                             const GradKernelConfig &config,
+                             const GradKernelOptions &grad) {
+  FailureOr<GradKernelSpecs> specs =
+      isa<AttentionGradOp>(op)
+          ? describeAttentionGradKernels(cast<AttentionGradOp>(op), 0, config,
+                                         grad)
+          : describePackedAttentionGradKernels(cast<VarlenAttentionGradOp>(op),
+                                               0, config, grad);
+  if (failed(specs))
+    return failure();
+  std::string msg;
+  llvm::raw_string_ostream os(msg);
+  os << "attn-select-kernels " << chip << ": "
+     << config.toAttr(op->getContext()) << "; ";
+  llvm::interleaveComma(specs->kernels, os, [&](const KernelSpec &spec) {
+    os << spec.stage << " " << spec.block[0] << " threads";
+    if (spec.dynamicSharedBytes)
+      os << " with " << spec.dynamicSharedBytes
+         << " B of dynamic shared memory (of "
+         << maxDynamicSharedBytes(chip == "sm_80" ? 80 : 90) << ")";
+  });
+  os << "; "
+     << (specs->deterministic ? "bit-reproducible"
+                              : "dQ added with f32 atomics (not "
+                                "bit-reproducible)");
+  op->emitRemark(msg);
+  return success();
+}
+
 struct AttnSelectKernelsPass final
     : impl::AttnSelectKernelsPassBase<AttnSelectKernelsPass> {
   using Base::Base;
@@ -84,14 +117,28 @@ struct AttnSelectKernelsPass final
   void runOnOperation() override {
     std::string error;
     FailureOr<GpuCodegenOptions> options = resolveGpuCodegenOptions(
-        forwardCodegenChoices(chip, kernel, mma, tma, blockQ, blockKV, warps,
-                              splitKV, smCount, persistent),
+        withBackwardChoices(forwardCodegenChoices(chip, kernel, mma, tma,
+                                                  blockQ, blockKV, warps,
+                                                  splitKV, smCount, persistent),
+                            gradMma, gradTma, gradDq, gradBlockKV),
         error);
     if (failed(options)) {
       getOperation()->emitError("attn-select-kernels: ") << error;
       return signalPassFailure();
     }
     getOperation()->walk([&](Operation *op) {
+      if (isa<AttentionGradOp, VarlenAttentionGradOp>(op)) {
+        FailureOr<GradKernelConfig> config =
+            chooseBackwardKernel(cast<AttentionOpInterface>(op), *options);
+        if (failed(config) ||
+            (report &&
+             failed(emitGradReport(op, chip, *config, options->grad)))) {
+          signalPassFailure();
+          return WalkResult::interrupt();
+        }
+        op->setAttr(kGradKernelsAttrName, config->toAttr(&getContext()));
+        return WalkResult::advance();
+      }
       if (!isa<AttentionOp, VarlenAttentionOp, PagedAttentionOp>(op))
         return WalkResult::advance();
       FailureOr<ForwardKernelConfig> config =

@@ -74,16 +74,14 @@ static std::pair<int64_t, int64_t> workspaceRows(AttentionOpInterface op) {
 /// its dQ would spill (splitDqFits). A packed batch (grid x from its
 /// longest sequence, z from its offsets) decides as a dense op whose
 /// lengths are bounded by the token totals.
-FailureOr<GradKernelSpecs>
-tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
-                        const GradKernelOptions &options) {
+FailureOr<GradKernelConfig>
+tcgrad::chooseConfig(AttentionOpInterface op,
+                     const GradKernelOptions &options) {
   RankedTensorType q = op.getQueryType();
   const bool packed = op.isPacked();
   int64_t batch = packed ? packedBatch(op) : q.getDimSize(0),
-          heads = q.getDimSize(1), queryLen = op.getUniformQueryLen(),
-          headDim = op.getHeadDimSize();
-  int64_t kvHeads = op.getKeyType().getDimSize(1),
-          keyLen = op.getUniformKeyLen(), valueDim = op.getValueDimSize();
+          queryLen = op.getUniformQueryLen(), headDim = op.getHeadDimSize();
+  int64_t keyLen = op.getUniformKeyLen(), valueDim = op.getValueDimSize();
   const bool wantAtomics =
       options.dqMode == GradDqMode::Atomic ||
       (options.dqMode == GradDqMode::Auto && options.vectorReductions);
@@ -138,6 +136,43 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
                              options.smVersion, wgmma, warpSpecialized, why);
   if (!keyBlock)
     return op.emitOpError("GPU code generation: ") << why;
+  // isEligible checked 64-key blocks; 128 asked for may not fit.
+  const StringRef keyStage = atomics ? "dkdv_dq" : "dkdv";
+  const int64_t limit = maxDynamicSharedBytes(options.smVersion);
+  if (int64_t bytes = tcgrad::sharedMemoryBytes(
+          op, keyStage, tcgrad::kBlock, *keyBlock, wgmma, warpSpecialized);
+      bytes > limit)
+    return op.emitOpError("GPU code generation: the ")
+           << keyStage << " kernel with " << *keyBlock
+           << " keys per block needs " << bytes
+           << " bytes of shared memory at D = " << headDim
+           << ", Dv = " << valueDim << ", more than the " << limit
+           << " a block has (use 64 keys per block: grad-block-kv=64)";
+  GradKernelConfig config;
+  config.kernel = wgmma ? KernelFamily::wgmma : KernelFamily::mma_sync;
+  config.keyBlock = *keyBlock;
+  config.atomicDq = atomics;
+  config.tma = warpSpecialized;
+  return config;
+}
+
+/// The group under `config`: its stages, tiling, grids, workspaces and
+/// parameters.
+FailureOr<GradKernelSpecs>
+tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
+                        const GradKernelOptions &options,
+                        const GradKernelConfig &config) {
+  RankedTensorType q = op.getQueryType();
+  const bool packed = op.isPacked();
+  int64_t batch = packed ? packedBatch(op) : q.getDimSize(0),
+          heads = q.getDimSize(1), queryLen = op.getUniformQueryLen(),
+          headDim = op.getHeadDimSize();
+  int64_t kvHeads = op.getKeyType().getDimSize(1),
+          keyLen = op.getUniformKeyLen(), valueDim = op.getValueDimSize();
+  const bool wgmma = config.kernel == KernelFamily::wgmma;
+  const bool atomics = config.atomicDq;
+  const bool warpSpecialized = config.tma;
+  const std::optional<int64_t> keyBlock = config.keyBlock;
   const int64_t dqRows = tcgrad::dqRows(headDim, valueDim, options.smVersion);
   // The wgmma dkdv_dq kernel adds dQ with bulk reductions where its
   // staging tile fits; dq_convert then reads the fragment order.
@@ -218,15 +253,5 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
     add("dkdv", overKeys, {rowDot, lseLog2}, {"grad_key", "grad_value"});
     add("dq", overQueries, {}, {"grad_query"});
   }
-  // isEligible checked 64-key blocks; 128 asked for may not fit.
-  const int64_t limit = maxDynamicSharedBytes(options.smVersion);
-  for (const KernelSpec &spec : specs.kernels)
-    if (spec.dynamicSharedBytes > limit)
-      return op.emitOpError("GPU code generation: the ")
-             << spec.stage << " kernel with " << spec.blockKV
-             << " keys per block needs " << spec.dynamicSharedBytes
-             << " bytes of shared memory at D = " << headDim
-             << ", Dv = " << valueDim << ", more than the " << limit
-             << " a block has (use 64 keys per block: grad-block-kv=64)";
   return specs;
 }

@@ -134,11 +134,20 @@ int64_t sharedMemoryBytes(AttentionOpInterface op, StringRef stage,
 void emitKernel(OpBuilder &b, gpu::GPUFuncOp func, AttentionOpInterface op,
                 const KernelSpec &spec);
 
+/// The tensor-core backward's configuration of `op` (eligible, isEligible)
+/// under `options`: the chooser's rules (TensorCoreGradDescribe.cpp), or,
+/// for an #attn.grad_kernels, the same rules with its fields as the
+/// options. Fails with a diagnostic at the op where the keys per block do
+/// not fit.
+FailureOr<GradKernelConfig> chooseConfig(AttentionOpInterface op,
+                                         const GradKernelOptions &options);
+
 /// The tensor-core group of an attn.attention_grad or
-/// attn.varlen_attention_grad `op` (AttentionGradKernelBuilder.cpp; the op
-/// eligible, isEligible), kernels named attn_bwd_<stage>_<n>.
+/// attn.varlen_attention_grad `op` under `config` (chooseConfig's), kernels
+/// named attn_bwd_<stage>_<n>.
 FailureOr<GradKernelSpecs> describeKernels(AttentionOpInterface op, int64_t n,
-                                           const GradKernelOptions &options);
+                                           const GradKernelOptions &options,
+                                           const GradKernelConfig &config);
 
 /// Appends the kernel of `spec` (one of describeKernels's) to `module`.
 void buildKernel(OpBuilder &b, gpu::GPUModuleOp module, AttentionOpInterface op,

@@ -328,16 +328,47 @@ struct GradKernelOptions {
   /// The target's compute capability x 10 (80, 90): the tensor-core kernels
   /// must fit its shared memory (0: sm_80's limit).
   int64_t smVersion = 0;
+  /// The target is sm_90a: the wgmma key-block kernel and its TMA loads
+  /// exist (an #attn.grad_kernels may ask for them whatever `mma` and
+  /// `tma` say).
+  bool archSpecific = false;
 };
 
-/// Chooses the mapping of `op`'s backward kernels, named
-/// attn_bwd_<stage>_<n>, group attn_bwd_<n> (static shapes, or a run-time
-/// batch, query and key length as for the forward; fails with a diagnostic
-/// at the op otherwise). `choice` as for the forward.
+/// The name of the discardable attribute (#attn.grad_kernels) that holds a
+/// gradient op's backward kernel configuration.
+constexpr StringLiteral kGradKernelsAttrName = "attn.grad_kernels";
+
+/// What the backward kernel chooser decides for one gradient op
+/// (attn.attention_grad, attn.varlen_attention_grad): the key-block
+/// kernel's family, its keys per block, and how dQ is accumulated (the
+/// group's stages follow: prep, dkdv, dq or prep, dkdv_dq, dq_convert; or
+/// the CUDA-core dkdv and dq). Recorded on the op as #attn.grad_kernels
+/// (toAttr), where a user can read it and override it; every GPU route
+/// honours such an attribute.
+struct GradKernelConfig {
+  KernelFamily kernel = KernelFamily::cuda_core;
+  /// Tensor cores: keys per block of the dkdv / dkdv_dq kernel.
+  int64_t keyBlock = 0;
+  /// Tensor cores: dQ added by the key-block kernel with f32 atomics.
+  bool atomicDq = false;
+  /// wgmma: a producer warpgroup loads the key-block kernel's tiles with
+  /// TMA.
+  bool tma = false;
+
+  GradKernelConfigAttr toAttr(MLIRContext *ctx) const;
+  bool operator==(const GradKernelConfig &o) const {
+    return kernel == o.kernel && keyBlock == o.keyBlock &&
+           atomicDq == o.atomicDq && tma == o.tma;
+  }
+};
+
+/// The kernels of `op`'s backward under `config` (chooseBackwardKernel),
+/// named attn_bwd_<stage>_<n>, group attn_bwd_<n> (static shapes, or a
+/// run-time batch, query and key length as for the forward).
 FailureOr<GradKernelSpecs>
 describeAttentionGradKernels(AttentionGradOp op, int64_t n,
-                             KernelChoice choice = KernelChoice::Auto,
-                             GradKernelOptions options = {});
+                             const GradKernelConfig &config,
+                             const GradKernelOptions &options);
 
 /// Appends the backward kernels of `op` to `module`, in launch order.
 LogicalResult buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
@@ -353,14 +384,12 @@ llvm::json::Object kernelManifestEntry(AttentionGradOp op,
                                        StringRef forwardKernel = "");
 
 /// The backward kernels of a packed variable-length batch
-/// (docs/kernel-manifest.md, "Packed backward kernels"): the tensor-core
-/// group as describeAttentionGradKernels chooses it for a dense op of
-/// run-time lengths (a diagnostic where it does not apply, or with
-/// KernelChoice::CudaCore).
+/// (docs/kernel-manifest.md, "Packed backward kernels") under `config`: the
+/// tensor-core group as for a dense op of run-time lengths.
 FailureOr<GradKernelSpecs>
 describePackedAttentionGradKernels(VarlenAttentionGradOp op, int64_t n,
-                                   KernelChoice choice = KernelChoice::Auto,
-                                   GradKernelOptions options = {});
+                                   const GradKernelConfig &config,
+                                   const GradKernelOptions &options);
 LogicalResult buildPackedAttentionGradKernels(OpBuilder &b,
                                               gpu::GPUModuleOp module,
                                               VarlenAttentionGradOp op,
@@ -444,6 +473,17 @@ struct ForwardKernelConfig {
 /// kernel-less #attn.tiles (attn-select-tiles) only hints the query block.
 FailureOr<ForwardKernelConfig>
 chooseForwardKernel(AttentionOpInterface op, const GpuCodegenOptions &options);
+
+/// The backward kernel configuration of `op` (attn.attention_grad or
+/// attn.varlen_attention_grad): its #attn.grad_kernels (checked: a
+/// diagnostic at the op names the configuration its kernels take, or says
+/// why they cannot), else the chooser's rules under `options` (the
+/// tensor-core kernels where they apply, with a remark where they do not;
+/// the wgmma key-block kernel, its TMA loads, the keys per block and the
+/// atomic dQ as measured on the H200). Fails with a diagnostic at the op
+/// where its shapes or operands have no GPU backward.
+FailureOr<GradKernelConfig>
+chooseBackwardKernel(AttentionOpInterface op, const GpuCodegenOptions &options);
 
 /// Appends to `gpuModule` the kernel of every attn.attention under `root`
 /// (attn_fwd_<n>, in walk order), then the kernel group of every

@@ -75,3 +75,28 @@ LogicalResult TileConfigAttr::verify(
                           "wgmma forward loops over tiles)";
   return success();
 }
+
+LogicalResult GradKernelConfigAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, KernelFamily kernel,
+    std::optional<int64_t> keyBlock, std::optional<GradDq> dq,
+    std::optional<TileLoads> loads) {
+  if (kernel == KernelFamily::cuda_core) {
+    if (keyBlock || dq || loads)
+      return emitError() << "grad_kernels: kernel = cuda_core takes no "
+                            "key_block, dq or loads (its kernels choose "
+                            "their own tiles)";
+    return success();
+  }
+  if (!keyBlock || !dq)
+    return emitError() << "grad_kernels: kernel = "
+                       << stringifyKernelFamily(kernel)
+                       << " needs key_block and dq";
+  if (*keyBlock != 64 && *keyBlock != 128)
+    return emitError() << "grad_kernels: expected key_block = 64 or 128, got "
+                       << *keyBlock;
+  if (loads == TileLoads::tma && kernel != KernelFamily::wgmma)
+    return emitError() << "grad_kernels: loads = tma needs kernel = wgmma "
+                          "(only the wgmma key-block kernel has a TMA "
+                          "producer)";
+  return success();
+}

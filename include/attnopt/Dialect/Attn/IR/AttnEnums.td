@@ -126,4 +126,53 @@ def Attn_TileConfigAttr : AttrDef<Attn_Dialect, "TileConfig"> {
   let genVerifyDecl = 1;
 }
 
+def Attn_GradDqSeparate : I32EnumAttrCase<"separate", 0>;
+def Attn_GradDqAtomic : I32EnumAttrCase<"atomic", 1>;
+
+def Attn_GradDq : I32EnumAttr<"GradDq",
+    "how a GPU backward accumulates dQ",
+    [Attn_GradDqSeparate, Attn_GradDqAtomic]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::attn";
+}
+
+def Attn_GradKernelConfigAttr : AttrDef<Attn_Dialect, "GradKernelConfig"> {
+  let mnemonic = "grad_kernels";
+  let summary = "The GPU backward kernels chosen for one attention gradient op";
+  let description = [{
+    The backward kernel group of an `attn.attention_grad` or
+    `attn.varlen_attention_grad`, attached as the discardable attribute
+    `attn.grad_kernels`: written by the backward kernel chooser
+    (`attn-select-kernels`, `attn-to-gpu`, `attn-compile`) and honoured
+    exactly by every GPU route, so that a user can read the choice and
+    override it per op (docs/passes.md, docs/kernel-manifest.md "Backward
+    kernels").
+
+    `kernel` is the family of the key-block kernel (the one that computes dK
+    and dV): `cuda_core` (the CUDA-core dkdv and dq kernels; no other
+    field), `mma_sync` (mma.sync m16n8k16 with ldmatrix) or `wgmma`
+    (sm_90a). The tensor-core kernels also name `key_block`, the keys per
+    block of the key-block kernel (64 or 128), and `dq`: `separate` (a dq
+    kernel over query blocks recomputes S and dP; no atomics) or `atomic`
+    (the key-block kernel adds dS K to an f32 accumulator, which a last
+    kernel converts; not for `deterministic` ops). `loads = tma` (wgmma
+    only) has a producer warpgroup load the key-block kernel's tiles with
+    the Tensor Memory Accelerator; `cp_async`, or no `loads`, has every
+    thread copy them. A configuration the op's kernels cannot take is an
+    error at the op that names the one they take.
+
+    ```mlir
+    #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma>
+    #attn.grad_kernels<kernel = mma_sync, key_block = 64, dq = separate>
+    #attn.grad_kernels<kernel = cuda_core>
+    ```
+  }];
+  let parameters = (ins "KernelFamily":$kernel,
+                        OptionalParameter<"std::optional<int64_t>">:$key_block,
+                        OptionalParameter<"std::optional<GradDq>">:$dq,
+                        OptionalParameter<"std::optional<TileLoads>">:$loads);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // ATTNOPT_DIALECT_ATTN_IR_ATTNENUMS_TD

@@ -1,0 +1,46 @@
+// RUN: attention-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// #attn.grad_kernels: the backward's key-block kernel family, then (tensor
+// cores) its keys per block, the dQ scheme and its loads; fields in any
+// order, `loads` printed only when given.
+
+// CHECK-LABEL: func.func @grad_kernels
+// CHECK: cuda = #attn.grad_kernels<kernel = cuda_core>
+// CHECK-SAME: mma = #attn.grad_kernels<kernel = mma_sync, key_block = 64, dq = separate>
+// CHECK-SAME: unordered = #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = separate, loads = cp_async>
+// CHECK-SAME: wgmma = #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma>
+func.func @grad_kernels() attributes {
+    cuda = #attn.grad_kernels<kernel = cuda_core>,
+    mma = #attn.grad_kernels<kernel = mma_sync, key_block = 64, dq = separate>,
+    wgmma = #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma>,
+    unordered = #attn.grad_kernels<loads = cp_async, dq = separate, key_block = 64, kernel = wgmma>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{grad_kernels: kernel = cuda_core takes no key_block, dq or loads (its kernels choose their own tiles)}}
+func.func @cuda_core_fields() attributes {g = #attn.grad_kernels<kernel = cuda_core, key_block = 64>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{grad_kernels: kernel = mma_sync needs key_block and dq}}
+func.func @missing_dq() attributes {g = #attn.grad_kernels<kernel = mma_sync, key_block = 64>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{grad_kernels: expected key_block = 64 or 128, got 96}}
+func.func @key_block() attributes {g = #attn.grad_kernels<kernel = wgmma, key_block = 96, dq = atomic>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{grad_kernels: loads = tma needs kernel = wgmma (only the wgmma key-block kernel has a TMA producer)}}
+func.func @tma_mma_sync() attributes {g = #attn.grad_kernels<kernel = mma_sync, key_block = 64, dq = separate, loads = tma>} {
+  return
+}
