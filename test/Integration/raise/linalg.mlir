@@ -535,3 +535,128 @@ func.func @gqa_decode_bf16(%q: tensor<1x8x1x128xbf16>, %k: tensor<1x2x512x128xbf
   } -> tensor<1x8x1x128xbf16>
   return %o : tensor<1x8x1x128xbf16>
 }
+
+// Additive masks built from index comparisons in the scores' generic,
+// s + select(j <= i + 16, 0, -inf) (chunked prefill, Lq = 16 against Lk = 32):
+// attn-normalize-chains evaluates the comparison into a boolean constant and
+// leaves the select as the bias; the bias select(keep, 0, -inf) is that
+// boolean mask, whose band becomes causal = bottom_right (it became a
+// [1, 8, 16, 32] f32 mask operand before).
+// CHECK-LABEL: func.func @additive_index_causal
+// CHECK-NOT: mask(
+// CHECK: attn.attention {{.*}} {causal = #attn.causal<bottom_right>, scale = 1.000000e+00 : f32}
+// PROOF: @additive_index_causal: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+#ac_id = affine_map<(b, i, j) -> (b, i, j)>
+func.func @additive_index_causal(%q: tensor<8x16x16xf32>, %kt: tensor<8x16x32xf32>, %v: tensor<8x32x16xf32>) -> tensor<8x16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c = arith.constant 0.25 : f32
+  %c16 = arith.constant 16 : i32
+  %es = tensor.empty() : tensor<8x16x32xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<8x16x32xf32>) -> tensor<8x16x32xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<8x16x16xf32>, tensor<8x16x32xf32>) outs(%zs : tensor<8x16x32xf32>) -> tensor<8x16x32xf32>
+  %sm = linalg.generic {indexing_maps = [#ac_id, #ac_id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<8x16x32xf32>) outs(%es : tensor<8x16x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %i32 = arith.index_cast %i : index to i32
+    %j32 = arith.index_cast %j : index to i32
+    %lim = arith.addi %c16, %i32 : i32
+    %ok = arith.cmpi ule, %j32, %lim : i32
+    %b = arith.select %ok, %zero, %ninf : f32
+    %z = arith.addf %x, %b : f32
+    linalg.yield %z : f32
+  } -> tensor<8x16x32xf32>
+  %p = linalg.softmax dimension(2) ins(%sm : tensor<8x16x32xf32>) outs(%es : tensor<8x16x32xf32>) -> tensor<8x16x32xf32>
+  %eo = tensor.empty() : tensor<8x16x16xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<8x16x16xf32>) -> tensor<8x16x16xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<8x16x32xf32>, tensor<8x32x16xf32>) outs(%zo : tensor<8x16x16xf32>) -> tensor<8x16x16xf32>
+  return %o : tensor<8x16x16xf32>
+}
+
+// torch.triu(full(-inf), 1) as an input-less [L, L] f32 bias generic,
+// broadcast over batch and heads: causal = top_left, no mask operand.
+// CHECK-LABEL: func.func @triu_bias
+// CHECK-NOT: mask(
+// CHECK: attn.attention {{.*}} {causal = #attn.causal<top_left>, scale = 2.500000e-01 : f32}
+// PROOF: @triu_bias: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+#tb_m2 = affine_map<(i, j) -> (i, j)>
+#tb_id = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#tb_mk = affine_map<(b, h, i, j) -> (i, j)>
+#tb_row = affine_map<(b, h, i, j) -> (b, h, i)>
+func.func @triu_bias(%q: tensor<2x4x32x16xf32>, %k: tensor<2x4x32x16xf32>, %v: tensor<2x4x32x16xf32>) -> tensor<2x4x32x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant dense<0.25> : tensor<2x4x32x32xf32>
+  %em = tensor.empty() : tensor<32x32xf32>
+  %keep = linalg.generic {indexing_maps = [#tb_m2], iterator_types = ["parallel", "parallel"]} outs(%em : tensor<32x32xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %i64 = arith.index_cast %i : index to i64
+    %j64 = arith.index_cast %j : index to i64
+    %c = arith.cmpi sgt, %j64, %i64 : i64
+    %bv = arith.select %c, %ninf, %zero : f32
+    linalg.yield %bv : f32
+  } -> tensor<32x32xf32>
+  %es = tensor.empty() : tensor<2x4x32x32xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x4x32x32xf32>) -> tensor<2x4x32x32xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x4x32x16xf32>, tensor<2x4x32x16xf32>) outs(%zs : tensor<2x4x32x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x32x32xf32>
+  %ss = arith.mulf %s, %scale : tensor<2x4x32x32xf32>
+  %sm = linalg.generic {indexing_maps = [#tb_id, #tb_mk, #tb_id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ss, %keep : tensor<2x4x32x32xf32>, tensor<32x32xf32>) outs(%es : tensor<2x4x32x32xf32>) {
+  ^bb0(%x: f32, %kp: f32, %o: f32):
+    %r = arith.addf %kp, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x32x32xf32>
+  %er = tensor.empty() : tensor<2x4x32xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<2x4x32xf32>) -> tensor<2x4x32xf32>
+  %mx = linalg.reduce ins(%sm : tensor<2x4x32x32xf32>) outs(%fm : tensor<2x4x32xf32>) dimensions = [3]
+    (%in: f32, %acc: f32) {
+      %r = arith.maxnumf %in, %acc : f32
+      linalg.yield %r : f32
+    }
+  %ex = linalg.generic {indexing_maps = [#tb_id, #tb_row, #tb_id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%sm, %mx : tensor<2x4x32x32xf32>, tensor<2x4x32xf32>) outs(%es : tensor<2x4x32x32xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %d = arith.subf %x, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<2x4x32x32xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%er : tensor<2x4x32xf32>) -> tensor<2x4x32xf32>
+  %sum = linalg.reduce ins(%ex : tensor<2x4x32x32xf32>) outs(%fs : tensor<2x4x32xf32>) dimensions = [3]
+    (%in: f32, %acc: f32) {
+      %r = arith.addf %in, %acc : f32
+      linalg.yield %r : f32
+    }
+  %rc = linalg.map ins(%sum : tensor<2x4x32xf32>) outs(%er : tensor<2x4x32xf32>)
+    (%x: f32, %init: f32) {
+      %r = arith.divf %one, %x : f32
+      linalg.yield %r : f32
+    }
+  %p = linalg.generic {indexing_maps = [#tb_id, #tb_row, #tb_id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex, %rc : tensor<2x4x32x32xf32>, tensor<2x4x32xf32>) outs(%es : tensor<2x4x32x32xf32>) {
+  ^bb0(%x: f32, %r: f32, %o: f32):
+    %y = arith.mulf %x, %r : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x32x32xf32>
+  %eo = tensor.empty() : tensor<2x4x32x16xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x4x32x16xf32>) -> tensor<2x4x32x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x4x32x32xf32>, tensor<2x4x32x16xf32>) outs(%zo : tensor<2x4x32x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x32x16xf32>
+  return %o : tensor<2x4x32x16xf32>
+}

@@ -98,6 +98,10 @@ private:
   LogicalResult matchScoreDims(const EwOperand &m, int64_t rank, StringRef what,
                                Operation *reader, SmallVector<int64_t> &dims);
   LogicalResult matchMask(const EwOperand &m, Operation *reader, Chain &chain);
+  /// The boolean tensor of an additive bias select(keep, 0, fill) or
+  /// select(excluded, fill, 0) read elementwise, with `inverted` true for
+  /// the latter; none for any other bias.
+  std::optional<EwOperand> booleanOfBias(const EwOperand &bias, bool &inverted);
   LogicalResult peelWidening(Value &x, Chain &chain);
   LogicalResult peelNarrowing(Value &probs, Chain &chain);
   LogicalResult matchLogSumExpSoftmax(const Reduction &max, Value scores,

@@ -566,16 +566,51 @@ LogicalResult ChainMatcher::matchMask(const EwOperand &m, Operation *reader,
                 "group, not over both",
                 reader);
   auto type = cast<RankedTensorType>(m.tensor.getType());
+  bool isBool = getElementTypeOrSelf(type).isInteger(1);
+  EwOperand mask = m;
+  if (!isBool) {
+    // An additive bias that is select(keep, 0, fill) (or select(excluded,
+    // fill, 0)) of a boolean tensor is that boolean mask: the op reads one
+    // byte per score instead of a float, and a band of it becomes causal /
+    // window below (attn-normalize-chains leaves the index-built additive
+    // masks front ends write in this form, their comparison evaluated).
+    bool inverted = false;
+    if (std::optional<EwOperand> keep = booleanOfBias(m, inverted)) {
+      mask = *keep;
+      isBool = true;
+      chain.maskInverted = inverted;
+    }
+  }
   // A mask built from linalg.index comparisons, or a constant band,
   // becomes causal / window.
-  bool isBool = getElementTypeOrSelf(type).isInteger(1);
-  if (succeeded(matchIndexMaskTensor(m, isBool, chain)) ||
-      succeeded(matchConstantBandMask(m, isBool, chain))) {
+  if (succeeded(matchIndexMaskTensor(mask, isBool, chain)) ||
+      succeeded(matchConstantBandMask(mask, isBool, chain))) {
     chain.maskDims.clear();
+    chain.maskInverted = false;
     return success();
   }
-  chain.mask = m.tensor;
+  chain.mask = mask.tensor;
   return success();
+}
+
+std::optional<EwOperand> ChainMatcher::booleanOfBias(const EwOperand &bias,
+                                                     bool &inverted) {
+  FailureOr<Elementwise> sel = getElementwise(bias.tensor);
+  if (failed(sel) || sel->kind != EwKind::Select)
+    return std::nullopt;
+  const EwOperand &cond = sel->args[0], &t = sel->args[1], &f = sel->args[2];
+  if (!cond.tensor || !cond.map || !t.scalar || !f.scalar ||
+      !getElementTypeOrSelf(cond.tensor.getType()).isInteger(1) ||
+      cond.map != AffineMap::getMultiDimIdentityMap(cond.map.getNumDims(),
+                                                    cond.map.getContext()))
+    return std::nullopt;
+  if (t.scalar->isZero() && isMaskFill(*f.scalar))
+    inverted = false;
+  else if (f.scalar->isZero() && isMaskFill(*t.scalar))
+    inverted = true;
+  else
+    return std::nullopt;
+  return EwOperand{cond.tensor, bias.map, std::nullopt};
 }
 
 /// Whether score dims `dims` of a mask-like operand vary over the KV heads

@@ -1252,3 +1252,37 @@ func.func @causal_eq(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
   return %o : tensor<4x6x5xf32>
 }
+
+// -----
+
+// An additive bias select(pad, -inf, 0) of a boolean tensor is that
+// boolean mask (inverted: true excludes): the op reads the i1 tensor, one
+// byte per score, not an f32 bias.
+// CHECK-LABEL: func.func @bias_of_boolean
+// CHECK: %[[PAD:.*]] = tensor.expand_shape %arg3
+// CHECK: %[[KEEP:.*]] = linalg.generic {{.*}} ins(%[[PAD]] : tensor<1x4x6x10xi1>)
+// CHECK: arith.xori
+// CHECK: attn.attention {{.*}} mask(%[[KEEP]] : tensor<1x4x6x10xi1>)
+#bb_id = affine_map<(b, i, j) -> (b, i, j)>
+func.func @bias_of_boolean(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>, %pad: tensor<4x6x10xi1>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %bias = linalg.generic {indexing_maps = [#bb_id, #bb_id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%pad : tensor<4x6x10xi1>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%b: i1, %o: f32):
+    %r = arith.select %b, %ninf, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %sb = linalg.generic {indexing_maps = [#bb_id, #bb_id, #bb_id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<4x6x10xf32>, tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.addf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %p = linalg.softmax dimension(2) ins(%sb : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
