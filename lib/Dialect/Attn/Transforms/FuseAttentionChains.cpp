@@ -562,7 +562,10 @@ namespace {
 
 using fuse::Chain;
 using fuse::ChainMatcher;
+using fuse::Elementwise;
+using fuse::EwKind;
 using fuse::FuseOptions;
+using fuse::getElementwise;
 using fuse::getReduction;
 using fuse::Reduction;
 using fuse::rewriteChain;
@@ -588,6 +591,21 @@ std::string whyNotRowMax(Operation *op) {
          "the lowest float)";
 }
 
+/// For explain: the exponential of a row sum of exp(s) whose s is not
+/// shifted by a row max (a softmax written without it); null otherwise.
+Operation *expWithoutRowMax(Operation *op) {
+  FailureOr<Reduction> sum = getReduction(op);
+  if (failed(sum) || sum->isMax)
+    return nullptr;
+  FailureOr<Elementwise> exp = getElementwise(sum->input);
+  if (failed(exp) || exp->kind != EwKind::Exp || !exp->args[0].tensor)
+    return nullptr;
+  FailureOr<Elementwise> shift = getElementwise(exp->args[0].tensor);
+  if (succeeded(shift) && shift->kind == EwKind::Sub)
+    return nullptr; // exp(s - m): the row max's remark covers it
+  return exp->op;
+}
+
 struct AttnFusePass final : impl::AttnFusePassBase<AttnFusePass> {
   using Base::Base;
 
@@ -603,9 +621,26 @@ struct AttnFusePass final : impl::AttnFusePassBase<AttnFusePass> {
         anchors.push_back(op);
         return;
       }
-      // Softmax-like reductions that cannot start a chain are named too.
-      if (std::string why = whyNotRowMax(op); explain && !why.empty())
-        op->emitRemark("attn-fuse: not fused: ") << why;
+      if (!explain)
+        return;
+      // Softmax-like reductions that cannot start a chain are named too:
+      // a max reduction that is no row max, and a row sum of exp(s)
+      // without the max.
+      if (std::string why = whyNotRowMax(op); !why.empty()) {
+        InFlightDiagnostic remark = op->emitRemark("attn-fuse: not fused: ")
+                                    << why;
+        remark.attachNote(op->getLoc())
+            << "the first op that blocks it: '" << op->getName()
+            << "' (the reduction itself)";
+      } else if (Operation *exp = expWithoutRowMax(op)) {
+        InFlightDiagnostic remark = op->emitRemark(
+            "attn-fuse: not fused: a softmax without its row max, exp(s) / "
+            "sum_j exp(s): attn.attention subtracts the row max (it does not "
+            "overflow where this chain does); write exp(s - max) to raise "
+            "it");
+        remark.attachNote(exp->getLoc())
+            << "the first op that blocks it: '" << exp->getName() << "'";
+      }
     });
     FuseOptions fuseOptions{inexactReciprocal, largeNegativeIsMasked,
                             allowPrecisionChange};

@@ -17,6 +17,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <functional>
+
 namespace mlir::attn::fuse {
 
 /// The stat of `red` read back for every element of a row.
@@ -35,6 +37,30 @@ bool ChainMatcher::isRowOperand(const EwOperand &o, const Reduction &red,
     exprs.push_back(getAffineDimExpr(d, ctx));
   }
   return o.map == AffineMap::get(rank, 0, exprs, ctx);
+}
+
+/// Where `step` reads the row sum `l` (within a few producers): the op that
+/// blocks the normalization, i.e. `step` itself where it reads l or its
+/// reciprocal, else the op between them (an `l + eps`); null where `step`
+/// does not read l at all (a dropout step).
+static Operation *rowSumReader(Operation *step, Value l) {
+  std::function<Operation *(Operation *, int)> find =
+      [&](Operation *op, int depth) -> Operation * {
+    for (Value v : op->getOperands()) {
+      if (v == l)
+        return op;
+      Operation *def = v.getDefiningOp();
+      if (depth > 0 && def && !def->hasTrait<OpTrait::ConstantLike>())
+        if (Operation *reader = find(def, depth - 1))
+          return reader;
+    }
+    return nullptr;
+  };
+  Operation *reader = find(step, 2);
+  if (!reader || reader == step)
+    return reader;
+  FailureOr<Elementwise> recip = getElementwise(reader);
+  return succeeded(recip) && recip->kind == EwKind::Reciprocal ? step : reader;
 }
 
 LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
@@ -87,12 +113,16 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
   FailureOr<Elementwise> sub = getElementwise(subOp);
   if (failed(sub) || sub->kind != EwKind::Sub ||
       !isIdentityOperand(sub->args[0], scores) ||
-      !isRowOperand(sub->args[1], *max, chain.rank))
-    return fail("the row max is not subtracted from the scores", subOp);
+      !isRowOperand(sub->args[1], *max, chain.rank)) {
+    // Where the row max goes elsewhere first (a keepdim reshape), that op.
+    Operation *maxUser = *max->op->getResult(0).user_begin();
+    return fail("the row max is not subtracted from the scores",
+                maxUser != subOp ? maxUser : subOp);
+  }
   chain.ops.push_back(subOp);
   Value shifted = subOp->getResult(0);
   if (!shifted.hasOneUse())
-    return fail("exp(s - max) has another user", blockingUser(shifted));
+    return fail("s - max has another user", blockingUser(shifted));
   Operation *expOp = *shifted.getUsers().begin();
   FailureOr<Elementwise> exp = getElementwise(expOp);
   if (failed(exp) || exp->kind != EwKind::Exp ||
@@ -154,6 +184,12 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
       chain.ops.append(n->ops.begin(), n->ops.end());
       break;
     }
+    if (Operation *reader = rowSumReader(step, l))
+      return fail("the softmax is not normalized by the row sum l: '" +
+                      step->getName().getStringRef() +
+                      "' reads it, but not as x / l or x * (1 / l) with l "
+                      "read back along the keys",
+                  reader);
     FailureOr<bool> isStep = collectDropoutStep(step, x, dropout);
     if (failed(isStep))
       return failure();
@@ -233,9 +269,10 @@ LogicalResult ChainMatcher::matchLogSumExpSoftmax(const Reduction &max,
   Value m = max.op->getResult(0);
   if (std::distance(m.use_begin(), m.use_end()) != 2 ||
       std::distance(scores.use_begin(), scores.use_end()) != 3) {
-    // The user that is neither a subtraction (s - m) nor the addition of
-    // log l, else the row max itself.
-    Operation *extra = max.op;
+    // A user of the row max that is neither a subtraction (s - m) nor the
+    // addition of log l blocks it; else, with two such users, an extra user
+    // of the scores.
+    Operation *extra = nullptr;
     for (Operation *user : m.getUsers()) {
       FailureOr<Elementwise> ew = getElementwise(user);
       if (failed(ew) || (ew->kind != EwKind::Sub && ew->kind != EwKind::Add)) {
@@ -243,7 +280,17 @@ LogicalResult ChainMatcher::matchLogSumExpSoftmax(const Reduction &max,
         break;
       }
     }
-    return fail("the row max has another user", extra);
+    if (extra || std::distance(m.use_begin(), m.use_end()) != 2)
+      return fail("the row max has another user", extra ? extra : max.op);
+    for (Operation *user : scores.getUsers()) {
+      FailureOr<Elementwise> ew = getElementwise(user);
+      if (user != max.op && (failed(ew) || ew->kind != EwKind::Sub)) {
+        extra = user;
+        break;
+      }
+    }
+    return fail("the scores have users other than the softmax",
+                extra ? extra : blockingUser(scores));
   }
   // Of the scores' other users, one subtracts m, the other the lse.
   Operation *shiftOp = nullptr, *outerOp = nullptr;

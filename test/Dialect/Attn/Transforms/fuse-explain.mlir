@@ -389,8 +389,8 @@ func.func @max_expand_shape(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: t
     %r = arith.maximumf %x, %acc : f32
     linalg.yield %r : f32
   } -> tensor<4x6xf32>
+  // expected-note @below {{the first op that blocks it: 'tensor.expand_shape'}}
   %m1 = tensor.expand_shape %m [[0], [1, 2]] output_shape [4, 6, 1] : tensor<4x6xf32> into tensor<4x6x1xf32>
-  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
   %d = linalg.generic {indexing_maps = [#id3, #row1, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %m1 : tensor<4x6x10xf32>, tensor<4x6x1xf32>) outs(%es : tensor<4x6x10xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):
     %r = arith.subf %x, %y : f32
@@ -428,7 +428,7 @@ func.func @shifted_returned(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: t
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<4x10x8xf32>) -> tensor<4x8x10xf32>
   %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x6x8xf32>, tensor<4x8x10xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x6x10xf32>
-  // expected-remark @below {{attn-fuse: not fused: exp(s - max) has another user}}
+  // expected-remark @below {{attn-fuse: not fused: s - max has another user}}
   %m = tosa.reduce_max %s {axis = 2 : i32} : (tensor<4x6x10xf32>) -> tensor<4x6x1xf32>
   %d = tosa.sub %s, %m : (tensor<4x6x10xf32>, tensor<4x6x1xf32>) -> tensor<4x6x10xf32>
   %e = tosa.exp %d : (tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
@@ -1685,4 +1685,54 @@ func.func @row_max_returned(%s: tensor<4x6x10xf32>) -> (tensor<4x6x1xf32>, tenso
   %d = tosa.sub %s, %m : (tensor<4x6x10xf32>, tensor<4x6x1xf32>) -> tensor<4x6x10xf32>
   // expected-note @below {{the first op that blocks it: 'func.return'}}
   return %m, %d : tensor<4x6x1xf32>, tensor<4x6x10xf32>
+}
+
+// -----
+
+// A log-sum-exp softmax whose scores are also returned: the scores' extra
+// user blocks it (not the row max, which has its two users).
+// CHECK-LABEL: func.func @scores_extra_lse
+// CHECK-NOT: attn.attention
+func.func @scores_extra_lse(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> (tensor<4x6x5xf32>, tensor<4x6x10xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<4x10x8xf32>) -> tensor<4x8x10xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x6x8xf32>, tensor<4x8x10xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x6x10xf32>
+  // expected-remark @below {{attn-fuse: not fused: the scores have users other than the softmax}}
+  %m = tosa.reduce_max %s {axis = 2 : i32} : (tensor<4x6x10xf32>) -> tensor<4x6x1xf32>
+  %d = tosa.sub %s, %m : (tensor<4x6x10xf32>, tensor<4x6x1xf32>) -> tensor<4x6x10xf32>
+  %e = tosa.exp %d : (tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x6x10xf32>) -> tensor<4x6x1xf32>
+  %lg = tosa.log %l : (tensor<4x6x1xf32>) -> tensor<4x6x1xf32>
+  %lse = tosa.add %m, %lg : (tensor<4x6x1xf32>, tensor<4x6x1xf32>) -> tensor<4x6x1xf32>
+  %t = tosa.sub %s, %lse : (tensor<4x6x10xf32>, tensor<4x6x1xf32>) -> tensor<4x6x10xf32>
+  %p = tosa.exp %t : (tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<4x6x10xf32>, tensor<4x10x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x6x5xf32>
+  // expected-note @below {{the first op that blocks it: 'func.return'}}
+  return %o, %s : tensor<4x6x5xf32>, tensor<4x6x10xf32>
+}
+
+// -----
+
+// The row sum read through `l + eps` before the reciprocal: no
+// normalization attn.attention computes; the note names the addition (it was
+// taken for a dropout step before, and blamed on a keep mask).
+// CHECK-LABEL: func.func @eps_sum
+// CHECK-NOT: attn.attention
+func.func @eps_sum(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %eps = "tosa.const"() <{values = dense<1.0e-6> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<4x10x8xf32>) -> tensor<4x8x10xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x6x8xf32>, tensor<4x8x10xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x6x10xf32>
+  // expected-remark @below {{attn-fuse: not fused: the softmax is not normalized by the row sum l: 'tosa.mul' reads it, but not as x / l or x * (1 / l) with l read back along the keys}}
+  %m = tosa.reduce_max %s {axis = 2 : i32} : (tensor<4x6x10xf32>) -> tensor<4x6x1xf32>
+  %d = tosa.sub %s, %m : (tensor<4x6x10xf32>, tensor<4x6x1xf32>) -> tensor<4x6x10xf32>
+  %e = tosa.exp %d : (tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x6x10xf32>) -> tensor<4x6x1xf32>
+  // expected-note @below {{the first op that blocks it: 'tosa.add'}}
+  %le = tosa.add %l, %eps : (tensor<4x6x1xf32>, tensor<1x1x1xf32>) -> tensor<4x6x1xf32>
+  %r = tosa.reciprocal %le : (tensor<4x6x1xf32>) -> tensor<4x6x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<4x6x10xf32>, tensor<4x6x1xf32>, tensor<1xi8>) -> tensor<4x6x10xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<4x6x10xf32>, tensor<4x10x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
 }
