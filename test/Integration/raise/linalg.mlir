@@ -660,3 +660,67 @@ func.func @triu_bias(%q: tensor<2x4x32x16xf32>, %k: tensor<2x4x32x16xf32>, %v: t
   } -> tensor<2x4x32x16xf32>
   return %o : tensor<2x4x32x16xf32>
 }
+
+// torch-mlir's bf16 matmuls: bf16 operands widened in the contractions'
+// bodies, f32 accumulators, the f32 softmax's P rounded to bf16 for P·V, and
+// P·V's f32 result rounded to bf16 by its only user: that rounding is the
+// op's own (it said "Q, V and the result do not share one element type").
+// GQA (Hq = 8, Hkv = 2) with K and V read through maps that lack the group.
+// CHECK-LABEL: func.func @bf16_f32_accumulators
+// CHECK: attn.attention ins(%arg0, %arg1, %arg2 : tensor<2x8x16x32xbf16>, tensor<2x2x24x32xbf16>, tensor<2x2x24x32xbf16>) {scale = 0.176776692 : f32} -> tensor<2x8x16x32xbf16>
+// PROOF: @bf16_f32_accumulators: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+#bf_qk_q = affine_map<(b, h, g, i, j, d) -> (b, h, g, i, d)>
+#bf_qk_k = affine_map<(b, h, g, i, j, d) -> (b, h, j, d)>
+#bf_qk_s = affine_map<(b, h, g, i, j, d) -> (b, h, g, i, j)>
+#bf_pv_p = affine_map<(b, h, g, i, d, j) -> (b, h, g, i, j)>
+#bf_pv_v = affine_map<(b, h, g, i, d, j) -> (b, h, j, d)>
+#bf_pv_o = affine_map<(b, h, g, i, d, j) -> (b, h, g, i, d)>
+#bf_id = affine_map<(b, h, g, i, j) -> (b, h, g, i, j)>
+func.func @bf16_f32_accumulators(%q: tensor<2x8x16x32xbf16>, %k: tensor<2x2x24x32xbf16>, %v: tensor<2x2x24x32xbf16>) -> tensor<2x8x16x32xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.176776695 : f32
+  %q5 = tensor.expand_shape %q [[0], [1, 2], [3], [4]] output_shape [2, 2, 4, 16, 32] : tensor<2x8x16x32xbf16> into tensor<2x2x4x16x32xbf16>
+  %es = tensor.empty() : tensor<2x2x4x16x24xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x2x4x16x24xf32>) -> tensor<2x2x4x16x24xf32>
+  %s = linalg.generic {indexing_maps = [#bf_qk_q, #bf_qk_k, #bf_qk_s], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q5, %k : tensor<2x2x4x16x32xbf16>, tensor<2x2x24x32xbf16>) outs(%zs : tensor<2x2x4x16x24xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %o: f32):
+    %aw = arith.extf %a : bf16 to f32
+    %bw = arith.extf %b : bf16 to f32
+    %m = arith.mulf %aw, %bw : f32
+    %r = arith.addf %o, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x4x16x24xf32>
+  %ss = linalg.generic {indexing_maps = [#bf_id, #bf_id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<2x2x4x16x24xf32>) outs(%es : tensor<2x2x4x16x24xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x4x16x24xf32>
+  %p32 = linalg.softmax dimension(4) ins(%ss : tensor<2x2x4x16x24xf32>) outs(%es : tensor<2x2x4x16x24xf32>) -> tensor<2x2x4x16x24xf32>
+  %eb = tensor.empty() : tensor<2x2x4x16x24xbf16>
+  %p = linalg.generic {indexing_maps = [#bf_id, #bf_id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%p32 : tensor<2x2x4x16x24xf32>) outs(%eb : tensor<2x2x4x16x24xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %t = arith.truncf %x : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<2x2x4x16x24xbf16>
+  %eo = tensor.empty() : tensor<2x2x4x16x32xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x2x4x16x32xf32>) -> tensor<2x2x4x16x32xf32>
+  %o = linalg.generic {indexing_maps = [#bf_pv_p, #bf_pv_v, #bf_pv_o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x2x4x16x24xbf16>, tensor<2x2x24x32xbf16>) outs(%zo : tensor<2x2x4x16x32xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %o: f32):
+    %aw = arith.extf %a : bf16 to f32
+    %bw = arith.extf %b : bf16 to f32
+    %m = arith.mulf %aw, %bw : f32
+    %r = arith.addf %o, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x4x16x32xf32>
+  %ebo = tensor.empty() : tensor<2x2x4x16x32xbf16>
+  %ob = linalg.generic {indexing_maps = [affine_map<(b, h, g, i, d) -> (b, h, g, i, d)>, affine_map<(b, h, g, i, d) -> (b, h, g, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%o : tensor<2x2x4x16x32xf32>) outs(%ebo : tensor<2x2x4x16x32xbf16>) {
+  ^bb0(%x: f32, %o2: bf16):
+    %t = arith.truncf %x : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<2x2x4x16x32xbf16>
+  %o4 = tensor.collapse_shape %ob [[0], [1, 2], [3], [4]] : tensor<2x2x4x16x32xbf16> into tensor<2x8x16x32xbf16>
+  return %o4 : tensor<2x8x16x32xbf16>
+}

@@ -9,6 +9,7 @@
 // RUN: attention-opt %s --attn-raise-pipeline=allow-precision-change | FileCheck %s --check-prefix=PRECISION
 // RUN: attn-raise-check %s --runs=2 --seed=8 --function=f16_softmax --pipeline='attn-raise-pipeline{allow-precision-change}' | FileCheck %s --check-prefix=PRECISION-PROOF
 // RUN: attn-raise-check %s --runs=2 --seed=9 --function=f64_chain --tolerance=1e-5 --pipeline='attn-raise-pipeline{allow-precision-change}' | FileCheck %s --check-prefix=F64-PROOF
+// RUN: attn-raise-check %s --runs=2 --seed=10 --function=f32_probs_bf16_v --pipeline='attn-raise-pipeline{allow-precision-change}' | FileCheck %s --check-prefix=PV-PROOF
 // RUN: attention-opt %s --attn-raise-pipeline=allow-precision-change | attn-compile - --chip=sm_90a -o %t.ptx 2>&1 | FileCheck %s --check-prefix=COMPILE
 // COMPILE: attn-compile: wrote
 
@@ -295,4 +296,63 @@ func.func @softmax_without_max(%q: tensor<8x16x16xf32>, %k: tensor<8x16x16xf32>,
   %zo = linalg.fill ins(%zero : f32) outs(%es : tensor<8x16x16xf32>) -> tensor<8x16x16xf32>
   %o = linalg.batch_matmul ins(%p, %v : tensor<8x16x16xf32>, tensor<8x16x16xf32>) outs(%zo : tensor<8x16x16xf32>) -> tensor<8x16x16xf32>
   return %o : tensor<8x16x16xf32>
+}
+
+// The same with P·V reading the f32 probabilities (V widened in its body):
+// the op would round P to bf16 for P·V, which this chain does not; raised
+// under allow-precision-change only.
+// CHECK-LABEL: func.func @f32_probs_bf16_v
+// CHECK-NOT: attn.attention
+// PRECISION-LABEL: func.func @f32_probs_bf16_v
+// PRECISION: attn.attention ins(%arg0, %arg1, %arg2 : tensor<2x8x16x32xbf16>, tensor<2x2x24x32xbf16>, tensor<2x2x24x32xbf16>) {scale = 0.176776692 : f32} -> tensor<2x8x16x32xbf16>
+// PV-PROOF: @f32_probs_bf16_v: 1 attn.attention after the raising
+// PV-PROOF: run 1 result 0 {{.*}}: PASS
+#fp_qk_q = affine_map<(b, h, g, i, j, d) -> (b, h, g, i, d)>
+#fp_qk_k = affine_map<(b, h, g, i, j, d) -> (b, h, j, d)>
+#fp_qk_s = affine_map<(b, h, g, i, j, d) -> (b, h, g, i, j)>
+#fp_pv_p = affine_map<(b, h, g, i, d, j) -> (b, h, g, i, j)>
+#fp_pv_v = affine_map<(b, h, g, i, d, j) -> (b, h, j, d)>
+#fp_pv_o = affine_map<(b, h, g, i, d, j) -> (b, h, g, i, d)>
+#fp_id = affine_map<(b, h, g, i, j) -> (b, h, g, i, j)>
+func.func @f32_probs_bf16_v(%q: tensor<2x8x16x32xbf16>, %k: tensor<2x2x24x32xbf16>, %v: tensor<2x2x24x32xbf16>) -> tensor<2x8x16x32xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.176776695 : f32
+  %q5 = tensor.expand_shape %q [[0], [1, 2], [3], [4]] output_shape [2, 2, 4, 16, 32] : tensor<2x8x16x32xbf16> into tensor<2x2x4x16x32xbf16>
+  %es = tensor.empty() : tensor<2x2x4x16x24xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x2x4x16x24xf32>) -> tensor<2x2x4x16x24xf32>
+  %s = linalg.generic {indexing_maps = [#fp_qk_q, #fp_qk_k, #fp_qk_s], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q5, %k : tensor<2x2x4x16x32xbf16>, tensor<2x2x24x32xbf16>) outs(%zs : tensor<2x2x4x16x24xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %o: f32):
+    %aw = arith.extf %a : bf16 to f32
+    %bw = arith.extf %b : bf16 to f32
+    %m = arith.mulf %aw, %bw : f32
+    %r = arith.addf %o, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x4x16x24xf32>
+  %ss = linalg.generic {indexing_maps = [#fp_id, #fp_id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<2x2x4x16x24xf32>) outs(%es : tensor<2x2x4x16x24xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x4x16x24xf32>
+  // expected-remark @below {{attn-fuse: not fused: P·V multiplies the probabilities in f32 by V in bf16 and rounds its f32 result to bf16: attn.attention rounds P to bf16 for P·V (as FlashAttention does), which the chain does not (see option allow-precision-change)}}
+  %p32 = linalg.softmax dimension(4) ins(%ss : tensor<2x2x4x16x24xf32>) outs(%es : tensor<2x2x4x16x24xf32>) -> tensor<2x2x4x16x24xf32>
+  %eo = tensor.empty() : tensor<2x2x4x16x32xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x2x4x16x32xf32>) -> tensor<2x2x4x16x32xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
+  %o = linalg.generic {indexing_maps = [#fp_pv_p, #fp_pv_v, #fp_pv_o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p32, %v : tensor<2x2x4x16x24xf32>, tensor<2x2x24x32xbf16>) outs(%zo : tensor<2x2x4x16x32xf32>) {
+  ^bb0(%a: f32, %b: bf16, %o: f32):
+    %bw = arith.extf %b : bf16 to f32
+    %m = arith.mulf %a, %bw : f32
+    %r = arith.addf %o, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x4x16x32xf32>
+  %ebo = tensor.empty() : tensor<2x2x4x16x32xbf16>
+  %ob = linalg.generic {indexing_maps = [affine_map<(b, h, g, i, d) -> (b, h, g, i, d)>, affine_map<(b, h, g, i, d) -> (b, h, g, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%o : tensor<2x2x4x16x32xf32>) outs(%ebo : tensor<2x2x4x16x32xbf16>) {
+  ^bb0(%x: f32, %o2: bf16):
+    %t = arith.truncf %x : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<2x2x4x16x32xbf16>
+  %o4 = tensor.collapse_shape %ob [[0], [1, 2], [3], [4]] : tensor<2x2x4x16x32xbf16> into tensor<2x8x16x32xbf16>
+  return %o4 : tensor<2x8x16x32xbf16>
 }

@@ -58,7 +58,12 @@ struct Chain {
   float dropoutP = 0.0f;
   Value dropoutMask;
   SmallVector<int64_t> dropoutMaskDims;
-  Operation *qk = nullptr, *pv = nullptr; // the two contractions
+  /// The two contractions; `pv` is the op whose result the fused op
+  /// replaces (P·V, or the rounding of its wider accumulator back to the
+  /// element type).
+  Operation *qk = nullptr, *pv = nullptr;
+  /// The probabilities P·V reads.
+  Value probs;
   /// Grouped-query attention: the score dim of the query heads that share a
   /// KV head. K and V are broadcast over it (read without it), and the score
   /// dim before it is the KV head: query head = kv * G + g, the op's GQA.

@@ -104,6 +104,7 @@ private:
   std::optional<EwOperand> booleanOfBias(const EwOperand &bias, bool &inverted);
   LogicalResult peelWidening(Value &x, Chain &chain);
   LogicalResult peelNarrowing(Value &probs, Chain &chain);
+  LogicalResult peelResultNarrowing(Chain &chain, Type elt);
   LogicalResult matchLogSumExpSoftmax(const Reduction &max, Value scores,
                                       Chain &chain, Value &probs);
   /// The single user of `v` as an elementwise op of `kind` whose operand

@@ -435,6 +435,41 @@ LogicalResult ChainMatcher::matchPV(Value probs, Chain &chain) {
   chain.vPerm = *vPerm;
   chain.outPerm = outPerm;
   chain.pv = user;
+  chain.probs = probs;
+  return success();
+}
+
+/// P·V accumulated in a wider float than Q, K and V and rounded back by
+/// its only user (bf16 operands, an f32 result, then truncf, as torch-mlir
+/// and IREE write mixed precision): the rounding is the op's own result
+/// rounding, so the fused op replaces it. Where P·V also reads the
+/// probabilities in the wider type, the op rounds them to the element type
+/// for the product (as FlashAttention does) and the chain does not: raised
+/// only under allow-precision-change.
+LogicalResult ChainMatcher::peelResultNarrowing(Chain &chain, Type elt) {
+  Value result = chain.pv->getResult(0);
+  auto wide = dyn_cast<FloatType>(getElementTypeOrSelf(result.getType()));
+  auto narrow = dyn_cast<FloatType>(elt);
+  if (!wide || !narrow || wide.getWidth() <= narrow.getWidth() ||
+      !result.hasOneUse())
+    return success();
+  Operation *user = *result.user_begin();
+  FailureOr<Elementwise> trunc = getElementwise(user);
+  if (failed(trunc) || trunc->kind != EwKind::Truncate ||
+      !isIdentityOperand(trunc->args[0], result) ||
+      getElementTypeOrSelf(user->getResult(0).getType()) != elt)
+    return success();
+  Type probsElt = getElementTypeOrSelf(chain.probs.getType());
+  if (probsElt != elt && !options.allowPrecisionChange)
+    return fail("P·V multiplies the probabilities in " + typeName(probsElt) +
+                    " by V in " + typeName(elt) + " and rounds its " +
+                    typeName(wide) + " result to " + typeName(elt) +
+                    ": attn.attention rounds P to " + typeName(elt) +
+                    " for P·V (as FlashAttention does), which the chain "
+                    "does not (see option allow-precision-change)",
+                chain.pv);
+  chain.ops.push_back(chain.pv);
+  chain.pv = user;
   return success();
 }
 
@@ -529,6 +564,9 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
                 chain.qk);
   if (getElementTypeOrSelf(chain.k.getType()) != elt)
     return fail("Q and K do not share one element type", chain.qk);
+  if (getElementTypeOrSelf(chain.v.getType()) == elt &&
+      failed(peelResultNarrowing(chain, elt)))
+    return failure();
   if (getElementTypeOrSelf(chain.v.getType()) != elt ||
       getElementTypeOrSelf(chain.pv->getResult(0).getType()) != elt)
     return fail("Q, V and the result do not share one element type", chain.pv);
