@@ -107,7 +107,8 @@ struct AttnRaisePipelineOptions
       llvm::cl::init(false)};
   PassOptions::Option<bool> inexactReciprocal{
       *this, "inexact-reciprocal",
-      llvm::cl::desc("attn-fuse's inexact-reciprocal"), llvm::cl::init(false)};
+      llvm::cl::desc("attn-fuse's inexact-reciprocal (dropout factors)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> allowPrecisionChange{
       *this, "allow-precision-change",
       llvm::cl::desc("attn-fuse's allow-precision-change: raise chains whose "

@@ -724,3 +724,81 @@ func.func @bf16_f32_accumulators(%q: tensor<2x8x16x32xbf16>, %k: tensor<2x2x24x3
   %o4 = tensor.collapse_shape %ob [[0], [1, 2], [3], [4]] : tensor<2x2x4x16x32xbf16> into tensor<2x8x16x32xbf16>
   return %o4 : tensor<2x8x16x32xbf16>
 }
+
+// PyTorch's `scores / math.sqrt(d)` at d = 32 (5.65685415, no exact f32
+// reciprocal), torch-mlir's permutes around it: scale = fl(1/c) (it needed
+// inexact-reciprocal before session 32).
+// CHECK-LABEL: func.func @torch_sqrt_d
+// CHECK: attn.attention {{.*}}scale = 0.176776{{[0-9]+}} : f32
+// PROOF: @torch_sqrt_d: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+#sq_p4 = affine_map<(b, h, l, d) -> (b, l, h, d)>
+#sq_id4 = affine_map<(b, h, l, d) -> (b, h, l, d)>
+#sq_pk = affine_map<(b, h, d, l) -> (b, l, h, d)>
+#sq_id3 = affine_map<(b, i, j) -> (b, i, j)>
+#sq_kd = affine_map<(b, i, j) -> (b, i, 0)>
+#sq_po = affine_map<(b, l, h, d) -> (b, h, l, d)>
+func.func @torch_sqrt_d(%q: tensor<2x16x4x32xf32>, %k: tensor<2x16x4x32xf32>, %v: tensor<2x16x4x32xf32>) -> tensor<2x16x4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c = arith.constant 5.65685415 : f32
+  %e4 = tensor.empty() : tensor<2x4x16x32xf32>
+  %qt = linalg.generic {indexing_maps = [#sq_p4, #sq_id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q : tensor<2x16x4x32xf32>) outs(%e4 : tensor<2x4x16x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<2x4x16x32xf32>
+  %vt = linalg.generic {indexing_maps = [#sq_p4, #sq_id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v : tensor<2x16x4x32xf32>) outs(%e4 : tensor<2x4x16x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<2x4x16x32xf32>
+  %ek = tensor.empty() : tensor<2x4x32x16xf32>
+  %kt = linalg.generic {indexing_maps = [#sq_pk, #sq_id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<2x16x4x32xf32>) outs(%ek : tensor<2x4x32x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<2x4x32x16xf32>
+  %q3 = tensor.collapse_shape %qt [[0, 1], [2], [3]] : tensor<2x4x16x32xf32> into tensor<8x16x32xf32>
+  %k3 = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<2x4x32x16xf32> into tensor<8x32x16xf32>
+  %v3 = tensor.collapse_shape %vt [[0, 1], [2], [3]] : tensor<2x4x16x32xf32> into tensor<8x16x32xf32>
+  %es = tensor.empty() : tensor<8x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<8x16x16xf32>) -> tensor<8x16x16xf32>
+  %s = linalg.batch_matmul ins(%q3, %k3 : tensor<8x16x32xf32>, tensor<8x32x16xf32>) outs(%zs : tensor<8x16x16xf32>) -> tensor<8x16x16xf32>
+  %sd = linalg.generic {indexing_maps = [#sq_id3, #sq_id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<8x16x16xf32>) outs(%es : tensor<8x16x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.divf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<8x16x16xf32>
+  %em = tensor.empty() : tensor<8x16x1xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%em : tensor<8x16x1xf32>) -> tensor<8x16x1xf32>
+  %m = linalg.generic {indexing_maps = [#sq_id3, #sq_kd], iterator_types = ["parallel", "parallel", "reduction"]} ins(%sd : tensor<8x16x16xf32>) outs(%fm : tensor<8x16x1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %acc, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<8x16x1xf32>
+  %ex = linalg.generic {indexing_maps = [#sq_id3, #sq_kd, #sq_id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%sd, %m : tensor<8x16x16xf32>, tensor<8x16x1xf32>) outs(%es : tensor<8x16x16xf32>) {
+  ^bb0(%x: f32, %mx: f32, %o: f32):
+    %d = arith.subf %x, %mx : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<8x16x16xf32>
+  %fl = linalg.fill ins(%zero : f32) outs(%em : tensor<8x16x1xf32>) -> tensor<8x16x1xf32>
+  %l = linalg.generic {indexing_maps = [#sq_id3, #sq_kd], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ex : tensor<8x16x16xf32>) outs(%fl : tensor<8x16x1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %acc, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<8x16x1xf32>
+  %p = linalg.generic {indexing_maps = [#sq_id3, #sq_kd, #sq_id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ex, %l : tensor<8x16x16xf32>, tensor<8x16x1xf32>) outs(%es : tensor<8x16x16xf32>) {
+  ^bb0(%x: f32, %s_: f32, %o: f32):
+    %r = arith.divf %x, %s_ : f32
+    linalg.yield %r : f32
+  } -> tensor<8x16x16xf32>
+  %eo = tensor.empty() : tensor<8x16x32xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<8x16x32xf32>) -> tensor<8x16x32xf32>
+  %o3 = linalg.batch_matmul ins(%p, %v3 : tensor<8x16x16xf32>, tensor<8x16x32xf32>) outs(%zo : tensor<8x16x32xf32>) -> tensor<8x16x32xf32>
+  %o4 = tensor.expand_shape %o3 [[0, 1], [2], [3]] output_shape [2, 4, 16, 32] : tensor<8x16x32xf32> into tensor<2x4x16x32xf32>
+  %eb = tensor.empty() : tensor<2x16x4x32xf32>
+  %ob = linalg.generic {indexing_maps = [#sq_po, #sq_id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%o4 : tensor<2x4x16x32xf32>) outs(%eb : tensor<2x16x4x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<2x16x4x32xf32>
+  return %ob : tensor<2x16x4x32xf32>
+}

@@ -255,19 +255,20 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     if (!c)
       return fail("the scale constant is not exact in f32", scaleOp);
     if (isDiv) {
-      APFloat divisor(*c), inverse(0.0f);
-      if (divisor.getExactInverse(&inverse)) {
-        chain.scale = inverse.convertToFloat();
-      } else if (options.inexactReciprocal && !divisor.isZero()) {
-        chain.scale = 1.0f / *c;
-      } else {
+      // S / c is S * fl(1/c): exact where c is a power of two, else the two
+      // differ by at most one rounding of each score, below the op's own
+      // rounding (its softmax is not the chain's bit for bit either). That
+      // is PyTorch's `scores / math.sqrt(d)` at d = 32, 128, ...
+      APFloat divisor(*c);
+      if (divisor.isZero() || !divisor.isFinite() ||
+          !std::isfinite(1.0f / *c)) {
         SmallString<16> text;
         divisor.toString(text);
-        return fail("division by " + text +
-                        " is not multiplication by an exact f32 reciprocal "
-                        "(see option inexact-reciprocal)",
+        return fail("the scores are divided by " + text +
+                        ", whose reciprocal is not a finite f32",
                     scaleOp);
       }
+      chain.scale = 1.0f / *c;
     } else {
       chain.scale = *c;
     }

@@ -198,9 +198,9 @@ def AttnFusePass : Pass<"attn-fuse"> {
     that is not provably 0/1, and dropout before the softmax's row sum.
 
     Exactness: `S * c` gives `scale = c` (the f32 product is the same).
-    `S / c` gives `scale = 1/c` only when `1/c` is exact in f32 (c a power
-    of two), because `x / c` and `x * fl(1/c)` may otherwise differ in the
-    last bit; `inexact-reciprocal` accepts the rounded reciprocal. A
+    `S / c` gives `scale = fl(1/c)`: exact when c is a power of two, else
+    `x / c` and `x * fl(1/c)` may differ in the last bit, which is below the
+    op's own rounding (PyTorch's `scores / math.sqrt(d)`). A
     softmax that normalizes with `e * (1 / l)` is fused into the op's
     `e / l` (differs by rounding only). A select with a finite fill value
     is not fused unless `large-negative-is-masked` (rows in which every key
@@ -237,9 +237,8 @@ def AttnFusePass : Pass<"attn-fuse"> {
            "Emit a remark at each candidate softmax that is not fused, with "
            "the reason">,
     Option<"inexactReciprocal", "inexact-reciprocal", "bool", "false",
-           "Fuse S / c as scale = fl(1/c) even when 1/c is not exact in f32 "
-           "(scores may differ in the last bit), and a dropout factor c with "
-           "the p whose fl(1/(1 - p)) is closest to c">,
+           "Fuse a dropout factor c that no f32 p gives exactly as "
+           "fl(1/(1 - p)) with the p whose factor is closest to c">,
     Option<"largeNegativeIsMasked", "large-negative-is-masked", "bool",
            "false",
            "Treat select(m, S, v) with a finite v <= -1e4 as a boolean mask "
