@@ -802,3 +802,73 @@ func.func @torch_sqrt_d(%q: tensor<2x16x4x32xf32>, %k: tensor<2x16x4x32xf32>, %v
   } -> tensor<2x16x4x32xf32>
   return %ob : tensor<2x16x4x32xf32>
 }
+
+// After elementwise fusion (IREE's): the scale and the bias computed again
+// inside the row max's body and inside exp(s - max)'s. attn-normalize-chains
+// peels the row max's producer into its own generic, which CSE merges with
+// the exponential's: one chain again (it was left alone before).
+// CHECK-LABEL: func.func @fused_recompute
+// CHECK: attn.attention {{.*}} mask(%arg3 : tensor<2x1x1x16xf32>) {scale = 0.176776692 : f32}
+// PROOF: @fused_recompute: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+#fz_id = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#fz_bias = affine_map<(b, h, i, j) -> (b, 0, 0, j)>
+#fz_row = affine_map<(b, h, i, j) -> (b, h, i)>
+func.func @fused_recompute(%q: tensor<2x4x16x32xf32>, %k: tensor<2x4x16x32xf32>, %v: tensor<2x4x16x32xf32>, %bias: tensor<2x1x1x16xf32>) -> tensor<2x4x16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c = arith.constant 0.176776695 : f32
+  %es = tensor.empty() : tensor<2x4x16x16xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x4x16x32xf32>, tensor<2x4x16x32xf32>) outs(%zs : tensor<2x4x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %o, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16x16xf32>
+  %er = tensor.empty() : tensor<2x4x16xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %mx = linalg.generic {indexing_maps = [#fz_id, #fz_bias, #fz_row], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%s, %bias : tensor<2x4x16x16xf32>, tensor<2x1x1x16xf32>) outs(%fm : tensor<2x4x16xf32>) {
+  ^bb0(%x: f32, %bb: f32, %acc: f32):
+    %y = arith.mulf %x, %c : f32
+    %z = arith.addf %y, %bb : f32
+    %r = arith.maximumf %z, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16xf32>
+  %ex = linalg.generic {indexing_maps = [#fz_id, #fz_bias, #fz_row, #fz_id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s, %bias, %mx : tensor<2x4x16x16xf32>, tensor<2x1x1x16xf32>, tensor<2x4x16xf32>) outs(%es : tensor<2x4x16x16xf32>) {
+  ^bb0(%x: f32, %bb: f32, %m: f32, %o: f32):
+    %y = arith.mulf %x, %c : f32
+    %z = arith.addf %y, %bb : f32
+    %d = arith.subf %z, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<2x4x16x16xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%er : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %sum = linalg.generic {indexing_maps = [#fz_id, #fz_row], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%ex : tensor<2x4x16x16xf32>) outs(%fs : tensor<2x4x16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16xf32>
+  %p = linalg.generic {indexing_maps = [#fz_id, #fz_row, #fz_id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ex, %sum : tensor<2x4x16x16xf32>, tensor<2x4x16xf32>) outs(%es : tensor<2x4x16x16xf32>) {
+  ^bb0(%x: f32, %l: f32, %o: f32):
+    %rc = arith.divf %one, %l : f32
+    %y = arith.mulf %x, %rc : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x16x16xf32>
+  %eo = tensor.empty() : tensor<2x4x16x32xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x4x16x32xf32>) -> tensor<2x4x16x32xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x4x16x16xf32>, tensor<2x4x16x32xf32>) outs(%zo : tensor<2x4x16x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %o, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16x32xf32>
+  return %o : tensor<2x4x16x32xf32>
+}

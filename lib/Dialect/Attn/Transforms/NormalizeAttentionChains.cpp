@@ -19,7 +19,9 @@
 //     every map is a projected permutation;
 //  4. multi-statement generic bodies (a scale and a bias in one body,
 //     `exp(s - max)` in one body) are split into one generic per statement,
-//     so that every step of the chain is visible to the matcher;
+//     so that every step of the chain is visible to the matcher; a value
+//     computed inside a reduction's body (elementwise fusion's copy of the
+//     scale and bias in the row max) is peeled into a generic of its own;
 //  5. index arithmetic split from the comparison it feeds is fused back,
 //     small masks computed from constants or indices are evaluated, and
 //     arange constants that larger masks compare become linalg.index
@@ -417,6 +419,90 @@ struct SpecializeFillGeneric final : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A reduction whose body first computes a value from its inputs and then
+/// combines it with the accumulator (`max(s * c + bias, acc)`: elementwise
+/// fusion puts a softmax's scale and bias into its row max, and again into
+/// the exponential) becomes an all-parallel generic computing that value
+/// over the whole iteration space, reduced by a generic whose body is the
+/// combiner alone. The producer is then split per statement like any other
+/// and CSE'd with the copy fused into the exponential, so that the matcher
+/// sees the softmax's steps once.
+struct PeelReductionProducer final : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
+        op.getNumDpsInits() != 1 || op.getNumResults() != 1 ||
+        !op.getBody()->getOps<linalg::IndexOp>().empty())
+      return failure();
+    Block *body = op.getBody();
+    BlockArgument acc = body->getArguments().back();
+    auto yield = cast<linalg::YieldOp>(body->getTerminator());
+    Operation *combiner = yield.getValues()[0].getDefiningOp();
+    if (!combiner || combiner->getBlock() != body ||
+        combiner->getNumOperands() != 2 || combiner->getNumResults() != 1 ||
+        !isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MinimumFOp,
+             arith::MinNumFOp, arith::AddFOp, arith::MulFOp>(combiner))
+      return failure();
+    unsigned accIdx = combiner->getOperand(0) == acc ? 0 : 1;
+    Value value = combiner->getOperand(1 - accIdx);
+    Operation *producer = value.getDefiningOp();
+    // Only a value computed in the body (an input read directly is already
+    // a plain reduction), from the inputs alone.
+    if (combiner->getOperand(accIdx) != acc || !producer ||
+        producer->getBlock() != body || !acc.hasOneUse())
+      return failure();
+    // Only where an input already spans the whole iteration space (the
+    // scores of a row max): a contraction (whose inputs each lack a loop)
+    // stays one op, and the peeled value is no larger than that input.
+    if (llvm::none_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+          return op.getMatchingIndexingMap(in).isPermutation();
+        }))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Range, 4> ranges = cast<linalg::LinalgOp>(op.getOperation())
+                                       .createLoopRanges(rewriter, loc);
+    SmallVector<OpFoldResult> sizes;
+    for (const Range &r : ranges)
+      sizes.push_back(r.size);
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, sizes, value.getType());
+    const int64_t loops = op.getNumLoops();
+    AffineMap all = rewriter.getMultiDimIdentityMap(loops);
+    SmallVector<AffineMap> producerMaps;
+    for (OpOperand *in : op.getDpsInputOperands())
+      producerMaps.push_back(op.getMatchingIndexingMap(in));
+    producerMaps.push_back(all);
+    SmallVector<utils::IteratorType> parallel(loops,
+                                              utils::IteratorType::parallel);
+    auto values = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{empty.getType()}, op.getDpsInputs(),
+        ValueRange{empty}, producerMaps, parallel,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          IRMapping map;
+          for (auto [from, to] : llvm::zip(body->getArguments(), args))
+            map.map(from, to);
+          for (Operation &o : body->without_terminator())
+            if (&o != combiner)
+              b.clone(o, map);
+          linalg::YieldOp::create(b, l, map.lookup(value));
+        });
+    OpOperand *init = op.getDpsInitOperand(0);
+    auto reduced = linalg::GenericOp::create(
+        rewriter, loc, op->getResultTypes(), values.getResult(0), init->get(),
+        {all, op.getMatchingIndexingMap(init)}, op.getIteratorTypesArray(),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          IRMapping map;
+          map.map(value, args[0]);
+          map.map(acc, args[1]);
+          linalg::YieldOp::create(b, l, b.clone(*combiner, map)->getResult(0));
+        });
+    rewriter.replaceOp(op, reduced.getResults());
+    return success();
+  }
+};
+
 /// A generic whose init is not read by its body computes into a fresh
 /// tensor.empty. convert-elementwise-to-linalg uses the first operand as the
 /// init (`ins(%s, %c) outs(%s)`), which would make the scores look used
@@ -772,8 +858,8 @@ struct AttnNormalizeChainsPass final
 
     RewritePatternSet split(ctx);
     linalg::populateDecomposeLinalgOpsPattern(split);
-    split.add<SpecializeFillGeneric, UnreadInitToEmpty, IdentityArithIsCopy>(
-        ctx);
+    split.add<SpecializeFillGeneric, UnreadInitToEmpty, IdentityArithIsCopy,
+              PeelReductionProducer>(ctx);
     addReshapeCleanups(split);
     if (failed(applyPatternsGreedily(root, std::move(split))))
       return signalPassFailure();

@@ -156,3 +156,49 @@ func.func @not_an_arange(%x: tensor<4x4xi32>) -> tensor<4x4xi1> {
   } -> tensor<4x4xi1>
   return %m : tensor<4x4xi1>
 }
+
+// A row max whose body first scales the scores and adds a bias (elementwise
+// fusion's copy of the producer): peeled into a generic over the scores'
+// space, split per statement, and the max reduces that alone. A
+// contraction (mul and add over inputs that each lack a loop) is not
+// peeled.
+// CHECK-LABEL: func.func @fused_row_max
+// CHECK: %[[S:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%arg0, %arg1
+// CHECK: arith.mulf
+// CHECK-NEXT: arith.addf
+// CHECK: %[[Y:.*]] = linalg.generic {{.*}}ins(%[[S]] :
+// CHECK: arith.mulf
+// CHECK: %[[Z:.*]] = linalg.generic {{.*}}ins(%arg2, %[[Y]] :
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[Z]] :
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: arith.maximumf %[[IN]], %[[ACC]]
+#fr_q = affine_map<(b, i, j, d) -> (b, i, d)>
+#fr_k = affine_map<(b, i, j, d) -> (b, j, d)>
+#fr_s = affine_map<(b, i, j, d) -> (b, i, j)>
+#fr_id = affine_map<(b, i, j) -> (b, i, j)>
+#fr_bias = affine_map<(b, i, j) -> (b, j)>
+#fr_row = affine_map<(b, i, j) -> (b, i)>
+func.func @fused_row_max(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %bias: tensor<4x10xf32>) -> tensor<4x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c = arith.constant 0.125 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.generic {indexing_maps = [#fr_q, #fr_k, #fr_s], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %o, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %er = tensor.empty() : tensor<4x6xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %mx = linalg.generic {indexing_maps = [#fr_id, #fr_bias, #fr_row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%s, %bias : tensor<4x6x10xf32>, tensor<4x10xf32>) outs(%fm : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %bb: f32, %acc: f32):
+    %y = arith.mulf %x, %c : f32
+    %z = arith.addf %y, %bb : f32
+    %r = arith.maximumf %z, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  return %mx : tensor<4x6xf32>
+}
