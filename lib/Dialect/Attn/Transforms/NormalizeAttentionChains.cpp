@@ -503,6 +503,163 @@ struct PeelReductionProducer final : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A contraction `acc + f(...) * b` whose factor f is computed in its body
+/// from several inputs or by more than a widening (elementwise fusion's
+/// `(e / l) * v`, or `truncf(p) * v`): f is peeled into an all-parallel
+/// generic over the loops of the input that spans its operands (P's
+/// [.., Lq, Lk]), which the contraction then reads as one operand. The
+/// peeled generic is split per statement like any other, so that the
+/// normalization (or the narrowing of P) is a step of its own.
+struct PeelContractionOperand final : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
+        op.getNumDpsInits() != 1 || op.getNumResults() != 1 ||
+        !op.getBody()->getOps<linalg::IndexOp>().empty())
+      return failure();
+    Block *body = op.getBody();
+    BlockArgument acc = body->getArguments().back();
+    auto yield = cast<linalg::YieldOp>(body->getTerminator());
+    auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+    if (!add || add->getBlock() != body)
+      return failure();
+    Value prodValue = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+    auto mul = prodValue.getDefiningOp<arith::MulFOp>();
+    if ((add.getLhs() != acc && add.getRhs() != acc) || !mul ||
+        mul->getBlock() != body || !acc.hasOneUse())
+      return failure();
+    for (Value f : {mul.getLhs(), mul.getRhs()}) {
+      // The body ops f is computed from, and the inputs they read.
+      SetVector<Operation *> slice;
+      SetVector<BlockArgument> inputs;
+      bool onlyWidening = true, closed = true;
+      SmallVector<Value> work = {f};
+      while (!work.empty()) {
+        Value v = work.pop_back_val();
+        if (auto arg = dyn_cast<BlockArgument>(v)) {
+          if (arg.getOwner() != body || arg == acc)
+            closed = false;
+          else
+            inputs.insert(arg);
+          continue;
+        }
+        Operation *def = v.getDefiningOp();
+        if (def->getBlock() != body)
+          continue; // a value from above (a constant)
+        if (!slice.insert(def))
+          continue;
+        if (!isa<arith::ExtFOp>(def))
+          onlyWidening = false;
+        llvm::append_range(work, def->getOperands());
+      }
+      if (slice.empty() || onlyWidening || !closed || !f.hasOneUse() ||
+          llvm::any_of(slice, [&](Operation *o) {
+            return llvm::any_of(o->getUsers(), [&](Operation *u) {
+              return u != mul && !slice.contains(u);
+            });
+          }))
+        continue;
+      // The input whose map spans the others' loops: the peeled generic's
+      // loops, in its order.
+      std::optional<AffineMap> anchor;
+      for (BlockArgument arg : inputs) {
+        AffineMap m = op.getMatchingIndexingMap(
+            op.getDpsInputOperand(arg.getArgNumber()));
+        if (!m.isProjectedPermutation(/*allowZeroInResults=*/false))
+          continue;
+        bool spans = llvm::all_of(inputs, [&](BlockArgument other) {
+          AffineMap o = op.getMatchingIndexingMap(
+              op.getDpsInputOperand(other.getArgNumber()));
+          return llvm::all_of(o.getResults(), [&](AffineExpr e) {
+            auto d = dyn_cast<AffineDimExpr>(e);
+            return d && m.getResultPosition(e).has_value();
+          });
+        });
+        if (spans && (!anchor || m.getNumResults() > anchor->getNumResults()))
+          anchor = m;
+      }
+      if (!anchor)
+        continue;
+      return peel(op, rewriter, f, slice, inputs, *anchor);
+    }
+    return failure();
+  }
+
+private:
+  LogicalResult peel(linalg::GenericOp op, PatternRewriter &rewriter, Value f,
+                     const SetVector<Operation *> &slice,
+                     const SetVector<BlockArgument> &inputs,
+                     AffineMap anchor) const {
+    Location loc = op.getLoc();
+    const int64_t n = anchor.getNumResults();
+    // Old loop -> new loop (the anchor's k-th result is new loop k).
+    SmallVector<AffineExpr> replacement(op.getNumLoops(),
+                                        rewriter.getAffineConstantExpr(0));
+    for (auto [k, e] : llvm::enumerate(anchor.getResults()))
+      replacement[cast<AffineDimExpr>(e).getPosition()] =
+          rewriter.getAffineDimExpr(k);
+    SmallVector<int64_t> loopSizes = op.getStaticLoopRanges();
+    SmallVector<int64_t> shape;
+    for (AffineExpr e : anchor.getResults())
+      shape.push_back(loopSizes[cast<AffineDimExpr>(e).getPosition()]);
+    if (llvm::any_of(shape, ShapedType::isDynamic))
+      return failure();
+    SmallVector<Value> peeledInputs;
+    SmallVector<AffineMap> maps;
+    for (BlockArgument arg : inputs) {
+      OpOperand *in = op.getDpsInputOperand(arg.getArgNumber());
+      peeledInputs.push_back(in->get());
+      maps.push_back(op.getMatchingIndexingMap(in).replaceDimsAndSymbols(
+          replacement, {}, n, 0));
+    }
+    maps.push_back(rewriter.getMultiDimIdentityMap(n));
+    Value empty = tensor::EmptyOp::create(rewriter, loc, shape, f.getType());
+    auto peeled = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{empty.getType()}, peeledInputs,
+        ValueRange{empty}, maps,
+        SmallVector<utils::IteratorType>(n, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          IRMapping map;
+          for (auto [arg, to] : llvm::zip(inputs, args))
+            map.map(arg, to);
+          for (Operation &o : op.getBody()->without_terminator())
+            if (slice.contains(&o))
+              b.clone(o, map);
+          linalg::YieldOp::create(b, l, map.lookup(f));
+        });
+    // The contraction reads the peeled factor through the anchor's map.
+    SmallVector<Value> newInputs = op.getDpsInputs();
+    newInputs.push_back(peeled.getResult(0));
+    SmallVector<AffineMap> newMaps;
+    for (OpOperand *in : op.getDpsInputOperands())
+      newMaps.push_back(op.getMatchingIndexingMap(in));
+    newMaps.push_back(anchor);
+    OpOperand *init = op.getDpsInitOperand(0);
+    newMaps.push_back(op.getMatchingIndexingMap(init));
+    Block *body = op.getBody();
+    auto contraction = linalg::GenericOp::create(
+        rewriter, loc, op->getResultTypes(), newInputs, init->get(), newMaps,
+        op.getIteratorTypesArray(),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          IRMapping map;
+          int64_t numInputs = op.getNumDpsInputs();
+          for (int64_t i = 0; i < numInputs; ++i)
+            map.map(body->getArgument(i), args[i]);
+          map.map(f, args[numInputs]);
+          map.map(body->getArguments().back(), args.back());
+          for (Operation &o : body->without_terminator())
+            if (!slice.contains(&o))
+              b.clone(o, map);
+          linalg::YieldOp::create(
+              b, l, map.lookup(body->getTerminator()->getOperand(0)));
+        });
+    rewriter.replaceOp(op, contraction.getResults());
+    return success();
+  }
+};
+
 /// A generic whose init is not read by its body computes into a fresh
 /// tensor.empty. convert-elementwise-to-linalg uses the first operand as the
 /// init (`ins(%s, %c) outs(%s)`), which would make the scores look used
@@ -775,6 +932,33 @@ bool isIndexComputation(OpOperand *operand) {
   });
 }
 
+/// The unit loops of a reduction generic that only its result has (a
+/// keepdim row max or sum after elementwise fusion expanded its input to
+/// `[B, H, L, 1, Lk]`): upstream's unit-dim folding drops those, and only
+/// those (a size-1 query length that the scores have stays).
+SmallVector<unsigned> unreadUnitLoopsOfReduction(Operation *op) {
+  auto g = dyn_cast<linalg::GenericOp>(op);
+  if (!g || !g.hasPureTensorSemantics() || g.getNumReductionLoops() == 0)
+    return {};
+  llvm::SmallBitVector read(g.getNumLoops());
+  for (OpOperand *input : g.getDpsInputOperands())
+    for (AffineExpr e : g.getMatchingIndexingMap(input).getResults())
+      e.walk([&](AffineExpr sub) {
+        if (auto dim = dyn_cast<AffineDimExpr>(sub))
+          read.set(dim.getPosition());
+      });
+  for (linalg::IndexOp index : g.getBody()->getOps<linalg::IndexOp>())
+    read.set(index.getDim());
+  SmallVector<int64_t> ranges = g.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = g.getIteratorTypesArray();
+  SmallVector<unsigned> dims;
+  for (unsigned l = 0; l < g.getNumLoops(); ++l)
+    if (ranges[l] == 1 && !read.test(l) &&
+        iterators[l] == utils::IteratorType::parallel)
+      dims.push_back(l);
+  return dims;
+}
+
 /// Step 1: softmax decomposed, named ops (other than fill) generalized.
 LogicalResult generalize(Operation *root) {
   if (failed(decomposeSoftmaxOps(root)))
@@ -840,6 +1024,9 @@ struct AttnNormalizeChainsPass final
       patterns.add<FoldUnitExpandIntoGenericInput, DropUnreadUnitLoops,
                    DropBroadcastUnitDims, DropUnitDimsOfInit,
                    DropMergedUnitDimsOfCopy, IdentityArithIsCopy>(ctx);
+      linalg::ControlDropUnitDims reductions;
+      reductions.controlFn = unreadUnitLoopsOfReduction;
+      linalg::populateFoldUnitExtentDimsPatterns(patterns, reductions);
       // With the unit dims: a mask generic whose aranges become indices
       // then loses the unit loops those aranges broadcast over.
       populateArangeInputsToIndicesPatterns(patterns);
@@ -859,7 +1046,7 @@ struct AttnNormalizeChainsPass final
     RewritePatternSet split(ctx);
     linalg::populateDecomposeLinalgOpsPattern(split);
     split.add<SpecializeFillGeneric, UnreadInitToEmpty, IdentityArithIsCopy,
-              PeelReductionProducer>(ctx);
+              PeelReductionProducer, PeelContractionOperand>(ctx);
     addReshapeCleanups(split);
     if (failed(applyPatternsGreedily(root, std::move(split))))
       return signalPassFailure();

@@ -202,3 +202,30 @@ func.func @fused_row_max(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %bias: t
   } -> tensor<4x6xf32>
   return %mx : tensor<4x6xf32>
 }
+
+// The normalization fused into P·V ((e / l) * v + acc): the factor e / l is
+// peeled into a generic over P's loops, which the contraction reads.
+// CHECK-LABEL: func.func @fused_normalization
+// CHECK: %[[P:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]} ins(%arg1, %arg0 :
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.divf
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%arg2, %[[P]] :
+// CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %[[PP:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: arith.mulf %[[PP]], %[[V]]
+#fn_e = affine_map<(b, i, d, j) -> (b, i, j)>
+#fn_l = affine_map<(b, i, d, j) -> (b, i)>
+#fn_v = affine_map<(b, i, d, j) -> (b, j, d)>
+#fn_o = affine_map<(b, i, d, j) -> (b, i, d)>
+func.func @fused_normalization(%e: tensor<4x6x10xf32>, %l: tensor<4x6xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.generic {indexing_maps = [#fn_e, #fn_l, #fn_v, #fn_o], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%e, %l, %v : tensor<4x6x10xf32>, tensor<4x6xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) {
+  ^bb0(%x: f32, %s: f32, %w: f32, %acc: f32):
+    %p = arith.divf %x, %s : f32
+    %m = arith.mulf %p, %w : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
