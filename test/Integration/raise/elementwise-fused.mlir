@@ -4,7 +4,7 @@
 // exponential, the normalization inside the P·V contraction, keepdim
 // reductions over [.., L, 1, Lk]. attn-raise-pipeline still raises the
 // chains of linalg.mlir and tosa.mlir after that fusion (every one but
-// those listed), and attn-raise-check proves each raised function equal to
+// those listed as 0), and attn-raise-check proves each raised function equal to
 // the fused chain in float64.
 // RUN: attention-opt %S/linalg.mlir --linalg-fuse-elementwise-ops -o %t.linalg.mlir
 // RUN: attn-raise-check %t.linalg.mlir --runs=1 --seed=3 | FileCheck %s --check-prefix=LINALG --implicit-check-not=FAIL
@@ -19,10 +19,13 @@
 // LINALG: @index_window: 1 attn.attention after the raising
 // LINALG: @gqa_decode_bf16: 1 attn.attention after the raising
 // LINALG: @triu_bias: 1 attn.attention after the raising
-// (P narrowed to bf16 inside the fused P·V body reads as f32 probabilities:
-// left alone without allow-precision-change.)
-// LINALG: @bf16_f32_accumulators: 0 attn.attention after the raising
+// (P narrowed to bf16 inside the fused P·V body is peeled in its narrow
+// type.)
+// LINALG: @bf16_f32_accumulators: 1 attn.attention after the raising
 // LINALG: @fused_recompute: 1 attn.attention after the raising
+// LINALG: @f16_scale_then_widened: 1 attn.attention after the raising
+// (dropout and P's narrowing fused into P·V's body:)
+// LINALG: @f16_dropout_f32_softmax: 1 attn.attention after the raising
 
 // TOSA: @tosa_mha: 1 attn.attention after the raising
 // (The log-sum-exp softmax's log is fused with the addition of the max.)

@@ -872,3 +872,181 @@ func.func @fused_recompute(%q: tensor<2x4x16x32xf32>, %k: tensor<2x4x16x32xf32>,
   } -> tensor<2x4x16x32xf32>
   return %o : tensor<2x4x16x32xf32>
 }
+
+// HF with .half(): the scale applied to the f16 scores before they are
+// widened for the f32 softmax (the widening is peeled wherever it sits
+// between the steps; it was taken for the scores before).
+// CHECK-LABEL: func.func @f16_scale_then_widened
+// CHECK: attn.attention ins(%arg0, %arg1, %arg2 : tensor<2x4x16x16xf16>, tensor<2x4x24x16xf16>, tensor<2x4x24x16xf16>) {scale = 1.250000e-01 : f32}
+// PROOF: @f16_scale_then_widened: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+
+func.func @f16_scale_then_widened(%q: tensor<2x4x16x16xf16>, %k: tensor<2x4x24x16xf16>, %v: tensor<2x4x24x16xf16>) -> tensor<2x4x16x16xf16> {
+  %zero = arith.constant 0.0 : f32
+  %zero32 = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es_f32 = tensor.empty() : tensor<2x4x16x24xf32>
+  %es_f16 = tensor.empty() : tensor<2x4x16x24xf16>
+  %es_bf16 = tensor.empty() : tensor<2x4x16x24xbf16>
+  %zh = arith.constant 0.0 : f16
+  %ch = arith.constant 0.125 : f16
+  %es_acc = tensor.empty() : tensor<2x4x16x24xf16>
+  %zs = linalg.fill ins(%zh : f16) outs(%es_acc : tensor<2x4x16x24xf16>) -> tensor<2x4x16x24xf16>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x4x16x16xf16>, tensor<2x4x24x16xf16>) outs(%zs : tensor<2x4x16x24xf16>) {
+  ^bb0(%a: f16, %b2: f16, %c0: f16):
+    %m = arith.mulf %a, %b2 : f16
+    %r = arith.addf %c0, %m : f16
+    linalg.yield %r : f16
+  } -> tensor<2x4x16x24xf16>
+  %ss = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x4x16x24xf16>) outs(%es_f16 : tensor<2x4x16x24xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.mulf %x, %ch : f16
+    linalg.yield %y : f16
+  } -> tensor<2x4x16x24xf16>
+  %sf = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ss : tensor<2x4x16x24xf16>) outs(%es_f32 : tensor<2x4x16x24xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %y = arith.extf %x : f16 to f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x16x24xf32>
+  %er = tensor.empty() : tensor<2x4x16xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%sf : tensor<2x4x16x24xf32>) outs(%fm : tensor<2x4x16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16xf32>
+  %sub = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%sf, %mx : tensor<2x4x16x24xf32>, tensor<2x4x16xf32>) outs(%es_f32 : tensor<2x4x16x24xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %d = arith.subf %x, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<2x4x16x24xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%sub : tensor<2x4x16x24xf32>) outs(%es_f32 : tensor<2x4x16x24xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  } -> tensor<2x4x16x24xf32>
+  %fs = linalg.fill ins(%zero32 : f32) outs(%er : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<2x4x16x24xf32>) outs(%fs : tensor<2x4x16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %sum : tensor<2x4x16x24xf32>, tensor<2x4x16xf32>) outs(%es_f32 : tensor<2x4x16x24xf32>) {
+  ^bb0(%x: f32, %l: f32, %o: f32):
+    %d = arith.divf %x, %l : f32
+    linalg.yield %d : f32
+  } -> tensor<2x4x16x24xf32>
+  %ph = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%p : tensor<2x4x16x24xf32>) outs(%es_f16 : tensor<2x4x16x24xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %y = arith.truncf %x : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<2x4x16x24xf16>
+  %eo = tensor.empty() : tensor<2x4x16x16xf16>
+  %zo = linalg.fill ins(%zh : f16) outs(%eo : tensor<2x4x16x16xf16>) -> tensor<2x4x16x16xf16>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%ph, %v : tensor<2x4x16x24xf16>, tensor<2x4x24x16xf16>) outs(%zo : tensor<2x4x16x16xf16>) {
+  ^bb0(%a: f16, %b2: f16, %c0: f16):
+    %m = arith.mulf %a, %b2 : f16
+    %r = arith.addf %c0, %m : f16
+    linalg.yield %r : f16
+  } -> tensor<2x4x16x16xf16>
+  return %o : tensor<2x4x16x16xf16>
+}
+
+// f16 with f32 accumulators, an f32 softmax and dropout by an i1 keep mask:
+// the op's dropout with its explicit mask.
+// CHECK-LABEL: func.func @f16_dropout_f32_softmax
+// CHECK: attn.attention ins(%arg0, %arg1, %arg2 : tensor<2x4x16x16xf16>, tensor<2x4x24x16xf16>, tensor<2x4x24x16xf16>) dropout_mask(%arg3 : tensor<2x4x16x24xi1>) {dropout_p = 2.000000e-01 : f32, scale = 2.500000e-01 : f32}
+// PROOF: @f16_dropout_f32_softmax: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+
+func.func @f16_dropout_f32_softmax(%q: tensor<2x4x16x16xf16>, %k: tensor<2x4x24x16xf16>, %v: tensor<2x4x24x16xf16>, %keep: tensor<2x4x16x24xi1>) -> tensor<2x4x16x16xf16> {
+  %c = arith.constant 0.25 : f32
+  %dc = arith.constant 1.25 : f32
+  %zero = arith.constant 0.0 : f32
+  %zero32 = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es_f32 = tensor.empty() : tensor<2x4x16x24xf32>
+  %es_f16 = tensor.empty() : tensor<2x4x16x24xf16>
+  %es_o16 = tensor.empty() : tensor<2x4x16x16xf16>
+  %es_acc = tensor.empty() : tensor<2x4x16x24xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es_acc : tensor<2x4x16x24xf32>) -> tensor<2x4x16x24xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x4x16x16xf16>, tensor<2x4x24x16xf16>) outs(%zs : tensor<2x4x16x24xf32>) {
+  ^bb0(%a: f16, %b2: f16, %c0: f32):
+    %aw = arith.extf %a : f16 to f32
+    %bw = arith.extf %b2 : f16 to f32
+    %m = arith.mulf %aw, %bw : f32
+    %r = arith.addf %c0, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16x24xf32>
+  %ss = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x4x16x24xf32>) outs(%es_f32 : tensor<2x4x16x24xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x16x24xf32>
+  %er = tensor.empty() : tensor<2x4x16xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ss : tensor<2x4x16x24xf32>) outs(%fm : tensor<2x4x16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16xf32>
+  %sub = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ss, %mx : tensor<2x4x16x24xf32>, tensor<2x4x16xf32>) outs(%es_f32 : tensor<2x4x16x24xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %d = arith.subf %x, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<2x4x16x24xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%sub : tensor<2x4x16x24xf32>) outs(%es_f32 : tensor<2x4x16x24xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  } -> tensor<2x4x16x24xf32>
+  %fs = linalg.fill ins(%zero32 : f32) outs(%er : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<2x4x16x24xf32>) outs(%fs : tensor<2x4x16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %sum : tensor<2x4x16x24xf32>, tensor<2x4x16xf32>) outs(%es_f32 : tensor<2x4x16x24xf32>) {
+  ^bb0(%x: f32, %l: f32, %o: f32):
+    %d = arith.divf %x, %l : f32
+    linalg.yield %d : f32
+  } -> tensor<2x4x16x24xf32>
+  %pd = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%p, %keep : tensor<2x4x16x24xf32>, tensor<2x4x16x24xi1>) outs(%es_f32 : tensor<2x4x16x24xf32>) {
+  ^bb0(%x: f32, %kp: i1, %o: f32):
+    %kf = arith.uitofp %kp : i1 to f32
+    %y = arith.mulf %x, %kf : f32
+    %y2 = arith.mulf %y, %dc : f32
+    linalg.yield %y2 : f32
+  } -> tensor<2x4x16x24xf32>
+  %ph = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%pd : tensor<2x4x16x24xf32>) outs(%es_f16 : tensor<2x4x16x24xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %y = arith.truncf %x : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<2x4x16x24xf16>
+  %eo = tensor.empty() : tensor<2x4x16x16xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%ph, %v : tensor<2x4x16x24xf16>, tensor<2x4x24x16xf16>) outs(%zo : tensor<2x4x16x16xf32>) {
+  ^bb0(%a: f16, %b2: f16, %c0: f32):
+    %aw = arith.extf %a : f16 to f32
+    %bw = arith.extf %b2 : f16 to f32
+    %m = arith.mulf %aw, %bw : f32
+    %r = arith.addf %c0, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16x16xf32>
+  %oh = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%o : tensor<2x4x16x16xf32>) outs(%es_o16 : tensor<2x4x16x16xf16>) {
+  ^bb0(%x: f32, %y0: f16):
+    %y = arith.truncf %x : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<2x4x16x16xf16>
+  return %oh : tensor<2x4x16x16xf16>
+}

@@ -156,6 +156,20 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   };
 
   FailureOr<Elementwise> ew = getElementwise(x);
+  // The scores widened for the softmax (extf) between any two steps: peeled
+  // where met, so that a scale or mask applied in the narrow type before the
+  // widening (`(s * c).float()`) is seen as well.
+  auto refresh = [&]() -> LogicalResult {
+    ew = getElementwise(x);
+    if (succeeded(ew) && ew->kind == EwKind::Extend) {
+      if (failed(peelWidening(x, chain)))
+        return failure();
+      ew = getElementwise(x);
+    }
+    return success();
+  };
+  if (failed(refresh()))
+    return failure();
   // A causal mask built from linalg.index comparisons in the body of a
   // generic: it commutes with the other steps (with a positive scale), so
   // it is accepted between any two of them.
@@ -172,8 +186,7 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
                   x.getDefiningOp());
     if (failed(peel(next)))
       return failure();
-    ew = getElementwise(x);
-    return success();
+    return refresh();
   };
   if (failed(indexMask()))
     return failure();
@@ -197,7 +210,8 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
       return failure();
     if (failed(peel(kept.tensor)))
       return failure();
-    ew = getElementwise(x);
+    if (failed(refresh()))
+      return failure();
     if (failed(indexMask()))
       return failure();
   }
@@ -217,7 +231,8 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
       return fail("the additive bias is not f16, bf16, f32 or f64", add);
     if (failed(matchMask(*other, add, chain)) || failed(peel(main)))
       return failure();
-    ew = getElementwise(x);
+    if (failed(refresh()))
+      return failure();
     if (failed(indexMask()))
       return failure();
   }
@@ -237,7 +252,8 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
       x = cap->inner;
       if (failed(peel(cap->scores)))
         return failure();
-      ew = getElementwise(x);
+      if (failed(refresh()))
+        return failure();
       if (failed(indexMask()))
         return failure();
     }
@@ -274,7 +290,8 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     }
     if (failed(peel(main)))
       return failure();
-    ew = getElementwise(x);
+    if (failed(refresh()))
+      return failure();
     scaled = true;
     if (failed(indexMask()))
       return failure();
@@ -639,9 +656,16 @@ Operation *expWithoutRowMax(Operation *op) {
   FailureOr<Elementwise> exp = getElementwise(sum->input);
   if (failed(exp) || exp->kind != EwKind::Exp || !exp->args[0].tensor)
     return nullptr;
-  FailureOr<Elementwise> shift = getElementwise(exp->args[0].tensor);
+  // exp(s - m), possibly widened between the two: the row max's remark
+  // covers it.
+  Value shifted = exp->args[0].tensor;
+  for (FailureOr<Elementwise> ew = getElementwise(shifted);
+       succeeded(ew) && ew->kind == EwKind::Extend && ew->args[0].tensor;
+       ew = getElementwise(shifted))
+    shifted = ew->args[0].tensor;
+  FailureOr<Elementwise> shift = getElementwise(shifted);
   if (succeeded(shift) && shift->kind == EwKind::Sub)
-    return nullptr; // exp(s - m): the row max's remark covers it
+    return nullptr;
   return exp->op;
 }
 

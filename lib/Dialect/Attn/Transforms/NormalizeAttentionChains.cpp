@@ -530,7 +530,17 @@ struct PeelContractionOperand final : OpRewritePattern<linalg::GenericOp> {
     if ((add.getLhs() != acc && add.getRhs() != acc) || !mul ||
         mul->getBlock() != body || !acc.hasOneUse())
       return failure();
-    for (Value f : {mul.getLhs(), mul.getRhs()}) {
+    for (Value factor : {mul.getLhs(), mul.getRhs()}) {
+      // The factor without the widenings it is read through (extf of P
+      // narrowed to bf16): those stay in the contraction, so that P is
+      // peeled in its narrow type.
+      Value f = factor;
+      while (auto ext = f.getDefiningOp<arith::ExtFOp>()) {
+        if (ext->getBlock() != body || isa<BlockArgument>(ext.getIn()))
+          break;
+        f = ext.getIn();
+      }
+      Operation *consumer = f.hasOneUse() ? *f.user_begin() : nullptr;
       // The body ops f is computed from, and the inputs they read.
       SetVector<Operation *> slice;
       SetVector<BlockArgument> inputs;
@@ -554,10 +564,10 @@ struct PeelContractionOperand final : OpRewritePattern<linalg::GenericOp> {
           onlyWidening = false;
         llvm::append_range(work, def->getOperands());
       }
-      if (slice.empty() || onlyWidening || !closed || !f.hasOneUse() ||
+      if (slice.empty() || onlyWidening || !closed || !consumer ||
           llvm::any_of(slice, [&](Operation *o) {
             return llvm::any_of(o->getUsers(), [&](Operation *u) {
-              return u != mul && !slice.contains(u);
+              return u != consumer && !slice.contains(u);
             });
           }))
         continue;
