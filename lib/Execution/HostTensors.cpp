@@ -18,8 +18,10 @@ static unsigned byteWidth(HostElementType t) {
   case HostElementType::I32:
     return 4;
   case HostElementType::F64:
+  case HostElementType::I64:
     return 8;
   case HostElementType::I1:
+  case HostElementType::I8:
     return 1;
   }
   return 1;
@@ -96,10 +98,20 @@ double HostTensor::store(int64_t index, double value) {
   case HostElementType::I1:
     *p = value != 0.0 ? 1 : 0;
     return *p;
+  case HostElementType::I8: {
+    auto i = static_cast<int8_t>(value);
+    std::memcpy(p, &i, 1);
+    return i;
+  }
   case HostElementType::I32: {
     auto i = static_cast<int32_t>(value);
     std::memcpy(p, &i, 4);
     return i;
+  }
+  case HostElementType::I64: {
+    auto i = static_cast<int64_t>(value);
+    std::memcpy(p, &i, 8);
+    return static_cast<double>(i);
   }
   }
   return 0.0;
@@ -127,17 +139,28 @@ double HostTensor::load(int64_t index) const {
   }
   case HostElementType::I1:
     return *p;
+  case HostElementType::I8: {
+    int8_t i;
+    std::memcpy(&i, p, 1);
+    return i;
+  }
   case HostElementType::I32: {
     int32_t i;
     std::memcpy(&i, p, 4);
     return i;
+  }
+  case HostElementType::I64: {
+    int64_t i;
+    std::memcpy(&i, p, 8);
+    return static_cast<double>(i);
   }
   }
   return 0.0;
 }
 
 void HostTensor::poison() {
-  if (type == HostElementType::I1 || type == HostElementType::I32) {
+  if (type == HostElementType::I1 || type == HostElementType::I8 ||
+      type == HostElementType::I32 || type == HostElementType::I64) {
     std::memset(bytes.data(), 0xAB, bytes.size());
     return;
   }

@@ -9,7 +9,7 @@
 
 namespace mlir::attn {
 
-enum class HostElementType { F16, BF16, F32, F64, I1, I32 };
+enum class HostElementType { F16, BF16, F32, F64, I1, I8, I32, I64 };
 
 /// A dense row-major buffer plus the strided-memref descriptor that points
 /// at it ({allocated, aligned, offset, sizes[N], strides[N]}, all 8 bytes).

@@ -170,8 +170,12 @@ FailureOr<HostElementType> hostTypeOf(func::FuncOp f, Type t) {
   auto elt = cast<ShapedType>(t).getElementType();
   if (elt.isF64())
     return HostElementType::F64;
+  if (elt.isInteger(8))
+    return HostElementType::I8;
   if (elt.isInteger(32))
     return HostElementType::I32;
+  if (elt.isInteger(64))
+    return HostElementType::I64;
   return hostType(f, elt);
 }
 
@@ -313,7 +317,10 @@ LogicalResult checkFunction(ModuleOp module, func::FuncOp f,
       Type elt = cast<ShapedType>(type).getElementType();
       HostTensor &ref = vRef->args[i];
       for (int64_t e = 0; e < ref.numElements(); ++e) {
-        double x = elt.isInteger(1)    ? (keep(rng) ? 1.0 : 0.0)
+        // i1, i8 and i64 arguments are masks (HF's int64 attention_mask):
+        // 0/1; i32 small integers.
+        double x = elt.isInteger(1) || elt.isInteger(8) || elt.isInteger(64)
+                       ? (keep(rng) ? 1.0 : 0.0)
                    : elt.isInteger(32) ? std::floor(value(rng) * 4.0)
                                        : value(rng);
         x = vChain->args[i].store(e, x);

@@ -1050,3 +1050,87 @@ func.func @f16_dropout_f32_softmax(%q: tensor<2x4x16x16xf16>, %k: tensor<2x4x24x
   } -> tensor<2x4x16x16xf16>
   return %oh : tensor<2x4x16x16xf16>
 }
+
+// An i8 mask argument narrowed to i1 (trunci) for the select: raised with
+// the i1 mask, and attn-raise-check draws the i8 argument as 0/1 (it
+// refused integer arguments other than i1 and i32 before).
+// CHECK-LABEL: func.func @i8_mask
+// CHECK: attn.attention
+// PROOF: @i8_mask: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
+
+func.func @i8_mask(%q: tensor<2x4x16x16xf32>, %k: tensor<2x4x24x16xf32>, %v: tensor<2x4x24x16xf32>, %m8: tensor<2x1x16x24xi8>) -> tensor<2x4x16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %zero32 = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es_f32 = tensor.empty() : tensor<2x4x16x24xf32>
+  %es_f16 = tensor.empty() : tensor<2x4x16x24xf16>
+  %es_bf16 = tensor.empty() : tensor<2x4x16x24xbf16>
+  %es_i1 = tensor.empty() : tensor<2x4x16x24xi1>
+  %c = arith.constant 0.25 : f32
+  %e1 = tensor.empty() : tensor<2x1x16x24xi1>
+  %kb = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%m8 : tensor<2x1x16x24xi8>) outs(%e1 : tensor<2x1x16x24xi1>) {
+  ^bb0(%x: i8, %o: i1):
+    %b1 = arith.trunci %x : i8 to i1
+    linalg.yield %b1 : i1
+  } -> tensor<2x1x16x24xi1>
+  %es_acc = tensor.empty() : tensor<2x4x16x24xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es_acc : tensor<2x4x16x24xf32>) -> tensor<2x4x16x24xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x4x16x16xf32>, tensor<2x4x24x16xf32>) outs(%zs : tensor<2x4x16x24xf32>) {
+  ^bb0(%a: f32, %b2: f32, %c0: f32):
+    %m = arith.mulf %a, %b2 : f32
+    %r = arith.addf %c0, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16x24xf32>
+  %t0 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x4x16x24xf32>) outs(%es_f32 : tensor<2x4x16x24xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x16x24xf32>
+  %t1 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, 0, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%t0, %kb : tensor<2x4x16x24xf32>, tensor<2x1x16x24xi1>) outs(%es_f32 : tensor<2x4x16x24xf32>) {
+  ^bb0(%x: f32, %kp: i1, %o: f32):
+    %z = arith.select %kp, %x, %ninf : f32
+    linalg.yield %z : f32
+  } -> tensor<2x4x16x24xf32>
+  %er = tensor.empty() : tensor<2x4x16xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%t1 : tensor<2x4x16x24xf32>) outs(%fm : tensor<2x4x16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16xf32>
+  %sub = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t1, %mx : tensor<2x4x16x24xf32>, tensor<2x4x16xf32>) outs(%es_f32 : tensor<2x4x16x24xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %d = arith.subf %x, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<2x4x16x24xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%sub : tensor<2x4x16x24xf32>) outs(%es_f32 : tensor<2x4x16x24xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  } -> tensor<2x4x16x24xf32>
+  %fs = linalg.fill ins(%zero32 : f32) outs(%er : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<2x4x16x24xf32>) outs(%fs : tensor<2x4x16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %sum : tensor<2x4x16x24xf32>, tensor<2x4x16xf32>) outs(%es_f32 : tensor<2x4x16x24xf32>) {
+  ^bb0(%x: f32, %l: f32, %o: f32):
+    %d = arith.divf %x, %l : f32
+    linalg.yield %d : f32
+  } -> tensor<2x4x16x24xf32>
+  %eo = tensor.empty() : tensor<2x4x16x16xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x4x16x24xf32>, tensor<2x4x24x16xf32>) outs(%zo : tensor<2x4x16x16xf32>) {
+  ^bb0(%a: f32, %b2: f32, %c0: f32):
+    %m = arith.mulf %a, %b2 : f32
+    %r = arith.addf %c0, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16x16xf32>
+  return %o : tensor<2x4x16x16xf32>
+}

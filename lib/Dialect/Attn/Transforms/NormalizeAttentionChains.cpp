@@ -41,6 +41,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -991,6 +992,11 @@ LogicalResult generalize(Operation *root) {
 
 void addReshapeCleanups(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
+  // tensor.dim of a generic's (or reshape's) result is the dim of what it
+  // was computed from: the split's tensor.empty sizes at run-time shapes
+  // would otherwise be extra users of the scores.
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+  tensor::DimOp::getCanonicalizationPatterns(patterns, ctx);
   tensor::populateReassociativeReshapeFoldingPatterns(patterns);
   tensor::populateFoldTensorEmptyPatterns(patterns);
   tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
