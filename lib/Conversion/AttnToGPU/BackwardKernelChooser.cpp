@@ -38,8 +38,11 @@ GradKernelConfigAttr GradKernelConfig::toAttr(MLIRContext *ctx) const {
 static LogicalResult checkBackward(AttentionOpInterface op,
                                    const GpuCodegenOptions &options,
                                    bool &tensorCores, std::string &whyNot) {
+  // An op's own #attn.grad_kernels outranks the kernel option.
+  const KernelChoice choice =
+      op->hasAttr(kGradKernelsAttrName) ? KernelChoice::Auto : options.kernel;
   if (auto packed = dyn_cast<VarlenAttentionGradOp>(op.getOperation())) {
-    if (failed(kernel::checkPackedGradKernel(packed, options.kernel,
+    if (failed(kernel::checkPackedGradKernel(packed, choice,
                                              options.grad.smVersion)))
       return failure();
     tensorCores = true;
@@ -54,7 +57,7 @@ static LogicalResult checkBackward(AttentionOpInterface op,
         "GPU code generation: explicit dropout masks are not supported on "
         "the GPU yet (only the Philox dropout of rng(seed, offset))");
   tensorCores = tcgrad::isEligible(op, options.grad.smVersion, whyNot);
-  if (options.kernel == KernelChoice::TensorCore && !tensorCores)
+  if (choice == KernelChoice::TensorCore && !tensorCores)
     return op.emitOpError(
                "GPU code generation: no tensor-core backward kernel: ")
            << whyNot;

@@ -41,15 +41,18 @@ public:
   LogicalResult match(Operation *anchor, Chain &chain);
   std::string reason;
   Operation *blocker = nullptr;
+  /// The softmax the chain is matched around.
+  Operation *anchor = nullptr;
 
 private:
   /// Fails at `at`, the first op that blocks the chain. Every failure names
   /// one: an op of the chain that does not fit, the extra user of an
   /// intermediate, or the op inside a generic's body that is not understood.
   LogicalResult fail(const Twine &msg, Operation *at) {
-    assert(at && "a failure names the op that blocks the chain");
     reason = msg.str();
-    blocker = at;
+    // (A site that finds no other user, e.g. of a value whose every use is
+    // the op it excludes, names the softmax.)
+    blocker = at ? at : anchor;
     return failure();
   }
   /// Fails with `prefix` before the reason of a nested match that failed,

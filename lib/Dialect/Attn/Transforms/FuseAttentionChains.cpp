@@ -549,6 +549,7 @@ LogicalResult ChainMatcher::checkMergedBatchDims(const Chain &chain) {
 }
 
 LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
+  this->anchor = anchor;
   chain.anchor = anchor;
   Value scores, probs;
   if (failed(matchSoftmax(anchor, chain, scores, probs)) ||
@@ -718,10 +719,10 @@ struct AttnFusePass final : impl::AttnFusePassBase<AttnFusePass> {
         if (explain) {
           InFlightDiagnostic remark =
               anchor->emitRemark("attn-fuse: not fused: ") << matcher.reason;
-          remark.attachNote(matcher.blocker->getLoc())
-              << "the first op that blocks it: '" << matcher.blocker->getName()
-              << "'"
-              << (matcher.blocker == anchor ? " (the softmax itself)" : "");
+          Operation *blocker = matcher.blocker ? matcher.blocker : anchor;
+          remark.attachNote(blocker->getLoc())
+              << "the first op that blocks it: '" << blocker->getName() << "'"
+              << (blocker == anchor ? " (the softmax itself)" : "");
         }
         continue;
       }

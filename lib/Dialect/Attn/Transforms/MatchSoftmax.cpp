@@ -167,6 +167,8 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
                 sum->op);
   chain.ops.push_back(sum->op);
   Value l = sum->op->getResult(0);
+  if (l.use_empty())
+    return fail("the row sum does not normalize the softmax", normOp);
   if (!l.hasOneUse())
     return fail("the row sum has another user", userOtherThan(l, normOp));
   // p = e / l; or dropout applied to e before the division,

@@ -565,11 +565,15 @@ struct PeelContractionOperand final : OpRewritePattern<linalg::GenericOp> {
           onlyWidening = false;
         llvm::append_range(work, def->getOperands());
       }
+      // Only f leaves the slice (to its consumer); a slice op with a region
+      // could read body values the walk does not see.
+      Operation *fDef = f.getDefiningOp();
       if (slice.empty() || onlyWidening || !closed || !consumer ||
           llvm::any_of(slice, [&](Operation *o) {
-            return llvm::any_of(o->getUsers(), [&](Operation *u) {
-              return u != consumer && !slice.contains(u);
-            });
+            return o->getNumRegions() != 0 ||
+                   llvm::any_of(o->getUsers(), [&](Operation *u) {
+                     return !slice.contains(u) && !(o == fDef && u == consumer);
+                   });
           }))
         continue;
       // The input whose map spans the others' loops: the peeled generic's
@@ -593,7 +597,8 @@ struct PeelContractionOperand final : OpRewritePattern<linalg::GenericOp> {
       }
       if (!anchor)
         continue;
-      return peel(op, rewriter, f, slice, inputs, *anchor);
+      if (succeeded(peel(op, rewriter, f, slice, inputs, *anchor)))
+        return success();
     }
     return failure();
   }

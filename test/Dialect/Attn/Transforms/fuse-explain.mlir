@@ -1736,3 +1736,111 @@ func.func @eps_sum(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x1
   %o = tosa.matmul %p, %v, %zp, %zp : (tensor<4x6x10xf32>, tensor<4x10x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x6x5xf32>
   return %o : tensor<4x6x5xf32>
 }
+
+// -----
+
+// The scores added to themselves (S + S): no other user to name; the note
+// names the softmax (this crashed explain before).
+// CHECK-LABEL: func.func @scores_twice
+// CHECK-NOT: attn.attention
+#st_id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#st_row = affine_map<(d0, d1, d2) -> (d0, d1)>
+#st_rowb = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @scores_twice(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %ss = linalg.generic {indexing_maps = [#st_id3, #st_id3, #st_id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %s : tensor<4x6x10xf32>, tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.addf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %er = tensor.empty() : tensor<4x6xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  // expected-remark @below {{attn-fuse: not fused: an intermediate score tensor has another user}}
+  // expected-note @below {{the first op that blocks it: 'linalg.generic' (the softmax itself)}}
+  %m = linalg.generic {indexing_maps = [#st_id3, #st_row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ss : tensor<4x6x10xf32>) outs(%mi : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %a: f32):
+    %r = arith.maximumf %x, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %sh = linalg.generic {indexing_maps = [#st_id3, #st_rowb, #st_id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ss, %m : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.subf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %e = linalg.generic {indexing_maps = [#st_id3, #st_id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%sh : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.exp %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %l = linalg.generic {indexing_maps = [#st_id3, #st_row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<4x6x10xf32>) outs(%li : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %a: f32):
+    %r = arith.addf %x, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %p = linalg.generic {indexing_maps = [#st_id3, #st_rowb, #st_id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %l : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.divf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+// A row sum that nothing reads, the probabilities only halved: the note
+// names the step that should have divided by it (explain crashed before).
+// CHECK-LABEL: func.func @row_sum_unused
+// CHECK-NOT: attn.attention
+#ru_id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#ru_row = affine_map<(d0, d1, d2) -> (d0, d1)>
+#ru_rowb = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @row_sum_unused(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %er = tensor.empty() : tensor<4x6xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  // expected-remark @below {{attn-fuse: not fused: the row sum does not normalize the softmax}}
+  %m = linalg.generic {indexing_maps = [#ru_id3, #ru_row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%s : tensor<4x6x10xf32>) outs(%mi : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %a: f32):
+    %r = arith.maximumf %x, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  %sh = linalg.generic {indexing_maps = [#ru_id3, #ru_rowb, #ru_id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %m : tensor<4x6x10xf32>, tensor<4x6xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.subf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %e = linalg.generic {indexing_maps = [#ru_id3, #ru_id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%sh : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.exp %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %li = linalg.fill ins(%zero : f32) outs(%er : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %l = linalg.generic {indexing_maps = [#ru_id3, #ru_row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<4x6x10xf32>) outs(%li : tensor<4x6xf32>) {
+  ^bb0(%x: f32, %a: f32):
+    %r = arith.addf %x, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
+  %p = linalg.generic {indexing_maps = [#ru_id3, #ru_id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c5 = arith.constant 0.5 : f32
+    %r = arith.mulf %x, %c5 : f32
+    linalg.yield %r : f32
+  } -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}

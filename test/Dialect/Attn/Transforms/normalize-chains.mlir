@@ -229,3 +229,57 @@ func.func @fused_normalization(%e: tensor<4x6x10xf32>, %l: tensor<4x6xf32>, %v: 
   } -> tensor<4x6x5xf32>
   return %o : tensor<4x6x5xf32>
 }
+
+// A factor computed from a value the product also reads (acc + exp(t) * t):
+// not peeled (t would leave the peeled generic twice; this crashed the pass
+// before). A factor computed with an op that has a region: not peeled either.
+// CHECK-LABEL: func.func @contraction_factor_shared
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.negf
+// CHECK: math.exp
+// CHECK-LABEL: func.func @contraction_factor_region
+// CHECK: scf.if
+#cs_a = affine_map<(m, n, k) -> (m, k)>
+#cs_b = affine_map<(m, n, k) -> (k, n)>
+#cs_c = affine_map<(m, n, k) -> (m, n)>
+func.func @contraction_factor_shared(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>) -> tensor<4x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [#cs_a, #cs_b, #cs_c],
+        iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %t = arith.negf %x : f32
+    %ex = math.exp %t : f32
+    %p = arith.mulf %ex, %t : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+#cr_mA = affine_map<(m, n, k) -> (m, k)>
+#cr_mB = affine_map<(m, n, k) -> (k, n)>
+#cr_mC = affine_map<(m, n, k) -> (m, n)>
+func.func @contraction_factor_region(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>) -> tensor<4x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [#cr_mA, #cr_mB, #cr_mC],
+        iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %pos = arith.cmpf ogt, %x, %z : f32
+    %f = scf.if %pos -> f32 {
+      %nx = arith.negf %x : f32
+      scf.yield %nx : f32
+    } else {
+      scf.yield %y : f32
+    }
+    %p = arith.mulf %f, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
