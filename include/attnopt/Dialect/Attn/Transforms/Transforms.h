@@ -54,6 +54,19 @@ LogicalResult decomposeSoftmaxOps(Operation *root);
 /// become index comparisons at any size (attn-normalize-chains uses them).
 void populateArangeInputsToIndicesPatterns(RewritePatternSet &patterns);
 
+/// Patterns undoing elementwise fusion into a softmax's reductions and P·V
+/// (PeelFusedProducers.cpp): a value a reduction computes before combining
+/// it with the accumulator, where an input spans the whole iteration space,
+/// becomes a parallel generic and a plain reduction; a contraction factor
+/// computed in the body from several inputs (`(e / l) * v`, P's narrowing)
+/// becomes a generic over the loops of the input that spans it.
+void populatePeelFusedProducersPatterns(RewritePatternSet &patterns);
+
+/// Upstream's unit-dim folding restricted to the parallel unit loops of a
+/// reduction that no input reads (a keepdim reduction after fusion expanded
+/// its input to [.., L, 1, Lk]); a size-1 dim the inputs have stays.
+void populateDropReductionUnitLoopsPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::attn
 
 #endif // ATTNOPT_DIALECT_ATTN_TRANSFORMS_TRANSFORMS_H
