@@ -144,10 +144,15 @@ def main():
         if os.path.exists(c):
             check = c
             break
+    # Inputs with attention ops, or front-end chains for the raising (linalg).
     irs = [f for f in glob.glob(os.path.join(ROOT, "test", "**", "*.mlir"), recursive=True)
-           if "attn." in open(f, errors="replace").read() and args.only in f]
+           if args.only in f and any(k in open(f, errors="replace").read()
+                                     for k in ("attn.", "linalg."))]
     manifests = [] if args.only else sorted(
         glob.glob(os.path.join(ROOT, "kernels-runtime", "test", "manifests", "*.json")))
+    if not irs and not manifests:
+        print(f"fuzz.py: no input under test/ matches --only {args.only!r}")
+        return 2
     print(f"fuzz.py: seed {seed}, {args.seconds:.0f} s, {len(irs)} IR inputs, "
           f"{len(manifests)} manifests" + ("" if check else " (no attn-manifest-check: IR only)"))
     tmp = tempfile.mkdtemp(prefix="attn-fuzz-")

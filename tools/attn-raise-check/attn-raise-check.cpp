@@ -75,6 +75,9 @@ int main(int argc, char **argv) {
   registerAllExtensions(registry);
   attn::registerAttnDialect(registry);
   MLIRContext context(registry);
+  // A diagnostic names its op by location; the op itself printed in generic
+  // form (three times, once per variant) would bury the message.
+  context.printOpOnDiagnostic(false);
 
   std::string error;
   auto file = openInputFile(inputFilename, &error);
