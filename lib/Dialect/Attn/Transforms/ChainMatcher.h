@@ -115,6 +115,10 @@ private:
   FailureOr<Elementwise> onlyUserOfKind(Value v, EwKind kind);
   bool isRowOperand(const EwOperand &o, const Reduction &red, int64_t rank);
   bool isMaskFill(const APFloat &fill) const;
+  /// A bias select(c, t, f) of constants as a mask: true where c keeps
+  /// (t = 0, f the fill), false where c excludes (f = 0, t the fill), none
+  /// for any other pair.
+  std::optional<bool> selectKeeps(const APFloat &t, const APFloat &f) const;
   LogicalResult matchIndexMask(Value x, Chain &chain, Value &next,
                                bool &matched);
   LogicalResult matchCausalCond(Value cond, Block *body,

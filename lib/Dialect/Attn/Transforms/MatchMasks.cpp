@@ -401,9 +401,10 @@ LogicalResult ChainMatcher::matchIndexMaskTensor(const EwOperand &m,
     if (!sel || !(t = getSplatFloat(sel.getTrueValue())) ||
         !(f = getSplatFloat(sel.getFalseValue())))
       return failure();
-    condKeeps = t->isZero();
-    if (!(condKeeps ? *t : *f).isZero() || !isMaskFill(condKeeps ? *f : *t))
+    std::optional<bool> keeps = selectKeeps(*t, *f);
+    if (!keeps)
       return failure();
+    condKeeps = *keeps;
     cond = sel.getCondition();
   }
   // Loop l is mask dim l, which is score dim maskDims[l] (a size-1 dim read
@@ -557,6 +558,15 @@ LogicalResult ChainMatcher::matchScoreDims(const EwOperand &m, int64_t rank,
   return success();
 }
 
+std::optional<bool> ChainMatcher::selectKeeps(const APFloat &t,
+                                              const APFloat &f) const {
+  if (t.isZero())
+    return isMaskFill(f) ? std::optional<bool>(true) : std::nullopt;
+  if (f.isZero() && isMaskFill(t))
+    return false;
+  return std::nullopt;
+}
+
 LogicalResult ChainMatcher::matchMask(const EwOperand &m, Operation *reader,
                                       Chain &chain) {
   if (failed(matchScoreDims(m, chain.rank, "mask", reader, chain.maskDims)))
@@ -604,12 +614,10 @@ std::optional<EwOperand> ChainMatcher::booleanOfBias(const EwOperand &bias,
       cond.map != AffineMap::getMultiDimIdentityMap(cond.map.getNumDims(),
                                                     cond.map.getContext()))
     return std::nullopt;
-  if (t.scalar->isZero() && isMaskFill(*f.scalar))
-    inverted = false;
-  else if (f.scalar->isZero() && isMaskFill(*t.scalar))
-    inverted = true;
-  else
+  std::optional<bool> keeps = selectKeeps(*t.scalar, *f.scalar);
+  if (!keeps)
     return std::nullopt;
+  inverted = !*keeps;
   return EwOperand{cond.tensor, bias.map, std::nullopt};
 }
 

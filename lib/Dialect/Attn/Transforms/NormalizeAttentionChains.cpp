@@ -35,6 +35,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LinalgLoops.h"
 #include "attnopt/Dialect/Attn/Transforms/Passes.h"
 #include "attnopt/Dialect/Attn/Transforms/Transforms.h"
 
@@ -350,16 +351,7 @@ struct DropUnreadUnitLoops final : OpRewritePattern<linalg::GenericOp> {
     auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
     if (!type || !type.hasStaticShape() || type.getRank() < 2)
       return failure();
-    llvm::SmallBitVector read(op.getNumLoops());
-    for (OpOperand *input : op.getDpsInputOperands())
-      for (AffineExpr e : op.getMatchingIndexingMap(input).getResults())
-        e.walk([&](AffineExpr sub) {
-          if (auto dim = dyn_cast<AffineDimExpr>(sub))
-            read.set(dim.getPosition());
-        });
-    // linalg.index reads its loop as well.
-    for (linalg::IndexOp index : op.getBody()->getOps<linalg::IndexOp>())
-      read.set(index.getDim());
+    llvm::SmallBitVector read = loopsReadByInputs(op);
     SmallVector<int64_t> dropped;
     for (int64_t d = 0; d < type.getRank(); ++d)
       if (type.getDimSize(d) == 1 && !read.test(d))

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LinalgLoops.h"
 #include "attnopt/Dialect/Attn/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -33,14 +34,20 @@ namespace {
 /// combiner alone. The producer is then split per statement like any other
 /// and CSE'd with the copy fused into the exponential, so that the matcher
 /// sees the softmax's steps once.
+/// A reduction on tensors with one result and no linalg.index in its body:
+/// the ones whose body the patterns below take apart.
+bool isPlainReduction(linalg::GenericOp op) {
+  return op.hasPureTensorSemantics() && op.getNumReductionLoops() != 0 &&
+         op.getNumDpsInits() == 1 && op.getNumResults() == 1 &&
+         op.getBody()->getOps<linalg::IndexOp>().empty();
+}
+
 struct PeelReductionProducer final : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
-        op.getNumDpsInits() != 1 || op.getNumResults() != 1 ||
-        !op.getBody()->getOps<linalg::IndexOp>().empty())
+    if (!isPlainReduction(op))
       return failure();
     Block *body = op.getBody();
     BlockArgument acc = body->getArguments().back();
@@ -121,9 +128,7 @@ struct PeelContractionOperand final : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
-        op.getNumDpsInits() != 1 || op.getNumResults() != 1 ||
-        !op.getBody()->getOps<linalg::IndexOp>().empty())
+    if (!isPlainReduction(op))
       return failure();
     Block *body = op.getBody();
     BlockArgument acc = body->getArguments().back();
@@ -291,15 +296,7 @@ static SmallVector<unsigned> unreadUnitLoopsOfReduction(Operation *op) {
   auto g = dyn_cast<linalg::GenericOp>(op);
   if (!g || !g.hasPureTensorSemantics() || g.getNumReductionLoops() == 0)
     return {};
-  llvm::SmallBitVector read(g.getNumLoops());
-  for (OpOperand *input : g.getDpsInputOperands())
-    for (AffineExpr e : g.getMatchingIndexingMap(input).getResults())
-      e.walk([&](AffineExpr sub) {
-        if (auto dim = dyn_cast<AffineDimExpr>(sub))
-          read.set(dim.getPosition());
-      });
-  for (linalg::IndexOp index : g.getBody()->getOps<linalg::IndexOp>())
-    read.set(index.getDim());
+  llvm::SmallBitVector read = loopsReadByInputs(g);
   SmallVector<int64_t> ranges = g.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = g.getIteratorTypesArray();
   SmallVector<unsigned> dims;
