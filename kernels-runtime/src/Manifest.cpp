@@ -13,6 +13,7 @@
 
 #include "attnrt/Manifest.h"
 #include "ManifestValidator.h"
+#include "attnopt/KernelAbi/KernelParameters.h"
 #include "attnrt/Json.h"
 #include "attnrt/Util.h"
 
@@ -80,10 +81,10 @@ std::vector<std::string> stageOutputs(GradStage s) {
   switch (s) {
   case GradStage::DKDV:
   case GradStage::DKDVDQ:
-    return {"grad_key", "grad_value"};
+    return attnopt::abi::gradientNames(attnopt::abi::GradOutputs::KeyValue);
   case GradStage::DQ:
   case GradStage::DQConvert:
-    return {"grad_query"};
+    return attnopt::abi::gradientNames(attnopt::abi::GradOutputs::Query);
   case GradStage::None:
   case GradStage::Prep:
   case GradStage::SplitKV:
@@ -94,7 +95,8 @@ std::vector<std::string> stageOutputs(GradStage s) {
 }
 
 bool isWorkspaceName(const std::string &name) {
-  return name == "row_dot" || name == "lse_log2" || name == "dq_accum";
+  const std::vector<std::string> &names = attnopt::abi::workspaceNames();
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 int64_t ParamSpec::numElements() const {

@@ -4,11 +4,15 @@
 // ParamTable per kernel, built from its fields, for the dense and packed
 // forward, the split-KV and paged stages, the merge kernel and each
 // backward stage, dense or packed; Validator::paramList checks every list
-// against its table.
+// against its table. The order and the names come from the ABI the
+// compiler writes its lists from (attnopt/KernelAbi/KernelParameters.h);
+// this adds what the runtime knows of the problem: each tensor's shape and
+// dtype, and why a parameter is expected or excluded.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ManifestValidator.h"
+#include "attnopt/KernelAbi/KernelParameters.h"
 #include "attnrt/Varlen.h"
 
 #include <algorithm>
@@ -21,42 +25,7 @@ namespace attnrt::validation {
 
 namespace {
 
-const char *const kParamNames[] = {
-    "query",  "key",    "value", "mask",  "dropout_mask", "seed",
-    "offset", "output", "lse",   "batch", "query_len",    "key_len"};
-
-/// Every parameter name of a packed forward kernel (varlen_attention).
-const char *const kVarlenParamNames[] = {
-    "query",  "key",    "value", "cu_seqlens_q", "cu_seqlens_k",
-    "seed",   "offset", "output", "lse",         "batch",
-    "total_query_tokens",        "total_key_tokens"};
-
-/// Every parameter name of a split-KV forward stage (split_kv, combine).
-const char *const kSplitKVParamNames[] = {
-    "query",  "key", "value", "mask",      "partial_output", "partial_lse",
-    "output", "lse", "batch", "query_len", "key_len",        "num_splits"};
-
-/// Every parameter name of a paged forward stage (paged_attention).
-const char *const kPagedParamNames[] = {
-    "query",         "key_cache",      "value_cache", "block_table",
-    "cache_seqlens", "partial_output", "partial_lse", "output",
-    "lse",           "batch",          "num_pages",   "num_splits"};
-
-/// Every parameter name of a backward kernel (the workspaces aside).
-const char *const kGradParamNames[] = {
-    "query",    "key",        "value",     "output",  "lse",
-    "grad_output",            "mask",      "seed",    "offset",
-    "grad_query", "grad_key", "grad_value",
-    "batch",    "query_len",  "key_len"};
-
-/// Every parameter name of a packed backward kernel (the workspaces aside).
-const char *const kVarlenGradParamNames[] = {
-    "query",           "key",          "value",
-    "output",          "lse",          "grad_output",
-    "cu_seqlens_q",    "cu_seqlens_k", "seed",
-    "offset",          "grad_query",   "grad_key",
-    "grad_value",      "batch",        "total_query_tokens",
-    "total_key_tokens"};
+namespace abi = attnopt::abi;
 
 /// Why gradient `name` is not a parameter of a `stage` kernel.
 std::string notThisStage(GradStage stage, const std::string &name) {
@@ -176,78 +145,6 @@ packedWorkspaceShapes(const KernelSpec &k) {
   return shapes;
 }
 
-void expect(ParamTable &t, const std::string &name, ParamSpec::Kind kind,
-            const std::string &why = "") {
-  ExpectedParam e;
-  e.name = name;
-  e.kind = kind;
-  e.why = why;
-  t.order.push_back(std::move(e));
-}
-
-void expectTensor(ParamTable &t, const std::string &name,
-                  TensorExpectation tensor, bool output,
-                  const std::string &why = "") {
-  expect(t, name, ParamSpec::Kind::Tensor, why);
-  tensor.output = output;
-  t.order.back().tensor = std::move(tensor);
-}
-
-/// seed and offset: required with dropout; otherwise optional, but listed
-/// together (`listed`: the list names one of them).
-void expectRng(ParamTable &t, const KernelSpec &k, bool listed) {
-  if (!listed && !(k.dropoutP > 0.0f))
-    return;
-  const std::string why =
-      k.dropoutP > 0.0f
-          ? " (dropout_p > 0 needs the seed and offset parameters)"
-          : " (seed and offset come together)";
-  for (const char *n : {"seed", "offset"})
-    expect(t, n, ParamSpec::Kind::U64, why);
-}
-
-/// The i32 size parameters `names`: those that are run-time sizes, in this
-/// order; a static one must not be listed.
-void expectSizes(ParamTable &t, const KernelSpec &k,
-                 std::initializer_list<const char *> names) {
-  for (const char *n : names) {
-    const int64_t value = sizeOf(k, n);
-    if (value == kRuntimeSize)
-      expect(t, n, ParamSpec::Kind::I32,
-             " (the kernel's " + std::string(n) + " is null: a run-time size)");
-    else
-      t.excluded[n] = "listed, but the kernel's '" + std::string(n) + "' is " +
-                      std::to_string(value) +
-                      " (a size parameter is only for a run-time size, null)";
-  }
-}
-
-/// lse: an output of the forward exactly when has_lse.
-void expectForwardLse(ParamTable &t, const KernelSpec &k,
-                      TensorExpectation lse) {
-  if (k.hasLse)
-    expectTensor(t, "lse", std::move(lse), true, " (has_lse is true)");
-  else
-    t.excluded["lse"] = "listed, but has_lse is false";
-}
-
-/// "a, b, c" of order[from, to).
-std::string orderNames(const ParamTable &t, size_t from, size_t to) {
-  std::string s;
-  for (size_t i = from; i < to; ++i)
-    s += (s.empty() ? "" : ", ") + t.order[i].name;
-  return s;
-}
-
-/// The dense mask: an input exactly when the kernel's field 'mask' is set.
-void expectMask(ParamTable &t, const KernelSpec &k) {
-  if (k.hasMask)
-    expectTensor(t, "mask", denseTensor(k, "mask"), false,
-                 " (the kernel's field 'mask' is set)");
-  else
-    t.excluded["mask"] = "listed, but the kernel's field 'mask' is null";
-}
-
 /// The workspace `n` of a split-KV forward group: partial_output [batch,
 /// splits, query_heads, query_len, value_dim] or partial_lse [batch, splits,
 /// query_heads, query_len] (batch null where it is a run-time size).
@@ -269,154 +166,30 @@ TensorExpectation splitKVWorkspace(const KernelSpec &k, const std::string &n) {
   return t;
 }
 
-/// num_splits (i32), the last parameter of a split-KV stage (dense or
-/// paged) whose split count is decided at launch; excluded otherwise.
-void expectSplitCount(ParamTable &t, const KernelSpec &k) {
-  if (k.splitsAtLaunch())
-    expect(t, "num_splits", ParamSpec::Kind::I32,
-           " (codegen.splits is null: the split count S is decided at "
-           "launch)");
-  else
-    t.excluded["num_splits"] =
-        "listed, but codegen.splits is " + std::to_string(k.splits) +
-        " (num_splits is only for a split count decided at launch, "
-        "codegen.splits null)";
-}
-
-/// The ABI of a split-KV forward stage (docs/kernel-manifest.md, "Split-KV
-/// forward groups"): query, key, value, mask (with one), the workspaces
-/// partial_output and partial_lse, then for combine only output and lse
-/// (when has_lse), then the run-time sizes (batch, key_len; the query
-/// length is static), then num_splits where the split count is decided at
-/// launch.
-ParamTable splitKVTable(const KernelSpec &k) {
-  const std::string stage = stageName(k.stage);
-  ParamTable t;
-  t.title = "the \"" + stage + "\" parameters";
-  t.unknownTo = " for a \"" + stage + "\" kernel";
-  t.known.assign(std::begin(kSplitKVParamNames), std::end(kSplitKVParamNames));
-  for (const char *n : {"query", "key", "value"})
-    expectTensor(t, n, denseTensor(k, n), false);
-  expectMask(t, k);
-  for (const char *n : {"partial_output", "partial_lse"})
-    expectTensor(t, n, splitKVWorkspace(k, n), false);
-  if (k.stage == GradStage::Combine) {
-    expectTensor(t, "output", denseTensor(k, "output"), true);
-    expectForwardLse(t, k, denseTensor(k, "lse"));
+/// The tensor `n` of a merge kernel: partial_output [S, d..., Dv]
+/// (partial_dtype), partial_lse [S, d...] (f32), output [d..., Dv] (dtype),
+/// lse [d...] (f32); d... is k.rowDims.
+TensorExpectation mergeTensor(const KernelSpec &k, const std::string &n) {
+  const bool split = n == "partial_output" || n == "partial_lse";
+  const bool value = n == "partial_output" || n == "output";
+  TensorExpectation t;
+  if (split)
+    t.shape.push_back(k.splits);
+  t.shape.insert(t.shape.end(), k.rowDims.begin(), k.rowDims.end());
+  if (value)
+    t.shape.push_back(k.valueDim);
+  t.shapeText = std::string("[") + (split ? "splits, " : "") + "d..." +
+                (value ? ", value_dim" : "") + "]";
+  if (n == "partial_output") {
+    t.dtype = k.partialDtype;
+    t.dtypeNote = " (the kernel's partial_dtype)";
+  } else if (n == "output") {
+    t.dtype = k.dtype;
   } else {
-    for (const char *n : {"output", "lse"})
-      t.excluded[n] = "listed, but a \"split_kv\" kernel writes only the "
-                      "workspaces partial_output and partial_lse (" +
-                      std::string(n) + " is the \"combine\" stage's)";
+    t.dtype = DType::F32;
+    t.dtypeNote =
+        n == "lse" ? " (lse is f32)" : " (partial_lse holds f32 log-sum-exps)";
   }
-  expectSizes(t, k, {"batch", "query_len", "key_len"});
-  expectSplitCount(t, k);
-  t.orderText = orderNames(t, 0, t.order.size());
-  return t;
-}
-
-/// The dense forward ABI: query, key, value, mask, dropout_mask, seed,
-/// offset, output, lse (those the kernel has), then the run-time sizes.
-ParamTable forwardTable(const KernelSpec &k, bool rngListed) {
-  if (k.isForwardStage())
-    return splitKVTable(k);
-  ParamTable t;
-  t.title = "the forward parameters";
-  t.known.assign(std::begin(kParamNames), std::end(kParamNames));
-  for (const char *n : {"query", "key", "value"})
-    expectTensor(t, n, denseTensor(k, n), false);
-  expectMask(t, k);
-  if (k.hasDropoutMask) {
-    expectTensor(t, "dropout_mask", denseTensor(k, "dropout_mask"), false,
-                 " (the kernel's field 'dropout_mask' is set)");
-    for (const char *n : {"seed", "offset"})
-      t.excluded[n] = "listed, but the kernel reads its keep bits from "
-                      "'dropout_mask' (seed/offset and dropout_mask are "
-                      "exclusive)";
-  } else {
-    t.excluded["dropout_mask"] =
-        "listed, but the kernel has no field 'dropout_mask'";
-    expectRng(t, k, rngListed);
-  }
-  expectTensor(t, "output", denseTensor(k, "output"), true);
-  expectForwardLse(t, k, denseTensor(k, "lse"));
-  expectSizes(t, k, {"batch", "query_len", "key_len"});
-  t.orderText = orderNames(t, 0, t.order.size());
-  return t;
-}
-
-/// The packed forward ABI (docs/kernel-manifest.md): query, key, value,
-/// cu_seqlens_q, cu_seqlens_k, seed and offset, output, lse (when has_lse),
-/// then the run-time sizes among batch, total_query_tokens,
-/// total_key_tokens.
-ParamTable varlenTable(const KernelSpec &k, bool rngListed) {
-  ParamTable t;
-  t.title = "the \"varlen_attention\" parameters";
-  t.unknownTo = " for a \"varlen_attention\" kernel";
-  t.known.assign(std::begin(kVarlenParamNames), std::end(kVarlenParamNames));
-  for (const char *n :
-       {"query", "key", "value", "cu_seqlens_q", "cu_seqlens_k"})
-    expectTensor(t, n, packedTensor(k, n), false);
-  expectRng(t, k, rngListed);
-  expectTensor(t, "output", packedTensor(k, "output"), true);
-  expectForwardLse(t, k, packedTensor(k, "lse"));
-  expectSizes(t, k, {"batch", "total_query_tokens", "total_key_tokens"});
-  t.orderText = orderNames(t, 0, t.order.size());
-  return t;
-}
-
-/// The backward ABI of one stage, dense or packed (docs/kernel-manifest.md,
-/// "Parameters" and "Packed backward kernels"): the inputs query, key,
-/// value, output, lse, grad_output, then the mask (dense) or the offsets
-/// (packed), seed and offset; then the workspaces; the stage's gradients;
-/// the run-time sizes.
-ParamTable gradTable(const KernelSpec &k, bool rngListed) {
-  const bool packed = k.isVarlen();
-  auto tensor = [&](const std::string &n) {
-    return packed ? packedTensor(k, n) : denseTensor(k, n);
-  };
-  ParamTable t;
-  t.title = std::string("the ") + (packed ? "packed " : "") + "\"" +
-            stageName(k.stage) + "\" parameters";
-  t.unknownTo = packed ? " for a \"varlen_attention_grad\" kernel"
-                       : " for a backward kernel";
-  if (packed)
-    t.known.assign(std::begin(kVarlenGradParamNames),
-                   std::end(kVarlenGradParamNames));
-  else
-    t.known.assign(std::begin(kGradParamNames), std::end(kGradParamNames));
-  t.workspaces = true;
-  for (const char *n :
-       {"query", "key", "value", "output", "lse", "grad_output"})
-    expectTensor(t, n, tensor(n), false);
-  if (packed) {
-    for (const char *n : {"cu_seqlens_q", "cu_seqlens_k"})
-      expectTensor(t, n, tensor(n), false);
-    t.workspaceShapes = packedWorkspaceShapes(k);
-  } else {
-    expectMask(t, k);
-  }
-  expectRng(t, k, rngListed);
-  t.numInputs = t.order.size();
-  const std::vector<std::string> outputs = stageOutputs(k.stage);
-  for (const std::string &o : outputs)
-    expectTensor(t, o, tensor(o), true);
-  for (const char *g : {"grad_query", "grad_key", "grad_value"})
-    if (std::find(outputs.begin(), outputs.end(), g) == outputs.end())
-      t.excluded[g] = notThisStage(k.stage, g);
-  const size_t numFixed = t.order.size();
-  if (packed)
-    expectSizes(t, k, {"batch", "total_query_tokens", "total_key_tokens"});
-  else
-    expectSizes(t, k, {"batch", "query_len", "key_len"});
-  // "query, ..., grad_query, batch": a prep kernel, which has no outputs,
-  // says where its workspaces go.
-  t.orderText = orderNames(t, 0, numFixed);
-  if (outputs.empty())
-    t.orderText += ", then its workspaces";
-  if (numFixed < t.order.size())
-    t.orderText += (outputs.empty() ? ", then " : ", ") +
-                   orderNames(t, numFixed, t.order.size());
   return t;
 }
 
@@ -446,94 +219,228 @@ TensorExpectation pagedTensor(const KernelSpec &k, const std::string &n) {
   return t;
 }
 
-/// The ABI of a paged forward stage (docs/kernel-manifest.md, "Paged
-/// key/value caches"): query, key_cache, value_cache, block_table,
-/// cache_seqlens, the workspaces partial_output and partial_lse, then for
-/// combine only output and lse (when has_lse), then the run-time sizes
-/// among batch, num_pages, then num_splits where the split count is
-/// decided at launch.
-ParamTable pagedTable(const KernelSpec &k) {
-  const std::string stage = stageName(k.stage);
-  ParamTable t;
-  t.title = "the paged \"" + stage + "\" parameters";
-  t.unknownTo = " for a \"paged_attention\" kernel";
-  t.known.assign(std::begin(kPagedParamNames), std::end(kPagedParamNames));
-  expectTensor(t, "query", denseTensor(k, "query"), false);
-  for (const char *n :
-       {"key_cache", "value_cache", "block_table", "cache_seqlens"})
-    expectTensor(t, n, pagedTensor(k, n), false);
-  for (const char *n : {"partial_output", "partial_lse"})
-    expectTensor(t, n, splitKVWorkspace(k, n), false);
-  if (k.stage == GradStage::Combine) {
-    expectTensor(t, "output", denseTensor(k, "output"), true);
-    expectForwardLse(t, k, denseTensor(k, "lse"));
-  } else {
-    for (const char *n : {"output", "lse"})
-      t.excluded[n] = "listed, but a \"split_kv\" kernel writes only the "
-                      "workspaces partial_output and partial_lse (" +
-                      std::string(n) + " is the \"combine\" stage's)";
-  }
-  expectSizes(t, k, {"batch", "num_pages"});
-  expectSplitCount(t, k);
-  t.orderText = orderNames(t, 0, t.order.size());
-  return t;
+/// The ABI family of kernel `k`.
+abi::Family familyOf(const KernelSpec &k) {
+  if (k.isMerge())
+    return abi::Family::Merge;
+  if (k.isPaged())
+    return abi::Family::Paged;
+  if (k.isGrad())
+    return k.isVarlen() ? abi::Family::PackedBackward : abi::Family::Backward;
+  if (k.isForwardStage())
+    return abi::Family::SplitKV;
+  return k.isVarlen() ? abi::Family::PackedForward : abi::Family::Forward;
 }
 
-/// The ABI of a merge kernel (docs/kernel-manifest.md, "Merging partial
-/// results"): partial_output [S, d..., Dv] (partial_dtype), partial_lse [S,
-/// d...] (f32), output [d..., Dv] (dtype), lse [d...] (f32, when has_lse);
-/// d... is k.rowDims. No workspaces, no size parameters.
-ParamTable mergeTable(const KernelSpec &k) {
-  ParamTable t;
-  t.title = "the \"merge_partials\" parameters";
-  t.unknownTo = " for a \"merge_partials\" kernel";
-  t.known = {"partial_output", "partial_lse", "output", "lse"};
-  auto shapeOf = [&](bool split, bool value) {
-    std::vector<int64_t> s;
-    if (split)
-      s.push_back(k.splits);
-    s.insert(s.end(), k.rowDims.begin(), k.rowDims.end());
-    if (value)
-      s.push_back(k.valueDim);
-    return s;
-  };
-  TensorExpectation partialOutput;
-  partialOutput.dtype = k.partialDtype;
-  partialOutput.dtypeNote = " (the kernel's partial_dtype)";
-  partialOutput.shape = shapeOf(true, true);
-  partialOutput.shapeText = "[splits, d..., value_dim]";
-  expectTensor(t, "partial_output", partialOutput, false);
-  TensorExpectation partialLse;
-  partialLse.dtype = DType::F32;
-  partialLse.dtypeNote = " (partial_lse holds f32 log-sum-exps)";
-  partialLse.shape = shapeOf(true, false);
-  partialLse.shapeText = "[splits, d...]";
-  expectTensor(t, "partial_lse", partialLse, false);
-  TensorExpectation output;
-  output.dtype = k.dtype;
-  output.shape = shapeOf(false, true);
-  output.shapeText = "[d..., value_dim]";
-  expectTensor(t, "output", output, true);
-  TensorExpectation lse;
-  lse.dtype = DType::F32;
-  lse.dtypeNote = " (lse is f32)";
-  lse.shape = shapeOf(false, false);
-  lse.shapeText = "[d...]";
-  expectForwardLse(t, k, lse);
-  t.orderText = orderNames(t, 0, t.order.size());
-  return t;
+/// The gradients a backward stage writes.
+abi::GradOutputs gradientsOf(GradStage s) {
+  switch (s) {
+  case GradStage::DKDV:
+  case GradStage::DKDVDQ:
+    return abi::GradOutputs::KeyValue;
+  case GradStage::DQ:
+  case GradStage::DQConvert:
+    return abi::GradOutputs::Query;
+  default:
+    return abi::GradOutputs::None;
+  }
+}
+
+/// The ABI's inputs from the kernel's fields. seed and offset are expected
+/// with dropout from the RNG, and otherwise when the list names one of them
+/// (`rngListed`: then both, together); a given keep mask excludes them.
+abi::Features featuresOf(const KernelSpec &k, abi::Family family,
+                         bool rngListed) {
+  abi::Features f;
+  f.mask = k.hasMask;
+  f.dropoutMask = k.hasDropoutMask;
+  f.rng = !k.hasDropoutMask && (k.dropoutP > 0.0f || rngListed);
+  f.lse = k.hasLse;
+  f.combine = k.stage == GradStage::Combine;
+  f.gradients = gradientsOf(k.stage);
+  const std::vector<std::string> sizes = abi::sizeNames(family);
+  bool *runtime[] = {&f.runtimeBatch, &f.runtimeQueryRows, &f.runtimeKeyRows};
+  for (size_t i = 0; i < sizes.size(); ++i)
+    *runtime[family == abi::Family::Paged && i == 1 ? 2 : i] =
+        sizeOf(k, sizes[i]) == kRuntimeSize;
+  f.splitsAtLaunch = k.splitsAtLaunch();
+  return f;
+}
+
+/// What tensor parameter `n` of a `family` kernel must be.
+TensorExpectation tensorOf(const KernelSpec &k, abi::Family family,
+                           const std::string &n) {
+  if (n == "partial_output" || n == "partial_lse")
+    return family == abi::Family::Merge ? mergeTensor(k, n)
+                                        : splitKVWorkspace(k, n);
+  switch (family) {
+  case abi::Family::Merge:
+    return mergeTensor(k, n);
+  case abi::Family::PackedForward:
+  case abi::Family::PackedBackward:
+    return packedTensor(k, n);
+  case abi::Family::Paged:
+    if (n != "query" && n != "output" && n != "lse")
+      return pagedTensor(k, n);
+    break;
+  default:
+    break;
+  }
+  return denseTensor(k, n);
+}
+
+/// Why the kernel has parameter `p`, for the message when it is missing;
+/// "" for one every kernel of its family has.
+std::string whyListed(const KernelSpec &k, const abi::Param &p) {
+  if (p.name == "mask" || p.name == "dropout_mask")
+    return " (the kernel's field '" + p.name + "' is set)";
+  if (p.name == "lse" && p.isOutput())
+    return " (has_lse is true)";
+  if (p.kind == abi::ParamKind::U64)
+    return k.dropoutP > 0.0f
+               ? " (dropout_p > 0 needs the seed and offset parameters)"
+               : " (seed and offset come together)";
+  if (p.name == "num_splits")
+    return " (codegen.splits is null: the split count S is decided at "
+           "launch)";
+  if (p.kind == abi::ParamKind::I32)
+    return " (the kernel's " + p.name + " is null: a run-time size)";
+  return "";
+}
+
+/// Why a kernel must not list `name`, a parameter of its family's that its
+/// fields leave out.
+std::string whyExcluded(const KernelSpec &k, abi::Family family,
+                        const std::string &name) {
+  const bool splitStage = k.stage == GradStage::SplitKV;
+  if ((name == "output" || name == "lse") && splitStage)
+    return "listed, but a \"split_kv\" kernel writes only the workspaces "
+           "partial_output and partial_lse (" +
+           name + " is the \"combine\" stage's)";
+  if (name == "lse")
+    return "listed, but has_lse is false";
+  if (name == "mask")
+    return "listed, but the kernel's field 'mask' is null";
+  if (name == "dropout_mask")
+    return "listed, but the kernel has no field 'dropout_mask'";
+  if (name == "seed" || name == "offset")
+    return "listed, but the kernel reads its keep bits from 'dropout_mask' "
+           "(seed/offset and dropout_mask are exclusive)";
+  if (name == "grad_query" || name == "grad_key" || name == "grad_value")
+    return notThisStage(k.stage, name);
+  if (name == "num_splits")
+    return "listed, but codegen.splits is " + std::to_string(k.splits) +
+           " (num_splits is only for a split count decided at launch, "
+           "codegen.splits null)";
+  (void)family;
+  return "listed, but the kernel's '" + name + "' is " +
+         std::to_string(sizeOf(k, name)) +
+         " (a size parameter is only for a run-time size, null)";
+}
+
+/// "a, b, c" of order[from, to).
+std::string orderNames(const ParamTable &t, size_t from, size_t to) {
+  std::string s;
+  for (size_t i = from; i < to; ++i)
+    s += (s.empty() ? "" : ", ") + t.order[i].name;
+  return s;
+}
+
+/// How messages name the list and whom an unknown name is unknown to.
+void describe(ParamTable &t, const KernelSpec &k, abi::Family family) {
+  const std::string stage = stageName(k.stage);
+  switch (family) {
+  case abi::Family::Forward:
+    t.title = "the forward parameters";
+    return;
+  case abi::Family::PackedForward:
+    t.title = "the \"varlen_attention\" parameters";
+    t.unknownTo = " for a \"varlen_attention\" kernel";
+    return;
+  case abi::Family::SplitKV:
+    t.title = "the \"" + stage + "\" parameters";
+    t.unknownTo = " for a \"" + stage + "\" kernel";
+    return;
+  case abi::Family::Paged:
+    t.title = "the paged \"" + stage + "\" parameters";
+    t.unknownTo = " for a \"paged_attention\" kernel";
+    return;
+  case abi::Family::Merge:
+    t.title = "the \"merge_partials\" parameters";
+    t.unknownTo = " for a \"merge_partials\" kernel";
+    return;
+  case abi::Family::Backward:
+    t.title = "the \"" + stage + "\" parameters";
+    t.unknownTo = " for a backward kernel";
+    return;
+  case abi::Family::PackedBackward:
+    t.title = "the packed \"" + stage + "\" parameters";
+    t.unknownTo = " for a \"varlen_attention_grad\" kernel";
+    return;
+  }
+}
+
+/// The backward's order as messages give it: "query, ..., grad_query,
+/// batch"; a prep kernel, which has no outputs, says where its workspaces
+/// go.
+std::string backwardOrderText(const ParamTable &t, const KernelSpec &k) {
+  size_t numFixed = t.order.size();
+  while (numFixed > 0 && t.order[numFixed - 1].kind == ParamSpec::Kind::I32)
+    --numFixed;
+  const bool noOutputs = gradientsOf(k.stage) == abi::GradOutputs::None;
+  std::string text = orderNames(t, 0, numFixed);
+  if (noOutputs)
+    text += ", then its workspaces";
+  if (numFixed < t.order.size())
+    text += (noOutputs ? ", then " : ", ") +
+            orderNames(t, numFixed, t.order.size());
+  return text;
+}
+
+ParamSpec::Kind kindOf(abi::ParamKind kind) {
+  switch (kind) {
+  case abi::ParamKind::U64:
+    return ParamSpec::Kind::U64;
+  case abi::ParamKind::I32:
+    return ParamSpec::Kind::I32;
+  case abi::ParamKind::Tensor:
+    break;
+  }
+  return ParamSpec::Kind::Tensor;
 }
 
 } // namespace
 
 ParamTable paramTable(const KernelSpec &k, bool rngListed) {
-  if (k.isMerge())
-    return mergeTable(k);
-  if (k.isPaged())
-    return pagedTable(k);
-  if (k.isGrad())
-    return gradTable(k, rngListed);
-  return k.isVarlen() ? varlenTable(k, rngListed) : forwardTable(k, rngListed);
+  const abi::Family family = familyOf(k);
+  const abi::ParameterList list =
+      abi::parameterList(family, featuresOf(k, family, rngListed));
+  ParamTable t;
+  describe(t, k, family);
+  t.known = abi::knownNames(family);
+  t.workspaces =
+      family == abi::Family::Backward || family == abi::Family::PackedBackward;
+  t.numInputs = list.workspacesAt;
+  if (family == abi::Family::PackedBackward)
+    t.workspaceShapes = packedWorkspaceShapes(k);
+  for (const abi::Param &p : list.params) {
+    ExpectedParam e;
+    e.name = p.name;
+    e.kind = kindOf(p.kind);
+    e.why = whyListed(k, p);
+    if (p.kind == abi::ParamKind::Tensor) {
+      e.tensor = tensorOf(k, family, p.name);
+      e.tensor.output = p.isOutput();
+    }
+    t.order.push_back(std::move(e));
+  }
+  for (const std::string &name : t.known)
+    if (std::none_of(list.params.begin(), list.params.end(),
+                     [&](const abi::Param &p) { return p.name == name; }))
+      t.excluded[name] = whyExcluded(k, family, name);
+  t.orderText =
+      t.workspaces ? backwardOrderText(t, k) : orderNames(t, 0, t.order.size());
+  return t;
 }
 
 bool listsRng(const Value &v) {

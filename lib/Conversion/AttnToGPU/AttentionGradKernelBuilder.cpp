@@ -112,58 +112,16 @@ int64_t tileRowsFor(int64_t len) {
   return std::max<int64_t>(16, roundUp(len, 16));
 }
 
-/// The operand or result of a gradient op (attn.attention_grad or
-/// attn.varlen_attention_grad) a backward kernel parameter stands for.
-template <typename GradOpT> Value gradParamValue(GradOpT op, StringRef name) {
-  return llvm::StringSwitch<Value>(name)
-      .Case("query", op.getQuery())
-      .Case("key", op.getKey())
-      .Case("value", op.getValue())
-      .Case("output", op.getOutput())
-      .Case("lse", op.getLse())
-      .Case("grad_output", op.getGradOutput())
-      .Case("mask", op.getMask())
-      .Case("grad_query", op.getGradQuery())
-      .Case("grad_key", op.getGradKey())
-      .Case("grad_value", op.getGradValue())
-      .Default(Value());
-}
-
-Value paramValue(AttentionOpInterface op, StringRef name) {
-  if (auto packed = dyn_cast<VarlenAttentionGradOp>(op.getOperation())) {
-    if (name == "cu_seqlens_q")
-      return packed.getCuSeqlensQ();
-    if (name == "cu_seqlens_k")
-      return packed.getCuSeqlensK();
-    return gradParamValue(packed, name);
-  }
-  return gradParamValue(cast<AttentionGradOp>(op.getOperation()), name);
-}
-
 } // namespace
 
 void kernel::addGradParams(AttentionOpInterface op, KernelSpec &spec,
                            ArrayRef<KernelParam> workspaces,
-                           ArrayRef<StringRef> outputs) {
-  SmallVector<StringRef, 8> inputs = {"query",  "key", "value",
-                                      "output", "lse", "grad_output"};
-  if (op.isPacked())
-    inputs.append({"cu_seqlens_q", "cu_seqlens_k"});
-  for (StringRef name : inputs)
-    spec.params.push_back(tensorParam(name, paramValue(op, name), false));
-  if (op.getMask())
-    spec.params.push_back(tensorParam("mask", op.getMask(), false));
-  if (op.getSeed()) {
-    spec.params.push_back(scalarParam("seed"));
-    spec.params.push_back(scalarParam("offset"));
-  }
-  spec.params.append(workspaces.begin(), workspaces.end());
-  for (StringRef name : outputs)
-    spec.params.push_back(tensorParam(name, paramValue(op, name), true));
-  if (op.isPacked())
-    appendPackedSizeParams(op, spec.params);
-  else
-    appendSizeParams(op, spec.params);
+                           abi::GradOutputs outputs) {
+  abi::Features features = abiFeatures(op);
+  features.gradients = outputs;
+  spec.params.append(abiParams(
+      op, op.isPacked() ? abi::Family::PackedBackward : abi::Family::Backward,
+      features, workspaces));
 }
 
 /// The argument types of a backward kernel, in the order of its parameters.
@@ -182,7 +140,7 @@ static SmallVector<Type> gradArgumentTypes(OpBuilder &b,
       argTypes.push_back(LLVM::LLVMPointerType::get(b.getContext(), 1));
       continue;
     }
-    Value v = paramValue(op, p.name);
+    Value v = abiOperand(op, p.name);
     argTypes.push_back(flatArgumentType(
         b, p,
         v ? cast<ShapedType>(v.getType()).getElementType() : b.getF32Type()));
@@ -262,8 +220,8 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
            << " need more than 48 KiB of shared memory for one staged row "
               "of the backward kernels";
 
-  kernel::addGradParams(op, kv, {}, {"grad_key", "grad_value"});
-  kernel::addGradParams(op, qs, {}, {"grad_query"});
+  kernel::addGradParams(op, kv, {}, abi::GradOutputs::KeyValue);
+  kernel::addGradParams(op, qs, {}, abi::GradOutputs::Query);
   return specs;
 }
 

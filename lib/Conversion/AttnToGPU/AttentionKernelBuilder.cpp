@@ -96,7 +96,7 @@ void KernelEmitter::emit(gpu::GPUFuncOp func) {
   const int64_t group = heads / kvHeads;
 
   // Arguments in manifest order, then the two workgroup buffers.
-  KernelArguments args = KernelArguments::unpack(entry, op);
+  KernelArguments args = KernelArguments::unpack(entry, spec);
   Value query = args.query, key = args.key, value = args.value,
         mask = args.mask, dropoutMask = args.dropoutMask, seed = args.seed,
         offset = args.offset, out = args.output, lse = args.lse;
@@ -362,22 +362,7 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
     spec.grid = {std::min(tiles, tc::tilingOf(config).persistentBlocks), 1, 1};
   }
 
-  spec.params.push_back(tensorParam("query", op.getQuery(), false));
-  spec.params.push_back(tensorParam("key", op.getKey(), false));
-  spec.params.push_back(tensorParam("value", op.getValue(), false));
-  if (op.getMask())
-    spec.params.push_back(tensorParam("mask", op.getMask(), false));
-  if (op.getDropoutMask())
-    spec.params.push_back(
-        tensorParam("dropout_mask", op.getDropoutMask(), false));
-  if (op.getSeed()) {
-    spec.params.push_back(scalarParam("seed"));
-    spec.params.push_back(scalarParam("offset"));
-  }
-  spec.params.push_back(tensorParam("output", op.getOutput(), true));
-  if (op.getLse())
-    spec.params.push_back(tensorParam("lse", op.getLse(), true));
-  appendSizeParams(op, spec.params);
+  spec.params = abiParams(op, abi::Family::Forward, abiFeatures(op));
   if (spec.tma) {
     // One SW128 panel (64 columns, 128 bytes) of a tile's rows per copy.
     spec.params.push_back(tensorMapParam("query", {64, spec.blockQ, 1, 1}));
@@ -430,11 +415,7 @@ mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
   MLIRContext *ctx = b.getContext();
   SmallVector<Type> argTypes;
   for (const KernelParam &p : spec.params) {
-    Value v = p.name == "lse"            ? op.getLse()
-              : p.name == "output"       ? op.getOutput()
-              : p.name == "mask"         ? op.getMask()
-              : p.name == "dropout_mask" ? op.getDropoutMask()
-                                         : op.getQuery();
+    Value v = abiOperand(op, p.name);
     argTypes.push_back(flatArgumentType(
         b, p,
         p.isTensor ? cast<ShapedType>(v.getType()).getElementType() : Type()));

@@ -40,7 +40,7 @@ public:
   void emit(gpu::GPUFuncOp func) {
     Block &entry = func.getBody().front();
     b.setInsertionPointToStart(&entry);
-    args = KernelArguments::unpackByName(entry, spec);
+    args = KernelArguments::unpack(entry, spec);
     if (args.numSplits)
       splitsAtLaunch = arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
                                                     args.numSplits);

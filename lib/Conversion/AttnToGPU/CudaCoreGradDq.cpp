@@ -27,7 +27,7 @@ void GradEmitter::emitQueryKernel(gpu::GPUFuncOp func) {
   b.setInsertionPointToStart(&entry);
   const int64_t blockKV = spec.blockKV, blockQ = spec.blockQ;
   const int64_t threads = spec.block[0];
-  GradKernelArguments args = unpackArguments(entry);
+  KernelArguments args = unpackArguments(entry);
   Value kShared = func.getWorkgroupAttributions()[0];
   Value vShared = func.getWorkgroupAttributions()[1];
 

@@ -109,7 +109,7 @@ private:
   SmallVector<kernel::Extent, 4> maskDims;
 
   /// Unpacks the kernel's arguments at the entry and binds the sizes.
-  GradKernelArguments unpackArguments(Block &entry);
+  KernelArguments unpackArguments(Block &entry);
 };
 
 } // namespace mlir::attn::ccgrad

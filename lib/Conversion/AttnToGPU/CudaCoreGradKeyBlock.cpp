@@ -28,7 +28,7 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
   b.setInsertionPointToStart(&entry);
   const int64_t blockKV = spec.blockKV, blockQ = spec.blockQ;
   const int64_t threads = spec.block[0];
-  GradKernelArguments args = unpackArguments(entry);
+  KernelArguments args = unpackArguments(entry);
   Value qShared = func.getWorkgroupAttributions()[0];
   Value doShared = func.getWorkgroupAttributions()[1];
   Value lseShared = func.getWorkgroupAttributions()[2];

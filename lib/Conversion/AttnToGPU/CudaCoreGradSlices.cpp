@@ -21,8 +21,8 @@ using namespace mlir::attn;
 using namespace mlir::attn::kernel;
 using ccgrad::GradEmitter;
 
-GradKernelArguments GradEmitter::unpackArguments(Block &entry) {
-  GradKernelArguments args = GradKernelArguments::unpack(entry, spec);
+KernelArguments GradEmitter::unpackArguments(Block &entry) {
+  KernelArguments args = KernelArguments::unpack(entry, spec);
   mask = args.mask;
   seed = args.seed;
   offset = args.offset;

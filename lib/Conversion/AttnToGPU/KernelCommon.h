@@ -11,6 +11,7 @@
 #ifndef ATTNOPT_LIB_CONVERSION_ATTNTOGPU_KERNELCOMMON_H
 #define ATTNOPT_LIB_CONVERSION_ATTNTOGPU_KERNELCOMMON_H
 
+#include "KernelInterface.h"
 #include "RuntimeSizes.h"
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
@@ -131,11 +132,11 @@ inline KernelParam tensorMapParam(StringRef tensor, ArrayRef<int64_t> box) {
 }
 
 /// The backward ABI's parameters (docs/kernel-manifest.md) of gradient op
-/// `op` appended to `spec`: the inputs, then `workspaces`, then `outputs`,
-/// then the run-time sizes (AttentionGradKernelBuilder.cpp).
+/// `op` appended to `spec` (abi::parameterList): the inputs, then
+/// `workspaces`, then the stage's gradients `outputs`, then the run-time
+/// sizes.
 void addGradParams(AttentionOpInterface op, KernelSpec &spec,
-                   ArrayRef<KernelParam> workspaces,
-                   ArrayRef<StringRef> outputs);
+                   ArrayRef<KernelParam> workspaces, abi::GradOutputs outputs);
 
 inline KernelParam scalarParam(StringRef name) {
   KernelParam p;

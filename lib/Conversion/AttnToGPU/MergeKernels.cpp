@@ -46,12 +46,8 @@ FailureOr<KernelSpec> mlir::attn::describeMergeKernel(MergePartialsOp op,
   spec.grid = {(rows + splitkv::kCombineRowsPerBlock - 1) /
                    splitkv::kCombineRowsPerBlock,
                1, 1};
-  using kernel::tensorParam;
-  spec.params = {tensorParam("partial_output", op.getPartialOutput(), false),
-                 tensorParam("partial_lse", op.getPartialLse(), false),
-                 tensorParam("output", op.getOutput(), true)};
-  if (op.getLse())
-    spec.params.push_back(tensorParam("lse", op.getLse(), true));
+  spec.params =
+      kernel::abiParams(op, abi::Family::Merge, kernel::abiFeatures(op));
   return spec;
 }
 

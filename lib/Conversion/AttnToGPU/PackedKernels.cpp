@@ -91,20 +91,8 @@ mlir::attn::describePackedAttentionKernel(VarlenAttentionOp op, StringRef name,
   spec.grid = {0, op.getQueryType().getDimSize(1),
                ShapedType::isDynamic(offsets) ? 0 : offsets - 1};
 
-  using kernel::tensorParam;
-  spec.params.push_back(tensorParam("query", op.getQuery(), false));
-  spec.params.push_back(tensorParam("key", op.getKey(), false));
-  spec.params.push_back(tensorParam("value", op.getValue(), false));
-  spec.params.push_back(tensorParam("cu_seqlens_q", op.getCuSeqlensQ(), false));
-  spec.params.push_back(tensorParam("cu_seqlens_k", op.getCuSeqlensK(), false));
-  if (op.getSeed()) {
-    spec.params.push_back(kernel::scalarParam("seed"));
-    spec.params.push_back(kernel::scalarParam("offset"));
-  }
-  spec.params.push_back(tensorParam("output", op.getOutput(), true));
-  if (op.getLse())
-    spec.params.push_back(tensorParam("lse", op.getLse(), true));
-  kernel::appendPackedSizeParams(op, spec.params);
+  spec.params = kernel::abiParams(op, abi::Family::PackedForward,
+                                  kernel::abiFeatures(op));
   return spec;
 }
 
@@ -114,11 +102,7 @@ mlir::attn::buildPackedAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
                                        const KernelSpec &spec) {
   SmallVector<Type> argTypes;
   for (const KernelParam &p : spec.params) {
-    Value v = p.name == "lse"            ? op.getLse()
-              : p.name == "output"       ? op.getOutput()
-              : p.name == "cu_seqlens_q" ? op.getCuSeqlensQ()
-              : p.name == "cu_seqlens_k" ? op.getCuSeqlensK()
-                                         : op.getQuery();
+    Value v = kernel::abiOperand(op, p.name);
     argTypes.push_back(kernel::flatArgumentType(
         b, p,
         p.isTensor ? cast<ShapedType>(v.getType()).getElementType() : Type()));

@@ -142,16 +142,6 @@ int64_t kernel::packedBatch(AttentionOpInterface op) {
   return ShapedType::isDynamic(count) ? count : count - 1;
 }
 
-void kernel::appendPackedSizeParams(AttentionOpInterface op,
-                                    SmallVectorImpl<KernelParam> &params) {
-  if (ShapedType::isDynamic(packedBatch(op)))
-    params.push_back(sizeParam("batch"));
-  if (op.getQueryType().isDynamicDim(0))
-    params.push_back(sizeParam("total_query_tokens"));
-  if (op.getKeyType().isDynamicDim(0))
-    params.push_back(sizeParam("total_key_tokens"));
-}
-
 Value kernel::sizeValue(OpBuilder &b, Location loc, int64_t size, Value arg) {
   if (!ShapedType::isDynamic(size))
     return arith::ConstantIndexOp::create(b, loc, size);

@@ -115,19 +115,6 @@ inline KernelParam sizeParam(StringRef name) {
   return p;
 }
 
-/// Appends the size parameters of `op`'s dynamic sizes, in the documented
-/// order batch, query_len, key_len (those that are dynamic).
-inline void appendSizeParams(AttentionOpInterface op,
-                             SmallVectorImpl<KernelParam> &params) {
-  DynamicSizes d = DynamicSizes::of(op);
-  if (d.batch)
-    params.push_back(sizeParam("batch"));
-  if (d.queryLen)
-    params.push_back(sizeParam("query_len"));
-  if (d.keyLen)
-    params.push_back(sizeParam("key_len"));
-}
-
 /// The batch and the sequence lengths as a kernel sees them.
 struct KernelExtents {
   Extent batch, queryLen, keyLen;
@@ -154,12 +141,6 @@ struct KernelExtents {
 /// attn.varlen_attention_grad): its offsets' length - 1, or
 /// ShapedType::kDynamic for a run-time batch.
 int64_t packedBatch(AttentionOpInterface op);
-
-/// Appends the size parameters of a packed op's dynamic sizes, in the
-/// documented order batch, total_query_tokens, total_key_tokens
-/// (docs/kernel-manifest.md, "Packed variable-length batches").
-void appendPackedSizeParams(AttentionOpInterface op,
-                            SmallVectorImpl<KernelParam> &params);
 
 /// A static size, or the kernel's i32 argument `arg` cast to index.
 Value sizeValue(OpBuilder &b, Location loc, int64_t size, Value arg);

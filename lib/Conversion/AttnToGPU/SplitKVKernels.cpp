@@ -177,35 +177,6 @@ FailureOr<int64_t> splitkv::chooseSplits(AttentionOpInterface op,
   return splits >= 2 || op.getGroupSize() > 1 || paged ? splits : 0;
 }
 
-/// The forward results of a dense or paged forward op: output and lse (null
-/// without one).
-static std::pair<Value, Value> forwardResults(AttentionOpInterface op) {
-  if (auto paged = dyn_cast<PagedAttentionOp>(op.getOperation()))
-    return {paged.getOutput(), paged.getLse()};
-  auto dense = cast<AttentionOp>(op.getOperation());
-  return {dense.getOutput(), dense.getLse()};
-}
-
-/// The inputs every stage takes before the workspaces: query, key, value,
-/// [mask]; for a paged cache query, key_cache, value_cache, block_table,
-/// cache_seqlens.
-static SmallVector<KernelParam> groupInputs(AttentionOpInterface op) {
-  using kernel::tensorParam;
-  if (auto paged = dyn_cast<PagedAttentionOp>(op.getOperation()))
-    return {tensorParam("query", paged.getQuery(), false),
-            tensorParam("key_cache", paged.getKey(), false),
-            tensorParam("value_cache", paged.getValue(), false),
-            tensorParam("block_table", paged.getBlockTable(), false),
-            tensorParam("cache_seqlens", paged.getCacheSeqlens(), false)};
-  SmallVector<KernelParam> inputs = {
-      tensorParam("query", op.getQuery(), false),
-      tensorParam("key", op.getKey(), false),
-      tensorParam("value", op.getValue(), false)};
-  if (op.getMask())
-    inputs.push_back(tensorParam("mask", op.getMask(), false));
-  return inputs;
-}
-
 FailureOr<SmallVector<KernelSpec, 2>>
 mlir::attn::describeSplitKVAttentionKernels(AttentionOpInterface op, int64_t n,
                                             const ForwardKernelConfig &config) {
@@ -217,11 +188,7 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOpInterface op, int64_t n,
   const int64_t batch = q.getDimSize(0), heads = q.getDimSize(1),
                 queryLen = q.getDimSize(2), kvHeads = op.getKeyHeads();
   const std::string suffix = std::to_string(n);
-  auto [output, lse] = forwardResults(op);
 
-  using kernel::tensorParam;
-  // Every stage takes the inputs, then the workspaces.
-  SmallVector<KernelParam> inputs = groupInputs(op);
   auto workspace = [&](StringRef name, SmallVector<int64_t> shape) {
     KernelParam p;
     p.name = name.str();
@@ -230,9 +197,18 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOpInterface op, int64_t n,
     p.shape = std::move(shape);
     return p;
   };
-  inputs.push_back(workspace("partial_output", {batch, splits, heads, queryLen,
-                                                op.getValueDimSize()}));
-  inputs.push_back(workspace("partial_lse", {batch, splits, heads, queryLen}));
+  const KernelParam workspaces[] = {
+      workspace("partial_output",
+                {batch, splits, heads, queryLen, op.getValueDimSize()}),
+      workspace("partial_lse", {batch, splits, heads, queryLen})};
+  // The run-time sizes are the batch and lengths of a dense op (the query
+  // length is static here), a paged cache's batch and page count (the
+  // kernels do not read num_pages: it sizes the caches for the runtime's
+  // checks), then the chunk count where it is decided at launch.
+  const abi::Family family =
+      op.isPaged() ? abi::Family::Paged : abi::Family::SplitKV;
+  abi::Features features = kernel::abiFeatures(op);
+  features.splitsAtLaunch = ShapedType::isDynamic(splits);
 
   KernelSpec split;
   split.name = "attn_fwd_split_kv_" + suffix;
@@ -252,7 +228,7 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOpInterface op, int64_t n,
   // launch).
   split.grid = {kernel::gridBatch(splits), rowBlocks * kvHeads,
                 kernel::gridBatch(batch)};
-  split.params = inputs;
+  split.params = kernel::abiParams(op, family, features, workspaces);
 
   KernelSpec combine;
   combine.name = "attn_fwd_combine_" + suffix;
@@ -266,24 +242,9 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOpInterface op, int64_t n,
   combine.grid = {(heads * queryLen + splitkv::kCombineRowsPerBlock - 1) /
                       splitkv::kCombineRowsPerBlock,
                   kernel::gridBatch(batch), 1};
-  combine.params = inputs;
-  combine.params.push_back(tensorParam("output", output, true));
-  if (lse)
-    combine.params.push_back(tensorParam("lse", lse, true));
+  features.combine = true;
+  combine.params = kernel::abiParams(op, family, features, workspaces);
 
-  // The run-time sizes (the query length is static here; a paged cache's
-  // batch and page count), then the chunk count where it is decided at
-  // launch. The kernels do not read num_pages: it sizes the caches for the
-  // runtime's checks.
-  const bool runTimePages =
-      op.isPaged() && op.getKeyType().isDynamicDim(0); // [P, ps, Hkv, D]
-  for (KernelSpec *spec : {&split, &combine}) {
-    kernel::appendSizeParams(op, spec->params);
-    if (runTimePages)
-      spec->params.push_back(kernel::sizeParam("num_pages"));
-    if (ShapedType::isDynamic(splits))
-      spec->params.push_back(kernel::sizeParam("num_splits"));
-  }
   if (split.tma) {
     // The packed rows of a row block as one box of whole heads (queryBox),
     // K and V as the one-kernel forward loads them: one SW128 panel (64

@@ -118,10 +118,7 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   b.setInsertionPointToStart(&entry);
   packedF16Convert = wgmma;
   l2Prefetch128 = splitKV;
-  KernelArguments args =
-      splitKV  ? KernelArguments::unpackByName(entry, spec)
-      : packed ? KernelArguments::unpack(entry, cast<VarlenAttentionOp>(op))
-               : KernelArguments::unpack(entry, cast<AttentionOp>(op));
+  KernelArguments args = KernelArguments::unpack(entry, spec);
   query = args.query;
   key = args.key;
   value = args.value;

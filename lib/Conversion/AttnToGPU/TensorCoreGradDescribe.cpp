@@ -194,8 +194,7 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
   GradKernelSpecs specs;
   specs.deterministic = !atomics;
   auto add = [&](StringRef stage, std::array<int64_t, 3> grid,
-                 ArrayRef<KernelParam> workspaces,
-                 ArrayRef<StringRef> outputs) {
+                 ArrayRef<KernelParam> workspaces, abi::GradOutputs outputs) {
     KernelSpec spec;
     spec.name = ("attn_bwd_" + stage + "_" + Twine(n)).str();
     spec.group = "attn_bwd_" + std::to_string(n);
@@ -244,14 +243,15 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
                          overKeys = {gridBlocks(keyLen, *keyBlock), kvHeads,
                                      batchBlocks};
   if (atomics) {
-    add("prep", overQueries, {rowDot, lseLog2, dqAccum}, {});
+    add("prep", overQueries, {rowDot, lseLog2, dqAccum},
+        abi::GradOutputs::None);
     add("dkdv_dq", overKeys, {rowDot, lseLog2, dqAccum},
-        {"grad_key", "grad_value"});
-    add("dq_convert", overQueries, {dqAccum}, {"grad_query"});
+        abi::GradOutputs::KeyValue);
+    add("dq_convert", overQueries, {dqAccum}, abi::GradOutputs::Query);
   } else {
-    add("prep", overQueries, {rowDot, lseLog2}, {});
-    add("dkdv", overKeys, {rowDot, lseLog2}, {"grad_key", "grad_value"});
-    add("dq", overQueries, {}, {"grad_query"});
+    add("prep", overQueries, {rowDot, lseLog2}, abi::GradOutputs::None);
+    add("dkdv", overKeys, {rowDot, lseLog2}, abi::GradOutputs::KeyValue);
+    add("dq", overQueries, {}, abi::GradOutputs::Query);
   }
   return specs;
 }

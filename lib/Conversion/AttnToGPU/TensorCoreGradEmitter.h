@@ -313,7 +313,7 @@ private:
   /// Query rows of the row_dot / lse_log2 / dq_accum workspaces per head:
   /// Lq rounded up to whole blocks.
   kernel::Extent paddedLen = ShapedType::kDynamic;
-  GradKernelArguments args;
+  KernelArguments args;
   Value dyn, smemBase, warp, lane, g, t4, bIdx;
   /// Packed batch: the sequence's first query and key tokens, the query
   /// token total (lse is [Hq, Tq]), the workspaces' rows per head (W) and

@@ -104,7 +104,7 @@ void GradEmitter::leaveLiveBlock(scf::IfOp live) {
 Value GradEmitter::setUp(gpu::GPUFuncOp func) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
-  args = GradKernelArguments::unpack(entry, spec);
+  args = KernelArguments::unpack(entry, spec);
   if (!packed)
     bindSizes();
   auto workgroup =
