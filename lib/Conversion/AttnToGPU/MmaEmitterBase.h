@@ -504,6 +504,17 @@ protected:
   Type elt;
   int64_t headDim, threads;
   Value tid; ///< threadIdx.x, set by the kernel emitter
+  /// The thread's coordinates in the mma.sync fragments' layout, from tid
+  /// (setThreadCoordinates): its warp and lane, the lane's row group g =
+  /// lane / 4 and its thread in the group t4 = lane % 4 (an m16n8k16
+  /// accumulator holds rows g and g + 8, columns 2 t4 and 2 t4 + 1).
+  Value warp, lane, g, t4;
+  void setThreadCoordinates() {
+    warp = divu(tid, 32);
+    lane = remu(tid, 32);
+    g = divu(lane, 4);
+    t4 = remu(lane, 4);
+  }
   /// packPair converts bf16 pairs with one cvt.rn.bf16x2.f32. The dq
   /// kernel turns it off: with it, ptxas for sm_80 schedules the D = 128 dq
   /// kernel past 255 registers (32 bytes of spills); the scalar form (two

@@ -97,8 +97,6 @@ private:
   /// (afterwards the builder is in the consumers' branch); mma.sync: the
   /// prologue copies of Q and the first K / V block.
   void emitRolesOrPrologue();
-  /// warp, lane, g, t4 from `tid`.
-  void setThreadCoordinates();
   /// Fragment addressing (mma.sync), this thread's rows and the loop's
   /// initial state.
   void emitRowsAndFragments();
@@ -327,7 +325,7 @@ private:
   Value posFirst, posRows;
   kernel::Extent posLen = 0;
   Value qS, kS, vS, smemBase, tiles;
-  Value threadId, qBlock, hIdx, bIdx, warp, lane, g, t4;
+  Value threadId, qBlock, hIdx, bIdx;
   Value q0, kvHead, qRowBase, kvRowBase, rowsInBlock, firstBlock, lastBlock;
   /// Rows between consecutive sequence rows of Q/O and of K/V (GlobalRows):
   /// 1, or the head counts for a packed batch.

@@ -90,13 +90,6 @@ void TensorCoreEmitter::setKeyGuard() {
   maySkipMask = keyGuard || mods.hasPositionalMask();
 }
 
-void TensorCoreEmitter::setThreadCoordinates() {
-  warp = divu(tid, 32);
-  lane = remu(tid, 32);
-  g = divu(lane, 4);
-  t4 = remu(lane, 4);
-}
-
 void TensorCoreEmitter::bindPackedSequence(const KernelArguments &args) {
   kernel::PackedSequence seq = kernel::PackedSequence::load(
       b, loc, args.cuSeqlensQ, args.cuSeqlensK, bIdx);

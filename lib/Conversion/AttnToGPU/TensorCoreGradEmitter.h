@@ -314,7 +314,7 @@ private:
   /// Lq rounded up to whole blocks.
   kernel::Extent paddedLen = ShapedType::kDynamic;
   KernelArguments args;
-  Value dyn, smemBase, warp, lane, g, t4, bIdx;
+  Value dyn, smemBase, bIdx;
   /// Packed batch: the sequence's first query and key tokens, the query
   /// token total (lse is [Hq, Tq]), the workspaces' rows per head (W) and
   /// the sequence's first workspace row (P_b; docs/kernel-manifest.md,

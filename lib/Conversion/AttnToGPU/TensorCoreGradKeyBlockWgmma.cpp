@@ -171,10 +171,7 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
     setMaxRegisters(budgets.consumers, /*increase=*/true);
   tid = arith::SubIOp::create(b, loc, threadId, idx(kProducerWarpgroupThreads));
   threads = consumerThreads;
-  warp = divu(tid, 32);
-  lane = remu(tid, 32);
-  g = divu(lane, 4);
-  t4 = remu(lane, 4);
+  setThreadCoordinates();
   consumers();
   b.setInsertionPointAfter(roles);
   leaveLiveBlock(live);

@@ -115,10 +115,7 @@ Value GradEmitter::setUp(gpu::GPUFuncOp func) {
                       workgroup));
   smemBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dyn);
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  warp = divu(tid, 32);
-  lane = remu(tid, 32);
-  g = divu(lane, 4);
-  t4 = remu(lane, 4);
+  setThreadCoordinates();
   bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   if (packed)
     bindPackedSequence(); // reads the offsets at the sequence bIdx
