@@ -2,6 +2,7 @@
 
 #include "CpuRunnerSupport.h"
 
+#include "attnopt/Dialect/Attn/IR/AttnDialect.h"
 #include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
 #include "attnopt/Pipelines/Pipelines.h"
 #include "llvm/Support/Format.h"
@@ -328,19 +329,49 @@ void mlir::attn::prepareForJit(MLIRContext *ctx) {
   registerLLVMDialectTranslation(*ctx);
 }
 
+/// The user's lowering as a pipeline on the module: a func.func pipeline
+/// (attn-decompose, attn-tile{...}) nested in func.func, or failing that a
+/// module one (attn-cpu-pipeline).
+static FailureOr<std::string> loweringPipeline(ModuleOp module,
+                                               StringRef lowering) {
+  std::string nested = ("func.func(" + lowering + ")").str(), errors;
+  llvm::raw_string_ostream errorStream(errors);
+  OpPassManager probe(ModuleOp::getOperationName());
+  if (succeeded(parsePassPipeline(nested, probe, errorStream)))
+    return nested;
+  std::string moduleErrors;
+  llvm::raw_string_ostream moduleStream(moduleErrors);
+  OpPassManager moduleProbe(ModuleOp::getOperationName());
+  if (succeeded(parsePassPipeline(lowering, moduleProbe, moduleStream)))
+    return lowering.str();
+  return module.emitError("invalid lowering pipeline '")
+         << lowering << "': " << errors;
+}
+
 LogicalResult mlir::attn::lowerToLLVM(ModuleOp module,
                                       const CpuRunOptions &options) {
-  PassManager pm(module.getContext());
-  // The user's lowering removes attn.attention; the common tail
+  // The user's lowering removes the attn ops; the common tail
   // (attn-lower-to-llvm-pipeline) bufferizes and lowers to LLVM.
-  std::string pipeline = "func.func(" + options.lowering + ")";
-  std::string errors;
-  llvm::raw_string_ostream errStream(errors);
-  if (failed(parsePassPipeline(pipeline, pm, errStream)))
-    return module.emitError("invalid lowering pipeline '")
-           << options.lowering << "': " << errors;
-  buildAttnLowerToLLVMPipeline(pm);
-  return pm.run(module);
+  FailureOr<std::string> pipeline = loweringPipeline(module, options.lowering);
+  if (failed(pipeline))
+    return failure();
+  PassManager pm(module.getContext());
+  if (failed(parsePassPipeline(*pipeline, pm)) || failed(pm.run(module)))
+    return failure();
+  WalkResult left = module.walk([&](Operation *op) {
+    if (!isa<AttnDialect>(op->getDialect()))
+      return WalkResult::advance();
+    op->emitError("attn-cpu-run: the --lowering pipeline '")
+        << options.lowering << "' left '" << op->getName()
+        << "' in place (it must replace every attn op, as attn-decompose "
+           "and attn-tile do)";
+    return WalkResult::interrupt();
+  });
+  if (left.wasInterrupted())
+    return failure();
+  PassManager tail(module.getContext());
+  buildAttnLowerToLLVMPipeline(tail);
+  return tail.run(module);
 }
 
 FailureOr<std::unique_ptr<ExecutionEngine>>

@@ -169,15 +169,31 @@ std::optional<std::string> mlir::attn::checkGpuChip(StringRef chip) {
          "ldmatrix and bf16 mma.sync, which need sm_80 or later)";
 }
 
-/// PassPipelineRegistration<Options> with a check of the parsed options:
-/// an option value the pipeline cannot serve is reported through the
-/// pipeline parser's error handler (file and option named), not passed on
-/// to a pass that crashes on it.
+/// The error of a pipeline nested on an op other than a module: each of
+/// these pipelines runs module passes (bufferization, attn-to-gpu) or nests
+/// its own func.func passes, so it needs the module (`pm` anchored on
+/// builtin.module, or on any op).
+static std::optional<std::string> checkModuleAnchor(const OpPassManager &pm) {
+  StringRef anchor = pm.getOpAnchorName();
+  if (anchor == ModuleOp::getOperationName() ||
+      anchor == OpPassManager::getAnyOpAnchorName())
+    return std::nullopt;
+  return "runs on builtin.module, not nested on '" + anchor.str() +
+         "' (write it at the top level of the pipeline, e.g. "
+         "builtin.module(<pipeline>))";
+}
+
+/// PassPipelineRegistration<Options> with a check of the parsed options and
+/// of where the pipeline is nested: an option value the pipeline cannot
+/// serve, or a nesting its passes cannot be added to (which would abort in
+/// OpPassManager::addPass), is reported through the pipeline parser's error
+/// handler (file and option named).
 template <typename Options>
 static void registerCheckedPipeline(
     StringRef arg, StringRef description,
     std::function<void(OpPassManager &, const Options &)> builder,
-    std::function<std::optional<std::string>(const Options &)> check) {
+    std::function<std::optional<std::string>(const Options &)> check =
+        [](const Options &) { return std::nullopt; }) {
   registerPassPipeline(
       arg, description,
       [=](OpPassManager &pm, StringRef optionsStr,
@@ -185,6 +201,8 @@ static void registerCheckedPipeline(
         Options options;
         if (failed(options.parseFromString(optionsStr)))
           return failure();
+        if (std::optional<std::string> error = checkModuleAnchor(pm))
+          return errorHandler(arg + ": " + *error);
         if (std::optional<std::string> error = check(options))
           return errorHandler(arg + ": " + *error);
         builder(pm, options);
@@ -196,7 +214,7 @@ static void registerCheckedPipeline(
 }
 
 void mlir::attn::registerAttnPipelines() {
-  PassPipelineRegistration<AttnRaisePipelineOptions>(
+  registerCheckedPipeline<AttnRaisePipelineOptions>(
       "attn-raise-pipeline",
       "Raise attention chains of front-end IR (TOSA, linalg) to "
       "attn.attention: TOSA to linalg, attn-normalize-chains, attn-fuse",
@@ -215,11 +233,13 @@ void mlir::attn::registerAttnPipelines() {
                              "(0 keeps attn-select-tiles' pick)");
         return std::nullopt;
       });
-  PassPipelineRegistration<>(
+  registerCheckedPipeline<EmptyPipelineOptions>(
       "attn-lower-to-llvm-pipeline",
       "Bufferize tiled or decomposed attention and lower it to the LLVM "
       "dialect (the lowering attn-cpu-run JITs)",
-      buildAttnLowerToLLVMPipeline);
+      [](OpPassManager &pm, const EmptyPipelineOptions &) {
+        buildAttnLowerToLLVMPipeline(pm);
+      });
   registerCheckedPipeline<AttnGpuPipelineOptions>(
       "attn-gpu-pipeline",
       "attn-to-gpu, then the NVVM lowering of gpu.module @attn_kernels to a "
@@ -237,6 +257,14 @@ void mlir::attn::registerAttnPipelines() {
         if (o.optLevel > 3)
           return "unsupported opt-level " + std::to_string(o.optLevel) +
                  " (expected 0 to 3)";
+        // gpu-module-to-binary's names; it reports another one but does
+        // not fail the pass.
+        if (!llvm::is_contained({"offloading", "llvm", "assembly", "isa",
+                                 "binary", "bin", "fatbinary", "fatbin"},
+                                StringRef(o.format)))
+          return "unsupported format '" + o.format.getValue() +
+                 "' (expected offloading, llvm, assembly, isa, binary, bin, "
+                 "fatbinary or fatbin)";
         return std::nullopt;
       });
 }

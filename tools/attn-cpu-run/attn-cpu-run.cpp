@@ -33,8 +33,9 @@ static llvm::cl::opt<uint64_t> seed("seed",
                                     llvm::cl::init(1));
 static llvm::cl::opt<std::string> lowering(
     "lowering",
-    llvm::cl::desc("func.func pass pipeline that removes attn.attention "
-                   "(default: attn-decompose, the unfused reference)"),
+    llvm::cl::desc("Pass pipeline that replaces the attn ops: a func.func "
+                   "one (default: attn-decompose, the unfused reference; "
+                   "attn-tile{...}) or a module one (attn-cpu-pipeline)"),
     llvm::cl::init("attn-decompose"));
 static llvm::cl::opt<double>
     tolerance("tolerance",

@@ -80,8 +80,8 @@ struct AttnGpuPipelineOptions
       llvm::cl::init("")};
   PassOptions::Option<std::string> format{
       *this, "format",
-      llvm::cl::desc("gpu-module-to-binary format: offload, assembly/isa, "
-                     "binary/bin or fatbin"),
+      llvm::cl::desc("gpu-module-to-binary format: offloading/llvm, "
+                     "assembly/isa, binary/bin or fatbinary/fatbin"),
       llvm::cl::init("isa")};
   PassOptions::Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",

@@ -35,6 +35,17 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
     });
     if (!any)
       return;
+    // A second run would emit every kernel again beside the first run's:
+    // the symbol would be defined twice.
+    if (Operation *earlier = module.lookupSymbol("attn_kernels")) {
+      earlier->emitError("attn-to-gpu: the module already holds "
+                         "@attn_kernels, the kernels of an earlier "
+                         "attn-to-gpu run (attn-gpu-pipeline runs attn-to-gpu "
+                         "itself); lower this module's gpu.module with the "
+                         "NVVM passes alone, or compile the attn ops from a "
+                         "module without it");
+      return signalPassFailure();
+    }
     GpuCodegenChoices choices = withBackwardChoices(
         forwardCodegenChoices(chip, kernel, mma, tma, blockQ, blockKV, warps,
                               splitKV, smCount, persistent),

@@ -238,7 +238,10 @@ std::pair<Value, Value> MmaEmitterBase::sourceRow(Value pos, kernel::Extent len,
 }
 
 void MmaEmitterBase::emitWaitAllCopies(Value anchor) {
-  nvgpu::DeviceAsyncWaitOp::create(b, loc, anchor, b.getI32IntegerAttr(0));
+  if (anchor)
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, anchor, b.getI32IntegerAttr(0));
+  else
+    cpAsyncWait(0);
   if (tensorCoresReadShared)
     fenceProxyAsync();
   gpu::BarrierOp::create(b, loc);

@@ -380,6 +380,13 @@ protected:
   /// cp.async.wait_group `pending`: all but the newest `pending` cp.async
   /// groups of this thread have landed.
   void cpAsyncWait(int64_t pending);
+  /// cp.async.commit_group: this thread's copies since the last commit form
+  /// a group. Returns the group's token (an anchor for emitWaitAllCopies),
+  /// or null where none of the copies' tokens reaches here (all of them
+  /// inside guards, which the commit covers all the same):
+  /// nvgpu.device_async_create_group without operands prints in a form its
+  /// parser cannot read back, so that commit is nvvm.cp.async.commit.group.
+  Value commitCopies(ValueRange tokens);
 
   /// copyTile into an SW128 tile (`dst` a 1-D view of elements, the tile at
   /// element `dstBase`, 1024-byte aligned; width.tileCols a multiple of 64,

@@ -27,15 +27,36 @@ using namespace mlir::attn;
 static LogicalResult checkPackedShapes(AttentionOpInterface op) {
   if (failed(checkSizeLimits(op, "attn-to-gpu")))
     return failure();
-  for (auto [name, type] :
-       {std::pair<StringRef, RankedTensorType>{"query", op.getQueryType()},
-        {"key", op.getKeyType()},
-        {"value", op.getValueType()}})
-    for (unsigned d : {1u, 2u})
-      if (type.isDynamicDim(d))
+  // Head counts and widths are compiled in: every dimension but the
+  // tokens' (dimension 0; lse's 1).
+  for (StringRef name : {"query", "key", "value", "output", "grad_output",
+                         "grad_query", "grad_key", "grad_value", "lse"}) {
+    Value v = kernel::abiOperand(op, name);
+    if (!v)
+      continue;
+    auto type = cast<RankedTensorType>(v.getType());
+    const unsigned tokens = name == "lse" ? 1 : 0;
+    for (unsigned d = 0; d < type.getRank(); ++d)
+      if (d != tokens && type.isDynamicDim(d))
         return op.emitOpError("GPU code generation needs static head counts "
                               "and head dims: dimension ")
                << d << " of the " << name << " (" << type << ") is dynamic";
+  }
+  // The batch and the token totals may be run-time sizes, each in every
+  // tensor that holds it or in none.
+  using kernel::SizeUse;
+  if (failed(kernel::checkOneSize(
+          op, "the batch",
+          {SizeUse{"cu_seqlens_q", 0}, SizeUse{"cu_seqlens_k", 0}})) ||
+      failed(kernel::checkOneSize(op, "the query token total",
+                                  {SizeUse{"query", 0}, SizeUse{"output", 0},
+                                   SizeUse{"lse", 1}, SizeUse{"grad_output", 0},
+                                   SizeUse{"grad_query", 0}})) ||
+      failed(kernel::checkOneSize(op, "the key token total",
+                                  {SizeUse{"key", 0}, SizeUse{"value", 0},
+                                   SizeUse{"grad_key", 0},
+                                   SizeUse{"grad_value", 0}})))
+    return failure();
   for (auto [name, type] :
        {std::pair<StringRef, RankedTensorType>{"query", op.getQueryType()},
         {"key", op.getKeyType()},

@@ -40,6 +40,16 @@ LogicalResult kernel::checkPagedKernel(PagedAttentionOp op,
                << batchOrPages(v)
                << " (dimension 0) may be a run-time size for a paged cache";
   }
+  using kernel::SizeUse;
+  if (failed(
+          kernel::checkOneSize(op, "the batch",
+                               {SizeUse{"query", 0}, SizeUse{"block_table", 0},
+                                SizeUse{"cache_seqlens", 0},
+                                SizeUse{"output", 0}, SizeUse{"lse", 0}})) ||
+      failed(kernel::checkOneSize(
+          op, "the page count",
+          {SizeUse{"key_cache", 0}, SizeUse{"value_cache", 0}})))
+    return failure();
   for (Value v :
        {op.getQuery(), op.getKey(), op.getValue(), op.getBlockTable()}) {
     auto t = cast<RankedTensorType>(v.getType());

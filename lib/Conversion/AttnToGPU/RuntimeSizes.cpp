@@ -142,6 +142,35 @@ int64_t kernel::packedBatch(AttentionOpInterface op) {
   return ShapedType::isDynamic(count) ? count : count - 1;
 }
 
+LogicalResult kernel::checkOneSize(Operation *op, StringRef size,
+                                   ArrayRef<SizeUse> uses) {
+  std::optional<std::pair<SizeUse, RankedTensorType>> first;
+  for (const SizeUse &use : uses) {
+    Value v = abiOperand(op, use.name);
+    if (!v)
+      continue;
+    auto type = cast<RankedTensorType>(v.getType());
+    if (!first) {
+      first = {use, type};
+      continue;
+    }
+    if (type.isDynamicDim(use.dim) ==
+        first->second.isDynamicDim(first->first.dim))
+      continue;
+    auto where = [](const SizeUse &u, RankedTensorType t) {
+      return (Twine(t.isDynamicDim(u.dim) ? "dynamic" : "static") +
+              " in dimension " + Twine(u.dim) + " of the " + u.name)
+          .str();
+    };
+    return op->emitOpError("GPU code generation: ")
+           << size << " is " << where(first->first, first->second) << " ("
+           << first->second << ") but " << where(use, type) << " (" << type
+           << "); a size must be static in every tensor or dynamic in every "
+              "tensor";
+  }
+  return success();
+}
+
 Value kernel::sizeValue(OpBuilder &b, Location loc, int64_t size, Value arg) {
   if (!ShapedType::isDynamic(size))
     return arith::ConstantIndexOp::create(b, loc, size);

@@ -142,6 +142,20 @@ struct KernelExtents {
 /// ShapedType::kDynamic for a run-time batch.
 int64_t packedBatch(AttentionOpInterface op);
 
+/// Where a tensor parameter holds one size of its op: dimension `dim` of
+/// the operand or result named `name` (an abi name, KernelInterface.h).
+struct SizeUse {
+  StringRef name;
+  unsigned dim;
+};
+
+/// Fails with a diagnostic at `op` unless `size` ("the batch") is static in
+/// every one of `uses` that `op` has or dynamic in every one: the kernels
+/// and the manifest take one value for it, a constant or a run-time
+/// parameter.
+LogicalResult checkOneSize(Operation *op, StringRef size,
+                           ArrayRef<SizeUse> uses);
+
 /// A static size, or the kernel's i32 argument `arg` cast to index.
 Value sizeValue(OpBuilder &b, Location loc, int64_t size, Value arg);
 

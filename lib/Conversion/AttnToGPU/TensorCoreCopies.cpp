@@ -57,8 +57,7 @@ Value TensorCoreEmitter::copyQuery() {
   else
     copyTile(query, width, {qRowBase, qRowStep}, q0, queryLen, blockQ, qS,
              ValueRange{}, tokens);
-  return nvgpu::DeviceAsyncCreateGroupOp::create(
-      b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+  return commitCopies(tokens);
 }
 
 void TensorCoreEmitter::copyBlock(Value kb, Value stage, bool keys,
@@ -80,8 +79,7 @@ void TensorCoreEmitter::copyBlock(Value kb, Value stage, bool keys,
     copy(key, {headDim, dims.qk}, kOff, kTileBytes, kS);
   if (values)
     copy(value, {valueDim, dims.v}, vOff, vTileBytes, vS);
-  nvgpu::DeviceAsyncCreateGroupOp::create(
-      b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+  commitCopies(tokens);
 }
 
 void TensorCoreEmitter::tmaTile(Value map, Value row0, Value head, int64_t rows,

@@ -58,9 +58,7 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
            ValueRange{}, tokens);
   copyTile(args.gradOutput, widthV(), qRows, q0, queryLen, blockRows, dOS,
            ValueRange{}, tokens);
-  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
-  Value qGroup =
-      nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
+  Value qGroup = commitCopies(tokens);
   auto issue = [&](Value kb, Value stage) {
     SmallVector<Value> ts;
     Value key0 = mul(kb, kBlock);
@@ -68,7 +66,7 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
              ValueRange{stage}, ts);
     copyTile(args.value, widthV(), kvRows, key0, keyLen, kBlock, vS,
              ValueRange{stage}, ts);
-    nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
+    commitCopies(ts);
   };
   Value any =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, first, last);

@@ -81,9 +81,7 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
   if (wantDK)
     copyTile(args.value, widthV(), kvRows, k0, keyLen, keyBlock, vS,
              ValueRange{}, tokens);
-  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
-  Value kvGroup =
-      nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
+  Value kvGroup = commitCopies(tokens);
   auto issue = [&](Value it, Value stage) {
     SmallVector<Value> ts;
     Value h = headOf(sched, it);
@@ -94,7 +92,7 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
     copyTile(args.gradOutput, widthV(), base, q0, queryLen, kBlock, dOS,
              ValueRange{stage}, ts);
     copyStagedRows(h, q0, stage, lseS, deltaS);
-    nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
+    commitCopies(ts);
   };
   Value any =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, total, idx(0));

@@ -282,7 +282,6 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
 
   SmallVector<Value> tokens;
   Value kvGroup;
-  auto tokenTy = nvgpu::DeviceAsyncTokenType::get(ctx);
   if (ws) {
     emitIf(any, [&] { mbarrierWait(keyValueFull(), idx(0)); });
   } else {
@@ -291,7 +290,7 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
     if (wantDK) // V only for dPᵀ.
       copyTileSwizzled128(args.value, widthV, kvRows, k0, keyLen, keyBlock,
                           tiles, idx(vOff / kOperandBytes), tokens);
-    kvGroup = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, tokens);
+    kvGroup = commitCopies(tokens);
   }
   auto issue = [&](Value it, Value stage) {
     SmallVector<Value> ts;
@@ -305,7 +304,7 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
         args.gradOutput, widthV, base, q0, queryLen, kBlock, tiles,
         add(mul(stage, dOTile / kOperandBytes), dOOff / kOperandBytes), ts);
     copyStagedRows(h, q0, stage, lseS, deltaS);
-    nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenTy, ts);
+    commitCopies(ts);
   };
   if (!ws) {
     emitIf(any, [&] { issue(idx(0), idx(0)); });

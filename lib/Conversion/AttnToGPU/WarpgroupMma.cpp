@@ -360,6 +360,15 @@ void MmaEmitterBase::cpAsyncWait(int64_t pending) {
   NVVM::CpAsyncWaitGroupOp::create(b, loc, pending);
 }
 
+Value MmaEmitterBase::commitCopies(ValueRange tokens) {
+  if (tokens.empty()) {
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    return Value();
+  }
+  return nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
+}
+
 SmallVector<Value> MmaEmitterBase::freshAccumulators(int64_t regs) {
   Value poison = LLVM::PoisonOp::create(b, loc, b.getF32Type());
   return SmallVector<Value>(regs, poison);

@@ -102,3 +102,28 @@ func.func @no_pages_per_sequence(%q: tensor<2x4x1x16xf16>, %kc: tensor<5x8x2x16x
   %o = attn.paged_attention ins(%q : tensor<2x4x1x16xf16>) cache(%kc, %vc : tensor<5x8x2x16xf16>, tensor<5x8x2x16xf16>) pages(%t, %n : tensor<2x0xi32>, tensor<2xi32>) -> tensor<2x4x1x16xf16>
   return %o : tensor<2x4x1x16xf16>
 }
+
+// -----
+
+// The batch and the page count are each static in every tensor that holds
+// them or dynamic in every one (attn-compile wrote a manifest its runtime
+// then refused).
+func.func @mixed_batch(%q: tensor<2x8x1x64xbf16>, %kc: tensor<40x16x2x64xbf16>, %vc: tensor<40x16x2x64xbf16>,
+                       %t: tensor<?x12xi32>, %n: tensor<2xi32>) -> tensor<2x8x1x64xbf16> {
+  // expected-error @+1 {{GPU code generation: the batch is static in dimension 0 of the query ('tensor<2x8x1x64xbf16>') but dynamic in dimension 0 of the block_table ('tensor<?x12xi32>'); a size must be static in every tensor or dynamic in every tensor}}
+  %o = attn.paged_attention ins(%q : tensor<2x8x1x64xbf16>)
+      cache(%kc, %vc : tensor<40x16x2x64xbf16>, tensor<40x16x2x64xbf16>)
+      pages(%t, %n : tensor<?x12xi32>, tensor<2xi32>) -> tensor<2x8x1x64xbf16>
+  return %o : tensor<2x8x1x64xbf16>
+}
+
+// -----
+
+func.func @mixed_pages(%q: tensor<2x8x1x64xbf16>, %kc: tensor<40x16x2x64xbf16>, %vc: tensor<?x16x2x64xbf16>,
+                       %t: tensor<2x12xi32>, %n: tensor<2xi32>) -> tensor<2x8x1x64xbf16> {
+  // expected-error @+1 {{GPU code generation: the page count is static in dimension 0 of the key_cache ('tensor<40x16x2x64xbf16>') but dynamic in dimension 0 of the value_cache ('tensor<?x16x2x64xbf16>')}}
+  %o = attn.paged_attention ins(%q : tensor<2x8x1x64xbf16>)
+      cache(%kc, %vc : tensor<40x16x2x64xbf16>, tensor<?x16x2x64xbf16>)
+      pages(%t, %n : tensor<2x12xi32>, tensor<2xi32>) -> tensor<2x8x1x64xbf16>
+  return %o : tensor<2x8x1x64xbf16>
+}

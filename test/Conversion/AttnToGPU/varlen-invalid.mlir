@@ -58,3 +58,38 @@ func.func @no_key_tokens(%q: tensor<10x4x16xbf16>, %k: tensor<0x2x16xbf16>, %v: 
   %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : tensor<10x4x16xbf16>, tensor<0x2x16xbf16>, tensor<0x2x16xbf16>) seqlens(%cq, %ck : tensor<3xi32>, tensor<3xi32>) forward(%o, %l : tensor<10x4x16xbf16>, tensor<4x10xf32>) grad_output(%do : tensor<10x4x16xbf16>) -> tensor<10x4x16xbf16>, tensor<0x2x16xbf16>, tensor<0x2x16xbf16>
   return %dq : tensor<10x4x16xbf16>
 }
+
+// -----
+
+// A size is static in every tensor that holds it or dynamic in every one:
+// the kernel and the manifest take one value for it (attn-compile wrote a
+// manifest its runtime then refused).
+// CHECK: varlen-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.varlen_attention' op GPU code generation: the batch is static in dimension 0 of the cu_seqlens_q ('tensor<3xi32>') but dynamic in dimension 0 of the cu_seqlens_k ('tensor<?xi32>'); a size must be static in every tensor or dynamic in every tensor
+func.func @mixed_batch(%q: tensor<4x1x16xf16>, %k: tensor<4x1x16xf16>, %v: tensor<4x1x16xf16>, %cq: tensor<3xi32>, %ck: tensor<?xi32>) -> tensor<4x1x16xf16> {
+  %o = attn.varlen_attention ins(%q, %k, %v : tensor<4x1x16xf16>, tensor<4x1x16xf16>, tensor<4x1x16xf16>) seqlens(%cq, %ck : tensor<3xi32>, tensor<?xi32>) -> tensor<4x1x16xf16>
+  return %o : tensor<4x1x16xf16>
+}
+
+// -----
+
+// CHECK: varlen-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.varlen_attention' op GPU code generation: the key token total is static in dimension 0 of the key ('tensor<9x2x16xf16>') but dynamic in dimension 0 of the value ('tensor<?x2x16xf16>')
+func.func @mixed_key_tokens(%q: tensor<7x2x16xf16>, %k: tensor<9x2x16xf16>, %v: tensor<?x2x16xf16>, %cq: tensor<4xi32>, %ck: tensor<4xi32>) -> tensor<7x2x16xf16> {
+  %o = attn.varlen_attention ins(%q, %k, %v : tensor<7x2x16xf16>, tensor<9x2x16xf16>, tensor<?x2x16xf16>) seqlens(%cq, %ck : tensor<4xi32>, tensor<4xi32>) -> tensor<7x2x16xf16>
+  return %o : tensor<7x2x16xf16>
+}
+
+// -----
+
+// CHECK: varlen-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.varlen_attention' op GPU code generation: the query token total is static in dimension 0 of the query ('tensor<7x2x16xf16>') but dynamic in dimension 0 of the output ('tensor<?x2x16xf16>')
+func.func @mixed_query_tokens(%q: tensor<7x2x16xf16>, %k: tensor<9x2x16xf16>, %v: tensor<9x2x16xf16>, %cq: tensor<4xi32>, %ck: tensor<4xi32>) -> tensor<?x2x16xf16> {
+  %o = attn.varlen_attention ins(%q, %k, %v : tensor<7x2x16xf16>, tensor<9x2x16xf16>, tensor<9x2x16xf16>) seqlens(%cq, %ck : tensor<4xi32>, tensor<4xi32>) -> tensor<?x2x16xf16>
+  return %o : tensor<?x2x16xf16>
+}
+
+// -----
+
+// CHECK: varlen-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.varlen_attention' op GPU code generation needs static head counts and head dims: dimension 0 of the lse ('tensor<?x?xf32>')
+func.func @dynamic_lse_heads(%q: tensor<?x2x16xf16>, %k: tensor<?x2x16xf16>, %v: tensor<?x2x16xf16>, %cq: tensor<4xi32>, %ck: tensor<4xi32>) -> tensor<?x?xf32> {
+  %o, %l = attn.varlen_attention ins(%q, %k, %v : tensor<?x2x16xf16>, tensor<?x2x16xf16>, tensor<?x2x16xf16>) seqlens(%cq, %ck : tensor<4xi32>, tensor<4xi32>) -> tensor<?x2x16xf16>, tensor<?x?xf32>
+  return %l : tensor<?x?xf32>
+}
