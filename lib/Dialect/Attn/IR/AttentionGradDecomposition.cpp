@@ -347,5 +347,13 @@ FailureOr<SmallVector<Value>>
 AttentionGradOp::decomposeOperation(OpBuilder &b) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(getOperation());
-  return GradientBuilder(b, *this).build();
+  FailureOr<SmallVector<Value>> results = GradientBuilder(b, *this).build();
+  if (failed(results))
+    return failure();
+  // Keep the op's declared result types, which may be more or less static
+  // than its operands' (the gradients are built in the operands' types).
+  for (auto [r, type] : llvm::zip(*results, getResultTypes()))
+    if (r.getType() != type)
+      r = tensor::CastOp::create(b, getLoc(), type, r);
+  return results;
 }

@@ -386,12 +386,13 @@ FailureOr<SmallVector<Value>> GradientTileBuilder::build() {
   Value delta = outputDotGradient();
   auto [dK, dV] = keyValueGradients(delta);
   Value dQ = queryGradient(delta);
-  SmallVector<Value> results;
-  for (auto [r, type] : llvm::zip(ValueRange{dQ, dK, dV}, op->getResultTypes()))
-    results.push_back(
-        r.getType() == type
-            ? r
-            : tensor::CastOp::create(b, loc, type, r).getResult());
+  // Keep the op's declared result types. (A ValueRange over a braced list
+  // here dangled: the list died before the loop read it, and grad_key came
+  // out as grad_query.)
+  SmallVector<Value> results = {dQ, dK, dV};
+  for (auto [r, type] : llvm::zip(results, op->getResultTypes()))
+    if (r.getType() != type)
+      r = tensor::CastOp::create(b, loc, type, r);
   return results;
 }
 
