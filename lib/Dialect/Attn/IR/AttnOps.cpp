@@ -329,19 +329,49 @@ LogicalResult verifyScoreAttributes(AttentionOpInterface iface,
   return success();
 }
 
-/// The attn ops' attribute names: one that an op does not define but
-/// carries as a discardable attribute would be silently ignored (e.g.
-/// `dropout_p` on attn.paged_attention, which has no dropout).
+/// The op's inherent attribute name closest to `name` (a misspelling such
+/// as `casual`), or "" where none is close.
+static StringRef closestAttributeName(Operation *op, StringRef name) {
+  StringRef best;
+  unsigned bestDistance = 3; // at most two edits
+  if (std::optional<RegisteredOperationName> info = op->getRegisteredInfo())
+    for (StringAttr candidate : info->getAttributeNames()) {
+      unsigned d = name.edit_distance(candidate.strref(),
+                                      /*AllowReplacements=*/true, bestDistance);
+      if (d < bestDistance) {
+        best = candidate.strref();
+        bestDistance = d;
+      }
+    }
+  return best;
+}
+
+/// Attributes an op does not define. The attn ops' names on an op without
+/// them (`dropout_p` on attn.paged_attention, which has no dropout) and
+/// names without a dialect prefix (`casual = ...`, a misspelt `causal`)
+/// would be carried as discardable attributes and silently ignored:
+/// discardable attributes are dialect-prefixed (`attn.tiles`,
+/// `my_dialect.note`).
 LogicalResult verifyNoStrayAttributes(Operation *op) {
   static constexpr StringLiteral kAttnAttributes[] = {
       "scale",          "causal",    "window",       "softcap",
       "softcap_approx", "dropout_p", "deterministic"};
-  for (NamedAttribute attr : op->getDiscardableAttrs())
-    if (llvm::is_contained(kAttnAttributes, attr.getName().strref()))
+  for (NamedAttribute attr : op->getDiscardableAttrs()) {
+    StringRef name = attr.getName().strref();
+    if (llvm::is_contained(kAttnAttributes, name))
       return op->emitOpError()
-             << "'" << attr.getName().strref()
+             << "'" << name
              << "' is not an attribute of this op (docs/semantics.md lists "
                 "each op's attributes)";
+    if (name.contains('.'))
+      continue;
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "unknown attribute '" << name << "'";
+    if (StringRef guess = closestAttributeName(op, name); !guess.empty())
+      diag << " (did you mean '" << guess << "'?)";
+    return diag << "; docs/semantics.md lists each op's attributes, and "
+                   "other attributes carry a dialect prefix";
+  }
   return success();
 }
 

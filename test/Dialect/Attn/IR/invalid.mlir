@@ -1007,3 +1007,32 @@ func.func @f(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) forward(%o, %lse : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) grad_output(%do : tensor<1x2x8x16xf32>) {window = array<i64: 4, 0>} -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
   return
 }
+
+// -----
+
+// A misspelt attribute is an error that suggests the op's own name: it was
+// carried as a discardable attribute and the causal mask silently dropped.
+func.func @misspelt_causal(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{unknown attribute 'casual' (did you mean 'causal'?); docs/semantics.md lists each op's attributes, and other attributes carry a dialect prefix}}
+  %o = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {casual = #attn.causal<top_left>} -> tensor<1x2x8x16xf32>
+  return %o : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+func.func @misspelt_softcap(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %o: tensor<1x2x8x16xf32>, %l: tensor<1x2x8xf32>, %do: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{unknown attribute 'soft_cap' (did you mean 'softcap'?)}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) forward(%o, %l : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) grad_output(%do : tensor<1x2x8x16xf32>) {soft_cap = 30.0 : f32} -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return %dq : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+// A name far from every attribute of the op gets no suggestion; a
+// dialect-prefixed one is a discardable attribute and stays.
+func.func @unknown_attribute(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  %a = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {my_dialect.note = "kept"} -> tensor<1x2x8x16xf32>
+  // expected-error @+1 {{unknown attribute 'foo'; docs/semantics.md}}
+  %o = attn.attention ins(%q, %k, %a : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {foo = 1 : i32} -> tensor<1x2x8x16xf32>
+  return %o : tensor<1x2x8x16xf32>
+}
