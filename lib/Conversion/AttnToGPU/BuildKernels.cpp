@@ -55,6 +55,21 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
       return fail(a.name + "=" + a.archOnly + " needs chip=sm_90a (" + a.why +
                   "), not " + c.chip);
   }
+  // Explicit choices that exclude each other: one of them would be dropped
+  // without a word.
+  if (c.tma == "on" && c.mma == "mma-sync")
+    return fail("tma=on needs the wgmma forward (" + tmaWhy +
+                "), but mma=mma-sync");
+  if (c.gradTma == "on" && c.gradMma == "mma-sync")
+    return fail("grad-tma=on needs the wgmma key-block kernel (" + tmaWhy +
+                "), but grad-mma=mma-sync");
+  if (c.persistent == "on" && (c.mma == "mma-sync" || c.tma == "off"))
+    return fail("persistent=on is the TMA-fed wgmma forward, but " +
+                Twine(c.mma == "mma-sync" ? "mma=mma-sync" : "tma=off"));
+  if (c.persistent == "on" && c.splitKV != "auto" && c.splitKV != "off")
+    return fail("persistent=on schedules the one-kernel forward, but "
+                "split-kv=" +
+                c.splitKV + " asks for the split-KV group everywhere");
   if (c.splitKV == "auto") {
     o.splitKV.splits = -1;
   } else if (c.splitKV == "off") {

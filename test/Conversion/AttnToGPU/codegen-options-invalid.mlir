@@ -1,0 +1,22 @@
+// Explicit code generation choices that exclude each other are an error
+// naming both, on every route (attn-compile, attn-to-gpu): one of them was
+// dropped without a word (tma=on with mma=mma-sync compiled cp.async
+// loads; persistent=on with tma=off a grid of one block per tile).
+// RUN: not attn-compile %s --tma=on --mma=mma-sync -o %t.ptx 2>&1 | FileCheck %s --check-prefix=TMA
+// RUN: not attn-compile %s --grad-tma=on --grad-mma=mma-sync -o %t.ptx 2>&1 | FileCheck %s --check-prefix=GRADTMA
+// RUN: not attn-compile %s --persistent=on --mma=mma-sync -o %t.ptx 2>&1 | FileCheck %s --check-prefix=PERSMMA
+// RUN: not attn-compile %s --persistent=on --tma=off -o %t.ptx 2>&1 | FileCheck %s --check-prefix=PERSTMA
+// RUN: not attn-compile %s --persistent=on --split-kv=8 -o %t.ptx 2>&1 | FileCheck %s --check-prefix=PERSSPLIT
+// RUN: not attention-opt %s --attn-to-gpu="chip=sm_90a tma=on mma=mma-sync" 2>&1 | FileCheck %s --check-prefix=TMA
+// RUN: attn-compile %s --persistent=on --split-kv=off -o %t.ptx | FileCheck %s --check-prefix=OK
+
+// TMA: tma=on needs the wgmma forward (the TMA loads feed the wgmma kernels), but mma=mma-sync
+// GRADTMA: grad-tma=on needs the wgmma key-block kernel (the TMA loads feed the wgmma kernels), but grad-mma=mma-sync
+// PERSMMA: persistent=on is the TMA-fed wgmma forward, but mma=mma-sync
+// PERSTMA: persistent=on is the TMA-fed wgmma forward, but tma=off
+// PERSSPLIT: persistent=on schedules the one-kernel forward, but split-kv=8 asks for the split-KV group everywhere
+// OK: wrote {{.*}} (1 kernel, sm_90a
+func.func @f(%q: tensor<2x8x1024x64xf16>, %k: tensor<2x8x1024x64xf16>, %v: tensor<2x8x1024x64xf16>) -> tensor<2x8x1024x64xf16> {
+  %o = attn.attention ins(%q, %k, %v : tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16>) -> tensor<2x8x1024x64xf16>
+  return %o : tensor<2x8x1024x64xf16>
+}
