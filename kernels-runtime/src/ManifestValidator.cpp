@@ -86,6 +86,12 @@ Manifest Validator::run(const Value &root) {
       fail(chip, "chip: expected an NVIDIA architecture like \"sm_80\" or "
                  "\"sm_90a\", got \"" + c + "\"");
     int number = std::stoi(c.substr(3, end - 3));
+    // The compiler's targets (attn-compile --chip) are sm_80 and later;
+    // the launch checks know the limits of those chips only.
+    if (number < 80)
+      fail(chip, "chip: \"" + c +
+                     "\" is older than the kernels' targets (sm_80 and "
+                     "later: cp.async, ldmatrix and bf16 mma.sync)");
     m.chipMajor = number / 10;
     m.chipMinor = number % 10;
   }

@@ -360,6 +360,9 @@ static void testBadManifests() {
       {"chip", &base, "\"sm_90a\"", "\"gfx90a\"",
        "chip: expected an NVIDIA architecture like \"sm_80\" or \"sm_90a\", "
        "got \"gfx90a\""},
+      {"chip older than sm_80", &base, "\"sm_90a\"", "\"sm_10\"",
+       "chip: \"sm_10\" is older than the kernels' targets (sm_80 and "
+       "later"},
       {"unknown top-level field", &base, "\"chip\": \"sm_90a\",",
        "\"chip\": \"sm_90a\", \"tiles\": 3,",
        "unknown field 'tiles' in the manifest"},

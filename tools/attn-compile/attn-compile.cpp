@@ -280,8 +280,10 @@ int main(int argc, char **argv) {
       anyOp = true;
   });
   if (!anyOp)
-    return fail("no attn.attention or attn.attention_grad op in " +
-                inputFilename);
+    return fail("no attn op to compile in " + inputFilename +
+                " (attn.attention, attn.attention_grad, attn.varlen_attention, "
+                "attn.varlen_attention_grad, attn.paged_attention, "
+                "attn.merge_partials)");
   if (indexBits != 0 && indexBits != 32 && indexBits != 64)
     return fail("unsupported --index-bits=" + std::to_string(indexBits) +
                 " (expected 0, 32 or 64)");

@@ -454,6 +454,17 @@ struct AttnTilePass final : mlir::attn::impl::AttnTilePassBase<AttnTilePass> {
       if (isa<AttentionOp, AttentionGradOp>(op))
         ops.push_back(op);
     });
+    // 0 keeps the op's attn.tiles or the selection; a negative size was
+    // read as 0 without a word (attn-cpu-pipeline and attn-compile refuse
+    // it).
+    if (!ops.empty() && (blockQ < 0 || blockKV < 0)) {
+      ops.front()->emitOpError("attn-tile: block-q and block-kv must not be "
+                               "negative (0 keeps the op's attn.tiles or the "
+                               "selection), got block-q=")
+          << static_cast<int64_t>(blockQ)
+          << " block-kv=" << static_cast<int64_t>(blockKV);
+      return signalPassFailure();
+    }
     for (Operation *op : ops) {
       if (failed(checkSizeLimits(op, "attn-tile")))
         return signalPassFailure();
