@@ -23,6 +23,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -245,6 +246,18 @@ LogicalResult runOne(AttentionOp op, const CpuRunOptions &options,
 
 } // namespace
 
+/// The runner draws every operand of `op` at random: one the IR fixes as a
+/// constant (a mask, sequence offsets, a block table, a seed) is not what
+/// the run validates, and says so.
+static void noteConstantOperands(Operation *op, llvm::raw_ostream &os) {
+  for (OpOperand &operand : op->getOpOperands())
+    if (matchPattern(operand.get(), m_Constant()))
+      os << "note: operand #" << operand.getOperandNumber() << " of "
+         << op->getName() << " at " << op->getLoc()
+         << " is a constant in the IR; attn-cpu-run validates the op on "
+            "random values of every operand instead\n";
+}
+
 LogicalResult mlir::attn::runAttentionOnCpu(ModuleOp module,
                                             const CpuRunOptions &options,
                                             llvm::raw_ostream &os) {
@@ -263,6 +276,7 @@ LogicalResult mlir::attn::runAttentionOnCpu(ModuleOp module,
         "attn.paged_attention or attn.merge_partials op in the input");
   bool allPassed = true;
   for (Operation *op : ops) {
+    noteConstantOperands(op, os);
     if (isa<VarlenAttentionOp, VarlenAttentionGradOp>(op))
       allPassed &= succeeded(runPackedOnCpu(op, options, os));
     else if (auto paged = dyn_cast<PagedAttentionOp>(op))
