@@ -241,9 +241,13 @@ abi::GradOutputs gradientsOf(GradStage s) {
   case GradStage::DQ:
   case GradStage::DQConvert:
     return abi::GradOutputs::Query;
-  default:
-    return abi::GradOutputs::None;
+  case GradStage::None:
+  case GradStage::Prep:
+  case GradStage::SplitKV:
+  case GradStage::Combine:
+    break;
   }
+  return abi::GradOutputs::None;
 }
 
 /// The ABI's inputs from the kernel's fields. seed and offset are expected
@@ -283,7 +287,9 @@ TensorExpectation tensorOf(const KernelSpec &k, abi::Family family,
     if (n != "query" && n != "output" && n != "lse")
       return pagedTensor(k, n);
     break;
-  default:
+  case abi::Family::Forward:
+  case abi::Family::SplitKV:
+  case abi::Family::Backward:
     break;
   }
   return denseTensor(k, n);
@@ -310,8 +316,7 @@ std::string whyListed(const KernelSpec &k, const abi::Param &p) {
 
 /// Why a kernel must not list `name`, a parameter of its family's that its
 /// fields leave out.
-std::string whyExcluded(const KernelSpec &k, abi::Family family,
-                        const std::string &name) {
+std::string whyExcluded(const KernelSpec &k, const std::string &name) {
   const bool splitStage = k.stage == GradStage::SplitKV;
   if ((name == "output" || name == "lse") && splitStage)
     return "listed, but a \"split_kv\" kernel writes only the workspaces "
@@ -332,7 +337,6 @@ std::string whyExcluded(const KernelSpec &k, abi::Family family,
     return "listed, but codegen.splits is " + std::to_string(k.splits) +
            " (num_splits is only for a split count decided at launch, "
            "codegen.splits null)";
-  (void)family;
   return "listed, but the kernel's '" + name + "' is " +
          std::to_string(sizeOf(k, name)) +
          " (a size parameter is only for a run-time size, null)";
@@ -437,7 +441,7 @@ ParamTable paramTable(const KernelSpec &k, bool rngListed) {
   for (const std::string &name : t.known)
     if (std::none_of(list.params.begin(), list.params.end(),
                      [&](const abi::Param &p) { return p.name == name; }))
-      t.excluded[name] = whyExcluded(k, family, name);
+      t.excluded[name] = whyExcluded(k, name);
   t.orderText =
       t.workspaces ? backwardOrderText(t, k) : orderNames(t, 0, t.order.size());
   return t;

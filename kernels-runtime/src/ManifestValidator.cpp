@@ -87,11 +87,16 @@ Manifest Validator::run(const Value &root) {
                  "\"sm_90a\", got \"" + c + "\"");
     int number = std::stoi(c.substr(3, end - 3));
     // The compiler's targets (attn-compile --chip) are sm_80 and later;
-    // the launch checks know the limits of those chips only.
+    // the launch checks know the limits of those chips only (majors 8 to
+    // 12, written without a leading zero).
     if (number < 80)
       fail(chip, "chip: \"" + c +
                      "\" is older than the kernels' targets (sm_80 and "
                      "later: cp.async, ldmatrix and bf16 mma.sync)");
+    if (c[3] == '0' || number > 129)
+      fail(chip, "chip: \"" + c +
+                     "\" is not an NVIDIA architecture the launch checks "
+                     "know (sm_80 to sm_12x)");
     m.chipMajor = number / 10;
     m.chipMinor = number % 10;
   }

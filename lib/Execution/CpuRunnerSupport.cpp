@@ -329,23 +329,44 @@ void mlir::attn::prepareForJit(MLIRContext *ctx) {
   registerLLVMDialectTranslation(*ctx);
 }
 
-/// The user's lowering as a pipeline on the module: a func.func pipeline
-/// (attn-decompose, attn-tile{...}) nested in func.func, or failing that a
-/// module one (attn-cpu-pipeline).
+/// The user's lowering as a pipeline on the module: one written with its
+/// anchor (`builtin.module(...)`, `func.func(...)`) as written; otherwise a
+/// func.func pipeline (attn-decompose, attn-tile{...}) nested in each
+/// function, or failing that a module one (attn-cpu-pipeline).
 static FailureOr<std::string> loweringPipeline(ModuleOp module,
                                                StringRef lowering) {
-  std::string nested = ("func.func(" + lowering + ")").str(), errors;
-  llvm::raw_string_ostream errorStream(errors);
+  std::string anchoredErrors;
+  llvm::raw_string_ostream anchoredStream(anchoredErrors);
+  if (FailureOr<OpPassManager> anchored =
+          parsePassPipeline(lowering, anchoredStream);
+      succeeded(anchored)) {
+    // The caller parses the result into the module's pass manager: a
+    // module pipeline without its anchor, a nested one with it.
+    StringRef text = lowering.trim();
+    if (anchored->getOpAnchorName() == ModuleOp::getOperationName())
+      return text.drop_until([](char c) { return c == '('; })
+          .drop_front()
+          .drop_back()
+          .str();
+    return text.str();
+  }
+  std::string nested = ("func.func(" + lowering + ")").str(), nestedErrors;
+  llvm::raw_string_ostream nestedStream(nestedErrors);
   OpPassManager probe(ModuleOp::getOperationName());
-  if (succeeded(parsePassPipeline(nested, probe, errorStream)))
+  if (succeeded(parsePassPipeline(nested, probe, nestedStream)))
     return nested;
   std::string moduleErrors;
   llvm::raw_string_ostream moduleStream(moduleErrors);
   OpPassManager moduleProbe(ModuleOp::getOperationName());
   if (succeeded(parsePassPipeline(lowering, moduleProbe, moduleStream)))
     return lowering.str();
+  // Both failed: a module pipeline's own error (a bad option) says more
+  // than that it cannot nest in func.func.
+  const bool onlyAnchor =
+      StringRef(nestedErrors).contains("runs on builtin.module") ||
+      StringRef(nestedErrors).contains("restricted to 'builtin.module'");
   return module.emitError("invalid lowering pipeline '")
-         << lowering << "': " << errors;
+         << lowering << "': " << (onlyAnchor ? moduleErrors : nestedErrors);
 }
 
 LogicalResult mlir::attn::lowerToLLVM(ModuleOp module,

@@ -38,12 +38,18 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
     // A second run would emit every kernel again beside the first run's:
     // the symbol would be defined twice.
     if (Operation *earlier = module.lookupSymbol("attn_kernels")) {
-      earlier->emitError("attn-to-gpu: the module already holds "
-                         "@attn_kernels, the kernels of an earlier "
-                         "attn-to-gpu run (attn-gpu-pipeline runs attn-to-gpu "
-                         "itself); lower this module's gpu.module with the "
-                         "NVVM passes alone, or compile the attn ops from a "
-                         "module without it");
+      const bool ours = isa<gpu::GPUModuleOp>(earlier) &&
+                        earlier->hasAttr("attn.manifest_kernels");
+      InFlightDiagnostic diag = earlier->emitError("attn-to-gpu: ");
+      if (ours)
+        diag << "the module already holds @attn_kernels, the kernels of an "
+                "earlier attn-to-gpu run (attn-gpu-pipeline runs attn-to-gpu "
+                "itself); lower this module's gpu.module with the NVVM "
+                "passes alone, or compile the attn ops from a module "
+                "without it";
+      else
+        diag << "the symbol @attn_kernels, which names the kernels' "
+                "gpu.module, is taken; rename it";
       return signalPassFailure();
     }
     GpuCodegenChoices choices = withBackwardChoices(

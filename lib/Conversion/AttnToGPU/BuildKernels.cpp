@@ -66,6 +66,16 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
   if (c.persistent == "on" && (c.mma == "mma-sync" || c.tma == "off"))
     return fail("persistent=on is the TMA-fed wgmma forward, but " +
                 Twine(c.mma == "mma-sync" ? "mma=mma-sync" : "tma=off"));
+  // The CUDA-core kernels take none of the tensor-core choices.
+  if (c.kernel == "cuda-core")
+    for (auto [name, value] : {std::pair<StringRef, StringRef>{"mma", c.mma},
+                               {"tma", c.tma},
+                               {"persistent", c.persistent}}) {
+      const bool neutral = value == "auto" || (name != "mma" && value == "off");
+      if (!neutral)
+        return fail("kernel=cuda-core excludes " + name + "=" + value +
+                    " (a choice of the tensor-core kernels)");
+    }
   if (c.persistent == "on" && c.splitKV != "auto" && c.splitKV != "off")
     return fail("persistent=on schedules the one-kernel forward, but "
                 "split-kv=" +

@@ -1,5 +1,4 @@
-//===- KernelInterface.h - an op's kernel parameters from the ABI -*- C++
-//-*-===//
+//===- KernelInterface.h - an op's kernel parameters, ABI -*- C++ -*-===//
 //
 // Private to lib/Conversion/AttnToGPU. The parameter order of every kernel
 // is attnopt::abi::parameterList (include/attnopt/KernelAbi), shared with

@@ -348,10 +348,11 @@ static StringRef closestAttributeName(Operation *op, StringRef name) {
 
 /// Attributes an op does not define. The attn ops' names on an op without
 /// them (`dropout_p` on attn.paged_attention, which has no dropout) and
-/// names without a dialect prefix (`casual = ...`, a misspelt `causal`)
-/// would be carried as discardable attributes and silently ignored:
-/// discardable attributes are dialect-prefixed (`attn.tiles`,
-/// `my_dialect.note`).
+/// near-misses of the op's own names (`casual = ...`, a misspelt `causal`)
+/// would be carried as discardable attributes and silently ignored. Other
+/// names are left alone: discardable attributes are normally
+/// dialect-prefixed (`attn.tiles`), but some tools attach unprefixed ones
+/// (`lowering_config`, `__inplace_operands_attr__`).
 LogicalResult verifyNoStrayAttributes(Operation *op) {
   static constexpr StringLiteral kAttnAttributes[] = {
       "scale",          "causal",    "window",       "softcap",
@@ -363,14 +364,12 @@ LogicalResult verifyNoStrayAttributes(Operation *op) {
              << "'" << name
              << "' is not an attribute of this op (docs/semantics.md lists "
                 "each op's attributes)";
-    if (name.contains('.'))
+    if (name.contains('.') || name.starts_with("_"))
       continue;
-    InFlightDiagnostic diag = op->emitOpError()
-                              << "unknown attribute '" << name << "'";
     if (StringRef guess = closestAttributeName(op, name); !guess.empty())
-      diag << " (did you mean '" << guess << "'?)";
-    return diag << "; docs/semantics.md lists each op's attributes, and "
-                   "other attributes carry a dialect prefix";
+      return op->emitOpError()
+             << "unknown attribute '" << name << "' (did you mean '" << guess
+             << "'?); docs/semantics.md lists each op's attributes";
   }
   return success();
 }
