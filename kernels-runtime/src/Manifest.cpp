@@ -77,21 +77,25 @@ const char *stageName(GradStage s) {
   return "?";
 }
 
-std::vector<std::string> stageOutputs(GradStage s) {
+attnopt::abi::GradOutputs validation::stageGradients(GradStage s) {
   switch (s) {
   case GradStage::DKDV:
   case GradStage::DKDVDQ:
-    return attnopt::abi::gradientNames(attnopt::abi::GradOutputs::KeyValue);
+    return attnopt::abi::GradOutputs::KeyValue;
   case GradStage::DQ:
   case GradStage::DQConvert:
-    return attnopt::abi::gradientNames(attnopt::abi::GradOutputs::Query);
+    return attnopt::abi::GradOutputs::Query;
   case GradStage::None:
   case GradStage::Prep:
   case GradStage::SplitKV:
   case GradStage::Combine:
     break;
   }
-  return {};
+  return attnopt::abi::GradOutputs::None;
+}
+
+std::vector<std::string> stageOutputs(GradStage s) {
+  return attnopt::abi::gradientNames(validation::stageGradients(s));
 }
 
 bool isWorkspaceName(const std::string &name) {

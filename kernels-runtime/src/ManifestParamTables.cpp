@@ -232,24 +232,6 @@ abi::Family familyOf(const KernelSpec &k) {
   return k.isVarlen() ? abi::Family::PackedForward : abi::Family::Forward;
 }
 
-/// The gradients a backward stage writes.
-abi::GradOutputs gradientsOf(GradStage s) {
-  switch (s) {
-  case GradStage::DKDV:
-  case GradStage::DKDVDQ:
-    return abi::GradOutputs::KeyValue;
-  case GradStage::DQ:
-  case GradStage::DQConvert:
-    return abi::GradOutputs::Query;
-  case GradStage::None:
-  case GradStage::Prep:
-  case GradStage::SplitKV:
-  case GradStage::Combine:
-    break;
-  }
-  return abi::GradOutputs::None;
-}
-
 /// The ABI's inputs from the kernel's fields. seed and offset are expected
 /// with dropout from the RNG, and otherwise when the list names one of them
 /// (`rngListed`: then both, together); a given keep mask excludes them.
@@ -261,7 +243,7 @@ abi::Features featuresOf(const KernelSpec &k, abi::Family family,
   f.rng = !k.hasDropoutMask && (k.dropoutP > 0.0f || rngListed);
   f.lse = k.hasLse;
   f.combine = k.stage == GradStage::Combine;
-  f.gradients = gradientsOf(k.stage);
+  f.gradients = stageGradients(k.stage);
   const std::vector<std::string> sizes = abi::sizeNames(family);
   bool *runtime[] = {&f.runtimeBatch, &f.runtimeQueryRows, &f.runtimeKeyRows};
   for (size_t i = 0; i < sizes.size(); ++i)
@@ -391,7 +373,7 @@ std::string backwardOrderText(const ParamTable &t, const KernelSpec &k) {
   size_t numFixed = t.order.size();
   while (numFixed > 0 && t.order[numFixed - 1].kind == ParamSpec::Kind::I32)
     --numFixed;
-  const bool noOutputs = gradientsOf(k.stage) == abi::GradOutputs::None;
+  const bool noOutputs = stageGradients(k.stage) == abi::GradOutputs::None;
   std::string text = orderNames(t, 0, numFixed);
   if (noOutputs)
     text += ", then its workspaces";

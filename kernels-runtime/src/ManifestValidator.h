@@ -29,9 +29,14 @@
 #include <string>
 #include <vector>
 
+#include "attnopt/KernelAbi/KernelParameters.h"
+
 namespace attnrt::validation {
 
 using json::Value;
+
+/// The gradients backward stage `s` writes (stageOutputs' names).
+attnopt::abi::GradOutputs stageGradients(GradStage s);
 
 /// The kernel's value of size `name` (kRuntimeSize where run-time).
 int64_t sizeOf(const KernelSpec &k, const std::string &name);

@@ -150,13 +150,9 @@ SmallVector<KernelParam> kernel::abiParams(Operation *op, abi::Family family,
         return w;
     llvm_unreachable("a workspace the ABI lists but the caller did not give");
   };
-  const bool listsWorkspaces = llvm::any_of(list.params, [](const auto &p) {
-    return p.role == abi::ParamRole::Workspace;
-  });
+  bool listsWorkspaces = false;
   SmallVector<KernelParam> params;
-  for (auto [i, p] : llvm::enumerate(list.params)) {
-    if (i == list.workspacesAt && !listsWorkspaces)
-      params.append(workspaces.begin(), workspaces.end());
+  for (const abi::Param &p : list.params) {
     switch (p.kind) {
     case abi::ParamKind::U64:
       params.push_back(scalarParam(p.name));
@@ -167,6 +163,7 @@ SmallVector<KernelParam> kernel::abiParams(Operation *op, abi::Family family,
     case abi::ParamKind::Tensor:
       if (p.role == abi::ParamRole::Workspace) {
         params.push_back(workspaceNamed(p.name));
+        listsWorkspaces = true;
         break;
       }
       Value v = abiOperand(op, p.name);
@@ -175,7 +172,11 @@ SmallVector<KernelParam> kernel::abiParams(Operation *op, abi::Family family,
       break;
     }
   }
-  if (list.workspacesAt == list.params.size() && !listsWorkspaces)
-    params.append(workspaces.begin(), workspaces.end());
+  // A backward stage's workspaces, which the ABI places but does not name.
+  // (SmallVector::insert of an empty range before the end self-moves the
+  // elements after it, which empties their strings.)
+  if (!listsWorkspaces && !workspaces.empty())
+    params.insert(params.begin() + list.workspacesAt, workspaces.begin(),
+                  workspaces.end());
   return params;
 }
