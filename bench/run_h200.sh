@@ -9,7 +9,8 @@
 #   bench/generate.sh sm_90a          # here
 #   bench/run_h200.sh                 # there (carry bench/generated)
 # SKIP_BENCH=1: validation only. EXTRA_VALIDATE: more generated directories
-# whose validate/ and validate-bwd/ suites to run.
+# whose validate/ and validate-bwd/ suites to run. The inputs come from a
+# fresh seed each run (printed; INPUT_SEED=N repeats a run).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 gen="$root/bench/generated/${GEN:-sm_90a}"
@@ -20,12 +21,16 @@ bash "$root/kernels-runtime/build.sh" > "$out/build.log" 2>&1 || { tail -40 "$ou
 run="$root/kernels-runtime/build/attn-run"
 echo "== attn-run --self-test (GPU references vs CPU float64 references)"
 "$run" --self-test 2>&1 | tail -50
+input_seed="${INPUT_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
+echo "== input seed $input_seed (INPUT_SEED=$input_seed repeats these inputs)"
+k=0
 fails=0
 for dir in "$gen" ${EXTRA_VALIDATE:-}; do
 echo "== validation suite: $dir"
 for m in "$dir"/validate/*.json; do
   [ -e "$m" ] || continue
-  "$run" "$m" --iters 3 --warmup 1 > "$out/$(basename "$m" .json).log" 2>&1
+  k=$((k + 1))
+  "$run" "$m" --seed $((input_seed + k)) --iters 3 --warmup 1 > "$out/$(basename "$m" .json).log" 2>&1
   rc=$?
   grep -h "^RESULT" "$out/$(basename "$m" .json).log" | sed 's/^RESULT //' | cut -c1-200
   [ $rc -eq 0 ] || { fails=$((fails+1)); echo "FAILED: $m"; tail -5 "$out/$(basename "$m" .json).log"; }
@@ -40,7 +45,8 @@ for m in "$dir"/validate-bwd/*.json; do
   for mode in alone train; do
     flag=(); [ $mode = train ] && flag=(--train)
     log="$out/$n.$mode.log"
-    "$run" "$m" ${flag[@]+"${flag[@]}"} --iters 3 --warmup 1 > "$log" 2>&1
+    k=$((k + 1))
+    "$run" "$m" --seed $((input_seed + k)) ${flag[@]+"${flag[@]}"} --iters 3 --warmup 1 > "$log" 2>&1
     rc=$?
     if [ $mode = alone ]; then
       grep -h "^RESULT" "$log" | sed 's/^RESULT //' | cut -c1-200

@@ -24,8 +24,9 @@
 # fresh inputs (attn-run --repeat; training steps with --train), prints one
 # line per case (worst error of any output, NaN count, failing repeats), then
 # compute-sanitizer memcheck, racecheck and synccheck on the sanitize
-# problems (SANITIZE=0 skips them, SANITIZE=only runs only them). Exit
-# status: the number of failures (0: all passed).
+# problems (SANITIZE=0 skips them, SANITIZE=only runs only them). The inputs
+# come from a fresh seed each run (printed; INPUT_SEED=N repeats a run).
+# Exit status: the number of failures (0: all passed).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 gen="$root/bench/generated/${SWEEP:-sweep}"
@@ -73,7 +74,8 @@ generate() {
 
 # One case: attn-run --repeat, then a summary line from its RESULT lines.
 run_case() { # MANIFEST TRAIN(0|1) REPEAT LOG
-  local m="$1" train="$2" repeat="$3" log="$4" flags=(--iters 1 --warmup 0 --repeat "$repeat")
+  local m="$1" train="$2" repeat="$3" log="$4"
+  local flags=(--iters 1 --warmup 0 --repeat "$repeat" --seed "$((input_seed + case_index * 10))")
   [ "$train" = 1 ] && flags+=(--train)
   "$run" "$m" "${flags[@]}" > "$log" 2>&1
   local rc=$?
@@ -105,19 +107,21 @@ EOF
 }
 
 run_all() {
-  local out="${OUT:-/tmp}" repeat="${REPEAT:-4}" fails=0
+  local out="${OUT:-/tmp}" repeat="${REPEAT:-4}" fails=0 case_index=0
+  local input_seed="${INPUT_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
   export PYTHONUNBUFFERED=1
   bash "$root/kernels-runtime/build.sh" > "$out/runtime-build.log" 2>&1 || { tail -30 "$out/runtime-build.log"; exit 1; }
   run="$root/kernels-runtime/build/attn-run"
   mkdir -p "$out/sweep-logs"
   if [ "${SANITIZE:-1}" != only ]; then
-  echo "== randomized sweep, seed $(cat "$gen/SEED"), $repeat runs per case with fresh inputs"
+  echo "== randomized sweep, seed $(cat "$gen/SEED"), $repeat runs per case with fresh inputs (input seed $input_seed)"
   [ -s "$gen/compile-failures.txt" ] && { echo "compile failures:"; cat "$gen/compile-failures.txt"; fails=$((fails + $(wc -l < "$gen/compile-failures.txt"))); }
   for m in "$gen"/fwd/*.json "$gen"/train/*.json; do
     [ -e "$m" ] || continue
     local train=0; [[ "$m" == */train/* ]] && train=1
     grep -h "^$(basename "$m" .json) " "$gen/cases.txt" | cut -d' ' -f2-12 | sed 's/^/  /'
     run_case "$m" "$train" "$repeat" "$out/sweep-logs/$(basename "$m" .json).log" || fails=$((fails + 1))
+    case_index=$((case_index + 1))
   done
   fi
   [ "${SANITIZE:-1}" = 0 ] && { echo "sweep failures: $fails"; return $fails; }

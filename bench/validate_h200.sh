@@ -34,7 +34,7 @@ fails=0
 GEN="$gen" SKIP_BENCH=1 bash "$root/bench/run_h200.sh" || fails=$((fails + $?))
 echo "== issue 17 regression: Lq=129 Lk=1 D=128 f16 atomic dQ, 15 launches with fresh inputs"
 m="$root/bench/generated/$gen/validate-bwd/vb_lk1_f16_d128.json"
-"$root/kernels-runtime/build/attn-run" "$m" --train --repeat 15 --iters 1 --warmup 0 > "$out/lk1-repeat.log" 2>&1
+"$root/kernels-runtime/build/attn-run" "$m" --seed "$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')" --train --repeat 15 --iters 1 --warmup 0 > "$out/lk1-repeat.log" 2>&1
 rc=$?
 grep -h "^RESULT.*stage=dq_convert" "$out/lk1-repeat.log" | grep -o "dq_err=[^ ]* .*nans=[^ ]* status=[^ ]*" | sed 's/^/  /'
 grep -h "repeat(s) with fresh inputs" "$out/lk1-repeat.log"
