@@ -145,13 +145,15 @@ static llvm::cl::opt<std::string> fwdTma(
 
 static llvm::cl::opt<std::string> fwdPersistent(
     "persistent",
-    llvm::cl::desc("How the TMA-fed wgmma forward's blocks take their tiles: "
-                   "off (default; one block per (query block, head, batch)) "
-                   "or on (EXPERIMENTAL, not yet validated with several "
-                   "tiles per block: one block per SM, --sm-count, each "
-                   "looping over tiles with the next tile's loads "
-                   "overlapping the current one; static sizes, sm_90a)"),
-    llvm::cl::init("off"));
+    llvm::cl::desc("How the TMA-fed wgmma forward's blocks take their tiles "
+                   "(sm_90a, static sizes): on (one block per SM, "
+                   "--sm-count, each looping over tiles with the next "
+                   "tile's loads overlapping the current one), off (one "
+                   "block per (query block, head, batch)) or auto (default: "
+                   "persistent with more tiles than SMs and the same work "
+                   "in each, no causal rule, window, mask or softcap, D and "
+                   "Dv up to 128)"),
+    llvm::cl::init("auto"));
 
 static llvm::cl::opt<std::string> gradMma(
     "grad-mma",

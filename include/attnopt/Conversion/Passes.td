@@ -19,10 +19,11 @@ defvar AttnForwardKernelOptions = [
            "Forward wgmma loads: auto (TMA on sm_90a for dense ops' "
            "one-kernel forward), on (also the split stage of decoding) or "
            "off (cp.async)">,
-    Option<"persistent", "persistent", "std::string", "\"off\"",
-           "TMA-fed wgmma forward: off (a block per tile) or on "
-           "(experimental: a block per SM looping over tiles; static "
-           "sizes)">,
+    Option<"persistent", "persistent", "std::string", "\"auto\"",
+           "TMA-fed wgmma forward: on (a block per SM looping over tiles; "
+           "static sizes), off (a block per tile) or auto (persistent "
+           "where the rule finds it pays: more tiles than SMs, no causal "
+           "rule, window, mask or softcap, D and Dv up to 128)">,
     Option<"blockQ", "block-q", "int64_t", "0",
            "Forward tensor-core query block (64 or 128); 0 chooses">,
     Option<"blockKV", "block-kv", "int64_t", "0",

@@ -96,9 +96,15 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
     return fail("unsupported sm-count=" + Twine(c.smCount) +
                 " (expected 1 to 1024)");
   o.splitKV.smCount = c.smCount;
-  if (c.persistent != "on" && c.persistent != "off")
+  std::optional<PersistentChoice> persistent =
+      llvm::StringSwitch<std::optional<PersistentChoice>>(c.persistent)
+          .Case("auto", PersistentChoice::automatic)
+          .Case("on", PersistentChoice::on)
+          .Case("off", PersistentChoice::off)
+          .Default(std::nullopt);
+  if (!persistent)
     return fail("unsupported persistent=" + c.persistent +
-                " (expected on or off)");
+                " (expected auto, on or off)");
   if (c.persistent == "on" && !archSpecific)
     return fail("persistent=on needs chip=sm_90a (the persistent kernel is "
                 "the TMA-fed wgmma forward), not " +
@@ -109,7 +115,9 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
                // cp.async producer on the H200 (docs/performance.md,
                // session 26).
                c.tma == "on" || (c.tma == "auto" && archSpecific),
-               c.tma == "on", c.persistent == "on", c.smCount};
+               c.tma == "on",
+               // auto: the rule decides on sm_90a (tc::chooseTiling).
+               archSpecific ? *persistent : PersistentChoice::off, c.smCount};
 
   std::optional<GradDqMode> dq =
       llvm::StringSwitch<std::optional<GradDqMode>>(c.gradDq)

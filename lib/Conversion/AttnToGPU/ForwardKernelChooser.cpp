@@ -149,9 +149,12 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
         tiles.getLoads() == TileLoads::tma;
     if (requested.tma && !tc::tmaApplies(op, why))
       return refuse("loads = tma: " + why);
-    requested.persistent = tiles.getSchedule() == TileSchedule::persistent;
+    requested.persistent = tiles.getSchedule() == TileSchedule::persistent
+                               ? PersistentChoice::on
+                               : PersistentChoice::off;
     requested.smCount = options.splitKV.smCount;
-    if (requested.persistent && !tc::persistentApplies(op, why))
+    if (requested.persistent == PersistentChoice::on &&
+        !tc::persistentApplies(op, why))
       return refuse("schedule = persistent: " + why);
     if (requested.tma && tiles.getSplits()) {
       const int64_t group = op.getGroupSize(),

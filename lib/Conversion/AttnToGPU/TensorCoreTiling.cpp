@@ -169,6 +169,24 @@ bool tc::persistentApplies(AttentionOpInterface op, std::string &why) {
   return false;
 }
 
+/// persistent=auto's rule: the persistent kernel where it measured faster
+/// and compiles without spills (docs/performance.md, session 34, H100:
+/// 1.02-1.09x the one-block-per-tile kernel on non-causal prefill, 1.4-1.7x
+/// with 77 to 300 keys): more tiles than SMs, the same work in every tile
+/// (no causal rule or window; with them the tiles, taken in index order,
+/// leave SMs idle at the end: 0.96-0.98x), and neither a mask, a softcap
+/// nor D or Dv over 128, whose per-element work or fragments spill 12-116
+/// bytes in the persistent kernel (ptxas 13) and none in the other.
+static bool persistentPays(AttentionOpInterface op, const tc::Tiling &t,
+                           int64_t smCount) {
+  RankedTensorType q = op.getQueryType();
+  const int64_t tiles = q.getDimSize(0) * q.getDimSize(1) *
+                        llvm::divideCeil(q.getDimSize(2), t.blockQ);
+  return tiles > smCount && op.getCausal() == CausalMode::none &&
+         !op.getWindow() && !op.getMask() && !op.getSoftcapAttr() &&
+         op.getHeadDimSize() <= 128 && op.getValueDimSize() <= 128;
+}
+
 tc::Tiling tc::tilingOf(const ForwardKernelConfig &config) {
   Tiling t;
   t.blockQ = config.blockQ;
@@ -253,8 +271,10 @@ std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
     std::string whyNoTma;
     t.tma = requested.tma && tmaApplies(op, whyNoTma);
     std::string whyNotPersistent;
-    if (t.tma && requested.persistent &&
-        persistentApplies(op, whyNotPersistent)) {
+    if (t.tma && requested.persistent != PersistentChoice::off &&
+        persistentApplies(op, whyNotPersistent) &&
+        (requested.persistent == PersistentChoice::on ||
+         persistentPays(op, t, requested.smCount))) {
       // Where the second Q tile does not fit (D = 256), one block per tile.
       t.persistentBlocks = requested.smCount;
       if (!fits(t))

@@ -1,15 +1,18 @@
-// attn-compile --persistent=on (experimental, docs/architecture.md): the
-// TMA-fed wgmma forward as a persistent kernel, one block per SM (at most
-// one per tile) looping over (query block, head, batch) tiles with two Q
-// tiles in shared memory; D = 256, where the second Q tile does not fit,
-// keeps one block per tile. Every kernel assembles without spills. Not the
-// default: its multi-tile path has not passed the GPU validation yet.
+// attn-compile --persistent=on (docs/architecture.md, "The persistent
+// forward"): the TMA-fed wgmma forward as a persistent kernel, one block per
+// SM (at most one per tile) looping over (query block, head, batch) tiles
+// with two Q tiles in shared memory; D = 256, where the second Q tile does
+// not fit, keeps one block per tile. Every kernel assembles without spills.
+// The default (--persistent=auto) takes it for the cross-attention only
+// (the causal one is left to one block per tile); --persistent=off never.
 // REQUIRES: ptxas
 // RUN: attn-compile %s --chip=sm_90a --persistent=on -o %t.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=SPILLS
-// RUN: attn-compile %s --chip=sm_90a -o %t.grid.ptx
+// RUN: attn-compile %s --chip=sm_90a -o %t.auto.ptx
+// RUN: FileCheck %s --check-prefix=AUTO < %t.auto.json
+// RUN: attn-compile %s --chip=sm_90a --persistent=off -o %t.grid.ptx
 // RUN: FileCheck %s --check-prefix=GRID < %t.grid.json
 // RUN: not attn-compile %s --chip=sm_80 --persistent=on -o %t.sm80.ptx 2>&1 | FileCheck %s --check-prefix=SM80
 
@@ -45,6 +48,9 @@
 
 // SPILLS-COUNT-3: 0 bytes spill stores, 0 bytes spill loads
 
+// AUTO: "schedule": "persistent"
+// AUTO: "name": "attn_fwd_0"
+// AUTO-NOT: "schedule"
 // GRID-NOT: "schedule"
 
 // SM80: persistent=on needs chip=sm_90a

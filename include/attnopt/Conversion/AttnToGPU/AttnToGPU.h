@@ -146,6 +146,11 @@ struct KernelSpec {
   SmallVector<KernelParam> params;
 };
 
+/// Whether the TMA-fed wgmma forward runs as a persistent kernel (one block
+/// per SM looping over the tiles): never, where tc::chooseTiling's rule
+/// finds it pays (attn-compile's default), or wherever it applies.
+enum class PersistentChoice { off, automatic, on };
+
 /// The forward tensor-core kernel's tiling as a user requests it (attn-compile
 /// --block-q, --block-kv, --warps); 0 leaves a field to the default rule.
 struct TensorCoreTiling {
@@ -171,8 +176,8 @@ struct TensorCoreTiling {
   /// #attn.tiles).
   bool tmaEverywhere = false;
   /// The TMA-fed wgmma forward as a persistent kernel of `smCount` blocks
-  /// (tc::persistentApplies; attn-compile --persistent=on).
-  bool persistent = false;
+  /// (tc::persistentApplies; attn-compile --persistent).
+  PersistentChoice persistent = PersistentChoice::off;
   int64_t smCount = 132;
 };
 
@@ -411,7 +416,7 @@ struct GpuCodegenChoices {
   std::string mma = "auto";     ///< forward: auto, wgmma, mma-sync
   std::string gradMma = "auto"; ///< backward key-block kernel: same
   std::string tma = "auto";     ///< forward wgmma loads: auto, on, off
-  std::string persistent = "off"; ///< TMA wgmma forward: on, off
+  std::string persistent = "auto"; ///< TMA wgmma forward: auto, on, off
   std::string gradTma = "auto"; ///< backward key-block loads: same as tma
   std::string gradDq = "auto";  ///< auto, separate, atomic
   int64_t blockQ = 0, blockKV = 0, warps = 0; ///< forward tiling; 0 chooses
