@@ -18,7 +18,8 @@
 # RANDOM_CASES_FLAGS passes options to random_cases.py (e.g.
 # "--families dropout --kind train" aims the draw at dropout's backward).
 # ATTN_COMPILE_FLAGS adds attn-compile options to every compile (e.g.
-# "--tma=on" sweeps the TMA-fed wgmma forward).
+# "--tma=on" sweeps the TMA-fed wgmma forward); ATTN_COMPILE=PATH compiles
+# with that attn-compile instead of building build/bin/attn-compile.
 #
 # run: builds kernels-runtime, runs each case REPEAT times (default 4) with
 # fresh inputs (attn-run --repeat; training steps with --train), prints one
@@ -36,7 +37,8 @@ generate() {
   local chip="${1:-sm_90a}" cases="${2:-40}" seed="${3:-}"
   set -e
   rm -rf "$gen"; mkdir -p "$gen"
-  "$root/scripts/build.sh" attn-compile >/dev/null
+  local compile="${ATTN_COMPILE:-$root/build/bin/attn-compile}"
+  [ -n "${ATTN_COMPILE:-}" ] || "$root/scripts/build.sh" attn-compile >/dev/null
   python3 "$root/bench/random_cases.py" "$gen/mlir" --cases "$cases" \
     ${seed:+--seed "$seed"} ${RANDOM_CASES_FLAGS:-}
   python3 "$root/bench/make_cases.py" "$gen/fixed"
@@ -55,7 +57,7 @@ generate() {
     esac
     mkdir -p "$gen/$sub"
     # shellcheck disable=SC2086 # ATTN_COMPILE_FLAGS: words on purpose
-    if ! "$root/build/bin/attn-compile" "$f" --chip="$chip" ${flags[@]+"${flags[@]}"} ${ATTN_COMPILE_FLAGS:-} \
+    if ! "$compile" "$f" --chip="$chip" ${flags[@]+"${flags[@]}"} ${ATTN_COMPILE_FLAGS:-} \
         -o "$gen/$sub/$name.ptx" > /dev/null 2> "$gen/$sub/$name.err"; then
       echo "$sub/$name: $(head -3 "$gen/$sub/$name.err" | tr '\n' ' ')" >> "$gen/compile-failures.txt"
     else

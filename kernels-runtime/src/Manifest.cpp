@@ -55,47 +55,8 @@ const char *opName(KernelOp op) {
   return "?";
 }
 
-const char *stageName(GradStage s) {
-  switch (s) {
-  case GradStage::None:
-    return "none";
-  case GradStage::Prep:
-    return "prep";
-  case GradStage::DKDV:
-    return "dkdv";
-  case GradStage::DQ:
-    return "dq";
-  case GradStage::DKDVDQ:
-    return "dkdv_dq";
-  case GradStage::DQConvert:
-    return "dq_convert";
-  case GradStage::SplitKV:
-    return "split_kv";
-  case GradStage::Combine:
-    return "combine";
-  }
-  return "?";
-}
-
-attnopt::abi::GradOutputs validation::stageGradients(GradStage s) {
-  switch (s) {
-  case GradStage::DKDV:
-  case GradStage::DKDVDQ:
-    return attnopt::abi::GradOutputs::KeyValue;
-  case GradStage::DQ:
-  case GradStage::DQConvert:
-    return attnopt::abi::GradOutputs::Query;
-  case GradStage::None:
-  case GradStage::Prep:
-  case GradStage::SplitKV:
-  case GradStage::Combine:
-    break;
-  }
-  return attnopt::abi::GradOutputs::None;
-}
-
 std::vector<std::string> stageOutputs(GradStage s) {
-  return attnopt::abi::gradientNames(validation::stageGradients(s));
+  return attnopt::abi::gradientNames(attnopt::abi::stageGradients(s));
 }
 
 bool isWorkspaceName(const std::string &name) {

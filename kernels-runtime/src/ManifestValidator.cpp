@@ -327,10 +327,10 @@ KernelSpec Validator::kernel(const Value &v) {
                                "a backward kernel (\"op\": \"" +
                                    std::string(opName(k.op)) + "\")");
     std::string text = string(stage, "stage");
-    for (GradStage s : {GradStage::Prep, GradStage::DKDV, GradStage::DQ,
-                        GradStage::DKDVDQ, GradStage::DQConvert})
-      if (text == stageName(s))
-        k.stage = s;
+    GradStage parsed = GradStage::None;
+    if (attnopt::abi::parseStage(text, parsed) &&
+        attnopt::abi::isBackwardStage(parsed))
+      k.stage = parsed;
     if (k.stage == GradStage::None)
       fail(stage, "stage: expected \"prep\", \"dkdv\", \"dq\", "
                   "\"dkdv_dq\" or \"dq_convert\", got \"" +

@@ -35,8 +35,7 @@ namespace attnrt::validation {
 
 using json::Value;
 
-/// The gradients backward stage `s` writes (stageOutputs' names).
-attnopt::abi::GradOutputs stageGradients(GradStage s);
+using attnopt::abi::stageGradients;
 
 /// The kernel's value of size `name` (kRuntimeSize where run-time).
 int64_t sizeOf(const KernelSpec &k, const std::string &name);

@@ -226,4 +226,59 @@ std::vector<std::string> gradientNames(GradOutputs outputs) {
   return {"grad_query"};
 }
 
+const char *stageName(Stage stage) {
+  switch (stage) {
+  case Stage::None:
+    return "none";
+  case Stage::Prep:
+    return "prep";
+  case Stage::DKDV:
+    return "dkdv";
+  case Stage::DQ:
+    return "dq";
+  case Stage::DKDVDQ:
+    return "dkdv_dq";
+  case Stage::DQConvert:
+    return "dq_convert";
+  case Stage::SplitKV:
+    return "split_kv";
+  case Stage::Combine:
+    return "combine";
+  }
+  return "?";
+}
+
+bool parseStage(const std::string &name, Stage &stage) {
+  for (Stage s :
+       {Stage::None, Stage::Prep, Stage::DKDV, Stage::DQ, Stage::DKDVDQ,
+        Stage::DQConvert, Stage::SplitKV, Stage::Combine})
+    if (name == stageName(s)) {
+      stage = s;
+      return true;
+    }
+  return false;
+}
+
+bool isBackwardStage(Stage stage) {
+  return stage != Stage::None && stage != Stage::SplitKV &&
+         stage != Stage::Combine;
+}
+
+GradOutputs stageGradients(Stage stage) {
+  switch (stage) {
+  case Stage::DKDV:
+  case Stage::DKDVDQ:
+    return GradOutputs::KeyValue;
+  case Stage::DQ:
+  case Stage::DQConvert:
+    return GradOutputs::Query;
+  case Stage::None:
+  case Stage::Prep:
+  case Stage::SplitKV:
+  case Stage::Combine:
+    break;
+  }
+  return GradOutputs::None;
+}
+
 } // namespace attnopt::abi

@@ -88,6 +88,35 @@ void expectNames(const char *what, const std::vector<std::string> &got,
               s.c_str());
 }
 
+/// Each stage by its manifest spelling, whether it is a backward stage and
+/// the gradients it writes; every name parses back to its stage.
+void expectStages(const std::string &want) {
+  std::string s;
+  for (Stage stage :
+       {Stage::None, Stage::Prep, Stage::DKDV, Stage::DQ, Stage::DKDVDQ,
+        Stage::DQConvert, Stage::SplitKV, Stage::Combine}) {
+    Stage parsed = Stage::Combine;
+    const bool roundTrip =
+        parseStage(stageName(stage), parsed) && parsed == stage;
+    const GradOutputs g = stageGradients(stage);
+    s += std::string(s.empty() ? "" : " ") + stageName(stage) +
+         (isBackwardStage(stage) ? "/bwd" : "") +
+         (g == GradOutputs::KeyValue ? ":kv"
+          : g == GradOutputs::Query  ? ":q"
+                                     : "") +
+         (roundTrip ? "" : "(no round trip)");
+  }
+  Stage unchanged = Stage::Prep;
+  if (parseStage("dkdv ", unchanged) || parseStage("", unchanged) ||
+      unchanged != Stage::Prep)
+    s += " (parsed a misspelt stage)";
+  if (s == want)
+    return;
+  ++failures;
+  std::printf("FAIL stages\n  expected: %s\n  got:      %s\n", want.c_str(),
+              s.c_str());
+}
+
 } // namespace
 
 int main() {
@@ -169,6 +198,8 @@ int main() {
               "partial_output partial_lse output lse batch num_pages "
               "num_splits");
   expectNames("workspaces", workspaceNames(), "row_dot lse_log2 dq_accum");
+  expectStages("none prep/bwd dkdv/bwd:kv dq/bwd:q dkdv_dq/bwd:kv "
+               "dq_convert/bwd:q split_kv combine");
 
   if (failures) {
     std::printf("%d parameter list(s) differ from docs/kernel-manifest.md\n",

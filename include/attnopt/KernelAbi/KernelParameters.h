@@ -76,6 +76,29 @@ enum class GradOutputs {
   Query,    ///< dq, dq_convert: grad_query
 };
 
+/// The stage of a kernel in its group (the manifest's "stage"). Backward
+/// stages, by what each writes: prep no gradient (it initializes the
+/// workspaces), dkdv and dkdv_dq grad_key and grad_value (dkdv_dq also adds
+/// dS K into the dq_accum workspace), dq and dq_convert grad_query
+/// (dq_convert from dq_accum). Forward stages of a split-KV or paged group:
+/// split_kv writes each key chunk's partial_output and partial_lse
+/// workspaces, combine output and lse from them. None for a kernel on its
+/// own.
+enum class Stage { None, Prep, DKDV, DQ, DKDVDQ, DQConvert, SplitKV, Combine };
+
+/// "none", "prep", "dkdv", "dq", "dkdv_dq", "dq_convert", "split_kv",
+/// "combine": the manifest's spelling, and the kernel names' infix.
+const char *stageName(Stage stage);
+
+/// The stage named `name` (stageName's spelling); false when none is.
+bool parseStage(const std::string &name, Stage &stage);
+
+/// prep, dkdv, dq, dkdv_dq, dq_convert.
+bool isBackwardStage(Stage stage);
+
+/// The gradients `stage` writes: none for prep and the forward stages.
+GradOutputs stageGradients(Stage stage);
+
 /// What a kernel's parameter list depends on besides its family. Each
 /// field applies to the families its comment names and is ignored by the
 /// others.

@@ -37,9 +37,10 @@
 #ifndef ATTNRT_MANIFEST_H
 #define ATTNRT_MANIFEST_H
 
+#include "attnopt/KernelAbi/KernelParameters.h"
+#include "attnopt/Reference/AttentionReference.h"
 #include "attnrt/DType.h"
 #include "attnrt/Sizes.h"
-#include "attnopt/Reference/AttentionReference.h"
 
 #include <array>
 #include <cstdint>
@@ -69,31 +70,14 @@ enum class KernelOp {
   PagedAttention,
   MergePartials
 };
-/// The stage of a kernel in its group. Backward stages, by what each writes:
-/// "prep" no gradient (it initializes workspaces), "dkdv" and "dkdv_dq"
-/// grad_key and grad_value ("dkdv_dq" also accumulates dS K into the dq_accum
-/// workspace), "dq" and "dq_convert" grad_query ("dq_convert" from
-/// dq_accum). Forward stages of a split-KV group ("op": "attention"):
-/// "split_kv" writes each key chunk's partial_output and partial_lse
-/// workspaces, "combine" output and lse from them. None for a forward kernel
-/// on its own.
-enum class GradStage {
-  None,
-  Prep,
-  DKDV,
-  DQ,
-  DKDVDQ,
-  DQConvert,
-  SplitKV,
-  Combine
-};
+/// The stage of a kernel in its group (the manifest's "stage"), as the
+/// compiler writes it: attnopt/KernelAbi/KernelParameters.h.
+using GradStage = attnopt::abi::Stage;
 
 /// "attention", "attention_grad", "varlen_attention",
 /// "varlen_attention_grad", "paged_attention", "merge_partials".
 const char *opName(KernelOp op);
-/// "none", "prep", "dkdv", "dq", "dkdv_dq", "dq_convert", "split_kv",
-/// "combine".
-const char *stageName(GradStage s);
+using attnopt::abi::stageName;
 
 /// The gradients a stage writes, in parameter order: none for prep,
 /// grad_key and grad_value for dkdv and dkdv_dq, grad_query for dq and

@@ -197,7 +197,7 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
   // staged with their lse and D_i (8 bytes per row).
   KernelSpec &kv = specs.kernels[0];
   kv.name = "attn_bwd_dkdv_" + std::to_string(n);
-  kv.stage = "dkdv";
+  kv.stage = abi::Stage::DKDV;
   kv.blockKV = std::min(tileRowsFor(keyLen), kMaxThreadsPerBlock / t);
   kv.blockQ = fitRows(tileRowsFor(queryLen), 8);
   kv.block = {kv.blockKV * t, 1, 1};
@@ -208,7 +208,7 @@ mlir::attn::describeAttentionGradKernels(AttentionGradOp op, int64_t n,
   // dq: Br queries per block, key tiles of Bc rows.
   KernelSpec &qs = specs.kernels[1];
   qs.name = "attn_bwd_dq_" + std::to_string(n);
-  qs.stage = "dq";
+  qs.stage = abi::Stage::DQ;
   qs.blockQ = std::min(tileRowsFor(queryLen), kMaxThreadsPerBlock / t);
   qs.blockKV = fitRows(tileRowsFor(keyLen), 0);
   qs.block = {qs.blockQ * t, 1, 1};
@@ -253,7 +253,7 @@ mlir::attn::buildAttentionGradKernels(OpBuilder &b, gpu::GPUModuleOp module,
     SmallVector<Type> argTypes = gradArgumentTypes(b, op, *spec);
     const int64_t t = spec->threadsPerRow;
     const int64_t dPad = roundUp(d, t), dvPad = roundUp(dv, t);
-    bool dkdv = spec->stage == "dkdv";
+    bool dkdv = spec->stage == abi::Stage::DKDV;
     SmallVector<Type> shared;
     if (dkdv)
       shared = {sharedTile(spec->blockQ, dPad, elt),
@@ -282,7 +282,7 @@ llvm::json::Object kernel::gradManifestFields(AttentionOpInterface op,
                                               const KernelSpec &spec,
                                               StringRef forwardKernel) {
   llvm::json::Object entry = manifestFields(op, spec);
-  entry["stage"] = spec.stage;
+  entry["stage"] = abi::stageName(spec.stage);
   entry["group"] = spec.group;
   // What the kernels guarantee, which can be more than the op asked for: the
   // atomic-free kernels are bit-reproducible either way.

@@ -453,9 +453,10 @@ mlir::attn::buildAttentionKernel(OpBuilder &b, gpu::GPUModuleOp module,
 static StringRef matrixInstruction(const KernelSpec &spec) {
   if (spec.warpgroupMma)
     return "wgmma";
-  bool multiplies = spec.stage.empty() || spec.stage == "dkdv" ||
-                    spec.stage == "dkdv_dq" || spec.stage == "dq" ||
-                    spec.stage == "split_kv";
+  bool multiplies =
+      spec.stage == abi::Stage::None || spec.stage == abi::Stage::DKDV ||
+      spec.stage == abi::Stage::DKDVDQ || spec.stage == abi::Stage::DQ ||
+      spec.stage == abi::Stage::SplitKV;
   return spec.tensorCores && multiplies ? "mma.sync" : "none";
 }
 
@@ -608,8 +609,8 @@ llvm::json::Object mlir::attn::kernelManifestEntry(AttentionOp op,
   entry["op"] = "attention";
   entry["has_lse"] = static_cast<bool>(op.getLse());
   // A stage of a split-KV forward group.
-  if (!spec.stage.empty()) {
-    entry["stage"] = spec.stage;
+  if (spec.stage != abi::Stage::None) {
+    entry["stage"] = abi::stageName(spec.stage);
     entry["group"] = spec.group;
   }
   return entry;

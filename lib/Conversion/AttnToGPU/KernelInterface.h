@@ -15,10 +15,6 @@
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "attnopt/KernelAbi/KernelParameters.h"
 
-namespace mlir::attn {
-namespace abi = ::attnopt::abi;
-} // namespace mlir::attn
-
 namespace mlir::attn::kernel {
 
 /// What the parameter list of `op`'s kernels depends on: its optional

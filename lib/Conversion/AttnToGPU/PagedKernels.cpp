@@ -80,7 +80,7 @@ llvm::json::Object mlir::attn::kernelManifestEntry(PagedAttentionOp op,
   llvm::json::Object entry = kernel::manifestFields(op, spec);
   entry["op"] = "paged_attention";
   entry["has_lse"] = static_cast<bool>(op.getLse());
-  entry["stage"] = spec.stage;
+  entry["stage"] = abi::stageName(spec.stage);
   entry["group"] = spec.group;
   entry["page_size"] = op.getPageSize();
   const int64_t pages = op.getKeyType().getDimSize(0);

@@ -96,7 +96,7 @@ LogicalResult emitGradReport(Operation *op, StringRef chip,
   os << "attn-select-kernels " << chip << ": "
      << config.toAttr(op->getContext()) << "; ";
   llvm::interleaveComma(specs->kernels, os, [&](const KernelSpec &spec) {
-    os << spec.stage << " " << spec.block[0] << " threads";
+    os << abi::stageName(spec.stage) << " " << spec.block[0] << " threads";
     if (spec.dynamicSharedBytes)
       os << " with " << spec.dynamicSharedBytes
          << " B of dynamic shared memory (of "

@@ -213,7 +213,7 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOpInterface op, int64_t n,
   KernelSpec split;
   split.name = "attn_fwd_split_kv_" + suffix;
   split.source = kernel::sourceOf(op.getLoc());
-  split.stage = "split_kv";
+  split.stage = abi::Stage::SplitKV;
   split.group = "attn_fwd_" + suffix;
   split.splits = splits;
   split.tensorCores = true;
@@ -233,7 +233,7 @@ mlir::attn::describeSplitKVAttentionKernels(AttentionOpInterface op, int64_t n,
   KernelSpec combine;
   combine.name = "attn_fwd_combine_" + suffix;
   combine.source = split.source;
-  combine.stage = "combine";
+  combine.stage = abi::Stage::Combine;
   combine.group = split.group;
   combine.splits = splits;
   combine.blockQ = splitkv::kCombineRowsPerBlock;
@@ -280,7 +280,7 @@ mlir::attn::buildSplitKVAttentionKernels(OpBuilder &b, gpu::GPUModuleOp module,
     }
     gpu::GPUFuncOp func =
         kernel::createTensorCoreFunc(b, module, op.getLoc(), spec, argTypes);
-    if (spec.stage == "split_kv")
+    if (spec.stage == abi::Stage::SplitKV)
       tc::emitKernel(b, func, op, spec);
     else
       splitkv::emitCombineKernel(b, func, op, spec);

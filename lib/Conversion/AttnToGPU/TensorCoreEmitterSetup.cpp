@@ -25,7 +25,7 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
     : MmaEmitterBase(b, op.getLoc(), op.getQueryType().getElementType(),
                      op.getHeadDimSize(), spec.block[0]),
       op(op), spec(spec), packed(op.isPacked()),
-      splitKV(spec.stage == "split_kv"), splits(spec.splits),
+      splitKV(spec.stage == abi::Stage::SplitKV), splits(spec.splits),
       paged(op.isPaged()), mods(ScoreModifiers::get(op)), blockQ(spec.blockQ),
       blockKV(spec.blockKV), wgmma(spec.warpgroupMma), tma(spec.tma),
       persistent(spec.persistent) {

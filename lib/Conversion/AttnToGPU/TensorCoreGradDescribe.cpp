@@ -137,13 +137,13 @@ tcgrad::chooseConfig(AttentionOpInterface op,
   if (!keyBlock)
     return op.emitOpError("GPU code generation: ") << why;
   // isEligible checked 64-key blocks; 128 asked for may not fit.
-  const StringRef keyStage = atomics ? "dkdv_dq" : "dkdv";
+  const abi::Stage keyStage = atomics ? abi::Stage::DKDVDQ : abi::Stage::DKDV;
   const int64_t limit = maxDynamicSharedBytes(options.smVersion);
   if (int64_t bytes = tcgrad::sharedMemoryBytes(
           op, keyStage, tcgrad::kBlock, *keyBlock, wgmma, warpSpecialized);
       bytes > limit)
     return op.emitOpError("GPU code generation: the ")
-           << keyStage << " kernel with " << *keyBlock
+           << abi::stageName(keyStage) << " kernel with " << *keyBlock
            << " keys per block needs " << bytes
            << " bytes of shared memory at D = " << headDim
            << ", Dv = " << valueDim << ", more than the " << limit
@@ -193,31 +193,34 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
 
   GradKernelSpecs specs;
   specs.deterministic = !atomics;
-  auto add = [&](StringRef stage, std::array<int64_t, 3> grid,
-                 ArrayRef<KernelParam> workspaces, abi::GradOutputs outputs) {
+  auto add = [&](abi::Stage stage, std::array<int64_t, 3> grid,
+                 ArrayRef<KernelParam> workspaces) {
     KernelSpec spec;
-    spec.name = ("attn_bwd_" + stage + "_" + Twine(n)).str();
+    spec.name =
+        ("attn_bwd_" + Twine(abi::stageName(stage)) + "_" + Twine(n)).str();
     spec.group = "attn_bwd_" + std::to_string(n);
-    spec.stage = stage.str();
+    spec.stage = stage;
     spec.source = sourceOf(op.getLoc());
     spec.tensorCores = true;
     spec.vectorReductions = options.vectorReductions;
-    const bool keyBlockStage = stage == "dkdv" || stage == "dkdv_dq";
+    const bool keyBlockStage =
+        stage == abi::Stage::DKDV || stage == abi::Stage::DKDVDQ;
     spec.warpgroupMma = keyBlockStage && wgmma;
     spec.tma = keyBlockStage && warpSpecialized;
-    spec.bulkDq = bulkDq && (stage == "dkdv_dq" || stage == "dq_convert");
+    spec.bulkDq = bulkDq && (stage == abi::Stage::DKDVDQ ||
+                             stage == abi::Stage::DQConvert);
     // One warp per 16 keys (key-block kernels) or query rows (dq).
-    spec.blockQ = stage == "dq" ? dqRows : tcgrad::kBlock;
+    spec.blockQ = stage == abi::Stage::DQ ? dqRows : tcgrad::kBlock;
     spec.blockKV = keyBlockStage ? *keyBlock : tcgrad::kBlock;
     // One warp per 16 keys, plus the producer warpgroup when
     // warp-specialized.
     spec.block = {keyBlockStage ? 2 * *keyBlock +
                                       (spec.tma ? kProducerWarpgroupThreads : 0)
-                  : stage == "dq" ? 2 * dqRows
-                                  : tcgrad::kThreads,
+                  : stage == abi::Stage::DQ ? 2 * dqRows
+                                            : tcgrad::kThreads,
                   1, 1};
     spec.grid = grid;
-    if (stage == "dq")
+    if (stage == abi::Stage::DQ)
       spec.grid[0] = gridBlocks(queryLen, dqRows);
     if (keyBlockStage) {
       spec.keyBlockParts = tcgrad::keyBlockParts(headDim, valueDim);
@@ -225,7 +228,7 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
     }
     spec.dynamicSharedBytes = tcgrad::sharedMemoryBytes(
         op, spec.stage, spec.blockQ, spec.blockKV, spec.warpgroupMma, spec.tma);
-    kernel::addGradParams(op, spec, workspaces, outputs);
+    kernel::addGradParams(op, spec, workspaces, abi::stageGradients(stage));
     if (spec.tma) {
       // One SW128 panel (64 columns) of a tile's rows per copy.
       for (StringRef t : {"query", "grad_output"})
@@ -243,15 +246,13 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
                          overKeys = {gridBlocks(keyLen, *keyBlock), kvHeads,
                                      batchBlocks};
   if (atomics) {
-    add("prep", overQueries, {rowDot, lseLog2, dqAccum},
-        abi::GradOutputs::None);
-    add("dkdv_dq", overKeys, {rowDot, lseLog2, dqAccum},
-        abi::GradOutputs::KeyValue);
-    add("dq_convert", overQueries, {dqAccum}, abi::GradOutputs::Query);
+    add(abi::Stage::Prep, overQueries, {rowDot, lseLog2, dqAccum});
+    add(abi::Stage::DKDVDQ, overKeys, {rowDot, lseLog2, dqAccum});
+    add(abi::Stage::DQConvert, overQueries, {dqAccum});
   } else {
-    add("prep", overQueries, {rowDot, lseLog2}, abi::GradOutputs::None);
-    add("dkdv", overKeys, {rowDot, lseLog2}, abi::GradOutputs::KeyValue);
-    add("dq", overQueries, {}, abi::GradOutputs::Query);
+    add(abi::Stage::Prep, overQueries, {rowDot, lseLog2});
+    add(abi::Stage::DKDV, overKeys, {rowDot, lseLog2});
+    add(abi::Stage::DQ, overQueries, {});
   }
   return specs;
 }

@@ -86,7 +86,8 @@ private:
   /// them.
   KeyBlockLayout warpSpecializedLayout() const {
     return keyBlockLayout(headDim, valueDim, spec.blockKV,
-                          spec.stage == "dkdv_dq", /*warpgroupMma=*/true,
+                          spec.stage == abi::Stage::DKDVDQ,
+                          /*warpgroupMma=*/true,
                           /*warpSpecialized=*/true);
   }
   /// Its Q/dO ring (two stages) and K/V mbarrier.

@@ -125,7 +125,7 @@ int64_t dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion);
 /// "dkdv_dq" with `keyBlock` keys per block, "dq" with `queryRows` rows per
 /// block; 0 for the others). `warpgroupMma`: the wgmma key-block kernel
 /// (unpadded core-matrix tiles), `warpSpecialized` its TMA form.
-int64_t sharedMemoryBytes(AttentionOpInterface op, StringRef stage,
+int64_t sharedMemoryBytes(AttentionOpInterface op, abi::Stage stage,
                           int64_t queryRows, int64_t keyBlock,
                           bool warpgroupMma, bool warpSpecialized = false);
 

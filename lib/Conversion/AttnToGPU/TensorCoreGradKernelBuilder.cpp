@@ -111,14 +111,15 @@ using tcgrad::GradEmitter;
 void tcgrad::emitKernel(OpBuilder &b, gpu::GPUFuncOp func,
                         AttentionOpInterface op, const KernelSpec &spec) {
   GradEmitter emitter(b, op, spec);
-  if (spec.stage == "prep")
+  if (spec.stage == abi::Stage::Prep)
     emitter.emitPrep(func);
-  else if ((spec.stage == "dkdv" || spec.stage == "dkdv_dq") &&
+  else if ((spec.stage == abi::Stage::DKDV ||
+            spec.stage == abi::Stage::DKDVDQ) &&
            spec.warpgroupMma)
-    emitter.emitKeyBlocksWarpgroup(func, spec.stage == "dkdv_dq");
-  else if (spec.stage == "dkdv" || spec.stage == "dkdv_dq")
-    emitter.emitKeyBlocks(func, spec.stage == "dkdv_dq");
-  else if (spec.stage == "dq")
+    emitter.emitKeyBlocksWarpgroup(func, spec.stage == abi::Stage::DKDVDQ);
+  else if (spec.stage == abi::Stage::DKDV || spec.stage == abi::Stage::DKDVDQ)
+    emitter.emitKeyBlocks(func, spec.stage == abi::Stage::DKDVDQ);
+  else if (spec.stage == abi::Stage::DQ)
     emitter.emitDq(func);
   else
     emitter.emitDqConvert(func);

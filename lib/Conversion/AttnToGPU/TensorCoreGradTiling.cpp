@@ -157,17 +157,18 @@ int64_t tcgrad::dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion) {
              : kBlock;
 }
 
-int64_t tcgrad::sharedMemoryBytes(AttentionOpInterface op, StringRef stage,
+int64_t tcgrad::sharedMemoryBytes(AttentionOpInterface op, abi::Stage stage,
                                   int64_t queryRows, int64_t keyBlock,
                                   bool warpgroupMma, bool warpSpecialized) {
   // The wgmma tiles are whole panels (keyBlockLayout pads them).
   const int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
-  if (stage == "dkdv" || stage == "dkdv_dq")
+  if (stage == abi::Stage::DKDV || stage == abi::Stage::DKDVDQ)
     return keyBlockLayout(warpgroupMma ? d : tileDim(d),
                           warpgroupMma ? dv : tileDim(dv), keyBlock,
-                          stage == "dkdv_dq", warpgroupMma, warpSpecialized)
+                          stage == abi::Stage::DKDVDQ, warpgroupMma,
+                          warpSpecialized)
         .plan.launchBytes();
-  if (stage == "dq")
+  if (stage == abi::Stage::DQ)
     return dqLayout(tileDim(d), tileDim(dv), queryRows).plan.launchBytes();
   return 0; // prep and dq_convert
 }

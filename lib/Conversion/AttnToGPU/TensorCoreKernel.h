@@ -34,7 +34,7 @@ constexpr int64_t kMmaSyncStages = 2;
 /// the heavy configurations (without it ptxas aims for more blocks, 128
 /// registers, on the lighter ones and spills).
 inline int64_t blocksPerSM(const KernelSpec &spec) {
-  if (spec.stage == "split_kv")
+  if (spec.stage == abi::Stage::SplitKV)
     return kSplitKVBlocksPerSM;
   return spec.block[0] <= 128 ? 2 : 1;
 }

@@ -12,6 +12,7 @@
 #define ATTNOPT_CONVERSION_ATTNTOGPU_ATTNTOGPU_H
 
 #include "attnopt/Dialect/Attn/IR/AttnOps.h"
+#include "attnopt/KernelAbi/KernelParameters.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/JSON.h"
 
@@ -20,6 +21,8 @@
 #include <string>
 
 namespace mlir::attn {
+
+namespace abi = ::attnopt::abi;
 
 struct ForwardKernelConfig;
 
@@ -90,12 +93,13 @@ std::optional<KernelChoice> parseKernelChoice(StringRef name);
 struct KernelSpec {
   std::string name;
   std::string source; ///< file:line:col of the op
-  /// Backward kernels only (docs/kernel-manifest.md, "Backward kernels"):
-  /// "prep" (fills the workspaces), "dkdv" / "dkdv_dq" (grid over key
-  /// blocks, write grad_key and grad_value; dkdv_dq also adds dS K into the
-  /// dq_accum workspace with atomics), "dq" / "dq_convert" (grid over query
-  /// blocks, write grad_query). Empty for a forward kernel.
-  std::string stage;
+  /// The kernel's stage in its group (abi::Stage; docs/kernel-manifest.md,
+  /// "Backward kernels" and "Split-KV forward groups"): prep (fills the
+  /// workspaces), dkdv / dkdv_dq (grid over key blocks, write grad_key and
+  /// grad_value; dkdv_dq also adds dS K into the dq_accum workspace), dq /
+  /// dq_convert (grid over query blocks, write grad_query); split_kv and
+  /// combine. None for a forward kernel on its own.
+  abi::Stage stage = abi::Stage::None;
   /// Backward kernels and split-KV forward groups ("split_kv", then
   /// "combine"; docs/kernel-manifest.md, "Split-KV forward groups"): the
   /// kernels of one op share this group name and run in order.
