@@ -25,6 +25,7 @@
 #include "CudaCoreKernel.h"
 #include "KernelArguments.h"
 #include "KernelCommon.h"
+#include "PersistentSchedule.h"
 #include "TensorCoreKernel.h"
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
@@ -511,8 +512,14 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
     entry.getObject("codegen")->insert({"key_block_parts", spec.keyBlockParts});
   if (spec.tma)
     entry.getObject("codegen")->insert({"loads", "tma"});
-  if (spec.persistent)
+  if (spec.persistent) {
     entry.getObject("codegen")->insert({"schedule", "persistent"});
+    // The tile order, where not the index order (docs/kernel-manifest.md).
+    if (int64_t section =
+            tc::chooseTileOrder(op, spec.blockQ, spec.blockKV, spec.grid[0])
+                .section)
+      entry.getObject("codegen")->insert({"tile_section", section});
+  }
   if (spec.bulkDq)
     entry.getObject("codegen")->insert({"dq_accum", "fragments"});
   if (ShapedType::isDynamic(spec.splits)) {

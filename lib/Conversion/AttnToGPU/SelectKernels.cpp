@@ -8,11 +8,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuCodegenChoices.h"
+#include "PersistentSchedule.h"
 #include "SharedMemoryPlan.h"
 
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
 #include "attnopt/Conversion/Passes.h"
 #include "attnopt/Dialect/Attn/Analysis/TileSelection.h"
+
+#include "llvm/Support/Format.h"
 
 namespace mlir::attn {
 #define GEN_PASS_DEF_ATTNSELECTKERNELSPASS
@@ -54,6 +57,20 @@ LogicalResult emitReport(Operation *op, StringRef chip,
   else if (config.splits)
     os << "; split-KV group: " << config.splits
        << " key-range chunks, then the combine kernel";
+  if (launch->persistent) {
+    // The tile order's model (PersistentSchedule.h), in key-block steps.
+    tc::TileOrder order =
+        tc::chooseTileOrder(cast<AttentionOpInterface>(op), launch->blockQ,
+                            launch->blockKV, launch->grid[0]);
+    os << "; persistent: " << launch->grid[0] << " blocks, tiles "
+       << (order.section ? "in sections of " + std::to_string(order.section) +
+                               " (batch, head) slices, longest query "
+                               "blocks first"
+                         : std::string("in index order"))
+       << llvm::format("; modelled busiest block %.0f key-block steps (one "
+                       "block per tile: %.0f)",
+                       order.makespan, order.oneBlockPerTile);
+  }
   auto dense = dyn_cast<AttentionOp>(op);
   FailureOr<AttentionShape> shape =
       dense ? AttentionShape::get(dense) : FailureOr<AttentionShape>();

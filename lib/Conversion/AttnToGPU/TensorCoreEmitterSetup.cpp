@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PersistentSchedule.h"
 #include "TensorCoreEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -219,6 +220,9 @@ void TensorCoreEmitter::bindTile(const KernelArguments *args) {
 void TensorCoreEmitter::emitTileLoop(function_ref<void()> body) {
   const int64_t queryBlocks = (queryLen.getStatic() + blockQ - 1) / blockQ;
   const int64_t batch = op.getQueryType().getDimSize(0);
+  // The order the chooser modelled (PersistentSchedule.h); spec.grid[0]
+  // is the resident block count.
+  const TileOrder order = chooseTileOrder(op, blockQ, blockKV, spec.grid[0]);
   Value firstTile = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value gridBlocks = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
   // Tiles firstTile + i gridBlocks for i < ceil((tiles - firstTile) /
@@ -234,8 +238,19 @@ void TensorCoreEmitter::emitTileLoop(function_ref<void()> body) {
              tileIter = i;
              ringBase = state[0];
              Value tile = add(firstTile, mul(i, gridBlocks));
-             qBlock = remu(tile, queryBlocks);
-             Value slice = divu(tile, queryBlocks);
+             Value slice;
+             if (order.section == 0) {
+               qBlock = remu(tile, queryBlocks);
+               slice = divu(tile, queryBlocks);
+             } else {
+               // Sections of S slices, query blocks longest first.
+               const int64_t s = order.section;
+               Value inSection = remu(tile, s * queryBlocks);
+               qBlock = arith::SubIOp::create(b, loc, idx(queryBlocks - 1),
+                                              divu(inSection, s));
+               slice =
+                   add(mul(divu(tile, s * queryBlocks), s), remu(inSection, s));
+             }
              hIdx = remu(slice, heads);
              bIdx = divu(slice, heads);
              bindTile(nullptr);

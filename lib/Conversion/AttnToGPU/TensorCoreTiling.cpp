@@ -173,10 +173,12 @@ bool tc::persistentApplies(AttentionOpInterface op, std::string &why) {
 /// and compiles without spills (docs/performance.md, session 34, H100:
 /// 1.02-1.09x the one-block-per-tile kernel on non-causal prefill, 1.4-1.7x
 /// with 77 to 300 keys): more tiles than SMs, the same work in every tile
-/// (no causal rule or window; with them the tiles, taken in index order,
-/// leave SMs idle at the end: 0.96-0.98x), and neither a mask, a softcap
-/// nor D or Dv over 128, whose per-element work or fragments spill 12-116
-/// bytes in the persistent kernel (ptxas 13) and none in the other.
+/// (no causal rule or window), and neither a mask, a softcap nor D or Dv
+/// over 128, whose per-element work or fragments spill 4-116 bytes in the
+/// persistent kernel (ptxas 13) and none in the other. Causal rows stay
+/// with one block per tile: the persistent kernel measured 0.90-1.11x there
+/// in either tile order (chooseTileOrder), losing on B8 H16 L4096 in a way
+/// the tile-balance model does not predict.
 static bool persistentPays(AttentionOpInterface op, const tc::Tiling &t,
                            int64_t smCount) {
   RankedTensorType q = op.getQueryType();
