@@ -23,9 +23,10 @@ namespace mlir::attn::tc {
 struct TileOrder {
   /// 0: query block fastest, then head, then batch (index order). S > 0:
   /// the (batch, head) slices in sections of S, each section walking its
-  /// query blocks from the most visible keys to the fewest with its S
-  /// slices fastest, so that every block draws long and short tiles alike
-  /// while one section's K and V stay in L2. S divides B * Hq.
+  /// query blocks from the last to the first (the most visible keys to the
+  /// fewest with causal rows) with its S slices fastest, so that every block
+  /// draws long and short tiles alike while one section's K and V stay in L2. S
+  /// divides B * Hq.
   int64_t section = 0;
   /// The busiest block of the persistent kernel with this order.
   double makespan = 0;

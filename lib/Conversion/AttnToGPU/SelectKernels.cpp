@@ -64,7 +64,7 @@ LogicalResult emitReport(Operation *op, StringRef chip,
                             launch->blockKV, launch->grid[0]);
     os << "; persistent: " << launch->grid[0] << " blocks, tiles "
        << (order.section ? "in sections of " + std::to_string(order.section) +
-                               " (batch, head) slices, longest query "
+                               " (batch, head) slices, last query "
                                "blocks first"
                          : std::string("in index order"))
        << llvm::format("; modelled busiest block %.0f key-block steps (one "

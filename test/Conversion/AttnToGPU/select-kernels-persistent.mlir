@@ -68,7 +68,7 @@ func.func @prefill_gqa_lse(%q: tensor<2x32x1024x128xbf16>, %k: tensor<2x8x1024x1
 // MANIFEST: "name": "attn_fwd_2"
 // ONMANIFEST: "tile_section": 2
 // ONMANIFEST: "name": "attn_fwd_2"
-// REPORT: remark: attn-select-kernels sm_90a: {{.*}}; persistent: 132 blocks, tiles in sections of 2 (batch, head) slices, longest query blocks first; modelled busiest block {{[0-9]+}} key-block steps (one block per tile: {{[0-9]+}})
+// REPORT: remark: attn-select-kernels sm_90a: {{.*}}; persistent: 132 blocks, tiles in sections of 2 (batch, head) slices, last query blocks first; modelled busiest block {{[0-9]+}} key-block steps (one block per tile: {{[0-9]+}})
 func.func @causal(%q: tensor<2x32x1024x128xbf16>, %k: tensor<2x8x1024x128xbf16>, %v: tensor<2x8x1024x128xbf16>) -> tensor<2x32x1024x128xbf16> {
   %o = attn.attention ins(%q, %k, %v : tensor<2x32x1024x128xbf16>, tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>) {causal = #attn.causal<top_left>} -> tensor<2x32x1024x128xbf16>
   return %o : tensor<2x32x1024x128xbf16>
