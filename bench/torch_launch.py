@@ -338,6 +338,23 @@ class Kernel:
             _check(_driver().cuFuncSetAttribute(
                 self.func, _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 self.smem), f"cuFuncSetAttribute {self.name}")
+        if (spec.get("codegen") or {}).get("schedule") == "persistent":
+            self._cap_persistent_grid()
+
+    def _cap_persistent_grid(self):
+        """A persistent kernel loops over its tiles with stride gridDim.x:
+        launch at most the blocks this GPU holds at once, as kernels-runtime's
+        KernelLauncher does (on a GPU with fewer SMs than --sm-count the
+        manifest's count would run in two waves)."""
+        per_sm = ctypes.c_int(0)
+        b = self.spec["block"]
+        _check(_driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            ctypes.byref(per_sm), self.func, b[0] * b[1] * b[2], ctypes.c_size_t(self.smem)),
+            f"cuOccupancyMaxActiveBlocksPerMultiprocessor {self.name}")
+        sms = torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count
+        grid = list(self.spec["grid"])
+        grid[0] = max(1, min(grid[0], per_sm.value * sms))
+        self.spec = dict(self.spec, grid=grid)
 
     def params(self):
         return self.spec["params"]

@@ -3,6 +3,7 @@
 #include "attnrt/Cuda.h"
 #include "attnrt/Util.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -313,8 +314,8 @@ FunctionAttributes functionAttributes(CUfunction f) {
 KernelLauncher::KernelLauncher(CUfunction f, const std::string &kernelName,
                                const std::array<uint32_t, 3> &gridDims,
                                const std::array<uint32_t, 3> &blockDims,
-                               uint32_t dynamicShared,
-                               const DeviceInfo &device)
+                               uint32_t dynamicShared, const DeviceInfo &device,
+                               bool persistent)
     : fn(f), name(kernelName), grid(gridDims), block(blockDims),
       shared(dynamicShared), attrs(functionAttributes(f)) {
   uint64_t threads = uint64_t(block[0]) * block[1] * block[2];
@@ -339,6 +340,33 @@ KernelLauncher::KernelLauncher(CUfunction f, const std::string &kernelName,
         cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                            int(shared)),
         "kernel '" + name + "'");
+  if (persistent) {
+    // After the shared memory limit is raised: occupancy counts it.
+    const int perSm = residentBlocksPerSm(f, block, shared);
+    if (perSm < 1)
+      throw Error(format("kernel '%s': no block of %llu threads with %llu "
+                         "bytes of shared memory fits on an SM of the device",
+                         name.c_str(), (unsigned long long)threads,
+                         (unsigned long long)totalShared));
+    maxResidentBlocks = uint32_t(std::min<uint64_t>(
+        uint64_t(perSm) * uint64_t(device.smCount), UINT32_MAX));
+    grid = capped(grid);
+  }
+}
+
+int residentBlocksPerSm(CUfunction f, const std::array<uint32_t, 3> &block,
+                        uint32_t dynamicShared) {
+  int blocks = 0;
+  ATTNRT_CU_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(
+      &blocks, f, int(block[0] * block[1] * block[2]), size_t(dynamicShared)));
+  return blocks;
+}
+
+std::array<uint32_t, 3>
+KernelLauncher::capped(std::array<uint32_t, 3> gridDims) const {
+  if (maxResidentBlocks)
+    gridDims[0] = std::min(gridDims[0], maxResidentBlocks);
+  return gridDims;
 }
 
 void KernelLauncher::launch(std::vector<void *> &params) const {
@@ -351,16 +379,17 @@ void KernelLauncher::launch(std::vector<void *> &params) const {
 CUresult KernelLauncher::launchOn(
     void **params, CUstream stream,
     const std::array<uint32_t, 3> &gridDims) const noexcept {
-  return cuLaunchKernel(fn, gridDims[0], gridDims[1], gridDims[2], block[0],
-                        block[1], block[2], shared, stream, params, nullptr);
+  const std::array<uint32_t, 3> g = capped(gridDims);
+  return cuLaunchKernel(fn, g[0], g[1], g[2], block[0], block[1], block[2],
+                        shared, stream, params, nullptr);
 }
 
 std::string
 KernelLauncher::describeLaunch(const std::array<uint32_t, 3> &gridDims) const {
   return format("kernel '%s', grid [%u, %u, %u], block [%u, %u, %u], %u bytes "
                 "of dynamic shared memory",
-                name.c_str(), gridDims[0], gridDims[1], gridDims[2], block[0],
-                block[1], block[2], shared);
+                name.c_str(), capped(gridDims)[0], gridDims[1], gridDims[2],
+                block[0], block[1], block[2], shared);
 }
 
 //===----------------------------------------------------------------------===//

@@ -99,6 +99,7 @@ void Validator::checkLaunch(const Value &v, KernelSpec &k,
     return;
   }
   const bool persistent = cg.schedule && cg.schedule->text == "persistent";
+  k.persistent = persistent;
   if (persistent && (k.isGrad() || k.hasRuntimeSizes() || !cg.blockQ))
     fail(*cg.schedule, "codegen.schedule: \"persistent\" is a dense forward "
                        "kernel's with static sizes and codegen.block_q, not " +

@@ -335,7 +335,7 @@ KernelResult runMerge(const KernelSpec &k, const Module &module,
                       CudaContext &ctx, const RunOptions &options) {
   KernelResult r;
   KernelLauncher launcher(module.function(k.name), k.name, k.grid, k.block,
-                          k.dynamicSharedMemory, ctx.info());
+                          k.dynamicSharedMemory, ctx.info(), k.persistent);
   out("\nkernel " + k.name +
       (k.source.empty() ? std::string() : " (" + k.source + ")") + "\n");
   out(format("  merge_partials: %lld partial results of %lld rows %s x Dv "
@@ -344,8 +344,7 @@ KernelResult runMerge(const KernelSpec &k, const Module &module,
              noSpaces(formatShape(k.rowDims)).c_str(), (long long)k.valueDim,
              dtypeName(k.partialDtype), dtypeName(k.dtype),
              k.hasLse ? ", lse" : ""));
-  const FunctionAttributes &attrs = launcher.attributes();
-  out(launchLine(k, attrs));
+  out(launchLine(k, launcher));
   // Outputs NaN-poisoned (with guards) by the binding.
   Binding binding(k);
   MergeInputs in = drawMergeInputs(k, options.seed);

@@ -105,7 +105,7 @@ public:
     for (size_t i = 0; i < ks.size(); ++i) {
       const KernelSpec &k = *ks[i];
       launchers.emplace_back(module.function(k.name), k.name, k.grid, k.block,
-                             k.dynamicSharedMemory, ctx.info());
+                             k.dynamicSharedMemory, ctx.info(), k.persistent);
       GradGroup g = gradGroupOf(m, k);
       // A kernel without "group" may share its name with a group.
       std::string key = (g.explicitGroup ? "group " : "kernel ") + g.name;
@@ -224,7 +224,8 @@ public:
       : fwd(f), key("forward " + f.name) {
     for (const KernelSpec *k : f.kernels)
       launchers.emplace_back(module.function(k->name), k->name, k->grid,
-                             k->block, k->dynamicSharedMemory, ctx.info());
+                             k->block, k->dynamicSharedMemory, ctx.info(),
+                             k->persistent);
   }
 
   /// Allocates every kernel's parameters (inputs and workspaces once).

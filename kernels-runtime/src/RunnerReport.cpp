@@ -167,12 +167,21 @@ static std::string pagedText(const KernelSpec &k) {
          "\n";
 }
 
-std::string launchLine(const KernelSpec &k, const FunctionAttributes &attrs) {
-  return format("  launch: grid [%u, %u, %u] block [%u, %u, %u], %u B dynamic "
-                "shared memory; %d registers, %d B static shared, %d B "
-                "local\n",
-                k.grid[0], k.grid[1], k.grid[2], k.block[0], k.block[1],
-                k.block[2], k.dynamicSharedMemory, attrs.numRegs,
+std::string launchLine(const KernelSpec &k, const KernelLauncher &launcher) {
+  const FunctionAttributes &attrs = launcher.attributes();
+  const std::array<uint32_t, 3> &grid = launcher.launchGrid();
+  std::string persistent;
+  if (k.persistent)
+    persistent = grid[0] == k.grid[0]
+                     ? " (persistent)"
+                     : format(" (persistent; the manifest's %u blocks capped "
+                              "at the blocks this GPU holds at once)",
+                              k.grid[0]);
+  return format("  launch: grid [%u, %u, %u]%s block [%u, %u, %u], %u B "
+                "dynamic shared memory; %d registers, %d B static shared, %d "
+                "B local\n",
+                grid[0], grid[1], grid[2], persistent.c_str(), k.block[0],
+                k.block[1], k.block[2], k.dynamicSharedMemory, attrs.numRegs,
                 attrs.staticShared, attrs.localBytes);
 }
 
@@ -213,7 +222,7 @@ void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
                         : "") +
       (k.hasLse ? " lse" : "") + "\n");
   const FunctionAttributes &attrs = launcher.attributes();
-  out(launchLine(k, attrs));
+  out(launchLine(k, launcher));
   if (attrs.localBytes > 0)
     out(format("  note: %d bytes of local memory per thread (register "
                "spills or local arrays)\n",

@@ -53,7 +53,7 @@ std::string resultLine(const KernelSpec &k, const KernelResult &r);
 /// The report header of kernel `k`: its problem and launch.
 /// "  launch: grid [..] block [..], .. B dynamic shared memory; ..
 /// registers, ..": how kernel `k` is launched and what it uses.
-std::string launchLine(const KernelSpec &k, const FunctionAttributes &attrs);
+std::string launchLine(const KernelSpec &k, const KernelLauncher &launcher);
 
 void printHeader(const KernelSpec &k, const KernelLauncher &launcher);
 

@@ -527,7 +527,7 @@ void Library::Impl::addSet(const std::string &name, SetKind kind,
                   kExitInput);
     set->launchers.emplace_back(module->function(k->name), k->name, k->grid,
                                 k->block, k->dynamicSharedMemory,
-                                context->info());
+                                context->info(), k->persistent);
     for (const ParamSpec &p : k->params) {
       if (p.kind != ParamSpec::Kind::Tensor || p.isWorkspace)
         continue;

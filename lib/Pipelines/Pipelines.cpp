@@ -107,6 +107,8 @@ void mlir::attn::buildAttnGpuPipeline(OpPassManager &pm,
   toGPU.chip = options.chip;
   toGPU.kernel = options.kernel;
   toGPU.splitKV = options.splitKV;
+  toGPU.persistent = options.persistent;
+  toGPU.smCount = options.smCount;
   pm.addPass(createAttnToGPUPass(toGPU));
   buildAttnGpuDeviceLoweringPipeline(pm, options);
 }
@@ -251,6 +253,12 @@ void mlir::attn::registerAttnPipelines() {
         if (!parseKernelChoice(o.kernel))
           return "unsupported kernel '" + o.kernel.getValue() +
                  "' (expected auto, tensor-core or cuda-core)";
+        if (!llvm::is_contained({"auto", "on", "off"}, StringRef(o.persistent)))
+          return "unsupported persistent '" + o.persistent.getValue() +
+                 "' (expected auto, on or off)";
+        if (o.smCount < 1 || o.smCount > 1024)
+          return "unsupported sm-count " + std::to_string(o.smCount) +
+                 " (expected 1 to 1024)";
         if (o.indexBitwidth != 32 && o.indexBitwidth != 64)
           return "unsupported index-bitwidth " +
                  std::to_string(o.indexBitwidth) + " (expected 32 or 64)";

@@ -9,6 +9,8 @@
 // RUN: not attention-opt %s --attn-cpu-pipeline="chip=sm_75" 2>&1 | FileCheck %s --check-prefix=CPUCHIP
 // RUN: not attention-opt %s --attn-cpu-pipeline="block-q=-4" 2>&1 | FileCheck %s --check-prefix=CPUBLOCK
 // RUN: not attention-opt %s --attn-gpu-pipeline="format=bogus" 2>&1 | FileCheck %s --check-prefix=FORMAT
+// RUN: not attention-opt %s --attn-gpu-pipeline="persistent=bogus" 2>&1 | FileCheck %s --check-prefix=PERSISTENT
+// RUN: not attention-opt %s --attn-gpu-pipeline="sm-count=0" 2>&1 | FileCheck %s --check-prefix=SMCOUNT
 // The pipelines run module passes: nested on func.func they are an error
 // naming the nesting (OpPassManager::addPass aborted the process before).
 // RUN: not attention-opt %s --pass-pipeline="builtin.module(func.func(attn-cpu-pipeline))" 2>&1 | FileCheck %s --check-prefix=NESTED-CPU
@@ -23,6 +25,8 @@
 // CPUCHIP: attn-cpu-pipeline: unknown chip 'sm_75'
 // CPUBLOCK: attn-cpu-pipeline: block-q and block-kv must not be negative
 // FORMAT: attn-gpu-pipeline: unsupported format 'bogus' (expected offloading, llvm, assembly, isa, binary, bin, fatbinary or fatbin)
+// PERSISTENT: attn-gpu-pipeline: unsupported persistent 'bogus' (expected auto, on or off)
+// SMCOUNT: attn-gpu-pipeline: unsupported sm-count 0 (expected 1 to 1024)
 // NESTED-CPU: attn-cpu-pipeline: runs on builtin.module, not nested on 'func.func'
 // NESTED-GPU: attn-gpu-pipeline: runs on builtin.module, not nested on 'func.func'
 // NESTED-LLVM: attn-lower-to-llvm-pipeline: runs on builtin.module, not nested on 'func.func'

@@ -34,7 +34,8 @@ defvar AttnForwardKernelOptions = [
            "Forward split-KV group (decoding): auto, off or a number of "
            "chunks (1-64)">,
     Option<"smCount", "sm-count", "int64_t", "132",
-           "SMs the split-KV chooser fills">,
+           "SMs of the target GPU: the split-KV chooser fills them, a "
+           "persistent forward launches as many blocks">,
 ];
 
 // The options of the backward kernel chooser, shared by attn-select-kernels

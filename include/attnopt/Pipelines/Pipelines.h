@@ -64,6 +64,16 @@ struct AttnGpuPipelineOptions
       llvm::cl::desc("attn-to-gpu's split-KV forward group (decoding): auto "
                      "(as attn-compile), off or a number of chunks (1-64)"),
       llvm::cl::init("auto")};
+  PassOptions::Option<std::string> persistent{
+      *this, "persistent",
+      llvm::cl::desc("attn-to-gpu's persistent forward: auto (as "
+                     "attn-compile), on or off"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<int64_t> smCount{
+      *this, "sm-count",
+      llvm::cl::desc("SMs of the target GPU: the split-KV chooser fills "
+                     "them, a persistent forward launches as many blocks"),
+      llvm::cl::init(132)};
   PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX features (nvvm-attach-target); empty: by chip, "

@@ -167,33 +167,56 @@ struct FunctionAttributes {
 };
 FunctionAttributes functionAttributes(CUfunction f);
 
+/// Blocks of `f` that one SM holds at once with `block` threads and
+/// `dynamicShared` bytes of dynamic shared memory
+/// (cuOccupancyMaxActiveBlocksPerMultiprocessor; 0 if none fits).
+int residentBlocksPerSm(CUfunction f, const std::array<uint32_t, 3> &block,
+                        uint32_t dynamicShared);
+
 /// A kernel ready to launch on the null stream: the constructor checks the
 /// block against the function's thread limit and the shared memory against
 /// the device's, and raises the dynamic shared memory limit when needed, so
 /// that launch() is a bare cuLaunchKernel (nothing else between timing
 /// events).
+///
+/// A `persistent` kernel (codegen.schedule "persistent") loops over its
+/// tiles with stride gridDim.x. Its grid[0] was sized for the SM count the
+/// compiler assumed (attn-compile --sm-count); on a GPU with fewer SMs that
+/// many blocks would run in two waves, the second finishing alone. So its
+/// x extent is capped at the device's SMs x resident blocks per SM, in
+/// every launch (launch and launchOn alike): min(grid[0], that), never
+/// more than the manifest's count.
 class KernelLauncher {
 public:
   KernelLauncher(CUfunction f, const std::string &name,
                  const std::array<uint32_t, 3> &grid,
                  const std::array<uint32_t, 3> &block, uint32_t dynamicShared,
-                 const DeviceInfo &device);
+                 const DeviceInfo &device, bool persistent = false);
   /// `params` holds one pointer per kernel parameter. Does not synchronize.
   void launch(std::vector<void *> &params) const;
   /// cuLaunchKernel on `stream` with grid `gridDims` (a kernel with run-time
-  /// sizes has one per launch); never throws, allocates nothing.
+  /// sizes has one per launch; a persistent kernel's x extent capped as
+  /// above); never throws, allocates nothing.
   CUresult launchOn(void **params, CUstream stream,
                     const std::array<uint32_t, 3> &gridDims) const noexcept;
   /// What launch() puts in its error message: "kernel 'k', grid [...],
   /// block [...], n bytes of dynamic shared memory".
   std::string describeLaunch(const std::array<uint32_t, 3> &gridDims) const;
   const FunctionAttributes &attributes() const { return attrs; }
+  /// The grid launch() uses: the constructor's, capped if persistent.
+  const std::array<uint32_t, 3> &launchGrid() const { return grid; }
 
 private:
+  /// `gridDims` with a persistent kernel's x extent capped.
+  std::array<uint32_t, 3> capped(std::array<uint32_t, 3> gridDims) const;
+
   CUfunction fn;
   std::string name;
   std::array<uint32_t, 3> grid, block;
   uint32_t shared;
+  /// Blocks the device holds at once (SMs x resident blocks per SM) for a
+  /// persistent kernel; 0 for the others.
+  uint32_t maxResidentBlocks = 0;
   FunctionAttributes attrs;
 };
 

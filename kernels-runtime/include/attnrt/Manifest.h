@@ -229,6 +229,10 @@ struct KernelSpec {
   /// dkdv_dq) and codegen.key_block_parts; 0 without codegen. bindSizes
   /// computes a run-time grid from them.
   int64_t gridTile = 0, gridParts = 1;
+  /// codegen.schedule "persistent": grid[0] blocks loop over the tiles with
+  /// stride gridDim.x, so any count from 1 to grid[0] computes the same
+  /// result; KernelLauncher caps it at what the device holds at once.
+  bool persistent = false;
   std::array<uint32_t, 3> block = {1, 1, 1};
   uint32_t dynamicSharedMemory = 0;
   std::vector<ParamSpec> params; // in ABI order

@@ -17,6 +17,10 @@
 // RUN: attention-opt %s --attn-select-kernels="chip=sm_90a persistent=on report" 2>&1 >/dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: attn-compile %s --chip=sm_90a --persistent=on -o %t.on.ptx
 // RUN: FileCheck %s --check-prefix=ONMANIFEST < %t.on.json
+// The pipeline route takes the same options: the persistent kernel loops
+// with gridDim.x (nctaid), the one-block-per-tile kernel does not read it.
+// RUN: attention-opt %s --attn-gpu-pipeline="chip=sm_90a to-binary=false" | FileCheck %s --check-prefix=PIPELINE
+// RUN: attention-opt %s --attn-gpu-pipeline="chip=sm_90a persistent=off to-binary=false" | FileCheck %s --check-prefix=PIPELINE-OFF
 // OFF-NOT: schedule = persistent
 
 // Stable Diffusion's cross-attention: 2560 tiles of the same work.
@@ -27,6 +31,11 @@
 // MANYSMS-LABEL: func.func @sd_cross
 // MANYSMS: schedule = persistent>
 // MANIFEST: "schedule": "persistent"
+// PIPELINE: llvm.func @attn_fwd_0(
+// PIPELINE: nvvm.read.ptx.sreg.nctaid.x
+// PIPELINE-OFF: llvm.func @attn_fwd_0(
+// PIPELINE-OFF-NOT: nctaid
+// PIPELINE-OFF: llvm.func @attn_fwd_1(
 // MANIFEST: "grid": [
 // MANIFEST-NEXT: 132,
 // MANIFEST-NEXT: 1,
