@@ -249,16 +249,18 @@ Comparison compareResults(const std::vector<double> &out,
   return c;
 }
 
-double defaultOutputTolerance(DType t) {
+double defaultOutputTolerance(DType t, bool tf32) {
   switch (t) {
   case DType::F32:
-    return 1e-5;
+    return tf32 ? 4e-3 : 1e-5;
   case DType::F16:
     return 2e-3;
   default:
     return 8e-3;
   }
 }
+
+double tf32LseError(bool tf32) { return tf32 ? 1e-3 : 0.0; }
 
 double defaultGradTolerance(DType t) {
   switch (t) {

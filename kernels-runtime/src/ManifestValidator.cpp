@@ -250,6 +250,7 @@ KernelSpec Validator::kernel(const Value &v) {
              "window",
              "softcap",
              "softcap_approx",
+             "matmul_precision",
              "dropout_p",
              "mask",
              "dropout_mask",
@@ -409,6 +410,15 @@ KernelSpec Validator::kernel(const Value &v) {
     if (approx->boolean && !k.hasSoftcap)
       fail(*approx, "softcap_approx: true without a softcap");
     k.softcapApprox = approx->boolean;
+  }
+  if (const Value *precision = v.find("matmul_precision")) {
+    if (!precision->isString() || precision->text != "tf32")
+      fail(*precision,
+           "matmul_precision: expected \"tf32\", " + got(*precision));
+    if (k.dtype != DType::F32)
+      fail(*precision, "matmul_precision: \"tf32\" is for f32 kernels, not " +
+                           std::string(dtypeName(k.dtype)));
+    k.tf32 = true;
   }
 
   const Value &dropout = field(v, "dropout_p", what);

@@ -90,6 +90,8 @@ static std::string problemFields(const KernelSpec &k) {
   s += " softcap=" + (k.hasSoftcap ? shortFloat(k.softcap) : "none");
   if (k.softcapApprox)
     s += " (tanh.approx)";
+  if (k.tf32)
+    s += " matmul=tf32";
   s += " dropout=" + shortFloat(k.dropoutP);
   s += " mask=" + maskText(k);
   return s;
@@ -214,6 +216,7 @@ void printHeader(const KernelSpec &k, const KernelLauncher &launcher) {
       (k.hasWindow ? " window=[" + windowText(k) + "]" : "") +
       (k.hasSoftcap ? " softcap=" + shortFloat(k.softcap) : "") +
       (k.softcapApprox ? " softcap_approx" : "") +
+      (k.tf32 ? " matmul_precision=tf32" : "") +
       (k.dropoutP > 0 ? " dropout_p=" + shortFloat(k.dropoutP) : "") +
       (k.hasMask ? " mask=" + maskText(k) : "") +
       (k.hasDropoutMask ? " dropout_mask=" +

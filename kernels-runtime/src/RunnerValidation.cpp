@@ -150,10 +150,12 @@ bool checkForward(const KernelSpec &k, Binding &binding,
     gotL = downloadAsDouble(*lB->spec, lB->ptr);
   Comparison c = compareResults(gotO, ref.hostOut, lB ? &gotL : nullptr,
                                 &ref.hostLse);
-  double tol = options.outTolerance >= 0 ? options.outTolerance
-                                         : defaultOutputTolerance(k.dtype);
+  double tol = options.outTolerance >= 0
+                   ? options.outTolerance
+                   : defaultOutputTolerance(k.dtype, k.tf32);
   tol = approxOutputTolerance(k, inputs ? *inputs : binding, tol, c.refMaxAbs);
-  const double lseTol = options.lseTolerance + approxScoreError(k);
+  const double lseTol =
+      options.lseTolerance + approxScoreError(k) + tf32LseError(k.tf32);
   result.outErr = c.outRelErr;
   result.nans = c.outNaNs + c.lseNaNs;
   bool ok = true;

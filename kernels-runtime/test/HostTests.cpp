@@ -418,6 +418,12 @@ static void testBadManifests() {
       {"softcap_approx type", &all, "\"softcap\": 30.0",
        "\"softcap\": 30.0, \"softcap_approx\": 1",
        "softcap_approx: expected true or false, got 1 (number)"},
+      {"matmul_precision on bf16", &base, "\"softcap\": null",
+       "\"softcap\": null, \"matmul_precision\": \"tf32\"",
+       "matmul_precision: \"tf32\" is for f32 kernels, not bf16"},
+      {"matmul_precision value", &base, "\"softcap\": null",
+       "\"softcap\": null, \"matmul_precision\": \"bf16x3\"",
+       "matmul_precision: expected \"tf32\", got \"bf16x3\" (string)"},
       {"dropout one", &base, "\"dropout_p\": 0.0", "\"dropout_p\": 1.0",
        "dropout_p: expected a value in [0, 1) (as f32), got 1.0"},
       {"dropout rounds to one", &base, "\"dropout_p\": 0.0",
@@ -1453,6 +1459,9 @@ static void testInputsAndCompare() {
   std::vector<double> ref2 = {100.0};
   c = compareResults({0.0}, {0.0}, &lse2, &ref2);
   CHECK(c.lseNaNs == 1, "lse NaN");
+  CHECK(defaultOutputTolerance(DType::F32, /*tf32=*/true) == 4e-3 &&
+            tf32LseError(true) == 1e-3 && tf32LseError(false) == 0.0,
+        "tf32 tolerances");
   CHECK(defaultOutputTolerance(DType::F32) == 1e-5 &&
             defaultOutputTolerance(DType::F16) == 2e-3 &&
             defaultOutputTolerance(DType::BF16) == 8e-3,

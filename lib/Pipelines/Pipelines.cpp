@@ -108,6 +108,7 @@ void mlir::attn::buildAttnGpuPipeline(OpPassManager &pm,
   toGPU.kernel = options.kernel;
   toGPU.splitKV = options.splitKV;
   toGPU.persistent = options.persistent;
+  toGPU.f32Precision = options.f32Precision;
   toGPU.smCount = options.smCount;
   pm.addPass(createAttnToGPUPass(toGPU));
   buildAttnGpuDeviceLoweringPipeline(pm, options);
@@ -256,6 +257,9 @@ void mlir::attn::registerAttnPipelines() {
         if (!llvm::is_contained({"auto", "on", "off"}, StringRef(o.persistent)))
           return "unsupported persistent '" + o.persistent.getValue() +
                  "' (expected auto, on or off)";
+        if (o.f32Precision != "ieee" && o.f32Precision != "tf32")
+          return "unsupported f32-precision '" + o.f32Precision.getValue() +
+                 "' (expected ieee or tf32)";
         if (o.smCount < 1 || o.smCount > 1024)
           return "unsupported sm-count " + std::to_string(o.smCount) +
                  " (expected 1 to 1024)";

@@ -11,6 +11,7 @@
 // RUN: not attention-opt %s --attn-gpu-pipeline="format=bogus" 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not attention-opt %s --attn-gpu-pipeline="persistent=bogus" 2>&1 | FileCheck %s --check-prefix=PERSISTENT
 // RUN: not attention-opt %s --attn-gpu-pipeline="sm-count=0" 2>&1 | FileCheck %s --check-prefix=SMCOUNT
+// RUN: not attention-opt %s --attn-gpu-pipeline="f32-precision=tf16" 2>&1 | FileCheck %s --check-prefix=F32PREC
 // The pipelines run module passes: nested on func.func they are an error
 // naming the nesting (OpPassManager::addPass aborted the process before).
 // RUN: not attention-opt %s --pass-pipeline="builtin.module(func.func(attn-cpu-pipeline))" 2>&1 | FileCheck %s --check-prefix=NESTED-CPU
@@ -27,6 +28,7 @@
 // FORMAT: attn-gpu-pipeline: unsupported format 'bogus' (expected offloading, llvm, assembly, isa, binary, bin, fatbinary or fatbin)
 // PERSISTENT: attn-gpu-pipeline: unsupported persistent 'bogus' (expected auto, on or off)
 // SMCOUNT: attn-gpu-pipeline: unsupported sm-count 0 (expected 1 to 1024)
+// F32PREC: attn-gpu-pipeline: unsupported f32-precision 'tf16' (expected ieee or tf32)
 // NESTED-CPU: attn-cpu-pipeline: runs on builtin.module, not nested on 'func.func'
 // NESTED-GPU: attn-gpu-pipeline: runs on builtin.module, not nested on 'func.func'
 // NESTED-LLVM: attn-lower-to-llvm-pipeline: runs on builtin.module, not nested on 'func.func'

@@ -155,6 +155,14 @@ static llvm::cl::opt<std::string> fwdPersistent(
                    "Dv up to 128)"),
     llvm::cl::init("auto"));
 
+static llvm::cl::opt<std::string> f32Precision(
+    "f32-precision",
+    llvm::cl::desc("Matrix products of f32 attention: ieee (default: the "
+                   "exact CUDA-core kernel) or tf32 (the mma.sync tensor-core "
+                   "forward; Q, K, V and P rounded to tf32, f32 accumulation; "
+                   "docs/semantics.md §2.1)"),
+    llvm::cl::init("ieee"));
+
 static llvm::cl::opt<std::string> gradMma(
     "grad-mma",
     llvm::cl::desc("Matrix instructions of the tensor-core backward's dkdv / "
@@ -239,6 +247,7 @@ int main(int argc, char **argv) {
   choices.gradTma = gradTma;
   choices.tma = fwdTma;
   choices.persistent = fwdPersistent;
+  choices.f32Precision = f32Precision;
   choices.gradDq = gradDq;
   choices.blockQ = blockQ;
   choices.blockKV = blockKV;

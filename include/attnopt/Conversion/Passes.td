@@ -33,6 +33,10 @@ defvar AttnForwardKernelOptions = [
     Option<"splitKV", "split-kv", "std::string", "\"auto\"",
            "Forward split-KV group (decoding): auto, off or a number of "
            "chunks (1-64)">,
+    Option<"f32Precision", "f32-precision", "std::string", "\"ieee\"",
+           "f32 matrix products: ieee (the exact CUDA-core kernel) or tf32 "
+           "(the mma.sync tensor-core forward, operands rounded to tf32, f32 "
+           "accumulation)">,
     Option<"smCount", "sm-count", "int64_t", "132",
            "SMs of the target GPU: the split-KV chooser fills them, a "
            "persistent forward launches as many blocks">,

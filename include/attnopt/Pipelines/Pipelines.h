@@ -69,6 +69,11 @@ struct AttnGpuPipelineOptions
       llvm::cl::desc("attn-to-gpu's persistent forward: auto (as "
                      "attn-compile), on or off"),
       llvm::cl::init("auto")};
+  PassOptions::Option<std::string> f32Precision{
+      *this, "f32-precision",
+      llvm::cl::desc("f32 matrix products: ieee (the CUDA-core kernel) or "
+                     "tf32 (tensor cores), as attn-compile"),
+      llvm::cl::init("ieee")};
   PassOptions::Option<int64_t> smCount{
       *this, "sm-count",
       llvm::cl::desc("SMs of the target GPU: the split-KV chooser fills "

@@ -96,8 +96,15 @@ Comparison compareResults(const std::vector<double> &out,
                           const std::vector<double> *lse,
                           const std::vector<double> *refLse);
 
-/// Output tolerance by element type: f32 1e-5, f16 2e-3, bf16 8e-3.
-double defaultOutputTolerance(DType t);
+/// Output tolerance by element type: f32 1e-5, f16 2e-3, bf16 8e-3; f32
+/// multiplied in tf32 (`tf32`) 4e-3: f16's 10-bit mantissa, with the
+/// inputs rounded to it too (docs/semantics.md, "Precision").
+double defaultOutputTolerance(DType t, bool tf32 = false);
+
+/// What a tf32 kernel's lse may add to the lse tolerance: its scores carry
+/// Q's and K's rounding to tf32 (about 2^-11 relative per element), 1e-3
+/// with the runtime's inputs; 0 for the other kernels.
+double tf32LseError(bool tf32);
 
 /// Gradient tolerance (max|g - r| / max|r| per gradient) by element type:
 /// f32 1e-4, f16 1e-2, bf16 2e-2. Looser than the output's: a backward

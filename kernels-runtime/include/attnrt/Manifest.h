@@ -214,6 +214,10 @@ struct KernelSpec {
   /// (manifest "softcap_approx"); validation widens its tolerances by the
   /// approximation's error bound (RunnerValidation.cpp).
   bool softcapApprox = false;
+  /// f32 multiplied on the tensor cores in tf32 (manifest
+  /// "matmul_precision": "tf32"): validated at tf32's tolerances
+  /// (defaultOutputTolerance, tf32LseError).
+  bool tf32 = false;
   float dropoutP = 0.0f;
   bool hasMask = false;
   DType maskDtype = DType::I1;

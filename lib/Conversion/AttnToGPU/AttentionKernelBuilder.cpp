@@ -548,6 +548,9 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
   // the kernel rather than validate an approximation at exact tolerances.
   if (op.getSoftcapApprox())
     entry["softcap_approx"] = true;
+  // Likewise: f32 multiplied on the tensor cores in tf32 (--f32-precision).
+  if (spec.tensorCores && q.getElementType().isF32())
+    entry["matmul_precision"] = "tf32";
   if (Value mask = op.getMask()) {
     auto t = cast<RankedTensorType>(mask.getType());
     Array shape;

@@ -54,7 +54,7 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
     }
     GpuCodegenChoices choices = withBackwardChoices(
         forwardCodegenChoices(chip, kernel, mma, tma, blockQ, blockKV, warps,
-                              splitKV, smCount, persistent),
+                              splitKV, smCount, persistent, f32Precision),
         gradMma, gradTma, gradDq, gradBlockKV);
     std::string error;
     FailureOr<GpuCodegenOptions> options =

@@ -70,8 +70,10 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
   if (c.kernel == "cuda-core")
     for (auto [name, value] : {std::pair<StringRef, StringRef>{"mma", c.mma},
                                {"tma", c.tma},
-                               {"persistent", c.persistent}}) {
-      const bool neutral = value == "auto" || (name != "mma" && value == "off");
+                               {"persistent", c.persistent},
+                               {"f32-precision", c.f32Precision}}) {
+      const bool neutral = value == "auto" || value == "ieee" ||
+                           (name != "mma" && value == "off");
       if (!neutral)
         return fail("kernel=cuda-core excludes " + name + "=" + value +
                     " (a choice of the tensor-core kernels)");
@@ -109,6 +111,9 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
     return fail("persistent=on needs chip=sm_90a (the persistent kernel is "
                 "the TMA-fed wgmma forward), not " +
                 c.chip);
+  if (c.f32Precision != "ieee" && c.f32Precision != "tf32")
+    return fail("unsupported f32-precision=" + c.f32Precision +
+                " (expected ieee or tf32)");
   o.forward = {c.blockQ, c.blockKV, c.warps, hopper ? 90 : 80,
                c.mma == "wgmma" || (c.mma == "auto" && archSpecific),
                // tma=auto takes TMA loads on sm_90a: 3-15 % faster than the
@@ -117,7 +122,8 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
                c.tma == "on" || (c.tma == "auto" && archSpecific),
                c.tma == "on",
                // auto: the rule decides on sm_90a (tc::chooseTiling).
-               archSpecific ? *persistent : PersistentChoice::off, c.smCount};
+               archSpecific ? *persistent : PersistentChoice::off, c.smCount,
+               c.f32Precision == "tf32"};
 
   std::optional<GradDqMode> dq =
       llvm::StringSwitch<std::optional<GradDqMode>>(c.gradDq)

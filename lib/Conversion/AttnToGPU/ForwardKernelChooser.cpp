@@ -78,7 +78,7 @@ chooseDense(AttentionOp op, const GpuCodegenOptions &options) {
   if (failed(kernel::checkKernelShapes(op)))
     return failure();
   std::string whyNot;
-  const bool tensorCores = tc::isEligible(op, whyNot);
+  const bool tensorCores = tc::isEligible(op, whyNot, options.forward.tf32);
   if (options.kernel == KernelChoice::TensorCore && !tensorCores)
     return op.emitOpError("GPU code generation: no tensor-core kernel: ")
            << whyNot;
@@ -86,8 +86,18 @@ chooseDense(AttentionOp op, const GpuCodegenOptions &options) {
     op.emitRemark("GPU code generation: CUDA-core kernel, no tensor-core "
                   "kernel: ")
         << whyNot;
-  if (tensorCores && options.kernel != KernelChoice::CudaCore)
+  // f32 in tf32 where its tiles fit (the 4-byte tiles of D = 256 exceed
+  // sm_80's shared memory); elsewhere the exact kernel, with a remark.
+  std::string whyNoTf32;
+  if (tensorCores && options.kernel == KernelChoice::Auto &&
+      op.getQueryType().getElementType().isF32() &&
+      !tc::chooseTiling(op, options.forward, whyNoTf32)) {
+    op.emitRemark("GPU code generation: CUDA-core kernel (exact f32), no "
+                  "tf32 tensor-core kernel: ")
+        << whyNoTf32;
+  } else if (tensorCores && options.kernel != KernelChoice::CudaCore) {
     return chooseTensorCore(op, options.forward);
+  }
   FailureOr<cc::Tiling> t = cc::chooseTiling(op, blockQHint(op));
   if (failed(t))
     return failure();
@@ -129,7 +139,9 @@ honourTiles(AttentionOpInterface op, TileConfigAttr tiles,
             : failed(kernel::checkPagedKernel(paged, KernelChoice::TensorCore)))
       return failure();
     std::string why;
-    if (!tc::isEligible(op, why))
+    // A tensor-core kernel written for an f32 op asks for tf32: there is
+    // no other way to multiply f32 on the tensor cores.
+    if (!tc::isEligible(op, why, /*tf32=*/true))
       return refuse("no tensor-core kernel: " + why);
     const bool wgmma = family == KernelFamily::wgmma;
     if (wgmma && options.chip != "sm_90a")

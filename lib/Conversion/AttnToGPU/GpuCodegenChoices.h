@@ -17,12 +17,11 @@ namespace mlir::attn {
 /// options, in their order; pass options are protected members, so the
 /// pass passes them); the backward ones keep their defaults
 /// (withBackwardChoices sets them).
-inline GpuCodegenChoices forwardCodegenChoices(StringRef chip, StringRef kernel,
-                                               StringRef mma, StringRef tma,
-                                               int64_t blockQ, int64_t blockKV,
-                                               int64_t warps, StringRef splitKV,
-                                               int64_t smCount,
-                                               StringRef persistent) {
+inline GpuCodegenChoices
+forwardCodegenChoices(StringRef chip, StringRef kernel, StringRef mma,
+                      StringRef tma, int64_t blockQ, int64_t blockKV,
+                      int64_t warps, StringRef splitKV, int64_t smCount,
+                      StringRef persistent, StringRef f32Precision) {
   GpuCodegenChoices choices;
   choices.chip = chip.str();
   choices.kernel = kernel.str();
@@ -34,6 +33,7 @@ inline GpuCodegenChoices forwardCodegenChoices(StringRef chip, StringRef kernel,
   choices.splitKV = splitKV.str();
   choices.smCount = smCount;
   choices.persistent = persistent.str();
+  choices.f32Precision = f32Precision.str();
   return choices;
 }
 

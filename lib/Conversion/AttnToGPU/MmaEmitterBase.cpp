@@ -29,6 +29,25 @@ std::array<Value, 4> MmaEmitterBase::ldmatrix4(Value byteAddr, bool transpose) {
 }
 
 Frag MmaEmitterBase::mma(ArrayRef<Value> a, Value b0, Value b1, const Frag &c) {
+  Type f = b.getF32Type();
+  auto structTy = LLVM::LLVMStructType::getLiteral(ctx, {f, f, f, f});
+  auto fragment = [&](Value res) {
+    Frag d;
+    for (int64_t i = 0; i < 4; ++i)
+      d[i] = LLVM::ExtractValueOp::create(b, loc, res, i);
+    return d;
+  };
+  if (elt.isF32()) {
+    // tf32 operands: four A and two B registers of i32 tf32 bits.
+    Value res = NVVM::MmaOp::create(
+        b, loc, structTy, a, ValueRange{b0, b1}, ValueRange(c),
+        ArrayRef<int64_t>{16, 8, 8}, std::nullopt, std::nullopt,
+        std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32,
+                                      NVVM::MMATypes::tf32},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    return fragment(res);
+  }
   NVVM::MMATypes type =
       elt.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
   // bf16 operands are i32 pairs; f16 operands are vector<2xf16>.
@@ -41,17 +60,25 @@ Frag MmaEmitterBase::mma(ArrayRef<Value> a, Value b0, Value b1, const Frag &c) {
   SmallVector<Value> av, bv = {operand(b0), operand(b1)};
   for (Value v : a)
     av.push_back(operand(v));
-  Type f = b.getF32Type();
-  auto structTy = LLVM::LLVMStructType::getLiteral(ctx, {f, f, f, f});
   Value res = NVVM::MmaOp::create(
       b, loc, structTy, av, bv, ValueRange(c), ArrayRef<int64_t>{16, 8, 16},
       std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
       std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                      NVVM::MMALayout::col});
-  Frag d;
-  for (int64_t i = 0; i < 4; ++i)
-    d[i] = LLVM::ExtractValueOp::create(b, loc, res, i);
-  return d;
+  return fragment(res);
+}
+
+Value MmaEmitterBase::roundToTf32(Value x) {
+  if (x.getType().isInteger(32))
+    x = arith::BitcastOp::create(b, loc, b.getF32Type(), x);
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getI32Type(), ValueRange{x}, "cvt.rna.tf32.f32 $0, $1;",
+             "=r,f",
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+             ArrayAttr())
+      .getResult(0);
 }
 
 Value MmaEmitterBase::warpAny(Value pred) {
@@ -106,9 +133,9 @@ void MmaEmitterBase::copyTile(Value global, TileRowWidth width, GlobalRows rows,
                               Value first, kernel::Extent len, int64_t tileRows,
                               Value dst, ValueRange lead,
                               SmallVectorImpl<Value> &tokens) {
-  // 16-byte chunks = 8 elements; chunk c of the tile: row c / chunksPerRow,
-  // column (c % chunksPerRow) * 8; thread tid takes chunks tid, tid +
-  // threads, ...
+  // 16-byte chunks (chunkElements: 8 f16 / bf16, 4 f32); chunk c of the
+  // tile: row c / chunksPerRow, column (c % chunksPerRow) * chunkElements;
+  // thread tid takes chunks tid, tid + threads, ...
   emitRowGuardedCopy(first, len, tileRows, tokens,
                      [&](bool guard, SmallVectorImpl<Value> &out) {
                        copyTileRows(global, width, rows, first, len, tileRows,
@@ -168,7 +195,7 @@ void MmaEmitterBase::copyTileRows(Value global, TileRowWidth width,
                                   Value dst, ValueRange lead, bool guard,
                                   SmallVectorImpl<Value> &tokens) {
   const GlobalRows rows = withinOnePage(pagedRows, first, tileRows);
-  const int64_t chunksPerRow = width.tileCols / 8;
+  const int64_t chunksPerRow = width.tileCols / chunkElements();
   // Tile row r, the chunk whose column is dstCol (its source column and
   // validity from sourceColumn).
   auto copyAt = [&](Value r, Value dstCol, std::pair<Value, Value> src,
@@ -186,7 +213,7 @@ void MmaEmitterBase::copyTileRows(Value global, TileRowWidth width,
     Value cRow = divu(tid, chunksPerRow);
     Value cChunk = remu(tid, chunksPerRow);
     std::pair<Value, Value> src = sourceColumn(cChunk, width);
-    Value cCol = width.padded() ? mul(cChunk, 8) : src.first;
+    Value cCol = width.padded() ? mul(cChunk, chunkElements()) : src.first;
     for (int64_t pass = 0; pass < tileRows / rowsPerPass; ++pass)
       copyAt(add(cRow, pass * rowsPerPass), cCol, src, tokens);
     return;
@@ -199,17 +226,17 @@ void MmaEmitterBase::copyTileRows(Value global, TileRowWidth width,
       tid, threads, tileRows * chunksPerRow, [&](Value c, bool guarded) {
         SmallVector<Value> inner;
         Value chunk = remu(c, chunksPerRow);
-        copyAt(divu(c, chunksPerRow), mul(chunk, 8), sourceColumn(chunk, width),
-               guarded ? inner : tokens);
+        copyAt(divu(c, chunksPerRow), mul(chunk, chunkElements()),
+               sourceColumn(chunk, width), guarded ? inner : tokens);
       });
 }
 
 std::pair<Value, Value> MmaEmitterBase::sourceColumn(Value chunk,
                                                      TileRowWidth width) {
-  Value col = mul(chunk, 8);
+  Value col = mul(chunk, chunkElements());
   if (!width.padded())
     return {col, Value()};
-  Value real = ltC(chunk, width.cols / 8);
+  Value real = ltC(chunk, width.cols / chunkElements());
   return {arith::SelectOp::create(b, loc, real, col, idx(0)), real};
 }
 
@@ -218,10 +245,11 @@ void MmaEmitterBase::copyChunk(Value global, Value srcIdx, Value srcElements,
                                SmallVectorImpl<Value> &tokens) {
   if (columnOk)
     srcElements = arith::SelectOp::create(
-        b, loc, columnOk, srcElements ? srcElements : idx(8), idx(0));
+        b, loc, columnOk, srcElements ? srcElements : idx(chunkElements()),
+        idx(0));
   auto copy = nvgpu::DeviceAsyncCopyOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), dst, dstIdx, global,
-      ValueRange{srcIdx}, b.getIndexAttr(8), srcElements,
+      ValueRange{srcIdx}, b.getIndexAttr(chunkElements()), srcElements,
       /*bypassL1=*/b.getUnitAttr());
   if (l2Prefetch128)
     copy->setAttr(kL2PrefetchAttrName, b.getI64IntegerAttr(128));
@@ -232,9 +260,11 @@ std::pair<Value, Value> MmaEmitterBase::sourceRow(Value pos, kernel::Extent len,
                                                   bool guard) {
   if (!guard)
     return {pos, Value()};
-  // Clamp the address to a valid row; copy 0 of 8 elements (zero fill).
+  // Clamp the address to a valid row; copy 0 of the chunk's elements (zero
+  // fill).
   return {clampToLast(pos, len),
-          arith::SelectOp::create(b, loc, lessThan(pos, len), idx(8), idx(0))};
+          arith::SelectOp::create(b, loc, lessThan(pos, len),
+                                  idx(chunkElements()), idx(0))};
 }
 
 void MmaEmitterBase::emitWaitAllCopies(Value anchor) {

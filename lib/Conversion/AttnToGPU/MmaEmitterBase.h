@@ -37,9 +37,14 @@ constexpr int64_t kSwizzle128Alignment = 1024;
 /// Bytes of one f16/bf16 operand element.
 constexpr int64_t kOperandBytes = 2;
 
-/// The padded shared-memory row stride (elements) of the mma.sync tiles: 8
-/// rows of one ldmatrix 8x8 matrix land in 8 distinct 16-byte bank groups.
-inline int64_t paddedStride(int64_t headDim) { return headDim + 8; }
+/// The padded shared-memory row stride (elements) of the mma.sync tiles, 16
+/// bytes past the row: 8 rows of one ldmatrix 8x8 matrix land in 8 distinct
+/// 16-byte bank groups (and with f32 elements, the tf32 kernel's scalar V
+/// loads of rows 2t, 2t + 1 in distinct banks).
+inline int64_t paddedStride(int64_t headDim,
+                            int64_t operandBytes = kOperandBytes) {
+  return headDim + 16 / operandBytes;
+}
 
 /// The width of one copied tile's rows: `cols` elements per row of the
 /// tensor, `tileCols` per row of the shared-memory tile (both multiples of
@@ -102,8 +107,8 @@ enum class NamedBarrier : int64_t {
 
 class MmaEmitterBase : protected kernel::ScalarOps {
 protected:
-  /// `elt` is the 16-bit operand type; `headDim` the query's head dim;
-  /// `threads` the block size.
+  /// `elt` is the operand type (f16 or bf16; f32 for the forward's tf32
+  /// kernel); `headDim` the query's head dim; `threads` the block size.
   MmaEmitterBase(OpBuilder &b, Location loc, Type elt, int64_t headDim,
                  int64_t threads)
       : ScalarOps(b, loc), ctx(b.getContext()), elt(elt), headDim(headDim),
@@ -155,8 +160,18 @@ protected:
   // --- tensor-core helpers --------------------------------------------------
   /// ldmatrix.x4 (optionally .trans) at a shared-memory byte address (index).
   std::array<Value, 4> ldmatrix4(Value byteAddr, bool transpose);
-  /// D = A * B + C, m16n8k16, 16-bit A/B as packed i32 pairs, f32 C/D.
+  /// D = A * B + C, f32 C/D: m16n8k16 with 16-bit A/B as packed i32 pairs,
+  /// or with f32 operands m16n8k8 in tf32 (A/B as i32 tf32 bits,
+  /// roundToTf32).
   Frag mma(ArrayRef<Value> a, Value b0, Value b1, const Frag &c);
+  /// An f32 (or its bits as i32) rounded to tf32 (cvt.rna.tf32.f32: to
+  /// nearest, ties away from zero), as the i32 an m16n8k8 tf32 mma takes.
+  /// Without it the tensor cores would truncate the low 13 bits.
+  Value roundToTf32(Value x);
+  /// Bytes of one operand element, and elements of one 16-byte chunk
+  /// (cp.async, ldmatrix rows).
+  int64_t operandBytes() const { return elt.getIntOrFloatBitWidth() / 8; }
+  int64_t chunkElements() const { return 16 / operandBytes(); }
   /// A pair register (i32) of two f32 values rounded to the element type;
   /// `lo` goes to the low half.
   Value packPair(Value lo, Value hi);

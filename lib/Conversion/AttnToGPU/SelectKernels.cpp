@@ -134,9 +134,9 @@ struct AttnSelectKernelsPass final
   void runOnOperation() override {
     std::string error;
     FailureOr<GpuCodegenOptions> options = resolveGpuCodegenOptions(
-        withBackwardChoices(forwardCodegenChoices(chip, kernel, mma, tma,
-                                                  blockQ, blockKV, warps,
-                                                  splitKV, smCount, persistent),
+        withBackwardChoices(forwardCodegenChoices(
+                                chip, kernel, mma, tma, blockQ, blockKV, warps,
+                                splitKV, smCount, persistent, f32Precision),
                             gradMma, gradTma, gradDq, gradBlockKV),
         error);
     if (failed(options)) {

@@ -178,10 +178,24 @@ private:
   // --- the loop's pieces ----------------------------------------------------
   /// First tile row of this warp's m-tile mt.
   Value tileRow0(int64_t mt) { return add(warpRow0, 16 * mt); }
-  /// The Q A-fragment of m-tile mt, k-step ks (ldmatrix.x4).
+  /// The Q A-fragment of m-tile mt, k-step ks (ldmatrix.x4; rounded to
+  /// tf32 in the tf32 kernel).
   std::array<Value, 4> loadQ(int64_t mt, int64_t ks) {
-    return ldmatrix4(add(qLaneAddr[mt], ks * 16 * eltBytes), false);
+    return operandsOf(
+        ldmatrix4(add(qLaneAddr[mt], ks * kStepElements * eltBytes), false));
   }
+  /// ldmatrix registers as the mma's operands: rounded to tf32 in the tf32
+  /// kernel (the f32 bits of two 16-bit halves are one f32), else as is.
+  std::array<Value, 4> operandsOf(std::array<Value, 4> regs) {
+    if (tf32)
+      for (Value &r : regs)
+        r = roundToTf32(r);
+    return regs;
+  }
+  /// tf32 kernel: O += P V for k-step kk (8 keys) of the V tile in
+  /// `stage`, every m-tile (see the definition for the fragment layout).
+  void mmaValuesTf32(const SmallVector<SmallVector<Frag>> &p, Value stage,
+                     int64_t kk, SmallVector<SmallVector<Frag>> &o);
   int64_t oIndex(int64_t mt, int64_t nt, int64_t e) const {
     return oState + (mt * nTilesO + nt) * 4 + e;
   }
@@ -279,7 +293,12 @@ private:
   int64_t qStride, kStride, vStride;
 
   // Fixed by the op and the tiling (constructor).
-  static constexpr int64_t eltBytes = kOperandBytes;
+  /// Bytes of an operand element (operandBytes()), elements of one k-step
+  /// of the matrix instruction (32 bytes: 16 f16 / bf16 of m16n8k16, 8 f32
+  /// of m16n8k8), and whether the operands are f32 multiplied in tf32
+  /// (mma.sync only; tc::isEligible).
+  int64_t eltBytes, kStepElements;
+  bool tf32;
   /// Producer threads per stream (the K and the V stream, emitProducer).
   static constexpr int64_t streamThreads = kProducerWarpgroupThreads / 2;
   int64_t group;    ///< query heads per KV head

@@ -40,7 +40,12 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
   queryLen = op.getUniformQueryLen();
   keyLen = op.getUniformKeyLen();
   valueDim = op.getValueDimSize();
-  dims = tc::tileDims(headDim, valueDim, wgmma);
+  eltBytes = operandBytes();
+  kStepElements = 32 / eltBytes;
+  tf32 = elt.isF32();
+  assert((!tf32 || (!wgmma && !splitKV)) &&
+         "tf32 is the mma.sync kernel's (tc::wgmmaApplies)");
+  dims = tc::tileDims(headDim, valueDim, wgmma, eltBytes);
 
   group = heads / kvHeads;
   if (splitKV)
@@ -49,15 +54,15 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
   nTilesS = blockKV / 8;
   // Only Q K^T's k-steps that hold real dims (the tile may be padded to
   // whole panels further).
-  kStepsQK = roundUp(headDim, 16) / 16;
+  kStepsQK = roundUp(headDim, kStepElements) / kStepElements;
   nTilesO = dims.v / 8;
-  kStepsPV = blockKV / 16;
+  kStepsPV = blockKV / kStepElements;
   // The layout describeAttentionKernel sized the launch by: with a
   // persistent kernel's second Q tile (any non-zero block count).
   assert((!persistent || tma) && "a persistent kernel loads with TMA");
   tc::Tiling tiling{blockQ, blockKV, consumerThreads / 32, wgmma};
   tiling.persistentBlocks = persistent ? 1 : 0;
-  tc::SharedLayout layout = tc::sharedLayout(dims, tiling);
+  tc::SharedLayout layout = tc::sharedLayout(dims, tiling, eltBytes);
   qStride = layout.queryRow;
   kStride = layout.keyRow;
   vStride = layout.valueRow;
@@ -73,7 +78,7 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
   oState = 2 * nRows;
   dropP = op.getDropoutP().convertToFloat();
   qInRegisters =
-      !wgmma && tc::keepsQueryInRegisters(rowsPerWarp, blockKV, dims);
+      !wgmma && tc::keepsQueryInRegisters(rowsPerWarp, blockKV, dims, eltBytes);
   blockThreads = threads;
   setKeyGuard();
   foldScale = mods.scale > 0.0f && !mods.softcap && !mods.additiveMask;

@@ -24,7 +24,7 @@ using tc::TensorCoreEmitter;
 std::pair<Value, SmallVector<Value, 2>>
 TensorCoreEmitter::staged(Value row, Value chunk, int64_t inChunk) {
   if (!wgmma)
-    return {qS, {row, add(mul(chunk, 8), inChunk)}};
+    return {qS, {row, add(mul(chunk, chunkElements()), inChunk)}};
   // The SW128 offset of (row, 8 chunk + inChunk) in the Q tile: the warp's
   // own rows in every panel.
   Value slot = arith::XOrIOp::create(b, loc, remu(chunk, 8), remu(row, 8));
@@ -113,18 +113,21 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
                                 arith::DivFOp::create(b, loc, f32(1.0f), l));
     Value smemRow = add(tileRow0(mt), add(g, 8 * r));
     auto pairTy = VectorType::get({2}, elt);
-    // Only O's real columns (not the tile's padding) are staged.
+    // Only O's real columns (not the tile's padding) are staged; n-tile nt
+    // starts at 16-byte chunk nt * 8 / chunkElements.
     for (int64_t nt = 0; nt < valueDim / 8; ++nt) {
       Value lo = fmul(finalState[oIndex(mt, nt, 2 * r)], inv);
       Value hi = fmul(finalState[oIndex(mt, nt, 2 * r + 1)], inv);
+      auto rounded = [&](Value x) -> Value {
+        return elt.isF32() ? x : arith::TruncFOp::create(b, loc, elt, x);
+      };
       Value pair = vector::FromElementsOp::create(
-          b, loc, pairTy,
-          ValueRange{arith::TruncFOp::create(b, loc, elt, lo),
-                     arith::TruncFOp::create(b, loc, elt, hi)});
-      auto [buffer, at] = staged(smemRow, idx(nt), 0);
+          b, loc, pairTy, ValueRange{rounded(lo), rounded(hi)});
+      auto [buffer, at] = staged(smemRow, idx(nt * 8 / chunkElements()), 0);
       at.back() = add(at.back(), mul(t4, 2));
       vector::StoreOp::create(b, loc, pair, buffer, at,
-                              /*nontemporal=*/false, llvm::MaybeAlign(4));
+                              /*nontemporal=*/false,
+                              llvm::MaybeAlign(2 * eltBytes));
     }
     if (lse) {
       Value valid = lessThan(rows[i], queryLen);
@@ -143,8 +146,8 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
   }
   NVVM::SyncWarpOp::create(b, loc, i32c(-1));
   // Lane l copies 16-byte chunks l, l + 32, ... of the warp's rows x Dv tile.
-  const int64_t chunksPerRow = valueDim / 8;
-  auto chunkTy = VectorType::get({8}, elt);
+  const int64_t chunksPerRow = valueDim / chunkElements();
+  auto chunkTy = VectorType::get({chunkElements()}, elt);
   auto storeChunk = [&](Value warpRow, Value chunkIdx, Value col) {
     Value smemRow = add(warpRow0, warpRow);
     Value row = add(q0, smemRow);
@@ -162,7 +165,8 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
     // A lane keeps its column; rows advance by a constant per pass.
     const int64_t rowsPerPass = 32 / chunksPerRow;
     Value cRow = divu(lane, chunksPerRow);
-    Value cChunk = remu(lane, chunksPerRow), cCol = mul(cChunk, 8);
+    Value cChunk = remu(lane, chunksPerRow),
+          cCol = mul(cChunk, chunkElements());
     for (int64_t pass = 0; pass < rowsPerWarp / rowsPerPass; ++pass)
       storeChunk(add(cRow, pass * rowsPerPass), cChunk, cCol);
   } else {
@@ -170,7 +174,7 @@ void TensorCoreEmitter::emitEpilogue(ArrayRef<Value> finalState) {
     // rowsPerWarp x chunksPerRow chunks; a last, partial pass is guarded.
     forEachInPasses(lane, 32, rowsPerWarp * chunksPerRow, [&](Value c, bool) {
       Value chunk = remu(c, chunksPerRow);
-      storeChunk(divu(c, chunksPerRow), chunk, mul(chunk, 8));
+      storeChunk(divu(c, chunksPerRow), chunk, mul(chunk, chunkElements()));
     });
   }
   // (A persistent kernel leaves the consumers' branch after its tile loop.)

@@ -89,15 +89,16 @@ bool tmaApplies(AttentionOpInterface op, std::string &why);
 
 /// The head dims as the kernel's tiles hold them: Q and K rows of `qk`
 /// elements, V and O rows of `v`: the tensors' D and Dv rounded up to the
-/// k-step of 16 (mma.sync: a whole ldmatrix.x4 of Q K^T's k and of P V's
-/// dv), or to whole 64-column SW128 panels (wgmma, whose P V then runs
-/// over the padded Dv; Q K^T's k-steps stop at D rounded up to 16). The
-/// padding columns are zero-filled in shared memory (TileRowWidth); O's
-/// are never stored.
+/// k-step of 32 bytes (mma.sync: a whole ldmatrix.x4 of Q K^T's k and of
+/// P V's dv; 16 elements of f16 / bf16, 8 of f32 in tf32), or to whole
+/// 64-column SW128 panels (wgmma, whose P V then runs over the padded Dv; Q
+/// K^T's k-steps stop at D rounded up to 16). The padding columns are
+/// zero-filled in shared memory (TileRowWidth); O's are never stored.
 struct TileDims {
   int64_t qk, v;
 };
-TileDims tileDims(int64_t headDim, int64_t valueDim, bool warpgroupMma);
+TileDims tileDims(int64_t headDim, int64_t valueDim, bool warpgroupMma,
+                  int64_t operandBytes = 2);
 
 /// The wgmma forward's registers per consumer thread for its S (blockKV /
 /// 2 f32), packed P (blockKV / 4) and O (dims.v / 2 f32) fragments.
@@ -123,11 +124,17 @@ bool skipsUnchangedRescale(int64_t valueTileDim);
 /// (else they are re-read from shared memory at every key block): when the
 /// accumulators plus the fragments fit in 160 registers, which leaves room
 /// for the softmax temporaries of the masked / dropout variants.
-bool keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV, TileDims dims);
+bool keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV, TileDims dims,
+                           int64_t operandBytes = 2);
 
-/// Whether `op` can use the tensor-core kernel (f16/bf16, D and Dv
-/// multiples of 8 up to 256); when not, `why` says why.
-bool isEligible(AttentionOpInterface op, std::string &why);
+/// Whether `op` can use the tensor-core kernel (f16/bf16, or f32 in tf32
+/// where `tf32` allows it; D and Dv multiples of 8 up to 256); when not,
+/// `why` says why.
+bool isEligible(AttentionOpInterface op, std::string &why, bool tf32 = false);
+
+/// Bytes of one operand element of `op`'s kernel: 2 (f16, bf16) or 4 (f32,
+/// multiplied in tf32 by the mma.sync kernel).
+int64_t operandBytes(AttentionOpInterface op);
 
 /// The forward kernel's dynamic shared memory: the Q tile of blockQ rows
 /// (wide enough to stage O in the epilogue: max(qk, v) columns), `stages`
@@ -142,7 +149,8 @@ struct SharedLayout {
   int64_t query, keys, values, barriers;
   SharedMemoryPlan plan;
 };
-SharedLayout sharedLayout(TileDims dims, const Tiling &tiling);
+SharedLayout sharedLayout(TileDims dims, const Tiling &tiling,
+                          int64_t operandBytes = 2);
 
 /// Bytes of dynamic shared memory the kernel for `op` needs
 /// (sharedLayout's launch bytes).

@@ -11,6 +11,7 @@
 #include "TensorCoreEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -57,8 +58,9 @@ SmallVector<Value> TensorCoreEmitter::syncStep(Value kb, Value stage,
     for (int64_t np = 0; np < nTilesS / 2; ++np) {
       mmaTilePair(
           qf,
-          ldmatrix4(add(kBase, (16 * np * kStride + 16 * ks) * eltBytes),
-                    false),
+          operandsOf(ldmatrix4(
+              add(kBase, (16 * np * kStride + kStepElements * ks) * eltBytes),
+              false)),
           np, s);
     }
   }
@@ -72,7 +74,9 @@ SmallVector<Value> TensorCoreEmitter::syncStep(Value kb, Value stage,
                        ArrayRef<Value>(ml).take_front(nRows), alpha),
               nTilesO);
   // Each V fragment pair feeds every m-tile.
-  for (int64_t kk = 0; kk < kStepsPV; ++kk) {
+  for (int64_t kk = 0; kk < kStepsPV && tf32; ++kk)
+    mmaValuesTf32(s, stage, kk, o);
+  for (int64_t kk = 0; kk < kStepsPV && !tf32; ++kk) {
     SmallVector<std::array<Value, 4>> pa;
     for (int64_t mt = 0; mt < mTiles; ++mt)
       pa.push_back(packP(s[mt], kk));
@@ -86,6 +90,37 @@ SmallVector<Value> TensorCoreEmitter::syncStep(Value kb, Value stage,
   SmallVector<Value> next = ml;
   next.append(flatten(o));
   return next;
+}
+
+// tf32's m16n8k8 A fragment is a0 = (g, t), a1 = (g + 8, t), a2 = (g, t + 4),
+// a3 = (g + 8, t + 4), but P's C fragment of an n-tile of 8 keys holds
+// keys 2t and 2t + 1 of rows g and g + 8. A dot product may take its k
+// index in any order that A and B share: let k-index t be key 2t and t + 4
+// key 2t + 1. Then P's A fragment is (c0, c2, c1, c3) of n-tile kk, no
+// shuffles, and V's B fragment b0 = (k t, n g), b1 = (k t + 4, n g) is V
+// rows 8kk + 2t and 8kk + 2t + 1 at dv column 8nt + g: two scalar loads
+// (ldmatrix cannot transpose 32-bit elements), in distinct banks with the
+// row stride paddedStride gives.
+void TensorCoreEmitter::mmaValuesTf32(const SmallVector<SmallVector<Frag>> &p,
+                                      Value stage, int64_t kk,
+                                      SmallVector<SmallVector<Frag>> &o) {
+  SmallVector<std::array<Value, 4>> pa;
+  for (int64_t mt = 0; mt < mTiles; ++mt) {
+    const Frag &c = p[mt][kk];
+    pa.push_back({roundToTf32(c[0]), roundToTf32(c[2]), roundToTf32(c[1]),
+                  roundToTf32(c[3])});
+  }
+  Value key = add(mul(t4, 2), 8 * kk);
+  for (int64_t nt = 0; nt < nTilesO; ++nt) {
+    Value col = add(g, 8 * nt);
+    auto load = [&](Value row) {
+      return roundToTf32(
+          memref::LoadOp::create(b, loc, vS, ValueRange{stage, row, col}));
+    };
+    Value b0 = load(key), b1 = load(add(key, 1));
+    for (int64_t mt = 0; mt < mTiles; ++mt)
+      o[mt][nt] = mma(pa[mt], b0, b1, o[mt][nt]);
+  }
 }
 
 void TensorCoreEmitter::emitPingPongStart(Value isFirstGroup) {

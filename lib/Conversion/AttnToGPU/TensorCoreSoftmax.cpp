@@ -28,8 +28,11 @@ void TensorCoreEmitter::emitRowsAndFragments() {
   // addresses tile row 16mt + l % 16, column 16ks + 8 * (l / 16), so
   // matrices 0..3 = (rows 0-7, cols 0-7), (8-15, 0-7), (0-7, 8-15),
   // (8-15, 8-15) = a0..a3.
-  qLaneOff =
-      mul(add(mul(remu(lane, 16), qStride), mul(divu(lane, 16), 8)), eltBytes);
+  // (In bytes the same with f32 elements: one k-step of m16n8k8's tf32
+  // is 8 columns, whose x4 matrices are a0..a3 of that instruction.)
+  qLaneOff = mul(
+      add(mul(remu(lane, 16), qStride), mul(divu(lane, 16), chunkElements())),
+      eltBytes);
   for (int64_t mt = 0; mt < mTiles; ++mt)
     qLaneAddr.push_back(
         add(add(smemBase, qOff),
@@ -45,7 +48,7 @@ void TensorCoreEmitter::emitRowsAndFragments() {
   // {0, 1} = (b0, b1) of n-tile 2np, {2, 3} = (b0, b1) of n-tile 2np + 1.
   // Each is used by every m-tile of the warp.
   kLaneOff = mul(add(mul(add(remu(lane, 8), mul(divu(lane, 16), 8)), kStride),
-                     mul(remu(divu(lane, 8), 2), 8)),
+                     mul(remu(divu(lane, 8), 2), chunkElements())),
                  eltBytes);
   // V B-fragments (transposed), one x4 per (pair of dv n-tiles, k-step of 16
   // keys): lane l addresses key 16kk + l % 8 + 8 * ((l / 8) % 2), dv

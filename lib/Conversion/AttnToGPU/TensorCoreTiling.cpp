@@ -15,7 +15,11 @@
 using namespace mlir;
 using namespace mlir::attn;
 
-bool tc::isEligible(AttentionOpInterface op, std::string &why) {
+int64_t tc::operandBytes(AttentionOpInterface op) {
+  return op.getQueryType().getElementType().isF32() ? 4 : kOperandBytes;
+}
+
+bool tc::isEligible(AttentionOpInterface op, std::string &why, bool tf32) {
   if (op.getDropoutMask()) {
     why = "the op has an explicit dropout_mask (the tensor-core kernel only "
           "generates Philox keep bits)";
@@ -24,8 +28,13 @@ bool tc::isEligible(AttentionOpInterface op, std::string &why) {
   RankedTensorType q = op.getQueryType();
   Type elt = q.getElementType();
   int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
-  if (!elt.isF16() && !elt.isBF16()) {
-    why = "the element type is not f16 or bf16";
+  if (elt.isF32() && !tf32) {
+    why = "the element type is f32, which tensor cores take only as tf32 "
+          "(--f32-precision=tf32: the dense forward)";
+    return false;
+  }
+  if (!elt.isF16() && !elt.isBF16() && !elt.isF32()) {
+    why = "the element type is not f16, bf16 or f32";
     return false;
   }
   if (op.getKeyType().getElementType() != elt ||
@@ -44,9 +53,9 @@ bool tc::isEligible(AttentionOpInterface op, std::string &why) {
   return true;
 }
 
-tc::TileDims tc::tileDims(int64_t headDim, int64_t valueDim,
-                          bool warpgroupMma) {
-  const int64_t step = warpgroupMma ? 64 : 16;
+tc::TileDims tc::tileDims(int64_t headDim, int64_t valueDim, bool warpgroupMma,
+                          int64_t operandBytes) {
+  const int64_t step = warpgroupMma ? 64 : 32 / operandBytes;
   return {roundUp(headDim, step), roundUp(valueDim, step)};
 }
 
@@ -55,9 +64,10 @@ bool tc::skipsUnchangedRescale(int64_t valueTileDim) {
 }
 
 bool tc::keepsQueryInRegisters(int64_t rowsPerWarp, int64_t blockKV,
-                               TileDims dims) {
+                               TileDims dims, int64_t operandBytes) {
   int64_t mTiles = rowsPerWarp / 16;
-  return mTiles * ((blockKV + dims.v) / 2 + dims.qk / 4) <= 160;
+  // Q's A fragments: 4 registers per k-step of 32 bytes.
+  return mTiles * ((blockKV + dims.v) / 2 + dims.qk * operandBytes / 8) <= 160;
 }
 
 // Defaults (H200 sweep of 2026-11-29, bench/sweep_tilings.py,
@@ -131,7 +141,10 @@ static bool wgmmaPaysForPadding(AttentionOpInterface op) {
 }
 
 bool tc::wgmmaApplies(AttentionOpInterface op, std::string &why) {
-  if (op.getDropoutP().convertToFloat() > 0.0f)
+  if (op.getQueryType().getElementType().isF32())
+    why = "f32 operands are multiplied in tf32 by the mma.sync kernel "
+          "(wgmma's tf32 reads both operands K-major, and V is not)";
+  else if (op.getDropoutP().convertToFloat() > 0.0f)
     why = "the op has dropout (the wgmma kernel has no Philox dropout)";
   else if (kernel::isShortLength(op.getUniformQueryLen(), 64))
     why = "the query length is at most 64 (the wgmma kernel takes 64 or "
@@ -291,7 +304,8 @@ std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
   }
 
   Tiling t;
-  const TileDims dims = tileDims(d, dv, /*warpgroupMma=*/false);
+  const TileDims dims =
+      tileDims(d, dv, /*warpgroupMma=*/false, operandBytes(op));
   // 4 warps unless asked: 32 rows each for Br = 128, 16 for Br = 64.
   t.warps = requested.warps ? requested.warps : 4;
   if (requested.blockQ)
@@ -318,6 +332,10 @@ std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
     if (!fits(t))
       t.blockKV = 32;
   }
+  // Tiles of 4-byte elements (f32 in tf32) that still exceed the shared
+  // memory: half the query rows (D = 192 on sm_80).
+  if (!fits(t) && !requested.blockQ && !requested.warps && t.blockQ == 128)
+    t.blockQ = 64;
   if (t.blockQ != 64 && t.blockQ != 128)
     return fail("query block " + Twine(t.blockQ) + " (expected 64 or 128)");
   if (t.blockKV != 32 && t.blockKV != 64 && t.blockKV != 128)
@@ -340,10 +358,13 @@ std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
   return t;
 }
 
-tc::SharedLayout tc::sharedLayout(TileDims dims, const Tiling &tiling) {
-  constexpr int64_t eltBytes = kOperandBytes, mbarrierBytes = 8;
+tc::SharedLayout tc::sharedLayout(TileDims dims, const Tiling &tiling,
+                                  int64_t eltBytes) {
+  constexpr int64_t mbarrierBytes = 8;
   const bool wgmma = tiling.warpgroupMma;
-  auto row = [&](int64_t cols) { return wgmma ? cols : paddedStride(cols); };
+  auto row = [&](int64_t cols) {
+    return wgmma ? cols : paddedStride(cols, eltBytes);
+  };
   SharedLayout l;
   // The Q tile also stages O in the epilogue.
   l.queryRow = row(std::max(dims.qk, dims.v));
@@ -370,8 +391,9 @@ tc::SharedLayout tc::sharedLayout(TileDims dims, const Tiling &tiling) {
 }
 
 int64_t tc::sharedMemoryBytes(AttentionOpInterface op, const Tiling &tiling) {
+  const int64_t bytes = operandBytes(op);
   return sharedLayout(tileDims(op.getHeadDimSize(), op.getValueDimSize(),
-                               tiling.warpgroupMma),
-                      tiling)
+                               tiling.warpgroupMma, bytes),
+                      tiling, bytes)
       .plan.launchBytes();
 }

@@ -10,6 +10,8 @@
 // RUN: not attention-opt %s --attn-to-gpu="chip=sm_90a tma=on mma=mma-sync" 2>&1 | FileCheck %s --check-prefix=TMA
 // RUN: not attn-compile %s --kernel=cuda-core --tma=on -o %t.ptx 2>&1 | FileCheck %s --check-prefix=CUDATMA
 // RUN: not attn-compile %s --kernel=cuda-core --mma=wgmma -o %t.ptx 2>&1 | FileCheck %s --check-prefix=CUDAMMA
+// RUN: not attn-compile %s --kernel=cuda-core --f32-precision=tf32 -o %t.ptx 2>&1 | FileCheck %s --check-prefix=CUDATF32
+// RUN: not attn-compile %s --f32-precision=half -o %t.ptx 2>&1 | FileCheck %s --check-prefix=BADPREC
 // RUN: attn-compile %s --persistent=on --split-kv=off -o %t.ptx | FileCheck %s --check-prefix=OK
 // RUN: attn-compile %s --kernel=cuda-core --tma=off -o %t.ptx | FileCheck %s --check-prefix=OK
 
@@ -20,6 +22,8 @@
 // PERSSPLIT: persistent=on schedules the one-kernel forward, but split-kv=8 asks for the split-KV group everywhere
 // CUDATMA: kernel=cuda-core excludes tma=on (a choice of the tensor-core kernels)
 // CUDAMMA: kernel=cuda-core excludes mma=wgmma (a choice of the tensor-core kernels)
+// CUDATF32: kernel=cuda-core excludes f32-precision=tf32 (a choice of the tensor-core kernels)
+// BADPREC: unsupported f32-precision=half (expected ieee or tf32)
 // OK: wrote {{.*}} (1 kernel, sm_90a
 func.func @f(%q: tensor<2x8x1024x64xf16>, %k: tensor<2x8x1024x64xf16>, %v: tensor<2x8x1024x64xf16>) -> tensor<2x8x1024x64xf16> {
   %o = attn.attention ins(%q, %k, %v : tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16>, tensor<2x8x1024x64xf16>) -> tensor<2x8x1024x64xf16>

@@ -42,7 +42,7 @@ func.func @dynamic_table_width(%q: tensor<?x8x1x64xbf16>, %kc: tensor<40x16x2x64
 
 func.func @f32(%q: tensor<2x8x1x64xf32>, %kc: tensor<40x16x2x64xf32>, %vc: tensor<40x16x2x64xf32>,
                %t: tensor<2x12xi32>, %n: tensor<2xi32>) -> tensor<2x8x1x64xf32> {
-  // expected-error @+1 {{GPU code generation: a paged cache needs the tensor-core kernel, which does not apply: the element type is not f16 or bf16}}
+  // expected-error @+1 {{GPU code generation: a paged cache needs the tensor-core kernel, which does not apply: the element type is f32, which tensor cores take only as tf32 (--f32-precision=tf32: the dense forward)}}
   %o = attn.paged_attention ins(%q : tensor<2x8x1x64xf32>)
       cache(%kc, %vc : tensor<40x16x2x64xf32>, tensor<40x16x2x64xf32>)
       pages(%t, %n : tensor<2x12xi32>, tensor<2xi32>) -> tensor<2x8x1x64xf32>

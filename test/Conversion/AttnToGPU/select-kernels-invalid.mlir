@@ -58,9 +58,11 @@ func.func @registers(%q: tensor<2x8x1024x128xbf16>, %k: tensor<2x8x1024x128xbf16
 
 // -----
 
-func.func @f32_tensor_cores(%q: tensor<1x2x100x64xf32>, %k: tensor<1x2x100x64xf32>, %v: tensor<1x2x100x64xf32>) -> tensor<1x2x100x64xf32> {
-  // expected-error @+1 {{cannot honour #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync>: no tensor-core kernel: the element type is not f16 or bf16}}
-  %o = attn.attention ins(%q, %k, %v : tensor<1x2x100x64xf32>, tensor<1x2x100x64xf32>, tensor<1x2x100x64xf32>) {attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync>} -> tensor<1x2x100x64xf32>
+// f32 takes the tensor cores only as tf32 on the mma.sync kernel
+// (kernel = mma_sync on an f32 op asks for it; docs/semantics.md §2.1).
+func.func @f32_wgmma(%q: tensor<1x2x100x64xf32>, %k: tensor<1x2x100x64xf32>, %v: tensor<1x2x100x64xf32>) -> tensor<1x2x100x64xf32> {
+  // expected-error @+1 {{cannot honour #attn.tiles<block_q = 128, block_kv = 64, stages = 2, warps = 8, kernel = wgmma>: the wgmma kernel does not take this op: f32 operands are multiplied in tf32 by the mma.sync kernel (wgmma's tf32 reads both operands K-major, and V is not)}}
+  %o = attn.attention ins(%q, %k, %v : tensor<1x2x100x64xf32>, tensor<1x2x100x64xf32>, tensor<1x2x100x64xf32>) {attn.tiles = #attn.tiles<block_q = 128, block_kv = 64, stages = 2, warps = 8, kernel = wgmma>} -> tensor<1x2x100x64xf32>
   return %o : tensor<1x2x100x64xf32>
 }
 

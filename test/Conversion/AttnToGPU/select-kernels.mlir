@@ -12,6 +12,10 @@
 // attn-compile honours the user's choice too (its manifest's codegen).
 // RUN: attn-compile %s --chip=sm_90a -o %t.ptx 2>/dev/null
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
+// f32-precision=tf32 puts f32 on the mma.sync kernel; attn-to-gpu honours
+// the recorded choice without the option (it asks for tf32 itself).
+// RUN: attention-opt %s --attn-select-kernels="chip=sm_90a f32-precision=tf32" | FileCheck %s --check-prefix=TF32
+// RUN: attention-opt %s --attn-select-kernels="chip=sm_90a f32-precision=tf32" --attn-to-gpu="chip=sm_90a" | FileCheck %s --check-prefix=TF32-GPU
 
 // Prefill, bf16 D = 128: the wgmma kernel, 128 query rows in two consumer
 // warpgroups (8 warps), 128 keys per step, two K/V stages.
@@ -42,8 +46,12 @@ func.func @decode(%q: tensor<4x32x1x128xf16>, %k: tensor<4x8x8192x128xf16>, %v: 
 // thread each.
 // CHECK-LABEL: func.func @f32
 // CHECK: attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 1, warps = 2, kernel = cuda_core>
-// REPORT: remark: GPU code generation: CUDA-core kernel, no tensor-core kernel: the element type is not f16 or bf16
+// REPORT: remark: GPU code generation: CUDA-core kernel, no tensor-core kernel: the element type is f32, which tensor cores take only as tf32 (--f32-precision=tf32: the dense forward)
 // REPORT: remark: attn-select-kernels sm_90a: #attn.tiles<block_q = 64, block_kv = 64, stages = 1, warps = 2, kernel = cuda_core>; 64 threads
+// TF32-LABEL: func.func @f32
+// TF32: attn.tiles = #attn.tiles<block_q = 128, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync>
+// TF32-GPU: gpu.func @attn_fwd_2(%arg0: memref<12800xf32>
+// TF32-GPU: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>
 func.func @f32(%q: tensor<1x2x100x64xf32>, %k: tensor<1x2x100x64xf32>, %v: tensor<1x2x100x64xf32>) -> tensor<1x2x100x64xf32> {
   %o = attn.attention ins(%q, %k, %v : tensor<1x2x100x64xf32>, tensor<1x2x100x64xf32>, tensor<1x2x100x64xf32>) -> tensor<1x2x100x64xf32>
   return %o : tensor<1x2x100x64xf32>

@@ -37,7 +37,7 @@ func.func @dynamic_query_len(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x2x4096x64xb
 
 // -----
 
-// CHECK: split-kv-invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: 'attn.attention' op GPU code generation: --split-kv=3 does not apply: no tensor-core kernel: the element type is not f16 or bf16
+// CHECK: split-kv-invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: 'attn.attention' op GPU code generation: --split-kv=3 does not apply: no tensor-core kernel: the element type is f32, which tensor cores take only as tf32 (--f32-precision=tf32: the dense forward)
 // AUTO: gpu.func @attn_fwd_0(
 func.func @f32(%q: tensor<1x8x1x64xf32>, %k: tensor<1x2x4096x64xf32>, %v: tensor<1x2x4096x64xf32>) -> tensor<1x8x1x64xf32> {
   %o = attn.attention ins(%q, %k, %v : tensor<1x8x1x64xf32>, tensor<1x2x4096x64xf32>, tensor<1x2x4096x64xf32>) -> tensor<1x8x1x64xf32>

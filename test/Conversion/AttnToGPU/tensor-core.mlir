@@ -150,7 +150,7 @@ func.func @f16_d128_mask_dropout(%q: tensor<1x1x64x128xf16>, %k: tensor<1x1x128x
 // CHECK-SAME: known_block_size = array<i32: 64, 1, 1>
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: gpu.return
-// FORCED: error: 'attn.attention' op GPU code generation: no tensor-core kernel: the element type is not f16 or bf16
+// FORCED: error: 'attn.attention' op GPU code generation: no tensor-core kernel: the element type is f32, which tensor cores take only as tf32 (--f32-precision=tf32: the dense forward)
 func.func @f32_d64(%q: tensor<1x1x64x64xf32>, %k: tensor<1x1x64x64xf32>, %v: tensor<1x1x64x64xf32>) -> tensor<1x1x64x64xf32> {
   %r = attn.attention ins(%q, %k, %v : tensor<1x1x64x64xf32>, tensor<1x1x64x64xf32>, tensor<1x1x64x64xf32>) -> tensor<1x1x64x64xf32>
   return %r : tensor<1x1x64x64xf32>

@@ -7,7 +7,7 @@
 // group are the tensor-core ones only, with static head counts and head
 // dims. Each is a diagnostic at the op.
 
-// CHECK: varlen-invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: 'attn.varlen_attention' op GPU code generation: packed batches need the tensor-core kernel, which does not apply: the element type is not f16 or bf16
+// CHECK: varlen-invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: 'attn.varlen_attention' op GPU code generation: packed batches need the tensor-core kernel, which does not apply: the element type is f32, which tensor cores take only as tf32 (--f32-precision=tf32: the dense forward)
 // CUDA: varlen-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.varlen_attention' op GPU code generation: packed batches have no CUDA-core kernel (--kernel=cuda-core)
 func.func @f32(%q: tensor<?x8x64xf32>, %k: tensor<?x8x64xf32>, %v: tensor<?x8x64xf32>, %cq: tensor<?xi32>, %ck: tensor<?xi32>) -> tensor<?x8x64xf32> {
   %o = attn.varlen_attention ins(%q, %k, %v : tensor<?x8x64xf32>, tensor<?x8x64xf32>, tensor<?x8x64xf32>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) -> tensor<?x8x64xf32>

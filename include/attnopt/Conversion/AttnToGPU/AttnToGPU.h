@@ -183,6 +183,11 @@ struct TensorCoreTiling {
   /// (tc::persistentApplies; attn-compile --persistent).
   PersistentChoice persistent = PersistentChoice::off;
   int64_t smCount = 132;
+  /// f32 operands multiplied on the tensor cores in tf32 (the mma.sync
+  /// forward; attn-compile --f32-precision=tf32): Q, K, V and P rounded to
+  /// 10-bit mantissas, f32 accumulation. Without it f32 takes the exact
+  /// CUDA-core kernel.
+  bool tf32 = false;
 };
 
 /// The mapping of `op` (static shapes, or a run-time batch, query and key
@@ -427,6 +432,7 @@ struct GpuCodegenChoices {
   int64_t gradBlockKV = 0;                    ///< 0, 64 or 128
   std::string splitKV = "auto"; ///< forward split-KV: auto, off or a count
   int64_t smCount = 132;        ///< SMs the split-KV chooser fills
+  std::string f32Precision = "ieee"; ///< f32 matrix products: ieee or tf32
 };
 
 /// The choices validated and resolved for the chip.
