@@ -346,11 +346,43 @@ static StringRef closestAttributeName(Operation *op, StringRef name) {
   return best;
 }
 
+/// Other frameworks' names for the attn ops' attributes (PyTorch SDPA,
+/// FlashAttention, JAX, Triton, Hugging Face configs), with what to write
+/// instead: too far from the op's names for closestAttributeName, they would
+/// be kept as discardable attributes and the op would compute plain
+/// attention without a word.
+struct ForeignAttributeName {
+  StringLiteral name, instead;
+};
+static constexpr ForeignAttributeName kForeignAttributeNames[] = {
+    {"is_causal", "causal = #attn.causal<top_left> (PyTorch's is_causal is "
+                  "top-left aligned; bottom_right for FlashAttention's "
+                  "causal=True with Lq != Lk)"},
+    {"window_size", "window = array<i64: left, right> (FlashAttention's "
+                    "window_size = (left, right); -1 for unbounded)"},
+    {"sliding_window", "window = array<i64: left, 0>"},
+    {"local_window", "window = array<i64: left, right>"},
+    {"softmax_scale", "scale = <f32>"},
+    {"sm_scale", "scale = <f32>"},
+    {"scale_factor", "scale = <f32>"},
+    {"dropout", "dropout_p = <f32> with rng(seed, offset)"},
+    {"dropout_rate", "dropout_p = <f32> with rng(seed, offset)"},
+    {"dropout_prob", "dropout_p = <f32> with rng(seed, offset)"},
+    {"attn_mask", "the mask(...) operand"},
+    {"attention_mask", "the mask(...) operand"},
+    {"logit_softcap", "softcap = <f32>"},
+    {"logits_soft_cap", "softcap = <f32>"},
+    {"attn_logit_softcapping", "softcap = <f32>"},
+    {"enable_gqa", "nothing: grouped-query attention follows from the "
+                   "query and key/value head counts"},
+};
+
 /// Attributes an op does not define. The attn ops' names on an op without
 /// them (`dropout_p` on attn.paged_attention, which has no dropout) and
 /// near-misses of the op's own names (`casual = ...`, a misspelt `causal`)
-/// would be carried as discardable attributes and silently ignored. Other
-/// names are left alone: discardable attributes are normally
+/// would be carried as discardable attributes and silently ignored, as
+/// would other frameworks' names (kForeignAttributeNames). Other names are
+/// left alone: discardable attributes are normally
 /// dialect-prefixed (`attn.tiles`), but some tools attach unprefixed ones
 /// (`lowering_config`, `__inplace_operands_attr__`).
 LogicalResult verifyNoStrayAttributes(Operation *op) {
@@ -366,6 +398,12 @@ LogicalResult verifyNoStrayAttributes(Operation *op) {
                 "each op's attributes)";
     if (name.contains('.') || name.starts_with("_"))
       continue;
+    for (const ForeignAttributeName &foreign : kForeignAttributeNames)
+      if (name.equals_insensitive(foreign.name))
+        return op->emitOpError()
+               << "unknown attribute '" << name << "': write "
+               << foreign.instead
+               << "; docs/semantics.md lists each op's attributes";
     if (StringRef guess = closestAttributeName(op, name); !guess.empty())
       return op->emitOpError()
              << "unknown attribute '" << name << "' (did you mean '" << guess

@@ -1020,6 +1020,40 @@ func.func @misspelt_causal(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %
 
 // -----
 
+// Other frameworks' names are errors that say what to write: they were
+// carried as discardable attributes and the op ran without them.
+func.func @foreign_is_causal(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{unknown attribute 'is_causal': write causal = #attn.causal<top_left> (PyTorch's is_causal is top-left aligned; bottom_right for FlashAttention's causal=True with Lq != Lk); docs/semantics.md lists each op's attributes}}
+  %o = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {is_causal = true} -> tensor<1x2x8x16xf32>
+  return %o : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+func.func @foreign_window_size(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{unknown attribute 'window_size': write window = array<i64: left, right> (FlashAttention's window_size = (left, right); -1 for unbounded)}}
+  %o = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {window_size = array<i64: 1, 0>} -> tensor<1x2x8x16xf32>
+  return %o : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+func.func @foreign_softmax_scale(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{unknown attribute 'Softmax_Scale': write scale = <f32>}}
+  %o = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {Softmax_Scale = 0.1 : f32} -> tensor<1x2x8x16xf32>
+  return %o : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+func.func @foreign_enable_gqa(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x4x8x16xf32> {
+  // expected-error @+1 {{unknown attribute 'enable_gqa': write nothing: grouped-query attention follows from the query and key/value head counts}}
+  %o = attn.attention ins(%q, %k, %v : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {enable_gqa = true} -> tensor<1x4x8x16xf32>
+  return %o : tensor<1x4x8x16xf32>
+}
+
+// -----
+
 func.func @misspelt_softcap(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %o: tensor<1x2x8x16xf32>, %l: tensor<1x2x8xf32>, %do: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
   // expected-error @+1 {{unknown attribute 'soft_cap' (did you mean 'softcap'?)}}
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) forward(%o, %l : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) grad_output(%do : tensor<1x2x8x16xf32>) {soft_cap = 30.0 : f32} -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
