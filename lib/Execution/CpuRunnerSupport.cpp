@@ -476,6 +476,19 @@ ForwardComparison mlir::attn::compareForward(
   return c;
 }
 
+double mlir::attn::scoreRoundingError(float scale, int64_t headDim,
+                                      ArrayRef<double> q, ArrayRef<double> k) {
+  auto maxAbs = [](ArrayRef<double> x) {
+    double m = 0.0;
+    for (double v : x)
+      if (std::isfinite(v))
+        m = std::max(m, std::fabs(v));
+    return m;
+  };
+  return std::ldexp(1.0, -24) * std::fabs(double(scale)) *
+         std::sqrt(double(headDim)) * maxAbs(q) * maxAbs(k);
+}
+
 double mlir::attn::defaultTolerance(Type elt) {
   if (elt.isF32())
     return 1e-5;
