@@ -68,8 +68,29 @@ static int64_t blockQHint(Operation *op) {
 /// choice was left to the compiler).
 static FailureOr<ForwardKernelConfig>
 chooseDense(AttentionOp op, const GpuCodegenOptions &options) {
+  // Query rows the split_kv stage does not take (it packs 64 rows in 4
+  // warps) are not dropped: under --split-kv=auto they leave the op to the
+  // one-kernel forward, which takes them or says why not; a forced split
+  // is an error naming both.
+  SplitKVOptions split = options.splitKV;
+  const TensorCoreTiling &f = options.forward;
+  const bool otherRows = (f.blockQ && f.blockQ != splitkv::kSplitBlockQ) ||
+                         (f.warps && f.warps != splitkv::kSplitBlockQ / 16);
+  if (otherRows && split.splits > 0) {
+    std::string asked;
+    if (f.blockQ)
+      asked += " --block-q=" + std::to_string(f.blockQ);
+    if (f.warps)
+      asked += " --warps=" + std::to_string(f.warps);
+    return op.emitOpError("GPU code generation: --split-kv=")
+           << split.splits << " packs " << splitkv::kSplitBlockQ
+           << " query rows in " << splitkv::kSplitBlockQ / 16
+           << " warps per block, not" << asked;
+  }
+  if (otherRows && split.splits == -1)
+    split.splits = 0;
   FailureOr<int64_t> splits = splitkv::chooseSplits(
-      op, options.splitKV, options.kernel, options.forward,
+      op, split, options.kernel, options.forward,
       ("--split-kv=" + Twine(options.splitKV.splits)).str());
   if (failed(splits))
     return failure();
