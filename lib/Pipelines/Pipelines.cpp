@@ -58,6 +58,9 @@ void mlir::attn::buildAttnLowerToLLVMPipeline(OpPassManager &pm) {
   // What attn-cpu-run JITs (lib/Execution/CpuRunner.cpp runs this after the
   // user's lowering).
   pm.addPass(createCanonicalizerPass());
+  // Elementwise arith / math on tensors around the attention ops (`%s =
+  // arith.addf %o, %o2 : tensor<...>`) has no bufferization of its own.
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
