@@ -89,6 +89,9 @@ int main(int argc, char **argv) {
   registerAllExtensions(registry);
   attn::registerAttnDialect(registry);
   MLIRContext context(registry);
+  // Its diagnostics name the op by file:line; a dump of the whole module
+  // (in generic form) after each adds nothing a user can read.
+  context.printOpOnDiagnostic(false);
 
   std::string error;
   auto file = openInputFile(inputFilename, &error);
