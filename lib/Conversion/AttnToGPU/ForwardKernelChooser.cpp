@@ -107,17 +107,20 @@ chooseDense(AttentionOp op, const GpuCodegenOptions &options) {
     op.emitRemark("GPU code generation: CUDA-core kernel, no tensor-core "
                   "kernel: ")
         << whyNot;
-  // f32 in tf32 where its tiles fit (the 4-byte tiles of D = 256 exceed
-  // sm_80's shared memory); elsewhere the exact kernel, with a remark.
-  std::string whyNoTf32;
-  if (tensorCores && options.kernel == KernelChoice::Auto &&
-      op.getQueryType().getElementType().isF32() &&
-      !tc::chooseTiling(op, options.forward, whyNoTf32)) {
+  if (tensorCores && options.kernel != KernelChoice::CudaCore) {
+    std::string why;
+    if (std::optional<tc::Tiling> t =
+            tc::chooseTiling(op, options.forward, why))
+      return tc::configOf(*t);
+    // f32 in tf32 only where its tiles fit (the 4-byte tiles of D = 256
+    // exceed sm_80's shared memory); elsewhere the exact kernel, with a
+    // remark.
+    if (options.kernel != KernelChoice::Auto ||
+        !op.getQueryType().getElementType().isF32())
+      return op.emitOpError("GPU code generation: tensor-core tiling: ") << why;
     op.emitRemark("GPU code generation: CUDA-core kernel (exact f32), no "
                   "tf32 tensor-core kernel: ")
-        << whyNoTf32;
-  } else if (tensorCores && options.kernel != KernelChoice::CudaCore) {
-    return chooseTensorCore(op, options.forward);
+        << why;
   }
   FailureOr<cc::Tiling> t = cc::chooseTiling(op, blockQHint(op));
   if (failed(t))
