@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunnerValidation.h"
+#include "attnopt/Reference/AttentionGradReference.h"
 #include "attnrt/Error.h"
 #include "attnrt/HostData.h"
 #include "attnrt/Paged.h"
@@ -229,27 +230,10 @@ ReferenceGrad referenceGrad(const KernelSpec &k,
 /// Where a gradient's terms cancel (a row with one visible key: dS = P (dP
 /// - D) is 0 exactly), the reference is rounding noise and an error relative
 /// to it means nothing. Such a gradient passes when each element is within
-/// tolerance · max|ref| plus kCancellationFloor times the size of the terms
-/// it sums (ReferenceGrad::sizes): 64 f32 unit roundoffs, the kernels'
-/// accumulation precision with room for the order of their sums.
-constexpr double kCancellationFloor = 64.0 * 5.9604644775390625e-8;
-
-/// The largest |got - want| / (tol · max|want| + kCancellationFloor · size)
-/// over the elements: at most 1 when the gradient is within the floor.
-static double cancellationRatio(const std::vector<double> &got,
-                                const std::vector<double> &want,
-                                const std::vector<double> &size, double tol,
-                                double refMax, double floor) {
-  double worst = 0.0;
-  for (size_t e = 0; e < got.size() && e < want.size() && e < size.size();
-       ++e) {
-    double bound = tol * refMax + floor * size[e];
-    double diff = std::fabs(got[e] - want[e]);
-    if (!(diff <= bound)) // NaN too
-      worst = std::max(worst, bound > 0.0 ? diff / bound : INFINITY);
-  }
-  return worst;
-}
+/// tolerance · max|ref| plus attnopt::ref::kGradientCancellationFloor times
+/// the size of the terms it sums (ReferenceGrad::sizes).
+using attnopt::ref::gradientCancellationRatio;
+using attnopt::ref::kGradientCancellationFloor;
 
 void roundForward(const KernelSpec &k, const ReferenceForward &ref,
                   CUdeviceptr o, CUdeviceptr lse) {
@@ -267,10 +251,10 @@ bool checkGrad(const KernelSpec &k, Binding &binding, ReferenceGrad &ref,
   // by as much, and the factor 1 - t^2 by 2 * kTanhApproxMaxAbsError,
   // which is relative to it while the score stays in the softcap's
   // unsaturated range (|s| < 3 softcap: 1 - t^2 > 0.01).
-  const double floor =
-      kCancellationFloor + (k.softcapApprox ? 4.0 * approxScoreError(k) +
-                                                  200.0 * kTanhApproxMaxAbsError
-                                            : 0.0);
+  const double floor = kGradientCancellationFloor +
+                       (k.softcapApprox ? 4.0 * approxScoreError(k) +
+                                              200.0 * kTanhApproxMaxAbsError
+                                        : 0.0);
   bool ok = true;
   if (binding.outputs().empty())
     return binding.checkGuards();
@@ -290,7 +274,7 @@ bool checkGrad(const KernelSpec &k, Binding &binding, ReferenceGrad &ref,
                                         : n == "grad_key" ? ref.dkSize
                                                           : ref.dvSize;
       double ratio =
-          cancellationRatio(got, want, size, tol, c.refMaxAbs, floor);
+          gradientCancellationRatio(got, want, size, tol, c.refMaxAbs, floor);
       good = ratio <= 1.0;
       floorNote =
           format("; cancelling terms: %s (worst %.2f of tolerance + "

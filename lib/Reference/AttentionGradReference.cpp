@@ -3,6 +3,7 @@
 #include "attnopt/Reference/AttentionGradReference.h"
 #include "attnopt/Reference/Philox.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -17,13 +18,18 @@ static int64_t broadcastIndex(const std::array<int64_t, 4> &s, int64_t b,
   return ((bb * s[1] + hh) * s[2] + ii) * s[3] + jj;
 }
 
-void referenceAttentionGrad(
-    const AttentionProblem &p, const std::vector<double> &q,
-    const std::vector<double> &k, const std::vector<double> &v,
-    const std::vector<double> &mask, const std::vector<double> &out,
-    const std::vector<double> &dout, const std::vector<double> &lse,
-    std::vector<double> &dq, std::vector<double> &dk, std::vector<double> &dv,
-    const std::vector<double> *dropoutMask) {
+/// The gradients, or with `magnitude` the size of the terms each sums: every
+/// input read as its absolute value and D_i subtracted as + |D_i|, so that
+/// dS = P (|dP| + |D|) and each product adds |dS| |k|, |dS| |q|, Pd |dO|.
+static void
+gradientSums(const AttentionProblem &p, const std::vector<double> &q,
+             const std::vector<double> &k, const std::vector<double> &v,
+             const std::vector<double> &mask, const std::vector<double> &out,
+             const std::vector<double> &dout, const std::vector<double> &lse,
+             std::vector<double> &dq, std::vector<double> &dk,
+             std::vector<double> &dv, const std::vector<double> *dropoutMask,
+             bool magnitude) {
+  auto sized = [magnitude](double x) { return magnitude ? std::fabs(x) : x; };
   const double negInf = -std::numeric_limits<double>::infinity();
   const int64_t group = p.queryHeads / p.kvHeads;
   const double scale = double(p.scale);
@@ -56,7 +62,7 @@ void referenceAttentionGrad(
         // sum_j P_ij dP_ij, the softmax Jacobian's correction term.
         double rowD = 0.0;
         for (int64_t e = 0; e < p.valueDim; ++e)
-          rowD += doRow[e] * oRow[e];
+          rowD += sized(doRow[e] * oRow[e]);
 
         for (int64_t j = 0; j < p.keyLen; ++j) {
           // Excluded positions have P = 0: no gradient flows through them.
@@ -103,29 +109,74 @@ void referenceAttentionGrad(
 
           // dV_j += Pd_ij * dout_i (summed over i and the group's heads).
           for (int64_t e = 0; e < p.valueDim; ++e)
-            dvRow[e] += probDropped * doRow[e];
+            dvRow[e] += probDropped * sized(doRow[e]);
 
           // dPd_ij = dout_i . v_j, then back through dropout to dP_ij.
           double dProbDropped = 0.0;
           for (int64_t e = 0; e < p.valueDim; ++e)
-            dProbDropped += doRow[e] * vRow[e];
+            dProbDropped += sized(doRow[e] * vRow[e]);
           double dProb = dProbDropped * dropFactor;
 
           // Softmax backward: dS_ij = P_ij * (dP_ij - D_i). The additive
           // mask is a constant shift, so it passes dS through unchanged.
-          double dScore = prob * (dProb - rowD);
+          // (In the magnitude pass both are sums of |terms|.)
+          double dScore =
+              magnitude ? prob * (dProb + rowD) : prob * (dProb - rowD);
           // Softcap backward: d(c * tanh(x / c))/dx = 1 - tanh^2.
+          // In the magnitude pass the factor carries the rounding of t as
+          // well: a kernel's 1 - t^2 from an f32 t is off by about 2|t| f32
+          // roundoffs, which is all of it where the tanh saturates.
           if (p.hasSoftcap)
-            dScore *= 1.0 - tanhT * tanhT;
+            dScore *= magnitude ? 1.0 - tanhT * tanhT + 2.0 * std::fabs(tanhT)
+                                : 1.0 - tanhT * tanhT;
 
           // Scale and the Q.K^T product: dq_i += scale * dS_ij * k_j and
           // dK_j += scale * dS_ij * q_i.
           for (int64_t d = 0; d < p.headDim; ++d) {
-            dqRow[d] += scale * dScore * kRow[d];
-            dkRow[d] += scale * dScore * qRow[d];
+            dqRow[d] += sized(scale) * dScore * sized(kRow[d]);
+            dkRow[d] += sized(scale) * dScore * sized(qRow[d]);
           }
         }
       }
+}
+
+void referenceAttentionGrad(
+    const AttentionProblem &p, const std::vector<double> &q,
+    const std::vector<double> &k, const std::vector<double> &v,
+    const std::vector<double> &mask, const std::vector<double> &out,
+    const std::vector<double> &dout, const std::vector<double> &lse,
+    std::vector<double> &dq, std::vector<double> &dk, std::vector<double> &dv,
+    const std::vector<double> *dropoutMask) {
+  gradientSums(p, q, k, v, mask, out, dout, lse, dq, dk, dv, dropoutMask,
+               /*magnitude=*/false);
+}
+
+void referenceAttentionGradMagnitudes(
+    const AttentionProblem &p, const std::vector<double> &q,
+    const std::vector<double> &k, const std::vector<double> &v,
+    const std::vector<double> &mask, const std::vector<double> &out,
+    const std::vector<double> &dout, const std::vector<double> &lse,
+    std::vector<double> &dq, std::vector<double> &dk, std::vector<double> &dv,
+    const std::vector<double> *dropoutMask) {
+  gradientSums(p, q, k, v, mask, out, dout, lse, dq, dk, dv, dropoutMask,
+               /*magnitude=*/true);
+}
+
+double gradientCancellationRatio(const std::vector<double> &got,
+                                 const std::vector<double> &want,
+                                 const std::vector<double> &size, double tol,
+                                 double refMax, double floor) {
+  double worst = 0.0;
+  for (size_t e = 0; e < got.size() && e < want.size() && e < size.size();
+       ++e) {
+    double bound = tol * refMax + floor * size[e];
+    double diff = std::fabs(got[e] - want[e]);
+    if (std::isnan(diff) || (diff > 0.0 && bound <= 0.0))
+      return std::numeric_limits<double>::infinity();
+    if (diff > 0.0)
+      worst = std::max(worst, diff / bound);
+  }
+  return worst;
 }
 
 } // namespace attnopt::ref
