@@ -27,7 +27,10 @@
 //     arange constants that larger masks compare become linalg.index
 //     arithmetic (ArangeInputsToIndices.cpp);
 //     fill-like generics become linalg.fill again; inits a body does not
-//     read become tensor.empty; `x * 1` and `x + 0` become `x`.
+//     read become tensor.empty; `x * 1` and `x + 0` become `x`;
+//  6. a softmax over a size-1 dim whose row max and sum the front end folded
+//     away (`s - s`, `e * (1 / e)`: TOSA's reduce folders) gets them back
+//     (RestoreUnitRowReductions.cpp).
 //
 // Every rewrite is an upstream-equivalent, semantics-preserving rewrite of
 // the whole function, not only of attention chains; run it in front of your
@@ -776,6 +779,7 @@ struct AttnNormalizeChainsPass final
     split.add<SpecializeFillGeneric, UnreadInitToEmpty, IdentityArithIsCopy>(
         ctx);
     populatePeelFusedProducersPatterns(split);
+    populateRestoreUnitRowReductionsPatterns(split);
     addReshapeCleanups(split);
     if (failed(applyPatternsGreedily(root, std::move(split))))
       return signalPassFailure();

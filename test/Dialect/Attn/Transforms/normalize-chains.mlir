@@ -283,3 +283,74 @@ func.func @contraction_factor_region(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>)
   } -> tensor<4x8xf32>
   return %r : tensor<4x8xf32>
 }
+
+// A softmax over one key whose row reductions a front end folded away
+// (TOSA's reduce_max / reduce_sum folders: `s - s`, `e * (1 / e)`): the
+// reductions come back as keepdim generics over the unit dim, from -inf and
+// 0, so that attn-fuse sees max, s - max, exp, sum, 1 / sum (the unit-dim
+// patterns then drop the keepdim dim of the row values).
+// CHECK-LABEL: func.func @folded_unit_row_softmax
+// CHECK-DAG: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[FM:.*]] = linalg.fill ins(%[[NINF]] : f32)
+// CHECK: %[[M:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0 : tensor<4x16x1xf32>) outs(%[[FM]] : tensor<4x16xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[X:.*]] = linalg.generic {{.*}} ins(%arg0, %[[M]] : tensor<4x16x1xf32>, tensor<4x16xf32>)
+// CHECK: arith.subf
+// CHECK: %[[E:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4x16x1xf32>)
+// CHECK: math.exp
+// CHECK: %[[FL:.*]] = linalg.fill ins(%[[ZERO]] : f32)
+// CHECK: %[[L:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[E]] : tensor<4x16x1xf32>) outs(%[[FL]] : tensor<4x16xf32>)
+// CHECK: arith.addf
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[L]] : tensor<4x16xf32>)
+// CHECK: arith.divf
+// CHECK: linalg.generic {{.*}} ins(%[[E]], %[[R]] : tensor<4x16x1xf32>, tensor<4x16xf32>)
+// CHECK: arith.mulf
+#u3 = affine_map<(b, i, j) -> (b, i, j)>
+func.func @folded_unit_row_softmax(%s: tensor<4x16x1xf32>) -> tensor<4x16x1xf32> {
+  %one = arith.constant 1.0 : f32
+  %e0 = tensor.empty() : tensor<4x16x1xf32>
+  %x = linalg.generic {indexing_maps = [#u3, #u3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x16x1xf32>) outs(%e0 : tensor<4x16x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %d = arith.subf %a, %a : f32
+    linalg.yield %d : f32
+  } -> tensor<4x16x1xf32>
+  %e = linalg.generic {indexing_maps = [#u3, #u3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<4x16x1xf32>) outs(%e0 : tensor<4x16x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %d = math.exp %a : f32
+    linalg.yield %d : f32
+  } -> tensor<4x16x1xf32>
+  %r = linalg.generic {indexing_maps = [#u3, #u3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e : tensor<4x16x1xf32>) outs(%e0 : tensor<4x16x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %d = arith.divf %one, %a : f32
+    linalg.yield %d : f32
+  } -> tensor<4x16x1xf32>
+  %p = linalg.generic {indexing_maps = [#u3, #u3, #u3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %r : tensor<4x16x1xf32>, tensor<4x16x1xf32>) outs(%e0 : tensor<4x16x1xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.mulf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<4x16x1xf32>
+  return %p : tensor<4x16x1xf32>
+}
+
+// Only the softmax's shape: `x - x` that no exponential reads, and `1 / x`
+// of something other than an exponential, stay as written.
+// CHECK-LABEL: func.func @unit_row_not_a_softmax
+// CHECK-NOT: arith.maximumf
+// CHECK-NOT: iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: return
+func.func @unit_row_not_a_softmax(%s: tensor<4x16x1xf32>) -> (tensor<4x16x1xf32>, tensor<4x16x1xf32>) {
+  %one = arith.constant 1.0 : f32
+  %e0 = tensor.empty() : tensor<4x16x1xf32>
+  %x = linalg.generic {indexing_maps = [#u3, #u3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x16x1xf32>) outs(%e0 : tensor<4x16x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %d = arith.subf %a, %a : f32
+    linalg.yield %d : f32
+  } -> tensor<4x16x1xf32>
+  %r = linalg.generic {indexing_maps = [#u3, #u3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x16x1xf32>) outs(%e0 : tensor<4x16x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %d = arith.divf %one, %a : f32
+    linalg.yield %d : f32
+  } -> tensor<4x16x1xf32>
+  return %x, %r : tensor<4x16x1xf32>, tensor<4x16x1xf32>
+}

@@ -67,6 +67,13 @@ void populatePeelFusedProducersPatterns(RewritePatternSet &patterns);
 /// its input to [.., L, 1, Lk]); a size-1 dim the inputs have stays.
 void populateDropReductionUnitLoopsPatterns(RewritePatternSet &patterns);
 
+/// Patterns putting back the row reductions of a softmax over a size-1 dim
+/// that a front end folded into their input (RestoreUnitRowReductions.cpp,
+/// TOSA's reduce folders): `x - x` feeding an exponential becomes
+/// `x - max(x)`, and `1 / e` or `e / e` of an exponential `e` divide by
+/// `sum(e)`; keepdim generics, exact.
+void populateRestoreUnitRowReductionsPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::attn
 
 #endif // ATTNOPT_DIALECT_ATTN_TRANSFORMS_TRANSFORMS_H
