@@ -64,13 +64,13 @@ FailureOr<RunSizes> mlir::attn::parseRunSizes(StringRef text,
                   .str();
       return failure();
     }
-    if (*field != 0) {
+    if (*field != RunSizes::kNotGiven) {
       error = ("size " + name + " given twice").str();
       return failure();
     }
-    if (value.getAsInteger(10, *field) || *field < 1) {
-      error = ("size " + name + ": expected a positive integer, got '" + value +
-               "'")
+    if (value.getAsInteger(10, *field) || *field < 0) {
+      error = ("size " + name + ": expected a non-negative integer, got '" +
+               value + "'")
                   .str();
       return failure();
     }
@@ -108,7 +108,7 @@ bindShape(Operation *op, Type type, SizeRole role, const RunSizes &sizes) {
     int64_t value = d == 0   ? sizes.batch
                     : keyDim ? sizes.keyLen
                              : sizes.queryLen;
-    if (value == 0)
+    if (value == RunSizes::kNotGiven)
       return op->emitError("attn-cpu-run: ")
              << t << " has a dynamic " << name << "; give it with --sizes "
              << name << "=N (e.g. --sizes batch=2,query_len=100,key_len=77)";

@@ -43,7 +43,7 @@ FailureOr<AttentionProblem> packedProblemOf(AttentionOpInterface op, Value cuQ,
                   int64_t bias) -> FailureOr<int64_t> {
     if (!ShapedType::isDynamic(staticSize))
       return staticSize - bias;
-    if (given == 0)
+    if (given == RunSizes::kNotGiven)
       return op->emitError("attn-cpu-run: the packed op has a dynamic ")
              << name << "; give it with --sizes " << name
              << "=N (batch = sequences, query_len / key_len = token totals)";

@@ -41,7 +41,8 @@ FailureOr<PagedCache> pagedProblemOf(PagedAttentionOp op,
                  << t << " is dynamic at dimension " << d
                  << "; attn.paged_attention takes only its batch and page "
                     "count (dimension 0) at run time";
-  if (sizes.queryLen || sizes.keyLen)
+  if (sizes.queryLen != RunSizes::kNotGiven ||
+      sizes.keyLen != RunSizes::kNotGiven)
     return op.emitError("attn-cpu-run: attn.paged_attention takes batch and "
                         "num_pages in --sizes (its key lengths are drawn per "
                         "sequence; its query length is static)");
@@ -50,13 +51,13 @@ FailureOr<PagedCache> pagedProblemOf(PagedAttentionOp op,
   auto size = [&](int64_t fixed, int64_t given,
                   StringRef name) -> FailureOr<int64_t> {
     if (!ShapedType::isDynamic(fixed)) {
-      if (given && given != fixed)
+      if (given != RunSizes::kNotGiven && given != fixed)
         return op.emitError("attn-cpu-run: --sizes ")
                << name << "=" << given << ", but the op's " << name << " is "
                << fixed;
       return fixed;
     }
-    if (!given)
+    if (given == RunSizes::kNotGiven)
       return op.emitError("attn-cpu-run: the op's ")
              << name << " is a run-time size: give it with --sizes " << name
              << "=N (repeat --sizes for several draws)";

@@ -26,14 +26,16 @@ namespace mlir::attn {
 /// Values for the batch and sequence lengths that are dynamic (`?`) in an
 /// op's IR (attn-cpu-run --sizes); 0 where not given.
 struct RunSizes {
-  int64_t batch = 0, queryLen = 0, keyLen = 0;
+  /// A size --sizes did not give (0 is a size: an empty batch or sequence).
+  static constexpr int64_t kNotGiven = -1;
+  int64_t batch = kNotGiven, queryLen = kNotGiven, keyLen = kNotGiven;
   /// attn.paged_attention: the pages of the caches.
-  int64_t numPages = 0;
+  int64_t numPages = kNotGiven;
 };
 
 /// Parses "batch=2,query_len=100,key_len=77" (any of them, and num_pages
 /// for a paged cache, in any order); fails with `error` set on an unknown name
-/// or a value that is not a positive integer.
+/// or a value that is not a non-negative integer.
 FailureOr<RunSizes> parseRunSizes(StringRef text, std::string &error);
 
 struct CpuRunOptions {
