@@ -258,9 +258,14 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
         return failure();
     }
   }
-  // (1) scale.
-  if (succeeded(ew) && (ew->kind == EwKind::Mul || ew->kind == EwKind::Div) &&
-      step(ew, main, other) && other) {
+  // (1) scale: one constant factor or divisor, or several in a row
+  // (`s / sqrt(d) * c`), which multiply into one. Their product rounded once
+  // differs from the chain's successive roundings by a few roundings of each
+  // score at most (none where all but one factor are powers of two), as
+  // `S / c` taken as `S * fl(1/c)` does.
+  while (succeeded(ew) &&
+         (ew->kind == EwKind::Mul || ew->kind == EwKind::Div) &&
+         step(ew, main, other) && other) {
     bool isDiv = ew->kind == EwKind::Div;
     Operation *scaleOp = x.getDefiningOp();
     if (isDiv && !isIdentityOperand(ew->args[0], main))
@@ -270,6 +275,7 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     std::optional<float> c = toExactF32(*other->scalar);
     if (!c)
       return fail("the scale constant is not exact in f32", scaleOp);
+    float factor = *c;
     if (isDiv) {
       // S / c is S * fl(1/c): exact where c is a power of two, else the two
       // differ by at most one rounding of each score, below the op's own
@@ -284,10 +290,18 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
                         ", whose reciprocal is not a finite f32",
                     scaleOp);
       }
-      chain.scale = 1.0f / *c;
-    } else {
-      chain.scale = *c;
+      factor = 1.0f / *c;
     }
+    if (scaled) {
+      float product = chain.scale * factor;
+      if (!std::isfinite(product) ||
+          (product == 0.0f && factor != 0.0f && chain.scale != 0.0f))
+        return fail("the scores are scaled twice, and the product of the "
+                    "factors is not a finite, nonzero f32",
+                    scaleOp);
+      factor = product;
+    }
+    chain.scale = factor;
     if (failed(peel(main)))
       return failure();
     if (failed(refresh()))

@@ -350,6 +350,69 @@ func.func @non_constant_scale(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v:
 // -----
 
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// Two constant scales in a row (`s / 2 * 0.25`): one scale, their product.
+// CHECK-LABEL: func @scaled_twice
+// CHECK: attn.attention {{.*}} {scale = 1.250000e-01 : f32}
+// CHECK-NOT: linalg.generic
+func.func @scaled_twice(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c1 = arith.constant 2.0 : f32
+  %c2 = arith.constant 0.25 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s1 = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.divf %x, %c1 : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  %s2 = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s1 : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.mulf %x, %c2 : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  %p = linalg.softmax dimension(2) ins(%s2 : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// Two scales whose product is not a finite f32 (1e30 / 1e-30): left alone.
+// CHECK-LABEL: func @scaled_twice_overflow
+// CHECK-NOT: attn.attention
+func.func @scaled_twice_overflow(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> tensor<4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c1 = arith.constant 1.0e-30 : f32
+  %c2 = arith.constant 1.0e30 : f32
+  %es = tensor.empty() : tensor<4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
+  %s1 = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.divf %x, %c1 : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  %s2 = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s1 : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.mulf %x, %c2 : f32
+    linalg.yield %m : f32
+  } -> tensor<4x6x10xf32>
+  // expected-remark @below {{not fused: the scores are scaled twice, and the product of the factors is not a finite, nonzero f32}}
+  %p = linalg.softmax dimension(2) ins(%s2 : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
+  %eo = tensor.empty() : tensor<4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
+  return %o : tensor<4x6x5xf32>
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func @another_user
 // CHECK-NOT: attn.attention
 func.func @another_user(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>) -> (tensor<4x6x5xf32>, tensor<4x6x10xf32>) {
