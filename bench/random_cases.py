@@ -4,10 +4,14 @@ that break kernels in the field, written as .mlir files for attn-compile.
 
   bench/random_cases.py OUTDIR [--seed N] [--cases N] [--families F,G]
                         [--kind any|train|fwd] [--min-len N]
+                        [--dtypes f16,bf16,f32]
 
 --families draws the mask family from the listed ones only (e.g. dropout),
 --kind only training steps or only forwards, --min-len lengths of at least
-N (e.g. 64: the kernels that need a query block of rows): a sweep aimed at
+N (e.g. 64: the kernels that need a query block of rows), --dtypes the
+element types from the listed ones only (e.g. f32 with
+ATTN_COMPILE_FLAGS=--f32-precision=tf32 in bench/sweep.sh: a tf32 sweep):
+a sweep aimed at
 one kernel choice keeps the rest of the draw (lengths, head dims, GQA)
 random.
 
@@ -60,9 +64,13 @@ def draw_len(rng):
     return rng.randint(64, 700)
 
 
-def draw_case(rng, index, families=None, kind="any", min_len=1):
+DTYPE_WEIGHTS = {"f16": 0.45, "bf16": 0.45, "f32": 0.1}
+
+
+def draw_case(rng, index, families=None, kind="any", min_len=1, dtypes=None):
     train = rng.random() < 0.5 if kind == "any" else kind == "train"
-    dtype = rng.choices(["f16", "bf16", "f32"], [0.45, 0.45, 0.1])[0]
+    dtypes = dtypes or list(DTYPE_WEIGHTS)
+    dtype = rng.choices(dtypes, [DTYPE_WEIGHTS[t] for t in dtypes])[0]
     r = rng.random()
     if r < 0.5:
         d = rng.choice([64, 128])
@@ -139,6 +147,7 @@ def draw_case(rng, index, families=None, kind="any", min_len=1):
 def main(argv):
     args = [a for a in argv[1:]]
     seed, cases, out, families, kind, min_len = None, 40, None, None, "any", 1
+    dtypes = None
     i = 0
     while i < len(args):
         if args[i] == "--seed":
@@ -155,6 +164,12 @@ def main(argv):
             min_len = int(args[i + 1]); i += 2
             if not 1 <= min_len <= 700:
                 sys.exit("random_cases.py: --min-len takes 1 to 700")
+        elif args[i] == "--dtypes":
+            dtypes = args[i + 1].split(","); i += 2
+            for t in dtypes:
+                if t not in DTYPE_WEIGHTS:
+                    sys.exit(f"random_cases.py: unknown dtype {t} "
+                             f"(one of {', '.join(DTYPE_WEIGHTS)})")
         elif args[i] == "--kind":
             kind = args[i + 1]; i += 2
             if kind not in ("any", "train", "fwd"):
@@ -175,7 +190,8 @@ def main(argv):
         f.write(f"{seed}\n")
     with open(os.path.join(out, "cases.txt"), "w") as listing:
         for index in range(cases):
-            name, train, text, desc = draw_case(rng, index, families, kind, min_len)
+            name, train, text, desc = draw_case(rng, index, families, kind,
+                                                min_len, dtypes)
             sub = "train" if train else "fwd"
             with open(os.path.join(out, sub, name + ".mlir"), "w") as f:
                 f.write(text)

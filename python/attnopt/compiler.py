@@ -102,6 +102,7 @@ def entry_for(problem: Problem, compiler: Optional[Path] = None) -> Path:
         (tmp / "problem.json").write_text(
             json.dumps(problem.as_dict(), indent=1, sort_keys=True) + "\n")
         cmd = [str(compiler), str(tmp / "train.mlir"), f"--chip={problem.chip}",
+               *problem.compile_options(),
                "-o", str(tmp / "train.ptx"), f"--manifest={tmp / 'train.json'}"]
         run = subprocess.run(cmd, capture_output=True, text=True)
         if run.returncode != 0:

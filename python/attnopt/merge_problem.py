@@ -64,6 +64,10 @@ class MergeProblem:
         return ("tensor<" + "x".join(str(d) for d in self.shapes()[name])
                 + "x" + elem + ">")
 
+    def compile_options(self) -> list:
+        """attn-compile's options beyond --chip: none (the IR says it all)."""
+        return []
+
     def train_ir(self) -> str:
         """The entry's IR: attn.merge_partials returning output and lse
         (the name is every cache entry's)."""

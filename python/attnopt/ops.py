@@ -23,7 +23,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import torch
 
 from . import compiler, dispatch, runtime
-from .problem import AttnoptError, Problem
+from .problem import F32_PRECISIONS, AttnoptError, Problem
 
 _DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
 _MASK_DTYPES = {torch.bool: "i1", **_DTYPES}
@@ -98,7 +98,7 @@ def _chip(device: torch.device) -> str:
 
 
 def _problem(q, k, v, mask, scale, causal, window, softcap, softcap_approx,
-             dropout_p, deterministic) -> Problem:
+             dropout_p, deterministic, f32_precision) -> Problem:
     b, hq, lq, d = q.shape
     _, hk, lk, dv = v.shape
     return Problem(
@@ -109,7 +109,7 @@ def _problem(q, k, v, mask, scale, causal, window, softcap, softcap_approx,
         mask_dtype=_MASK_DTYPES[mask.dtype] if mask is not None else None,
         mask_shape=tuple(mask.shape) if mask is not None else None,
         dropout_p=dropout_p, deterministic=deterministic,
-        chip=_chip(q.device))
+        f32_precision=f32_precision, chip=_chip(q.device))
 
 
 def _raw_stream(index: int) -> int:
@@ -171,7 +171,7 @@ def _choose_runtime_sizes(family: tuple, sizes: Tuple[int, ...],
 
 def _kernels_for(q, k, v, mask, scale, causal, window, softcap,
                  softcap_approx, dropout_p, deterministic,
-                 dynamic) -> "_Kernels":
+                 dynamic, f32_precision) -> "_Kernels":
     """The loaded kernels of a call. A call whose shapes and arguments were
     seen before takes the kernels it took then (one dictionary lookup: this
     runs on every call); otherwise they are found by the call's family and
@@ -179,12 +179,12 @@ def _kernels_for(q, k, v, mask, scale, causal, window, softcap,
     call = (q.shape, k.shape, v.shape, q.dtype, q.get_device(),
             None if mask is None else (mask.dtype, mask.shape), scale,
             causal, None if window is None else tuple(window), softcap,
-            softcap_approx, dropout_p, deterministic, dynamic)
+            softcap_approx, dropout_p, deterministic, dynamic, f32_precision)
     found = _by_shapes.get(call)
     if found is None:
         found = _kernels_by_family(q, k, v, mask, scale, causal, window,
                                    softcap, softcap_approx, dropout_p,
-                                   deterministic, dynamic)
+                                   deterministic, dynamic, f32_precision)
         if len(_by_shapes) >= _BY_SHAPES_LIMIT:
             _by_shapes.clear()
         _by_shapes[call] = found
@@ -200,13 +200,14 @@ _BY_SHAPES_LIMIT = 4096
 
 def _kernels_by_family(q, k, v, mask, scale, causal, window, softcap,
                        softcap_approx, dropout_p, deterministic,
-                       dynamic) -> "_Kernels":
+                       dynamic, f32_precision) -> "_Kernels":
     family = (q.shape[1], q.shape[3], k.shape[1], v.shape[3], q.dtype,
               q.device.index,
               None if mask is None else
               (mask.dtype, mask.shape[1], tuple(m == 1 for m in mask.shape)),
               scale, causal, None if window is None else tuple(window),
-              softcap, softcap_approx, dropout_p, deterministic)
+              softcap, softcap_approx, dropout_p, deterministic,
+              f32_precision)
     sizes = (q.shape[0], q.shape[2], k.shape[2])
     dims = _choose_runtime_sizes(family, sizes, dynamic)
     key = (family, tuple(None if n in dims else s
@@ -214,7 +215,8 @@ def _kernels_by_family(q, k, v, mask, scale, causal, window, softcap,
     found = _by_call.get(key)
     if found is None:
         problem = _problem(q, k, v, mask, scale, causal, window, softcap,
-                           softcap_approx, dropout_p, deterministic)
+                           softcap_approx, dropout_p, deterministic,
+                           f32_precision)
         if dims:
             problem = problem.with_runtime_sizes(dims)
         found = _by_call[key] = _kernels(problem, q.device.index)
@@ -235,7 +237,7 @@ def _nothing_to_compute(q, k) -> bool:
 
 def _forward_impl(q, k, v, mask, scale, causal, window, softcap,
                   softcap_approx, dropout_p, seed, offset, deterministic,
-                  dynamic):
+                  dynamic, f32_precision):
     """attention_forward's implementation (also called directly: dispatch)."""
     if _nothing_to_compute(q, k):
         # No query rows, or no keys: output 0 and lse -inf (§6), no launch.
@@ -244,7 +246,8 @@ def _forward_impl(q, k, v, mask, scale, causal, window, softcap,
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
     mask = mask.contiguous() if mask is not None else None
     kernels = _kernels_for(q, k, v, mask, scale, causal, window, softcap,
-                           softcap_approx, dropout_p, deterministic, dynamic)
+                           softcap_approx, dropout_p, deterministic, dynamic,
+                           f32_precision)
     sizes = kernels.sizes(q, k)
     out = q.new_empty(q.shape[:3] + (v.shape[3],))
     lse = q.new_empty(q.shape[:3], dtype=torch.float32)
@@ -262,16 +265,16 @@ def attention_forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                       window: Optional[List[int]], softcap: Optional[float],
                       softcap_approx: bool,
                       dropout_p: float, seed: int, offset: int,
-                      deterministic: bool, dynamic: str
+                      deterministic: bool, dynamic: str, f32_precision: str
                       ) -> Tuple[torch.Tensor, torch.Tensor]:
     return _forward_impl(q, k, v, mask, scale, causal, window, softcap,
                          softcap_approx, dropout_p, seed, offset,
-                         deterministic, dynamic)
+                         deterministic, dynamic, f32_precision)
 
 
 @attention_forward.register_fake
 def _(q, k, v, mask, scale, causal, window, softcap, softcap_approx,
-      dropout_p, seed, offset, deterministic, dynamic):
+      dropout_p, seed, offset, deterministic, dynamic, f32_precision):
     out = q.new_empty(q.shape[:3] + (v.shape[3],))
     lse = q.new_empty(q.shape[:3], dtype=torch.float32)
     return out, lse
@@ -279,7 +282,7 @@ def _(q, k, v, mask, scale, causal, window, softcap, softcap_approx,
 
 def _backward_impl(grad_output, q, k, v, out, lse, mask, scale, causal,
                    window, softcap, softcap_approx, dropout_p, seed, offset,
-                   deterministic, dynamic):
+                   deterministic, dynamic, f32_precision):
     """attention_backward's implementation (also called directly)."""
     if _nothing_to_compute(q, k):
         return torch.zeros_like(q), torch.zeros_like(k), torch.zeros_like(v)
@@ -288,7 +291,8 @@ def _backward_impl(grad_output, q, k, v, out, lse, mask, scale, causal,
     grad_output = grad_output.to(q.dtype).contiguous()
     mask = mask.contiguous() if mask is not None else None
     kernels = _kernels_for(q, k, v, mask, scale, causal, window, softcap,
-                           softcap_approx, dropout_p, deterministic, dynamic)
+                           softcap_approx, dropout_p, deterministic, dynamic,
+                           f32_precision)
     sizes = kernels.sizes(q, k)
     dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
     tensors = {"query": q, "key": k, "value": v, "output": out, "lse": lse,
@@ -309,26 +313,27 @@ def attention_backward(grad_output: torch.Tensor, q: torch.Tensor,
                        softcap: Optional[float],
                        softcap_approx: bool, dropout_p: float, seed: int,
                        offset: int, deterministic: bool,
-                       dynamic: str
+                       dynamic: str, f32_precision: str
                        ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     return _backward_impl(grad_output, q, k, v, out, lse, mask, scale, causal,
                           window, softcap, softcap_approx, dropout_p, seed,
-                          offset, deterministic, dynamic)
+                          offset, deterministic, dynamic, f32_precision)
 
 
 @attention_backward.register_fake
 def _(grad_output, q, k, v, out, lse, mask, scale, causal, window, softcap,
-      softcap_approx, dropout_p, seed, offset, deterministic, dynamic):
+      softcap_approx, dropout_p, seed, offset, deterministic, dynamic,
+      f32_precision):
     return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
 
 
 def _setup_context(ctx, inputs, output):
     (q, k, v, mask, scale, causal, window, softcap, softcap_approx, dropout_p,
-     seed, offset, deterministic, dynamic) = inputs
+     seed, offset, deterministic, dynamic, f32_precision) = inputs
     out, lse = output
     ctx.save_for_backward(q, k, v, out, lse, mask)
     ctx.params = (scale, causal, window, softcap, softcap_approx, dropout_p,
-                  seed, offset, deterministic, dynamic)
+                  seed, offset, deterministic, dynamic, f32_precision)
 
 
 def _backward(ctx, grad_out, grad_lse):
@@ -336,7 +341,7 @@ def _backward(ctx, grad_out, grad_lse):
     dq, dk, dv = attention_backward(grad_out, q, k, v, out, lse, mask,
                                     *ctx.params)
     # lse is an auxiliary output: its gradient is not propagated (documented).
-    return (dq, dk, dv) + (None,) * 11
+    return (dq, dk, dv) + (None,) * 12
 
 
 attention_forward.register_autograd(_backward, setup_context=_setup_context)
@@ -449,7 +454,8 @@ def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
               dropout_seed: Optional[Tuple[int, int]] = None,
               enable_gqa: bool = False, deterministic: bool = False,
               return_lse: bool = False,
-              dynamic: Union[None, bool, Sequence[str]] = None):
+              dynamic: Union[None, bool, Sequence[str]] = None,
+              f32_precision: str = "ieee"):
     """Attention of query [B, Hq, Lq, D] over key [B, Hkv, Lk, D] and value
     [B, Hkv, Lk, Dv] with the generated kernels (docs/python.md).
 
@@ -471,9 +477,19 @@ def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
     size, then none). True: all three from the first call. False: one
     compile per shape. Names, e.g. ("batch", "key_len"): those sizes
     (decoding keeps Lq static: its split-KV kernels need it).
-    docs/python.md, "Sizes and recompiles".
+    docs/python.md, "Sizes and recompiles". f32_precision: for float32
+    inputs, "ieee" (exact CUDA-core kernels) or "tf32" (the forward's
+    products on tensor cores with operands rounded to tf32: output within
+    4e-3 of float64, docs/semantics.md section 2.1; the backward stays
+    exact); ignored for float16/bfloat16.
     """
     dynamic = _dynamic_spelling(dynamic)
+    if f32_precision not in F32_PRECISIONS:
+        raise AttnoptError(
+            f"attnopt.attention: f32_precision = {f32_precision!r}; expected "
+            f"one of {F32_PRECISIONS}")
+    if query.dtype != torch.float32:
+        f32_precision = "ieee"  # one kernel set whatever was asked
     _check_inputs(query, key, value, enable_gqa)
     if isinstance(causal, bool):
         causal = "top_left" if causal else "none"
@@ -494,7 +510,7 @@ def attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, *,
         value, mask, float(scale), str(causal), window,
         None if softcap is None else float(softcap), bool(softcap_approx),
         float(dropout_p),
-        int(seed), int(offset), bool(deterministic), dynamic)
+        int(seed), int(offset), bool(deterministic), dynamic, f32_precision)
     return (out, lse) if return_lse else out
 
 

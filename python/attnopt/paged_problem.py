@@ -115,6 +115,10 @@ class PagedProblem:
                                      for d in self.shapes()[name])
                 + "x" + elem + ">")
 
+    def compile_options(self) -> list:
+        """attn-compile's options beyond --chip: none (the IR says it all)."""
+        return []
+
     def train_ir(self) -> str:
         """The entry's IR: attn.paged_attention returning output and lse
         (forward only; the name is every cache entry's)."""

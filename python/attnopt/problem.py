@@ -19,6 +19,10 @@ import math
 from typing import Optional, Tuple
 
 DTYPES = ("f16", "bf16", "f32")
+#: How f32 inputs are multiplied (docs/semantics.md §2.1): "ieee", the exact
+#: CUDA-core kernels; "tf32", the forward on tensor cores with operands
+#: rounded to tf32 (attn-compile --f32-precision).
+F32_PRECISIONS = ("ieee", "tf32")
 MASK_DTYPES = ("i1", "f16", "bf16", "f32")
 CAUSAL_MODES = ("none", "top_left", "bottom_right")
 CHIPS = ("sm_80", "sm_90a")
@@ -58,6 +62,9 @@ class Problem:
     dropout_p: float = 0.0
     deterministic: bool = False
     chip: str = "sm_90a"
+    #: f32 only (F32_PRECISIONS): "tf32" multiplies the forward's products on
+    #: tensor cores (the backward stays exact). Other dtypes: always "ieee".
+    f32_precision: str = "ieee"
     #: A packed variable-length batch (docs/semantics.md §14): the tokens of
     #: all sequences concatenated, query [Tq, Hq, D], key [Tk, Hkv, D],
     #: value [Tk, Hkv, Dv], with cu_seqlens_q/k offsets; batch and lengths
@@ -68,6 +75,10 @@ class Problem:
         # One spelling per problem: a window unbounded on both sides is no
         # window (docs/semantics.md §5), so both share one cache entry.
         object.__setattr__(self, "window", normalized_window(self.window))
+        # Likewise: f32_precision means nothing for f16/bf16 inputs (their
+        # products are on tensor cores anyway).
+        if self.dtype != "f32" and self.f32_precision in F32_PRECISIONS:
+            object.__setattr__(self, "f32_precision", "ieee")
         self.check()
 
     # -- checks -------------------------------------------------------------
@@ -75,6 +86,9 @@ class Problem:
         """Raises AttnoptError naming the first field that is not valid."""
         if self.dtype not in DTYPES:
             raise AttnoptError(f"dtype {self.dtype!r}: expected one of {DTYPES}")
+        if self.f32_precision not in F32_PRECISIONS:
+            raise AttnoptError(f"f32_precision {self.f32_precision!r}: "
+                               f"expected one of {F32_PRECISIONS}")
         for name in ("batch", "query_heads", "kv_heads", "query_len",
                      "key_len", "head_dim", "value_dim"):
             v = getattr(self, name)
@@ -195,6 +209,13 @@ class Problem:
             attrs.append("deterministic")
         return "{" + ", ".join(attrs) + "}"
 
+    def compile_options(self) -> list:
+        """attn-compile's options for this problem beyond --chip (what the
+        IR does not say)."""
+        if self.f32_precision != "ieee":
+            return [f"--f32-precision={self.f32_precision}"]
+        return []
+
     def train_ir(self) -> str:
         """A function computing the forward (output, lse) and, from them and
         grad_output, the gradients: attn-compile writes one forward kernel
@@ -249,6 +270,8 @@ class Problem:
             # Absent when false: the keys of the problems cached before the
             # field existed stay valid.
             del d["softcap_approx"]
+        if self.f32_precision == "ieee":
+            del d["f32_precision"]  # likewise
         d["dropout_p"] = _f32(self.dropout_p)
         return d
 

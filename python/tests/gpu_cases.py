@@ -7,7 +7,8 @@ test_gpu.py runs; `python3 -m attnopt.precompile cases.json` compiles them
 where attn-compile is (the GPU machine has no LLVM). Drawn fresh each run:
 ragged lengths, lengths below one tile, Lq = 1 and Lk = 1, GQA and MQA,
 D != Dv, every causal mode, windows, softcap, boolean and additive masks at
-several broadcast shapes, f16 and bf16. Besides: "sizes" cases (one
+several broadcast shapes, f16 and bf16, and f32 through tf32 tensor cores
+(f32_precision="tf32"). Besides: "sizes" cases (one
 problem at several (batch, query_len, key_len) draws, with dynamic=True or
 the automatic run-time sizes of dynamic=None; "compile_runtime_sizes" lists
 the kernels the test expects attnopt to load, for precompile) and "varlen"
@@ -63,6 +64,13 @@ def draw_case(rng: random.Random, chip: str) -> dict:
             case["mask_shape"] = [batch, 1, 1, key_len]
     if rng.random() < 0.2:
         case["deterministic"] = True
+    if rng.random() < 0.15:
+        # f32 on tf32 tensor cores (the exact CUDA-core kernel where its
+        # tiles do not fit: D = 256 on sm_80).
+        case["dtype"] = "f32"
+        case["f32_precision"] = "tf32"
+        if case.get("mask_dtype") in ("f16", "bf16"):
+            case["mask_dtype"] = "f32"
     return case
 
 
@@ -245,6 +253,11 @@ def fixed_cases(chip: str) -> list:
              key_len=56, head_dim=32, value_dim=32,
              scale=float(_f32(1 / math.sqrt(32))), chip=chip, causal="none",
              dropout_p=0.25, purpose="dropout"),
+        # f32 on tf32 tensor cores, every run: GQA, ragged lengths, D = 96.
+        dict(dtype="f32", f32_precision="tf32", batch=2, query_heads=8,
+             kv_heads=2, query_len=133, key_len=301, head_dim=96,
+             value_dim=96, scale=float(_f32(1 / math.sqrt(96))), chip=chip,
+             causal="bottom_right"),
         # Decoding: the key length grows, one query token (and a draft of
         # 16); the automatic run-time key length gives the split-KV group
         # whose split count is decided at launch.

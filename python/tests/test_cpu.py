@@ -192,6 +192,23 @@ class CacheKeys(unittest.TestCase):
         # The exact softcap's keys did not change when softcap_approx came.
         self.assertNotIn("softcap_approx", problem(softcap=5.0).as_dict())
 
+    def test_f32_precision(self):
+        """tf32 is its own key for f32 inputs; "ieee" keeps the keys cached
+        before the field existed; f16/bf16 have one key whatever is asked."""
+        f32 = problem(dtype="f32")
+        tf32 = problem(dtype="f32", f32_precision="tf32")
+        self.assertNotEqual(f32.cache_key("c"), tf32.cache_key("c"))
+        self.assertNotIn("f32_precision", f32.as_dict())
+        self.assertEqual(tf32.as_dict()["f32_precision"], "tf32")
+        self.assertEqual(problem(f32_precision="tf32").cache_key("c"),
+                         problem().cache_key("c"))
+        self.assertEqual(tf32.compile_options(), ["--f32-precision=tf32"])
+        self.assertEqual(f32.compile_options(), [])
+        # The IR is the same: the precision is attn-compile's option.
+        self.assertEqual(f32.train_ir(), tf32.train_ir())
+        with self.assertRaisesRegex(AttnoptError, "f32_precision 'fast'"):
+            problem(dtype="f32", f32_precision="fast")
+
 
 class Compile(unittest.TestCase):
     def setUp(self):
@@ -233,6 +250,26 @@ class Compile(unittest.TestCase):
         # A copy of the cache is usable without the compiler.
         with mock.patch.object(compiler, "find_compiler", return_value=None):
             self.assertEqual(compiler.entry_for(p), entry)
+
+    def test_tf32_manifest(self):
+        """An f32 problem with f32_precision="tf32" compiles its forward as
+        a tf32 tensor-core kernel (the manifest says so) and its backward
+        exactly."""
+        p = problem(dtype="f32", causal="bottom_right", f32_precision="tf32")
+        manifest = json.loads(
+            (compiler.entry_for(p, self.compiler) / "train.json").read_text())
+        forward = [k for k in manifest["kernels"] if k["op"] == "attention"]
+        backward = [k for k in manifest["kernels"]
+                    if k["op"] == "attention_grad"]
+        self.assertTrue(forward and backward)
+        self.assertTrue(all(k.get("matmul_precision") == "tf32"
+                            for k in forward))
+        self.assertTrue(all("matmul_precision" not in k for k in backward))
+        exact = json.loads((compiler.entry_for(
+            problem(dtype="f32", causal="bottom_right"), self.compiler)
+            / "train.json").read_text())
+        self.assertTrue(all("matmul_precision" not in k
+                            for k in exact["kernels"]))
 
     def test_runtime_sizes_and_packed_manifests(self):
         """Run-time sizes are null in the manifest's shapes and i32 size
