@@ -109,7 +109,10 @@ def run(cases_path, calls):
         causal, scale = c["causal"], c["scale"]
         sdpa_causal = causal != "none" and lq == lk
         gqa = hq != hk
-        params = (None, scale, causal, None, None, 0.0, 0, 0, False, "")
+        # mask, scale, causal, window, softcap, softcap_approx, dropout_p,
+        # seed, offset, deterministic, dynamic, f32_precision
+        params = (None, scale, causal, None, None, False, 0.0, 0, 0, False, "",
+                  "ieee")
 
         def ours(q, k, v):
             return attnopt.attention(q, k, v, causal=causal, scale=scale,
@@ -128,7 +131,7 @@ def run(cases_path, calls):
             err = (ours(q, k, v).float() - ours_op(q, k, v).float()).abs().max()
             print(f"  direct vs custom op output: max |diff| {err.item():.1e}")
             kernels = ops._kernels_for(q, k, v, None, scale, causal, None,
-                                       None, 0.0, False, "")
+                                       None, False, 0.0, False, "", "ieee")
             out = torch.empty(b, hq, lq, d, device="cuda", dtype=q.dtype)
             lse = torch.empty(b, hq, lq, device="cuda", dtype=torch.float32)
             tensors = {"query": q, "key": k, "value": v, "output": out,

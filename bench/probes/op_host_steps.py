@@ -39,9 +39,12 @@ def main():
     k = torch.randn(b, hk, lk, d, device="cuda", dtype=q.dtype)
     v = torch.randn_like(k)
     scale, causal = c["scale"], c["causal"]
-    params = (None, scale, causal, None, None, 0.0, 0, 0, False, "")
-    kern = ops._kernels_for(q, k, v, None, scale, causal, None, None, 0.0,
-                            False, "")
+    # mask, scale, causal, window, softcap, softcap_approx, dropout_p,
+    # seed, offset, deterministic, dynamic, f32_precision
+    params = (None, scale, causal, None, None, False, 0.0, 0, 0, False, "",
+              "ieee")
+    kern = ops._kernels_for(q, k, v, None, scale, causal, None, None, False,
+                            0.0, False, "", "ieee")
     out, lse = ops._forward_impl(q, k, v, *params)
     dout = torch.randn_like(out)
     fwd_t = {"query": q, "key": k, "value": v, "output": out, "lse": lse}
@@ -93,7 +96,8 @@ def main():
         "ops._check_inputs": lambda: ops._check_inputs(q, k, v, False),
         "ops._dynamic_spelling(False)": lambda: ops._dynamic_spelling(False),
         "ops._kernels_for": lambda: ops._kernels_for(
-            q, k, v, None, scale, causal, None, None, 0.0, False, ""),
+            q, k, v, None, scale, causal, None, None, False, 0.0, False, "",
+            "ieee"),
         "ops._raw_stream": lambda: ops._raw_stream(0),
         "C launch, no Python around it": lambda: lib.attnrt_launch_pointers(
             kern.forward._handle, 5, carr,
