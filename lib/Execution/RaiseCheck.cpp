@@ -60,6 +60,10 @@ Type promoted(Type t) {
 
 Attribute promotedAttr(Attribute a) {
   MLIRContext *ctx = a.getContext();
+  // A blob (torch-mlir's module buffers) is read as the dense constant it
+  // holds.
+  if (std::optional<DenseElementsAttr> dense = denseElementsOfResource(a))
+    a = *dense;
   if (auto f = dyn_cast<FloatAttr>(a))
     return FloatAttr::get(Float64Type::get(ctx), f.getValueAsDouble());
   if (auto dense = dyn_cast<DenseFPElementsAttr>(a)) {

@@ -31,6 +31,15 @@ struct DropoutFactors {
   double scale = 1.0;
 };
 
+/// PyTorch's test for rows whose scores are all -inf (_safe_softmax):
+/// [extf,] cmpf oeq -inf, and-reduction from true over the key dim; `rows`
+/// is its result, written through `rowsMap`.
+struct AllMaskedRowsTest {
+  SmallVector<Operation *, 3> ops;
+  Value rows;
+  AffineMap rowsMap;
+};
+
 class ChainMatcher {
 public:
   ChainMatcher(const FuseOptions &options) : options(options) {}
@@ -65,6 +74,12 @@ private:
                              Value &probs);
   LogicalResult matchScores(Value scores, Chain &chain);
   LogicalResult matchQK(Value scores, Chain &chain);
+  /// A truncf of the scores to Q's element type right after the Q·Kᵀ
+  /// contraction: its result rounding, peeled.
+  LogicalResult peelContractionRounding(Value &scores, Chain &chain);
+  /// Q or K (`x`, read through `map`) multiplied by a constant: the factor
+  /// joins chain.scale and `x` becomes the unscaled operand.
+  LogicalResult peelOperandScale(Value &x, AffineMap &map, Chain &chain);
   LogicalResult matchPV(Value probs, Chain &chain);
   LogicalResult matchDropout(Value &probs, Chain &chain);
   /// Dropout steps seen so far: their ops and combined factors.
@@ -110,6 +125,15 @@ private:
   LogicalResult peelResultNarrowing(Chain &chain, Type elt);
   LogicalResult matchLogSumExpSoftmax(const Reduction &max, Value scores,
                                       Chain &chain, Value &probs);
+  /// `user` of the rank-`rank` scores as PyTorch's all-masked-rows test
+  /// (MatchSafeSoftmax.cpp), or none.
+  std::optional<AllMaskedRowsTest>
+  allMaskedRowsTest(Operation *user, Value scores, int64_t rank);
+  /// With such a test on the scores (allMaskedRows): the probabilities'
+  /// only user must be select(all masked, 0, p), which becomes probs.
+  LogicalResult peelSafeSoftmax(Value &probs, Chain &chain);
+  /// The test found among the scores' users by matchSoftmax.
+  std::optional<AllMaskedRowsTest> allMaskedRows;
   /// The single user of `v` as an elementwise op of `kind` whose operand
   /// `v` is read with the identity map, or failure.
   FailureOr<Elementwise> onlyUserOfKind(Value v, EwKind kind);

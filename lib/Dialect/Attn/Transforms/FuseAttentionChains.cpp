@@ -76,6 +76,16 @@ bool allowsApproximation(Operation *tanhOp) {
   return afn;
 }
 
+/// Whether the constant `r` is 1/c as a chain in r's type writes it:
+/// fl(1/c) in f32, or that rounded to r's narrower type (TOSA's
+/// `s * 0.0200195` for softcap 50 in bf16).
+bool isReciprocalOf(const APFloat &r, float c) {
+  APFloat want(1.0f / c);
+  bool losesInfo = false;
+  want.convert(r.getSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+  return want.bitwiseIsEqual(r);
+}
+
 /// c * tanh(s / c) (a softcap) seen from its outer product `mul`.
 FailureOr<SoftcapMatch> matchSoftcap(const Elementwise &mul) {
   for (unsigned a = 0; a < 2; ++a) {
@@ -99,7 +109,7 @@ FailureOr<SoftcapMatch> matchSoftcap(const Elementwise &mul) {
       sArg = 0;
     for (unsigned b = 0; b < 2 && div->kind == EwKind::Mul; ++b)
       if (div->args[1 - b].scalar &&
-          toExactF32(*div->args[1 - b].scalar) == 1.0f / *cap)
+          isReciprocalOf(*div->args[1 - b].scalar, *cap))
         sArg = b;
     if (!sArg || !div->args[*sArg].tensor ||
         !isIdentityOperand(div->args[*sArg], div->args[*sArg].tensor))
@@ -341,7 +351,74 @@ LogicalResult ChainMatcher::peelWidening(Value &x, Chain &chain) {
   return success();
 }
 
+/// The scores rounded to Q's element type right after a contraction that
+/// accumulates wider (bf16 operands, an f32 result, then truncf: torch-mlir's
+/// `q @ k.transpose(-2, -1)` in bf16): that is the contraction's own result
+/// rounding, as a contraction with a bf16 result has; attn.attention keeps
+/// the scores in f32, as it does for such a contraction (accumulators are
+/// not judged). `scores` becomes the contraction's result.
+LogicalResult ChainMatcher::peelContractionRounding(Value &scores,
+                                                    Chain &chain) {
+  FailureOr<Elementwise> ew = getElementwise(scores);
+  if (failed(ew) || ew->kind != EwKind::Truncate ||
+      !isIdentityOperand(ew->args[0], ew->args[0].tensor))
+    return success();
+  Value wide = ew->args[0].tensor;
+  Operation *def = wide.getDefiningOp();
+  std::string unused;
+  FailureOr<Contraction> c =
+      def ? getContraction(def, unused) : FailureOr<Contraction>(failure());
+  if (failed(c) || getElementTypeOrSelf(scores.getType()) !=
+                       getElementTypeOrSelf(c->lhs.getType()))
+    return success();
+  if (!wide.hasOneUse())
+    return fail("an intermediate score tensor has another user",
+                userOtherThan(wide, ew->op));
+  chain.ops.push_back(ew->op);
+  scores = wide;
+  return success();
+}
+
+/// Q or K multiplied by a constant before Q·Kᵀ (PyTorch's decomposition of
+/// scaled_dot_product_attention scales each by sqrt(scale); ViT writes
+/// `q * scale`): the factor joins the op's scale, and the operand is read
+/// before it (through a transpose copy, as the contraction would).
+/// (q c1)·(k c2) rounds each product term where s·(c1 c2) rounds the sum:
+/// the same few roundings per score as `S / c` taken as `S * fl(1/c)`.
+LogicalResult ChainMatcher::peelOperandScale(Value &x, AffineMap &map,
+                                             Chain &chain) {
+  while (true) {
+    FailureOr<Elementwise> ew = getElementwise(x);
+    if (failed(ew) || ew->kind != EwKind::Mul || ew->args.size() != 2)
+      return success();
+    const EwOperand *tensor = nullptr, *factor = nullptr;
+    // (The tensor read through a permutation: a transpose copy the view
+    // already looked through.)
+    for (unsigned a = 0; a < 2; ++a)
+      if (ew->args[a].scalar && ew->args[1 - a].tensor && ew->args[1 - a].map &&
+          ew->args[1 - a].map.isPermutation()) {
+        factor = &ew->args[a];
+        tensor = &ew->args[1 - a];
+      }
+    if (!factor || !x.hasOneUse())
+      return success();
+    std::optional<float> c = toExactF32(*factor->scalar);
+    if (!c)
+      return success();
+    float product = chain.scale * *c;
+    if (!std::isfinite(product) || (product == 0.0f && *c != 0.0f))
+      return success();
+    chain.scale = product;
+    chain.ops.push_back(ew->op);
+    EwOperand read = normalizeOperand(tensor->tensor, tensor->map.compose(map));
+    x = read.tensor;
+    map = read.map;
+  }
+}
+
 LogicalResult ChainMatcher::matchQK(Value scores, Chain &chain) {
+  if (failed(peelContractionRounding(scores, chain)))
+    return failure();
   Operation *def = scores.getDefiningOp();
   std::string why;
   FailureOr<Contraction> c =
@@ -368,6 +445,9 @@ LogicalResult ChainMatcher::matchQK(Value scores, Chain &chain) {
   AffineMap qMap = c->lhsMap, kMap = c->rhsMap;
   if (positionOf(qMap, i) < 0)
     std::swap(q, k), std::swap(qMap, kMap);
+  if (failed(peelOperandScale(q, qMap, chain)) ||
+      failed(peelOperandScale(k, kMap, chain)))
+    return failure();
   // Grouped-query heads (found on V by matchPV): K is broadcast over the
   // same score dim and read without it.
   for (int64_t b = 0; b < (int64_t)batch.size(); ++b)
@@ -565,8 +645,10 @@ LogicalResult ChainMatcher::checkMergedBatchDims(const Chain &chain) {
 LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
   this->anchor = anchor;
   chain.anchor = anchor;
+  allMaskedRows.reset();
   Value scores, probs;
   if (failed(matchSoftmax(anchor, chain, scores, probs)) ||
+      failed(peelSafeSoftmax(probs, chain)) ||
       failed(matchDropout(probs, chain)) ||
       failed(peelNarrowing(probs, chain)) || failed(matchPV(probs, chain)) ||
       failed(matchScores(scores, chain)))

@@ -74,6 +74,10 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
                   sm);
     probs = sm.getResult()[0];
     chain.ops.push_back(sm);
+    // PyTorch's safe softmax test on the scores (peelSafeSoftmax).
+    for (Operation *user : scores.getUsers())
+      if (user != sm && !allMaskedRows)
+        allMaskedRows = allMaskedRowsTest(user, scores, chain.rank);
     return success();
   }
   // Decomposed: m = max_j s; e = exp(s - m); p = e / sum_j e (or e * 1/sum).
@@ -89,13 +93,23 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
   chain.ops.push_back(anchor);
   if (!max->op->getResult(0).hasOneUse())
     return matchLogSumExpSoftmax(*max, scores, chain, probs);
+  // PyTorch's safe softmax tests the scores for all -inf rows as well: that
+  // user is taken with the select it feeds (peelSafeSoftmax).
+  int64_t testUsers = 0;
+  auto isTestOp = [&](Operation *op) {
+    return allMaskedRows && op == allMaskedRows->ops.front();
+  };
+  for (Operation *user : scores.getUsers())
+    if (user != anchor && !allMaskedRows)
+      if ((allMaskedRows = allMaskedRowsTest(user, scores, chain.rank)))
+        testUsers = 1;
   // The scores feed the max and the subtraction only.
-  if (std::distance(scores.use_begin(), scores.use_end()) != 2) {
+  if (std::distance(scores.use_begin(), scores.use_end()) != 2 + testUsers) {
     // The extra user: one that is not a subtraction, else the second one.
     Operation *extra = nullptr;
     bool seenSub = false;
     for (Operation *user : scores.getUsers()) {
-      if (user == anchor)
+      if (user == anchor || isTestOp(user))
         continue;
       FailureOr<Elementwise> ew = getElementwise(user);
       bool isSub = succeeded(ew) && ew->kind == EwKind::Sub;
@@ -108,7 +122,7 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
   }
   Operation *subOp = nullptr;
   for (Operation *user : scores.getUsers())
-    if (user != anchor)
+    if (user != anchor && !isTestOp(user))
       subOp = user;
   FailureOr<Elementwise> sub = getElementwise(subOp);
   if (failed(sub) || sub->kind != EwKind::Sub ||

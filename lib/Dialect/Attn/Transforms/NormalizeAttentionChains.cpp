@@ -28,7 +28,12 @@
 //     arithmetic (ArangeInputsToIndices.cpp);
 //     fill-like generics become linalg.fill again; inits a body does not
 //     read become tensor.empty; `x * 1` and `x + 0` become `x`;
-//  6. a softmax over a size-1 dim whose row max and sum the front end folded
+//  6. casts of float constants (`arith.truncf` of an f64 constant, as
+//     torch-mlir writes `s / math.sqrt(d)`) are folded, rounded as the cast
+//     rounds (FoldFloatCastConstants.cpp), so that the scale is a constant;
+//     small `dense_resource` constants (torch-mlir's module buffers, a
+//     causal `tril`) become dense ones (MaterializeResourceConstants.cpp);
+//  7. a softmax over a size-1 dim whose row max and sum the front end folded
 //     away (`s - s`, `e * (1 / e)`: TOSA's reduce folders) gets them back
 //     (RestoreUnitRowReductions.cpp).
 //
@@ -602,8 +607,11 @@ struct FoldConstantMask final : OpRewritePattern<linalg::GenericOp> {
     auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
     if (!type || !type.hasStaticShape() || type.getNumElements() > kMaxElements)
       return failure();
+    // i1 masks, the integer steps that build them from constants (an
+    // arange cast from i64 to i32 and back, as PyTorch's causal mask is
+    // exported), and float masks computed from indices alone.
     Type elt = type.getElementType();
-    if (!elt.isInteger(1) &&
+    if (!elt.isIntOrIndex() &&
         !(isa<FloatType>(elt) && op.getNumDpsInputs() == 0))
       return failure();
     SmallVector<DenseElementsAttr> inputs;
@@ -758,6 +766,10 @@ struct AttnNormalizeChainsPass final
                    DropBroadcastUnitDims, DropUnitDimsOfInit,
                    DropMergedUnitDimsOfCopy, IdentityArithIsCopy>(ctx);
       populateDropReductionUnitLoopsPatterns(patterns);
+      // Constants first seen through a cast (torch-mlir's f64 scale):
+      // folded before a body split would make the cast a tensor.
+      populateFoldFloatCastConstantsPatterns(patterns);
+      populateMaterializeResourceConstantsPatterns(patterns);
       // With the unit dims: a mask generic whose aranges become indices
       // then loses the unit loops those aranges broadcast over.
       populateArangeInputsToIndicesPatterns(patterns);

@@ -1349,3 +1349,122 @@ func.func @bias_of_boolean(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: te
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
   return %o : tensor<4x6x5xf32>
 }
+
+// -----
+
+#id4 = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#row4 = affine_map<(b, h, i, j) -> (b, h, i)>
+// PyTorch's safe softmax (its scaled_dot_product_attention decomposition):
+// select(all(s == -inf over the keys), 0, softmax(s)). A row with no allowed
+// key gives 0 in attn.attention already: the test and the select are part
+// of the chain.
+// CHECK-LABEL: func @safe_softmax
+// CHECK: attn.attention
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: arith.cmpf
+func.func @safe_softmax(%q: tensor<2x4x6x8xf32>, %k: tensor<2x4x10x8xf32>, %v: tensor<2x4x10x5xf32>) -> tensor<2x4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %sel0 = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFFF0000000000000 : f64
+  %true = arith.constant true
+  %es = tensor.empty() : tensor<2x4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x4x6x10xf32>) -> tensor<2x4x6x10xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x4x6x8xf32>, tensor<2x4x10x8xf32>) outs(%zs : tensor<2x4x6x10xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x6x10xf32>
+  %p = linalg.softmax dimension(3) ins(%s : tensor<2x4x6x10xf32>) outs(%es : tensor<2x4x6x10xf32>) -> tensor<2x4x6x10xf32>
+  %e64 = tensor.empty() : tensor<2x4x6x10xf64>
+  %s64 = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<2x4x6x10xf32>) outs(%e64 : tensor<2x4x6x10xf64>) {
+  ^bb0(%a: f32, %o: f64):
+    %w = arith.extf %a : f32 to f64
+    linalg.yield %w : f64
+  } -> tensor<2x4x6x10xf64>
+  %ei = tensor.empty() : tensor<2x4x6x10xi1>
+  %eq = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s64 : tensor<2x4x6x10xf64>) outs(%ei : tensor<2x4x6x10xi1>) {
+  ^bb0(%a: f64, %o: i1):
+    %c = arith.cmpf oeq, %a, %ninf : f64
+    linalg.yield %c : i1
+  } -> tensor<2x4x6x10xi1>
+  %er = tensor.empty() : tensor<2x4x6xi1>
+  %ft = linalg.fill ins(%true : i1) outs(%er : tensor<2x4x6xi1>) -> tensor<2x4x6xi1>
+  %all = linalg.generic {indexing_maps = [#id4, #row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%eq : tensor<2x4x6x10xi1>) outs(%ft : tensor<2x4x6xi1>) {
+  ^bb0(%a: i1, %o: i1):
+    %c = arith.andi %a, %o : i1
+    linalg.yield %c : i1
+  } -> tensor<2x4x6xi1>
+  %ps = linalg.generic {indexing_maps = [#row4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%all, %p : tensor<2x4x6xi1>, tensor<2x4x6x10xf32>) outs(%es : tensor<2x4x6x10xf32>) {
+  ^bb0(%c: i1, %x: f32, %o: f32):
+    %y = arith.select %c, %sel0, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x6x10xf32>
+  %eo = tensor.empty() : tensor<2x4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x4x6x5xf32>) -> tensor<2x4x6x5xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%ps, %v : tensor<2x4x6x10xf32>, tensor<2x4x10x5xf32>) outs(%zo : tensor<2x4x6x5xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x6x5xf32>
+  return %o : tensor<2x4x6x5xf32>
+}
+
+// -----
+
+#id4 = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#row4 = affine_map<(b, h, i, j) -> (b, h, i)>
+// The same with 0.5 for the all -inf rows: not the op's 0, left alone.
+// CHECK-LABEL: func @safe_softmax_other_fill
+// CHECK-NOT: attn.attention
+func.func @safe_softmax_other_fill(%q: tensor<2x4x6x8xf32>, %k: tensor<2x4x10x8xf32>, %v: tensor<2x4x10x5xf32>) -> tensor<2x4x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %sel0 = arith.constant 0.5 : f32
+  %ninf = arith.constant 0xFFF0000000000000 : f64
+  %true = arith.constant true
+  %es = tensor.empty() : tensor<2x4x6x10xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x4x6x10xf32>) -> tensor<2x4x6x10xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x4x6x8xf32>, tensor<2x4x10x8xf32>) outs(%zs : tensor<2x4x6x10xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x6x10xf32>
+  // expected-remark @below {{not fused: the scores have users other than the softmax}}
+  %p = linalg.softmax dimension(3) ins(%s : tensor<2x4x6x10xf32>) outs(%es : tensor<2x4x6x10xf32>) -> tensor<2x4x6x10xf32>
+  %e64 = tensor.empty() : tensor<2x4x6x10xf64>
+  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
+  %s64 = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<2x4x6x10xf32>) outs(%e64 : tensor<2x4x6x10xf64>) {
+  ^bb0(%a: f32, %o: f64):
+    %w = arith.extf %a : f32 to f64
+    linalg.yield %w : f64
+  } -> tensor<2x4x6x10xf64>
+  %ei = tensor.empty() : tensor<2x4x6x10xi1>
+  %eq = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s64 : tensor<2x4x6x10xf64>) outs(%ei : tensor<2x4x6x10xi1>) {
+  ^bb0(%a: f64, %o: i1):
+    %c = arith.cmpf oeq, %a, %ninf : f64
+    linalg.yield %c : i1
+  } -> tensor<2x4x6x10xi1>
+  %er = tensor.empty() : tensor<2x4x6xi1>
+  %ft = linalg.fill ins(%true : i1) outs(%er : tensor<2x4x6xi1>) -> tensor<2x4x6xi1>
+  %all = linalg.generic {indexing_maps = [#id4, #row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%eq : tensor<2x4x6x10xi1>) outs(%ft : tensor<2x4x6xi1>) {
+  ^bb0(%a: i1, %o: i1):
+    %c = arith.andi %a, %o : i1
+    linalg.yield %c : i1
+  } -> tensor<2x4x6xi1>
+  %ps = linalg.generic {indexing_maps = [#row4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%all, %p : tensor<2x4x6xi1>, tensor<2x4x6x10xf32>) outs(%es : tensor<2x4x6x10xf32>) {
+  ^bb0(%c: i1, %x: f32, %o: f32):
+    %y = arith.select %c, %sel0, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x6x10xf32>
+  %eo = tensor.empty() : tensor<2x4x6x5xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x4x6x5xf32>) -> tensor<2x4x6x5xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%ps, %v : tensor<2x4x6x10xf32>, tensor<2x4x10x5xf32>) outs(%zo : tensor<2x4x6x5xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x6x5xf32>
+  return %o : tensor<2x4x6x5xf32>
+}

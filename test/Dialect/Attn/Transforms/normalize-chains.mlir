@@ -354,3 +354,23 @@ func.func @unit_row_not_a_softmax(%s: tensor<4x16x1xf32>) -> (tensor<4x16x1xf32>
   } -> tensor<4x16x1xf32>
   return %x, %r : tensor<4x16x1xf32>, tensor<4x16x1xf32>
 }
+
+// A constant cast inside a body (torch-mlir's `s / math.sqrt(d)`: truncf of
+// an f64 constant, inexact in f32, which upstream does not fold) becomes the
+// f32 constant the cast computes, so the division's divisor is a constant.
+// CHECK-LABEL: func.func @cast_constant_divisor
+// CHECK: %[[C:.*]] = arith.constant 5.65685415 : f32
+// CHECK: linalg.generic
+// CHECK: arith.divf %{{.*}}, %[[C]] : f32
+// CHECK-NOT: arith.truncf
+func.func @cast_constant_divisor(%s: tensor<4x16x24xf32>) -> tensor<4x16x24xf32> {
+  %d = arith.constant 5.6568542494923806 : f64
+  %e = tensor.empty() : tensor<4x16x24xf32>
+  %r = linalg.generic {indexing_maps = [#u3, #u3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x16x24xf32>) outs(%e : tensor<4x16x24xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c = arith.truncf %d : f64 to f32
+    %q = arith.divf %a, %c : f32
+    linalg.yield %q : f32
+  } -> tensor<4x16x24xf32>
+  return %r : tensor<4x16x24xf32>
+}

@@ -67,6 +67,25 @@ void populatePeelFusedProducersPatterns(RewritePatternSet &patterns);
 /// its input to [.., L, 1, Lk]); a size-1 dim the inputs have stays.
 void populateDropReductionUnitLoopsPatterns(RewritePatternSet &patterns);
 
+/// The values of a `dense_resource` constant as a dense attribute (none for
+/// another attribute, a blob not loaded, or i1 elements).
+std::optional<DenseElementsAttr> denseElementsOfResource(Attribute attr);
+
+/// The largest `dense_resource` constant attn-normalize-chains reads into
+/// a dense one: the size it evaluates masks up to.
+constexpr int64_t kMaxMaterializedElements = 65536;
+
+/// Patterns making small `dense_resource` constants (torch-mlir's module
+/// buffers, e.g. a causal `tril`) dense constants with the same values
+/// (MaterializeResourceConstants.cpp).
+void populateMaterializeResourceConstantsPatterns(RewritePatternSet &patterns);
+
+/// Patterns folding `arith.truncf` / `arith.extf` of a float constant
+/// (scalar or splat) into the constant it computes, rounded to nearest even
+/// as the cast does (FoldFloatCastConstants.cpp): torch-mlir's scale is
+/// `truncf` of an f64 constant, which upstream folds only where exact.
+void populateFoldFloatCastConstantsPatterns(RewritePatternSet &patterns);
+
 /// Patterns putting back the row reductions of a softmax over a size-1 dim
 /// that a front end folded into their input (RestoreUnitRowReductions.cpp,
 /// TOSA's reduce folders): `x - x` feeding an exponential becomes

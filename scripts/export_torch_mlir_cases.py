@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Exports attention written as PyTorch users write it through torch-mlir, as
+real front-end IR for attn-raise-pipeline's tests:
+
+    python3 -m venv /tmp/tmvenv
+    /tmp/tmvenv/bin/pip install torch torch-mlir    # PyPI: torch-mlir 20261001
+    /tmp/tmvenv/bin/python scripts/export_torch_mlir_cases.py \
+        test/Integration/raise/torch-mlir
+
+Each module (a plain `softmax(q @ k.T / sqrt(d)) @ v`,
+F.scaled_dot_product_attention with and without is_causal, GPT-2's causal
+`tril` buffer, Hugging Face's additive mask from an attention_mask, Llama's
+repeat_kv GQA in bf16 with the softmax in f32, Gemma-2's softcap in bf16,
+ViT's `q * scale`, nn.MultiheadAttention's `[B, L, H*D]` head split, a
+sliding window from aranges) is exported with torch_mlir.fx.export_and_import
+to linalg-on-tensors and to TOSA, and written with RUN lines: the
+raised op (its attributes, and whether anything of the chain is left) and
+attn-raise-check's proof against the chain in float64. CI runs those tests
+on the committed files; this script is needed only to regenerate them (with
+a newer torch or torch-mlir: check the diff).
+"""
+
+import math
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+from torch_mlir import fx
+
+torch.manual_seed(0)
+B, H, HKV, L, LK, D = 2, 4, 2, 16, 24, 32
+
+class Plain(torch.nn.Module):
+    def forward(self, q, k, v):
+        s = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+        return torch.softmax(s, dim=-1) @ v
+
+class Sdpa(torch.nn.Module):
+    def forward(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v)
+
+class SdpaCausal(torch.nn.Module):
+    def forward(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+class Gpt2Causal(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("bias", torch.tril(torch.ones(L, L)).view(1, 1, L, L))
+    def forward(self, q, k, v):
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.bias[:, :, :L, :L] == 0, float("-inf"))
+        att = F.softmax(att, dim=-1)
+        return att @ v
+
+class HfAdditiveMask(torch.nn.Module):
+    def forward(self, q, k, v, attention_mask):
+        ext = (1.0 - attention_mask[:, None, None, :].to(q.dtype)) * torch.finfo(q.dtype).min
+        s = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(D) + ext
+        p = torch.nn.functional.softmax(s, dim=-1)
+        return torch.matmul(p, v)
+
+def repeat_kv(x, n_rep):
+    b, kv, slen, d = x.shape
+    x = x[:, :, None, :, :].expand(b, kv, n_rep, slen, d)
+    return x.reshape(b, kv * n_rep, slen, d)
+
+class LlamaGqa(torch.nn.Module):
+    def forward(self, q, k, v):
+        k = repeat_kv(k, H // HKV); v = repeat_kv(v, H // HKV)
+        w = torch.matmul(q, k.transpose(2, 3)) / math.sqrt(D)
+        w = torch.nn.functional.softmax(w, dim=-1, dtype=torch.float32).to(q.dtype)
+        return torch.matmul(w, v)
+
+class GemmaSoftcap(torch.nn.Module):
+    def forward(self, q, k, v):
+        w = torch.matmul(q, k.transpose(2, 3)) * (D ** -0.5)
+        w = w / 50.0; w = torch.tanh(w); w = w * 50.0
+        w = torch.nn.functional.softmax(w, dim=-1, dtype=torch.float32).to(q.dtype)
+        return torch.matmul(w, v)
+
+class VitScaledQ(torch.nn.Module):
+    def forward(self, q, k, v):
+        q = q * (D ** -0.5)
+        a = (q @ k.transpose(-2, -1)).softmax(dim=-1)
+        return a @ v
+
+class Mha3d(torch.nn.Module):
+    """[B, L, H*D] inputs split into heads, as nn.MultiheadAttention does."""
+    def forward(self, x, y, z):
+        b, l, _ = x.shape
+        q = x.view(b, l, H, D).transpose(1, 2)
+        k = y.view(b, LK, H, D).transpose(1, 2)
+        v = z.view(b, LK, H, D).transpose(1, 2)
+        o = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(D), -1) @ v
+        return o.transpose(1, 2).reshape(b, l, H * D)
+
+class SlidingWindow(torch.nn.Module):
+    def forward(self, q, k, v):
+        i = torch.arange(L)[:, None]; j = torch.arange(L)[None, :]
+        keep = (j <= i) & (j > i - 4)
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        s = s.masked_fill(~keep, float("-inf"))
+        return torch.softmax(s, -1) @ v
+
+
+
+def t(*shape, dtype=torch.float32):
+    return torch.randn(*shape, dtype=dtype)
+
+
+def bf16(*shape):
+    return t(*shape, dtype=torch.bfloat16)
+
+
+SCALE = "0.17677{{[0-9]+}}"  # 1/sqrt(32), as each front end rounds it
+# name: (module, inputs, what the test expects of the raised function: the
+# op's attributes, and whether ops of the front end are left around it)
+CASES = {
+    "plain": (Plain(), (t(B, H, L, D), t(B, H, LK, D), t(B, H, LK, D)),
+              "{scale = " + SCALE + " : f32}", False),
+    "sdpa": (Sdpa(), (t(B, H, L, D), t(B, H, LK, D), t(B, H, LK, D)),
+             "{scale = " + SCALE + " : f32}", False),
+    "sdpa_causal": (SdpaCausal(), (t(B, H, L, D), t(B, H, L, D),
+                                   t(B, H, L, D)),
+                    "{causal = #attn.causal<top_left>, scale = " + SCALE
+                    + " : f32}", False),
+    "gpt2_causal": (Gpt2Causal(), (t(B, H, L, D), t(B, H, L, D),
+                                   t(B, H, L, D)),
+                    "{causal = #attn.causal<top_left>, scale = " + SCALE
+                    + " : f32}", False),
+    "hf_additive_mask": (HfAdditiveMask(), (t(B, H, L, D), t(B, H, LK, D),
+                                            t(B, H, LK, D), torch.ones(B, LK)),
+                         "mask({{.*}}) {scale = " + SCALE + " : f32}",
+                         True),
+    "llama_gqa_bf16": (LlamaGqa(), (bf16(B, H, L, D), bf16(B, HKV, LK, D),
+                                    bf16(B, HKV, LK, D)),
+                       "tensor<2x2x24x32xbf16>) {scale = 0.1767{{[0-9]+}} : "
+                       "f32}", False),
+    "gemma_softcap_bf16": (GemmaSoftcap(), (bf16(B, H, L, D),
+                                            bf16(B, H, LK, D),
+                                            bf16(B, H, LK, D)),
+                           "{scale = 0.1767{{[0-9]+}} : f32, softcap = "
+                           "5.000000e+01 : f32}", False),
+    "vit_scaled_q": (VitScaledQ(), (t(B, H, L, D), t(B, H, LK, D),
+                                    t(B, H, LK, D)),
+                     "{scale = " + SCALE + " : f32}", False),
+    "mha_3d": (Mha3d(), (t(B, L, H * D), t(B, LK, H * D), t(B, LK, H * D)),
+               "{scale = " + SCALE + " : f32}", True),
+    "sliding_window": (SlidingWindow(), (t(B, H, L, D), t(B, H, L, D),
+                                         t(B, H, L, D)),
+                       "{causal = #attn.causal<top_left>, scale = " + SCALE
+                       + " : f32, window = array<i64: 3, -1>}", False),
+}
+
+
+def header(name, kind, expected, leftovers, seed):
+    doc = " ".join((CASES[name][0].__doc__ or "").split())
+    lines = [
+        f"// {name} ({type(CASES[name][0]).__name__}"
+        + (f": {doc}" if doc else "") + "), exported by",
+        f"// scripts/export_torch_mlir_cases.py (torch {torch.__version__}, "
+        f"torch_mlir.fx, output {kind}).",
+        "// RUN: attention-opt %s --attn-raise-pipeline | FileCheck %s",
+        f"// RUN: attn-raise-check %s --require-raised --runs=2 --seed={seed}"
+        " | FileCheck %s --check-prefix=PROOF --implicit-check-not=FAIL",
+        f"// CHECK: attn.attention {{{{.*}}}}{expected}",
+    ]
+    if not leftovers:
+        lines.append("// CHECK-NOT: linalg.")
+    lines.append(f"// PROOF: @{name}: 1 attn.attention after the raising")
+    lines.append("// PROOF: run 1 result 0 {{.*}}: PASS")
+    return "\n".join(lines) + "\n"
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    seed = 1
+    for name, (module, args, expected, leftovers) in CASES.items():
+        for kind in ("linalg-on-tensors", "tosa"):
+            m = fx.export_and_import(module, *args, output_type=kind,
+                                     func_name=name)
+            path = os.path.join(out, f"{name}.{kind.split('-')[0]}.mlir")
+            with open(path, "w") as f:
+                f.write(header(name, kind, expected, leftovers, seed))
+                f.write(str(m))
+            seed += 1
+            print(f"export_torch_mlir_cases: wrote {path}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])
