@@ -260,8 +260,6 @@ double defaultOutputTolerance(DType t, bool tf32) {
   }
 }
 
-double tf32LseError(bool tf32) { return tf32 ? 3e-3 : 0.0; }
-
 double defaultGradTolerance(DType t) {
   switch (t) {
   case DType::F32:

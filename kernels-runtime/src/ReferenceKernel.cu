@@ -86,7 +86,22 @@ struct RefParams {
   /// dP, |dO|·|O| for D, dS = P (|dP| + |D|), and |Q|, |K|, |dO| in the
   /// products.
   int magnitude;
+  /// The forward reads Q, K and V as a tf32 kernel's matrix products take
+  /// them: rounded to tf32 (docs/semantics.md §2.1; tf32Operand).
+  int tf32Operands;
 };
+
+/// An operand as a tf32 kernel's matrix products take it (with
+/// tf32Operands; else x): rounded to tf32, 10 mantissa bits, ties away from
+/// zero, as cvt.rna.tf32.f32 does. x is an f32 value.
+__device__ double tf32Operand(const RefParams &p, double x) {
+  if (!p.tf32Operands)
+    return x;
+  unsigned u = __float_as_uint(float(x));
+  if ((u & 0x7f800000u) != 0x7f800000u) // not inf or NaN
+    u = (u + 0x1000u) & 0xffffe000u;
+  return double(__uint_as_float(u));
+}
 
 /// x, or |x| in the magnitude pass.
 __device__ double sized(const RefParams &p, double x) {
@@ -162,7 +177,7 @@ __device__ double score(const RefParams &p, const RowView &r,
   const int64_t kBase = (r.keyRow0 + j * r.keyStride) * p.D;
   double dot = 0.0;
   for (int64_t d = 0; d < p.D; ++d)
-    dot += qRow[d] * loadElement(k, T, kBase + d);
+    dot += qRow[d] * tf32Operand(p, loadElement(k, T, kBase + d));
   double s = p.scale * dot;
   if (p.hasSoftcap)
     s = p.softcap * tanh(s / p.softcap);
@@ -200,7 +215,7 @@ __device__ void referenceRow(const RefParams &p, const RowView &r,
   double *redMax = probs + kBlock;   // [kBlock]
   double *redSum = redMax + kBlock;  // [kBlock]
   for (int64_t d = tid; d < p.D; d += kBlock)
-    qRow[d] = loadElement(q, T, r.qIndex + d);
+    qRow[d] = tf32Operand(p, loadElement(q, T, r.qIndex + d));
   for (int64_t e = tid; e < p.Dv; e += kBlock)
     acc[e] = 0.0;
   __syncthreads();
@@ -272,8 +287,11 @@ __device__ void referenceRow(const RefParams &p, const RowView &r,
       for (int64_t jj = 0; jj < n; ++jj) {
         double pr = probs[jj];
         if (pr != 0.0)
-          sum += pr * loadElement(
-                          v, T, (r.keyRow0 + (j0 + jj) * r.keyStride) * p.Dv + e);
+          sum += pr *
+                 tf32Operand(
+                     p, loadElement(
+                            v, T,
+                            (r.keyRow0 + (j0 + jj) * r.keyStride) * p.Dv + e));
       }
       acc[e] = sum;
     }
@@ -875,8 +893,10 @@ void runGpuRound(CUdeviceptr src, DType dtype, CUdeviceptr dst, int64_t n) {
 void runGpuReference(const attnopt::ref::AttentionProblem &p, DType dtype,
                      DType maskDtype, CUdeviceptr q, CUdeviceptr k,
                      CUdeviceptr v, CUdeviceptr mask, CUdeviceptr out,
-                     CUdeviceptr lse, CUdeviceptr dropoutMask) {
+                     CUdeviceptr lse, CUdeviceptr dropoutMask,
+                     bool tf32Operands) {
   RefParams r = makeParams(p, maskDtype);
+  r.tf32Operands = tf32Operands;
   if (r.maskKind != 0 && !mask)
     throw Error("GPU reference: the problem has a mask but no mask buffer");
   if (r.hasDropout && r.hasDropoutMask && !dropoutMask)

@@ -64,6 +64,8 @@ GRAD_TOL = {"f32": 1e-4, "f16": 1e-2, "bf16": 2e-2}
 # checked against the float64 gradients given the output and lse the
 # kernels computed (grad_reference_given_forward), as attn-run --train does;
 # the forward is checked on its own.
+# The forward's reference reads Q, K and V rounded to tf32, as the products
+# do (tf32_rounded), so the output's tolerance is P's rounding, as for f16.
 TF32_OUT_TOL, TF32_GRAD_TOL = 4e-3, 1e-2
 
 
@@ -72,29 +74,20 @@ def is_tf32(c):
 
 
 def tolerances(c):
-    """(output and lse, gradients) tolerances of case `c` (a tf32 case's
-    output and lse are widened further by tf32_widening)."""
+    """(output and lse, gradients) tolerances of case `c`."""
     if is_tf32(c):
         return TF32_OUT_TOL, TF32_GRAD_TOL
     return OUT_TOL[c["dtype"]], GRAD_TOL[c["dtype"]]
 
 
-def tf32_widening(c, q, k, v, ref_out, ref_lse):
-    """What a tf32 case's output and lse tolerances add, as attn-run's
-    (kernels-runtime RunnerValidation.cpp, tf32ScoreError): every score is
-    within e = |scale| 2^-10 max|q_i| max|k_j| (Q and K rounded to tf32, 2^-11
-    each; Cauchy-Schwarz), so the lse is within e and the output within
-    expm1(2e) max|v|, relative to the reference's largest element."""
-    e = abs(c["scale"]) * 2.0**-10 * (1 + 2.0**-10) * \
-        q.detach().double().norm(dim=-1).max().item() * \
-        k.detach().double().norm(dim=-1).max().item()
-    out_max = ref_out.abs().max().item()
-    finite = torch.isfinite(ref_lse)
-    lse_max = ref_lse[finite].abs().max().item() if finite.any() else 0.0
-    widen_out = math.expm1(2 * e) * v.detach().abs().max().item() / out_max \
-        if out_max > 0 else 0.0
-    widen_lse = e / lse_max if lse_max > 0 else 0.0
-    return widen_out, widen_lse
+
+def tf32_rounded(x):
+    """x (f32) rounded to tf32 as the kernels' products take it: 10 mantissa
+    bits, ties away from zero (cvt.rna.tf32.f32); inf and NaN kept."""
+    bits = x.detach().float().contiguous().view(torch.int32)
+    finite = (bits & 0x7f800000) != 0x7f800000
+    rounded = torch.where(finite, (bits + 0x1000) & -0x2000, bits)
+    return rounded.view(torch.float32)
 
 
 def rel_err(x, ref, finite_rows=None):
@@ -244,7 +237,10 @@ def check_case(c, repeats, device, log):
         ref_out, ref_lse = reference(c, qd, kd, vd, mask)
         rdq, rdk, rdv = torch.autograd.grad(ref_out, (qd, kd, vd), dout.double())
         if is_tf32(c):
-            # The exact backward of the tf32 forward's output and lse.
+            # The tf32 forward's semantics: Q, K and V rounded to tf32; and
+            # the exact backward of the output and lse it gave.
+            ref_out, ref_lse = (t.detach() for t in reference(
+                c, *(tf32_rounded(t).double() for t in (q, k, v)), mask))
             rdq, rdk, rdv = grad_reference_given_forward(
                 c, q, k, v, mask, out, lse, dout)
         errs = {"out": rel_err(out, ref_out)}
@@ -255,12 +251,8 @@ def check_case(c, repeats, device, log):
             errs[name] = rel_err(a, b)
         nan = any(not torch.isfinite(t).all() for t in (out, dq, dk, dv))
         tol_o, tol_g = tolerances(c)
-        tol_l = tol_o
-        if is_tf32(c):
-            widen_out, widen_lse = tf32_widening(c, q, k, v, ref_out, ref_lse)
-            tol_o, tol_l = tol_o + widen_out, tol_o + widen_lse
         bad = [n for n, e in errs.items()
-               if e > (tol_o if n == "out" else tol_l if n == "lse" else tol_g)]
+               if e > (tol_o if n in ("out", "lse") else tol_g)]
         if any(n in bad for n in ("dq", "dk", "dv")):
             low = low_precision_grad_errors(c, q, k, v, mask, dout,
                                             (rdq, rdk, rdv))
@@ -277,7 +269,9 @@ def check_case(c, repeats, device, log):
             bad.append("non-finite output")
         if not lse_ok:
             bad.append("lse -inf rows differ")
-        peer = peer_errors(c, q, k, v, mask, out, (dq, dk, dv), dout)
+        peer = peer_errors(c, *((tf32_rounded(t) for t in (q, k, v))
+                                 if is_tf32(c) else (q, k, v)),
+                           mask, out, (dq, dk, dv), dout)
         if is_tf32(c):
             # SDPA's gradients are of the float64 forward, not of the
             # output the tf32 backward was given: only its output compares.

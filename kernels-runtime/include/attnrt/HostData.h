@@ -97,16 +97,11 @@ Comparison compareResults(const std::vector<double> &out,
                           const std::vector<double> *refLse);
 
 /// Output tolerance by element type: f32 1e-5, f16 2e-3, bf16 8e-3; f32
-/// multiplied in tf32 (`tf32`) 4e-3: f16's 10-bit mantissa, with the
-/// inputs rounded to it too (docs/semantics.md, "Precision").
+/// multiplied in tf32 (`tf32`) 4e-3: the rounding of P to tf32 (as f16
+/// kernels round P to f16), against a reference that reads Q, K and V
+/// rounded to tf32 as the products do (runGpuReference's tf32Operands;
+/// docs/semantics.md §2.1).
 double defaultOutputTolerance(DType t, bool tf32 = false);
-
-/// What a tf32 kernel's lse may add to the lse tolerance: its scores carry
-/// Q's and K's rounding to tf32 (about 2^-11 relative per element): 3e-3,
-/// about 3x the worst measured on the runtime's inputs (1.07e-3 over 183
-/// manifests, H100, session 35; the output's worst was 8.9e-4 against
-/// 4e-3); 0 for the other kernels.
-double tf32LseError(bool tf32);
 
 /// Gradient tolerance (max|g - r| / max|r| per gradient) by element type:
 /// f32 1e-4, f16 1e-2, bf16 2e-2. Looser than the output's: a backward

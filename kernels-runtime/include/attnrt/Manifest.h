@@ -215,8 +215,8 @@ struct KernelSpec {
   /// approximation's error bound (RunnerValidation.cpp).
   bool softcapApprox = false;
   /// f32 multiplied on the tensor cores in tf32 (manifest
-  /// "matmul_precision": "tf32"): validated at tf32's tolerances
-  /// (defaultOutputTolerance, tf32LseError).
+  /// "matmul_precision": "tf32"): validated against a reference that
+  /// reads Q, K and V rounded to tf32, at defaultOutputTolerance's.
   bool tf32 = false;
   float dropoutP = 0.0f;
   bool hasMask = false;

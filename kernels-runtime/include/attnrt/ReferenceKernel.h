@@ -34,11 +34,15 @@ namespace attnrt {
 /// `p.hasDropoutMask`, the keep bits are read from `dropoutMask` instead (i1
 /// stored as bytes, shape `p.dropoutMaskShape`). `out` and `lse` must hold
 /// outputElements() and lseElements() doubles. Errors are thrown as
-/// attnrt::Error.
+/// attnrt::Error. With `tf32Operands` (a tf32 kernel's reference) Q, K and
+/// V are read rounded to tf32 as its matrix products take them
+/// (docs/semantics.md §2.1); P's rounding is left to the tolerance, as for
+/// f16 kernels.
 void runGpuReference(const attnopt::ref::AttentionProblem &p, DType dtype,
                      DType maskDtype, CUdeviceptr q, CUdeviceptr k,
                      CUdeviceptr v, CUdeviceptr mask, CUdeviceptr out,
-                     CUdeviceptr lse, CUdeviceptr dropoutMask = 0);
+                     CUdeviceptr lse, CUdeviceptr dropoutMask = 0,
+                     bool tf32Operands = false);
 
 /// The packed form (attn.varlen_attention, docs/semantics.md §14) in
 /// double: `p` is a PackedBatch problem (p.batch sequences, p.queryLen = Tq
