@@ -12,7 +12,9 @@ F.scaled_dot_product_attention with and without is_causal, GPT-2's causal
 `tril` buffer, Hugging Face's additive mask from an attention_mask, Llama's
 repeat_kv GQA in bf16 with the softmax in f32, Gemma-2's softcap in bf16,
 ViT's `q * scale`, nn.MultiheadAttention's `[B, L, H*D]` head split, a
-sliding window from aranges) is exported with torch_mlir.fx.export_and_import
+sliding window from aranges, F.scaled_dot_product_attention with
+enable_gqa, a boolean or float attn_mask, an explicit scale, and HF's
+combined causal and padding bias) is exported with torch_mlir.fx.export_and_import
 to linalg-on-tensors and to TOSA, and written with RUN lines: the
 raised op (its attributes, and whether anything of the chain is left) and
 attn-raise-check's proof against the chain in float64. CI runs those tests
@@ -106,6 +108,35 @@ class SlidingWindow(torch.nn.Module):
 
 
 
+class SdpaGqa(torch.nn.Module):
+    def forward(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+
+
+class SdpaMask(torch.nn.Module):
+    def forward(self, q, k, v, m):
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=m)
+
+
+class SdpaScaleCausal(torch.nn.Module):
+    def forward(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, scale=0.3,
+                                              is_causal=True)
+
+
+class LlamaCausalPad(torch.nn.Module):
+    """HF's 4-D mask: causal and padding combined into one additive bias."""
+    def forward(self, q, k, v, attention_mask):
+        n = q.shape[2]
+        low = torch.finfo(q.dtype).min
+        causal = torch.triu(torch.full((n, n), low), diagonal=1)
+        pad = (1.0 - attention_mask[:, None, None, :].to(q.dtype)) * low
+        mask = causal[None, None, :, :] + pad
+        w = torch.matmul(q, k.transpose(2, 3)) / math.sqrt(D) + mask
+        w = torch.softmax(w, dim=-1, dtype=torch.float32).to(q.dtype)
+        return torch.matmul(w, v)
+
+
 def t(*shape, dtype=torch.float32):
     return torch.randn(*shape, dtype=dtype)
 
@@ -152,6 +183,25 @@ CASES = {
                                          t(B, H, L, D)),
                        "{causal = #attn.causal<top_left>, scale = " + SCALE
                        + " : f32, window = array<i64: 3, -1>}", False),
+    "sdpa_gqa": (SdpaGqa(), (t(B, H, L, D), t(B, HKV, LK, D),
+                             t(B, HKV, LK, D)),
+                 "tensor<2x2x24x32xf32>) {scale = " + SCALE + " : f32}",
+                 False),
+    "sdpa_bool_mask": (SdpaMask(), (t(B, H, L, D), t(B, H, LK, D),
+                                    t(B, H, LK, D),
+                                    torch.rand(B, 1, L, LK) < 0.8),
+                       "mask({{.*}}) {scale = " + SCALE + " : f32}", True),
+    "sdpa_float_mask": (SdpaMask(), (t(B, H, L, D), t(B, H, LK, D),
+                                     t(B, H, LK, D), t(B, 1, 1, LK)),
+                        "mask(%arg3 : tensor<2x1x1x24xf32>) {scale = " + SCALE
+                        + " : f32}", False),
+    "sdpa_scale_causal": (SdpaScaleCausal(), (t(B, H, L, D), t(B, H, L, D),
+                                              t(B, H, L, D)),
+                          "{causal = #attn.causal<top_left>, scale = "
+                          "3.000000e-01 : f32}", False),
+    "llama_causal_pad": (LlamaCausalPad(), (t(B, H, L, D), t(B, H, L, D),
+                                            t(B, H, L, D), torch.ones(B, L)),
+                         "mask({{.*}}) {scale = " + SCALE + " : f32}", True),
 }
 
 

@@ -392,11 +392,11 @@ LogicalResult ChainMatcher::peelOperandScale(Value &x, AffineMap &map,
     if (failed(ew) || ew->kind != EwKind::Mul || ew->args.size() != 2)
       return success();
     const EwOperand *tensor = nullptr, *factor = nullptr;
-    // (The tensor read through a permutation: a transpose copy the view
-    // already looked through.)
+    // (The tensor read through a projected permutation: a transpose copy
+    // or a broadcast over grouped heads the view already looked through.)
     for (unsigned a = 0; a < 2; ++a)
       if (ew->args[a].scalar && ew->args[1 - a].tensor && ew->args[1 - a].map &&
-          ew->args[1 - a].map.isPermutation()) {
+          ew->args[1 - a].map.isProjectedPermutation()) {
         factor = &ew->args[a];
         tensor = &ew->args[1 - a];
       }
