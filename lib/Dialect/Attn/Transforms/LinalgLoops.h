@@ -1,7 +1,9 @@
 //===- LinalgLoops.h - loop queries on linalg generics ----------*- C++ -*-===//
 //
-// Small queries on a generic's loops that attn-normalize-chains' patterns
-// (NormalizeAttentionChains.cpp, PeelFusedProducers.cpp) share.
+// Small queries on a generic's loops and body that attn-normalize-chains'
+// patterns (NormalizeAttentionChains.cpp, PeelFusedProducers.cpp,
+// RestoreUnitRowReductions.cpp) and attn-fuse (MatchSafeSoftmax.cpp)
+// share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +28,19 @@ inline llvm::SmallBitVector loopsReadByInputs(linalg::GenericOp op) {
   for (linalg::IndexOp index : op.getBody()->getOps<linalg::IndexOp>())
     read.set(index.getDim());
   return read;
+}
+
+/// The one statement of `op`'s body if it is an `OpTy` whose result the
+/// body yields (a one-op generic: `exp(x)`, `x - y`, an and-reduction).
+template <typename OpTy> OpTy soleStatement(linalg::GenericOp op) {
+  Block *body = op.getBody();
+  if (!llvm::hasSingleElement(body->without_terminator()))
+    return {};
+  auto stmt = dyn_cast<OpTy>(&body->front());
+  if (!stmt || body->getTerminator()->getNumOperands() != 1 ||
+      body->getTerminator()->getOperand(0) != stmt->getResult(0))
+    return {};
+  return stmt;
 }
 
 } // namespace mlir::attn

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ChainMatcher.h"
+#include "LinalgLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -25,18 +26,6 @@ using namespace mlir::attn;
 using namespace mlir::attn::fuse;
 
 namespace {
-
-/// The one statement of `g`'s body if it is an `OpTy` whose result is
-/// yielded.
-template <typename OpTy> OpTy onlyStatement(linalg::GenericOp g) {
-  Block *body = g.getBody();
-  if (!llvm::hasSingleElement(body->without_terminator()))
-    return {};
-  auto stmt = dyn_cast<OpTy>(&body->front());
-  if (!stmt || body->getTerminator()->getOperand(0) != stmt->getResult(0))
-    return {};
-  return stmt;
-}
 
 /// Whether `g` is an all-parallel generic reading its one input `in` and
 /// writing its one result with identity maps.
@@ -63,7 +52,7 @@ ChainMatcher::allMaskedRowsTest(Operation *user, Value scores, int64_t rank) {
   Value x = scores;
   auto g = dyn_cast<linalg::GenericOp>(user);
   // The scores widened first (PyTorch compares in f64): exact.
-  if (isElementwiseOf(g, x) && onlyStatement<arith::ExtFOp>(g)) {
+  if (isElementwiseOf(g, x) && soleStatement<arith::ExtFOp>(g)) {
     test.ops.push_back(g);
     x = g.getResult(0);
     if (!x.hasOneUse())
@@ -72,7 +61,7 @@ ChainMatcher::allMaskedRowsTest(Operation *user, Value scores, int64_t rank) {
   }
   // == -inf, elementwise.
   auto cmp =
-      isElementwiseOf(g, x) ? onlyStatement<arith::CmpFOp>(g) : arith::CmpFOp();
+      isElementwiseOf(g, x) ? soleStatement<arith::CmpFOp>(g) : arith::CmpFOp();
   if (!cmp || (cmp.getPredicate() != arith::CmpFPredicate::OEQ &&
                cmp.getPredicate() != arith::CmpFPredicate::UEQ))
     return std::nullopt;
@@ -91,7 +80,7 @@ ChainMatcher::allMaskedRowsTest(Operation *user, Value scores, int64_t rank) {
       all.getIteratorTypesArray()[rank - 1] != utils::IteratorType::reduction ||
       !all.getMatchingIndexingMap(all.getDpsInputOperand(0)).isIdentity())
     return std::nullopt;
-  auto andi = onlyStatement<arith::AndIOp>(all);
+  auto andi = soleStatement<arith::AndIOp>(all);
   auto fill = all.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
   if (!andi || !fill || !matchPattern(fill.getInputs()[0], m_One()))
     return std::nullopt;

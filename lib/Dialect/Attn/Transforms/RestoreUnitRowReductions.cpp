@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LinalgLoops.h"
 #include "attnopt/Dialect/Attn/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,13 +50,7 @@ template <typename OpTy> OpTy unitRowStatement(linalg::GenericOp g) {
   auto type = cast<RankedTensorType>(g.getResult(0).getType());
   if (type.getShape().back() != 1)
     return {};
-  Block *body = g.getBody();
-  if (!llvm::hasSingleElement(body->without_terminator()))
-    return {};
-  auto stmt = dyn_cast<OpTy>(&body->front());
-  if (!stmt || body->getTerminator()->getOperand(0) != stmt->getResult(0))
-    return {};
-  return stmt;
+  return attn::soleStatement<OpTy>(g);
 }
 
 /// The tensor a block argument of `g` reads (nullptr for the init or a
@@ -90,10 +85,7 @@ template <typename OpTy> Value unitRowReductionInput(Value v, double init) {
   if (!g || g.getNumDpsInputs() != 1 || g.getNumReductionLoops() != 1 ||
       !fillsWith(g, init))
     return {};
-  Block *body = g.getBody();
-  auto stmt = dyn_cast<OpTy>(&body->front());
-  if (!stmt || !llvm::hasSingleElement(body->without_terminator()) ||
-      body->getTerminator()->getOperand(0) != stmt->getResult(0))
+  if (!attn::soleStatement<OpTy>(g))
     return {};
   Value x = g.getDpsInputOperand(0)->get();
   if (cast<RankedTensorType>(x.getType()).getShape().back() != 1)
@@ -129,6 +121,16 @@ Value reduceUnitRow(
                linalg::YieldOp::create(b, l, combine(b, l, args[0], args[1]));
              })
       .getResult(0);
+}
+
+/// The row sum of `e` ([..., 1]) from 0, keepdim.
+Value unitRowSum(PatternRewriter &rewriter, Location loc, Value e) {
+  auto elt = cast<FloatType>(getElementTypeOrSelf(e.getType()));
+  return reduceUnitRow(
+      rewriter, loc, e, rewriter.getFloatAttr(elt, 0.0),
+      [](OpBuilder &b, Location l, Value in, Value acc) -> Value {
+        return arith::AddFOp::create(b, l, in, acc);
+      });
 }
 
 /// A generic like `g` (identity maps, all parallel) over `inputs`, whose
@@ -202,12 +204,7 @@ struct RestoreUnitRowSum final : OpRewritePattern<linalg::GenericOp> {
         !numerator && matchPattern(div.getLhs(), m_OneFloat());
     if (!reciprocal && numerator != e)
       return failure();
-    auto elt = cast<FloatType>(getElementTypeOrSelf(e.getType()));
-    Value sum = reduceUnitRow(
-        rewriter, g.getLoc(), e, rewriter.getFloatAttr(elt, 0.0),
-        [](OpBuilder &b, Location l, Value in, Value acc) -> Value {
-          return arith::AddFOp::create(b, l, in, acc);
-        });
+    Value sum = unitRowSum(rewriter, g.getLoc(), e);
     arith::FastMathFlags flags = div.getFastmath();
     // (The 1 is a constant from outside the body: read there again.)
     Value one = div.getLhs();
@@ -240,12 +237,7 @@ struct RestoreUnitRowLogSum final : OpRewritePattern<linalg::GenericOp> {
     Value e = inputOf(g, log.getOperand());
     if (!e || !isUnitRowExp(e))
       return failure();
-    auto elt = cast<FloatType>(getElementTypeOrSelf(e.getType()));
-    Value sum = reduceUnitRow(
-        rewriter, g.getLoc(), e, rewriter.getFloatAttr(elt, 0.0),
-        [](OpBuilder &b, Location l, Value in, Value acc) -> Value {
-          return arith::AddFOp::create(b, l, in, acc);
-        });
+    Value sum = unitRowSum(rewriter, g.getLoc(), e);
     arith::FastMathFlags flags = log.getFastmath();
     linalg::GenericOp rebuilt = rebuildElementwise(
         rewriter, g, ValueRange{sum},
