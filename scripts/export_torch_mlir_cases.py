@@ -124,6 +124,12 @@ class SdpaScaleCausal(torch.nn.Module):
                                               is_causal=True)
 
 
+class SdpaCausal16(torch.nn.Module):
+    """bf16 tensors: PyTorch's math path computes in f32 between casts."""
+    def forward(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
 class LlamaCausalPad(torch.nn.Module):
     """HF's 4-D mask: causal and padding combined into one additive bias."""
     def forward(self, q, k, v, attention_mask):
@@ -202,19 +208,34 @@ CASES = {
     "llama_causal_pad": (LlamaCausalPad(), (t(B, H, L, D), t(B, H, L, D),
                                             t(B, H, L, D), torch.ones(B, L)),
                          "mask({{.*}}) {scale = " + SCALE + " : f32}", True),
+    # The same bf16 SDPA raised twice: by default an f32 op between the
+    # casts (as the chain computes), with allow-precision-change a bf16 op.
+    "sdpa_bf16": (SdpaCausal16(), (bf16(B, H, L, D), bf16(B, H, L, D),
+                                   bf16(B, H, L, D)),
+                  "-> tensor<2x4x16x32xf32>", True),
+    "sdpa_bf16_to_bf16": (SdpaCausal16(), (bf16(B, H, L, D),
+                                           bf16(B, H, L, D),
+                                           bf16(B, H, L, D)),
+                          "tensor<2x4x16x32xbf16>) {causal = "
+                          "#attn.causal<top_left>, scale = " + SCALE
+                          + " : f32} -> tensor<2x4x16x32xbf16>", False,
+                          "allow-precision-change"),
 }
 
 
-def header(name, kind, expected, leftovers, seed):
+def header(name, kind, expected, leftovers, seed, options=""):
     doc = " ".join((CASES[name][0].__doc__ or "").split())
     lines = [
         f"// {name} ({type(CASES[name][0]).__name__}"
         + (f": {doc}" if doc else "") + "), exported by",
         f"// scripts/export_torch_mlir_cases.py (torch {torch.__version__}, "
         f"torch_mlir.fx, output {kind}).",
-        "// RUN: attention-opt %s --attn-raise-pipeline | FileCheck %s",
+        "// RUN: attention-opt %s --attn-raise-pipeline"
+        + (f'="{options}"' if options else "") + " | FileCheck %s",
         f"// RUN: attn-raise-check %s --require-raised --runs=2 --seed={seed}"
-        " | FileCheck %s --check-prefix=PROOF --implicit-check-not=FAIL",
+        + (f" --pipeline='attn-raise-pipeline{{{options}}}'" if options
+           else "")
+        + " | FileCheck %s --check-prefix=PROOF --implicit-check-not=FAIL",
         f"// CHECK: attn.attention {{{{.*}}}}{expected}",
     ]
     if not leftovers:
@@ -227,13 +248,14 @@ def header(name, kind, expected, leftovers, seed):
 def main(out):
     os.makedirs(out, exist_ok=True)
     seed = 1
-    for name, (module, args, expected, leftovers) in CASES.items():
+    for name, (module, args, expected, leftovers, *options) in CASES.items():
         for kind in ("linalg-on-tensors", "tosa"):
             m = fx.export_and_import(module, *args, output_type=kind,
                                      func_name=name)
             path = os.path.join(out, f"{name}.{kind.split('-')[0]}.mlir")
             with open(path, "w") as f:
-                f.write(header(name, kind, expected, leftovers, seed))
+                f.write(header(name, kind, expected, leftovers, seed,
+                               *options))
                 f.write(str(m))
             seed += 1
             print(f"export_torch_mlir_cases: wrote {path}")

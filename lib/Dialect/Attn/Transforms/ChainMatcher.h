@@ -80,6 +80,9 @@ private:
   /// Q or K (`x`, read through `map`) multiplied by a constant: the factor
   /// joins chain.scale and `x` becomes the unscaled operand.
   LogicalResult peelOperandScale(Value &x, AffineMap &map, Chain &chain);
+  /// Under allow-precision-change: Q, K, V widened from f16/bf16 and the
+  /// result narrowed back become the op's narrow operands and result.
+  LogicalResult peelUpcast(Chain &chain);
   LogicalResult matchPV(Value probs, Chain &chain);
   LogicalResult matchDropout(Value &probs, Chain &chain);
   /// Dropout steps seen so far: their ops and combined factors.

@@ -642,6 +642,52 @@ LogicalResult ChainMatcher::checkMergedBatchDims(const Chain &chain) {
   return success();
 }
 
+/// The narrower tensor `x` is widened from by an elementwise extf, if any.
+static Value widenedFrom(Value x) {
+  FailureOr<Elementwise> ew = getElementwise(x);
+  if (failed(ew) || ew->kind != EwKind::Extend ||
+      !isIdentityOperand(ew->args[0], ew->args[0].tensor))
+    return {};
+  return ew->args[0].tensor;
+}
+
+/// Q, K and V all widened from f16 or bf16 to f32 and the result rounded
+/// back (PyTorch's math path for `scaled_dot_product_attention` on bf16
+/// tensors upcasts): under allow-precision-change the op takes the narrow
+/// operands and gives the narrow result, on the tensor-core kernels. Its
+/// scores are the same (products of the narrow values, in f32); it rounds P
+/// to the narrow type for P·V, which the chain does not. Without the
+/// option the op computes in f32 between the casts, as the chain does.
+LogicalResult ChainMatcher::peelUpcast(Chain &chain) {
+  Value q = widenedFrom(chain.q), k = widenedFrom(chain.k),
+        v = widenedFrom(chain.v);
+  if (!q || !k || !v || !options.allowPrecisionChange ||
+      !getElementTypeOrSelf(chain.q.getType()).isF32())
+    return success();
+  Type narrow = getElementTypeOrSelf(q.getType());
+  if ((!narrow.isF16() && !narrow.isBF16()) ||
+      getElementTypeOrSelf(k.getType()) != narrow ||
+      getElementTypeOrSelf(v.getType()) != narrow)
+    return success();
+  Value result = chain.pv->getResult(0);
+  if (!result.hasOneUse())
+    return success();
+  Operation *user = *result.user_begin();
+  FailureOr<Elementwise> trunc = getElementwise(user);
+  if (failed(trunc) || trunc->kind != EwKind::Truncate ||
+      !isIdentityOperand(trunc->args[0], result) ||
+      getElementTypeOrSelf(user->getResult(0).getType()) != narrow)
+    return success();
+  for (Value wide : {chain.q, chain.k, chain.v})
+    chain.ops.push_back(wide.getDefiningOp());
+  chain.q = q;
+  chain.k = k;
+  chain.v = v;
+  chain.ops.push_back(chain.pv);
+  chain.pv = user;
+  return success();
+}
+
 LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
   this->anchor = anchor;
   chain.anchor = anchor;
@@ -656,7 +702,7 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
   // A softmax widened without narrowing back (or the reverse) computes P·V
   // in another type than Q·Kᵀ; the type check below refuses it.
 
-  if (failed(checkMergedBatchDims(chain)))
+  if (failed(checkMergedBatchDims(chain)) || failed(peelUpcast(chain)))
     return failure();
   Type elt = getElementTypeOrSelf(chain.q.getType());
   if (elt.isF64()) {
