@@ -193,6 +193,59 @@ struct DropBroadcastUnitDims final : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// collapse_shape(generic(x)) that only drops unit dims, of an elementwise
+/// generic of boolean inputs (identity maps, all parallel, its result read
+/// by the collapse alone) becomes generic(collapse_shape(x)): the reshape
+/// moves above the
+/// elementwise step, so that what the step computes is seen right where
+/// it is read (a bias `select(keep, 0, -inf)` of a boolean mask that
+/// DropBroadcastUnitDims collapsed is then that boolean mask to attn-fuse).
+struct CollapseUnitDimsAboveElementwise final
+    : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
+                                PatternRewriter &rewriter) const override {
+    auto op = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+    RankedTensorType srcType = collapse.getSrcType();
+    if (!op || !op.hasPureTensorSemantics() || op.getNumResults() != 1 ||
+        !op->getResult(0).hasOneUse() || !srcType.hasStaticShape() ||
+        op.getNumParallelLoops() != op.getNumLoops() ||
+        !onlyUnitDims(srcType.getShape(), collapse.getReassociationIndices()) ||
+        op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) ||
+        !llvm::all_of(op.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isIdentity(); }))
+      return failure();
+    // Only what a boolean mask's bias is computed by (its inputs i1): other
+    // elementwise steps keep the reshape where the unit-dim patterns put it.
+    if (op.getNumDpsInputs() == 0 ||
+        !llvm::all_of(op.getDpsInputs(), [](Value in) {
+          return getElementTypeOrSelf(in.getType()).isInteger(1);
+        }))
+      return failure();
+    Location loc = op.getLoc();
+    RankedTensorType resultType = collapse.getResultType();
+    SmallVector<Value> inputs;
+    for (Value in : op.getDpsInputs())
+      inputs.push_back(tensor::CollapseShapeOp::create(
+          rewriter, loc, in, collapse.getReassociationIndices()));
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         resultType.getElementType());
+    const int64_t rank = resultType.getRank();
+    SmallVector<AffineMap> maps(
+        inputs.size() + 1,
+        AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext()));
+    auto moved = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel));
+    rewriter.inlineRegionBefore(op.getRegion(), moved.getRegion(),
+                                moved.getRegion().begin());
+    rewriter.replaceOp(collapse, moved.getResults());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// The same for the init of a generic: a keepdim reduction written with an
 /// output map that yields 0 for the reduced dim (`[B, H, L, 1]` at
 /// (b, h, i, 0)) computes into the collapsed init, and an expand_shape gives
@@ -764,7 +817,8 @@ struct AttnNormalizeChainsPass final
     auto addUnitDimPatterns = [&](RewritePatternSet &patterns) {
       patterns.add<FoldUnitExpandIntoGenericInput, DropUnreadUnitLoops,
                    DropBroadcastUnitDims, DropUnitDimsOfInit,
-                   DropMergedUnitDimsOfCopy, IdentityArithIsCopy>(ctx);
+                   DropMergedUnitDimsOfCopy, IdentityArithIsCopy,
+                   CollapseUnitDimsAboveElementwise>(ctx);
       populateDropReductionUnitLoopsPatterns(patterns);
       // Constants first seen through a cast (torch-mlir's f64 scale):
       // folded before a body split would make the cast a tensor.

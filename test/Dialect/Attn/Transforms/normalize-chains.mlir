@@ -374,3 +374,26 @@ func.func @cast_constant_divisor(%s: tensor<4x16x24xf32>) -> tensor<4x16x24xf32>
   } -> tensor<4x16x24xf32>
   return %r : tensor<4x16x24xf32>
 }
+
+// A bias computed from a boolean mask (select(keep, 0, -inf), as PyTorch's
+// scaled_dot_product_attention turns a bool attn_mask into a float one)
+// whose unit head dim is collapsed away: the collapse moves above the
+// select, so the select reads the collapsed i1 mask (attn-fuse then passes
+// the i1 mask to the op, one byte per score).
+// CHECK-LABEL: func.func @collapsed_bias_of_bool
+// CHECK: %[[M:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2], [3]] : tensor<2x1x16x24xi1> into tensor<2x16x24xi1>
+// CHECK: %[[B:.*]] = linalg.generic {{.*}} ins(%[[M]] : tensor<2x16x24xi1>)
+// CHECK: arith.select
+// CHECK: return %[[B]]
+func.func @collapsed_bias_of_bool(%m: tensor<2x1x16x24xi1>) -> tensor<2x16x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<2x1x16x24xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%m : tensor<2x1x16x24xi1>) outs(%e : tensor<2x1x16x24xf32>) {
+  ^bb0(%k: i1, %o: f32):
+    %s = arith.select %k, %zero, %ninf : f32
+    linalg.yield %s : f32
+  } -> tensor<2x1x16x24xf32>
+  %c = tensor.collapse_shape %b [[0, 1], [2], [3]] : tensor<2x1x16x24xf32> into tensor<2x16x24xf32>
+  return %c : tensor<2x16x24xf32>
+}
