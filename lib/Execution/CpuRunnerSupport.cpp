@@ -1,6 +1,7 @@
 //===- CpuRunnerSupport.cpp - shared pieces of the CPU runners ------------===//
 
 #include "CpuRunnerSupport.h"
+#include "attnopt/Reference/AttentionGradReference.h"
 
 #include "attnopt/Dialect/Attn/IR/AttnDialect.h"
 #include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
@@ -593,4 +594,53 @@ LogicalResult mlir::attn::invokeOnTensors(Operation *op,
     return op->emitError("attn-cpu-run: invocation failed: ")
            << llvm::toString(std::move(err));
   return success();
+}
+
+bool mlir::attn::checkGradients(
+    const GradientResults &grads, double tol,
+    llvm::function_ref<std::array<std::vector<double>, 3>()> sizes,
+    llvm::raw_ostream &os, int64_t &nans) {
+  static const char *const names[] = {"grad_query", "grad_key", "grad_value"};
+  std::array<double, 3> errs;
+  for (int g = 0; g < 3; ++g)
+    errs[g] = maxRelativeError(*grads.got[g], *grads.ref[g], nans);
+  // Beyond the relative tolerance: the rounding of the terms (one call of
+  // the magnitude reference for all three).
+  std::array<std::optional<double>, 3> cancellation;
+  if (nans == 0 && llvm::any_of(errs, [&](double e) { return e > tol; })) {
+    std::array<std::vector<double>, 3> size = sizes();
+    for (int g = 0; g < 3; ++g) {
+      if (errs[g] <= tol)
+        continue;
+      const HostTensor &got = *grads.got[g];
+      std::vector<double> values(got.numElements());
+      double refMax = 0.0;
+      for (int64_t i = 0; i < got.numElements(); ++i) {
+        values[i] = got.load(i);
+        refMax = std::max(refMax, std::fabs((*grads.ref[g])[i]));
+      }
+      cancellation[g] = attnopt::ref::gradientCancellationRatio(
+          values, *grads.ref[g], size[g], tol, refMax,
+          attnopt::ref::kGradientCancellationFloor);
+    }
+  }
+  bool ok = nans == 0;
+  for (int g = 0; g < 3; ++g) {
+    os << llvm::format("  %s: max rel err %.3e (tolerance %.1e)", names[g],
+                       errs[g], tol);
+    bool good = errs[g] <= tol;
+    if (cancellation[g]) {
+      good = *cancellation[g] <= 1.0;
+      os << llvm::format("; cancelling terms: %s (worst %.2f of tolerance + "
+                         "%.1e x |terms|)",
+                         good ? "within their rounding" : "beyond it",
+                         *cancellation[g],
+                         attnopt::ref::kGradientCancellationFloor);
+    }
+    os << "\n";
+    ok = ok && good;
+  }
+  if (nans)
+    os << "  NaN or unwritten gradients: " << nans << "\n";
+  return ok;
 }

@@ -18,6 +18,7 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <array>
 #include <limits>
 #include <memory>
 #include <random>
@@ -199,6 +200,26 @@ double scoreRoundingError(float scale, int64_t headDim, ArrayRef<double> q,
 /// broken outputs) are counted in `nans`.
 double maxRelativeError(const HostTensor &got, const std::vector<double> &ref,
                         int64_t &nans);
+
+/// The three gradients of a backward op and their float64 references, in
+/// the order dQ, dK, dV.
+struct GradientResults {
+  std::array<const HostTensor *, 3> got;
+  std::array<const std::vector<double> *, 3> ref;
+};
+
+/// Judges and prints (a line each) the three gradients: max|err| / max|ref|
+/// within `tol`; where a gradient is not, its terms may cancel (a row with
+/// one allowed key, a saturated softcap) and the reference be rounding
+/// noise, so each element is then checked against tol · max|ref| plus
+/// attnopt::ref::kGradientCancellationFloor times the size of the terms it
+/// sums (`sizes()`, called only then: dQ, dK, dV as
+/// referenceAttentionGradMagnitudes gives them), as kernels-runtime does
+/// for the GPU's gradients. NaNs (counted into `nans`) fail.
+bool checkGradients(
+    const GradientResults &grads, double tol,
+    llvm::function_ref<std::array<std::vector<double>, 3>()> sizes,
+    llvm::raw_ostream &os, int64_t &nans);
 
 } // namespace mlir::attn
 

@@ -14,12 +14,9 @@
 #include "DumpArrays.h"
 #include "attnopt/Reference/AttentionGradReference.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 
-#include <cmath>
 #include <cstring>
-#include <optional>
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -144,42 +141,13 @@ static LogicalResult runGradientDraw(AttentionGradOp op,
   }
   double tol = options.tolerance.value_or(gradientTolerance(elt));
   int64_t nans = 0;
-  struct Result {
-    const char *name;
-    const HostTensor &got;
-    const std::vector<double> &ref;
-    double err;
-    // Where the relative error fails: the worst error in units of the
-    // tolerance plus the rounding of the terms the element sums.
-    std::optional<double> cancellation;
-  } results[] = {{"grad_query", dq, refDq, maxRelativeError(dq, refDq, nans)},
-                 {"grad_key", dk, refDk, maxRelativeError(dk, refDk, nans)},
-                 {"grad_value", dv, refDv, maxRelativeError(dv, refDv, nans)}};
-  // A gradient whose terms cancel (a row with one allowed key, a softcap
-  // that flattens the scores) has a reference of rounding noise, and an
-  // error relative to it means nothing: such an element passes within the
-  // rounding of its terms (as kernels-runtime checks the GPU's gradients).
-  if (nans == 0 &&
-      llvm::any_of(results, [&](const Result &r) { return r.err > tol; })) {
-    std::vector<double> sizeDq, sizeDk, sizeDv;
+  auto sizes = [&] {
+    std::array<std::vector<double>, 3> size;
     attnopt::ref::referenceAttentionGradMagnitudes(
-        p, qv, kv, vv, maskValues, outValues, dOutValues, lseValues, sizeDq,
-        sizeDk, sizeDv, &in.dropoutMaskValues);
-    const std::vector<double> *sizes[] = {&sizeDq, &sizeDk, &sizeDv};
-    for (auto [r, size] : llvm::zip(results, sizes)) {
-      if (r.err <= tol)
-        continue;
-      std::vector<double> got(r.got.numElements());
-      double refMax = 0.0;
-      for (int64_t i = 0; i < r.got.numElements(); ++i) {
-        got[i] = r.got.load(i);
-        refMax = std::max(refMax, std::fabs(r.ref[i]));
-      }
-      r.cancellation = attnopt::ref::gradientCancellationRatio(
-          got, r.ref, *size, tol, refMax,
-          attnopt::ref::kGradientCancellationFloor);
-    }
-  }
+        p, qv, kv, vv, maskValues, outValues, dOutValues, lseValues, size[0],
+        size[1], size[2], &in.dropoutMaskValues);
+    return size;
+  };
 
   std::string loc;
   llvm::raw_string_ostream locStream(loc);
@@ -192,24 +160,8 @@ static LogicalResult runGradientDraw(AttentionGradOp op,
      << (p.hasWindow ? " window" : "") << (p.hasSoftcap ? " softcap" : "")
      << (p.dropoutP > 0.0f ? " dropout" : "")
      << (p.hasDropoutMask ? " dropout_mask" : "") << "\n";
-  bool ok = nans == 0;
-  for (const Result &r : results) {
-    os << llvm::format("  %s: max rel err %.3e (tolerance %.1e)", r.name, r.err,
-                       tol);
-    bool good = r.err <= tol;
-    if (r.cancellation) {
-      good = *r.cancellation <= 1.0;
-      os << llvm::format("; cancelling terms: %s (worst %.2f of tolerance + "
-                         "%.1e x |terms|)",
-                         good ? "within their rounding" : "beyond it",
-                         *r.cancellation,
-                         attnopt::ref::kGradientCancellationFloor);
-    }
-    os << "\n";
-    ok = ok && good;
-  }
-  if (nans)
-    os << "  NaN or unwritten gradients: " << nans << "\n";
+  bool ok = checkGradients({{&dq, &dk, &dv}, {&refDq, &refDk, &refDv}}, tol,
+                           sizes, os, nans);
   os << "  second run: " << repeatMismatches
      << " elements differ in their bits (of " << first.size() << ")\n";
   ok = ok && repeatMismatches == 0;

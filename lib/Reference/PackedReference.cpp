@@ -79,12 +79,16 @@ void referencePackedAttention(const PackedBatch &batch,
   }
 }
 
-void referencePackedAttentionGrad(
-    const PackedBatch &batch, const std::vector<double> &q,
-    const std::vector<double> &k, const std::vector<double> &v,
-    const std::vector<double> &out, const std::vector<double> &dout,
-    const std::vector<double> &lse, std::vector<double> &dq,
-    std::vector<double> &dk, std::vector<double> &dv) {
+/// The gradients (or their terms' sizes, `perSequence` being
+/// referenceAttentionGradMagnitudes) of each sequence's batch-1 problem.
+static void
+packedGradientSums(const PackedBatch &batch, const std::vector<double> &q,
+                   const std::vector<double> &k, const std::vector<double> &v,
+                   const std::vector<double> &out,
+                   const std::vector<double> &dout,
+                   const std::vector<double> &lse, std::vector<double> &dq,
+                   std::vector<double> &dk, std::vector<double> &dv,
+                   decltype(&referenceAttentionGrad) perSequence) {
   const AttentionProblem &p = batch.problem;
   dq.assign(p.queryLen * p.queryHeads * p.headDim, 0.0);
   dk.assign(p.keyLen * p.kvHeads * p.headDim, 0.0);
@@ -97,13 +101,33 @@ void referencePackedAttentionGrad(
       for (int64_t t = 0; t < s.queryLen; ++t)
         seqLse[h * s.queryLen + t] = lse[h * p.queryLen + sl.q.first + t];
     std::vector<double> seqDq, seqDk, seqDv;
-    referenceAttentionGrad(s, sl.q.gather(q), sl.k.gather(k), sl.v.gather(v),
-                           {}, sl.out.gather(out), sl.out.gather(dout), seqLse,
-                           seqDq, seqDk, seqDv);
+    perSequence(s, sl.q.gather(q), sl.k.gather(k), sl.v.gather(v), {},
+                sl.out.gather(out), sl.out.gather(dout), seqLse, seqDq, seqDk,
+                seqDv, nullptr);
     sl.q.scatter(seqDq, dq);
     sl.k.scatter(seqDk, dk);
     sl.v.scatter(seqDv, dv);
   }
+}
+
+void referencePackedAttentionGrad(
+    const PackedBatch &batch, const std::vector<double> &q,
+    const std::vector<double> &k, const std::vector<double> &v,
+    const std::vector<double> &out, const std::vector<double> &dout,
+    const std::vector<double> &lse, std::vector<double> &dq,
+    std::vector<double> &dk, std::vector<double> &dv) {
+  packedGradientSums(batch, q, k, v, out, dout, lse, dq, dk, dv,
+                     &referenceAttentionGrad);
+}
+
+void referencePackedAttentionGradMagnitudes(
+    const PackedBatch &batch, const std::vector<double> &q,
+    const std::vector<double> &k, const std::vector<double> &v,
+    const std::vector<double> &out, const std::vector<double> &dout,
+    const std::vector<double> &lse, std::vector<double> &dq,
+    std::vector<double> &dk, std::vector<double> &dv) {
+  packedGradientSums(batch, q, k, v, out, dout, lse, dq, dk, dv,
+                     &referenceAttentionGradMagnitudes);
 }
 
 } // namespace attnopt::ref

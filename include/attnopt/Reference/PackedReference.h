@@ -52,6 +52,16 @@ void referencePackedAttentionGrad(
     const std::vector<double> &lse, std::vector<double> &dq,
     std::vector<double> &dk, std::vector<double> &dv);
 
+/// The size of the terms each gradient element of the packed batch sums
+/// (referenceAttentionGradMagnitudes per sequence), with the arguments of
+/// referencePackedAttentionGrad.
+void referencePackedAttentionGradMagnitudes(
+    const PackedBatch &batch, const std::vector<double> &q,
+    const std::vector<double> &k, const std::vector<double> &v,
+    const std::vector<double> &out, const std::vector<double> &dout,
+    const std::vector<double> &lse, std::vector<double> &dq,
+    std::vector<double> &dk, std::vector<double> &dv);
+
 } // namespace attnopt::ref
 
 #endif // ATTNOPT_REFERENCE_PACKEDREFERENCE_H

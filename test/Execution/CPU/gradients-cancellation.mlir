@@ -21,3 +21,4 @@ func.func @saturated_softcap(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x24x32xf32
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x16x32xf32>, tensor<1x2x24x32xf32>, tensor<1x2x24x32xf32>) forward(%o, %lse : tensor<1x2x16x32xf32>, tensor<1x2x16xf32>) grad_output(%do : tensor<1x2x16x32xf32>) {softcap = 1.0e-3 : f32} -> tensor<1x2x16x32xf32>, tensor<1x2x24x32xf32>, tensor<1x2x24x32xf32>
   return %dq, %dk, %dv : tensor<1x2x16x32xf32>, tensor<1x2x24x32xf32>, tensor<1x2x24x32xf32>
 }
+
