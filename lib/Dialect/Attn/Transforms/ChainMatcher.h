@@ -14,6 +14,9 @@
 #include "AttentionChain.h"
 #include "ChainViews.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 namespace mlir::attn::fuse {
 
 struct FuseOptions {
@@ -58,11 +61,25 @@ private:
   /// one: an op of the chain that does not fit, the extra user of an
   /// intermediate, or the op inside a generic's body that is not understood.
   LogicalResult fail(const Twine &msg, Operation *at) {
-    reason = msg.str();
     // (A site that finds no other user, e.g. of a value whose every use is
     // the op it excludes, names the softmax.)
     blocker = at ? at : anchor;
+    reason = (msg + gatherNote(blocker)).str();
     return failure();
+  }
+  /// Where the op that blocks the chain is a gather (a generic reading with
+  /// tensor.extract), what it most likely is: torch-mlir's broadcast of
+  /// dynamic sizes, which attn-normalize-chains does not simplify yet.
+  static std::string gatherNote(Operation *op) {
+    // (The blocker is the generic, or the tensor.extract in its body.)
+    if (isa_and_nonnull<tensor::ExtractOp>(op))
+      op = op->getParentOfType<linalg::GenericOp>();
+    auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+    if (!generic || generic.getBody()->getOps<tensor::ExtractOp>().empty())
+      return "";
+    return "; it is a gather (tensor.extract in its body), as torch-mlir "
+           "writes a broadcast of dynamic sizes: not simplified yet, export "
+           "with static shapes (docs/integration.md)";
   }
   /// Fails with `prefix` before the reason of a nested match that failed,
   /// keeping its blocker.
