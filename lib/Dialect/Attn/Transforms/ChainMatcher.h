@@ -149,6 +149,9 @@ private:
   /// (MatchSafeSoftmax.cpp), or none.
   std::optional<AllMaskedRowsTest>
   allMaskedRowsTest(Operation *user, Value scores, int64_t rank);
+  /// Sets allMaskedRows to such a test among the users of the scores other
+  /// than the softmax (PyTorch's safe softmax); whether there is one.
+  bool findAllMaskedRowsTest(Value scores, Operation *softmax, int64_t rank);
   /// With such a test on the scores (allMaskedRows): the probabilities'
   /// only user must be select(all masked, 0, p), which becomes probs.
   LogicalResult peelSafeSoftmax(Value &probs, Chain &chain);

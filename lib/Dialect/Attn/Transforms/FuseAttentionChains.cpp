@@ -122,6 +122,16 @@ FailureOr<SoftcapMatch> matchSoftcap(const Elementwise &mul) {
 
 } // namespace
 
+/// `scale * factor` as one f32 scale: none where it overflows, or
+/// underflows to 0 though neither is 0.
+static std::optional<float> scaledBy(float scale, float factor) {
+  float product = scale * factor;
+  if (!std::isfinite(product) ||
+      (product == 0.0f && scale != 0.0f && factor != 0.0f))
+    return std::nullopt;
+  return product;
+}
+
 LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   // Peeled in the reverse of attn.attention's order: exclusion, bias, scale.
   Value x = scores;
@@ -303,13 +313,12 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
       factor = 1.0f / *c;
     }
     if (scaled) {
-      float product = chain.scale * factor;
-      if (!std::isfinite(product) ||
-          (product == 0.0f && factor != 0.0f && chain.scale != 0.0f))
+      std::optional<float> product = scaledBy(chain.scale, factor);
+      if (!product)
         return fail("the scores are scaled twice, and the product of the "
                     "factors is not a finite, nonzero f32",
                     scaleOp);
-      factor = product;
+      factor = *product;
     }
     chain.scale = factor;
     if (failed(peel(main)))
@@ -405,10 +414,10 @@ LogicalResult ChainMatcher::peelOperandScale(Value &x, AffineMap &map,
     std::optional<float> c = toExactF32(*factor->scalar);
     if (!c)
       return success();
-    float product = chain.scale * *c;
-    if (!std::isfinite(product) || (product == 0.0f && *c != 0.0f))
+    std::optional<float> product = scaledBy(chain.scale, *c);
+    if (!product)
       return success();
-    chain.scale = product;
+    chain.scale = *product;
     chain.ops.push_back(ew->op);
     EwOperand read = normalizeOperand(tensor->tensor, tensor->map.compose(map));
     x = read.tensor;

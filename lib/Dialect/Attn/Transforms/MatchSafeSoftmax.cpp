@@ -90,6 +90,14 @@ ChainMatcher::allMaskedRowsTest(Operation *user, Value scores, int64_t rank) {
   return test;
 }
 
+bool ChainMatcher::findAllMaskedRowsTest(Value scores, Operation *softmax,
+                                         int64_t rank) {
+  for (Operation *user : scores.getUsers())
+    if (user != softmax && !allMaskedRows)
+      allMaskedRows = allMaskedRowsTest(user, scores, rank);
+  return allMaskedRows.has_value();
+}
+
 LogicalResult ChainMatcher::peelSafeSoftmax(Value &probs, Chain &chain) {
   if (!allMaskedRows)
     return success();

@@ -74,10 +74,7 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
                   sm);
     probs = sm.getResult()[0];
     chain.ops.push_back(sm);
-    // PyTorch's safe softmax test on the scores (peelSafeSoftmax).
-    for (Operation *user : scores.getUsers())
-      if (user != sm && !allMaskedRows)
-        allMaskedRows = allMaskedRowsTest(user, scores, chain.rank);
+    findAllMaskedRowsTest(scores, sm, chain.rank);
     return success();
   }
   // Decomposed: m = max_j s; e = exp(s - m); p = e / sum_j e (or e * 1/sum).
@@ -99,10 +96,8 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
   auto isTestOp = [&](Operation *op) {
     return allMaskedRows && op == allMaskedRows->ops.front();
   };
-  for (Operation *user : scores.getUsers())
-    if (user != anchor && !allMaskedRows)
-      if ((allMaskedRows = allMaskedRowsTest(user, scores, chain.rank)))
-        testUsers = 1;
+  if (findAllMaskedRowsTest(scores, anchor, chain.rank))
+    testUsers = 1;
   // The scores feed the max and the subtraction only.
   if (std::distance(scores.use_begin(), scores.use_end()) != 2 + testUsers) {
     // The extra user: one that is not a subtraction, else the second one.

@@ -133,21 +133,28 @@ Value unitRowSum(PatternRewriter &rewriter, Location loc, Value e) {
       });
 }
 
-/// A generic like `g` (identity maps, all parallel) over `inputs`, whose
-/// body is `build(arguments)`.
-linalg::GenericOp rebuildElementwise(
-    PatternRewriter &rewriter, linalg::GenericOp g, ValueRange inputs,
-    function_ref<Value(OpBuilder &, Location, ValueRange)> build) {
-  const int64_t rank = g.getNumLoops();
-  SmallVector<AffineMap> maps(
-      inputs.size() + 1,
-      AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext()));
-  return linalg::GenericOp::create(
+/// Replaces `g` (identity maps, all parallel) by the same generic with
+/// `value` as one more input, which `use` (an operand of the statement of
+/// its body) reads instead of what it read: the statement, its flags and
+/// the other inputs stay as written (an input no longer read is left to
+/// canonicalization).
+void readInstead(PatternRewriter &rewriter, linalg::GenericOp g, OpOperand &use,
+                 Value value) {
+  SmallVector<Value> inputs = g.getDpsInputs();
+  inputs.push_back(value);
+  SmallVector<AffineMap> maps(inputs.size() + 1,
+                              AffineMap::getMultiDimIdentityMap(
+                                  g.getNumLoops(), rewriter.getContext()));
+  auto rebuilt = linalg::GenericOp::create(
       rewriter, g.getLoc(), g->getResultTypes(), inputs, g.getDpsInits(), maps,
-      g.getIteratorTypesArray(),
-      [&](OpBuilder &b, Location l, ValueRange args) {
-        linalg::YieldOp::create(b, l, build(b, l, args));
-      });
+      g.getIteratorTypesArray());
+  rewriter.inlineRegionBefore(g.getRegion(), rebuilt.getRegion(),
+                              rebuilt.getRegion().begin());
+  Block *body = rebuilt.getBody();
+  BlockArgument arg = body->insertArgument(
+      inputs.size() - 1, getElementTypeOrSelf(value.getType()), g.getLoc());
+  rewriter.modifyOpInPlace(use.getOwner(), [&] { use.set(arg); });
+  rewriter.replaceOp(g, rebuilt.getResults());
 }
 
 /// `x - x` over a unit row whose result is exponentiated becomes
@@ -175,13 +182,7 @@ struct RestoreUnitRowMax final : OpRewritePattern<linalg::GenericOp> {
         [](OpBuilder &b, Location l, Value in, Value acc) -> Value {
           return arith::MaximumFOp::create(b, l, in, acc);
         });
-    arith::FastMathFlags flags = sub.getFastmath();
-    linalg::GenericOp rebuilt = rebuildElementwise(
-        rewriter, g, ValueRange{x, max},
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          return arith::SubFOp::create(b, l, args[0], args[1], flags);
-        });
-    rewriter.replaceOp(g, rebuilt.getResults());
+    readInstead(rewriter, g, sub->getOpOperand(1), max);
     return success();
   }
 };
@@ -204,23 +205,8 @@ struct RestoreUnitRowSum final : OpRewritePattern<linalg::GenericOp> {
         !numerator && matchPattern(div.getLhs(), m_OneFloat());
     if (!reciprocal && numerator != e)
       return failure();
-    Value sum = unitRowSum(rewriter, g.getLoc(), e);
-    arith::FastMathFlags flags = div.getFastmath();
-    // (The 1 is a constant from outside the body: read there again.)
-    Value one = div.getLhs();
-    linalg::GenericOp rebuilt =
-        reciprocal
-            ? rebuildElementwise(
-                  rewriter, g, ValueRange{sum},
-                  [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-                    return arith::DivFOp::create(b, l, one, args[0], flags);
-                  })
-            : rebuildElementwise(
-                  rewriter, g, ValueRange{e, sum},
-                  [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-                    return arith::DivFOp::create(b, l, args[0], args[1], flags);
-                  });
-    rewriter.replaceOp(g, rebuilt.getResults());
+    readInstead(rewriter, g, div->getOpOperand(1),
+                unitRowSum(rewriter, g.getLoc(), e));
     return success();
   }
 };
@@ -237,14 +223,8 @@ struct RestoreUnitRowLogSum final : OpRewritePattern<linalg::GenericOp> {
     Value e = inputOf(g, log.getOperand());
     if (!e || !isUnitRowExp(e))
       return failure();
-    Value sum = unitRowSum(rewriter, g.getLoc(), e);
-    arith::FastMathFlags flags = log.getFastmath();
-    linalg::GenericOp rebuilt = rebuildElementwise(
-        rewriter, g, ValueRange{sum},
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          return math::LogOp::create(b, l, args[0], flags);
-        });
-    rewriter.replaceOp(g, rebuilt.getResults());
+    readInstead(rewriter, g, log->getOpOperand(0),
+                unitRowSum(rewriter, g.getLoc(), e));
     return success();
   }
 };
@@ -290,23 +270,16 @@ struct RestoreUnitRowLogSumExp final : OpRewritePattern<linalg::GenericOp> {
     Value a = inputOf(g, add.getLhs()), b = inputOf(g, add.getRhs());
     if (!a || !b)
       return failure();
-    Value m = maxUnderLogSumExp(b, a);
-    bool maxFirst = true;
-    if (!m) {
-      m = maxUnderLogSumExp(a, b);
-      maxFirst = false;
+    // x is the operand beside the log: it reads m instead.
+    if (Value m = maxUnderLogSumExp(b, a)) {
+      readInstead(rewriter, g, add->getOpOperand(0), m);
+      return success();
     }
-    if (!m)
-      return failure();
-    Value lg = maxFirst ? b : a;
-    arith::FastMathFlags flags = add.getFastmath();
-    linalg::GenericOp rebuilt = rebuildElementwise(
-        rewriter, g, maxFirst ? ValueRange{m, lg} : ValueRange{lg, m},
-        [&](OpBuilder &bb, Location l, ValueRange args) -> Value {
-          return arith::AddFOp::create(bb, l, args[0], args[1], flags);
-        });
-    rewriter.replaceOp(g, rebuilt.getResults());
-    return success();
+    if (Value m = maxUnderLogSumExp(a, b)) {
+      readInstead(rewriter, g, add->getOpOperand(1), m);
+      return success();
+    }
+    return failure();
   }
 };
 
