@@ -93,8 +93,8 @@ class Mha3d(torch.nn.Module):
     def forward(self, x, y, z):
         b, l, _ = x.shape
         q = x.view(b, l, H, D).transpose(1, 2)
-        k = y.view(b, LK, H, D).transpose(1, 2)
-        v = z.view(b, LK, H, D).transpose(1, 2)
+        k = y.view(b, y.shape[1], H, D).transpose(1, 2)
+        v = z.view(b, z.shape[1], H, D).transpose(1, 2)
         o = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(D), -1) @ v
         return o.transpose(1, 2).reshape(b, l, H * D)
 
@@ -246,36 +246,120 @@ def header(name, kind, expected, leftovers, seed, options=""):
     return "\n".join(lines) + "\n"
 
 
-def dynamic_header(name, kind):
-    """A case that is not raised yet, and the remark that says why."""
-    return "\n".join([
-        f"// {name}: Plain exported with a dynamic batch and sequence length",
-        "// (torch.export Dims) by scripts/export_torch_mlir_cases.py (torch "
-        f"{torch.__version__}, torch_mlir.fx, output {kind}). Not raised yet:",
-        "// torch-mlir broadcasts dynamic sizes with gathers, and explain says",
-        "// so at the gather.",
-        "// RUN: attention-opt %s --attn-raise-pipeline=explain 2>&1 | "
-        "FileCheck %s",
-        "// CHECK: remark: attn-fuse: not fused: {{.*}}; it is a gather "
-        "(tensor.extract in its body), as torch-mlir writes a broadcast of "
-        "dynamic sizes: not simplified yet, export with static shapes",
-        "// CHECK-NOT: attn.attention",
-    ]) + "\n"
-
-
-def export_dynamic(out):
+# Dynamic batch and lengths (torch.export Dims), linalg-on-tensors only
+# (torch-mlir's TOSA lowering rejects dynamic sizes). name: (module, inputs,
+# Dims, expected attributes, whether ops of the front end are left around
+# the op, argument shapes per (batch, q_len, kv_len)).
+def qkv_dims():
     from torch.export import Dim
-    batch, seq = Dim("batch", min=1, max=64), Dim("seq", min=2, max=4096)
-    dims = {"q": {0: batch, 2: seq}, "k": {0: batch, 2: seq},
-            "v": {0: batch, 2: seq}}
-    m = fx.export_and_import(Plain(), t(B, H, L, D), t(B, H, L, D),
-                             t(B, H, L, D), output_type="linalg-on-tensors",
-                             func_name="plain_dynamic", dynamic_shapes=dims)
-    path = os.path.join(out, "plain_dynamic.linalg.mlir")
-    with open(path, "w") as f:
-        f.write(dynamic_header("plain_dynamic", "linalg-on-tensors"))
-        f.write(str(m))
-    print(f"export_torch_mlir_cases: wrote {path}")
+    batch = Dim("batch", min=1, max=64)
+    q_len, kv_len = Dim("q_len", min=2, max=4096), Dim("kv_len", min=2, max=4096)
+    return batch, q_len, kv_len
+
+
+def qkv_shapes(heads_kv):
+    def shapes(b, lq, lk):
+        return (f"{b}x{H}x{lq}x{D},{b}x{heads_kv}x{lk}x{D},"
+                f"{b}x{heads_kv}x{lk}x{D}->{b}x{H}x{lq}x{D}")
+    return shapes
+
+
+# Sizes the proofs run at: below a tile, 1, odd, longer keys than queries
+# and the reverse.
+SIZE_DRAWS = [(2, 16, 24), (1, 1, 7), (3, 33, 1), (2, 5, 70)]
+
+
+def dynamic_cases():
+    batch, q_len, kv_len = qkv_dims()
+    qkv = {"q": {0: batch, 2: q_len}, "k": {0: batch, 2: kv_len},
+           "v": {0: batch, 2: kv_len}}
+    return {
+        "plain_dynamic": (Plain(), (t(B, H, L, D), t(B, H, LK, D),
+                                    t(B, H, LK, D)), qkv,
+                          "{scale = " + SCALE + " : f32}", False, qkv_shapes(H)),
+        "sdpa_dynamic": (Sdpa(), (t(B, H, L, D), t(B, H, LK, D),
+                                  t(B, H, LK, D)), qkv,
+                         "{scale = " + SCALE + " : f32}", False, qkv_shapes(H)),
+        "sdpa_causal_dynamic": (SdpaCausal(), (t(B, H, L, D), t(B, H, LK, D),
+                                               t(B, H, LK, D)), qkv,
+                                "{causal = #attn.causal<top_left>, scale = "
+                                + SCALE + " : f32}", False, qkv_shapes(H)),
+        "sdpa_gqa_dynamic": (SdpaGqa(), (t(B, H, L, D), t(B, HKV, LK, D),
+                                         t(B, HKV, LK, D)), qkv,
+                             "tensor<?x2x?x32xf32>) {scale = " + SCALE
+                             + " : f32}", False, qkv_shapes(HKV)),
+        "llama_gqa_bf16_dynamic": (LlamaGqa(), (bf16(B, H, L, D),
+                                                bf16(B, HKV, LK, D),
+                                                bf16(B, HKV, LK, D)), qkv,
+                                   "tensor<?x2x?x32xbf16>) {scale = "
+                                   "0.1767{{[0-9]+}} : f32}", False,
+                                   qkv_shapes(HKV)),
+        "gemma_softcap_bf16_dynamic": (GemmaSoftcap(), (bf16(B, H, L, D),
+                                                        bf16(B, H, LK, D),
+                                                        bf16(B, H, LK, D)),
+                                       qkv, "{scale = 0.1767{{[0-9]+}} : f32,"
+                                       " softcap = 5.000000e+01 : f32}",
+                                       False, qkv_shapes(H)),
+        "mha_3d_dynamic": (Mha3d(), (t(B, L, H * D), t(B, LK, H * D),
+                                     t(B, LK, H * D)),
+                           {"x": {0: batch, 1: q_len},
+                            "y": {0: batch, 1: kv_len},
+                            "z": {0: batch, 1: kv_len}},
+                           "{scale = " + SCALE + " : f32}", True,
+                           lambda b, lq, lk: (f"{b}x{lq}x{H * D},{b}x{lk}x"
+                                              f"{H * D},{b}x{lk}x{H * D}->"
+                                              f"{b}x{lq}x{H * D}")),
+        "hf_additive_mask_dynamic": (HfAdditiveMask(),
+                                     # HF's attention_mask: int64 0/1.
+                                     (t(B, H, L, D), t(B, H, LK, D),
+                                      t(B, H, LK, D),
+                                      torch.ones(B, LK, dtype=torch.long)),
+                                     dict(qkv, attention_mask={0: batch,
+                                                               1: kv_len}),
+                                     "mask({{.*}}) {scale = " + SCALE
+                                     + " : f32}", True,
+                                     lambda b, lq, lk: qkv_shapes(H)(b, lq, lk)
+                                     .replace("->", f",{b}x{lk}->")),
+    }
+
+
+def dynamic_header(name, module, expected, leftovers, shapes, seed):
+    doc = " ".join((module.__doc__ or "").split())
+    lines = [
+        f"// {name} ({type(module).__name__}" + (f": {doc}" if doc else "")
+        + "), exported with a dynamic batch and",
+        "// lengths (torch.export Dims) by scripts/export_torch_mlir_cases.py "
+        f"(torch {torch.__version__},",
+        "// torch_mlir.fx, output linalg-on-tensors). The raising runs on the "
+        "dynamic",
+        "// function; the proof runs it at several sizes.",
+        "// RUN: attention-opt %s --attn-raise-pipeline | FileCheck %s",
+        f"// RUN: attn-raise-check %s --require-raised --runs=1 --seed={seed} "
+        + " ".join(f"'--shapes={shapes(*d)}'" for d in SIZE_DRAWS)
+        + " | FileCheck %s --check-prefix=PROOF --implicit-check-not=FAIL",
+        f"// CHECK: attn.attention {{{{.*}}}}{expected}",
+    ]
+    if not leftovers:
+        lines.append("// CHECK-NOT: linalg.")
+    for d in SIZE_DRAWS:
+        lines.append(f"// PROOF: @{name} at {{{{.*}}}}: 1 attn.attention after"
+                     " the raising")
+        lines.append("// PROOF: run 0 result 0 {{.*}}: PASS")
+    return "\n".join(lines) + "\n"
+
+
+def export_dynamic(out, seed):
+    for name, (module, args, dims, expected, leftovers,
+               shapes) in dynamic_cases().items():
+        m = fx.export_and_import(module, *args, output_type="linalg-on-tensors",
+                                 func_name=name, dynamic_shapes=dims)
+        path = os.path.join(out, f"{name}.linalg.mlir")
+        with open(path, "w") as f:
+            f.write(dynamic_header(name, module, expected, leftovers, shapes,
+                                   seed))
+            f.write(str(m))
+        seed += 1
+        print(f"export_torch_mlir_cases: wrote {path}")
 
 
 def main(out):
@@ -292,7 +376,7 @@ def main(out):
                 f.write(str(m))
             seed += 1
             print(f"export_torch_mlir_cases: wrote {path}")
-    export_dynamic(out)
+    export_dynamic(out, seed)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
@@ -184,17 +185,110 @@ FailureOr<HostElementType> hostTypeOf(func::FuncOp f, Type t) {
 }
 
 /// Whether `f` can be checked: a definition whose arguments and results are
-/// static ranked tensors.
+/// ranked tensors.
 bool isCheckable(func::FuncOp f) {
   if (f.isDeclaration() || !f.isPublic())
     return false;
-  auto staticTensor = [](Type t) {
-    auto r = dyn_cast<RankedTensorType>(t);
-    return r && r.hasStaticShape();
-  };
-  return llvm::all_of(f.getArgumentTypes(), staticTensor) &&
-         llvm::all_of(f.getResultTypes(), staticTensor) &&
-         f.getNumResults() > 0;
+  auto ranked = [](Type t) { return isa<RankedTensorType>(t); };
+  return llvm::all_of(f.getArgumentTypes(), ranked) &&
+         llvm::all_of(f.getResultTypes(), ranked) && f.getNumResults() > 0;
+}
+
+bool hasStaticShapes(FunctionType type) {
+  auto isStatic = [](Type t) { return cast<ShapedType>(t).hasStaticShape(); };
+  return llvm::all_of(type.getInputs(), isStatic) &&
+         llvm::all_of(type.getResults(), isStatic);
+}
+
+/// `types` given the shapes of the comma-separated list `text`
+/// (`2x4x16x32,...`); each must have the rank of its type and its static
+/// sizes. An empty list keeps `types`, if they are static.
+FailureOr<SmallVector<Type>> shapedAs(func::FuncOp f, TypeRange types,
+                                      StringRef text, StringRef what) {
+  SmallVector<StringRef> items;
+  if (!text.trim().empty())
+    text.split(items, ',');
+  if (items.empty()) {
+    if (llvm::all_of(types, [](Type t) {
+          return cast<ShapedType>(t).hasStaticShape();
+        }))
+      return SmallVector<Type>(types.begin(), types.end());
+    return f.emitError("attn-raise-check: --shapes gives no ")
+           << what << " shapes, and @" << f.getName() << "'s are dynamic";
+  }
+  if (items.size() != types.size())
+    return f.emitError("attn-raise-check: --shapes gives ")
+           << items.size() << " " << what << " shapes, @" << f.getName()
+           << " has " << types.size();
+  SmallVector<Type> shaped;
+  for (auto [i, item] : llvm::enumerate(items)) {
+    auto type = cast<RankedTensorType>(types[i]);
+    // A 0-d tensor is written as an empty item.
+    SmallVector<StringRef> dims;
+    if (!item.trim().empty())
+      item.trim().split(dims, 'x');
+    SmallVector<int64_t> shape;
+    for (StringRef d : dims) {
+      int64_t size;
+      if (d.trim().getAsInteger(10, size) || size < 0)
+        return f.emitError("attn-raise-check: --shapes: '")
+               << item << "' is not a shape (sizes joined by 'x')";
+      shape.push_back(size);
+    }
+    if (static_cast<int64_t>(shape.size()) != type.getRank())
+      return f.emitError("attn-raise-check: --shapes: ")
+             << what << " " << i << " of @" << f.getName() << " has rank "
+             << type.getRank() << ", '" << item << "' has "
+             << shape.size();
+    for (auto [d, size] : llvm::enumerate(shape))
+      if (!type.isDynamicDim(d) && type.getDimSize(d) != size)
+        return f.emitError("attn-raise-check: --shapes: ")
+               << what << " " << i << " of @" << f.getName() << " is "
+               << type << ", '" << item << "' differs in dim " << d;
+    shaped.push_back(type.clone(shape));
+  }
+  return shaped;
+}
+
+/// The function type of `f` at the shapes `text` gives
+/// (`args[->results]`).
+FailureOr<FunctionType> specializedType(func::FuncOp f, StringRef text) {
+  auto [args, results] = text.split("->");
+  FailureOr<SmallVector<Type>> inputs =
+      shapedAs(f, f.getArgumentTypes(), args, "argument");
+  if (failed(inputs))
+    return failure();
+  FailureOr<SmallVector<Type>> outputs =
+      shapedAs(f, f.getResultTypes(), results, "result");
+  if (failed(outputs))
+    return failure();
+  return FunctionType::get(f.getContext(), *inputs, *outputs);
+}
+
+/// Gives function `name` of `module` the static type `type`: its arguments
+/// are cast to the types the body was written for, and its results to
+/// `type`'s.
+void specialize(ModuleOp module, StringRef name, FunctionType type) {
+  auto f = module.lookupSymbol<func::FuncOp>(name);
+  if (f.getFunctionType() == type)
+    return;
+  Block &entry = f.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  for (auto [arg, t] : llvm::zip(entry.getArguments(), type.getInputs())) {
+    Type written = arg.getType();
+    if (written == t)
+      continue;
+    arg.setType(t);
+    auto cast = tensor::CastOp::create(b, f.getLoc(), written, arg);
+    arg.replaceAllUsesExcept(cast, cast);
+  }
+  f.walk([&](func::ReturnOp ret) {
+    b.setInsertionPoint(ret);
+    for (auto [operand, t] : llvm::zip(ret->getOpOperands(), type.getResults()))
+      if (operand.get().getType() != t)
+        operand.set(tensor::CastOp::create(b, ret.getLoc(), t, operand.get()));
+  });
+  f.setFunctionType(type);
 }
 
 /// One JIT-compiled variant and its buffers.
@@ -220,8 +314,9 @@ struct Variant {
   }
 };
 
-FailureOr<Variant> compileVariant(func::FuncOp original, ModuleOp module,
-                                  StringRef lowering, bool f64) {
+FailureOr<Variant> compileVariant(func::FuncOp original, FunctionType type,
+                                  ModuleOp module, StringRef lowering,
+                                  bool f64) {
   StringRef name = original.getName();
   addEntry(module, name);
   CpuRunOptions cpu;
@@ -242,10 +337,10 @@ FailureOr<Variant> compileVariant(func::FuncOp original, ModuleOp module,
     list.emplace_back(*ht, std::vector<int64_t>(shape.begin(), shape.end()));
     return success();
   };
-  for (Type t : original.getArgumentTypes())
+  for (Type t : type.getInputs())
     if (failed(add(v.args, t)))
       return failure();
-  for (Type t : original.getResultTypes())
+  for (Type t : type.getResults())
     if (failed(add(v.results, t)))
       return failure();
   return v;
@@ -284,11 +379,13 @@ double toleranceFor(Type elt) {
   return defaultTolerance(elt);
 }
 
-LogicalResult checkFunction(ModuleOp module, func::FuncOp f,
+/// Checks `f` (at the static shapes `type`, its own where static).
+LogicalResult checkFunction(ModuleOp module, func::FuncOp f, FunctionType type,
                             const RaiseCheckOptions &options,
                             llvm::raw_ostream &os) {
   StringRef name = f.getName();
-  // The three variants.
+  // The three variants. The raising sees the function as written (with its
+  // dynamic sizes); all three then run at `type`.
   OwningOpRef<ModuleOp> chain = isolate(module, name);
   OwningOpRef<ModuleOp> chain64 = isolate(module, name);
   OwningOpRef<ModuleOp> raised = isolate(module, name);
@@ -297,28 +394,35 @@ LogicalResult checkFunction(ModuleOp module, func::FuncOp f,
   int64_t attnOps = 0;
   raised->lookupSymbol<func::FuncOp>(name).walk(
       [&](AttentionOp) { ++attnOps; });
-  for (ModuleOp m : {*chain, *chain64, *raised})
+  for (ModuleOp m : {*chain, *chain64, *raised}) {
+    specialize(m, name, type);
     if (failed(runPipeline(m, kFrontEndLowering, "front-end lowering")) ||
         failed(decomposeSoftmaxOps(m)))
       return failure();
+  }
   if (failed(promoteToF64(chain64->lookupSymbol<func::FuncOp>(name))))
     return failure();
-  FailureOr<Variant> vChain = compileVariant(f, *chain, "canonicalize", false);
-  FailureOr<Variant> vRef = compileVariant(f, *chain64, "canonicalize", true);
+  FailureOr<Variant> vChain =
+      compileVariant(f, type, *chain, "canonicalize", false);
+  FailureOr<Variant> vRef =
+      compileVariant(f, type, *chain64, "canonicalize", true);
   FailureOr<Variant> vRaised =
-      compileVariant(f, *raised, options.lowering, false);
+      compileVariant(f, type, *raised, options.lowering, false);
   if (failed(vChain) || failed(vRef) || failed(vRaised))
     return failure();
 
-  os << "@" << name << ": " << attnOps << " attn.attention after the raising"
+  os << "@" << name;
+  if (type != f.getFunctionType())
+    os << " at " << type;
+  os << ": " << attnOps << " attn.attention after the raising"
      << (attnOps ? "" : " (nothing raised)") << "\n";
   bool ok = !(options.requireRaised && attnOps == 0);
   for (unsigned run = 0; run < options.runs; ++run) {
     std::mt19937_64 rng(options.seed + run);
     std::uniform_real_distribution<double> value(-2.0, 2.0);
     std::bernoulli_distribution keep(0.8);
-    for (auto [i, type] : llvm::enumerate(f.getArgumentTypes())) {
-      Type elt = cast<ShapedType>(type).getElementType();
+    for (auto [i, arg] : llvm::enumerate(type.getInputs())) {
+      Type elt = cast<ShapedType>(arg).getElementType();
       HostTensor &ref = vRef->args[i];
       for (int64_t e = 0; e < ref.numElements(); ++e) {
         // i1, i8 and i64 arguments are masks (HF's int64 attention_mask):
@@ -335,8 +439,8 @@ LogicalResult checkFunction(ModuleOp module, func::FuncOp f,
     if (failed(vChain->run(f)) || failed(vRef->run(f)) ||
         failed(vRaised->run(f)))
       return failure();
-    for (auto [i, type] : llvm::enumerate(f.getResultTypes())) {
-      Type elt = cast<ShapedType>(type).getElementType();
+    for (auto [i, result] : llvm::enumerate(type.getResults())) {
+      Type elt = cast<ShapedType>(result).getElementType();
       int64_t badRaised = 0, badChain = 0, refNaNs = 0, ignored = 0;
       double errRaised = relativeError(vRaised->results[i], vRef->results[i],
                                        badRaised, refNaNs);
@@ -347,7 +451,7 @@ LogicalResult checkFunction(ModuleOp module, func::FuncOp f,
                        : std::max(toleranceFor(elt), 2.0 * errChain);
       bool pass = badRaised == 0 && errRaised <= tol;
       ok &= pass;
-      os << "  run " << run << " result " << i << " " << type << ": raised "
+      os << "  run " << run << " result " << i << " " << result << ": raised "
          << llvm::format("%.3g", errRaised) << ", as written "
          << llvm::format("%.3g", errChain)
          << " (max relative error against the chain in float64; tolerance "
@@ -375,18 +479,40 @@ LogicalResult mlir::attn::checkRaising(ModuleOp module,
     if (!isCheckable(f)) {
       if (!options.function.empty())
         return f.emitError("attn-raise-check: only public functions with "
-                           "static tensor arguments and results can be "
+                           "ranked tensor arguments and results can be "
                            "checked");
       continue;
     }
-    any = true;
-    ok &= succeeded(checkFunction(module, f, options, os));
+    if (hasStaticShapes(f.getFunctionType())) {
+      any = true;
+      ok &= succeeded(checkFunction(module, f, f.getFunctionType(), options,
+                                    os));
+      continue;
+    }
+    // Dynamic sizes: checked at the shapes given, skipped without.
+    if (options.shapes.empty()) {
+      if (!options.function.empty())
+        return f.emitError("attn-raise-check: @")
+               << f.getName()
+               << " has dynamic sizes: give the shapes to run it at "
+                  "(--shapes)";
+      os << "@" << f.getName()
+         << ": dynamic sizes, skipped (give --shapes to check it)\n";
+      continue;
+    }
+    for (const std::string &shapes : options.shapes) {
+      FailureOr<FunctionType> type = specializedType(f, shapes);
+      if (failed(type))
+        return failure();
+      any = true;
+      ok &= succeeded(checkFunction(module, f, *type, options, os));
+    }
   }
   if (!any)
     return module.emitError("attn-raise-check: no function to check (public "
-                            "functions with static tensor arguments and "
-                            "results")
-           << (options.function.empty() ? "" : " named " + options.function)
+                            "functions with ranked tensor arguments and "
+                            "results, static or with --shapes")
+           << (options.function.empty() ? "" : ", named " + options.function)
            << ")";
   return success(ok);
 }

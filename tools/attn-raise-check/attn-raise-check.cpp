@@ -3,12 +3,15 @@
 //   attn-raise-check input.mlir [--pipeline=PIPELINE] [--lowering=PIPELINE]
 //                    [--seed=N] [--runs=K] [--tolerance=X]
 //                    [--require-raised] [--function=NAME]
+//                    [--shapes=ARGS[->RESULTS]]...
 //
-// For each public function with static tensor arguments and results: runs
+// For each public function with ranked tensor arguments and results: runs
 // it as written, as written in float64, and after the raising (default
 // attn-raise-pipeline) on the same seeded random inputs, and compares every
 // result with the float64 run. Exit status 0 only if all match (and, with
-// --require-raised, every checked function raised an attn.attention).
+// --require-raised, every checked function raised an attn.attention). A
+// function with dynamic sizes is raised as written and run at each
+// --shapes given (skipped without).
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +63,12 @@ static llvm::cl::opt<bool>
 static llvm::cl::opt<std::string>
     function("function", llvm::cl::desc("Check only this function"),
              llvm::cl::init(""));
+static llvm::cl::list<std::string> shapes(
+    "shapes",
+    llvm::cl::desc("Shapes to run functions with dynamic sizes at, one draw "
+                   "per occurrence: the arguments' and, after '->', the "
+                   "results' (e.g. 2x4x16x32,2x4x9x32,2x4x9x32->2x4x16x32; "
+                   "static results may be left out)"));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
@@ -112,5 +121,6 @@ int main(int argc, char **argv) {
   }
   options.requireRaised = requireRaised;
   options.function = function;
+  options.shapes.assign(shapes.begin(), shapes.end());
   return failed(attn::checkRaising(*module, options, llvm::outs())) ? 1 : 0;
 }

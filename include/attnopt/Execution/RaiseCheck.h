@@ -6,7 +6,9 @@
 // every float promoted to f64 (the reference), and after the raising (its
 // attn ops lowered by `lowering`), and the three run on the same seeded
 // random inputs. Every result of the raised function must be within the
-// tolerance of the float64 chain.
+// tolerance of the float64 chain. A function with dynamic sizes is raised
+// as it is and run at the shapes given (`--shapes`), each draw a fresh
+// specialization of the three variants.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::attn {
 
@@ -41,6 +44,13 @@ struct RaiseCheckOptions {
   /// Only this function (all public functions with tensor arguments when
   /// empty).
   std::string function;
+  /// Shapes to check functions with dynamic sizes at, one entry per draw:
+  /// the arguments' shapes and, after `->`, the results'
+  /// (`2x4x16x32,2x4x24x32,2x4x24x32->2x4x16x32`; the results may be
+  /// left out where they are static). The raising runs on the dynamic
+  /// function; the three variants are then run at these shapes. Functions
+  /// with dynamic sizes are skipped when empty.
+  std::vector<std::string> shapes;
 };
 
 /// Checks each selected function of `module` and prints one report per

@@ -35,11 +35,17 @@
 //     causal `tril`) become dense ones (MaterializeResourceConstants.cpp);
 //  7. a softmax over a size-1 dim whose row max and sum the front end folded
 //     away (`s - s`, `e * (1 / e)`: TOSA's reduce folders) gets them back
-//     (RestoreUnitRowReductions.cpp).
+//     (RestoreUnitRowReductions.cpp);
+//  8. dynamic sizes as torch-mlir writes them: a `tensor.reshape` to a
+//     shape computed from its operand's dims is the collapse or expansion
+//     it is (FoldComputedReshapes.cpp), and a gather broadcasting dynamic
+//     size-1 dims is its source (FoldDynamicBroadcastGathers.cpp).
 //
 // Every rewrite is an upstream-equivalent, semantics-preserving rewrite of
-// the whole function, not only of attention chains; run it in front of your
-// own linalg pipeline (attn-raise-pipeline does so before attn-fuse).
+// the whole function, not only of attention chains (except that step 8
+// asserts at run time that a dynamic broadcast does not broadcast, where
+// that is not provable); run it in front of your own linalg pipeline
+// (attn-raise-pipeline does so before attn-fuse).
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +54,7 @@
 #include "attnopt/Dialect/Attn/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
@@ -173,7 +180,7 @@ struct DropBroadcastUnitDims final : OpRewritePattern<linalg::GenericOp> {
                                 PatternRewriter &rewriter) const override {
     for (OpOperand *input : op.getDpsInputOperands()) {
       auto type = dyn_cast<RankedTensorType>(input->get().getType());
-      if (!type || !type.hasStaticShape())
+      if (!type)
         continue;
       SmallVector<int64_t> dropped;
       SmallVector<AffineExpr> kept;
@@ -260,7 +267,7 @@ struct DropUnitDimsOfInit final : OpRewritePattern<linalg::GenericOp> {
       return failure();
     OpOperand *init = op.getDpsInitOperand(0);
     auto type = dyn_cast<RankedTensorType>(init->get().getType());
-    if (!type || !type.hasStaticShape())
+    if (!type)
       return failure();
     AffineMap map = op.getMatchingIndexingMap(init);
     SmallVector<int64_t> dropped;
@@ -271,6 +278,8 @@ struct DropUnitDimsOfInit final : OpRewritePattern<linalg::GenericOp> {
     SmallVector<ReassociationIndices> groups =
         groupsDropping(type.getRank(), dropped);
     Location loc = op.getLoc();
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, init->get());
     Value collapsed =
         tensor::CollapseShapeOp::create(rewriter, loc, init->get(), groups);
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
@@ -278,7 +287,7 @@ struct DropUnitDimsOfInit final : OpRewritePattern<linalg::GenericOp> {
     linalg::GenericOp smaller = rebuildWithBody(rewriter, op, collapsed, maps,
                                                 op.getIteratorTypesArray());
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-        op, type, smaller.getResult(0), groups);
+        op, type, smaller.getResult(0), groups, sizes);
     return success();
   }
 };
@@ -410,7 +419,7 @@ struct DropUnreadUnitLoops final : OpRewritePattern<linalg::GenericOp> {
         op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)))
       return failure();
     auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
-    if (!type || !type.hasStaticShape() || type.getRank() < 2)
+    if (!type || type.getRank() < 2)
       return failure();
     llvm::SmallBitVector read = loopsReadByInputs(op);
     SmallVector<int64_t> dropped;
@@ -420,8 +429,11 @@ struct DropUnreadUnitLoops final : OpRewritePattern<linalg::GenericOp> {
     if (dropped.empty() || (int64_t)dropped.size() == type.getRank())
       return failure();
     // Old loop d -> new loop position (or none).
+    Location loc = op.getLoc();
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, op.getDpsInits()[0]);
     SmallVector<AffineExpr> replacement;
-    SmallVector<int64_t> keptShape;
+    SmallVector<OpFoldResult> keptSizes;
     int64_t next = 0;
     for (int64_t d = 0; d < type.getRank(); ++d) {
       if (llvm::is_contained(dropped, d)) {
@@ -429,15 +441,14 @@ struct DropUnreadUnitLoops final : OpRewritePattern<linalg::GenericOp> {
         continue;
       }
       replacement.push_back(rewriter.getAffineDimExpr(next++));
-      keptShape.push_back(type.getDimSize(d));
+      keptSizes.push_back(sizes[d]);
     }
     SmallVector<AffineMap> maps;
     for (OpOperand *input : op.getDpsInputOperands())
       maps.push_back(op.getMatchingIndexingMap(input).replaceDimsAndSymbols(
           replacement, {}, next, 0));
     maps.push_back(rewriter.getMultiDimIdentityMap(next));
-    Location loc = op.getLoc();
-    Value init = tensor::EmptyOp::create(rewriter, loc, keptShape,
+    Value init = tensor::EmptyOp::create(rewriter, loc, keptSizes,
                                          type.getElementType());
     linalg::GenericOp smaller = rebuildWithBody(
         rewriter, op, init, maps,
@@ -451,7 +462,7 @@ struct DropUnreadUnitLoops final : OpRewritePattern<linalg::GenericOp> {
     SmallVector<ReassociationIndices> groups =
         groupsDropping(type.getRank(), dropped);
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-        op, type, smaller.getResult(0), groups);
+        op, type, smaller.getResult(0), groups, sizes);
     return success();
   }
 };
@@ -465,6 +476,15 @@ struct SpecializeFillGeneric final : OpRewritePattern<linalg::GenericOp> {
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
     std::optional<Value> value = linalg::isaFillOpInterface(op);
+    // Or one without inputs that yields a value from outside its body (a
+    // constant the body captured).
+    if (!value && op.getNumDpsInputs() == 0 && op.getNumDpsInits() == 1 &&
+        op.getNumParallelLoops() == op.getNumLoops() &&
+        op.getIndexingMapsArray()[0].isIdentity()) {
+      Value yielded = op.getBody()->getTerminator()->getOperand(0);
+      if (!op.getRegion().isAncestor(yielded.getParentRegion()))
+        value = yielded;
+    }
     if (!value)
       return failure();
     rewriter.replaceOpWithNewOp<linalg::FillOp>(op, *value,
@@ -818,7 +838,8 @@ struct AttnNormalizeChainsPass final
       patterns.add<FoldUnitExpandIntoGenericInput, DropUnreadUnitLoops,
                    DropBroadcastUnitDims, DropUnitDimsOfInit,
                    DropMergedUnitDimsOfCopy, IdentityArithIsCopy,
-                   CollapseUnitDimsAboveElementwise>(ctx);
+                   CollapseUnitDimsAboveElementwise, SpecializeFillGeneric>(
+          ctx);
       populateDropReductionUnitLoopsPatterns(patterns);
       // Constants first seen through a cast (torch-mlir's f64 scale):
       // folded before a body split would make the cast a tensor.
@@ -827,6 +848,10 @@ struct AttnNormalizeChainsPass final
       // With the unit dims: a mask generic whose aranges become indices
       // then loses the unit loops those aranges broadcast over.
       populateArangeInputsToIndicesPatterns(patterns);
+      // torch-mlir's dynamic sizes: reshapes to computed shapes and
+      // broadcasts of size-1 dims, before the reshapes are propagated.
+      populateFoldComputedReshapesPatterns(patterns);
+      populateFoldDynamicBroadcastGathersPatterns(patterns);
       addReshapeCleanups(patterns);
     };
     RewritePatternSet units(ctx);

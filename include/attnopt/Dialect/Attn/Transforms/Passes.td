@@ -148,17 +148,27 @@ def AttnNormalizeChainsPass : Pass<"attn-normalize-chains"> {
     back into `linalg.fill`. Unit dims are kept (a size-1 query length is a
     real dimension).
 
-    Every rewrite preserves semantics, and it applies to the whole
-    function, not only to attention chains. `attn-raise-pipeline` runs it
-    (after the TOSA lowerings, before `attn-fuse`).
+    Dynamic sizes as torch-mlir writes them are simplified: a
+    `tensor.reshape` whose shape is computed from the operand's sizes
+    becomes the `collapse_shape` or `expand_shape` it is, and a gather that
+    broadcasts a dynamic size-1 dim (`tensor.extract` at `dim == 1 ? 0 : i`)
+    becomes its source. Where the gather's size and its source's are not
+    provably equal, a `cf.assert` checks at run time that they are: a
+    size-1 dim broadcast to a larger one at run time is not supported.
+
+    Every rewrite preserves semantics (apart from that assertion), and it
+    applies to the whole function, not only to attention chains.
+    `attn-raise-pipeline` runs it (after the TOSA lowerings, before
+    `attn-fuse`).
 
     ```
     attention-opt --attn-normalize-chains in.mlir
     ```
   }];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
+    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect"
   ];
 }
 

@@ -93,6 +93,19 @@ void populateFoldFloatCastConstantsPatterns(RewritePatternSet &patterns);
 /// `sum(e)`; keepdim generics, exact.
 void populateRestoreUnitRowReductionsPatterns(RewritePatternSet &patterns);
 
+/// Patterns making a `tensor.reshape` whose shape is a `from_elements` of
+/// sizes computed from its operand's dims (torch-mlir's `view` with dynamic
+/// sizes) the `tensor.collapse_shape` or `tensor.expand_shape` it is, where
+/// the sizes provably are products of consecutive dims
+/// (FoldComputedReshapes.cpp).
+void populateFoldComputedReshapesPatterns(RewritePatternSet &patterns);
+
+/// Patterns replacing a gather that broadcasts dynamic size-1 dims
+/// (torch-mlir's `tensor.extract` at `dim == 1 ? 0 : i`) by its source,
+/// with a `cf.assert` that the sizes match where that is not provable
+/// (FoldDynamicBroadcastGathers.cpp).
+void populateFoldDynamicBroadcastGathersPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::attn
 
 #endif // ATTNOPT_DIALECT_ATTN_TRANSFORMS_TRANSFORMS_H
