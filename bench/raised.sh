@@ -13,7 +13,9 @@
 # one kernel for all sizes), and bench/draw_sizes.py's 12 (batch,
 # query_len, key_len) draws from SEED (printed) into sizes.txt.
 # run: builds kernels-runtime; each static kernel twice with fresh inputs,
-# each dynamic kernel at every draw twice (attn-run --sizes --repeat 2).
+# each dynamic kernel at every draw twice (attn-run --sizes --repeat 2);
+# compute-sanitizer memcheck, racecheck and synccheck on two dynamic
+# kernels (bf16 GQA on tensor cores, f32 causal) at two small draws.
 # Exit status: the number of failures.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -31,7 +33,8 @@ generate() {
     local opts; opts=$(sed -n 's/.*--attn-raise-pipeline="\([^"]*\)".*/\1/p' "$f" | head -1)
     local sub=static; [[ $n == *_dynamic* ]] && sub=dynamic
     "$root/build/bin/attention-opt" "$f" "--attn-raise-pipeline=$opts" |
-      "$root/build/bin/attn-compile" - --chip="$chip" -o "$gen/$sub/$n.ptx" >/dev/null
+      "$root/build/bin/attn-compile" - --chip="$chip" -o "$gen/$sub/$n.ptx" \
+        >/dev/null 2>>"$gen/remarks.log"
   done
   python3 "$root/bench/draw_sizes.py" "$seed" > "$gen/sizes.txt"
   echo "raised.sh: compiled $(ls "$gen"/static/*.ptx | wc -l) static and" \
@@ -55,6 +58,19 @@ run() {
       "$(grep '^RESULT' "$out/$n.log" | grep -vc 'status=PASS')" "$worst"
     [ $rc -eq 0 ] || { fails=$((fails + 1)); echo "FAILED: $n"; grep -i "fail\|error" "$out/$n.log" | head -5; }
   done
+  echo "== compute-sanitizer (dynamic kernels, two small draws)"
+  local cs; cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  for n in llama_gqa_bf16_dynamic_linalg sdpa_causal_dynamic_linalg; do
+    for tool in memcheck racecheck synccheck; do
+      for s in batch=2,query_len=70,key_len=45 batch=1,query_len=130,key_len=1; do
+        "$cs" --tool "$tool" --error-exitcode 9 "$attn_run" "$gen/dynamic/$n.json" \
+          --sizes "$s" --iters 1 --warmup 0 > "$out/cs_${n}_${tool}.log" 2>&1
+        local rc=$?
+        echo "$n $tool $s: rc=$rc $(grep -h 'ERROR SUMMARY\|RACECHECK SUMMARY' "$out/cs_${n}_${tool}.log" | head -1)"
+        [ $rc -eq 0 ] || fails=$((fails + 1))
+      done
+    done
+  done
   echo "validation failures: $fails"
   exit $fails
 }
@@ -62,5 +78,5 @@ run() {
 case "$mode" in
   generate) shift; generate "$@" ;;
   run) run ;;
-  *) sed -n '2,17p' "$0"; exit 2 ;;
+  *) sed -n '2,19p' "$0"; exit 2 ;;
 esac

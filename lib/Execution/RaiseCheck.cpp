@@ -209,9 +209,8 @@ FailureOr<SmallVector<Type>> shapedAs(func::FuncOp f, TypeRange types,
   if (!text.trim().empty())
     text.split(items, ',');
   if (items.empty()) {
-    if (llvm::all_of(types, [](Type t) {
-          return cast<ShapedType>(t).hasStaticShape();
-        }))
+    if (llvm::all_of(
+            types, [](Type t) { return cast<ShapedType>(t).hasStaticShape(); }))
       return SmallVector<Type>(types.begin(), types.end());
     return f.emitError("attn-raise-check: --shapes gives no ")
            << what << " shapes, and @" << f.getName() << "'s are dynamic";
@@ -238,13 +237,12 @@ FailureOr<SmallVector<Type>> shapedAs(func::FuncOp f, TypeRange types,
     if (static_cast<int64_t>(shape.size()) != type.getRank())
       return f.emitError("attn-raise-check: --shapes: ")
              << what << " " << i << " of @" << f.getName() << " has rank "
-             << type.getRank() << ", '" << item << "' has "
-             << shape.size();
+             << type.getRank() << ", '" << item << "' has " << shape.size();
     for (auto [d, size] : llvm::enumerate(shape))
       if (!type.isDynamicDim(d) && type.getDimSize(d) != size)
         return f.emitError("attn-raise-check: --shapes: ")
-               << what << " " << i << " of @" << f.getName() << " is "
-               << type << ", '" << item << "' differs in dim " << d;
+               << what << " " << i << " of @" << f.getName() << " is " << type
+               << ", '" << item << "' differs in dim " << d;
     shaped.push_back(type.clone(shape));
   }
   return shaped;
@@ -485,8 +483,8 @@ LogicalResult mlir::attn::checkRaising(ModuleOp module,
     }
     if (hasStaticShapes(f.getFunctionType())) {
       any = true;
-      ok &= succeeded(checkFunction(module, f, f.getFunctionType(), options,
-                                    os));
+      ok &=
+          succeeded(checkFunction(module, f, f.getFunctionType(), options, os));
       continue;
     }
     // Dynamic sizes: checked at the shapes given, skipped without.

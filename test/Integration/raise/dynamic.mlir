@@ -1,10 +1,37 @@
 // Chains with run-time batch and lengths raise like static ones (the op
 // takes dynamic sizes; attn-compile then builds the run-time-size kernels).
-// attn-raise-check runs static functions only, so the raised ops are checked
-// here by their attributes and compiled.
+// attn-raise-check raises each function as written (dynamic) and proves it
+// at the shapes --shapes gives; without them it skips the function, and a
+// wrong shape is an error.
 // RUN: attention-opt %s --attn-raise-pipeline | FileCheck %s
 // RUN: attention-opt %s --attn-raise-pipeline | attn-compile - --chip=sm_90a -o %t.ptx 2>&1 | FileCheck %s --check-prefix=COMPILE
 // COMPILE: attn-compile: wrote
+// RUN: attn-raise-check %s --require-raised --runs=1 --function=dynamic_causal '--shapes=2x4x9x16,2x4x9x16,2x4x9x16->2x4x9x16' '--shapes=1x4x1x16,1x4x1x16,1x4x1x16->1x4x1x16' '--shapes=3x4x70x16,3x4x70x16,3x4x70x16->3x4x70x16' | FileCheck %s --check-prefix=PROOF --implicit-check-not=FAIL
+// PROOF: @dynamic_causal at (tensor<2x4x9x16xf32>, tensor<2x4x9x16xf32>, tensor<2x4x9x16xf32>) -> tensor<2x4x9x16xf32>: 1 attn.attention after the raising
+// PROOF: run 0 result 0 tensor<2x4x9x16xf32>: {{.*}}: PASS
+// PROOF: @dynamic_causal at {{.*}}: 1 attn.attention after the raising
+// PROOF: run 0 result 0 tensor<1x4x1x16xf32>: {{.*}}: PASS
+// PROOF: @dynamic_causal at {{.*}}: 1 attn.attention after the raising
+// PROOF: run 0 result 0 tensor<3x4x70x16xf32>: {{.*}}: PASS
+// RUN: attn-raise-check %s --require-raised --runs=1 --function=dynamic_gqa_decode '--shapes=2x8x1x64,2x2x33x64,2x2x33x64->2x8x1x64' | FileCheck %s --check-prefix=DECODE --implicit-check-not=FAIL
+// DECODE: @dynamic_gqa_decode at {{.*}}: 1 attn.attention after the raising
+// DECODE: run 0 result 0 tensor<2x8x1x64xf16>: {{.*}}: PASS
+// RUN: not attn-raise-check %s --runs=1 2>&1 | FileCheck %s --check-prefix=SKIP
+// SKIP-DAG: @dynamic_causal: dynamic sizes, skipped (give --shapes to check it)
+// SKIP-DAG: @dynamic_gqa_decode: dynamic sizes, skipped (give --shapes to check it)
+// SKIP-DAG: error: attn-raise-check: no function to check (public functions with ranked tensor arguments and results, static or with --shapes)
+// RUN: not attn-raise-check %s --function=dynamic_causal 2>&1 | FileCheck %s --check-prefix=NO-SHAPES
+// NO-SHAPES: error: attn-raise-check: @dynamic_causal has dynamic sizes: give the shapes to run it at (--shapes)
+// RUN: not attn-raise-check %s --function=dynamic_causal --shapes=2x4x9x16,2x4x9x16 2>&1 | FileCheck %s --check-prefix=COUNT
+// COUNT: error: attn-raise-check: --shapes gives 2 argument shapes, @dynamic_causal has 3
+// RUN: not attn-raise-check %s --function=dynamic_causal --shapes=2x5x9x16,2x4x9x16,2x4x9x16 2>&1 | FileCheck %s --check-prefix=STATIC-DIM
+// STATIC-DIM: error: attn-raise-check: --shapes: argument 0 of @dynamic_causal is 'tensor<?x4x?x16xf32>', '2x5x9x16' differs in dim 1
+// RUN: not attn-raise-check %s --function=dynamic_causal --shapes=2x4x9,2x4x9x16,2x4x9x16 2>&1 | FileCheck %s --check-prefix=RANK
+// RUN: not attn-raise-check %s --function=dynamic_causal --shapes=2x4xAx16,2x4x9x16,2x4x9x16 2>&1 | FileCheck %s --check-prefix=NOT-A-SHAPE
+// RANK: error: attn-raise-check: --shapes: argument 0 of @dynamic_causal has rank 4, '2x4x9' has 3
+// NOT-A-SHAPE: error: attn-raise-check: --shapes: '2x4xAx16' is not a shape (sizes joined by 'x')
+// RUN: not attn-raise-check %s --function=dynamic_causal --shapes=2x4x9x16,2x4x9x16,2x4x9x16 2>&1 | FileCheck %s --check-prefix=NO-RESULT
+// NO-RESULT: error: attn-raise-check: --shapes gives no result shapes, and @dynamic_causal's are dynamic
 
 // Scale and a causal mask from linalg.index in one body, dynamic B and L.
 // CHECK-LABEL: func.func @dynamic_causal

@@ -93,8 +93,8 @@ struct ReshapeOfComputedShapeIsCollapseOrExpand final
           groupsOf(from, to);
       if (!groups)
         return rewriter.notifyMatchFailure(op, "not a collapse");
-      reshaped =
-          tensor::CollapseShapeOp::create(rewriter, loc, op.getSource(), *groups);
+      reshaped = tensor::CollapseShapeOp::create(rewriter, loc, op.getSource(),
+                                                 *groups);
     } else {
       std::optional<SmallVector<ReassociationIndices>> groups =
           groupsOf(to, from);
@@ -117,9 +117,8 @@ struct ReshapeOfComputedShapeIsCollapseOrExpand final
       }
       auto expandedType = RankedTensorType::get(
           staticShape, sourceType.getElementType(), sourceType.getEncoding());
-      reshaped = tensor::ExpandShapeOp::create(rewriter, loc, expandedType,
-                                               op.getSource(), *groups,
-                                               outputShape);
+      reshaped = tensor::ExpandShapeOp::create(
+          rewriter, loc, expandedType, op.getSource(), *groups, outputShape);
     }
     if (reshaped.getType() != resultType)
       reshaped = tensor::CastOp::create(rewriter, loc, resultType, reshaped);
@@ -132,6 +131,5 @@ struct ReshapeOfComputedShapeIsCollapseOrExpand final
 
 void mlir::attn::populateFoldComputedReshapesPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<ReshapeOfComputedShapeIsCollapseOrExpand>(
-      patterns.getContext());
+  patterns.add<ReshapeOfComputedShapeIsCollapseOrExpand>(patterns.getContext());
 }

@@ -18,13 +18,13 @@
 // the identity (a size-1 dim broadcast to size 1 reads index 0 either way),
 // and it is replaced by its source; where it also reads index 0 of static
 // size-1 dims (Llama's repeat_kv, SDPA's enable_gqa), by a generic copying
-// the source through the broadcasting map a static export has. A dim whose sizes are not provably
-// equal (SymbolicSizes.h: torch-mlir takes the batch of the result from one
-// operand and the query length from another) gets a run-time check, a
-// `cf.assert` that they are: what is lost is a size-1 dim of one operand
-// broadcast against a larger one of another at run time, which attention's
-// operands do not do (PyTorch's own kernels reject a query batch of 1 with
-// a key batch of 8 too). Any other index (a gather that is not a
+// the source through the broadcasting map a static export has. A dim whose
+// sizes are not provably equal (SymbolicSizes.h: torch-mlir takes the batch of
+// the result from one operand and the query length from another) gets a
+// run-time check, a `cf.assert` that they are: what is lost is a size-1 dim of
+// one operand broadcast against a larger one of another at run time, which
+// attention's operands do not do (PyTorch's own kernels reject a query batch of
+// 1 with a key batch of 8 too). Any other index (a gather that is not a
 // broadcast) is left alone.
 //
 //===----------------------------------------------------------------------===//
@@ -82,8 +82,7 @@ std::optional<IndexForm> formOf(Value index, int64_t dim, Value source,
   return IndexForm::Dynamic;
 }
 
-struct BroadcastGatherIsItsSource final
-    : OpRewritePattern<linalg::GenericOp> {
+struct BroadcastGatherIsItsSource final : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
@@ -133,8 +132,8 @@ struct BroadcastGatherIsItsSource final
     for (int64_t dim : unproven) {
       Value a = tensor::DimOp::create(rewriter, loc, source, dim);
       Value b = tensor::DimOp::create(rewriter, loc, init, dim);
-      Value same = arith::CmpIOp::create(rewriter, loc,
-                                         arith::CmpIPredicate::eq, a, b);
+      Value same =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, a, b);
       cf::AssertOp::create(
           rewriter, loc, same,
           rewriter.getStringAttr(

@@ -296,13 +296,13 @@ std::optional<SymbolicSize> SymbolicSizes::evaluateDim(Value tensor,
             }
             return r;
           })
-          .Case([&](tensor::ExpandShapeOp expand)
-                    -> std::optional<SymbolicSize> {
-            OpFoldResult size = expand.getMixedOutputShape()[dim];
-            if (auto v = dyn_cast<Value>(size))
-              return sizeOf(v);
-            return std::nullopt;
-          })
+          .Case(
+              [&](tensor::ExpandShapeOp expand) -> std::optional<SymbolicSize> {
+                OpFoldResult size = expand.getMixedOutputShape()[dim];
+                if (auto v = dyn_cast<Value>(size))
+                  return sizeOf(v);
+                return std::nullopt;
+              })
           .Case([&](DestinationStyleOpInterface dps)
                     -> std::optional<SymbolicSize> {
             if (!dps.hasPureTensorSemantics())
