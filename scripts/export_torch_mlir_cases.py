@@ -100,12 +100,26 @@ class Mha3d(torch.nn.Module):
 
 class SlidingWindow(torch.nn.Module):
     def forward(self, q, k, v):
-        i = torch.arange(L)[:, None]; j = torch.arange(L)[None, :]
+        n = q.shape[2]
+        i = torch.arange(n)[:, None]; j = torch.arange(n)[None, :]
         keep = (j <= i) & (j > i - 4)
         s = q @ k.transpose(-2, -1) / math.sqrt(D)
         s = s.masked_fill(~keep, float("-inf"))
         return torch.softmax(s, -1) @ v
 
+
+
+class Gpt2Block(torch.nn.Module):
+    """GPT-2's causal buffer of block_size 1024, sliced to the sequence."""
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("bias", torch.tril(torch.ones(1024, 1024))
+                             .view(1, 1, 1024, 1024))
+    def forward(self, q, k, v):
+        n = q.size(2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.bias[:, :, :n, :n] == 0, float("-inf"))
+        return F.softmax(att, dim=-1) @ v
 
 
 class SdpaGqa(torch.nn.Module):
@@ -269,11 +283,71 @@ def qkv_shapes(heads_kv):
 SIZE_DRAWS = [(2, 16, 24), (1, 1, 7), (3, 33, 1), (2, 5, 70)]
 
 
+def same_len(shapes):
+    """Shapes for a module whose queries and keys share one length."""
+    return lambda b, lq, lk: shapes(b, lq, lq)
+
+
+def with_mask(shapes, mask):
+    """Shapes with a mask argument `mask(b, lq, lk)` after q, k, v."""
+    return lambda b, lq, lk: shapes(b, lq, lk).replace(
+        "->", "," + mask(b, lq, lk) + "->")
+
+
 def dynamic_cases():
     batch, q_len, kv_len = qkv_dims()
     qkv = {"q": {0: batch, 2: q_len}, "k": {0: batch, 2: kv_len},
            "v": {0: batch, 2: kv_len}}
+    # Modules that build a square causal mask take one length (GPT-2's
+    # buffer bounds it).
+    from torch.export import Dim
+    seq = Dim("seq", min=2, max=512)
+    one = {"q": {0: batch, 2: seq}, "k": {0: batch, 2: seq},
+           "v": {0: batch, 2: seq}}
+    sq = (t(B, H, L, D), t(B, H, L, D), t(B, H, L, D))
+    lk = (t(B, H, L, D), t(B, H, LK, D), t(B, H, LK, D))
     return {
+        "sdpa_scale_causal_dynamic": (SdpaScaleCausal(), lk, qkv,
+                                      "{causal = #attn.causal<top_left>, "
+                                      "scale = 3.000000e-01 : f32}", False,
+                                      qkv_shapes(H)),
+        "vit_scaled_q_dynamic": (VitScaledQ(), lk, qkv,
+                                 "{scale = " + SCALE + " : f32}", False,
+                                 qkv_shapes(H)),
+        "sdpa_bf16_dynamic": (SdpaCausal16(), (bf16(B, H, L, D),
+                                               bf16(B, H, LK, D),
+                                               bf16(B, H, LK, D)), qkv,
+                              "-> tensor<?x4x?x32xf32>", True,
+                              qkv_shapes(H)),
+        "sdpa_bool_mask_dynamic": (SdpaMask(), lk + (
+            torch.rand(B, 1, L, LK) < 0.8,), dict(qkv, m={0: batch, 2: q_len,
+                                                        3: kv_len}),
+            "mask(%arg3 : tensor<?x1x?x?xi1>) {scale = " + SCALE + " : f32}",
+            False, with_mask(qkv_shapes(H),
+                             lambda b, lq, lk: f"{b}x1x{lq}x{lk}")),
+        "sdpa_float_mask_dynamic": (SdpaMask(), lk + (t(B, 1, 1, LK),),
+                                    dict(qkv, m={0: batch, 3: kv_len}),
+                                    "mask(%arg3 : tensor<?x1x1x?xf32>) "
+                                    "{scale = " + SCALE + " : f32}", False,
+                                    with_mask(qkv_shapes(H),
+                                              lambda b, lq, lk:
+                                              f"{b}x1x1x{lk}")),
+        "sliding_window_dynamic": (SlidingWindow(), sq, one,
+                                   "{causal = #attn.causal<top_left>, scale = "
+                                   + SCALE + " : f32, window = array<i64: 3, "
+                                   "-1>}", False, same_len(qkv_shapes(H))),
+        "llama_causal_pad_dynamic": (LlamaCausalPad(), sq + (
+            torch.ones(B, L, dtype=torch.long),),
+            dict(one, attention_mask={0: batch, 1: seq}),
+            "mask({{.*}}) {scale = " + SCALE + " : f32}", True,
+            same_len(with_mask(qkv_shapes(H),
+                               lambda b, lq, lk: f"{b}x{lk}"))),
+        # The 1024 x 1024 buffer is above the size masks are evaluated up
+        # to: the slice stays a mask tensor (static 16 x 16: causal).
+        "gpt2_block_dynamic": (Gpt2Block(), sq, one,
+                               "mask({{.*}} : tensor<1x1x?x?xi1>) {scale = "
+                               + SCALE + " : f32}", True,
+                               same_len(qkv_shapes(H))),
         "plain_dynamic": (Plain(), (t(B, H, L, D), t(B, H, LK, D),
                                     t(B, H, LK, D)), qkv,
                           "{scale = " + SCALE + " : f32}", False, qkv_shapes(H)),

@@ -92,6 +92,14 @@ static std::string formatQueryPlus(int64_t off) {
 LogicalResult ChainMatcher::matchCausalCond(Value cond, Block *body,
                                             ArrayRef<int64_t> loopToScoreDim,
                                             bool condKeeps, Chain &chain) {
+  // `!c` (xori with true: PyTorch's `~keep`) keeps where c excludes.
+  if (auto x = cond.getDefiningOp<arith::XOrIOp>();
+      x && x->getBlock() == body) {
+    for (int side = 0; side < 2; ++side)
+      if (matchPattern(x->getOperand(1 - side), m_One()))
+        return matchCausalCond(x->getOperand(side), body, loopToScoreDim,
+                               !condKeeps, chain);
+  }
   Operation *def = cond.getDefiningOp();
   if (def && def->getBlock() == body && isa<arith::AndIOp, arith::OrIOp>(def)) {
     // keep = c1 && c2, or excluded = c1 || c2: each side one bound.
@@ -269,7 +277,7 @@ LogicalResult ChainMatcher::recordIndexBand(std::optional<int64_t> lo,
 static bool isIndexMaskBodyOp(Operation &o) {
   return o.hasTrait<OpTrait::ConstantLike>() ||
          isa<linalg::IndexOp, arith::AddIOp, arith::SubIOp, arith::CmpIOp,
-             arith::AndIOp, arith::OrIOp, arith::IndexCastOp,
+             arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::IndexCastOp,
              arith::IndexCastUIOp, arith::SelectOp, arith::AddFOp,
              linalg::YieldOp>(o);
 }

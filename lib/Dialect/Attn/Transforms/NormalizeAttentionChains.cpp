@@ -216,7 +216,7 @@ struct CollapseUnitDimsAboveElementwise final
     auto op = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
     RankedTensorType srcType = collapse.getSrcType();
     if (!op || !op.hasPureTensorSemantics() || op.getNumResults() != 1 ||
-        !op->getResult(0).hasOneUse() || !srcType.hasStaticShape() ||
+        !op->getResult(0).hasOneUse() ||
         op.getNumParallelLoops() != op.getNumLoops() ||
         !onlyUnitDims(srcType.getShape(), collapse.getReassociationIndices()) ||
         op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) ||
@@ -236,8 +236,9 @@ struct CollapseUnitDimsAboveElementwise final
     for (Value in : op.getDpsInputs())
       inputs.push_back(tensor::CollapseShapeOp::create(
           rewriter, loc, in, collapse.getReassociationIndices()));
-    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         resultType.getElementType());
+    // The init is not read: collapsed, it carries the (dynamic) sizes.
+    Value init = tensor::CollapseShapeOp::create(
+        rewriter, loc, op.getDpsInits()[0], collapse.getReassociationIndices());
     const int64_t rank = resultType.getRank();
     SmallVector<AffineMap> maps(
         inputs.size() + 1,
@@ -763,8 +764,8 @@ bool isIndexComputation(OpOperand *operand) {
   return llvm::all_of(producer.getBody()->getOperations(), [](Operation &o) {
     return isa<linalg::IndexOp, linalg::YieldOp, arith::ConstantOp,
                arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::IndexCastOp,
-               arith::IndexCastUIOp, arith::CmpIOp, arith::AndIOp,
-               arith::OrIOp>(o);
+               arith::IndexCastUIOp, arith::CmpIOp, arith::AndIOp, arith::OrIOp,
+               arith::XOrIOp>(o);
   });
 }
 

@@ -61,6 +61,11 @@ std::optional<Bounds> boundsOf(SymbolicSizes &sizes, Value v) {
     return Bounds{s->constant, s->constant};
   if (s->constant == 0)
     return Bounds{0, 0};
+  // A value the evaluator does not see through may be negative.
+  if (llvm::any_of(s->dims, [](const SymbolicSize::Dim &d) {
+        return d.second == SymbolicSize::kOpaqueValue;
+      }))
+    return std::nullopt;
   return Bounds{0, std::numeric_limits<int64_t>::max()};
 }
 
@@ -191,67 +196,74 @@ std::optional<SymbolicSize> SymbolicSizes::evaluate(Value value) {
       return std::nullopt;
     return SymbolicSize::ofConstant(*c);
   }
+  // A value not seen through (an argument, a clamp `max(min(x, n), 0)` of a
+  // slice's size) is a factor of its own: equal to itself only, its sign
+  // unknown.
+  SymbolicSize opaque{1, {{value, SymbolicSize::kOpaqueValue}}};
   Operation *op = value.getDefiningOp();
   if (!op)
-    return std::nullopt;
-  return llvm::TypeSwitch<Operation *, std::optional<SymbolicSize>>(op)
-      .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp>(
-          [&](auto cast) { return sizeOf(cast.getIn()); })
-      .Case([&](arith::ExtUIOp ext) -> std::optional<SymbolicSize> {
-        if (ext.getIn().getType().isInteger(1)) {
-          if (std::optional<bool> t = truthOf(ext.getIn()))
-            return SymbolicSize::ofConstant(*t ? 1 : 0);
-          return std::nullopt;
-        }
-        return sizeOf(ext.getIn());
-      })
-      .Case([&](arith::MulIOp mul) -> std::optional<SymbolicSize> {
-        std::optional<SymbolicSize> a = sizeOf(mul.getLhs());
-        std::optional<SymbolicSize> b = sizeOf(mul.getRhs());
-        if (!a || !b)
-          return std::nullopt;
-        return a->times(*b);
-      })
-      .Case<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp,
-            arith::CeilDivSIOp, arith::CeilDivUIOp>(
-          [&](auto div) -> std::optional<SymbolicSize> {
-            std::optional<SymbolicSize> a = sizeOf(div.getLhs());
-            std::optional<SymbolicSize> b = sizeOf(div.getRhs());
+    return opaque;
+  std::optional<SymbolicSize> seen =
+      llvm::TypeSwitch<Operation *, std::optional<SymbolicSize>>(op)
+          .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp>(
+              [&](auto cast) { return sizeOf(cast.getIn()); })
+          .Case([&](arith::ExtUIOp ext) -> std::optional<SymbolicSize> {
+            if (ext.getIn().getType().isInteger(1)) {
+              if (std::optional<bool> t = truthOf(ext.getIn()))
+                return SymbolicSize::ofConstant(*t ? 1 : 0);
+              return std::nullopt;
+            }
+            return sizeOf(ext.getIn());
+          })
+          .Case([&](arith::MulIOp mul) -> std::optional<SymbolicSize> {
+            std::optional<SymbolicSize> a = sizeOf(mul.getLhs());
+            std::optional<SymbolicSize> b = sizeOf(mul.getRhs());
             if (!a || !b)
               return std::nullopt;
-            return exactQuotient(*a, *b);
+            return a->times(*b);
           })
-      .Case([&](arith::AddIOp add) -> std::optional<SymbolicSize> {
-        std::optional<SymbolicSize> a = sizeOf(add.getLhs());
-        std::optional<SymbolicSize> b = sizeOf(add.getRhs());
-        int64_t sum;
-        if (a && b && a->isConstant() && b->isConstant() &&
-            !llvm::AddOverflow(a->constant, b->constant, sum))
-          return SymbolicSize::ofConstant(sum);
-        // x + 0.
-        if (a && b && b->isConstant() && b->constant == 0)
-          return a;
-        if (a && b && a->isConstant() && a->constant == 0)
-          return b;
-        return std::nullopt;
-      })
-      .Case([&](arith::SelectOp select) -> std::optional<SymbolicSize> {
-        if (std::optional<bool> t = truthOf(select.getCondition()))
-          return sizeOf(*t ? select.getTrueValue() : select.getFalseValue());
-        // Both arms the same size.
-        std::optional<SymbolicSize> a = sizeOf(select.getTrueValue());
-        std::optional<SymbolicSize> b = sizeOf(select.getFalseValue());
-        if (a && b && *a == *b)
-          return a;
-        return std::nullopt;
-      })
-      .Case([&](tensor::DimOp dim) -> std::optional<SymbolicSize> {
-        std::optional<int64_t> index = dim.getConstantIndex();
-        if (!index)
-          return std::nullopt;
-        return dimOf(dim.getSource(), *index);
-      })
-      .Default([](Operation *) { return std::nullopt; });
+          .Case<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp,
+                arith::CeilDivSIOp, arith::CeilDivUIOp>(
+              [&](auto div) -> std::optional<SymbolicSize> {
+                std::optional<SymbolicSize> a = sizeOf(div.getLhs());
+                std::optional<SymbolicSize> b = sizeOf(div.getRhs());
+                if (!a || !b)
+                  return std::nullopt;
+                return exactQuotient(*a, *b);
+              })
+          .Case([&](arith::AddIOp add) -> std::optional<SymbolicSize> {
+            std::optional<SymbolicSize> a = sizeOf(add.getLhs());
+            std::optional<SymbolicSize> b = sizeOf(add.getRhs());
+            int64_t sum;
+            if (a && b && a->isConstant() && b->isConstant() &&
+                !llvm::AddOverflow(a->constant, b->constant, sum))
+              return SymbolicSize::ofConstant(sum);
+            // x + 0.
+            if (a && b && b->isConstant() && b->constant == 0)
+              return a;
+            if (a && b && a->isConstant() && a->constant == 0)
+              return b;
+            return std::nullopt;
+          })
+          .Case([&](arith::SelectOp select) -> std::optional<SymbolicSize> {
+            if (std::optional<bool> t = truthOf(select.getCondition()))
+              return sizeOf(*t ? select.getTrueValue()
+                               : select.getFalseValue());
+            // Both arms the same size.
+            std::optional<SymbolicSize> a = sizeOf(select.getTrueValue());
+            std::optional<SymbolicSize> b = sizeOf(select.getFalseValue());
+            if (a && b && *a == *b)
+              return a;
+            return std::nullopt;
+          })
+          .Case([&](tensor::DimOp dim) -> std::optional<SymbolicSize> {
+            std::optional<int64_t> index = dim.getConstantIndex();
+            if (!index)
+              return std::nullopt;
+            return dimOf(dim.getSource(), *index);
+          })
+          .Default([](Operation *) { return std::nullopt; });
+  return seen ? seen : opaque;
 }
 
 std::optional<SymbolicSize> SymbolicSizes::evaluateDim(Value tensor,

@@ -28,7 +28,11 @@ namespace mlir::attn {
 /// that is only known at run time (and so is a non-negative number). The
 /// dims are sorted, so that equal products compare equal.
 struct SymbolicSize {
+  /// A run-time dim (tensor, dim), or (value, kOpaqueValue) for an integer
+  /// value the evaluator does not see through: equal only to itself, and
+  /// of unknown sign.
   using Dim = std::pair<Value, int64_t>;
+  static constexpr int64_t kOpaqueValue = -1;
   int64_t constant = 1;
   SmallVector<Dim, 2> dims;
 
@@ -43,12 +47,13 @@ struct SymbolicSize {
 };
 
 /// Evaluates sizes (integer and index values) and the conditions built from
-/// them, memoized. Sizes evaluate only through ops whose value is a
-/// non-negative product: constants, casts between integer types that keep
-/// such values (index_cast, extsi/extui), muli, exact divisions, addi of
-/// constants, selects whose condition evaluates, and dims of tensors
-/// (static dims, tensor.empty operands, the inits of destination-style ops,
-/// reshapes, casts). Anything else gives no value.
+/// them, memoized. Sizes are seen through ops whose value is a product:
+/// constants, casts between integer types that keep such values
+/// (index_cast, extsi/extui), muli, exact divisions, addi of constants,
+/// selects whose condition evaluates, and dims of tensors (static dims,
+/// tensor.empty operands, the inits of destination-style ops, reshapes,
+/// casts). Any other value is an opaque factor; a negative constant, or a
+/// division that is not exact, gives no value.
 class SymbolicSizes {
 public:
   /// The size `value` holds, if it evaluates.
