@@ -5,7 +5,7 @@
 # would, then launched and validated by attn-run against the float64 GPU
 # reference. In two halves:
 #
-#   bench/raised.sh generate [CHIP] [SEED]   # here (LLVM 22)
+#   bench/raised.sh generate [CHIP] [SEED]   # here (LLVM 22; SKIP_BUILD=1: as built)
 #   bench/raised.sh run                      # on the GPU machine
 #
 # generate: one PTX + manifest per export into bench/generated/raised/
@@ -26,7 +26,7 @@ generate() {
   local chip="${1:-sm_90a}" seed="${2:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
   set -e
   rm -rf "$gen"; mkdir -p "$gen/static" "$gen/dynamic"
-  "$root/scripts/build.sh" attention-opt attn-compile >/dev/null
+  [ "${SKIP_BUILD:-0}" = 1 ] || "$root/scripts/build.sh" attention-opt attn-compile >/dev/null
   for f in "$root"/test/Integration/raise/torch-mlir/*.mlir; do
     local n; n=$(basename "$f" .mlir); n=${n//./_}
     # The raising options of the test's first RUN line, if any.
