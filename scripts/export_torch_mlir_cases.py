@@ -122,6 +122,30 @@ class Gpt2Block(torch.nn.Module):
         return F.softmax(att, dim=-1) @ v
 
 
+class TwoBiases(torch.nn.Module):
+    """A causal bias and a padding bias added one after the other."""
+    def forward(self, q, k, v, attention_mask):
+        n = q.shape[2]
+        causal = torch.triu(torch.full((n, n), float("-inf")), diagonal=1)
+        low = torch.finfo(q.dtype).min
+        pad = (1.0 - attention_mask[:, None, None, :].to(q.dtype)) * low
+        w = torch.matmul(q, k.transpose(2, 3)) / math.sqrt(D)
+        w = w + causal + pad
+        return torch.matmul(torch.softmax(w, dim=-1), v)
+
+
+class TwoBiasesFinite(torch.nn.Module):
+    """The same with HF's finite causal bias (finfo.min, not -inf)."""
+    def forward(self, q, k, v, attention_mask):
+        n = q.shape[2]
+        low = torch.finfo(q.dtype).min
+        causal = torch.triu(torch.full((n, n), low), diagonal=1)
+        pad = (1.0 - attention_mask[:, None, None, :].to(q.dtype)) * low
+        w = torch.matmul(q, k.transpose(2, 3)) / math.sqrt(D)
+        w = w + causal + pad
+        return torch.matmul(torch.softmax(w, dim=-1), v)
+
+
 class SdpaGqa(torch.nn.Module):
     def forward(self, q, k, v):
         return F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
@@ -223,6 +247,19 @@ CASES = {
     "llama_causal_pad": (LlamaCausalPad(), (t(B, H, L, D), t(B, H, L, D),
                                             t(B, H, L, D), torch.ones(B, L)),
                          "mask({{.*}}) {scale = " + SCALE + " : f32}", True),
+    # Two biases in a row: the band becomes causal, the padding the mask
+    # (a finite band only with large-negative-is-masked).
+    "two_biases": (TwoBiases(), (t(B, H, L, D), t(B, H, L, D), t(B, H, L, D),
+                                 torch.ones(B, L, dtype=torch.long)),
+                   "mask({{.*}}) {causal = #attn.causal<top_left>, scale = "
+                   + SCALE + " : f32}", True),
+    "two_biases_finite": (TwoBiasesFinite(), (t(B, H, L, D), t(B, H, L, D),
+                                              t(B, H, L, D),
+                                              torch.ones(B, L,
+                                                         dtype=torch.long)),
+                          "mask({{.*}}) {causal = #attn.causal<top_left>, "
+                          "scale = " + SCALE + " : f32}", True,
+                          "large-negative-is-masked"),
     # The same bf16 SDPA raised twice: by default an f32 op between the
     # casts (as the chain computes), with allow-precision-change a bf16 op.
     "sdpa_bf16": (SdpaCausal16(), (bf16(B, H, L, D), bf16(B, H, L, D),
@@ -422,6 +459,40 @@ def dynamic_header(name, module, expected, leftovers, shapes, seed):
     return "\n".join(lines) + "\n"
 
 
+class RelativeBiasAndMask(torch.nn.Module):
+    """T5-style position bias and a padding bias: two bias tensors."""
+    def forward(self, q, k, v, bias, m):
+        w = torch.matmul(q, k.transpose(2, 3)) + bias + m
+        return torch.matmul(torch.softmax(w, dim=-1), v)
+
+
+def export_not_raised(out):
+    """A case that is not raised yet, and the remark that says why."""
+    name = "relative_bias_and_mask"
+    m = fx.export_and_import(RelativeBiasAndMask(), t(B, H, L, D),
+                             t(B, H, L, D), t(B, H, L, D), t(1, H, L, L),
+                             t(B, 1, 1, L), output_type="linalg-on-tensors",
+                             func_name=name)
+    path = os.path.join(out, f"{name}.linalg.mlir")
+    with open(path, "w") as f:
+        f.write("\n".join([
+            f"// {name} (RelativeBiasAndMask: "
+            f"{RelativeBiasAndMask.__doc__}), exported by",
+            "// scripts/export_torch_mlir_cases.py (torch "
+            f"{torch.__version__}, torch_mlir.fx, output linalg-on-tensors).",
+            "// Not raised yet: the op has one mask operand, and the two bias "
+            "tensors",
+            "// are not combined into one; explain says so.",
+            "// RUN: attention-opt %s --attn-raise-pipeline=explain 2>&1 | "
+            "FileCheck %s",
+            "// CHECK: remark: attn-fuse: not fused: two additive biases that "
+            "are both mask tensors (one mask operand; not combined yet)",
+            "// CHECK-NOT: attn.attention",
+        ]) + "\n")
+        f.write(str(m))
+    print(f"export_torch_mlir_cases: wrote {path}")
+
+
 def export_dynamic(out, seed):
     for name, (module, args, dims, expected, leftovers,
                shapes) in dynamic_cases().items():
@@ -451,6 +522,7 @@ def main(out):
             seed += 1
             print(f"export_torch_mlir_cases: wrote {path}")
     export_dynamic(out, seed)
+    export_not_raised(out)
 
 
 if __name__ == "__main__":

@@ -235,13 +235,16 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     if (failed(indexMask()))
       return failure();
   }
-  // (3) additive bias.
+  // (3) additive bias; two in a row (`s + causal + padding`) where at most
+  // one of them stays a mask tensor (the other a band: causal / window).
   Value main;
   const EwOperand *other = nullptr;
-  if (succeeded(ew) && ew->kind == EwKind::Add && step(ew, main, other) &&
-      other) {
+  bool biased = false;
+  for (int bias = 0; bias < 2 && succeeded(ew) && ew->kind == EwKind::Add &&
+                     step(ew, main, other) && other;
+       ++bias) {
     Operation *add = x.getDefiningOp();
-    if (chain.mask)
+    if (chain.mask && !biased)
       return fail("both a boolean mask and an additive bias", add);
     if (!other->tensor)
       return fail("a scalar is added to the scores", add);
@@ -249,7 +252,23 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     // (f64 only beside f64 Q, K and V: checked in match.)
     if (!bt.isF16() && !bt.isBF16() && !bt.isF32() && !bt.isF64())
       return fail("the additive bias is not f16, bf16, f32 or f64", add);
-    if (failed(matchMask(*other, add, chain)) || failed(peel(main)))
+    // The first bias's mask, kept if the second is a band.
+    Value firstMask = chain.mask;
+    SmallVector<int64_t> firstDims = chain.maskDims;
+    bool firstInverted = chain.maskInverted;
+    chain.maskDims.clear();
+    if (failed(matchMask(*other, add, chain)))
+      return failure();
+    if (biased && firstMask) {
+      if (chain.mask != firstMask)
+        return fail("two additive biases that are both mask tensors (one "
+                    "mask operand; not combined yet)",
+                    add);
+      chain.maskDims = firstDims;
+      chain.maskInverted = firstInverted;
+    }
+    biased = true;
+    if (failed(peel(main)))
       return failure();
     if (failed(refresh()))
       return failure();
