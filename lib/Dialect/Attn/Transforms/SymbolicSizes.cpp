@@ -37,6 +37,22 @@ std::optional<SymbolicSize> exactQuotient(const SymbolicSize &a,
   return r;
 }
 
+/// Whether `s` has a factor of unknown sign.
+bool hasOpaqueFactor(const SymbolicSize &s) {
+  return llvm::any_of(s.dims, [](const SymbolicSize::Dim &d) {
+    return d.second == SymbolicSize::kOpaqueValue;
+  });
+}
+
+/// Whether a cast from `from` to `to` (integers or index, index taken as 64
+/// bits) drops bits.
+bool narrows(Type from, Type to) {
+  auto width = [](Type t) {
+    return t.isIndex() ? 64u : t.getIntOrFloatBitWidth();
+  };
+  return width(to) < width(from);
+}
+
 /// The signed constant `value` holds, if it is one.
 std::optional<int64_t> signedConstant(Value value) {
   APInt c;
@@ -62,9 +78,7 @@ std::optional<Bounds> boundsOf(SymbolicSizes &sizes, Value v) {
   if (s->constant == 0)
     return Bounds{0, 0};
   // A value the evaluator does not see through may be negative.
-  if (llvm::any_of(s->dims, [](const SymbolicSize::Dim &d) {
-        return d.second == SymbolicSize::kOpaqueValue;
-      }))
+  if (hasOpaqueFactor(*s))
     return std::nullopt;
   return Bounds{0, std::numeric_limits<int64_t>::max()};
 }
@@ -205,16 +219,29 @@ std::optional<SymbolicSize> SymbolicSizes::evaluate(Value value) {
     return opaque;
   std::optional<SymbolicSize> seen =
       llvm::TypeSwitch<Operation *, std::optional<SymbolicSize>>(op)
-          .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp>(
-              [&](auto cast) { return sizeOf(cast.getIn()); })
-          .Case([&](arith::ExtUIOp ext) -> std::optional<SymbolicSize> {
-            if (ext.getIn().getType().isInteger(1)) {
-              if (std::optional<bool> t = truthOf(ext.getIn()))
-                return SymbolicSize::ofConstant(*t ? 1 : 0);
-              return std::nullopt;
-            }
-            return sizeOf(ext.getIn());
-          })
+          // Casts that keep the value: sign extension always; zero
+          // extension of a value known to be non-negative (no opaque
+          // factor); never a narrowing cast (index to i32), which may wrap.
+          .Case<arith::IndexCastOp, arith::ExtSIOp>(
+              [&](auto cast) -> std::optional<SymbolicSize> {
+                if (narrows(cast.getIn().getType(), cast.getType()))
+                  return std::nullopt;
+                return sizeOf(cast.getIn());
+              })
+          .Case<arith::IndexCastUIOp, arith::ExtUIOp>(
+              [&](auto cast) -> std::optional<SymbolicSize> {
+                Value in = cast.getIn();
+                if (in.getType().isInteger(1)) {
+                  if (std::optional<bool> t = truthOf(in))
+                    return SymbolicSize::ofConstant(*t ? 1 : 0);
+                  return std::nullopt;
+                }
+                std::optional<SymbolicSize> s = sizeOf(in);
+                if (!s || hasOpaqueFactor(*s) ||
+                    narrows(in.getType(), cast.getType()))
+                  return std::nullopt;
+                return s;
+              })
           .Case([&](arith::MulIOp mul) -> std::optional<SymbolicSize> {
             std::optional<SymbolicSize> a = sizeOf(mul.getLhs());
             std::optional<SymbolicSize> b = sizeOf(mul.getRhs());
@@ -228,6 +255,14 @@ std::optional<SymbolicSize> SymbolicSizes::evaluate(Value value) {
                 std::optional<SymbolicSize> a = sizeOf(div.getLhs());
                 std::optional<SymbolicSize> b = sizeOf(div.getRhs());
                 if (!a || !b)
+                  return std::nullopt;
+                // An unsigned division of a possibly negative value is not
+                // the quotient of the products.
+                using Div = decltype(div);
+                constexpr bool isUnsigned =
+                    std::is_same_v<Div, arith::DivUIOp> ||
+                    std::is_same_v<Div, arith::CeilDivUIOp>;
+                if (isUnsigned && (hasOpaqueFactor(*a) || hasOpaqueFactor(*b)))
                   return std::nullopt;
                 return exactQuotient(*a, *b);
               })
