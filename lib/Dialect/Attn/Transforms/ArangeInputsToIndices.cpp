@@ -12,7 +12,8 @@
 // the generic's `linalg.index` values. The mask becomes an input-less
 // generic of index comparisons, the form attn-fuse reads as causal / window
 // at any size. The rewrite is exact (the constant is checked element by
-// element), and applies only to generics computing an i1 mask.
+// element), and applies only to generics computing an i1 mask (or the
+// integers, such as `j - i`, that only such generics read).
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +88,20 @@ Value emitAffineIndex(PatternRewriter &rewriter, Location loc,
   return arith::IndexCastOp::create(rewriter, loc, type, sum);
 }
 
+/// Whether `v` is an i1 mask, or integers only i1-mask generics read (the
+/// `j - i` that SDPA's causal mask compares with 0).
+bool computesMask(Value v) {
+  Type elt = getElementTypeOrSelf(v.getType());
+  if (elt.isInteger(1))
+    return true;
+  return elt.isInteger() && !v.use_empty() &&
+         llvm::all_of(v.getUsers(), [](Operation *user) {
+           auto g = dyn_cast<linalg::GenericOp>(user);
+           return g && g.getNumResults() == 1 &&
+                  getElementTypeOrSelf(g.getResult(0).getType()).isInteger(1);
+         });
+}
+
 /// generic(ins(arange, x...)) computing an i1 mask -> generic(ins(x...))
 /// with the arange's values computed from linalg.index.
 struct ArangeInputToIndex final : OpRewritePattern<linalg::GenericOp> {
@@ -96,7 +111,7 @@ struct ArangeInputToIndex final : OpRewritePattern<linalg::GenericOp> {
                                 PatternRewriter &rewriter) const override {
     if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
         op.getNumLoops() != op.getNumParallelLoops() ||
-        !getElementTypeOrSelf(op.getResult(0).getType()).isInteger(1))
+        !computesMask(op.getResult(0)))
       return failure();
     for (OpOperand *input : op.getDpsInputOperands()) {
       DenseIntElementsAttr values;

@@ -853,6 +853,7 @@ struct AttnNormalizeChainsPass final
       // broadcasts of size-1 dims, before the reshapes are propagated.
       populateFoldComputedReshapesPatterns(patterns);
       populateFoldDynamicBroadcastGathersPatterns(patterns);
+      populateHoistCastsAboveBroadcastsPatterns(patterns);
       addReshapeCleanups(patterns);
     };
     RewritePatternSet units(ctx);

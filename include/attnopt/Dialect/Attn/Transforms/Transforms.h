@@ -106,6 +106,11 @@ void populateFoldComputedReshapesPatterns(RewritePatternSet &patterns);
 /// (FoldDynamicBroadcastGathers.cpp).
 void populateFoldDynamicBroadcastGathersPatterns(RewritePatternSet &patterns);
 
+/// Patterns moving an `arith.extf` generic of a broadcast copy above the
+/// copy, onto the tensor it repeats (HoistCastsAboveBroadcasts.cpp: bf16
+/// SDPA's upcast of K and V repeated by repeat_kv).
+void populateHoistCastsAboveBroadcastsPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::attn
 
 #endif // ATTNOPT_DIALECT_ATTN_TRANSFORMS_TRANSFORMS_H
