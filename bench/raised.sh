@@ -28,6 +28,8 @@ generate() {
   rm -rf "$gen"; mkdir -p "$gen/static" "$gen/dynamic"
   [ "${SKIP_BUILD:-0}" = 1 ] || "$root/scripts/build.sh" attention-opt attn-compile >/dev/null
   for f in "$root"/test/Integration/raise/torch-mlir/*.mlir; do
+    # Exports whose test says they are not raised yet have nothing to run.
+    grep -q '^// CHECK-NOT: attn.attention' "$f" && continue
     local n; n=$(basename "$f" .mlir); n=${n//./_}
     # The raising options of the test's first RUN line, if any.
     local opts; opts=$(sed -n 's/.*--attn-raise-pipeline="\([^"]*\)".*/\1/p' "$f" | head -1)
