@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LinalgLoops.h"
 #include "SymbolicSizes.h"
 #include "attnopt/Dialect/Attn/Transforms/Transforms.h"
 
@@ -154,14 +155,9 @@ struct BroadcastGatherIsItsSource final : OpRewritePattern<linalg::GenericOp> {
     }
     // A static broadcast as well: the copy through the broadcasting map that
     // the static export would have written.
-    auto copy = linalg::GenericOp::create(
-        rewriter, loc, resultType, ValueRange{source}, ValueRange{init},
-        ArrayRef<AffineMap>{map, rewriter.getMultiDimIdentityMap(rank)},
-        op.getIteratorTypesArray(),
-        [](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l, args[0]);
-        });
-    rewriter.replaceOp(op, copy.getResults());
+    rewriter.replaceOp(
+        op,
+        createCopyThroughMap(rewriter, loc, source, map, init).getResults());
     return success();
   }
 };

@@ -239,12 +239,11 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   // one of them stays a mask tensor (the other a band: causal / window).
   Value main;
   const EwOperand *other = nullptr;
-  bool biased = false;
   for (int bias = 0; bias < 2 && succeeded(ew) && ew->kind == EwKind::Add &&
                      step(ew, main, other) && other;
        ++bias) {
     Operation *add = x.getDefiningOp();
-    if (chain.mask && !biased)
+    if (chain.mask && bias == 0)
       return fail("both a boolean mask and an additive bias", add);
     if (!other->tensor)
       return fail("a scalar is added to the scores", add);
@@ -259,7 +258,7 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     chain.maskDims.clear();
     if (failed(matchMask(*other, add, chain)))
       return failure();
-    if (biased && firstMask) {
+    if (bias > 0 && firstMask) {
       if (chain.mask != firstMask)
         return fail("two additive biases that are both mask tensors (one "
                     "mask operand; not combined yet)",
@@ -267,7 +266,6 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
       chain.maskDims = firstDims;
       chain.maskInverted = firstInverted;
     }
-    biased = true;
     if (failed(peel(main)))
       return failure();
     if (failed(refresh()))

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LinalgLoops.h"
 #include "attnopt/Dialect/Attn/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,28 +23,9 @@
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
+using namespace mlir::attn;
 
 namespace {
-
-/// Whether `g` is an all-parallel generic of one input and one result,
-/// with an identity result map, whose body is `op(in)` of one op of type
-/// OpTy (or, with no OpTy, yields its input: a copy or broadcast).
-template <typename OpTy = void> bool isUnaryElementwise(linalg::GenericOp g) {
-  if (!g || !g.hasPureTensorSemantics() || g.getNumDpsInputs() != 1 ||
-      g.getNumDpsInits() != 1 || g.getNumParallelLoops() != g.getNumLoops() ||
-      !g.getIndexingMapsArray().back().isIdentity() ||
-      g.payloadUsesValueFromOperand(g.getDpsInitOperand(0)))
-    return false;
-  Block *body = g.getBody();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  Value in = body->getArgument(0);
-  if constexpr (std::is_void_v<OpTy>) {
-    return body->getOperations().size() == 1 && yield.getValues()[0] == in;
-  } else {
-    auto op = yield.getValues()[0].template getDefiningOp<OpTy>();
-    return body->getOperations().size() == 2 && op && op->getOperand(0) == in;
-  }
-}
 
 /// extf(broadcast(x)) -> broadcast(extf(x)).
 struct ExtendBeforeBroadcast final : OpRewritePattern<linalg::GenericOp> {
@@ -51,22 +33,27 @@ struct ExtendBeforeBroadcast final : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp widen,
                                 PatternRewriter &rewriter) const override {
-    if (!isUnaryElementwise<arith::ExtFOp>(widen) ||
-        !widen.getIndexingMapsArray().front().isIdentity())
+    // An elementwise extf of the generic's one input.
+    auto extf = soleStatement<arith::ExtFOp>(widen);
+    if (!extf || !widen.hasPureTensorSemantics() ||
+        widen.getNumDpsInputs() != 1 ||
+        extf.getIn() != widen.getBody()->getArgument(0) ||
+        widen.getNumParallelLoops() != widen.getNumLoops() ||
+        !llvm::all_of(widen.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isIdentity(); }))
       return rewriter.notifyMatchFailure(widen, "not an elementwise extf");
     auto copy = widen.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
-    if (!isUnaryElementwise(copy) || !copy->hasOneUse())
+    if (!isCopyOfInput(copy) || !copy->hasOneUse())
       return rewriter.notifyMatchFailure(widen, "not of a copy");
     AffineMap read = copy.getIndexingMapsArray().front();
     if (read.isIdentity() || !read.isProjectedPermutation())
       return rewriter.notifyMatchFailure(widen, "not of a broadcast");
     Location loc = widen.getLoc();
     Value x = copy.getDpsInputs()[0];
-    auto xType = cast<RankedTensorType>(x.getType());
     Type wide = getElementTypeOrSelf(widen.getResult(0).getType());
     Value init = tensor::EmptyOp::create(
         rewriter, loc, tensor::getMixedSizes(rewriter, loc, x), wide);
-    int64_t rank = xType.getRank();
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
     auto widened = linalg::GenericOp::create(
         rewriter, loc, init.getType(), ValueRange{x}, ValueRange{init},
         SmallVector<AffineMap>(2, rewriter.getMultiDimIdentityMap(rank)),
@@ -75,13 +62,8 @@ struct ExtendBeforeBroadcast final : OpRewritePattern<linalg::GenericOp> {
           Value e = arith::ExtFOp::create(b, l, wide, args[0]);
           linalg::YieldOp::create(b, l, e);
         });
-    auto repeated = linalg::GenericOp::create(
-        rewriter, loc, widen.getResult(0).getType(), widened.getResults(),
-        widen.getDpsInits(), copy.getIndexingMapsArray(),
-        copy.getIteratorTypesArray(),
-        [](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l, args[0]);
-        });
+    linalg::GenericOp repeated = createCopyThroughMap(
+        rewriter, loc, widened.getResult(0), read, widen.getDpsInits()[0]);
     rewriter.replaceOp(widen, repeated.getResults());
     return success();
   }

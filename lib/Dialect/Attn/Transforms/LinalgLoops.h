@@ -2,7 +2,8 @@
 //
 // Small queries on a generic's loops and body that attn-normalize-chains'
 // patterns (NormalizeAttentionChains.cpp, PeelFusedProducers.cpp,
-// RestoreUnitRowReductions.cpp) and attn-fuse (MatchSafeSoftmax.cpp)
+// RestoreUnitRowReductions.cpp, FoldDynamicBroadcastGathers.cpp,
+// HoistCastsAboveBroadcasts.cpp) and attn-fuse (MatchSafeSoftmax.cpp)
 // share.
 //
 //===----------------------------------------------------------------------===//
@@ -41,6 +42,35 @@ template <typename OpTy> OpTy soleStatement(linalg::GenericOp op) {
       body->getTerminator()->getOperand(0) != stmt->getResult(0))
     return {};
   return stmt;
+}
+
+/// Whether `op` only copies or broadcasts its one input: all loops
+/// parallel, an identity result map, and a body that yields the input.
+inline bool isCopyOfInput(linalg::GenericOp op) {
+  if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return false;
+  Operation *yield = op.getBody()->getTerminator();
+  return yield->getNumOperands() == 1 &&
+         yield->getOperand(0) == op.getBody()->getArgument(0);
+}
+
+/// A generic copying `source`, read through `read`, into `init` (all loops
+/// parallel, identity result map): a broadcast where `read` drops or zeroes
+/// dims.
+inline linalg::GenericOp createCopyThroughMap(OpBuilder &b, Location loc,
+                                              Value source, AffineMap read,
+                                              Value init) {
+  int64_t rank = cast<ShapedType>(init.getType()).getRank();
+  return linalg::GenericOp::create(
+      b, loc, init.getType(), ValueRange{source}, ValueRange{init},
+      ArrayRef<AffineMap>{read, b.getMultiDimIdentityMap(rank)},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [](OpBuilder &nested, Location l, ValueRange args) {
+        linalg::YieldOp::create(nested, l, args[0]);
+      });
 }
 
 } // namespace mlir::attn

@@ -306,14 +306,7 @@ struct DropMergedUnitDimsOfCopy final
   LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
                                 PatternRewriter &rewriter) const override {
     auto copy = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
-    if (!copy || !copy->hasOneUse() || copy.getNumDpsInits() != 1 ||
-        copy.getNumDpsInputs() != 1 ||
-        copy.getNumParallelLoops() != copy.getNumLoops() ||
-        !copy.getMatchingIndexingMap(copy.getDpsInitOperand(0)).isIdentity())
-      return failure();
-    auto yield = cast<linalg::YieldOp>(copy.getBody()->getTerminator());
-    if (yield.getNumOperands() != 1 ||
-        yield.getOperand(0) != copy.getBody()->getArgument(0))
+    if (!isCopyOfInput(copy) || !copy->hasOneUse())
       return failure();
     RankedTensorType srcType = collapse.getSrcType();
     if (!srcType.hasStaticShape())
