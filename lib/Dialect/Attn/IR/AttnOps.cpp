@@ -322,22 +322,28 @@ LogicalResult verifyScoreAttributes(AttentionOpInterface iface,
                 "scaled by 1/(1 - dropout_p)), got "
              << p;
   }
+  // (The packed ops have no dropout_mask operand: only the Philox stream.)
+  bool takesKeepMask = !isa<VarlenAttentionOp, VarlenAttentionGradOp>(op);
   if (p > 0.0f && !iface.getSeed() && !iface.getDropoutMask())
-    return op->emitOpError() << "dropout_p = " << p
-                             << " needs the rng(seed, offset) operands or a "
-                                "dropout_mask";
+    return op->emitOpError()
+           << "dropout_p = " << p << " needs the rng(seed, offset) operands"
+           << (takesKeepMask ? " or a dropout_mask" : "");
   return success();
 }
 
 /// The op's inherent attribute name closest to `name` (a misspelling such
-/// as `casual`), or "" where none is close.
+/// as `casual`, another case such as `CAUSAL`, or a longer form such as
+/// `softcapping`), or "" where none is close.
 static StringRef closestAttributeName(Operation *op, StringRef name) {
   StringRef best;
   unsigned bestDistance = 3; // at most two edits
+  std::string lower = name.lower();
   if (std::optional<RegisteredOperationName> info = op->getRegisteredInfo())
     for (StringAttr candidate : info->getAttributeNames()) {
-      unsigned d = name.edit_distance(candidate.strref(),
-                                      /*AllowReplacements=*/true, bestDistance);
+      if (candidate.size() >= 5 && StringRef(lower).starts_with(candidate))
+        return candidate.strref();
+      unsigned d = StringRef(lower).edit_distance(
+          candidate.strref(), /*AllowReplacements=*/true, bestDistance);
       if (d < bestDistance) {
         best = candidate.strref();
         bestDistance = d;

@@ -210,8 +210,27 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   };
   if (failed(indexMask()))
     return failure();
-  // (4) exclusion: select(keep, s, -inf).
-  if (succeeded(ew) && ew->kind == EwKind::Select) {
+  // (4) exclusion: select(keep, s, -inf). Also accepted before the bias
+  // and the scale (below, `beforeScale`): `select(m, s, -inf) * c + b` is
+  // `select(m, s * c + b, -inf)` for c > 0 (-inf stays -inf), as GPT-J's
+  // `where(causal, w, min) / scale` and `masked_fill(m, -inf) / sqrt(d)`
+  // write it; not before a softcap (c * tanh(-inf / c) is -c, not -inf).
+  auto exclusion = [&](bool beforeScale) -> LogicalResult {
+    if (failed(ew) || ew->kind != EwKind::Select)
+      return success();
+    if (beforeScale) {
+      if (chain.softcap)
+        return fail("a boolean mask is applied before the softcap, which "
+                    "turns its -inf into a finite value",
+                    x.getDefiningOp());
+      if (scaled && !(chain.scale > 0.0f))
+        return fail("a boolean mask is followed by a non-positive scale",
+                    x.getDefiningOp());
+      if (chain.mask)
+        return fail("a boolean mask before the scale or bias and another "
+                    "mask after it (one mask operand)",
+                    x.getDefiningOp());
+    }
     const EwOperand &cond = ew->args[0], &t = ew->args[1], &f = ew->args[2];
     // select(m, -inf, s) excludes where m is true: the op gets !m.
     bool inverted = t.scalar && f.tensor;
@@ -223,6 +242,12 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
       return fail("the masked scores are set to a finite value, not -inf "
                   "(see option large-negative-is-masked)",
                   x.getDefiningOp());
+    // A finite fill (large-negative-is-masked) scaled must still be one.
+    if (beforeScale && scaled && fill.scalar->isFinite() &&
+        !isMaskFill(APFloat(fill.scalar->convertToDouble() * chain.scale)))
+      return fail("the masked scores' finite fill, scaled, is above -1e4 "
+                  "(no longer a mask fill)",
+                  x.getDefiningOp());
     if (!getElementTypeOrSelf(cond.tensor.getType()).isInteger(1))
       return fail("the select condition is not i1", x.getDefiningOp());
     chain.maskInverted = inverted;
@@ -232,9 +257,10 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
       return failure();
     if (failed(refresh()))
       return failure();
-    if (failed(indexMask()))
-      return failure();
-  }
+    return indexMask();
+  };
+  if (failed(exclusion(/*beforeScale=*/false)))
+    return failure();
   // (3) additive bias; two in a row (`s + causal + padding`) where at most
   // one of them stays a mask tensor (the other a band: causal / window).
   Value main;
@@ -346,6 +372,8 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     if (failed(indexMask()))
       return failure();
   }
+  if (failed(exclusion(/*beforeScale=*/true)))
+    return failure();
   if (failed(peelWidening(x, chain)))
     return failure();
   return matchQK(x, chain);
@@ -728,6 +756,12 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
   // A softmax widened without narrowing back (or the reverse) computes P·V
   // in another type than Q·Kᵀ; the type check below refuses it.
 
+  // Nothing to compute; and folded into the head dim, a zero batch would
+  // make an op with no heads, which the verifier rejects.
+  for (Value operand : {chain.q, chain.k, chain.v})
+    if (llvm::is_contained(cast<ShapedType>(operand.getType()).getShape(), 0))
+      return fail("Q, K or V has a dimension of size 0 (nothing to compute)",
+                  chain.qk);
   if (failed(checkMergedBatchDims(chain)) || failed(peelUpcast(chain)))
     return failure();
   Type elt = getElementTypeOrSelf(chain.q.getType());

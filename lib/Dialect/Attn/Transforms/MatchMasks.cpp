@@ -444,6 +444,8 @@ LogicalResult ChainMatcher::matchConstantBandMask(const EwOperand &m,
   if (!matchPattern(m.tensor, m_Constant(&values)))
     return failure();
   auto type = cast<RankedTensorType>(m.tensor.getType());
+  if (type.getNumElements() == 0)
+    return failure(); // a zero-size batch: no band to read
   int64_t r = chain.rank;
   int64_t iDim = -1, jDim = -1;
   for (auto [k, d] : llvm::enumerate(chain.maskDims)) {

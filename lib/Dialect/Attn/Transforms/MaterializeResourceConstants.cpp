@@ -25,10 +25,19 @@ mlir::attn::denseElementsOfResource(Attribute attr) {
     return std::nullopt;
   AsmResourceBlob *blob = resource.getRawHandle().getBlob();
   ShapedType type = resource.getType();
-  // (i1 blobs hold a byte per element, which dense attributes pack.)
-  if (!blob || type.getElementType().isInteger(1))
+  if (!blob)
     return std::nullopt;
   ArrayRef<char> data = blob->getData();
+  // i1 blobs hold a byte per element (PyTorch's bool), which dense
+  // attributes pack.
+  if (type.getElementType().isInteger(1)) {
+    if (!type.hasStaticShape() ||
+        static_cast<int64_t>(data.size()) != type.getNumElements())
+      return std::nullopt;
+    SmallVector<bool> bits(
+        llvm::map_range(data, [](char c) { return c != 0; }));
+    return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
+  }
   bool splat = false;
   if (!DenseElementsAttr::isValidRawBuffer(type, data, splat))
     return std::nullopt;

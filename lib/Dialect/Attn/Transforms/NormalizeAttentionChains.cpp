@@ -749,16 +749,37 @@ struct FoldConstantMask final : OpRewritePattern<linalg::GenericOp> {
 /// only does integer arithmetic on linalg.index (an index value, or one
 /// cast to an integer type, as an arange turned into indices is) and
 /// comparisons of it (an i1 mask, joined by andi / ori into a band).
+/// A float producer is fused only where it selects between two constants
+/// and its consumer computes an i1 (GPT-2's `bias[:T, :T] == 0` of a sliced
+/// band, FoldBandConstantSlices.cpp): the comparison then folds into the
+/// band's condition. Float biases added to the scores stay tensors, which
+/// attn-fuse reads as they are.
 bool isIndexComputation(OpOperand *operand) {
   auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
-  if (!producer || producer.getNumDpsInputs() != 0 ||
-      !getElementTypeOrSelf(operand->get().getType()).isIntOrIndex())
+  if (!producer || producer.getNumDpsInputs() != 0)
     return false;
-  return llvm::all_of(producer.getBody()->getOperations(), [](Operation &o) {
+  Type elementType = getElementTypeOrSelf(operand->get().getType());
+  bool selectsConstants = false;
+  if (!elementType.isIntOrIndex()) {
+    auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
+    auto select = producer.getBody()
+                      ->getTerminator()
+                      ->getOperand(0)
+                      .getDefiningOp<arith::SelectOp>();
+    selectsConstants =
+        consumer && consumer.getNumResults() == 1 &&
+        getElementTypeOrSelf(consumer.getResult(0).getType()).isInteger(1) &&
+        select && matchPattern(select.getTrueValue(), m_Constant()) &&
+        matchPattern(select.getFalseValue(), m_Constant());
+    if (!selectsConstants)
+      return false;
+  }
+  return llvm::all_of(producer.getBody()->getOperations(), [&](Operation &o) {
     return isa<linalg::IndexOp, linalg::YieldOp, arith::ConstantOp,
                arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::IndexCastOp,
                arith::IndexCastUIOp, arith::CmpIOp, arith::AndIOp, arith::OrIOp,
-               arith::XOrIOp>(o);
+               arith::XOrIOp>(o) ||
+           (selectsConstants && isa<arith::SelectOp>(o));
   });
 }
 
@@ -842,6 +863,8 @@ struct AttnNormalizeChainsPass final
       // With the unit dims: a mask generic whose aranges become indices
       // then loses the unit loops those aranges broadcast over.
       populateArangeInputsToIndicesPatterns(patterns);
+      // GPT-2's tril buffer sliced to the sequence: index comparisons too.
+      populateFoldBandConstantSlicesPatterns(patterns);
       // torch-mlir's dynamic sizes: reshapes to computed shapes and
       // broadcasts of size-1 dims, before the reshapes are propagated.
       populateFoldComputedReshapesPatterns(patterns);

@@ -1020,6 +1020,24 @@ func.func @misspelt_causal(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %
 
 // -----
 
+// Another case of the op's own name, or a longer form of it, is no
+// attribute of the op either: an error, not a silently plain attention.
+func.func @upper_case_causal(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{unknown attribute 'CAUSAL' (did you mean 'causal'?)}}
+  %o = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {CAUSAL = #attn.causal<top_left>} -> tensor<1x2x8x16xf32>
+  return %o : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+func.func @longer_softcap(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{unknown attribute 'softcapping' (did you mean 'softcap'?)}}
+  %o = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {softcapping = 30.0 : f32} -> tensor<1x2x8x16xf32>
+  return %o : tensor<1x2x8x16xf32>
+}
+
+// -----
+
 // Other frameworks' names are errors that say what to write: they were
 // carried as discardable attributes and the op ran without them.
 func.func @foreign_is_causal(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {

@@ -68,7 +68,7 @@ void populatePeelFusedProducersPatterns(RewritePatternSet &patterns);
 void populateDropReductionUnitLoopsPatterns(RewritePatternSet &patterns);
 
 /// The values of a `dense_resource` constant as a dense attribute (none for
-/// another attribute, a blob not loaded, or i1 elements).
+/// another attribute or a blob not loaded; i1 blobs hold a byte each).
 std::optional<DenseElementsAttr> denseElementsOfResource(Attribute attr);
 
 /// The largest `dense_resource` constant attn-normalize-chains reads into
@@ -110,6 +110,13 @@ void populateFoldDynamicBroadcastGathersPatterns(RewritePatternSet &patterns);
 /// copy, onto the tensor it repeats (HoistCastsAboveBroadcasts.cpp: bf16
 /// SDPA's upcast of K and V repeated by repeat_kv).
 void populateHoistCastsAboveBroadcastsPatterns(RewritePatternSet &patterns);
+
+/// Patterns making a slice of a band constant at static offsets (GPT-2's
+/// `tril` buffer sliced to the sequence, `bias[:, :, :T, :T]`) an
+/// input-less generic of linalg.index comparisons, and folding a
+/// comparison of such a select of constants into its condition
+/// (FoldBandConstantSlices.cpp).
+void populateFoldBandConstantSlicesPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::attn
 
