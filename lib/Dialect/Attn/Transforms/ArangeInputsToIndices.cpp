@@ -88,17 +88,18 @@ Value emitAffineIndex(PatternRewriter &rewriter, Location loc,
   return arith::IndexCastOp::create(rewriter, loc, type, sum);
 }
 
-/// Whether `v` is an i1 mask, or integers only i1-mask generics read (the
-/// `j - i` that SDPA's causal mask compares with 0).
-bool computesMask(Value v) {
+/// Whether `v` is an i1 mask, or integers only such generics read, through
+/// a few integer steps (the `j - i` that SDPA's causal mask compares with 0;
+/// in TOSA exports an i32 `j - i` widened to i64 before the comparison).
+bool computesMask(Value v, int depth = 3) {
   Type elt = getElementTypeOrSelf(v.getType());
   if (elt.isInteger(1))
     return true;
-  return elt.isInteger() && !v.use_empty() &&
-         llvm::all_of(v.getUsers(), [](Operation *user) {
+  return depth > 0 && elt.isInteger() && !v.use_empty() &&
+         llvm::all_of(v.getUsers(), [&](Operation *user) {
            auto g = dyn_cast<linalg::GenericOp>(user);
            return g && g.getNumResults() == 1 &&
-                  getElementTypeOrSelf(g.getResult(0).getType()).isInteger(1);
+                  computesMask(g.getResult(0), depth - 1);
          });
 }
 

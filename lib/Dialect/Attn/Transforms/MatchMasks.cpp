@@ -10,6 +10,7 @@
 #include "ChainMatcher.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -65,7 +66,8 @@ static bool addIndexForm(Value v, Block *body, int64_t sign, IndexForm &form) {
     form.coef[idx.getDim()] += sign;
     return true;
   }
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+  // (A sign extension keeps the value; TOSA widens an i32 j - i to i64.)
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp>(def))
     return addIndexForm(def->getOperand(0), body, sign, form);
   if (auto add = dyn_cast<arith::AddIOp>(def))
     return addIndexForm(add.getLhs(), body, sign, form) &&
@@ -74,6 +76,107 @@ static bool addIndexForm(Value v, Block *body, int64_t sign, IndexForm &form) {
     return addIndexForm(sub.getLhs(), body, sign, form) &&
            addIndexForm(sub.getRhs(), body, -sign, form);
   return false;
+}
+
+/// `form` as s * (j - i) + c (s = +-1) over the query and key dims, the
+/// other loops absent; none for another combination.
+static std::optional<std::pair<int64_t, int64_t>>
+asKeyMinusQuery(const IndexForm &form, ArrayRef<int64_t> loopToScoreDim,
+                int64_t rank) {
+  int64_t coefQ = 0, coefK = 0;
+  for (auto [l, d] : llvm::enumerate(loopToScoreDim)) {
+    if (form.coef[l] == 0)
+      continue;
+    if (d == rank - 2)
+      coefQ += form.coef[l];
+    else if (d == rank - 1)
+      coefK += form.coef[l];
+    else
+      return std::nullopt;
+  }
+  if (coefK == 1 && coefQ == -1)
+    return std::make_pair(int64_t{1}, form.c);
+  if (coefK == -1 && coefQ == 1)
+    return std::make_pair(int64_t{-1}, form.c);
+  return std::nullopt;
+}
+
+/// A symmetric band from an absolute value, `|j - i + c| <= w` (kept) or
+/// `|j - i + c| > w` (excluded), as local attention writes it: the allowed
+/// lo <= j - i <= hi, or none if `cond` is not such a comparison.
+static std::optional<std::pair<int64_t, int64_t>>
+matchAbsBand(Value cond, Block *body, ArrayRef<int64_t> loopToScoreDim,
+             bool condKeeps, int64_t rank) {
+  using P = arith::CmpIPredicate;
+  auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+  if (!cmp || cmp->getBlock() != body)
+    return std::nullopt;
+  P pred = cmp.getPredicate();
+  Value absValue = cmp.getLhs(), bound = cmp.getRhs();
+  if (!absValue.getDefiningOp<math::AbsIOp>()) {
+    std::swap(absValue, bound);
+    // w `pred` |x|  <=>  |x| `swapped pred` w.
+    switch (pred) {
+    case P::sle:
+      pred = P::sge;
+      break;
+    case P::slt:
+      pred = P::sgt;
+      break;
+    case P::sge:
+      pred = P::sle;
+      break;
+    case P::sgt:
+      pred = P::slt;
+      break;
+    default:
+      return std::nullopt;
+    }
+  }
+  auto abs = absValue.getDefiningOp<math::AbsIOp>();
+  APInt w;
+  if (!abs || abs->getBlock() != body ||
+      !matchPattern(bound, m_ConstantInt(&w)))
+    return std::nullopt;
+  // The comparison holds for |x| <= a (small) or for |x| > a.
+  int64_t a;
+  bool small;
+  switch (pred) {
+  case P::sle:
+    a = w.getSExtValue();
+    small = true;
+    break;
+  case P::slt:
+    a = w.getSExtValue() - 1;
+    small = true;
+    break;
+  case P::sgt:
+    a = w.getSExtValue();
+    small = false;
+    break;
+  case P::sge:
+    a = w.getSExtValue() - 1;
+    small = false;
+    break;
+  default:
+    return std::nullopt;
+  }
+  // Allowed must be the small side (keeping |x| > a is no band), nonempty.
+  if (small != condKeeps || a < 0)
+    return std::nullopt;
+  IndexForm form;
+  form.coef.assign(loopToScoreDim.size(), 0);
+  if (!addIndexForm(abs.getOperand(), body, 1, form))
+    return std::nullopt;
+  std::optional<std::pair<int64_t, int64_t>> x =
+      asKeyMinusQuery(form, loopToScoreDim, rank);
+  if (!x)
+    return std::nullopt;
+  // |s * D + c| <= a  <=>  -a - c <= s * D <= a - c.
+  auto [sign, c] = *x;
+  if (sign == 1)
+    return std::make_pair(-a - c, a - c);
+  return std::make_pair(c - a, c + a);
 }
 
 /// "i", "i + 3", "i - 2".
@@ -125,6 +228,10 @@ LogicalResult ChainMatcher::matchCausalCond(Value cond, Block *body,
     const IndexBound &lower = b0->upper ? *b1 : *b0;
     return recordIndexBand(lower.a, upper.a, def, chain);
   }
+  if (std::optional<std::pair<int64_t, int64_t>> band =
+          matchAbsBand(cond, body, loopToScoreDim, condKeeps, chain.rank))
+    return recordIndexBand(band->first, band->second, cond.getDefiningOp(),
+                           chain);
   FailureOr<IndexBound> bound =
       matchIndexBound(cond, body, loopToScoreDim, condKeeps, chain);
   if (failed(bound))
@@ -278,8 +385,8 @@ static bool isIndexMaskBodyOp(Operation &o) {
   return o.hasTrait<OpTrait::ConstantLike>() ||
          isa<linalg::IndexOp, arith::AddIOp, arith::SubIOp, arith::CmpIOp,
              arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::IndexCastOp,
-             arith::IndexCastUIOp, arith::SelectOp, arith::AddFOp,
-             linalg::YieldOp>(o);
+             arith::IndexCastUIOp, arith::ExtSIOp, math::AbsIOp,
+             arith::SelectOp, arith::AddFOp, linalg::YieldOp>(o);
 }
 
 /// A generic with all-parallel loops and an identity result map whose body

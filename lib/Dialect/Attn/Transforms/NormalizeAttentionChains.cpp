@@ -57,6 +57,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -745,41 +746,59 @@ struct FoldConstantMask final : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// The generic yields select(c, k1, k2) of two constants (a band sliced
+/// from a constant buffer, FoldBandConstantSlices.cpp); with `only`, the
+/// body has no other statement but constants (c is an input).
+static bool selectsConstants(linalg::GenericOp g, bool only) {
+  auto select = g.getBody()
+                    ->getTerminator()
+                    ->getOperand(0)
+                    .getDefiningOp<arith::SelectOp>();
+  return select && select->getBlock() == g.getBody() &&
+         matchPattern(select.getTrueValue(), m_Constant()) &&
+         matchPattern(select.getFalseValue(), m_Constant()) &&
+         (!only ||
+          llvm::all_of(g.getBody()->without_terminator(), [&](Operation &o) {
+            return &o == select.getOperation() ||
+                   o.hasTrait<OpTrait::ConstantLike>();
+          }));
+}
+
 /// Fusion control: `operand` reads the result of an input-less generic that
 /// only does integer arithmetic on linalg.index (an index value, or one
 /// cast to an integer type, as an arange turned into indices is) and
-/// comparisons of it (an i1 mask, joined by andi / ori into a band).
-/// A float producer is fused only where it selects between two constants
-/// and its consumer computes an i1 (GPT-2's `bias[:T, :T] == 0` of a sliced
-/// band, FoldBandConstantSlices.cpp): the comparison then folds into the
-/// band's condition. Float biases added to the scores stay tensors, which
-/// attn-fuse reads as they are.
+/// comparisons of it (an i1 mask, joined by andi / ori into a band), and
+/// the consumer computes integers too (a mask, not the select on the scores:
+/// fused there, a mask would have to be a band, while as a tensor attn-fuse
+/// reads a band as causal / window and keeps any other mask an operand).
+/// A sliced band buffer's select of two constants joins this: its condition
+/// is fused into it, and it into a comparison computing an i1 (GPT-2's
+/// `bias[:T, :T] == 0`), which then folds into the band's condition.
 bool isIndexComputation(OpOperand *operand) {
   auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
-  if (!producer || producer.getNumDpsInputs() != 0)
+  auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
+  if (!producer || producer.getNumDpsInputs() != 0 || !consumer)
     return false;
-  Type elementType = getElementTypeOrSelf(operand->get().getType());
-  bool selectsConstants = false;
-  if (!elementType.isIntOrIndex()) {
-    auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
-    auto select = producer.getBody()
-                      ->getTerminator()
-                      ->getOperand(0)
-                      .getDefiningOp<arith::SelectOp>();
-    selectsConstants =
-        consumer && consumer.getNumResults() == 1 &&
-        getElementTypeOrSelf(consumer.getResult(0).getType()).isInteger(1) &&
-        select && matchPattern(select.getTrueValue(), m_Constant()) &&
-        matchPattern(select.getFalseValue(), m_Constant());
-    if (!selectsConstants)
+  bool integerConsumer = llvm::all_of(consumer->getResultTypes(), [](Type t) {
+    return getElementTypeOrSelf(t).isIntOrIndex();
+  });
+  bool floatProducer =
+      !getElementTypeOrSelf(operand->get().getType()).isIntOrIndex();
+  if (floatProducer) {
+    if (!selectsConstants(producer, /*only=*/false) ||
+        consumer.getNumResults() != 1 ||
+        !getElementTypeOrSelf(consumer.getResult(0).getType()).isInteger(1))
       return false;
+  } else if (!integerConsumer && !(selectsConstants(consumer, /*only=*/true) &&
+                                   consumer.getNumDpsInputs() == 1)) {
+    return false;
   }
   return llvm::all_of(producer.getBody()->getOperations(), [&](Operation &o) {
     return isa<linalg::IndexOp, linalg::YieldOp, arith::ConstantOp,
                arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::IndexCastOp,
-               arith::IndexCastUIOp, arith::CmpIOp, arith::AndIOp, arith::OrIOp,
-               arith::XOrIOp>(o) ||
-           (selectsConstants && isa<arith::SelectOp>(o));
+               arith::IndexCastUIOp, arith::ExtSIOp, math::AbsIOp,
+               arith::CmpIOp, arith::AndIOp, arith::OrIOp, arith::XOrIOp>(o) ||
+           (floatProducer && isa<arith::SelectOp>(o));
   });
 }
 
