@@ -458,4 +458,32 @@ bool isIdentityOperand(const EwOperand &o, Value v) {
   return o.tensor == v && o.map && o.map.isIdentity();
 }
 
+StringRef describe(EwKind kind) {
+  switch (kind) {
+  case EwKind::Add:
+    return "an addition";
+  case EwKind::Sub:
+    return "a subtraction";
+  case EwKind::Mul:
+    return "a multiplication";
+  case EwKind::Div:
+    return "a division";
+  case EwKind::Exp:
+    return "an exp";
+  case EwKind::Log:
+    return "a log";
+  case EwKind::Tanh:
+    return "a tanh";
+  case EwKind::Select:
+    return "a select";
+  case EwKind::Reciprocal:
+    return "a reciprocal";
+  case EwKind::Extend:
+    return "a widening";
+  case EwKind::Truncate:
+    return "a narrowing";
+  }
+  llvm_unreachable("unknown EwKind");
+}
+
 } // namespace mlir::attn::fuse

@@ -48,6 +48,9 @@ enum class EwKind {
   Truncate // arith.truncf to a narrower float
 };
 
+/// "an addition", "a select", ...: the step in remarks.
+StringRef describe(EwKind kind);
+
 struct Elementwise {
   Operation *op = nullptr;
   EwKind kind;

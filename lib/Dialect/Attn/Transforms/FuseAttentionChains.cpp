@@ -477,6 +477,20 @@ LogicalResult ChainMatcher::matchQK(Value scores, Chain &chain) {
   std::string why;
   FailureOr<Contraction> c =
       def ? getContraction(def, why) : FailureOr<Contraction>(failure());
+  // An elementwise step the order above did not take (a bias or mask
+  // before a softcap or a non-positive scale, a subtraction, a rounding
+  // after the scale): named, rather than "not a contraction".
+  if (failed(c) && def) {
+    if (FailureOr<Elementwise> ew = getElementwise(scores); succeeded(ew)) {
+      return fail(Twine("the scores are not a Q·Kᵀ contraction: ") +
+                      describe(ew->kind) +
+                      " of the scores is left that the steps read (Q·Kᵀ, "
+                      "then a positive constant scale, softcap, additive "
+                      "bias and mask, in this order; a boolean mask may "
+                      "also come before the bias and scale) do not cover",
+                  def);
+    }
+  }
   if (failed(c))
     return fail("the scores are not a Q·Kᵀ contraction" +
                     (def ? " (found '" + def->getName().getStringRef() +

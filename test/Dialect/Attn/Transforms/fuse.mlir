@@ -612,7 +612,7 @@ func.func @bias_before_scale(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: 
     %m = arith.mulf %x, %c : f32
     linalg.yield %m : f32
   } -> tensor<4x6x10xf32>
-  // expected-remark @below {{not fused: the scores are not a Q·Kᵀ contraction (found 'linalg.generic': not a contraction)}}
+  // expected-remark @below {{not fused: the scores are not a Q·Kᵀ contraction: an addition of the scores is left that the steps read (Q·Kᵀ, then a positive constant scale, softcap, additive bias and mask, in this order; a boolean mask may also come before the bias and scale) do not cover}}
   %p = linalg.softmax dimension(2) ins(%ss : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
   %eo = tensor.empty() : tensor<4x6x5xf32>
   %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
