@@ -3,7 +3,7 @@
 // `select(m, s, -inf) * c` is `select(m, s * c, -inf)` for c > 0, so
 // attn-fuse accepts it there as after the scale, whether the mask is an
 // argument or a small causal mask attn-normalize-chains evaluated into a
-// constant. Not before a non-positive scale; and Q, K or V with a size-0
+// constant. Not before a non-positive scale or a softcap; and Q, K or V with a size-0
 // dim is left alone (no op with zero heads, no read of an empty mask).
 // RUN: attention-opt %s --attn-raise-pipeline | FileCheck %s
 // RUN: attention-opt %s --attn-raise-pipeline=explain 2>&1 | FileCheck %s --check-prefix=EXPLAIN
@@ -280,6 +280,84 @@ func.func @gptj_where_then_div(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x8x16xf32
     linalg.yield %r : f32
   } -> tensor<2x4x8x16xf32>
   return %o : tensor<2x4x8x16xf32>
+}
+
+// Before a softcap the mask's -inf would become -30: left alone.
+// CHECK-LABEL: func.func @mask_then_softcap
+// CHECK-NOT: attn.attention
+// EXPLAIN: remark: attn-fuse: not fused: a boolean mask is applied before the softcap, which turns its -inf into a finite value
+// PROOF: @mask_then_softcap: 0 attn.attention after the raising (nothing raised)
+// PROOF: run 1 result 0 {{.*}}: PASS
+func.func @mask_then_softcap(%q: tensor<2x2x8x4xf32>, %k: tensor<2x2x8x4xf32>, %v: tensor<2x2x8x4xf32>, %m: tensor<2x2x8x8xi1>) -> (tensor<2x2x8x4xf32>) {
+  %e1 = tensor.empty() : tensor<2x2x8x8xf32>
+  %c2 = arith.constant 0.0 : f32
+  %f3 = linalg.fill ins(%c2 : f32) outs(%e1 : tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, h, i, d)>, affine_map<(b, h, i, j, d) -> (b, h, j, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<2x2x8x4xf32>, tensor<2x2x8x4xf32>) outs(%f3 : tensor<2x2x8x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %a2: f32):
+    %m_g4 = arith.mulf %a0, %a1 : f32
+    %r_g4 = arith.addf %a2, %m_g4 : f32
+    linalg.yield %r_g4 : f32
+  } -> tensor<2x2x8x8xf32>
+  %e5 = tensor.empty() : tensor<2x2x8x8xf32>
+  %g6 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%g4, %m : tensor<2x2x8x8xf32>, tensor<2x2x8x8xi1>) outs(%e5 : tensor<2x2x8x8xf32>) {
+  ^bb0(%a0: f32, %a1: i1, %a2: f32):
+    %ninf_g6 = arith.constant 0xFF800000 : f32
+    %r_g6 = arith.select %a1, %a0, %ninf_g6 : f32
+    linalg.yield %r_g6 : f32
+  } -> tensor<2x2x8x8xf32>
+  %e7 = tensor.empty() : tensor<2x2x8x8xf32>
+  %g8 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%g6 : tensor<2x2x8x8xf32>) outs(%e7 : tensor<2x2x8x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32):
+    %c_g8 = arith.constant 30.0 : f32
+    %d_g8 = arith.divf %a0, %c_g8 : f32
+    %t_g8 = math.tanh %d_g8 : f32
+    %r_g8 = arith.mulf %t_g8, %c_g8 : f32
+    linalg.yield %r_g8 : f32
+  } -> tensor<2x2x8x8xf32>
+  %e9 = tensor.empty() : tensor<2x2x8x1xf32>
+  %c10 = arith.constant 0xFF800000 : f32
+  %f11 = linalg.fill ins(%c10 : f32) outs(%e9 : tensor<2x2x8x1xf32>) -> tensor<2x2x8x1xf32>
+  %g12 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%g8 : tensor<2x2x8x8xf32>) outs(%f11 : tensor<2x2x8x1xf32>) {
+  ^bb0(%a0: f32, %a1: f32):
+    %r_g12 = arith.maximumf %a0, %a1 : f32
+    linalg.yield %r_g12 : f32
+  } -> tensor<2x2x8x1xf32>
+  %e13 = tensor.empty() : tensor<2x2x8x8xf32>
+  %g14 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%g8, %g12 : tensor<2x2x8x8xf32>, tensor<2x2x8x1xf32>) outs(%e13 : tensor<2x2x8x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %a2: f32):
+    %r_g14 = arith.subf %a0, %a1 : f32
+    linalg.yield %r_g14 : f32
+  } -> tensor<2x2x8x8xf32>
+  %e15 = tensor.empty() : tensor<2x2x8x8xf32>
+  %g16 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%g14 : tensor<2x2x8x8xf32>) outs(%e15 : tensor<2x2x8x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32):
+    %r_g16 = math.exp %a0 : f32
+    linalg.yield %r_g16 : f32
+  } -> tensor<2x2x8x8xf32>
+  %e17 = tensor.empty() : tensor<2x2x8x1xf32>
+  %c18 = arith.constant 0.0 : f32
+  %f19 = linalg.fill ins(%c18 : f32) outs(%e17 : tensor<2x2x8x1xf32>) -> tensor<2x2x8x1xf32>
+  %g20 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%g16 : tensor<2x2x8x8xf32>) outs(%f19 : tensor<2x2x8x1xf32>) {
+  ^bb0(%a0: f32, %a1: f32):
+    %r_g20 = arith.addf %a0, %a1 : f32
+    linalg.yield %r_g20 : f32
+  } -> tensor<2x2x8x1xf32>
+  %e21 = tensor.empty() : tensor<2x2x8x8xf32>
+  %g22 = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, 0)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%g16, %g20 : tensor<2x2x8x8xf32>, tensor<2x2x8x1xf32>) outs(%e21 : tensor<2x2x8x8xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %a2: f32):
+    %r_g22 = arith.divf %a0, %a1 : f32
+    linalg.yield %r_g22 : f32
+  } -> tensor<2x2x8x8xf32>
+  %e23 = tensor.empty() : tensor<2x2x8x4xf32>
+  %c24 = arith.constant 0.0 : f32
+  %f25 = linalg.fill ins(%c24 : f32) outs(%e23 : tensor<2x2x8x4xf32>) -> tensor<2x2x8x4xf32>
+  %g26 = linalg.generic {indexing_maps = [affine_map<(b, h, i, d, j) -> (b, h, i, j)>, affine_map<(b, h, i, d, j) -> (b, h, j, d)>, affine_map<(b, h, i, d, j) -> (b, h, i, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%g22, %v : tensor<2x2x8x8xf32>, tensor<2x2x8x4xf32>) outs(%f25 : tensor<2x2x8x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %a2: f32):
+    %m_g26 = arith.mulf %a0, %a1 : f32
+    %r_g26 = arith.addf %a2, %m_g26 : f32
+    linalg.yield %r_g26 : f32
+  } -> tensor<2x2x8x4xf32>
+  return %g26 : tensor<2x2x8x4xf32>
 }
 
 // A zero-size batch: nothing to compute, left alone (no crash reading the
