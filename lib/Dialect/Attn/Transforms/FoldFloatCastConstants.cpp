@@ -15,10 +15,13 @@
 #include "attnopt/Dialect/Attn/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+
+#include <cmath>
 
 using namespace mlir;
 
@@ -68,10 +71,38 @@ struct FoldCastOfFloatConstant final : OpRewritePattern<CastOp> {
   }
 };
 
+/// `math.rsqrt` of a scalar float constant (a scale written 1 / sqrt(d)
+/// as rsqrt(d), or TOSA's `tosa.rsqrt` of a constant once lowered and its
+/// splat folded into the body): the constant, computed in double and
+/// rounded once to nearest even. Upstream folds `math.sqrt` of a constant
+/// but not `math.rsqrt`.
+struct FoldRsqrtOfFloatConstant final : OpRewritePattern<math::RsqrtOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::RsqrtOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<FloatType>(op.getType());
+    APFloat x(0.0);
+    if (!type || !matchPattern(op.getOperand(), m_ConstantFloat(&x)))
+      return failure();
+    bool losesInfo = false;
+    x.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &losesInfo);
+    double d = x.convertToDouble();
+    if (!(d > 0.0) || !std::isfinite(d))
+      return failure(); // rsqrt of 0, a negative, inf or NaN: left as is
+    APFloat r(1.0 / std::sqrt(d));
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, rewriter.getFloatAttr(type, convertLikeCast(r, type)));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::attn::populateFoldFloatCastConstantsPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<FoldCastOfFloatConstant<arith::TruncFOp>,
-               FoldCastOfFloatConstant<arith::ExtFOp>>(patterns.getContext());
+  patterns
+      .add<FoldCastOfFloatConstant<arith::TruncFOp>,
+           FoldCastOfFloatConstant<arith::ExtFOp>, FoldRsqrtOfFloatConstant>(
+          patterns.getContext());
 }
