@@ -96,6 +96,8 @@ std::optional<ConstantBand> bandOf(DenseElementsAttr values) {
   // Two values, one of them on one interval [first, last] of diagonals.
   uint64_t a = diagonal.front();
   auto other = llvm::find_if(diagonal, [&](uint64_t v) { return v != a; });
+  if (other == diagonal.end())
+    return std::nullopt; // one value (a splat not stored as one)
   uint64_t b = *other;
   if (llvm::any_of(diagonal, [&](uint64_t v) { return v != a && v != b; }))
     return std::nullopt;
