@@ -243,6 +243,17 @@ std::optional<bool> compareConstants(arith::CmpFOp cmp, Attribute lhs,
                                   r.getValue());
 }
 
+/// Replaces the i1 comparison `cmp` by `cond`, or by its negation.
+void replaceByCondition(PatternRewriter &rewriter, Operation *cmp, Value cond,
+                        bool negate) {
+  if (!negate) {
+    rewriter.replaceOp(cmp, cond);
+    return;
+  }
+  Value one = arith::ConstantIntOp::create(rewriter, cmp->getLoc(), 1, 1);
+  rewriter.replaceOpWithNewOp<arith::XOrIOp>(cmp, cond, one);
+}
+
 /// cmp(select(c, k1, k2), k3) with scalar constants k1, k2, k3 -> c, !c,
 /// or a constant: the comparison of a sliced band (`bias[:T, :T] == 0`) is
 /// the band's condition.
@@ -269,15 +280,10 @@ struct CompareOfConstantSelect final : OpRewritePattern<CmpOp> {
       std::optional<bool> ifTrue = evaluate(t), ifFalse = evaluate(f);
       if (!ifTrue || !ifFalse)
         return failure();
-      Value cond = select.getCondition();
-      if (*ifTrue == *ifFalse) {
+      if (*ifTrue == *ifFalse)
         rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(cmp, *ifTrue, 1);
-      } else if (*ifTrue) {
-        rewriter.replaceOp(cmp, cond);
-      } else {
-        Value one = arith::ConstantIntOp::create(rewriter, cmp.getLoc(), 1, 1);
-        rewriter.replaceOpWithNewOp<arith::XOrIOp>(cmp, cond, one);
-      }
+      else
+        replaceByCondition(rewriter, cmp, select.getCondition(), !*ifTrue);
       return success();
     }
     return failure();
@@ -299,14 +305,9 @@ struct CompareBooleanWithConstant final : OpRewritePattern<arith::CmpIOp> {
       APInt k;
       if (!matchPattern(cmp->getOperand(1 - side), m_ConstantInt(&k)))
         continue;
-      Value x = cmp->getOperand(side);
       // x == 1 and x != 0 are x; x == 0 and x != 1 are !x.
-      if (k.isOne() == (cmp.getPredicate() == P::eq)) {
-        rewriter.replaceOp(cmp, x);
-      } else {
-        Value one = arith::ConstantIntOp::create(rewriter, cmp.getLoc(), 1, 1);
-        rewriter.replaceOpWithNewOp<arith::XOrIOp>(cmp, x, one);
-      }
+      replaceByCondition(rewriter, cmp, cmp->getOperand(side),
+                         k.isOne() != (cmp.getPredicate() == P::eq));
       return success();
     }
     return failure();
