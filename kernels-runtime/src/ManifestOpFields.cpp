@@ -84,15 +84,21 @@ void Validator::pagedFields(const Value &v, KernelSpec &k) {
     fail(pages, "num_pages: " + std::to_string(k.numPages) +
                     " pages, more than the 2^31 - 1 an i32 block_table "
                     "entry can index");
+  // The block table's width: null where it is a run-time size, and then
+  // so is the capacity (the key length), bound with it (bindSizes).
   const Value &perSeq = field(v, "max_pages_per_seq", what);
-  k.maxPagesPerSeq = positive(perSeq, "max_pages_per_seq");
-  if (k.maxPagesPerSeq > 2147483647 / k.pageSize)
-    fail(perSeq, "max_pages_per_seq: max_pages_per_seq * page_size = " +
-                     std::to_string(k.maxPagesPerSeq) + " * " +
-                     std::to_string(k.pageSize) +
-                     " tokens, more than the 2^31 - 1 an i32 cache_seqlens "
-                     "entry holds");
-  k.keyLen = k.maxPagesPerSeq * k.pageSize;
+  k.maxPagesPerSeq = lengthField(perSeq, "max_pages_per_seq");
+  if (k.maxPagesPerSeq == kRuntimeSize) {
+    k.keyLen = kRuntimeSize;
+  } else {
+    if (k.maxPagesPerSeq > 2147483647 / k.pageSize)
+      fail(perSeq, "max_pages_per_seq: max_pages_per_seq * page_size = " +
+                       std::to_string(k.maxPagesPerSeq) + " * " +
+                       std::to_string(k.pageSize) +
+                       " tokens, more than the 2^31 - 1 an i32 "
+                       "cache_seqlens entry holds");
+    k.keyLen = k.maxPagesPerSeq * k.pageSize;
+  }
   const Value &mask = field(v, "mask", what);
   if (!mask.isNull())
     fail(mask, "mask: " + what +

@@ -245,10 +245,13 @@ abi::Features featuresOf(const KernelSpec &k, abi::Family family,
   f.combine = k.stage == GradStage::Combine;
   f.gradients = stageGradients(k.stage);
   const std::vector<std::string> sizes = abi::sizeNames(family);
-  bool *runtime[] = {&f.runtimeBatch, &f.runtimeQueryRows, &f.runtimeKeyRows};
+  // A paged group's sizes: batch, num_pages (key-side), max_pages_per_seq.
+  const bool paged = family == abi::Family::Paged;
+  bool *runtime[] = {&f.runtimeBatch,
+                     paged ? &f.runtimeKeyRows : &f.runtimeQueryRows,
+                     paged ? &f.runtimeMaxPages : &f.runtimeKeyRows};
   for (size_t i = 0; i < sizes.size(); ++i)
-    *runtime[family == abi::Family::Paged && i == 1 ? 2 : i] =
-        sizeOf(k, sizes[i]) == kRuntimeSize;
+    *runtime[i] = sizeOf(k, sizes[i]) == kRuntimeSize;
   f.splitsAtLaunch = k.splitsAtLaunch();
   return f;
 }

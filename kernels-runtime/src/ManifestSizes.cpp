@@ -25,7 +25,8 @@ RuntimeSizes parseRuntimeSizes(const std::string &text) {
   auto bad = [&](const std::string &why) {
     throw Error("sizes '" + text + "': " + why +
                     " (expected name=value[,name=value...] with names "
-                    "batch, query_len, key_len, num_pages, num_splits)",
+                    "batch, query_len, key_len, num_pages, "
+                    "max_pages_per_seq, num_splits)",
                 kExitInput);
   };
   size_t start = 0;
@@ -38,12 +39,13 @@ RuntimeSizes parseRuntimeSizes(const std::string &text) {
     if (eq == std::string::npos)
       bad("'" + part + "' has no '='");
     std::string name = part.substr(0, eq), value = part.substr(eq + 1);
-    int64_t *slot = name == "batch"        ? &sizes.batch
-                    : name == "query_len"  ? &sizes.queryLen
-                    : name == "key_len"    ? &sizes.keyLen
-                    : name == "num_pages"  ? &sizes.numPages
-                    : name == "num_splits" ? &sizes.splits
-                                           : nullptr;
+    int64_t *slot = name == "batch"               ? &sizes.batch
+                    : name == "query_len"         ? &sizes.queryLen
+                    : name == "key_len"           ? &sizes.keyLen
+                    : name == "num_pages"         ? &sizes.numPages
+                    : name == "max_pages_per_seq" ? &sizes.maxPagesPerSeq
+                    : name == "num_splits"        ? &sizes.splits
+                                                  : nullptr;
     if (!slot)
       bad("unknown size '" + name + "'");
     if (*slot)
@@ -71,6 +73,7 @@ std::string runtimeSizesText(const RuntimeSizes &s) {
   add("query_len", s.queryLen);
   add("key_len", s.keyLen);
   add("num_pages", s.numPages);
+  add("max_pages_per_seq", s.maxPagesPerSeq);
   add("num_splits", s.splits);
   return text;
 }
@@ -217,12 +220,15 @@ KernelSpec bindLengths(const KernelSpec &k, const RuntimeSizes &sizes,
     int64_t *field;
     int64_t given;
     const char *name;
-  } runtime[] = {{&b.batch, sizes.batch, "batch"},
-                 {&b.queryLen, sizes.queryLen, "query_len"},
-                 {&b.keyLen, sizes.keyLen, "key_len"},
-                 {&b.numPages, sizes.numPages, "num_pages"}};
+  } runtime[] = {
+      {&b.batch, sizes.batch, "batch"},
+      {&b.queryLen, sizes.queryLen, "query_len"},
+      {&b.keyLen, sizes.keyLen, "key_len"},
+      {&b.numPages, sizes.numPages, "num_pages"},
+      {&b.maxPagesPerSeq, sizes.maxPagesPerSeq, "max_pages_per_seq"}};
   for (const auto &r : runtime) {
-    if (*r.field != kRuntimeSize)
+    // A paged kernel's key length is its capacity (below), no size.
+    if (*r.field != kRuntimeSize || (k.isPaged() && r.field == &b.keyLen))
       continue;
     if (r.given < 1 || r.given > 2147483647LL)
       fail(std::string(r.given ? "run-time size " : "no value for the "
@@ -238,14 +244,29 @@ KernelSpec bindLengths(const KernelSpec &k, const RuntimeSizes &sizes,
     fail("batch = " + std::to_string(b.batch) +
          ": the grid has one block row per batch entry, and CUDA allows at "
          "most 65535");
+  // A paged kernel's key length is its capacity, max_pages_per_seq *
+  // page_size, which cache_seqlens' i32 entries must be able to hold.
+  if (k.isPaged() && k.maxPagesPerSeq == kRuntimeSize) {
+    if (b.maxPagesPerSeq > 2147483647 / b.pageSize)
+      fail("max_pages_per_seq = " + std::to_string(b.maxPagesPerSeq) +
+           ": max_pages_per_seq * page_size = " +
+           std::to_string(b.maxPagesPerSeq) + " * " +
+           std::to_string(b.pageSize) +
+           " tokens, more than the 2^31 - 1 an i32 cache_seqlens entry "
+           "holds");
+    b.keyLen = b.maxPagesPerSeq * b.pageSize;
+  }
   // The compiler clamps window sides of kernels with run-time lengths to
   // 2^30, which is exact (and free of 32-bit overflow) only while
-  // Lq + Lk <= 2^30. (A paged kernel's lengths are static: Lq and the
-  // capacity.)
+  // Lq + Lk <= 2^30. (A paged kernel's key length is its capacity, a
+  // run-time length where its block table's width is.)
   const bool runtimeLengths =
       k.queryLen == kRuntimeSize || k.keyLen == kRuntimeSize;
   if (runtimeLengths && b.queryLen + b.keyLen > (int64_t(1) << 30))
-    fail("query_len + key_len = " + std::to_string(b.queryLen + b.keyLen) +
+    fail(std::string(k.isPaged() ? "query_len + max_pages_per_seq * "
+                                   "page_size = "
+                                 : "query_len + key_len = ") +
+         std::to_string(b.queryLen + b.keyLen) +
          ": kernels with run-time sizes take at most 2^30 positions");
 
   auto bindMask = [&](std::array<int64_t, 4> &shape) {
@@ -277,16 +298,19 @@ KernelSpec bindLengths(const KernelSpec &k, const RuntimeSizes &sizes,
              p.queryLenMultiple;
     // Dimension 1 of a split-KV workspace is the split count (bindSplits).
     const bool splitWorkspace = p.isWorkspace && b.isForwardStage();
-    // Dimension 0 of a paged cache is its page count.
+    // Dimension 0 of a paged cache is its page count, dimension 1 of a
+    // block table its width.
     const bool cache = p.name == "key_cache" || p.name == "value_cache";
+    const bool table = p.name == "block_table";
     for (size_t d = 0; d < p.shape.size(); ++d) {
       if (p.shape[d] != kRuntimeSize || (splitWorkspace && d == 1))
         continue;
-      p.shape[d] = d == 0 && cache ? b.numPages
-                   : d == 0        ? b.batch
-                   : d == 3        ? b.keyLen
-                   : keys          ? b.keyLen
-                                   : rows;
+      p.shape[d] = d == 0 && cache   ? b.numPages
+                   : d == 1 && table ? b.maxPagesPerSeq
+                   : d == 0          ? b.batch
+                   : d == 3          ? b.keyLen
+                   : keys            ? b.keyLen
+                                     : rows;
     }
     checkTensorElements(b, p, indexBits);
   }

@@ -20,6 +20,7 @@ int64_t sizeOf(const KernelSpec &k, const std::string &name) {
          : name == "query_len"          ? k.queryLen
          : name == "key_len"            ? k.keyLen
          : name == "num_pages"          ? k.numPages
+         : name == "max_pages_per_seq"  ? k.maxPagesPerSeq
          : name == "total_query_tokens" ? k.totalQueryTokens
                                         : k.totalKeyTokens;
 }

@@ -209,6 +209,8 @@ std::string sizesExample(const Manifest &m) {
       example.keyLen = 1000;
     if (k.numPages == kRuntimeSize)
       example.numPages = 256;
+    if (k.maxPagesPerSeq == kRuntimeSize)
+      example.maxPagesPerSeq = 64;
   }
   return runtimeSizesText(example);
 }
@@ -245,12 +247,13 @@ int runManifest(const RunOptions &options) {
   Manifest m = loadManifest(options.manifestPath);
   // Kernels with run-time sizes run once per --sizes draw, bound to it.
   if (hasRuntimeSizes(m) && options.sizes.empty())
-    throw Error("'" + m.path + "': kernel(s) " + runtimeSizedNames(m) +
-                    " take their batch, lengths or page count at run time "
-                    "(null in the manifest): give them with --sizes, e.g. "
-                    "--sizes " +
-                    sizesExample(m),
-                kExitInput);
+    throw Error(
+        "'" + m.path + "': kernel(s) " + runtimeSizedNames(m) +
+            " take their batch, lengths or paged-cache sizes at run time "
+            "(null in the manifest): give them with --sizes, e.g. "
+            "--sizes " +
+            sizesExample(m),
+        kExitInput);
   if (options.sizes.size() > 1) {
     int failedDraws = 0;
     for (size_t i = 0; i < options.sizes.size(); ++i) {

@@ -26,6 +26,7 @@ RuntimeSizes apiSizes(const KernelSpec &bound) {
   sizes.queryLen = bound.queryLen;
   sizes.keyLen = bound.isPaged() ? 0 : bound.keyLen;
   sizes.numPages = bound.isPaged() ? bound.numPages : 0;
+  sizes.maxPagesPerSeq = bound.isPaged() ? bound.maxPagesPerSeq : 0;
   sizes.splits = bound.isForwardStage() ? bound.splits : 0;
   return sizes;
 }

@@ -185,8 +185,9 @@ struct KernelSet::Impl {
   /// for the rule, which the others and the device fix), made at first
   /// use.
   mutable std::mutex mutex;
-  mutable std::map<std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t>,
-                   std::shared_ptr<const Plan>>
+  mutable std::map<
+      std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t>,
+      std::shared_ptr<const Plan>>
       sizedPlans;
 
   std::string where() const { return "kernel set '" + name + "'"; }
@@ -232,7 +233,9 @@ Status KernelSet::Impl::checkStaticSizes(const RuntimeSizes &given) const {
       // A paged set's key length is each sequence's (cache_seqlens),
       // its num_pages the caches'; only a paged set has the latter.
       {paged ? 0 : k.keyLen, paged ? 0 : given.keyLen, "key_len"},
-      {paged ? k.numPages : 0, paged ? given.numPages : 0, "num_pages"}};
+      {paged ? k.numPages : 0, paged ? given.numPages : 0, "num_pages"},
+      {paged ? k.maxPagesPerSeq : 0, paged ? given.maxPagesPerSeq : 0,
+       "max_pages_per_seq"}};
   for (const auto &s : sizes)
     if (s.given != 0 && s.have != kRuntimeSize && s.given != s.have)
       return inputError(where() + ": " + s.name + " = " +
@@ -273,8 +276,8 @@ KernelSet::Impl::planFor(const Arguments &args) const {
       return makePlan(std::move(bound));
     }
     const RuntimeSizes s = planSizes(args.sizes());
-    auto key =
-        std::make_tuple(s.batch, s.queryLen, s.keyLen, s.numPages, s.splits);
+    auto key = std::make_tuple(s.batch, s.queryLen, s.keyLen, s.numPages,
+                               s.maxPagesPerSeq, s.splits);
     std::lock_guard<std::mutex> lock(mutex);
     auto it = sizedPlans.find(key);
     if (it != sizedPlans.end())
@@ -302,6 +305,7 @@ RuntimeSizes KernelSet::Impl::planSizes(const RuntimeSizes &given) const {
     s.queryLen = given.queryLen;
     s.keyLen = paged ? 0 : given.keyLen;
     s.numPages = paged ? given.numPages : 0;
+    s.maxPagesPerSeq = paged ? given.maxPagesPerSeq : 0;
   }
   s.splits = splitsAtLaunch ? given.splits : 0;
   return s;

@@ -70,6 +70,7 @@ attnrt_status makeArguments(const char *caller, int count,
   s.keyLen = sizes->key_len;
   s.splits = sizes->num_splits;
   s.numPages = sizes->num_pages;
+  s.maxPagesPerSeq = sizes->max_pages_per_seq;
   args.sizes(s);
   if (sizes->offsets_count < 0 ||
       (sizes->offsets_count && (!sizes->cu_seqlens_q || !sizes->cu_seqlens_k)))
@@ -179,7 +180,8 @@ void attnrt_arguments_sizes(attnrt_arguments *args, int64_t batch,
                             int64_t query_len, int64_t key_len) {
   if (!args)
     return;
-  attnrt::RuntimeSizes s = args->args.sizes(); // keeps num_splits, num_pages
+  attnrt::RuntimeSizes s =
+      args->args.sizes(); // keeps num_splits and the paged sizes
   s.batch = batch;
   s.queryLen = query_len;
   s.keyLen = key_len;
@@ -199,6 +201,15 @@ void attnrt_arguments_num_pages(attnrt_arguments *args, int64_t num_pages) {
     return;
   attnrt::RuntimeSizes s = args->args.sizes();
   s.numPages = num_pages;
+  args->args.sizes(s);
+}
+
+void attnrt_arguments_max_pages_per_seq(attnrt_arguments *args,
+                                        int64_t max_pages_per_seq) {
+  if (!args)
+    return;
+  attnrt::RuntimeSizes s = args->args.sizes();
+  s.maxPagesPerSeq = max_pages_per_seq;
   args->args.sizes(s);
 }
 

@@ -3891,7 +3891,7 @@ static void testSplitKVLaunch() {
         "num_splits=0", [&] { parseRuntimeSizes("num_splits=0"); },
         "sizes 'num_splits=0': 'num_splits' must be an integer in [1, 2^31 - "
         "1], got '0' (expected name=value[,name=value...] with names batch, "
-        "query_len, key_len, num_pages, num_splits)");
+        "query_len, key_len, num_pages, max_pages_per_seq, num_splits)");
   }
 
   const char *split0 = "\"attn_fwd_split_kv_0\"",
@@ -4215,7 +4215,7 @@ static void testPagedManifests() {
        "kernel 'attn_fwd_split_kv_0': params[1].name: unknown parameter "
        "\"key\" for a \"paged_attention\" kernel (expected query, key_cache, "
        "value_cache, block_table, cache_seqlens, partial_output, partial_lse, "
-       "output, lse, batch, num_pages or num_splits)"},
+       "output, lse, batch, num_pages, max_pages_per_seq or num_splits)"},
       {"param order", splitK, btLine + "\n        " + csLine,
        csLine + "\n        " + btLine,
        "kernel 'attn_fwd_split_kv_0': params[3]: expected parameter "
@@ -4511,6 +4511,118 @@ static void testPagedRuntimeSizes() {
       "kernel 'attn_fwd_combine_0': group: kernel 'attn_fwd_split_kv_0' of "
       "group 'attn_fwd_0' has num_pages = 250, this kernel null (the kernels "
       "of a group must have the same problem)");
+}
+
+/// A paged group whose block table's width is a run-time size too
+/// (test/manifests/paged-width.json, attn-compile's: "batch", "num_pages"
+/// and "max_pages_per_seq" null): the width binds block_table's dimension
+/// 1, the capacity (the key length of the split rule and of the cache
+/// length checks) and the size parameter; a width whose capacity passes
+/// i32 is refused; a static width listed as a size parameter, or a null
+/// width with a static table, is a broken manifest.
+static void testPagedRuntimeWidth() {
+  using Shape = std::vector<int64_t>;
+  const std::string base = readFile(manifestDir + "/paged-width.json", "test");
+  Manifest m = parseManifest(base, "w.json");
+  CHECK(m.kernels.size() == 2, "kernel count");
+  if (m.kernels.size() != 2)
+    return;
+  const KernelSpec &split = m.kernels[0], &combine = m.kernels[1];
+  CHECK(split.maxPagesPerSeq == kRuntimeSize && split.keyLen == kRuntimeSize &&
+            combine.maxPagesPerSeq == kRuntimeSize &&
+            split.findParam("block_table")->shape ==
+                (Shape{kRuntimeSize, kRuntimeSize}),
+        "run-time width: capacity and table width null");
+  const size_t n = combine.params.size();
+  CHECK(n >= 4 && combine.params[n - 4].name == "batch" &&
+            combine.params[n - 3].name == "num_pages" &&
+            combine.params[n - 2].name == "max_pages_per_seq" &&
+            combine.params[n - 1].name == "num_splits",
+        "size parameters batch, num_pages, max_pages_per_seq, num_splits");
+  const RuntimeSizes sizes =
+      parseRuntimeSizes("max_pages_per_seq=7,batch=3,num_pages=250");
+  CHECK(sizes.maxPagesPerSeq == 7 &&
+            runtimeSizesText(sizes) ==
+                "batch=3,num_pages=250,max_pages_per_seq=7",
+        "--sizes max_pages_per_seq");
+  Manifest b = bindSizes(m, sizes);
+  const KernelSpec &bs = b.kernels[0], &bc = b.kernels[1];
+  CHECK(bs.maxPagesPerSeq == 7 && bs.keyLen == 7 * 64 &&
+            !bs.hasRuntimeSizes() &&
+            bs.findParam("block_table")->shape == (Shape{3, 7}) &&
+            bc.findParam("max_pages_per_seq")->sizeValue == 7 &&
+            bc.findParam("batch")->sizeValue == 3,
+        "bound width: table shape, capacity, size parameter");
+  // min(64, floor(2 * 132 / (8 * 3)) = 11, ceil(448 / 128) = 4) = 4: the
+  // rule follows the bound capacity.
+  CHECK(ruleSplits(bs, 132) == 4, "the split rule with the bound capacity");
+  const std::vector<int32_t> lens = drawCacheSeqlens(bs, 3);
+  const std::vector<int32_t> table = drawBlockTable(bs, lens, 3);
+  bool within = table.size() == 3 * 7;
+  for (int32_t len : lens)
+    within = within && len >= 0 && len <= 448;
+  CHECK(within && pagedInputsProblem(bs, lens, table).empty(),
+        "inputs drawn within the bound width");
+  expectError(
+      "paged run-time width: lengths past the bound capacity",
+      [&] {
+        cacheSeqlensFor(bs, {1, 449, 0}, "--cache-seqlens");
+      },
+      "--cache-seqlens: length 1 is 449, outside [0, 448]");
+  expectError(
+      "paged run-time width: missing",
+      [&] { bindSizes(m, parseRuntimeSizes("batch=2,num_pages=30")); },
+      "kernel 'attn_fwd_split_kv_0': no value for the run-time size "
+      "max_pages_per_seq (give it, e.g. --sizes max_pages_per_seq=128)");
+  expectError(
+      "paged run-time width: capacity past i32",
+      [&] {
+        bindSizes(m, parseRuntimeSizes(
+                         "batch=1,num_pages=2,max_pages_per_seq=33554432"));
+      },
+      "kernel 'attn_fwd_split_kv_0': max_pages_per_seq = 33554432: "
+      "max_pages_per_seq * page_size = 33554432 * 64 tokens, more than the "
+      "2^31 - 1 an i32 cache_seqlens entry holds");
+  // The window clamp of kernels with run-time lengths: Lq + capacity <=
+  // 2^30 (Lq = 1 here).
+  expectError(
+      "paged run-time width: positions past 2^30",
+      [&] {
+        bindSizes(m, parseRuntimeSizes(
+                         "batch=1,num_pages=2,max_pages_per_seq=16777216"));
+      },
+      "kernel 'attn_fwd_split_kv_0': query_len + max_pages_per_seq * "
+      "page_size = 1073741825: kernels with run-time sizes take at most 2^30 "
+      "positions");
+  CHECK(bindSizes(m, parseRuntimeSizes(
+                         "batch=1,num_pages=2,max_pages_per_seq=16777215"))
+                .kernels[0]
+                .keyLen == int64_t(16777215) * 64,
+        "the widest table within the limits");
+
+  // Mixed forms: a static width with a null table dimension, a null width
+  // with a static one, a static width still listed as a size parameter.
+  const char *splitK = "\"attn_fwd_split_kv_0\"";
+  expectError(
+      "paged run-time width: null width, static table",
+      [&] {
+        parseManifest(replaceAfter(base, splitK, "\"shape\": [null, null]",
+                                   "\"shape\": [null, 100]"),
+                      "w.json");
+      },
+      "kernel 'attn_fwd_split_kv_0': param 'block_table': shape [null, 100] "
+      "does not match [batch, max_pages_per_seq] = [null, null]");
+  std::string text =
+      replaceAfter(base, "\"kernels\"", "\"max_pages_per_seq\": null",
+                   "\"max_pages_per_seq\": 100");
+  text = replaceAfter(text, "\"kernels\"", "\"shape\": [null, null]",
+                      "\"shape\": [null, 100]");
+  expectError(
+      "paged run-time width: static width listed",
+      [&] { parseManifest(text, "w.json"); },
+      "kernel 'attn_fwd_split_kv_0': param 'max_pages_per_seq': listed, but "
+      "the kernel's 'max_pages_per_seq' is 100 (a size parameter is only for "
+      "a run-time size, null)");
 }
 
 /// The run-time contract of paged kernels (cache_seqlens, block_table),
@@ -4912,6 +5024,7 @@ int main(int argc, char **argv) {
                 {"paged manifests", testPagedManifests},
                 {"paged inputs", testPagedInputs},
                 {"paged run-time sizes", testPagedRuntimeSizes},
+                {"paged run-time width", testPagedRuntimeWidth},
                 {"merge manifests", testMergeManifests},
                 {"merge reference", testMergeReference},
                 {"conversions", testConversions},

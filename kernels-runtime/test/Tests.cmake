@@ -198,6 +198,13 @@ if(ATTNRT_STUB_DIR)
       --cache-seqlens=0,6400)
   # --api takes paged groups and merge kernels (the runtime library offers
   # them): bound and drawn as without it, then the driver.
+  # A run-time block-table width (test/manifests/paged-width.json): the
+  # capacity and the table's shape follow max_pages_per_seq (the driver
+  # stops the run after the first draw here).
+  attnrt_cli_test(attn-run-paged-width-no-gpu EXIT 2
+    REGEX "attn-run: sizes 1 of 2: batch=2,num_pages=30,max_pages_per_seq=7@NL@attn-run: paged forward group 'attn_fwd_0': 2 sequences, cache lengths \\[0, 448\\] \\(given; capacity 448\\); block table \\[2, 7\\]: 7 entries on shuffled pages of 30, unused entries -1 \\(drawn from seed 1\\)@NL@.*no CUDA driver/GPU available"
+    ARGS ${S}/paged-width.json --sizes batch=2,num_pages=30,max_pages_per_seq=7
+      --sizes batch=2,num_pages=250,max_pages_per_seq=100 --cache-seqlens=0,448)
   attnrt_cli_test(attn-run-paged-api-no-gpu EXIT 2
     REGEX "attn-run: paged forward group 'attn_fwd_0': 2 sequences, [^@NL@]*@NL@.*no CUDA driver/GPU available"
     ARGS ${S}/paged-runtime.json --api --sizes batch=2,num_pages=30)
@@ -231,11 +238,17 @@ attnrt_cli_test(attn-run-paged-bad-length EXIT 3
 # A run-time batch and page count: sizes and lengths checked before
 # anything runs.
 attnrt_cli_test(attn-run-paged-runtime-no-sizes EXIT 3
-  REGEX "kernel\\(s\\) attn_fwd_split_kv_0, attn_fwd_combine_0 take their batch, lengths or page count at run time \\(null in the manifest\\): give them with --sizes, e.g. --sizes batch=2,num_pages=256"
+  REGEX "kernel\\(s\\) attn_fwd_split_kv_0, attn_fwd_combine_0 take their batch, lengths or paged-cache sizes at run time \\(null in the manifest\\): give them with --sizes, e.g. --sizes batch=2,num_pages=256"
   ARGS ${M}/paged-runtime.json)
 attnrt_cli_test(attn-run-paged-runtime-no-pages EXIT 3
   REGEX "kernel 'attn_fwd_split_kv_0': no value for the run-time size num_pages \\(give it, e.g. --sizes num_pages=128\\)"
   ARGS ${M}/paged-runtime.json --sizes batch=2)
+attnrt_cli_test(attn-run-paged-width-no-width EXIT 3
+  REGEX "kernel 'attn_fwd_split_kv_0': no value for the run-time size max_pages_per_seq \\(give it, e.g. --sizes max_pages_per_seq=128\\)"
+  ARGS ${M}/paged-width.json --sizes batch=2,num_pages=30)
+attnrt_cli_test(attn-run-paged-width-capacity EXIT 3
+  REGEX "kernel 'attn_fwd_split_kv_0': max_pages_per_seq = 33554432: max_pages_per_seq \\* page_size = 33554432 \\* 64 tokens, more than the 2\\^31 - 1 an i32 cache_seqlens entry holds"
+  ARGS ${M}/paged-width.json --sizes batch=1,num_pages=2,max_pages_per_seq=33554432)
 attnrt_cli_test(attn-run-paged-runtime-32-bit EXIT 3
   REGEX "kernel 'attn_fwd_split_kv_0': 'key_cache' \\[32768, 64, 8, 128\\] has 2147483648 elements: the kernels' 32-bit indices need fewer than 2\\^31"
   ARGS ${M}/paged-runtime.json --sizes batch=1,num_pages=32768)
@@ -288,7 +301,7 @@ attnrt_cli_test(attn-run-varlen-not-packed EXIT 3
   REGEX "'[^']*sample.json' has no packed kernel \\(\"op\": \"varlen_attention\"\\): --seqlens-q, --seqlens-k and --seqlens-dist are for those"
   ARGS ${S}/sample.json --seqlens-q=3,4)
 attnrt_cli_test(attn-run-runtime-sizes-grad-no-sizes EXIT 3
-  REGEX "kernel\\(s\\) attn_fwd_0, attn_fwd_3, attn_bwd_prep_0, [^@NL@]*attn_bwd_dq_3 take their batch, lengths or page count at run time \\(null in the manifest\\): give them with --sizes, e.g. --sizes batch=2,query_len=1000,key_len=1000"
+  REGEX "kernel\\(s\\) attn_fwd_0, attn_fwd_3, attn_bwd_prep_0, [^@NL@]*attn_bwd_dq_3 take their batch, lengths or paged-cache sizes at run time \\(null in the manifest\\): give them with --sizes, e.g. --sizes batch=2,query_len=1000,key_len=1000"
   ARGS ${M}/runtime-sizes-grad.json --train)
 attnrt_cli_test(attn-run-grad-group-manifest EXIT 3
   REGEX "attn-run: error: cannot read PTX file '[^']*/attention_grad.ptx' \\(named by \"ptx\" in '[^']*grad-group.json'\\)"
@@ -390,14 +403,16 @@ attnrt_check_test(attn-manifest-check-split-kv-grid EXIT 3
   ARGS ${M}/bad-split-kv-grid.json)
 # Paged forward groups (test/manifests/paged.json, by hand from
 # docs/kernel-manifest.md; paged-runtime.json, attn-compile's, with a
-# run-time batch and page count); a variant with a key length is rejected.
-foreach(m paged paged-runtime)
+# run-time batch and page count; paged-width.json, attn-compile's, with the
+# block table's width at run time too); a variant with a key length is
+# rejected.
+foreach(m paged paged-runtime paged-width)
   configure_file(${M}/${m}.json ${S}/${m}.json COPYONLY)
   file(TOUCH ${S}/${m}.ptx)
 endforeach()
 attnrt_check_test(attn-manifest-check-paged EXIT 0
-  REGEX "paged.json: valid, 2 kernels for sm_90a, PTX [^@NL@]*paged.ptx@NL@[^@NL@]*paged-runtime.json: valid, 2 kernels for sm_90a"
-  ARGS ${S}/paged.json ${S}/paged-runtime.json)
+  REGEX "paged.json: valid, 2 kernels for sm_90a, PTX [^@NL@]*paged.ptx@NL@[^@NL@]*paged-runtime.json: valid, 2 kernels for sm_90a[^@NL@]*@NL@[^@NL@]*paged-width.json: valid, 2 kernels for sm_90a"
+  ARGS ${S}/paged.json ${S}/paged-runtime.json ${S}/paged-width.json)
 file(READ ${M}/paged.json ATTNRT_PAGED_TEXT)
 string(REPLACE "\"key_len\": null" "\"key_len\": 192" ATTNRT_PAGED_TEXT
   "${ATTNRT_PAGED_TEXT}")

@@ -5,7 +5,7 @@
 //            [--lse-tolerance X] [--grad-tolerance X] [--train] [--api]
 //            [--repeat N]
 //            [--sizes batch=B,query_len=LQ,key_len=LK,num_pages=P,
-//                     num_splits=S]...
+//                     max_pages_per_seq=W,num_splits=S]...
 //            [--seqlens-q=L0,L1,... [--seqlens-k=...]]
 //            [--seqlens-dist=longtail:B:MIN:MAX]
 //            [--cache-seqlens=L0,L1,...]... [--verbose]
@@ -81,7 +81,9 @@ static const char *kUsage =
     "                      codegen.split_rule.max_splits); without it, the\n"
     "                      split rule on the device. num_pages=P: the pages\n"
     "                      of a paged cache with a run-time page count\n"
-    "                      (e.g. batch=3,num_pages=250)\n"
+    "                      (e.g. batch=3,num_pages=250);\n"
+    "                      max_pages_per_seq=W: the width of its block\n"
+    "                      table where that is a run-time size\n"
     "  --seqlens-q LIST    packed kernels (varlen_attention): the query\n"
     "                      length of each sequence, e.g. 100,0,37 (B is\n"
     "                      their count, the token total their sum)\n"

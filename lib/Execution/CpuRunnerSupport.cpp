@@ -53,15 +53,16 @@ FailureOr<RunSizes> mlir::attn::parseRunSizes(StringRef text,
     auto [name, value] = item.trim().split('=');
     name = name.trim();
     value = value.trim();
-    int64_t *field = name == "batch"       ? &sizes.batch
-                     : name == "query_len" ? &sizes.queryLen
-                     : name == "key_len"   ? &sizes.keyLen
-                     : name == "num_pages" ? &sizes.numPages
-                                           : nullptr;
+    int64_t *field = name == "batch"               ? &sizes.batch
+                     : name == "query_len"         ? &sizes.queryLen
+                     : name == "key_len"           ? &sizes.keyLen
+                     : name == "num_pages"         ? &sizes.numPages
+                     : name == "max_pages_per_seq" ? &sizes.maxPagesPerSeq
+                                                   : nullptr;
     if (!field) {
       error = ("unknown size '" + name +
-               "' (expected batch, query_len, key_len or num_pages, e.g. "
-               "batch=2,query_len=100,key_len=77)")
+               "' (expected batch, query_len, key_len, num_pages or "
+               "max_pages_per_seq, e.g. batch=2,query_len=100,key_len=77)")
                   .str();
       return failure();
     }

@@ -7,9 +7,9 @@
 // shared between sequences), unused entries -1 (never read). The results
 // are compared with the float64 reference that gathers each sequence on its
 // own (attnopt/Reference/PagedReference.h), which does not share the
-// decomposition's capacity-wide gather and length mask. A run-time batch
-// or page count comes from --sizes (batch=B,num_pages=P), each draw run
-// --runs times.
+// decomposition's capacity-wide gather and length mask. A run-time batch,
+// page count or block-table width comes from --sizes (batch=B,num_pages=P,
+// max_pages_per_seq=W), each draw run --runs times.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,9 +24,9 @@ using attnopt::ref::PagedCache;
 
 namespace {
 
-/// The op's problem under `sizes` (its batch and page count where they are
-/// run-time ones; every other size is static): the dense query side, and
-/// the cache's geometry.
+/// The op's problem under `sizes` (its batch, page count and block-table
+/// width where they are run-time ones; every other size is static): the
+/// dense query side, and the cache's geometry.
 FailureOr<PagedCache> pagedProblemOf(PagedAttentionOp op,
                                      const RunSizes &sizes) {
   if (failed(checkSizeLimits(op, "attn-cpu-run")))
@@ -36,16 +36,17 @@ FailureOr<PagedCache> pagedProblemOf(PagedAttentionOp op,
   for (Value v : tensors)
     if (auto t = dyn_cast<RankedTensorType>(v.getType()))
       for (int64_t d = 1; d < t.getRank(); ++d)
-        if (t.isDynamicDim(d))
+        if (t.isDynamicDim(d) && !(v == op.getBlockTable() && d == 1))
           return op.emitError("attn-cpu-run: ")
                  << t << " is dynamic at dimension " << d
-                 << "; attn.paged_attention takes only its batch and page "
-                    "count (dimension 0) at run time";
+                 << "; attn.paged_attention takes only its batch, page "
+                    "count (dimension 0) and block-table width at run time";
   if (sizes.queryLen != RunSizes::kNotGiven ||
       sizes.keyLen != RunSizes::kNotGiven)
-    return op.emitError("attn-cpu-run: attn.paged_attention takes batch and "
-                        "num_pages in --sizes (its key lengths are drawn per "
-                        "sequence; its query length is static)");
+    return op.emitError("attn-cpu-run: attn.paged_attention takes batch, "
+                        "num_pages and max_pages_per_seq in --sizes (its key "
+                        "lengths are drawn per sequence; its query length is "
+                        "static)");
   RankedTensorType q = op.getQueryType(), k = op.getKeyType();
   // A static size, or the draw's value (which must then be given).
   auto size = [&](int64_t fixed, int64_t given,
@@ -69,6 +70,11 @@ FailureOr<PagedCache> pagedProblemOf(PagedAttentionOp op,
   FailureOr<int64_t> pages = size(k.getDimSize(0), sizes.numPages, "num_pages");
   if (failed(pages))
     return failure();
+  FailureOr<int64_t> width =
+      size(cast<RankedTensorType>(op.getBlockTable().getType()).getDimSize(1),
+           sizes.maxPagesPerSeq, "max_pages_per_seq");
+  if (failed(width))
+    return failure();
   PagedCache c;
   AttentionProblem &p = c.problem;
   p.batch = *batch;
@@ -80,8 +86,7 @@ FailureOr<PagedCache> pagedProblemOf(PagedAttentionOp op,
   setScoreAttributes(op, p);
   c.pages = *pages;
   c.pageSize = k.getDimSize(1);
-  c.maxPages =
-      cast<RankedTensorType>(op.getBlockTable().getType()).getDimSize(1);
+  c.maxPages = *width;
   return c;
 }
 

@@ -90,12 +90,14 @@ private:
   /// The run-time sizes among sizeNames(family), then num_splits.
   void sizes() {
     const std::vector<std::string> names = sizeNames(family);
-    const bool runtime[] = {f.runtimeBatch, f.runtimeQueryRows,
-                            f.runtimeKeyRows};
-    // A paged group's second size is its page count (a key-side size).
+    // A paged group's sizes are its batch, its page count (a key-side size)
+    // and its block table's width.
     const bool paged = family == Family::Paged;
+    const bool runtime[] = {f.runtimeBatch,
+                            paged ? f.runtimeKeyRows : f.runtimeQueryRows,
+                            paged ? f.runtimeMaxPages : f.runtimeKeyRows};
     for (size_t i = 0; i < names.size(); ++i)
-      if (all || (paged && i == 1 ? f.runtimeKeyRows : runtime[i]))
+      if (all || runtime[i])
         size(names[i]);
     if (isGroupStage(family) && (all || f.splitsAtLaunch))
       size("num_splits");
@@ -188,7 +190,7 @@ std::vector<std::string> sizeNames(Family family) {
   case Family::Merge:
     return {};
   case Family::Paged:
-    return {"batch", "num_pages"};
+    return {"batch", "num_pages", "max_pages_per_seq"};
   case Family::PackedForward:
   case Family::PackedBackward:
     return {"batch", "total_query_tokens", "total_key_tokens"};

@@ -163,6 +163,13 @@ int main() {
       "paged combine, run-time page count", Family::Paged, paged,
       "query key_cache value_cache block_table/i32 cache_seqlens/i32 "
       "ws:partial_output/f32 ws:partial_lse/f32 out:output num_pages:i32");
+  paged.runtimeMaxPages = true; // the block table's width
+  paged.splitsAtLaunch = true;
+  expectList("paged combine, run-time page count and width", Family::Paged,
+             paged,
+             "query key_cache value_cache block_table/i32 cache_seqlens/i32 "
+             "ws:partial_output/f32 ws:partial_lse/f32 out:output "
+             "num_pages:i32 max_pages_per_seq:i32 num_splits:i32");
 
   Features merge;
   merge.lse = true;
@@ -196,7 +203,7 @@ int main() {
   expectNames("known names, paged", knownNames(Family::Paged),
               "query key_cache value_cache block_table cache_seqlens "
               "partial_output partial_lse output lse batch num_pages "
-              "num_splits");
+              "max_pages_per_seq num_splits");
   expectNames("workspaces", workspaceNames(), "row_dot lse_log2 dq_accum");
   expectStages("none prep/bwd dkdv/bwd:kv dq/bwd:q dkdv_dq/bwd:kv "
                "dq_convert/bwd:q split_kv combine");

@@ -64,7 +64,8 @@ static llvm::cl::list<std::string> sizeDraws(
                    "totals; the sequence lengths are drawn at random (a "
                    "random split of each total; keys split like queries "
                    "when the totals are equal). For attn.paged_attention "
-                   "batch and num_pages (the caches' pages)"),
+                   "batch, num_pages (the caches' pages) and "
+                   "max_pages_per_seq (the block table's width)"),
     llvm::cl::value_desc("batch=B,query_len=LQ,key_len=LK"));
 
 static llvm::cl::opt<unsigned>

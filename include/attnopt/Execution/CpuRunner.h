@@ -29,13 +29,14 @@ struct RunSizes {
   /// A size --sizes did not give (0 is a size: an empty batch or sequence).
   static constexpr int64_t kNotGiven = -1;
   int64_t batch = kNotGiven, queryLen = kNotGiven, keyLen = kNotGiven;
-  /// attn.paged_attention: the pages of the caches.
-  int64_t numPages = kNotGiven;
+  /// attn.paged_attention: the pages of the caches, and the block table's
+  /// width.
+  int64_t numPages = kNotGiven, maxPagesPerSeq = kNotGiven;
 };
 
 /// Parses "batch=2,query_len=100,key_len=77" (any of them, and num_pages
-/// for a paged cache, in any order); fails with `error` set on an unknown name
-/// or a value that is not a non-negative integer.
+/// and max_pages_per_seq for a paged cache, in any order); fails with `error`
+/// set on an unknown name or a value that is not a non-negative integer.
 FailureOr<RunSizes> parseRunSizes(StringRef text, std::string &error);
 
 struct CpuRunOptions {

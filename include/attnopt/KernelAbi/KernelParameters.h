@@ -115,6 +115,8 @@ struct Features {
   /// a split-KV or paged group's chunk count is decided at launch.
   bool runtimeBatch = false, runtimeQueryRows = false, runtimeKeyRows = false,
        splitsAtLaunch = false;
+  /// Paged: the block table's width (max_pages_per_seq) is a run-time size.
+  bool runtimeMaxPages = false;
 };
 
 /// A kernel's parameter list (tensor maps aside).
@@ -131,7 +133,8 @@ ParameterList parameterList(Family family, const Features &features);
 
 /// The size parameters of `family` in their order (see Features): batch,
 /// query_len, key_len; batch, total_query_tokens, total_key_tokens for the
-/// packed families; batch, num_pages for a paged group; none for a merge.
+/// packed families; batch, num_pages, max_pages_per_seq for a paged group;
+/// none for a merge.
 /// The paged and split-KV families add num_splits after them.
 std::vector<std::string> sizeNames(Family family);
 

@@ -279,7 +279,8 @@ struct KernelSpec {
   bool hasRuntimeSizes() const {
     return batch == kRuntimeSize || queryLen == kRuntimeSize ||
            keyLen == kRuntimeSize || totalQueryTokens == kRuntimeSize ||
-           totalKeyTokens == kRuntimeSize || numPages == kRuntimeSize;
+           totalKeyTokens == kRuntimeSize || numPages == kRuntimeSize ||
+           maxPagesPerSeq == kRuntimeSize;
   }
 
   /// The (query, key) pairs of one head that the problem scores: B*Lq*Lk,

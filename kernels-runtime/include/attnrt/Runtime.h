@@ -137,8 +137,9 @@ public:
     rngOffset = offset;
     return *this;
   }
-  /// The run-time sizes (a paged set's: batch and numPages; its key length
-  /// is its capacity, key_len is not read), and the split count of a
+  /// The run-time sizes (a paged set's: batch, numPages and
+  /// maxPagesPerSeq; its key length is its capacity, key_len is not read),
+  /// and the split count of a
   /// split-KV group that decides it at launch (RuntimeSizes::splits; 0: the
   /// split rule).
   Arguments &sizes(const RuntimeSizes &s) {

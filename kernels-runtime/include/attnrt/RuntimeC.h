@@ -79,6 +79,11 @@ ATTNRT_C_API void attnrt_arguments_num_splits(attnrt_arguments *args,
    attnrt_arguments_sizes. */
 ATTNRT_C_API void attnrt_arguments_num_pages(attnrt_arguments *args,
                                              int64_t num_pages);
+/* The block table's width of a paged cache whose "max_pages_per_seq" is a
+   run-time size (attnrt::RuntimeSizes::maxPagesPerSeq; 0, the default: not
+   given). Kept by attnrt_arguments_sizes. */
+ATTNRT_C_API void attnrt_arguments_max_pages_per_seq(attnrt_arguments *args,
+                                                     int64_t max_pages_per_seq);
 /* The host copy of a packed batch's offsets, `count` (= B + 1) each. */
 ATTNRT_C_API void attnrt_arguments_offsets(attnrt_arguments *args,
                                            const int32_t *cu_seqlens_q,
@@ -113,6 +118,7 @@ typedef struct attnrt_sizes {
   int64_t num_pages;
   const int32_t *cu_seqlens_q, *cu_seqlens_k;
   int64_t offsets_count;
+  int64_t max_pages_per_seq; /* a paged set's run-time block-table width */
 } attnrt_sizes;
 
 /* attnrt_workspace_bytes for the sizes in `sizes` (null: none given). */

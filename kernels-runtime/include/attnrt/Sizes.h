@@ -29,6 +29,11 @@ struct RuntimeSizes {
   /// dimension 0 of key_cache and value_cache (the kernels do not read it;
   /// it sizes the caches for the checks). 0 where not given.
   int64_t numPages = 0;
+  /// The block table's width (max_pages_per_seq) of a paged cache whose
+  /// width is a run-time size ("max_pages_per_seq": null): dimension 1 of
+  /// block_table, its row stride in the kernels; the key capacity is
+  /// maxPagesPerSeq * page_size. 0 where not given.
+  int64_t maxPagesPerSeq = 0;
 };
 
 } // namespace attnrt

@@ -35,8 +35,9 @@ struct KernelArguments {
   /// A paged cache's block table and cache lengths (i32 tensors; its key
   /// and value caches are `key` and `value`).
   Value blockTable, cacheSeqlens;
-  /// A paged cache's run-time page count (i32; the kernels do not read it).
-  Value numPages;
+  /// A paged cache's run-time page count (i32; the kernels do not read it)
+  /// and block-table width (i32, the table's row stride).
+  Value numPages, maxPagesPerSeq;
   /// TMA tensor maps (the forward emitters bind theirs from the parameter
   /// list themselves; the warp-specialized key-block kernel reads these).
   Value queryMap, keyMap, valueMap, gradOutputMap;
@@ -88,6 +89,7 @@ private:
         .Case("block_table", &blockTable)
         .Case("cache_seqlens", &cacheSeqlens)
         .Case("num_pages", &numPages)
+        .Case("max_pages_per_seq", &maxPagesPerSeq)
         .Case("query_tensor_map", &queryMap)
         .Case("key_tensor_map", &keyMap)
         .Case("value_tensor_map", &valueMap)

@@ -48,10 +48,12 @@ abi::Features kernel::abiFeatures(Operation *op) {
         setPackedSizes(a, f);
       })
       .Case([&](PagedAttentionOp a) {
-        // The batch and the page count (PagedKernels.cpp refuses others).
+        // The batch, the page count and the block table's width
+        // (PagedKernels.cpp refuses others).
         f.lse = static_cast<bool>(a.getLse());
         f.runtimeBatch = isDynamicDim(a.getQuery(), 0);
         f.runtimeKeyRows = isDynamicDim(a.getKey(), 0);
+        f.runtimeMaxPages = isDynamicDim(a.getBlockTable(), 1);
       })
       .Case([&](AttentionGradOp a) {
         f.mask = static_cast<bool>(a.getMask());

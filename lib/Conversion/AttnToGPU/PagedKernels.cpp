@@ -21,8 +21,9 @@ LogicalResult kernel::checkPagedKernel(PagedAttentionOp op,
   if (failed(checkSizeLimits(op, "GPU code generation")))
     return failure();
   // The batch (dimension 0 of query, block table, cache lengths and the
-  // results) and the page count (dimension 0 of the caches) may be run-time
-  // sizes; everything else is compiled in.
+  // results), the page count (dimension 0 of the caches) and the block
+  // table's width (its dimension 1) may be run-time sizes; everything else
+  // is compiled in.
   auto batchOrPages = [&](Value v) {
     return v == op.getKey() || v == op.getValue() ? "the page count"
                                                   : "the batch";
@@ -34,11 +35,12 @@ LogicalResult kernel::checkPagedKernel(PagedAttentionOp op,
     if (!t)
       continue;
     for (int64_t d = 1; d < t.getRank(); ++d)
-      if (t.isDynamicDim(d))
+      if (t.isDynamicDim(d) && !(v == op.getBlockTable() && d == 1))
         return op.emitOpError("GPU code generation: ")
                << t << " is dynamic at dimension " << d << "; only "
                << batchOrPages(v)
-               << " (dimension 0) may be a run-time size for a paged cache";
+               << " (dimension 0) and the block table's width may be "
+                  "run-time sizes for a paged cache";
   }
   using kernel::SizeUse;
   if (failed(
@@ -86,7 +88,10 @@ llvm::json::Object mlir::attn::kernelManifestEntry(PagedAttentionOp op,
   const int64_t pages = op.getKeyType().getDimSize(0);
   entry["num_pages"] = ShapedType::isDynamic(pages) ? llvm::json::Value(nullptr)
                                                     : llvm::json::Value(pages);
-  entry["max_pages_per_seq"] =
+  const int64_t width =
       cast<ShapedType>(op.getBlockTable().getType()).getDimSize(1);
+  entry["max_pages_per_seq"] = ShapedType::isDynamic(width)
+                                   ? llvm::json::Value(nullptr)
+                                   : llvm::json::Value(width);
   return entry;
 }

@@ -333,9 +333,11 @@ private:
   /// split_kv: the workspaces, this block's chunk, and the partials' row
   /// of this block's packed row 0.
   Value partialOutput, partialLse, splitIdx, partialRowBase;
-  /// Paged cache: the block table and cache lengths (i32), and the K / V
-  /// rows of this block's sequence.
+  /// Paged cache: the block table and cache lengths (i32), the table's
+  /// width (its row stride: max_pages_per_seq, static or a run-time size),
+  /// and the K / V rows of this block's sequence.
   Value blockTable, cacheSeqlens;
+  kernel::Extent tableWidth = 0;
   std::optional<GlobalRows::Pages> kvPages;
   /// The query positions the causal / window rules see for this block:
   /// [posFirst, posFirst + posRows) of a sequence of posLen (the block's

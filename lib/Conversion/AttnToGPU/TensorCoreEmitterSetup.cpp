@@ -140,6 +140,12 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
         arith::IndexCastUIOp::create(b, loc, b.getIndexType(), args.numSplits));
   if (paged) {
     queryLen = op.getUniformQueryLen(); // static; the key length per block
+    const int64_t width =
+        cast<ShapedType>(op.getBlockTable().getType()).getDimSize(1);
+    tableWidth = ShapedType::isDynamic(width)
+                     ? kernel::Extent::dynamic(arith::IndexCastUIOp::create(
+                           b, loc, b.getIndexType(), args.maxPagesPerSeq))
+                     : kernel::Extent(width);
   } else if (!packed) {
     kernel::KernelExtents sizes = kernel::KernelExtents::get(
         b, loc, op, args.batch, args.queryLen, args.keyLen);
@@ -290,12 +296,10 @@ void TensorCoreEmitter::bindSplitKVBlock() {
   if (paged) {
     // Head kv of cache token t is row t * Hkv + kv of the [P * page_size *
     // Hkv, D] view; the sequence's tokens come from its block-table row.
-    const int64_t maxPages =
-        cast<ShapedType>(op.getBlockTable().getType()).getDimSize(1);
     const int64_t pageSize = op.getKeyType().getDimSize(1);
     kvRowBase = kvHead;
     kvRowStep = kvHeads;
-    kvPages = GlobalRows::Pages{blockTable, mul(bIdx, maxPages), pageSize};
+    kvPages = GlobalRows::Pages{blockTable, mul(bIdx, tableWidth), pageSize};
     Value len = memref::LoadOp::create(b, loc, cacheSeqlens, ValueRange{bIdx});
     keyLen = kernel::Extent::dynamic(
         arith::IndexCastUIOp::create(b, loc, b.getIndexType(), len));

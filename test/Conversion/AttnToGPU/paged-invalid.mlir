@@ -20,7 +20,7 @@ func.func @ok(%q: tensor<2x8x1x64xbf16>, %kc: tensor<40x16x2x64xbf16>, %vc: tens
 
 func.func @dynamic_page_size(%q: tensor<?x8x1x64xbf16>, %kc: tensor<40x?x2x64xbf16>, %vc: tensor<40x?x2x64xbf16>,
                              %t: tensor<?x12xi32>, %n: tensor<?xi32>) -> tensor<?x8x1x64xbf16> {
-  // expected-error @+1 {{GPU code generation: 'tensor<40x?x2x64xbf16>' is dynamic at dimension 1; only the page count (dimension 0) may be a run-time size for a paged cache}}
+  // expected-error @+1 {{GPU code generation: 'tensor<40x?x2x64xbf16>' is dynamic at dimension 1; only the page count (dimension 0) and the block table's width may be run-time sizes for a paged cache}}
   %o = attn.paged_attention ins(%q : tensor<?x8x1x64xbf16>)
       cache(%kc, %vc : tensor<40x?x2x64xbf16>, tensor<40x?x2x64xbf16>)
       pages(%t, %n : tensor<?x12xi32>, tensor<?xi32>) -> tensor<?x8x1x64xbf16>
@@ -29,13 +29,13 @@ func.func @dynamic_page_size(%q: tensor<?x8x1x64xbf16>, %kc: tensor<40x?x2x64xbf
 
 // -----
 
-func.func @dynamic_table_width(%q: tensor<?x8x1x64xbf16>, %kc: tensor<40x16x2x64xbf16>, %vc: tensor<40x16x2x64xbf16>,
-                               %t: tensor<?x?xi32>, %n: tensor<?xi32>) -> tensor<?x8x1x64xbf16> {
-  // expected-error @+1 {{GPU code generation: 'tensor<?x?xi32>' is dynamic at dimension 1; only the batch (dimension 0) may be a run-time size for a paged cache}}
-  %o = attn.paged_attention ins(%q : tensor<?x8x1x64xbf16>)
+func.func @dynamic_query_len(%q: tensor<?x8x?x64xbf16>, %kc: tensor<40x16x2x64xbf16>, %vc: tensor<40x16x2x64xbf16>,
+                             %t: tensor<?x?xi32>, %n: tensor<?xi32>) -> tensor<?x8x?x64xbf16> {
+  // expected-error @+1 {{GPU code generation: 'tensor<?x8x?x64xbf16>' is dynamic at dimension 2; only the batch (dimension 0) and the block table's width may be run-time sizes for a paged cache}}
+  %o = attn.paged_attention ins(%q : tensor<?x8x?x64xbf16>)
       cache(%kc, %vc : tensor<40x16x2x64xbf16>, tensor<40x16x2x64xbf16>)
-      pages(%t, %n : tensor<?x?xi32>, tensor<?xi32>) -> tensor<?x8x1x64xbf16>
-  return %o : tensor<?x8x1x64xbf16>
+      pages(%t, %n : tensor<?x?xi32>, tensor<?xi32>) -> tensor<?x8x?x64xbf16>
+  return %o : tensor<?x8x?x64xbf16>
 }
 
 // -----

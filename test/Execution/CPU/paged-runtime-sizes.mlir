@@ -18,7 +18,7 @@
 // CHECK: all 2 attention op(s) match the float64 reference
 
 // NOSIZES: error: attn-cpu-run: the op's batch is a run-time size: give it with --sizes batch=N (repeat --sizes for several draws)
-// KEYLEN: error: attn-cpu-run: attn.paged_attention takes batch and num_pages in --sizes (its key lengths are drawn per sequence; its query length is static)
+// KEYLEN: error: attn-cpu-run: attn.paged_attention takes batch, num_pages and max_pages_per_seq in --sizes (its key lengths are drawn per sequence; its query length is static)
 
 func.func @gqa_causal(%q: tensor<?x8x2x32xf32>, %kc: tensor<?x16x2x32xf32>, %vc: tensor<?x16x2x32xf32>,
                       %t: tensor<?x6xi32>, %n: tensor<?xi32>) -> (tensor<?x8x2x32xf32>, tensor<?x8x2xf32>) {
