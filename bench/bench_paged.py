@@ -155,18 +155,22 @@ def rel(a, ref):
 
 
 def run_time_sizes(manifest, rng):
-    """A draw of the run-time batch and page count of a paged group compiled
-    with them (null in the manifest): batch 1 to 6, a pool from one page
-    (shared by every sequence) to more than the batch's capacity; None for a
-    static group. The split count is left to the split rule."""
+    """A draw of the run-time batch, page count and block-table width of a
+    paged group compiled with them (null in the manifest): batch 1 to 6, a
+    width of 1 to 300 pages, a pool from one page (shared by every
+    sequence) to more than the batch's capacity; None for a static group.
+    The split count is left to the split rule."""
     with open(manifest) as f:
         spec = json.load(f)["kernels"][0]
     sizes = {}
     if spec.get("batch") is None:
         sizes["batch"] = rng.randint(1, 6)
+    if spec.get("max_pages_per_seq") is None:
+        sizes["max_pages_per_seq"] = rng.choice([1, 2, rng.randint(3, 300)])
     if spec.get("num_pages") is None:
         b = sizes.get("batch", spec.get("batch") or 1)
-        sizes["num_pages"] = rng.randint(1, b * spec["max_pages_per_seq"] + 3)
+        width = sizes.get("max_pages_per_seq", spec["max_pages_per_seq"])
+        sizes["num_pages"] = rng.randint(1, b * width + 3)
     return sizes or None
 
 
@@ -200,7 +204,7 @@ def check(manifests):
             ok = nans == 0 and e_o <= tol and e_l <= 1e-3 and inf_bad == 0 and \
                 (e_p is None or e_p <= tol)
             bad += not ok
-            print(f"{os.path.basename(m)[:-5]:58} draw {d} B={k['batch']} P={k['num_pages']} lens={lens[:6]}{'...' if len(lens) > 6 else ''} "
+            print(f"{os.path.basename(m)[:-5]:58} draw {d} B={k['batch']} P={k['num_pages']} W={k['max_pages_per_seq']} lens={lens[:6]}{'...' if len(lens) > 6 else ''} "
                   f"out {e_o:.2e} lse {e_l:.1e} inf-mismatch {inf_bad} "
                   f"sdpa {('%.2e' % e_p) if e_p is not None else '-'} "
                   f"{'PASS' if ok else 'FAIL (nan=%d)' % nans}", flush=True)
@@ -212,7 +216,11 @@ def bench(paged_dir, contig_dir):
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}; do_bench median, "
           f"L2 flushed; TB/s = bytes of Q, K, V, O / time; every cache full")
     print(f"{'shape':28} {'ps':>4} {'S':>3} {'paged ms':>9} {'TB/s':>5} {'contig ms':>9} "
-          f"{'TB/s':>5} {'paged/contig':>12} {'flash':>5} {'cudnn':>5} {'err':>8}")
+          f"{'TB/s':>5} {'paged/contig':>12} {'flash':>5} {'cudnn':>5} {'err':>8} "
+          f"{'dyn ms':>8} {'dyn/static':>10}")
+    # The same shapes compiled with batch, pages and table width at run time
+    # (bench-dyn/dyn_*.json beside paged_dir), bound to the static sizes.
+    dyn_dir = os.path.join(os.path.dirname(os.path.normpath(paged_dir)), "bench-dyn")
     bad = 0
     for c in sorted(glob.glob(os.path.join(contig_dir, "contig_*.json"))):
         shape = os.path.basename(c)[len("contig_"):-5]
@@ -239,6 +247,18 @@ def bench(paged_dir, contig_dir):
             ms_p = time_ms(lambda: grp.launch(**t))
             ms_c = time_ms(lambda: cg.launch(query=q, key=kk, value=vv, output=o))
             err = max(err, rel(o, ref.double()))
+            ms_d = None
+            dyn = os.path.join(dyn_dir, os.path.basename(pm).replace("bench_", "dyn_", 1))
+            if os.path.exists(dyn):
+                dks = KernelSet(dyn, sizes={"batch": k["batch"], "num_pages": k["num_pages"],
+                                            "max_pages_per_seq": k["max_pages_per_seq"]})
+                dg = dks.kernel(dks.forward())
+                od = torch.full_like(t["output"], float("nan"))
+                dt_ = dict(t, output=od)
+                dg.launch(**dt_)
+                torch.cuda.synchronize()
+                err = max(err, rel(od, ref.double()))
+                ms_d = time_ms(lambda: dg.launch(**dt_))
             theirs = {}
             for name in ("flash", "cudnn"):
                 def run(be=BACKENDS[name]):
@@ -253,7 +273,10 @@ def bench(paged_dir, contig_dir):
             bad += not ok
             print(f"{shape:28} {k['page_size']:4} {splits:3} {ms_p:9.4f} {fmt(tb(ms_p))} {ms_c:9.4f} "
                   f"{fmt(tb(ms_c))} {ms_c / ms_p:12.3f} {fmt(tb(theirs['flash']))} "
-                  f"{fmt(tb(theirs['cudnn']))} {err:8.1e}{'' if ok else ' FAIL'}", flush=True)
+                  f"{fmt(tb(theirs['cudnn']))} {err:8.1e} "
+                  f"{('%8.4f' % ms_d) if ms_d else '       -'} "
+                  f"{('%10.3f' % (ms_d / ms_p)) if ms_d else '         -'}"
+                  f"{'' if ok else ' FAIL'}", flush=True)
             del t, kk, vv, q, o, ref
             torch.cuda.empty_cache()
     return bad

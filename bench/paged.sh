@@ -10,12 +10,14 @@
 # generate: fixed families (page sizes 16 to 256, below, equal to and above
 # the 64-key tiles; Lq 1, 2, 4, 16; GQA 1/4/8; bottom-right and top-left
 # causal, windows, softcap; D 64/80/128/256 and 192/128; f16 and bf16; with
-# and without lse; a run-time batch and page count, run at several
-# --sizes draws) plus RANDOM shapes drawn from SEED, each compiled for
-# sm_90a, with --poison-shared-memory and for sm_80; plus the benchmark
-# shapes (bf16, D = 128, Hq 32 / Hkv 8, page sizes 16, 64, 256) and the
-# contiguous attn.attention of the same shapes; merge_partials kernels of
-# several layouts and types (sm_90a and sm_80).
+# and without lse; a run-time batch and page count, and a run-time block
+# table width, run at several --sizes draws) plus RANDOM shapes drawn from
+# SEED, each compiled for sm_90a, with --poison-shared-memory and for
+# sm_80; plus the benchmark shapes (bf16, D = 128, Hq 32 / Hkv 8, page
+# sizes 16, 64, 256), each also with every paged size at run time (timed
+# against the static kernel), and the contiguous attn.attention of the
+# same shapes; merge_partials kernels of several layouts and types (sm_90a
+# and sm_80).
 #
 # run: kernels-runtime's attn-run on every validation manifest (3 launches
 # with fresh inputs, cache lengths and shuffled block tables, against the
@@ -35,7 +37,7 @@ mode="${1:-}"
 generate() {
   local seed="${1:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
   set -e
-  rm -rf "$gen"; mkdir -p "$gen/mlir" "$gen/mlir-bench" "$gen/mlir-contig" "$gen/mlir-merge"
+  rm -rf "$gen"; mkdir -p "$gen/mlir" "$gen/mlir-bench" "$gen/mlir-bench-dyn" "$gen/mlir-contig" "$gen/mlir-merge"
   "$root/scripts/build.sh" attn-compile >/dev/null
   python3 - "$gen" "$seed" <<'PY'
 import random, sys
@@ -94,6 +96,12 @@ def dense(name, dt, b, hq, hkv, lq, lk, d):
 cases["pgd_gqa4_lq1_ps64"] = ("bf16", "?", 32, 8, 1, 128, 128, "?", 64, 100, CB, True)
 cases["pgd_mha_lq3_ps16_d80"] = ("f16", "?", 4, 4, 3, 80, 80, "?", 16, 40,
                                  CB + ", window = array<i64: 200, 0>", False)
+# The block table's width at run time too (pgw_all_: batch, pages and
+# width; pgw_width_: the width alone), as a server's table grows with its
+# longest sequence.
+cases["pgw_all_gqa4_lq1_ps64"] = ("bf16", "?", 32, 8, 1, 128, 128, "?", 64, "?", CB, True)
+cases["pgw_width_gqa8_lq16_ps16"] = ("f16", 3, 16, 2, 16, 128, 128, 400, 16, "?",
+                                     CB + ", window = array<i64: 300, 0>", True)
 for name, c in cases.items():
     open(f"{out}/mlir/{name}.mlir", "w").write(text(name, *c))
 # Benchmark: every sequence's cache full (lengths = capacity), no causal rule
@@ -104,6 +112,9 @@ for b, lq, lk in [(8, 1, 8192), (4, 1, 32768), (1, 1, 131072), (8, 16, 8192), (3
         name = f"bench_b{b}_lq{lq}_lk{lk}_ps{ps}"
         open(f"{out}/mlir-bench/{name}.mlir", "w").write(
             text(name, "bf16", b, 32, 8, lq, 128, 128, b * mp, ps, mp, "", False))
+        dyn = f"dyn_b{b}_lq{lq}_lk{lk}_ps{ps}"
+        open(f"{out}/mlir-bench-dyn/{dyn}.mlir", "w").write(
+            text(dyn, "bf16", "?", 32, 8, lq, 128, 128, "?", ps, "?", "", False))
     name = f"contig_b{b}_lq{lq}_lk{lk}"
     open(f"{out}/mlir-contig/{name}.mlir", "w").write(dense(name, "bf16", b, 32, 8, lq, lk, 128))
 # attn.merge_partials: name: (S, rows dims, Dv, partial type, output type, lse)
@@ -142,8 +153,12 @@ PY
     done
   done
   mkdir -p "$gen/bench" "$gen/contig"
+  mkdir -p "$gen/bench-dyn"
   for f in "$gen"/mlir-bench/*.mlir; do
     "$compile" "$f" --chip=sm_90a -o "$gen/bench/$(basename "$f" .mlir).ptx" >/dev/null
+  done
+  for f in "$gen"/mlir-bench-dyn/*.mlir; do
+    "$compile" "$f" --chip=sm_90a -o "$gen/bench-dyn/$(basename "$f" .mlir).ptx" >/dev/null
   done
   for f in "$gen"/mlir-contig/*.mlir; do
     "$compile" "$f" --chip=sm_90a -o "$gen/contig/$(basename "$f" .mlir).ptx" >/dev/null
@@ -176,6 +191,13 @@ run() {
         # shared) and larger; the split count by the rule, then forced.
         */pgd_*) draws=("--sizes batch=3,num_pages=250" "--sizes batch=1,num_pages=1"
                         "--sizes batch=40,num_pages=700" "--sizes batch=2,num_pages=90,num_splits=7") ;;
+        # Widths from one page (64 keys) to 2048 (128k keys), pools shared.
+        */pgw_all_*) draws=("--sizes batch=3,num_pages=250,max_pages_per_seq=100"
+                            "--sizes batch=1,num_pages=1,max_pages_per_seq=1"
+                            "--sizes batch=4,num_pages=3000,max_pages_per_seq=2048"
+                            "--sizes batch=2,num_pages=90,max_pages_per_seq=37,num_splits=7") ;;
+        */pgw_width_*) draws=("--sizes max_pages_per_seq=1" "--sizes max_pages_per_seq=25"
+                              "--sizes max_pages_per_seq=400" "--sizes max_pages_per_seq=13,num_splits=3") ;;
       esac
       : > "$log"
       for d in "${draws[@]}"; do
@@ -195,9 +217,14 @@ run() {
   if [ "${SANITIZE:-1}" = 1 ]; then
     echo "== compute-sanitizer"
     local cs; cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-    for n in pg_mha_lq2_ps32_d64 pg_d80_window_ps16 pg_gqa8_lq16_topleft pgd_mha_lq3_ps16_d80; do
+    for n in pg_mha_lq2_ps32_d64 pg_d80_window_ps16 pg_gqa8_lq16_topleft pgd_mha_lq3_ps16_d80 \
+             pgw_width_gqa8_lq16_ps16; do
       for tool in memcheck racecheck synccheck; do
-        local d=""; case $n in pgd_*) d="--sizes batch=2,num_pages=30" ;; esac
+        local d=""
+        case $n in
+          pgd_*) d="--sizes batch=2,num_pages=30" ;;
+          pgw_*) d="--sizes max_pages_per_seq=9" ;;
+        esac
         # shellcheck disable=SC2086
         "$cs" --tool "$tool" --error-exitcode 9 "$attn_run" "$gen/validate-plain/$n.json" \
           $d --iters 1 --warmup 0 > "$out/cs_${n}_${tool}.log" 2>&1

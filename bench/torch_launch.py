@@ -25,8 +25,9 @@ name, `ks.kernel("attn_fwd_0").launch(query=q, key=k, value=v, output=o,
 lse=lse)` (ForwardGroup: it allocates the f32 workspaces itself); a paged
 cache's group ("op": "paged_attention") likewise, with `key_cache=`,
 `value_cache=`, `block_table=` and `cache_seqlens=` (int32) for key/value;
-its run-time batch and page count (null "batch", "num_pages") come from
-`sizes={"batch": B, "num_pages": P}` (bind_paged_sizes), and the split
+its run-time batch, page count and block-table width (null "batch",
+"num_pages", "max_pages_per_seq") come from `sizes={"batch": B,
+"num_pages": P, "max_pages_per_seq": W}` (bind_paged_sizes), and the split
 rule's key length is its capacity max_pages_per_seq * page_size.
 A group whose split count is decided at launch (codegen.splits null,
 codegen.split_rule) takes it from `sizes={"num_splits": S}`, else from the
@@ -138,19 +139,19 @@ SIZE_NAMES = ("batch", "query_len", "key_len")
 # The split count of a split-KV group that decides it at launch.
 SPLITS = "num_splits"
 # The run-time sizes of a paged group (its key length is per sequence).
-PAGED_SIZE_NAMES = ("batch", "num_pages")
+PAGED_SIZE_NAMES = ("batch", "num_pages", "max_pages_per_seq")
 
 
 def parse_sizes(text):
     """"batch=2,query_len=100,key_len=37,num_pages=300,num_splits=5" as a
-    dict."""
+    dict (and max_pages_per_seq= for a paged group's table width)."""
     sizes = {}
     for part in text.split(","):
         name, _, value = part.partition("=")
-        if name not in SIZE_NAMES + ("num_pages", SPLITS) or not value.isdigit() \
-                or int(value) < 1:
+        if name not in SIZE_NAMES + PAGED_SIZE_NAMES + (SPLITS,) \
+                or not value.isdigit() or int(value) < 1:
             raise ValueError(f"bad size '{part}' (expected batch=, query_len=, key_len=, "
-                             f"num_pages=, num_splits= > 0)")
+                             f"num_pages=, max_pages_per_seq=, num_splits= > 0)")
         sizes[name] = int(value)
     return sizes
 
@@ -237,11 +238,12 @@ def bind_sizes(spec, sizes):
 
 
 def bind_paged_sizes(spec, sizes):
-    """Paged stage `spec` ("op": "paged_attention") with its run-time batch
-    and page count (None) replaced by `sizes` (docs/kernel-manifest.md,
-    "Paged key/value caches"): dimension 0 of key_cache and value_cache is
-    num_pages, of the other tensors the batch; the grid's null y or z the
-    batch; the `i32` batch and num_pages parameters. The split count is
+    """Paged stage `spec` ("op": "paged_attention") with its run-time batch,
+    page count and block-table width (None) replaced by `sizes`
+    (docs/kernel-manifest.md, "Paged key/value caches"): dimension 0 of
+    key_cache and value_cache is num_pages, dimension 1 of block_table the
+    width, dimension 0 of the other tensors the batch; the grid's null y or
+    z the batch; the `i32` size parameters. The split count is
     bind_splits'."""
     if all(spec[n] is not None for n in PAGED_SIZE_NAMES):
         return spec
@@ -255,9 +257,12 @@ def bind_paged_sizes(spec, sizes):
         if p["kind"] == "i32":
             if p["name"] != SPLITS:
                 p["value"] = b[p["name"]]
-        elif p["kind"] == "tensor" and p["shape"][0] is None:
+        elif p["kind"] == "tensor":
             cache = p["name"] in ("key_cache", "value_cache")
-            p["shape"][0] = b["num_pages"] if cache else b["batch"]
+            if p["shape"][0] is None:
+                p["shape"][0] = b["num_pages"] if cache else b["batch"]
+            if p["name"] == "block_table" and p["shape"][1] is None:
+                p["shape"][1] = b["max_pages_per_seq"]
     for d in (1, 2):
         if b["grid"][d] is None:
             b["grid"][d] = b["batch"]

@@ -92,7 +92,7 @@ extern "C" {
 
 const char *attnrt_last_error(void) { return lastError.c_str(); }
 
-int attnrt_api_version(void) { return 2; }
+int attnrt_api_version(void) { return 3; }
 
 attnrt_status attnrt_library_load(const char *manifest, int device,
                                   attnrt_library **out) {

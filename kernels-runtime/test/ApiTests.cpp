@@ -77,7 +77,8 @@ void testCSizes() {
 
 /// The one-call sized functions check their arguments before the set.
 void testCSized() {
-  check(attnrt_api_version() == 2, "API version 2 (attnrt_sizes)");
+  check(attnrt_api_version() == 3,
+        "API version 3 (attnrt_sizes with max_pages_per_seq)");
   uint64_t bytes = 0;
   check(attnrt_workspace_bytes_sized(nullptr, nullptr, &bytes) == 3 &&
             std::string(attnrt_last_error()).find("null argument") !=

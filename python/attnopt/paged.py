@@ -41,23 +41,25 @@ class _PagedKernels:
         self.library = runtime.Library(str(entry / "train.json"), device)
         self.forward = self.library.forward()
         self._runtime_sizes = bool(problem.runtime_sizes)
-        self._sizes: Dict[Tuple[int, int], runtime.Sizes] = {}
-        self._workspaces: Dict[Tuple[int, int], int] = {}
+        self._sizes: Dict[Tuple[int, int, int], runtime.Sizes] = {}
+        self._workspaces: Dict[Tuple[int, int, int], int] = {}
 
-    def sizes(self, batch: int, num_pages: int) -> Optional[runtime.Sizes]:
+    def sizes(self, batch: int, num_pages: int,
+              max_pages: int) -> Optional[runtime.Sizes]:
         """The launch's run-time sizes (the split count from the runtime's
         rule at each launch), None for kernels without any."""
         if not self._runtime_sizes:
             return None
-        key = (batch, num_pages)
+        key = (batch, num_pages, max_pages)
         s = self._sizes.get(key)
         if s is None:
-            s = self._sizes[key] = runtime.make_sizes(batch=batch,
-                                                      num_pages=num_pages)
+            s = self._sizes[key] = runtime.make_sizes(
+                batch=batch, num_pages=num_pages, max_pages_per_seq=max_pages)
         return s
 
-    def workspace(self, batch: int, num_pages: int, sizes) -> int:
-        key = (batch, num_pages) if sizes is not None else (0, 0)
+    def workspace(self, batch: int, num_pages: int, max_pages: int,
+                  sizes) -> int:
+        key = (batch, num_pages, max_pages) if sizes is not None else (0, 0, 0)
         n = self._workspaces.get(key)
         if n is None:
             n = self._workspaces[key] = self.forward.workspace_bytes({}, sizes)
@@ -73,7 +75,8 @@ def _kernels_for(q, kc, vc, table, scale, causal, window, softcap,
                  softcap_approx, dynamic) -> _PagedKernels:
     """The kernels of a call: by the call's shapes and arguments where seen
     before; else by its family (everything but the batch and the page
-    count) and the run-time sizes `dynamic` asks for (ops.py's rule)."""
+    count, the block table's width) and the run-time sizes `dynamic` asks
+    for (ops.py's rule)."""
     call = (q.shape, kc.shape, vc.shape, table.shape, q.dtype,
             q.get_device(), scale, causal,
             None if window is None else tuple(window), softcap,
@@ -83,11 +86,12 @@ def _kernels_for(q, kc, vc, table, scale, causal, window, softcap,
         return found
     b, hq, lq, d = q.shape
     p, ps, hk, _ = kc.shape
-    family = ("paged", hq, lq, d, hk, vc.shape[3], ps, table.shape[1],
-              q.dtype, q.get_device(), scale, causal,
+    family = ("paged", hq, lq, d, hk, vc.shape[3], ps, q.dtype,
+              q.get_device(), scale, causal,
               None if window is None else tuple(window), softcap,
               softcap_approx)
-    dims = _choose_runtime_sizes(family, (b, p), dynamic, PAGED_RUNTIME_SIZES)
+    dims = _choose_runtime_sizes(family, (b, p, table.shape[1]), dynamic,
+                                 PAGED_RUNTIME_SIZES)
     problem = PagedProblem(
         dtype=_DTYPES[q.dtype], batch=b, query_heads=hq, kv_heads=hk,
         query_len=lq, head_dim=d, value_dim=vc.shape[3], num_pages=p,
@@ -122,14 +126,15 @@ def _forward_impl(q, key_cache, value_cache, block_table, cache_seqlens,
     cache_seqlens = cache_seqlens.contiguous()
     kernels = _kernels_for(q, key_cache, value_cache, block_table, scale,
                            causal, window, softcap, softcap_approx, dynamic)
-    sizes = kernels.sizes(b, p)
+    width = block_table.shape[1]
+    sizes = kernels.sizes(b, p, width)
     out = q.new_empty(b, hq, lq, dv)
     lse = q.new_empty((b, hq, lq), dtype=torch.float32)
     tensors = {"query": q, "key_cache": key_cache, "value_cache": value_cache,
                "block_table": block_table, "cache_seqlens": cache_seqlens,
                "output": out, "lse": lse}
-    _launch(kernels.forward, tensors, 0, 0, kernels.workspace(b, p, sizes),
-            sizes)
+    _launch(kernels.forward, tensors, 0, 0,
+            kernels.workspace(b, p, width, sizes), sizes)
     return out, lse
 
 
@@ -252,8 +257,9 @@ def paged_attention(query: torch.Tensor, key_cache: torch.Tensor,
     check_cache: check the lengths and the table entries that are read
     (one synchronization per call); False skips it, and then a length or a
     page index outside the cache reads outside it. dynamic: which of
-    "batch" and "num_pages" the kernels take at run time (None: each one
-    that a later call changes; True: both; False: none). No gradients.
+    "batch", "num_pages" and "max_pages" (block_table's width) the kernels
+    take at run time (None: each one that a later call changes; True: all
+    three; False: none). No gradients.
     """
     dynamic = _dynamic_spelling(dynamic, PAGED_RUNTIME_SIZES,
                                 "attnopt.paged_attention")

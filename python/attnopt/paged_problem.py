@@ -3,9 +3,10 @@
 Plain Python (no torch), as problem.py: a `PagedProblem` names everything
 that specialises the kernels of `attn.paged_attention` (docs/semantics.md
 §15): dtype, heads, new tokens per sequence, head dims, page size, block
-table width, score attributes, chip. The batch and the page count may be
-None: run-time sizes (kernel parameters `batch` and `num_pages`,
-docs/kernel-manifest.md "Paged key/value caches"). There is no backward:
+table width, score attributes, chip. The batch, the page count and the
+block table's width may be None: run-time sizes (kernel parameters
+`batch`, `num_pages` and `max_pages_per_seq`, docs/kernel-manifest.md
+"Paged key/value caches"). There is no backward:
 the op serves inference, so the entry holds a forward group only (its
 files keep the names train.mlir/.ptx/.json of every cache entry).
 """
@@ -22,14 +23,15 @@ from .problem import (CHIPS, KEY_FORMAT, AttnoptError, _f32,
                       score_attributes)
 
 #: The sizes that may be run-time sizes (None in a PagedProblem).
-PAGED_RUNTIME_SIZES = ("batch", "num_pages")
+PAGED_RUNTIME_SIZES = ("batch", "num_pages", "max_pages")
 
 
 @dataclasses.dataclass(frozen=True)
 class PagedProblem:
     """query [B, Hq, Lq, D]; key_cache [P, page_size, Hkv, D], value_cache
     [P, page_size, Hkv, Dv]; block_table [B, max_pages] i32; cache_seqlens
-    [B] i32. batch (B) and num_pages (P) are None where run-time sizes."""
+    [B] i32. batch (B), num_pages (P) and max_pages are None where run-time
+    sizes."""
 
     dtype: str
     batch: Optional[int]
@@ -40,7 +42,7 @@ class PagedProblem:
     value_dim: int
     num_pages: Optional[int]
     page_size: int
-    max_pages: int
+    max_pages: Optional[int]
     scale: float
     causal: str = "none"
     window: Optional[Tuple[int, int]] = None

@@ -7,7 +7,7 @@ for a run-time size), or of PagedProblem / MergeProblem fields for a case
 with "op": "paged_attention" / "merge_partials" (attnopt.paged_problem,
 attnopt.merge_problem). A case may also list,
 under "compile_runtime_sizes", sets of sizes (of batch, query_len, key_len;
-of batch, num_pages for a paged case) to compile as run-time sizes
+of batch, num_pages, max_pages for a paged case) to compile as run-time sizes
 too: e.g. [["key_len"]] adds the kernels that attnopt.attention switches to
 when a later call changes the key length (dynamic=None). Used
 to fill a cache on a machine with attn-compile and copy it to one without

@@ -22,7 +22,7 @@ from typing import Dict, Optional, Sequence
 from .problem import AttnoptError
 
 _LIB_NAME = "libattnopt_runtime.so"
-_API_VERSION = 2  # the oldest library API this package works with
+_API_VERSION = 3  # the oldest library API this package works with
 _REPO = Path(__file__).resolve().parents[2]
 
 _lock = threading.Lock()
@@ -81,15 +81,18 @@ class Sizes(ctypes.Structure):
                 ("num_pages", ctypes.c_int64),
                 ("cu_seqlens_q", ctypes.POINTER(ctypes.c_int32)),
                 ("cu_seqlens_k", ctypes.POINTER(ctypes.c_int32)),
-                ("offsets_count", ctypes.c_int64)]
+                ("offsets_count", ctypes.c_int64),
+                ("max_pages_per_seq", ctypes.c_int64)]
 
 
 def make_sizes(batch: int = 0, query_len: int = 0, key_len: int = 0,
                num_splits: int = 0, num_pages: int = 0,
+               max_pages_per_seq: int = 0,
                cu_seqlens_q: Optional[Sequence[int]] = None,
                cu_seqlens_k: Optional[Sequence[int]] = None) -> Sizes:
     """A Sizes (the offsets copied into arrays the structure keeps)."""
     s = Sizes(batch, query_len, key_len, num_splits, num_pages)
+    s.max_pages_per_seq = max_pages_per_seq
     if cu_seqlens_q is not None or cu_seqlens_k is not None:
         if cu_seqlens_q is None or cu_seqlens_k is None or \
                 len(cu_seqlens_q) != len(cu_seqlens_k):

@@ -175,14 +175,38 @@ def draw_varlen_case(rng: random.Random, chip: str) -> dict:
     return case
 
 
+PAGED_SIZES = ("batch", "num_pages", "max_pages")
+
+
+def paged_runtime_sizes(draws, width, dynamic) -> list:
+    """The run-time sizes of the kernels each draw runs on: all three with
+    dynamic=True; with None (automatic) those that changed from the first
+    draw so far (docs/python.md)."""
+    if dynamic:
+        return [list(PAGED_SIZES)] * len(draws)
+    first = (draws[0][0], draws[0][1], width)
+    changed, out = set(), []
+    for d in draws:
+        now = (d[0], d[1], d[3] if len(d) > 3 else width)
+        changed |= {n for n, a, b in zip(PAGED_SIZES, first, now) if a != b}
+        out.append([n for n in PAGED_SIZES if n in changed])
+    return out
+
+
 def paged_case(fields: dict, draws, dynamic) -> dict:
-    """A paged-cache case: `draws` of (batch, pages, lengths) run with one
-    `dynamic`; the first draw's sizes are the static problem, and the
+    """A paged-cache case: `draws` of (batch, pages, lengths[, block-table
+    width]) run with one `dynamic`; the first draw's sizes are the static
+    problem (the width fields["max_pages"] where a draw has none), and the
     run-time kernels the test expects are listed for precompile."""
-    b, p, _ = draws[0]
+    b, p = draws[0][:2]
+    expected = paged_runtime_sizes(draws, fields["max_pages"], dynamic)
+    sets = []
+    for s in expected:
+        if s and s not in sets:
+            sets.append(s)
     return dict(fields, op="paged_attention", purpose="paged", batch=b,
                 num_pages=p, size_draws=draws, dynamic=dynamic,
-                compile_runtime_sizes=[["batch", "num_pages"]])
+                expected_runtime_sizes=expected, compile_runtime_sizes=sets)
 
 
 def draw_paged_case(rng: random.Random, chip: str) -> dict:
@@ -200,13 +224,22 @@ def draw_paged_case(rng: random.Random, chip: str) -> dict:
                             rng.randint(1, capacity)]) for _ in range(batch)]
 
     # Each draw changes the batch and the pool size from the first (so
-    # that dynamic=None switches both to run-time sizes after it).
+    # that dynamic=None switches both to run-time sizes after it), and in
+    # half the cases the block table's width (a server's table grows with
+    # its longest sequence) from the second draw on.
     b0, p0 = rng.choice([1, 2, 3]), rng.choice([1, 7, 40])
     draws = [(b0, p0, lengths(b0))]
-    for _ in range(2):
+    grow = rng.random() < 0.5
+    for i in range(2):
         b = rng.choice([n for n in (1, 2, 4, 6) if n != b0])
         p = rng.choice([n for n in (2, 9, 64, 300) if n != p0])
-        draws.append((b, p, lengths(b)))
+        if grow and i == 1:
+            width = rng.choice([n for n in (1, 5, 40, 130) if n != max_pages])
+            cap = width * page_size
+            draws.append((b, p, [rng.choice([0, 1, rng.randint(1, cap), cap])
+                                 for _ in range(b)], width))
+        else:
+            draws.append((b, p, lengths(b)))
     fields = dict(dtype=dtype, query_heads=query_heads, kv_heads=kv_heads,
                   query_len=rng.choice([1, 1, 2, 4, 16]), head_dim=head_dim,
                   value_dim=value_dim, page_size=page_size,
@@ -277,8 +310,8 @@ def fixed_cases(chip: str) -> list:
              scale=0.125, chip=chip, causal="none", packed=True,
              purpose="varlen", opcheck=True,
              size_draws=[[[16, 16], [0, 5], [70, 0], [1, 200]], [[300, 300]]]),
-        # Serving: Llama-style GQA decoding from a paged pool whose batch
-        # and size change every step; opcheck and torch.compile too.
+        # Serving: Llama-style GQA decoding from a paged pool whose batch,
+        # size and block-table width change; opcheck and torch.compile too.
         dict(paged_case(
             dict(dtype="bf16", query_heads=32, kv_heads=8, query_len=1,
                  head_dim=128, value_dim=128, page_size=64, max_pages=40,
@@ -286,7 +319,9 @@ def fixed_cases(chip: str) -> list:
                  causal="bottom_right"),
             [(4, 100, [1, 2560, 700, 64]), (8, 300, [5, 900, 2559, 1, 0, 64,
                                                      65, 2000]),
-             (2, 50, [2560, 333])], None), opcheck=True),
+             (2, 50, [2560, 333]),
+             # The longest sequence passes the table: a wider one.
+             (3, 400, [6400, 1, 3000], 100)], None), opcheck=True),
     ]
 
 

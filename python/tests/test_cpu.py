@@ -327,7 +327,7 @@ class PagedProblems(unittest.TestCase):
         for change, message in (
                 (dict(dtype="f32"), "tensor-core kernels only"),
                 (dict(page_size=0), "page_size = 0"),
-                (dict(max_pages=None), "max_pages = None"),
+                (dict(max_pages=0), "max_pages = 0"),
                 (dict(head_dim=100), "multiples of 8 up to 256"),
                 (dict(value_dim=264), "multiples of 8 up to 256"),
                 (dict(query_heads=6, kv_heads=4), "Hq % Hkv"),
@@ -345,7 +345,9 @@ class PagedProblems(unittest.TestCase):
         static = PagedProblem(**PAGED, causal="bottom_right", window=(64, 0),
                               softcap=30.0)
         dyn = static.with_runtime_sizes(["batch", "num_pages"])
-        for p in (static, dyn, PagedProblem(**{**PAGED, "window": (-1, -1)})):
+        wide = static.with_runtime_sizes(["batch", "num_pages", "max_pages"])
+        for p in (static, dyn, wide,
+                  PagedProblem(**{**PAGED, "window": (-1, -1)})):
             with self.subTest(problem=p):
                 run = subprocess.run([str(opt), "-"], input=p.train_ir(),
                                      capture_output=True, text=True)
@@ -364,30 +366,50 @@ class PagedProblems(unittest.TestCase):
             self.assertEqual(params["key_cache"], [None, 16, 2, 96])
             self.assertEqual(params["block_table"], [None, 9])
             self.assertIn("num_pages", params)
+            self.assertNotIn("max_pages_per_seq", params)
+        # The table's width at run time: one group for every width, its
+        # size parameter after num_pages, the split count at launch.
+        self.assertIn("tensor<?x?xi32>", wide.train_ir())
+        with tempfile.TemporaryDirectory() as tmp, mock.patch.dict(
+                os.environ, {"ATTNOPT_CACHE_DIR": tmp}):
+            manifest = json.loads((compiler.entry_for(
+                wide, env_path("ATTNOPT_COMPILER")) / "train.json").read_text())
+        for k in manifest["kernels"]:
+            self.assertIsNone(k["max_pages_per_seq"])
+            self.assertIsNone(k["codegen"]["splits"])
+            names = [q["name"] for q in k["params"]]
+            self.assertEqual(names[-4:], ["batch", "num_pages",
+                                          "max_pages_per_seq", "num_splits"])
+            params = {q["name"]: q.get("shape") for q in k["params"]}
+            self.assertEqual(params["block_table"], [None, None])
 
     def test_cache_keys(self):
         base = PagedProblem(**PAGED)
         keys = {base.cache_key("c"),
                 base.with_runtime_sizes(["batch"]).cache_key("c"),
-                base.with_runtime_sizes(["num_pages"]).cache_key("c")}
+                base.with_runtime_sizes(["num_pages"]).cache_key("c"),
+                base.with_runtime_sizes(["max_pages"]).cache_key("c")}
         for field, value in dict(page_size=32, max_pages=10, num_pages=41,
                                  query_len=1, causal="top_left").items():
             keys.add(dataclasses.replace(base, **{field: value}).cache_key("c"))
         # Never a dense problem's key, even with the same sizes.
         keys.add(problem().cache_key("c"))
-        self.assertEqual(len(keys), 3 + 5 + 1)
+        self.assertEqual(len(keys), 4 + 5 + 1)
 
     def test_precompile_reads_paged_cases(self):
         from attnopt import precompile
         with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
             json.dump([dict(PAGED, op="paged_attention",
-                            compile_runtime_sizes=[["batch", "num_pages"]]),
+                            compile_runtime_sizes=[["batch", "num_pages"],
+                                                   ["max_pages"]]),
                        BASE], f)
             f.flush()
             problems = precompile.problems_from(f.name)
         self.assertEqual([type(p).__name__ for p in problems],
-                         ["PagedProblem", "PagedProblem", "Problem"])
+                         ["PagedProblem", "PagedProblem", "PagedProblem",
+                          "Problem"])
         self.assertEqual(problems[1].runtime_sizes, ("batch", "num_pages"))
+        self.assertEqual(problems[2].runtime_sizes, ("max_pages",))
 
 
 class MergeProblems(unittest.TestCase):
@@ -483,7 +505,7 @@ class RuntimeLibrary(unittest.TestCase):
 
     def test_sized_entry_points(self):
         lib = runtime.library()
-        self.assertGreaterEqual(lib.attnrt_api_version(), 2)
+        self.assertGreaterEqual(lib.attnrt_api_version(), 3)
         n = runtime.ctypes.c_uint64()
         sizes = runtime.make_sizes(batch=2, cu_seqlens_q=[0, 3],
                                    cu_seqlens_k=[0, 5])

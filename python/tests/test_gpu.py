@@ -657,10 +657,11 @@ def paged_check(c, repeats, device, log):
     failures = []
     dt = DT[c["dtype"]]
     hq, hk, lq = c["query_heads"], c["kv_heads"], c["query_len"]
-    d, dv, ps, width = (c["head_dim"], c["value_dim"], c["page_size"],
-                        c["max_pages"])
-    for n, (b, p, lens) in enumerate(c["size_draws"]):
-        log(f"  draw B{b} P{p} lengths {lens}")
+    d, dv, ps = c["head_dim"], c["value_dim"], c["page_size"]
+    for n, draw in enumerate(c["size_draws"]):
+        b, p, lens = draw[:3]
+        width = draw[3] if len(draw) > 3 else c["max_pages"]
+        log(f"  draw B{b} P{p} W{width} lengths {lens}")
         for r in range(repeats):
             poison_allocator(device)
             q = torch.randn(b, hq, lq, d, device=device, dtype=dt)
@@ -695,19 +696,19 @@ def paged_check(c, repeats, device, log):
             log(f"    run {r}: {line}" + (f"  FAIL: {', '.join(bad)}" if bad else ""))
             if bad:
                 failures.append(f"draw {n} run {r}: {', '.join(bad)}")
-        # The kernels this call ran: run-time batch and page count after
-        # the first draw with dynamic=None, from the first with True.
+        # The kernels this call ran: with dynamic=None, run-time sizes for
+        # those that changed since the first draw; all three with True.
         kernels = paged._kernels_for(
             q, kc, vc, table, c["scale"], c["causal"], c.get("window"),
             c.get("softcap"), c.get("softcap_approx", False),
             paged._dynamic_spelling(c["dynamic"], paged.PAGED_RUNTIME_SIZES))
-        expected = () if (c["dynamic"] is None and n == 0) else \
-            ("batch", "num_pages")
+        expected = tuple(c["expected_runtime_sizes"][n])
         if kernels.problem.runtime_sizes != expected:
             failures.append(f"draw {n}: kernels with run-time sizes "
                             f"{kernels.problem.runtime_sizes}, expected {expected}")
     if c.get("opcheck"):
-        b, p, lens = c["size_draws"][0]
+        b, p, lens = c["size_draws"][0][:3]
+        width = c["max_pages"]
         args = (torch.randn(b, hq, lq, d, device=device, dtype=dt),
                 torch.randn(p, ps, hk, d, device=device, dtype=dt),
                 torch.randn(p, ps, hk, dv, device=device, dtype=dt),

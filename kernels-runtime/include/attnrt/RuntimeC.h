@@ -32,8 +32,10 @@ typedef struct attnrt_arguments attnrt_arguments;
 
 /* The message of the last call on this thread that failed ("" if none). */
 ATTNRT_C_API const char *attnrt_last_error(void);
-/* The version of the API: 1, and 2 since attnrt_sizes and the *_sized
-   functions were added (a version-2 library serves version-1 callers). */
+/* The version of the API: 1; 2 since attnrt_sizes and the *_sized
+   functions were added (a version-2 library serves version-1 callers); 3
+   since attnrt_sizes ends with max_pages_per_seq (a caller built against
+   version 2 passes a shorter attnrt_sizes: rebuild it). */
 ATTNRT_C_API int attnrt_api_version(void);
 
 /* Loads a manifest (and its PTX) on `device`; *out is null on failure. */
