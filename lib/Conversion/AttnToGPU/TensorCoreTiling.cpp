@@ -234,6 +234,21 @@ static bool packedWindow(AttentionOpInterface op) {
   return op.isPacked() && op.getWindow() && op.getCausal() == CausalMode::none;
 }
 
+/// Whether 64-key blocks of the mma.sync kernel spill at a short key
+/// length: with a mask tensor, D or Dv >= 128 and at most two key blocks
+/// (static Lk <= 128), both blocks are straight-line code that ptxas
+/// schedules together, and it spills 8-288 bytes on sm_80 (ptxas 13,
+/// session 39's sweep: a per-row mask at 64 < Lk < 128, a mask with causal
+/// or softcap at Lk = 128; none at longer lengths, and none with 32-key
+/// blocks, which keep a loop). At such lengths the smaller block costs
+/// nothing measurable: the whole row is four key blocks at most.
+static bool shortKeysSpill(AttentionOpInterface op, const tc::Tiling &t,
+                           const tc::TileDims &dims) {
+  return t.rowsPerWarp() == 16 && t.blockKV == 64 && op.getMask() &&
+         std::max(dims.qk, dims.v) >= 128 &&
+         kernel::isShortLength(op.getKeyLenBound(), 128);
+}
+
 std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
                                            TensorCoreTiling requested,
                                            std::string &why) {
@@ -329,7 +344,7 @@ std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
         accumulators(t, dims) > accumulatorBudget(dims) &&
         !wideKeyBlocksFit(op, requested))
       t.blockKV = 32;
-    if (!fits(t))
+    if (!fits(t) || shortKeysSpill(op, t, dims))
       t.blockKV = 32;
   }
   // Tiles of 4-byte elements (f32 in tf32) that still exceed the shared
