@@ -8,7 +8,7 @@
 
 // NONE: runtime-sizes-invalid.mlir:[[@LINE+6]]:{{[0-9]+}}: error: attn-cpu-run: 'tensor<?x2x?x16xf32>' has a dynamic batch; give it with --sizes batch=N
 // NOKEY: runtime-sizes-invalid.mlir:[[@LINE+5]]:{{[0-9]+}}: error: attn-cpu-run: 'tensor<?x2x?x16xf32>' has a dynamic key_len; give it with --sizes key_len=N
-// NAME: attn-cpu-run: --sizes batch=2,q=3: unknown size 'q' (expected batch, query_len, key_len or num_pages
+// NAME: attn-cpu-run: --sizes batch=2,q=3: unknown size 'q' (expected batch, query_len, key_len, num_pages or max_pages_per_seq
 // VALUE: attn-cpu-run: --sizes batch=two: size batch: expected a non-negative integer, got 'two'
 // DUMP: attn-cpu-run: --dump-dir writes one problem per op; give one --sizes draw with it
 func.func @f(%q: tensor<?x2x?x16xf32>, %k: tensor<?x2x?x16xf32>, %v: tensor<?x2x?x16xf32>) -> tensor<?x2x?x16xf32> {
