@@ -235,18 +235,24 @@ static bool packedWindow(AttentionOpInterface op) {
 }
 
 /// Whether 64-key blocks of the mma.sync kernel spill at a short key
-/// length: with a mask tensor, D or Dv >= 128 and at most two key blocks
-/// (static Lk <= 128), both blocks are straight-line code that ptxas
-/// schedules together, and it spills 8-288 bytes on sm_80 (ptxas 13,
-/// session 39's sweep: a per-row mask at 64 < Lk < 128, a mask with causal
-/// or softcap at Lk = 128; none at longer lengths, and none with 32-key
-/// blocks, which keep a loop). At such lengths the smaller block costs
-/// nothing measurable: the whole row is four key blocks at most.
+/// length: with a mask tensor and D or Dv >= 128, two key blocks (64 < Lk
+/// <= 128) are straight-line code that ptxas schedules together, and it
+/// spilled 8-288 bytes on sm_80 (ptxas 13, session 39's sweep of about 500
+/// variants) where the second block is partial (Lk < 128), or at Lk = 128
+/// with a causal rule or window or a head dim above 192; none at longer or
+/// single-block lengths, and none with 32-key blocks, which keep a loop.
+/// At such lengths the smaller block costs nothing measurable: the whole
+/// row is four key blocks at most.
 static bool shortKeysSpill(AttentionOpInterface op, const tc::Tiling &t,
                            const tc::TileDims &dims) {
-  return t.rowsPerWarp() == 16 && t.blockKV == 64 && op.getMask() &&
-         std::max(dims.qk, dims.v) >= 128 &&
-         kernel::isShortLength(op.getKeyLenBound(), 128);
+  const int64_t keyLen = op.getKeyLenBound();
+  if (t.rowsPerWarp() != 16 || t.blockKV != 64 || !op.getMask() ||
+      std::max(dims.qk, dims.v) < 128 || !kernel::isShortLength(keyLen, 128) ||
+      keyLen <= 64)
+    return false;
+  const bool positional =
+      op.getCausal() != CausalMode::none || op.getWindow().has_value();
+  return keyLen < 128 || positional || std::max(dims.qk, dims.v) > 192;
 }
 
 std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
