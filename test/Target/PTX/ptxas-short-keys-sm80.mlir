@@ -1,9 +1,10 @@
-// The mma.sync forward on sm_80 with a mask tensor, D or Dv >= 128 and at
-// most two key blocks (static Lk <= 128): with 64-key blocks both blocks
-// are straight-line code and ptxas spilled 8-288 bytes (session 39's sweep:
-// 152 bytes at D = 160 with a per-row mask and Lk = 100, 16 at D = 128,
-// 24-28 with a causal rule at Lk = 128); the chooser takes 32-key blocks
-// there, which keep a loop and fit. A longer key length keeps 64.
+// The mma.sync forward on sm_80 with a mask tensor, D or Dv >= 128 and two
+// key blocks (64 < Lk < 128; Lk = 128 with a causal rule, a window or a
+// head dim above 192): with 64-key blocks both blocks are straight-line
+// code and ptxas spilled 8-288 bytes (session 39's sweep: 152 bytes at
+// D = 160 with a per-row mask and Lk = 100, 16 at D = 128, 24-28 with a
+// causal rule at Lk = 128); the chooser takes 32-key blocks there, which
+// keep a loop and fit. A longer key length keeps 64.
 // REQUIRES: ptxas
 // RUN: attn-compile %s --chip=sm_80 --split-kv=off -o %t.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: ptxas -arch=sm_80 -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
