@@ -91,12 +91,10 @@ void Validator::pagedFields(const Value &v, KernelSpec &k) {
   if (k.maxPagesPerSeq == kRuntimeSize) {
     k.keyLen = kRuntimeSize;
   } else {
-    if (k.maxPagesPerSeq > 2147483647 / k.pageSize)
-      fail(perSeq, "max_pages_per_seq: max_pages_per_seq * page_size = " +
-                       std::to_string(k.maxPagesPerSeq) + " * " +
-                       std::to_string(k.pageSize) +
-                       " tokens, more than the 2^31 - 1 an i32 "
-                       "cache_seqlens entry holds");
+    const std::string why =
+        validation::capacityOverflow(k.maxPagesPerSeq, k.pageSize);
+    if (!why.empty())
+      fail(perSeq, "max_pages_per_seq: " + why);
     k.keyLen = k.maxPagesPerSeq * k.pageSize;
   }
   const Value &mask = field(v, "mask", what);

@@ -247,13 +247,11 @@ KernelSpec bindLengths(const KernelSpec &k, const RuntimeSizes &sizes,
   // A paged kernel's key length is its capacity, max_pages_per_seq *
   // page_size, which cache_seqlens' i32 entries must be able to hold.
   if (k.isPaged() && k.maxPagesPerSeq == kRuntimeSize) {
-    if (b.maxPagesPerSeq > 2147483647 / b.pageSize)
-      fail("max_pages_per_seq = " + std::to_string(b.maxPagesPerSeq) +
-           ": max_pages_per_seq * page_size = " +
-           std::to_string(b.maxPagesPerSeq) + " * " +
-           std::to_string(b.pageSize) +
-           " tokens, more than the 2^31 - 1 an i32 cache_seqlens entry "
-           "holds");
+    const std::string why =
+        validation::capacityOverflow(b.maxPagesPerSeq, b.pageSize);
+    if (!why.empty())
+      fail("max_pages_per_seq = " + std::to_string(b.maxPagesPerSeq) + ": " +
+           why);
     b.keyLen = b.maxPagesPerSeq * b.pageSize;
   }
   // The compiler clamps window sides of kernels with run-time lengths to

@@ -29,6 +29,14 @@ std::string sizeText(int64_t size) {
   return size == kRuntimeSize ? "null" : std::to_string(size);
 }
 
+std::string capacityOverflow(int64_t maxPagesPerSeq, int64_t pageSize) {
+  if (maxPagesPerSeq <= 2147483647 / pageSize)
+    return "";
+  return "max_pages_per_seq * page_size = " + std::to_string(maxPagesPerSeq) +
+         " * " + std::to_string(pageSize) +
+         " tokens, more than the 2^31 - 1 an i32 cache_seqlens entry holds";
+}
+
 namespace {
 
 /// The most dynamic shared memory one thread block may use on

@@ -43,6 +43,12 @@ int64_t sizeOf(const KernelSpec &k, const std::string &name);
 /// A size as the manifest writes it: "null" for a run-time one.
 std::string sizeText(int64_t size);
 
+/// Why a paged cache of `maxPagesPerSeq` pages of `pageSize` tokens per
+/// sequence is too large (its capacity passes the 2^31 - 1 an i32
+/// cache_seqlens entry holds); "" where it is not. Checked where the width
+/// is static (the manifest) and where it is bound (bindSizes).
+std::string capacityOverflow(int64_t maxPagesPerSeq, int64_t pageSize);
+
 /// What a tensor parameter must look like.
 struct TensorExpectation {
   bool output = false;
