@@ -14,7 +14,10 @@ repeat_kv GQA in bf16 with the softmax in f32, Gemma-2's softcap in bf16,
 ViT's `q * scale`, nn.MultiheadAttention's `[B, L, H*D]` head split, a
 sliding window from aranges, F.scaled_dot_product_attention with
 enable_gqa, a boolean or float attn_mask, an explicit scale, and HF's
-combined causal and padding bias) is exported with torch_mlir.fx.export_and_import
+combined causal and padding bias; and as model families write it: T5's
+position bias beside a padding bias, GPT-NeoX's baddbmm and causal where,
+Bloom's ALiBi baddbmm with its padding mask, CLIP's causal and padding
+masks as inputs, diffusers' baddbmm with beta = 0) is exported with torch_mlir.fx.export_and_import
 to linalg-on-tensors and to TOSA, and written with RUN lines: the
 raised op (its attributes, and whether anything of the chain is left) and
 attn-raise-check's proof against the chain in float64. CI runs those tests
@@ -299,10 +302,10 @@ CASES = {
 LINALG_ONLY = set()
 
 
-def header(name, kind, expected, leftovers, seed, options=""):
-    doc = " ".join((CASES[name][0].__doc__ or "").split())
+def header(cases, name, kind, expected, leftovers, seed, options=""):
+    doc = " ".join((cases[name][0].__doc__ or "").split())
     lines = [
-        f"// {name} ({type(CASES[name][0]).__name__}"
+        f"// {name} ({type(cases[name][0]).__name__}"
         + (f": {doc}" if doc else "") + "), exported by",
         f"// scripts/export_torch_mlir_cases.py (torch {torch.__version__}, "
         f"torch_mlir.fx, output {kind}).",
@@ -497,27 +500,141 @@ class RelativeBiasAndMask(torch.nn.Module):
         return torch.matmul(torch.softmax(w, dim=-1), v)
 
 
+class NeoxBaddbmm(torch.nn.Module):
+    """GPT-NeoX's eager attention: baddbmm on zeros, a causal where with
+    finfo.min, then the padding bias."""
+    def forward(self, q, k, v, attention_mask):
+        b, h, lq, d = q.shape
+        lk = k.shape[2]
+        scores = torch.zeros(b * h, lq, lk, dtype=q.dtype)
+        scores = torch.baddbmm(scores, q.reshape(b * h, lq, d),
+                               k.reshape(b * h, lk, d).transpose(1, 2),
+                               beta=1.0, alpha=1.0 / math.sqrt(d))
+        scores = scores.view(b, h, lq, lk)
+        causal = torch.tril(torch.ones(lq, lk, dtype=torch.bool))
+        low = torch.tensor(torch.finfo(scores.dtype).min, dtype=scores.dtype)
+        scores = torch.where(causal.view(1, 1, lq, lk), scores, low)
+        p = F.softmax(scores + attention_mask, dim=-1)
+        return torch.matmul(p, v)
+
+
+class BloomAlibi(torch.nn.Module):
+    """Bloom: baddbmm onto the ALiBi bias, masked_fill with finfo.min, the
+    softmax in f32, on [B*H, L, D]. Its boolean mask is true at excluded
+    keys, the negation of the padding mask's ones (`keep`)."""
+    def forward(self, q, k, v, alibi, keep):
+        s = alibi.baddbmm(batch1=q, batch2=k.transpose(-1, -2), beta=1.0,
+                          alpha=1.0 / math.sqrt(D))
+        s = torch.masked_fill(s.view(B, H, L, LK), ~keep,
+                              torch.finfo(s.dtype).min)
+        p = F.softmax(s, dim=-1, dtype=torch.float32).view(B * H, L, LK)
+        return torch.bmm(p, v)
+
+
+class ClipText(torch.nn.Module):
+    """CLIP's text encoder: a 3-D bmm of the scaled queries, viewed as 4-D to
+    add the causal and the padding masks (both inputs)."""
+    def forward(self, q, k, v, causal_mask, attention_mask):
+        bh = B * H
+        q = (q * D ** -0.5).reshape(bh, L, D)
+        w = torch.bmm(q, k.reshape(bh, L, D).transpose(1, 2))
+        w = w.view(B, H, L, L) + causal_mask
+        w = (w.view(B, H, L, L) + attention_mask).view(bh, L, L)
+        return torch.bmm(F.softmax(w, dim=-1), v.reshape(bh, L, D))
+
+
+class DiffusersBaddbmm(torch.nn.Module):
+    """diffusers' get_attention_scores: baddbmm(empty, q, kT, beta=0,
+    alpha=scale) on [B*H, L, D]."""
+    def forward(self, q, k, v):
+        empty = torch.empty(q.shape[0], q.shape[1], k.shape[1], dtype=q.dtype)
+        s = torch.baddbmm(empty, q, k.transpose(-1, -2), beta=0,
+                          alpha=D ** -0.5)
+        return torch.bmm(s.softmax(dim=-1), v)
+
+
+class BiasBeforeScale(torch.nn.Module):
+    """A float mask added before the scale."""
+    def forward(self, q, k, v, m):
+        s = (q @ k.transpose(-1, -2) + m) / math.sqrt(D)
+        return torch.softmax(s, -1) @ v
+
+
+def finfo_causal(n):
+    """HF's causal bias as an input: finfo.min above the diagonal."""
+    low = torch.finfo(torch.float32).min
+    return torch.triu(torch.full((n, n), low), 1)[None, None].expand(
+        B, 1, n, n).contiguous()
+
+
+# Attention as model families write it (exported after the dynamic cases,
+# so that the seeds of those stay as they were): where a chain has two mask
+# tensors, attn-fuse combines them into the op's one mask operand (a tensor
+# left beside the op); a finite fill is a mask only with
+# large-negative-is-masked.
+FAMILY_CASES = {
+    "relative_bias_and_mask": (RelativeBiasAndMask(), (
+        t(B, H, L, D), t(B, H, L, D), t(B, H, L, D), t(1, H, L, L),
+        t(B, 1, 1, L)), "mask({{.*}} : tensor<2x4x16x16xf32>) "
+        "{scale = 1.000000e+00 : f32}", True),
+    "neox_baddbmm": (NeoxBaddbmm(), (t(B, H, L, D), t(B, H, L, D),
+                                     t(B, H, L, D), t(B, 1, 1, L)),
+                     "mask({{.*}} : tensor<2x1x1x16xf32>) {causal = "
+                     "#attn.causal<top_left>, scale = " + SCALE + " : f32}",
+                     False, "large-negative-is-masked"),
+    "bloom_alibi": (BloomAlibi(), (t(B * H, L, D), t(B * H, LK, D),
+                                   t(B * H, LK, D), t(B * H, 1, LK),
+                                   torch.rand(B, 1, L, LK) < 0.8),
+                    "mask({{.*}} : tensor<2x4x16x24xf32>) {scale = " + SCALE
+                    + " : f32}", True, "large-negative-is-masked"),
+    "clip_text": (ClipText(), (t(B, H, L, D), t(B, H, L, D), t(B, H, L, D),
+                               finfo_causal(L), t(B, 1, L, L)),
+                  "mask({{.*}} : tensor<2x1x16x16xf32>) {scale = " + SCALE
+                  + " : f32}", True),
+    "diffusers_baddbmm": (DiffusersBaddbmm(), (t(B * H, L, D),
+                                               t(B * H, LK, D),
+                                               t(B * H, LK, D)),
+                          "{scale = " + SCALE + " : f32}", False),
+}
+
+
+def export_static(out, cases, seed):
+    for name, (module, args, expected, leftovers, *options) in cases.items():
+        for kind in ("linalg-on-tensors", "tosa"):
+            if kind == "tosa" and name in LINALG_ONLY:
+                continue
+            m = fx.export_and_import(module, *args, output_type=kind,
+                                     func_name=name)
+            path = os.path.join(out, f"{name}.{kind.split('-')[0]}.mlir")
+            with open(path, "w") as f:
+                f.write(header(cases, name, kind, expected, leftovers, seed,
+                               *options))
+                f.write(str(m))
+            seed += 1
+            print(f"export_torch_mlir_cases: wrote {path}")
+    return seed
+
+
 def export_not_raised(out):
-    """A case that is not raised yet, and the remark that says why."""
-    name = "relative_bias_and_mask"
-    m = fx.export_and_import(RelativeBiasAndMask(), t(B, H, L, D),
-                             t(B, H, L, D), t(B, H, L, D), t(1, H, L, L),
-                             t(B, 1, 1, L), output_type="linalg-on-tensors",
-                             func_name=name)
+    """A case that is not raised, and the remark that says why."""
+    name = "bias_before_scale"
+    m = fx.export_and_import(BiasBeforeScale(), t(B, H, L, D),
+                             t(B, H, LK, D), t(B, H, LK, D), t(B, 1, L, LK),
+                             output_type="linalg-on-tensors", func_name=name)
     path = os.path.join(out, f"{name}.linalg.mlir")
     with open(path, "w") as f:
         f.write("\n".join([
-            f"// {name} (RelativeBiasAndMask: "
-            f"{RelativeBiasAndMask.__doc__}), exported by",
+            f"// {name} (BiasBeforeScale: {BiasBeforeScale.__doc__}), "
+            "exported by",
             "// scripts/export_torch_mlir_cases.py (torch "
             f"{torch.__version__}, torch_mlir.fx, output linalg-on-tensors).",
-            "// Not raised yet: the op has one mask operand, and the two bias "
-            "tensors",
-            "// are not combined into one; explain says so.",
+            "// Not raised: (s + m) / c is not s / c + m / c bit for bit, and "
+            "the op",
+            "// adds its bias after the scale; explain says so.",
             "// RUN: attention-opt %s --attn-raise-pipeline=explain 2>&1 | "
             "FileCheck %s",
-            "// CHECK: remark: attn-fuse: not fused: two additive biases that "
-            "are both mask tensors (one mask operand; not combined yet)",
+            "// CHECK: remark: attn-fuse: not fused: the scores are not a "
+            "Q·Kᵀ contraction: an addition of the scores is left",
             "// CHECK-NOT: attn.attention",
         ]) + "\n")
         f.write(str(m))
@@ -536,25 +653,14 @@ def export_dynamic(out, seed):
             f.write(str(m))
         seed += 1
         print(f"export_torch_mlir_cases: wrote {path}")
+    return seed
 
 
 def main(out):
     os.makedirs(out, exist_ok=True)
-    seed = 1
-    for name, (module, args, expected, leftovers, *options) in CASES.items():
-        for kind in ("linalg-on-tensors", "tosa"):
-            if kind == "tosa" and name in LINALG_ONLY:
-                continue
-            m = fx.export_and_import(module, *args, output_type=kind,
-                                     func_name=name)
-            path = os.path.join(out, f"{name}.{kind.split('-')[0]}.mlir")
-            with open(path, "w") as f:
-                f.write(header(name, kind, expected, leftovers, seed,
-                               *options))
-                f.write(str(m))
-            seed += 1
-            print(f"export_torch_mlir_cases: wrote {path}")
-    export_dynamic(out, seed)
+    seed = export_static(out, CASES, 1)
+    seed = export_dynamic(out, seed)
+    export_static(out, FAMILY_CASES, seed)
     export_not_raised(out)
 
 

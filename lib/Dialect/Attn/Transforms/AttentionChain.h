@@ -22,6 +22,15 @@ namespace mlir::attn::fuse {
 /// into the op's batch dim).
 constexpr int64_t kMaxScoreRank = 8;
 
+/// A mask-like operand of the scores: the tensor, the score dim of each of
+/// its dims, and for an i1 tensor whether it is true at excluded positions
+/// (select(m, -inf, s); the op gets its negation).
+struct ScoreMask {
+  Value tensor;
+  SmallVector<int64_t> dims;
+  bool inverted = false;
+};
+
 /// Everything needed to build the fused op. Score layout: rank r, dims
 /// [batch..., i, j]; with more than two batch dims (besides a group dim)
 /// the leading ones are the op's batch dim (mergedBatchDims), the group dim
@@ -43,6 +52,10 @@ struct Chain {
   /// The i1 mask is true at excluded positions (select(m, -inf, s)); the
   /// op gets its negation.
   bool maskInverted = false;
+  /// A second mask tensor the chain applies beside `mask` (a boolean mask
+  /// and a bias, or two biases): the op has one mask operand, so the
+  /// rewrite materializes their combination (combineMasks).
+  std::optional<ScoreMask> secondMask;
   /// The softmax runs in a wider float than the scores and probabilities
   /// (extf before it, truncf after it): the op's own f32 softmax.
   Type softmaxType;

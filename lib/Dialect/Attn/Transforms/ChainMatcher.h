@@ -136,6 +136,12 @@ private:
   LogicalResult matchScoreDims(const EwOperand &m, int64_t rank, StringRef what,
                                Operation *reader, SmallVector<int64_t> &dims);
   LogicalResult matchMask(const EwOperand &m, Operation *reader, Chain &chain);
+  /// `m` (an i1 mask, true at excluded positions where `inverted`, or an
+  /// additive bias) as one more of the chain's masks: a band becomes causal
+  /// or window; a tensor the op's mask, or beside one already matched the
+  /// chain's second mask (at most two).
+  LogicalResult matchAnotherMask(const EwOperand &m, bool inverted,
+                                 Operation *reader, Chain &chain);
   /// The boolean tensor of an additive bias select(keep, 0, fill) or
   /// select(excluded, fill, 0) read elementwise, with `inverted` true for
   /// the latter; none for any other bias.

@@ -226,10 +226,6 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
       if (scaled && !(chain.scale > 0.0f))
         return fail("a boolean mask is followed by a non-positive scale",
                     x.getDefiningOp());
-      if (chain.mask)
-        return fail("a boolean mask before the scale or bias and another "
-                    "mask after it (one mask operand)",
-                    x.getDefiningOp());
     }
     const EwOperand &cond = ew->args[0], &t = ew->args[1], &f = ew->args[2];
     // select(m, -inf, s) excludes where m is true: the op gets !m.
@@ -250,8 +246,7 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
                   x.getDefiningOp());
     if (!getElementTypeOrSelf(cond.tensor.getType()).isInteger(1))
       return fail("the select condition is not i1", x.getDefiningOp());
-    chain.maskInverted = inverted;
-    if (failed(matchMask(cond, x.getDefiningOp(), chain)))
+    if (failed(matchAnotherMask(cond, inverted, x.getDefiningOp(), chain)))
       return failure();
     if (failed(peel(kept.tensor)))
       return failure();
@@ -261,42 +256,40 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   };
   if (failed(exclusion(/*beforeScale=*/false)))
     return failure();
-  // (3) additive bias; two in a row (`s + causal + padding`) where at most
-  // one of them stays a mask tensor (the other a band: causal / window).
+  // (3) additive biases, one or more in a row (`s + causal + padding`), a
+  // boolean mask between them or below them (`where(causal, s, min) +
+  // padding`, GPT-NeoX): select(m, s, -inf) + b is select(m, s + b, -inf).
+  // At most two stay mask tensors (the others are bands: causal / window),
+  // which the rewrite combines. A constant zero added (`baddbmm` on zeros
+  // with beta = 1) is the scores themselves.
   Value main;
   const EwOperand *other = nullptr;
-  for (int bias = 0; bias < 2 && succeeded(ew) && ew->kind == EwKind::Add &&
-                     step(ew, main, other) && other;
-       ++bias) {
+  while (succeeded(ew) && ew->kind == EwKind::Add && step(ew, main, other) &&
+         other) {
     Operation *add = x.getDefiningOp();
-    if (chain.mask && bias == 0)
-      return fail("both a boolean mask and an additive bias", add);
+    const bool zero = other->scalar
+                          ? other->scalar->isZero()
+                          : matchPattern(other->tensor, m_AnyZeroFloat());
+    if (zero) {
+      if (failed(peel(main)) || failed(refresh()))
+        return failure();
+      continue;
+    }
     if (!other->tensor)
       return fail("a scalar is added to the scores", add);
     Type bt = getElementTypeOrSelf(other->tensor.getType());
     // (f64 only beside f64 Q, K and V: checked in match.)
     if (!bt.isF16() && !bt.isBF16() && !bt.isF32() && !bt.isF64())
       return fail("the additive bias is not f16, bf16, f32 or f64", add);
-    // The first bias's mask, kept if the second is a band.
-    Value firstMask = chain.mask;
-    SmallVector<int64_t> firstDims = chain.maskDims;
-    bool firstInverted = chain.maskInverted;
-    chain.maskDims.clear();
-    if (failed(matchMask(*other, add, chain)))
+    if (failed(matchAnotherMask(*other, /*inverted=*/false, add, chain)))
       return failure();
-    if (bias > 0 && firstMask) {
-      if (chain.mask != firstMask)
-        return fail("two additive biases that are both mask tensors (one "
-                    "mask operand; not combined yet)",
-                    add);
-      chain.maskDims = firstDims;
-      chain.maskInverted = firstInverted;
-    }
     if (failed(peel(main)))
       return failure();
     if (failed(refresh()))
       return failure();
     if (failed(indexMask()))
+      return failure();
+    if (failed(exclusion(/*beforeScale=*/true)))
       return failure();
   }
   // (2) softcap: c * tanh(s / c) (or tanh(s * fl(1/c)), which differs by
@@ -792,7 +785,11 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
   } else if (!elt.isF16() && !elt.isBF16() && !elt.isF32()) {
     return fail("Q is not f16, bf16, f32 or f64", chain.qk);
   }
-  if (chain.mask && getElementTypeOrSelf(chain.mask.getType()).isF64() &&
+  auto isF64 = [](Value m) {
+    return m && getElementTypeOrSelf(m.getType()).isF64();
+  };
+  if ((isF64(chain.mask) ||
+       (chain.secondMask && isF64(chain.secondMask->tensor))) &&
       !chain.roundedFrom)
     return fail("the additive bias is f64 but Q is " + typeName(elt) +
                     "; attn.attention takes an f16, bf16 or f32 bias",

@@ -720,6 +720,31 @@ LogicalResult ChainMatcher::matchMask(const EwOperand &m, Operation *reader,
   return success();
 }
 
+LogicalResult ChainMatcher::matchAnotherMask(const EwOperand &m, bool inverted,
+                                             Operation *reader, Chain &chain) {
+  ScoreMask first{chain.mask, chain.maskDims, chain.maskInverted};
+  chain.mask = Value();
+  chain.maskDims.clear();
+  chain.maskInverted = inverted;
+  if (failed(matchMask(m, reader, chain)))
+    return failure();
+  if (!first.tensor)
+    return success();
+  if (!chain.mask) {
+    // `m` was a band: the first mask stays the op's.
+    chain.mask = first.tensor;
+    chain.maskDims = first.dims;
+    chain.maskInverted = first.inverted;
+    return success();
+  }
+  if (chain.secondMask)
+    return fail("three mask tensors (the op has one mask operand, into which "
+                "two are combined)",
+                reader);
+  chain.secondMask = std::move(first);
+  return success();
+}
+
 std::optional<EwOperand> ChainMatcher::booleanOfBias(const EwOperand &bias,
                                                      bool &inverted) {
   FailureOr<Elementwise> sel = getElementwise(bias.tensor);

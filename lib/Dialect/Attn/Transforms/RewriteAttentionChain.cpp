@@ -190,6 +190,67 @@ Value convertElements(OpBuilder &b, Location loc, Value x, FloatType elt) {
                      });
 }
 
+/// The op's one mask from two rank-4 masks of the chain (i1 keep masks or
+/// float biases, each dim the full size or 1), both applied to the scores:
+/// two keep masks give `a and b`, a keep mask and a bias `select(keep, bias,
+/// -inf)` (exact: the chain's `-inf + bias` is -inf for any bias below
+/// +inf), two biases their sum in f32 (the chain adds them to the scores
+/// one after the other: rounding only). Materialized at the broadcast of
+/// their shapes, up to the [B, H, Lq, Lk] of the chain's own score tensors.
+Value combineMasks(OpBuilder &b, Location loc, Value first, Value second) {
+  auto typeA = cast<RankedTensorType>(first.getType());
+  auto typeB = cast<RankedTensorType>(second.getType());
+  SmallVector<OpFoldResult> sizesA = tensor::getMixedSizes(b, loc, first);
+  SmallVector<OpFoldResult> sizesB = tensor::getMixedSizes(b, loc, second);
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<AffineExpr> exprsA, exprsB;
+  for (int64_t d = 0; d < 4; ++d) {
+    const bool unitA = typeA.getDimSize(d) == 1,
+               unitB = typeB.getDimSize(d) == 1;
+    sizes.push_back(unitA && !unitB ? sizesB[d] : sizesA[d]);
+    exprsA.push_back(unitA && !unitB ? b.getAffineConstantExpr(0)
+                                     : b.getAffineDimExpr(d));
+    exprsB.push_back(unitB && !unitA ? b.getAffineConstantExpr(0)
+                                     : b.getAffineDimExpr(d));
+  }
+  Type eltA = typeA.getElementType(), eltB = typeB.getElementType();
+  const bool keepA = eltA.isInteger(1), keepB = eltB.isInteger(1);
+  Type elt = keepA && keepB ? eltA
+             : keepA        ? eltB
+             : keepB        ? eltA
+                            : Type(b.getF32Type());
+  auto body = [&](OpBuilder &nb, Location nl, Value x, Value y) -> Value {
+    if (keepA && keepB)
+      return arith::AndIOp::create(nb, nl, x, y);
+    if (keepA || keepB) {
+      auto ft = cast<FloatType>(elt);
+      Value minusInf = arith::ConstantOp::create(
+          nb, nl,
+          nb.getFloatAttr(ft, APFloat::getInf(ft.getFloatSemantics(),
+                                              /*Negative=*/true)));
+      return keepA ? arith::SelectOp::create(nb, nl, x, y, minusInf)
+                   : arith::SelectOp::create(nb, nl, y, x, minusInf);
+    }
+    auto widen = [&](Value v) -> Value {
+      return v.getType() == elt ? v : arith::ExtFOp::create(nb, nl, elt, v);
+    };
+    return arith::AddFOp::create(nb, nl, widen(x), widen(y));
+  };
+  Value init = tensor::EmptyOp::create(b, loc, sizes, elt);
+  MLIRContext *ctx = b.getContext();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{first, second},
+             ValueRange{init},
+             ArrayRef<AffineMap>{AffineMap::get(4, 0, exprsA, ctx),
+                                 AffineMap::get(4, 0, exprsB, ctx),
+                                 b.getMultiDimIdentityMap(4)},
+             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl, body(nb, nl, args[0], args[1]));
+             })
+      ->getResult(0);
+}
+
 /// Erases `ops` and whatever only they used, once unused.
 void eraseDead(RewriterBase &rewriter, ArrayRef<Operation *> ops,
                DenseSet<Operation *> &erased) {
@@ -321,16 +382,25 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
   SmallVector<OpFoldResult> leadSizes =
       tensor::getMixedSizes(rewriter, loc, qAllDims);
   leadSizes.resize(lead);
+  // A mask of the chain as the op reads it: rank 4, an i1 keep mask or a
+  // float bias.
+  auto opMask = [&](Value m, SmallVector<int64_t> dims, bool inverted) {
+    m = broadcastLeading(rewriter, loc, m, dims, leadSizes);
+    m = maskTo4D(m, dims);
+    if (inverted)
+      return negateMask(rewriter, loc, m);
+    if (isa<FloatType>(getElementTypeOrSelf(m.getType())))
+      return rounded(m);
+    return m;
+  };
   Value mask;
-  if (chain.mask) {
-    mask =
-        broadcastLeading(rewriter, loc, chain.mask, chain.maskDims, leadSizes);
-    mask = maskTo4D(mask, chain.maskDims);
-    if (chain.maskInverted)
-      mask = negateMask(rewriter, loc, mask);
-    else if (isa<FloatType>(getElementTypeOrSelf(mask.getType())))
-      mask = rounded(mask);
-  }
+  if (chain.mask)
+    mask = opMask(chain.mask, chain.maskDims, chain.maskInverted);
+  if (chain.secondMask)
+    mask = combineMasks(rewriter, loc,
+                        opMask(chain.secondMask->tensor, chain.secondMask->dims,
+                               chain.secondMask->inverted),
+                        mask);
   Value dropoutMask;
   if (chain.dropoutMask) {
     dropoutMask = broadcastLeading(rewriter, loc, chain.dropoutMask,

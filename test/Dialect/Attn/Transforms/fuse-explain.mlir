@@ -881,40 +881,6 @@ func.func @select_fill_tensor(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v:
 
 // -----
 
-// A bias (ALiBi-like) and a boolean padding mask together:
-// select(keep, s + bias, -inf). attn.attention takes one mask operand.
-#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-#bias = affine_map<(d0, d1, d2) -> (d1, d2)>
-#pad = affine_map<(d0, d1, d2) -> (d0, d2)>
-// CHECK-LABEL: func @bool_mask_and_bias
-// CHECK-NOT: attn.attention
-func.func @bool_mask_and_bias(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: tensor<4x10x5xf32>, %bias: tensor<6x10xf32>, %keep: tensor<4x10xi1>) -> tensor<4x6x5xf32> {
-  %zero = arith.constant 0.0 : f32
-  %ninf = arith.constant 0xFF800000 : f32
-  %es = tensor.empty() : tensor<4x6x10xf32>
-  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
-  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<4x6x8xf32>, tensor<4x10x8xf32>) outs(%zs : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
-  // expected-note @below {{the first op that blocks it: 'linalg.generic'}}
-  %sb = linalg.generic {indexing_maps = [#id3, #bias, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %bias : tensor<4x6x10xf32>, tensor<6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
-  ^bb0(%x: f32, %b: f32, %o: f32):
-    %a = arith.addf %x, %b : f32
-    linalg.yield %a : f32
-  } -> tensor<4x6x10xf32>
-  %sm = linalg.generic {indexing_maps = [#pad, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%keep, %sb : tensor<4x10xi1>, tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) {
-  ^bb0(%b: i1, %x: f32, %o: f32):
-    %r = arith.select %b, %x, %ninf : f32
-    linalg.yield %r : f32
-  } -> tensor<4x6x10xf32>
-  // expected-remark @below {{attn-fuse: not fused: both a boolean mask and an additive bias}}
-  %p = linalg.softmax dimension(2) ins(%sm : tensor<4x6x10xf32>) outs(%es : tensor<4x6x10xf32>) -> tensor<4x6x10xf32>
-  %eo = tensor.empty() : tensor<4x6x5xf32>
-  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
-  %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
-  return %o : tensor<4x6x5xf32>
-}
-
-// -----
-
 // A runtime scalar added to every score.
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func @scalar_bias

@@ -1,10 +1,10 @@
 // relative_bias_and_mask (RelativeBiasAndMask: T5-style position bias and a padding bias: two bias tensors.), exported by
 // scripts/export_torch_mlir_cases.py (torch 2.15.0+cu132, torch_mlir.fx, output linalg-on-tensors).
-// Not raised yet: the op has one mask operand, and the two bias tensors
-// are not combined into one; explain says so.
-// RUN: attention-opt %s --attn-raise-pipeline=explain 2>&1 | FileCheck %s
-// CHECK: remark: attn-fuse: not fused: two additive biases that are both mask tensors (one mask operand; not combined yet)
-// CHECK-NOT: attn.attention
+// RUN: attention-opt %s --attn-raise-pipeline | FileCheck %s
+// RUN: attn-raise-check %s --require-raised --runs=2 --seed=58 | FileCheck %s --check-prefix=PROOF --implicit-check-not=FAIL
+// CHECK: attn.attention {{.*}}mask({{.*}} : tensor<2x4x16x16xf32>) {scale = 1.000000e+00 : f32}
+// PROOF: @relative_bias_and_mask: 1 attn.attention after the raising
+// PROOF: run 1 result 0 {{.*}}: PASS
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #map1 = affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>
 #map2 = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>
