@@ -16,6 +16,7 @@
 #include "attnrt/Error.h"
 #include "attnrt/Manifest.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -36,8 +37,17 @@ static std::string ptxFileProblem(const std::string &path) {
     return "is a directory, not a PTX file";
   if (!S_ISREG(st.st_mode))
     return "is not a regular file";
-  if (!std::ifstream(path))
+  std::ifstream in(path);
+  if (!in)
     return "cannot be read";
+  // Not a proof that it is PTX (the runtime's driver is), but a manifest
+  // written over its PTX (attn-compile -o out.json before it refused that)
+  // is caught: PTX text never starts with a JSON object.
+  char first = 0;
+  while (in.get(first) && std::isspace(static_cast<unsigned char>(first)))
+    ;
+  if (in && first == '{')
+    return "is a JSON document, not PTX";
   return "";
 }
 

@@ -218,6 +218,17 @@ FailureOr<AttentionProblem> mlir::attn::problemOf(AttentionOpInterface op,
                 "static";
     }
   }
+  // A size given where the op has it static everywhere binds nothing (a
+  // draw applies to every op of the file, static ones included): said, so
+  // that a run of another problem than the one asked for is not silent.
+  for (auto [given, bound, name] :
+       {std::tuple{sizes.batch, batch, "batch"},
+        std::tuple{sizes.queryLen, queryLen, "query_len"},
+        std::tuple{sizes.keyLen, keyLen, "key_len"}})
+    if (given != RunSizes::kNotGiven && given != bound)
+      op->emitWarning("attn-cpu-run: --sizes ")
+          << name << "=" << given << " does not apply: the op's " << name
+          << " is static (" << bound << ")";
   // Host memory: each tensor as stored, as float64 values and as float64
   // reference results (~24 bytes an element), plus the reference's float64
   // score rows. A validation tool for small problems: refuse, with the
@@ -429,6 +440,12 @@ LogicalResult mlir::attn::runEachDraw(
   SmallVector<RunSizes> draws(1);
   if (hasRunTimeSizes(op) && !options.sizes.empty())
     draws.assign(options.sizes.begin(), options.sizes.end());
+  else
+    // An op without run-time sizes runs once; its problem with each draw
+    // bound warns where a given size does not apply.
+    for (const RunSizes &sizes : options.sizes)
+      if (failed(problemFor(sizes)))
+        return failure();
   SmallVector<AttentionProblem> problems;
   for (const RunSizes &sizes : draws) {
     FailureOr<AttentionProblem> p = problemFor(sizes);

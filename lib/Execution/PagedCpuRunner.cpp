@@ -70,6 +70,11 @@ FailureOr<PagedCache> pagedProblemOf(PagedAttentionOp op,
   FailureOr<int64_t> pages = size(k.getDimSize(0), sizes.numPages, "num_pages");
   if (failed(pages))
     return failure();
+  // As the verifier for a static pool and attn-run's binding: a block table
+  // entry must name a page.
+  if (*pages < 1)
+    return op.emitError("attn-cpu-run: --sizes num_pages=")
+           << *pages << ": the pool needs at least one page";
   FailureOr<int64_t> width =
       size(cast<RankedTensorType>(op.getBlockTable().getType()).getDimSize(1),
            sizes.maxPagesPerSeq, "max_pages_per_seq");

@@ -14,6 +14,14 @@
 // RUN: FileCheck %s --check-prefix=CUDA < %t.cuda.json
 // RUN: rm %t.cuda.ptx
 // RUN: not attn-manifest-check %t.cuda.json 2>&1 | FileCheck %s --check-prefix=NOPTX
+// The manifest never overwrites the PTX, nor goes to a file named after
+// stdout; a manifest whose "ptx" names a JSON file is refused.
+// RUN: not attn-compile %s --chip=sm_80 -o %t.same.json 2>&1 | FileCheck %s --check-prefix=SAME
+// RUN: not attn-compile %s --chip=sm_80 -o %t.x.ptx --manifest=%t.x.ptx 2>&1 | FileCheck %s --check-prefix=SAME
+// RUN: not attn-compile %s --chip=sm_80 -o - 2>&1 | FileCheck %s --check-prefix=STDOUT
+// RUN: attn-compile %s --chip=sm_80 --kernel=cuda-core -o %t.j.ptx
+// RUN: cp %t.j.json %t.j.ptx
+// RUN: not attn-manifest-check %t.j.json 2>&1 | FileCheck %s --check-prefix=JSONPTX
 
 // CHECK: .json: valid, {{[34]}} kernels for {{sm_90a|sm_80}}, PTX {{.*}}.ptx
 
@@ -51,6 +59,9 @@
 // CUDA-NEXT: "mma": "none",
 // CUDA: "name": "attn_fwd_0"
 
+// SAME: attn-compile: the manifest and the PTX would both be written to {{.*}}: name the PTX differently (-o out.ptx) or give --manifest=FILE
+// STDOUT: attn-compile: -o - writes the PTX to stdout; give --manifest=FILE for the manifest
+// JSONPTX: attn-manifest-check: {{.*}}.j.json: the PTX file "{{.*}}.j.ptx" it names is a JSON document, not PTX
 // NOPTX: attn-manifest-check: {{.*}}.json: the PTX file "{{.*}}.cuda.ptx" it names cannot be read
 
 func.func @step(%q: tensor<2x4x256x64xbf16>, %k: tensor<2x2x256x64xbf16>, %v: tensor<2x2x256x64xbf16>, %do: tensor<2x4x256x64xbf16>) -> (tensor<2x4x256x64xbf16>, tensor<2x4x256x64xbf16>, tensor<2x2x256x64xbf16>, tensor<2x2x256x64xbf16>) {

@@ -238,6 +238,22 @@ int main(int argc, char **argv) {
     return fail("unsupported --emit=" + emit + " (expected ptx or gpu)");
   if (ptxasCheck && (emit != "ptx" || outputFilename == "-"))
     return fail("--ptxas-check needs --emit=ptx and -o FILE");
+  // Where the manifest goes, decided before anything is written: never
+  // over the PTX, and never a file named after stdout.
+  std::string manifestPath = manifestFilename;
+  if (emit == "ptx" && manifestPath.empty()) {
+    if (outputFilename == "-")
+      return fail("-o - writes the PTX to stdout; give --manifest=FILE for "
+                  "the manifest");
+    llvm::SmallString<256> path(outputFilename);
+    llvm::sys::path::replace_extension(path, "json");
+    manifestPath = std::string(path);
+  }
+  if (emit == "ptx" && manifestPath == outputFilename)
+    return fail("the manifest and the PTX would both be written to " +
+                manifestPath +
+                ": name the PTX differently (-o out.ptx) or "
+                "give --manifest=FILE");
   // The same validation and choices as the attn-to-gpu pass's options.
   attn::GpuCodegenChoices choices;
   choices.chip = chip;
@@ -392,12 +408,6 @@ int main(int argc, char **argv) {
   if (failed(writeFile(outputFilename, ptx)))
     return 1;
 
-  std::string manifestPath = manifestFilename;
-  if (manifestPath.empty()) {
-    llvm::SmallString<256> path(outputFilename);
-    llvm::sys::path::replace_extension(path, "json");
-    manifestPath = std::string(path);
-  }
   size_t numKernels = manifestKernels.size();
   llvm::json::Object manifest{
       {"format", "attn-kernels-v1"},

@@ -61,7 +61,7 @@ func.func @packed_tma(%q: tensor<?x8x128xbf16>, %k: tensor<?x2x128xbf16>, %v: te
 
 // Another attribute under the name.
 func.func @not_grad_kernels(%q: tensor<1x4x512x64xf16>, %k: tensor<1x4x512x64xf16>, %v: tensor<1x4x512x64xf16>, %o: tensor<1x4x512x64xf16>, %lse: tensor<1x4x512xf32>, %do: tensor<1x4x512x64xf16>) -> tensor<1x4x512x64xf16> {
-  // expected-error @+1 {{GPU code generation: attn.grad_kernels must be an #attn.grad_kernels, got #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync>}}
+  // expected-error @+1 {{'attn.grad_kernels' must be an #attn.grad_kernels<...> (a kernel configuration), got #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync>}}
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x4x512x64xf16>, tensor<1x4x512x64xf16>, tensor<1x4x512x64xf16>) forward(%o, %lse : tensor<1x4x512x64xf16>, tensor<1x4x512xf32>) grad_output(%do : tensor<1x4x512x64xf16>) {attn.grad_kernels = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync>} -> tensor<1x4x512x64xf16>, tensor<1x4x512x64xf16>, tensor<1x4x512x64xf16>
   return %dq : tensor<1x4x512x64xf16>
 }

@@ -2,6 +2,7 @@
 // RUN: attn-cpu-run %s --sizes batch=2,num_pages=9 --sizes batch=4,num_pages=3 --runs=2 --seed=6 --lowering=attn-tile | FileCheck %s --check-prefixes=CHECK,TILE
 // RUN: not attn-cpu-run %s 2>&1 | FileCheck %s --check-prefix=NOSIZES
 // RUN: not attn-cpu-run %s --sizes batch=2,key_len=100 2>&1 | FileCheck %s --check-prefix=KEYLEN
+// RUN: not attn-cpu-run %s --sizes batch=2,num_pages=0 2>&1 | FileCheck %s --check-prefix=NOPAGES
 
 // attn.paged_attention with a run-time batch and page count (every other
 // size static), compiled once and run at each --sizes draw with fresh
@@ -18,6 +19,7 @@
 // CHECK: all 2 attention op(s) match the float64 reference
 
 // NOSIZES: error: attn-cpu-run: the op's batch is a run-time size: give it with --sizes batch=N (repeat --sizes for several draws)
+// NOPAGES: error: attn-cpu-run: --sizes num_pages=0: the pool needs at least one page
 // KEYLEN: error: attn-cpu-run: attn.paged_attention takes batch, num_pages and max_pages_per_seq in --sizes (its key lengths are drawn per sequence; its query length is static)
 
 func.func @gqa_causal(%q: tensor<?x8x2x32xf32>, %kc: tensor<?x16x2x32xf32>, %vc: tensor<?x16x2x32xf32>,

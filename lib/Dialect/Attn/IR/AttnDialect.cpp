@@ -44,6 +44,57 @@ void AttnDialect::initialize() {
       >();
 }
 
+/// The discardable attributes in the dialect's namespace: the kernel
+/// configurations a user may write (attn.tiles on the forward ops, and on
+/// the gradient ops for attn-tile's CPU tiling; attn.grad_kernels on the
+/// gradient ops), the chain's softmax type attn-fuse records, and what the
+/// GPU lowering puts on its gpu.module and kernels.
+LogicalResult AttnDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().strref();
+  Attribute value = attr.getValue();
+  const bool attentionOp = isa<AttentionOpInterface>(op);
+  if (name == "attn.tiles" || name == "attn.grad_kernels") {
+    const bool tiles = name == "attn.tiles";
+    if (tiles ? !isa<TileConfigAttr>(value) : !isa<GradKernelConfigAttr>(value))
+      return op->emitError("'")
+             << name << "' must be an "
+             << (tiles ? "#attn.tiles<...>" : "#attn.grad_kernels<...>")
+             << " (a kernel configuration), got " << value;
+    if (!attentionOp)
+      return op->emitError("'")
+             << name << "' configures an attention op's kernels; '"
+             << op->getName() << "' has none";
+    const bool gradient = isa<AttentionGradOp, VarlenAttentionGradOp>(op);
+    if (!tiles && !gradient)
+      return op->emitError("'attn.grad_kernels' configures the gradient "
+                           "ops' kernels; a forward op takes 'attn.tiles'");
+    if (tiles && gradient && cast<TileConfigAttr>(value).getKernel())
+      return op->emitError(
+          "'attn.tiles' with a kernel family on a gradient op: its GPU "
+          "kernels are configured by 'attn.grad_kernels' (attn.tiles gives "
+          "a gradient op only attn-tile's block sizes)");
+    return success();
+  }
+  if (name == "attn.chain_softmax_type") {
+    if (!isa<TypeAttr>(value) || !attentionOp)
+      return op->emitError("'attn.chain_softmax_type' must be a type on an "
+                           "attention op (attn-fuse records it), got ")
+             << value;
+    return success();
+  }
+  // The GPU lowering's own: the manifest on the gpu.module, the kernels'
+  // TMA arguments, shared-memory and L2-prefetch bytes.
+  if (name == "attn.manifest_kernels" || name == "attn.tensor_map_args" ||
+      name == "attn.dynamic_shared_memory" || name == "attn.l2_prefetch_bytes")
+    return success();
+  return op->emitError("unknown attribute '")
+         << name
+         << "' in the attn namespace (a kernel configuration is "
+            "'attn.tiles' on a forward op, 'attn.grad_kernels' on a "
+            "gradient op)";
+}
+
 LogicalResult TileConfigAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t blockQ,
     int64_t blockKV, int64_t stages, int64_t warps,

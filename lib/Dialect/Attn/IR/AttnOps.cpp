@@ -402,6 +402,16 @@ LogicalResult verifyNoStrayAttributes(Operation *op) {
              << "'" << name
              << "' is not an attribute of this op (docs/semantics.md lists "
                 "each op's attributes)";
+    // A kernel configuration under another name would be ignored by every
+    // pass (the attn.* names are checked by the dialect).
+    if (!name.starts_with("attn.") &&
+        isa<TileConfigAttr, GradKernelConfigAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "a kernel configuration in '" << name << "' is read by no "
+             << "pass: write it as '"
+             << (isa<TileConfigAttr>(attr.getValue()) ? "attn.tiles"
+                                                      : "attn.grad_kernels")
+             << "'";
     if (name.contains('.') || name.starts_with("_"))
       continue;
     for (const ForeignAttributeName &foreign : kForeignAttributeNames)

@@ -488,6 +488,16 @@ struct SpecializeFillGeneric final : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A tensor.empty, possibly behind tensor.casts: canonicalization turns
+/// `tensor.empty(%c4) : tensor<?xf32>` into a static empty and a cast to the
+/// dynamic type, which must count as empty, or UnreadInitToEmpty would
+/// rebuild the dynamic empty forever.
+bool isEmptyTensor(Value v) {
+  while (auto cast = v.getDefiningOp<tensor::CastOp>())
+    v = cast.getSource();
+  return v.getDefiningOp<tensor::EmptyOp>() != nullptr;
+}
+
 /// A generic whose init is not read by its body computes into a fresh
 /// tensor.empty. convert-elementwise-to-linalg uses the first operand as the
 /// init (`ins(%s, %c) outs(%s)`), which would make the scores look used
@@ -499,8 +509,7 @@ struct UnreadInitToEmpty final : OpRewritePattern<linalg::GenericOp> {
                                 PatternRewriter &rewriter) const override {
     bool changed = false;
     for (OpOperand &init : op.getDpsInitsMutable()) {
-      if (init.get().getDefiningOp<tensor::EmptyOp>() ||
-          op.payloadUsesValueFromOperand(&init))
+      if (isEmptyTensor(init.get()) || op.payloadUsesValueFromOperand(&init))
         continue;
       auto type = dyn_cast<RankedTensorType>(init.get().getType());
       if (!type)
@@ -836,6 +845,14 @@ void addReshapeCleanups(RewritePatternSet &patterns) {
   tensor::EmptyOp::getCanonicalizationPatterns(patterns, ctx);
   linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
   linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
+  // A tensor.cast to a less static type folded into the linalg op that
+  // reads it (the op then casts its results back): linalg's elementwise
+  // fusion (RemoveOutsDependency) rebuilds an init that is a cast of an
+  // empty as a dynamic tensor.empty, which the empty's canonicalization
+  // turns back into a static empty and a cast, forever.
+  // (The tensor dialect's canonicalization: FoldTensorCastProducerOp.)
+  ctx->getOrLoadDialect<tensor::TensorDialect>()->getCanonicalizationPatterns(
+      patterns);
 }
 
 } // namespace
@@ -859,6 +876,25 @@ namespace {
 struct AttnNormalizeChainsPass final
     : impl::AttnNormalizeChainsPassBase<AttnNormalizeChainsPass> {
   using Base::Base;
+
+  /// More rewrites than any model needs (a few hundred per attention
+  /// chain).
+  static constexpr int64_t kMaxRewrites = 1 << 18;
+
+  /// Applies `patterns` greedily; a set that does not converge (patterns
+  /// undoing each other) is a diagnostic, not an endless loop.
+  static LogicalResult applyToFixpoint(Operation *root,
+                                       RewritePatternSet &&patterns,
+                                       StringRef stage) {
+    GreedyRewriteConfig config;
+    config.setMaxNumRewrites(kMaxRewrites);
+    if (succeeded(applyPatternsGreedily(root, std::move(patterns), config)))
+      return success();
+    return root->emitError("attn-normalize-chains: the ")
+           << stage << " rewrites did not converge after " << kMaxRewrites
+           << " rewrites (a bug of the pass: please report it with this "
+              "input)";
+  }
 
   void runOnOperation() override {
     Operation *root = getOperation();
@@ -893,13 +929,14 @@ struct AttnNormalizeChainsPass final
     };
     RewritePatternSet units(ctx);
     addUnitDimPatterns(units);
-    if (failed(applyPatternsGreedily(root, std::move(units))))
+    if (failed(applyToFixpoint(root, std::move(units), "unit-dim")))
       return signalPassFailure();
 
     RewritePatternSet reshapes(ctx);
     linalg::populateFoldReshapeOpsByExpansionPatterns(reshapes, splitsRealDims);
     addUnitDimPatterns(reshapes);
-    if (failed(applyPatternsGreedily(root, std::move(reshapes))))
+    if (failed(
+            applyToFixpoint(root, std::move(reshapes), "reshape propagation")))
       return signalPassFailure();
 
     RewritePatternSet split(ctx);
@@ -909,7 +946,7 @@ struct AttnNormalizeChainsPass final
     populatePeelFusedProducersPatterns(split);
     populateRestoreUnitRowReductionsPatterns(split);
     addReshapeCleanups(split);
-    if (failed(applyPatternsGreedily(root, std::move(split))))
+    if (failed(applyToFixpoint(root, std::move(split), "body split")))
       return signalPassFailure();
 
     // The split also separated index arithmetic (linalg.index, addi) from
@@ -922,7 +959,7 @@ struct AttnNormalizeChainsPass final
     // A fused mask generic keeps the unit loops its inputs had: dropped
     // again, so that the mask is read without a reshape.
     addUnitDimPatterns(indices);
-    if (failed(applyPatternsGreedily(root, std::move(indices))))
+    if (failed(applyToFixpoint(root, std::move(indices), "index fusion")))
       return signalPassFailure();
   }
 };

@@ -5,16 +5,16 @@
 // only when present; fields may be given in any order.
 
 // CHECK-LABEL: func.func @tiles
-// CHECK: attn.tiles = #attn.tiles<block_q = 64, block_kv = 32, stages = 3, warps = 4>
-// CHECK-SAME: gpu = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>
+// CHECK: gpu = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>
 // CHECK-SAME: persistent = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = tma, schedule = persistent>
+// CHECK-SAME: plain = #attn.tiles<block_q = 64, block_kv = 32, stages = 3, warps = 4>
 // CHECK-SAME: split = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = 16>
 // CHECK-SAME: split_at_launch = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = ?>
 // CHECK-SAME: split_wgmma = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 4, loads = tma>
 // CHECK-SAME: tma = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = tma>
 // CHECK-SAME: unordered = #attn.tiles<block_q = 64, block_kv = 64, stages = 1, warps = 2, kernel = cuda_core>
 func.func @tiles() attributes {
-    attn.tiles = #attn.tiles<block_q = 64, block_kv = 32, stages = 3, warps = 4>,
+    plain = #attn.tiles<block_q = 64, block_kv = 32, stages = 3, warps = 4>,
     gpu = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>,
     split = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync, splits = 16>,
     split_wgmma = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma, splits = 4, loads = tma>,

@@ -27,6 +27,9 @@ def Attn_Dialect : Dialect {
   }];
   let cppNamespace = "::mlir::attn";
   let useDefaultAttributePrinterParser = 1;
+  // The discardable `attn.*` attributes (kernel configurations written by
+  // users and passes): a misspelt or mistyped one is an error, not ignored.
+  let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
