@@ -17,6 +17,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 
 #include <cmath>
@@ -312,6 +313,41 @@ struct Variant {
   }
 };
 
+/// Function `name` of `module` and every function it calls, directly or
+/// not (a front end's private helpers); fails at `module` where a callee
+/// has no body.
+FailureOr<SmallVector<func::FuncOp>> callTree(ModuleOp module, StringRef name) {
+  SmallVector<func::FuncOp> tree;
+  SmallVector<StringRef> worklist = {name};
+  llvm::StringSet<> seen;
+  while (!worklist.empty()) {
+    StringRef next = worklist.pop_back_val();
+    if (!seen.insert(next).second)
+      continue;
+    auto func = module.lookupSymbol<func::FuncOp>(next);
+    if (!func || func.isExternal())
+      return module.emitError("attn-raise-check: '")
+             << next
+             << "' is called but has no body in the module (the check runs "
+                "every function of the call tree)";
+    func.walk([&](func::CallOp call) { worklist.push_back(call.getCallee()); });
+    tree.push_back(func);
+  }
+  return tree;
+}
+
+/// Promotes the call tree of `name` to f64: the reference evaluates it
+/// whole in float64, and the call sites' types must match their callees'.
+LogicalResult promoteCallTreeToF64(ModuleOp module, StringRef name) {
+  FailureOr<SmallVector<func::FuncOp>> tree = callTree(module, name);
+  if (failed(tree))
+    return failure();
+  for (func::FuncOp f : *tree)
+    if (failed(promoteToF64(f)))
+      return failure();
+  return success();
+}
+
 FailureOr<Variant> compileVariant(func::FuncOp original, FunctionType type,
                                   ModuleOp module, StringRef lowering,
                                   bool f64) {
@@ -389,16 +425,20 @@ LogicalResult checkFunction(ModuleOp module, func::FuncOp f, FunctionType type,
   OwningOpRef<ModuleOp> raised = isolate(module, name);
   if (failed(runPipeline(*raised, options.pipeline, "raising pipeline")))
     return f.emitError("attn-raise-check: the raising failed");
+  // The ops in the function and the functions it calls.
+  FailureOr<SmallVector<func::FuncOp>> raisedTree = callTree(*raised, name);
+  if (failed(raisedTree))
+    return failure();
   int64_t attnOps = 0;
-  raised->lookupSymbol<func::FuncOp>(name).walk(
-      [&](AttentionOp) { ++attnOps; });
+  for (func::FuncOp g : *raisedTree)
+    g.walk([&](AttentionOp) { ++attnOps; });
   for (ModuleOp m : {*chain, *chain64, *raised}) {
     specialize(m, name, type);
     if (failed(runPipeline(m, kFrontEndLowering, "front-end lowering")) ||
         failed(decomposeSoftmaxOps(m)))
       return failure();
   }
-  if (failed(promoteToF64(chain64->lookupSymbol<func::FuncOp>(name))))
+  if (failed(promoteCallTreeToF64(*chain64, name)))
     return failure();
   FailureOr<Variant> vChain =
       compileVariant(f, type, *chain, "canonicalize", false);
