@@ -57,9 +57,10 @@ static llvm::cl::opt<std::string> manifestFilename(
     "manifest",
     llvm::cl::desc("Output manifest (default: the PTX name with .json)"),
     llvm::cl::init(""));
-static llvm::cl::opt<std::string>
-    chip("chip", llvm::cl::desc("Target: sm_80 or sm_90a"),
-         llvm::cl::init("sm_90a"));
+static llvm::cl::opt<std::string> chip(
+    "chip",
+    llvm::cl::desc("Target: sm_80, sm_90 (without wgmma and TMA) or sm_90a"),
+    llvm::cl::init("sm_90a"));
 static llvm::cl::opt<std::string>
     emit("emit",
          llvm::cl::desc("What to write to -o: ptx (default) or gpu (the "
