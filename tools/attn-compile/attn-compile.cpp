@@ -46,54 +46,57 @@
 
 using namespace mlir;
 
+/// The tool's own options: --help lists these, not LLVM's.
+static llvm::cl::OptionCategory toolOptions("attn-compile options");
+
 static llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
+                                                llvm::cl::cat(toolOptions),
                                                 llvm::cl::desc("<input.mlir>"),
                                                 llvm::cl::init("-"));
-static llvm::cl::opt<std::string>
-    outputFilename("o", llvm::cl::desc("Output PTX file"),
-                   llvm::cl::value_desc("file"),
-                   llvm::cl::init("attention.ptx"));
+static llvm::cl::opt<std::string> outputFilename(
+    "o", llvm::cl::cat(toolOptions), llvm::cl::desc("Output PTX file"),
+    llvm::cl::value_desc("file"), llvm::cl::init("attention.ptx"));
 static llvm::cl::opt<std::string> manifestFilename(
-    "manifest",
+    "manifest", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Output manifest (default: the PTX name with .json)"),
     llvm::cl::init(""));
 static llvm::cl::opt<std::string> chip(
-    "chip",
+    "chip", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Target: sm_80, sm_90 (without wgmma and TMA) or sm_90a"),
     llvm::cl::init("sm_90a"));
 static llvm::cl::opt<std::string>
-    emit("emit",
+    emit("emit", llvm::cl::cat(toolOptions),
          llvm::cl::desc("What to write to -o: ptx (default) or gpu (the "
                         "kernel IR before NVVM lowering)"),
          llvm::cl::init("ptx"));
 
 static llvm::cl::opt<std::string> kernelKind(
-    "kernel",
+    "kernel", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Kernel: auto (default; tensor cores for f16/bf16 with "
                    "D = Dv in {64, 128}), tensor-core, or cuda-core"),
     llvm::cl::init("auto"));
 
 static llvm::cl::opt<int64_t> blockQ(
-    "block-q",
+    "block-q", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Query rows per block of the forward tensor-core kernel: "
                    "64 or 128; 0 (default) chooses (the attn.tiles block_q "
                    "if any)"),
     llvm::cl::init(0));
 
 static llvm::cl::opt<int64_t> blockKV(
-    "block-kv",
+    "block-kv", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Keys per step of the forward tensor-core kernel: 64 or "
                    "128; 0 (default) chooses"),
     llvm::cl::init(0));
 
 static llvm::cl::opt<int64_t>
-    warps("warps",
+    warps("warps", llvm::cl::cat(toolOptions),
           llvm::cl::desc("Warps per block of the forward tensor-core kernel "
                          "(16 or 32 query rows each); 0 (default) chooses"),
           llvm::cl::init(0));
 
 static llvm::cl::opt<std::string> gradDq(
-    "grad-dq",
+    "grad-dq", llvm::cl::cat(toolOptions),
     llvm::cl::desc("dQ of the tensor-core backward: auto (default; atomic on "
                    "sm_90, separate on sm_80), separate (a dq kernel over "
                    "query blocks, no atomics) or atomic (added to an f32 "
@@ -102,14 +105,14 @@ static llvm::cl::opt<std::string> gradDq(
     llvm::cl::init("auto"));
 
 static llvm::cl::opt<int64_t> gradBlockKV(
-    "grad-block-kv",
+    "grad-block-kv", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Keys per block of the tensor-core backward's dkdv / "
                    "dkdv_dq kernel: 64 (4 warps) or 128 (8 warps); 0 "
                    "(default) chooses"),
     llvm::cl::init(0));
 
 static llvm::cl::opt<std::string> splitKV(
-    "split-kv",
+    "split-kv", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Split the key range of the forward over several blocks "
                    "per (batch, KV head), with the query heads of a KV head "
                    "packed into one tile, and combine the chunks by their "
@@ -119,13 +122,13 @@ static llvm::cl::opt<std::string> splitKV(
     llvm::cl::init("auto"));
 
 static llvm::cl::opt<int64_t> smCount(
-    "sm-count",
+    "sm-count", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Streaming multiprocessors the split-KV chooser fills "
                    "(default 132, the H200's)"),
     llvm::cl::init(132));
 
 static llvm::cl::opt<std::string> fwdMma(
-    "mma",
+    "mma", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Matrix instructions of the forward tensor-core kernel: "
                    "auto (default; wgmma on sm_90a, mma.sync elsewhere), "
                    "wgmma (sm_90a only) or mma-sync. The wgmma kernel "
@@ -135,7 +138,7 @@ static llvm::cl::opt<std::string> fwdMma(
     llvm::cl::init("auto"));
 
 static llvm::cl::opt<std::string> fwdTma(
-    "tma",
+    "tma", llvm::cl::cat(toolOptions),
     llvm::cl::desc("How the wgmma forward's producer loads Q, K and V: auto "
                    "(default; the chooser's rule: TMA for the one-kernel "
                    "forward of a dense attn.attention on sm_90a), on (TMA, "
@@ -145,7 +148,7 @@ static llvm::cl::opt<std::string> fwdTma(
     llvm::cl::init("auto"));
 
 static llvm::cl::opt<std::string> fwdPersistent(
-    "persistent",
+    "persistent", llvm::cl::cat(toolOptions),
     llvm::cl::desc("How the TMA-fed wgmma forward's blocks take their tiles "
                    "(sm_90a, static sizes): on (one block per SM, "
                    "--sm-count, each looping over tiles with the next "
@@ -157,7 +160,7 @@ static llvm::cl::opt<std::string> fwdPersistent(
     llvm::cl::init("auto"));
 
 static llvm::cl::opt<std::string> f32Precision(
-    "f32-precision",
+    "f32-precision", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Matrix products of f32 attention: ieee (default: the "
                    "exact CUDA-core kernel) or tf32 (the mma.sync tensor-core "
                    "forward; Q, K, V and P rounded to tf32, f32 accumulation; "
@@ -165,7 +168,7 @@ static llvm::cl::opt<std::string> f32Precision(
     llvm::cl::init("ieee"));
 
 static llvm::cl::opt<std::string> gradMma(
-    "grad-mma",
+    "grad-mma", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Matrix instructions of the tensor-core backward's dkdv / "
                    "dkdv_dq kernel: auto (default; wgmma on sm_90a except "
                    "D = 128 with dropout, mma.sync elsewhere), wgmma (sm_90a "
@@ -173,7 +176,7 @@ static llvm::cl::opt<std::string> gradMma(
     llvm::cl::init("auto"));
 
 static llvm::cl::opt<std::string> gradTma(
-    "grad-tma",
+    "grad-tma", llvm::cl::cat(toolOptions),
     llvm::cl::desc("How the backward's wgmma dkdv / dkdv_dq kernel loads: "
                    "auto (default; on for a dense op on sm_90a), on (a "
                    "producer warpgroup loads K, V, Q and dO with TMA and the "
@@ -182,7 +185,7 @@ static llvm::cl::opt<std::string> gradTma(
     llvm::cl::init("auto"));
 
 static llvm::cl::opt<unsigned> indexBits(
-    "index-bits",
+    "index-bits", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Bits of the kernels' index arithmetic: 0 (default) "
                    "chooses 32 when every static tensor of every compiled op "
                    "has fewer than 2^31 elements, else 64; 32 or 64 force it "
@@ -191,13 +194,13 @@ static llvm::cl::opt<unsigned> indexBits(
     llvm::cl::init(0));
 
 static llvm::cl::opt<std::string>
-    cudaPath("cuda-path",
+    cudaPath("cuda-path", llvm::cl::cat(toolOptions),
              llvm::cl::desc("CUDA toolkit whose libdevice is linked (default: "
                             "$CUDA_HOME, else /usr/local/cuda)"),
              llvm::cl::init(""));
 
 static llvm::cl::opt<bool> ptxasCheck(
-    "ptxas-check",
+    "ptxas-check", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Assemble the written PTX with the toolkit's ptxas -v and "
                    "print each kernel's registers and spills (spills and "
                    "serialized wgmma as warnings); fails if ptxas is missing "
@@ -205,7 +208,7 @@ static llvm::cl::opt<bool> ptxasCheck(
     llvm::cl::init(false));
 
 static llvm::cl::opt<bool> poisonSharedMemory(
-    "poison-shared-memory",
+    "poison-shared-memory", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Debug: every kernel fills its shared memory with NaN at "
                    "entry (attn-poison-shared-memory), so that a read of an "
                    "element it never wrote shows on the first launch; for "
@@ -233,6 +236,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   registerAllPasses();
   attn::registerAllAttnPasses();
+  llvm::cl::HideUnrelatedOptions(toolOptions);
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "attn-compile: attention IR to PTX\n");
   if (emit != "ptx" && emit != "gpu")

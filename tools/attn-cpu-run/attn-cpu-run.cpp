@@ -25,37 +25,41 @@
 
 using namespace mlir;
 
+/// The tool's own options: --help lists these, not LLVM's.
+static llvm::cl::OptionCategory toolOptions("attn-cpu-run options");
+
 static llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
+                                                llvm::cl::cat(toolOptions),
                                                 llvm::cl::desc("<input.mlir>"),
                                                 llvm::cl::init("-"));
-static llvm::cl::opt<uint64_t> seed("seed",
+static llvm::cl::opt<uint64_t> seed("seed", llvm::cl::cat(toolOptions),
                                     llvm::cl::desc("Seed of the random inputs"),
                                     llvm::cl::init(1));
 static llvm::cl::opt<std::string> lowering(
-    "lowering",
+    "lowering", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Pass pipeline that replaces the attn ops: a func.func "
                    "one (default: attn-decompose, the unfused reference; "
                    "attn-tile{...}) or a module one (attn-cpu-pipeline)"),
     llvm::cl::init("attn-decompose"));
 static llvm::cl::opt<double>
-    tolerance("tolerance",
+    tolerance("tolerance", llvm::cl::cat(toolOptions),
               llvm::cl::desc("Max relative error of the outputs (default: by "
                              "element type; 0 asks for exact results)"),
               llvm::cl::init(-1.0));
 static llvm::cl::opt<bool>
-    dumpLowered("dump-lowered",
+    dumpLowered("dump-lowered", llvm::cl::cat(toolOptions),
                 llvm::cl::desc("Print the LLVM-dialect module of each op"),
                 llvm::cl::init(false));
 
 static llvm::cl::opt<std::string> dumpDir(
-    "dump-dir",
+    "dump-dir", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Write each op's inputs, compiled results and float64 "
                    "reference results to this directory (opN.json, "
                    "opN.*.bin as little-endian float64)"),
     llvm::cl::value_desc("DIR"), llvm::cl::init(""));
 
 static llvm::cl::list<std::string> sizeDraws(
-    "sizes",
+    "sizes", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Values of the dynamic batch and sequence lengths, e.g. "
                    "batch=2,query_len=100,key_len=77; repeat to run each op "
                    "with run-time sizes once per draw (compiled once). For "
@@ -69,7 +73,7 @@ static llvm::cl::list<std::string> sizeDraws(
     llvm::cl::value_desc("batch=B,query_len=LQ,key_len=LK"));
 
 static llvm::cl::opt<unsigned>
-    runs("runs",
+    runs("runs", llvm::cl::cat(toolOptions),
          llvm::cl::desc("Runs of each attn.paged_attention and "
                         "attn.merge_partials, each with fresh inputs (paged: "
                         "cache lengths and block tables; the first run pins an "
@@ -80,6 +84,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   registerAllPasses();
   attn::registerAllAttnPasses();
+  llvm::cl::HideUnrelatedOptions(toolOptions);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "attn-cpu-run: run attention IR on the CPU and compare it "

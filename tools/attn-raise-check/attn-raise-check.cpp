@@ -30,41 +30,46 @@
 
 using namespace mlir;
 
+/// The tool's own options: --help lists these, not LLVM's.
+static llvm::cl::OptionCategory toolOptions("attn-raise-check options");
+
 static llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
+                                                llvm::cl::cat(toolOptions),
                                                 llvm::cl::desc("<input.mlir>"),
                                                 llvm::cl::init("-"));
 static llvm::cl::opt<std::string> pipeline(
-    "pipeline",
+    "pipeline", llvm::cl::cat(toolOptions),
     llvm::cl::desc("The raising, a pass pipeline on builtin.module (default: "
                    "attn-raise-pipeline)"),
     llvm::cl::init("attn-raise-pipeline"));
 static llvm::cl::opt<std::string> lowering(
-    "lowering",
+    "lowering", llvm::cl::cat(toolOptions),
     llvm::cl::desc("func.func pipeline that removes the attn ops after the "
                    "raising (default: attn-decompose, the op's reference "
                    "semantics; e.g. attn-tile for the tiled form)"),
     llvm::cl::init("attn-decompose"));
-static llvm::cl::opt<uint64_t> seed("seed",
+static llvm::cl::opt<uint64_t> seed("seed", llvm::cl::cat(toolOptions),
                                     llvm::cl::desc("Seed of the random inputs"),
                                     llvm::cl::init(1));
 static llvm::cl::opt<unsigned>
-    runs("runs", llvm::cl::desc("Input draws per function (default 2)"),
+    runs("runs", llvm::cl::cat(toolOptions),
+         llvm::cl::desc("Input draws per function (default 2)"),
          llvm::cl::init(2));
 static llvm::cl::opt<double> tolerance(
-    "tolerance",
+    "tolerance", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Max relative error against the chain run in float64 "
                    "(default: f32 1e-5, f16 2e-3, bf16 8e-3, f64 1e-12, or "
                    "twice the error of the chain as written if larger)"),
     llvm::cl::init(-1.0));
 static llvm::cl::opt<bool>
-    requireRaised("require-raised",
+    requireRaised("require-raised", llvm::cl::cat(toolOptions),
                   llvm::cl::desc("Fail a function in which nothing was raised"),
                   llvm::cl::init(false));
 static llvm::cl::opt<std::string>
-    function("function", llvm::cl::desc("Check only this function"),
-             llvm::cl::init(""));
+    function("function", llvm::cl::cat(toolOptions),
+             llvm::cl::desc("Check only this function"), llvm::cl::init(""));
 static llvm::cl::list<std::string> shapes(
-    "shapes",
+    "shapes", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Shapes to run functions with dynamic sizes at, one draw "
                    "per occurrence: the arguments' and, after '->', the "
                    "results' (e.g. 2x4x16x32,2x4x9x32,2x4x9x32->2x4x16x32; "
@@ -74,6 +79,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   registerAllPasses();
   attn::registerAllAttnPasses();
+  llvm::cl::HideUnrelatedOptions(toolOptions);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "attn-raise-check: prove a raising equivalent by running the function "
