@@ -126,8 +126,9 @@ void mlir::attn::buildAttnGpuDeviceLoweringPipeline(
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = !options.features.empty() ? options.features.getValue()
-                    : options.chip == "sm_80" ? std::string("+ptx80")
-                                              : std::string("+ptx81");
+                    : StringRef(options.chip).starts_with("sm_8")
+                        ? std::string("+ptx80")
+                        : std::string("+ptx81");
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
 
@@ -155,6 +156,7 @@ void mlir::attn::buildAttnGpuDeviceLoweringPipeline(
   toNVVM.indexBitwidth = options.indexBitwidth;
   device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
   device.addPass(createAttnTensorMapParamsPass());
+  device.addPass(createAttnExternDynamicSharedMemoryPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
@@ -168,11 +170,12 @@ void mlir::attn::buildAttnGpuDeviceLoweringPipeline(
 }
 
 std::optional<std::string> mlir::attn::checkGpuChip(StringRef chip) {
-  if (chip == "sm_80" || chip == "sm_90" || chip == "sm_90a")
+  if (gpuChipVersion(chip))
     return std::nullopt;
-  return "unsupported chip '" + chip.str() +
-         "' (expected sm_80, sm_90 or sm_90a: the kernels use cp.async, "
-         "ldmatrix and bf16 mma.sync, which need sm_80 or later)";
+  return ("unsupported chip '" + chip + "' (expected " + kGpuChipList +
+          ": the kernels use cp.async, ldmatrix and bf16 mma.sync, which "
+          "need sm_80 or later)")
+      .str();
 }
 
 /// The error of a pipeline nested on an op other than a module: each of

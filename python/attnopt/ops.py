@@ -90,11 +90,17 @@ def _chip(device: torch.device) -> str:
     major, minor = torch.cuda.get_device_capability(device)
     if major == 9:
         return "sm_90a"
+    # sm_86 and sm_89 (A10, A40, L4, L40S, RTX 30xx/40xx) have 99 KiB of
+    # shared memory a block, not sm_80's 163 KiB: their kernels are chosen
+    # for it. sm_87 (Orin) has sm_80's.
+    if (major, minor) in ((8, 6), (8, 9)):
+        return f"sm_{major}{minor}"
     if major == 8:
         return "sm_80"
     raise AttnoptError(
         f"attnopt: {torch.cuda.get_device_name(device)} is sm_{major}{minor}; "
-        "the kernels are generated for sm_80 (Ampere/Ada) and sm_90a (Hopper)")
+        "the kernels are generated for sm_80, sm_86, sm_89 (Ampere/Ada) and "
+        "sm_90a (Hopper)")
 
 
 def _problem(q, k, v, mask, scale, causal, window, softcap, softcap_approx,

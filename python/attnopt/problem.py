@@ -25,7 +25,7 @@ DTYPES = ("f16", "bf16", "f32")
 F32_PRECISIONS = ("ieee", "tf32")
 MASK_DTYPES = ("i1", "f16", "bf16", "f32")
 CAUSAL_MODES = ("none", "top_left", "bottom_right")
-CHIPS = ("sm_80", "sm_90a")
+CHIPS = ("sm_80", "sm_86", "sm_89", "sm_90a")
 
 
 class AttnoptError(RuntimeError):

@@ -19,7 +19,7 @@
 // RUN: not attention-opt %s --pass-pipeline="builtin.module(func.func(attn-lower-to-llvm-pipeline))" 2>&1 | FileCheck %s --check-prefix=NESTED-LLVM
 // RUN: not attention-opt %s --pass-pipeline="builtin.module(func.func(attn-raise-pipeline))" 2>&1 | FileCheck %s --check-prefix=NESTED-RAISE
 
-// BOGUS: attn-gpu-pipeline: unsupported chip 'bogus' (expected sm_80, sm_90 or sm_90a
+// BOGUS: attn-gpu-pipeline: unsupported chip 'bogus' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a
 // SM75: attn-gpu-pipeline: unsupported chip 'sm_75'
 // EMPTY: attn-gpu-pipeline: unsupported chip ''
 // BITS: attn-gpu-pipeline: unsupported index-bitwidth 16 (expected 32 or 64)

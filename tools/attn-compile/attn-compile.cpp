@@ -62,7 +62,9 @@ static llvm::cl::opt<std::string> manifestFilename(
     llvm::cl::init(""));
 static llvm::cl::opt<std::string> chip(
     "chip", llvm::cl::cat(toolOptions),
-    llvm::cl::desc("Target: sm_80, sm_90 (without wgmma and TMA) or sm_90a"),
+    llvm::cl::desc("Target: sm_80, sm_86, sm_89 (the sm_80 kernels in 99 "
+                   "KiB of shared memory), sm_90 (without wgmma and TMA) or "
+                   "sm_90a"),
     llvm::cl::init("sm_90a"));
 static llvm::cl::opt<std::string>
     emit("emit", llvm::cl::cat(toolOptions),
@@ -281,7 +283,7 @@ int main(int argc, char **argv) {
       attn::resolveGpuCodegenOptions(choices, optionError);
   if (failed(codegen))
     return fail(optionError);
-  const bool hopper = chip != "sm_80";
+  const bool hopper = codegen->forward.smVersion >= 90;
 
   DialectRegistry registry;
   registerAllDialects(registry);

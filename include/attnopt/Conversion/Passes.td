@@ -9,7 +9,7 @@ include "mlir/Pass/PassBase.td"
 // and attn-to-gpu (same names and defaults as attn-compile's flags).
 defvar AttnForwardKernelOptions = [
     Option<"chip", "chip", "std::string", "\"sm_90a\"",
-           "Target: sm_80, sm_90 or sm_90a (wgmma needs sm_90a)">,
+           "Target: sm_80, sm_86, sm_89, sm_90 or sm_90a (wgmma: sm_90a)">,
     Option<"kernel", "kernel", "std::string", "\"auto\"",
            "auto (tensor cores where supported), tensor-core or cuda-core">,
     Option<"mma", "mma", "std::string", "\"auto\"",
@@ -226,6 +226,38 @@ def AttnTensorMapParamsPass
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
   ];
+}
+
+def AttnExternDynamicSharedMemoryPass
+    : Pass<"attn-extern-dynamic-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Declare the dynamic shared memory placeholders external, "
+                "so that they take no static shared memory";
+  let description = [{
+    `convert-gpu-to-nvvm` lowers `gpu.dynamic_shared_memory` to the address
+    of an internal zero-length global in shared memory, which the NVPTX
+    backend prints as a one-byte `.shared .align 16 .b8 __dynamic_shmem__0;`:
+    every tensor-core kernel then has one byte of static shared memory. The
+    per-block opt-in limit counts static and dynamic bytes together, so a
+    kernel whose tiles use the whole limit (D = 256 on sm_86 and sm_89:
+    101376 bytes) could not be launched (cuFuncSetAttribute refuses that
+    dynamic size). This pass, run after `convert-gpu-to-nvvm`, gives each
+    such placeholder external linkage, which PTX prints as CUDA C++ prints
+    `extern __shared__`: `.extern .shared .align 16 .b8
+    __dynamic_shmem__0[];`, no static bytes. The dynamic region begins at
+    the same address; nothing else changes.
+
+    Example (after `convert-gpu-to-nvvm`):
+    ```mlir
+    llvm.mlir.global internal @__dynamic_shmem__0()
+        {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    // becomes
+    llvm.mlir.global external @__dynamic_shmem__0()
+        {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+    Globals with a value or a size, and those outside shared memory, are
+    left alone.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def AttnPoisonSharedMemoryPass

@@ -177,7 +177,7 @@ void buildAttnGpuPipeline(OpPassManager &pm,
 void registerAttnPipelines();
 
 /// Why `attn-gpu-pipeline` (and attn-compile) cannot target `chip`, or
-/// nullopt when it can (sm_80, sm_90, sm_90a).
+/// nullopt when it can (kGpuChipList).
 std::optional<std::string> checkGpuChip(StringRef chip);
 
 } // namespace attn

@@ -25,6 +25,22 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
                     vector::VectorDialect>();
   }
 
+  /// The options are checked once, before any module: a bad value is the
+  /// command line's error, not the module's.
+  LogicalResult initialize(MLIRContext *context) override {
+    GpuCodegenChoices choices = withBackwardChoices(
+        forwardCodegenChoices(chip, kernel, mma, tma, blockQ, blockKV, warps,
+                              splitKV, smCount, persistent, f32Precision),
+        gradMma, gradTma, gradDq, gradBlockKV);
+    std::string error;
+    FailureOr<GpuCodegenOptions> resolved =
+        resolveGpuCodegenOptions(choices, error);
+    if (failed(resolved))
+      return emitError(UnknownLoc::get(context), "attn-to-gpu: ") << error;
+    options = std::move(*resolved);
+    return success();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool any = false;
@@ -52,17 +68,6 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
                 "gpu.module, is taken; rename it";
       return signalPassFailure();
     }
-    GpuCodegenChoices choices = withBackwardChoices(
-        forwardCodegenChoices(chip, kernel, mma, tma, blockQ, blockKV, warps,
-                              splitKV, smCount, persistent, f32Precision),
-        gradMma, gradTma, gradDq, gradBlockKV);
-    std::string error;
-    FailureOr<GpuCodegenOptions> options =
-        resolveGpuCodegenOptions(choices, error);
-    if (failed(options)) {
-      module.emitError("attn-to-gpu: ") << error;
-      return signalPassFailure();
-    }
     OpBuilder b(&getContext());
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     b.getUnitAttr());
@@ -70,14 +75,16 @@ struct AttnToGPUPass final : impl::AttnToGPUPassBase<AttnToGPUPass> {
     auto gpuModule =
         gpu::GPUModuleOp::create(b, module.getLoc(), "attn_kernels");
     llvm::json::Array manifest;
-    if (failed(
-            buildAttentionKernels(module, b, gpuModule, *options, &manifest)))
+    if (failed(buildAttentionKernels(module, b, gpuModule, options, &manifest)))
       return signalPassFailure();
     std::string json;
     llvm::raw_string_ostream os(json);
     os << llvm::json::Value(std::move(manifest));
     gpuModule->setAttr("attn.manifest_kernels", b.getStringAttr(json));
   }
+
+private:
+  GpuCodegenOptions options;
 };
 } // namespace
 } // namespace mlir::attn

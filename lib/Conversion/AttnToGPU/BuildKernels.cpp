@@ -16,6 +16,15 @@
 using namespace mlir;
 using namespace mlir::attn;
 
+std::optional<int64_t> mlir::attn::gpuChipVersion(StringRef chip) {
+  return llvm::StringSwitch<std::optional<int64_t>>(chip)
+      .Case("sm_80", 80)
+      .Case("sm_86", 86)
+      .Case("sm_89", 89)
+      .Cases("sm_90", "sm_90a", 90)
+      .Default(std::nullopt);
+}
+
 FailureOr<GpuCodegenOptions>
 mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
                                      std::string &error) {
@@ -23,9 +32,10 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
     error = message.str();
     return failure();
   };
-  if (c.chip != "sm_80" && c.chip != "sm_90" && c.chip != "sm_90a")
-    return fail("unsupported chip=" + c.chip +
-                " (expected sm_80, sm_90 or sm_90a)");
+  const std::optional<int64_t> smVersion = gpuChipVersion(c.chip);
+  if (!smVersion)
+    return fail("unsupported chip=" + c.chip + " (expected " + kGpuChipList +
+                ")");
   GpuCodegenOptions o;
   o.chip = c.chip;
   std::optional<KernelChoice> kernel = parseKernelChoice(c.kernel);
@@ -35,7 +45,7 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
   o.kernel = *kernel;
   if (c.blockQ < 0 || c.blockKV < 0 || c.warps < 0)
     return fail("block-q, block-kv and warps must not be negative");
-  const bool hopper = c.chip != "sm_80";
+  const bool hopper = *smVersion >= 90;
   const bool archSpecific = c.chip == "sm_90a";
   // The choices with three values, one of which only sm_90a has.
   struct ArchChoice {
@@ -114,7 +124,7 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
   if (c.f32Precision != "ieee" && c.f32Precision != "tf32")
     return fail("unsupported f32-precision=" + c.f32Precision +
                 " (expected ieee or tf32)");
-  o.forward = {c.blockQ, c.blockKV, c.warps, hopper ? 90 : 80,
+  o.forward = {c.blockQ, c.blockKV, c.warps, *smVersion,
                c.mma == "wgmma" || (c.mma == "auto" && archSpecific),
                // tma=auto takes TMA loads on sm_90a: 3-15 % faster than the
                // cp.async producer on the H200 (docs/performance.md,
@@ -137,7 +147,7 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
   o.grad.dqMode = *dq;
   // sm_90: one red.global.add.v4.f32 per four dQ elements (PTX 8.1).
   o.grad.vectorReductions = hopper;
-  o.grad.smVersion = hopper ? 90 : 80;
+  o.grad.smVersion = *smVersion;
   if (c.gradBlockKV != 0 && c.gradBlockKV != 64 && c.gradBlockKV != 128)
     return fail("unsupported grad-block-kv=" + Twine(c.gradBlockKV) +
                 " (expected 0, 64 or 128)");

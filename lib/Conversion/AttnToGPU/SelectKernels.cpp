@@ -50,7 +50,7 @@ LogicalResult emitReport(Operation *op, StringRef chip,
   os << "attn-select-kernels " << chip << ": "
      << config.toAttr(op->getContext()) << "; " << launch->block[0]
      << " threads, dynamic shared memory " << launch->dynamicSharedBytes
-     << " B of " << maxDynamicSharedBytes(chip == "sm_80" ? 80 : 90);
+     << " B of " << maxDynamicSharedBytes(*gpuChipVersion(chip));
   if (ShapedType::isDynamic(config.splits))
     os << "; split-KV group: key-range chunks decided at launch, then the "
           "combine kernel";
@@ -117,7 +117,7 @@ LogicalResult emitGradReport(Operation *op, StringRef chip,
     if (spec.dynamicSharedBytes)
       os << " with " << spec.dynamicSharedBytes
          << " B of dynamic shared memory (of "
-         << maxDynamicSharedBytes(chip == "sm_80" ? 80 : 90) << ")";
+         << maxDynamicSharedBytes(*gpuChipVersion(chip)) << ")";
   });
   os << "; "
      << (specs->deterministic ? "bit-reproducible"
@@ -131,25 +131,31 @@ struct AttnSelectKernelsPass final
     : impl::AttnSelectKernelsPassBase<AttnSelectKernelsPass> {
   using Base::Base;
 
-  void runOnOperation() override {
+  /// The options are checked once, before any operation: a bad value is
+  /// the command line's error, not the IR's.
+  LogicalResult initialize(MLIRContext *context) override {
     std::string error;
-    FailureOr<GpuCodegenOptions> options = resolveGpuCodegenOptions(
+    FailureOr<GpuCodegenOptions> resolved = resolveGpuCodegenOptions(
         withBackwardChoices(forwardCodegenChoices(
                                 chip, kernel, mma, tma, blockQ, blockKV, warps,
                                 splitKV, smCount, persistent, f32Precision),
                             gradMma, gradTma, gradDq, gradBlockKV),
         error);
-    if (failed(options)) {
-      getOperation()->emitError("attn-select-kernels: ") << error;
-      return signalPassFailure();
-    }
+    if (failed(resolved))
+      return emitError(UnknownLoc::get(context), "attn-select-kernels: ")
+             << error;
+    options = std::move(*resolved);
+    return success();
+  }
+
+  void runOnOperation() override {
     getOperation()->walk([&](Operation *op) {
       if (isa<AttentionGradOp, VarlenAttentionGradOp>(op)) {
         FailureOr<GradKernelConfig> config =
-            chooseBackwardKernel(cast<AttentionOpInterface>(op), *options);
+            chooseBackwardKernel(cast<AttentionOpInterface>(op), options);
         if (failed(config) ||
             (report &&
-             failed(emitGradReport(op, chip, *config, options->grad)))) {
+             failed(emitGradReport(op, chip, *config, options.grad)))) {
           signalPassFailure();
           return WalkResult::interrupt();
         }
@@ -159,7 +165,7 @@ struct AttnSelectKernelsPass final
       if (!isa<AttentionOp, VarlenAttentionOp, PagedAttentionOp>(op))
         return WalkResult::advance();
       FailureOr<ForwardKernelConfig> config =
-          chooseForwardKernel(cast<AttentionOpInterface>(op), *options);
+          chooseForwardKernel(cast<AttentionOpInterface>(op), options);
       if (failed(config) || (report && failed(emitReport(op, chip, *config)))) {
         signalPassFailure();
         return WalkResult::interrupt();
@@ -168,6 +174,9 @@ struct AttnSelectKernelsPass final
       return WalkResult::advance();
     });
   }
+
+private:
+  GpuCodegenOptions options;
 };
 
 } // namespace

@@ -339,8 +339,8 @@ struct GradKernelOptions {
   /// warpgroup loads K, V and the Q / dO stages with TMA and the staged
   /// rows with bulk copies (dense ops; a packed batch keeps cp.async).
   bool tma = false;
-  /// The target's compute capability x 10 (80, 90): the tensor-core kernels
-  /// must fit its shared memory (0: sm_80's limit).
+  /// The target's compute capability x 10 (80, 86, 89, 90): the tensor-core
+  /// kernels must fit its shared memory (0: sm_80's limit).
   int64_t smVersion = 0;
   /// The target is sm_90a: the wgmma key-block kernel and its TMA loads
   /// exist (an #attn.grad_kernels may ask for them whatever `mma` and
@@ -417,10 +417,19 @@ llvm::json::Object kernelManifestEntry(VarlenAttentionGradOp op,
 // The whole job: every attention op of a module to kernels
 //===----------------------------------------------------------------------===//
 
+/// The chips the GPU code generation targets, as its diagnostics list them.
+/// sm_86 and sm_89 (GA10x and Ada: A10, A40, L4, L40S, RTX 30xx/40xx) run
+/// the sm_80 kernels within their smaller shared memory (99 KiB a block).
+constexpr StringLiteral kGpuChipList = "sm_80, sm_86, sm_89, sm_90 or sm_90a";
+
+/// `chip`'s compute capability x 10 (80, 86, 89, 90), or std::nullopt when
+/// the GPU code generation does not target it.
+std::optional<int64_t> gpuChipVersion(StringRef chip);
+
 /// The code generation choices as a user spells them: attn-compile's flags
 /// and the attn-to-gpu pass's options (same names, same defaults).
 struct GpuCodegenChoices {
-  std::string chip = "sm_90a";  ///< sm_80, sm_90 or sm_90a
+  std::string chip = "sm_90a";  ///< one of kGpuChipList
   std::string kernel = "auto";  ///< auto, tensor-core, cuda-core
   std::string mma = "auto";     ///< forward: auto, wgmma, mma-sync
   std::string gradMma = "auto"; ///< backward key-block kernel: same

@@ -28,13 +28,19 @@ struct AttnSelectTilesPass final
     : impl::AttnSelectTilesPassBase<AttnSelectTilesPass> {
   using Base::Base;
 
+  /// The chip is checked once, before any operation: a bad value is the
+  /// command line's error, not the IR's.
+  LogicalResult initialize(MLIRContext *context) override {
+    std::optional<TargetDescription> found = TargetDescription::get(chip);
+    if (!found)
+      return emitError(UnknownLoc::get(context),
+                       "attn-select-tiles: unknown chip '")
+             << chip << "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)";
+    target = *found;
+    return success();
+  }
+
   void runOnOperation() override {
-    std::optional<TargetDescription> target = TargetDescription::get(chip);
-    if (!target) {
-      getOperation()->emitError("attn-select-tiles: unknown chip '")
-          << chip << "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)";
-      return signalPassFailure();
-    }
     getOperation()->walk([&](AttentionOp op) {
       // A GPU kernel configuration (attn-select-kernels, or a user's) is
       // kept: attn-tile takes its tiles as they are.
@@ -46,7 +52,7 @@ struct AttnSelectTilesPass final
         signalPassFailure();
         return;
       }
-      TileChoice tiles = selectTiles(*shape, *target);
+      TileChoice tiles = selectTiles(*shape, target);
       op->setAttr("attn.tiles",
                   TileConfigAttr::get(&getContext(), tiles.blockQ,
                                       tiles.blockKV, tiles.stages,
@@ -55,11 +61,14 @@ struct AttnSelectTilesPass final
         return;
       if (op.getQueryType().hasStaticShape() &&
           op.getKeyType().hasStaticShape())
-        emitReport(op, *target, tiles, analyzeIO(*shape, tiles));
+        emitReport(op, target, tiles, analyzeIO(*shape, tiles));
       else
         op.emitRemark("attn-select-tiles: no IO report for dynamic shapes");
     });
   }
+
+private:
+  TargetDescription target;
 };
 
 } // namespace

@@ -391,6 +391,27 @@ FailureOr<SmallVector<Value>> OnlineSoftmaxBuilder::build() {
 struct AttnTilePass final : mlir::attn::impl::AttnTilePassBase<AttnTilePass> {
   using Base::Base;
 
+  /// The chip is checked once, before any operation (whether or not an op
+  /// needs tile selection): a bad value is the command line's error.
+  LogicalResult initialize(MLIRContext *context) override {
+    std::optional<TargetDescription> found = TargetDescription::get(chip);
+    if (!found)
+      return emitError(UnknownLoc::get(context), "attn-tile: unknown chip '")
+             << chip << "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)";
+    target = *found;
+    // 0 keeps the op's attn.tiles or the selection; a negative size was
+    // read as 0 without a word (attn-cpu-pipeline and attn-compile refuse
+    // it).
+    if (blockQ < 0 || blockKV < 0)
+      return emitError(UnknownLoc::get(context),
+                       "attn-tile: block-q and block-kv must not be negative "
+                       "(0 keeps the op's attn.tiles or the selection), got "
+                       "block-q=")
+             << static_cast<int64_t>(blockQ)
+             << " block-kv=" << static_cast<int64_t>(blockKV);
+    return success();
+  }
+
   /// Pass options win, then the op's attn.tiles, then tile selection (for
   /// the forward; the IO model does not cover the gradient, which gets the
   /// default OnlineSoftmaxTiling).
@@ -401,14 +422,10 @@ struct AttnTilePass final : mlir::attn::impl::AttnTilePassBase<AttnTilePass> {
       tiling.blockQ = tiles.getBlockQ();
       tiling.blockKV = tiles.getBlockKv();
     } else if (forward && (blockQ <= 0 || blockKV <= 0)) {
-      std::optional<TargetDescription> target = TargetDescription::get(chip);
-      if (!target)
-        return op->emitOpError("attn-tile: unknown chip '")
-               << chip << "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)";
       FailureOr<AttentionShape> shape = AttentionShape::get(forward);
       if (failed(shape))
         return failure();
-      TileChoice choice = selectTiles(*shape, *target);
+      TileChoice choice = selectTiles(*shape, target);
       tiling.blockQ = choice.blockQ;
       tiling.blockKV = choice.blockKV;
     }
@@ -454,17 +471,6 @@ struct AttnTilePass final : mlir::attn::impl::AttnTilePassBase<AttnTilePass> {
       if (isa<AttentionOp, AttentionGradOp>(op))
         ops.push_back(op);
     });
-    // 0 keeps the op's attn.tiles or the selection; a negative size was
-    // read as 0 without a word (attn-cpu-pipeline and attn-compile refuse
-    // it).
-    if (!ops.empty() && (blockQ < 0 || blockKV < 0)) {
-      ops.front()->emitOpError("attn-tile: block-q and block-kv must not be "
-                               "negative (0 keeps the op's attn.tiles or the "
-                               "selection), got block-q=")
-          << static_cast<int64_t>(blockQ)
-          << " block-kv=" << static_cast<int64_t>(blockKV);
-      return signalPassFailure();
-    }
     for (Operation *op : ops) {
       if (failed(checkSizeLimits(op, "attn-tile")))
         return signalPassFailure();
@@ -483,6 +489,9 @@ struct AttnTilePass final : mlir::attn::impl::AttnTilePassBase<AttnTilePass> {
       rewriter.replaceOp(op, *results);
     }
   }
+
+private:
+  TargetDescription target;
 };
 
 } // namespace

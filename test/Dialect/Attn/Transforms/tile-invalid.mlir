@@ -4,7 +4,7 @@
 
 // CHECK: attn-tile needs static head counts and head dims
 // CHIP: attn-tile: unknown chip 'sm_70'
-// NEGATIVE: error: 'attn.attention' op attn-tile: block-q and block-kv must not be negative (0 keeps the op's attn.tiles or the selection), got block-q=-1 block-kv=4
+// NEGATIVE: <unknown>:0: error: attn-tile: block-q and block-kv must not be negative (0 keeps the op's attn.tiles or the selection), got block-q=-1 block-kv=4
 func.func @dynamic_heads(%q: tensor<1x?x8x16xf32>, %k: tensor<1x?x8x16xf32>, %v: tensor<1x?x8x16xf32>) -> tensor<1x?x8x16xf32> {
   %o = attn.attention ins(%q, %k, %v : tensor<1x?x8x16xf32>, tensor<1x?x8x16xf32>, tensor<1x?x8x16xf32>) {scale = 0.25 : f32} -> tensor<1x?x8x16xf32>
   return %o : tensor<1x?x8x16xf32>
