@@ -251,6 +251,24 @@ class Compile(unittest.TestCase):
         with mock.patch.object(compiler, "find_compiler", return_value=None):
             self.assertEqual(compiler.entry_for(p), entry)
 
+    def test_ada_chips_fit_their_shared_memory(self):
+        """sm_86 / sm_89 (the Python op's chip on capability 8.6 / 8.9) get
+        kernels within their 99 KiB of shared memory a block, where the
+        sm_80 kernels of the same problem need more."""
+        limit = 99 * 1024
+
+        def largest(chip):
+            p = problem(head_dim=192, value_dim=192, query_len=300,
+                        key_len=300, causal="bottom_right", chip=chip)
+            entry = compiler.entry_for(p, self.compiler)
+            manifest = json.loads((entry / "train.json").read_text())
+            self.assertEqual(manifest["chip"], chip)
+            return max(k["dynamic_shared_memory"] for k in manifest["kernels"])
+
+        self.assertGreater(largest("sm_80"), limit)
+        for chip in ("sm_86", "sm_89"):
+            self.assertLessEqual(largest(chip), limit, chip)
+
     def test_tf32_manifest(self):
         """An f32 problem with f32_precision="tf32" compiles its forward as
         a tf32 tensor-core kernel (the manifest says so) and its backward

@@ -21,7 +21,8 @@ std::optional<int64_t> mlir::attn::gpuChipVersion(StringRef chip) {
       .Case("sm_80", 80)
       .Case("sm_86", 86)
       .Case("sm_89", 89)
-      .Cases("sm_90", "sm_90a", 90)
+      .Case("sm_90", 90)
+      .Case("sm_90a", 90)
       .Default(std::nullopt);
 }
 
