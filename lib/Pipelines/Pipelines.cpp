@@ -126,7 +126,7 @@ void mlir::attn::buildAttnGpuDeviceLoweringPipeline(
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = !options.features.empty() ? options.features.getValue()
-                    : StringRef(options.chip).starts_with("sm_8")
+                    : gpuChipVersion(options.chip).value_or(90) < 90
                         ? std::string("+ptx80")
                         : std::string("+ptx81");
   target.optLevel = options.optLevel;

@@ -40,7 +40,7 @@ FailureOr<KernelSpec> describeLaunch(Operation *op,
 
 /// The remark of `report`: the configuration, its launch, and the IO model
 /// for its tiles where the shapes are static.
-LogicalResult emitReport(Operation *op, StringRef chip,
+LogicalResult emitReport(Operation *op, StringRef chip, int64_t smVersion,
                          const ForwardKernelConfig &config) {
   FailureOr<KernelSpec> launch = describeLaunch(op, config);
   if (failed(launch))
@@ -50,7 +50,7 @@ LogicalResult emitReport(Operation *op, StringRef chip,
   os << "attn-select-kernels " << chip << ": "
      << config.toAttr(op->getContext()) << "; " << launch->block[0]
      << " threads, dynamic shared memory " << launch->dynamicSharedBytes
-     << " B of " << maxDynamicSharedBytes(*gpuChipVersion(chip));
+     << " B of " << maxDynamicSharedBytes(smVersion);
   if (ShapedType::isDynamic(config.splits))
     os << "; split-KV group: key-range chunks decided at launch, then the "
           "combine kernel";
@@ -97,7 +97,7 @@ LogicalResult emitReport(Operation *op, StringRef chip,
 
 /// The remark of `report` for a gradient op: the configuration and the
 /// kernels of its group with their launches.
-LogicalResult emitGradReport(Operation *op, StringRef chip,
+LogicalResult emitGradReport(Operation *op, StringRef chip, int64_t smVersion,
                              const GradKernelConfig &config,
                              const GradKernelOptions &grad) {
   FailureOr<GradKernelSpecs> specs =
@@ -117,7 +117,7 @@ LogicalResult emitGradReport(Operation *op, StringRef chip,
     if (spec.dynamicSharedBytes)
       os << " with " << spec.dynamicSharedBytes
          << " B of dynamic shared memory (of "
-         << maxDynamicSharedBytes(*gpuChipVersion(chip)) << ")";
+         << maxDynamicSharedBytes(smVersion) << ")";
   });
   os << "; "
      << (specs->deterministic ? "bit-reproducible"
@@ -155,7 +155,8 @@ struct AttnSelectKernelsPass final
             chooseBackwardKernel(cast<AttentionOpInterface>(op), options);
         if (failed(config) ||
             (report &&
-             failed(emitGradReport(op, chip, *config, options.grad)))) {
+             failed(emitGradReport(op, chip, options.forward.smVersion, *config,
+                                   options.grad)))) {
           signalPassFailure();
           return WalkResult::interrupt();
         }
@@ -166,7 +167,9 @@ struct AttnSelectKernelsPass final
         return WalkResult::advance();
       FailureOr<ForwardKernelConfig> config =
           chooseForwardKernel(cast<AttentionOpInterface>(op), options);
-      if (failed(config) || (report && failed(emitReport(op, chip, *config)))) {
+      if (failed(config) ||
+          (report &&
+           failed(emitReport(op, chip, options.forward.smVersion, *config)))) {
         signalPassFailure();
         return WalkResult::interrupt();
       }

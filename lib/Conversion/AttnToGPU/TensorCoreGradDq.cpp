@@ -160,12 +160,12 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
           mmaAcrossPairs(dOFragAt(ks), vBase, bOffV, strideV, ks, false, dP);
 
         // dS = w (dP keep/(1-p) - D).
+        SmallVector<Value> factors = dropoutFactors(hIdx, rows, keyT, nTilesK);
         for (int64_t nt = 0; nt < nTilesK; ++nt)
           for (int64_t e = 0; e < 4; ++e) {
             Value dpv = dP[nt][e];
-            if (Value f = dropoutFactor(bIdx, hIdx, rows[e / 2],
-                                        add(keyT, 8 * nt + e % 2)))
-              dpv = fmul(dpv, f);
+            if (!factors.empty())
+              dpv = fmul(dpv, factors[4 * nt + e]);
             dP[nt][e] = fmul(probs[4 * nt + e],
                              arith::SubFOp::create(b, loc, dpv, delta[e / 2]));
           }

@@ -123,7 +123,16 @@ private:
     SmallVector<Frag> pd, w;
     Value keepBits;
   };
-  Probabilities recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s);
+  /// `keepBits` is keyRowKeepBits(step, s.size()), drawn by the caller
+  /// where integer work overlaps the product best (null without dropout).
+  Probabilities recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s,
+                                       Value keepBits);
+  /// The dropout keep bits of a key-block step's Pᵀ (nTilesQ n-tiles of 8
+  /// queries, keys step.keys[e / 2]): bit 4 nt + e keeps element (nt, e);
+  /// null without dropout. They depend on positions only. Each Philox block
+  /// is drawn once by the four lanes that hold it (SharedDropoutDraw.h),
+  /// but in a packed batch.
+  Value keyRowKeepBits(const KeyStep &step, int64_t nTilesQ);
   /// dPᵀ -> dSᵀ = w (dPᵀ keep/(1-p) - D) in place.
   void scoreGradients(const KeyStep &step, const Probabilities &p,
                       MutableArrayRef<Frag> dP);
@@ -226,9 +235,14 @@ private:
   /// key; `guardKey` sends keys at or past Lk to -inf.
   Value exponent(Value raw, Value bIdx, Value hIdx, Value query, Value key,
                  Value lse2, bool masked, bool guardKey);
-  /// keep / (1 - p) at (b, h, query, key) as 0 or 1/(1-p); null without
-  /// dropout.
-  Value dropoutFactor(Value bIdx, Value hIdx, Value query, Value key);
+  /// keep / (1 - p), 0 or 1/(1-p), of the dq kernel's S tile (query
+  /// rows[e / 2], key keyT + 8 nt + e % 2 of nTiles n-tiles) at 4 nt + e;
+  /// empty without dropout. Each Philox block is drawn once by the lane
+  /// pair that holds it (SharedDropoutDraw.h), but in a packed batch.
+  SmallVector<Value> dropoutFactors(Value hIdx, ArrayRef<Value> rows,
+                                    Value keyT, int64_t nTiles);
+  /// Bit `bit` of `keepBits` (i32) as an i1.
+  Value keptAt(Value keepBits, int64_t bit);
   /// The A fragment of k-step kk from C fragments 2kk, 2kk + 1.
   std::array<Value, 4> packA(ArrayRef<Frag> c, int64_t kk);
   /// acc[2 np], acc[2 np + 1] += a · B for every n-tile pair np of `acc`,

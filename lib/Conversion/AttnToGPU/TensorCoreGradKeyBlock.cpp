@@ -148,12 +148,15 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
         Value qBase = add(add(smemBase, qOff), mul(step.stage, qTileBytes));
         Value dOBase = add(add(smemBase, dOOff), mul(step.stage, dOTileBytes));
 
+        // The dropout keep bits depend on positions only: drawn before the
+        // product, the Philox rounds do not share registers with Sᵀ.
+        Value keepBits = keyRowKeepBits(step, nTilesQ);
         // Sᵀ = K Qᵀ: 8 n-tiles of 8 queries.
         SmallVector<Frag> s(nTilesQ,
                             Frag{f32(0.0f), f32(0.0f), f32(0.0f), f32(0.0f)});
         for (int64_t ks = 0; ks < kStepsD; ++ks)
           mmaAcrossPairs(kFragAt(ks), qBase, bOffQK, strideQK, ks, false, s);
-        Probabilities pr = recomputeProbabilities(step, s);
+        Probabilities pr = recomputeProbabilities(step, s, keepBits);
         SmallVector<std::array<Value, 4>> pdA;
         for (int64_t kk = 0; wantDV && kk < kBlock / 16; ++kk)
           pdA.push_back(packA(pr.pd, kk));

@@ -388,8 +388,12 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
           dPAcc = productOverHeadDim(vRows, dOBase, valueDim);
           wgmmaCommit();
         }
+        // The dropout draw (integer work on positions only) runs while the
+        // tensor cores compute Sᵀ.
+        Value keepBits = keyRowKeepBits(step, kBlock / 8);
         wgmmaWait(overlapDp ? 1 : 0);
-        Probabilities pr = recomputeProbabilities(step, fragsOf(sAcc));
+        Probabilities pr =
+            recomputeProbabilities(step, fragsOf(sAcc), keepBits);
         SmallVector<std::array<Value, 4>> pdA;
         for (int64_t kk = 0; wantDV && kk < kBlock / 16; ++kk)
           pdA.push_back(packA(pr.pd, kk));

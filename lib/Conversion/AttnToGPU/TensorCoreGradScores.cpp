@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SharedDropoutDraw.h"
 #include "TensorCoreGradEmitter.h"
 
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
@@ -44,22 +45,85 @@ Value GradEmitter::exponent(Value raw, Value bI, Value hI, Value query,
   return fmaC(sc, f32(foldScale ? mods.scale * kLog2E : kLog2E), negLse);
 }
 
-Value GradEmitter::dropoutFactor(Value bI, Value hI, Value query, Value key) {
+SmallVector<Value> GradEmitter::dropoutFactors(Value hI, ArrayRef<Value> rows,
+                                               Value keyT, int64_t nTiles) {
   if (dropP <= 0.0f)
-    return Value();
+    return {};
   // A packed batch draws at its tokens' coordinates in the batch-1 form
   // (docs/semantics.md, section 14.3), as its forward kernel does.
-  DropoutPosition pos =
-      packed ? DropoutPosition{idx(0),
-                               hI,
-                               add(qToken0, query),
-                               add(kToken0, key),
-                               idx(heads),
-                               totalQueryTokens}
-             : DropoutPosition{bI, hI, query, key, idx(heads), size(queryLen)};
-  Value keep = emitDropoutKeep(b, loc, args.seed, args.offset, pos, dropP);
-  return arith::SelectOp::create(b, loc, keep, f32(1.0f / (1.0f - dropP)),
-                                 f32(0.0f));
+  auto at = [&](int64_t r, Value key) {
+    return packed ? DropoutPosition{idx(0),
+                                    hI,
+                                    add(qToken0, rows[r]),
+                                    add(kToken0, key),
+                                    idx(heads),
+                                    totalQueryTokens}
+                  : DropoutPosition{bIdx, hI,         rows[r],
+                                    key,  idx(heads), size(queryLen)};
+  };
+  SmallVector<Value> keeps(4 * nTiles);
+  if (!packed && nTiles % 2 == 0) {
+    SmallVector<Value> shared =
+        kernel::drawQueryRowKeeps(b, loc, {args.seed, args.offset, dropP}, lane,
+                                  t4, rows.size(), nTiles, keyT, at);
+    for (int64_t nt = 0; nt < nTiles; ++nt)
+      for (int64_t e = 0; e < 4; ++e)
+        keeps[4 * nt + e] = shared[((e / 2) * nTiles + nt) * 2 + e % 2];
+  } else {
+    // A packed batch's sequences start at any token: the keys of a lane
+    // pair may span two Philox blocks, so one draw per element.
+    for (int64_t nt = 0; nt < nTiles; ++nt)
+      for (int64_t e = 0; e < 4; ++e)
+        keeps[4 * nt + e] =
+            emitDropoutKeep(b, loc, args.seed, args.offset,
+                            at(e / 2, add(keyT, 8 * nt + e % 2)), dropP);
+  }
+  SmallVector<Value> factors;
+  for (Value keep : keeps)
+    factors.push_back(arith::SelectOp::create(
+        b, loc, keep, f32(1.0f / (1.0f - dropP)), f32(0.0f)));
+  return factors;
+}
+
+Value GradEmitter::keyRowKeepBits(const KeyStep &step, int64_t nTilesQ) {
+  if (dropP <= 0.0f)
+    return Value();
+  Value queryT = add(step.q0, mul(t4, 2));
+  auto at = [&](Value query, Value key) {
+    return packed ? DropoutPosition{idx(0),
+                                    step.hIdx,
+                                    add(qToken0, query),
+                                    add(kToken0, key),
+                                    idx(heads),
+                                    totalQueryTokens}
+                  : DropoutPosition{bIdx, step.hIdx,  query,
+                                    key,  idx(heads), size(queryLen)};
+  };
+  if (!packed)
+    return kernel::drawKeyRowKeepBits(b, loc, {args.seed, args.offset, dropP},
+                                      lane, g, nTilesQ, step.keys[0], queryT,
+                                      at);
+  // A packed batch's sequences start at any token, so the four keys of a
+  // lane group may span two Philox blocks: one draw per element.
+  Value bits = i32c(0);
+  for (int64_t nt = 0; nt < nTilesQ; ++nt)
+    for (int64_t e = 0; e < 4; ++e) {
+      Value keep = emitDropoutKeep(
+          b, loc, args.seed, args.offset,
+          at(add(queryT, 8 * nt + e % 2), step.keys[e / 2]), dropP);
+      Value bit = arith::ShLIOp::create(
+          b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), keep),
+          i32c(static_cast<int32_t>(4 * nt + e)));
+      bits = arith::OrIOp::create(b, loc, bits, bit);
+    }
+  return bits;
+}
+
+Value GradEmitter::keptAt(Value keepBits, int64_t bit) {
+  Value masked = arith::AndIOp::create(b, loc, keepBits,
+                                       i32c(static_cast<int32_t>(1u << bit)));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, masked,
+                               i32c(0));
 }
 
 Value GradEmitter::lseLog2(Value at, Value valid) {
@@ -75,7 +139,8 @@ Value GradEmitter::lseLog2(Value at, Value valid) {
 }
 
 GradEmitter::Probabilities
-GradEmitter::recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s) {
+GradEmitter::recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s,
+                                    Value keepBits) {
   const int64_t nTilesQ = s.size();
   const bool raggedKeys = !keyLen.isMultipleOf(step.keyBlock);
   // Pᵀ: element (nt, e) at key keys[e / 2], query q0 + 8nt + 2t + e % 2.
@@ -109,22 +174,15 @@ GradEmitter::recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s) {
   Probabilities out;
   out.pd.resize(nTilesQ);
   out.w.resize(nTilesQ);
-  out.keepBits = dropP > 0.0f ? i32c(0) : Value();
+  out.keepBits = keepBits;
   for (int64_t nt = 0; nt < nTilesQ; ++nt)
     for (int64_t e = 0; e < 4; ++e) {
       Value p = probs[4 * nt + e];
       out.pd[nt][e] = p;
-      if (out.keepBits) {
-        Value f =
-            dropoutFactor(bIdx, step.hIdx, queryAt(nt, e), step.keys[e / 2]);
-        out.pd[nt][e] = fmul(p, f);
-        Value kept = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, f,
-                                           f32(0.0f));
-        Value bit = arith::ShLIOp::create(
-            b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), kept),
-            i32c(static_cast<int32_t>(4 * nt + e)));
-        out.keepBits = arith::OrIOp::create(b, loc, out.keepBits, bit);
-      }
+      if (out.keepBits)
+        out.pd[nt][e] = arith::SelectOp::create(
+            b, loc, keptAt(out.keepBits, 4 * nt + e),
+            fmul(p, f32(1.0f / (1.0f - dropP))), f32(0.0f));
       out.w[nt][e] = p;
       if (Value factor = emitSoftcapDerivative(b, loc, mods, s[nt][e]))
         out.w[nt][e] = fmul(p, factor);
@@ -138,17 +196,10 @@ void GradEmitter::scoreGradients(const KeyStep &step, const Probabilities &p,
     for (int64_t e = 0; e < 4; ++e) {
       Value delta = loadRowPair(step.deltaS, step.stage, nt, e % 2);
       Value dpv = dP[nt][e];
-      if (p.keepBits) {
-        Value bit = arith::AndIOp::create(
-            b, loc,
-            arith::ShRUIOp::create(b, loc, p.keepBits,
-                                   i32c(static_cast<int32_t>(4 * nt + e))),
-            i32c(1));
-        Value kept = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                           bit, i32c(0));
-        dpv = arith::SelectOp::create(
-            b, loc, kept, fmul(dpv, f32(1.0f / (1.0f - dropP))), f32(0.0f));
-      }
+      if (p.keepBits)
+        dpv = arith::SelectOp::create(b, loc, keptAt(p.keepBits, 4 * nt + e),
+                                      fmul(dpv, f32(1.0f / (1.0f - dropP))),
+                                      f32(0.0f));
       dP[nt][e] = fmul(p.w[nt][e], arith::SubFOp::create(b, loc, dpv, delta));
     }
 }

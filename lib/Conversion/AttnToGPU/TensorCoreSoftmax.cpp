@@ -11,6 +11,8 @@
 
 #include "TensorCoreEmitter.h"
 
+#include "SharedDropoutDraw.h"
+
 #include "attnopt/Dialect/Attn/Utils/Philox.h"
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
 
@@ -142,6 +144,27 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
       for (int64_t e = 0; e < 4; ++e)
         s[mt][nt][e] = scores[(mt * nTilesS + nt) * 4 + e];
 
+  // Dropout's keep decisions, each Philox block drawn once by the lane pair
+  // that holds it (SharedDropoutDraw.h). A packed batch draws per element
+  // below: its sequences start at any token, so a pair's keys may span two
+  // blocks.
+  // A packed batch draws at its tokens' coordinates in the batch-1 form
+  // (docs/semantics.md, section 14.3).
+  auto dropoutAt = [&](int64_t i, Value key) {
+    return packed ? DropoutPosition{idx(0),
+                                    hIdx,
+                                    add(qToken0, rowsC[i]),
+                                    add(kToken0, key),
+                                    idx(heads),
+                                    totalQueryTokens}
+                  : DropoutPosition{bIdx, hIdx,       rowsC[i],
+                                    key,  idx(heads), size(queryLen)};
+  };
+  SmallVector<Value> keeps;
+  if (dropP > 0.0f && !packed && nTilesS % 2 == 0)
+    keeps = kernel::drawQueryRowKeeps(b, loc, {seed, offset, dropP}, lane, t4,
+                                      nRows, nTilesS, keyT, dropoutAt);
+
   // Online softmax per row slot i = 2mt + r (r = 0: elements 0, 1 of
   // each n-tile; r = 1: elements 2, 3). The 4 threads of a quad (same
   // g) share a row.
@@ -175,19 +198,11 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
         sum = fadd(sum, p);
         Value weight = p;
         if (dropP > 0.0f) {
-          Value keyIdx = add(keyT, 8 * nt + j);
-          // A packed batch draws at its tokens' coordinates in the batch-1
-          // form (docs/semantics.md, section 14.3).
-          DropoutPosition pos =
-              packed ? DropoutPosition{idx(0),
-                                       hIdx,
-                                       add(qToken0, rowsC[i]),
-                                       add(kToken0, keyIdx),
-                                       idx(heads),
-                                       totalQueryTokens}
-                     : DropoutPosition{bIdx,   hIdx,       rowsC[i],
-                                       keyIdx, idx(heads), size(queryLen)};
-          Value keep = emitDropoutKeep(b, loc, seed, offset, pos, dropP);
+          Value keep =
+              keeps.empty()
+                  ? emitDropoutKeep(b, loc, seed, offset,
+                                    dropoutAt(i, add(keyT, 8 * nt + j)), dropP)
+                  : keeps[(i * nTilesS + nt) * 2 + j];
           weight = arith::SelectOp::create(
               b, loc, keep, fmul(p, f32(1.0f / (1.0f - dropP))), f32(0.0f));
         }

@@ -49,7 +49,8 @@ std::array<Value, 4> mlir::attn::emitPhilox4x32_10(OpBuilder &b, Location loc,
   return ctr;
 }
 
-Value mlir::attn::emitDropoutBits(OpBuilder &b, Location loc, Value seed,
+std::array<Value, 4>
+mlir::attn::emitDropoutBlockWords(OpBuilder &b, Location loc, Value seed,
                                   Value offset, const DropoutPosition &pos) {
   // row = (batch * numHeads + head) * queryLen + row, in 64 bits.
   Value row = arith::AddIOp::create(
@@ -68,9 +69,14 @@ Value mlir::attn::emitDropoutBits(OpBuilder &b, Location loc, Value seed,
   std::array<Value, 4> ctr = {lo32(b, loc, quad), lo32(b, loc, row),
                               lo32(b, loc, offset), hi32(b, loc, offset)};
   std::array<Value, 2> key = {lo32(b, loc, seed), hi32(b, loc, seed)};
-  std::array<Value, 4> words = emitPhilox4x32_10(b, loc, ctr, key);
+  return emitPhilox4x32_10(b, loc, ctr, key);
+}
 
+Value mlir::attn::emitDropoutBits(OpBuilder &b, Location loc, Value seed,
+                                  Value offset, const DropoutPosition &pos) {
+  std::array<Value, 4> words = emitDropoutBlockWords(b, loc, seed, offset, pos);
   // words[col & 3], as a chain of selects.
+  Value col = toI64(b, loc, pos.col);
   Value lane = arith::AndIOp::create(b, loc, col, constI64(b, loc, 3));
   Value result = words[3];
   for (int w = 2; w >= 0; --w) {
@@ -88,4 +94,21 @@ Value mlir::attn::emitDropoutKeep(OpBuilder &b, Location loc, Value seed,
   Value threshold = constI32(b, loc, attnopt::ref::dropoutThreshold(p));
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, bits,
                                threshold);
+}
+
+Value mlir::attn::emitDropoutKeepNibble(OpBuilder &b, Location loc, Value seed,
+                                        Value offset,
+                                        const DropoutPosition &pos, float p) {
+  std::array<Value, 4> words = emitDropoutBlockWords(b, loc, seed, offset, pos);
+  Value threshold = constI32(b, loc, attnopt::ref::dropoutThreshold(p));
+  Value nibble = constI32(b, loc, 0);
+  for (int w = 0; w < 4; ++w) {
+    Value keep = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                       words[w], threshold);
+    Value bit = arith::ShLIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), keep),
+        constI32(b, loc, w));
+    nibble = arith::OrIOp::create(b, loc, nibble, bit);
+  }
+  return nibble;
 }

@@ -28,9 +28,21 @@ struct DropoutPosition {
   Value numHeads, queryLen;
 };
 
+/// Emits the four i32 words of the Philox block that holds element `pos`:
+/// word w is the random word of column (pos.col & ~3) + w of its row.
+std::array<Value, 4> emitDropoutBlockWords(OpBuilder &b, Location loc,
+                                           Value seed, Value offset,
+                                           const DropoutPosition &pos);
+
 /// Emits the i32 random word of element `pos` (docs/semantics.md).
 Value emitDropoutBits(OpBuilder &b, Location loc, Value seed, Value offset,
                       const DropoutPosition &pos);
+
+/// Emits the keep decisions of the four elements of `pos`'s Philox block
+/// for drop probability `p`, as the low four bits of an i32: bit w keeps
+/// column (pos.col & ~3) + w. One block draw serves four elements.
+Value emitDropoutKeepNibble(OpBuilder &b, Location loc, Value seed,
+                            Value offset, const DropoutPosition &pos, float p);
 
 /// Emits the i1 keep decision of element `pos` for drop probability `p`.
 Value emitDropoutKeep(OpBuilder &b, Location loc, Value seed, Value offset,
