@@ -20,6 +20,13 @@ halved when causal with Lq = Lk; forward + backward 3.5 times that. Before
 timing, our output is checked against FlexAttention's, which expresses every
 case (relative max error < 2e-2; python/tests/test_gpu.py is the float64
 validation).
+With `cases --dropout P` every case draws dropout with probability P:
+ours (its Philox stream, seed fixed per case) against SDPA's FLASH and
+CUDNN backends with dropout_p = P (their own RNG); FlexAttention has no
+dropout and there is no common reference for two random streams, so these
+cases are not checked here (bench/sweep.sh's dropout sweeps validate the
+kernels against the float64 reference with the same bits, and
+python/tests/test_gpu.py the op's dropout by its properties).
 """
 import argparse
 import json
@@ -50,9 +57,12 @@ def f32(x):
     return struct.unpack("f", struct.pack("f", x))[0]
 
 
-def make_cases(chip):
+def make_cases(chip, dropout_p=0.0):
     cases = []
     for dtype, b, hq, hk, l, d, causal, window, softcap in GRID:
+        if dropout_p and (window or softcap):
+            continue  # no peer with dropout for these
+
         c = dict(dtype=dtype, batch=b, query_heads=hq, kv_heads=hk,
                  query_len=l, key_len=l, head_dim=d, value_dim=d,
                  scale=f32(1 / math.sqrt(d)), causal=causal, chip=chip)
@@ -60,6 +70,8 @@ def make_cases(chip):
             c["window"] = list(window)
         if softcap:
             c["softcap"] = softcap
+        if dropout_p:
+            c["dropout_p"] = f32(dropout_p)
         cases.append(c)
     return cases
 
@@ -113,10 +125,12 @@ def run(cases_path):
         v = torch.randn_like(k, requires_grad=True)
         do = torch.randn_like(q)
         causal, window, softcap = c["causal"], c.get("window"), c.get("softcap")
+        p = c.get("dropout_p", 0.0)
 
         def ours():
             return attnopt.attention(q, k, v, causal=causal, window=window,
                                      softcap=softcap, scale=c["scale"],
+                                     dropout_p=p, dropout_seed=(1234, 0),
                                      enable_gqa=True, return_lse=True)[0]
 
         sdpa_ok = window is None and softcap is None
@@ -126,7 +140,8 @@ def run(cases_path):
                 with sdpa_kernel(backend):
                     return F.scaled_dot_product_attention(
                         q, k, v, is_causal=causal == "top_left",
-                        scale=c["scale"], enable_gqa=hq != hk)
+                        scale=c["scale"], dropout_p=p,
+                        enable_gqa=hq != hk)
             return f
 
         def mod(score, bi, h, qi, ki):
@@ -142,31 +157,36 @@ def run(cases_path):
                 ok = ok & (ki >= qi - window[0])
             return ok
 
-        t0 = time.time()
-        block_mask = create_block_mask(mask_mod, None, None, l, l)
+        flexf, flex_compile, err = None, 0.0, 0.0
+        if not p:
+            t0 = time.time()
+            block_mask = create_block_mask(mask_mod, None, None, l, l)
 
-        def flexf():
-            return flex(q, k, v, score_mod=mod, block_mask=block_mask,
-                        scale=c["scale"], enable_gqa=hq != hk)
-        flexf()
-        torch.cuda.synchronize()
-        flex_compile = time.time() - t0
+            def flexf():
+                return flex(q, k, v, score_mod=mod, block_mask=block_mask,
+                            scale=c["scale"], enable_gqa=hq != hk)
+            flexf()
+            torch.cuda.synchronize()
+            flex_compile = time.time() - t0
 
-        # Correctness of ours before timing it.
-        with torch.no_grad():
-            ref = flexf().float()
-            err = ((ours().float() - ref).abs().max() / ref.abs().max()).item()
+            # Correctness of ours before timing it.
+            with torch.no_grad():
+                ref = flexf().float()
+                err = ((ours().float() - ref).abs().max()
+                       / ref.abs().max()).item()
         fl = 2 * b * hq * l * l * 2 * d * (0.5 if causal != "none" else 1.0)
         name = (f"{c['dtype']} B{b} Hq{hq} Hkv{hk} L{l} D{d} {causal}"
                 + (f" window={window}" if window else "")
-                + (f" softcap={softcap}" if softcap else ""))
+                + (f" softcap={softcap}" if softcap else "")
+                + (f" dropout={p:g}" if p else ""))
         for kind, factor in (("fwd", 1.0), ("fwd+bwd", 3.5)):
             def step(fn):
                 if kind == "fwd":
                     return lambda: fn()
                 return lambda: torch.autograd.grad(fn(), (q, k, v), do)
             for timer, label in ((ms, kind), (ms_graph, kind + " graph")):
-                t = {"ours": timer(step(ours)), "flex": timer(step(flexf))}
+                t = {"ours": timer(step(ours)),
+                     "flex": timer(step(flexf)) if flexf else None}
                 for bn, be in backends.items():
                     t[bn] = timer(step(sdpa(be))) if sdpa_ok else None
                 peers = [t[p] for p in ("flash", "cudnn", "flex") if t[p]]
@@ -177,8 +197,9 @@ def run(cases_path):
                       f"{cell(t['flash'])} | {cell(t['cudnn'])} | "
                       f"{cell(t['flex'])} | "
                       f"{(f'{ratio:.2f}x' if ratio else '-')} |", flush=True)
-        print(f"|  | check: rel. error vs flex {err:.1e}; flex compile "
-              f"{flex_compile:.1f} s |  |  |  |  |  |  |", flush=True)
+        if not p:
+            print(f"|  | check: rel. error vs flex {err:.1e}; flex compile "
+                  f"{flex_compile:.1f} s |  |  |  |  |  |  |", flush=True)
         if err > 2e-2:
             print(f"bench_op: FAIL: {name}: relative error {err:.2e}")
             return 1
@@ -244,6 +265,8 @@ def main():
     c = sub.add_parser("cases")
     c.add_argument("-o", "--output", required=True)
     c.add_argument("--chip", default="sm_90a")
+    c.add_argument("--dropout", type=float, default=0.0,
+                   help="dropout probability of every case (0: none)")
     r = sub.add_parser("run")
     r.add_argument("cases")
     o = sub.add_parser("overhead")
@@ -252,8 +275,9 @@ def main():
     if a.cmd == "overhead":
         return overhead(a.cases)
     if a.cmd == "cases":
-        Path(a.output).write_text(json.dumps(make_cases(a.chip), indent=1))
-        print(f"bench_op: {len(GRID)} cases in {a.output}")
+        cases = make_cases(a.chip, a.dropout)
+        Path(a.output).write_text(json.dumps(cases, indent=1))
+        print(f"bench_op: {len(cases)} cases in {a.output}")
         return 0
     return run(a.cases)
 
