@@ -11,6 +11,10 @@
 // D = 128 (GQA 4, L 192/256) against the mma.sync kernel's 36, and 88
 // against 116 at B2 H16 L4096, where its backward is 1.42-1.49x faster
 // (1.42-2.0x at D = 72-192; performance.md, session 30).
+// Since session 42 each dropout Philox block is drawn once by the lanes
+// that share it (SharedDropoutDraw.h), before or during the Sᵀ product:
+// ptxas 13 then spills 28 bytes in one kernel here on sm_90a (172 bytes in
+// three before) and 4 bytes in one on sm_80 (24 in three).
 // REQUIRES: ptxas
 // RUN: attn-compile %s --kernel=tensor-core --grad-dq=separate --chip=sm_90a -o %t.sm90.ptx
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
