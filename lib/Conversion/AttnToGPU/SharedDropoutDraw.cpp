@@ -56,14 +56,34 @@ struct LaneGroup {
   Value lane, rank;
 };
 
-/// Draws numSlots * group.size blocks over the group: in slot s the lane of
-/// rank x draws block (s, x) at `blockOf(s)` (the caller's position for
-/// this lane's rank). Returns words[c][x]: the keep nibble of block (s, x)
-/// at bits 4 (s % 8) .. 4 (s % 8) + 3 of word [s / 8][x].
+/// The keep decisions of the four columns from `first` on, as the low four
+/// bits of an i32. Without a column shift `first` starts a Philox block;
+/// with one (a packed batch) it is `shift & 3` columns into one, and the
+/// four columns take the rest of that block and the start of the next.
+Value keepNibbleFrom(OpBuilder &b, Location loc, const DropoutDraw &draw,
+                     const DropoutPosition &first) {
+  Arith a{b, loc};
+  Value nibble =
+      emitDropoutKeepNibble(b, loc, draw.seed, draw.offset, first, draw.p);
+  if (!draw.columnShift)
+    return nibble;
+  DropoutPosition next = first;
+  next.col = a.add(first.col, 4);
+  Value nextNibble =
+      emitDropoutKeepNibble(b, loc, draw.seed, draw.offset, next, draw.p);
+  Value eight = a.orI(nibble, a.shl(nextNibble, 4));
+  return a.andI(a.shru(eight, a.toI32(a.remu(draw.columnShift, 4))), 15);
+}
+
+/// Draws numSlots * group.size four-column groups over the lane group: in
+/// slot s the lane of rank x draws group (s, x) from `firstOf(s)` (the
+/// caller's position of the first column for this lane's rank). Returns
+/// words[c][x]: the keep nibble of group (s, x) at bits 4 (s % 8) ..
+/// 4 (s % 8) + 3 of word [s / 8][x].
 SmallVector<SmallVector<Value>>
 drawShared(OpBuilder &b, Location loc, const DropoutDraw &draw,
            const LaneGroup &group, int64_t numSlots,
-           function_ref<DropoutPosition(int64_t)> blockOf) {
+           function_ref<DropoutPosition(int64_t)> firstOf) {
   Arith a{b, loc};
   SmallVector<SmallVector<Value>> words;
   Value width = a.i32(32);
@@ -73,8 +93,7 @@ drawShared(OpBuilder &b, Location loc, const DropoutDraw &draw,
   for (int64_t c = 0; c * 8 < numSlots; ++c) {
     Value own = a.i32(0);
     for (int64_t s = c * 8; s < std::min(numSlots, c * 8 + 8); ++s) {
-      Value nibble = emitDropoutKeepNibble(b, loc, draw.seed, draw.offset,
-                                           blockOf(s), draw.p);
+      Value nibble = keepNibbleFrom(b, loc, draw, firstOf(s));
       own = a.orI(own, a.shl(nibble, 4 * (s % 8)));
     }
     SmallVector<Value> &fromRank = words.emplace_back();
@@ -97,17 +116,17 @@ SmallVector<Value> mlir::attn::kernel::drawQueryRowKeeps(
   assert(nTiles % 2 == 0 && "the lane pair shares n-tile pairs");
   Arith a{b, loc};
   // Slot s = (row slot i, n-tile pair np); rank x draws n-tile 2 np + x,
-  // whose block holds keys keyT - 2 (t4 & 1) + 8 nt .. + 3.
+  // the pair's keys keyT - 2 x + 8 nt .. + 3.
   const int64_t pairs = nTiles / 2;
   Value rank = a.remu(t4, 2);
-  Value rankKeys = a.add(keyT, a.mul(rank, 8));
+  Value rankKeys = a.add(keyT, a.mul(rank, 6));
   SmallVector<SmallVector<Value>> words =
       drawShared(b, loc, draw, LaneGroup{2, 1, lane, rank}, numRows * pairs,
                  [&](int64_t s) {
                    return at(s / pairs, a.add(rankKeys, 16 * (s % pairs)));
                  });
-  // This lane's two keys are words 2 (t4 & 1) and 2 (t4 & 1) + 1 of each
-  // block: shift them to bits 0 and 1 of every nibble once.
+  // This lane's two keys are columns 2 (t4 & 1) and 2 (t4 & 1) + 1 of each
+  // group: shift them to bits 0 and 1 of every nibble once.
   Value shift = a.toI32(a.mul(rank, 2));
   for (SmallVector<Value> &fromRank : words)
     for (Value &w : fromRank)
@@ -131,12 +150,11 @@ Value mlir::attn::kernel::drawKeyRowKeepBits(
     function_ref<DropoutPosition(Value, Value)> at) {
   assert(nTiles <= 8 && "the keep bits of 8 n-tiles fill one i32");
   Arith a{b, loc};
-  // Slot nt; rank x draws element e = x of n-tile nt: key keyA + 8 (x / 2)
-  // (in the block of keys keyA - (g & 3) + 8 (x / 2) .. + 3), query
-  // queryT + 8 nt + x % 2. This lane's key is word g & 3 = rank of every
-  // block.
+  // Slot nt; rank x draws element e = x of n-tile nt: the quad's keys
+  // keyA - x + 8 (x / 2) .. + 3, query queryT + 8 nt + x % 2. This lane's
+  // key is column g & 3 = rank of every group.
   Value rank = a.remu(g, 4);
-  Value rankKey = a.add(keyA, a.mul(a.divu(rank, 2), 8));
+  Value rankKey = a.add(a.sub(keyA, rank), a.mul(a.divu(rank, 2), 8));
   Value rankQuery = a.add(queryT, a.remu(rank, 2));
   SmallVector<SmallVector<Value>> words = drawShared(
       b, loc, draw, LaneGroup{4, 4, lane, rank}, nTiles,

@@ -18,10 +18,11 @@
 // blocks and the group exchanges the keep decisions with G shuffles: four
 // bits a block, eight blocks a 32-bit word.
 //
-// The grouping needs the keys of a group to fill whole blocks, i.e. the
-// first key of the tile a multiple of 4; a packed (variable-length) batch
-// draws at token coordinates, whose sequences start anywhere, so its
-// kernels keep the per-element draw.
+// A packed (variable-length) batch draws at token coordinates: a sequence
+// starts at any token, so a group's four keys may take the end of one block
+// and the start of the next. There each lane draws both blocks of its share
+// (half the draws of one block per element) and shifts their eight bits to
+// the group's four (DropoutDraw::columnShift).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,16 +37,21 @@
 
 namespace mlir::attn::kernel {
 
-/// The seed, offset and drop probability of a kernel's Philox dropout.
+/// The seed, offset and drop probability of a kernel's Philox dropout, and
+/// `columnShift` (index): the run-time distance from the keys the kernel
+/// indexes to the columns the positions draw at (a packed batch's first key
+/// token, which the position callbacks add); null where it is 0.
 struct DropoutDraw {
   Value seed, offset;
   float p;
+  Value columnShift = nullptr;
 };
 
 /// Keep decisions of an accumulator tile whose rows are queries (S = Q Kᵀ):
 /// `numRows` row slots of this lane, `nTiles` (even) n-tiles of 8 keys, the
 /// lane holding keys keyT + 8 nt + j (j < 2) where keyT = k0 + 2 t4 and k0
-/// is a multiple of 4. `at(i, key)` is the dropout position of row slot i at
+/// is a multiple of 4 (the drawn columns are columnShift more). `at(i,
+/// key)` is the dropout position of row slot i at
 /// `key`. Lanes t4 and t4 ^ 1 share every block; each draws half of them.
 /// Returns the i1 keep of element (i, nt, j) at (i * nTiles + nt) * 2 + j.
 SmallVector<Value>
@@ -55,7 +61,8 @@ drawQueryRowKeeps(OpBuilder &b, Location loc, const DropoutDraw &draw,
 
 /// Keep decisions of an accumulator tile whose rows are keys (Sᵀ = K Qᵀ):
 /// this lane's keys keyA and keyA + 8 with keyA = k0 + 16 w + g (k0 a
-/// multiple of 4), `nTiles` (at most 8) n-tiles of 8 queries, the lane
+/// multiple of 4; the drawn columns are columnShift more), `nTiles` (at
+/// most 8) n-tiles of 8 queries, the lane
 /// holding queries queryT + 8 nt + j (j < 2). `at(query, key)` is the
 /// dropout position. The four lanes g = 4j .. 4j + 3 share every block;
 /// each draws a quarter of them. Returns the keep bits packed in one i32:

@@ -130,8 +130,7 @@ private:
   /// The dropout keep bits of a key-block step's Pᵀ (nTilesQ n-tiles of 8
   /// queries, keys step.keys[e / 2]): bit 4 nt + e keeps element (nt, e);
   /// null without dropout. They depend on positions only. Each Philox block
-  /// is drawn once by the four lanes that hold it (SharedDropoutDraw.h),
-  /// but in a packed batch.
+  /// is drawn once by the four lanes that hold it (SharedDropoutDraw.h).
   Value keyRowKeepBits(const KeyStep &step, int64_t nTilesQ);
   /// dPᵀ -> dSᵀ = w (dPᵀ keep/(1-p) - D) in place.
   void scoreGradients(const KeyStep &step, const Probabilities &p,
@@ -238,7 +237,7 @@ private:
   /// keep / (1 - p), 0 or 1/(1-p), of the dq kernel's S tile (query
   /// rows[e / 2], key keyT + 8 nt + e % 2 of nTiles n-tiles) at 4 nt + e;
   /// empty without dropout. Each Philox block is drawn once by the lane
-  /// pair that holds it (SharedDropoutDraw.h), but in a packed batch.
+  /// pair that holds it (SharedDropoutDraw.h).
   SmallVector<Value> dropoutFactors(Value hIdx, ArrayRef<Value> rows,
                                     Value keyT, int64_t nTiles);
   /// Bit `bit` of `keepBits` (i32) as an i1.

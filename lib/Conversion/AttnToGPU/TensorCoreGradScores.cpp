@@ -62,16 +62,16 @@ SmallVector<Value> GradEmitter::dropoutFactors(Value hI, ArrayRef<Value> rows,
                                     key,  idx(heads), size(queryLen)};
   };
   SmallVector<Value> keeps(4 * nTiles);
-  if (!packed && nTiles % 2 == 0) {
-    SmallVector<Value> shared =
-        kernel::drawQueryRowKeeps(b, loc, {args.seed, args.offset, dropP}, lane,
-                                  t4, rows.size(), nTiles, keyT, at);
+  if (nTiles % 2 == 0) {
+    SmallVector<Value> shared = kernel::drawQueryRowKeeps(
+        b, loc, {args.seed, args.offset, dropP, packed ? kToken0 : Value()},
+        lane, t4, rows.size(), nTiles, keyT, at);
     for (int64_t nt = 0; nt < nTiles; ++nt)
       for (int64_t e = 0; e < 4; ++e)
         keeps[4 * nt + e] = shared[((e / 2) * nTiles + nt) * 2 + e % 2];
   } else {
-    // A packed batch's sequences start at any token: the keys of a lane
-    // pair may span two Philox blocks, so one draw per element.
+    // An odd number of n-tiles leaves a lane pair without a partner tile:
+    // one draw per element.
     for (int64_t nt = 0; nt < nTiles; ++nt)
       for (int64_t e = 0; e < 4; ++e)
         keeps[4 * nt + e] =
@@ -99,24 +99,9 @@ Value GradEmitter::keyRowKeepBits(const KeyStep &step, int64_t nTilesQ) {
                   : DropoutPosition{bIdx, step.hIdx,  query,
                                     key,  idx(heads), size(queryLen)};
   };
-  if (!packed)
-    return kernel::drawKeyRowKeepBits(b, loc, {args.seed, args.offset, dropP},
-                                      lane, g, nTilesQ, step.keys[0], queryT,
-                                      at);
-  // A packed batch's sequences start at any token, so the four keys of a
-  // lane group may span two Philox blocks: one draw per element.
-  Value bits = i32c(0);
-  for (int64_t nt = 0; nt < nTilesQ; ++nt)
-    for (int64_t e = 0; e < 4; ++e) {
-      Value keep = emitDropoutKeep(
-          b, loc, args.seed, args.offset,
-          at(add(queryT, 8 * nt + e % 2), step.keys[e / 2]), dropP);
-      Value bit = arith::ShLIOp::create(
-          b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), keep),
-          i32c(static_cast<int32_t>(4 * nt + e)));
-      bits = arith::OrIOp::create(b, loc, bits, bit);
-    }
-  return bits;
+  return kernel::drawKeyRowKeepBits(
+      b, loc, {args.seed, args.offset, dropP, packed ? kToken0 : Value()}, lane,
+      g, nTilesQ, step.keys[0], queryT, at);
 }
 
 Value GradEmitter::keptAt(Value keepBits, int64_t bit) {

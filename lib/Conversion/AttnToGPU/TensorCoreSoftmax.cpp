@@ -145,11 +145,9 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
         s[mt][nt][e] = scores[(mt * nTilesS + nt) * 4 + e];
 
   // Dropout's keep decisions, each Philox block drawn once by the lane pair
-  // that holds it (SharedDropoutDraw.h). A packed batch draws per element
-  // below: its sequences start at any token, so a pair's keys may span two
-  // blocks.
-  // A packed batch draws at its tokens' coordinates in the batch-1 form
-  // (docs/semantics.md, section 14.3).
+  // that holds it (SharedDropoutDraw.h). A packed batch draws at its
+  // tokens' coordinates in the batch-1 form (docs/semantics.md, section
+  // 14.3).
   auto dropoutAt = [&](int64_t i, Value key) {
     return packed ? DropoutPosition{idx(0),
                                     hIdx,
@@ -161,9 +159,10 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
                                     key,  idx(heads), size(queryLen)};
   };
   SmallVector<Value> keeps;
-  if (dropP > 0.0f && !packed && nTilesS % 2 == 0)
-    keeps = kernel::drawQueryRowKeeps(b, loc, {seed, offset, dropP}, lane, t4,
-                                      nRows, nTilesS, keyT, dropoutAt);
+  if (dropP > 0.0f && nTilesS % 2 == 0)
+    keeps = kernel::drawQueryRowKeeps(
+        b, loc, {seed, offset, dropP, packed ? kToken0 : Value()}, lane, t4,
+        nRows, nTilesS, keyT, dropoutAt);
 
   // Online softmax per row slot i = 2mt + r (r = 0: elements 0, 1 of
   // each n-tile; r = 1: elements 2, 3). The 4 threads of a quad (same

@@ -22,13 +22,19 @@
 // CHECK:       gpu.return
 
 // The forward kernels come first. A packed batch (@packed, below) draws
-// at token coordinates; its sequences start at any token, so a lane
-// group's keys may span two blocks: one block per element (at least the
-// 640 products of a step), no shuffle.
+// at token coordinates; a sequence starts at any token, so a pair's four
+// keys may take the end of one block and the start of the next: each lane
+// draws both blocks of its share, 16 blocks (320 products) where one block
+// per element would draw 32. The kernel body is emitted twice (two
+// versions of its loop), each with its own draws.
 // CHECK-LABEL: gpu.func @attn_fwd_1(
-// CHECK-NOT:   gpu.shuffle  idx
-// CHECK-COUNT-640: arith.mului_extended
-// CHECK-NOT:   gpu.shuffle  idx
+// CHECK-COUNT-320: arith.mului_extended
+// CHECK-NOT:   arith.mului_extended
+// CHECK-COUNT-2: gpu.shuffle  idx
+// CHECK-COUNT-320: arith.mului_extended
+// CHECK-NOT:   arith.mului_extended
+// CHECK-COUNT-2: gpu.shuffle  idx
+// CHECK-NOT:   arith.mului_extended
 // CHECK:       gpu.return
 
 // The backward's key-block kernel (wgmma dkdv_dq on sm_90a, mma.sync dkdv
