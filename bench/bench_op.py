@@ -131,7 +131,8 @@ def run(cases_path):
             return attnopt.attention(q, k, v, causal=causal, window=window,
                                      softcap=softcap, scale=c["scale"],
                                      dropout_p=p, dropout_seed=(1234, 0),
-                                     enable_gqa=True, return_lse=True)[0]
+                                     enable_gqa=True, return_lse=True,
+                                     dynamic=False)[0]
 
         sdpa_ok = window is None and softcap is None
 
