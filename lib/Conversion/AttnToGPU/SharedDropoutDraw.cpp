@@ -1,6 +1,7 @@
 //===- SharedDropoutDraw.cpp - dropout keep bits drawn once a block -------===//
 
 #include "SharedDropoutDraw.h"
+#include "KernelCommon.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -13,29 +14,16 @@ using namespace mlir::attn::kernel;
 
 namespace {
 
-/// Index and i32 arithmetic for the lane bookkeeping.
-struct Arith {
-  OpBuilder &b;
-  Location loc;
+/// Index and i32 arithmetic for the lane bookkeeping: ScalarOps's index
+/// helpers plus i32 bit operations.
+struct Arith : ScalarOps {
+  using ScalarOps::add;
+  using ScalarOps::ScalarOps;
 
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value i32(int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
   }
-  Value add(Value x, int64_t c) {
-    return c ? arith::AddIOp::create(b, loc, x, idx(c)).getResult() : x;
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value mul(Value x, int64_t c) {
-    return arith::MulIOp::create(b, loc, x, idx(c));
-  }
-  Value remu(Value x, int64_t c) {
-    return arith::RemUIOp::create(b, loc, x, idx(c));
-  }
-  Value divu(Value x, int64_t c) {
-    return arith::DivUIOp::create(b, loc, x, idx(c));
-  }
   Value toI32(Value index) {
     return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index);
   }
