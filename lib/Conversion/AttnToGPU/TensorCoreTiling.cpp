@@ -110,8 +110,8 @@ constexpr int64_t kAccumulatorLimit = 192;
 /// The wgmma forward's registers per consumer thread for its S (blockKV /
 /// 2 f32), packed P (blockKV / 4) and O (Dv / 2 f32) fragments, and the
 /// budget that leaves room for addresses and softmax temporaries within
-/// kConsumerRegisters: 176 (D = Dv = 256, Bc = 64), 160 where a mask or
-/// softcap adds temporaries (ptxas 13 spilled 4 bytes at 176 with both;
+/// kConsumerRegisters: 176 (D = Dv = 256, Bc = 64), 160 where a mask,
+/// softcap or dropout adds temporaries (ptxas 13 spilled 4 bytes at 176 with both;
 /// D = Dv = 128, Bc = 128 is 160). Known exception: with a boolean mask
 /// and causal rules at D = Dv = 128, Bc = 128 ptxas 13 spills 20-88 bytes;
 /// Bc = 64 there (no spills) measured 14 % slower on the H200 (0.416 vs
@@ -121,7 +121,10 @@ int64_t tc::wgmmaFragmentRegisters(int64_t blockKV, tc::TileDims dims) {
   return blockKV / 2 + blockKV / 4 + dims.v / 2;
 }
 static int64_t wgmmaFragmentBudget(AttentionOpInterface op) {
-  return op.getMask() || op.getSoftcapAttr() ? 160 : 176;
+  return op.getMask() || op.getSoftcapAttr() ||
+                 op.getDropoutP().convertToFloat() > 0.0f
+             ? 160
+             : 176;
 }
 
 /// Whether the wgmma kernel is the faster one for `op`'s head dims, which
@@ -140,12 +143,33 @@ static bool wgmmaPaysForPadding(AttentionOpInterface op) {
          kernel::isLongLength(op.getUniformKeyLen(), 512);
 }
 
+/// Whether the wgmma forward takes 64 keys per step for dropout: the keep
+/// bits of 128 keys (64 a thread, SharedDropoutDraw.h) on top of the
+/// fragments spilled 4-52 bytes with ptxas 13 (2026-12-06, sm_90a) at
+/// D = Dv = 64 to 192 with a mask, a window, softcap or a packed batch,
+/// where 64 keys spill none in the same variants.
+static bool dropoutNeedsNarrowKeyBlocks(AttentionOpInterface op) {
+  return op.getDropoutP().convertToFloat() > 0.0f;
+}
+
+/// Whether dropout, softcap and a positional rule together spill the wgmma
+/// kernel's one consumer warpgroup at D and Dv over 192 (255 registers a
+/// thread): 4-20 bytes with ptxas 13 (2026-12-06, D = Dv = 256, with and
+/// without a mask), where the mma.sync kernel spills none. Without one of
+/// the three the wgmma kernel spills none either.
+static bool dropoutSpillsWideWarpgroup(AttentionOpInterface op) {
+  return op.getDropoutP().convertToFloat() > 0.0f && op.getSoftcapAttr() &&
+         (op.getCausal() != CausalMode::none || op.getWindow()) &&
+         op.getHeadDimSize() > 192 && op.getValueDimSize() > 192;
+}
+
 bool tc::wgmmaApplies(AttentionOpInterface op, std::string &why) {
   if (op.getQueryType().getElementType().isF32())
     why = "f32 operands are multiplied in tf32 by the mma.sync kernel "
           "(wgmma's tf32 reads both operands K-major, and V is not)";
-  else if (op.getDropoutP().convertToFloat() > 0.0f)
-    why = "the op has dropout (the wgmma kernel has no Philox dropout)";
+  else if (dropoutSpillsWideWarpgroup(op))
+    why = "dropout with softcap and a causal rule or window at D and Dv "
+          "over 192 spills in the wgmma kernel";
   else if (kernel::isShortLength(op.getUniformQueryLen(), 64))
     why = "the query length is at most 64 (the wgmma kernel takes 64 or "
           "128 rows per block)";
@@ -274,8 +298,9 @@ std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
   // need it: Dv > 128, or D = 192 with Dv = 192). Masks and softcap fit
   // its registers (no spills; a boolean key-padding mask measured 1.8x and
   // softcap 1.3x the mma.sync kernel on the H200, session 9); dropout
-  // (Philox per element), short queries and the padded head dims where it
-  // does not pay (wgmmaPaysForPadding) keep the mma.sync kernel below.
+  // takes 64 keys per step (dropoutNeedsNarrowKeyBlocks). Short queries
+  // and the padded head dims where it does not pay (wgmmaPaysForPadding)
+  // keep the mma.sync kernel below.
   std::string whyNoWgmma;
   if (requested.warpgroupMma && !requested.warps &&
       wgmmaApplies(op, whyNoWgmma)) {
@@ -293,7 +318,8 @@ std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
     } else {
       t.blockKV = 128;
       t.warps = t.blockQ / 16;
-      if (wgmmaFragmentRegisters(t.blockKV, dims) > budget || !fits(t))
+      if (wgmmaFragmentRegisters(t.blockKV, dims) > budget || !fits(t) ||
+          dropoutNeedsNarrowKeyBlocks(op))
         t.blockKV = 64;
     }
     // Fragments over the budget even so: one consumer warpgroup, whose

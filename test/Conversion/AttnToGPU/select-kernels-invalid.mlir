@@ -26,10 +26,10 @@ func.func @wgmma_warps(%q: tensor<2x8x1024x128xbf16>, %k: tensor<2x8x1024x128xbf
 
 // -----
 
-func.func @wgmma_dropout(%q: tensor<1x8x512x64xbf16>, %k: tensor<1x8x512x64xbf16>, %v: tensor<1x8x512x64xbf16>, %s: i64, %off: i64) -> tensor<1x8x512x64xbf16> {
-  // expected-error @+1 {{the wgmma kernel does not take this op: the op has dropout (the wgmma kernel has no Philox dropout)}}
-  %o = attn.attention ins(%q, %k, %v : tensor<1x8x512x64xbf16>, tensor<1x8x512x64xbf16>, tensor<1x8x512x64xbf16>) rng(%s, %off) {dropout_p = 0.1 : f32, attn.tiles = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>} -> tensor<1x8x512x64xbf16>
-  return %o : tensor<1x8x512x64xbf16>
+func.func @wgmma_dropout_softcap_d256(%q: tensor<1x8x512x256xbf16>, %k: tensor<1x8x512x256xbf16>, %v: tensor<1x8x512x256xbf16>, %s: i64, %off: i64) -> tensor<1x8x512x256xbf16> {
+  // expected-error @+1 {{the wgmma kernel does not take this op: dropout with softcap and a causal rule or window at D and Dv over 192 spills in the wgmma kernel}}
+  %o = attn.attention ins(%q, %k, %v : tensor<1x8x512x256xbf16>, tensor<1x8x512x256xbf16>, tensor<1x8x512x256xbf16>) rng(%s, %off) {dropout_p = 0.1 : f32, softcap = 30.0 : f32, causal = #attn.causal<top_left>, attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = wgmma>} -> tensor<1x8x512x256xbf16>
+  return %o : tensor<1x8x512x256xbf16>
 }
 
 // -----

@@ -117,3 +117,15 @@ func.func @decode_at_launch(%q: tensor<?x32x1x128xf16>, %k: tensor<?x8x?x128xf16
   %o = attn.attention ins(%q, %k, %v : tensor<?x32x1x128xf16>, tensor<?x8x?x128xf16>, tensor<?x8x?x128xf16>) -> tensor<?x32x1x128xf16>
   return %o : tensor<?x32x1x128xf16>
 }
+
+// Dropout: the wgmma kernel with 64 keys per step (the keep bits of 128
+// keys spill with a mask, window or softcap; tc::chooseTiling); sm_80
+// keeps one m-tile per warp for the per-element work.
+// CHECK-LABEL: func.func @dropout
+// CHECK: attn.tiles = #attn.tiles<block_q = 128, block_kv = 64, stages = 2, warps = 8, kernel = wgmma, loads = tma>
+// SM80-LABEL: func.func @dropout
+// SM80: attn.tiles = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync>
+func.func @dropout(%q: tensor<2x8x1024x128xbf16>, %k: tensor<2x8x1024x128xbf16>, %v: tensor<2x8x1024x128xbf16>, %s: i64, %off: i64) -> tensor<2x8x1024x128xbf16> {
+  %o = attn.attention ins(%q, %k, %v : tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>) rng(%s, %off) {dropout_p = 0.1 : f32, causal = #attn.causal<top_left>} -> tensor<2x8x1024x128xbf16>
+  return %o : tensor<2x8x1024x128xbf16>
+}

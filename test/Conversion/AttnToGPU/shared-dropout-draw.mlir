@@ -11,9 +11,14 @@
 // RUN: attn-compile %s --emit=gpu --chip=sm_80 -o %t.sm80.mlir
 // RUN: FileCheck %s --check-prefixes=CHECK,SM80 < %t.sm80.mlir
 
-// The forward (mma.sync, lane pairs): 8 of 16 blocks per thread and key
-// block, exchanged by two shuffles.
+// The forward (lane pairs; wgmma on sm_90a, mma.sync on sm_80, both 16
+// rows a warp and 64 keys a step): 8 of 16 blocks per thread and key
+// block, exchanged by two shuffles. The wgmma kernel peels its first key
+// block off the loop, with a draw of its own.
 // CHECK-LABEL: gpu.func @attn_fwd_0(
+// SM90-COUNT-160: arith.mului_extended
+// SM90-NOT:   arith.mului_extended
+// SM90-COUNT-2: gpu.shuffle  idx
 // CHECK:       scf.for
 // CHECK-COUNT-160: arith.mului_extended
 // CHECK-NOT:   arith.mului_extended
@@ -26,8 +31,15 @@
 // keys may take the end of one block and the start of the next: each lane
 // draws both blocks of its share, 16 blocks (320 products) where one block
 // per element would draw 32. The kernel body is emitted twice (two
-// versions of its loop), each with its own draws.
+// versions of its loop), each with its own draws (on sm_90a each also
+// with its peeled first block's).
 // CHECK-LABEL: gpu.func @attn_fwd_1(
+// SM90-COUNT-320: arith.mului_extended
+// SM90-NOT:   arith.mului_extended
+// SM90-COUNT-2: gpu.shuffle  idx
+// SM90-COUNT-320: arith.mului_extended
+// SM90-NOT:   arith.mului_extended
+// SM90-COUNT-2: gpu.shuffle  idx
 // CHECK-COUNT-320: arith.mului_extended
 // CHECK-NOT:   arith.mului_extended
 // CHECK-COUNT-2: gpu.shuffle  idx

@@ -1,12 +1,12 @@
 // attn-compile --ptxas-check assembles the written PTX with the toolkit's
 // ptxas -v and reports each kernel's registers and spills: the default
 // tiling of a plain kernel does not spill (kernels in the PTX's order); Br = 128 with Bc = 64 forced on
-// the D = 128 kernel with every modifier does, and is reported as a warning
+// the D = 128 mma.sync kernel with every modifier does, and is reported as a warning
 // (the PTX is still written: spilling is slow, not wrong). The option needs
 // a PTX file.
 // REQUIRES: ptxas
 // RUN: attn-compile %s --chip=sm_90a -o %t.ptx --ptxas-check | FileCheck %s
-// RUN: attn-compile %s --chip=sm_90a --block-q=128 --block-kv=64 -o %t.forced.ptx --ptxas-check | FileCheck %s --check-prefix=FORCED
+// RUN: attn-compile %s --chip=sm_90a --mma=mma-sync --block-q=128 --block-kv=64 -o %t.forced.ptx --ptxas-check | FileCheck %s --check-prefix=FORCED
 // RUN: not attn-compile %s --chip=sm_90a --emit=gpu --ptxas-check 2>&1 | FileCheck %s --check-prefix=BADEMIT
 
 // CHECK: attn-compile: wrote {{.*}} (2 kernels, sm_90a, 32-bit indices)

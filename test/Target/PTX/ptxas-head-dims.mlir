@@ -2,8 +2,8 @@
 // included, gets a tensor-core forward kernel that assembles with ptxas
 // without spilling, on sm_90a (attn-compile's default: the wgmma kernel for
 // whole 64-column panels and for the padded dims where it pays,
-// tc::chooseTiling's wgmmaPaysForPadding; mma.sync for D = 32 and for
-// dropout) and on sm_80 (mma.sync). Each head dim in three variants: causal
+// tc::chooseTiling's wgmmaPaysForPadding, dropout included, with 64 keys
+// per step; mma.sync for D = 32) and on sm_80 (mma.sync). Each head dim in three variants: causal
 // with GQA, every modifier but dropout (softcap, window, key-padding mask),
 // and dropout; Lq = Lk = 1000 (ragged). Needs only the CUDA toolkit.
 // REQUIRES: ptxas
@@ -39,7 +39,8 @@
 // KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_4"
 // KIND90: "kernel": "tensor-core",
-// KIND90-NEXT: "mma": "mma.sync",
+// KIND90-NEXT: "loads": "tma",
+// KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_5"
 // KIND90: "kernel": "tensor-core",
 // KIND90-NEXT: "loads": "tma",
@@ -50,7 +51,8 @@
 // KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_7"
 // KIND90: "kernel": "tensor-core",
-// KIND90-NEXT: "mma": "mma.sync",
+// KIND90-NEXT: "loads": "tma",
+// KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_8"
 // KIND90: "kernel": "tensor-core",
 // KIND90-NEXT: "loads": "tma",
@@ -61,7 +63,8 @@
 // KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_10"
 // KIND90: "kernel": "tensor-core",
-// KIND90-NEXT: "mma": "mma.sync",
+// KIND90-NEXT: "loads": "tma",
+// KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_11"
 // KIND90: "kernel": "tensor-core",
 // KIND90-NEXT: "loads": "tma",
@@ -72,7 +75,8 @@
 // KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_13"
 // KIND90: "kernel": "tensor-core",
-// KIND90-NEXT: "mma": "mma.sync",
+// KIND90-NEXT: "loads": "tma",
+// KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_14"
 // KIND90: "kernel": "tensor-core",
 // KIND90-NEXT: "loads": "tma",
@@ -83,7 +87,8 @@
 // KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_16"
 // KIND90: "kernel": "tensor-core",
-// KIND90-NEXT: "mma": "mma.sync",
+// KIND90-NEXT: "loads": "tma",
+// KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_17"
 // KIND90: "kernel": "tensor-core",
 // KIND90-NEXT: "loads": "tma",
@@ -94,7 +99,8 @@
 // KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_19"
 // KIND90: "kernel": "tensor-core",
-// KIND90-NEXT: "mma": "mma.sync",
+// KIND90-NEXT: "loads": "tma",
+// KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_20"
 // KIND90: "kernel": "tensor-core",
 // KIND90-NEXT: "loads": "tma",
@@ -105,7 +111,8 @@
 // KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_22"
 // KIND90: "kernel": "tensor-core",
-// KIND90-NEXT: "mma": "mma.sync",
+// KIND90-NEXT: "loads": "tma",
+// KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_23"
 // KIND90: "kernel": "tensor-core",
 // KIND90-NEXT: "loads": "tma",
@@ -116,7 +123,8 @@
 // KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_25"
 // KIND90: "kernel": "tensor-core",
-// KIND90-NEXT: "mma": "mma.sync",
+// KIND90-NEXT: "loads": "tma",
+// KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_26"
 // KIND90: "kernel": "tensor-core",
 // KIND90-NEXT: "loads": "tma",
@@ -127,7 +135,8 @@
 // KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_28"
 // KIND90: "kernel": "tensor-core",
-// KIND90-NEXT: "mma": "mma.sync",
+// KIND90-NEXT: "loads": "tma",
+// KIND90-NEXT: "mma": "wgmma",
 // KIND90: "name": "attn_fwd_29"
 // KIND80: "kernel": "tensor-core",
 // KIND80-NEXT: "mma": "mma.sync",

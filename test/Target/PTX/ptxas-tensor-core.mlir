@@ -43,8 +43,7 @@
 // The wgmma forward (the default on sm_90a, --mma=auto): the plain causal GQA
 // kernels (Lq = 1000 > 64) take two consumer warpgroups of 64 rows and 128
 // keys per step (S = Q Kᵀ m64n128, O += P V m64n64 / m64n128 with P from
-// registers) plus a producer warpgroup; the dropout / mask / softcap
-// variants keep mma.sync. The producer (setmaxnreg.dec to 56 registers)
+// registers) plus a producer warpgroup. The producer (setmaxnreg.dec to 56 registers)
 // copies with cp.async.cg into 128-byte swizzled tiles (SW128), waits for
 // its own copies, fences them for the
 // async proxy and arrives on a full mbarrier (64 arrivals: the K and the V
@@ -116,9 +115,11 @@
 // Warpgroup 0 takes the last turn; each warpgroup's epilogue barrier.
 // WGMMA: bar.sync %r{{[0-9]+}}, 256;
 // WGMMA: bar.sync %r{{[0-9]+}}, 128;
+// Dropout (here with a boolean mask) takes wgmma with 64 keys per step
+// (tc::chooseTiling): S = Q Kᵀ is m64n64.
 // WGMMA-LABEL: .visible .entry attn_fwd_1(
-// WGMMA-NOT: wgmma
-// WGMMA: mma.sync.aligned.m16n8k16
+// WGMMA: .maxntid 384, 1, 1
+// WGMMA: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // WGMMA-LABEL: .visible .entry attn_fwd_3(
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16

@@ -2,8 +2,8 @@
 // (attn.varlen_attention; docs/kernel-manifest.md, "Packed variable-length
 // batches"): the tensor-core kernel reading each block's sequence from the
 // offsets, token-major rows. One op per family: wgmma with GQA and
-// bottom-right causal (run-time batch and totals, lse), mma.sync with
-// Philox dropout (static batch and totals), a padded head dim (D = 80, no
+// bottom-right causal (run-time batch and totals, lse), Philox dropout
+// (static batch and totals; wgmma with 64 keys per step on sm_90a), a padded head dim (D = 80, no
 // lse), D = 256 with MQA and top-left causal, and a two-sided window
 // without causal (f16 D = 64: one m-tile per warp on sm_80, where two
 // spilled 32 bytes; tc::chooseTiling). Each assembles with ptxas
@@ -57,7 +57,8 @@
 // MANIFEST: "total_query_tokens": null,
 // The second kernel: static batch and totals, no size parameters.
 // MANIFEST: "batch": 3,
-// MANIFEST: "mma": "mma.sync",
+// MANIFEST: "block_kv": 64,
+// MANIFEST: "mma": "wgmma",
 // MANIFEST: "op": "varlen_attention",
 // MANIFEST-NOT: "kind": "i32"
 // MANIFEST: "total_key_tokens": 500,
