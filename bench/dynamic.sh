@@ -82,7 +82,7 @@ run() {
   done
   echo "== compute-sanitizer"
   local cs; cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  for n in dyn_wgmma_mask dyn_mma_dropout dyn_cuda_core_f32 dynb_atomic_mask dynb_separate_d64 \
+  for n in dyn_wgmma_mask dyn_dropout dyn_cuda_core_f32 dynb_atomic_mask dynb_separate_d64 \
            dynb_cuda_core_f32; do
     for tool in memcheck racecheck synccheck; do
       for s in batch=2,query_len=70,key_len=45 batch=1,query_len=130,key_len=1; do

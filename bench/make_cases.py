@@ -339,7 +339,8 @@ def bwd_head_dim_variants(n, d, dv, dtype):
 def sanitize():
     """One small problem per kernel family, for compute-sanitizer (memcheck,
     racecheck, synccheck are slow: tens of times a plain launch): forward
-    wgmma (sm_90a, Lq > 64), forward mma.sync (Lq <= 64, dropout), the
+    wgmma (sm_90a, Lq > 64; with dropout), forward mma.sync (Lq <= 64,
+    dropout), the
     CUDA-core forward (f32), the forward at head dims 40, 80, 192/128 and
     256, and the backward groups: atomic dQ on wgmma,
     `deterministic` (separate dq, no atomics), the CUDA-core backward."""
@@ -348,6 +349,10 @@ def sanitize():
     yield "s_fwd_wgmma", "fwd", a("s_fwd_wgmma", 1, 2, 1, 130, 70, 64, 64, "bf16", br, lse=True)
     yield "s_fwd_mma_dropout", "fwd", a("s_fwd_mma_dropout", 1, 2, 2, 40, 90, 128, 128, "f16",
                                         "dropout_p = 0.2 : f32", dropout=True, lse=True)
+    # Dropout on the wgmma forward (Lq > 64): the keep bits drawn between
+    # the products, shared by lane pairs through shuffles.
+    yield "s_fwd_wgmma_dropout", "fwd", a("s_fwd_wgmma_dropout", 1, 4, 2, 130, 77, 64, 64, "bf16",
+                                          f"dropout_p = 0.2 : f32, {br}", dropout=True, lse=True)
     yield "s_fwd_cuda_core", "fwd", a("s_fwd_cuda_core", 1, 2, 2, 33, 47, 32, 32, "f32", br, lse=True)
     # Head dims other than 64 / 128: padded tiles (D = 40), D != Dv on
     # wgmma (192 / 128), the widest (256), and rows of 10 chunks (80).
@@ -385,7 +390,7 @@ def validation_dynamic():
                               mask=([q, 1, 1, q], "i1"), lse=True)
     yield "dyn_wgmma_d80_window", a("dyn_wgmma_d80_window", 2, 4, 4, q, q, 80, 80, "f16",
                                     "window = array<i64: 64, 16>, softcap = 20.0 : f32", lse=True)
-    yield "dyn_mma_dropout", a("dyn_mma_dropout", q, 4, 4, q, q, 64, 64, "bf16",
+    yield "dyn_dropout", a("dyn_dropout", q, 4, 4, q, q, 64, 64, "bf16",
                                f"dropout_p = 0.15 : f32, {tl}", dropout=True, lse=True)
     yield "dyn_mma_d32_gqa", a("dyn_mma_d32_gqa", q, 8, 1, q, q, 32, 32, "bf16")
     yield "dyn_cuda_core_f32", a("dyn_cuda_core_f32", q, 2, 2, q, q, 64, 64, "f32",

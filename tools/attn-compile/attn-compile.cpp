@@ -135,8 +135,8 @@ static llvm::cl::opt<std::string> fwdMma(
                    "auto (default; wgmma on sm_90a, mma.sync elsewhere), "
                    "wgmma (sm_90a only) or mma-sync. The wgmma kernel "
                    "(warp-specialized, 128-byte swizzled tiles) serves the "
-                   "variants without dropout and with Lq > 64; the others "
-                   "keep mma.sync"),
+                   "variants with Lq > 64 (dropout with 64 keys per step); "
+                   "the others keep mma.sync"),
     llvm::cl::init("auto"));
 
 static llvm::cl::opt<std::string> fwdTma(

@@ -97,6 +97,19 @@ drawShared(OpBuilder &b, Location loc, const DropoutDraw &draw,
 
 } // namespace
 
+DropoutPosition kernel::DropoutCoordinates::at(OpBuilder &b, Location loc,
+                                               Value head, Value query,
+                                               Value key) const {
+  if (!queryToken0)
+    return {batch, head, query, key, numHeads, queryLen};
+  return {batch,
+          head,
+          arith::AddIOp::create(b, loc, queryToken0, query),
+          arith::AddIOp::create(b, loc, keyToken0, key),
+          numHeads,
+          queryLen};
+}
+
 SmallVector<Value> mlir::attn::kernel::drawQueryRowKeeps(
     OpBuilder &b, Location loc, const DropoutDraw &draw, Value lane, Value t4,
     int64_t numRows, int64_t nTiles, Value keyT,

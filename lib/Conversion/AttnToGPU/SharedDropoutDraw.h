@@ -37,6 +37,32 @@
 
 namespace mlir::attn::kernel {
 
+/// Where a kernel's dropout draws in its [B, H, Lq, Lk] score space: a
+/// dense batch at (batch, head, query, key); a packed batch at its tokens'
+/// coordinates in the batch-1 form (docs/semantics.md, section 14.3):
+/// batch 0, the query and key offset by the sequence's first tokens, and the
+/// total query tokens as the row count. Kernels index queries and keys from
+/// their sequence's start either way; `at` maps them.
+struct DropoutCoordinates {
+  Value batch, numHeads, queryLen;
+  /// A packed batch's first query and key tokens of the sequence; null for
+  /// a dense batch.
+  Value queryToken0, keyToken0;
+
+  static DropoutCoordinates dense(Value batch, Value numHeads, Value queryLen) {
+    return {batch, numHeads, queryLen, Value(), Value()};
+  }
+  static DropoutCoordinates packed(Value zero, Value numHeads,
+                                   Value totalQueryTokens, Value queryToken0,
+                                   Value keyToken0) {
+    return {zero, numHeads, totalQueryTokens, queryToken0, keyToken0};
+  }
+  /// The position of (head, query, key), query and key counted from the
+  /// sequence's start.
+  DropoutPosition at(OpBuilder &b, Location loc, Value head, Value query,
+                     Value key) const;
+};
+
 /// The seed, offset and drop probability of a kernel's Philox dropout, and
 /// `columnShift` (index): the run-time distance from the keys the kernel
 /// indexes to the columns the positions draw at (a packed batch's first key

@@ -23,6 +23,7 @@
 #include "KernelArguments.h"
 #include "KernelCommon.h"
 #include "MmaEmitterBase.h"
+#include "SharedDropoutDraw.h"
 #include "TensorCoreKernel.h"
 
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
@@ -205,6 +206,8 @@ private:
   /// uniform per block pair (as attn-tile's blockNeedsMask), it picks the
   /// masked or the plain score epilogue.
   Value blockNeedsMask(Value k0);
+  /// Where this block's dropout draws (dense or packed batch).
+  kernel::DropoutCoordinates dropoutCoordinates();
   /// One key block's scores to probabilities: the score modifiers at global
   /// (row, key), then the online-softmax update of ml = (m[nRows],
   /// l[nRows]). `s` holds S on entry and P (after dropout) on exit; `alpha`

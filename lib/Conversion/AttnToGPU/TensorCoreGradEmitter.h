@@ -29,6 +29,7 @@
 #include "KernelArguments.h"
 #include "KernelCommon.h"
 #include "MmaEmitterBase.h"
+#include "SharedDropoutDraw.h"
 #include "TensorCoreGradKernel.h"
 
 #include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
@@ -240,6 +241,8 @@ private:
   /// pair that holds it (SharedDropoutDraw.h).
   SmallVector<Value> dropoutFactors(Value hIdx, ArrayRef<Value> rows,
                                     Value keyT, int64_t nTiles);
+  /// Where this block's dropout draws (dense or packed batch).
+  kernel::DropoutCoordinates dropoutCoordinates();
   /// Bit `bit` of `keepBits` (i32) as an i1.
   Value keptAt(Value keepBits, int64_t bit);
   /// The A fragment of k-step kk from C fragments 2kk, 2kk + 1.

@@ -45,27 +45,28 @@ Value GradEmitter::exponent(Value raw, Value bI, Value hI, Value query,
   return fmaC(sc, f32(foldScale ? mods.scale * kLog2E : kLog2E), negLse);
 }
 
+// A packed batch draws at its tokens' coordinates in the batch-1 form
+// (docs/semantics.md, section 14.3), as its forward kernel does.
+kernel::DropoutCoordinates GradEmitter::dropoutCoordinates() {
+  if (packed)
+    return kernel::DropoutCoordinates::packed(
+        idx(0), idx(heads), totalQueryTokens, qToken0, kToken0);
+  return kernel::DropoutCoordinates::dense(bIdx, idx(heads), size(queryLen));
+}
+
 SmallVector<Value> GradEmitter::dropoutFactors(Value hI, ArrayRef<Value> rows,
                                                Value keyT, int64_t nTiles) {
   if (dropP <= 0.0f)
     return {};
-  // A packed batch draws at its tokens' coordinates in the batch-1 form
-  // (docs/semantics.md, section 14.3), as its forward kernel does.
+  const kernel::DropoutCoordinates coords = dropoutCoordinates();
   auto at = [&](int64_t r, Value key) {
-    return packed ? DropoutPosition{idx(0),
-                                    hI,
-                                    add(qToken0, rows[r]),
-                                    add(kToken0, key),
-                                    idx(heads),
-                                    totalQueryTokens}
-                  : DropoutPosition{bIdx, hI,         rows[r],
-                                    key,  idx(heads), size(queryLen)};
+    return coords.at(b, loc, hI, rows[r], key);
   };
   SmallVector<Value> keeps(4 * nTiles);
   if (nTiles % 2 == 0) {
     SmallVector<Value> shared = kernel::drawQueryRowKeeps(
-        b, loc, {args.seed, args.offset, dropP, packed ? kToken0 : Value()},
-        lane, t4, rows.size(), nTiles, keyT, at);
+        b, loc, {args.seed, args.offset, dropP, coords.keyToken0}, lane, t4,
+        rows.size(), nTiles, keyT, at);
     for (int64_t nt = 0; nt < nTiles; ++nt)
       for (int64_t e = 0; e < 4; ++e)
         keeps[4 * nt + e] = shared[((e / 2) * nTiles + nt) * 2 + e % 2];
@@ -89,19 +90,13 @@ Value GradEmitter::keyRowKeepBits(const KeyStep &step, int64_t nTilesQ) {
   if (dropP <= 0.0f)
     return Value();
   Value queryT = add(step.q0, mul(t4, 2));
+  const kernel::DropoutCoordinates coords = dropoutCoordinates();
   auto at = [&](Value query, Value key) {
-    return packed ? DropoutPosition{idx(0),
-                                    step.hIdx,
-                                    add(qToken0, query),
-                                    add(kToken0, key),
-                                    idx(heads),
-                                    totalQueryTokens}
-                  : DropoutPosition{bIdx, step.hIdx,  query,
-                                    key,  idx(heads), size(queryLen)};
+    return coords.at(b, loc, step.hIdx, query, key);
   };
   return kernel::drawKeyRowKeepBits(
-      b, loc, {args.seed, args.offset, dropP, packed ? kToken0 : Value()}, lane,
-      g, nTilesQ, step.keys[0], queryT, at);
+      b, loc, {args.seed, args.offset, dropP, coords.keyToken0}, lane, g,
+      nTilesQ, step.keys[0], queryT, at);
 }
 
 Value GradEmitter::keptAt(Value keepBits, int64_t bit) {

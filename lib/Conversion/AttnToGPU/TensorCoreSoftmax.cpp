@@ -91,6 +91,13 @@ void TensorCoreEmitter::emitRowsAndFragments() {
     init.push_back(f32(0.0f));
 }
 
+kernel::DropoutCoordinates TensorCoreEmitter::dropoutCoordinates() {
+  if (packed)
+    return kernel::DropoutCoordinates::packed(
+        idx(0), idx(heads), totalQueryTokens, qToken0, kToken0);
+  return kernel::DropoutCoordinates::dense(bIdx, idx(heads), size(queryLen));
+}
+
 Value TensorCoreEmitter::blockNeedsMask(Value k0) {
   // Only called where some block may need it (maySkipMask), so non-null.
   return blockPairNeedsMask(mods, posLen, keyLen, posFirst, posRows, k0,
@@ -145,24 +152,16 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
         s[mt][nt][e] = scores[(mt * nTilesS + nt) * 4 + e];
 
   // Dropout's keep decisions, each Philox block drawn once by the lane pair
-  // that holds it (SharedDropoutDraw.h). A packed batch draws at its
-  // tokens' coordinates in the batch-1 form (docs/semantics.md, section
-  // 14.3).
+  // that holds it (SharedDropoutDraw.h).
+  const kernel::DropoutCoordinates coords = dropoutCoordinates();
   auto dropoutAt = [&](int64_t i, Value key) {
-    return packed ? DropoutPosition{idx(0),
-                                    hIdx,
-                                    add(qToken0, rowsC[i]),
-                                    add(kToken0, key),
-                                    idx(heads),
-                                    totalQueryTokens}
-                  : DropoutPosition{bIdx, hIdx,       rowsC[i],
-                                    key,  idx(heads), size(queryLen)};
+    return coords.at(b, loc, hIdx, rowsC[i], key);
   };
   SmallVector<Value> keeps;
   if (dropP > 0.0f && nTilesS % 2 == 0)
     keeps = kernel::drawQueryRowKeeps(
-        b, loc, {seed, offset, dropP, packed ? kToken0 : Value()}, lane, t4,
-        nRows, nTilesS, keyT, dropoutAt);
+        b, loc, {seed, offset, dropP, coords.keyToken0}, lane, t4, nRows,
+        nTilesS, keyT, dropoutAt);
 
   // Online softmax per row slot i = 2mt + r (r = 0: elements 0, 1 of
   // each n-tile; r = 1: elements 2, 3). The 4 threads of a quad (same

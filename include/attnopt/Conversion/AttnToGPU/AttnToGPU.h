@@ -168,7 +168,8 @@ struct TensorCoreTiling {
   /// the tensor cores from 128-byte swizzled shared-memory tiles, a
   /// producer warpgroup copying them (mbarriers signal the stages), the
   /// consumer loop software-pipelined. tc::chooseTiling takes it for the
-  /// variants without dropout, with Lq > 64 and no requested warp count.
+  /// variants with Lq > 64 and no requested warp count (dropout since
+  /// session 43, with 64 keys per step).
   /// Measured 1.27-1.75x FlashAttention-2 on the H200 (docs/performance.md,
   /// session 9).
   bool warpgroupMma = false;
