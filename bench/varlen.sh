@@ -44,7 +44,8 @@ cases = {
     "vl_wgmma_window_softcap": ("bf16", 8, 2, 64, 64,
                                 "causal = #attn.causal<bottom_right>, window = array<i64: 100, 0>, softcap = 30.0 : f32", False),
     "vl_wgmma_d256_topleft": ("bf16", 4, 1, 256, 256, "causal = #attn.causal<top_left>", False),
-    "vl_mma_dropout": ("bf16", 8, 2, 128, 128, "causal = #attn.causal<bottom_right>, dropout_p = 0.15 : f32", True),
+    "vl_dropout": ("bf16", 8, 2, 128, 128, "causal = #attn.causal<bottom_right>, dropout_p = 0.15 : f32", True),
+    "vl_dropout_d64_window": ("f16", 8, 4, 64, 64, "window = array<i64: 100, 20>, softcap = 20.0 : f32, dropout_p = 0.2 : f32", True),
     "vl_mma_d80": ("f16", 12, 4, 80, 80, "", False),
     "vl_window_both": ("f16", 8, 8, 64, 64, "window = array<i64: 33, 17>", False),
     "vl_deterministic_d128": ("bf16", 8, 4, 128, 128, "causal = #attn.causal<bottom_right>, deterministic", False),
@@ -74,10 +75,12 @@ for name, (dt, hq, hkv, d, dv, attrs, rng) in cases.items():
 """)
 PY
   local compile="$root/build/bin/attn-compile"
-  for variant in plain poison sm80; do
+  # BUILDS (as for run) and ONLY="NAME ..." (families) compile a part.
+  for variant in ${BUILDS:-plain poison sm80}; do
     mkdir -p "$gen/validate-$variant"
     for f in "$gen/mlir"/*.mlir; do
       local n; n=$(basename "$f" .mlir)
+      case " ${ONLY:-$n} " in *" $n "*) ;; *) continue ;; esac
       case $variant in
         plain) "$compile" "$f" --chip="$chip" -o "$gen/validate-$variant/$n.ptx" >/dev/null ;;
         poison) "$compile" "$f" --chip="$chip" --poison-shared-memory \
@@ -90,7 +93,7 @@ PY
     done
   done
   echo "$seed" > "$gen/seed.txt"
-  echo "varlen.sh: compiled $(ls "$gen"/validate-plain/*.ptx | wc -l) kernels x 3 builds (seed $seed)"
+  echo "varlen.sh: compiled $(ls "$gen"/validate-plain/*.ptx | wc -l) kernels x $(echo ${BUILDS:-plain poison sm80} | wc -w) builds (seed $seed)"
 }
 
 run() {
@@ -138,7 +141,7 @@ run() {
   [ "${SANITIZE:-1}" = 1 ] || { echo "validation failures: $fails"; exit $fails; }
   echo "== compute-sanitizer"
   local cs; cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  for n in vl_wgmma_gqa_causal vl_mma_dropout vl_mma_d96_window; do
+  for n in vl_wgmma_gqa_causal vl_dropout vl_mma_d96_window; do
     for tool in memcheck racecheck synccheck; do
       for d in "--seqlens-q=0,70,1,3 --seqlens-k=5,45,0,3" "--seqlens-q=130,2"; do
         # shellcheck disable=SC2086
