@@ -95,21 +95,32 @@ def run(cases_path):
                 "cudnn": SDPBackend.CUDNN_ATTENTION}
     flex = torch.compile(flex_attention, dynamic=False)
 
-    def ms(fn):
+    # A peer may refuse a case (a "-" in the table); ours must not, and
+    # either way the reason is printed (stderr), never swallowed.
+    failures = []
+
+    def refused(who, error):
+        print(f"bench_op: {who}: {type(error).__name__}: "
+              f"{(str(error).splitlines() or [''])[0][:300]}", file=sys.stderr)
+        if who.startswith("ours"):
+            failures.append(who)
+        return None
+
+    def ms(fn, who):
         try:
             fn()
-        except Exception:  # the backend refuses the case
-            return None
+        except Exception as e:
+            return refused(who, e)
         return do_bench(fn, warmup=25, rep=200, return_mode="median")
 
-    def ms_graph(fn):
+    def ms_graph(fn, who):
         """The same calls replayed from a CUDA graph: GPU time without the
         host's launch overhead (None where capture fails)."""
         try:
             fn()
             return do_bench_cudagraph(fn, rep=200, return_mode="median")
-        except Exception:
-            return None
+        except Exception as e:
+            return refused(who, e)
 
     print(f"bench_op: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"{time.strftime('%Y-%m-%d')}")
@@ -186,10 +197,12 @@ def run(cases_path):
                     return lambda: fn()
                 return lambda: torch.autograd.grad(fn(), (q, k, v), do)
             for timer, label in ((ms, kind), (ms_graph, kind + " graph")):
-                t = {"ours": timer(step(ours)),
-                     "flex": timer(step(flexf)) if flexf else None}
+                at = f"{name} {label}"
+                t = {"ours": timer(step(ours), f"ours {at}"),
+                     "flex": timer(step(flexf), f"flex {at}") if flexf else None}
                 for bn, be in backends.items():
-                    t[bn] = timer(step(sdpa(be))) if sdpa_ok else None
+                    t[bn] = (timer(step(sdpa(be)), f"{bn} {at}")
+                             if sdpa_ok else None)
                 peers = [t[p] for p in ("flash", "cudnn", "flex") if t[p]]
                 ratio = min(peers) / t["ours"] if peers and t["ours"] else None
                 cell = lambda x: f"{x:.3f}" if x else "-"
@@ -204,6 +217,10 @@ def run(cases_path):
         if err > 2e-2:
             print(f"bench_op: FAIL: {name}: relative error {err:.2e}")
             return 1
+    if failures:
+        print(f"bench_op: FAIL: ours failed in {len(failures)} timings "
+              "(reasons above)")
+        return 1
     return 0
 
 
