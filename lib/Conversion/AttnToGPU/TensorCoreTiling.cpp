@@ -111,8 +111,10 @@ constexpr int64_t kAccumulatorLimit = 192;
 /// 2 f32), packed P (blockKV / 4) and O (Dv / 2 f32) fragments, and the
 /// budget that leaves room for addresses and softmax temporaries within
 /// kConsumerRegisters: 176 (D = Dv = 256, Bc = 64), 160 where a mask,
-/// softcap or dropout adds temporaries (ptxas 13 spilled 4 bytes at 176 with both;
-/// D = Dv = 128, Bc = 128 is 160). Known exception: with a boolean mask
+/// softcap or dropout adds temporaries (ptxas 13 spilled 4 bytes at 176
+/// with a mask and softcap; dropout at D = Dv = 256 with two consumer
+/// warpgroups spilled 32 bytes, and takes one; D = Dv = 128, Bc = 128 is
+/// 160). Known exception: with a boolean mask
 /// and causal rules at D = Dv = 128, Bc = 128 ptxas 13 spills 20-88 bytes;
 /// Bc = 64 there (no spills) measured 14 % slower on the H200 (0.416 vs
 /// 0.365 ms, B4 Hq8/Hkv2 L4096, key-padding mask, bottom-right causal;
