@@ -123,10 +123,7 @@ int64_t tc::wgmmaFragmentRegisters(int64_t blockKV, tc::TileDims dims) {
   return blockKV / 2 + blockKV / 4 + dims.v / 2;
 }
 static int64_t wgmmaFragmentBudget(AttentionOpInterface op) {
-  return op.getMask() || op.getSoftcapAttr() ||
-                 op.getDropoutP().convertToFloat() > 0.0f
-             ? 160
-             : 176;
+  return op.getMask() || op.getSoftcapAttr() || op.hasDropout() ? 160 : 176;
 }
 
 /// Whether the wgmma kernel is the faster one for `op`'s head dims, which
@@ -145,22 +142,13 @@ static bool wgmmaPaysForPadding(AttentionOpInterface op) {
          kernel::isLongLength(op.getUniformKeyLen(), 512);
 }
 
-/// Whether the wgmma forward takes 64 keys per step for dropout: the keep
-/// bits of 128 keys (64 a thread, SharedDropoutDraw.h) on top of the
-/// fragments spilled 4-52 bytes with ptxas 13 (2026-12-06, sm_90a) at
-/// D = Dv = 64 to 192 with a mask, a window, softcap or a packed batch,
-/// where 64 keys spill none in the same variants.
-static bool dropoutNeedsNarrowKeyBlocks(AttentionOpInterface op) {
-  return op.getDropoutP().convertToFloat() > 0.0f;
-}
-
 /// Whether dropout, softcap and a positional rule together spill the wgmma
 /// kernel's one consumer warpgroup at D and Dv over 192 (255 registers a
 /// thread): 4-20 bytes with ptxas 13 (2026-12-06, D = Dv = 256, with and
 /// without a mask), where the mma.sync kernel spills none. Without one of
 /// the three the wgmma kernel spills none either.
 static bool dropoutSpillsWideWarpgroup(AttentionOpInterface op) {
-  return op.getDropoutP().convertToFloat() > 0.0f && op.getSoftcapAttr() &&
+  return op.hasDropout() && op.getSoftcapAttr() &&
          (op.getCausal() != CausalMode::none || op.getWindow()) &&
          op.getHeadDimSize() > 192 && op.getValueDimSize() > 192;
 }
@@ -285,8 +273,8 @@ std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
                                            TensorCoreTiling requested,
                                            std::string &why) {
   const int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
-  const bool elementwiseHeavy = op.getDropoutP().convertToFloat() > 0.0f ||
-                                op.getSoftcapAttr() || op.getMask();
+  const bool elementwiseHeavy =
+      op.hasDropout() || op.getSoftcapAttr() || op.getMask();
   const int64_t smemLimit = maxDynamicSharedBytes(requested.smVersion);
   auto fail = [&](const Twine &msg) -> std::optional<Tiling> {
     why = msg.str();
@@ -300,7 +288,7 @@ std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
   // need it: Dv > 128, or D = 192 with Dv = 192). Masks and softcap fit
   // its registers (no spills; a boolean key-padding mask measured 1.8x and
   // softcap 1.3x the mma.sync kernel on the H200, session 9); dropout
-  // takes 64 keys per step (dropoutNeedsNarrowKeyBlocks). Short queries
+  // takes 64 keys per step (below). Short queries
   // and the padded head dims where it does not pay (wgmmaPaysForPadding)
   // keep the mma.sync kernel below.
   std::string whyNoWgmma;
@@ -320,8 +308,12 @@ std::optional<tc::Tiling> tc::chooseTiling(AttentionOpInterface op,
     } else {
       t.blockKV = 128;
       t.warps = t.blockQ / 16;
+      // Dropout: the keep bits of 128 keys (64 a thread, SharedDropoutDraw.h)
+      // beside the fragments spilled 4-52 bytes with ptxas 13 (2026-12-06)
+      // at D = Dv = 64 to 192 with a mask, a window, softcap, a packed batch
+      // or the persistent schedule; 64 keys spill none there.
       if (wgmmaFragmentRegisters(t.blockKV, dims) > budget || !fits(t) ||
-          dropoutNeedsNarrowKeyBlocks(op))
+          op.hasDropout())
         t.blockKV = 64;
     }
     // Fragments over the budget even so: one consumer warpgroup, whose
