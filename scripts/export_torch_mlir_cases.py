@@ -17,7 +17,9 @@ enable_gqa, a boolean or float attn_mask, an explicit scale, and HF's
 combined causal and padding bias; and as model families write it: T5's
 position bias beside a padding bias, GPT-NeoX's baddbmm and causal where,
 Bloom's ALiBi baddbmm with its padding mask, CLIP's causal and padding
-masks as inputs, diffusers' baddbmm with beta = 0) is exported with torch_mlir.fx.export_and_import
+masks as inputs, diffusers' baddbmm with beta = 0; and decode steps of one query token, with
+the query dim kept or dropped: SDPA, einsum, a [B, T, H, D] cache in bf16,
+cache lengths, heads folded into the batch) is exported with torch_mlir.fx.export_and_import
 to linalg-on-tensors and to TOSA, and written with RUN lines: the
 raised op (its attributes, and whether anything of the chain is left) and
 attn-raise-check's proof against the chain in float64. CI runs those tests
@@ -598,6 +600,95 @@ FAMILY_CASES = {
 }
 
 
+# Decode steps: one new query token against a key/value cache, the query
+# dim kept (SDPA on [B, H, 1, D]) or dropped, so that Q·Kᵀ and P·V are
+# matrix-vector products (attn-normalize-chains gives the dim back:
+# RestoreUnitQueryDims.cpp).
+class SdpaDecode(torch.nn.Module):
+    """F.scaled_dot_product_attention on one query token [B, H, 1, D]."""
+    def forward(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v)
+
+
+class EinsumDecode(torch.nn.Module):
+    """einsum('bhd,bhkd->bhk') on a query [B, H, D] without its query dim."""
+    def forward(self, q, k, v):
+        s = torch.einsum("bhd,bhkd->bhk", q, k) / math.sqrt(q.shape[-1])
+        return torch.einsum("bhk,bhkd->bhd", torch.softmax(s, dim=-1), v)
+
+
+class SqueezedDecode(torch.nn.Module):
+    """(q.unsqueeze(-2) @ kT).squeeze(-2): the query dim added for the
+    matmul and dropped again."""
+    def forward(self, q, k, v):
+        s = (q.unsqueeze(-2) @ k.transpose(-1, -2)).squeeze(-2) / math.sqrt(D)
+        p = torch.softmax(s, -1)
+        return (p.unsqueeze(-2) @ v).squeeze(-2)
+
+
+class CacheLayoutDecode(torch.nn.Module):
+    """A cache laid out [B, T, H, D] (JAX, vLLM), bf16 products and an f32
+    softmax."""
+    def forward(self, q, k, v):
+        s = torch.einsum("bhd,bthd->bht", q, k).float() / math.sqrt(D)
+        p = torch.softmax(s, -1).to(q.dtype)
+        return torch.einsum("bht,bthd->bhd", p, v)
+
+
+class LengthMaskDecode(torch.nn.Module):
+    """Keys at or past each sequence's cache length masked out."""
+    def forward(self, q, k, v, lengths):
+        s = torch.einsum("bhd,bhkd->bhk", q, k) / math.sqrt(D)
+        past = torch.arange(k.shape[2])[None, :] >= lengths[:, None]
+        s = s.masked_fill(past[:, None, :], float("-inf"))
+        return torch.einsum("bhk,bhkd->bhd", torch.softmax(s, -1), v)
+
+
+class FoldedHeadsDecode(torch.nn.Module):
+    """Heads folded into the batch: K q and p V as batched matrix-vector
+    products on [B*H, T, D]."""
+    def forward(self, q, k, v):
+        s = torch.matmul(k, q.unsqueeze(-1)).squeeze(-1) / math.sqrt(D)
+        return torch.matmul(torch.softmax(s, -1).unsqueeze(1), v).squeeze(1)
+
+
+DECODE_CASES = {
+    "sdpa_decode": (SdpaDecode(), (t(B, H, 1, D), t(B, H, LK, D),
+                                   t(B, H, LK, D)),
+                    "tensor<2x4x1x32xf32>, tensor<2x4x24x32xf32>, "
+                    "tensor<2x4x24x32xf32>) {scale = " + SCALE + " : f32}",
+                    False),
+    "einsum_decode": (EinsumDecode(), (t(B, H, D), t(B, H, LK, D),
+                                       t(B, H, LK, D)),
+                      "tensor<2x4x1x32xf32>, tensor<2x4x24x32xf32>, "
+                      "tensor<2x4x24x32xf32>) {scale = " + SCALE + " : f32}",
+                      False),
+    "squeezed_decode": (SqueezedDecode(), (t(B, H, D), t(B, H, LK, D),
+                                           t(B, H, LK, D)),
+                        "tensor<2x4x1x32xf32>, tensor<2x4x24x32xf32>, "
+                        "tensor<2x4x24x32xf32>) {scale = " + SCALE
+                        + " : f32}", False),
+    "cache_layout_decode_bf16": (CacheLayoutDecode(), (bf16(B, H, D),
+                                                       bf16(B, LK, H, D),
+                                                       bf16(B, LK, H, D)),
+                                 "tensor<2x4x1x32xbf16>, "
+                                 "tensor<2x4x24x32xbf16>, "
+                                 "tensor<2x4x24x32xbf16>) {scale = "
+                                 + SCALE + " : f32}", True),
+    "length_mask_decode": (LengthMaskDecode(), (t(B, H, D), t(B, H, LK, D),
+                                                t(B, H, LK, D),
+                                                torch.tensor([5, LK])),
+                           "mask({{.*}} : tensor<2x1x1x24xi1>) {scale = "
+                           + SCALE + " : f32}", True),
+    "folded_heads_decode": (FoldedHeadsDecode(), (t(B * H, D),
+                                                  t(B * H, LK, D),
+                                                  t(B * H, LK, D)),
+                            "tensor<1x8x1x32xf32>, tensor<1x8x24x32xf32>, "
+                            "tensor<1x8x24x32xf32>) {scale = " + SCALE
+                            + " : f32}", False),
+}
+
+
 def export_static(out, cases, seed):
     for name, (module, args, expected, leftovers, *options) in cases.items():
         for kind in ("linalg-on-tensors", "tosa"):
@@ -660,7 +751,8 @@ def main(out):
     os.makedirs(out, exist_ok=True)
     seed = export_static(out, CASES, 1)
     seed = export_dynamic(out, seed)
-    export_static(out, FAMILY_CASES, seed)
+    seed = export_static(out, FAMILY_CASES, seed)
+    export_static(out, DECODE_CASES, seed)
     export_not_raised(out)
 
 

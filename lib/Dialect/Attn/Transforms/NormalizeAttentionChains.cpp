@@ -39,7 +39,10 @@
 //  8. dynamic sizes as torch-mlir writes them: a `tensor.reshape` to a
 //     shape computed from its operand's dims is the collapse or expansion
 //     it is (FoldComputedReshapes.cpp), and a gather broadcasting dynamic
-//     size-1 dims is its source (FoldDynamicBroadcastGathers.cpp).
+//     size-1 dims is its source (FoldDynamicBroadcastGathers.cpp);
+//  9. a decode step written with matrix-vector products (its size-1 query
+//     dim dropped: `einsum('bhd,bhkd->bhk')`, batch_matvec) gets the query
+//     dim back as a unit loop (RestoreUnitQueryDims.cpp).
 //
 // Every rewrite is an upstream-equivalent, semantics-preserving rewrite of
 // the whole function, not only of attention chains (except that step 8
@@ -960,6 +963,17 @@ struct AttnNormalizeChainsPass final
     // again, so that the mask is read without a reshape.
     addUnitDimPatterns(indices);
     if (failed(applyToFixpoint(root, std::move(indices), "index fusion")))
+      return signalPassFailure();
+
+    // Last, since the unit-dim rewrites above would drop it again: a decode
+    // step's matrix-vector products get their unit query dim back.
+    DenseSet<Operation *> decodeChains = collectUnitQueryChains(root);
+    if (decodeChains.empty())
+      return;
+    RewritePatternSet queries(ctx);
+    populateRestoreUnitQueryDimsPatterns(queries, decodeChains);
+    addReshapeCleanups(queries);
+    if (failed(applyToFixpoint(root, std::move(queries), "unit query dim")))
       return signalPassFailure();
   }
 };

@@ -69,9 +69,20 @@ struct PeelReductionProducer final : OpRewritePattern<linalg::GenericOp> {
     // Only where an input already spans the whole iteration space (the
     // scores of a row max): a contraction (whose inputs each lack a loop)
     // stays one op, and the peeled value is no larger than that input.
-    if (llvm::none_of(op.getDpsInputOperands(), [&](OpOperand *in) {
-          return op.getMatchingIndexingMap(in).isPermutation();
-        }))
+    auto spans = [&](OpOperand *in) {
+      return op.getMatchingIndexingMap(in).isPermutation();
+    };
+    if (llvm::none_of(op.getDpsInputOperands(), spans))
+      return failure();
+    // Nor a matrix-vector product (`acc + a * b` where the vector lacks
+    // loops the matrix spans: a decode step's Q·Kᵀ or P·V, which
+    // RestoreUnitQueryDims.cpp turns into a contraction).
+    auto mulAdd = [](Operation *mul, Operation *add) {
+      return isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add);
+    };
+    if (op.getNumDpsInputs() == 2 &&
+        !llvm::all_of(op.getDpsInputOperands(), spans) &&
+        linalg::detail::isContractionBody(*body, mulAdd))
       return failure();
     Location loc = op.getLoc();
     SmallVector<Range, 4> ranges = cast<linalg::LinalgOp>(op.getOperation())

@@ -397,3 +397,81 @@ func.func @collapsed_bias_of_bool(%m: tensor<2x1x16x24xi1>) -> tensor<2x16x24xf3
   %c = tensor.collapse_shape %b [[0, 1], [2], [3]] : tensor<2x1x16x24xf32> into tensor<2x16x24xf32>
   return %c : tensor<2x16x24xf32>
 }
+
+// A decode step whose query dim was dropped: Q·Kᵀ and P·V are matrix-vector
+// products. Each gets a unit query loop (the vector operand expanded, the
+// result at [B, H, 1, ...]) and the softmax between them runs at
+// [B, H, 1, Lk]; the reshapes are left only at the chain's edges.
+// CHECK-LABEL: func.func @matvec_decode
+// CHECK: %[[Q:.*]] = tensor.expand_shape %arg0 {{\[\[}}0], [1, 2], [3]] output_shape [2, 4, 1, 8]
+// CHECK: linalg.generic {indexing_maps = [#[[$QM:.*]], #[[$KM:.*]], #[[$SM:.*]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]} ins(%[[Q]], %arg1 : tensor<2x4x1x8xf32>, tensor<2x4x16x8xf32>) outs(%{{.*}} : tensor<2x4x1x16xf32>)
+// CHECK: arith.maxnumf
+// CHECK: -> tensor<2x4x1xf32>
+// CHECK: math.exp
+// CHECK: %[[O:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %arg2 : tensor<2x4x1x16xf32>, tensor<2x4x16x8xf32>) outs(%{{.*}} : tensor<2x4x1x8xf32>)
+// CHECK: %[[R:.*]] = tensor.collapse_shape %[[O]] {{\[\[}}0], [1, 2], [3]] : tensor<2x4x1x8xf32> into tensor<2x4x8xf32>
+// CHECK: return %[[R]]
+#mv_q = affine_map<(b, h, k, d) -> (b, h, d)>
+#mv_k = affine_map<(b, h, k, d) -> (b, h, k, d)>
+#mv_s = affine_map<(b, h, k, d) -> (b, h, k)>
+#mv_p = affine_map<(b, h, d, k) -> (b, h, k)>
+#mv_v = affine_map<(b, h, d, k) -> (b, h, k, d)>
+#mv_o = affine_map<(b, h, d, k) -> (b, h, d)>
+func.func @matvec_decode(%q: tensor<2x4x8xf32>, %k: tensor<2x4x16x8xf32>, %v: tensor<2x4x16x8xf32>) -> tensor<2x4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<2x4x16xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %s = linalg.generic {indexing_maps = [#mv_q, #mv_k, #mv_s], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x4x8xf32>, tensor<2x4x16x8xf32>) outs(%s0 : tensor<2x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x4x16xf32>) outs(%e0 : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %eo = tensor.empty() : tensor<2x4x8xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %o = linalg.generic {indexing_maps = [#mv_p, #mv_v, #mv_o], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x4x16xf32>, tensor<2x4x16x8xf32>) outs(%o0 : tensor<2x4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x8xf32>
+  return %o : tensor<2x4x8xf32>
+}
+
+// Two matrix-vector products without a softmax (an exponential) between
+// them are no attention: they keep their form.
+// CHECK-LABEL: func.func @matvec_pair_without_softmax
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: return
+func.func @matvec_pair_without_softmax(%q: tensor<2x4x8xf32>, %k: tensor<2x4x16x8xf32>, %v: tensor<2x4x16x8xf32>) -> tensor<2x4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<2x4x16xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %s = linalg.generic {indexing_maps = [#mv_q, #mv_k, #mv_s], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x4x8xf32>, tensor<2x4x16x8xf32>) outs(%s0 : tensor<2x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16xf32>
+  %relu = linalg.generic {indexing_maps = [affine_map<(b, h, k) -> (b, h, k)>, affine_map<(b, h, k) -> (b, h, k)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x4x16xf32>) outs(%e0 : tensor<2x4x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16xf32>
+  %eo = tensor.empty() : tensor<2x4x8xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %o = linalg.generic {indexing_maps = [#mv_p, #mv_v, #mv_o], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%relu, %v : tensor<2x4x16xf32>, tensor<2x4x16x8xf32>) outs(%o0 : tensor<2x4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x8xf32>
+  return %o : tensor<2x4x8xf32>
+}

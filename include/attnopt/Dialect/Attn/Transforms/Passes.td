@@ -146,7 +146,9 @@ def AttnNormalizeChainsPass : Pass<"attn-normalize-chains"> {
     folded into the indexing maps that read them; multi-statement generic
     bodies split into one generic per statement; fill-like generics turned
     back into `linalg.fill`. Unit dims are kept (a size-1 query length is a
-    real dimension).
+    real dimension), and a decode step written as matrix-vector products
+    (the query dim dropped: `einsum('bhd,bhkd->bhk')`, `batch_matvec`)
+    gets its unit query dim back, so that Q·Kᵀ and P·V are contractions.
 
     Dynamic sizes as torch-mlir writes them are simplified: a
     `tensor.reshape` whose shape is computed from the operand's sizes

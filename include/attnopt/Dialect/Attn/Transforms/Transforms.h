@@ -93,6 +93,20 @@ void populateFoldFloatCastConstantsPatterns(RewritePatternSet &patterns);
 /// `sum(e)`; keepdim generics, exact.
 void populateRestoreUnitRowReductionsPatterns(RewritePatternSet &patterns);
 
+/// The ops of each decode chain under `root` whose query dim was dropped:
+/// a matrix-vector Q·Kᵀ (one operand has no loop of its own), the softmax's
+/// ops computing an exponential from it, and the matrix-vector P·V that
+/// reads the result as its vector (RestoreUnitQueryDims.cpp).
+llvm::DenseSet<Operation *> collectUnitQueryChains(Operation *root);
+
+/// Patterns giving the chains `chainOps` (collectUnitQueryChains) their
+/// size-1 query dim back: each matrix-vector product becomes a contraction
+/// with a unit query loop, and the unit dim is carried through the softmax
+/// by fusing the reshapes into the generics. Exact. `chainOps` must outlive
+/// the patterns.
+void populateRestoreUnitQueryDimsPatterns(
+    RewritePatternSet &patterns, const llvm::DenseSet<Operation *> &chainOps);
+
 /// Patterns making a `tensor.reshape` whose shape is a `from_elements` of
 /// sizes computed from its operand's dims (torch-mlir's `view` with dynamic
 /// sizes) the `tensor.collapse_shape` or `tensor.expand_shape` it is, where
