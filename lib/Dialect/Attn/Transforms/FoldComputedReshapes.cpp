@@ -10,7 +10,13 @@
 // (or, for an expansion, each operand dim the product of consecutive
 // sizes), whatever the run-time sizes are (SymbolicSizes.h), the reshape
 // is that `tensor.collapse_shape` or `tensor.expand_shape`: both reshape in
-// row-major order, as `tensor.reshape` does.
+// row-major order, as `tensor.reshape` does. Where a size is computed from
+// another tensor's dim (equal to the product it replaces only by the
+// program's own shapes: torch-mlir's einsum sizes the `view` of Q and K by
+// V's batch and length), it is taken to be that product if it has its form
+// (the same constant, as many run-time factors), and a `cf.assert` checks
+// it at run time: any grouping whose products equal the sizes is the same
+// row-major reshape.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +24,7 @@
 #include "attnopt/Dialect/Attn/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -26,27 +33,43 @@ using namespace mlir::attn;
 
 namespace {
 
+/// Whether `a` and `b` have the same form: the same constant and as many
+/// run-time factors (equal sizes, or sizes that only the program's own
+/// shapes make equal: torch-mlir sizes a `view` of Q by V's batch).
+bool sameForm(const SymbolicSize &a, const SymbolicSize &b) {
+  return a.constant == b.constant && a.dims.size() == b.dims.size();
+}
+
 /// Groups of consecutive `fine` sizes whose products are the `coarse`
 /// sizes, one group per coarse size; trailing fine sizes of 1 join the last
-/// group. None if the sizes do not split that way.
+/// group. None if the sizes do not split that way. With `unproven`, a
+/// group's product need only have the form of its coarse size (sameForm),
+/// and the coarse sizes it is not provably equal to are listed there: the
+/// caller checks them at run time.
 std::optional<SmallVector<ReassociationIndices>>
-groupsOf(ArrayRef<SymbolicSize> fine, ArrayRef<SymbolicSize> coarse) {
+groupsOf(ArrayRef<SymbolicSize> fine, ArrayRef<SymbolicSize> coarse,
+         SmallVectorImpl<int64_t> *unproven = nullptr) {
   SmallVector<ReassociationIndices> groups;
   int64_t next = 0, n = fine.size();
-  for (const SymbolicSize &target : coarse) {
+  auto matches = [&](const SymbolicSize &p, const SymbolicSize &target) {
+    return p == target || (unproven && sameForm(p, target));
+  };
+  for (auto [c, target] : llvm::enumerate(coarse)) {
     if (next == n)
       return std::nullopt;
     ReassociationIndices group{next};
     SymbolicSize p = fine[next++];
-    while (p != target && next < n) {
+    while (!matches(p, target) && next < n) {
       std::optional<SymbolicSize> q = p.times(fine[next]);
       if (!q)
         return std::nullopt;
       p = *q;
       group.push_back(next++);
     }
-    if (p != target)
+    if (!matches(p, target))
       return std::nullopt;
+    if (p != target)
+      unproven->push_back(c);
     groups.push_back(group);
   }
   for (; next < n; ++next) {
@@ -55,6 +78,39 @@ groupsOf(ArrayRef<SymbolicSize> fine, ArrayRef<SymbolicSize> coarse) {
     groups.back().push_back(next);
   }
   return groups;
+}
+
+/// The product of dims `group` of `tensor`, as an index.
+Value productOfDims(PatternRewriter &rewriter, Location loc, Value tensor,
+                    const ReassociationIndices &group) {
+  Value product;
+  for (int64_t d : group) {
+    Value dim = tensor::DimOp::create(rewriter, loc, tensor, d);
+    product =
+        product ? arith::MulIOp::create(rewriter, loc, product, dim) : dim;
+  }
+  return product;
+}
+
+/// `value` (an integer or index size) as an index.
+Value asIndex(PatternRewriter &rewriter, Location loc, Value value) {
+  if (value.getType().isIndex())
+    return value;
+  return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                    value);
+}
+
+/// Asserts at run time that `a == b`, sizes that the element count of a
+/// reshape makes equal wherever no other size is 0.
+void assertSameSize(PatternRewriter &rewriter, Location loc, Value a, Value b) {
+  Value same =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, a, b);
+  cf::AssertOp::create(
+      rewriter, loc, same,
+      rewriter.getStringAttr(
+          "attn-normalize-chains: a reshape's size computed from another "
+          "tensor (torch-mlir's view with dynamic sizes) is taken to be the "
+          "product of the dims it replaces; they differ at run time"));
 }
 
 struct ReshapeOfComputedShapeIsCollapseOrExpand final
@@ -85,21 +141,52 @@ struct ReshapeOfComputedShapeIsCollapseOrExpand final
     Location loc = op.getLoc();
     Value reshaped;
     if (from.size() == to.size()) {
-      if (from != to)
-        return rewriter.notifyMatchFailure(op, "not the same sizes");
+      for (auto [d, pair] : llvm::enumerate(llvm::zip(from, to))) {
+        auto [a, b] = pair;
+        if (!sameForm(a, b))
+          return rewriter.notifyMatchFailure(op, "not the same sizes");
+        if (a != b)
+          assertSameSize(
+              rewriter, loc,
+              tensor::DimOp::create(rewriter, loc, op.getSource(), d),
+              asIndex(rewriter, loc, shape.getElements()[d]));
+      }
       reshaped = op.getSource();
     } else if (from.size() > to.size()) {
       std::optional<SmallVector<ReassociationIndices>> groups =
           groupsOf(from, to);
+      SmallVector<int64_t> unproven;
+      if (!groups)
+        groups = groupsOf(from, to, &unproven);
       if (!groups)
         return rewriter.notifyMatchFailure(op, "not a collapse");
+      for (int64_t c : unproven)
+        assertSameSize(
+            rewriter, loc,
+            productOfDims(rewriter, loc, op.getSource(), (*groups)[c]),
+            asIndex(rewriter, loc, shape.getElements()[c]));
       reshaped = tensor::CollapseShapeOp::create(rewriter, loc, op.getSource(),
                                                  *groups);
     } else {
       std::optional<SmallVector<ReassociationIndices>> groups =
           groupsOf(to, from);
+      SmallVector<int64_t> unproven;
+      if (!groups)
+        groups = groupsOf(to, from, &unproven);
       if (!groups)
         return rewriter.notifyMatchFailure(op, "not an expansion");
+      for (int64_t c : unproven) {
+        Value product;
+        for (int64_t d : (*groups)[c]) {
+          Value size = asIndex(rewriter, loc, shape.getElements()[d]);
+          product = product
+                        ? arith::MulIOp::create(rewriter, loc, product, size)
+                        : size;
+        }
+        assertSameSize(rewriter, loc,
+                       tensor::DimOp::create(rewriter, loc, op.getSource(), c),
+                       product);
+      }
       SmallVector<OpFoldResult> outputShape;
       SmallVector<int64_t> staticShape;
       for (auto [d, size] : llvm::enumerate(to)) {
@@ -108,11 +195,7 @@ struct ReshapeOfComputedShapeIsCollapseOrExpand final
           staticShape.push_back(size.constant);
           continue;
         }
-        Value e = shape.getElements()[d];
-        if (!e.getType().isIndex())
-          e = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
-                                         e);
-        outputShape.push_back(e);
+        outputShape.push_back(asIndex(rewriter, loc, shape.getElements()[d]));
         staticShape.push_back(ShapedType::kDynamic);
       }
       auto expandedType = RankedTensorType::get(

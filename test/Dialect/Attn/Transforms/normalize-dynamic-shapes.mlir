@@ -214,3 +214,55 @@ func.func @gather_not_broadcast(%x: tensor<?x32xf32>, %n: index) -> (tensor<?x32
   } -> tensor<?x32xf32>
   return %shifted, %other : tensor<?x32xf32>, tensor<?x32xf32>
 }
+
+// -----
+
+// torch-mlir's einsum views Q as `[b' * 4, l, 32]` with b' the batch of
+// another tensor (V): equal to Q's batch only by the program's shapes. The
+// size has the form of Q's `b * 4` (constant 4, one run-time factor): the
+// collapse it is, with a run-time check that the sizes agree.
+// CHECK-LABEL: func.func @view_sized_by_another_tensor
+// CHECK-SAME: (%[[X:.*]]: tensor<?x4x?x32xf32>, %[[V:.*]]: tensor<?x4x?x32xf32>)
+// CHECK-DAG: %[[XB:.*]] = tensor.dim %[[X]], %c0
+// CHECK-DAG: %[[VB:.*]] = tensor.dim %[[V]], %c0
+// CHECK: %[[XBH:.*]] = arith.muli %[[XB]], %c4
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[XBH]], %{{.*}} : index
+// CHECK: cf.assert %[[SAME]], "attn-normalize-chains: a reshape's size computed from another tensor
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2], [3]] : tensor<?x4x?x32xf32> into tensor<?x?x32xf32>
+// CHECK-NOT: tensor.reshape
+// CHECK: return %[[C]]
+func.func @view_sized_by_another_tensor(%x: tensor<?x4x?x32xf32>, %v: tensor<?x4x?x32xf32>) -> tensor<?x?x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4_i64 = arith.constant 4 : i64
+  %c32_i64 = arith.constant 32 : i64
+  %vb = tensor.dim %v, %c0 : tensor<?x4x?x32xf32>
+  %l = tensor.dim %x, %c2 : tensor<?x4x?x32xf32>
+  %vb64 = arith.index_cast %vb : index to i64
+  %l64 = arith.index_cast %l : index to i64
+  %bh = arith.muli %vb64, %c4_i64 : i64
+  %shape = tensor.from_elements %bh, %l64, %c32_i64 : tensor<3xi64>
+  %r = tensor.reshape %x(%shape) : (tensor<?x4x?x32xf32>, tensor<3xi64>) -> tensor<?x?x32xf32>
+  return %r : tensor<?x?x32xf32>
+}
+
+// -----
+
+// A size of another form (here 2 * b' for Q's 4 * b) is no such view: the
+// reshape stays.
+// CHECK-LABEL: func.func @view_of_another_form
+// CHECK: tensor.reshape
+func.func @view_of_another_form(%x: tensor<?x4x?x32xf32>, %v: tensor<?x4x?x32xf32>) -> tensor<?x?x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c2_i64 = arith.constant 2 : i64
+  %c64_i64 = arith.constant 64 : i64
+  %vb = tensor.dim %v, %c0 : tensor<?x4x?x32xf32>
+  %l = tensor.dim %x, %c2 : tensor<?x4x?x32xf32>
+  %vb64 = arith.index_cast %vb : index to i64
+  %l64 = arith.index_cast %l : index to i64
+  %bh = arith.muli %vb64, %c2_i64 : i64
+  %shape = tensor.from_elements %bh, %l64, %c64_i64 : tensor<3xi64>
+  %r = tensor.reshape %x(%shape) : (tensor<?x4x?x32xf32>, tensor<3xi64>) -> tensor<?x?x64xf32>
+  return %r : tensor<?x?x64xf32>
+}
