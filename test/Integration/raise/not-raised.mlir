@@ -356,3 +356,23 @@ func.func @f32_probs_bf16_v(%q: tensor<2x8x16x32xbf16>, %k: tensor<2x2x24x32xbf1
   %o4 = tensor.collapse_shape %ob [[0], [1, 2], [3], [4]] : tensor<2x2x4x16x32xbf16> into tensor<2x8x16x32xbf16>
   return %o4 : tensor<2x8x16x32xbf16>
 }
+
+// A decode step of one sequence and one head: q [D] against k [Lk, D], so
+// the scores have rank 1 and no dim could take the query's.
+// CHECK-LABEL: func.func @one_query_one_head
+// CHECK-NOT: attn.attention
+// PROOF: @one_query_one_head: 0 attn.attention after the raising (nothing raised)
+// PROOF: run 0 result 0 {{.*}}: PASS
+func.func @one_query_one_head(%q: tensor<8xf32>, %k: tensor<16x8xf32>, %v: tensor<16x8xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<16xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%es : tensor<16xf32>) -> tensor<16xf32>
+  %s = linalg.matvec ins(%k, %q : tensor<16x8xf32>, tensor<8xf32>) outs(%s0 : tensor<16xf32>) -> tensor<16xf32>
+  // expected-remark @below {{attn-fuse: not fused: the scores have rank 1 (one query row with neither a batch nor a head dim); attn.attention needs [batch..., query, key] scores: give the query a batch or head dim of size 1}}
+  // expected-note @below {{the first op that blocks it: 'linalg.generic' (the softmax itself)}}
+  %p = linalg.softmax dimension(0) ins(%s : tensor<16xf32>) outs(%es : tensor<16xf32>) -> tensor<16xf32>
+  %eo = tensor.empty() : tensor<8xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%eo : tensor<8xf32>) -> tensor<8xf32>
+  %o = linalg.vecmat ins(%p, %v : tensor<16xf32>, tensor<16x8xf32>) outs(%o0 : tensor<8xf32>) -> tensor<8xf32>
+  return %o : tensor<8xf32>
+}

@@ -83,6 +83,14 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
     return fail("not a softmax", anchor);
   scores = max->input;
   chain.rank = cast<RankedTensorType>(scores.getType()).getRank();
+  // One query row of one head, without batch or head dims (q [D] against
+  // k [Lk, D]): the op needs a query dim that the chain could take.
+  if (chain.rank < 2)
+    return fail("the scores have rank " + Twine(chain.rank) +
+                    " (one query row with neither a batch nor a head dim); "
+                    "attn.attention needs [batch..., query, key] scores: "
+                    "give the query a batch or head dim of size 1",
+                anchor);
   if (max->dim != chain.rank - 1)
     return fail("softmax is over dimension " + Twine(max->dim) +
                     ", not the key dimension " + Twine(chain.rank - 1),
