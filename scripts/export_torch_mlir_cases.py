@@ -477,7 +477,18 @@ def einsum_dynamic_cases():
     qkv = {"q": {0: batch, 2: q_len}, "k": {0: batch, 2: kv_len},
            "v": {0: batch, 2: kv_len}}
     lk = (t(B, H, L, D), t(B, H, LK, D), t(B, H, LK, D))
+    cache = {"q": {0: batch}, "k": {0: batch, 1: kv_len},
+             "v": {0: batch, 1: kv_len}}
     return {
+        # A decode step (no query dim) against a [B, T, H, D] cache of a
+        # run-time length: the query length of the draws is not used.
+        "einsum_decode_dynamic": (
+            CacheLayoutDecodeF32(), (t(B, H, D), t(B, LK, H, D),
+                                     t(B, LK, H, D)), cache,
+            "tensor<?x4x1x32xf32>, tensor<?x4x?x32xf32>, "
+            "tensor<?x4x?x32xf32>) {scale = " + SCALE + " : f32}", True,
+            lambda b, lq, lk: (f"{b}x{H}x{D},{b}x{lk}x{H}x{D},"
+                               f"{b}x{lk}x{H}x{D}->{b}x{H}x{D}")),
         # torch-mlir sizes the views of Q and K that einsum makes by V's
         # batch and length (FoldComputedReshapes.cpp asserts them).
         "einsum_dynamic": (EinsumAttention(), lk, qkv,
@@ -657,6 +668,13 @@ class CacheLayoutDecode(torch.nn.Module):
         s = torch.einsum("bhd,bthd->bht", q, k).float() / math.sqrt(D)
         p = torch.softmax(s, -1).to(q.dtype)
         return torch.einsum("bht,bthd->bhd", p, v)
+
+
+class CacheLayoutDecodeF32(torch.nn.Module):
+    """A cache laid out [B, T, H, D], f32."""
+    def forward(self, q, k, v):
+        s = torch.einsum("bhd,bthd->bht", q, k) / math.sqrt(D)
+        return torch.einsum("bht,bthd->bhd", torch.softmax(s, -1), v)
 
 
 class LengthMaskDecode(torch.nn.Module):

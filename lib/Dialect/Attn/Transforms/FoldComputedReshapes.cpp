@@ -113,6 +113,74 @@ void assertSameSize(PatternRewriter &rewriter, Location loc, Value a, Value b) {
           "product of the dims it replaces; they differ at run time"));
 }
 
+/// `source` (sizes `from`) reshaped to the sizes `to` (their values
+/// `toValues`) as the collapse, expansion or identity it is, with run-time
+/// checks of the sizes taken as equal by form; null (nothing created) if it
+/// is none of them.
+Value reshapeByGroups(PatternRewriter &rewriter, Location loc, Value source,
+                      ArrayRef<SymbolicSize> from, ArrayRef<SymbolicSize> to,
+                      ArrayRef<Value> toValues) {
+  if (from.size() == to.size()) {
+    for (auto [a, b] : llvm::zip(from, to))
+      if (!sameForm(a, b))
+        return {};
+    for (auto [d, pair] : llvm::enumerate(llvm::zip(from, to)))
+      if (std::get<0>(pair) != std::get<1>(pair))
+        assertSameSize(rewriter, loc,
+                       tensor::DimOp::create(rewriter, loc, source, d),
+                       asIndex(rewriter, loc, toValues[d]));
+    return source;
+  }
+  const bool collapse = from.size() > to.size();
+  ArrayRef<SymbolicSize> fine = collapse ? from : to;
+  ArrayRef<SymbolicSize> coarse = collapse ? to : from;
+  SmallVector<int64_t> unproven;
+  std::optional<SmallVector<ReassociationIndices>> groups =
+      groupsOf(fine, coarse);
+  if (!groups)
+    groups = groupsOf(fine, coarse, &unproven);
+  if (!groups)
+    return {};
+  // The product of a group of `toValues`, as an index.
+  auto productOfSizes = [&](const ReassociationIndices &group) {
+    Value product;
+    for (int64_t d : group) {
+      Value size = asIndex(rewriter, loc, toValues[d]);
+      product =
+          product ? arith::MulIOp::create(rewriter, loc, product, size) : size;
+    }
+    return product;
+  };
+  for (int64_t c : unproven) {
+    if (collapse)
+      assertSameSize(rewriter, loc,
+                     productOfDims(rewriter, loc, source, (*groups)[c]),
+                     asIndex(rewriter, loc, toValues[c]));
+    else
+      assertSameSize(rewriter, loc,
+                     tensor::DimOp::create(rewriter, loc, source, c),
+                     productOfSizes((*groups)[c]));
+  }
+  if (collapse)
+    return tensor::CollapseShapeOp::create(rewriter, loc, source, *groups);
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  SmallVector<OpFoldResult> outputShape;
+  SmallVector<int64_t> staticShape;
+  for (auto [d, size] : llvm::enumerate(to)) {
+    if (size.isConstant()) {
+      outputShape.push_back(rewriter.getIndexAttr(size.constant));
+      staticShape.push_back(size.constant);
+      continue;
+    }
+    outputShape.push_back(asIndex(rewriter, loc, toValues[d]));
+    staticShape.push_back(ShapedType::kDynamic);
+  }
+  auto expandedType = RankedTensorType::get(
+      staticShape, sourceType.getElementType(), sourceType.getEncoding());
+  return tensor::ExpandShapeOp::create(rewriter, loc, expandedType, source,
+                                       *groups, outputShape);
+}
+
 struct ReshapeOfComputedShapeIsCollapseOrExpand final
     : OpRewritePattern<tensor::ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -139,69 +207,28 @@ struct ReshapeOfComputedShapeIsCollapseOrExpand final
       to.push_back(*s);
     }
     Location loc = op.getLoc();
-    Value reshaped;
-    if (from.size() == to.size()) {
-      for (auto [d, pair] : llvm::enumerate(llvm::zip(from, to))) {
-        auto [a, b] = pair;
-        if (!sameForm(a, b))
-          return rewriter.notifyMatchFailure(op, "not the same sizes");
-        if (a != b)
-          assertSameSize(
-              rewriter, loc,
-              tensor::DimOp::create(rewriter, loc, op.getSource(), d),
-              asIndex(rewriter, loc, shape.getElements()[d]));
-      }
-      reshaped = op.getSource();
-    } else if (from.size() > to.size()) {
-      std::optional<SmallVector<ReassociationIndices>> groups =
-          groupsOf(from, to);
-      SmallVector<int64_t> unproven;
-      if (!groups)
-        groups = groupsOf(from, to, &unproven);
-      if (!groups)
-        return rewriter.notifyMatchFailure(op, "not a collapse");
-      for (int64_t c : unproven)
-        assertSameSize(
-            rewriter, loc,
-            productOfDims(rewriter, loc, op.getSource(), (*groups)[c]),
-            asIndex(rewriter, loc, shape.getElements()[c]));
-      reshaped = tensor::CollapseShapeOp::create(rewriter, loc, op.getSource(),
-                                                 *groups);
-    } else {
-      std::optional<SmallVector<ReassociationIndices>> groups =
-          groupsOf(to, from);
-      SmallVector<int64_t> unproven;
-      if (!groups)
-        groups = groupsOf(to, from, &unproven);
-      if (!groups)
-        return rewriter.notifyMatchFailure(op, "not an expansion");
-      for (int64_t c : unproven) {
-        Value product;
-        for (int64_t d : (*groups)[c]) {
-          Value size = asIndex(rewriter, loc, shape.getElements()[d]);
-          product = product
-                        ? arith::MulIOp::create(rewriter, loc, product, size)
-                        : size;
+    SmallVector<Value> toValues(shape.getElements());
+    Value reshaped =
+        reshapeByGroups(rewriter, loc, op.getSource(), from, to, toValues);
+    if (!reshaped) {
+      // A unit dim moved (torch-mlir's squeeze and unsqueeze around a bmm:
+      // [b, h, l, 1] to [b * h, 1, l]): to the result's sizes other than 1,
+      // then expanded to the result.
+      SmallVector<SymbolicSize> core;
+      SmallVector<Value> coreValues;
+      for (auto [size, value] : llvm::zip(to, toValues))
+        if (size != SymbolicSize::ofConstant(1)) {
+          core.push_back(size);
+          coreValues.push_back(value);
         }
-        assertSameSize(rewriter, loc,
-                       tensor::DimOp::create(rewriter, loc, op.getSource(), c),
-                       product);
-      }
-      SmallVector<OpFoldResult> outputShape;
-      SmallVector<int64_t> staticShape;
-      for (auto [d, size] : llvm::enumerate(to)) {
-        if (size.isConstant()) {
-          outputShape.push_back(rewriter.getIndexAttr(size.constant));
-          staticShape.push_back(size.constant);
-          continue;
-        }
-        outputShape.push_back(asIndex(rewriter, loc, shape.getElements()[d]));
-        staticShape.push_back(ShapedType::kDynamic);
-      }
-      auto expandedType = RankedTensorType::get(
-          staticShape, sourceType.getElementType(), sourceType.getEncoding());
-      reshaped = tensor::ExpandShapeOp::create(
-          rewriter, loc, expandedType, op.getSource(), *groups, outputShape);
+      if (core.size() == to.size() || core.size() > from.size() ||
+          !groupsOf(to, core))
+        return rewriter.notifyMatchFailure(op, "not a collapse or expansion");
+      Value mid = reshapeByGroups(rewriter, loc, op.getSource(), from, core,
+                                  coreValues);
+      if (!mid)
+        return rewriter.notifyMatchFailure(op, "not a collapse or expansion");
+      reshaped = reshapeByGroups(rewriter, loc, mid, core, to, toValues);
     }
     if (reshaped.getType() != resultType)
       reshaped = tensor::CastOp::create(rewriter, loc, resultType, reshaped);

@@ -2,6 +2,7 @@
 
 #include "SymbolicSizes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -204,6 +205,30 @@ std::optional<bool> SymbolicSizes::truthOf(Value condition) {
   return compare(p, *a, *b);
 }
 
+std::optional<SymbolicSize> SymbolicSizes::evaluateProduct(AffineExpr expr,
+                                                           ValueRange operands,
+                                                           unsigned numDims) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
+    if (c.getValue() < 0)
+      return std::nullopt;
+    return SymbolicSize::ofConstant(c.getValue());
+  }
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return sizeOf(operands[d.getPosition()]);
+  if (auto s = dyn_cast<AffineSymbolExpr>(expr))
+    return sizeOf(operands[numDims + s.getPosition()]);
+  auto mul = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!mul || mul.getKind() != AffineExprKind::Mul)
+    return std::nullopt;
+  std::optional<SymbolicSize> a =
+      evaluateProduct(mul.getLHS(), operands, numDims);
+  std::optional<SymbolicSize> b =
+      evaluateProduct(mul.getRHS(), operands, numDims);
+  if (!a || !b)
+    return std::nullopt;
+  return a->times(*b);
+}
+
 std::optional<SymbolicSize> SymbolicSizes::evaluate(Value value) {
   if (std::optional<int64_t> c = signedConstant(value)) {
     if (*c < 0)
@@ -291,6 +316,16 @@ std::optional<SymbolicSize> SymbolicSizes::evaluate(Value value) {
               return a;
             return std::nullopt;
           })
+          // affine.apply of a product (upstream's reshape rewrites write
+          // `s0 * 4` for a merged dim's size).
+          .Case(
+              [&](affine::AffineApplyOp apply) -> std::optional<SymbolicSize> {
+                AffineMap map = apply.getAffineMap();
+                if (map.getNumResults() != 1)
+                  return std::nullopt;
+                return evaluateProduct(map.getResult(0), apply.getMapOperands(),
+                                       map.getNumDims());
+              })
           .Case([&](tensor::DimOp dim) -> std::optional<SymbolicSize> {
             std::optional<int64_t> index = dim.getConstantIndex();
             if (!index)

@@ -16,7 +16,9 @@
 #ifndef ATTNOPT_LIB_DIALECT_ATTN_TRANSFORMS_SYMBOLICSIZES_H
 #define ATTNOPT_LIB_DIALECT_ATTN_TRANSFORMS_SYMBOLICSIZES_H
 
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Value.h"
+#include "mlir/IR/ValueRange.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -52,8 +54,8 @@ struct SymbolicSize {
 /// (index_cast, extsi/extui), muli, exact divisions, addi of constants,
 /// selects whose condition evaluates, and dims of tensors (static dims,
 /// tensor.empty operands, the inits of destination-style ops, reshapes,
-/// casts). Any other value is an opaque factor; a negative constant, or a
-/// division that is not exact, gives no value.
+/// casts), and affine.apply of products. Any other value is an opaque factor; a
+/// negative constant, or a division that is not exact, gives no value.
 class SymbolicSizes {
 public:
   /// The size `value` holds, if it evaluates.
@@ -72,6 +74,10 @@ public:
 private:
   std::optional<SymbolicSize> evaluate(Value value);
   std::optional<SymbolicSize> evaluateDim(Value tensor, int64_t dim);
+  /// An affine product of constants and the sizes of `operands` (the
+  /// map's dims, then its symbols).
+  std::optional<SymbolicSize>
+  evaluateProduct(AffineExpr expr, ValueRange operands, unsigned numDims);
 
   llvm::DenseMap<Value, std::optional<SymbolicSize>> sizes;
   llvm::DenseMap<std::pair<Value, int64_t>, std::optional<SymbolicSize>> dims;

@@ -266,3 +266,29 @@ func.func @view_of_another_form(%x: tensor<?x4x?x32xf32>, %v: tensor<?x4x?x32xf3
   %r = tensor.reshape %x(%shape) : (tensor<?x4x?x32xf32>, tensor<3xi64>) -> tensor<?x?x64xf32>
   return %r : tensor<?x?x64xf32>
 }
+
+// -----
+
+// A unit dim moved: `[b, 4, l, 1]` viewed as `[b * 4, 1, l]` (torch-mlir's
+// unsqueeze and squeeze around a bmm). Collapsed to the sizes other than 1,
+// then expanded to the result.
+// CHECK-LABEL: func.func @view_moving_a_unit_dim
+// CHECK-SAME: (%[[X:.*]]: tensor<?x4x?x1xf32>)
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2, 3]] : tensor<?x4x?x1xf32> into tensor<?x?xf32>
+// CHECK: %[[E:.*]] = tensor.expand_shape %[[C]] {{\[}}[0], [1, 2]] output_shape [%{{.*}}, 1, %{{.*}}] : tensor<?x?xf32> into tensor<?x1x?xf32>
+// CHECK-NOT: tensor.reshape
+// CHECK: return %[[E]]
+func.func @view_moving_a_unit_dim(%x: tensor<?x4x?x1xf32>) -> tensor<?x1x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1_i64 = arith.constant 1 : i64
+  %c4_i64 = arith.constant 4 : i64
+  %b = tensor.dim %x, %c0 : tensor<?x4x?x1xf32>
+  %l = tensor.dim %x, %c2 : tensor<?x4x?x1xf32>
+  %b64 = arith.index_cast %b : index to i64
+  %l64 = arith.index_cast %l : index to i64
+  %bh = arith.muli %b64, %c4_i64 : i64
+  %shape = tensor.from_elements %bh, %c1_i64, %l64 : tensor<3xi64>
+  %r = tensor.reshape %x(%shape) : (tensor<?x4x?x1xf32>, tensor<3xi64>) -> tensor<?x1x?xf32>
+  return %r : tensor<?x1x?xf32>
+}
