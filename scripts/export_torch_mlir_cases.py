@@ -19,7 +19,8 @@ position bias beside a padding bias, GPT-NeoX's baddbmm and causal where,
 Bloom's ALiBi baddbmm with its padding mask, CLIP's causal and padding
 masks as inputs, diffusers' baddbmm with beta = 0; and decode steps of one query token, with
 the query dim kept or dropped: SDPA, einsum, a [B, T, H, D] cache in bf16,
-cache lengths, heads folded into the batch) is exported with torch_mlir.fx.export_and_import
+cache lengths, heads folded into the batch; einsum attention, multi-query
+and grouped by KV head) is exported with torch_mlir.fx.export_and_import
 to linalg-on-tensors and to TOSA, and written with RUN lines: the
 raised op (its attributes, and whether anything of the chain is left) and
 attn-raise-check's proof against the chain in float64. CI runs those tests
@@ -709,6 +710,50 @@ class EinsumTokenMajor(torch.nn.Module):
         return torch.einsum("bhqk,bkhd->bqhd", torch.softmax(s, -1), v)
 
 
+class MqaEinsum(torch.nn.Module):
+    """Multi-query attention as einsum: one K and V per sequence,
+    'bhqd,bkd->bhqk'."""
+    def forward(self, q, k, v):
+        s = torch.einsum("bhqd,bkd->bhqk", q, k) / math.sqrt(D)
+        return torch.einsum("bhqk,bkd->bhqd", torch.softmax(s, -1), v)
+
+
+class MqaDecodeEinsum(torch.nn.Module):
+    """A multi-query decode step: 'bhd,bkd->bhk' (the heads are the rows
+    that share K and V)."""
+    def forward(self, q, k, v):
+        s = torch.einsum("bhd,bkd->bhk", q, k) / math.sqrt(D)
+        return torch.einsum("bhk,bkd->bhd", torch.softmax(s, -1), v)
+
+
+class GqaGroupedEinsum(torch.nn.Module):
+    """Grouped-query attention with the query heads grouped by KV head:
+    q [B, Hkv, G, L, D], 'bngqd,bnkd->bngqk'."""
+    def forward(self, q, k, v):
+        s = torch.einsum("bngqd,bnkd->bngqk", q, k) / math.sqrt(D)
+        return torch.einsum("bngqk,bnkd->bngqd", torch.softmax(s, -1), v)
+
+
+# Exported last, so that the seeds of the others stay.
+EINSUM_CASES = {
+    "mqa_einsum": (MqaEinsum(), (t(B, H, L, D), t(B, LK, D), t(B, LK, D)),
+                   "tensor<1x8x16x32xf32>, tensor<1x2x24x32xf32>, "
+                   "tensor<1x2x24x32xf32>) {scale = " + SCALE + " : f32}",
+                   False),
+    "mqa_decode_einsum": (MqaDecodeEinsum(), (t(B, H, D), t(B, LK, D),
+                                              t(B, LK, D)),
+                          "tensor<1x2x4x32xf32>, tensor<1x2x24x32xf32>, "
+                          "tensor<1x2x24x32xf32>) {scale = " + SCALE
+                          + " : f32}", False),
+    "gqa_grouped_einsum": (GqaGroupedEinsum(), (t(B, HKV, H // HKV, L, D),
+                                                t(B, HKV, LK, D),
+                                                t(B, HKV, LK, D)),
+                           "tensor<2x4x16x32xf32>, tensor<2x2x24x32xf32>, "
+                           "tensor<2x2x24x32xf32>) {scale = " + SCALE
+                           + " : f32}", False),
+}
+
+
 DECODE_CASES = {
     "sdpa_decode": (SdpaDecode(), (t(B, H, 1, D), t(B, H, LK, D),
                                    t(B, H, LK, D)),
@@ -810,7 +855,8 @@ def main(out):
     seed = export_dynamic(out, seed, dynamic_cases())
     seed = export_static(out, FAMILY_CASES, seed)
     seed = export_static(out, DECODE_CASES, seed)
-    export_dynamic(out, seed, einsum_dynamic_cases())
+    seed = export_dynamic(out, seed, einsum_dynamic_cases())
+    export_static(out, EINSUM_CASES, seed)
     export_not_raised(out)
 
 
