@@ -172,9 +172,10 @@ static llvm::cl::opt<std::string> f32Precision(
 static llvm::cl::opt<std::string> gradMma(
     "grad-mma", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Matrix instructions of the tensor-core backward's dkdv / "
-                   "dkdv_dq kernel: auto (default; wgmma on sm_90a except "
-                   "D = 128 with dropout, mma.sync elsewhere), wgmma (sm_90a "
-                   "only) or mma-sync"),
+                   "dkdv_dq kernel: auto (default; wgmma on sm_90a, except "
+                   "a mask or softcap at D or Dv > 192 and dropout where it "
+                   "measured slower (docs/kernel-manifest.md); mma.sync "
+                   "elsewhere), wgmma (sm_90a only) or mma-sync"),
     llvm::cl::init("auto"));
 
 static llvm::cl::opt<std::string> gradTma(

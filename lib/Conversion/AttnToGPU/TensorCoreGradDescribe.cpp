@@ -114,12 +114,15 @@ tcgrad::chooseConfig(AttentionOpInterface op,
   // session 30), spilling about as much (ptxas 13 there: 0 / 0 / 60 / 88 /
   // 0 / 28 bytes at D = 72 / 96 / 112 / 128 / 160 / 192 against 0 / 40 /
   // 96 / 116 / 0 / 0). (The split kernels, D + Dv > 256, have the fused dQ
-  // with static sizes only: splitDqFits.) Left out: D = 256 (1.11-1.19x, up
-  // to 152 bytes against mma.sync's 20 on ptxas-tensor-core-grad-d256's GQA
-  // case), the separate dQ (56-68 bytes at D = 128, not measured) and
-  // packed batches (not measured).
+  // with static sizes only: splitDqFits.) Left out: the separate dQ at
+  // D <= 192 (56-68 bytes at D = 128, not measured) and packed batches (not
+  // measured). Past 192, the split key-block kernels
+  // (dkdv + dq) on wgmma spill 68-104 bytes with dropout (ptxas 13, D = 256)
+  // and mma.sync's none, but the wgmma backward measured 1.28-1.39x faster
+  // (H100, session 44: bf16 D = 256, B1-4 H16 L1024-4096, causal and not).
   const bool wgmmaDropout =
-      canSpecialize && fusedDq && std::max(headDim, valueDim) <= 192;
+      canSpecialize && (fusedDq ? std::max(headDim, valueDim) <= 192
+                                : std::max(headDim, valueDim) > 192);
   const bool wgmma =
       tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
       (options.mma == GradMma::Wgmma ||

@@ -12,7 +12,9 @@
 // draw (session 42, SharedDropoutDraw.h) two kernels spill on sm_90a, 24
 // and 52 bytes (228 bytes in five kernels before), and two on sm_80, 4
 // bytes each (144 in five). The GPU validation runs
-// these head dims (bench/make_cases.py BWD_WIDE_HEAD_DIMS).
+// these head dims (bench/make_cases.py BWD_WIDE_HEAD_DIMS). Since session
+// 44 dropout at D = 256, Dv = 128 runs the split dkdv on wgmma (no spills
+// there).
 // REQUIRES: ptxas
 // RUN: attn-compile %s --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE90
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
@@ -138,7 +140,7 @@
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_11"
 // KIND90: "key_block_parts": 2,
-// KIND90: "mma": "mma.sync",
+// KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_11"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "mma.sync",
