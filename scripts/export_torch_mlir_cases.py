@@ -734,8 +734,34 @@ class GqaGroupedEinsum(torch.nn.Module):
         return torch.einsum("bngqk,bnkd->bngqd", torch.softmax(s, -1), v)
 
 
+class SoftcapDecode(torch.nn.Module):
+    """A decode step with Gemma-2's softcap, tanh(s / 50) * 50."""
+    def forward(self, q, k, v):
+        s = torch.einsum("bhd,bhkd->bhk", q, k) / math.sqrt(D)
+        s = torch.tanh(s / 50.0) * 50.0
+        return torch.einsum("bhk,bhkd->bhd", torch.softmax(s, -1), v)
+
+
+class AlibiDecode(torch.nn.Module):
+    """A decode step with ALiBi: slope_h * (j - (Lk - 1)) added."""
+    def forward(self, q, k, v, slopes):
+        s = torch.einsum("bhd,bhkd->bhk", q, k) / math.sqrt(D)
+        pos = torch.arange(k.shape[2]).float()
+        s = s + slopes[None, :, None] * (pos[None, None, :] - (k.shape[2] - 1))
+        return torch.einsum("bhk,bhkd->bhd", torch.softmax(s, -1), v)
+
+
 # Exported last, so that the seeds of the others stay.
 EINSUM_CASES = {
+    "softcap_decode": (SoftcapDecode(), (t(B, H, D), t(B, H, LK, D),
+                                         t(B, H, LK, D)),
+                       "tensor<2x4x1x32xf32>, tensor<2x4x24x32xf32>, "
+                       "tensor<2x4x24x32xf32>) {scale = " + SCALE
+                       + " : f32, softcap = 5.000000e+01 : f32}", False),
+    "alibi_decode": (AlibiDecode(), (t(B, H, D), t(B, H, LK, D),
+                                     t(B, H, LK, D), torch.rand(H)),
+                     "mask({{.*}} : tensor<1x4x1x24xf32>) {scale = " + SCALE
+                     + " : f32}", True),
     "mqa_einsum": (MqaEinsum(), (t(B, H, L, D), t(B, LK, D), t(B, LK, D)),
                    "tensor<1x8x16x32xf32>, tensor<1x2x24x32xf32>, "
                    "tensor<1x2x24x32xf32>) {scale = " + SCALE + " : f32}",
