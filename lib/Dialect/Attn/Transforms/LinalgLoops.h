@@ -2,16 +2,18 @@
 //
 // Small queries on a generic's loops and body that attn-normalize-chains'
 // patterns (NormalizeAttentionChains.cpp, PeelFusedProducers.cpp,
-// RestoreUnitRowReductions.cpp, FoldDynamicBroadcastGathers.cpp,
-// HoistCastsAboveBroadcasts.cpp) and attn-fuse (MatchSafeSoftmax.cpp)
-// share.
+// RestoreUnitRowReductions.cpp, RestoreUnitQueryDims.cpp,
+// FoldDynamicBroadcastGathers.cpp, HoistCastsAboveBroadcasts.cpp) and attn-fuse
+// (MatchSafeSoftmax.cpp) share.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ATTNOPT_LIB_DIALECT_ATTN_TRANSFORMS_LINALGLOOPS_H
 #define ATTNOPT_LIB_DIALECT_ATTN_TRANSFORMS_LINALGLOOPS_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::attn {
@@ -71,6 +73,38 @@ inline linalg::GenericOp createCopyThroughMap(OpBuilder &b, Location loc,
       [](OpBuilder &nested, Location l, ValueRange args) {
         linalg::YieldOp::create(nested, l, args[0]);
       });
+}
+
+/// Whether `op`'s body sums products of its two inputs, `acc + a * b`
+/// (possibly through casts): a contraction's body, or a matrix-vector
+/// product's, which linalg's contraction interface does not take.
+inline bool sumsProducts(linalg::GenericOp op) {
+  return op.getNumDpsInputs() == 2 &&
+         linalg::detail::isContractionBody(
+             *op.getBody(), [](Operation *mul, Operation *add) {
+               return isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add);
+             });
+}
+
+/// Whether `shape` has at most one non-unit dim in each group, i.e. the
+/// reshape only adds or removes unit dims.
+inline bool onlyUnitDims(ArrayRef<int64_t> shape,
+                         ArrayRef<ReassociationIndices> groups) {
+  return llvm::all_of(groups, [&](const ReassociationIndices &group) {
+    return llvm::count_if(group, [&](int64_t d) { return shape[d] != 1; }) <= 1;
+  });
+}
+
+/// Whether `op` is a tensor.expand_shape or tensor.collapse_shape that only
+/// adds or removes unit dims.
+inline bool reshapesOnlyUnitDims(Operation *op) {
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    return onlyUnitDims(expand.getResultType().getShape(),
+                        expand.getReassociationIndices());
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+    return onlyUnitDims(collapse.getSrcType().getShape(),
+                        collapse.getReassociationIndices());
+  return false;
 }
 
 } // namespace mlir::attn

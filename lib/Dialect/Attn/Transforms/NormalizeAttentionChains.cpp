@@ -78,21 +78,6 @@ namespace mlir::attn {
 
 namespace {
 
-/// Whether `shape` has at most one non-unit dim in each group, i.e. the
-/// reshape only adds or removes unit dims.
-bool onlyUnitDims(ArrayRef<int64_t> shape,
-                  ArrayRef<ReassociationIndices> groups) {
-  for (const ReassociationIndices &group : groups) {
-    int64_t nonUnit = 0;
-    for (int64_t d : group)
-      if (shape[d] != 1)
-        ++nonUnit;
-    if (nonUnit > 1)
-      return false;
-  }
-  return true;
-}
-
 /// Whether a reshape feeding or fed by `operand`'s generic splits or merges
 /// real dims (heads folded into the batch) rather than only unit dims: only
 /// those are propagated. Unit dims are kept, since dropping them everywhere
@@ -101,13 +86,8 @@ bool splitsRealDims(OpOperand *operand) {
   Operation *reshape = operand->get().getDefiningOp();
   if (!isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(reshape))
     reshape = operand->getOwner();
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(reshape))
-    return !onlyUnitDims(expand.getResultType().getShape(),
-                         expand.getReassociationIndices());
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(reshape))
-    return !onlyUnitDims(collapse.getSrcType().getShape(),
-                         collapse.getReassociationIndices());
-  return false;
+  return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(reshape) &&
+         !reshapesOnlyUnitDims(reshape);
 }
 
 /// Reassociation groups that drop the dims `dropped` of a rank-`rank`

@@ -77,12 +77,7 @@ struct PeelReductionProducer final : OpRewritePattern<linalg::GenericOp> {
     // Nor a matrix-vector product (`acc + a * b` where the vector lacks
     // loops the matrix spans: a decode step's Q·Kᵀ or P·V, which
     // RestoreUnitQueryDims.cpp turns into a contraction).
-    auto mulAdd = [](Operation *mul, Operation *add) {
-      return isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add);
-    };
-    if (op.getNumDpsInputs() == 2 &&
-        !llvm::all_of(op.getDpsInputOperands(), spans) &&
-        linalg::detail::isContractionBody(*body, mulAdd))
+    if (!llvm::all_of(op.getDpsInputOperands(), spans) && sumsProducts(op))
       return failure();
     Location loc = op.getLoc();
     SmallVector<Range, 4> ranges = cast<linalg::LinalgOp>(op.getOperation())

@@ -62,13 +62,8 @@ int64_t resultPosition(AffineMap map, unsigned loop) {
 }
 
 FailureOr<VectorContraction> matchVectorContraction(linalg::GenericOp g) {
-  if (!g.hasPureTensorSemantics() || g.getNumDpsInputs() != 2 ||
-      g.getNumDpsInits() != 1 || g.getNumReductionLoops() != 1)
-    return failure();
-  auto isMulAdd = [](Operation *mul, Operation *add) {
-    return isa<arith::MulFOp>(mul) && isa<arith::AddFOp>(add);
-  };
-  if (!linalg::detail::isContractionBody(*g.getBlock(), isMulAdd))
+  if (!g.hasPureTensorSemantics() || g.getNumDpsInits() != 1 ||
+      g.getNumReductionLoops() != 1 || !attn::sumsProducts(g))
     return failure();
   SmallVector<AffineMap> maps = g.getIndexingMapsArray();
   if (!llvm::all_of(maps, [](AffineMap m) {
@@ -242,23 +237,6 @@ DenseSet<Operation *> producersOf(Value value, Block *block) {
   return seen;
 }
 
-/// Whether `op` is a reshape that only adds or drops unit dims.
-bool onlyMovesUnitDims(Operation *op) {
-  auto unitOnly = [](RankedTensorType expanded,
-                     ArrayRef<ReassociationIndices> groups) {
-    return llvm::all_of(groups, [&](const ReassociationIndices &group) {
-      return llvm::count_if(group, [&](int64_t d) {
-               return expanded.getDimSize(d) != 1;
-             }) <= 1;
-    });
-  };
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
-    return unitOnly(expand.getResultType(), expand.getReassociationIndices());
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
-    return unitOnly(collapse.getSrcType(), collapse.getReassociationIndices());
-  return false;
-}
-
 } // namespace
 
 DenseSet<Operation *> mlir::attn::collectUnitQueryChains(Operation *root) {
@@ -269,14 +247,20 @@ DenseSet<Operation *> mlir::attn::collectUnitQueryChains(Operation *root) {
       products.push_back({g, *c});
   });
   DenseSet<Operation *> chainOps;
+  // The users of each product, computed once (a model has a Q·Kᵀ per layer,
+  // each one's users reaching to the function's end).
+  DenseMap<Operation *, DenseSet<Operation *>> users;
   for (auto &[pv, c] : products) {
     Value probs = pv.getDpsInputs()[c.vector];
     DenseSet<Operation *> above = producersOf(probs, pv->getBlock());
     for (auto &[qk, unused] : products) {
       if (qk == pv || !above.contains(qk))
         continue;
+      auto [it, inserted] = users.try_emplace(qk);
+      if (inserted)
+        it->second = usersOf(qk);
       DenseSet<Operation *> between;
-      for (Operation *op : usersOf(qk))
+      for (Operation *op : it->second)
         if (above.contains(op))
           between.insert(op);
       if (!computesExponential(between))
@@ -315,6 +299,7 @@ void mlir::attn::populateRestoreUnitQueryDimsPatterns(
         // above, as a query loop; expanded here, it would be a batch loop.)
         auto g = dyn_cast_or_null<linalg::GenericOp>(generic);
         return g && chainOps.contains(g) && reshape &&
-               onlyMovesUnitDims(reshape) && failed(matchVectorContraction(g));
+               attn::reshapesOnlyUnitDims(reshape) &&
+               failed(matchVectorContraction(g));
       });
 }
