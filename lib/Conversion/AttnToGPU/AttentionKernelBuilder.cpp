@@ -510,6 +510,8 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
   };
   if (spec.keyBlockParts > 1)
     entry.getObject("codegen")->insert({"key_block_parts", spec.keyBlockParts});
+  if (spec.headSplit)
+    entry.getObject("codegen")->insert({"key_block_split", "warpgroups"});
   if (spec.tma)
     entry.getObject("codegen")->insert({"loads", "tma"});
   if (spec.persistent) {

@@ -26,10 +26,12 @@ using namespace mlir::attn;
 GradKernelConfigAttr GradKernelConfig::toAttr(MLIRContext *ctx) const {
   if (kernel == KernelFamily::cuda_core)
     return GradKernelConfigAttr::get(ctx, kernel, std::nullopt, std::nullopt,
-                                     std::nullopt);
+                                     std::nullopt, std::nullopt);
   return GradKernelConfigAttr::get(
       ctx, kernel, keyBlock, atomicDq ? GradDq::atomic : GradDq::separate,
-      tma ? std::optional<TileLoads>(TileLoads::tma) : std::nullopt);
+      tma ? std::optional<TileLoads>(TileLoads::tma) : std::nullopt,
+      headSplit ? std::optional<KeyBlockSplit>(KeyBlockSplit::warpgroups)
+                : std::nullopt);
 }
 
 /// Whether `op` has GPU backward kernels at all: its shapes and operands
@@ -102,24 +104,32 @@ honourGradKernels(AttentionOpInterface op, GradKernelConfigAttr attr,
   requested.keyBlock = *attr.getKeyBlock();
   requested.dqMode = attr.getDq() == GradDq::atomic ? GradDqMode::Atomic
                                                     : GradDqMode::Separate;
+  requested.split = attr.getSplit().value_or(KeyBlockSplit::blocks);
   FailureOr<GradKernelConfig> got = tcgrad::chooseConfig(op, requested);
   if (failed(got))
     return failure();
-  // `loads = cp_async` is the absent field's meaning.
-  if (attr.getLoads() == TileLoads::cp_async)
-    attr =
-        GradKernelConfigAttr::get(op->getContext(), family, attr.getKeyBlock(),
-                                  attr.getDq(), std::nullopt);
+  // `loads = cp_async` and `split = blocks` are the absent fields' meaning.
+  if (attr.getLoads() == TileLoads::cp_async ||
+      attr.getSplit() == KeyBlockSplit::blocks)
+    attr = GradKernelConfigAttr::get(
+        op->getContext(), family, attr.getKeyBlock(), attr.getDq(),
+        attr.getLoads() == TileLoads::cp_async ? std::nullopt : attr.getLoads(),
+        attr.getSplit() == KeyBlockSplit::blocks ? std::nullopt
+                                                 : attr.getSplit());
   if (GradKernelConfigAttr nearest = got->toAttr(op->getContext());
       nearest != attr) {
     std::string text;
     llvm::raw_string_ostream(text) << nearest;
-    return refuse("for this op the backward takes " + text +
-                  (attr.getDq() == GradDq::atomic && !got->atomicDq
-                       ? " (the atomic dQ needs an op without "
-                         "`deterministic`, at least 64 queries, and a "
-                         "key-block kernel that has it for these head dims)"
-                       : ""));
+    return refuse(
+        "for this op the backward takes " + text +
+        (attr.getDq() == GradDq::atomic && !got->atomicDq
+             ? " (the atomic dQ needs an op without "
+               "`deterministic`, at least 64 queries, and a "
+               "key-block kernel that has it for these head dims)"
+         : attr.getSplit() == KeyBlockSplit::warpgroups && !got->headSplit
+             ? " (split = warpgroups needs D + Dv > 256, each "
+               "rounded up to 16, and a dense op on sm_90a)"
+             : ""));
   }
   return got;
 }

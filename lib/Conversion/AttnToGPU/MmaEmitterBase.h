@@ -334,8 +334,12 @@ protected:
   void mbarrierWait(Value addr, Value parity);
   /// bar.sync on the named barrier `which` (+ `warpgroup`, an index that
   /// picks one of a family, when given; warp-uniform) among `count` threads
-  /// (whole warps), leaving the block's other warps running.
-  void namedBarrier(NamedBarrier which, Value warpgroup, int64_t count);
+  /// (whole warps), leaving the block's other warps running. `aligned`
+  /// false: barrier.sync without .aligned, for threads that reach the
+  /// barrier at different instructions (PTX leaves bar.sync, the aligned
+  /// form, undefined there; compute-sanitizer's synccheck reports it).
+  void namedBarrier(NamedBarrier which, Value warpgroup, int64_t count,
+                    bool aligned = true);
   /// bar.arrive on the same: counts this warp towards the barrier's `count`
   /// threads without waiting.
   void namedBarrierArrive(NamedBarrier which, Value warpgroup, int64_t count);

@@ -96,8 +96,42 @@ tcgrad::chooseConfig(AttentionOpInterface op,
   const bool staticSizes = !packed && !ShapedType::isDynamic(batch) &&
                            !ShapedType::isDynamic(queryLen) &&
                            !ShapedType::isDynamic(keyLen);
-  const bool splitDqFits = tcgrad::keyBlockParts(headDim, valueDim) == 1 ||
-                           (headDim <= 192 && !elementwise && staticSizes);
+  // D + Dv > 256 on the warp-specialized wgmma kernel: the two consumer
+  // warpgroups of one 64-key block split the head dims (split =
+  // warpgroups; TensorCoreGradKeyBlockHeadSplit.cpp) unless asked for the
+  // split blocks or 128 keys. Each thread holds half of dK and dV (64 + 64
+  // accumulators at D = Dv = 256) and a 32-query slice of Sᵀ and dPᵀ, so
+  // masks, softcap, dropout and the fused dQ fit beside them.
+  const bool headSplit =
+      canSpecialize && options.mma != GradMma::MmaSync &&
+      tcgrad::keyBlockParts(headDim, valueDim) == 2 &&
+      tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
+      options.split != KeyBlockSplit::blocks &&
+      (options.keyBlock == 0 || options.keyBlock == 64) &&
+      tcgrad::keyBlockLayout(headDim, valueDim, 64, /*withDq=*/true,
+                             /*warpgroupMma=*/true, /*warpSpecialized=*/true,
+                             /*headSplit=*/true)
+              .plan.launchBytes() <= maxDynamicSharedBytes(options.smVersion);
+  // Its fused dQ: bulk reductions where the staging tile fits (D + Dv up
+  // to 384: MLA 192/128 1.16-1.19x, D = Dv = 192 causal 1.10x faster than
+  // the two-block split, H200, session 45); where not (D = 256), per-thread
+  // reductions of 64 x D floats per step, which paid only causal without
+  // GQA (1.20x the split, 1.12x the head split with the dq kernel; full
+  // 0.95x the split, GQA 4 causal 0.96x; dropout causal 1.23x). Elsewhere
+  // the head split keeps the dq kernel (full 1.06-1.09x the split).
+  const bool headSplitStages =
+      headSplit &&
+      tcgrad::keyBlockLayout(headDim, valueDim, 64, /*withDq=*/true,
+                             /*warpgroupMma=*/true, /*warpSpecialized=*/true,
+                             /*headSplit=*/true)
+          .dqStaging.has_value();
+  const bool headSplitDq =
+      headSplit &&
+      (headSplitStages || (op.getCausal() != CausalMode::none &&
+                           q.getDimSize(1) == op.getKeyType().getDimSize(1)));
+  const bool splitDqFits =
+      tcgrad::keyBlockParts(headDim, valueDim) == 1 || headSplitDq ||
+      (!headSplit && headDim <= 192 && !elementwise && staticSizes);
   // The key-block kernel adds dQ itself (where its kernel family has the
   // atomic dQ, below).
   const bool fusedDq = wantAtomics && !isDeterministic(op) &&
@@ -127,23 +161,27 @@ tcgrad::chooseConfig(AttentionOpInterface op,
       tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
       (options.mma == GradMma::Wgmma ||
        (options.mma == GradMma::Auto &&
-        !(dropout && headDim + valueDim > 128 && !wgmmaDropout) &&
-        !(elementwise && std::max(headDim, valueDim) > 192)));
+        (headSplit ||
+         (!(dropout && headDim + valueDim > 128 && !wgmmaDropout) &&
+          !(elementwise && std::max(headDim, valueDim) > 192)))));
   const bool atomics = fusedDq && tcgrad::hasAtomicDq(headDim, valueDim, wgmma);
   // The warp-specialized TMA form of the wgmma key-block kernel: TMA
   // zero-fills past the tensor only, not past a packed batch's sequence.
   const bool warpSpecialized = wgmma && canSpecialize;
   std::string why;
   std::optional<int64_t> keyBlock =
-      tcgrad::chooseKeyBlock(options.keyBlock, atomics, headDim, valueDim,
-                             options.smVersion, wgmma, warpSpecialized, why);
+      headSplit ? std::optional<int64_t>(64)
+                : tcgrad::chooseKeyBlock(options.keyBlock, atomics, headDim,
+                                         valueDim, options.smVersion, wgmma,
+                                         warpSpecialized, why);
   if (!keyBlock)
     return op.emitOpError("GPU code generation: ") << why;
   // isEligible checked 64-key blocks; 128 asked for may not fit.
   const abi::Stage keyStage = atomics ? abi::Stage::DKDVDQ : abi::Stage::DKDV;
   const int64_t limit = maxDynamicSharedBytes(options.smVersion);
-  if (int64_t bytes = tcgrad::sharedMemoryBytes(
-          op, keyStage, tcgrad::kBlock, *keyBlock, wgmma, warpSpecialized);
+  if (int64_t bytes =
+          tcgrad::sharedMemoryBytes(op, keyStage, tcgrad::kBlock, *keyBlock,
+                                    wgmma, warpSpecialized, headSplit);
       bytes > limit)
     return op.emitOpError("GPU code generation: the ")
            << abi::stageName(keyStage) << " kernel with " << *keyBlock
@@ -156,6 +194,7 @@ tcgrad::chooseConfig(AttentionOpInterface op,
   config.keyBlock = *keyBlock;
   config.atomicDq = atomics;
   config.tma = warpSpecialized;
+  config.headSplit = headSplit;
   return config;
 }
 
@@ -176,13 +215,14 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
   const bool atomics = config.atomicDq;
   const bool warpSpecialized = config.tma;
   const std::optional<int64_t> keyBlock = config.keyBlock;
+  const bool headSplit = config.headSplit;
   const int64_t dqRows = tcgrad::dqRows(headDim, valueDim, options.smVersion);
   // The wgmma dkdv_dq kernel adds dQ with bulk reductions where its
   // staging tile fits; dq_convert then reads the fragment order.
   const bool bulkDq =
       atomics && wgmma &&
       tcgrad::keyBlockLayout(headDim, valueDim, *keyBlock, /*withDq=*/true,
-                             /*warpgroupMma=*/true, warpSpecialized)
+                             /*warpgroupMma=*/true, warpSpecialized, headSplit)
           .dqStaging.has_value();
   auto [rowsPerHead, multiple] = workspaceRows(op);
   SmallVector<int64_t, 4> rowsShape =
@@ -215,9 +255,10 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
     // One warp per 16 keys (key-block kernels) or query rows (dq).
     spec.blockQ = stage == abi::Stage::DQ ? dqRows : tcgrad::kBlock;
     spec.blockKV = keyBlockStage ? *keyBlock : tcgrad::kBlock;
-    // One warp per 16 keys, plus the producer warpgroup when
-    // warp-specialized.
-    spec.block = {keyBlockStage ? 2 * *keyBlock +
+    spec.headSplit = keyBlockStage && headSplit;
+    // One warp per 16 keys (two with the head split), plus the producer
+    // warpgroup when warp-specialized.
+    spec.block = {keyBlockStage ? (spec.headSplit ? 4 : 2) * *keyBlock +
                                       (spec.tma ? kProducerWarpgroupThreads : 0)
                   : stage == abi::Stage::DQ ? 2 * dqRows
                                             : tcgrad::kThreads,
@@ -226,11 +267,13 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
     if (stage == abi::Stage::DQ)
       spec.grid[0] = gridBlocks(queryLen, dqRows);
     if (keyBlockStage) {
-      spec.keyBlockParts = tcgrad::keyBlockParts(headDim, valueDim);
+      spec.keyBlockParts =
+          headSplit ? 1 : tcgrad::keyBlockParts(headDim, valueDim);
       spec.grid[0] *= spec.keyBlockParts;
     }
-    spec.dynamicSharedBytes = tcgrad::sharedMemoryBytes(
-        op, spec.stage, spec.blockQ, spec.blockKV, spec.warpgroupMma, spec.tma);
+    spec.dynamicSharedBytes =
+        tcgrad::sharedMemoryBytes(op, spec.stage, spec.blockQ, spec.blockKV,
+                                  spec.warpgroupMma, spec.tma, spec.headSplit);
     kernel::addGradParams(op, spec, workspaces, abi::stageGradients(stage));
     if (spec.tma) {
       // One SW128 panel (64 columns) of a tile's rows per copy.

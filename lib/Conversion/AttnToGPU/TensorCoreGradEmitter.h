@@ -75,6 +75,19 @@ private:
   /// part, the loads done by emitKeyBlockLoads.
   void emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead, bool withDq,
                              KeyBlockProducts products);
+  /// The head split (spec.headSplit, TensorCoreGradKeyBlockHeadSplit.cpp):
+  /// the consumers' part of the warp-specialized wgmma kernel where its two
+  /// consumer warpgroups share key block kBlockIdx and split its head dims,
+  /// one branch per warpgroup (emitHeadSplitWarpgroup with w = 0, 1).
+  struct KeyBlockSchedule;
+  void emitKeyBlockHeadSplit(Value kBlockIdx, Value kvHead, bool withDq);
+  void emitHeadSplitWarpgroup(const KeyBlockSchedule &sched, bool withDq,
+                              int64_t w);
+  /// Stores the A fragment `a` of k-step kStep (queries [16 kStep, 16 kStep
+  /// + 16)) of this warp's 16 keys (16 wgWarp ..) to the SW128 [64 keys][64
+  /// queries] tile at i32 index `first` of the view `tile`.
+  void storeSharedScores(Value tile, Value first, const std::array<Value, 4> &a,
+                         Value wgWarp, int64_t kStep);
   /// The producer of the warp-specialized wgmma key-block kernel (one
   /// thread): K and V of the key block with TMA on the K/V mbarrier, then
   /// for every step Q and dO with TMA and the staged lse·log2(e) and D_i
@@ -89,7 +102,7 @@ private:
     return keyBlockLayout(headDim, valueDim, spec.blockKV,
                           spec.stage == abi::Stage::DKDVDQ,
                           /*warpgroupMma=*/true,
-                          /*warpSpecialized=*/true);
+                          /*warpSpecialized=*/true, spec.headSplit);
   }
   /// Its Q/dO ring (two stages) and K/V mbarrier.
   MbarrierRing queryRing() {
@@ -110,11 +123,14 @@ private:
   /// One (query head, query block) step of a key-block kernel as one thread
   /// sees it: its two keys (C rows g, g + 8 of its warp's 16) and the
   /// staged [2][64] lse·log2(e) and D_i rows.
+  /// `queryOffset`: the thread's first query column in the block (the
+  /// head split's second warpgroup holds queries 32 .. 63 of Sᵀ).
   struct KeyStep {
     Value hIdx, q0, rowsInBlock, k0, stage;
     std::array<Value, 2> keys;
     int64_t keyBlock;
     Value lseS, deltaS;
+    int64_t queryOffset = 0;
   };
   /// Pᵀ of a step recomputed from Sᵀ = K Qᵀ (C fragments over the 64
   /// queries): `pd` = Pᵀ with dropout applied (the A operand of dV), `w` =
@@ -305,9 +321,11 @@ private:
   /// Stores the C fragments `acc` (rows row0 + g, row0 + g + 8 of a
   /// [rows][width] tile) times `scale` to `dest` at the global rows `rows`
   /// for rows < limit.
+  /// `col0`: the fragments hold columns col0 .. of the rows (only those
+  /// below `width` are stored).
   void storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
                       GlobalRows rows, Value row0, kernel::Extent limit,
-                      int64_t width);
+                      int64_t width, int64_t col0 = 0);
 
   AttentionOpInterface op;
   const KernelSpec &spec;

@@ -11,6 +11,8 @@
 
 #include "TensorCoreGradEmitter.h"
 
+#include <algorithm>
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -67,10 +69,11 @@ Value GradEmitter::loadRowPair(Value rows, Value stage, int64_t nt,
 
 void GradEmitter::storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
                                  GlobalRows rows, Value row0,
-                                 kernel::Extent limit, int64_t width) {
+                                 kernel::Extent limit, int64_t width,
+                                 int64_t col0) {
   auto pairTy = VectorType::get({2}, elt);
   // Only the real columns: a padded tile's last n-tiles are not stored.
-  acc = acc.take_front(width / 8);
+  acc = acc.take_front(std::max<int64_t>(0, (width - col0) / 8));
   for (int64_t r = 0; r < 2; ++r) {
     Value row = add(row0, add(g, 8 * r));
     emitIf(lessThan(row, limit), [&] {
@@ -85,7 +88,7 @@ void GradEmitter::storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
             ValueRange{arith::TruncFOp::create(b, loc, elt, lo),
                        arith::TruncFOp::create(b, loc, elt, hi)});
         Value at = add(mul(globalRow(rows, row), width),
-                       add(mul(t4, 2), 8 * static_cast<int64_t>(nt)));
+                       add(mul(t4, 2), col0 + 8 * static_cast<int64_t>(nt)));
         vector::StoreOp::create(b, loc, pair, dest, ValueRange{at},
                                 /*nontemporal=*/false, llvm::MaybeAlign(4));
       }

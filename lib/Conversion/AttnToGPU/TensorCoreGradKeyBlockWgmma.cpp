@@ -112,7 +112,7 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   packedF16Convert = true;
   Value blockX = setUp(func);
   Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  const int64_t parts = tcgrad::keyBlockParts(headDim, valueDim);
+  const int64_t parts = spec.keyBlockParts;
   scf::IfOp live = enterLiveBlock(
       [&] {
         return mul(parts == 1 ? blockX : divu(blockX, parts), spec.blockKV);
@@ -124,6 +124,10 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   viewShift = arith::SubIOp::create(b, loc, aligned, smemBase);
   smemBase = aligned;
   auto consumers = [&] {
+    if (spec.headSplit) {
+      emitKeyBlockHeadSplit(blockX, kvHead, withDq);
+      return;
+    }
     emitKeyBlockParts(blockX, withDq,
                       [&](Value kBlockIdx, bool dq, KeyBlockProducts products) {
                         emitKeyBlockWarpgroup(kBlockIdx, kvHead, dq, products);

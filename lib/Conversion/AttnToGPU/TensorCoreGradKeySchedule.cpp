@@ -23,7 +23,7 @@ using tcgrad::GradEmitter;
 void GradEmitter::emitKeyBlockParts(
     Value blockX, bool withDq,
     function_ref<void(Value, bool, KeyBlockProducts)> emitBlock) {
-  if (tcgrad::keyBlockParts(headDim, valueDim) == 1) {
+  if (spec.keyBlockParts == 1) {
     emitBlock(blockX, withDq, KeyBlockProducts::Both);
     return;
   }

@@ -89,7 +89,7 @@ SmallVector<Value> GradEmitter::dropoutFactors(Value hI, ArrayRef<Value> rows,
 Value GradEmitter::keyRowKeepBits(const KeyStep &step, int64_t nTilesQ) {
   if (dropP <= 0.0f)
     return Value();
-  Value queryT = add(step.q0, mul(t4, 2));
+  Value queryT = add(add(step.q0, step.queryOffset), mul(t4, 2));
   const kernel::DropoutCoordinates coords = dropoutCoordinates();
   auto at = [&](Value query, Value key) {
     return coords.at(b, loc, step.hIdx, query, key);
@@ -123,8 +123,10 @@ GradEmitter::recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s,
                                     Value keepBits) {
   const int64_t nTilesQ = s.size();
   const bool raggedKeys = !keyLen.isMultipleOf(step.keyBlock);
-  // Pᵀ: element (nt, e) at key keys[e / 2], query q0 + 8nt + 2t + e % 2.
-  Value queryT = add(step.q0, mul(t4, 2));
+  // Pᵀ: element (nt, e) at key keys[e / 2], query q0 + queryOffset + 8nt +
+  // 2t + e % 2.
+  Value queryT = add(add(step.q0, step.queryOffset), mul(t4, 2));
+  const int64_t firstTile = step.queryOffset / 8;
   auto queryAt = [&](int64_t nt, int64_t e) {
     return add(queryT, 8 * nt + e % 2);
   };
@@ -132,7 +134,7 @@ GradEmitter::recomputeProbabilities(const KeyStep &step, ArrayRef<Frag> s,
     SmallVector<Value> p;
     for (int64_t nt = 0; nt < nTilesQ; ++nt)
       for (int64_t e = 0; e < 4; ++e) {
-        Value lse2 = loadRowPair(step.lseS, step.stage, nt, e % 2);
+        Value lse2 = loadRowPair(step.lseS, step.stage, firstTile + nt, e % 2);
         p.push_back(exp2(exponent(s[nt][e], bIdx, step.hIdx, queryAt(nt, e),
                                   step.keys[e / 2], lse2, masked,
                                   /*guardKey=*/masked && raggedKeys)));
@@ -174,7 +176,8 @@ void GradEmitter::scoreGradients(const KeyStep &step, const Probabilities &p,
                                  MutableArrayRef<Frag> dP) {
   for (size_t nt = 0; nt < dP.size(); ++nt)
     for (int64_t e = 0; e < 4; ++e) {
-      Value delta = loadRowPair(step.deltaS, step.stage, nt, e % 2);
+      Value delta = loadRowPair(step.deltaS, step.stage,
+                                step.queryOffset / 8 + nt, e % 2);
       Value dpv = dP[nt][e];
       if (p.keepBits)
         dpv = arith::SelectOp::create(b, loc, keptAt(p.keepBits, 4 * nt + e),

@@ -95,7 +95,10 @@ tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq, int64_t headDim,
 tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim,
                                               int64_t keyBlock, bool withDq,
                                               bool warpgroupMma,
-                                              bool warpSpecialized) {
+                                              bool warpSpecialized,
+                                              bool headSplit) {
+  assert((!headSplit || (warpgroupMma && warpSpecialized && keyBlock == 64)) &&
+         "the head split is a form of the warp-specialized wgmma kernel");
   constexpr int64_t f32Bytes = 4;
   auto rowBytes = [&](int64_t dim) {
     return (warpgroupMma ? panelDim(dim) : paddedStride(dim)) * kOperandBytes;
@@ -105,6 +108,15 @@ tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim,
   l.values = l.plan.place(keyBlock * rowBytes(valueDim));
   l.queries = l.plan.place(2 * kBlock * rowBytes(headDim));
   l.gradOutputs = l.plan.place(2 * kBlock * rowBytes(valueDim));
+  // The head split's Pdᵀ and dSᵀ tiles, two of each (by step parity), SW128
+  // [64 keys][64 queries] (one panel each), 1024-byte aligned after the
+  // whole panels above.
+  const int64_t sharedScoreTile = keyBlock * kBlock * kOperandBytes;
+  if (headSplit) {
+    l.dsBuffers = 2;
+    l.probsT = l.plan.place(2 * sharedScoreTile);
+    l.dsT = l.plan.place(2 * sharedScoreTile);
+  }
   l.lse = l.plan.place(2 * kBlock * f32Bytes);
   l.delta = l.plan.place(2 * kBlock * f32Bytes);
   const int64_t dsBytes =
@@ -115,9 +127,11 @@ tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim,
   constexpr int64_t barrierBytes = 5 * 8;
   if (warpSpecialized)
     l.dsBuffers = 2;
-  l.dsT = l.plan.regionBytes();
-  if (withDq)
-    l.plan.place(l.dsBuffers * dsBytes);
+  if (!headSplit) {
+    l.dsT = l.plan.regionBytes();
+    if (withDq)
+      l.plan.place(l.dsBuffers * dsBytes);
+  }
   // The bulk dQ's staging tile where it fits (sm_90a's limit: wgmma is
   // sm_90a only); the key block was chosen without it, so it never costs a
   // smaller key block.
@@ -159,14 +173,15 @@ int64_t tcgrad::dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion) {
 
 int64_t tcgrad::sharedMemoryBytes(AttentionOpInterface op, abi::Stage stage,
                                   int64_t queryRows, int64_t keyBlock,
-                                  bool warpgroupMma, bool warpSpecialized) {
+                                  bool warpgroupMma, bool warpSpecialized,
+                                  bool headSplit) {
   // The wgmma tiles are whole panels (keyBlockLayout pads them).
   const int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
   if (stage == abi::Stage::DKDV || stage == abi::Stage::DKDVDQ)
     return keyBlockLayout(warpgroupMma ? d : tileDim(d),
                           warpgroupMma ? dv : tileDim(dv), keyBlock,
                           stage == abi::Stage::DKDVDQ, warpgroupMma,
-                          warpSpecialized)
+                          warpSpecialized, headSplit)
         .plan.launchBytes();
   if (stage == abi::Stage::DQ)
     return dqLayout(tileDim(d), tileDim(dv), queryRows).plan.launchBytes();

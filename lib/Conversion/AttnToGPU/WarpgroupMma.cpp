@@ -338,9 +338,11 @@ Value MmaEmitterBase::namedBarrierId(NamedBarrier which, Value warpgroup) {
 }
 
 void MmaEmitterBase::namedBarrier(NamedBarrier which, Value warpgroup,
-                                  int64_t count) {
-  emitAsmStatement(b, loc, "bar.sync $0, " + Twine(count) + ";", "r",
-                   namedBarrierId(which, warpgroup));
+                                  int64_t count, bool aligned) {
+  emitAsmStatement(b, loc,
+                   Twine(aligned ? "bar.sync" : "barrier.sync") + " $0, " +
+                       Twine(count) + ";",
+                   "r", namedBarrierId(which, warpgroup));
 }
 
 void MmaEmitterBase::namedBarrierArrive(NamedBarrier which, Value warpgroup,

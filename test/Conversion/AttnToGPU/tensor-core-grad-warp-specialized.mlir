@@ -64,7 +64,9 @@
 // CHECK: "cp.async.bulk.wait_group 0;"
 // CHECK-LABEL: gpu.func @attn_bwd_dq_convert_0(
 
-// The split kernel (D + Dv > 256: even blocks dV, odd blocks dK and dQ):
+// The split kernel (D + Dv > 256: even blocks dV, odd blocks dK and dQ;
+// asked for by its #attn.grad_kernels, which has no `split`: the default
+// there is the head split, tensor-core-grad-head-split.mlir):
 // both parts of both roles find the mbarriers where thread 0 put them,
 // after the two dSᵀ tiles (197632 bytes; a part without dQ once used its
 // own layout's offset, and the kernel faulted on the H200).
@@ -91,9 +93,10 @@
 // MANIFEST: "stage": "dkdv_dq",
 // MANIFEST: "threads": 384
 
+// OFF: "threads": 256
 // OFF: "name": "attn_bwd_dkdv_dq_0",
 // OFF-NOT: tensor_map
-// OFF: "threads": 256
+// OFF: "name": "attn_bwd_dq_convert_0"
 
 // BAD80: grad-tma=on needs chip=sm_90a
 // BAD: unsupported grad-tma=sometimes (expected auto, on or off)
@@ -104,6 +107,6 @@ func.func @d64_causal(%q: tensor<2x4x200x64xbf16>, %k: tensor<2x2x333x64xbf16>, 
 }
 
 func.func @d192_128_split(%q: tensor<1x2x130x192xbf16>, %k: tensor<1x1x200x192xbf16>, %v: tensor<1x1x200x128xbf16>, %o: tensor<1x2x130x128xbf16>, %lse: tensor<1x2x130xf32>, %do: tensor<1x2x130x128xbf16>) -> (tensor<1x2x130x192xbf16>, tensor<1x1x200x192xbf16>, tensor<1x1x200x128xbf16>) {
-  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x130x192xbf16>, tensor<1x1x200x192xbf16>, tensor<1x1x200x128xbf16>) forward(%o, %lse : tensor<1x2x130x128xbf16>, tensor<1x2x130xf32>) grad_output(%do : tensor<1x2x130x128xbf16>) -> tensor<1x2x130x192xbf16>, tensor<1x1x200x192xbf16>, tensor<1x1x200x128xbf16>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x130x192xbf16>, tensor<1x1x200x192xbf16>, tensor<1x1x200x128xbf16>) forward(%o, %lse : tensor<1x2x130x128xbf16>, tensor<1x2x130xf32>) grad_output(%do : tensor<1x2x130x128xbf16>) {attn.grad_kernels = #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma>} -> tensor<1x2x130x192xbf16>, tensor<1x1x200x192xbf16>, tensor<1x1x200x128xbf16>
   return %dq, %dk, %dv : tensor<1x2x130x192xbf16>, tensor<1x1x200x192xbf16>, tensor<1x1x200x128xbf16>
 }

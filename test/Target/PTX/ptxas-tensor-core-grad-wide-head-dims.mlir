@@ -33,14 +33,15 @@
 
 // Every kernel is a tensor-core one; the backward: prep, then dkdv (split
 // where D + Dv > 256) and dq. On sm_90a the key-block kernel is the wgmma
-// one (not with a mask or softcap at D = 256, nor with dropout at D or
-// Dv = 256, where it would spill), with the atomic dQ
-// (dkdv_dq, dq_convert) where one block does dK and dV or, split, at
-// D <= 192 without a mask or softcap; on sm_80 mma.sync dkdv and dq.
+// one with the atomic dQ (dkdv_dq, dq_convert), and where D + Dv > 256 its
+// two consumer warpgroups split the head dims (split = warpgroups,
+// session 45); on sm_80 mma.sync dkdv and dq, two blocks per key block
+// where D + Dv > 256.
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_0"
-// KIND90: "key_block_parts": 2,
+// KIND90-NOT: "key_block_parts"
+// KIND90: "key_block_split": "warpgroups",
 // KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_dq_0"
 // KIND90-NOT: "key_block_parts"
@@ -49,16 +50,18 @@
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_1"
-// KIND90: "key_block_parts": 2,
-// KIND90: "mma": "wgmma",
-// KIND90: "name": "attn_bwd_dkdv_1"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_1"
+// KIND90: "key_block_split": "warpgroups",
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_1"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_1"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_2"
-// KIND90: "key_block_parts": 2,
+// KIND90-NOT: "key_block_parts"
+// KIND90: "key_block_split": "warpgroups",
 // KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_dq_2"
 // KIND90-NOT: "key_block_parts"
@@ -67,7 +70,8 @@
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_3"
-// KIND90: "key_block_parts": 2,
+// KIND90-NOT: "key_block_parts"
+// KIND90: "key_block_split": "warpgroups",
 // KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_dq_3"
 // KIND90-NOT: "key_block_parts"
@@ -76,16 +80,18 @@
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_4"
-// KIND90: "key_block_parts": 2,
-// KIND90: "mma": "wgmma",
-// KIND90: "name": "attn_bwd_dkdv_4"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_4"
+// KIND90: "key_block_split": "warpgroups",
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_4"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_4"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_5"
-// KIND90: "key_block_parts": 2,
+// KIND90-NOT: "key_block_parts"
+// KIND90: "key_block_split": "warpgroups",
 // KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_dq_5"
 // KIND90-NOT: "key_block_parts"
@@ -94,7 +100,8 @@
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_6"
-// KIND90: "key_block_parts": 2,
+// KIND90-NOT: "key_block_parts"
+// KIND90: "key_block_split": "warpgroups",
 // KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_dq_6"
 // KIND90-NOT: "key_block_parts"
@@ -103,16 +110,18 @@
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_7"
-// KIND90: "key_block_parts": 2,
-// KIND90: "mma": "wgmma",
-// KIND90: "name": "attn_bwd_dkdv_7"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_7"
+// KIND90: "key_block_split": "warpgroups",
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_7"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_7"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_8"
-// KIND90: "key_block_parts": 2,
+// KIND90-NOT: "key_block_parts"
+// KIND90: "key_block_split": "warpgroups",
 // KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_dq_8"
 // KIND90-NOT: "key_block_parts"
@@ -121,7 +130,8 @@
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_9"
-// KIND90: "key_block_parts": 2,
+// KIND90-NOT: "key_block_parts"
+// KIND90: "key_block_split": "warpgroups",
 // KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_9"
 // KIND90-NOT: "key_block_parts"
@@ -130,8 +140,9 @@
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_10"
-// KIND90: "key_block_parts": 2,
-// KIND90: "mma": "mma.sync",
+// KIND90-NOT: "key_block_parts"
+// KIND90: "key_block_split": "warpgroups",
+// KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_10"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "mma.sync",
@@ -139,7 +150,8 @@
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_11"
-// KIND90: "key_block_parts": 2,
+// KIND90-NOT: "key_block_parts"
+// KIND90: "key_block_split": "warpgroups",
 // KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_11"
 // KIND90-NOT: "key_block_parts"
@@ -202,7 +214,8 @@
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_18"
-// KIND90: "key_block_parts": 2,
+// KIND90-NOT: "key_block_parts"
+// KIND90: "key_block_split": "warpgroups",
 // KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_dq_18"
 // KIND90-NOT: "key_block_parts"
@@ -211,16 +224,18 @@
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_19"
-// KIND90: "key_block_parts": 2,
-// KIND90: "mma": "wgmma",
-// KIND90: "name": "attn_bwd_dkdv_19"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_19"
+// KIND90: "key_block_split": "warpgroups",
+// KIND90: "mma": "wgmma",
+// KIND90: "name": "attn_bwd_dkdv_dq_19"
+// KIND90-NOT: "key_block_parts"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_19"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_20"
-// KIND90: "key_block_parts": 2,
+// KIND90-NOT: "key_block_parts"
+// KIND90: "key_block_split": "warpgroups",
 // KIND90: "mma": "wgmma",
 // KIND90: "name": "attn_bwd_dkdv_dq_20"
 // KIND90-NOT: "key_block_parts"

@@ -143,6 +143,10 @@ struct KernelSpec {
   /// (tcgrad::keyBlockParts): 2 where dK and dV are accumulated by separate
   /// blocks (even blockIdx.x: dV, odd: dK), which doubles grid[0].
   int64_t keyBlockParts = 1;
+  /// Backward wgmma dkdv / dkdv_dq kernel (GradKernelConfig::headSplit):
+  /// two consumer warpgroups share each 64-key block and split its head
+  /// dims.
+  bool headSplit = false;
   int64_t dynamicSharedBytes = 0; ///< Launch with this much dynamic smem.
   /// 0 in grid: computed at launch from a run-time size (the manifest's
   /// null; docs/kernel-manifest.md, "Run-time sizes").
@@ -347,6 +351,9 @@ struct GradKernelOptions {
   /// exist (an #attn.grad_kernels may ask for them whatever `mma` and
   /// `tma` say).
   bool archSpecific = false;
+  /// Where D + Dv > 256: how a key block's dK and dV are shared
+  /// (GradKernelConfig::headSplit); unset lets the chooser decide.
+  std::optional<KeyBlockSplit> split;
 };
 
 /// The name of the discardable attribute (#attn.grad_kernels) that holds a
@@ -369,11 +376,16 @@ struct GradKernelConfig {
   /// wgmma: a producer warpgroup loads the key-block kernel's tiles with
   /// TMA.
   bool tma = false;
+  /// wgmma with TMA, D + Dv > 256: the two consumer warpgroups of one
+  /// 64-key block split the head dims of dK, dV and dQ and share Pᵀ and
+  /// dSᵀ through shared memory (`split = warpgroups`), instead of two
+  /// blocks per key block that each recompute Sᵀ (tcgrad::keyBlockParts).
+  bool headSplit = false;
 
   GradKernelConfigAttr toAttr(MLIRContext *ctx) const;
   bool operator==(const GradKernelConfig &o) const {
     return kernel == o.kernel && keyBlock == o.keyBlock &&
-           atomicDq == o.atomicDq && tma == o.tma;
+           atomicDq == o.atomicDq && tma == o.tma && headSplit == o.headSplit;
   }
 };
 

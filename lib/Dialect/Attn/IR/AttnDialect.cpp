@@ -130,12 +130,12 @@ LogicalResult TileConfigAttr::verify(
 LogicalResult GradKernelConfigAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, KernelFamily kernel,
     std::optional<int64_t> keyBlock, std::optional<GradDq> dq,
-    std::optional<TileLoads> loads) {
+    std::optional<TileLoads> loads, std::optional<KeyBlockSplit> split) {
   if (kernel == KernelFamily::cuda_core) {
-    if (keyBlock || dq || loads)
+    if (keyBlock || dq || loads || split)
       return emitError() << "grad_kernels: kernel = cuda_core takes no "
-                            "key_block, dq or loads (its kernels choose "
-                            "their own tiles)";
+                            "key_block, dq, loads or split (its kernels "
+                            "choose their own tiles)";
     return success();
   }
   if (!keyBlock || !dq)
@@ -149,5 +149,11 @@ LogicalResult GradKernelConfigAttr::verify(
     return emitError() << "grad_kernels: loads = tma needs kernel = wgmma "
                           "(only the wgmma key-block kernel has a TMA "
                           "producer)";
+  if (split == KeyBlockSplit::warpgroups &&
+      (kernel != KernelFamily::wgmma || loads != TileLoads::tma ||
+       *keyBlock != 64))
+    return emitError() << "grad_kernels: split = warpgroups needs kernel = "
+                          "wgmma, loads = tma and key_block = 64 (its two "
+                          "consumer warpgroups share one 64-key block)";
   return success();
 }

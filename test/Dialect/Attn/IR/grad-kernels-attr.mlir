@@ -1,15 +1,20 @@
 // RUN: attention-opt %s -split-input-file -verify-diagnostics | FileCheck %s
 
 // #attn.grad_kernels: the backward's key-block kernel family, then (tensor
-// cores) its keys per block, the dQ scheme and its loads; fields in any
-// order, `loads` printed only when given.
+// cores) its keys per block, the dQ scheme, its loads and how a key block
+// too wide for one warpgroup is split; fields in any order, `loads` and
+// `split` printed only when given.
 
 // CHECK-LABEL: func.func @grad_kernels
 // CHECK: cuda = #attn.grad_kernels<kernel = cuda_core>
 // CHECK-SAME: mma = #attn.grad_kernels<kernel = mma_sync, key_block = 64, dq = separate>
+// CHECK-SAME: split = #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>
+// CHECK-SAME: split_blocks = #attn.grad_kernels<kernel = mma_sync, key_block = 128, dq = separate, split = blocks>
 // CHECK-SAME: unordered = #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = separate, loads = cp_async>
 // CHECK-SAME: wgmma = #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma>
 func.func @grad_kernels() attributes {
+    split = #attn.grad_kernels<split = warpgroups, kernel = wgmma, key_block = 64, dq = atomic, loads = tma>,
+    split_blocks = #attn.grad_kernels<kernel = mma_sync, key_block = 128, dq = separate, split = blocks>,
     cuda = #attn.grad_kernels<kernel = cuda_core>,
     mma = #attn.grad_kernels<kernel = mma_sync, key_block = 64, dq = separate>,
     wgmma = #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma>,
@@ -19,7 +24,7 @@ func.func @grad_kernels() attributes {
 
 // -----
 
-// expected-error @+1 {{grad_kernels: kernel = cuda_core takes no key_block, dq or loads (its kernels choose their own tiles)}}
+// expected-error @+1 {{grad_kernels: kernel = cuda_core takes no key_block, dq, loads or split (its kernels choose their own tiles)}}
 func.func @cuda_core_fields() attributes {g = #attn.grad_kernels<kernel = cuda_core, key_block = 64>} {
   return
 }
@@ -42,5 +47,19 @@ func.func @key_block() attributes {g = #attn.grad_kernels<kernel = wgmma, key_bl
 
 // expected-error @+1 {{grad_kernels: loads = tma needs kernel = wgmma (only the wgmma key-block kernel has a TMA producer)}}
 func.func @tma_mma_sync() attributes {g = #attn.grad_kernels<kernel = mma_sync, key_block = 64, dq = separate, loads = tma>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{grad_kernels: split = warpgroups needs kernel = wgmma, loads = tma and key_block = 64 (its two consumer warpgroups share one 64-key block)}}
+func.func @split_cp_async() attributes {g = #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, split = warpgroups>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{grad_kernels: split = warpgroups needs kernel = wgmma, loads = tma and key_block = 64 (its two consumer warpgroups share one 64-key block)}}
+func.func @split_128() attributes {g = #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma, split = warpgroups>} {
   return
 }

@@ -136,6 +136,17 @@ def Attn_GradDq : I32EnumAttr<"GradDq",
   let cppNamespace = "::mlir::attn";
 }
 
+def Attn_SplitBlocks : I32EnumAttrCase<"blocks", 0>;
+def Attn_SplitWarpgroups : I32EnumAttrCase<"warpgroups", 1>;
+
+def Attn_KeyBlockSplit : I32EnumAttr<"KeyBlockSplit",
+    "how a backward key block's dK and dV are shared where one warpgroup's "
+    "registers cannot hold both",
+    [Attn_SplitBlocks, Attn_SplitWarpgroups]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::attn";
+}
+
 def Attn_GradKernelConfigAttr : AttrDef<Attn_Dialect, "GradKernelConfig"> {
   let mnemonic = "grad_kernels";
   let summary = "The GPU backward kernels chosen for one attention gradient op";
@@ -158,11 +169,19 @@ def Attn_GradKernelConfigAttr : AttrDef<Attn_Dialect, "GradKernelConfig"> {
     kernel converts; not for `deterministic` ops). `loads = tma` (wgmma
     only) has a producer warpgroup load the key-block kernel's tiles with
     the Tensor Memory Accelerator; `cp_async`, or no `loads`, has every
-    thread copy them. A configuration the op's kernels cannot take is an
-    error at the op that names the one they take.
+    thread copy them. `split` (D + Dv > 256, where one warpgroup's
+    registers cannot hold a key block's dK and dV): `blocks` (the
+    default, no field) has two blocks per key block, one accumulating dV
+    and one dK, each recomputing Sᵀ; `warpgroups` (wgmma with `loads = tma`
+    and `key_block = 64`) has the two consumer warpgroups of one block split
+    the head dims of dK, dV and dQ, sharing Pᵀ and dSᵀ through shared
+    memory (FlashAttention-3's scheme: no recomputation). A configuration
+    the op's kernels cannot take is an error at the op that names the one
+    they take.
 
     ```mlir
     #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma>
+    #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>
     #attn.grad_kernels<kernel = mma_sync, key_block = 64, dq = separate>
     #attn.grad_kernels<kernel = cuda_core>
     ```
@@ -170,7 +189,8 @@ def Attn_GradKernelConfigAttr : AttrDef<Attn_Dialect, "GradKernelConfig"> {
   let parameters = (ins "KernelFamily":$kernel,
                         OptionalParameter<"std::optional<int64_t>">:$key_block,
                         OptionalParameter<"std::optional<GradDq>">:$dq,
-                        OptionalParameter<"std::optional<TileLoads>">:$loads);
+                        OptionalParameter<"std::optional<TileLoads>">:$loads,
+                        OptionalParameter<"std::optional<KeyBlockSplit>">:$split);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
