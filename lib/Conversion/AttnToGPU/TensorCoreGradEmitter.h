@@ -19,6 +19,8 @@
 //                                    staged lse / D_i copies
 //   TensorCoreGradKeyBlock.cpp       dkdv / dkdv_dq with mma.sync
 //   TensorCoreGradKeyBlockWgmma.cpp  dkdv / dkdv_dq with wgmma (sm_90a)
+//   TensorCoreGradKeyBlockHeadSplit.cpp  its consumers where two
+//                                    warpgroups split the head dims
 //   TensorCoreGradDq.cpp             dq
 //
 //===----------------------------------------------------------------------===//

@@ -16,7 +16,10 @@
 // fit beside the products, and the kernel runs two blocks per key block
 // (tcgrad::keyBlockParts): the even one computes Sᵀ, Pᵀ and dV, the odd one
 // Sᵀ, Pᵀ, dPᵀ, dSᵀ and dK (one more product per block pair than the fused
-// kernel, half the accumulators each).
+// kernel, half the accumulators each). The warp-specialized wgmma kernel
+// splits the head dims between its two consumer warpgroups instead
+// (KernelSpec::headSplit, TensorCoreGradKeyBlockHeadSplit.cpp): no product
+// recomputed.
 //
 // The key-block kernels take keyBlock = 64 or 128 keys (spec.blockKV; 128 by
 // default with the atomic dQ, 64 without), one warp per 16 keys; the
