@@ -20,6 +20,7 @@
 // RUN: attn-compile %s --chip=sm_90a -o %t.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
 // RUN: not attn-compile %S/Inputs/head-split-invalid.mlir --chip=sm_90a -o %t.bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not attn-compile %S/Inputs/head-split-atomic-invalid.mlir --chip=sm_90a -o %t.bad2.ptx 2>&1 | FileCheck %s --check-prefix=BAD-ATOMIC
 
 // CHOICE: #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>
 // CHOICE: #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>
@@ -88,6 +89,8 @@
 // MANIFEST: "key_block_parts": 2,
 // MANIFEST-NOT: key_block_split
 // MANIFEST: "name": "attn_bwd_dkdv_3"
+
+// BAD-ATOMIC: error: 'attn.attention_grad' op GPU code generation: cannot honour #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>: for this op the backward takes #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = separate, loads = tma, split = warpgroups> (the atomic dQ needs {{.*}}; with split = warpgroups at D = 256, a causal op without GQA)
 
 // BAD: error: 'attn.attention_grad' op GPU code generation: cannot honour #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>: for this op the backward takes #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma> (split = warpgroups needs D + Dv > 256, each rounded up to 16, and a dense op on sm_90a)
 
