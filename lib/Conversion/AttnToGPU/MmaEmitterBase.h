@@ -29,6 +29,15 @@ namespace mlir::attn {
 /// Four f32 accumulators of one m16n8 C fragment.
 using Frag = std::array<Value, 4>;
 
+/// A wgmma accumulator list (4 f32 per n-tile of 8 columns, in mma.sync C
+/// fragment order) as its fragments.
+inline SmallVector<Frag> groupFragments(ArrayRef<Value> acc) {
+  SmallVector<Frag> f(acc.size() / 4);
+  for (size_t i = 0; i < acc.size(); ++i)
+    f[i / 4][i % 4] = acc[i];
+  return f;
+}
+
 /// The 128-byte swizzled (SW128) tiles of the wgmma kernels start at
 /// multiples of this: a kernel rounds the dynamic shared memory's start up
 /// to it and asks for this much slack (MmaEmitterBase::alignForSwizzle128).

@@ -85,6 +85,23 @@ private:
   void emitKeyBlockHeadSplit(Value kBlockIdx, Value kvHead, bool withDq);
   void emitHeadSplitWarpgroup(const KeyBlockSchedule &sched, bool withDq,
                               int64_t w);
+  /// Its products (emitHeadSplitWarpgroup): Sᵀ or dPᵀ of the block's 64
+  /// keys (`keyRows`, the K or V tile) and 32 queries (`queryRows` inside
+  /// the Q or dO stage tile) over `dim`; acc[chunks] += A B over the 64
+  /// queries (dV, dK) or keys (dQ, `transA`: A read MN-major) with A the
+  /// shared [64][64] tile `aTile` and B the chunks' columns of the SW128
+  /// tile `bTile` (MN-major), `fresh`: each chunk's first product
+  /// overwrites; and the stores of chunked dK or dV rows (only columns below
+  /// `width`, rows below Lk).
+  SmallVector<Value> querySliceProduct(Value keyRows, Value queryRows,
+                                       int64_t dim);
+  SmallVector<Value> chunkProducts(Value aTile, bool transA, Value bTile,
+                                   ArrayRef<std::pair<int64_t, int64_t>> chunks,
+                                   SmallVector<Value> acc, bool fresh);
+  void storeChunkFragments(ArrayRef<Value> acc,
+                           ArrayRef<std::pair<int64_t, int64_t>> chunks,
+                           float scale, Value dest, GlobalRows rows, Value row0,
+                           int64_t width);
   /// Stores the A fragment `a` of k-step kStep (queries [16 kStep, 16 kStep
   /// + 16)) of this warp's 16 keys (16 wgWarp ..) to the SW128 [64 keys][64
   /// queries] tile at i32 index `first` of the view `tile`.

@@ -88,6 +88,61 @@ void GradEmitter::storeSharedScores(Value tile, Value first,
   }
 }
 
+SmallVector<Value>
+GradEmitter::querySliceProduct(Value keyRows, Value queryRows, int64_t dim) {
+  // The block's 64 key rows of a K-major SW128 tile against 32 query rows
+  // of the stage tile (64 rows), over dim (k-steps of 16; the tiles are
+  // zero-filled past it).
+  constexpr int64_t queries = tcgrad::kBlock / 2;
+  SmallVector<Value> acc = freshAccumulators(queries / 2);
+  wgmmaAccumulates = false;
+  for (int64_t ks = 0; ks < roundUp(dim, 16) / 16; ++ks)
+    acc = wgmmaSharedA(
+        swizzledKMajorDescriptor(keyRows, spec.blockKV, ks), false,
+        swizzledKMajorDescriptor(queryRows, tcgrad::kBlock, ks), false, acc);
+  return acc;
+}
+
+SmallVector<Value>
+GradEmitter::chunkProducts(Value aTile, bool transA, Value bTile,
+                           ArrayRef<std::pair<int64_t, int64_t>> chunks,
+                           SmallVector<Value> acc, bool fresh) {
+  // Column c0 of a [64][panels x 64] SW128 tile: its panel, then 2 bytes a
+  // column inside the panel's 128-byte rows.
+  auto columnAt = [&](int64_t c0) {
+    return add(bTile,
+               (c0 / 64) * 128 * tcgrad::kBlock + (c0 % 64) * kOperandBytes);
+  };
+  int64_t at = 0;
+  for (auto [c0, width] : chunks) {
+    SmallVector<Value> part(acc.begin() + at, acc.begin() + at + width / 2);
+    if (fresh)
+      wgmmaAccumulates = false;
+    for (int64_t kk = 0; kk < 4; ++kk) {
+      Value descA = transA ? swizzledMnMajorDescriptor(aTile, spec.blockKV, kk)
+                           : swizzledKMajorDescriptor(aTile, spec.blockKV, kk);
+      part = wgmmaSharedA(
+          descA, transA,
+          swizzledMnMajorDescriptor(columnAt(c0), tcgrad::kBlock, kk), true,
+          part);
+    }
+    std::copy(part.begin(), part.end(), acc.begin() + at);
+    at += width / 2;
+  }
+  return acc;
+}
+
+void GradEmitter::storeChunkFragments(
+    ArrayRef<Value> acc, ArrayRef<std::pair<int64_t, int64_t>> chunks,
+    float scale, Value dest, GlobalRows rows, Value row0, int64_t width) {
+  int64_t at = 0;
+  for (auto [c0, chunkWidth] : chunks) {
+    storeFragments(groupFragments(acc.slice(at, chunkWidth / 2)), scale, dest,
+                   rows, row0, keyLen, width, c0);
+    at += chunkWidth / 2;
+  }
+}
+
 void GradEmitter::emitKeyBlockHeadSplit(Value kBlockIdx, Value kvHead,
                                         bool withDq) {
   assert(spec.headSplit && spec.tma && threads == 256 && spec.blockKV == 64 &&
@@ -144,53 +199,6 @@ void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
   invariant.deltaS = deltaS;
   invariant.queryOffset = queriesPerWarpgroup * w;
 
-  auto fragsOf = [](ArrayRef<Value> acc) {
-    SmallVector<Frag> f(acc.size() / 4);
-    for (size_t i = 0; i < acc.size(); ++i)
-      f[i / 4][i % 4] = acc[i];
-    return f;
-  };
-  // Sᵀ = K Qᵀ over D, dPᵀ = V dOᵀ over Dv: the block's 64 key rows against
-  // this warpgroup's 32 query rows of the stage tile.
-  auto sliceProduct = [&](Value keyRows, Value queryRows, int64_t dim) {
-    SmallVector<Value> acc = freshAccumulators(queriesPerWarpgroup / 2);
-    wgmmaAccumulates = false;
-    for (int64_t ks = 0; ks < roundUp(dim, 16) / 16; ++ks)
-      acc = wgmmaSharedA(
-          swizzledKMajorDescriptor(keyRows, keyBlock, ks), false,
-          swizzledKMajorDescriptor(queryRows, tcgrad::kBlock, ks), false, acc);
-    return acc;
-  };
-  // The byte address of column c0 of a [rows][panels x 64] SW128 tile.
-  auto columnAt = [&](Value tile, int64_t rows, int64_t c0) {
-    return add(tile, (c0 / 64) * 128 * rows + (c0 % 64) * kOperandBytes);
-  };
-  // acc[chunks] += A B over the 64 queries (or keys, for dQ): A from the
-  // shared [64][64] tile `aTile` (`transA`: MN-major), B the chunks' columns
-  // of the [64][panels] tile `bTile`, MN-major.
-  auto chunkProducts = [&](Value aTile, bool transA, Value bTile,
-                           ArrayRef<std::pair<int64_t, int64_t>> chunks,
-                           SmallVector<Value> acc, bool fresh) {
-    int64_t at = 0;
-    for (auto [c0, width] : chunks) {
-      SmallVector<Value> part(acc.begin() + at, acc.begin() + at + width / 2);
-      if (fresh)
-        wgmmaAccumulates = false;
-      for (int64_t kk = 0; kk < 4; ++kk) {
-        Value descA = transA ? swizzledMnMajorDescriptor(aTile, keyBlock, kk)
-                             : swizzledKMajorDescriptor(aTile, keyBlock, kk);
-        part = wgmmaSharedA(
-            descA, transA,
-            swizzledMnMajorDescriptor(columnAt(bTile, tcgrad::kBlock, c0),
-                                      tcgrad::kBlock, kk),
-            true, part);
-      }
-      std::copy(part.begin(), part.end(), acc.begin() + at);
-      at += width / 2;
-    }
-    return acc;
-  };
-
   Value kTile = add(smemBase, layout.keys),
         vTile = add(smemBase, layout.values);
   SmallVector<Value> init(accsK + accsV, f32(0.0f));
@@ -209,10 +217,10 @@ void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
 
         wgmmaFence();
         SmallVector<Value> sAcc =
-            sliceProduct(kTile, add(qBase, rowsOffset), headDim);
+            querySliceProduct(kTile, add(qBase, rowsOffset), headDim);
         wgmmaCommit();
         SmallVector<Value> dPAcc =
-            sliceProduct(vTile, add(dOBase, rowsOffset), valueDim);
+            querySliceProduct(vTile, add(dOBase, rowsOffset), valueDim);
         wgmmaCommit();
         // The dropout draw (integer work) runs while the products do.
         Value keepBits = keyRowKeepBits(step, queriesPerWarpgroup / 8);
@@ -225,10 +233,10 @@ void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
         };
         wgmmaWait(1);
         Probabilities pr =
-            recomputeProbabilities(step, fragsOf(sAcc), keepBits);
+            recomputeProbabilities(step, groupFragments(sAcc), keepBits);
         storeSlice(probsS, pr.pd);
         wgmmaWait(0);
-        SmallVector<Frag> dP = fragsOf(dPAcc);
+        SmallVector<Frag> dP = groupFragments(dPAcc);
         scoreGradients(step, pr, dP);
         storeSlice(dsS, dP);
         fenceProxyAsync();
@@ -258,10 +266,10 @@ void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
                               freshAccumulators(width / 2), true);
             wgmmaCommitAndWait(0);
             if (staging)
-              stageDqColumns(*staging, fragsOf(acc), idx(c0));
+              stageDqColumns(*staging, groupFragments(acc), idx(c0));
             else
-              addToDqAccum(fragsOf(acc), 1, add(tileRow, mul(wgWarp, 16)),
-                           idx(c0));
+              addToDqAccum(groupFragments(acc), 1,
+                           add(tileRow, mul(wgWarp, 16)), idx(c0));
           }
           if (staging) {
             SmallVector<std::pair<Value, int64_t>> list;
@@ -281,17 +289,9 @@ void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
   if (staging)
     emitIf(stagingLeader, [&] { bulkWaitGroup(0, /*readsOnly=*/false); });
   Value warpKey0 = add(sched.k0, mul(wgWarp, 16));
-  auto store = [&](ArrayRef<Value> acc, const ColumnChunks &chunks, float scale,
-                   Value dest, int64_t width) {
-    int64_t at = 0;
-    for (auto [c0, w2] : chunks) {
-      storeFragments(fragsOf(acc.slice(at, w2 / 2)), scale, dest, sched.kvRows,
-                     warpKey0, keyLen, width, c0);
-      at += w2 / 2;
-    }
-  };
-  store(ArrayRef<Value>(loop).take_front(accsK), dkChunks, mods.scale,
-        args.gradKey, headDim);
-  store(ArrayRef<Value>(loop).drop_front(accsK), dvChunks, 1.0f, args.gradValue,
-        valueDim);
+  storeChunkFragments(ArrayRef<Value>(loop).take_front(accsK), dkChunks,
+                      mods.scale, args.gradKey, sched.kvRows, warpKey0,
+                      headDim);
+  storeChunkFragments(ArrayRef<Value>(loop).drop_front(accsK), dvChunks, 1.0f,
+                      args.gradValue, sched.kvRows, warpKey0, valueDim);
 }

@@ -321,12 +321,6 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
   Value vRows = add(add(smemBase, vOff), mul(wg, 64 * 128));
   Value keyA = add(k0, add(mul(warp, 16), g));
   std::array<Value, 2> keys = {keyA, add(keyA, 8)};
-  auto fragsOf = [](ArrayRef<Value> acc) {
-    SmallVector<Frag> f(acc.size() / 4);
-    for (size_t i = 0; i < acc.size(); ++i)
-      f[i / 4][i % 4] = acc[i];
-    return f;
-  };
 
   // C = rows x Qᵀ-like product over `dim` (A: 64 rows at `rows` of a key
   // tile, B: the stage tile at `cols`), both K-major: Sᵀ = K Qᵀ over D and
@@ -397,7 +391,7 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
         Value keepBits = keyRowKeepBits(step, kBlock / 8);
         wgmmaWait(overlapDp ? 1 : 0);
         Probabilities pr =
-            recomputeProbabilities(step, fragsOf(sAcc), keepBits);
+            recomputeProbabilities(step, groupFragments(sAcc), keepBits);
         SmallVector<std::array<Value, 4>> pdA;
         for (int64_t kk = 0; wantDV && kk < kBlock / 16; ++kk)
           pdA.push_back(packA(pr.pd, kk));
@@ -431,7 +425,7 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
         }
         wgmmaWait(wantDV && overlapDp ? 1 : 0);
 
-        SmallVector<Frag> dP = fragsOf(dPAcc);
+        SmallVector<Frag> dP = groupFragments(dPAcc);
         scoreGradients(step, pr, dP);
         SmallVector<std::array<Value, 4>> dsA;
         for (int64_t kk = 0; kk < kBlock / 16; ++kk)
@@ -488,10 +482,10 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
                   acc);
             wgmmaCommitAndWait(0);
             if (staging)
-              stageDqColumns(*staging, fragsOf(acc), col0);
+              stageDqColumns(*staging, groupFragments(acc), col0);
             else
               addToDqAccum(
-                  fragsOf(acc), 1,
+                  groupFragments(acc), 1,
                   add(paddedRow(step.hIdx, step.q0), mul(remu(warp, 4), 16)),
                   col0);
           };
@@ -540,8 +534,10 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
     emitIf(stagingLeader, [&] { bulkWaitGroup(0, /*readsOnly=*/false); });
 
   SmallVector<Value> results = loop;
-  SmallVector<Frag> dK = fragsOf(ArrayRef<Value>(results).take_front(accs)),
-                    dV = fragsOf(ArrayRef<Value>(results).drop_front(accs));
+  SmallVector<Frag> dK = groupFragments(
+                        ArrayRef<Value>(results).take_front(accs)),
+                    dV = groupFragments(
+                        ArrayRef<Value>(results).drop_front(accs));
   Value warpKey0 = add(k0, mul(warp, 16));
   if (wantDK)
     storeFragments(dK, mods.scale, args.gradKey, kvRows, warpKey0, keyLen,
