@@ -157,6 +157,16 @@ void GradEmitter::addToDqAccum(ArrayRef<Frag> frags, int64_t mTiles, Value row0,
     }
 }
 
+GradEmitter::BulkDqStaging
+GradEmitter::bulkDqStaging(const KeyBlockLayout &layout, bool withDq) {
+  assert((!withDq || spec.bulkDq == layout.dqStaging.has_value()) &&
+         "the manifest's dq_accum order is the kernel's");
+  if (!withDq || !spec.bulkDq)
+    return {};
+  return {layout.dqStaging,
+          cmp(arith::CmpIPredicate::eq, remu(tid, 128), idx(0))};
+}
+
 void GradEmitter::stageDqColumns(int64_t staging, ArrayRef<Frag> frags,
                                  Value col0) {
   // Fragment f is the 16 bytes of thread t (of the warpgroup) in column

@@ -102,16 +102,16 @@ tcgrad::chooseConfig(AttentionOpInterface op,
   // split blocks or 128 keys. Each thread holds half of dK and dV (64 + 64
   // accumulators at D = Dv = 256) and a 32-query slice of Sᵀ and dPᵀ, so
   // masks, softcap, dropout and the fused dQ fit beside them.
-  const bool headSplit =
-      canSpecialize && options.mma != GradMma::MmaSync &&
-      tcgrad::keyBlockParts(headDim, valueDim) == 2 &&
-      tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
-      options.split != KeyBlockSplit::blocks &&
-      (options.keyBlock == 0 || options.keyBlock == 64) &&
-      tcgrad::keyBlockLayout(headDim, valueDim, 64, /*withDq=*/true,
-                             /*warpgroupMma=*/true, /*warpSpecialized=*/true,
-                             /*headSplit=*/true)
-              .plan.launchBytes() <= maxDynamicSharedBytes(options.smVersion);
+  const tcgrad::KeyBlockLayout headSplitLayout = tcgrad::keyBlockLayout(
+      headDim, valueDim, 64, /*withDq=*/true, /*warpgroupMma=*/true,
+      /*warpSpecialized=*/true, /*headSplit=*/true);
+  const bool headSplit = canSpecialize && options.mma != GradMma::MmaSync &&
+                         tcgrad::keyBlockParts(headDim, valueDim) == 2 &&
+                         tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
+                         options.split != KeyBlockSplit::blocks &&
+                         (options.keyBlock == 0 || options.keyBlock == 64) &&
+                         headSplitLayout.plan.launchBytes() <=
+                             maxDynamicSharedBytes(options.smVersion);
   // Its fused dQ: bulk reductions where the staging tile fits (D + Dv up
   // to 384: MLA 192/128 1.16-1.19x, D = Dv = 192 causal 1.10x faster than
   // the two-block split, H200, session 45); where not (D = 256), per-thread
@@ -120,11 +120,7 @@ tcgrad::chooseConfig(AttentionOpInterface op,
   // 0.95x the split, GQA 4 causal 0.96x; dropout causal 1.23x). Elsewhere
   // the head split keeps the dq kernel (full 1.06-1.09x the split).
   const bool headSplitStages =
-      headSplit &&
-      tcgrad::keyBlockLayout(headDim, valueDim, 64, /*withDq=*/true,
-                             /*warpgroupMma=*/true, /*warpSpecialized=*/true,
-                             /*headSplit=*/true)
-          .dqStaging.has_value();
+      headSplit && headSplitLayout.dqStaging.has_value();
   const bool headSplitDq =
       headSplit &&
       (headSplitStages || (op.getCausal() != CausalMode::none &&

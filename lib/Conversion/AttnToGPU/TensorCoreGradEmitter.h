@@ -212,6 +212,15 @@ private:
   /// columns col0 + 8 nt + 2 t4 (+ 1).
   void addToDqAccum(ArrayRef<Frag> frags, int64_t mTiles, Value row0,
                     Value col0);
+  /// The bulk dQ of a key-block kernel (`withDq`, spec.bulkDq): the f32
+  /// staging tile's byte offset in `layout` and the condition "first thread
+  /// of its warpgroup", which issues (and waits for) the warpgroup's
+  /// reductions; none without it.
+  struct BulkDqStaging {
+    std::optional<int64_t> offset;
+    Value leader;
+  };
+  BulkDqStaging bulkDqStaging(const KeyBlockLayout &layout, bool withDq);
   /// The bulk dQ (KernelSpec::bulkDq), one consumer warpgroup's part:
   /// stores its wgmma accumulator fragments `frags` of dQ columns col0 ..
   /// col0 + 8 frags.size() (col0 a multiple of 8) into the f32 staging tile

@@ -182,12 +182,9 @@ void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
   Value deltaS = view(layout.delta, {2, tcgrad::kBlock}, b.getF32Type());
   Value probsS = view(layout.probsT, {2 * scoreTile / 4}, b.getI32Type());
   Value dsS = view(layout.dsT, {2 * scoreTile / 4}, b.getI32Type());
-  std::optional<int64_t> staging =
-      withDq && spec.bulkDq ? layout.dqStaging : std::nullopt;
-  assert((!withDq || spec.bulkDq == layout.dqStaging.has_value()) &&
-         "the manifest's dq_accum order is the kernel's");
-  Value stagingLeader =
-      staging ? cmp(arith::CmpIPredicate::eq, remu(tid, 128), idx(0)) : Value();
+  const BulkDqStaging bulk = bulkDqStaging(layout, withDq);
+  const std::optional<int64_t> staging = bulk.offset;
+  Value stagingLeader = bulk.leader;
 
   Value wgWarp = remu(warp, 4);
   Value keyA = add(sched.k0, add(mul(wgWarp, 16), g));

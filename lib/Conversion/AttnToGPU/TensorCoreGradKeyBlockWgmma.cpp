@@ -271,12 +271,9 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
                      : Value();
   // The bulk dQ (spec.bulkDq): the f32 staging tile, whose reductions each
   // warpgroup's first thread issues (and waits for).
-  std::optional<int64_t> staging =
-      withDq && spec.bulkDq ? layout.dqStaging : std::nullopt;
-  assert((!withDq || spec.bulkDq == layout.dqStaging.has_value()) &&
-         "the manifest's dq_accum order is the kernel's");
-  Value stagingLeader =
-      staging ? cmp(arith::CmpIPredicate::eq, remu(tid, 128), idx(0)) : Value();
+  const BulkDqStaging bulk = bulkDqStaging(layout, withDq);
+  const std::optional<int64_t> staging = bulk.offset;
+  Value stagingLeader = bulk.leader;
 
   KeyBlockSchedule sched = scheduleKeyBlock(kBlockIdx, kvHead, keyBlock);
   Value k0 = sched.k0, total = sched.total;
