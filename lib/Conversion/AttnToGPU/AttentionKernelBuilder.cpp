@@ -514,6 +514,9 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
     entry.getObject("codegen")->insert({"key_block_split", "warpgroups"});
   if (spec.tma)
     entry.getObject("codegen")->insert({"loads", "tma"});
+  if (spec.tma &&
+      (spec.stage == abi::Stage::DKDV || spec.stage == abi::Stage::DKDVDQ))
+    entry.getObject("codegen")->insert({"query_stages", spec.queryStages});
   if (spec.persistent) {
     entry.getObject("codegen")->insert({"schedule", "persistent"});
     // The tile order, where not the index order (docs/kernel-manifest.md).

@@ -26,12 +26,13 @@ using namespace mlir::attn;
 GradKernelConfigAttr GradKernelConfig::toAttr(MLIRContext *ctx) const {
   if (kernel == KernelFamily::cuda_core)
     return GradKernelConfigAttr::get(ctx, kernel, std::nullopt, std::nullopt,
-                                     std::nullopt, std::nullopt);
+                                     std::nullopt, std::nullopt, std::nullopt);
   return GradKernelConfigAttr::get(
       ctx, kernel, keyBlock, atomicDq ? GradDq::atomic : GradDq::separate,
       tma ? std::optional<TileLoads>(TileLoads::tma) : std::nullopt,
       headSplit ? std::optional<KeyBlockSplit>(KeyBlockSplit::warpgroups)
-                : std::nullopt);
+                : std::nullopt,
+      queryStages != 2 ? std::optional<int64_t>(queryStages) : std::nullopt);
 }
 
 /// Whether `op` has GPU backward kernels at all: its shapes and operands
@@ -105,17 +106,20 @@ honourGradKernels(AttentionOpInterface op, GradKernelConfigAttr attr,
   requested.dqMode = attr.getDq() == GradDq::atomic ? GradDqMode::Atomic
                                                     : GradDqMode::Separate;
   requested.split = attr.getSplit().value_or(KeyBlockSplit::blocks);
+  requested.queryStages = attr.getQueryStages().value_or(2);
   FailureOr<GradKernelConfig> got = tcgrad::chooseConfig(op, requested);
   if (failed(got))
     return failure();
-  // `loads = cp_async` and `split = blocks` are the absent fields' meaning.
+  // `loads = cp_async`, `split = blocks` and `query_stages = 2` are the
+  // absent fields' meaning.
   if (attr.getLoads() == TileLoads::cp_async ||
-      attr.getSplit() == KeyBlockSplit::blocks)
+      attr.getSplit() == KeyBlockSplit::blocks || attr.getQueryStages() == 2)
     attr = GradKernelConfigAttr::get(
         op->getContext(), family, attr.getKeyBlock(), attr.getDq(),
         attr.getLoads() == TileLoads::cp_async ? std::nullopt : attr.getLoads(),
         attr.getSplit() == KeyBlockSplit::blocks ? std::nullopt
-                                                 : attr.getSplit());
+                                                 : attr.getSplit(),
+        attr.getQueryStages() == 2 ? std::nullopt : attr.getQueryStages());
   if (GradKernelConfigAttr nearest = got->toAttr(op->getContext());
       nearest != attr) {
     std::string text;
@@ -130,6 +134,8 @@ honourGradKernels(AttentionOpInterface op, GradKernelConfigAttr attr,
          : attr.getSplit() == KeyBlockSplit::warpgroups && !got->headSplit
              ? " (split = warpgroups needs D + Dv > 256, each "
                "rounded up to 16, and a dense op on sm_90a)"
+         : attr.getQueryStages() && *attr.getQueryStages() != got->queryStages
+             ? " (query_stages = 1 needs the TMA-fed key-block kernel)"
              : ""));
   }
   return got;

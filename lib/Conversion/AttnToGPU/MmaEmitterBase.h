@@ -285,6 +285,10 @@ protected:
   /// PTX, so it cannot keep ptxas from reusing a register operand of a
   /// wgmma in flight: write those only after the wait.)
   SmallVector<Value> wgmmaFenceOperands(ArrayRef<Value> regs);
+  /// `index` through an empty inline asm with side effects: the same value,
+  /// but one LLVM cannot hoist out of the loop it is computed in, nor what
+  /// is computed from it.
+  Value loopVariant(Value index);
   /// fence.proxy.async.shared::cta: makes this thread's ordinary (and
   /// cp.async) shared-memory writes visible to the tensor cores' async proxy;
   /// a barrier must follow before another thread's wgmma reads them.
@@ -389,8 +393,14 @@ protected:
     void wait(Value stage, Value round);
     /// Consumer: done reading `stage`; the producer may refill it.
     void release(Value stage) { e.mbarrierArrive(empty(stage)); }
-    /// The stage and round of fill `n`.
+    /// The stage and round of fill `n`. With one stage, the stage (0) is
+    /// hidden from LLVM (loopVariant): the stage's tile addresses and the
+    /// wgmma descriptors made from them stay in the loop instead of being
+    /// hoisted out of it into registers held across it (ptxas spilled 400
+    /// bytes in the D = 256 backward).
     std::pair<Value, Value> slot(Value n) {
+      if (stages == 1)
+        return {e.loopVariant(e.idx(0)), n};
       return {e.remu(n, stages), e.divu(n, stages)};
     }
 

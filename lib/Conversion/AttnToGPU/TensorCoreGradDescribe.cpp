@@ -102,25 +102,35 @@ tcgrad::chooseConfig(AttentionOpInterface op,
   // split blocks or 128 keys. Each thread holds half of dK and dV (64 + 64
   // accumulators at D = Dv = 256) and a 32-query slice of Sᵀ and dPᵀ, so
   // masks, softcap, dropout and the fused dQ fit beside them.
-  const tcgrad::KeyBlockLayout headSplitLayout = tcgrad::keyBlockLayout(
-      headDim, valueDim, 64, /*withDq=*/true, /*warpgroupMma=*/true,
-      /*warpSpecialized=*/true, /*headSplit=*/true);
+  auto headSplitLayout = [&](int64_t queryStages) {
+    return tcgrad::keyBlockLayout(headDim, valueDim, 64, /*withDq=*/true,
+                                  /*warpgroupMma=*/true,
+                                  /*warpSpecialized=*/true, /*headSplit=*/true,
+                                  queryStages);
+  };
   const bool headSplit = canSpecialize && options.mma != GradMma::MmaSync &&
                          tcgrad::keyBlockParts(headDim, valueDim) == 2 &&
                          tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
                          options.split != KeyBlockSplit::blocks &&
                          (options.keyBlock == 0 || options.keyBlock == 64) &&
-                         headSplitLayout.plan.launchBytes() <=
+                         headSplitLayout(2).plan.launchBytes() <=
                              maxDynamicSharedBytes(options.smVersion);
   // Its fused dQ: bulk reductions where the staging tile fits (D + Dv up
   // to 384: MLA 192/128 1.16-1.19x, D = Dv = 192 causal 1.10x faster than
-  // the two-block split, H200, session 45); where not (D = 256), per-thread
-  // reductions of 64 x D floats per step, which paid only causal without
-  // GQA (1.20x the split, 1.12x the head split with the dq kernel; full
-  // 0.95x the split, GQA 4 causal 0.96x; dropout causal 1.23x). Elsewhere
-  // the head split keeps the dq kernel (full 1.06-1.09x the split).
+  // the two-block split, H200, session 45). Where it does not beside two
+  // Q / dO stages (D = 256), it does beside one (FlashAttention-3's choice
+  // at D = 256): the producer refills the stage while the consumers compute
+  // dQ (TensorCoreGradKeyBlockHeadSplit.cpp). One stage is taken only when
+  // asked for (`query_stages = 1`): not yet timed against two on the
+  // device.
+  const int64_t queryStages = options.queryStages ? options.queryStages : 2;
   const bool headSplitStages =
-      headSplit && headSplitLayout.dqStaging.has_value();
+      headSplit && headSplitLayout(queryStages).dqStaging.has_value();
+  // Without the staging tile, per-thread reductions of 64 x D floats per
+  // step, which paid only causal without GQA (1.20x the split, 1.12x the
+  // head split with the dq kernel; full 0.95x the split, GQA 4 causal
+  // 0.96x; dropout causal 1.23x). Elsewhere the head split keeps the dq
+  // kernel (full 1.06-1.09x the split).
   const bool headSplitDq =
       headSplit &&
       (headSplitStages || (op.getCausal() != CausalMode::none &&
@@ -175,9 +185,11 @@ tcgrad::chooseConfig(AttentionOpInterface op,
   // isEligible checked 64-key blocks; 128 asked for may not fit.
   const abi::Stage keyStage = atomics ? abi::Stage::DKDVDQ : abi::Stage::DKDV;
   const int64_t limit = maxDynamicSharedBytes(options.smVersion);
+  // One Q / dO stage only where the producer's ring has stages.
+  const int64_t stages = warpSpecialized ? queryStages : 2;
   if (int64_t bytes =
           tcgrad::sharedMemoryBytes(op, keyStage, tcgrad::kBlock, *keyBlock,
-                                    wgmma, warpSpecialized, headSplit);
+                                    wgmma, warpSpecialized, headSplit, stages);
       bytes > limit)
     return op.emitOpError("GPU code generation: the ")
            << abi::stageName(keyStage) << " kernel with " << *keyBlock
@@ -191,6 +203,7 @@ tcgrad::chooseConfig(AttentionOpInterface op,
   config.atomicDq = atomics;
   config.tma = warpSpecialized;
   config.headSplit = headSplit;
+  config.queryStages = stages;
   return config;
 }
 
@@ -218,7 +231,8 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
   const bool bulkDq =
       atomics && wgmma &&
       tcgrad::keyBlockLayout(headDim, valueDim, *keyBlock, /*withDq=*/true,
-                             /*warpgroupMma=*/true, warpSpecialized, headSplit)
+                             /*warpgroupMma=*/true, warpSpecialized, headSplit,
+                             config.queryStages)
           .dqStaging.has_value();
   auto [rowsPerHead, multiple] = workspaceRows(op);
   SmallVector<int64_t, 4> rowsShape =
@@ -252,6 +266,8 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
     spec.blockQ = stage == abi::Stage::DQ ? dqRows : tcgrad::kBlock;
     spec.blockKV = keyBlockStage ? *keyBlock : tcgrad::kBlock;
     spec.headSplit = keyBlockStage && headSplit;
+    if (spec.tma)
+      spec.queryStages = config.queryStages;
     // One warp per 16 keys (two with the head split), plus the producer
     // warpgroup when warp-specialized.
     spec.block = {keyBlockStage ? (spec.headSplit ? 4 : 2) * *keyBlock +
@@ -267,9 +283,9 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
           headSplit ? 1 : tcgrad::keyBlockParts(headDim, valueDim);
       spec.grid[0] *= spec.keyBlockParts;
     }
-    spec.dynamicSharedBytes =
-        tcgrad::sharedMemoryBytes(op, spec.stage, spec.blockQ, spec.blockKV,
-                                  spec.warpgroupMma, spec.tma, spec.headSplit);
+    spec.dynamicSharedBytes = tcgrad::sharedMemoryBytes(
+        op, spec.stage, spec.blockQ, spec.blockKV, spec.warpgroupMma, spec.tma,
+        spec.headSplit, spec.queryStages);
     kernel::addGradParams(op, spec, workspaces, abi::stageGradients(stage));
     if (spec.tma) {
       // One SW128 panel (64 columns) of a tile's rows per copy.

@@ -118,15 +118,16 @@ private:
   /// role of every block finds the mbarriers where thread 0 initialised
   /// them.
   KeyBlockLayout warpSpecializedLayout() const {
-    return keyBlockLayout(headDim, valueDim, spec.blockKV,
-                          spec.stage == abi::Stage::DKDVDQ,
-                          /*warpgroupMma=*/true,
-                          /*warpSpecialized=*/true, spec.headSplit);
+    return keyBlockLayout(
+        headDim, valueDim, spec.blockKV, spec.stage == abi::Stage::DKDVDQ,
+        /*warpgroupMma=*/true,
+        /*warpSpecialized=*/true, spec.headSplit, spec.queryStages);
   }
-  /// Its Q/dO ring (two stages) and K/V mbarrier.
+  /// Its Q/dO ring (spec.queryStages stages; the mbarriers have room for
+  /// two) and K/V mbarrier.
   MbarrierRing queryRing() {
     const int64_t at = warpSpecializedLayout().barriers;
-    return MbarrierRing(*this, smemBase, at + 8, at + 24, 2);
+    return MbarrierRing(*this, smemBase, at + 8, at + 24, spec.queryStages);
   }
   Value keyValueFull() {
     return add(smemBase, warpSpecializedLayout().barriers);

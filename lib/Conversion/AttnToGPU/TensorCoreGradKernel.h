@@ -93,13 +93,16 @@ int64_t panelDim(int64_t headDim);
 /// (the wgmma kernel with a TMA producer, KernelSpec::tma): `dsBuffers`
 /// dSᵀ tiles (two, so that a step writes one while the other warpgroup may
 /// still read the previous step's) and the mbarriers at `barriers`: the K/V
-/// tiles' full one, then the two Q/dO stages' full and empty ones.
+/// tiles' full one, then the two Q/dO stages' full and empty ones;
+/// `queryStages` (warp-specialized only: 1 or 2) Q, dO, lse and D_i stages.
 /// `headSplit` (KernelSpec::headSplit; 64 keys, warp-specialized): two Pdᵀ
 /// tiles at `probsT` and two dSᵀ tiles at `dsT` (with or without dQ), SW128
 /// [64 keys][64 queries], written by both consumer warpgroups and read by
 /// both (one per step parity).
 struct KeyBlockLayout {
   int64_t keys, values, queries, gradOutputs, lse, delta, dsT;
+  /// Stages of the Q, dO, lse and D_i tiles (each region holds that many).
+  int64_t queryStages = 2;
   int64_t probsT = 0;
   int64_t dsBuffers = 1, barriers = 0;
   /// The wgmma dkdv_dq kernel's f32 [64 x D] dQ staging tile
@@ -111,7 +114,7 @@ struct KeyBlockLayout {
 KeyBlockLayout keyBlockLayout(int64_t headDim, int64_t valueDim,
                               int64_t keyBlock, bool withDq, bool warpgroupMma,
                               bool warpSpecialized = false,
-                              bool headSplit = false);
+                              bool headSplit = false, int64_t queryStages = 2);
 
 /// The dq kernel's: Q and dO tiles of `rows` query rows, double-buffered K
 /// and V tiles of kBlock rows, padded rows (Q and K of head dim `headDim`, dO
@@ -134,7 +137,7 @@ int64_t dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion);
 int64_t sharedMemoryBytes(AttentionOpInterface op, abi::Stage stage,
                           int64_t queryRows, int64_t keyBlock,
                           bool warpgroupMma, bool warpSpecialized = false,
-                          bool headSplit = false);
+                          bool headSplit = false, int64_t queryStages = 2);
 
 /// Emits the body of `func` (arguments in manifest order) for spec.stage,
 /// of an attn.attention_grad or attn.varlen_attention_grad `op`.

@@ -26,6 +26,10 @@
 // SW128 panels (an MN-major operand may start inside a panel but not run
 // across its end), so each warpgroup's loop is emitted on its own with its
 // chunks as constants. The producer (emitKeyBlockLoads) is the other form's.
+// A warpgroup releases its Q / dO stage as soon as its dV and dK products
+// have read it, before dQ's: with one stage (KernelSpec::queryStages, which
+// makes room for the dQ staging tile at D = 256) the producer's next copies
+// then overlap the dQ products and their reductions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -178,8 +182,10 @@ void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
   const int64_t accsK = accumulatorsOf(dkChunks),
                 accsV = accumulatorsOf(dvChunks);
 
-  Value lseS = view(layout.lse, {2, tcgrad::kBlock}, b.getF32Type());
-  Value deltaS = view(layout.delta, {2, tcgrad::kBlock}, b.getF32Type());
+  Value lseS =
+      view(layout.lse, {spec.queryStages, tcgrad::kBlock}, b.getF32Type());
+  Value deltaS =
+      view(layout.delta, {spec.queryStages, tcgrad::kBlock}, b.getF32Type());
   Value probsS = view(layout.probsT, {2 * scoreTile / 4}, b.getI32Type());
   Value dsS = view(layout.dsT, {2 * scoreTile / 4}, b.getI32Type());
   const BulkDqStaging bulk = bulkDqStaging(layout, withDq);
@@ -196,14 +202,19 @@ void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
   invariant.deltaS = deltaS;
   invariant.queryOffset = queriesPerWarpgroup * w;
 
-  Value kTile = add(smemBase, layout.keys),
-        vTile = add(smemBase, layout.values);
   SmallVector<Value> init(accsK + accsV, f32(0.0f));
   SmallVector<Value> loop =
       emitLoop(idx(0), sched.total, init, [&](Value it, ValueRange state) {
         MbarrierRing ring = queryRing();
         auto [stage, round] = ring.slot(it);
         ring.wait(stage, round);
+        // K's and V's wgmma descriptors are the same every step: made from
+        // a base LLVM cannot hoist, they are recomputed in the loop rather
+        // than held in registers across it (ptxas 13 spilled 52-272 bytes
+        // at D = 256 otherwise, 0 so).
+        Value kvBase = loopVariant(smemBase);
+        Value kTile = add(kvBase, layout.keys),
+              vTile = add(kvBase, layout.values);
         KeyStep step = keyStepAt(invariant, sched, it, stage);
         Value qBase = add(add(smemBase, layout.queries), mul(stage, qTile));
         Value dOBase =
@@ -252,16 +263,29 @@ void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
         dV = chunkProducts(probsBase, false, dOBase, dvChunks, dV, false);
         dK = chunkProducts(dsBase, false, qBase, dkChunks, dK, false);
         wgmmaCommit();
+        // The stage (Q, dO, lse, D_i) is released as soon as dV's and
+        // dK's products have read it: the producer refills it while dQ's
+        // products run (what keeps one stage fed, queryStages 1).
+        auto releaseStage = [&] {
+          wgmmaWait(withDq ? 1 : 0);
+          ring.release(stage);
+        };
+        if (!withDq)
+          releaseStage();
         if (withDq) {
           // dQ[:, cols_w] = dS K[:, cols_w] over the block's keys, one
           // chunk at a time (at most 32 more accumulators).
           Value tileRow = paddedRow(step.hIdx, step.q0);
-          for (auto [c0, width] : dkChunks) {
+          for (auto [i, chunk] : llvm::enumerate(dkChunks)) {
+            auto [c0, width] = chunk;
             wgmmaFence();
             SmallVector<Value> acc =
                 chunkProducts(dsBase, true, kTile, {{c0, width}},
                               freshAccumulators(width / 2), true);
-            wgmmaCommitAndWait(0);
+            wgmmaCommit();
+            if (i == 0)
+              releaseStage();
+            wgmmaWait(0);
             if (staging)
               stageDqColumns(*staging, groupFragments(acc), idx(c0));
             else
@@ -275,8 +299,6 @@ void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
             addStagedDq(*staging, idx(w), stagingLeader, tileRow, list);
           }
         }
-        wgmmaWait(0);
-        ring.release(stage);
         SmallVector<Value> next = dK;
         next.append(dV.begin(), dV.end());
         return next;

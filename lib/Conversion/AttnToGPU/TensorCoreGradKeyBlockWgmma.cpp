@@ -148,7 +148,7 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   emitIf(cmp(arith::CmpIPredicate::eq, threadId, idx(0)), [&] {
     MbarrierRing ring = queryRing();
     mbarrierInit(keyValueFull(), 1);
-    for (int64_t st = 0; st < 2; ++st) {
+    for (int64_t st = 0; st < spec.queryStages; ++st) {
       ring.initFull(st, 1);
       ring.initEmpty(st, consumerThreads);
     }
@@ -262,8 +262,8 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
                 dOOff = layout.gradOutputs, lseOff = layout.lse,
                 deltaOff = layout.delta, dsOff = layout.dsT;
   Value tiles = view(0, {lseOff / kOperandBytes}, elt);
-  Value lseS = view(lseOff, {2, kBlock}, b.getF32Type());
-  Value deltaS = view(deltaOff, {2, kBlock}, b.getF32Type());
+  Value lseS = view(lseOff, {spec.queryStages, kBlock}, b.getF32Type());
+  Value deltaS = view(deltaOff, {spec.queryStages, kBlock}, b.getF32Type());
   // dSᵀ [keyBlock][64 queries] in the core-matrix layout, as i32 pairs
   // (layout.dsBuffers of them, alternating by step).
   const int64_t dsPairs = keyBlock * kBlock / 2;

@@ -92,22 +92,24 @@ tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq, int64_t headDim,
   return std::nullopt;
 }
 
-tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim,
-                                              int64_t keyBlock, bool withDq,
-                                              bool warpgroupMma,
-                                              bool warpSpecialized,
-                                              bool headSplit) {
+tcgrad::KeyBlockLayout
+tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim, int64_t keyBlock,
+                       bool withDq, bool warpgroupMma, bool warpSpecialized,
+                       bool headSplit, int64_t queryStages) {
   assert((!headSplit || (warpgroupMma && warpSpecialized && keyBlock == 64)) &&
          "the head split is a form of the warp-specialized wgmma kernel");
+  assert((queryStages == 2 || (warpSpecialized && queryStages == 1)) &&
+         "one Q / dO stage only in the producer's ring");
   constexpr int64_t f32Bytes = 4;
   auto rowBytes = [&](int64_t dim) {
     return (warpgroupMma ? panelDim(dim) : paddedStride(dim)) * kOperandBytes;
   };
   KeyBlockLayout l;
+  l.queryStages = queryStages;
   l.keys = l.plan.place(keyBlock * rowBytes(headDim));
   l.values = l.plan.place(keyBlock * rowBytes(valueDim));
-  l.queries = l.plan.place(2 * kBlock * rowBytes(headDim));
-  l.gradOutputs = l.plan.place(2 * kBlock * rowBytes(valueDim));
+  l.queries = l.plan.place(queryStages * kBlock * rowBytes(headDim));
+  l.gradOutputs = l.plan.place(queryStages * kBlock * rowBytes(valueDim));
   // The head split's Pdᵀ and dSᵀ tiles, two of each (by step parity), SW128
   // [64 keys][64 queries] (one panel each), 1024-byte aligned after the
   // whole panels above.
@@ -117,8 +119,8 @@ tcgrad::KeyBlockLayout tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim,
     l.probsT = l.plan.place(2 * sharedScoreTile);
     l.dsT = l.plan.place(2 * sharedScoreTile);
   }
-  l.lse = l.plan.place(2 * kBlock * f32Bytes);
-  l.delta = l.plan.place(2 * kBlock * f32Bytes);
+  l.lse = l.plan.place(queryStages * kBlock * f32Bytes);
+  l.delta = l.plan.place(queryStages * kBlock * f32Bytes);
   const int64_t dsBytes =
       keyBlock * (warpgroupMma ? kBlock : kBlock + 8) * kOperandBytes;
   // Warp-specialized: two dSᵀ tiles (every key block and head dim that
@@ -174,14 +176,14 @@ int64_t tcgrad::dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion) {
 int64_t tcgrad::sharedMemoryBytes(AttentionOpInterface op, abi::Stage stage,
                                   int64_t queryRows, int64_t keyBlock,
                                   bool warpgroupMma, bool warpSpecialized,
-                                  bool headSplit) {
+                                  bool headSplit, int64_t queryStages) {
   // The wgmma tiles are whole panels (keyBlockLayout pads them).
   const int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
   if (stage == abi::Stage::DKDV || stage == abi::Stage::DKDVDQ)
     return keyBlockLayout(warpgroupMma ? d : tileDim(d),
                           warpgroupMma ? dv : tileDim(dv), keyBlock,
                           stage == abi::Stage::DKDVDQ, warpgroupMma,
-                          warpSpecialized, headSplit)
+                          warpSpecialized, headSplit, queryStages)
         .plan.launchBytes();
   if (stage == abi::Stage::DQ)
     return dqLayout(tileDim(d), tileDim(dv), queryRows).plan.launchBytes();

@@ -148,6 +148,18 @@ SmallVector<Value> MmaEmitterBase::wgmmaFenceOperands(ArrayRef<Value> regs) {
   return out;
 }
 
+Value MmaEmitterBase::loopVariant(Value index) {
+  Value wide =
+      arith::IndexCastUIOp::create(b, loc, b.getI64Type(), index).getResult();
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, b.getI64Type(), wide, "", "=l,0",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
+                                      asmOp.getResult(0));
+}
+
 void MmaEmitterBase::copyTileSwizzled128(Value global, TileRowWidth width,
                                          GlobalRows rows, Value first,
                                          kernel::Extent len, int64_t tileRows,

@@ -26,6 +26,7 @@
 // CHOICE: #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>
 // CHOICE: #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = separate, loads = tma, split = warpgroups>
 // CHOICE: #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = separate, loads = tma>
+// CHOICE: #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups, query_stages = 1>
 
 // CHECK-LABEL: gpu.func @attn_bwd_dkdv_dq_0(
 // CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
@@ -40,11 +41,15 @@
 // CHECK-COUNT-4: memref.store {{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>
 // CHECK-COUNT-4: memref.store {{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>
 // CHECK: "barrier.sync $0, 256;"
+// The stage is released (the empty mbarrier's arrive) once dV's and dK's
+// products are done, while the first dQ chunk's run.
 // CHECK-COUNT-20: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: mbarrier.arrive.shared::cta.b64
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: red.global.add.v4.f32
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // CHECK: red.global.add.v4.f32
-// CHECK: mbarrier.arrive.shared::cta.b64
 // The second warpgroup's copy of the loop.
 // CHECK: scf.for
 // CHECK-COUNT-32: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
@@ -76,6 +81,19 @@
 // CHECK-LABEL: gpu.func @attn_bwd_dkdv_3(
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 
+// query_stages = 1 at D = 256: one mbarrier pair initialised, 230952 bytes
+// of shared memory, so the bulk dQ's staging tile fits (fragment-order
+// dq_accum, bulk reductions per 64-column chunk).
+// CHECK-LABEL: gpu.func @attn_bwd_dkdv_dq_4(
+// CHECK-COUNT-3: mbarrier.init.shared
+// CHECK-NOT: mbarrier.init.shared
+// CHECK: "barrier.sync $0, 256;"
+// CHECK: "bar.sync $0, 128;"
+// CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], 16384;
+// CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], 16384;
+// CHECK-NOT: red.global
+// CHECK-LABEL: gpu.func @attn_bwd_dq_convert_4(
+
 // MANIFEST: "key_block_split": "warpgroups",
 // MANIFEST: "grid": [
 // MANIFEST-NEXT: 3,
@@ -89,6 +107,10 @@
 // MANIFEST: "key_block_parts": 2,
 // MANIFEST-NOT: key_block_split
 // MANIFEST: "name": "attn_bwd_dkdv_3"
+// MANIFEST: "dq_accum": "fragments",
+// MANIFEST: "query_stages": 1,
+// MANIFEST: "dynamic_shared_memory": 230952,
+// MANIFEST: "name": "attn_bwd_dkdv_dq_4"
 
 // BAD-ATOMIC: error: 'attn.attention_grad' op GPU code generation: cannot honour #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>: for this op the backward takes #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = separate, loads = tma, split = warpgroups> (the atomic dQ needs {{.*}}; with split = warpgroups at D = 256, a causal op without GQA)
 
@@ -110,5 +132,9 @@ func.func @d184_deterministic(%q: tensor<1x2x130x184xf16>, %k: tensor<1x2x77x184
 }
 func.func @d256_blocks(%q: tensor<1x2x130x256xbf16>, %k: tensor<1x2x130x256xbf16>, %v: tensor<1x2x130x256xbf16>, %o: tensor<1x2x130x256xbf16>, %lse: tensor<1x2x130xf32>, %do: tensor<1x2x130x256xbf16>) -> (tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>) {
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>) forward(%o, %lse : tensor<1x2x130x256xbf16>, tensor<1x2x130xf32>) grad_output(%do : tensor<1x2x130x256xbf16>) {attn.grad_kernels = #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = separate, loads = tma>} -> tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>
+  return %dq, %dk, %dv : tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>
+}
+func.func @d256_one_stage(%q: tensor<1x2x130x256xbf16>, %k: tensor<1x2x130x256xbf16>, %v: tensor<1x2x130x256xbf16>, %o: tensor<1x2x130x256xbf16>, %lse: tensor<1x2x130xf32>, %do: tensor<1x2x130x256xbf16>) -> (tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>) forward(%o, %lse : tensor<1x2x130x256xbf16>, tensor<1x2x130xf32>) grad_output(%do : tensor<1x2x130x256xbf16>) {attn.grad_kernels = #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups, query_stages = 1>} -> tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>
   return %dq, %dk, %dv : tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>
 }

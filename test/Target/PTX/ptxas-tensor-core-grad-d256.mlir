@@ -7,9 +7,11 @@
 // `deterministic`), Lq = Lk = 1000: all take the dkdv form and the dq
 // kernel (the fused dQ at D = 256 only causal without GQA). sm_80 has no
 // room for these tiles (203776 bytes per mma.sync block; the CUDA-core
-// backward runs there, with a remark, cuda-core-remark.mlir). Spills
-// (ptxas 13): 12 bytes with the mask and softcap, 104 with dropout (the
-// two-block split spilled 96 there); bounded at 299 bytes.
+// backward runs there, with a remark, cuda-core-remark.mlir). No spills
+// (ptxas 13): the key-block kernel recomputes K's and V's wgmma
+// descriptors every step (loopVariant) rather than holding them across the
+// loop, which spilled 12 bytes with the mask and softcap and 104 with
+// dropout (session 46).
 // REQUIRES: ptxas
 // RUN: attn-compile %s --chip=sm_90a -o %t.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
@@ -19,7 +21,7 @@
 // RUN: not grep -q dkdv_dq %t.json
 
 // COMPILE: (16 kernels, sm_90a,
-// CHECK-COUNT-16: {{^ *([0-9]|[1-9][0-9]|[12][0-9][0-9])[0-9]? bytes stack frame, ([0-9]|[1-9][0-9]|[12][0-9][0-9]) bytes spill stores}}
+// CHECK-COUNT-16: {{^ *0 bytes stack frame, 0 bytes spill stores}}
 // CHECK-NOT: bytes spill stores
 
 // KIND: "block_kv": 64,

@@ -147,6 +147,9 @@ struct KernelSpec {
   /// two consumer warpgroups share each 64-key block and split its head
   /// dims.
   bool headSplit = false;
+  /// Backward warp-specialized dkdv / dkdv_dq kernel
+  /// (GradKernelConfig::queryStages): its ring's Q / dO stages.
+  int64_t queryStages = 2;
   int64_t dynamicSharedBytes = 0; ///< Launch with this much dynamic smem.
   /// 0 in grid: computed at launch from a run-time size (the manifest's
   /// null; docs/kernel-manifest.md, "Run-time sizes").
@@ -354,6 +357,9 @@ struct GradKernelOptions {
   /// Where D + Dv > 256: how a key block's dK and dV are shared
   /// (GradKernelConfig::headSplit); unset lets the chooser decide.
   std::optional<KeyBlockSplit> split;
+  /// The Q / dO stages of the warp-specialized key-block kernel
+  /// (GradKernelConfig::queryStages); 0 lets the chooser decide.
+  int64_t queryStages = 0;
 };
 
 /// The name of the discardable attribute (#attn.grad_kernels) that holds a
@@ -381,11 +387,16 @@ struct GradKernelConfig {
   /// dSᵀ through shared memory (`split = warpgroups`), instead of two
   /// blocks per key block that each recompute Sᵀ (tcgrad::keyBlockParts).
   bool headSplit = false;
+  /// With `tma`: the shared-memory stages of Q and dO tiles the producer
+  /// fills ahead of the consumers (`query_stages`): 2, or 1 where that
+  /// leaves room for the bulk dQ's staging tile and two stages would not.
+  int64_t queryStages = 2;
 
   GradKernelConfigAttr toAttr(MLIRContext *ctx) const;
   bool operator==(const GradKernelConfig &o) const {
     return kernel == o.kernel && keyBlock == o.keyBlock &&
-           atomicDq == o.atomicDq && tma == o.tma && headSplit == o.headSplit;
+           atomicDq == o.atomicDq && tma == o.tma && headSplit == o.headSplit &&
+           queryStages == o.queryStages;
   }
 };
 

@@ -130,12 +130,13 @@ LogicalResult TileConfigAttr::verify(
 LogicalResult GradKernelConfigAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, KernelFamily kernel,
     std::optional<int64_t> keyBlock, std::optional<GradDq> dq,
-    std::optional<TileLoads> loads, std::optional<KeyBlockSplit> split) {
+    std::optional<TileLoads> loads, std::optional<KeyBlockSplit> split,
+    std::optional<int64_t> queryStages) {
   if (kernel == KernelFamily::cuda_core) {
-    if (keyBlock || dq || loads || split)
+    if (keyBlock || dq || loads || split || queryStages)
       return emitError() << "grad_kernels: kernel = cuda_core takes no "
-                            "key_block, dq, loads or split (its kernels "
-                            "choose their own tiles)";
+                            "key_block, dq, loads, split or query_stages (its "
+                            "kernels choose their own tiles)";
     return success();
   }
   if (!keyBlock || !dq)
@@ -155,5 +156,11 @@ LogicalResult GradKernelConfigAttr::verify(
     return emitError() << "grad_kernels: split = warpgroups needs kernel = "
                           "wgmma, loads = tma and key_block = 64 (its two "
                           "consumer warpgroups share one 64-key block)";
+  if (queryStages && *queryStages != 1 && *queryStages != 2)
+    return emitError() << "grad_kernels: expected query_stages = 1 or 2, got "
+                       << *queryStages;
+  if (queryStages && loads != TileLoads::tma)
+    return emitError() << "grad_kernels: query_stages needs loads = tma "
+                          "(the stages of the TMA producer's ring)";
   return success();
 }

@@ -175,13 +175,18 @@ def Attn_GradKernelConfigAttr : AttrDef<Attn_Dialect, "GradKernelConfig"> {
     and one dK, each recomputing Sᵀ; `warpgroups` (wgmma with `loads = tma`
     and `key_block = 64`) has the two consumer warpgroups of one block split
     the head dims of dK, dV and dQ, sharing Pᵀ and dSᵀ through shared
-    memory (FlashAttention-3's scheme: no recomputation). A configuration
+    memory (FlashAttention-3's scheme: no recomputation). `query_stages`
+    (`loads = tma` only): the shared-memory stages of Q and dO tiles that
+    the producer fills ahead of the consumers, 2 (the default, no field) or
+    1, which leaves room for the dQ staging tile of the bulk reductions
+    where two stages would not (D = 256 with the head split). A configuration
     the op's kernels cannot take is an error at the op that names the one
     they take.
 
     ```mlir
     #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma>
     #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>
+    #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups, query_stages = 1>
     #attn.grad_kernels<kernel = mma_sync, key_block = 64, dq = separate>
     #attn.grad_kernels<kernel = cuda_core>
     ```
@@ -190,7 +195,8 @@ def Attn_GradKernelConfigAttr : AttrDef<Attn_Dialect, "GradKernelConfig"> {
                         OptionalParameter<"std::optional<int64_t>">:$key_block,
                         OptionalParameter<"std::optional<GradDq>">:$dq,
                         OptionalParameter<"std::optional<TileLoads>">:$loads,
-                        OptionalParameter<"std::optional<KeyBlockSplit>">:$split);
+                        OptionalParameter<"std::optional<KeyBlockSplit>">:$split,
+                        OptionalParameter<"std::optional<int64_t>">:$query_stages);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
