@@ -130,7 +130,8 @@ honourGradKernels(AttentionOpInterface op, GradKernelConfigAttr attr,
              ? " (the atomic dQ needs an op without "
                "`deterministic`, at least 64 queries, and a "
                "key-block kernel that has it for these head dims; with "
-               "split = warpgroups at D = 256, a causal op without GQA)"
+               "split = warpgroups at D = 256 and two query stages, a causal "
+               "op without GQA)"
          : attr.getSplit() == KeyBlockSplit::warpgroups && !got->headSplit
              ? " (split = warpgroups needs D + Dv > 256, each "
                "rounded up to 16, and a dense op on sm_90a)"

@@ -6,7 +6,7 @@
 
 // The atomic dQ for a `deterministic` op.
 func.func @atomic_deterministic(%q: tensor<1x4x512x64xf16>, %k: tensor<1x4x512x64xf16>, %v: tensor<1x4x512x64xf16>, %o: tensor<1x4x512x64xf16>, %lse: tensor<1x4x512xf32>, %do: tensor<1x4x512x64xf16>) -> tensor<1x4x512x64xf16> {
-  // expected-error @+1 {{cannot honour #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma>: for this op the backward takes #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = separate, loads = tma> (the atomic dQ needs an op without `deterministic`, at least 64 queries, and a key-block kernel that has it for these head dims; with split = warpgroups at D = 256, a causal op without GQA)}}
+  // expected-error @+1 {{cannot honour #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma>: for this op the backward takes #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = separate, loads = tma> (the atomic dQ needs an op without `deterministic`, at least 64 queries, and a key-block kernel that has it for these head dims; with split = warpgroups at D = 256 and two query stages, a causal op without GQA)}}
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x4x512x64xf16>, tensor<1x4x512x64xf16>, tensor<1x4x512x64xf16>) forward(%o, %lse : tensor<1x4x512x64xf16>, tensor<1x4x512xf32>) grad_output(%do : tensor<1x4x512x64xf16>) {deterministic, attn.grad_kernels = #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma>} -> tensor<1x4x512x64xf16>, tensor<1x4x512x64xf16>, tensor<1x4x512x64xf16>
   return %dq : tensor<1x4x512x64xf16>
 }

@@ -112,7 +112,7 @@
 // MANIFEST: "dynamic_shared_memory": 230952,
 // MANIFEST: "name": "attn_bwd_dkdv_dq_4"
 
-// BAD-ATOMIC: error: 'attn.attention_grad' op GPU code generation: cannot honour #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>: for this op the backward takes #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = separate, loads = tma, split = warpgroups> (the atomic dQ needs {{.*}}; with split = warpgroups at D = 256, a causal op without GQA)
+// BAD-ATOMIC: error: 'attn.attention_grad' op GPU code generation: cannot honour #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>: for this op the backward takes #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = separate, loads = tma, split = warpgroups> (the atomic dQ needs {{.*}}; with split = warpgroups at D = 256 and two query stages, a causal op without GQA)
 
 // BAD: error: 'attn.attention_grad' op GPU code generation: cannot honour #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>: for this op the backward takes #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma> (split = warpgroups needs D + Dv > 256, each rounded up to 16, and a dense op on sm_90a)
 
