@@ -85,6 +85,27 @@ private:
   void emitKeyBlockHeadSplit(Value kBlockIdx, Value kvHead, bool withDq);
   void emitHeadSplitWarpgroup(const KeyBlockSchedule &sched, bool withDq,
                               int64_t w);
+  /// A head-split step's shared tiles (byte addresses): K and V of the key
+  /// block, the step's Q and dO stage, and the Pdᵀ and dSᵀ tiles of its
+  /// parity `buffer` (it mod 2; probsT and dsT set once they are written),
+  /// and i32 views of the two Pdᵀ / dSᵀ buffers (made before the loop).
+  struct KeyStep;
+  struct HeadSplitStep {
+    Value keys, values, queries, gradOutputs, buffer, probsT, dsT;
+    Value probsView, dsView;
+  };
+  /// Its two halves around the named barrier: this warpgroup's Sᵀ and dPᵀ
+  /// slices (queries step.queryOffset ..) made into Pdᵀ and dSᵀ in the
+  /// shared tiles of `tiles.buffer`; and dQ's chunks `chunks` from dSᵀ and
+  /// K, staged for the bulk reductions or added per thread,
+  /// `releaseStage` called once the first chunk's product is issued.
+  void headSplitScores(const KeyStep &step, const HeadSplitStep &tiles,
+                       Value wgWarp);
+  struct BulkDqStaging;
+  void headSplitDq(const KeyStep &step, const HeadSplitStep &tiles,
+                   ArrayRef<std::pair<int64_t, int64_t>> chunks,
+                   const BulkDqStaging &bulk, Value wgWarp, int64_t w,
+                   function_ref<void()> releaseStage);
   /// Its products (emitHeadSplitWarpgroup): Sᵀ or dPᵀ of the block's 64
   /// keys (`keyRows`, the K or V tile) and 32 queries (`queryRows` inside
   /// the Q or dO stage tile) over `dim`; acc[chunks] += A B over the 64

@@ -167,6 +167,69 @@ void GradEmitter::emitKeyBlockHeadSplit(Value kBlockIdx, Value kvHead,
   b.setInsertionPointAfter(branches);
 }
 
+void GradEmitter::headSplitScores(const KeyStep &step,
+                                  const HeadSplitStep &tiles, Value wgWarp) {
+  constexpr int64_t queries = tcgrad::kBlock / 2;
+  const int64_t scoreTile = spec.blockKV * tcgrad::kBlock * kOperandBytes;
+  Value rowsOffset = idx(step.queryOffset * 128);
+
+  wgmmaFence();
+  SmallVector<Value> sAcc =
+      querySliceProduct(tiles.keys, add(tiles.queries, rowsOffset), headDim);
+  wgmmaCommit();
+  SmallVector<Value> dPAcc = querySliceProduct(
+      tiles.values, add(tiles.gradOutputs, rowsOffset), valueDim);
+  wgmmaCommit();
+  // The dropout draw (integer work) runs while the products do.
+  Value keepBits = keyRowKeepBits(step, queries / 8);
+  Value bufferAt = mul(tiles.buffer, scoreTile / 4);
+  auto storeSlice = [&](Value tileView, ArrayRef<Frag> frags) {
+    for (int64_t kk = 0; kk < queries / 16; ++kk)
+      storeSharedScores(tileView, bufferAt, packA(frags, kk), wgWarp,
+                        step.queryOffset / 16 + kk);
+  };
+  wgmmaWait(1);
+  Probabilities pr =
+      recomputeProbabilities(step, groupFragments(sAcc), keepBits);
+  storeSlice(tiles.probsView, pr.pd);
+  wgmmaWait(0);
+  SmallVector<Frag> dP = groupFragments(dPAcc);
+  scoreGradients(step, pr, dP);
+  storeSlice(tiles.dsView, dP);
+  fenceProxyAsync();
+}
+
+void GradEmitter::headSplitDq(const KeyStep &step, const HeadSplitStep &tiles,
+                              ArrayRef<std::pair<int64_t, int64_t>> chunks,
+                              const BulkDqStaging &bulk, Value wgWarp,
+                              int64_t w, function_ref<void()> releaseStage) {
+  // dQ[:, cols_w] = dS K[:, cols_w] over the block's keys, one chunk at a
+  // time (at most 32 more accumulators).
+  Value tileRow = paddedRow(step.hIdx, step.q0);
+  for (auto [i, chunk] : llvm::enumerate(chunks)) {
+    auto [c0, width] = chunk;
+    wgmmaFence();
+    SmallVector<Value> acc =
+        chunkProducts(tiles.dsT, true, tiles.keys, {{c0, width}},
+                      freshAccumulators(width / 2), true);
+    wgmmaCommit();
+    if (i == 0)
+      releaseStage();
+    wgmmaWait(0);
+    if (bulk.offset)
+      stageDqColumns(*bulk.offset, groupFragments(acc), idx(c0));
+    else
+      addToDqAccum(groupFragments(acc), 1, add(tileRow, mul(wgWarp, 16)),
+                   idx(c0));
+  }
+  if (bulk.offset) {
+    SmallVector<std::pair<Value, int64_t>> list;
+    for (auto [c0, width] : chunks)
+      list.push_back({idx(c0), width});
+    addStagedDq(*bulk.offset, idx(w), bulk.leader, tileRow, list);
+  }
+}
+
 void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
                                          bool withDq, int64_t w) {
   constexpr int64_t keyBlock = 64, queriesPerWarpgroup = tcgrad::kBlock / 2;
@@ -186,11 +249,11 @@ void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
       view(layout.lse, {spec.queryStages, tcgrad::kBlock}, b.getF32Type());
   Value deltaS =
       view(layout.delta, {spec.queryStages, tcgrad::kBlock}, b.getF32Type());
-  Value probsS = view(layout.probsT, {2 * scoreTile / 4}, b.getI32Type());
-  Value dsS = view(layout.dsT, {2 * scoreTile / 4}, b.getI32Type());
+  HeadSplitStep invariantTiles;
+  invariantTiles.probsView =
+      view(layout.probsT, {2 * scoreTile / 4}, b.getI32Type());
+  invariantTiles.dsView = view(layout.dsT, {2 * scoreTile / 4}, b.getI32Type());
   const BulkDqStaging bulk = bulkDqStaging(layout, withDq);
-  const std::optional<int64_t> staging = bulk.offset;
-  Value stagingLeader = bulk.leader;
 
   Value wgWarp = remu(warp, 4);
   Value keyA = add(sched.k0, add(mul(wgWarp, 16), g));
@@ -213,55 +276,35 @@ void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
         // than held in registers across it (ptxas 13 spilled 52-272 bytes
         // at D = 256 otherwise, 0 so).
         Value kvBase = loopVariant(smemBase);
-        Value kTile = add(kvBase, layout.keys),
-              vTile = add(kvBase, layout.values);
+        HeadSplitStep tiles = invariantTiles;
+        tiles.keys = add(kvBase, layout.keys);
+        tiles.values = add(kvBase, layout.values);
         KeyStep step = keyStepAt(invariant, sched, it, stage);
-        Value qBase = add(add(smemBase, layout.queries), mul(stage, qTile));
-        Value dOBase =
+        tiles.queries = add(add(smemBase, layout.queries), mul(stage, qTile));
+        tiles.gradOutputs =
             add(add(smemBase, layout.gradOutputs), mul(stage, dOTile));
-        Value rowsOffset = idx(invariant.queryOffset * 128);
+        tiles.buffer = remu(it, 2);
         SmallVector<Value> dK(state.begin(), state.begin() + accsK),
             dV(state.begin() + accsK, state.end());
 
-        wgmmaFence();
-        SmallVector<Value> sAcc =
-            querySliceProduct(kTile, add(qBase, rowsOffset), headDim);
-        wgmmaCommit();
-        SmallVector<Value> dPAcc =
-            querySliceProduct(vTile, add(dOBase, rowsOffset), valueDim);
-        wgmmaCommit();
-        // The dropout draw (integer work) runs while the products do.
-        Value keepBits = keyRowKeepBits(step, queriesPerWarpgroup / 8);
-        Value buffer = remu(it, 2);
-        Value bufferAt = mul(buffer, scoreTile / 4);
-        auto storeSlice = [&](Value tileView, ArrayRef<Frag> frags) {
-          for (int64_t kk = 0; kk < queriesPerWarpgroup / 16; ++kk)
-            storeSharedScores(tileView, bufferAt, packA(frags, kk), wgWarp,
-                              invariant.queryOffset / 16 + kk);
-        };
-        wgmmaWait(1);
-        Probabilities pr =
-            recomputeProbabilities(step, groupFragments(sAcc), keepBits);
-        storeSlice(probsS, pr.pd);
-        wgmmaWait(0);
-        SmallVector<Frag> dP = groupFragments(dPAcc);
-        scoreGradients(step, pr, dP);
-        storeSlice(dsS, dP);
-        fenceProxyAsync();
+        headSplitScores(step, tiles, wgWarp);
         // The bulk dQ: this warpgroup's previous reductions have read the
         // staging tile before its threads pass the barrier and rewrite it.
-        if (staging)
-          emitIf(stagingLeader, [&] { bulkWaitGroup(0, /*readsOnly=*/true); });
+        if (bulk.offset)
+          emitIf(bulk.leader, [&] { bulkWaitGroup(0, /*readsOnly=*/true); });
         // Each warpgroup reaches it in its own copy of the loop.
         namedBarrier(NamedBarrier::ScoresWritten, nullptr, threads,
                      /*aligned=*/false);
 
-        Value probsBase =
-            add(add(smemBase, layout.probsT), mul(buffer, scoreTile));
-        Value dsBase = add(add(smemBase, layout.dsT), mul(buffer, scoreTile));
+        tiles.probsT =
+            add(add(smemBase, layout.probsT), mul(tiles.buffer, scoreTile));
+        tiles.dsT =
+            add(add(smemBase, layout.dsT), mul(tiles.buffer, scoreTile));
         wgmmaFence();
-        dV = chunkProducts(probsBase, false, dOBase, dvChunks, dV, false);
-        dK = chunkProducts(dsBase, false, qBase, dkChunks, dK, false);
+        dV = chunkProducts(tiles.probsT, false, tiles.gradOutputs, dvChunks, dV,
+                           false);
+        dK =
+            chunkProducts(tiles.dsT, false, tiles.queries, dkChunks, dK, false);
         wgmmaCommit();
         // The stage (Q, dO, lse, D_i) is released as soon as dV's and
         // dK's products have read it: the producer refills it while dQ's
@@ -270,43 +313,18 @@ void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
           wgmmaWait(withDq ? 1 : 0);
           ring.release(stage);
         };
-        if (!withDq)
+        if (withDq)
+          headSplitDq(step, tiles, dkChunks, bulk, wgWarp, w, releaseStage);
+        else
           releaseStage();
-        if (withDq) {
-          // dQ[:, cols_w] = dS K[:, cols_w] over the block's keys, one
-          // chunk at a time (at most 32 more accumulators).
-          Value tileRow = paddedRow(step.hIdx, step.q0);
-          for (auto [i, chunk] : llvm::enumerate(dkChunks)) {
-            auto [c0, width] = chunk;
-            wgmmaFence();
-            SmallVector<Value> acc =
-                chunkProducts(dsBase, true, kTile, {{c0, width}},
-                              freshAccumulators(width / 2), true);
-            wgmmaCommit();
-            if (i == 0)
-              releaseStage();
-            wgmmaWait(0);
-            if (staging)
-              stageDqColumns(*staging, groupFragments(acc), idx(c0));
-            else
-              addToDqAccum(groupFragments(acc), 1,
-                           add(tileRow, mul(wgWarp, 16)), idx(c0));
-          }
-          if (staging) {
-            SmallVector<std::pair<Value, int64_t>> list;
-            for (auto [c0, width] : dkChunks)
-              list.push_back({idx(c0), width});
-            addStagedDq(*staging, idx(w), stagingLeader, tileRow, list);
-          }
-        }
         SmallVector<Value> next = dK;
         next.append(dV.begin(), dV.end());
         return next;
       });
 
   // The bulk dQ's last reductions finish before the block exits.
-  if (staging)
-    emitIf(stagingLeader, [&] { bulkWaitGroup(0, /*readsOnly=*/false); });
+  if (bulk.offset)
+    emitIf(bulk.leader, [&] { bulkWaitGroup(0, /*readsOnly=*/false); });
   Value warpKey0 = add(sched.k0, mul(wgWarp, 16));
   storeChunkFragments(ArrayRef<Value>(loop).take_front(accsK), dkChunks,
                       mods.scale, args.gradKey, sched.kvRows, warpKey0,
