@@ -10,13 +10,14 @@
 # bench/generated/head-split: random/ (as the chooser compiles them, even
 # cases with --poison-shared-memory), fixed/ (query_stages = 1, each plain
 # and poisoned), dynamic/, and time/<variant>/ (one, atomic2, sep2, auto).
-# run builds kernels-runtime, validates every step against the float64 GPU
-# reference (attn-run --train, fresh inputs per launch; dynamic/ at three
-# size draws), runs compute-sanitizer racecheck and synccheck on two fixed
-# steps, times the backward alone per variant (attn-run, CUDA events), then
-# forward + backward of one / auto beside PyTorch's backends
-# (bench/bench_torch.py, one timer for all). VALIDATE=0 or BENCH=0 skip
-# halves. Exit status: the validation failures.
+# run builds kernels-runtime, validates the random and fixed steps against
+# the float64 GPU reference (attn-run --train, fresh inputs per launch),
+# times the backward alone per variant (attn-run, CUDA events) and forward
+# + backward of one / auto beside PyTorch's backends (bench/bench_torch.py,
+# one timer for all), then runs compute-sanitizer racecheck and synccheck
+# on two fixed steps and dynamic/ at three size draws (in this order, so
+# that a call cut short still reports the steps and the timing).
+# VALIDATE=0 or BENCH=0 skip halves. Exit status: the validation failures.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 gen="$root/bench/generated/head-split"
@@ -72,12 +73,8 @@ run() {
       { [ $rc -ne 0 ] || [ "$bad" != 0 ] || [ "$tot" = 0 ]; } && fails=$((fails + 1))
     done
   }
-  if [ "${VALIDATE:-1}" != 0 ]; then
-    validate random 3; validate fixed 3
-    for sz in batch=1,query_len=1,key_len=1 batch=3,query_len=77,key_len=300 \
-              batch=2,query_len=513,key_len=129; do
-      validate dynamic 2 "$sz"
-    done
+  sanitize() {
+    local n t
     for n in f_plain_q65_k129 f_causalbr_gqa2_q200_k333; do
       for t in racecheck synccheck; do
         timeout 120 compute-sanitizer --tool $t --error-exitcode 9 "$R" \
@@ -87,9 +84,8 @@ run() {
         [ $rc -ne 0 ] && fails=$((fails + 1))
       done
     done
-    echo "head_split_stages.sh: validation failures: $fails"
-  fi
-  if [ "${BENCH:-1}" != 0 ]; then
+  }
+  bench() {
     echo "== backward alone (attn-run, CUDA events), ms"
     local m n v r
     for m in "$gen"/time/auto/*.json; do
@@ -103,6 +99,18 @@ run() {
     echo "== forward + backward beside PyTorch (bench_torch.py)"
     python3 "$root/bench/bench_torch.py" "$gen/time/one" "$gen/time/auto" 2>&1 |
       grep -v "Warning\|return F\|o = F\|run_backward"
+  }
+  # The steps first, then the timing, then the sanitizer and the run-time
+  # sizes: a call cut short by its time limit still reports the first two.
+  [ "${VALIDATE:-1}" != 0 ] && { validate random 3; validate fixed 3; }
+  [ "${BENCH:-1}" != 0 ] && bench
+  if [ "${VALIDATE:-1}" != 0 ]; then
+    sanitize
+    for sz in batch=1,query_len=1,key_len=1 batch=3,query_len=77,key_len=300 \
+              batch=2,query_len=513,key_len=129; do
+      validate dynamic 2 "$sz"
+    done
+    echo "head_split_stages.sh: validation failures: $fails"
   fi
   return $fails
 }
