@@ -1,6 +1,7 @@
 //===- CpuRunnerSupport.cpp - shared pieces of the CPU runners ------------===//
 
 #include "CpuRunnerSupport.h"
+#include "HostAssertions.h"
 #include "attnopt/Reference/AttentionGradReference.h"
 
 #include "attnopt/Dialect/Attn/IR/AttnDialect.h"
@@ -403,6 +404,7 @@ LogicalResult mlir::attn::lowerToLLVM(ModuleOp module,
   });
   if (left.wasInterrupted())
     return failure();
+  routeAssertionsToHost(module);
   PassManager tail(module.getContext());
   buildAttnLowerToLLVMPipeline(tail);
   return tail.run(module);
@@ -425,6 +427,7 @@ mlir::attn::compileForCpu(Operation *op, ModuleOp module,
   if (!engine)
     return op->emitError("attn-cpu-run: JIT compilation failed: ")
            << llvm::toString(engine.takeError());
+  registerHostAssertions(**engine);
   return std::move(*engine);
 }
 

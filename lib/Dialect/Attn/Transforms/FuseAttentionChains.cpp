@@ -94,7 +94,7 @@ FailureOr<SoftcapMatch> matchSoftcap(const Elementwise &mul) {
       continue;
     std::optional<float> cap = toExactF32(*c.scalar);
     FailureOr<Elementwise> tanh = getElementwise(t.tensor);
-    if (!cap || !(*cap > 0.0f) || failed(tanh) ||
+    if (!cap || !(*cap > 0.0f) || !std::isfinite(*cap) || failed(tanh) ||
         tanh->kind != EwKind::Tanh || !tanh->args[0].tensor ||
         !isIdentityOperand(tanh->args[0], tanh->args[0].tensor))
       continue;
@@ -332,6 +332,15 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     if (!c)
       return fail("the scale constant is not exact in f32", scaleOp);
     float factor = *c;
+    // The op's scale is a finite f32 (its verifier): a chain scaled by inf
+    // or NaN is left as written.
+    if (!std::isfinite(factor)) {
+      SmallString<16> text;
+      APFloat(factor).toString(text);
+      return fail("the scores are " + Twine(isDiv ? "divided" : "scaled") +
+                      " by " + text + ", not a finite f32",
+                  scaleOp);
+    }
     if (isDiv) {
       // S / c is S * fl(1/c): exact where c is a power of two, else the two
       // differ by at most one rounding of each score, below the op's own
