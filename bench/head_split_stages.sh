@@ -17,7 +17,9 @@
 # one timer for all), then runs compute-sanitizer racecheck and synccheck
 # on two fixed steps and dynamic/ at three size draws (in this order, so
 # that a call cut short still reports the steps and the timing).
-# VALIDATE=0 or BENCH=0 skip halves. Exit status: the validation failures.
+# VALIDATE=0 or BENCH=0 skip halves; SANITIZE=0 the sanitizer and sizes;
+# REPEAT (launches per step, 3) and ROUNDS (timing rounds, 2) shorten a
+# call. Exit status: the validation failures.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 gen="$root/bench/generated/head-split"
@@ -90,7 +92,7 @@ run() {
     local m n v r
     for m in "$gen"/time/auto/*.json; do
       n=$(basename "$m" .json)
-      for r in 1 2; do for v in one atomic2 sep2 auto; do
+      for r in $(seq "${ROUNDS:-2}"); do for v in one atomic2 sep2 auto; do
         [ -f "$gen/time/$v/$n.json" ] || continue
         "$R" "$gen/time/$v/$n.json" --train --no-validate --iters 20 --warmup 3 2>/dev/null |
           grep -o "fwd_ms=[^ ]* bwd_ms=[^ ]*" | head -1 | sed "s/^/$n $v r$r /"
@@ -102,16 +104,16 @@ run() {
   }
   # The steps first, then the timing, then the sanitizer and the run-time
   # sizes: a call cut short by its time limit still reports the first two.
-  [ "${VALIDATE:-1}" != 0 ] && { validate random 3; validate fixed 3; }
+  [ "${VALIDATE:-1}" != 0 ] && { validate random "${REPEAT:-3}"; validate fixed "${REPEAT:-3}"; }
   [ "${BENCH:-1}" != 0 ] && bench
-  if [ "${VALIDATE:-1}" != 0 ]; then
+  if [ "${VALIDATE:-1}" != 0 ] && [ "${SANITIZE:-1}" != 0 ]; then
     sanitize
     for sz in batch=1,query_len=1,key_len=1 batch=3,query_len=77,key_len=300 \
               batch=2,query_len=513,key_len=129; do
       validate dynamic 2 "$sz"
     done
-    echo "head_split_stages.sh: validation failures: $fails"
   fi
+  echo "head_split_stages.sh: validation failures: $fails"
   return $fails
 }
 
