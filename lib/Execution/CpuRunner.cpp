@@ -184,6 +184,7 @@ LogicalResult runDraw(AttentionOp op, ExecutionEngine &engine,
     refMaxAbs = std::max(refMaxAbs, std::fabs(x));
   for (double x : vv)
     maxV = std::max(maxV, std::fabs(x));
+  const double defaultTol = tol;
   if (!options.tolerance && refMaxAbs > 0.0)
     tol += std::expm1(2.0 * e) * maxV / (1.0 - double(p.dropoutP)) / refMaxAbs;
   lseTol += e;
@@ -201,6 +202,14 @@ LogicalResult runDraw(AttentionOp op, ExecutionEngine &engine,
      << (p.hasDropoutMask ? " dropout_mask" : "") << "\n";
   os << llvm::format("  output: max rel err %.3e (tolerance %.1e)\n",
                      c.outRelErr, tol);
+  // (Said where it at least doubles the tolerance: every run widens it a
+  // little.)
+  if (tol > 2.0 * defaultTol)
+    os << llvm::format("  score rounding: up to %.1e per score in f32 "
+                       "(|scale| sqrt(D) max|q| max|k| 2^-24); the tolerance "
+                       "%.1e is widened by it%s\n",
+                       e, defaultTol,
+                       tol >= 1.0 ? ", and past 1 excludes only NaN" : "");
   if (lse)
     os << llvm::format("  lse: max rel err %.3e (tolerance %.1e), "
                        "-inf mismatches %lld\n",
