@@ -136,7 +136,8 @@ honourGradKernels(AttentionOpInterface op, GradKernelConfigAttr attr,
              ? " (split = warpgroups needs D + Dv > 256, each "
                "rounded up to 16, and a dense op on sm_90a)"
          : attr.getQueryStages() && *attr.getQueryStages() != got->queryStages
-             ? " (query_stages = 1 needs the TMA-fed key-block kernel)"
+             ? " (query_stages = 1 needs the head split: split = "
+               "warpgroups, D + Dv > 256 each rounded up to 16, loads = tma)"
              : ""));
   }
   return got;

@@ -185,8 +185,10 @@ tcgrad::chooseConfig(AttentionOpInterface op,
   // isEligible checked 64-key blocks; 128 asked for may not fit.
   const abi::Stage keyStage = atomics ? abi::Stage::DKDVDQ : abi::Stage::DKDV;
   const int64_t limit = maxDynamicSharedBytes(options.smVersion);
-  // One Q / dO stage only where the producer's ring has stages.
-  const int64_t stages = warpSpecialized ? queryStages : 2;
+  // One Q / dO stage only in the head split (the one consumer that lays
+  // out and releases a one-stage ring; the other wgmma consumer assumes
+  // two).
+  const int64_t stages = warpSpecialized && headSplit ? queryStages : 2;
   if (int64_t bytes =
           tcgrad::sharedMemoryBytes(op, keyStage, tcgrad::kBlock, *keyBlock,
                                     wgmma, warpSpecialized, headSplit, stages);

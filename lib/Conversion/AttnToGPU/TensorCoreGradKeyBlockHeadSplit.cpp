@@ -309,14 +309,17 @@ void GradEmitter::emitHeadSplitWarpgroup(const KeyBlockSchedule &sched,
         // The stage (Q, dO, lse, D_i) is released as soon as dV's and
         // dK's products have read it: the producer refills it while dQ's
         // products run (what keeps one stage fed, queryStages 1).
-        auto releaseStage = [&] {
-          wgmmaWait(withDq ? 1 : 0);
+        // A warpgroup with no dQ columns (D = 8: the second one's half is
+        // empty) commits no dQ product: it releases after dV and dK alone.
+        if (withDq && !dkChunks.empty())
+          headSplitDq(step, tiles, dkChunks, bulk, wgWarp, w, [&] {
+            wgmmaWait(1);
+            ring.release(stage);
+          });
+        else {
+          wgmmaWait(0);
           ring.release(stage);
-        };
-        if (withDq)
-          headSplitDq(step, tiles, dkChunks, bulk, wgWarp, w, releaseStage);
-        else
-          releaseStage();
+        }
         SmallVector<Value> next = dK;
         next.append(dV.begin(), dV.end());
         return next;

@@ -65,3 +65,13 @@ func.func @not_grad_kernels(%q: tensor<1x4x512x64xf16>, %k: tensor<1x4x512x64xf1
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x4x512x64xf16>, tensor<1x4x512x64xf16>, tensor<1x4x512x64xf16>) forward(%o, %lse : tensor<1x4x512x64xf16>, tensor<1x4x512xf32>) grad_output(%do : tensor<1x4x512x64xf16>) {attn.grad_kernels = #attn.tiles<block_q = 64, block_kv = 64, stages = 2, warps = 4, kernel = mma_sync>} -> tensor<1x4x512x64xf16>, tensor<1x4x512x64xf16>, tensor<1x4x512x64xf16>
   return %dq : tensor<1x4x512x64xf16>
 }
+
+// -----
+
+// One Q / dO stage without the head split (D + Dv <= 256): only the head
+// split's consumer lays out a one-stage ring.
+func.func @one_stage_no_head_split(%q: tensor<1x4x512x128xbf16>, %k: tensor<1x4x512x128xbf16>, %v: tensor<1x4x512x128xbf16>, %o: tensor<1x4x512x128xbf16>, %lse: tensor<1x4x512xf32>, %do: tensor<1x4x512x128xbf16>) -> tensor<1x4x512x128xbf16> {
+  // expected-error @+1 {{cannot honour #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma, query_stages = 1>: for this op the backward takes #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma> (query_stages = 1 needs the head split: split = warpgroups, D + Dv > 256 each rounded up to 16, loads = tma)}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16>) forward(%o, %lse : tensor<1x4x512x128xbf16>, tensor<1x4x512xf32>) grad_output(%do : tensor<1x4x512x128xbf16>) {attn.grad_kernels = #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma, query_stages = 1>} -> tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16>
+  return %dq : tensor<1x4x512x128xbf16>
+}
