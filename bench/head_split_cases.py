@@ -5,12 +5,13 @@
     python3 bench/head_split_cases.py OUT_DIR [--seed N]
 
 writes OUT_DIR/
-  random/   28 random steps: D, Dv multiples of 8 with padded D + Dv > 256,
+  random/   28 random steps: D, Dv multiples of 8 (D from 8) with padded D + Dv > 256,
             f16/bf16, GQA, ragged lengths 1-511 (Lq = 1, Lk = 1 included),
             causal (both alignments), dropout, key-padding masks, softcap,
             windows, `deterministic` (as the chooser compiles them);
-  fixed/    eight small D = 256 steps (ragged, GQA, Lk = 1, mask + softcap,
-            window, dropout, D = 248 / Dv = 240) that ask for query_stages = 1;
+  fixed/    nine small steps (D = 256: ragged, GQA, Lk = 1, mask + softcap,
+            window, dropout; D = 248 / Dv = 240; D = 8 / Dv = 256) that ask
+            for query_stages = 1;
   dynamic/  D = 256 steps with run-time batch and lengths, query_stages = 1;
   time/<variant>/  B2-B8 H16 L512-4096 bf16 timing steps (D = 256 causal,
             full, GQA 4, dropout; MLA 192/128; D = 192) under the
@@ -56,7 +57,9 @@ def random_steps(rng, out):
              "heavy", "dropcausal"]
     for i in range(28):
         while True:
-            d = rng.choice(range(136, 257, 8))
+            # Narrow D too (D = 8 beside Dv = 256 leaves the second
+            # warpgroup without dK / dQ columns).
+            d = rng.choice(list(range(8, 129, 8)) + 2 * list(range(136, 257, 8)))
             dv = rng.choice([d, d, 128, 256, rng.choice(range(136, 257, 8))])
             if ((d + 15) // 16 + (dv + 15) // 16) * 16 > 256:
                 break
@@ -104,6 +107,9 @@ FIXED = [  # name, b, hq, hkv, lq, lk, d, dv, dtype, attrs, mask, dropout
     ("f_lk1_q128", 1, 2, 2, 128, 1, 256, 256, "f16", "", None, False),
     ("f_d248_q64_k64", 1, 2, 2, 64, 64, 248, 240, "bf16",
      "causal = #attn.causal<top_left>", None, False),
+    # The second warpgroup has no dK / dQ columns (session 47's fix).
+    ("f_d8_dv256_q130_k200", 2, 4, 2, 130, 200, 8, 256, "bf16",
+     "causal = #attn.causal<bottom_right>", None, False),
 ]
 
 TIMED = [  # name, b, hq, hkv, l, d, dv, attrs, dropout
