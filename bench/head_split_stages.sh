@@ -64,13 +64,13 @@ run() {
   validate() { # dir repeat [sizes]
     local m n log bad tot
     for m in "$gen/$1"/*.json; do
-      n=$(basename "$m" .json); log="$out/hs_$(basename "$1")_$n$3.log"
+      n=$(basename "$m" .json); log="$out/hs_$(basename "$1")_$n${3:-}.log"
       timeout 60 "$R" "$m" --train --repeat "$2" --iters 1 --warmup 0 \
-        ${3:+--sizes "$3"} > "$log" 2>&1
+        ${3:+--sizes "${3:-}"} > "$log" 2>&1
       local rc=$?
       bad=$(grep '^RESULT' "$log" | grep -vc 'status=PASS')
       tot=$(grep -c '^RESULT' "$log")
-      echo "$1 $n $3 rc=$rc results=$tot fails=$bad" \
+      echo "$1 $n ${3:-} rc=$rc results=$tot fails=$bad" \
         "$(grep -ho 'max_rel_err=[^ ]*' "$log" | sort -t= -k2 -g | tail -1)"
       { [ $rc -ne 0 ] || [ "$bad" != 0 ] || [ "$tot" = 0 ]; } && fails=$((fails + 1))
     done

@@ -8,10 +8,12 @@
 // both (barrier.sync: each warpgroup reaches it in its own copy of the
 // loop, where the aligned bar.sync would be undefined) multiplies its
 // columns: chunks inside the 64-column panels (D = 184: 64 + 32 | 32 + 56).
-// dQ goes out with bulk reductions where the staging tile fits (MLA
-// 192/128), per-thread vector reductions where not (D = 256, only causal
-// without GQA: elsewhere the dq kernel measured faster); a `deterministic`
-// op gets the dkdv form and the dq kernel. An explicit
+// dQ goes out with bulk reductions where the staging tile fits: MLA
+// 192/128 with two Q / dO stages, D = 256 with one (the chooser's default
+// there since session 47: query_stages = 1); asked for two stages at
+// D = 256, per-thread vector reductions (only causal without GQA: elsewhere
+// the dq kernel); a `deterministic` op gets the dkdv form and the dq
+// kernel. An explicit
 // #attn.grad_kernels without `split` keeps the two blocks per key block;
 // `split = warpgroups` where the kernel does not apply is an error.
 // RUN: attention-opt %s --attn-select-kernels="chip=sm_90a" | FileCheck %s --check-prefix=CHOICE
@@ -26,6 +28,7 @@
 // CHOICE: #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>
 // CHOICE: #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = separate, loads = tma, split = warpgroups>
 // CHOICE: #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = separate, loads = tma>
+// CHOICE: #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups, query_stages = 1>
 // CHOICE: #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups, query_stages = 1>
 
 // CHECK-LABEL: gpu.func @attn_bwd_dkdv_dq_0(
@@ -94,6 +97,14 @@
 // CHECK-NOT: red.global
 // CHECK-LABEL: gpu.func @attn_bwd_dq_convert_4(
 
+// D = 256 full, nothing asked for: the chooser's one stage and bulk dQ.
+// CHECK-LABEL: gpu.func @attn_bwd_dkdv_dq_5(
+// CHECK-COUNT-3: mbarrier.init.shared
+// CHECK-NOT: mbarrier.init.shared
+// CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32
+// CHECK-NOT: red.global
+// CHECK-LABEL: gpu.func @attn_bwd_dq_convert_5(
+
 // MANIFEST: "key_block_split": "warpgroups",
 // MANIFEST: "grid": [
 // MANIFEST-NEXT: 3,
@@ -111,13 +122,16 @@
 // MANIFEST: "query_stages": 1,
 // MANIFEST: "dynamic_shared_memory": 230952,
 // MANIFEST: "name": "attn_bwd_dkdv_dq_4"
+// MANIFEST: "query_stages": 1,
+// MANIFEST: "dynamic_shared_memory": 230952,
+// MANIFEST: "name": "attn_bwd_dkdv_dq_5"
 
 // BAD-ATOMIC: error: 'attn.attention_grad' op GPU code generation: cannot honour #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>: for this op the backward takes #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = separate, loads = tma, split = warpgroups> (the atomic dQ needs {{.*}}; with split = warpgroups at D = 256 and two query stages, a causal op without GQA)
 
 // BAD: error: 'attn.attention_grad' op GPU code generation: cannot honour #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>: for this op the backward takes #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma> (split = warpgroups needs D + Dv > 256, each rounded up to 16, and a dense op on sm_90a)
 
 func.func @d256_causal(%q: tensor<1x4x200x256xbf16>, %k: tensor<1x4x130x256xbf16>, %v: tensor<1x4x130x256xbf16>, %o: tensor<1x4x200x256xbf16>, %lse: tensor<1x4x200xf32>, %do: tensor<1x4x200x256xbf16>) -> (tensor<1x4x200x256xbf16>, tensor<1x4x130x256xbf16>, tensor<1x4x130x256xbf16>) {
-  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x4x200x256xbf16>, tensor<1x4x130x256xbf16>, tensor<1x4x130x256xbf16>) forward(%o, %lse : tensor<1x4x200x256xbf16>, tensor<1x4x200xf32>) grad_output(%do : tensor<1x4x200x256xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<1x4x200x256xbf16>, tensor<1x4x130x256xbf16>, tensor<1x4x130x256xbf16>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x4x200x256xbf16>, tensor<1x4x130x256xbf16>, tensor<1x4x130x256xbf16>) forward(%o, %lse : tensor<1x4x200x256xbf16>, tensor<1x4x200xf32>) grad_output(%do : tensor<1x4x200x256xbf16>) {causal = #attn.causal<bottom_right>, attn.grad_kernels = #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>} -> tensor<1x4x200x256xbf16>, tensor<1x4x130x256xbf16>, tensor<1x4x130x256xbf16>
   return %dq, %dk, %dv : tensor<1x4x200x256xbf16>, tensor<1x4x130x256xbf16>, tensor<1x4x130x256xbf16>
 }
 
@@ -136,5 +150,9 @@ func.func @d256_blocks(%q: tensor<1x2x130x256xbf16>, %k: tensor<1x2x130x256xbf16
 }
 func.func @d256_one_stage(%q: tensor<1x2x130x256xbf16>, %k: tensor<1x2x130x256xbf16>, %v: tensor<1x2x130x256xbf16>, %o: tensor<1x2x130x256xbf16>, %lse: tensor<1x2x130xf32>, %do: tensor<1x2x130x256xbf16>) -> (tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>) {
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>) forward(%o, %lse : tensor<1x2x130x256xbf16>, tensor<1x2x130xf32>) grad_output(%do : tensor<1x2x130x256xbf16>) {attn.grad_kernels = #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups, query_stages = 1>} -> tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>
+  return %dq, %dk, %dv : tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>
+}
+func.func @d256_full_auto(%q: tensor<1x2x130x256xbf16>, %k: tensor<1x2x130x256xbf16>, %v: tensor<1x2x130x256xbf16>, %o: tensor<1x2x130x256xbf16>, %lse: tensor<1x2x130xf32>, %do: tensor<1x2x130x256xbf16>) -> (tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>) {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>) forward(%o, %lse : tensor<1x2x130x256xbf16>, tensor<1x2x130xf32>) grad_output(%do : tensor<1x2x130x256xbf16>) -> tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>
   return %dq, %dk, %dv : tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>, tensor<1x2x130x256xbf16>
 }

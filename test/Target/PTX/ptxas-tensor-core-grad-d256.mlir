@@ -1,62 +1,67 @@
 // Issue 19: the tensor-core backward at D = Dv = 256 on sm_90a: one
 // warpgroup cannot hold a 64-key block's dK and dV, so the two consumer
 // warpgroups of the warp-specialized wgmma key-block kernel share the block
-// and split the head dims (split = warpgroups, 384 threads; K, V, two Q and
+// and split the head dims (split = warpgroups, 384 threads; K, V, the Q and
 // dO stages, two Pdᵀ and dSᵀ tiles; tensor-core-grad-head-split.mlir).
 // Four variants (causal GQA; softcap + window + key-padding mask; dropout;
-// `deterministic`), Lq = Lk = 1000: all take the dkdv form and the dq
-// kernel (the fused dQ at D = 256 only causal without GQA). sm_80 has no
-// room for these tiles (203776 bytes per mma.sync block; the CUDA-core
-// backward runs there, with a remark, cuda-core-remark.mlir). No spills
-// (ptxas 13): the key-block kernel recomputes K's and V's wgmma
-// descriptors every step (loopVariant) rather than holding them across the
-// loop, which spilled 12 bytes with the mask and softcap and 104 with
-// dropout (session 46).
+// `deterministic`), Lq = Lk = 1000. The first three take the fused dQ with
+// one Q / dO stage (query_stages 1, which leaves room for the bulk dQ's
+// staging tile: 230952 bytes; the chooser's default since session 47,
+// 1.27-1.68x faster than two stages with the dq kernel or per-thread
+// reductions); `deterministic` the dkdv form with two stages and the dq
+// kernel. sm_80 has no room for these tiles (203776 bytes per mma.sync
+// block; the CUDA-core backward runs there, with a remark,
+// cuda-core-remark.mlir). No spills (ptxas 13): the key-block kernel
+// recomputes K's and V's wgmma descriptors every step (loopVariant) rather
+// than holding them across the loop, which spilled 12 bytes with the mask
+// and softcap and 104 with dropout (session 46).
 // REQUIRES: ptxas
 // RUN: attn-compile %s --chip=sm_90a -o %t.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=KIND < %t.json
 // RUN: not grep -q cuda-core %t.json
 // RUN: not grep -q key_block_parts %t.json
-// RUN: not grep -q dkdv_dq %t.json
 
 // COMPILE: (16 kernels, sm_90a,
 // CHECK-COUNT-16: {{^ *0 bytes stack frame, 0 bytes spill stores}}
 // CHECK-NOT: bytes spill stores
 
-// KIND: "block_kv": 64,
+// KIND: "dq_accum": "fragments",
 // KIND: "key_block_split": "warpgroups",
 // KIND: "mma": "wgmma",
+// KIND: "query_stages": 1,
 // KIND: "threads": 384
-// KIND: "dynamic_shared_memory": 231464,
+// KIND: "dynamic_shared_memory": 230952,
 // KIND: "grid": [
 // KIND-NEXT: 16,
 // KIND-NEXT: 2,
 // KIND-NEXT: 2
-// KIND: "name": "attn_bwd_dkdv_0"
-// KIND: "block_kv": 64,
+// KIND: "name": "attn_bwd_dkdv_dq_0"
+// KIND: "dq_accum": "fragments",
 // KIND: "key_block_split": "warpgroups",
 // KIND: "mma": "wgmma",
+// KIND: "query_stages": 1,
 // KIND: "threads": 384
-// KIND: "dynamic_shared_memory": 231464,
+// KIND: "dynamic_shared_memory": 230952,
 // KIND: "grid": [
 // KIND-NEXT: 16,
 // KIND-NEXT: 2,
 // KIND-NEXT: 2
-// KIND: "name": "attn_bwd_dkdv_1"
-// KIND: "block_kv": 64,
+// KIND: "name": "attn_bwd_dkdv_dq_1"
+// KIND: "dq_accum": "fragments",
 // KIND: "key_block_split": "warpgroups",
 // KIND: "mma": "wgmma",
+// KIND: "query_stages": 1,
 // KIND: "threads": 384
-// KIND: "dynamic_shared_memory": 231464,
+// KIND: "dynamic_shared_memory": 230952,
 // KIND: "grid": [
 // KIND-NEXT: 16,
 // KIND-NEXT: 2,
 // KIND-NEXT: 2
-// KIND: "name": "attn_bwd_dkdv_2"
-// KIND: "block_kv": 64,
+// KIND: "name": "attn_bwd_dkdv_dq_2"
 // KIND: "key_block_split": "warpgroups",
 // KIND: "mma": "wgmma",
+// KIND: "query_stages": 2,
 // KIND: "threads": 384
 // KIND: "dynamic_shared_memory": 231464,
 // KIND: "grid": [

@@ -4,13 +4,14 @@
 // exceed 256): 1.4-2.0x faster than the mma.sync kernel it replaced. Where
 // the padded D + Dv exceed 256 (D = 160 and 256 here) its two consumer
 // warpgroups split the head dims (split = warpgroups, session 45; before,
-// two blocks per key block), at D = 256 without the fused dQ (only causal
-// ops without GQA have it there). The separate dQ at
+// two blocks per key block), at D = 256 with the fused dQ beside one Q / dO
+// stage (query_stages 1, session 47; before, the dkdv form and the dq
+// kernel). The separate dQ at
 // D <= 192 (`deterministic`, --grad-dq=separate) keeps the mma.sync dkdv +
 // dq, as do --grad-tma=off (the cp.async form) and sm_80. Every kernel
-// assembles; the spill bound is 8 bytes (ptxas 13: 4 in the head-split
-// dkdv kernel at D = 256, none elsewhere; 152 there before its K and V
-// descriptors were recomputed every step, session 46).
+// assembles; the spill bound is 8 bytes (ptxas 13: none; 4 in the
+// two-stage dkdv kernel at D = 256 before session 47, 152 there before its
+// K and V descriptors were recomputed every step, session 46).
 // REQUIRES: ptxas
 // RUN: attn-compile %s --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s --check-prefix=SPILLS
@@ -54,10 +55,11 @@
 // KIND: "name": "attn_bwd_prep_3"
 // KIND: "key_block_split": "warpgroups",
 // KIND: "mma": "wgmma",
-// KIND: "name": "attn_bwd_dkdv_3"
+// KIND: "query_stages": 1,
+// KIND: "name": "attn_bwd_dkdv_dq_3"
 // KIND-NOT: "key_block_parts"
-// KIND: "mma": "mma.sync",
-// KIND: "name": "attn_bwd_dq_3"
+// KIND: "mma": "none",
+// KIND: "name": "attn_bwd_dq_convert_3"
 // KIND-NOT: "key_block_parts"
 // KIND: "mma": "none",
 // KIND: "name": "attn_bwd_prep_4"

@@ -35,7 +35,7 @@
 // where D + Dv > 256) and dq. On sm_90a the key-block kernel is the wgmma
 // one with the atomic dQ (dkdv_dq, dq_convert), and where D + Dv > 256 its
 // two consumer warpgroups split the head dims (split = warpgroups,
-// session 45); on sm_80 mma.sync dkdv and dq, two blocks per key block
+// session 45; at D = 256 beside one Q / dO stage, session 47); on sm_80 mma.sync dkdv and dq, two blocks per key block
 // where D + Dv > 256.
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
@@ -133,30 +133,33 @@
 // KIND90-NOT: "key_block_parts"
 // KIND90: "key_block_split": "warpgroups",
 // KIND90: "mma": "wgmma",
-// KIND90: "name": "attn_bwd_dkdv_9"
+// KIND90: "query_stages": 1,
+// KIND90: "name": "attn_bwd_dkdv_dq_9"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_9"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_9"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_10"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "key_block_split": "warpgroups",
 // KIND90: "mma": "wgmma",
-// KIND90: "name": "attn_bwd_dkdv_10"
+// KIND90: "query_stages": 1,
+// KIND90: "name": "attn_bwd_dkdv_dq_10"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_10"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_10"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_11"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "key_block_split": "warpgroups",
 // KIND90: "mma": "wgmma",
-// KIND90: "name": "attn_bwd_dkdv_11"
+// KIND90: "query_stages": 1,
+// KIND90: "name": "attn_bwd_dkdv_dq_11"
 // KIND90-NOT: "key_block_parts"
-// KIND90: "mma": "mma.sync",
-// KIND90: "name": "attn_bwd_dq_11"
+// KIND90: "mma": "none",
+// KIND90: "name": "attn_bwd_dq_convert_11"
 // KIND90-NOT: "key_block_parts"
 // KIND90: "mma": "none",
 // KIND90: "name": "attn_bwd_prep_12"
