@@ -125,13 +125,12 @@ tcgrad::chooseConfig(AttentionOpInterface op,
   // 1.27-1.68x faster than the two-stage kernels with per-thread dQ or
   // the dq kernel (H200, session 47: D = 256 causal, full, GQA 16/4,
   // dropout, B2-B8 L512-4096).
-  const bool oneStageDq = headSplit && !options.queryStages && wantAtomics &&
-                          !isDeterministic(op) &&
-                          isLongLength(op.getQueryLenBound(), tcgrad::kBlock) &&
+  // (keyBlockLayout places the staging tile only where it fits.)
+  const bool dqWanted = wantAtomics && !isDeterministic(op) &&
+                        isLongLength(op.getQueryLenBound(), tcgrad::kBlock);
+  const bool oneStageDq = headSplit && !options.queryStages && dqWanted &&
                           !headSplitLayout(2).dqStaging &&
-                          headSplitLayout(1).dqStaging &&
-                          headSplitLayout(1).plan.launchBytes() <=
-                              maxDynamicSharedBytes(options.smVersion);
+                          headSplitLayout(1).dqStaging;
   const int64_t queryStages =
       options.queryStages ? options.queryStages : (oneStageDq ? 1 : 2);
   const bool headSplitStages =
@@ -150,9 +149,7 @@ tcgrad::chooseConfig(AttentionOpInterface op,
       (!headSplit && headDim <= 192 && !elementwise && staticSizes);
   // The key-block kernel adds dQ itself (where its kernel family has the
   // atomic dQ, below).
-  const bool fusedDq = wantAtomics && !isDeterministic(op) &&
-                       isLongLength(op.getQueryLenBound(), tcgrad::kBlock) &&
-                       splitDqFits;
+  const bool fusedDq = dqWanted && splitDqFits;
   // GradMma::Auto keeps mma.sync where the wgmma kernel spills: a mask's or
   // softcap's temporaries beside the 128 dK accumulators of D = 256 (ptxas
   // 13: 40 bytes at D = Dv = 256, 4 at D = 256 with Dv = 128; none at 192),
