@@ -51,18 +51,26 @@ def with_grad_kernels(text, config):
     return "\n".join(lines)
 
 
-def random_steps(rng, out):
+def head_split_dims(rng):
+    """D, Dv with padded D + Dv > 256 (the head split's)."""
+    while True:
+        # Narrow D too (D = 8 beside Dv = 256 leaves the second
+        # warpgroup without dK / dQ columns).
+        d = rng.choice(list(range(8, 129, 8)) + 2 * list(range(136, 257, 8)))
+        dv = rng.choice([d, d, 128, 256, rng.choice(range(136, 257, 8))])
+        if ((d + 15) // 16 + (dv + 15) // 16) * 16 > 256:
+            return d, dv
+
+
+def random_steps(rng, out, count=28, dims=head_split_dims):
+    """`count` random training steps into `out`, head dims from `dims(rng)`;
+    their features cycle through plain, causal (both alignments), dropout,
+    key-padding masks, softcap, windows, `deterministic` and mixes."""
     lens = [1, 7, 33, 63, 64, 65, 127, 129, 200, 257, 333, 511]
     feats = ["plain", "causal", "dropout", "mask", "softcap", "window", "det",
              "heavy", "dropcausal"]
-    for i in range(28):
-        while True:
-            # Narrow D too (D = 8 beside Dv = 256 leaves the second
-            # warpgroup without dK / dQ columns).
-            d = rng.choice(list(range(8, 129, 8)) + 2 * list(range(136, 257, 8)))
-            dv = rng.choice([d, d, 128, 256, rng.choice(range(136, 257, 8))])
-            if ((d + 15) // 16 + (dv + 15) // 16) * 16 > 256:
-                break
+    for i in range(count):
+        d, dv = dims(rng)
         hkv = rng.choice([1, 2, 4])
         hq = hkv * rng.choice([1, 2, 4])
         b, lq, lk = rng.randint(1, 3), rng.choice(lens), rng.choice(lens)

@@ -514,9 +514,14 @@ llvm::json::Object kernel::manifestFields(AttentionOpInterface op,
     entry.getObject("codegen")->insert({"key_block_split", "warpgroups"});
   if (spec.tma)
     entry.getObject("codegen")->insert({"loads", "tma"});
-  if (spec.tma &&
-      (spec.stage == abi::Stage::DKDV || spec.stage == abi::Stage::DKDVDQ))
+  // Always for the TMA producer's ring; for the cp.async kernels only when
+  // not 2 (docs/kernel-manifest.md).
+  const bool keyBlockStage =
+      spec.stage == abi::Stage::DKDV || spec.stage == abi::Stage::DKDVDQ;
+  if (keyBlockStage && (spec.tma || spec.queryStages != 2))
     entry.getObject("codegen")->insert({"query_stages", spec.queryStages});
+  if (spec.stage == abi::Stage::DQ && spec.keyStages != 2)
+    entry.getObject("codegen")->insert({"key_stages", spec.keyStages});
   if (spec.persistent) {
     entry.getObject("codegen")->insert({"schedule", "persistent"});
     // The tile order, where not the index order (docs/kernel-manifest.md).

@@ -218,6 +218,26 @@ void MmaEmitterBase::copyTileRows(Value global, TileRowWidth width,
       copyAt(add(cRow, pass * rowsPerPass), cCol, src, tokens);
     return;
   }
+  // The same with idle lanes (copyColumnPerLane): each row takes the next
+  // power of two of lanes, those past its chunks copy nothing. A thread's
+  // addresses then differ by constants from pass to pass.
+  if (const int64_t lanesPerRow = llvm::PowerOf2Ceil(chunksPerRow);
+      copyColumnPerLane && threads % lanesPerRow == 0 &&
+      tileRows % (threads / lanesPerRow) == 0) {
+    const int64_t rowsPerPass = threads / lanesPerRow;
+    Value cRow = divu(tid, lanesPerRow);
+    Value cChunk = remu(tid, lanesPerRow);
+    // The tokens stay inside the guard (cp.async.commit_group commits them
+    // all the same).
+    emitIf(ltC(cChunk, chunksPerRow), [&] {
+      SmallVector<Value> inner;
+      std::pair<Value, Value> src = sourceColumn(cChunk, width);
+      Value cCol = mul(cChunk, chunkElements());
+      for (int64_t pass = 0; pass < tileRows / rowsPerPass; ++pass)
+        copyAt(add(cRow, pass * rowsPerPass), cCol, src, inner);
+    });
+    return;
+  }
   // Rows of a chunk count that does not divide the threads (head dims such
   // as 80 or 96): the thread's row and column change from pass to pass. The
   // copies of a last, partial pass are guarded; their tokens stay inside
@@ -279,13 +299,27 @@ void MmaEmitterBase::emitWaitAllCopies(Value anchor) {
 
 void MmaEmitterBase::emitPrefetchingStepHead(
     Value anchor, Value step, Value stage, Value end,
-    function_ref<void(Value, Value)> issue) {
+    function_ref<void(Value, Value)> issue, int64_t stages) {
+  assert((stages == 1 || stages == 2) && "one or two cp.async stages");
   emitWaitAllCopies(anchor);
+  if (stages == 1)
+    return;
   Value next = add(step, 1);
   Value hasNext =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, end);
   emitIf(hasNext,
          [&] { issue(next, arith::SubIOp::create(b, loc, idx(1), stage)); });
+}
+
+void MmaEmitterBase::emitRefillingStepTail(
+    Value step, Value end, function_ref<void(Value, Value)> issue,
+    int64_t stages) {
+  if (stages != 1)
+    return;
+  gpu::BarrierOp::create(b, loc);
+  Value next = add(step, 1);
+  emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, end),
+         [&] { issue(next, idx(0)); });
 }
 
 Value MmaEmitterBase::crossesPositionalEdge(const ScoreModifiers &mods,

@@ -501,8 +501,20 @@ protected:
   /// into the other stage. One barrier per step is enough: the prefetch
   /// overwrites the stage that step - 1 read, and every warp has finished
   /// step - 1 once it passes this step's barrier.
+  /// With `stages` = 1 (one buffer: the tiles of step + 1 have nowhere to
+  /// go before every warp has read step's), the head only waits, and
+  /// emitRefillingStepTail issues the next step.
   void emitPrefetchingStepHead(Value anchor, Value step, Value stage, Value end,
-                               function_ref<void(Value, Value)> issue);
+                               function_ref<void(Value, Value)> issue,
+                               int64_t stages = 2);
+  /// The tail of step `step` of such a loop: with one stage, a barrier
+  /// (every warp has read the stage), then `issue(step + 1, 0)` when
+  /// step + 1 < end; nothing with two. One stage trades the copies'
+  /// overlap with the products for half the streamed tiles' shared memory
+  /// (FlashAttention-2's `No_double_buffer`).
+  void emitRefillingStepTail(Value step, Value end,
+                             function_ref<void(Value, Value)> issue,
+                             int64_t stages);
   /// Whether the causal / window rules of `mods` can exclude some (query,
   /// key) of query rows [q0, q0 + rows) x keys [k0, k0 + keys) of sequences
   /// of `queryLen` and `keyLen` (i1, uniform per block pair), or'ed into
@@ -571,6 +583,16 @@ protected:
   /// L = 4k/16k; ptxas schedules differently), the wgmma backward 3-13 %
   /// faster.
   bool packedF16Convert = false;
+  /// copyTile where a row's chunks do not divide the threads (head dims
+  /// such as 80, 200): each lane keeps one chunk column and the rows take
+  /// the next power of two of lanes (those past the row's chunks idle),
+  /// instead of every lane busy with a row and column that change from pass
+  /// to pass. The backward kernels take it: there the per-pass addresses,
+  /// hoisted out of the loop, pushed ptxas 13 past 255 registers (sm_80:
+  /// 4-72 bytes of spills in the dkdv / dq kernels at D = 72-232 with
+  /// padded or 26- to 30-chunk rows; none with it). The forward keeps the
+  /// busy-lane form (measured as it is).
+  bool copyColumnPerLane = false;
   /// wgmma reads the copied tiles from shared memory (the async proxy):
   /// emitWaitAllCopies fences the copies for it before its barrier.
   bool tensorCoresReadShared = false;

@@ -192,10 +192,23 @@ tcgrad::chooseConfig(AttentionOpInterface op,
   // isEligible checked 64-key blocks; 128 asked for may not fit.
   const abi::Stage keyStage = atomics ? abi::Stage::DKDVDQ : abi::Stage::DKDV;
   const int64_t limit = maxDynamicSharedBytes(options.smVersion);
-  // One Q / dO stage only in the head split (the one consumer that lays
-  // out and releases a one-stage ring; the other wgmma consumer assumes
-  // two).
-  const int64_t stages = warpSpecialized && headSplit ? queryStages : 2;
+  // One Q / dO stage in the head split (the one wgmma consumer that lays
+  // out and releases a one-stage ring; the other assumes two), and in the
+  // mma.sync group where two stages of its streamed tiles do not fit the
+  // chip (sm_80 past D = Dv = 208, sm_86 / sm_89 past 112): each step
+  // waits for its copies instead of overlapping them with the products,
+  // which keeps these head dims on tensor cores rather than on the
+  // CUDA-core kernels (FlashAttention-2 does the same at D = 256 on the
+  // A100).
+  int64_t stages = 2;
+  if (warpSpecialized && headSplit)
+    stages = queryStages;
+  else if (!wgmma)
+    stages = options.queryStages
+                 ? options.queryStages
+                 : std::max<int64_t>(
+                       1, tcgrad::mmaSyncStages(headDim, valueDim, *keyBlock,
+                                                atomics, options.smVersion));
   if (int64_t bytes =
           tcgrad::sharedMemoryBytes(op, keyStage, tcgrad::kBlock, *keyBlock,
                                     wgmma, warpSpecialized, headSplit, stages);
@@ -273,10 +286,17 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
                              stage == abi::Stage::DQConvert);
     // One warp per 16 keys (key-block kernels) or query rows (dq).
     spec.blockQ = stage == abi::Stage::DQ ? dqRows : tcgrad::kBlock;
-    spec.blockKV = keyBlockStage ? *keyBlock : tcgrad::kBlock;
+    spec.blockKV = keyBlockStage ? *keyBlock
+                   : stage == abi::Stage::DQ
+                       ? tcgrad::dqKeys(headDim, options.smVersion)
+                       : tcgrad::kBlock;
     spec.headSplit = keyBlockStage && headSplit;
-    if (spec.tma)
+    if (spec.tma || (keyBlockStage && !wgmma))
       spec.queryStages = config.queryStages;
+    // The dq kernel (mma.sync in every group) follows the mma.sync group's
+    // stages.
+    if (stage == abi::Stage::DQ && !wgmma)
+      spec.keyStages = config.queryStages;
     // One warp per 16 keys (two with the head split), plus the producer
     // warpgroup when warp-specialized.
     spec.block = {keyBlockStage ? (spec.headSplit ? 4 : 2) * *keyBlock +
@@ -294,7 +314,8 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
     }
     spec.dynamicSharedBytes = tcgrad::sharedMemoryBytes(
         op, spec.stage, spec.blockQ, spec.blockKV, spec.warpgroupMma, spec.tma,
-        spec.headSplit, spec.queryStages);
+        spec.headSplit,
+        stage == abi::Stage::DQ ? spec.keyStages : spec.queryStages);
     kernel::addGradParams(op, spec, workspaces, abi::stageGradients(stage));
     if (spec.tma) {
       // One SW128 panel (64 columns) of a tile's rows per copy.

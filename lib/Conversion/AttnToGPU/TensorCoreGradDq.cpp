@@ -2,7 +2,8 @@
 //
 // The tensor-core backward's dq kernel (the atomic-free group;
 // TensorCoreGradEmitter.h): one warp per 16 query rows, Q and dO loaded once,
-// K and V double-buffered per visible key block; per block S = Q Kᵀ, P,
+// K and V double-buffered per visible key block (one buffer where two do
+// not fit: KernelSpec::keyStages); per block S = Q Kᵀ, P,
 // dP = dO Vᵀ, dS and dQ += dS K with mma.sync; dQ · scale stored at the end.
 //
 //===----------------------------------------------------------------------===//
@@ -25,23 +26,25 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   packedBF16Convert = false; // sm_80, D = 128: see MmaEmitterBase.h
   Value qBlockIdx = setUp(func);
   Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  // A K / V stage.
-  const int64_t kTileBytes = kBlock * strideQK * kOperandBytes,
-                vTileBytes = kBlock * strideV * kOperandBytes;
+  // Keys per step (spec.blockKV, tcgrad::dqKeys) and a K / V stage.
+  const int64_t keys = spec.blockKV;
+  const int64_t kTileBytes = keys * strideQK * kOperandBytes,
+                vTileBytes = keys * strideV * kOperandBytes;
   // Query rows per block: one warp per 16 (spec.blockQ, tcgrad::dqRows).
   const int64_t blockRows = spec.blockQ;
   assert(blockRows == 16 * (threads / 32) && "one warp per 16 query rows");
+  const int64_t stages = spec.keyStages;
   const tcgrad::DqLayout layout =
-      tcgrad::dqLayout(tileDimQK, tileDimV, blockRows);
+      tcgrad::dqLayout(tileDimQK, tileDimV, blockRows, stages, keys);
   const int64_t qOff = layout.queries, dOOff = layout.gradOutputs,
                 kOff = layout.keys, vOff = layout.values;
   Value qS = view(qOff, {blockRows, strideQK}, elt);
   Value dOS = view(dOOff, {blockRows, strideV}, elt);
-  Value kS = view(kOff, {2, kBlock, strideQK}, elt);
-  Value vS = view(vOff, {2, kBlock, strideV}, elt);
+  Value kS = view(kOff, {stages, keys, strideQK}, elt);
+  Value vS = view(vOff, {stages, keys, strideV}, elt);
   const int64_t kStepsD = tileDimQK / 16, kStepsDv = tileDimV / 16;
-  const int64_t nTilesK = kBlock / 8, nTilesDQ = tileDimQK / 8;
-  const bool keyGuard = !keyLen.isMultipleOf(kBlock);
+  const int64_t nTilesK = keys / 8, nTilesDQ = tileDimQK / 8;
+  const bool keyGuard = !keyLen.isMultipleOf(keys);
 
   Value q0 = mul(qBlockIdx, blockRows);
   scf::IfOp live = enterLiveBlock([&] { return q0; }, queryLen);
@@ -50,8 +53,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   Value rowsInBlock =
       arith::MinSIOp::create(b, loc, idx(blockRows),
                              arith::SubIOp::create(b, loc, size(queryLen), q0));
-  auto [first, last] = emitVisibleKeyBlocks(
-      b, loc, mods, q0, rowsInBlock, size(queryLen), size(keyLen), kBlock);
+  auto [first, last] = emitVisibleKeyBlocks(b, loc, mods, q0, rowsInBlock,
+                                            size(queryLen), size(keyLen), keys);
 
   SmallVector<Value> tokens;
   copyTile(args.query, widthQK(), qRows, q0, queryLen, blockRows, qS,
@@ -61,10 +64,10 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   Value qGroup = commitCopies(tokens);
   auto issue = [&](Value kb, Value stage) {
     SmallVector<Value> ts;
-    Value key0 = mul(kb, kBlock);
-    copyTile(args.key, widthQK(), kvRows, key0, keyLen, kBlock, kS,
+    Value key0 = mul(kb, keys);
+    copyTile(args.key, widthQK(), kvRows, key0, keyLen, keys, kS,
              ValueRange{stage}, ts);
-    copyTile(args.value, widthV(), kvRows, key0, keyLen, kBlock, vS,
+    copyTile(args.value, widthV(), kvRows, key0, keyLen, keys, vS,
              ValueRange{stage}, ts);
     commitCopies(ts);
   };
@@ -120,11 +123,13 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   SmallVector<Value> init(4 * nTilesDQ, f32(0.0f));
   SmallVector<Value> loop =
       emitLoop(first, last, init, [&](Value kb, ValueRange state) {
-        Value stage = remu(arith::SubIOp::create(b, loc, kb, first), 2);
-        emitPrefetchingStepHead(qGroup, kb, stage, last, issue);
+        Value stage = stages == 2
+                          ? remu(arith::SubIOp::create(b, loc, kb, first), 2)
+                          : idx(0);
+        emitPrefetchingStepHead(qGroup, kb, stage, last, issue, stages);
         Value kBase = add(add(smemBase, kOff), mul(stage, kTileBytes));
         Value vBase = add(add(smemBase, vOff), mul(stage, vTileBytes));
-        Value k0 = mul(kb, kBlock);
+        Value k0 = mul(kb, keys);
 
         // S = Q Kᵀ.
         SmallVector<Frag> s(nTilesK,
@@ -143,7 +148,7 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
           return p;
         };
         Value needs = blockPairNeedsMask(mods, queryLen, keyLen, q0,
-                                         rowsInBlock, k0, kBlock);
+                                         rowsInBlock, k0, keys);
         SmallVector<Value> probs = needs
                                        ? emitUniformChoice(needs, probabilities)
                                        : probabilities(/*masked=*/false);
@@ -175,8 +180,9 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
         for (int64_t nt = 0; nt < nTilesDQ; ++nt)
           for (int64_t e = 0; e < 4; ++e)
             dQ[nt][e] = state[4 * nt + e];
-        for (int64_t kk = 0; kk < kBlock / 16; ++kk)
+        for (int64_t kk = 0; kk < keys / 16; ++kk)
           mmaAcrossPairs(packA(dP, kk), kBase, bTOffQK, strideQK, kk, true, dQ);
+        emitRefillingStepTail(kb, last, issue, stages);
         SmallVector<Value> nextState;
         for (const Frag &f : dQ)
           nextState.append(f.begin(), f.end());

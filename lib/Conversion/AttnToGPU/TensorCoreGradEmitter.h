@@ -202,13 +202,15 @@ private:
   };
   KeyBlockSchedule scheduleKeyBlock(Value kBlockIdx, Value kvHead,
                                     int64_t keyBlock);
-  /// Starts step `it` of a key-block loop: waits for its copies and
-  /// prefetches step it + 1 (emitPrefetchingStepHead with `issue`), then
+  /// Starts step `it` of a key-block loop: waits for its copies and, with
+  /// two `stages`, prefetches step it + 1 (emitPrefetchingStepHead with
+  /// `issue`; with one, the step ends in emitRefillingStepTail), then
   /// returns `invariant` (k0, keys, keyBlock, lseS, deltaS) completed with
   /// the step's stage, query head, first query and rows.
   KeyStep beginKeyStep(KeyStep invariant, const KeyBlockSchedule &sched,
                        Value it, Value anchor, Value total,
-                       function_ref<void(Value, Value)> issue);
+                       function_ref<void(Value, Value)> issue,
+                       int64_t stages = 2);
   /// `invariant` completed for step `it` with its data in `stage`.
   KeyStep keyStepAt(KeyStep invariant, const KeyBlockSchedule &sched, Value it,
                     Value stage);

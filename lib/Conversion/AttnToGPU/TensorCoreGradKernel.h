@@ -94,7 +94,8 @@ int64_t panelDim(int64_t headDim);
 /// dSᵀ tiles (two, so that a step writes one while the other warpgroup may
 /// still read the previous step's) and the mbarriers at `barriers`: the K/V
 /// tiles' full one, then the two Q/dO stages' full and empty ones;
-/// `queryStages` (warp-specialized only: 1 or 2) Q, dO, lse and D_i stages.
+/// `queryStages` (1 or 2; 1 only warp-specialized or with mma.sync) Q, dO,
+/// lse and D_i stages.
 /// `headSplit` (KernelSpec::headSplit; 64 keys, warp-specialized): two Pdᵀ
 /// tiles at `probsT` and two dSᵀ tiles at `dsT` (with or without dQ), SW128
 /// [64 keys][64 queries], written by both consumer warpgroups and read by
@@ -116,14 +117,23 @@ KeyBlockLayout keyBlockLayout(int64_t headDim, int64_t valueDim,
                               bool warpSpecialized = false,
                               bool headSplit = false, int64_t queryStages = 2);
 
-/// The dq kernel's: Q and dO tiles of `rows` query rows, double-buffered K
-/// and V tiles of kBlock rows, padded rows (Q and K of head dim `headDim`, dO
-/// and V of `valueDim`).
+/// The dq kernel's: Q and dO tiles of `rows` query rows, `keyStages` (1 or
+/// 2) K and V tiles of `keyRows` rows each, padded rows (Q and K of head dim
+/// `headDim`, dO and V of `valueDim`).
 struct DqLayout {
   int64_t queries, gradOutputs, keys, values;
+  int64_t keyStages = 2;
   SharedMemoryPlan plan;
 };
-DqLayout dqLayout(int64_t headDim, int64_t valueDim, int64_t rows);
+DqLayout dqLayout(int64_t headDim, int64_t valueDim, int64_t rows,
+                  int64_t keyStages = 2, int64_t keyRows = kBlock);
+
+/// Keys per step of the dq kernel: kBlock, or 32 where its dQ
+/// accumulators are wide (D past 192) on the mma.sync chips before sm_90
+/// (`smVersion`): ptxas 13 for sm_80 spilled 88 bytes at D = 256 with 64
+/// (dQ's 128 f32 registers a thread beside S, P and dP of 64 keys); none
+/// with 32.
+int64_t dqKeys(int64_t headDim, int64_t smVersion);
 
 /// Query rows per block of the dq kernel (one warp per 16): 128 for the head
 /// dims whose dkdv kernel is split (keyBlockParts 2) where those tiles fit
@@ -133,11 +143,20 @@ int64_t dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion);
 /// Bytes of dynamic shared memory of the `stage` kernel ("dkdv",
 /// "dkdv_dq" with `keyBlock` keys per block, "dq" with `queryRows` rows per
 /// block; 0 for the others). `warpgroupMma`: the wgmma key-block kernel
-/// (unpadded core-matrix tiles), `warpSpecialized` its TMA form.
+/// (unpadded core-matrix tiles), `warpSpecialized` its TMA form; `stages`:
+/// the streamed tiles' stages (Q / dO of the key-block kernel, K / V of the
+/// dq kernel).
 int64_t sharedMemoryBytes(AttentionOpInterface op, abi::Stage stage,
                           int64_t queryRows, int64_t keyBlock,
                           bool warpgroupMma, bool warpSpecialized = false,
-                          bool headSplit = false, int64_t queryStages = 2);
+                          bool headSplit = false, int64_t stages = 2);
+
+/// The stages of the mma.sync group's streamed tiles (Q / dO in the
+/// key-block kernel, K / V in the dq kernel) at D = `headDim`, Dv =
+/// `valueDim` on compute capability `smVersion`: 2 where both kernels fit
+/// with two, 1 where they fit only with one, 0 where they do not fit.
+int64_t mmaSyncStages(int64_t headDim, int64_t valueDim, int64_t keyBlock,
+                      bool withDq, int64_t smVersion);
 
 /// Emits the body of `func` (arguments in manifest order) for spec.stage,
 /// of an attn.attention_grad or attn.varlen_attention_grad `op`.

@@ -2,7 +2,8 @@
 //
 // The tensor-core backward's key-block kernel with mma.sync
 // (TensorCoreGradEmitter.h; design in TensorCoreGradKernelBuilder.cpp): one
-// warp per 16 keys, K and V loaded once, Q and dO double-buffered per step;
+// warp per 16 keys, K and V loaded once, Q and dO double-buffered per step
+// (one buffer where two do not fit: KernelSpec::queryStages);
 // per step Sᵀ = K Qᵀ, Pᵀ, dV += Pdᵀ dO, dPᵀ = V dOᵀ, dSᵀ, dK += dSᵀ Q (and
 // the atomic dQ in dkdv_dq); dK and dV stored at the end. Where dK and dV do
 // not fit one warp's registers, two blocks per key block split them.
@@ -25,10 +26,14 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   // (MmaEmitterBase.h): in the dkdv_dq kernel with vector reductions (sm_90)
   // the packed form spills 8 bytes on the D = 64 grid shape, with scalar
   // reductions (sm_80) the scalar form does; measured with 128-key blocks.
-  packedBF16Convert = !withDq || !spec.vectorReductions;
+  // In the dkdv kernel the packed form spilled 4 bytes with dropout at D =
+  // Dv = 96-128 (sm_80, ptxas 13) and the scalar form none, except in the
+  // split kernel (keyBlockParts 2), where the scalar form spilled 4 bytes
+  // at D = 256 and the packed one none.
+  const int64_t parts = tcgrad::keyBlockParts(headDim, valueDim);
+  packedBF16Convert = withDq ? !spec.vectorReductions : parts == 2;
   Value blockX = setUp(func);
   Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  const int64_t parts = tcgrad::keyBlockParts(headDim, valueDim);
   scf::IfOp live = enterLiveBlock(
       [&] { return mul(divu(blockX, parts), spec.blockKV); }, keyLen);
   assert((parts == 1 || !withDq) &&
@@ -52,17 +57,19 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
   // A Q / dO stage.
   const int64_t qTileBytes = kBlock * strideQK * kOperandBytes,
                 dOTileBytes = kBlock * strideV * kOperandBytes;
-  const tcgrad::KeyBlockLayout layout = tcgrad::keyBlockLayout(
-      tileDimQK, tileDimV, keyBlock, withDq, /*warpgroupMma=*/false);
+  const int64_t stages = spec.queryStages;
+  const tcgrad::KeyBlockLayout layout =
+      tcgrad::keyBlockLayout(tileDimQK, tileDimV, keyBlock, withDq,
+                             /*warpgroupMma=*/false, false, false, stages);
   const int64_t kOff = layout.keys, vOff = layout.values, qOff = layout.queries,
                 dOOff = layout.gradOutputs, lseOff = layout.lse,
                 deltaOff = layout.delta, dsOff = layout.dsT;
   Value kS = view(kOff, {keyBlock, strideQK}, elt);
   Value vS = view(vOff, {keyBlock, strideV}, elt);
-  Value qS = view(qOff, {2, kBlock, strideQK}, elt);
-  Value dOS = view(dOOff, {2, kBlock, strideV}, elt);
-  Value lseS = view(lseOff, {2, kBlock}, b.getF32Type());
-  Value deltaS = view(deltaOff, {2, kBlock}, b.getF32Type());
+  Value qS = view(qOff, {stages, kBlock, strideQK}, elt);
+  Value dOS = view(dOOff, {stages, kBlock, strideV}, elt);
+  Value lseS = view(lseOff, {stages, kBlock}, b.getF32Type());
+  Value deltaS = view(deltaOff, {stages, kBlock}, b.getF32Type());
   // dSᵀ as packed pairs, [key][query / 2], for dQ = dS K (withDq only).
   Value dsS =
       withDq ? view(dsOff, {keyBlock, dsStride / 2}, b.getI32Type()) : Value();
@@ -143,7 +150,7 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
   SmallVector<Value> loop =
       emitLoop(idx(0), total, init, [&](Value it, ValueRange state) {
         KeyStep step =
-            beginKeyStep(invariant, sched, it, kvGroup, total, issue);
+            beginKeyStep(invariant, sched, it, kvGroup, total, issue, stages);
 
         Value qBase = add(add(smemBase, qOff), mul(step.stage, qTileBytes));
         Value dOBase = add(add(smemBase, dOOff), mul(step.stage, dOTileBytes));
@@ -196,6 +203,7 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
           }
         }
 
+        emitRefillingStepTail(it, total, issue, stages);
         SmallVector<Value> nextState;
         for (const Frag &f : dK)
           nextState.append(f.begin(), f.end());

@@ -56,12 +56,11 @@ GradEmitter::scheduleKeyBlock(Value kBlockIdx, Value kvHead, int64_t keyBlock) {
   return sched;
 }
 
-GradEmitter::KeyStep
-GradEmitter::beginKeyStep(KeyStep invariant, const KeyBlockSchedule &sched,
-                          Value it, Value anchor, Value total,
-                          function_ref<void(Value, Value)> issue) {
-  Value stage = remu(it, 2);
-  emitPrefetchingStepHead(anchor, it, stage, total, issue);
+GradEmitter::KeyStep GradEmitter::beginKeyStep(
+    KeyStep invariant, const KeyBlockSchedule &sched, Value it, Value anchor,
+    Value total, function_ref<void(Value, Value)> issue, int64_t stages) {
+  Value stage = stages == 2 ? remu(it, 2) : idx(0);
+  emitPrefetchingStepHead(anchor, it, stage, total, issue, stages);
   return keyStepAt(invariant, sched, it, stage);
 }
 

@@ -37,6 +37,7 @@ GradEmitter::GradEmitter(OpBuilder &b, AttentionOpInterface op,
   keyLen = op.getUniformKeyLen();
   if (queryLen.isStatic())
     paddedLen = roundUp(queryLen.getStatic(), kBlock);
+  copyColumnPerLane = true;
   tileDimQK = tcgrad::tileDim(headDim);
   tileDimV = tcgrad::tileDim(valueDim);
   strideQK = paddedStride(tileDimQK);

@@ -28,11 +28,14 @@ bool tcgrad::isEligible(AttentionOpInterface op, int64_t smVersion,
         ", Dv = " + std::to_string(dv) + ")";
     return false;
   }
-  // The larger of the key-block kernel (64 keys) and the dq kernel.
+  // The larger of the key-block kernel (64 keys) and the dq kernel, with
+  // one stage of streamed tiles where two do not fit.
   const int64_t tileD = tileDim(d), tileDv = tileDim(dv);
-  const int64_t bytes = std::max(
-      keyBlockLayout(tileD, tileDv, 64, false, false).plan.launchBytes(),
-      dqLayout(tileD, tileDv, kBlock).plan.launchBytes());
+  const int64_t bytes =
+      std::max(keyBlockLayout(tileD, tileDv, 64, false, false, false, false, 1)
+                   .plan.launchBytes(),
+               dqLayout(tileD, tileDv, kBlock, 1, dqKeys(d, smVersion))
+                   .plan.launchBytes());
   const int64_t limit = maxDynamicSharedBytes(smVersion);
   if (bytes > limit) {
     why = "the kernels' tiles at D = " + std::to_string(d) +
@@ -98,8 +101,9 @@ tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim, int64_t keyBlock,
                        bool headSplit, int64_t queryStages) {
   assert((!headSplit || (warpgroupMma && warpSpecialized && keyBlock == 64)) &&
          "the head split is a form of the warp-specialized wgmma kernel");
-  assert((queryStages == 2 || (warpSpecialized && queryStages == 1)) &&
-         "one Q / dO stage only in the producer's ring");
+  assert((queryStages == 2 ||
+          (queryStages == 1 && (warpSpecialized || !warpgroupMma))) &&
+         "one Q / dO stage only in the producer's ring or with mma.sync");
   constexpr int64_t f32Bytes = 4;
   auto rowBytes = [&](int64_t dim) {
     return (warpgroupMma ? panelDim(dim) : paddedStride(dim)) * kOperandBytes;
@@ -151,15 +155,40 @@ tcgrad::keyBlockLayout(int64_t headDim, int64_t valueDim, int64_t keyBlock,
 }
 
 tcgrad::DqLayout tcgrad::dqLayout(int64_t headDim, int64_t valueDim,
-                                  int64_t rows) {
+                                  int64_t rows, int64_t keyStages,
+                                  int64_t keyRows) {
+  assert((keyStages == 1 || keyStages == 2) && "one or two K / V stages");
   const int64_t qkRowBytes = paddedStride(headDim) * kOperandBytes,
                 vRowBytes = paddedStride(valueDim) * kOperandBytes;
   DqLayout l;
+  l.keyStages = keyStages;
   l.queries = l.plan.place(rows * qkRowBytes);
   l.gradOutputs = l.plan.place(rows * vRowBytes);
-  l.keys = l.plan.place(2 * kBlock * qkRowBytes);
-  l.values = l.plan.place(2 * kBlock * vRowBytes);
+  l.keys = l.plan.place(keyStages * keyRows * qkRowBytes);
+  l.values = l.plan.place(keyStages * keyRows * vRowBytes);
   return l;
+}
+
+int64_t tcgrad::dqKeys(int64_t headDim, int64_t smVersion) {
+  return tileDim(headDim) > 192 && smVersion < 90 ? 32 : kBlock;
+}
+
+int64_t tcgrad::mmaSyncStages(int64_t headDim, int64_t valueDim,
+                              int64_t keyBlock, bool withDq,
+                              int64_t smVersion) {
+  const int64_t tileD = tileDim(headDim), tileDv = tileDim(valueDim);
+  const int64_t limit = maxDynamicSharedBytes(smVersion);
+  // The dkdv_dq group has no dq kernel.
+  auto fits = [&](int64_t stages) {
+    return keyBlockLayout(tileD, tileDv, keyBlock, withDq,
+                          /*warpgroupMma=*/false, false, false, stages)
+                   .plan.launchBytes() <= limit &&
+           (withDq ||
+            dqLayout(tileD, tileDv, dqRows(headDim, valueDim, smVersion),
+                     stages, dqKeys(headDim, smVersion))
+                    .plan.launchBytes() <= limit);
+  };
+  return fits(2) ? 2 : fits(1) ? 1 : 0;
 }
 
 int64_t tcgrad::dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion) {
@@ -167,7 +196,8 @@ int64_t tcgrad::dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion) {
   // dq kernel takes 128 query rows (8 warps) where they fit too.
   if (keyBlockParts(headDim, valueDim) == 1)
     return kBlock;
-  return dqLayout(tileDim(headDim), tileDim(valueDim), 2 * kBlock)
+  return dqLayout(tileDim(headDim), tileDim(valueDim), 2 * kBlock, 2,
+                  dqKeys(headDim, smVersion))
                      .plan.launchBytes() <= maxDynamicSharedBytes(smVersion)
              ? 2 * kBlock
              : kBlock;
@@ -176,16 +206,17 @@ int64_t tcgrad::dqRows(int64_t headDim, int64_t valueDim, int64_t smVersion) {
 int64_t tcgrad::sharedMemoryBytes(AttentionOpInterface op, abi::Stage stage,
                                   int64_t queryRows, int64_t keyBlock,
                                   bool warpgroupMma, bool warpSpecialized,
-                                  bool headSplit, int64_t queryStages) {
+                                  bool headSplit, int64_t stages) {
   // The wgmma tiles are whole panels (keyBlockLayout pads them).
   const int64_t d = op.getHeadDimSize(), dv = op.getValueDimSize();
   if (stage == abi::Stage::DKDV || stage == abi::Stage::DKDVDQ)
     return keyBlockLayout(warpgroupMma ? d : tileDim(d),
                           warpgroupMma ? dv : tileDim(dv), keyBlock,
                           stage == abi::Stage::DKDVDQ, warpgroupMma,
-                          warpSpecialized, headSplit, queryStages)
+                          warpSpecialized, headSplit, stages)
         .plan.launchBytes();
   if (stage == abi::Stage::DQ)
-    return dqLayout(tileDim(d), tileDim(dv), queryRows).plan.launchBytes();
+    return dqLayout(tileDim(d), tileDim(dv), queryRows, stages, keyBlock)
+        .plan.launchBytes();
   return 0; // prep and dq_convert
 }

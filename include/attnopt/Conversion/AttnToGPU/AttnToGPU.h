@@ -147,9 +147,13 @@ struct KernelSpec {
   /// two consumer warpgroups share each 64-key block and split its head
   /// dims.
   bool headSplit = false;
-  /// Backward warp-specialized dkdv / dkdv_dq kernel
-  /// (GradKernelConfig::queryStages): its ring's Q / dO stages.
+  /// Backward dkdv / dkdv_dq kernel (GradKernelConfig::queryStages): its
+  /// Q / dO stages (the warp-specialized kernel's ring, or the mma.sync
+  /// kernel's cp.async buffers).
   int64_t queryStages = 2;
+  /// Backward mma.sync dq kernel: its K / V cp.async stages (1 with the
+  /// group's queryStages 1).
+  int64_t keyStages = 2;
   int64_t dynamicSharedBytes = 0; ///< Launch with this much dynamic smem.
   /// 0 in grid: computed at launch from a run-time size (the manifest's
   /// null; docs/kernel-manifest.md, "Run-time sizes").
@@ -357,8 +361,9 @@ struct GradKernelOptions {
   /// Where D + Dv > 256: how a key block's dK and dV are shared
   /// (GradKernelConfig::headSplit); unset lets the chooser decide.
   std::optional<KeyBlockSplit> split;
-  /// The Q / dO stages of the warp-specialized key-block kernel
-  /// (GradKernelConfig::queryStages); 0 lets the chooser decide.
+  /// The Q / dO stages of the key-block kernel (and the K / V stages of
+  /// the mma.sync dq kernel; GradKernelConfig::queryStages); 0 lets the
+  /// chooser decide.
   int64_t queryStages = 0;
 };
 
@@ -387,9 +392,13 @@ struct GradKernelConfig {
   /// dSᵀ through shared memory (`split = warpgroups`), instead of two
   /// blocks per key block that each recompute Sᵀ (tcgrad::keyBlockParts).
   bool headSplit = false;
-  /// With `tma`: the shared-memory stages of Q and dO tiles the producer
-  /// fills ahead of the consumers (`query_stages`): 2, or 1 where that
-  /// leaves room for the bulk dQ's staging tile and two stages would not.
+  /// The shared-memory stages of the streamed tiles (`query_stages`). With
+  /// `tma`: the Q and dO tiles the producer fills ahead of the consumers, 2
+  /// or, with the head split, 1 where that leaves room for the bulk dQ's
+  /// staging tile and two stages would not. mma.sync: the cp.async buffers
+  /// of Q and dO in the dkdv / dkdv_dq kernel and of K and V in the dq
+  /// kernel, 2 or 1 where two do not fit the chip's shared memory (D = Dv
+  /// past 208 on sm_80, past 112 on sm_86 / sm_89).
   int64_t queryStages = 2;
 
   GradKernelConfigAttr toAttr(MLIRContext *ctx) const;

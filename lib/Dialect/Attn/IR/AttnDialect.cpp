@@ -159,8 +159,10 @@ LogicalResult GradKernelConfigAttr::verify(
   if (queryStages && *queryStages != 1 && *queryStages != 2)
     return emitError() << "grad_kernels: expected query_stages = 1 or 2, got "
                        << *queryStages;
-  if (queryStages && loads != TileLoads::tma)
+  if (queryStages && loads != TileLoads::tma &&
+      kernel != KernelFamily::mma_sync)
     return emitError() << "grad_kernels: query_stages needs loads = tma "
-                          "(the stages of the TMA producer's ring)";
+                          "(the stages of the TMA producer's ring) or kernel "
+                          "= mma_sync (its cp.async stages)";
   return success();
 }
