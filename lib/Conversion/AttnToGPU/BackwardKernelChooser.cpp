@@ -137,7 +137,8 @@ honourGradKernels(AttentionOpInterface op, GradKernelConfigAttr attr,
                "rounded up to 16, and a dense op on sm_90a)"
          : attr.getQueryStages() && *attr.getQueryStages() != got->queryStages
              ? " (query_stages = 1 needs the head split: split = "
-               "warpgroups, D + Dv > 256 each rounded up to 16, loads = tma)"
+               "warpgroups, D + Dv > 256 each rounded up to 16, loads = tma; "
+               "or kernel = mma_sync)"
              : ""));
   }
   return got;

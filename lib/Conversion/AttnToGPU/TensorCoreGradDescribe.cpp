@@ -209,16 +209,36 @@ tcgrad::chooseConfig(AttentionOpInterface op,
                  : std::max<int64_t>(
                        1, tcgrad::mmaSyncStages(headDim, valueDim, *keyBlock,
                                                 atomics, options.smVersion));
+  // (An explicit configuration may ask for more than fits: say what would.)
+  auto tooBig = [&](abi::Stage stage, int64_t bytes) {
+    InFlightDiagnostic diag = op.emitOpError("GPU code generation: the ")
+                              << abi::stageName(stage) << " kernel";
+    if (stage == keyStage)
+      diag << " with " << *keyBlock << " keys per block";
+    diag << " needs " << bytes << " bytes of shared memory at D = " << headDim
+         << ", Dv = " << valueDim << ", more than the " << limit
+         << " a block has";
+    if (stage == keyStage && *keyBlock == 128)
+      diag << " (use 64 keys per block: grad-block-kv=64)";
+    else if (!wgmma && stages == 2)
+      diag << " (use one stage of its streamed tiles: query_stages = 1 in "
+              "#attn.grad_kernels)";
+    return diag;
+  };
   if (int64_t bytes =
           tcgrad::sharedMemoryBytes(op, keyStage, tcgrad::kBlock, *keyBlock,
                                     wgmma, warpSpecialized, headSplit, stages);
       bytes > limit)
-    return op.emitOpError("GPU code generation: the ")
-           << abi::stageName(keyStage) << " kernel with " << *keyBlock
-           << " keys per block needs " << bytes
-           << " bytes of shared memory at D = " << headDim
-           << ", Dv = " << valueDim << ", more than the " << limit
-           << " a block has (use 64 keys per block: grad-block-kv=64)";
+    return tooBig(keyStage, bytes);
+  // The dq kernel (mma.sync in every group) takes the mma.sync group's
+  // stages (describeKernels).
+  if (int64_t bytes = tcgrad::sharedMemoryBytes(
+          op, abi::Stage::DQ,
+          tcgrad::dqRows(headDim, valueDim, options.smVersion),
+          tcgrad::dqKeys(headDim, options.smVersion), false, false, false,
+          wgmma ? 2 : stages);
+      !atomics && bytes > limit)
+    return tooBig(abi::Stage::DQ, bytes);
   GradKernelConfig config;
   config.kernel = wgmma ? KernelFamily::wgmma : KernelFamily::mma_sync;
   config.keyBlock = *keyBlock;

@@ -71,7 +71,18 @@ func.func @not_grad_kernels(%q: tensor<1x4x512x64xf16>, %k: tensor<1x4x512x64xf1
 // One Q / dO stage without the head split (D + Dv <= 256): only the head
 // split's consumer lays out a one-stage ring.
 func.func @one_stage_no_head_split(%q: tensor<1x4x512x128xbf16>, %k: tensor<1x4x512x128xbf16>, %v: tensor<1x4x512x128xbf16>, %o: tensor<1x4x512x128xbf16>, %lse: tensor<1x4x512xf32>, %do: tensor<1x4x512x128xbf16>) -> tensor<1x4x512x128xbf16> {
-  // expected-error @+1 {{cannot honour #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma, query_stages = 1>: for this op the backward takes #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma> (query_stages = 1 needs the head split: split = warpgroups, D + Dv > 256 each rounded up to 16, loads = tma)}}
+  // expected-error @+1 {{cannot honour #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma, query_stages = 1>: for this op the backward takes #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma> (query_stages = 1 needs the head split: split = warpgroups, D + Dv > 256 each rounded up to 16, loads = tma; or kernel = mma_sync)}}
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16>) forward(%o, %lse : tensor<1x4x512x128xbf16>, tensor<1x4x512xf32>) grad_output(%do : tensor<1x4x512x128xbf16>) {attn.grad_kernels = #attn.grad_kernels<kernel = wgmma, key_block = 128, dq = atomic, loads = tma, query_stages = 1>} -> tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16>, tensor<1x4x512x128xbf16>
   return %dq : tensor<1x4x512x128xbf16>
+}
+
+// -----
+
+// D = 256 on sm_80: two stages of the mma.sync kernels' streamed tiles do
+// not fit its shared memory (absent query_stages means two); the chooser
+// takes one (select-kernels-grad.mlir). sm_90a has room for two.
+// SM80: select-kernels-grad-invalid.mlir:[[@LINE+2]]:{{[0-9]+}}: error: 'attn.attention_grad' op GPU code generation: the dkdv kernel with 64 keys per block needs 203776 bytes of shared memory at D = 256, Dv = 256, more than the 166912 a block has (use one stage of its streamed tiles: query_stages = 1 in #attn.grad_kernels)
+func.func @two_stages_d256(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x100x256xbf16>, %v: tensor<1x2x100x256xbf16>, %o: tensor<1x2x100x256xbf16>, %lse: tensor<1x2x100xf32>, %do: tensor<1x2x100x256xbf16>) -> tensor<1x2x100x256xbf16> {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x100x256xbf16>, tensor<1x2x100x256xbf16>, tensor<1x2x100x256xbf16>) forward(%o, %lse : tensor<1x2x100x256xbf16>, tensor<1x2x100xf32>) grad_output(%do : tensor<1x2x100x256xbf16>) {attn.grad_kernels = #attn.grad_kernels<kernel = mma_sync, key_block = 64, dq = separate>} -> tensor<1x2x100x256xbf16>, tensor<1x2x100x256xbf16>, tensor<1x2x100x256xbf16>
+  return %dq : tensor<1x2x100x256xbf16>
 }

@@ -77,3 +77,12 @@ func.func @packed(%q: tensor<?x8x128xbf16>, %k: tensor<?x2x128xbf16>, %v: tensor
   %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) forward(%o, %l : tensor<?x8x128xbf16>, tensor<8x?xf32>) grad_output(%do : tensor<?x8x128xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16>
   return %dq, %dk, %dv : tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16>
 }
+
+// D = 256 on sm_80: the mma.sync group with one stage of its streamed tiles
+// (two do not fit a block's 163 KiB; ptxas-tensor-core-grad-one-stage-sm80.mlir).
+// SM80-LABEL: func.func @train_d256_sm80
+// SM80: attn.grad_kernels = #attn.grad_kernels<kernel = mma_sync, key_block = 64, dq = separate, query_stages = 1>
+func.func @train_d256_sm80(%q: tensor<1x2x100x256xbf16>, %k: tensor<1x2x100x256xbf16>, %v: tensor<1x2x100x256xbf16>, %o: tensor<1x2x100x256xbf16>, %lse: tensor<1x2x100xf32>, %do: tensor<1x2x100x256xbf16>) -> tensor<1x2x100x256xbf16> {
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x100x256xbf16>, tensor<1x2x100x256xbf16>, tensor<1x2x100x256xbf16>) forward(%o, %lse : tensor<1x2x100x256xbf16>, tensor<1x2x100xf32>) grad_output(%do : tensor<1x2x100x256xbf16>) -> tensor<1x2x100x256xbf16>, tensor<1x2x100x256xbf16>, tensor<1x2x100x256xbf16>
+  return %dq : tensor<1x2x100x256xbf16>
+}

@@ -176,10 +176,14 @@ def Attn_GradKernelConfigAttr : AttrDef<Attn_Dialect, "GradKernelConfig"> {
     and `key_block = 64`) has the two consumer warpgroups of one block split
     the head dims of dK, dV and dQ, sharing Pᵀ and dSᵀ through shared
     memory (FlashAttention-3's scheme: no recomputation). `query_stages`
-    (`loads = tma` only): the shared-memory stages of Q and dO tiles that
-    the producer fills ahead of the consumers, 2 (the default, no field) or
-    1, which leaves room for the dQ staging tile of the bulk reductions
-    where two stages would not (D = 256 with the head split). A configuration
+    (`loads = tma` or `kernel = mma_sync`): the shared-memory stages of the
+    streamed tiles, 2 (the default, no field) or 1. With `loads = tma`, the
+    Q and dO tiles the producer fills ahead of the consumers; 1 leaves room
+    for the dQ staging tile of the bulk reductions where two stages would
+    not (D = 256 with the head split). With `mma_sync`, the cp.async
+    buffers of Q and dO in the key-block kernel and of K and V in the dq
+    kernel; 1 where two do not fit the chip (sm_80 past D = Dv = 208,
+    sm_86 / sm_89 past 112), each step then waiting for its copies. A configuration
     the op's kernels cannot take is an error at the op that names the one
     they take.
 
@@ -188,6 +192,7 @@ def Attn_GradKernelConfigAttr : AttrDef<Attn_Dialect, "GradKernelConfig"> {
     #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups>
     #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = atomic, loads = tma, split = warpgroups, query_stages = 1>
     #attn.grad_kernels<kernel = mma_sync, key_block = 64, dq = separate>
+    #attn.grad_kernels<kernel = mma_sync, key_block = 64, dq = separate, query_stages = 1>
     #attn.grad_kernels<kernel = cuda_core>
     ```
   }];
