@@ -57,34 +57,13 @@ generate() {
 }
 
 run() {
-  bash "$root/kernels-runtime/build.sh" > "$out/head-split-build.log" 2>&1 ||
-    { tail -20 "$out/head-split-build.log"; exit 1; }
-  local R="$root/kernels-runtime/build/attn-run" fails=0
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  validate() { # dir repeat [sizes]
-    local m n log bad tot
-    for m in "$gen/$1"/*.json; do
-      n=$(basename "$m" .json); log="$out/hs_$(basename "$1")_$n${3:-}.log"
-      timeout 60 "$R" "$m" --train --repeat "$2" --iters 1 --warmup 0 \
-        ${3:+--sizes "${3:-}"} > "$log" 2>&1
-      local rc=$?
-      bad=$(grep '^RESULT' "$log" | grep -vc 'status=PASS')
-      tot=$(grep -c '^RESULT' "$log")
-      echo "$1 $n ${3:-} rc=$rc results=$tot fails=$bad" \
-        "$(grep -ho 'max_rel_err=[^ ]*' "$log" | sort -t= -k2 -g | tail -1)"
-      { [ $rc -ne 0 ] || [ "$bad" != 0 ] || [ "$tot" = 0 ]; } && fails=$((fails + 1))
-    done
-  }
+  source "$root/bench/lib.sh"
+  bench_build_runtime "$out/head-split-build.log"
+  validate() { validate_steps "$gen/$1" "$2" "hs_$1" "${3:-}"; }
   sanitize() {
-    local n t
+    local n
     for n in f_plain_q65_k129 f_causalbr_gqa2_q200_k333; do
-      for t in racecheck synccheck; do
-        timeout 120 compute-sanitizer --tool $t --error-exitcode 9 "$R" \
-          "$gen/fixed/$n.json" --train --iters 1 --warmup 0 > "$out/hs_cs_${n}_$t.log" 2>&1
-        local rc=$?
-        echo "sanitizer $n $t rc=$rc $(grep -h 'ERROR SUMMARY\|RACECHECK SUMMARY' "$out/hs_cs_${n}_$t.log" | head -1)"
-        [ $rc -ne 0 ] && fails=$((fails + 1))
-      done
+      sanitize_step "$gen/fixed/$n.json" hs
     done
   }
   bench() {

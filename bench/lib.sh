@@ -23,7 +23,7 @@ bench_build_runtime() {
 validate_steps() {
   local m n log bad tot rc
   for m in "$1"/*.json; do
-    n=$(basename "$m" .json); log="$out/${3}_$n${4:+_$4}.log"
+    n=$(basename "$m" .json); log="$out/${3}_$n${4:+_${4//[=,]/_}}.log"
     timeout 120 "$R" "$m" --train --repeat "$2" --iters 1 --warmup 0 \
       ${4:+--sizes "$4"} > "$log" 2>&1
     rc=$?
