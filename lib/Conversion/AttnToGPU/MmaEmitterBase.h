@@ -589,9 +589,11 @@ protected:
   /// instead of every lane busy with a row and column that change from pass
   /// to pass. The backward kernels take it: there the per-pass addresses,
   /// hoisted out of the loop, pushed ptxas 13 past 255 registers (sm_80:
-  /// 4-72 bytes of spills in the dkdv / dq kernels at D = 72-232 with
-  /// padded or 26- to 30-chunk rows; none with it). The forward keeps the
-  /// busy-lane form (measured as it is).
+  /// 32-72 bytes of spills in the split dkdv kernels at D = 200-232, 4-12
+  /// in a few others at D = 72-112; none with it), and it measured as fast
+  /// (sm_80 PTX on an H100, B2 H16 L2048 backward: D = 72 causal and 96
+  /// full equal, D = 200 full 1.5 % faster; session 48). The forward keeps
+  /// the busy-lane form (measured as it is).
   bool copyColumnPerLane = false;
   /// wgmma reads the copied tiles from shared memory (the async proxy):
   /// emitWaitAllCopies fences the copies for it before its barrier.

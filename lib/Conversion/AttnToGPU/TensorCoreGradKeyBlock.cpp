@@ -26,12 +26,12 @@ void GradEmitter::emitKeyBlocks(gpu::GPUFuncOp func, bool withDq) {
   // (MmaEmitterBase.h): in the dkdv_dq kernel with vector reductions (sm_90)
   // the packed form spills 8 bytes on the D = 64 grid shape, with scalar
   // reductions (sm_80) the scalar form does; measured with 128-key blocks.
-  // In the dkdv kernel the packed form spilled 4 bytes with dropout at D =
-  // Dv = 96-128 (sm_80, ptxas 13) and the scalar form none, except in the
-  // split kernel (keyBlockParts 2), where the scalar form spilled 4 bytes
-  // at D = 256 and the packed one none.
+  // In the dkdv kernel the packed form spills 4 bytes with dropout at D =
+  // Dv = 96-128 on sm_80 (ptxas 13) and the scalar form none, but the
+  // scalar form measured 1.5-1.8 % slower (sm_80 PTX on an H100, D = 128
+  // causal with and without dropout, session 48): the packed form stays.
   const int64_t parts = tcgrad::keyBlockParts(headDim, valueDim);
-  packedBF16Convert = withDq ? !spec.vectorReductions : parts == 2;
+  packedBF16Convert = !withDq || !spec.vectorReductions;
   Value blockX = setUp(func);
   Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   scf::IfOp live = enterLiveBlock(

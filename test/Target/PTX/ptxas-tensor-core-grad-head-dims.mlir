@@ -6,12 +6,15 @@
 // 8, tiles padded to whole 64-column panels, products over D up to D
 // rounded up to 16) with the atomic dQ; in four variants each (causal
 // GQA, softcap + window + key-padding mask, dropout, `deterministic`),
-// Lq = Lk = 1000. They assemble for sm_90a and sm_80 without spills
-// (ptxas 13, session 48: before, the dropout dkdv kernels from D = 56 on and
-// a few others spilled 4 to 92 bytes on sm_80; the backward's copies keep
-// one column a lane (MmaEmitterBase::copyColumnPerLane) and its dkdv
-// kernel converts bf16 pairs in the scalar form). The GPU validation runs
-// them (bench/make_cases.py validation_bwd_head_dims).
+// Lq = Lk = 1000. They assemble for sm_90a and sm_80; one kernel spills 4
+// bytes (ptxas 13, session 48: the sm_80 dkdv kernel of D = 104 with
+// dropout; before, the dropout dkdv kernels from D = 56 on and a few others
+// spilled 4 to 92 bytes on sm_80). The backward's copies keep one column a
+// lane (MmaEmitterBase::copyColumnPerLane); the scalar bf16 conversion
+// would remove the last 4 bytes but measured 1.5-1.8 % slower
+// (TensorCoreGradKeyBlock.cpp). This test bounds every kernel at 9 bytes.
+// The GPU validation runs them (bench/make_cases.py
+// validation_bwd_head_dims).
 // REQUIRES: ptxas
 // RUN: attn-compile %s --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE90
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
@@ -25,7 +28,7 @@
 // Four kernels per training step: forward, prep, dkdv (dkdv_dq), dq (dq_convert).
 // COMPILE90: (160 kernels, sm_90a,
 // COMPILE80: (160 kernels, sm_80,
-// CHECK-COUNT-160: 0 bytes spill stores, 0 bytes spill loads
+// CHECK-COUNT-160: {{^ *([0-9]|[1-9][0-9]) bytes stack frame, [0-9] bytes spill stores}}
 // CHECK-NOT: bytes spill stores
 
 // Every kernel is a tensor-core one. sm_80: prep, then the mma.sync dkdv

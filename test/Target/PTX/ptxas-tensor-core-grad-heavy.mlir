@@ -14,12 +14,8 @@
 // Since session 42 each dropout Philox block is drawn once by the lanes
 // that share it (SharedDropoutDraw.h), before or during the Sᵀ product:
 // ptxas 13 then spills 28 bytes in one kernel here on sm_90a (172 bytes in
-// three before) and 4 bytes in one on sm_80 (24 in three). Session 48 (one
-// column a lane in the backward's copies, the scalar bf16 conversion in
-// the mma.sync dkdv kernel): none on sm_80; on sm_90a the warp-specialized
-// dkdv_dq kernel's 28 bytes (D = 128 dropout; faster than the mma.sync one
-// all the same, TensorCoreGradDescribe.cpp) and 4 bytes in the mma.sync
-// dkdv kernel of --grad-dq=separate.
+// three before) and 4 bytes in one on sm_80 (24 in three); the same in
+// session 48.
 // REQUIRES: ptxas
 // RUN: attn-compile %s --kernel=tensor-core --grad-dq=separate --chip=sm_90a -o %t.sm90.ptx
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s

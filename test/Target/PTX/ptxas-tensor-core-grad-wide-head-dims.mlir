@@ -14,10 +14,9 @@
 // bytes each (144 in five). The GPU validation runs
 // these head dims (bench/make_cases.py BWD_WIDE_HEAD_DIMS). Since session
 // 44 dropout at D = 256, Dv = 128 runs the split dkdv on wgmma (no spills
-// there). Session 48 (one column a lane in the backward's copies, the
-// scalar bf16 conversion outside the split dkdv kernel): none on sm_90a,
-// one kernel on sm_80 spills 4 bytes (the split dkdv at D = 256, Dv = 128
-// with mask, softcap and window).
+// there). Session 48 (one column a lane in the backward's copies): none on
+// sm_90a, one kernel on sm_80 spills 4 bytes (the split dkdv at D = 256,
+// Dv = 128 with mask, softcap and window).
 // REQUIRES: ptxas
 // RUN: attn-compile %s --chip=sm_90a -o %t.sm90.ptx | FileCheck %s --check-prefix=COMPILE90
 // RUN: ptxas -arch=sm_90a -v %t.sm90.ptx -o %t.sm90.cubin 2>&1 | FileCheck %s
