@@ -145,15 +145,22 @@ def write(path, text):
         fh.write(text)
 
 
-def main():
-    ap = argparse.ArgumentParser()
+def seeded_output(prog):
+    """The command line's OUT_DIR and --seed (drawn fresh when absent),
+    the seed printed as `prog` and written to OUT_DIR/SEED."""
+    ap = argparse.ArgumentParser(prog=prog)
     ap.add_argument("out")
     ap.add_argument("--seed", type=int,
                     default=int.from_bytes(os.urandom(4), "little"))
     a = ap.parse_args()
-    print("head_split_cases.py: seed", a.seed)
-    os.makedirs(os.path.join(a.out, "random"), exist_ok=True)
+    print(f"{prog}: seed", a.seed)
     write(os.path.join(a.out, "SEED"), f"{a.seed}\n")
+    return a
+
+
+def main():
+    a = seeded_output("head_split_cases.py")
+    os.makedirs(os.path.join(a.out, "random"), exist_ok=True)
     random_steps(random.Random(a.seed), os.path.join(a.out, "random"))
     one = VARIANTS["one"]
     for n, b, hq, hkv, lq, lk, d, dv, dt, attrs, mask, drop in FIXED:

@@ -19,13 +19,12 @@ writes OUT_DIR/
             causal) that bench/mma_sync_backward.sh compiles several ways.
 The seed is printed and written to OUT_DIR/SEED.
 """
-import argparse
 import os
 import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from head_split_cases import random_steps, write  # noqa: E402
+from head_split_cases import random_steps, seeded_output, write  # noqa: E402
 from make_cases import attention_train  # noqa: E402
 
 
@@ -54,14 +53,8 @@ TIMED = [  # name, d, attrs
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("out")
-    ap.add_argument("--seed", type=int,
-                    default=int.from_bytes(os.urandom(4), "little"))
-    a = ap.parse_args()
-    print("mma_sync_backward_cases.py: seed", a.seed)
+    a = seeded_output("mma_sync_backward_cases.py")
     rng = random.Random(a.seed)
-    write(os.path.join(a.out, "SEED"), f"{a.seed}\n")
     for sub, count, dims in [("sm80", 16, sm80_dims), ("sm86", 12, sm86_dims),
                              ("sm90", 12, any_dims)]:
         os.makedirs(os.path.join(a.out, sub), exist_ok=True)

@@ -501,6 +501,11 @@ protected:
   /// into the other stage. One barrier per step is enough: the prefetch
   /// overwrites the stage that step - 1 read, and every warp has finished
   /// step - 1 once it passes this step's barrier.
+  /// The stage step `step` of such a loop reads: step % 2 with two
+  /// `stages` (step counted from the loop's first), 0 with one.
+  Value copyStage(Value step, int64_t stages) {
+    return stages == 2 ? remu(step, 2) : idx(0);
+  }
   /// With `stages` = 1 (one buffer: the tiles of step + 1 have nowhere to
   /// go before every warp has read step's), the head only waits, and
   /// emitRefillingStepTail issues the next step.

@@ -123,9 +123,8 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   SmallVector<Value> init(4 * nTilesDQ, f32(0.0f));
   SmallVector<Value> loop =
       emitLoop(first, last, init, [&](Value kb, ValueRange state) {
-        Value stage = stages == 2
-                          ? remu(arith::SubIOp::create(b, loc, kb, first), 2)
-                          : idx(0);
+        Value stage =
+            copyStage(arith::SubIOp::create(b, loc, kb, first), stages);
         emitPrefetchingStepHead(qGroup, kb, stage, last, issue, stages);
         Value kBase = add(add(smemBase, kOff), mul(stage, kTileBytes));
         Value vBase = add(add(smemBase, vOff), mul(stage, vTileBytes));

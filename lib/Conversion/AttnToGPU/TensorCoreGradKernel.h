@@ -122,7 +122,6 @@ KeyBlockLayout keyBlockLayout(int64_t headDim, int64_t valueDim,
 /// `headDim`, dO and V of `valueDim`).
 struct DqLayout {
   int64_t queries, gradOutputs, keys, values;
-  int64_t keyStages = 2;
   SharedMemoryPlan plan;
 };
 DqLayout dqLayout(int64_t headDim, int64_t valueDim, int64_t rows,

@@ -59,7 +59,7 @@ GradEmitter::scheduleKeyBlock(Value kBlockIdx, Value kvHead, int64_t keyBlock) {
 GradEmitter::KeyStep GradEmitter::beginKeyStep(
     KeyStep invariant, const KeyBlockSchedule &sched, Value it, Value anchor,
     Value total, function_ref<void(Value, Value)> issue, int64_t stages) {
-  Value stage = stages == 2 ? remu(it, 2) : idx(0);
+  Value stage = copyStage(it, stages);
   emitPrefetchingStepHead(anchor, it, stage, total, issue, stages);
   return keyStepAt(invariant, sched, it, stage);
 }

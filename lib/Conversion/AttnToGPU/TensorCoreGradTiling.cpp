@@ -161,7 +161,6 @@ tcgrad::DqLayout tcgrad::dqLayout(int64_t headDim, int64_t valueDim,
   const int64_t qkRowBytes = paddedStride(headDim) * kOperandBytes,
                 vRowBytes = paddedStride(valueDim) * kOperandBytes;
   DqLayout l;
-  l.keyStages = keyStages;
   l.queries = l.plan.place(rows * qkRowBytes);
   l.gradOutputs = l.plan.place(rows * vRowBytes);
   l.keys = l.plan.place(keyStages * keyRows * qkRowBytes);
