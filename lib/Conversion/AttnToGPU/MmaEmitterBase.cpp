@@ -11,10 +11,17 @@
 using namespace mlir;
 using namespace mlir::attn;
 
-std::array<Value, 4> MmaEmitterBase::ldmatrix4(Value byteAddr, bool transpose) {
+Value MmaEmitterBase::sharedPointer(Value byteAddr, bool cluster) {
+  // NVVM's address spaces: 3 shared::cta, 7 shared::cluster. A
+  // shared::cta address is a valid shared::cluster address of the
+  // executing block (PTX ISA, "Shared memory").
   Value asI64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), byteAddr);
-  Value ptr = LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/3), asI64);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, cluster ? 7 : 3), asI64);
+}
+
+std::array<Value, 4> MmaEmitterBase::ldmatrix4(Value byteAddr, bool transpose) {
+  Value ptr = sharedPointer(byteAddr);
   Type i32 = b.getI32Type();
   auto structTy = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
   // layout<col> selects ldmatrix...trans.
@@ -71,14 +78,11 @@ Frag MmaEmitterBase::mma(ArrayRef<Value> a, Value b0, Value b1, const Frag &c) {
 Value MmaEmitterBase::roundToTf32(Value x) {
   if (x.getType().isInteger(32))
     x = arith::BitcastOp::create(b, loc, b.getF32Type(), x);
-  return LLVM::InlineAsmOp::create(
-             b, loc, b.getI32Type(), ValueRange{x}, "cvt.rna.tf32.f32 $0, $1;",
-             "=r,f",
-             /*has_side_effects=*/false, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-             ArrayAttr())
-      .getResult(0);
+  // cvt.rna.tf32.f32.
+  return NVVM::ConvertFloatToTF32Op::create(b, loc, b.getI32Type(), x,
+                                            NVVM::FPRoundingMode::RNA,
+                                            NVVM::SaturationMode::NONE,
+                                            /*relu=*/false);
 }
 
 Value MmaEmitterBase::warpAny(Value pred) {
@@ -94,17 +98,22 @@ Value MmaEmitterBase::packPair(Value lo, Value hi) {
   // form, but only sometimes (half of the pairs of the wgmma backward
   // kernel): packedF16Convert asks for the instruction. See
   // packedBF16Convert for the kernels that keep the scalar bf16 form.
-  if (elt.isF16() ? packedF16Convert : packedBF16Convert)
-    return LLVM::InlineAsmOp::create(
-               b, loc, b.getI32Type(), ValueRange{hi, lo},
-               elt.isF16() ? "cvt.rn.f16x2.f32 $0, $1, $2;"
-                           : "cvt.rn.bf16x2.f32 $0, $1, $2;",
-               "=r,f,f",
-               /*has_side_effects=*/false, /*is_align_stack=*/false,
-               LLVM::tailcallkind::TailCallKind::None,
-               LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-               ArrayAttr())
-        .getResult(0);
+  if (elt.isF16() ? packedF16Convert : packedBF16Convert) {
+    Type pair = VectorType::get({2}, elt);
+    Value packed =
+        elt.isF16()
+            ? NVVM::ConvertF32x2ToF16x2Op::create(b, loc, pair, hi, lo, Value(),
+                                                  NVVM::FPRoundingMode::RN,
+                                                  NVVM::SaturationMode::NONE,
+                                                  /*relu=*/false)
+                  .getResult()
+            : NVVM::ConvertF32x2ToBF16x2Op::create(
+                  b, loc, pair, hi, lo, Value(), NVVM::FPRoundingMode::RN,
+                  NVVM::SaturationMode::NONE,
+                  /*relu=*/false)
+                  .getResult();
+    return LLVM::BitcastOp::create(b, loc, b.getI32Type(), packed);
+  }
   Type i16 = b.getI16Type(), i32 = b.getI32Type();
   auto bits = [&](Value v) -> Value {
     Value t = arith::TruncFOp::create(b, loc, elt, v);
@@ -119,13 +128,9 @@ Value MmaEmitterBase::exp2(Value x) {
   // math.exp2 goes through libdevice's __nv_exp2f (non-ftz ex2 plus denormal
   // scaling); the softmax only needs the hardware instruction (MUFU.EX2).
   // ex2(-inf) = +0, which the online softmax relies on.
-  return LLVM::InlineAsmOp::create(
-             b, loc, b.getF32Type(), ValueRange{x},
-             "ex2.approx.ftz.f32 $0, $1;", "=f,f",
-             /*has_side_effects=*/false, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-             ArrayAttr())
+  return LLVM::CallIntrinsicOp::create(
+             b, loc, b.getF32Type(),
+             b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"), ValueRange{x})
       .getResult(0);
 }
 

@@ -167,6 +167,10 @@ protected:
   Value warpAny(Value pred);
 
   // --- tensor-core helpers --------------------------------------------------
+  /// The LLVM pointer (address space 3, shared::cta; 7, shared::cluster
+  /// where `cluster`) of a shared-window byte address (index), as the NVVM
+  /// ops take it.
+  Value sharedPointer(Value byteAddr, bool cluster = false);
   /// ldmatrix.x4 (optionally .trans) at a shared-memory byte address (index).
   std::array<Value, 4> ldmatrix4(Value byteAddr, bool transpose);
   /// D = A * B + C, f32 C/D: m16n8k16 with 16-bit A/B as packed i32 pairs,

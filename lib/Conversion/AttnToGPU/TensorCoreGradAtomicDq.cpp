@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "InlinePtx.h"
 #include "TensorCoreGradEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,12 +38,12 @@ Value GradEmitter::dqAccumAt(Value row, Value col) {
 }
 
 void GradEmitter::atomicAdd(Value ptr, int64_t byteOffset, Value v) {
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange{}, ValueRange{ptr, v},
-      ("red.global.add.f32 [$0+" + Twine(byteOffset) + "], $1;").str(), "l,f",
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  // red (no result) with the byte offset in the address operand; LLVM's
+  // atomicrmw fadd gives atom.global.add.f32 with the offset added apart,
+  // and has no form of the vector reduction below.
+  ptx::statement(b, loc,
+                 "red.global.add.f32 [$0+" + Twine(byteOffset) + "], $1;",
+                 "l,f", ValueRange{ptr, v});
 }
 
 std::array<Value, 4> GradEmitter::quadOfPairs(const Frag &c, Value odd) {
@@ -59,14 +60,10 @@ std::array<Value, 4> GradEmitter::quadOfPairs(const Frag &c, Value odd) {
 
 void GradEmitter::atomicAdd4(Value ptr, int64_t byteOffset,
                              const std::array<Value, 4> &v) {
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange{}, ValueRange{ptr, v[0], v[1], v[2], v[3]},
-      ("red.global.add.v4.f32 [$0+" + Twine(byteOffset) +
-       "], {$1, $2, $3, $4};")
-          .str(),
-      "l,f,f,f,f", /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  ptx::statement(b, loc,
+                 "red.global.add.v4.f32 [$0+" + Twine(byteOffset) +
+                     "], {$1, $2, $3, $4};",
+                 "l,f,f,f,f", ValueRange{ptr, v[0], v[1], v[2], v[3]});
 }
 
 void GradEmitter::storeTransposedScores(Value dsS,

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "InlinePtx.h"
 #include "MmaEmitterBase.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -61,18 +62,8 @@ static SmallVector<Value> emitWgmma(OpBuilder &b, Location loc, Type elt,
     constraints += "," + std::to_string(i);
   SmallVector<Value> inputs(operands.begin(), operands.end());
   inputs.append(acc.begin(), acc.end());
-  MLIRContext *ctx = b.getContext();
-  SmallVector<Type> fields(regs, b.getF32Type());
-  auto structTy = LLVM::LLVMStructType::getLiteral(ctx, fields);
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, structTy, inputs, ptx, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
-  SmallVector<Value> out;
-  for (int64_t i = 0; i < regs; ++i)
-    out.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
-  return out;
+  return ptx::withResults(b, loc, SmallVector<Type>(regs, b.getF32Type()),
+                          inputs, ptx, constraints, /*sideEffects=*/true);
 }
 
 /// "$first, $first + 1, ..." for `count` operands.
@@ -136,28 +127,16 @@ SmallVector<Value> MmaEmitterBase::wgmmaFenceOperands(ArrayRef<Value> regs) {
   }
   for (size_t i = 0; i < regs.size(); ++i)
     constraints += "," + std::to_string(i);
-  auto structTy = LLVM::LLVMStructType::getLiteral(ctx, types);
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, structTy, regs, "", constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
-  SmallVector<Value> out;
-  for (size_t i = 0; i < regs.size(); ++i)
-    out.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
-  return out;
+  return ptx::withResults(b, loc, types, regs, "", constraints,
+                          /*sideEffects=*/true);
 }
 
 Value MmaEmitterBase::loopVariant(Value index) {
   Value wide =
       arith::IndexCastUIOp::create(b, loc, b.getI64Type(), index).getResult();
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, b.getI64Type(), wide, "", "=l,0",
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
-  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
-                                      asmOp.getResult(0));
+  Value opaque = ptx::withResults(b, loc, b.getI64Type(), wide, "", "=l,0",
+                                  /*sideEffects=*/true)[0];
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), opaque);
 }
 
 void MmaEmitterBase::copyTileSwizzled128(Value global, TileRowWidth width,
@@ -223,66 +202,40 @@ void MmaEmitterBase::copyTileRowsSwizzled128(Value global, TileRowWidth width,
   }
 }
 
-/// A PTX statement with side effects and no results.
-static void emitAsmStatement(OpBuilder &b, Location loc, const Twine &ptx,
-                             StringRef constraints, ValueRange operands) {
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange{}, operands, ptx.str(), constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-}
-
 void MmaEmitterBase::fenceProxyAsync() {
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
       NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
 }
 
-/// A shared-window byte address (index) as the 32-bit register a .shared
-/// operand takes.
-static Value sharedAddress32(OpBuilder &b, Location loc, Value byteAddr) {
-  return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), byteAddr);
-}
-
 void MmaEmitterBase::mbarrierInit(Value addr, int64_t count) {
-  emitAsmStatement(b, loc,
-                   "mbarrier.init.shared::cta.b64 [$0], " + Twine(count) + ";",
-                   "r", sharedAddress32(b, loc, addr));
+  NVVM::MBarrierInitOp::create(b, loc, sharedPointer(addr), i32c(count),
+                               /*predicate=*/Value());
 }
 
 void MmaEmitterBase::mbarrierArrive(Value addr) {
-  emitAsmStatement(
-      b, loc,
-      "{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [$0];\n}",
-      "r", sharedAddress32(b, loc, addr));
+  NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), sharedPointer(addr),
+                                 /*count=*/Value());
 }
 
 void MmaEmitterBase::mbarrierArriveExpectTx(Value addr, int64_t bytes) {
-  emitAsmStatement(b, loc,
-                   "{\n.reg .b64 state;\nmbarrier.arrive.expect_tx.shared::"
-                   "cta.b64 state, [$0], " +
-                       Twine(bytes) + ";\n}",
-                   "r", sharedAddress32(b, loc, addr));
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, loc, /*res=*/Type(), sharedPointer(addr), i32c(bytes),
+      NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
 }
 
 void MmaEmitterBase::tmaLoad4d(Value dst, Value tensorMap,
                                std::array<Value, 4> coords, Value mbarrier) {
-  // A shared::cta address is a valid shared::cluster address of the
-  // executing block (PTX ISA, "Shared memory"), so the 32-bit window
-  // addresses serve as they are.
-  SmallVector<Value> operands = {
-      sharedAddress32(b, loc, dst),
-      LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), tensorMap)};
+  SmallVector<Value> coordinates;
   for (Value c : coords)
-    operands.push_back(arith::IndexCastUIOp::create(b, loc, b.getI32Type(), c));
-  operands.push_back(sharedAddress32(b, loc, mbarrier));
-  emitAsmStatement(b, loc,
-                   "cp.async.bulk.tensor.4d.shared::cluster.global.tile."
-                   "mbarrier::complete_tx::bytes [$0], [$1, {$2, $3, $4, "
-                   "$5}], [$6];",
-                   "r,l,r,r,r,r,r", operands);
+    coordinates.push_back(
+        arith::IndexCastUIOp::create(b, loc, b.getI32Type(), c));
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, sharedPointer(dst, /*cluster=*/true), tensorMap, coordinates,
+      sharedPointer(mbarrier), /*im2colOffsets=*/ValueRange{},
+      /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
+      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+      /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
 }
 
 void MmaEmitterBase::tmaSwizzledTile(Value tile, Value map, Value row0,
@@ -296,50 +249,45 @@ void MmaEmitterBase::tmaSwizzledTile(Value tile, Value map, Value row0,
 void MmaEmitterBase::bulkCopyToShared(Value dst, Value src, int64_t bytes,
                                       Value mbarrier) {
   assert(bytes % 16 == 0 && "bulk copies move whole 16-byte units");
-  emitAsmStatement(
-      b, loc,
-      "cp.async.bulk.shared::cluster.global.mbarrier::complete_"
-      "tx::bytes [$0], [$1], " +
-          Twine(bytes) + ", [$2];",
-      "r,l,r",
-      ValueRange{sharedAddress32(b, loc, dst),
-                 LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), src),
-                 sharedAddress32(b, loc, mbarrier)});
+  NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+      b, loc, sharedPointer(dst, /*cluster=*/true), src,
+      sharedPointer(mbarrier), i32c(bytes), /*multicastMask=*/Value(),
+      /*l2CacheHint=*/Value());
 }
 
 void MmaEmitterBase::bulkReduceAddF32(Value dst, Value src, int64_t bytes) {
   assert(bytes % 16 == 0 && "bulk reductions move whole 16-byte units");
-  emitAsmStatement(
+  // No NVVM op: the non-tensor cp.reduce.async.bulk has none in MLIR 22.
+  ptx::statement(
       b, loc,
       "cp.reduce.async.bulk.global.shared::cta.bulk_group.add."
       "f32 [$0], [$1], " +
           Twine(bytes) + ";",
       "l,r",
       ValueRange{LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), dst),
-                 sharedAddress32(b, loc, src)});
+                 arith::IndexCastUIOp::create(b, loc, b.getI32Type(), src)});
 }
 
 void MmaEmitterBase::bulkCommitGroup() {
-  emitAsmStatement(b, loc, "cp.async.bulk.commit_group;", "", ValueRange{});
+  NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
 }
 
 void MmaEmitterBase::bulkWaitGroup(int64_t pending, bool readsOnly) {
-  emitAsmStatement(b, loc,
-                   Twine("cp.async.bulk.wait_group") +
-                       (readsOnly ? ".read " : " ") + Twine(pending) + ";",
-                   "", ValueRange{});
+  NVVM::CpAsyncBulkWaitGroupOp::create(
+      b, loc, pending, readsOnly ? b.getUnitAttr() : UnitAttr());
 }
 
 void MmaEmitterBase::mbarrierWait(Value addr, Value parity) {
   // The label is local to the braces, so the statement may appear many
-  // times in one kernel.
-  emitAsmStatement(
+  // times in one kernel. (nvvm.mbarrier.try_wait.parity would do with a
+  // suspend-time hint operand, which changes the wait's behaviour.)
+  ptx::statement(
       b, loc,
       "{\n.reg .pred P1;\nLAB_WAIT:\n"
       "mbarrier.try_wait.parity.shared::cta.b64 P1, [$0], $1;\n"
       "@!P1 bra LAB_WAIT;\n}",
       "r,r",
-      ValueRange{sharedAddress32(b, loc, addr),
+      ValueRange{arith::IndexCastUIOp::create(b, loc, b.getI32Type(), addr),
                  arith::IndexCastUIOp::create(b, loc, b.getI32Type(), parity)});
 }
 
@@ -351,16 +299,23 @@ Value MmaEmitterBase::namedBarrierId(NamedBarrier which, Value warpgroup) {
 
 void MmaEmitterBase::namedBarrier(NamedBarrier which, Value warpgroup,
                                   int64_t count, bool aligned) {
-  emitAsmStatement(b, loc,
-                   Twine(aligned ? "bar.sync" : "barrier.sync") + " $0, " +
-                       Twine(count) + ";",
-                   "r", namedBarrierId(which, warpgroup));
+  Value id = namedBarrierId(which, warpgroup);
+  if (aligned) {
+    // bar.sync id, count (barrier.sync.aligned).
+    NVVM::BarrierOp::create(b, loc, TypeRange{}, id, i32c(count),
+                            NVVM::BarrierReductionAttr(), Value());
+    return;
+  }
+  // nvvm.barrier is always .aligned; the intrinsic without it.
+  LLVM::CallIntrinsicOp::create(
+      b, loc, b.getStringAttr("llvm.nvvm.barrier.cta.sync.count"),
+      ValueRange{id, i32c(count)});
 }
 
 void MmaEmitterBase::namedBarrierArrive(NamedBarrier which, Value warpgroup,
                                         int64_t count) {
-  emitAsmStatement(b, loc, "bar.arrive $0, " + Twine(count) + ";", "r",
-                   namedBarrierId(which, warpgroup));
+  NVVM::BarrierArriveOp::create(b, loc, namedBarrierId(which, warpgroup),
+                                i32c(count));
 }
 
 void MmaEmitterBase::setMaxRegisters(int64_t count, bool increase) {

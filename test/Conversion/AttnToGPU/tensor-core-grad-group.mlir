@@ -71,7 +71,7 @@
 // columns in the f32 staging tile (4096 floats), then one bulk reduction.
 // WGMMA: memref<4096xf32, #gpu.address_space<workgroup>>
 // WGMMA: vector.store {{.*}} {alignment = 16 : i64} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// WGMMA: "bar.sync $0, 128;"
+// WGMMA: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
 // WGMMA: "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], 8192;"
 // WGMMA-NOT: red.global.add
 // WGMMA-NOT: nvvm.mma.sync

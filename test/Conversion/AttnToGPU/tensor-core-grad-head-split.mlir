@@ -43,12 +43,12 @@
 // CHECK-COUNT-32: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
 // CHECK-COUNT-4: memref.store {{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>
 // CHECK-COUNT-4: memref.store {{.*}} : memref<4096xi32, #gpu.address_space<workgroup>>
-// CHECK: "barrier.sync $0, 256;"
+// CHECK: llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.count"(%{{.+}}, %c256_i32{{(_[0-9]+)?}})
 // The stage is released (the empty mbarrier's arrive) once dV's and dK's
 // products are done, while the first dQ chunk's run.
 // CHECK-COUNT-20: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
-// CHECK: mbarrier.arrive.shared::cta.b64
+// CHECK: nvvm.mbarrier.arrive %
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: red.global.add.v4.f32
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
@@ -56,19 +56,19 @@
 // The second warpgroup's copy of the loop.
 // CHECK: scf.for
 // CHECK-COUNT-32: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
-// CHECK: "barrier.sync $0, 256;"
-// CHECK-NOT: bar.sync
+// CHECK: llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.count"(%{{.+}}, %c256_i32{{(_[0-9]+)?}})
+// CHECK-NOT: nvvm.barrier id
 // CHECK-LABEL: gpu.func @attn_bwd_dq_convert_0(
 
 // MLA: the bulk dQ, one 128-thread barrier per warpgroup before its
 // reductions (64 + 32 and 32 + 64 columns).
 // CHECK-LABEL: gpu.func @attn_bwd_dkdv_dq_1(
-// CHECK: "barrier.sync $0, 256;"
-// CHECK: "bar.sync $0, 128;"
+// CHECK: llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.count"(%{{.+}}, %c256_i32{{(_[0-9]+)?}})
+// CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
 // CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], 16384;
 // CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], 8192;
-// CHECK: "barrier.sync $0, 256;"
-// CHECK: "bar.sync $0, 128;"
+// CHECK: llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.count"(%{{.+}}, %c256_i32{{(_[0-9]+)?}})
+// CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
 // CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], 8192;
 // CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], 16384;
 // CHECK-LABEL: gpu.func @attn_bwd_dq_convert_1(
@@ -88,10 +88,10 @@
 // of shared memory, so the bulk dQ's staging tile fits (fragment-order
 // dq_accum, bulk reductions per 64-column chunk).
 // CHECK-LABEL: gpu.func @attn_bwd_dkdv_dq_4(
-// CHECK-COUNT-3: mbarrier.init.shared
-// CHECK-NOT: mbarrier.init.shared
-// CHECK: "barrier.sync $0, 256;"
-// CHECK: "bar.sync $0, 128;"
+// CHECK-COUNT-3: nvvm.mbarrier.init
+// CHECK-NOT: nvvm.mbarrier.init
+// CHECK: llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.count"(%{{.+}}, %c256_i32{{(_[0-9]+)?}})
+// CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
 // CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], 16384;
 // CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], 16384;
 // CHECK-NOT: red.global
@@ -99,8 +99,8 @@
 
 // D = 256 full, nothing asked for: the chooser's one stage and bulk dQ.
 // CHECK-LABEL: gpu.func @attn_bwd_dkdv_dq_5(
-// CHECK-COUNT-3: mbarrier.init.shared
-// CHECK-NOT: mbarrier.init.shared
+// CHECK-COUNT-3: nvvm.mbarrier.init
+// CHECK-NOT: nvvm.mbarrier.init
 // CHECK: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32
 // CHECK-NOT: red.global
 // CHECK-LABEL: gpu.func @attn_bwd_dq_convert_5(

@@ -28,22 +28,22 @@
 // CHECK-LABEL: gpu.func @attn_bwd_dkdv_dq_0(
 // CHECK-SAME: %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>,
 // CHECK-SAME: attn.tensor_map_args = array<i32: 11, 12, 13, 14>, known_block_size = array<i32: 384, 1, 1>
-// CHECK: "mbarrier.init.shared::cta.b64 [$0], 1;"
-// CHECK: "mbarrier.init.shared::cta.b64 [$0], 1;"
-// CHECK: "mbarrier.init.shared::cta.b64 [$0], 256;"
-// CHECK: "mbarrier.init.shared::cta.b64 [$0], 1;"
-// CHECK: "mbarrier.init.shared::cta.b64 [$0], 256;"
+// CHECK: nvvm.mbarrier.init %{{.+}}, %c1_i32{{(_[0-9]+)?}} : !llvm.ptr<3>, i32
+// CHECK: nvvm.mbarrier.init %{{.+}}, %c1_i32{{(_[0-9]+)?}} :
+// CHECK: nvvm.mbarrier.init %{{.+}}, %c256_i32{{(_[0-9]+)?}} :
+// CHECK: nvvm.mbarrier.init %{{.+}}, %c1_i32{{(_[0-9]+)?}} :
+// CHECK: nvvm.mbarrier.init %{{.+}}, %c256_i32{{(_[0-9]+)?}} :
 // CHECK-NOT: mbarrier.init
 // CHECK: gpu.barrier
 // CHECK: nvvm.setmaxregister  decrease 24
 // K (one 64-column panel at D = 64) and V on the K/V mbarrier.
-// CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 state, [$0], 32768;
-// CHECK-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c32768_i32{{(_[0-9]+)?}} : !llvm.ptr<3>, i32
+// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, box[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : !llvm.ptr<7>, !llvm.ptr
 // A step: Q and dO (8192 bytes each) and two rows of 64 f32.
 // CHECK: mbarrier.try_wait.parity
-// CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 state, [$0], 16896;
-// CHECK-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// CHECK-COUNT-2: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1], 256, [$2];
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c16896_i32{{(_[0-9]+)?}} :
+// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK-COUNT-2: nvvm.cp.async.bulk.shared.cluster.global %{{.+}}, %{{.+}}, %{{.+}}, %c256_i32{{(_[0-9]+)?}} : !llvm.ptr<7>, <1>
 // CHECK: nvvm.setmaxregister  increase 240
 // CHECK-NOT: gpu.barrier
 // CHECK: mbarrier.try_wait.parity
@@ -51,17 +51,17 @@
 // CHECK: mbarrier.try_wait.parity
 // CHECK: wgmma.mma_async
 // CHECK-NOT: gpu.barrier
-// CHECK: "cp.async.bulk.wait_group.read 0;"
-// CHECK: "bar.sync $0, 256;"
+// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %c256_i32
 // CHECK-NOT: gpu.barrier
 // CHECK: vector.store {{.*}} {alignment = 16 : i64} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// CHECK: "bar.sync $0, 128;"
+// CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
 // CHECK: "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], 8192;"
-// CHECK: "cp.async.bulk.commit_group;"
-// CHECK: mbarrier.arrive.shared::cta.b64 state, [$0];
+// CHECK: nvvm.cp.async.bulk.commit.group
+// CHECK: nvvm.mbarrier.arrive %{{.+}} : !llvm.ptr<3>
 // CHECK: scf.yield
-// CHECK: "cp.async.bulk.wait_group 0;"
+// CHECK: nvvm.cp.async.bulk.wait_group 0{{$}}
 // CHECK-LABEL: gpu.func @attn_bwd_dq_convert_0(
 
 // The split kernel (D + Dv > 256: even blocks dV, odd blocks dK and dQ;

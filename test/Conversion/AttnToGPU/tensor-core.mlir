@@ -98,10 +98,10 @@
 // CHECK:     arith.maximumf
 // CHECK:     gpu.shuffle  xor
 // CHECK:     gpu.shuffle  xor
-// CHECK:     llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;", "=f,f"
+// CHECK:     llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-NOT: math.exp
 //   P packed to bf16 pairs by one cvt.rn.bf16x2.f32 each.
-// CHECK:     llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f"
+// CHECK:     nvvm.convert.f32x2.to.bf16x2 %{{.+}}, %{{.+}} {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>
 // CHECK:     nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>
 // CHECK:     nvvm.mma.sync
 // CHECK:     scf.yield

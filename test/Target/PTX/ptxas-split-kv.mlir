@@ -81,7 +81,8 @@
 // TMA-NOT: tensor_map
 // TMA: "name": "attn_fwd_combine_5",
 // TMAPTX-LABEL: .entry attn_fwd_split_kv_0(
-// TMAPTX: mbarrier.arrive.expect_tx.shared::cta.b64 state, [%r{{[0-9]+}}], 1024;
+// TMAPTX: mov.b32 [[TX:%r[0-9]+]], 1024;
+// TMAPTX: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}], [[TX]];
 // TMAPTX: cp.async.bulk.tensor.4d
 
 // The dynamic op's split_kv entry (keys sorted by llvm::json; the earlier

@@ -62,19 +62,21 @@
 // WGMMA: .maxntid 384, 1, 1
 // WGMMA: .minnctapersm 1
 // mbarriers: Q full, then per stage K full, V full, K empty, V empty.
-// WGMMA-COUNT-3: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}], 64;
-// WGMMA-COUNT-2: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}], 256;
-// WGMMA-COUNT-2: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}], 64;
-// WGMMA-COUNT-2: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}], 256;
+// WGMMA: mov.b32 [[N64:%r[0-9]+]], 64;
+// WGMMA-COUNT-3: mbarrier.init.shared.b64 [%rd{{[0-9]+}}], [[N64]];
+// WGMMA: mov.b32 [[N256:%r[0-9]+]], 256;
+// WGMMA-COUNT-2: mbarrier.init.shared.b64 [%rd{{[0-9]+}}], [[N256]];
+// WGMMA-COUNT-2: mbarrier.init.shared.b64 [%rd{{[0-9]+}}], [[N64]];
+// WGMMA-COUNT-2: mbarrier.init.shared.b64 [%rd{{[0-9]+}}], [[N256]];
 // WGMMA: bar.sync 0;
 // WGMMA: setmaxnreg.dec.sync.aligned.u32 56;
 // WGMMA: cp.async.cg.shared.global
 // WGMMA: cp.async.wait_group 0;
 // WGMMA: fence.proxy.async.shared::cta;
-// WGMMA: mbarrier.arrive.shared::cta.b64
+// WGMMA: mbarrier.arrive.shared.b64
 // WGMMA: mbarrier.try_wait.parity.shared::cta.b64
 // WGMMA: setmaxnreg.inc.sync.aligned.u32 224;
-// WGMMA: bar.arrive %r{{[0-9]+}}, 256;
+// WGMMA: bar.arrive %r{{[0-9]+}}, %r{{[0-9]+}};
 // The first block: Q and K_first, then S alone. Its descriptors have
 // layout type 1 (bit 62: 128-byte swizzle), SBO = 1024 >> 4 (bits 32-45),
 // LBO = 16 >> 4 (unused for K-major); P V's (MN-major V, Bc = 128) have
@@ -85,9 +87,9 @@
 // WGMMA: wgmma.fence.sync.aligned;
 // WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // WGMMA: wgmma.commit_group.sync.aligned;
-// WGMMA: bar.arrive %r{{[0-9]+}}, 256;
+// WGMMA: bar.arrive %r{{[0-9]+}}, %r{{[0-9]+}};
 // WGMMA: wgmma.wait_group.sync.aligned 0;
-// WGMMA: mbarrier.arrive.shared::cta.b64
+// WGMMA: mbarrier.arrive.shared.b64
 // The loop's step: K_kb and V_kb-1, both products issued in one turn, then
 // the wait for S alone and the release of K_kb (the rest of the step's
 // blocks are laid out elsewhere).
@@ -101,19 +103,19 @@
 // WGMMA: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293372403712;
 // WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
 // WGMMA: wgmma.commit_group.sync.aligned;
-// WGMMA: bar.arrive %r{{[0-9]+}}, 256;
+// WGMMA: bar.arrive %r{{[0-9]+}}, %r{{[0-9]+}};
 // WGMMA: wgmma.wait_group.sync.aligned 1;
-// WGMMA: mbarrier.arrive.shared::cta.b64
+// WGMMA: mbarrier.arrive.shared.b64
 // The last block's P V.
 // WGMMA: mbarrier.try_wait.parity.shared::cta.b64
 // WGMMA: bar.sync %r{{[0-9]+}}, 256;
 // WGMMA: wgmma.fence.sync.aligned;
 // WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // WGMMA: wgmma.commit_group.sync.aligned;
-// WGMMA: bar.arrive %r{{[0-9]+}}, 256;
+// WGMMA: bar.arrive %r{{[0-9]+}}, %r{{[0-9]+}};
 // WGMMA: wgmma.wait_group.sync.aligned 0;
 // Warpgroup 0 takes the last turn; each warpgroup's epilogue barrier.
-// WGMMA: bar.sync %r{{[0-9]+}}, 256;
+// WGMMA: bar.sync {{%r[0-9]+|[0-9]+}}, 256;
 // WGMMA: bar.sync %r{{[0-9]+}}, 128;
 // Dropout (here with a boolean mask) takes wgmma with 64 keys per step
 // (tc::chooseTiling): S = Q Kᵀ is m64n64.

@@ -29,7 +29,8 @@
 // PTX-NEXT: .param .align 64 .b8 attn_fwd_0_param_6[128],
 // PTX-NEXT: .param .align 64 .b8 attn_fwd_0_param_7[128]
 // PTX-NEXT: )
-// PTX: mbarrier.arrive.expect_tx.shared::cta.b64 state, [%r{{[0-9]+}}], 32768;
+// PTX: mov.b32 [[TX:%r[0-9]+]], 32768;
+// PTX: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}], [[TX]];
 // PTX: cvta.param.u64
 // PTX: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX-LABEL: .entry attn_fwd_6(
