@@ -19,6 +19,12 @@
 // RUN: not attn-compile %s --chip=sm_80 -o %t.same.json 2>&1 | FileCheck %s --check-prefix=SAME
 // RUN: not attn-compile %s --chip=sm_80 -o %t.x.ptx --manifest=%t.x.ptx 2>&1 | FileCheck %s --check-prefix=SAME
 // RUN: not attn-compile %s --chip=sm_80 -o - 2>&1 | FileCheck %s --check-prefix=STDOUT
+// RUN: not attn-compile %s --chip=sm_80 -o - --manifest=%t.stdout.json 2>&1 | FileCheck %s --check-prefix=STDOUT
+// A manifest in another directory names the PTX by its absolute path.
+// RUN: rm -rf %t.elsewhere && mkdir -p %t.elsewhere
+// RUN: attn-compile %s --chip=sm_80 --kernel=cuda-core -o %t.k.ptx --manifest=%t.elsewhere/k.json
+// RUN: attn-manifest-check %t.elsewhere/k.json | FileCheck %s --check-prefix=ELSEWHERE
+// RUN: FileCheck %s --check-prefix=ELSEWHERE-PTX < %t.elsewhere/k.json
 // RUN: attn-compile %s --chip=sm_80 --kernel=cuda-core -o %t.j.ptx
 // RUN: cp %t.j.json %t.j.ptx
 // RUN: not attn-manifest-check %t.j.json 2>&1 | FileCheck %s --check-prefix=JSONPTX
@@ -60,7 +66,9 @@
 // CUDA: "name": "attn_fwd_0"
 
 // SAME: attn-compile: the manifest and the PTX would both be written to {{.*}}: name the PTX differently (-o out.ptx) or give --manifest=FILE
-// STDOUT: attn-compile: -o - writes the PTX to stdout; give --manifest=FILE for the manifest
+// STDOUT: attn-compile: -o - would write the PTX to stdout, but the manifest must name the PTX file it describes: give -o FILE.ptx
+// ELSEWHERE: k.json: valid, {{[0-9]+}} kernels for sm_80
+// ELSEWHERE-PTX: "ptx": "/{{.*}}.k.ptx"
 // JSONPTX: attn-manifest-check: {{.*}}.j.json: the PTX file "{{.*}}.j.ptx" it names is a JSON document, not PTX
 // NOPTX: attn-manifest-check: {{.*}}.json: the PTX file "{{.*}}.cuda.ptx" it names cannot be read
 

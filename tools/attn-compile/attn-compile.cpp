@@ -74,8 +74,10 @@ static llvm::cl::opt<std::string>
 
 static llvm::cl::opt<std::string> kernelKind(
     "kernel", llvm::cl::cat(toolOptions),
-    llvm::cl::desc("Kernel: auto (default; tensor cores for f16/bf16 with "
-                   "D = Dv in {64, 128}), tensor-core, or cuda-core"),
+    llvm::cl::desc("Kernel: auto (default; tensor cores for f16/bf16, and "
+                   "f32 with --f32-precision=tf32, where D and Dv are "
+                   "multiples of 8 up to 256; else CUDA cores, with a "
+                   "remark), tensor-core, or cuda-core"),
     llvm::cl::init("auto"));
 
 static llvm::cl::opt<int64_t> blockQ(
@@ -87,8 +89,8 @@ static llvm::cl::opt<int64_t> blockQ(
 
 static llvm::cl::opt<int64_t> blockKV(
     "block-kv", llvm::cl::cat(toolOptions),
-    llvm::cl::desc("Keys per step of the forward tensor-core kernel: 64 or "
-                   "128; 0 (default) chooses"),
+    llvm::cl::desc("Keys per step of the forward tensor-core kernel: 32, "
+                   "64 or 128; 0 (default) chooses"),
     llvm::cl::init(0));
 
 static llvm::cl::opt<int64_t>
@@ -173,9 +175,10 @@ static llvm::cl::opt<std::string> gradMma(
     "grad-mma", llvm::cl::cat(toolOptions),
     llvm::cl::desc("Matrix instructions of the tensor-core backward's dkdv / "
                    "dkdv_dq kernel: auto (default; wgmma on sm_90a, except "
-                   "a mask or softcap at D or Dv > 192 and dropout where it "
-                   "measured slower (docs/kernel-manifest.md); mma.sync "
-                   "elsewhere), wgmma (sm_90a only) or mma-sync"),
+                   "a mask or softcap at D or Dv > 192 outside the head "
+                   "split (D + Dv > 256) and dropout where it measured "
+                   "slower (docs/kernel-manifest.md); mma.sync elsewhere), "
+                   "wgmma (sm_90a only) or mma-sync"),
     llvm::cl::init("auto"));
 
 static llvm::cl::opt<std::string> gradTma(
@@ -235,6 +238,22 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
   return success();
 }
 
+/// The manifest's "ptx" field: the PTX file relative to the manifest's
+/// directory (docs/kernel-manifest.md), i.e. its name where both are written
+/// to one directory, else its absolute path.
+static std::string ptxPathFromManifest(StringRef ptxPath,
+                                       StringRef manifestPath) {
+  llvm::SmallString<256> ptx(ptxPath), manifest(manifestPath);
+  llvm::sys::fs::make_absolute(ptx);
+  llvm::sys::fs::make_absolute(manifest);
+  llvm::sys::path::remove_dots(ptx, /*remove_dot_dot=*/true);
+  llvm::sys::path::remove_dots(manifest, /*remove_dot_dot=*/true);
+  if (llvm::sys::path::parent_path(ptx) ==
+      llvm::sys::path::parent_path(manifest))
+    return llvm::sys::path::filename(ptx).str();
+  return std::string(ptx);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   registerAllPasses();
@@ -249,10 +268,10 @@ int main(int argc, char **argv) {
   // Where the manifest goes, decided before anything is written: never
   // over the PTX, and never a file named after stdout.
   std::string manifestPath = manifestFilename;
+  if (emit == "ptx" && outputFilename == "-")
+    return fail("-o - would write the PTX to stdout, but the manifest must "
+                "name the PTX file it describes: give -o FILE.ptx");
   if (emit == "ptx" && manifestPath.empty()) {
-    if (outputFilename == "-")
-      return fail("-o - writes the PTX to stdout; give --manifest=FILE for "
-                  "the manifest");
     llvm::SmallString<256> path(outputFilename);
     llvm::sys::path::replace_extension(path, "json");
     manifestPath = std::string(path);
@@ -419,7 +438,7 @@ int main(int argc, char **argv) {
   size_t numKernels = manifestKernels.size();
   llvm::json::Object manifest{
       {"format", "attn-kernels-v1"},
-      {"ptx", llvm::sys::path::filename(outputFilename).str()},
+      {"ptx", ptxPathFromManifest(outputFilename, manifestPath)},
       {"chip", chip},
       {"index_bits", static_cast<int64_t>(bits)},
       {"kernels", std::move(manifestKernels)}};

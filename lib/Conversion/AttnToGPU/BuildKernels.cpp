@@ -135,6 +135,7 @@ mlir::attn::resolveGpuCodegenOptions(const GpuCodegenChoices &c,
                // auto: the rule decides on sm_90a (tc::chooseTiling).
                archSpecific ? *persistent : PersistentChoice::off, c.smCount,
                c.f32Precision == "tf32"};
+  o.forward.warpgroupMmaRequested = c.mma == "wgmma";
 
   std::optional<GradDqMode> dq =
       llvm::StringSwitch<std::optional<GradDqMode>>(c.gradDq)

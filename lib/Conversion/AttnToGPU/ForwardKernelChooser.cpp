@@ -34,6 +34,24 @@ TileConfigAttr ForwardKernelConfig::toAttr(MLIRContext *ctx) const {
                        : std::nullopt);
 }
 
+/// A --mma=wgmma that the rule did not follow (the op compiles to the
+/// mma.sync kernel): a remark with the reason, so that nothing the user
+/// asked for is dropped silently.
+static void remarkWgmmaNotTaken(AttentionOpInterface op,
+                                const TensorCoreTiling &requested,
+                                const tc::Tiling &got) {
+  if (!requested.warpgroupMmaRequested || got.warpgroupMma)
+    return;
+  std::string why;
+  if (requested.warps)
+    why = "--warps sets the mma.sync kernel's warp count";
+  else if (tc::wgmmaApplies(op, why))
+    why = "its tiles do not fit";
+  op.emitRemark("GPU code generation: --mma=wgmma not taken, the mma.sync "
+                "kernel instead: ")
+      << why;
+}
+
 /// The tensor-core tiling under `requested` (a diagnostic where it fails).
 static FailureOr<ForwardKernelConfig>
 chooseTensorCore(AttentionOpInterface op, const TensorCoreTiling &requested) {
@@ -41,6 +59,7 @@ chooseTensorCore(AttentionOpInterface op, const TensorCoreTiling &requested) {
   std::optional<tc::Tiling> t = tc::chooseTiling(op, requested, why);
   if (!t)
     return op.emitOpError("GPU code generation: tensor-core tiling: ") << why;
+  remarkWgmmaNotTaken(op, requested, *t);
   return tc::configOf(*t);
 }
 
@@ -110,8 +129,10 @@ chooseDense(AttentionOp op, const GpuCodegenOptions &options) {
   if (tensorCores && options.kernel != KernelChoice::CudaCore) {
     std::string why;
     if (std::optional<tc::Tiling> t =
-            tc::chooseTiling(op, options.forward, why))
+            tc::chooseTiling(op, options.forward, why)) {
+      remarkWgmmaNotTaken(op, options.forward, *t);
       return tc::configOf(*t);
+    }
     // f32 in tf32 only where its tiles fit (the 4-byte tiles of D = 256
     // exceed sm_80's shared memory); elsewhere the exact kernel, with a
     // remark.
@@ -270,5 +291,10 @@ mlir::attn::chooseForwardKernel(AttentionOpInterface op,
   auto packed = cast<VarlenAttentionOp>(op.getOperation());
   if (failed(kernel::checkPackedKernel(packed, options.kernel)))
     return failure();
+  if (options.splitKV.splits > 0)
+    op.emitRemark("GPU code generation: --split-kv=")
+        << options.splitKV.splits
+        << " does not apply to a packed batch (no split-KV group for "
+           "attn.varlen_attention): one kernel";
   return chooseTensorCore(op, options.forward);
 }

@@ -78,15 +78,17 @@ tcgrad::chooseKeyBlock(int64_t requested, bool atomicDq, int64_t headDim,
   // The split kernels (keyBlockParts 2) take 128 keys where their tiles fit
   // the shared memory: 8-9 % faster than 64 at D = 160 and 192, B2 H16
   // L4096, causal or not (session 12); D = 256 does not fit.
-  if (requested == 0 && keyBlockParts(headDim, valueDim) > 1)
+  // Either way 128 keys only where their tiles fit (two stages; on sm_86 /
+  // sm_89's 99 KiB the atomic group's D = 128 needs 64).
+  auto fits128 = [&] {
     return keyBlockLayout(warpgroupMma ? headDim : tileDim(headDim),
                           warpgroupMma ? valueDim : tileDim(valueDim), 128,
                           /*withDq=*/atomicDq, warpgroupMma, warpSpecialized)
-                       .plan.launchBytes() <= maxDynamicSharedBytes(smVersion)
-               ? 128
-               : 64;
+               .plan.launchBytes() <= maxDynamicSharedBytes(smVersion);
+  };
   if (requested == 0)
-    return atomicDq ? 128 : 64;
+    return (keyBlockParts(headDim, valueDim) > 1 || atomicDq) && fits128() ? 128
+                                                                           : 64;
   if (requested == 64 || requested == 128)
     return requested;
   why = "keys per block of the backward key-block kernel must be 64 or 128, "

@@ -200,6 +200,9 @@ struct TensorCoreTiling {
   /// 10-bit mantissas, f32 accumulation. Without it f32 takes the exact
   /// CUDA-core kernel.
   bool tf32 = false;
+  /// The user asked for wgmma (--mma=wgmma, not auto): where the rule still
+  /// takes mma.sync, a remark says why.
+  bool warpgroupMmaRequested = false;
 };
 
 /// The mapping of `op` (static shapes, or a run-time batch, query and key

@@ -469,11 +469,12 @@ LogicalResult verifyMatchesForward(GradOp grad) {
   if (fwd.getCausal() != grad.getCausal())
     return mismatch("causal", stringifyCausalMode(fwd.getCausal()),
                     stringifyCausalMode(grad.getCausal()));
+  // [-1, -1] restricts nothing, as no window does (docs/semantics.md).
   auto windowText = [](AttentionOpInterface op) {
     std::optional<ArrayRef<int64_t>> w = op.getWindow();
-    return w ? "[" + std::to_string((*w)[0]) + ", " + std::to_string((*w)[1]) +
-                   "]"
-             : std::string("none");
+    if (!w || ((*w)[0] < 0 && (*w)[1] < 0))
+      return std::string("none");
+    return "[" + std::to_string((*w)[0]) + ", " + std::to_string((*w)[1]) + "]";
   };
   if (windowText(fwd) != windowText(grad))
     return mismatch("window", windowText(fwd), windowText(grad));
@@ -495,6 +496,36 @@ LogicalResult verifyMatchesForward(GradOp grad) {
   if (fwd.getDropoutP() != grad.getDropoutP())
     return mismatch("dropout_p", fwd.getDropoutP().convertToFloat(),
                     grad.getDropoutP().convertToFloat());
+  // The operands that change the probabilities: present on both or on
+  // neither, and not provably different. (Two distinct values may still
+  // hold the same data, so only constants and swaps are refused.)
+  auto presence = [](Value v) { return v ? "present" : "absent"; };
+  auto operandMismatch = [&](StringRef what, Value there,
+                             Value here) -> std::optional<LogicalResult> {
+    if (!there != !here)
+      return mismatch(what, presence(there), presence(here));
+    APInt a, b;
+    if (there && matchPattern(there, m_ConstantInt(&a)) &&
+        matchPattern(here, m_ConstantInt(&b)) && a != b)
+      return mismatch(what, a.getSExtValue(), b.getSExtValue());
+    return std::nullopt;
+  };
+  if (auto r = operandMismatch("mask", fwd.getMask(), grad.getMask()))
+    return *r;
+  if (auto r = operandMismatch("dropout_mask", fwd.getDropoutMask(),
+                               grad.getDropoutMask()))
+    return *r;
+  if (auto r = operandMismatch("seed", fwd.getSeed(), grad.getSeed()))
+    return *r;
+  if (auto r = operandMismatch("offset", fwd.getOffset(), grad.getOffset()))
+    return *r;
+  if (fwd.getSeed() && fwd.getSeed() != fwd.getOffset() &&
+      fwd.getSeed() == grad.getOffset() && fwd.getOffset() == grad.getSeed())
+    return grad.emitOpError()
+           << "seed and offset are swapped with respect to the "
+           << ForwardOp::getOperationName()
+           << " whose output and lse it differentiates (the dropout keep "
+              "bits would differ)";
   return success();
 }
 

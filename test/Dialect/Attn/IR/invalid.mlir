@@ -1010,6 +1010,39 @@ func.func @f(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x
 
 // -----
 
+// A mask of the forward must be the gradient's too: without it the
+// recomputed probabilities do not match the saved lse.
+func.func @f(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %do: tensor<1x2x8x16xf32>, %m: tensor<1x1x8x8xi1>) {
+  %o, %lse = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) mask(%m : tensor<1x1x8x8xi1>) -> tensor<1x2x8x16xf32>, tensor<1x2x8xf32>
+  // expected-error @+1 {{mask differs from the attn.attention whose output and lse it differentiates (present there, absent here)}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) forward(%o, %lse : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) grad_output(%do : tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+// Dropout's keep bits come from (seed, offset): constants that differ, or
+// the two swapped, draw other bits than the forward did.
+func.func @f(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %do: tensor<1x2x8x16xf32>) {
+  %s = arith.constant 7 : i64
+  %t = arith.constant 8 : i64
+  %o, %lse = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) rng(%s, %t) {dropout_p = 0.25 : f32} -> tensor<1x2x8x16xf32>, tensor<1x2x8xf32>
+  // expected-error @+1 {{seed differs from the attn.attention whose output and lse it differentiates (7 there, 8 here)}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) forward(%o, %lse : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) grad_output(%do : tensor<1x2x8x16xf32>) rng(%t, %t) {dropout_p = 0.25 : f32} -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %do: tensor<1x2x8x16xf32>, %s: i64, %t: i64) {
+  %o, %lse = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) rng(%s, %t) {dropout_p = 0.25 : f32} -> tensor<1x2x8x16xf32>, tensor<1x2x8xf32>
+  // expected-error @+1 {{seed and offset are swapped with respect to the attn.attention whose output and lse it differentiates}}
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) forward(%o, %lse : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) grad_output(%do : tensor<1x2x8x16xf32>) rng(%t, %s) {dropout_p = 0.25 : f32} -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
 // A misspelt attribute is an error that suggests the op's own name: it was
 // carried as a discardable attribute and the causal mask silently dropped.
 func.func @misspelt_causal(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {

@@ -308,3 +308,13 @@ func.func @grad_dynamic(%q: tensor<?x4x?x16xf16>, %k: tensor<?x2x?x16xf16>, %v: 
   %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<?x4x?x16xf16>, tensor<?x2x?x16xf16>, tensor<?x2x?x16xf16>) forward(%o, %lse : tensor<?x4x?x16xf16>, tensor<?x4x?xf32>) grad_output(%do : tensor<?x4x?x16xf16>) -> tensor<?x4x?x16xf16>, tensor<?x2x?x16xf16>, tensor<?x2x?x16xf16>
   return %dq, %dk, %dv : tensor<?x4x?x16xf16>, tensor<?x2x?x16xf16>, tensor<?x2x?x16xf16>
 }
+
+// A window of [-1, -1] restricts nothing, as no window does: the gradient of
+// such a forward may leave the window out.
+// CHECK-LABEL: func @grad_of_unbounded_window
+// CHECK: attn.attention_grad
+func.func @grad_of_unbounded_window(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>, %do: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  %o, %lse = attn.attention ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) {window = array<i64: -1, -1>} -> tensor<1x2x8x16xf32>, tensor<1x2x8xf32>
+  %dq, %dk, %dv = attn.attention_grad ins(%q, %k, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) forward(%o, %lse : tensor<1x2x8x16xf32>, tensor<1x2x8xf32>) grad_output(%do : tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return %dq : tensor<1x2x8x16xf32>
+}
