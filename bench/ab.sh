@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # A/B timing of two builds of the same kernels, on the GPU machine:
 #   bench/ab.sh DIR_A DIR_B [ROUNDS]
+#   TRAIN=1 bench/ab.sh ...   training steps (attn-run --train: forward +
+#                             backward group, its fwdbwd_ms)
 # For every manifest NAME.json in DIR_A that DIR_B also has, runs attn-run
 # (no validation, 10 warm-ups, median of 50 launches, CUDA events) on A and
 # B alternately, ROUNDS times each (default 3), and prints the median of
@@ -12,7 +14,11 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 a="$1"; b="$2"; rounds="${3:-3}"
 run="$root/kernels-runtime/build/attn-run"
 [ -x "$run" ] || bash "$root/kernels-runtime/build.sh" > /dev/null 2>&1 || exit 1
-ms() { "$run" "$1" --no-validate --warmup 10 --iters 50 2>/dev/null | grep -o " ms=[0-9.]*" | head -1 | cut -d= -f2; }
+if [ -n "${TRAIN:-}" ]; then
+  ms() { "$run" "$1" --train --no-validate --warmup 10 --iters 50 2>/dev/null | grep -o " fwdbwd_ms=[0-9.]*" | head -1 | cut -d= -f2; }
+else
+  ms() { "$run" "$1" --no-validate --warmup 10 --iters 50 2>/dev/null | grep -o " ms=[0-9.]*" | head -1 | cut -d= -f2; }
+fi
 printf "%-40s %10s %10s %7s\n" case A_ms B_ms B/A
 for m in "$a"/*.json; do
   n=$(basename "$m"); [ -e "$b/$n" ] || continue

@@ -14,6 +14,7 @@
 #include "KernelInterface.h"
 #include "RuntimeSizes.h"
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
+#include "attnopt/Dialect/Attn/Utils/ScoreModifiers.h"
 #include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -372,6 +373,27 @@ inline void emitStageRows(OpBuilder &b, Location loc, Value global,
         scf::YieldOp::create(b, loc);
       });
 }
+
+/// A tensor-core kernel's score modifiers in the two forms it applies them:
+/// `masked` in the key blocks that need the causal / window rules, `plain`
+/// (neither) in the others. With `foldScale` (a positive scale and nothing
+/// that must see the scaled score: no softcap, no additive mask) the scale
+/// goes into the exponent, exp2(s * scale * log2 e - m), and both forms
+/// carry scale 1.
+struct ScoreModifierForms {
+  ScoreModifiers masked, plain;
+  bool foldScale = false;
+
+  explicit ScoreModifierForms(const ScoreModifiers &mods)
+      : masked(mods),
+        foldScale(mods.scale > 0.0f && !mods.softcap && !mods.additiveMask) {
+    if (foldScale)
+      masked.scale = 1.0f;
+    plain = masked;
+    plain.causal = CausalMode::none;
+    plain.window.reset();
+  }
+};
 
 } // namespace mlir::attn::kernel
 

@@ -81,14 +81,11 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
       !wgmma && tc::keepsQueryInRegisters(rowsPerWarp, blockKV, dims, eltBytes);
   blockThreads = threads;
   setKeyGuard();
-  foldScale = mods.scale > 0.0f && !mods.softcap && !mods.additiveMask;
+  const kernel::ScoreModifierForms forms(mods);
+  foldScale = forms.foldScale;
   log2Scale = mods.scale * kLog2E;
-  maskedMods = mods;
-  if (foldScale)
-    maskedMods.scale = 1.0f; // applied in the exponent
-  plainMods = maskedMods;
-  plainMods.causal = CausalMode::none;
-  plainMods.window.reset();
+  maskedMods = forms.masked;
+  plainMods = forms.plain;
 }
 
 void TensorCoreEmitter::setKeyGuard() {

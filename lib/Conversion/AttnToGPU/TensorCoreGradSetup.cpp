@@ -42,13 +42,10 @@ GradEmitter::GradEmitter(OpBuilder &b, AttentionOpInterface op,
   tileDimV = tcgrad::tileDim(valueDim);
   strideQK = paddedStride(tileDimQK);
   strideV = paddedStride(tileDimV);
-  foldScale = mods.scale > 0.0f && !mods.softcap && !mods.additiveMask;
-  maskedMods = mods;
-  if (foldScale)
-    maskedMods.scale = 1.0f; // applied in the exponent
-  plainMods = maskedMods;
-  plainMods.causal = CausalMode::none;
-  plainMods.window.reset();
+  const kernel::ScoreModifierForms forms(mods);
+  foldScale = forms.foldScale;
+  maskedMods = forms.masked;
+  plainMods = forms.plain;
 }
 
 void GradEmitter::bindSizes() {
