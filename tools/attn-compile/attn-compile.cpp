@@ -147,8 +147,9 @@ static llvm::cl::opt<std::string> fwdTma(
                    "(default; the chooser's rule: TMA for the one-kernel "
                    "forward of a dense attn.attention on sm_90a), on (TMA, "
                    "cp.async.bulk.tensor with tensor maps the runtime "
-                   "builds, also in the split stage of decoding) or off "
-                   "(cp.async)"),
+                   "builds, also in the split stage of decoding where its "
+                   "64 packed query rows are whole boxes: Lq x Hq/Hkv <= 64, "
+                   "Lq dividing 64, or Hq = Hkv) or off (cp.async)"),
     llvm::cl::init("auto"));
 
 static llvm::cl::opt<std::string> fwdPersistent(

@@ -374,6 +374,9 @@ static constexpr ForeignAttributeName kForeignAttributeNames[] = {
     {"dropout", "dropout_p = <f32> with rng(seed, offset)"},
     {"dropout_rate", "dropout_p = <f32> with rng(seed, offset)"},
     {"dropout_prob", "dropout_p = <f32> with rng(seed, offset)"},
+    {"mask", "the mask(...) operand (attn.attention and "
+             "attn.attention_grad; a packed batch takes none)"},
+    {"dropout_mask", "the dropout_mask(...) operand"},
     {"attn_mask", "the mask(...) operand"},
     {"attention_mask", "the mask(...) operand"},
     {"logit_softcap", "softcap = <f32>"},

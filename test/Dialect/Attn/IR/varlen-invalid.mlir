@@ -158,3 +158,13 @@ func.func @f(%q: tensor<10x4x16xf32>, %k: tensor<12x2x16xf32>, %v: tensor<12x2x8
   %o = attn.varlen_attention ins(%q, %k, %v : tensor<10x4x16xf32>, tensor<12x2x16xf32>, tensor<12x2x8xf32>) seqlens(%cq, %ck : tensor<1xi32>, tensor<1xi32>) -> tensor<10x4x8xf32>
   return %o : tensor<10x4x8xf32>
 }
+
+// -----
+
+// A mask written as an attribute would be kept and ignored: a packed batch
+// takes no mask.
+func.func @mask_attribute(%q: tensor<22x4x64xbf16>, %k: tensor<29x2x64xbf16>, %v: tensor<29x2x64xbf16>, %cq: tensor<4xi32>, %ck: tensor<4xi32>) -> tensor<22x4x64xbf16> {
+  // expected-error @+1 {{unknown attribute 'mask': write the mask(...) operand (attn.attention and attn.attention_grad; a packed batch takes none)}}
+  %o, %l = attn.varlen_attention ins(%q, %k, %v : tensor<22x4x64xbf16>, tensor<29x2x64xbf16>, tensor<29x2x64xbf16>) seqlens(%cq, %ck : tensor<4xi32>, tensor<4xi32>) {mask = dense<true> : tensor<1xi1>} -> tensor<22x4x64xbf16>, tensor<4x22xf32>
+  return %o : tensor<22x4x64xbf16>
+}
