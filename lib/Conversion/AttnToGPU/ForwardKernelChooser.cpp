@@ -72,6 +72,20 @@ static ForwardKernelConfig splitConfig(AttentionOpInterface op,
   ForwardKernelConfig c =
       tc::configOf(*splitkv::splitTiling(op, requested, why));
   c.splits = splits;
+  // --tma=on asks for TMA in the split stage too; say where it is not taken.
+  if (requested.tmaEverywhere && !c.tma) {
+    std::string whyNot;
+    if (c.kernel != KernelFamily::wgmma)
+      whyNot = "the stage is the mma.sync kernel here (TMA feeds wgmma)";
+    else if (tc::tmaApplies(op, whyNot))
+      whyNot = "its " + std::to_string(splitkv::kSplitBlockQ) +
+               " packed query rows are not whole boxes (Lq x Hq/Hkv over " +
+               std::to_string(splitkv::kSplitBlockQ) +
+               ", Lq not dividing it, and Hq != Hkv)";
+    op.emitRemark("GPU code generation: --tma=on not taken in the split_kv "
+                  "stage, cp.async instead: ")
+        << whyNot;
+  }
   return c;
 }
 
