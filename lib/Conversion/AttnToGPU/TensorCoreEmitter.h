@@ -323,12 +323,13 @@ private:
   // Score epilogues (in the loop): the masked one applies the positional
   // rules and the Lk bound per element, the plain one only what exists
   // everywhere (scale, softcap, tensor mask); see blockNeedsMask.
-  bool keyGuard, maySkipMask, foldScale;
+  bool keyGuard, maySkipMask;
   /// The block's threads (MmaEmitterBase::threads is the consumers' count
   /// inside the wgmma kernel's consumer branch).
   int64_t blockThreads;
   float log2Scale;
-  ScoreModifiers maskedMods, plainMods;
+  /// `mods` as the masked and plain epilogues apply them.
+  kernel::ScoreModifierForms forms{mods};
 
   // Values of the kernel body, set as it is emitted.
   Value query, key, value, mask, seed, offset, out, lse;

@@ -81,11 +81,7 @@ TensorCoreEmitter::TensorCoreEmitter(OpBuilder &b, AttentionOpInterface op,
       !wgmma && tc::keepsQueryInRegisters(rowsPerWarp, blockKV, dims, eltBytes);
   blockThreads = threads;
   setKeyGuard();
-  const kernel::ScoreModifierForms forms(mods);
-  foldScale = forms.foldScale;
   log2Scale = mods.scale * kLog2E;
-  maskedMods = forms.masked;
-  plainMods = forms.plain;
 }
 
 void TensorCoreEmitter::setKeyGuard() {

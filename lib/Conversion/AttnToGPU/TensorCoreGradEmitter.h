@@ -381,12 +381,13 @@ private:
 
   AttentionOpInterface op;
   const KernelSpec &spec;
-  ScoreModifiers mods, maskedMods, plainMods;
+  ScoreModifiers mods;
+  /// `mods` as the masked and plain score epilogues apply them.
+  kernel::ScoreModifierForms forms{mods};
   float dropP;
   /// A packed variable-length batch (attn.varlen_attention_grad): block z
   /// is sequence z (bindPackedSequence), rows are token-major.
   bool packed;
-  bool foldScale;
   int64_t heads, kvHeads, valueDim, group;
   /// The sequence lengths: static, or the kernel's run-time arguments
   /// (bound by setUp; RuntimeSizes.h).

@@ -36,13 +36,13 @@ Value GradEmitter::exponent(Value raw, Value bI, Value hI, Value query,
   if (args.mask)
     mv = maskValue(bI, hI, clampToLast(query, queryLen),
                    clampToLast(key, keyLen));
-  Value sc = emitModifiedScore(b, loc, masked ? maskedMods : plainMods, raw, mv,
-                               query, key, size(queryLen), size(keyLen));
+  Value sc = emitModifiedScore(b, loc, masked ? forms.masked : forms.plain, raw,
+                               mv, query, key, size(queryLen), size(keyLen));
   if (guardKey)
     sc = arith::SelectOp::create(b, loc, lessThan(key, keyLen), sc,
                                  f32(kNegInf));
   Value negLse = arith::NegFOp::create(b, loc, lse2);
-  return fmaC(sc, f32(foldScale ? mods.scale * kLog2E : kLog2E), negLse);
+  return fmaC(sc, f32(forms.foldScale ? mods.scale * kLog2E : kLog2E), negLse);
 }
 
 // A packed batch draws at its tokens' coordinates in the batch-1 form

@@ -42,10 +42,6 @@ GradEmitter::GradEmitter(OpBuilder &b, AttentionOpInterface op,
   tileDimV = tcgrad::tileDim(valueDim);
   strideQK = paddedStride(tileDimQK);
   strideV = paddedStride(tileDimV);
-  const kernel::ScoreModifierForms forms(mods);
-  foldScale = forms.foldScale;
-  maskedMods = forms.masked;
-  plainMods = forms.plain;
 }
 
 void GradEmitter::bindSizes() {

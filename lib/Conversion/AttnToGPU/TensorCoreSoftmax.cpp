@@ -116,7 +116,7 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
   Value key0 = mul(kb, blockKV);
   Value keyT = add(key0, mul(t4, 2));
   auto modifiedScores = [&](bool masked) {
-    const ScoreModifiers &m = masked ? maskedMods : plainMods;
+    const ScoreModifiers &m = masked ? forms.masked : forms.plain;
     const bool guardKeys = masked && keyGuard;
     SmallVector<Value> out;
     for (int64_t mt = 0; mt < mTiles; ++mt)
@@ -135,7 +135,7 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
           if (guardKeys)
             sc = arith::SelectOp::create(b, loc, lessThan(keyIdx, keyLen), sc,
                                          f32(kNegInf));
-          if (!foldScale)
+          if (!forms.foldScale)
             sc = fmul(sc, f32(kLog2E));
           out.push_back(sc);
         }
@@ -176,7 +176,7 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
           mx = fmax(mx, sm[nt][2 * r + j]);
     mx = fmax(mx, shflXor(mx, 1));
     mx = fmax(mx, shflXor(mx, 2));
-    if (foldScale)
+    if (forms.foldScale)
       mx = fmul(mx, f32(log2Scale));
     Value m = ml[i], l = ml[nRows + i];
     Value mNew = fmax(m, mx);
@@ -190,8 +190,8 @@ void TensorCoreEmitter::softmaxStep(Value kb, SmallVector<SmallVector<Frag>> &s,
       for (int64_t j = 0; j < 2; ++j) {
         Value &sv = sm[nt][2 * r + j];
         // s * (scale log2 e) - m: one FMA.
-        Value x =
-            foldScale ? fmaC(sv, f32(log2Scale), negSafe) : fadd(sv, negSafe);
+        Value x = forms.foldScale ? fmaC(sv, f32(log2Scale), negSafe)
+                                  : fadd(sv, negSafe);
         Value p = exp2(x);
         sum = fadd(sum, p);
         Value weight = p;
