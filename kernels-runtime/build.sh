@@ -11,13 +11,19 @@
 #   ctest --test-dir kernels-runtime/build --output-on-failure
 #
 # ATTNRT_BUILD_DIR overrides the build directory, CMAKE_BUILD_TYPE the build
-# type (default Release).
+# type (default Release), ATTNRT_NLOHMANN_JSON_INCLUDE_DIR where nlohmann's
+# header is when the system has none.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build="${ATTNRT_BUILD_DIR:-$here/build}"
 
 args=()
+# A directory holding nlohmann/json.hpp, for machines without Debian's
+# nlohmann-json3-dev.
+if [ -n "${ATTNRT_NLOHMANN_JSON_INCLUDE_DIR:-}" ]; then
+  args+=("-DATTNRT_NLOHMANN_JSON_INCLUDE_DIR=$ATTNRT_NLOHMANN_JSON_INCLUDE_DIR")
+fi
 # nvcc is often not on PATH (e.g. /usr/local/cuda/bin).
 if [ -z "${CUDACXX:-}" ] && ! command -v nvcc >/dev/null 2>&1; then
   for c in /usr/local/cuda/bin/nvcc /usr/local/cuda-*/bin/nvcc; do

@@ -1,15 +1,16 @@
-//===- Json.cpp - a small JSON parser for kernel manifests ----------------===//
+//===- Json.cpp - located JSON values for kernel manifests ---------------===//
 
 #include "attnrt/Json.h"
 #include "attnrt/Error.h"
 #include "attnrt/Util.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <limits>
+#include <iterator>
 #include <map>
 
 namespace attnrt::json {
@@ -79,433 +80,306 @@ std::string Value::brief() const {
 
 namespace {
 
-class Parser {
-public:
-  Parser(const std::string &text, const std::string &fileName)
-      : text(text), fileName(fileName) {}
+constexpr int kMaxDepth = 200;
 
-  Value parseDocument() {
-    // A UTF-8 byte order mark is tolerated.
-    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0)
-      advance(3);
-    skipWhitespace();
-    if (atEnd())
-      fail("expected a JSON value, got an empty document");
-    Value v = parseValue(0);
-    skipWhitespace();
-    if (!atEnd())
-      fail("expected the end of the document after the top-level value, "
-           "got " + describeCurrent());
-    return v;
+/// Maps byte offsets of the document to 1-based lines and columns (columns
+/// count characters: UTF-8 continuation bytes do not start a column).
+/// Offsets are asked for in increasing order, so it walks the text once.
+class LineColumnMap {
+public:
+  explicit LineColumnMap(const std::string &text) : text(text) {}
+
+  Location at(size_t offset) {
+    offset = std::min(offset, text.size());
+    if (offset < walked)
+      walked = 0, here = Location{};
+    for (; walked < offset; ++walked) {
+      if (text[walked] == '\n')
+        here = Location{here.line + 1, 1};
+      else if ((static_cast<unsigned char>(text[walked]) & 0xC0) != 0x80)
+        ++here.column;
+    }
+    return here;
   }
 
 private:
-  static constexpr int kMaxDepth = 200;
+  const std::string &text;
+  size_t walked = 0;
+  Location here;
+};
+
+/// A character iterator over the document that records how many bytes the
+/// parser has taken: nlohmann's SAX events carry no position, but the lexer
+/// reads one character at a time and calls back right after the token's
+/// last character (one character of lookahead after a number), so the
+/// count locates every token.
+class CountingIterator {
+public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char *;
+  using reference = const char &;
+
+  CountingIterator(const char *at, size_t *taken, const char *base)
+      : at(at), taken(taken), base(base) {}
+  reference operator*() const { return *at; }
+  CountingIterator &operator++() {
+    ++at;
+    *taken = static_cast<size_t>(at - base);
+    return *this;
+  }
+  CountingIterator operator++(int) {
+    CountingIterator before = *this;
+    ++*this;
+    return before;
+  }
+  bool operator==(const CountingIterator &o) const { return at == o.at; }
+  bool operator!=(const CountingIterator &o) const { return at != o.at; }
+
+private:
+  const char *at;
+  size_t *taken;
+  const char *base;
+};
+
+bool isNumberCharacter(char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
+         c == 'e' || c == 'E';
+}
+
+/// Builds the located Value tree from nlohmann's SAX events and turns its
+/// parse errors into "<file>:<line>:<column>: <message>".
+class LocatedTreeBuilder {
+public:
+  LocatedTreeBuilder(const std::string &text, const std::string &fileName,
+                     const size_t &taken)
+      : text(text), fileName(fileName), taken(taken), lines(text) {}
+
+  // The nlohmann SAX interface.
+  bool null() { return scalar(literalValue(Value::Kind::Null, 4)); }
+  bool boolean(bool b) {
+    Value v = literalValue(Value::Kind::Bool, b ? 4 : 5);
+    v.boolean = b;
+    return scalar(std::move(v));
+  }
+  bool number_integer(int64_t) { return scalar(numberValue()); }
+  bool number_unsigned(uint64_t) { return scalar(numberValue()); }
+  bool number_float(double, const std::string &) {
+    return scalar(numberValue());
+  }
+  bool string(std::string &s) {
+    Value v;
+    v.kind = Value::Kind::String;
+    v.loc = lines.at(stringStart());
+    v.text = std::move(s);
+    return scalar(std::move(v));
+  }
+  template <typename Binary> bool binary(Binary &) { return false; }
+  bool start_object(size_t) { return open(Value::Kind::Object); }
+  bool start_array(size_t) { return open(Value::Kind::Array); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(std::string &k) {
+    Location at = lines.at(stringStart());
+    auto [first, inserted] = open_.back().keys.emplace(k, at);
+    if (!inserted)
+      return stop(at, "duplicate key \"" + k + "\" (first at line " +
+                          std::to_string(first->second.line) + ", column " +
+                          std::to_string(first->second.column) + ")");
+    pendingKey = std::move(k);
+    return true;
+  }
+  template <typename Exception>
+  bool parse_error(size_t position, const std::string &, const Exception &e) {
+    std::string message = describeParseError(e.what());
+    return stop(lines.at(errorOffset(position, message)), message);
+  }
+
+  /// The document, or the first error thrown as attnrt::Error.
+  Value finish(bool parsed) {
+    if (!error.empty())
+      throw Error(error, kExitInput);
+    if (!parsed || !done)
+      throw Error(fileName + ":1:1: expected a JSON value", kExitInput);
+    return std::move(root);
+  }
+
+private:
+  struct OpenContainer {
+    Value *value;
+    std::map<std::string, Location> keys; // objects: first location per key
+  };
 
   const std::string &text;
   const std::string &fileName;
-  size_t pos = 0;
-  int line = 1, column = 1;
+  const size_t &taken; // bytes the lexer has read so far
+  LineColumnMap lines;
+  Value root;
+  bool done = false;
+  std::vector<OpenContainer> open_;
+  std::string pendingKey;
+  std::string error;
 
-  bool atEnd() const { return pos >= text.size(); }
-  char peek() const { return atEnd() ? '\0' : text[pos]; }
-  Location here() const { return Location{line, column}; }
+  bool stop(Location at, const std::string &message) {
+    if (error.empty())
+      error = fileName + ":" + std::to_string(at.line) + ":" +
+              std::to_string(at.column) + ": " + message;
+    return false;
+  }
 
-  void advance(size_t n = 1) {
-    for (size_t k = 0; k < n && !atEnd(); ++k, ++pos) {
-      if (text[pos] == '\n') {
-        ++line;
-        column = 1;
-      } else if ((static_cast<unsigned char>(text[pos]) & 0xC0) != 0x80) {
-        ++column; // count characters, not UTF-8 continuation bytes
-      }
+  /// The opening quote of the string whose closing quote is at `close`:
+  /// the nearest '"' before it that no backslash escapes.
+  size_t quoteBefore(size_t close) const {
+    for (size_t i = close; i-- > 0;) {
+      if (text[i] != '"')
+        continue;
+      size_t slashes = 0;
+      while (slashes < i && text[i - 1 - slashes] == '\\')
+        ++slashes;
+      if (slashes % 2 == 0)
+        return i;
     }
+    return 0;
   }
 
-  [[noreturn]] void failAt(Location loc, const std::string &message) const {
-    throw Error(fileName + ":" + std::to_string(loc.line) + ":" +
-                    std::to_string(loc.column) + ": " + message,
-                kExitInput);
-  }
-  [[noreturn]] void fail(const std::string &message) const {
-    failAt(here(), message);
-  }
+  /// The start of the string token the lexer has just read.
+  size_t stringStart() const { return quoteBefore(taken - 1); }
 
-  std::string describeCurrent() const {
-    if (atEnd())
-      return "the end of the file";
-    unsigned char c = static_cast<unsigned char>(text[pos]);
-    if (c < 0x20 || c == 0x7F) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "character 0x%02X", c);
-      return buf;
+  /// Where to show a parse error. nlohmann's `position` counts the bytes
+  /// it read (the end of the file counts as one): a malformed string or
+  /// number is shown at the byte where the lexer stopped, a malformed
+  /// literal and a token out of place ("unexpected ...; expected ...") where
+  /// the token starts.
+  size_t errorOffset(size_t position, const std::string &message) const {
+    size_t last = std::min(position == 0 ? 0 : position - 1, text.size());
+    auto isLetter = [](char c) { return c >= 'a' && c <= 'z'; };
+    // A malformed literal ("tru", "nul,") is read up to the character that
+    // does not fit, or to the end of the file: show the literal.
+    if (message.find("invalid literal") != std::string::npos && last > 0 &&
+        (last == text.size() || !isLetter(text[last])) &&
+        isLetter(text[last - 1]))
+      --last;
+    if (message.find("invalid string") != std::string::npos ||
+        message.find("invalid number") != std::string::npos ||
+        last == text.size())
+      return last;
+    size_t start = last;
+    if (text[last] == '"')
+      return quoteBefore(last);
+    if (text[last] >= '0' && text[last] <= '9') {
+      while (start > 0 && isNumberCharacter(text[start - 1]))
+        --start;
+    } else if (isLetter(text[last])) {
+      while (start > 0 && isLetter(text[start - 1]))
+        --start;
     }
-    if (c >= 0x80)
-      return "a non-ASCII character";
-    return std::string("'") + char(c) + "'";
+    return start;
   }
 
-  void skipWhitespace() {
-    while (!atEnd()) {
-      char c = text[pos];
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
-        advance();
-      else
-        break;
-    }
-  }
-
-  void expectLiteral(const char *word) {
-    Location start = here();
-    size_t n = std::strlen(word);
-    if (text.compare(pos, n, word) != 0)
-      failAt(start, std::string("expected a JSON value (object, array, "
-                                "string, number, true, false or null), got ") +
-                        describeCurrent());
-    advance(n);
-  }
-
-  Value parseValue(int depth) {
-    if (depth > kMaxDepth)
-      fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
+  Value literalValue(Value::Kind kind, size_t length) {
     Value v;
-    v.loc = here();
-    char c = peek();
-    switch (c) {
-    case '{':
-      parseObject(v, depth);
-      return v;
-    case '[':
-      parseArray(v, depth);
-      return v;
-    case '"':
-      v.kind = Value::Kind::String;
-      v.text = parseString();
-      return v;
-    case 't':
-      expectLiteral("true");
-      v.kind = Value::Kind::Bool;
-      v.boolean = true;
-      return v;
-    case 'f':
-      expectLiteral("false");
-      v.kind = Value::Kind::Bool;
-      v.boolean = false;
-      return v;
-    case 'n':
-      expectLiteral("null");
-      v.kind = Value::Kind::Null;
-      return v;
-    default:
-      if (c == '-' || (c >= '0' && c <= '9')) {
-        parseNumber(v);
-        return v;
-      }
-      fail("expected a JSON value (object, array, string, number, true, "
-           "false or null), got " + describeCurrent());
-    }
+    v.kind = kind;
+    v.loc = lines.at(taken - length);
+    return v;
   }
 
-  void parseObject(Value &v, int depth) {
-    v.kind = Value::Kind::Object;
-    advance(); // '{'
-    skipWhitespace();
-    if (peek() == '}') {
-      advance();
-      return;
-    }
-    // Where each key first appears. A search tree rather than a scan of the
-    // members: a scan made an object of n keys cost O(n^2) (200,000 keys
-    // took over 30 s), and a tree keeps O(n log n) whatever the keys are.
-    std::map<std::string, Location> seen;
-    while (true) {
-      skipWhitespace();
-      if (peek() != '"')
-        fail("expected a string key in object, got " + describeCurrent());
-      Location keyLoc = here();
-      std::string key = parseString();
-      auto [first, inserted] = seen.emplace(key, keyLoc);
-      if (!inserted)
-        failAt(keyLoc, "duplicate key \"" + key + "\" (first at line " +
-                           std::to_string(first->second.line) + ", column " +
-                           std::to_string(first->second.column) + ")");
-      skipWhitespace();
-      if (peek() != ':')
-        fail("expected ':' after object key \"" + key + "\", got " +
-             describeCurrent());
-      advance();
-      skipWhitespace();
-      Value member = parseValue(depth + 1);
-      v.object.emplace_back(std::move(key), std::move(member));
-      skipWhitespace();
-      if (peek() == ',') {
-        advance();
-        continue;
-      }
-      if (peek() == '}') {
-        advance();
-        return;
-      }
-      fail("expected ',' or '}' after object member, got " +
-           describeCurrent());
-    }
-  }
-
-  void parseArray(Value &v, int depth) {
-    v.kind = Value::Kind::Array;
-    advance(); // '['
-    skipWhitespace();
-    if (peek() == ']') {
-      advance();
-      return;
-    }
-    while (true) {
-      skipWhitespace();
-      v.array.push_back(parseValue(depth + 1));
-      skipWhitespace();
-      if (peek() == ',') {
-        advance();
-        continue;
-      }
-      if (peek() == ']') {
-        advance();
-        return;
-      }
-      fail("expected ',' or ']' after array element, got " +
-           describeCurrent());
-    }
-  }
-
-  unsigned parseHex4() {
-    unsigned value = 0;
-    for (int k = 0; k < 4; ++k) {
-      char c = peek();
-      unsigned d;
-      if (c >= '0' && c <= '9')
-        d = c - '0';
-      else if (c >= 'a' && c <= 'f')
-        d = c - 'a' + 10;
-      else if (c >= 'A' && c <= 'F')
-        d = c - 'A' + 10;
-      else
-        fail("expected 4 hexadecimal digits after \\u, got " +
-             describeCurrent());
-      value = value * 16 + d;
-      advance();
-    }
-    return value;
-  }
-
-  static void appendUtf8(std::string &out, unsigned cp) {
-    if (cp < 0x80) {
-      out += char(cp);
-    } else if (cp < 0x800) {
-      out += char(0xC0 | (cp >> 6));
-      out += char(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += char(0xE0 | (cp >> 12));
-      out += char(0x80 | ((cp >> 6) & 0x3F));
-      out += char(0x80 | (cp & 0x3F));
-    } else {
-      out += char(0xF0 | (cp >> 18));
-      out += char(0x80 | ((cp >> 12) & 0x3F));
-      out += char(0x80 | ((cp >> 6) & 0x3F));
-      out += char(0x80 | (cp & 0x3F));
-    }
-  }
-
-  /// The length of the well-formed UTF-8 sequence at `pos` (Unicode
-  /// Table 3-7: no overlong forms, no surrogates, nothing past U+10FFFF), or
-  /// 0 if the bytes there are not one.
-  size_t utf8SequenceLength() const {
-    auto byte = [&](size_t k) -> unsigned {
-      return pos + k < text.size() ? static_cast<unsigned char>(text[pos + k])
-                                   : 0u;
-    };
-    auto in = [](unsigned b, unsigned lo, unsigned hi) {
-      return b >= lo && b <= hi;
-    };
-    unsigned lead = byte(0);
-    // The range of the second byte depends on the lead byte; the others
-    // are any continuation byte.
-    size_t n;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (in(lead, 0xC2, 0xDF)) {
-      n = 2;
-    } else if (in(lead, 0xE0, 0xEF)) {
-      n = 3;
-      lo = lead == 0xE0 ? 0xA0 : 0x80;
-      hi = lead == 0xED ? 0x9F : 0xBF;
-    } else if (in(lead, 0xF0, 0xF4)) {
-      n = 4;
-      lo = lead == 0xF0 ? 0x90 : 0x80;
-      hi = lead == 0xF4 ? 0x8F : 0xBF;
-    } else {
-      return 0;
-    }
-    if (!in(byte(1), lo, hi))
-      return 0;
-    for (size_t k = 2; k < n; ++k)
-      if (!in(byte(k), 0x80, 0xBF))
-        return 0;
-    return n;
-  }
-
-  /// "byte 0xFF", "bytes 0xE2 0x28", ... for an ill-formed sequence at
-  /// `pos`: the lead byte and the bytes it claims, as far as the file goes.
-  std::string describeBadUtf8() const {
-    unsigned char lead = static_cast<unsigned char>(text[pos]);
-    size_t claimed = lead >= 0xF0 && lead <= 0xF7   ? 4
-                     : lead >= 0xE0 && lead <= 0xEF ? 3
-                     : lead >= 0xC0 && lead <= 0xDF ? 2
-                                                    : 1;
-    size_t shown = std::min(claimed, text.size() - pos);
-    std::string out = shown == 1 ? "byte" : "bytes";
-    for (size_t k = 0; k < shown; ++k) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, " 0x%02X",
-                    static_cast<unsigned char>(text[pos + k]));
-      out += buf;
-    }
-    if (shown < claimed)
-      out += " cut off by the end of the file";
-    return out;
-  }
-
-  std::string parseString() {
-    Location start = here();
-    advance(); // opening quote
-    std::string out;
-    while (true) {
-      if (atEnd())
-        failAt(start, "unterminated string (expected a closing '\"')");
-      char c = text[pos];
-      if (c == '"') {
-        advance();
-        return out;
-      }
-      if (static_cast<unsigned char>(c) < 0x20)
-        fail(std::string("expected a closing '\"' or a string character, "
-                         "got ") +
-             describeCurrent() +
-             (c == '\n' ? " (a newline; strings cannot span lines)"
-                        : " (control characters must be escaped)"));
-      if (static_cast<unsigned char>(c) >= 0x80) {
-        // RFC 8259 text is UTF-8; an ill-formed sequence would otherwise
-        // reach kernel names and file paths as bytes no tool can print.
-        size_t n = utf8SequenceLength();
-        if (n == 0)
-          fail("invalid UTF-8 in a string: " + describeBadUtf8() +
-               " (JSON text must be UTF-8)");
-        out.append(text, pos, n);
-        advance(n);
-        continue;
-      }
-      if (c != '\\') {
-        out += c;
-        advance();
-        continue;
-      }
-      advance(); // backslash
-      char e = peek();
-      switch (e) {
-      case '"':
-      case '\\':
-      case '/':
-        out += e;
-        advance();
-        break;
-      case 'b':
-        out += '\b';
-        advance();
-        break;
-      case 'f':
-        out += '\f';
-        advance();
-        break;
-      case 'n':
-        out += '\n';
-        advance();
-        break;
-      case 'r':
-        out += '\r';
-        advance();
-        break;
-      case 't':
-        out += '\t';
-        advance();
-        break;
-      case 'u': {
-        advance();
-        unsigned cp = parseHex4();
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-          if (peek() != '\\' || pos + 1 >= text.size() || text[pos + 1] != 'u')
-            fail("expected a low surrogate \\uDC00-\\uDFFF after a high "
-                 "surrogate");
-          advance(2);
-          unsigned lo = parseHex4();
-          if (lo < 0xDC00 || lo > 0xDFFF)
-            fail("expected a low surrogate \\uDC00-\\uDFFF after a high "
-                 "surrogate");
-          cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-          fail("unpaired low surrogate in \\u escape");
-        }
-        appendUtf8(out, cp);
-        break;
-      }
-      default:
-        fail("expected an escape character (\" \\ / b f n r t u) after "
-             "'\\', got " +
-             describeCurrent());
-      }
-    }
-  }
-
-  void parseNumber(Value &v) {
-    size_t start = pos;
-    if (peek() == '-')
-      advance();
-    if (peek() == '0') {
-      advance();
-      if (peek() >= '0' && peek() <= '9')
-        fail("expected '.', 'e' or the end of the number after a leading "
-             "'0' (leading zeros are not allowed)");
-    } else if (peek() >= '1' && peek() <= '9') {
-      while (peek() >= '0' && peek() <= '9')
-        advance();
-    } else {
-      fail("expected a digit in number, got " + describeCurrent());
-    }
-    if (peek() == '.') {
-      advance();
-      if (!(peek() >= '0' && peek() <= '9'))
-        fail("expected a digit after the decimal point, got " +
-             describeCurrent());
-      while (peek() >= '0' && peek() <= '9')
-        advance();
-    }
-    if (peek() == 'e' || peek() == 'E') {
-      advance();
-      if (peek() == '+' || peek() == '-')
-        advance();
-      if (!(peek() >= '0' && peek() <= '9'))
-        fail("expected a digit in the exponent, got " + describeCurrent());
-      while (peek() >= '0' && peek() <= '9')
-        advance();
-    }
+  /// A number keeps its literal text. The lexer has read one character past
+  /// the number unless the number ends the document; a number always ends
+  /// with a digit.
+  Value numberValue() {
+    size_t end = taken;
+    if (end > 0 && !(text[end - 1] >= '0' && text[end - 1] <= '9'))
+      --end;
+    size_t start = end;
+    while (start > 0 && isNumberCharacter(text[start - 1]))
+      --start;
+    Value v;
     v.kind = Value::Kind::Number;
-    v.text = text.substr(start, pos - start);
+    v.loc = lines.at(start);
+    v.text = text.substr(start, end - start);
     // strtod follows the C locale unless the program changed it; attnrt
     // never does.
     v.number = std::strtod(v.text.c_str(), nullptr);
+    return v;
+  }
+
+  /// Places `v` in the open container (or as the document) and returns it.
+  Value *place(Value v) {
+    if (open_.empty()) {
+      root = std::move(v);
+      done = true;
+      return &root;
+    }
+    Value &parent = *open_.back().value;
+    if (parent.isArray()) {
+      parent.array.push_back(std::move(v));
+      return &parent.array.back();
+    }
+    parent.object.emplace_back(std::move(pendingKey), std::move(v));
+    return &parent.object.back().second;
+  }
+
+  bool scalar(Value v) {
+    place(std::move(v));
+    return true;
+  }
+
+  bool open(Value::Kind kind) {
+    Location at = lines.at(taken - 1);
+    if (open_.size() >= static_cast<size_t>(kMaxDepth))
+      return stop(at, "nesting deeper than " + std::to_string(kMaxDepth) +
+                          " levels");
+    Value v;
+    v.kind = kind;
+    v.loc = at;
+    // The container's own slot stays put while it is open: its parent
+    // grows only after it closes.
+    open_.push_back(OpenContainer{place(std::move(v)), {}});
+    return true;
+  }
+
+  bool close() {
+    open_.pop_back();
+    return true;
+  }
+
+  /// nlohmann's message without its "[json.exception...] " and "parse error
+  /// at line L, column C: " prefixes (we give the location in our own form),
+  /// and with bytes that are not printable ASCII written as \xNN.
+  static std::string describeParseError(const std::string &what) {
+    std::string message = what;
+    if (message.rfind("[json.exception.", 0) == 0 &&
+        message.find("] ") != std::string::npos)
+      message = message.substr(message.find("] ") + 2);
+    if (message.rfind("parse error at line ", 0) == 0 &&
+        message.find(": ") != std::string::npos)
+      message = message.substr(message.find(": ") + 2);
+    std::string out;
+    for (char c : message) {
+      unsigned char u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u >= 0x7F) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\x%02X", u);
+        out += buf;
+      } else {
+        out += c;
+      }
+    }
+    return out;
   }
 };
 
 } // namespace
 
 Value parse(const std::string &text, const std::string &fileName) {
-  return Parser(text, fileName).parseDocument();
+  size_t taken = 0;
+  LocatedTreeBuilder builder(text, fileName, taken);
+  const char *base = text.data();
+  bool parsed = nlohmann::json::sax_parse(
+      CountingIterator(base, &taken, base),
+      CountingIterator(base + text.size(), &taken, base), &builder);
+  return builder.finish(parsed);
 }
 
 Value parseFile(const std::string &path) {

@@ -133,56 +133,83 @@ static void testJson() {
   struct Bad {
     const char *text, *want;
   } bad[] = {
-      {"", "t.json:1:1: expected a JSON value, got an empty document"},
-      {"{\"a\": 1,}", "t.json:1:9: expected a string key in object, got '}'"},
-      {"[1, 2,]", "t.json:1:7: expected a JSON value (object, array, string, "
-                  "number, true, false or null), got ']'"},
-      {"{\"a\" 1}", "t.json:1:6: expected ':' after object key \"a\", got '1'"},
-      {"{\"a\": 1 \"b\": 2}",
-       "t.json:1:9: expected ',' or '}' after object member, got '\"'"},
-      {"[1 2]", "t.json:1:4: expected ',' or ']' after array element, got '2'"},
-      {"\n  \"abc", "t.json:2:3: unterminated string"},
-      {"\"a\\qb\"", "t.json:1:4: expected an escape character"},
-      {"\"a\nb\"", "t.json:1:3: expected a closing '\"' or a string "
-                   "character, got character 0x0A"},
-      {"012", "t.json:1:2: expected '.', 'e' or the end of the number after "
-              "a leading '0'"},
-      {"1.", "t.json:1:3: expected a digit after the decimal point"},
-      {"1e+", "t.json:1:4: expected a digit in the exponent"},
-      {"-x", "t.json:1:2: expected a digit in number, got 'x'"},
-      {"tru", "t.json:1:1: expected a JSON value"},
-      {"nul", "t.json:1:1: expected a JSON value"},
-      {"{} x", "t.json:1:4: expected the end of the document after the "
-               "top-level value, got 'x'"},
+      // Syntax errors: nlohmann/json's message, at the token that is out
+      // of place (columns count characters).
+      {"", "t.json:1:1: syntax error while parsing value - unexpected end "
+           "of input; expected '[', '{', or a literal"},
+      {"{\"a\": 1,}", "t.json:1:9: syntax error while parsing object key - "
+                      "unexpected '}'; expected string literal"},
+      {"[1, 2,]", "t.json:1:7: syntax error while parsing value - "
+                  "unexpected ']'"},
+      {"{\"a\" 1}", "t.json:1:6: syntax error while parsing object separator "
+                    "- unexpected number literal; expected ':'"},
+      {"{\"a\": 1 \"b\": 2}", "t.json:1:9: syntax error while parsing object "
+                              "- unexpected string literal; expected '}'"},
+      {"[1 2]", "t.json:1:4: syntax error while parsing array - unexpected "
+                "number literal; expected ']'"},
+      {"{} x", "t.json:1:4: syntax error while parsing value - invalid "
+               "literal"},
+      {"tru", "t.json:1:1: syntax error while parsing value - invalid literal; "
+              "last read: 'tru'"},
+      {"nul", "t.json:1:1: syntax error while parsing value - invalid "
+              "literal"},
+      {"'single'", "t.json:1:1: syntax error while parsing value - invalid "
+                   "literal"},
+      {"[\xC3\xA9]", "t.json:1:2: syntax error while parsing value - invalid "
+                     "literal; last read: '[\\xC3'"},
+      // Malformed strings and numbers: where the lexer stopped.
+      {"\n  \"abc", "t.json:2:7: syntax error while parsing value - invalid "
+                    "string: missing closing quote"},
+      {"\"a\\qb\"", "t.json:1:4: syntax error while parsing value - invalid "
+                    "string: forbidden character after backslash"},
+      {"\"a\nb\"", "t.json:1:3: syntax error while parsing value - invalid "
+                   "string: control character U+000A (LF) must be escaped"},
+      {"012", "t.json:1:1: syntax error while parsing value - unexpected "
+              "number literal; expected end of input"},
+      {"1.", "t.json:1:3: syntax error while parsing value - invalid number; "
+             "expected digit after '.'"},
+      {"1e+", "t.json:1:4: syntax error while parsing value - invalid "
+              "number; expected digit after exponent sign"},
+      {"-x", "t.json:1:2: syntax error while parsing value - invalid number; "
+             "expected digit after '-'"},
+      {"\"\\ud800\"", "t.json:1:8: syntax error while parsing value - "
+                      "invalid string: surrogate U+D800..U+DBFF must be "
+                      "followed by U+DC00..U+DFFF"},
+      {"\"\\u12G4\"", "t.json:1:6: syntax error while parsing value - "
+                      "invalid string: '\\u' must be followed by 4 hex "
+                      "digits"},
+      // Checked on top of the grammar.
       {"{\"a\": 1,\n \"a\": 2}",
        "t.json:2:2: duplicate key \"a\" (first at line 1, column 2)"},
-      {"\"\\ud800\"", "expected a low surrogate"},
-      {"\"\\u12G4\"", "t.json:1:6: expected 4 hexadecimal digits after \\u"},
-      {"'single'", "t.json:1:1: expected a JSON value"},
       // JSON text is UTF-8 (RFC 8259 section 8.1): ill-formed sequences in
-      // strings are rejected where they start (columns count characters).
+      // strings are rejected at the byte where they go wrong, and the
+      // message shows bytes that are not printable ASCII as \xNN.
       {"\"a\xFF"
        "b\"",
-       "t.json:1:3: invalid UTF-8 in a string: byte 0xFF (JSON text must be "
-       "UTF-8)"},
-      {"\"\x80\"", "t.json:1:2: invalid UTF-8 in a string: byte 0x80"},
-      {"\"\xC0\xAF\"", "t.json:1:2: invalid UTF-8 in a string: bytes 0xC0 "
-                       "0xAF"},
-      {"\"\xE0\x80\xAF\"", "invalid UTF-8 in a string: bytes 0xE0 0x80 0xAF"},
-      {"\"\xED\xA0\x80\"", "invalid UTF-8 in a string: bytes 0xED 0xA0 0x80"},
-      {"\"\xF4\x90\x80\x80\"",
-       "invalid UTF-8 in a string: bytes 0xF4 0x90 0x80 0x80"},
-      {"\"\xF5\x80\x80\x80\"",
-       "invalid UTF-8 in a string: bytes 0xF5 0x80 0x80 0x80"},
-      {"\"\xE2\x82(\"", "invalid UTF-8 in a string: bytes 0xE2 0x82 0x28"},
-      {"\"\xC3", "t.json:1:2: invalid UTF-8 in a string: byte 0xC3 cut off "
-                 "by the end of the file"},
-      {"{\"k\xFF\": 1}", "t.json:1:4: invalid UTF-8 in a string: byte 0xFF"},
+       "t.json:1:3: syntax error while parsing value - invalid string: "
+       "ill-formed UTF-8 byte; last read: '\"a\\xFF'"},
+      {"\"\x80\"", "t.json:1:2: syntax error while parsing value - invalid "
+                   "string: ill-formed UTF-8 byte"},
+      {"\"\xC0\xAF\"", "t.json:1:2: syntax error while parsing value - "
+                       "invalid string: ill-formed UTF-8 byte"},
+      {"\"\xE0\x80\xAF\"", "t.json:1:3: syntax error while parsing value - "
+                           "invalid string: ill-formed UTF-8 byte"},
+      {"\"\xED\xA0\x80\"", "t.json:1:3: syntax error while parsing value - "
+                           "invalid string: ill-formed UTF-8 byte"},
+      {"\"\xF4\x90\x80\x80\"", "t.json:1:3: syntax error while parsing value "
+                               "- invalid string: ill-formed UTF-8 byte"},
+      {"\"\xF5\x80\x80\x80\"", "t.json:1:2: syntax error while parsing value "
+                               "- invalid string: ill-formed UTF-8 byte"},
+      {"\"\xE2\x82(\"", "t.json:1:3: syntax error while parsing value - "
+                        "invalid string: ill-formed UTF-8 byte; last read: "
+                        "'\"\\xE2\\x82('"},
+      {"\"\xC3", "t.json:1:3: syntax error while parsing value - invalid "
+                 "string: ill-formed UTF-8 byte"},
+      {"{\"k\xFF\": 1}", "t.json:1:4: syntax error while parsing object key - "
+                         "invalid string: ill-formed UTF-8 byte"},
       {"[\"\xC3\xA9\xE2\x82\xAC\",\n \"\xC3\xA9\xFF\"]",
-       "t.json:2:4: invalid UTF-8 in a string: byte 0xFF"},
-      {"[\xC3\xA9]", "t.json:1:2: expected a JSON value (object, array, "
-                     "string, number, true, false or null), got a non-ASCII "
-                     "character"},
+       "t.json:2:4: syntax error while parsing value - invalid string: "
+       "ill-formed UTF-8 byte"},
   };
   for (const Bad &b : bad)
     expectError(std::string("JSON ") + b.text,
@@ -537,7 +564,8 @@ static void testBadManifests() {
       {"params type", &base, "\"params\": [", "\"params\": 5, \"x\": [",
        "unknown field 'x'"},
       {"json error", &base, "\"has_lse\": true,", "\"has_lse\": true",
-       "m.json:19:7: expected ',' or '}' after object member, got '\"'"},
+       "m.json:19:7: syntax error while parsing object - unexpected string "
+       "literal; expected '}'"},
   };
   for (const Case &c : cases) {
     std::string text = replaceOnce(*c.text, c.from, c.to);
@@ -582,10 +610,10 @@ static void testBadManifests() {
               [&] { loadManifest(manifestDir); },
               "cannot read manifest '" + manifestDir +
                   "': not a regular file");
-  expectError("bad-json.json",
-              [&] { loadManifest(manifestDir + "/bad-json.json"); },
-              manifestDir + "/bad-json.json:4:3: expected ',' or '}' after "
-                            "object member, got '\"'");
+  expectError(
+      "bad-json.json", [&] { loadManifest(manifestDir + "/bad-json.json"); },
+      manifestDir + "/bad-json.json:4:3: syntax error while parsing "
+                    "object - unexpected string literal; expected '}'");
   expectError("bad-shape.json",
               [&] { loadManifest(manifestDir + "/bad-shape.json"); },
               "param 'key': shape [2, 2, 190, 64] does not match");
@@ -1938,8 +1966,8 @@ static void testLaunchChecks() {
       // Invalid UTF-8, located in the manifest.
       {"invalid UTF-8",
        replaceOnce(doc, "examples/attention.mlir", "examples/attention\xC3("),
-       "m.json:8:36: invalid UTF-8 in a string: bytes 0xC3 0x28 (JSON text "
-       "must be UTF-8)"},
+       "m.json:8:37: syntax error while parsing value - invalid string: "
+       "ill-formed UTF-8 byte; last read: '\"examples/attention\\xC3('"},
   };
   for (const Case &c : cases)
     expectError(

@@ -1,12 +1,14 @@
-//===- Json.h - a small JSON parser for kernel manifests --------*- C++ -*-===//
+//===- Json.h - located JSON values for kernel manifests --------*- C++ -*-===//
 //
-// RFC 8259 JSON: objects, arrays, strings (with \uXXXX escapes and surrogate
-// pairs, encoded as UTF-8), numbers, true, false, null. The text must be
-// UTF-8 (an ill-formed sequence in a string is an error) and an object may
-// not repeat a key (found in O(n log n) for n keys). Every value remembers
-// the line and column where it starts so that manifest validation can point
-// at the offending field. Errors are thrown as attnrt::Error with the text
-// "<file>:<line>:<column>: <what was expected>".
+// RFC 8259 JSON read with nlohmann/json's SAX parser (its lexer checks the
+// grammar, \uXXXX escapes and surrogate pairs, and that strings are UTF-8),
+// into a tree of Values that remember the line and column where they start,
+// so that manifest validation can point at the offending field. nlohmann's
+// own tree keeps no positions, hence this one. On top of the grammar: an
+// object may not repeat a key, and nesting is at most 200 levels deep.
+// Errors are thrown as attnrt::Error with the text
+// "<file>:<line>:<column>: <what was expected>". Only Json.cpp includes
+// nlohmann's header.
 //
 //===----------------------------------------------------------------------===//
 
