@@ -185,12 +185,15 @@ struct DropBroadcastUnitDims final : OpRewritePattern<linalg::GenericOp> {
 };
 
 /// collapse_shape(generic(x)) that only drops unit dims, of an elementwise
-/// generic of boolean inputs (identity maps, all parallel, its result read
-/// by the collapse alone) becomes generic(collapse_shape(x)): the reshape
-/// moves above the
+/// generic (identity maps, all parallel, its result read by the collapse
+/// alone) becomes generic(collapse_shape(x)): the reshape moves above the
 /// elementwise step, so that what the step computes is seen right where
-/// it is read (a bias `select(keep, 0, -inf)` of a boolean mask that
-/// DropBroadcastUnitDims collapsed is then that boolean mask to attn-fuse).
+/// it is read. A bias `select(keep, 0, -inf)` of a boolean mask that
+/// DropBroadcastUnitDims collapsed is then that boolean mask to attn-fuse;
+/// SDPA's `q * sqrt(scale)` and `k * sqrt(scale)` at a batch or head count
+/// of 1 (heads folded into the batch by a collapse of a unit dim, which
+/// reshape propagation leaves) then feed Q·Kᵀ directly and join the op's
+/// scale, as they do at larger batches.
 struct CollapseUnitDimsAboveElementwise final
     : OpRewritePattern<tensor::CollapseShapeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -207,12 +210,9 @@ struct CollapseUnitDimsAboveElementwise final
         !llvm::all_of(op.getIndexingMapsArray(),
                       [](AffineMap m) { return m.isIdentity(); }))
       return failure();
-    // Only what a boolean mask's bias is computed by (its inputs i1): other
-    // elementwise steps keep the reshape where the unit-dim patterns put it.
-    if (op.getNumDpsInputs() == 0 ||
-        !llvm::all_of(op.getDpsInputs(), [](Value in) {
-          return getElementTypeOrSelf(in.getType()).isInteger(1);
-        }))
+    // An input-less generic (an index mask) keeps its unit loops: the
+    // unit-dim patterns drop those that its readers do not need.
+    if (op.getNumDpsInputs() == 0)
       return failure();
     Location loc = op.getLoc();
     RankedTensorType resultType = collapse.getResultType();

@@ -398,6 +398,29 @@ func.func @collapsed_bias_of_bool(%m: tensor<2x1x16x24xi1>) -> tensor<2x16x24xf3
   return %c : tensor<2x16x24xf32>
 }
 
+// The same for any elementwise step: SDPA's decomposition scales Q by
+// sqrt(scale) before the heads are folded into the batch; at a batch of 1
+// that collapse merges only a unit dim, which reshape propagation leaves.
+// The collapse moves above the product, so that the scaled Q feeds Q·Kᵀ
+// directly (attn-fuse then takes the factor into the op's scale, as at a
+// batch of 2).
+// CHECK-LABEL: func.func @collapsed_scaled_operand
+// CHECK: %[[Q:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2], [3]] : tensor<1x4x16x32xf32> into tensor<4x16x32xf32>
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%[[Q]] : tensor<4x16x32xf32>)
+// CHECK: arith.mulf
+// CHECK: return %[[S]]
+func.func @collapsed_scaled_operand(%q: tensor<1x4x16x32xf32>) -> tensor<4x16x32xf32> {
+  %c = arith.constant 0.420448214 : f32
+  %e = tensor.empty() : tensor<1x4x16x32xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q : tensor<1x4x16x32xf32>) outs(%e : tensor<1x4x16x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.mulf %x, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x16x32xf32>
+  %r = tensor.collapse_shape %s [[0, 1], [2], [3]] : tensor<1x4x16x32xf32> into tensor<4x16x32xf32>
+  return %r : tensor<4x16x32xf32>
+}
+
 // A decode step whose query dim was dropped: Q·Kᵀ and P·V are matrix-vector
 // products. Each gets a unit query loop (the vector operand expanded, the
 // result at [B, H, 1, ...]) and the softmax between them runs at
