@@ -23,7 +23,9 @@ static const char *builtinResultName(int r) {
 
 std::string cuResultName(CUresult r) {
   const char *name = nullptr;
-  if (cuGetErrorName(r, &name) == CUDA_SUCCESS && name)
+  // Without a driver library, the built-in table answers.
+  if (driver::loadError().empty() && cuGetErrorName(r, &name) == CUDA_SUCCESS &&
+      name)
     return name;
   if (const char *builtin = builtinResultName(int(r)))
     return builtin;
@@ -32,7 +34,8 @@ std::string cuResultName(CUresult r) {
 
 std::string cuResultString(CUresult r) {
   const char *text = nullptr;
-  if (cuGetErrorString(r, &text) == CUDA_SUCCESS && text)
+  if (driver::loadError().empty() &&
+      cuGetErrorString(r, &text) == CUDA_SUCCESS && text)
     return text;
   if (r == CUDA_ERROR_STUB_LIBRARY)
     return "CUDA driver is a stub library";

@@ -2,8 +2,9 @@
 #
 #  * attnrt-host-tests: JSON, manifest validation, conversions (no CUDA at
 #    all; links only attnrt_host).
-#  * attn-run-*: the command line. attn-run links libcuda.so.1; on a machine
-#    without a driver these tests run it against the toolkit's stub driver
+#  * attn-run-*: the command line. attn-run opens libcuda.so.1 on first use
+#    (attnrt/Driver.h); on a machine without a driver these tests run it
+#    against the toolkit's stub driver
 #    (a libcuda.so.1 link to stubs/libcuda.so on LD_LIBRARY_PATH), whose
 #    cuInit fails with CUDA_ERROR_STUB_LIBRARY: exactly the "no CUDA
 #    driver/GPU" path. Every test that needs no GPU uses the stub, also on a
@@ -106,6 +107,16 @@ set(S ${ATTNRT_TEST_DATA})
 set(M ${ATTNRT_TEST_SRC}/manifests)
 attnrt_cli_test(attn-run-help EXIT 0 REGEX "usage: attn-run MANIFEST.json"
   ARGS --help)
+# attn-run opens the driver library on first use (attnrt/Driver.h): without
+# one it says so and exits with 2, as with the stub, instead of failing in
+# the dynamic loader. A library that does not exist stands for a machine
+# without the NVIDIA driver.
+add_test(NAME attn-run-no-driver-library
+  COMMAND ${CMAKE_COMMAND} -E env
+    ATTNRT_CUDA_DRIVER_LIBRARY=${CMAKE_CURRENT_BINARY_DIR}/no-such-libcuda.so.1
+    ${CMAKE_COMMAND} -DATTN_RUN=$<TARGET_FILE:attn-run> -DARGS=--self-test
+    -DEXIT=2 "-DREGEX=attn-run: no CUDA driver/GPU available: the NVIDIA driver library could not be loaded \\([^)]*no-such-libcuda.so.1: cannot open shared object file"
+    -DLIBDIR= -P ${ATTNRT_TEST_SRC}/RunAndCheck.cmake)
 if(ATTNRT_STUB_DIR)
   attnrt_cli_test(attn-run-no-gpu EXIT 2
     REGEX "attn-run: no CUDA driver/GPU available: cuInit\\(0\\) failed: CUDA_ERROR_STUB_LIBRARY"

@@ -54,10 +54,11 @@ def library() -> ctypes.CDLL:
                     try:
                         _lib = _declare(ctypes.CDLL(str(path)))
                     except OSError as e:
-                        # Typically libcuda.so.1: no NVIDIA driver here.
+                        # The library opens libcuda itself on first use,
+                        # so this is a broken build or a missing C++ runtime.
                         raise AttnoptError(
                             f"attnopt: cannot load the runtime library {path}: "
-                            f"{e} (is an NVIDIA driver installed?)") from e
+                            f"{e}") from e
                     break
             else:
                 raise AttnoptError(

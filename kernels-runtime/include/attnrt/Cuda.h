@@ -14,6 +14,7 @@
 #ifndef ATTNRT_CUDA_H
 #define ATTNRT_CUDA_H
 
+#include "attnrt/Driver.h"
 #include "attnrt/Error.h"
 
 #include <cuda.h>
