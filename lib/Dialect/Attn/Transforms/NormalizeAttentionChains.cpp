@@ -642,9 +642,23 @@ Attribute evaluate(Operation &o, ArrayRef<Attribute> in, Builder &b) {
       .Default([](Operation *) { return Attribute(); });
 }
 
+/// Whether `op`'s body only picks among its inputs and constants (selects,
+/// on conditions of integer comparisons and logic): evaluated, it rounds
+/// nothing. Float masks are built so from boolean ones: `ones(n,
+/// n).tril().bool()` selects the boolean tril to 1.0 / 0.0 before comparing
+/// with 0, and Hugging Face's Mistral / Qwen2 sliding-window bias fills
+/// `triu(full(min), 1)` with `min` where a second boolean band is true.
+static bool onlySelects(linalg::GenericOp op) {
+  return llvm::all_of(op.getBody()->without_terminator(), [](Operation &o) {
+    return isa<arith::SelectOp, arith::ConstantOp, arith::CmpIOp, arith::AndIOp,
+               arith::OrIOp, arith::XOrIOp>(o);
+  });
+}
+
 /// Evaluates a small all-parallel generic into a constant when its inputs
-/// are all constants (or it has none): an `i1` mask, or a float bias built
-/// without inputs (from linalg.index), folded element by element with the
+/// are all constants (or it has none): an `i1` mask, a float bias built
+/// without inputs (from linalg.index), or a float mask that only selects
+/// among constants (onlySelects), folded element by element with the
 /// ops' own folders. Masks that front ends build from index comparisons or
 /// from `tosa.greater` of arange constants then reach attn-fuse as
 /// constants, whose band (causal / window) it recognizes. Other values are
@@ -669,10 +683,15 @@ struct FoldConstantMask final : OpRewritePattern<linalg::GenericOp> {
       return failure();
     // i1 masks, the integer steps that build them from constants (an
     // arange cast from i64 to i32 and back, as PyTorch's causal mask is
-    // exported), and float masks computed from indices alone.
+    // exported), float masks computed from indices alone, and float masks
+    // that select among constants (without them, `ones(n, n).tril().bool()`
+    // and Mistral's sliding-window bias stayed generics of a float tensor,
+    // whose band attn-fuse cannot read: a mask operand where they are
+    // `causal` and a `window`).
     Type elt = type.getElementType();
     if (!elt.isIntOrIndex() &&
-        !(isa<FloatType>(elt) && op.getNumDpsInputs() == 0))
+        !(isa<FloatType>(elt) &&
+          (op.getNumDpsInputs() == 0 || onlySelects(op))))
       return failure();
     SmallVector<DenseElementsAttr> inputs;
     for (Value in : op.getDpsInputs()) {

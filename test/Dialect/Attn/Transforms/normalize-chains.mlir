@@ -421,6 +421,55 @@ func.func @collapsed_scaled_operand(%q: tensor<1x4x16x32xf32>) -> tensor<4x16x32
   return %r : tensor<4x16x32xf32>
 }
 
+// Float masks that only select among constants are evaluated like boolean
+// ones (exact: nothing is rounded), so that attn-fuse reads their band.
+// `ones(n, n).tril().bool()` selects the boolean tril to 1.0 / 0.0 and
+// compares with 0; Hugging Face's Mistral / Qwen2 sliding-window bias
+// fills `triu(full(min), 1)` with min where `tril(ones, -w)` is true. A
+// float step that computes (here a product) stays a generic.
+// CHECK-LABEL: func.func @selects_of_bool_masks
+// CHECK-DAG: %[[M:.*]] = arith.constant dense<{{\[}}[true, false, false], [true, true, false], [true, true, true]]> : tensor<3x3xi1>
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<{{\[}}[0.000000e+00, -3.40282347E+38, -3.40282347E+38], [0.000000e+00, 0.000000e+00, -3.40282347E+38], [-3.40282347E+38, 0.000000e+00, 0.000000e+00]]> : tensor<3x3xf32>
+// CHECK: %[[P:.*]] = linalg.generic
+// CHECK: arith.mulf
+// CHECK: return %[[M]], %[[W]], %[[P]]
+func.func @selects_of_bool_masks() -> (tensor<3x3xi1>, tensor<3x3xf32>, tensor<3x3xf32>) {
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %min = arith.constant -3.40282347E+38 : f32
+  %half = arith.constant 0.5 : f32
+  %tril = arith.constant dense<[[true, false, false], [true, true, false], [true, true, true]]> : tensor<3x3xi1>
+  %far = arith.constant dense<[[false, false, false], [false, false, false], [true, false, false]]> : tensor<3x3xi1>
+  %ef = tensor.empty() : tensor<3x3xf32>
+  %eb = tensor.empty() : tensor<3x3xi1>
+  %f = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%tril : tensor<3x3xi1>) outs(%ef : tensor<3x3xf32>) {
+  ^bb0(%t: i1, %o: f32):
+    %x = arith.select %t, %one, %zero : f32
+    linalg.yield %x : f32
+  } -> tensor<3x3xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%f : tensor<3x3xf32>) outs(%eb : tensor<3x3xi1>) {
+  ^bb0(%x: f32, %o: i1):
+    %c = arith.cmpf une, %x, %zero : f32
+    linalg.yield %c : i1
+  } -> tensor<3x3xi1>
+  %triu = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%tril : tensor<3x3xi1>) outs(%ef : tensor<3x3xf32>) {
+  ^bb0(%t: i1, %o: f32):
+    %x = arith.select %t, %zero, %min : f32
+    linalg.yield %x : f32
+  } -> tensor<3x3xf32>
+  %w = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%far, %triu : tensor<3x3xi1>, tensor<3x3xf32>) outs(%ef : tensor<3x3xf32>) {
+  ^bb0(%t: i1, %b: f32, %o: f32):
+    %x = arith.select %t, %min, %b : f32
+    linalg.yield %x : f32
+  } -> tensor<3x3xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%f : tensor<3x3xf32>) outs(%ef : tensor<3x3xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %x, %half : f32
+    linalg.yield %y : f32
+  } -> tensor<3x3xf32>
+  return %m, %w, %p : tensor<3x3xi1>, tensor<3x3xf32>, tensor<3x3xf32>
+}
+
 // A decode step whose query dim was dropped: Q·Kᵀ and P·V are matrix-vector
 // products. Each gets a unit query loop (the vector operand expanded, the
 // result at [B, H, 1, ...]) and the softmax between them runs at
