@@ -254,7 +254,19 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
       return failure();
     return indexMask();
   };
-  if (failed(exclusion(/*beforeScale=*/false)))
+  // Several in a row (`s.masked_fill(causal, -inf).masked_fill(pad, -inf)`)
+  // exclude where any does: select(a, select(b, s, -inf), -inf) is
+  // select(a and b, s, -inf), which matchAnotherMask combines (a band
+  // becomes causal / window).
+  auto exclusions = [&](bool beforeScale) -> LogicalResult {
+    for (Value before; x != before;) {
+      before = x;
+      if (failed(exclusion(beforeScale)))
+        return failure();
+    }
+    return success();
+  };
+  if (failed(exclusions(/*beforeScale=*/false)))
     return failure();
   // (3) additive biases, one or more in a row (`s + causal + padding`), a
   // boolean mask between them or below them (`where(causal, s, min) +
@@ -289,7 +301,7 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
       return failure();
     if (failed(indexMask()))
       return failure();
-    if (failed(exclusion(/*beforeScale=*/true)))
+    if (failed(exclusions(/*beforeScale=*/true)))
       return failure();
   }
   // (2) softcap: c * tanh(s / c) (or tanh(s * fl(1/c)), which differs by
@@ -374,7 +386,7 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     if (failed(indexMask()))
       return failure();
   }
-  if (failed(exclusion(/*beforeScale=*/true)))
+  if (failed(exclusions(/*beforeScale=*/true)))
     return failure();
   if (failed(peelWidening(x, chain)))
     return failure();
