@@ -132,9 +132,12 @@ private:
   /// The rank limits, and with more than two batch dims that K and V can
   /// have the leading ones merged (Chain::mergedBatchDims).
   LogicalResult checkMergedBatchDims(const Chain &chain);
-  /// `reader` is the op that reads the mask-like operand `m`.
+  /// `reader` is the op that reads the mask-like operand `m`. With
+  /// `allowPermuted`, its dims may be score dims in another order (the
+  /// rewrite transposes it).
   LogicalResult matchScoreDims(const EwOperand &m, int64_t rank, StringRef what,
-                               Operation *reader, SmallVector<int64_t> &dims);
+                               Operation *reader, SmallVector<int64_t> &dims,
+                               bool allowPermuted = false);
   LogicalResult matchMask(const EwOperand &m, Operation *reader, Chain &chain);
   /// `m` (an i1 mask, true at excluded positions where `inverted`, or an
   /// additive bias) as one more of the chain's masks: a band becomes causal

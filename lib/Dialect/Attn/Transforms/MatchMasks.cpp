@@ -646,11 +646,13 @@ LogicalResult ChainMatcher::matchConstantBandMask(const EwOperand &m,
 }
 
 /// The score dim of each dim of a mask-like operand `m` (`what` names it in
-/// messages): each of its dims is a score dim, in order; dims of static size
-/// 1 may also be broadcast with a constant 0 index.
+/// messages): each of its dims is a score dim, in order (in any order with
+/// `allowPermuted`, each at most once); dims of static size 1 may also be
+/// broadcast with a constant 0 index.
 LogicalResult ChainMatcher::matchScoreDims(const EwOperand &m, int64_t rank,
                                            StringRef what, Operation *reader,
-                                           SmallVector<int64_t> &dims) {
+                                           SmallVector<int64_t> &dims,
+                                           bool allowPermuted) {
   auto type = dyn_cast<RankedTensorType>(m.tensor.getType());
   if (!type)
     return fail("the " + what + " is not a ranked tensor", reader);
@@ -667,7 +669,9 @@ LogicalResult ChainMatcher::matchScoreDims(const EwOperand &m, int64_t rank,
       return fail("the " + what + " is indexed with an unsupported map",
                   reader);
     }
-    if (dim <= last)
+    if (llvm::is_contained(dims, dim))
+      return fail("the " + what + " reads a score dimension twice", reader);
+    if (dim <= last && !allowPermuted)
       return fail("the " + what + " dimensions are permuted", reader);
     last = dim;
     dims.push_back(dim);
@@ -686,7 +690,12 @@ std::optional<bool> ChainMatcher::selectKeeps(const APFloat &t,
 
 LogicalResult ChainMatcher::matchMask(const EwOperand &m, Operation *reader,
                                       Chain &chain) {
-  if (failed(matchScoreDims(m, chain.rank, "mask", reader, chain.maskDims)))
+  // A mask read in another order than the scores' dims (T5's and Swin's
+  // relative position bias: a table gathered as [Lq, Lk, H] and permuted to
+  // [H, Lq, Lk], a permutation that elementwise fusion moves into the map
+  // that reads it) is transposed by the rewrite.
+  if (failed(matchScoreDims(m, chain.rank, "mask", reader, chain.maskDims,
+                            /*allowPermuted=*/true)))
     return failure();
   if (variesOverGroupedHeads(chain.maskDims, chain))
     return fail("the mask varies over the KV heads or the query heads of a "

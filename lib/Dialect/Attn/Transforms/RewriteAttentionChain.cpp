@@ -70,6 +70,20 @@ Value transposeTo(OpBuilder &b, Location loc, Value v,
   return linalg::TransposeOp::create(b, loc, v, init, perm)->getResult(0);
 }
 
+/// A mask whose dims are the score dims `dims` in another order (a
+/// permuted relative position bias) transposed into score-dim order, with
+/// `dims` sorted to match.
+Value sortMaskDims(OpBuilder &b, Location loc, Value m,
+                   SmallVector<int64_t> &dims) {
+  if (llvm::is_sorted(dims))
+    return m;
+  SmallVector<int64_t> perm =
+      llvm::to_vector(llvm::seq<int64_t>(0, dims.size()));
+  llvm::sort(perm, [&](int64_t x, int64_t y) { return dims[x] < dims[y]; });
+  llvm::sort(dims);
+  return transposeTo(b, loc, m, perm);
+}
+
 /// Groups for inserting unit dims so that source dim k lands at
 /// `positions[k]` of a rank-4 tensor.
 SmallVector<ReassociationIndices> unitDimGroups(ArrayRef<int64_t> positions) {
@@ -385,6 +399,7 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
   // A mask of the chain as the op reads it: rank 4, an i1 keep mask or a
   // float bias.
   auto opMask = [&](Value m, SmallVector<int64_t> dims, bool inverted) {
+    m = sortMaskDims(rewriter, loc, m, dims);
     m = broadcastLeading(rewriter, loc, m, dims, leadSizes);
     m = maskTo4D(m, dims);
     if (inverted)
