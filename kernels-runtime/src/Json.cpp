@@ -373,6 +373,11 @@ private:
 } // namespace
 
 Value parse(const std::string &text, const std::string &fileName) {
+  // Said here rather than by nlohmann, whose wording for it changed between
+  // versions (3.12: "attempting to parse an empty input").
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw Error(fileName + ":1:1: expected a JSON value, got an empty document",
+                kExitInput);
   size_t taken = 0;
   LocatedTreeBuilder builder(text, fileName, taken);
   const char *base = text.data();

@@ -135,8 +135,10 @@ static void testJson() {
   } bad[] = {
       // Syntax errors: nlohmann/json's message, at the token that is out
       // of place (columns count characters).
-      {"", "t.json:1:1: syntax error while parsing value - unexpected end "
-           "of input; expected '[', '{', or a literal"},
+      {"", "t.json:1:1: expected a JSON value, got an empty document"},
+      {" \n ", "t.json:1:1: expected a JSON value, got an empty document"},
+      {"[1, ", "t.json:1:5: syntax error while parsing value - unexpected "
+               "end of input"},
       {"{\"a\": 1,}", "t.json:1:9: syntax error while parsing object key - "
                       "unexpected '}'; expected string literal"},
       {"[1, 2,]", "t.json:1:7: syntax error while parsing value - "
