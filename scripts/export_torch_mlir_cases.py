@@ -20,7 +20,13 @@ Bloom's ALiBi baddbmm with its padding mask, CLIP's causal and padding
 masks as inputs, diffusers' baddbmm with beta = 0; and decode steps of one query token, with
 the query dim kept or dropped: SDPA, einsum, a [B, T, H, D] cache in bf16,
 cache lengths, heads folded into the batch; einsum attention, multi-query
-and grouped by KV head) is exported with torch_mlir.fx.export_and_import
+and grouped by KV head; an adversarial sweep's finds: SDPA at a batch of 1,
+`ones.tril().bool()`, HF Mistral's sliding-window bias, causal and padding
+masked_fills in a row, T5-style relative position embeddings, bottom-right
+chunks, MPT's in-graph ALiBi, repeat_interleave GQA; and near misses that
+must stay chains: tile-order GQA, masks that zero instead of exclude, a
+post-softmax mask, an eps in the normalization, a mask computed from the
+scores, sigmoid attention) is exported with torch_mlir.fx.export_and_import
 to linalg-on-tensors and to TOSA, and written with RUN lines: the
 raised op (its attributes, and whether anything of the chain is left) and
 attn-raise-check's proof against the chain in float64. CI runs those tests
@@ -817,6 +823,233 @@ DECODE_CASES = {
 }
 
 
+# An adversarial sweep of attention as models write it today (session 49):
+# what it found raised, and near misses that must stay chains. Exported
+# last, so that the seeds of the others stay.
+class SdpaBatch1(torch.nn.Module):
+    """F.scaled_dot_product_attention at a batch of 1 (inference): PyTorch
+    scales q and k by sqrt(scale) before folding the heads into the batch,
+    a collapse of a unit dim."""
+    def forward(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v)
+
+
+class TrilBoolWhere(torch.nn.Module):
+    """torch.ones(L, L).tril().bool() and where(mask, s, -inf)."""
+    def forward(self, q, k, v):
+        n = q.shape[2]
+        m = torch.ones(n, n).tril().bool()
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        return torch.softmax(torch.where(m, s, float("-inf")), -1) @ v
+
+
+class MistralSliding(torch.nn.Module):
+    """Hugging Face Mistral's sliding-window causal bias: triu(finfo.min, 1)
+    filled with finfo.min where tril(ones, -window) is true."""
+    def forward(self, q, k, v):
+        n = q.shape[2]
+        low = torch.finfo(q.dtype).min
+        mask = torch.triu(torch.full((n, n), low), diagonal=1)
+        sliding = torch.tril(torch.ones(n, n, dtype=torch.bool), diagonal=-4)
+        mask = mask.masked_fill(sliding, low)
+        w = torch.matmul(q, k.transpose(2, 3)) / math.sqrt(D) + mask
+        w = F.softmax(w, dim=-1, dtype=torch.float32).to(q.dtype)
+        return torch.matmul(w, v)
+
+
+class CausalThenPadding(torch.nn.Module):
+    """masked_fill(triu(ones, 1).bool(), -inf), then masked_fill of a
+    padding mask (attention_mask == 0)."""
+    def forward(self, q, k, v, pad):
+        n = q.shape[2]
+        c = torch.triu(torch.ones(n, n), diagonal=1).bool()
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        s = s.masked_fill(c, float("-inf"))
+        s = s.masked_fill(pad[:, None, None, :] == 0, float("-inf"))
+        return torch.softmax(s, -1) @ v
+
+
+class TwoBoolMasks(torch.nn.Module):
+    """Two boolean masks applied one after the other (masked if either)."""
+    def forward(self, q, k, v, m1, m2):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        s = s.masked_fill(m1, float("-inf")).masked_fill(m2, float("-inf"))
+        return torch.softmax(s, -1) @ v
+
+
+class RelPosEmbedding(torch.nn.Module):
+    """A learned relative position bias (T5, Swin): an embedding of j - i,
+    [L, L, H] permuted to [1, H, L, L]."""
+    def __init__(self):
+        super().__init__()
+        self.emb = torch.nn.Embedding(2 * L - 1, H)
+    def forward(self, q, k, v):
+        n = q.shape[2]
+        rel = torch.arange(n)[None, :] - torch.arange(n)[:, None] + n - 1
+        bias = self.emb(rel).permute(2, 0, 1)[None]
+        s = q @ k.transpose(-2, -1) / math.sqrt(D) + bias
+        return torch.softmax(s, -1) @ v
+
+
+class ChunkCausal(torch.nn.Module):
+    """A prefill chunk (Lq < Lk): causal to the bottom right, from aranges
+    with an offset."""
+    def forward(self, q, k, v):
+        lq, lk = q.shape[2], k.shape[2]
+        i = torch.arange(lq)[:, None] + (lk - lq)
+        j = torch.arange(lk)[None, :]
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        return torch.softmax(s.masked_fill(j > i, float("-inf")), -1) @ v
+
+
+class SdpaCausalRect(torch.nn.Module):
+    """SDPA is_causal with Lq < Lk: PyTorch's causal is top-left there."""
+    def forward(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
+class MptAlibi(torch.nn.Module):
+    """MPT: ALiBi from arange(1 - L, 1) times slopes computed in the graph,
+    and a causal fill of finfo.min."""
+    def forward(self, q, k, v):
+        n = q.shape[2]
+        p = 2 ** math.floor(math.log2(H))
+        base = torch.tensor(2 ** (-(2 ** -(math.log2(p) - 3))))
+        slopes = torch.pow(base, torch.arange(1, 1 + p))
+        bias = torch.arange(1 - n, 1, dtype=torch.int32).view(1, 1, 1, n)
+        bias = bias * slopes.view(1, H, 1, 1)
+        w = q.matmul(k.transpose(-1, -2)) * (D ** -0.5) + bias
+        causal = ~torch.tril(torch.ones(n, n, dtype=torch.bool))
+        w = w.masked_fill(causal.view(1, 1, n, n), torch.finfo(w.dtype).min)
+        return torch.softmax(w, dim=-1) @ v
+
+
+class GqaRepeatInterleave(torch.nn.Module):
+    """K and V repeated with repeat_interleave(G, dim=1): head h reads KV
+    head h // G."""
+    def forward(self, q, k, v):
+        k = k.repeat_interleave(H // HKV, dim=1)
+        v = v.repeat_interleave(H // HKV, dim=1)
+        return torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(D), -1) @ v
+
+
+# Near misses that must stay chains (the remark attn-fuse gives, or None
+# where nothing is softmax-like): attn-raise-check proves them intact.
+class GqaTile(torch.nn.Module):
+    """K and V repeated with .repeat(1, G, 1, 1): head h reads KV head
+    h % Hkv, not h // G as the op's grouped heads do."""
+    def forward(self, q, k, v):
+        k = k.repeat(1, H // HKV, 1, 1); v = v.repeat(1, H // HKV, 1, 1)
+        return torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(D), -1) @ v
+
+
+class FillZero(torch.nn.Module):
+    """masked_fill(~keep, 0.0): masked scores set to 0, not excluded."""
+    def forward(self, q, k, v, keep):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        return torch.softmax(s.masked_fill(~keep, 0.0), -1) @ v
+
+
+class MultiplicativeMask(torch.nn.Module):
+    """s * keep before the softmax: masked scores 0, not excluded."""
+    def forward(self, q, k, v, keep):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        return torch.softmax(s * keep, -1) @ v
+
+
+class PostSoftmaxMask(torch.nn.Module):
+    """softmax(s) * keep, not renormalized."""
+    def forward(self, q, k, v, keep):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        return (torch.softmax(s, -1) * keep) @ v
+
+
+class EpsNormalize(torch.nn.Module):
+    """exp(s - max) / (sum + 1e-6): not a softmax."""
+    def forward(self, q, k, v):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        e = torch.exp(s - s.amax(-1, keepdim=True))
+        return (e / (e.sum(-1, keepdim=True) + 1e-6)) @ v
+
+
+class ThresholdMask(torch.nn.Module):
+    """s.masked_fill(s < 0, -inf): a mask computed from the scores."""
+    def forward(self, q, k, v):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        return torch.softmax(s.masked_fill(s < 0.0, float("-inf")), -1) @ v
+
+
+class SigmoidAttention(torch.nn.Module):
+    """Sigmoid attention, sigmoid(s - log(Lk)) @ v: no softmax."""
+    def forward(self, q, k, v):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        return torch.sigmoid(s - math.log(LK)) @ v
+
+
+def keep_mask(*shape):
+    return torch.rand(*shape) < 0.8
+
+
+RECT = lambda: (t(B, H, L, D), t(B, H, LK, D), t(B, H, LK, D))
+SQUARE = lambda: (t(B, H, L, D), t(B, H, L, D), t(B, H, L, D))
+
+SWEEP_CASES = {
+    "sdpa_batch1": (SdpaBatch1(), (t(1, H, L, D), t(1, H, LK, D),
+                                   t(1, H, LK, D)),
+                    "tensor<1x4x24x32xf32>) {scale = " + SCALE + " : f32}",
+                    False),
+    "tril_bool_where": (TrilBoolWhere(), SQUARE(),
+                        "{causal = #attn.causal<top_left>, scale = " + SCALE
+                        + " : f32}", False),
+    "mistral_sliding": (MistralSliding(), SQUARE(),
+                        "{causal = #attn.causal<top_left>, scale = " + SCALE
+                        + " : f32, window = array<i64: 3, -1>}", False,
+                        "large-negative-is-masked"),
+    "causal_then_padding": (CausalThenPadding(), SQUARE() + (
+        torch.ones(B, L, dtype=torch.long),),
+        "mask({{.*}} : tensor<2x1x1x16xi1>) {causal = #attn.causal<top_left>, "
+        "scale = " + SCALE + " : f32}", True),
+    "two_bool_masks": (TwoBoolMasks(), RECT() + (keep_mask(B, 1, L, LK),
+                                                 keep_mask(1, 1, L, LK)),
+                       "mask({{.*}} : tensor<2x1x16x24xi1>) {scale = " + SCALE
+                       + " : f32}", True),
+    "rel_pos_embedding": (RelPosEmbedding(), SQUARE(),
+                          "mask({{.*}} : tensor<1x4x16x16xf32>) {scale = "
+                          + SCALE + " : f32}", True),
+    "chunk_causal": (ChunkCausal(), RECT(),
+                     "{causal = #attn.causal<bottom_right>, scale = " + SCALE
+                     + " : f32}", False),
+    "sdpa_causal_rect": (SdpaCausalRect(), RECT(),
+                         "{causal = #attn.causal<top_left>, scale = " + SCALE
+                         + " : f32}", False),
+    "mpt_alibi": (MptAlibi(), SQUARE(),
+                  "mask({{.*}} : tensor<1x4x1x16xf32>) {causal = "
+                  "#attn.causal<top_left>, scale = " + SCALE + " : f32}", True,
+                  "large-negative-is-masked"),
+    "gqa_repeat_interleave": (GqaRepeatInterleave(), (
+        t(B, H, L, D), t(B, HKV, LK, D), t(B, HKV, LK, D)),
+        "tensor<2x2x24x32xf32>) {scale = " + SCALE + " : f32}", False),
+}
+
+NOT_RAISED_CASES = {
+    "gqa_tile": (GqaTile(), (t(B, H, L, D), t(B, HKV, LK, D),
+                             t(B, HKV, LK, D)),
+                 "the query heads of a group are score dim 1, not the one "
+                 "right before the query dim"),
+    "fill_zero": (FillZero(), RECT() + (keep_mask(B, 1, L, LK),),
+                  "the masked scores are set to a finite value, not -inf"),
+    "multiplicative_mask": (MultiplicativeMask(), RECT() + (
+        keep_mask(B, 1, L, LK),), "the scores are scaled by a non-constant"),
+    "post_softmax_mask": (PostSoftmaxMask(), RECT() + (
+        keep_mask(B, 1, L, LK),), "dropout: "),
+    "eps_normalize": (EpsNormalize(), RECT(),
+                      "the softmax is not normalized by the row sum"),
+    "threshold_mask": (ThresholdMask(), RECT(),
+                       "an intermediate score tensor has another user"),
+    "sigmoid_attention": (SigmoidAttention(), RECT(), None),
+}
+
+
 def export_static(out, cases, seed):
     for name, (module, args, expected, leftovers, *options) in cases.items():
         for kind in ("linalg-on-tensors", "tosa"):
@@ -860,6 +1093,39 @@ def export_not_raised(out):
     print(f"export_torch_mlir_cases: wrote {path}")
 
 
+def export_not_raised_cases(out, seed):
+    """Near misses, linalg and TOSA: left alone (with explain's remark) and
+    still computing what they did (attn-raise-check without
+    --require-raised)."""
+    for name, (module, args, remark) in NOT_RAISED_CASES.items():
+        doc = " ".join((module.__doc__ or "").split())
+        for kind in ("linalg-on-tensors", "tosa"):
+            m = fx.export_and_import(module, *args, output_type=kind,
+                                     func_name=name)
+            path = os.path.join(out, f"{name}.{kind.split('-')[0]}.mlir")
+            lines = [
+                f"// {name} ({type(module).__name__}: {doc}), exported by",
+                "// scripts/export_torch_mlir_cases.py (torch "
+                f"{torch.__version__}, torch_mlir.fx, output {kind}).",
+                "// Not raised, and attn-raise-check proves the chain intact.",
+                "// RUN: attention-opt %s --attn-raise-pipeline=explain 2>&1 | "
+                "FileCheck %s",
+                f"// RUN: attn-raise-check %s --runs=1 --seed={seed} | "
+                "FileCheck %s --check-prefix=PROOF --implicit-check-not=FAIL",
+            ]
+            if remark:
+                lines.append(f"// CHECK: remark: attn-fuse: not fused: {remark}")
+            lines += ["// CHECK-NOT: attn.attention",
+                      f"// PROOF: @{name}: 0 attn.attention after the raising",
+                      "// PROOF: run 0 result 0 {{.*}}: PASS"]
+            with open(path, "w") as f:
+                f.write("\n".join(lines) + "\n")
+                f.write(str(m))
+            seed += 1
+            print(f"export_torch_mlir_cases: wrote {path}")
+    return seed
+
+
 def export_dynamic(out, seed, cases):
     for name, (module, args, dims, expected, leftovers,
                shapes) in cases.items():
@@ -882,8 +1148,10 @@ def main(out):
     seed = export_static(out, FAMILY_CASES, seed)
     seed = export_static(out, DECODE_CASES, seed)
     seed = export_dynamic(out, seed, einsum_dynamic_cases())
-    export_static(out, EINSUM_CASES, seed)
+    seed = export_static(out, EINSUM_CASES, seed)
     export_not_raised(out)
+    seed = export_static(out, SWEEP_CASES, seed)
+    export_not_raised_cases(out, seed)
 
 
 if __name__ == "__main__":
