@@ -26,7 +26,8 @@ struct TargetDescription {
   int64_t registersPerThread = 255;
   int64_t preferredStages = 2; ///< K/V tiles in flight when they fit.
 
-  /// "sm_80" (A100: 164 KB) or "sm_90"/"sm_90a" (H100/H200: 227 KB).
+  /// "sm_80" (A100: 163 KiB a block), "sm_86" / "sm_89" (99 KiB) or
+  /// "sm_90" / "sm_90a" (H100/H200: 227 KiB); nullopt for other chips.
   static std::optional<TargetDescription> get(StringRef chip);
 };
 

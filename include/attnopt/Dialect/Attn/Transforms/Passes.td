@@ -78,7 +78,7 @@ def AttnSelectTilesPass : Pass<"attn-select-tiles"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", "\"sm_90a\"",
-           "Target GPU: sm_80 (164 KB shared memory) or sm_90a (227 KB)">,
+           "Target GPU: sm_80 (163 KiB of shared memory a block), sm_86 / sm_89 (99 KiB), or sm_90 / sm_90a (227 KiB)">,
     Option<"report", "report", "bool", "false",
            "Emit a remark with the IO report of each op">
   ];
