@@ -447,16 +447,44 @@ LogicalResult ChainMatcher::peelContractionRounding(Value &scores,
   return success();
 }
 
+/// `x` (read through `map`) seen through the copies that produce it (a
+/// transpose of the heads out of `[B, L, H, D]`) where each result has that
+/// one use: their source, `map` composed with them, and the copies in
+/// `copies`. Without such copies, `x` itself.
+static Value throughSoleCopies(Value x, AffineMap &map,
+                               SmallVectorImpl<Operation *> &copies) {
+  EwOperand read = normalizeOperand(x, map);
+  if (!read.tensor)
+    return x;
+  SmallVector<Operation *> path;
+  for (Value v = x; v != read.tensor;) {
+    if (!v.hasOneUse())
+      return x;
+    auto copy = v.getDefiningOp<linalg::LinalgOp>();
+    path.push_back(copy);
+    v = copy.getDpsInputOperand(0)->get();
+  }
+  copies.append(path);
+  map = read.map;
+  return read.tensor;
+}
+
 /// Q or K multiplied by a constant before Q·Kᵀ (PyTorch's decomposition of
 /// scaled_dot_product_attention scales each by sqrt(scale); ViT writes
 /// `q * scale`): the factor joins the op's scale, and the operand is read
-/// before it (through a transpose copy, as the contraction would).
+/// before it (through a transpose copy, as the contraction would). The
+/// product may also come before transpose copies of it (Whisper's and
+/// BART's `q_proj(x) * scaling` on `[B, L, H * D]`, then the heads split
+/// out and transposed), each with one use, which go with it.
 /// (q c1)·(k c2) rounds each product term where s·(c1 c2) rounds the sum:
 /// the same few roundings per score as `S / c` taken as `S * fl(1/c)`.
 LogicalResult ChainMatcher::peelOperandScale(Value &x, AffineMap &map,
                                              Chain &chain) {
   while (true) {
-    FailureOr<Elementwise> ew = getElementwise(x);
+    SmallVector<Operation *> copies;
+    AffineMap throughMap = map;
+    Value product = throughSoleCopies(x, throughMap, copies);
+    FailureOr<Elementwise> ew = getElementwise(product);
     if (failed(ew) || ew->kind != EwKind::Mul || ew->args.size() != 2)
       return success();
     const EwOperand *tensor = nullptr, *factor = nullptr;
@@ -468,17 +496,19 @@ LogicalResult ChainMatcher::peelOperandScale(Value &x, AffineMap &map,
         factor = &ew->args[a];
         tensor = &ew->args[1 - a];
       }
-    if (!factor || !x.hasOneUse())
+    if (!factor || !product.hasOneUse())
       return success();
     std::optional<float> c = toExactF32(*factor->scalar);
     if (!c)
       return success();
-    std::optional<float> product = scaledBy(chain.scale, *c);
-    if (!product)
+    std::optional<float> scale = scaledBy(chain.scale, *c);
+    if (!scale)
       return success();
-    chain.scale = *product;
+    chain.scale = *scale;
+    chain.ops.append(copies);
     chain.ops.push_back(ew->op);
-    EwOperand read = normalizeOperand(tensor->tensor, tensor->map.compose(map));
+    EwOperand read =
+        normalizeOperand(tensor->tensor, tensor->map.compose(throughMap));
     x = read.tensor;
     map = read.map;
   }
