@@ -151,6 +151,8 @@ FailureOr<Elementwise> getElementwise(Value v) {
       ew.kind = EwKind::Truncate;
     else if (isa<arith::SelectOp>(inner))
       ew.kind = EwKind::Select;
+    else if (isa<arith::MaximumFOp, arith::MaxNumFOp>(inner))
+      ew.kind = EwKind::Max;
     else
       return failure();
     for (Value operand : inner->getOperands()) {
@@ -160,8 +162,8 @@ FailureOr<Elementwise> getElementwise(Value v) {
       ew.args.push_back(*o);
     }
   } else if (isa<tosa::AddOp, tosa::SubOp, tosa::MulOp, tosa::ExpOp,
-                 tosa::LogOp, tosa::TanhOp, tosa::SelectOp, tosa::ReciprocalOp>(
-                 def)) {
+                 tosa::LogOp, tosa::TanhOp, tosa::SelectOp, tosa::MaximumOp,
+                 tosa::ReciprocalOp>(def)) {
     auto resultType = dyn_cast<RankedTensorType>(v.getType());
     if (!resultType)
       return failure();
@@ -179,6 +181,7 @@ FailureOr<Elementwise> getElementwise(Value v) {
                   .Case([](tosa::LogOp) { return EwKind::Log; })
                   .Case([](tosa::TanhOp) { return EwKind::Tanh; })
                   .Case([](tosa::SelectOp) { return EwKind::Select; })
+                  .Case([](tosa::MaximumOp) { return EwKind::Max; })
                   .Default([](Operation *) { return EwKind::Reciprocal; });
     MLIRContext *ctx = def->getContext();
     for (Value operand : operands) {
@@ -476,6 +479,8 @@ StringRef describe(EwKind kind) {
     return "a tanh";
   case EwKind::Select:
     return "a select";
+  case EwKind::Max:
+    return "a maximum";
   case EwKind::Reciprocal:
     return "a reciprocal";
   case EwKind::Extend:

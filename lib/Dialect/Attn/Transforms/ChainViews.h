@@ -43,6 +43,7 @@ enum class EwKind {
   Log,
   Tanh,
   Select,
+  Max, // arith.maximumf / maxnumf, tosa.maximum
   Reciprocal,
   Extend,  // arith.extf to a wider float
   Truncate // arith.truncf to a narrower float

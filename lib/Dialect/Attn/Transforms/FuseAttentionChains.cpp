@@ -132,6 +132,36 @@ static std::optional<float> scaledBy(float scale, float factor) {
   return product;
 }
 
+/// The generic computing `cond` as `x > c` (or `>=`, ordered or not) of
+/// the operand `x` and the constant `c`, elementwise: with select(cond, x,
+/// c) it is max(x, c), as torch-mlir writes `torch.max(w, c)`. Null where
+/// `cond` is anything else.
+static Operation *clampComparison(const EwOperand &cond, const EwOperand &x,
+                                  const APFloat &c) {
+  auto g = cond.tensor.getDefiningOp<linalg::GenericOp>();
+  if (!g || !cond.map.isIdentity() || !x.map.isIdentity() ||
+      g.getNumDpsInputs() != 1 || g.getNumResults() != 1 ||
+      g.getNumParallelLoops() != g.getNumLoops() ||
+      g.getDpsInputs()[0] != x.tensor ||
+      !llvm::all_of(g.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return nullptr;
+  Block *body = g.getBody();
+  auto cmp = cast<linalg::YieldOp>(body->getTerminator())
+                 .getValues()[0]
+                 .getDefiningOp<arith::CmpFOp>();
+  APFloat bound(0.0f);
+  if (!cmp || cmp->getBlock() != body || cmp.getLhs() != body->getArgument(0) ||
+      !matchPattern(cmp.getRhs(), m_ConstantFloat(&bound)) ||
+      !bound.bitwiseIsEqual(c) ||
+      !llvm::is_contained({arith::CmpFPredicate::OGT, arith::CmpFPredicate::OGE,
+                           arith::CmpFPredicate::UGT,
+                           arith::CmpFPredicate::UGE},
+                          cmp.getPredicate()))
+    return nullptr;
+  return g;
+}
+
 LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   // Peeled in the reverse of attn.attention's order: exclusion, bias, scale.
   Value x = scores;
@@ -254,14 +284,74 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
       return failure();
     return indexMask();
   };
+  // A clamp of the scores from below, max(x, c) (OPT's and BioGPT's
+  // `torch.max(w, torch.tensor(finfo.min))` after the mask; torch-mlir
+  // writes it select(x > c, x, c), TOSA `maximum`): with c = -inf it is x;
+  // with c the lowest finite value it only turns the mask's -inf into c,
+  // a masked score under large-negative-is-masked (a row masked whole then
+  // averages V in the chain where the op gives 0, as with any finite fill).
+  // Only where no scale or softcap follows: scaled or capped, c is no
+  // longer that fill.
+  auto clamp = [&]() -> LogicalResult {
+    if (failed(ew))
+      return success();
+    Operation *op = x.getDefiningOp();
+    const EwOperand *kept = nullptr;
+    std::optional<APFloat> c;
+    Operation *cmp = nullptr;
+    if (ew->kind == EwKind::Max && ew->args.size() == 2) {
+      for (unsigned a = 0; a < 2; ++a)
+        if (ew->args[a].scalar && ew->args[1 - a].tensor) {
+          c = ew->args[a].scalar;
+          kept = &ew->args[1 - a];
+        }
+    } else if (ew->kind == EwKind::Select && ew->args[0].tensor &&
+               ew->args[1].tensor && ew->args[2].scalar) {
+      cmp = clampComparison(ew->args[0], ew->args[1], *ew->args[2].scalar);
+      if (cmp) {
+        c = ew->args[2].scalar;
+        kept = &ew->args[1];
+      }
+    }
+    if (!kept || !kept->map.isIdentity())
+      return success();
+    if (!(c->isInfinity() && c->isNegative())) {
+      if (!c->isNegative() || !c->isLargest())
+        return fail("the scores are clamped from below at a finite value "
+                    "other than the lowest (a clamp, not a mask fill)",
+                    op);
+      if (!isMaskFill(*c))
+        return fail("the scores are clamped at the lowest finite value, "
+                    "which turns a mask's -inf into a finite value (see "
+                    "option large-negative-is-masked)",
+                    op);
+      if (scaled || chain.softcap)
+        return fail("the scores are clamped at a finite value before a scale "
+                    "or softcap",
+                    op);
+    }
+    // The clamped scores feed the clamp (and its comparison) alone.
+    Value next = kept->tensor;
+    if (!llvm::all_of(
+            next.getUsers(),
+            [&](Operation *user) { return user == op || user == cmp; }) ||
+        (cmp && !cmp->getResult(0).hasOneUse()))
+      return fail("an intermediate score tensor has another user",
+                  userOtherThan(next, op));
+    chain.ops.push_back(op);
+    if (cmp)
+      chain.ops.push_back(cmp);
+    x = next;
+    return refresh();
+  };
   // Several in a row (`s.masked_fill(causal, -inf).masked_fill(pad, -inf)`)
   // exclude where any does: select(a, select(b, s, -inf), -inf) is
   // select(a and b, s, -inf), which matchAnotherMask combines (a band
-  // becomes causal / window).
+  // becomes causal / window). A clamp may come between them.
   auto exclusions = [&](bool beforeScale) -> LogicalResult {
     for (Value before; x != before;) {
       before = x;
-      if (failed(exclusion(beforeScale)))
+      if (failed(clamp()) || failed(exclusion(beforeScale)))
         return failure();
     }
     return success();
