@@ -243,6 +243,20 @@ void reportSplits(const Manifest &m, const std::set<std::string> &names,
 
 } // namespace
 
+/// --cache-seqlens is for paged kernels: an input error on a manifest
+/// without one.
+static void requirePagedKernel(const Manifest &m, const RunOptions &options) {
+  if (options.cacheSeqlens.empty())
+    return;
+  for (const KernelSpec &k : m.kernels)
+    if (k.isPaged())
+      return;
+  throw Error("'" + m.path +
+                  "' has no paged kernel (\"op\": \"paged_attention\"): "
+                  "--cache-seqlens is for those",
+              kExitInput);
+}
+
 int runManifest(const RunOptions &options) {
   Manifest m = loadManifest(options.manifestPath);
   // Kernels with run-time sizes run once per --sizes draw, bound to it.
@@ -276,6 +290,9 @@ int runManifest(const RunOptions &options) {
   // Paged groups run once per --cache-seqlens list. Each list is checked
   // against every paged group before anything runs.
   if (options.cacheSeqlens.size() > 1) {
+    // Before the first list's heading: a manifest without paged kernels is
+    // the error, not its first list.
+    requirePagedKernel(m, options);
     for (const std::vector<int64_t> &lengths : options.cacheSeqlens)
       for (const KernelSpec &k : m.kernels)
         if (k.isPaged())
@@ -316,16 +333,10 @@ int runManifest(const RunOptions &options) {
                 kExitInput);
   // Paged groups: cache lengths given or drawn, a drawn block table; bound
   // before the driver, so that a bad length is an input error.
-  bool anyPaged = false, pagedSelected = false;
-  for (const KernelSpec &k : unbound.kernels) {
-    anyPaged = anyPaged || k.isPaged();
+  bool pagedSelected = false;
+  for (const KernelSpec &k : unbound.kernels)
     pagedSelected = pagedSelected || (k.isPaged() && toRun.count(k.name));
-  }
-  if (!options.cacheSeqlens.empty() && !anyPaged)
-    throw Error("'" + m.path +
-                    "' has no paged kernel (\"op\": "
-                    "\"paged_attention\"): --cache-seqlens is for those",
-                kExitInput);
+  requirePagedKernel(unbound, options);
   m = bindPagedKernels(m, toRun, options, options.seed, /*report=*/true);
   std::vector<const KernelSpec *> selected;
   std::vector<TrainGroup> groups;

@@ -270,6 +270,10 @@ attnrt_cli_test(attn-run-paged-runtime-length-count EXIT 3
 attnrt_cli_test(attn-run-cache-seqlens-not-paged EXIT 3
   REGEX "'[^']*sample.json' has no paged kernel \\(\"op\": \"paged_attention\"\\): --cache-seqlens is for those"
   ARGS ${S}/sample.json --cache-seqlens=3)
+# With several lists the error comes before the first list's heading.
+attnrt_cli_test(attn-run-cache-seqlens-lists-not-paged EXIT 3
+  REGEX "^attn-run: error: '[^']*sample.json' has no paged kernel"
+  ARGS ${S}/sample.json --cache-seqlens=3 --cache-seqlens=1)
 # Split counts decided at launch: num_splits out of a group's range, for a
 # manifest without such a group, or not a count, before anything runs.
 attnrt_cli_test(attn-run-num-splits-range EXIT 3
