@@ -26,14 +26,14 @@ masked_fills in a row, T5-style relative position embeddings, bottom-right
 chunks, MPT's in-graph ALiBi, repeat_interleave GQA; and near misses that
 must stay chains: tile-order GQA, masks that zero instead of exclude, a
 post-softmax mask, an eps in the normalization, a mask computed from the
-scores, sigmoid attention; then Whisper's q scaled before the head split
-and OPT's clamp at finfo.min) is exported with
-torch_mlir.fx.export_and_import
-to linalg-on-tensors and to TOSA, and written with RUN lines: the
-raised op (its attributes, and whether anything of the chain is left) and
-attn-raise-check's proof against the chain in float64. CI runs those tests
-on the committed files; this script is needed only to regenerate them (with
-a newer torch or torch-mlir: check the diff).
+scores, sigmoid attention; then Whisper's q scaled before the head split,
+OPT's clamp at finfo.min, the row max subtracted by the user) is exported
+with torch_mlir.fx.export_and_import to linalg-on-tensors and to TOSA,
+and written with RUN lines: the raised op (its attributes, and whether
+anything of the chain is left) and attn-raise-check's proof against the
+chain in float64. CI runs those tests on the committed files; this script
+is needed only to regenerate them (with a newer torch or torch-mlir: check
+the diff).
 """
 
 import math
@@ -1084,6 +1084,15 @@ class OptClampPad(torch.nn.Module):
         return torch.bmm(F.softmax(w, dim=-1), v)
 
 
+class UserMaxSubtract(torch.nn.Module):
+    """The row max subtracted before the softmax by the user (a stable
+    softmax written out, PB-relax)."""
+    def forward(self, q, k, v):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        s = s - s.amax(-1, keepdim=True).detach()
+        return torch.softmax(s, -1) @ v
+
+
 LATE_CASES = {
     "whisper_cross": (WhisperCross(), (t(B, L, H * D), t(B, LK, H * D),
                                        t(B, LK, H * D)),
@@ -1095,6 +1104,8 @@ LATE_CASES = {
                                       torch.ones(B, LK, dtype=torch.long)),
                       "mask({{.*}} : tensor<2x1x1x24xi1>) {scale = " + SCALE
                       + " : f32}", True, "large-negative-is-masked"),
+    "user_max_subtract": (UserMaxSubtract(), RECT(),
+                          "{scale = " + SCALE + " : f32}", False),
 }
 
 

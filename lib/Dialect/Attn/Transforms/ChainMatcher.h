@@ -91,6 +91,8 @@ private:
                              Value &probs);
   LogicalResult matchScores(Value scores, Chain &chain);
   LogicalResult matchQK(Value scores, Chain &chain);
+  /// `s - rowmax(s)` right before the softmax: `x` becomes s.
+  LogicalResult peelUserRowShift(Value &x, Chain &chain);
   /// A truncf of the scores to Q's element type right after the Q·Kᵀ
   /// contraction: its result rounding, peeled.
   LogicalResult peelContractionRounding(Value &scores, Chain &chain);

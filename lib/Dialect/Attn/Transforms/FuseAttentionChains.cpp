@@ -220,6 +220,8 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   };
   if (failed(refresh()))
     return failure();
+  if (failed(peelUserRowShift(x, chain)) || failed(refresh()))
+    return failure();
   // A causal mask built from linalg.index comparisons in the body of a
   // generic: it commutes with the other steps (with a positive scale), so
   // it is accepted between any two of them.
@@ -481,6 +483,38 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
   if (failed(peelWidening(x, chain)))
     return failure();
   return matchQK(x, chain);
+}
+
+/// The row max subtracted by the user right before the softmax (`s -
+/// s.amax(-1, keepdim=True)`, a stable softmax written out before calling
+/// one): the softmax's own max of fl(s - m) is then fl(m - m) = 0, so its
+/// exponentials are of the same fl(s - m) the op computes. `x` becomes s.
+LogicalResult ChainMatcher::peelUserRowShift(Value &x, Chain &chain) {
+  FailureOr<Elementwise> ew = getElementwise(x);
+  if (failed(ew) || ew->kind != EwKind::Sub || ew->args.size() != 2 ||
+      !ew->args[0].tensor || !ew->args[1].tensor ||
+      !isIdentityOperand(ew->args[0], ew->args[0].tensor))
+    return success();
+  Value s = ew->args[0].tensor;
+  Operation *maxOp = ew->args[1].tensor.getDefiningOp();
+  FailureOr<Reduction> max =
+      maxOp ? getReduction(maxOp) : FailureOr<Reduction>(failure());
+  if (failed(max) || !max->isMax || max->input != s ||
+      max->dim != chain.rank - 1 ||
+      !isRowOperand(ew->args[1], *max, chain.rank))
+    return success();
+  // The scores feed this max and the subtraction alone.
+  if (!max->op->getResult(0).hasOneUse() ||
+      !llvm::all_of(s.getUsers(), [&](Operation *user) {
+        return user == ew->op || user == max->op;
+      }))
+    return fail("the scores from which the row max is subtracted before the "
+                "softmax have another user",
+                userOtherThan(s, max->op));
+  chain.ops.push_back(ew->op);
+  chain.ops.push_back(max->op);
+  x = s;
+  return success();
 }
 
 /// The scores widened for the softmax (f16/bf16 Q·Kᵀ, extf to f32, as
