@@ -27,7 +27,8 @@ chunks, MPT's in-graph ALiBi, repeat_interleave GQA; and near misses that
 must stay chains: tile-order GQA, masks that zero instead of exclude, a
 post-softmax mask, an eps in the normalization, a mask computed from the
 scores, sigmoid attention; then Whisper's q scaled before the head split,
-OPT's clamp at finfo.min, the row max subtracted by the user) is exported
+OPT's clamp at finfo.min, the row max subtracted by the user, the
+channels-first QKVAttention of guided diffusion) is exported
 with torch_mlir.fx.export_and_import to linalg-on-tensors and to TOSA,
 and written with RUN lines: the raised op (its attributes, and whether
 anything of the chain is left) and attn-raise-check's proof against the
@@ -1093,6 +1094,17 @@ class UserMaxSubtract(torch.nn.Module):
         return torch.softmax(s, -1) @ v
 
 
+class QkvAttentionLegacy(torch.nn.Module):
+    """OpenAI's guided-diffusion / Stable Diffusion QKVAttention: [B*H, D,
+    T] channels first, q and k each scaled by d ** -0.25, P·V written V·Pᵀ
+    (einsum('bts,bcs->bct')), the softmax in f32."""
+    def forward(self, q, k, v):
+        scale = 1 / math.sqrt(math.sqrt(D))
+        w = torch.einsum("bct,bcs->bts", q * scale, k * scale)
+        w = torch.softmax(w.float(), dim=-1).type(w.dtype)
+        return torch.einsum("bts,bcs->bct", w, v)
+
+
 LATE_CASES = {
     "whisper_cross": (WhisperCross(), (t(B, L, H * D), t(B, LK, H * D),
                                        t(B, LK, H * D)),
@@ -1106,6 +1118,15 @@ LATE_CASES = {
                       + " : f32}", True, "large-negative-is-masked"),
     "user_max_subtract": (UserMaxSubtract(), RECT(),
                           "{scale = " + SCALE + " : f32}", False),
+    "qkv_attention_legacy": (QkvAttentionLegacy(), (t(B * H, D, L),
+                                                    t(B * H, D, LK),
+                                                    t(B * H, D, LK)),
+                             "tensor<1x8x24x32xf32>) {scale = "
+                             "0.17677{{[0-9]+}} : f32}", True),
+    "qkv_attention_legacy_f16": (QkvAttentionLegacy(), (
+        t(B * H, D, L, dtype=torch.float16), t(B * H, D, LK, dtype=torch.float16),
+        t(B * H, D, LK, dtype=torch.float16)),
+        "tensor<1x8x24x32xf16>) {scale = 0.1767{{[0-9]+}} : f32}", True),
 }
 
 

@@ -716,21 +716,53 @@ LogicalResult ChainMatcher::matchQK(Value scores, Chain &chain) {
   return success();
 }
 
+/// `op` as a copy of its one input through a permutation (a transpose,
+/// generalized): the map from its loops to the input's dims; null if not.
+static AffineMap transposeCopyMap(Operation *op) {
+  auto g = dyn_cast<linalg::GenericOp>(op);
+  if (!g || !g.hasPureTensorSemantics() || g.getNumDpsInputs() != 1 ||
+      g.getNumDpsInits() != 1 || g.getNumParallelLoops() != g.getNumLoops())
+    return AffineMap();
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
+  if (!maps[0].isPermutation() || !maps[1].isIdentity() ||
+      yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != g.getBody()->getArgument(0))
+    return AffineMap();
+  return maps[0];
+}
+
 LogicalResult ChainMatcher::matchPV(Value probs, Chain &chain) {
   if (!probs.hasOneUse())
     return fail("the probabilities have another user", blockingUser(probs));
   Operation *user = *probs.getUsers().begin();
+  // P transposed for P·V (a channels-first product, OpenAI's QKVAttention
+  // `einsum('bts,bcs->bct', w, v)`, multiplies V by Pᵀ): the contraction
+  // reads P through the copy (erased with it), its map composed with the
+  // copy's.
+  Value read = probs;
+  AffineMap copyMap = transposeCopyMap(user);
+  if (copyMap && user->getResult(0).hasOneUse()) {
+    read = user->getResult(0);
+    user = *read.getUsers().begin();
+  } else {
+    copyMap = AffineMap();
+  }
   std::string why;
   FailureOr<Contraction> c = getContraction(user, why);
   if (failed(c))
     return fail("the probabilities are not consumed by a P·V contraction (" +
                     why + ")",
                 user);
+  if (c->lhs == c->rhs)
+    return fail("the P·V contraction multiplies P by itself", user);
   int64_t r = chain.rank;
   Value v = c->rhs;
   AffineMap pMap = c->lhsMap, vMap = c->rhsMap;
-  if (c->rhs == probs)
+  if (c->rhs == read)
     v = c->lhs, std::swap(pMap, vMap);
+  if (copyMap)
+    pMap = copyMap.compose(pMap);
   // (V may lack the group dim: checked by groupBroadcastOf and
   // permutationTo below.)
   if (pMap.getNumResults() != r || c->outMap.getNumResults() != r)
