@@ -1127,6 +1127,14 @@ LATE_CASES = {
         t(B * H, D, L, dtype=torch.float16), t(B * H, D, LK, dtype=torch.float16),
         t(B * H, D, LK, dtype=torch.float16)),
         "tensor<1x8x24x32xf16>) {scale = 0.1767{{[0-9]+}} : f32}", True),
+    # At a length whose bias (320 x 320) is above what attn-normalize-chains
+    # evaluates: read from its aranges.
+    "mistral_sliding_long": (MistralSliding(), (t(1, 2, LONG, D),
+                                                t(1, 2, LONG, D),
+                                                t(1, 2, LONG, D)),
+                             "{causal = #attn.causal<top_left>, scale = "
+                             + SCALE + " : f32, window = array<i64: 3, -1>}",
+                             False, "large-negative-is-masked"),
 }
 
 

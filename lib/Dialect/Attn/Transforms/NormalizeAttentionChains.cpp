@@ -775,6 +775,52 @@ static bool selectsConstants(linalg::GenericOp g, bool only) {
           }));
 }
 
+/// An op of a mask built from indices: index arithmetic, comparisons,
+/// logic, and selects.
+static bool isIndexMaskOp(Operation &o) {
+  return isa<linalg::IndexOp, linalg::YieldOp, arith::ConstantOp, arith::AddIOp,
+             arith::SubIOp, arith::MulIOp, arith::IndexCastOp,
+             arith::IndexCastUIOp, arith::ExtSIOp, math::AbsIOp, arith::CmpIOp,
+             arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::SelectOp>(o);
+}
+
+/// Whether `g` only selects among masks built from indices (every input an
+/// input-less generic, its body index arithmetic, logic and selects): Hugging
+/// Face Mistral's and Qwen2's sliding-window bias, `triu(full(min), 1)` filled
+/// with min where a second band holds. Fused, it is one input-less generic,
+/// whose band attn-fuse reads (SelectOfSameFill joins the two conditions); the
+/// select on the scores reads the scores, no index generic.
+static bool selectsAmongIndexMasks(linalg::GenericOp g) {
+  return g.getNumDpsInputs() > 0 && g.getNumResults() == 1 &&
+         llvm::all_of(g.getBody()->getOperations(), isIndexMaskOp) &&
+         llvm::all_of(g.getDpsInputs(), [](Value in) {
+           auto producer = in.getDefiningOp<linalg::GenericOp>();
+           return producer && producer.getNumDpsInputs() == 0;
+         });
+}
+
+/// select(a, x, select(b, x, y)) is select(a or b, x, y): two masks filling
+/// the same value, one after the other, are one condition (which
+/// attn-fuse's band reader takes as the `ori` of the excluded sides).
+struct SelectOfSameFill final : OpRewritePattern<arith::SelectOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::SelectOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getFalseValue().getDefiningOp<arith::SelectOp>();
+    if (!inner || !inner->hasOneUse() ||
+        inner.getTrueValue() != op.getTrueValue() ||
+        !inner.getCondition().getType().isInteger(1) ||
+        !op.getCondition().getType().isInteger(1))
+      return failure();
+    Value either = arith::OrIOp::create(
+        rewriter, op.getLoc(), op.getCondition(), inner.getCondition());
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, either, op.getTrueValue(),
+                                                 inner.getFalseValue());
+    return success();
+  }
+};
+
 /// Fusion control: `operand` reads the result of an input-less generic that
 /// only does integer arithmetic on linalg.index (an index value, or one
 /// cast to an integer type, as an arange turned into indices is) and
@@ -790,6 +836,8 @@ bool isIndexComputation(OpOperand *operand) {
   auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
   if (!producer || producer.getNumDpsInputs() != 0 || !consumer)
     return false;
+  if (selectsAmongIndexMasks(consumer))
+    return llvm::all_of(producer.getBody()->getOperations(), isIndexMaskOp);
   bool integerConsumer = llvm::all_of(consumer->getResultTypes(), [](Type t) {
     return getElementTypeOrSelf(t).isIntOrIndex();
   });
@@ -957,7 +1005,7 @@ struct AttnNormalizeChainsPass final
     // from linalg.index is one input-less generic again.
     RewritePatternSet indices(ctx);
     linalg::populateElementwiseOpsFusionPatterns(indices, isIndexComputation);
-    indices.add<FoldConstantMask>(ctx);
+    indices.add<FoldConstantMask, SelectOfSameFill>(ctx);
     // A fused mask generic keeps the unit loops its inputs had: dropped
     // again, so that the mask is read without a reshape.
     addUnitDimPatterns(indices);

@@ -470,6 +470,54 @@ func.func @selects_of_bool_masks() -> (tensor<3x3xi1>, tensor<3x3xf32>, tensor<3
   return %m, %w, %p : tensor<3x3xi1>, tensor<3x3xf32>, tensor<3x3xf32>
 }
 
+// Hugging Face Mistral's sliding-window bias at a length too large to
+// evaluate (here 300 x 300 > 65536 elements): the bias triu(full(min), 1)
+// and the boolean band tril(ones, -4), both from indices, and the select
+// filling min where the band holds are fused into one input-less generic,
+// the two fills of min joined into one condition (attn-fuse reads its band
+// as causal and a window). A select that also reads something other than
+// index-built masks (the scores) is not fused.
+// CHECK-LABEL: func.func @sliding_bias_from_indices
+// CHECK: %[[B:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<300x300xf32>)
+// CHECK-NOT: ins(
+// CHECK: %[[E:.*]] = arith.ori
+// CHECK: arith.select %[[E]], %{{.*}}, %{{.*}} : f32
+// CHECK: linalg.generic {{.*}} ins(%arg0, %[[B]] : tensor<300x300xf32>, tensor<300x300xf32>)
+func.func @sliding_bias_from_indices(%s: tensor<300x300xf32>) -> tensor<300x300xf32> {
+  %min = arith.constant -3.40282347E+38 : f32
+  %zero = arith.constant 0.0 : f32
+  %ef = tensor.empty() : tensor<300x300xf32>
+  %eb = tensor.empty() : tensor<300x300xi1>
+  %triu = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%ef : tensor<300x300xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c = arith.cmpi sgt, %j, %i : index
+    %x = arith.select %c, %min, %zero : f32
+    linalg.yield %x : f32
+  } -> tensor<300x300xf32>
+  %far = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%eb : tensor<300x300xi1>) {
+  ^bb0(%o: i1):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c4 = arith.constant 4 : index
+    %j4 = arith.addi %j, %c4 : index
+    %c = arith.cmpi sle, %j4, %i : index
+    linalg.yield %c : i1
+  } -> tensor<300x300xi1>
+  %bias = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%far, %triu : tensor<300x300xi1>, tensor<300x300xf32>) outs(%ef : tensor<300x300xf32>) {
+  ^bb0(%f: i1, %b: f32, %o: f32):
+    %x = arith.select %f, %min, %b : f32
+    linalg.yield %x : f32
+  } -> tensor<300x300xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s, %bias : tensor<300x300xf32>, tensor<300x300xf32>) outs(%ef : tensor<300x300xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %y = arith.addf %x, %b : f32
+    linalg.yield %y : f32
+  } -> tensor<300x300xf32>
+  return %r : tensor<300x300xf32>
+}
+
 // A decode step whose query dim was dropped: Q·Kᵀ and P·V are matrix-vector
 // products. Each gets a unit query loop (the vector operand expanded, the
 // result at [B, H, 1, ...]) and the softmax between them runs at
