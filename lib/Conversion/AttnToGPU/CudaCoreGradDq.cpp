@@ -31,17 +31,9 @@ void GradEmitter::emitQueryKernel(gpu::GPUFuncOp func) {
   Value kShared = func.getWorkgroupAttributions()[0];
   Value vShared = func.getWorkgroupAttributions()[1];
 
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value qBlock = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  Value bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  Value rowInBlock = arith::DivUIOp::create(b, loc, tid, idx(t));
-  lane = arith::RemUIOp::create(b, loc, tid, idx(t));
-  Value q0 = mul(qBlock, idx(blockQ));
-  Value row = add(q0, rowInBlock);
-  Value rowValid = cmp(arith::CmpIPredicate::slt, row, queryLen);
-  // Padding rows compute on the last row (their results are not stored).
-  Value rowClamped = clampToLast(row, queryLen);
+  ThreadRow thread = bindThreadRow(blockQ, queryLen);
+  Value tid = thread.tid, hIdx = thread.blockY, bIdx = thread.blockZ;
+  Value q0 = thread.start, rowValid = thread.valid, rowClamped = thread.clamped;
   Value kvHead = arith::DivUIOp::create(b, loc, hIdx, idx(group));
   Value kvBase = mul(add(mul(bIdx, idx(kvHeads)), kvHead), keyLen);
   Value rowLin =

@@ -88,6 +88,18 @@ private:
   SmallVector<Value> accumulate(ValueRange acc, Value factor, Value shared,
                                 Value row);
 
+  /// Both kernels' grid: block (x, y, z) = (a block of `rows` query or key
+  /// rows, a head, a batch); thread `tid` works on row tid / T of the block
+  /// (sets `lane` = tid % T). Rows past `len` compute on the last row
+  /// (`clamped`) and store nothing (`valid` is false).
+  struct ThreadRow {
+    Value tid, blockY, blockZ;
+    Value start;   ///< the block's first row
+    Value inBlock; ///< this thread's row in the block, tid / T
+    Value valid, clamped;
+  };
+  ThreadRow bindThreadRow(int64_t rows, Value len);
+
   /// The per-element gradient math for (row, key): returns the dropped
   /// probability Pd (for dV) and dS (for dQ, dK; unscaled).
   std::pair<Value, Value> elementGradients(Value raw, Value dPd, Value lse,

@@ -34,17 +34,10 @@ void GradEmitter::emitKeyValueKernel(gpu::GPUFuncOp func) {
   Value lseShared = func.getWorkgroupAttributions()[2];
   Value deltaShared = func.getWorkgroupAttributions()[3];
 
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value kBlock = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value kvHead = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  Value bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  Value keyInBlock = arith::DivUIOp::create(b, loc, tid, idx(t));
-  lane = arith::RemUIOp::create(b, loc, tid, idx(t));
-  Value k0 = mul(kBlock, idx(blockKV));
-  Value keyPos = add(k0, keyInBlock);
-  Value keyValid = cmp(arith::CmpIPredicate::slt, keyPos, keyLen);
-  // Threads of keys past Lk compute on the last key (nothing is stored).
-  Value keyClamped = clampToLast(keyPos, keyLen);
+  ThreadRow thread = bindThreadRow(blockKV, keyLen);
+  Value tid = thread.tid, kvHead = thread.blockY, bIdx = thread.blockZ;
+  Value k0 = thread.start, keyInBlock = thread.inBlock, keyValid = thread.valid,
+        keyClamped = thread.clamped;
   Value kvRow =
       add(mul(add(mul(bIdx, idx(kvHeads)), kvHead), keyLen), keyClamped);
 

@@ -35,6 +35,21 @@ KernelArguments GradEmitter::unpackArguments(Block &entry) {
   return args;
 }
 
+GradEmitter::ThreadRow GradEmitter::bindThreadRow(int64_t rows, Value len) {
+  ThreadRow r;
+  r.tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  r.blockY = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  r.blockZ = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  r.inBlock = arith::DivUIOp::create(b, loc, r.tid, idx(t));
+  lane = arith::RemUIOp::create(b, loc, r.tid, idx(t));
+  r.start = mul(block, idx(rows));
+  Value pos = add(r.start, r.inBlock);
+  r.valid = cmp(arith::CmpIPredicate::slt, pos, len);
+  r.clamped = clampToLast(pos, len);
+  return r;
+}
+
 SmallVector<Value> GradEmitter::loadSlice(Value global, Value base,
                                           int64_t width) {
   SmallVector<Value> out;

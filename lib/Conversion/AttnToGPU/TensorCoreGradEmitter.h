@@ -378,6 +378,10 @@ private:
   void storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
                       GlobalRows rows, Value row0, kernel::Extent limit,
                       int64_t width, int64_t col0 = 0);
+  /// The key-block kernels' end: each warp's 16 keys of dK (times the
+  /// softmax scale) and dV to grad_key and grad_value, keys below Lk.
+  void storeKeyBlockGradients(ArrayRef<Frag> dK, ArrayRef<Frag> dV, bool wantDK,
+                              bool wantDV, GlobalRows kvRows, Value k0);
 
   AttentionOpInterface op;
   const KernelSpec &spec;

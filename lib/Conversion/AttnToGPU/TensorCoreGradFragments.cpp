@@ -95,3 +95,15 @@ void GradEmitter::storeFragments(ArrayRef<Frag> acc, float scale, Value dest,
     });
   }
 }
+
+void GradEmitter::storeKeyBlockGradients(ArrayRef<Frag> dK, ArrayRef<Frag> dV,
+                                         bool wantDK, bool wantDV,
+                                         GlobalRows kvRows, Value k0) {
+  Value warpKey0 = add(k0, mul(warp, 16));
+  if (wantDK)
+    storeFragments(dK, mods.scale, args.gradKey, kvRows, warpKey0, keyLen,
+                   headDim);
+  if (wantDV)
+    storeFragments(dV, 1.0f, args.gradValue, kvRows, warpKey0, keyLen,
+                   valueDim);
+}

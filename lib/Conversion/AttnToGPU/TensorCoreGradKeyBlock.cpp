@@ -168,13 +168,11 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
         for (int64_t kk = 0; wantDV && kk < kBlock / 16; ++kk)
           pdA.push_back(packA(pr.pd, kk));
 
-        SmallVector<Frag> dK(nTilesDK), dV(nTilesDV);
-        for (int64_t nt = 0; nt < nTilesDK; ++nt)
-          for (int64_t e = 0; e < 4; ++e)
-            dK[nt][e] = state[4 * nt + e];
-        for (int64_t nt = 0; nt < nTilesDV; ++nt)
-          for (int64_t e = 0; e < 4; ++e)
-            dV[nt][e] = state[4 * (nTilesDK + nt) + e];
+        SmallVector<Value> acc(state.begin(), state.end());
+        SmallVector<Frag> dK = groupFragments(
+                              ArrayRef<Value>(acc).take_front(4 * nTilesDK)),
+                          dV = groupFragments(
+                              ArrayRef<Value>(acc).drop_front(4 * nTilesDK));
 
         // dV += Pdᵀ dO: k-steps over the 64 queries.
         for (int64_t kk = 0; wantDV && kk < kBlock / 16; ++kk)
@@ -212,18 +210,8 @@ void GradEmitter::emitKeyBlock(Value kBlockIdx, Value kvHead, bool withDq,
         return nextState;
       });
 
-  SmallVector<Frag> dK(nTilesDK), dV(nTilesDV);
-  for (int64_t nt = 0; nt < nTilesDK; ++nt)
-    for (int64_t e = 0; e < 4; ++e)
-      dK[nt][e] = loop[4 * nt + e];
-  for (int64_t nt = 0; nt < nTilesDV; ++nt)
-    for (int64_t e = 0; e < 4; ++e)
-      dV[nt][e] = loop[4 * (nTilesDK + nt) + e];
-  Value warpKey0 = add(k0, mul(warp, 16));
-  if (wantDK)
-    storeFragments(dK, mods.scale, args.gradKey, kvRows, warpKey0, keyLen,
-                   headDim);
-  if (wantDV)
-    storeFragments(dV, 1.0f, args.gradValue, kvRows, warpKey0, keyLen,
-                   valueDim);
+  ArrayRef<Value> results = loop;
+  storeKeyBlockGradients(groupFragments(results.take_front(4 * nTilesDK)),
+                         groupFragments(results.drop_front(4 * nTilesDK)),
+                         wantDK, wantDV, kvRows, k0);
 }

@@ -530,16 +530,8 @@ void GradEmitter::emitKeyBlockWarpgroup(Value kBlockIdx, Value kvHead,
   if (staging)
     emitIf(stagingLeader, [&] { bulkWaitGroup(0, /*readsOnly=*/false); });
 
-  SmallVector<Value> results = loop;
-  SmallVector<Frag> dK = groupFragments(
-                        ArrayRef<Value>(results).take_front(accs)),
-                    dV = groupFragments(
-                        ArrayRef<Value>(results).drop_front(accs));
-  Value warpKey0 = add(k0, mul(warp, 16));
-  if (wantDK)
-    storeFragments(dK, mods.scale, args.gradKey, kvRows, warpKey0, keyLen,
-                   headDim);
-  if (wantDV)
-    storeFragments(dV, 1.0f, args.gradValue, kvRows, warpKey0, keyLen,
-                   valueDim);
+  ArrayRef<Value> results = loop;
+  storeKeyBlockGradients(groupFragments(results.take_front(accs)),
+                         groupFragments(results.drop_front(accs)), wantDK,
+                         wantDV, kvRows, k0);
 }
