@@ -826,7 +826,7 @@ DECODE_CASES = {
 }
 
 
-# An adversarial sweep of attention as models write it today (session 49):
+# An adversarial sweep of attention as models write it today (session 50):
 # what it found raised, and near misses that must stay chains. Exported
 # last, so that the seeds of the others stay.
 class SdpaBatch1(torch.nn.Module):
