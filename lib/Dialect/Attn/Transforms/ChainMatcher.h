@@ -168,6 +168,13 @@ private:
   LogicalResult peelSafeSoftmax(Value &probs, Chain &chain);
   /// The test found among the scores' users by matchSoftmax.
   std::optional<AllMaskedRowsTest> allMaskedRows;
+  /// The row sum of exp(s - max) where the chain normalizes after P·V,
+  /// `(e·V) / l`: matchSoftmax leaves probs = e and sets this;
+  /// peelDeferredNormalization then takes the division of P·V's result.
+  std::optional<Reduction> deferredSum;
+  /// With deferredSum: P·V's only user must be `o / l` or `o * (1 / l)`
+  /// with l read back along the value dim; it becomes chain.pv.
+  LogicalResult peelDeferredNormalization(Chain &chain);
   /// The single user of `v` as an elementwise op of `kind` whose operand
   /// `v` is read with the identity map, or failure.
   FailureOr<Elementwise> onlyUserOfKind(Value v, EwKind kind);

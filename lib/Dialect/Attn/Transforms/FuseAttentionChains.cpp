@@ -733,9 +733,16 @@ static AffineMap transposeCopyMap(Operation *op) {
 }
 
 LogicalResult ChainMatcher::matchPV(Value probs, Chain &chain) {
-  if (!probs.hasOneUse())
-    return fail("the probabilities have another user", blockingUser(probs));
-  Operation *user = *probs.getUsers().begin();
+  // With the normalization after P·V, the probabilities are exp(s - max),
+  // which the row sum reads too.
+  Operation *user = nullptr;
+  if (deferredSum) {
+    user = userOtherThan(probs, deferredSum->op);
+  } else {
+    if (!probs.hasOneUse())
+      return fail("the probabilities have another user", blockingUser(probs));
+    user = *probs.getUsers().begin();
+  }
   // P transposed for P·V (a channels-first product, OpenAI's QKVAttention
   // `einsum('bts,bcs->bct', w, v)`, multiplies V by Pᵀ): the contraction
   // reads P through the copy (erased with it), its map composed with the
@@ -868,6 +875,72 @@ LogicalResult ChainMatcher::peelNarrowing(Value &probs, Chain &chain) {
   return success();
 }
 
+LogicalResult ChainMatcher::peelDeferredNormalization(Chain &chain) {
+  const Reduction &sum = *deferredSum;
+  Value o = chain.pv->getResult(0);
+  Value l = sum.op->getResult(0);
+  if (!o.hasOneUse())
+    return fail("exp(s - max)·V is not normalized by the row sum: it has "
+                "another user",
+                blockingUser(o));
+  Operation *user = *o.getUsers().begin();
+  // l read back for every element of a row of the result: result dim k is
+  // fused-layout dim outPerm[k], which is score dim outPerm[k] but for the
+  // value dim (the last); the key dim of a keepdim sum is read at 0.
+  MLIRContext *ctx = user->getContext();
+  int64_t r = chain.rank;
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < r; ++d) {
+    if (d == sum.dim) {
+      if (sum.keepDim)
+        exprs.push_back(getAffineConstantExpr(0, ctx));
+      continue;
+    }
+    auto it = llvm::find(chain.outPerm, d);
+    if (it == chain.outPerm.end())
+      return fail("the P·V result is not [batch..., query, value]", chain.pv);
+    exprs.push_back(getAffineDimExpr(it - chain.outPerm.begin(), ctx));
+  }
+  AffineMap rowMap = AffineMap::get(r, 0, exprs, ctx);
+  auto blocked = [&] {
+    return fail("exp(s - max)·V is not normalized by the row sum l of "
+                "exp(s - max): '" +
+                    user->getName().getStringRef() +
+                    "' is not (e·V) / l or (e·V) * (1 / l) with l read back "
+                    "along the value dim",
+                user);
+  };
+  FailureOr<Elementwise> norm = getElementwise(user);
+  if (failed(norm))
+    return blocked();
+  SmallVector<Operation *, 2> ops;
+  if (norm->kind == EwKind::Div && isIdentityOperand(norm->args[0], o) &&
+      norm->args[1].tensor == l && norm->args[1].map == rowMap) {
+    ops.push_back(user);
+  } else if (norm->kind == EwKind::Mul) {
+    const EwOperand *other =
+        isIdentityOperand(norm->args[0], o)   ? &norm->args[1]
+        : isIdentityOperand(norm->args[1], o) ? &norm->args[0]
+                                              : nullptr;
+    FailureOr<Elementwise> recip = failure();
+    if (other && other->tensor && other->tensor.getDefiningOp())
+      recip = getElementwise(other->tensor);
+    if (failed(recip) || recip->kind != EwKind::Reciprocal ||
+        !isIdentityOperand(recip->args[0], l) || other->map != rowMap)
+      return blocked();
+    if (!other->tensor.hasOneUse())
+      return fail("the reciprocal of the row sum has another user",
+                  userOtherThan(other->tensor, user));
+    ops.append({recip->op, user});
+  } else {
+    return blocked();
+  }
+  chain.ops.push_back(chain.pv);
+  chain.ops.append(ops.begin(), ops.end());
+  chain.pv = user;
+  return success();
+}
+
 LogicalResult ChainMatcher::checkMergedBatchDims(const Chain &chain) {
   if (chain.rank < 2 || chain.rank > kMaxScoreRank)
     return fail("the scores have rank " + Twine(chain.rank) + "; 2 to " +
@@ -960,12 +1033,25 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
   this->anchor = anchor;
   chain.anchor = anchor;
   allMaskedRows.reset();
+  deferredSum.reset();
   Value scores, probs;
-  if (failed(matchSoftmax(anchor, chain, scores, probs)) ||
-      failed(peelSafeSoftmax(probs, chain)) ||
-      failed(matchDropout(probs, chain)) ||
-      failed(peelNarrowing(probs, chain)) || failed(matchPV(probs, chain)) ||
-      failed(matchScores(scores, chain)))
+  if (failed(matchSoftmax(anchor, chain, scores, probs)))
+    return failure();
+  if (deferredSum) {
+    // Normalized after P·V: nothing between exp(s - max) and P·V (no
+    // safe-softmax select, dropout or narrowing of e).
+    if (allMaskedRows)
+      return fail("the scores have users other than the softmax",
+                  allMaskedRows->ops.front());
+    if (failed(matchPV(probs, chain)) ||
+        failed(peelDeferredNormalization(chain)) ||
+        failed(matchScores(scores, chain)))
+      return failure();
+  } else if (failed(peelSafeSoftmax(probs, chain)) ||
+             failed(matchDropout(probs, chain)) ||
+             failed(peelNarrowing(probs, chain)) ||
+             failed(matchPV(probs, chain)) ||
+             failed(matchScores(scores, chain)))
     return failure();
   // A softmax widened without narrowing back (or the reverse) computes P·V
   // in another type than Q·Kᵀ; the type check below refuses it.

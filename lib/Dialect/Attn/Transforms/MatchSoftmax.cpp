@@ -188,6 +188,16 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
     return fail("the row sum does not normalize the softmax", normOp);
   if (!l.hasOneUse())
     return fail("the row sum has another user", userOtherThan(l, normOp));
+  // The normalization after P·V, (e·V) / l: Σ_j (e_j / l) v_j equals
+  // (Σ_j e_j v_j) / l in real arithmetic (rounding only), so e stands for
+  // the probabilities and the division of P·V's result joins the chain
+  // (peelDeferredNormalization).
+  std::string why;
+  if (succeeded(getContraction(normOp, why))) {
+    deferredSum = *sum;
+    probs = e;
+    return success();
+  }
   // p = e / l; or dropout applied to e before the division,
   // (e * keep * c) / l, which is attn.attention's dropout of e / l up to
   // rounding (its row sum l is the pre-dropout one as well).

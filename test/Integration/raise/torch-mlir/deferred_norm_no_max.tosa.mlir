@@ -1,0 +1,37 @@
+// deferred_norm_no_max (DeferredNormNoMax: exp(s) @ v / sum exp(s), without the row max: overflows where the op does not.), exported by
+// scripts/export_torch_mlir_cases.py (torch 2.15.0+cu132, torch_mlir.fx, output tosa).
+// Not raised, and attn-raise-check proves the chain intact.
+// RUN: attention-opt %s --attn-raise-pipeline=explain 2>&1 | FileCheck %s
+// RUN: attn-raise-check %s --runs=1 --seed=144 | FileCheck %s --check-prefix=PROOF --implicit-check-not=FAIL
+// CHECK: remark: attn-fuse: not fused: a softmax without its row max
+// CHECK-NOT: = attn.attention
+// PROOF: @deferred_norm_no_max: 0 attn.attention after the raising
+// PROOF: run 0 result 0 {{.*}}: PASS
+module {
+  func.func @deferred_norm_no_max(%arg0: tensor<2x4x16x32xf32>, %arg1: tensor<2x4x24x32xf32>, %arg2: tensor<2x4x24x32xf32>) -> tensor<2x4x16x32xf32> {
+    %0 = tosa.const_shape  {values = dense<[8, 16, 32]> : tensor<3xindex>} : () -> !tosa.shape<3>
+    %1 = tosa.const_shape  {values = dense<[8, 32, 24]> : tensor<3xindex>} : () -> !tosa.shape<3>
+    %2 = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %3 = tosa.const_shape  {values = dense<[2, 4, 16, 24]> : tensor<4xindex>} : () -> !tosa.shape<4>
+    %4 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+    %5 = tosa.const_shape  {values = dense<[8, 16, 24]> : tensor<3xindex>} : () -> !tosa.shape<3>
+    %6 = tosa.const_shape  {values = dense<[8, 24, 32]> : tensor<3xindex>} : () -> !tosa.shape<3>
+    %7 = tosa.const_shape  {values = dense<[2, 4, 16, 32]> : tensor<4xindex>} : () -> !tosa.shape<4>
+    %8 = "tosa.const"() <{values = dense<0.176776692> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+    %9 = tosa.transpose %arg1 {perms = array<i32: 0, 1, 3, 2>} : (tensor<2x4x24x32xf32>) -> tensor<2x4x32x24xf32>
+    %10 = tosa.reshape %arg0, %0 : (tensor<2x4x16x32xf32>, !tosa.shape<3>) -> tensor<8x16x32xf32>
+    %11 = tosa.reshape %9, %1 : (tensor<2x4x32x24xf32>, !tosa.shape<3>) -> tensor<8x32x24xf32>
+    %12 = tosa.matmul %10, %11, %2, %2 : (tensor<8x16x32xf32>, tensor<8x32x24xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x16x24xf32>
+    %13 = tosa.reshape %12, %3 : (tensor<8x16x24xf32>, !tosa.shape<4>) -> tensor<2x4x16x24xf32>
+    %14 = tosa.mul %13, %8, %4 : (tensor<2x4x16x24xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<2x4x16x24xf32>
+    %15 = tosa.exp %14 : (tensor<2x4x16x24xf32>) -> tensor<2x4x16x24xf32>
+    %16 = tosa.reshape %15, %5 : (tensor<2x4x16x24xf32>, !tosa.shape<3>) -> tensor<8x16x24xf32>
+    %17 = tosa.reshape %arg2, %6 : (tensor<2x4x24x32xf32>, !tosa.shape<3>) -> tensor<8x24x32xf32>
+    %18 = tosa.matmul %16, %17, %2, %2 : (tensor<8x16x24xf32>, tensor<8x24x32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<8x16x32xf32>
+    %19 = tosa.reshape %18, %7 : (tensor<8x16x32xf32>, !tosa.shape<4>) -> tensor<2x4x16x32xf32>
+    %20 = tosa.reduce_sum %15 {axis = 3 : i32} : (tensor<2x4x16x24xf32>) -> tensor<2x4x16x1xf32>
+    %21 = tosa.reciprocal %20 : (tensor<2x4x16x1xf32>) -> tensor<2x4x16x1xf32>
+    %22 = tosa.mul %19, %21, %4 : (tensor<2x4x16x32xf32>, tensor<2x4x16x1xf32>, tensor<1xi8>) -> tensor<2x4x16x32xf32>
+    return %22 : tensor<2x4x16x32xf32>
+  }
+}
