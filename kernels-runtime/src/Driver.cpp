@@ -9,45 +9,43 @@
 
 namespace attnrt::driver {
 
-static void *libraryHandle(std::string &error) {
-  // Loaded once, never closed: the driver stays for the process's life, as
-  // a linked libcuda would.
-  static std::string why;
-  static void *handle = [] {
+namespace {
+/// The driver library, opened once and never closed: it stays for the
+/// process's life, as a linked libcuda would.
+struct Library {
+  void *handle = nullptr;
+  std::string error; ///< why it could not be opened; "" when it was
+};
+} // namespace
+
+static const Library &library() {
+  static const Library lib = [] {
+    Library l;
     const char *path = std::getenv("ATTNRT_CUDA_DRIVER_LIBRARY");
     if (!path || !*path)
       path = "libcuda.so.1";
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
+    l.handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!l.handle) {
       const char *text = dlerror();
-      why = text ? text : std::string(path) + " could not be loaded";
+      l.error = text ? text : std::string(path) + " could not be loaded";
     }
-    return h;
+    return l;
   }();
-  error = why;
-  return handle;
+  return lib;
 }
 
-const std::string &loadError() {
-  static const std::string error = [] {
-    std::string why;
-    libraryHandle(why);
-    return why;
-  }();
-  return error;
-}
+const std::string &loadError() { return library().error; }
 
 void *entryPoint(const char *name) {
-  std::string why;
-  void *handle = libraryHandle(why);
-  if (!handle)
+  const Library &lib = library();
+  if (!lib.handle)
     throw CudaError(CUDA_ERROR_NOT_INITIALIZED,
                     "no CUDA driver/GPU available: the NVIDIA driver library "
                     "could not be loaded (" +
-                        why + "); install the NVIDIA driver",
+                        lib.error + "); install the NVIDIA driver",
                     kExitNoDevice);
   dlerror();
-  void *fn = dlsym(handle, name);
+  void *fn = dlsym(lib.handle, name);
   if (!fn)
     throw CudaError(CUDA_ERROR_NOT_FOUND,
                     std::string("the CUDA driver (libcuda.so.1) has no ") +
