@@ -28,7 +28,9 @@ must stay chains: tile-order GQA, masks that zero instead of exclude, a
 post-softmax mask, an eps in the normalization, a mask computed from the
 scores, sigmoid attention; then Whisper's q scaled before the head split,
 OPT's clamp at finfo.min, the row max subtracted by the user, the
-channels-first QKVAttention of guided diffusion) is exported
+channels-first QKVAttention of guided diffusion; the softmax normalized
+after P·V; the safe softmax users write from the boolean mask,
+where(keep.any(-1, keepdim=True), p, 0), and its near misses) is exported
 with torch_mlir.fx.export_and_import to linalg-on-tensors and to TOSA,
 and written with RUN lines: the raised op (its attributes, and whether
 anything of the chain is left) and attn-raise-check's proof against the
@@ -1221,6 +1223,190 @@ DEFERRED_NOT_RAISED_CASES = {
 }
 
 
+# Session 51: the safe softmax written by the user from the boolean mask,
+# where(keep.any(-1, keepdim=True), softmax(s), 0), and its near misses.
+# Exported last, so that the seeds of the others stay.
+class SafeSoftmaxUser(torch.nn.Module):
+    """Rows with no kept key zeroed by the user: where(keep.any(-1,
+    keepdim=True), softmax(s), 0) after masked_fill(~keep, -inf)."""
+    def forward(self, q, k, v, keep):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        s = s.masked_fill(~keep, float("-inf"))
+        p = torch.softmax(s, -1)
+        p = torch.where(keep.any(-1, keepdim=True), p, 0.0)
+        return p @ v
+
+
+class SafeSoftmaxUserNegated(torch.nn.Module):
+    """The same select written where(~keep.any(-1, keepdim=True), 0, p)."""
+    def forward(self, q, k, v, keep):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        s = s.masked_fill(~keep, float("-inf"))
+        p = torch.softmax(s, -1)
+        p = torch.where(~keep.any(-1, keepdim=True), 0.0, p)
+        return p @ v
+
+
+class SafeSoftmaxOverQueries(torch.nn.Module):
+    """where(keep.any(-2, keepdim=True), p, 0): any() over the queries,
+    which zeroes columns, not rows."""
+    def forward(self, q, k, v, keep):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        s = s.masked_fill(~keep, float("-inf"))
+        p = torch.softmax(s, -1)
+        return torch.where(keep.any(-2, keepdim=True), p, 0.0) @ v
+
+
+class SafeSoftmaxAll(torch.nn.Module):
+    """where(keep.all(-1, keepdim=True), p, 0): zeroes every row with a
+    masked key."""
+    def forward(self, q, k, v, keep):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        s = s.masked_fill(~keep, float("-inf"))
+        p = torch.softmax(s, -1)
+        return torch.where(keep.all(-1, keepdim=True), p, 0.0) @ v
+
+
+class SafeSoftmaxOtherMask(torch.nn.Module):
+    """Scores masked with one mask, rows zeroed by any() of another."""
+    def forward(self, q, k, v, keep, other):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        s = s.masked_fill(~keep, float("-inf"))
+        p = torch.softmax(s, -1)
+        return torch.where(other.any(-1, keepdim=True), p, 0.0) @ v
+
+
+class SafeSoftmaxExtraKeys(torch.nn.Module):
+    """Rows zeroed by any() of the mask with extra entries, keep | extra:
+    a row whose keys are all masked may keep its NaN."""
+    def forward(self, q, k, v, keep, extra):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        s = s.masked_fill(~keep, float("-inf"))
+        p = torch.softmax(s, -1)
+        return torch.where((keep | extra).any(-1, keepdim=True), p, 0.0) @ v
+
+
+class SafeSoftmaxNegatedAny(torch.nn.Module):
+    """where((~keep).any(-1, keepdim=True), p, 0): any() of the masked
+    keys, not of the kept ones."""
+    def forward(self, q, k, v, keep):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        s = s.masked_fill(~keep, float("-inf"))
+        p = torch.softmax(s, -1)
+        return torch.where((~keep).any(-1, keepdim=True), p, 0.0) @ v
+
+
+class SafeSoftmaxFill(torch.nn.Module):
+    """where(keep.any(-1, keepdim=True), p, 0.5): a nonzero fill."""
+    def forward(self, q, k, v, keep):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        s = s.masked_fill(~keep, float("-inf"))
+        p = torch.softmax(s, -1)
+        return torch.where(keep.any(-1, keepdim=True), p, 0.5) @ v
+
+
+class SafeSoftmaxScores(torch.nn.Module):
+    """The select on the scores, where(keep.any(-1, keepdim=True), s, 0):
+    a row with no kept key gets uniform probabilities, not zeros."""
+    def forward(self, q, k, v, keep):
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        s = s.masked_fill(~keep, float("-inf"))
+        s = torch.where(keep.any(-1, keepdim=True), s, 0.0)
+        return torch.softmax(s, -1) @ v
+
+
+class SafeSoftmaxCausalOnly(torch.nn.Module):
+    """Causal scores (from aranges) and rows zeroed by any() of a mask that
+    does not mask them."""
+    def forward(self, q, k, v, keep):
+        n = q.shape[2]
+        i = torch.arange(n)[:, None]
+        j = torch.arange(n)[None, :]
+        s = q @ k.transpose(-2, -1) / math.sqrt(D)
+        p = torch.softmax(s.masked_fill(j > i, float("-inf")), -1)
+        return torch.where(keep.any(-1, keepdim=True), p, 0.0) @ v
+
+
+SAFE_SOFTMAX_CASES = {
+    "safe_softmax_user": (SafeSoftmaxUser(),
+                          RECT() + (keep_mask(B, 1, L, LK),),
+                          "mask({{.*}} : tensor<2x1x16x24xi1>) {scale = "
+                          + SCALE + " : f32}", True),
+    # A padding mask [B, 1, 1, Lk]: a sequence with no kept key is zeroed.
+    "safe_softmax_user_padding": (SafeSoftmaxUser(),
+                                  RECT() + (keep_mask(B, 1, 1, LK),),
+                                  "mask({{.*}} : tensor<2x1x1x24xi1>) "
+                                  "{scale = " + SCALE + " : f32}", True),
+    "safe_softmax_user_negated": (SafeSoftmaxUserNegated(),
+                                  RECT() + (keep_mask(B, 1, L, LK),),
+                                  "mask({{.*}} : tensor<2x1x16x24xi1>) "
+                                  "{scale = " + SCALE + " : f32}", True),
+}
+
+SAFE_SOFTMAX_NOT_RAISED_CASES = {
+    "safe_softmax_over_queries": (SafeSoftmaxOverQueries(),
+                                  RECT() + (keep_mask(B, 1, L, LK),),
+                                  "a select keeps the probabilities by any() "
+                                  "of a boolean tensor over a dimension other "
+                                  "than the keys"),
+    "safe_softmax_all": (SafeSoftmaxAll(), RECT() + (keep_mask(B, 1, L, LK),),
+                         "a select keeps the rows of the probabilities where "
+                         "all() of a boolean tensor holds, not any()"),
+    "safe_softmax_other_mask": (SafeSoftmaxOtherMask(),
+                                RECT() + (keep_mask(B, 1, L, LK),
+                                          keep_mask(B, 1, L, LK)),
+                                "a select zeroes the rows of the "
+                                "probabilities where any() of a boolean "
+                                "tensor over the keys is false, and that "
+                                "tensor is not the boolean mask that excludes "
+                                "the scores"),
+    "safe_softmax_extra_keys": (SafeSoftmaxExtraKeys(),
+                                RECT() + (keep_mask(B, 1, L, LK),
+                                          keep_mask(B, 1, L, LK)),
+                                "a select zeroes the rows of the "
+                                "probabilities where any() of a boolean "
+                                "tensor over the keys is false, and that "
+                                "tensor is not the boolean mask that excludes "
+                                "the scores"),
+    "safe_softmax_negated_any": (SafeSoftmaxNegatedAny(),
+                                 RECT() + (keep_mask(B, 1, L, LK),),
+                                 "a select zeroes the rows of the "
+                                 "probabilities where any() of a boolean "
+                                 "tensor over the keys is false, and that "
+                                 "tensor is not the boolean mask that "
+                                 "excludes the scores"),
+    "safe_softmax_fill": (SafeSoftmaxFill(),
+                          RECT() + (keep_mask(B, 1, L, LK),),
+                          "a select sets whole rows of the probabilities to "
+                          "0.5, not 0"),
+    "safe_softmax_scores": (SafeSoftmaxScores(),
+                            RECT() + (keep_mask(B, 1, L, LK),),
+                            "a select sets whole rows of the scores to 0"),
+    "safe_softmax_causal_only": (SafeSoftmaxCausalOnly(),
+                                 SQUARE() + (keep_mask(B, 1, L, L),),
+                                 "a select zeroes the rows of the "
+                                 "probabilities where any() of a boolean "
+                                 "tensor over the keys is false, but no "
+                                 "boolean mask tensor excludes the scores"),
+}
+
+
+def safe_softmax_dynamic_cases():
+    """The user's safe softmax at run-time sizes: the proof's draw with one
+    key masks about a fifth of the rows whole, which the select zeroes."""
+    batch, q_len, kv_len = qkv_dims()
+    qkv = {"q": {0: batch, 2: q_len}, "k": {0: batch, 2: kv_len},
+           "v": {0: batch, 2: kv_len}}
+    return {
+        "safe_softmax_user_dynamic": (
+            SafeSoftmaxUser(), RECT() + (keep_mask(B, 1, L, LK),),
+            dict(qkv, keep={0: batch, 2: q_len, 3: kv_len}),
+            "mask({{.*}} : tensor<?x1x?x?xi1>) {scale = " + SCALE + " : f32}",
+            True, with_mask(qkv_shapes(H),
+                            lambda b, lq, lk: f"{b}x1x{lq}x{lk}")),
+    }
+
+
 def export_static(out, cases, seed):
     for name, (module, args, expected, leftovers, *options) in cases.items():
         for kind in ("linalg-on-tensors", "tosa"):
@@ -1327,7 +1513,12 @@ def main(out):
     seed = export_static(out, LATE_CASES, seed)
     seed = export_static(out, DEFERRED_CASES, seed)
     # (The remark on a softmax without its row max names attn.attention.)
-    export_not_raised_cases(out, seed, DEFERRED_NOT_RAISED_CASES,
+    seed = export_not_raised_cases(out, seed, DEFERRED_NOT_RAISED_CASES,
+                                   "= attn.attention")
+    seed = export_static(out, SAFE_SOFTMAX_CASES, seed)
+    seed = export_dynamic(out, seed, safe_softmax_dynamic_cases())
+    # (So do the remarks on the safe softmax's select.)
+    export_not_raised_cases(out, seed, SAFE_SOFTMAX_NOT_RAISED_CASES,
                             "= attn.attention")
 
 

@@ -4,7 +4,8 @@
 // Chain (AttentionChain.h), or says why not and at which op. Its parts are
 // one file each: the scores (scale, softcap, masks, Q·Kᵀ) and P·V in
 // FuseAttentionChains.cpp, the softmax in MatchSoftmax.cpp, masks in
-// MatchMasks.cpp, dropout in MatchDropout.cpp.
+// MatchMasks.cpp, dropout in MatchDropout.cpp, the selects of a safe softmax
+// that zero the rows with no allowed key in MatchSafeSoftmax.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +42,15 @@ struct AllMaskedRowsTest {
   SmallVector<Operation *, 3> ops;
   Value rows;
   AffineMap rowsMap;
+};
+
+/// A user's safe softmax, where(any(keep, -1, keepdim), p, 0): its ops (the
+/// select, then the or-reduction), and `keep` as the reduction reads it from
+/// the score loops (`keepMap`, the key loop at the reduced dim).
+struct AnyKeptRowsTest {
+  SmallVector<Operation *, 2> ops;
+  Value keep;
+  AffineMap keepMap;
 };
 
 class ChainMatcher {
@@ -168,6 +178,22 @@ private:
   LogicalResult peelSafeSoftmax(Value &probs, Chain &chain);
   /// The test found among the scores' users by matchSoftmax.
   std::optional<AllMaskedRowsTest> allMaskedRows;
+  /// Where the probabilities' only user is a select by a reduction of a
+  /// boolean tensor: where(any(keep, key dim), p, 0) becomes probs and its
+  /// test anyKeptRows (checked by checkAnyKeptRows once the masks are
+  /// known); any other such select fails with why. A select by a condition
+  /// that is no reduction (a keep mask) is left to matchDropout.
+  LogicalResult peelUserSafeSoftmax(Value &probs, Chain &chain);
+  /// The reduction `red`, read from the score loops through `rowsMap` by
+  /// the select (test.ops.front()), as any() over the keys: sets the
+  /// test's keep and keepMap.
+  LogicalResult matchAnyOverKeys(linalg::GenericOp red, AffineMap rowsMap,
+                                 int64_t rank, AnyKeptRowsTest &test);
+  /// With anyKeptRows, after the scores: its `keep` must be the chain's
+  /// boolean keep mask (or second mask), read the same way, so that the
+  /// rows it zeroes are the op's rows with no allowed key.
+  LogicalResult checkAnyKeptRows(const Chain &chain);
+  std::optional<AnyKeptRowsTest> anyKeptRows;
   /// The row sum of exp(s - max) where the chain normalizes after P·V,
   /// `(e·V) / l`: matchSoftmax leaves probs = e and sets this;
   /// peelDeferredNormalization then takes the division of P·V's result.

@@ -266,6 +266,15 @@ LogicalResult ChainMatcher::matchScores(Value scores, Chain &chain) {
     if (!cond.tensor || !kept.tensor || !kept.map.isIdentity() ||
         !fill.scalar)
       return fail("unsupported select on the scores", x.getDefiningOp());
+    // where(any(keep), s, 0): whole rows of scores set to 0 give uniform
+    // probabilities there, not the zeros of where(any(keep), p, 0).
+    if (fill.scalar->isZero() && cond.map &&
+        !cond.map.isFunctionOfDim(chain.rank - 1))
+      return fail("a select sets whole rows of the scores to 0, which the "
+                  "softmax turns into uniform probabilities, not zeros "
+                  "(zero the probabilities instead: where(any(keep, -1, "
+                  "keepdim=True), softmax(s), 0) is raised)",
+                  x.getDefiningOp());
     if (!isMaskFill(*fill.scalar))
       return fail("the masked scores are set to a finite value, not -inf "
                   "(see option large-negative-is-masked)",
@@ -1033,6 +1042,7 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
   this->anchor = anchor;
   chain.anchor = anchor;
   allMaskedRows.reset();
+  anyKeptRows.reset();
   deferredSum.reset();
   Value scores, probs;
   if (failed(matchSoftmax(anchor, chain, scores, probs)))
@@ -1048,10 +1058,12 @@ LogicalResult ChainMatcher::match(Operation *anchor, Chain &chain) {
         failed(matchScores(scores, chain)))
       return failure();
   } else if (failed(peelSafeSoftmax(probs, chain)) ||
+             failed(peelUserSafeSoftmax(probs, chain)) ||
              failed(matchDropout(probs, chain)) ||
              failed(peelNarrowing(probs, chain)) ||
              failed(matchPV(probs, chain)) ||
-             failed(matchScores(scores, chain)))
+             failed(matchScores(scores, chain)) ||
+             failed(checkAnyKeptRows(chain)))
     return failure();
   // A softmax widened without narrowing back (or the reverse) computes P·V
   // in another type than Q·Kᵀ; the type check below refuses it.
