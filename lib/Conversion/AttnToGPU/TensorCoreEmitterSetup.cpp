@@ -179,6 +179,17 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   tid = threadId;
   qBlock = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  // Where later query blocks see more keys, the grid's first blocks (the
+  // hardware dispatches in index order) take the last query blocks, so the
+  // longest tiles start first and the last wave is the shortest ones
+  // (docs/architecture.md, "Query block order"). A persistent kernel has
+  // its own tile order; a split-KV group's x is its key chunk.
+  if (!persistent && !splitKV && mods.rightBoundByRow())
+    qBlock = arith::SubIOp::create(
+        b, loc,
+        arith::SubIOp::create(
+            b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x), idx(1)),
+        qBlock);
   hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   // With wgmma the thread coordinates are set once the roles have split

@@ -25,6 +25,15 @@ using tcgrad::GradEmitter;
 void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   packedBF16Convert = false; // sm_80, D = 128: see MmaEmitterBase.h
   Value qBlockIdx = setUp(func);
+  // Where later query blocks see more keys, the first blocks of the grid
+  // take the last query blocks: the longest tiles start first
+  // (TensorCoreEmitter::emitSetup does the same in the forward).
+  if (mods.rightBoundByRow())
+    qBlockIdx = arith::SubIOp::create(
+        b, loc,
+        arith::SubIOp::create(
+            b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x), idx(1)),
+        qBlockIdx);
   Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   // Keys per step (spec.blockKV, tcgrad::dqKeys) and a K / V stage.
   const int64_t keys = spec.blockKV;

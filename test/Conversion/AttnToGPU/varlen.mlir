@@ -5,14 +5,18 @@
 // lengths come from the offsets; token t of head h is row t * H + h of the
 // token-major tensors (H = 8 query heads, 2 kv heads); the lse row of head
 // h starts at h * Tq (Tq the run-time total); blocks past their sequence's
-// last query do nothing.
+// last query do nothing. With causal rows the grid's first blocks take the
+// last query blocks (the longest tiles start first).
 
 // CHECK-LABEL: gpu.func @attn_fwd_0
 // CHECK-SAME: (%[[Q:[a-z0-9]+]]: memref<{{[0-9]+}}xbf16>, %{{[a-z0-9]+}}: memref<{{[0-9]+}}xbf16>, %{{[a-z0-9]+}}: memref<{{[0-9]+}}xbf16>, %[[CQ:[a-z0-9]+]]: memref<{{[0-9]+}}xi32>, %[[CK:[a-z0-9]+]]: memref<{{[0-9]+}}xi32>, %{{[a-z0-9]+}}: memref<{{[0-9]+}}xbf16>, %{{[a-z0-9]+}}: memref<{{[0-9]+}}xf32>, %[[B:[a-z0-9]+]]: i32, %[[TQ:[a-z0-9]+]]: i32, %[[TK:[a-z0-9]+]]: i32)
 // CHECK: %[[BX:.+]] = gpu.block_id x
+// CHECK: %[[GX:.+]] = gpu.grid_dim x
+// CHECK: %[[LASTX:.+]] = arith.subi %[[GX]], %c1
+// CHECK: %[[QB:.+]] = arith.subi %[[LASTX]], %[[BX]]
 // CHECK: %[[H:.+]] = gpu.block_id y
 // CHECK: %[[Z:.+]] = gpu.block_id z
-// CHECK: %[[Q0:.+]] = arith.muli %[[BX]], %c128
+// CHECK: %[[Q0:.+]] = arith.muli %[[QB]], %c128
 // CHECK: %[[KVH:.+]] = arith.divui %[[H]], %c4
 // CHECK: %[[NEXT:.+]] = arith.addi %[[Z]], %c1
 // CHECK: %[[QS_I:.+]] = memref.load %[[CQ]][%[[Z]]]

@@ -40,6 +40,12 @@ struct ScoreModifiers {
   bool hasPositionalMask() const {
     return causal != CausalMode::none || window.has_value();
   }
+  /// Whether a row's last visible key moves with its position (a causal
+  /// rule, or a window's right side): later query blocks then see more keys
+  /// than earlier ones, or as many once a left window side also moves.
+  bool rightBoundByRow() const {
+    return causal != CausalMode::none || (window && window->second >= 0);
+  }
 };
 
 /// Emits the i1 "key `col` is allowed for query `row`" predicate of the
