@@ -17,19 +17,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "PtxasReport.h"
+#include "ToolInput.h"
 
 #include "attnopt/Conversion/AttnToGPU/AttnToGPU.h"
+#include "attnopt/Conversion/Passes.h"
 #include "attnopt/Dialect/Attn/Utils/SizeLimits.h"
-#include "attnopt/InitAllAttn.h"
 #include "attnopt/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
@@ -38,7 +35,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <limits>
@@ -257,11 +253,8 @@ static std::string ptxPathFromManifest(StringRef ptxPath,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
-  registerAllPasses();
-  attn::registerAllAttnPasses();
-  llvm::cl::HideUnrelatedOptions(toolOptions);
-  llvm::cl::ParseCommandLineOptions(argc, argv,
-                                    "attn-compile: attention IR to PTX\n");
+  attn::tool::parseCommandLine(argc, argv, toolOptions,
+                               "attn-compile: attention IR to PTX\n");
   if (emit != "ptx" && emit != "gpu")
     return fail("unsupported --emit=" + emit + " (expected ptx or gpu)");
   if (ptxasCheck && (emit != "ptx" || outputFilename == "-"))
@@ -307,23 +300,15 @@ int main(int argc, char **argv) {
   const bool hopper = codegen->forward.smVersion >= 90;
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
+  attn::tool::registerDialects(registry);
   registerAllToLLVMIRTranslations(registry);
-  attn::registerAttnDialect(registry);
   MLIRContext context(registry);
   context.loadDialect<gpu::GPUDialect, attn::AttnDialect>();
 
+  attn::tool::InputModule module(context);
   std::string error;
-  auto input = openInputFile(inputFilename, &error);
-  if (!input)
-    return fail(error);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return 1;
+  if (failed(module.load(inputFilename, error)))
+    return error.empty() ? 1 : fail(error);
 
   // The kernels go into a module of their own: the host functions that hold
   // the attention ops on tensors are not lowered here.

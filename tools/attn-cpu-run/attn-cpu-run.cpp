@@ -9,18 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ToolInput.h"
+
 #include "attnopt/Execution/CpuRunner.h"
-#include "attnopt/InitAllAttn.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
@@ -82,35 +77,25 @@ static llvm::cl::opt<unsigned>
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
-  registerAllPasses();
-  attn::registerAllAttnPasses();
-  llvm::cl::HideUnrelatedOptions(toolOptions);
-  llvm::cl::ParseCommandLineOptions(
-      argc, argv,
+  attn::tool::parseCommandLine(
+      argc, argv, toolOptions,
       "attn-cpu-run: run attention IR on the CPU and compare it "
       "with the float64 reference\n");
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  attn::registerAttnDialect(registry);
+  attn::tool::registerDialects(registry);
   MLIRContext context(registry);
   // Its diagnostics name the op by file:line; a dump of the whole module
   // (in generic form) after each adds nothing a user can read.
   context.printOpOnDiagnostic(false);
 
+  attn::tool::InputModule module(context);
   std::string error;
-  auto file = openInputFile(inputFilename, &error);
-  if (!file) {
-    llvm::errs() << "attn-cpu-run: " << error << "\n";
+  if (failed(module.load(inputFilename, error))) {
+    if (!error.empty())
+      llvm::errs() << "attn-cpu-run: " << error << "\n";
     return 1;
   }
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return 1;
 
   attn::CpuRunOptions options;
   options.seed = seed;

@@ -15,18 +15,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ToolInput.h"
+
 #include "attnopt/Execution/RaiseCheck.h"
-#include "attnopt/InitAllAttn.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 
@@ -77,35 +72,25 @@ static llvm::cl::list<std::string> shapes(
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
-  registerAllPasses();
-  attn::registerAllAttnPasses();
-  llvm::cl::HideUnrelatedOptions(toolOptions);
-  llvm::cl::ParseCommandLineOptions(
-      argc, argv,
+  attn::tool::parseCommandLine(
+      argc, argv, toolOptions,
       "attn-raise-check: prove a raising equivalent by running the function "
       "before and after it on the CPU\n");
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  attn::registerAttnDialect(registry);
+  attn::tool::registerDialects(registry);
   MLIRContext context(registry);
   // A diagnostic names its op by location; the op itself printed in generic
   // form (three times, once per variant) would bury the message.
   context.printOpOnDiagnostic(false);
 
+  attn::tool::InputModule module(context);
   std::string error;
-  auto file = openInputFile(inputFilename, &error);
-  if (!file) {
-    llvm::errs() << "attn-raise-check: " << error << "\n";
+  if (failed(module.load(inputFilename, error))) {
+    if (!error.empty())
+      llvm::errs() << "attn-raise-check: " << error << "\n";
     return 1;
   }
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return 1;
 
   attn::RaiseCheckOptions options;
   options.seed = seed;
