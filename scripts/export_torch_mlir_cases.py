@@ -1343,6 +1343,12 @@ SAFE_SOFTMAX_CASES = {
                                   "{scale = " + SCALE + " : f32}", True),
 }
 
+# The remark of a select whose any() reads another tensor than the mask
+# (another mask, keep | extra, ~keep).
+NOT_THE_MASK = ("a select zeroes the rows of the probabilities where any() of "
+                "a boolean tensor over the keys is false, and that tensor is "
+                "not the boolean mask that excludes the scores")
+
 SAFE_SOFTMAX_NOT_RAISED_CASES = {
     "safe_softmax_over_queries": (SafeSoftmaxOverQueries(),
                                   RECT() + (keep_mask(B, 1, L, LK),),
@@ -1355,26 +1361,14 @@ SAFE_SOFTMAX_NOT_RAISED_CASES = {
     "safe_softmax_other_mask": (SafeSoftmaxOtherMask(),
                                 RECT() + (keep_mask(B, 1, L, LK),
                                           keep_mask(B, 1, L, LK)),
-                                "a select zeroes the rows of the "
-                                "probabilities where any() of a boolean "
-                                "tensor over the keys is false, and that "
-                                "tensor is not the boolean mask that excludes "
-                                "the scores"),
+                                NOT_THE_MASK),
     "safe_softmax_extra_keys": (SafeSoftmaxExtraKeys(),
                                 RECT() + (keep_mask(B, 1, L, LK),
                                           keep_mask(B, 1, L, LK)),
-                                "a select zeroes the rows of the "
-                                "probabilities where any() of a boolean "
-                                "tensor over the keys is false, and that "
-                                "tensor is not the boolean mask that excludes "
-                                "the scores"),
+                                NOT_THE_MASK),
     "safe_softmax_negated_any": (SafeSoftmaxNegatedAny(),
                                  RECT() + (keep_mask(B, 1, L, LK),),
-                                 "a select zeroes the rows of the "
-                                 "probabilities where any() of a boolean "
-                                 "tensor over the keys is false, and that "
-                                 "tensor is not the boolean mask that "
-                                 "excludes the scores"),
+                                 NOT_THE_MASK),
     "safe_softmax_fill": (SafeSoftmaxFill(),
                           RECT() + (keep_mask(B, 1, L, LK),),
                           "a select sets whole rows of the probabilities to "
