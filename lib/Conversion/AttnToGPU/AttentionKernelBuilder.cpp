@@ -366,9 +366,11 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
   spec.params = abiParams(op, abi::Family::Forward, abiFeatures(op));
   if (spec.tma) {
     // One SW128 panel (64 columns, 128 bytes) of a tile's rows per copy.
-    spec.params.push_back(tensorMapParam("query", {64, spec.blockQ, 1, 1}));
-    spec.params.push_back(tensorMapParam("key", {64, spec.blockKV, 1, 1}));
-    spec.params.push_back(tensorMapParam("value", {64, spec.blockKV, 1, 1}));
+    spec.params.push_back(
+        tensorMapParam("query", tmaTileBox(/*packed=*/false, spec.blockQ)));
+    for (StringRef t : {"key", "value"})
+      spec.params.push_back(
+          tensorMapParam(t, tmaTileBox(/*packed=*/false, spec.blockKV)));
   }
   return spec;
 }

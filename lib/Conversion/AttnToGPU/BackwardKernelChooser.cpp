@@ -96,9 +96,6 @@ honourGradKernels(AttentionOpInterface op, GradKernelConfigAttr attr,
     return refuse("the wgmma key-block kernel does not take D = " +
                   Twine(op.getHeadDimSize()) +
                   ", Dv = " + Twine(op.getValueDimSize()));
-  if (tma && op.isPacked())
-    return refuse("loads = tma: TMA zero-fills past the tensor only, not "
-                  "past a packed batch's sequence");
   GradKernelOptions requested = options.grad;
   requested.mma = wgmma ? GradMma::Wgmma : GradMma::MmaSync;
   requested.tma = tma;

@@ -132,6 +132,16 @@ inline KernelParam tensorMapParam(StringRef tensor, ArrayRef<int64_t> box) {
   return p;
 }
 
+/// The box of one SW128 panel (64 columns, 128 bytes) of a `rows`-row
+/// tile, innermost first: {64, rows, 1, 1} in a dense [B, H, L, D] tensor,
+/// {64, 1, rows} in a packed [T, H, D] one (MmaEmitterBase's
+/// tmaRowCoordinates).
+inline SmallVector<int64_t, 4> tmaTileBox(bool packed, int64_t rows) {
+  if (packed)
+    return {64, 1, rows};
+  return {64, rows, 1, 1};
+}
+
 /// The backward ABI's parameters (docs/kernel-manifest.md) of gradient op
 /// `op` appended to `spec` (abi::parameterList): the inputs, then
 /// `workspaces`, then the stage's gradients `outputs`, then the run-time

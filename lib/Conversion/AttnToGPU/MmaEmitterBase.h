@@ -155,6 +155,14 @@ protected:
     return arith::MinSIOp::create(
         b, loc, x, arith::SubIOp::create(b, loc, e.getDynamic(), idx(1)));
   }
+  /// gridDim.x - 1 - blockX: the grid's first blocks take the last blocks
+  /// of x (the longest tiles of a causal slice first; docs/architecture.md,
+  /// "Query block order").
+  Value lastBlockFirst(Value blockX) {
+    Value last = arith::SubIOp::create(
+        b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x), idx(1));
+    return arith::SubIOp::create(b, loc, last, blockX);
+  }
   Value fmax(Value x, Value y) {
     return arith::MaximumFOp::create(b, loc, x, y);
   }
@@ -311,22 +319,31 @@ protected:
   /// the transactions the current phase waits for (the TMA copies that
   /// complete_tx on it).
   void mbarrierArriveExpectTx(Value addr, int64_t bytes);
-  /// cp.async.bulk.tensor.4d (TMA, tile mode): the box of the tensor map
-  /// at `tensorMap` (the generic address of a grid-constant CUtensorMap)
-  /// whose first element is at `coords` (indices, innermost first) lands
-  /// at the shared-window byte address `dst` and completes `bytes` of
-  /// transactions on the mbarrier at `mbarrier`. Elements past the
-  /// tensor's extents read as zeros.
-  void tmaLoad4d(Value dst, Value tensorMap, std::array<Value, 4> coords,
-                 Value mbarrier);
+  /// cp.async.bulk.tensor (TMA, tile mode, 1 to 5 dimensions): the box of
+  /// the tensor map at `tensorMap` (the generic address of a grid-constant
+  /// CUtensorMap) whose first element is at `coords` (indices, innermost
+  /// first) lands at the shared-window byte address `dst` and completes
+  /// its bytes of transactions on the mbarrier at `mbarrier`. Elements
+  /// past the tensor's extents read as zeros.
+  void tmaLoad(Value dst, Value tensorMap, ArrayRef<Value> coords,
+               Value mbarrier);
+  /// The coordinates after the column (innermost first) of a tile's first
+  /// row in a tensor map (kernel::tmaTileBox): row `row` of (head, batch)
+  /// of a dense [B, H, L, D] tensor is (row, head, batch); with `token0`
+  /// (the first token of a packed batch's sequence), row `row` of `head`
+  /// of a packed [T, H, D] tensor is (head, token0 + row). A packed tile
+  /// that runs past its sequence reads the next sequence's first tokens
+  /// (zeros only past the tensor): the kernels mask those rows.
+  SmallVector<Value, 3> tmaRowCoordinates(Value row, Value head, Value batch,
+                                          Value token0 = Value());
   /// TMA loads of the `rows`-row SW128 tile at shared-window byte address
-  /// `tile` from `map` (a [B, H, L, D] tensor's, box {64, rows', 1, 1}):
-  /// rows row0 .. of (head, batch), `cols` columns (whole 64-column
-  /// panels), one box per panel (panel p at byte 128 rows p), completing on
-  /// `full`. A box of fewer rows than `rows` (the packed rows of a split_kv
-  /// stage) leaves the others unwritten.
-  void tmaSwizzledTile(Value tile, Value map, Value row0, Value head,
-                       Value batch, int64_t rows, int64_t cols, Value full);
+  /// `tile` from `map` whose first row is at `rowCoords`
+  /// (tmaRowCoordinates), `cols` columns (whole 64-column panels), one box
+  /// per panel (panel p at byte 128 rows p), completing on `full`. A box of
+  /// fewer rows than `rows` (the packed rows of a split_kv stage) leaves
+  /// the others unwritten.
+  void tmaSwizzledTile(Value tile, Value map, ArrayRef<Value> rowCoords,
+                       int64_t rows, int64_t cols, Value full);
   /// cp.async.bulk (1-D, no tensor map): `bytes` (a multiple of 16) from
   /// the global address `src` (an LLVM pointer, 16-byte aligned) to the
   /// shared-window byte address `dst` (16-byte aligned), completing that

@@ -82,9 +82,11 @@ void TensorCoreEmitter::copyBlock(Value kb, Value stage, bool keys,
   commitCopies(tokens);
 }
 
-void TensorCoreEmitter::tmaTile(Value map, Value row0, Value head, int64_t rows,
-                                int64_t cols, Value tileOff, Value full) {
-  tmaSwizzledTile(add(smemBase, tileOff), map, row0, head, bIdx, rows, cols,
+void TensorCoreEmitter::tmaTile(Value map, Value row0, Value head, Value token0,
+                                int64_t rows, int64_t cols, Value tileOff,
+                                Value full) {
+  tmaSwizzledTile(add(smemBase, tileOff), map,
+                  tmaRowCoordinates(row0, head, bIdx, token0), rows, cols,
                   full);
 }
 
@@ -99,7 +101,7 @@ void TensorCoreEmitter::emitTmaProducer() {
                Value full = ring.full(stage);
                mbarrierArriveExpectTx(full, tileBytes);
                tmaTile(keys ? keyMap : valueMap, mul(kb, blockKV), kvHead,
-                       blockKV, keys ? dims.qk : dims.v,
+                       kToken0, blockKV, keys ? dims.qk : dims.v,
                        add(mul(stage, tileBytes), keys ? kOff : vOff), full);
                return {};
              });
@@ -134,8 +136,8 @@ void TensorCoreEmitter::emitTmaProducer() {
              });
       emitIf(anyBlock, [&] {
         mbarrierArriveExpectTx(queryFull, boxRows * dims.qk * eltBytes);
-        tmaTile(queryMap, qRow0, qHead, blockQ, dims.qk, queryTileOffset(),
-                queryFull);
+        tmaTile(queryMap, qRow0, qHead, qToken0, blockQ, dims.qk,
+                queryTileOffset(), queryFull);
         stream(/*keys=*/true);
       });
       emitIf(arith::XOrIOp::create(b, loc, anyBlock,
@@ -149,8 +151,8 @@ void TensorCoreEmitter::emitTmaProducer() {
   emitIf(anyBlock, [&] {
     emitIf(isThread(0), [&] {
       mbarrierArriveExpectTx(queryFull, boxRows * dims.qk * eltBytes);
-      tmaTile(queryMap, qRow0, qHead, blockQ, dims.qk, queryTileOffset(),
-              queryFull);
+      tmaTile(queryMap, qRow0, qHead, qToken0, blockQ, dims.qk,
+              queryTileOffset(), queryFull);
       stream(/*keys=*/true);
     });
     emitIf(isThread(64), [&] { stream(/*keys=*/false); });

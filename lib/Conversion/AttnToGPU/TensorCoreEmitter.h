@@ -169,12 +169,13 @@ private:
   /// are unchanged. The other producer threads have nothing to do.
   void emitTmaProducer();
   /// TMA loads of the `rows`-row SW128 tile of `map` whose first row is
-  /// `row0` of (head, bIdx), `cols` columns (whole panels), to the tile at
-  /// byte offset `tileOff`, completing on `full`: one box per panel (the
-  /// map's box may cover fewer rows, as the packed rows of a split_kv
-  /// stage do; the others are not written).
-  void tmaTile(Value map, Value row0, Value head, int64_t rows, int64_t cols,
-               Value tileOff, Value full);
+  /// `row0` of (head, bIdx), or of a packed batch's sequence starting at
+  /// token `token0` (tmaRowCoordinates; null when dense), `cols` columns
+  /// (whole panels), to the tile at byte offset `tileOff`, completing on
+  /// `full`: one box per panel (the map's box may cover fewer rows, as the
+  /// packed rows of a split_kv stage do; the others are not written).
+  void tmaTile(Value map, Value row0, Value head, Value token0, int64_t rows,
+               int64_t cols, Value tileOff, Value full);
 
   // --- the loop's pieces ----------------------------------------------------
   /// First tile row of this warp's m-tile mt.

@@ -185,11 +185,7 @@ void TensorCoreEmitter::emitSetup(Block &entry) {
   // (docs/architecture.md, "Query block order"). A persistent kernel has
   // its own tile order; a split-KV group's x is its key chunk.
   if (!persistent && !splitKV && mods.rightBoundByRow())
-    qBlock = arith::SubIOp::create(
-        b, loc,
-        arith::SubIOp::create(
-            b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x), idx(1)),
-        qBlock);
+    qBlock = lastBlockFirst(qBlock);
   hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   bIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   // With wgmma the thread coordinates are set once the roles have split

@@ -87,7 +87,7 @@ tcgrad::chooseConfig(AttentionOpInterface op,
       (options.dqMode == GradDqMode::Auto && options.vectorReductions);
   const bool dropout = op.getDropoutP().convertToFloat() > 0.0f;
   const bool elementwise = op.getMask() || op.getSoftcapAttr();
-  const bool canSpecialize = options.tma && !packed;
+  const bool canSpecialize = options.tma;
   // The split wgmma kernel's dK block holds dQ's chunk beside 96-128 dK
   // accumulators: ptxas 13 spilled 84 bytes at D = 256, and 16 at D = 192
   // with Dv = 128 with a mask and softcap, in a packed batch (its sequence
@@ -167,9 +167,9 @@ tcgrad::chooseConfig(AttentionOpInterface op,
   // (dkdv + dq) on wgmma spill 68-104 bytes with dropout (ptxas 13, D = 256)
   // and mma.sync's none, but the wgmma backward measured 1.28-1.39x faster
   // (H100, session 44: bf16 D = 256, B1-4 H16 L1024-4096, causal and not).
-  const bool wgmmaDropout =
-      canSpecialize && (fusedDq ? std::max(headDim, valueDim) <= 192
-                                : std::max(headDim, valueDim) > 192);
+  const bool wgmmaDropout = canSpecialize && !packed &&
+                            (fusedDq ? std::max(headDim, valueDim) <= 192
+                                     : std::max(headDim, valueDim) > 192);
   const bool wgmma =
       tcgrad::hasWarpgroupKeyBlock(headDim, valueDim) &&
       (options.mma == GradMma::Wgmma ||
@@ -178,8 +178,9 @@ tcgrad::chooseConfig(AttentionOpInterface op,
          (!(dropout && headDim + valueDim > 128 && !wgmmaDropout) &&
           !(elementwise && std::max(headDim, valueDim) > 192)))));
   const bool atomics = fusedDq && tcgrad::hasAtomicDq(headDim, valueDim, wgmma);
-  // The warp-specialized TMA form of the wgmma key-block kernel: TMA
-  // zero-fills past the tensor only, not past a packed batch's sequence.
+  // The warp-specialized TMA form of the wgmma key-block kernel (a packed
+  // batch's too: rows its boxes read past a sequence are masked, see
+  // emitKeyBlockLoads).
   const bool warpSpecialized = wgmma && canSpecialize;
   std::string why;
   std::optional<int64_t> keyBlock =
@@ -340,9 +341,11 @@ tcgrad::describeKernels(AttentionOpInterface op, int64_t n,
     if (spec.tma) {
       // One SW128 panel (64 columns) of a tile's rows per copy.
       for (StringRef t : {"query", "grad_output"})
-        spec.params.push_back(tensorMapParam(t, {64, tcgrad::kBlock, 1, 1}));
+        spec.params.push_back(
+            tensorMapParam(t, kernel::tmaTileBox(packed, tcgrad::kBlock)));
       for (StringRef t : {"key", "value"})
-        spec.params.push_back(tensorMapParam(t, {64, *keyBlock, 1, 1}));
+        spec.params.push_back(
+            tensorMapParam(t, kernel::tmaTileBox(packed, *keyBlock)));
     }
     specs.kernels.push_back(std::move(spec));
   };

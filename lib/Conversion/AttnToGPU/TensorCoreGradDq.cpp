@@ -29,11 +29,7 @@ void GradEmitter::emitDq(gpu::GPUFuncOp func) {
   // take the last query blocks: the longest tiles start first
   // (TensorCoreEmitter::emitSetup does the same in the forward).
   if (mods.rightBoundByRow())
-    qBlockIdx = arith::SubIOp::create(
-        b, loc,
-        arith::SubIOp::create(
-            b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x), idx(1)),
-        qBlockIdx);
+    qBlockIdx = lastBlockFirst(qBlockIdx);
   Value hIdx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   // Keys per step (spec.blockKV, tcgrad::dqKeys) and a K / V stage.
   const int64_t keys = spec.blockKV;

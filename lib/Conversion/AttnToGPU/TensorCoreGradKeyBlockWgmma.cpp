@@ -200,11 +200,16 @@ void GradEmitter::emitKeyBlockLoads(Value kBlockIdx, Value kvHead,
     Value kvFull = keyValueFull();
     mbarrierArriveExpectTx(kvFull, keyBlock * (colsQK + (values ? colsV : 0)) *
                                        kOperandBytes);
-    tmaSwizzledTile(add(smemBase, layout.keys), args.keyMap, sched.k0, kvHead,
-                    bIdx, keyBlock, colsQK, kvFull);
+    // A packed batch's key rows past the sequence (the next one's) are
+    // masked as keys past the length are; its query rows past the length
+    // have lse +inf in lse_log2 (prep), so their P and dS are 0.
+    SmallVector<Value, 3> keyRows =
+        tmaRowCoordinates(sched.k0, kvHead, bIdx, kToken0);
+    tmaSwizzledTile(add(smemBase, layout.keys), args.keyMap, keyRows, keyBlock,
+                    colsQK, kvFull);
     if (values)
-      tmaSwizzledTile(add(smemBase, layout.values), args.valueMap, sched.k0,
-                      kvHead, bIdx, keyBlock, colsV, kvFull);
+      tmaSwizzledTile(add(smemBase, layout.values), args.valueMap, keyRows,
+                      keyBlock, colsV, kvFull);
     MbarrierRing ring = queryRing();
     emitLoop(idx(0), sched.total, ValueRange{},
              [&](Value it, ValueRange) -> SmallVector<Value> {
@@ -213,12 +218,14 @@ void GradEmitter::emitKeyBlockLoads(Value kBlockIdx, Value kvHead,
                Value full = ring.full(stage);
                mbarrierArriveExpectTx(full, qTile + dOTile + 2 * rowBytes);
                Value h = headOf(sched, it), q0 = queryBlockStart(sched, it);
+               SmallVector<Value, 3> queryRows =
+                   tmaRowCoordinates(q0, h, bIdx, qToken0);
                tmaSwizzledTile(
                    add(add(smemBase, layout.queries), mul(stage, qTile)),
-                   args.queryMap, q0, h, bIdx, kBlock, colsQK, full);
+                   args.queryMap, queryRows, kBlock, colsQK, full);
                tmaSwizzledTile(
                    add(add(smemBase, layout.gradOutputs), mul(stage, dOTile)),
-                   args.gradOutputMap, q0, h, bIdx, kBlock, colsV, full);
+                   args.gradOutputMap, queryRows, kBlock, colsV, full);
                // The staged rows: 64 f32 of the workspaces, padded to whole
                // blocks by prep (16-byte aligned, 256 bytes).
                Value row = arith::IndexCastUIOp::create(b, loc, b.getI64Type(),

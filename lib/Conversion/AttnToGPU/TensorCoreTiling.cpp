@@ -174,13 +174,12 @@ bool tc::wgmmaApplies(AttentionOpInterface op, std::string &why) {
 }
 
 bool tc::tmaApplies(AttentionOpInterface op, std::string &why) {
-  if (op.isPacked())
-    why = "a packed batch's sequences end inside the rows a tensor map "
-          "covers (TMA zero-fills only past the tensor)";
-  else if (op.isPaged())
-    why = "a paged cache's rows are gathered through its block table";
-  else
+  // A packed batch's tiles read past their sequence into the next one's
+  // tokens: the key rows are masked as keys past the length, the query
+  // rows' outputs are not stored (kernel-manifest.md, "TMA tensor maps").
+  if (!op.isPaged())
     return true;
+  why = "a paged cache's rows are gathered through its block table";
   return false;
 }
 

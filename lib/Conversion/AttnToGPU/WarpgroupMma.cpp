@@ -224,8 +224,9 @@ void MmaEmitterBase::mbarrierArriveExpectTx(Value addr, int64_t bytes) {
       NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
 }
 
-void MmaEmitterBase::tmaLoad4d(Value dst, Value tensorMap,
-                               std::array<Value, 4> coords, Value mbarrier) {
+void MmaEmitterBase::tmaLoad(Value dst, Value tensorMap, ArrayRef<Value> coords,
+                             Value mbarrier) {
+  assert(!coords.empty() && coords.size() <= 5 && "TMA takes 1 to 5 dims");
   SmallVector<Value> coordinates;
   for (Value c : coords)
     coordinates.push_back(
@@ -238,12 +239,23 @@ void MmaEmitterBase::tmaLoad4d(Value dst, Value tensorMap,
       /*group=*/NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
 }
 
-void MmaEmitterBase::tmaSwizzledTile(Value tile, Value map, Value row0,
-                                     Value head, Value batch, int64_t rows,
+SmallVector<Value, 3> MmaEmitterBase::tmaRowCoordinates(Value row, Value head,
+                                                        Value batch,
+                                                        Value token0) {
+  if (token0)
+    return {head, add(token0, row)};
+  return {row, head, batch};
+}
+
+void MmaEmitterBase::tmaSwizzledTile(Value tile, Value map,
+                                     ArrayRef<Value> rowCoords, int64_t rows,
                                      int64_t cols, Value full) {
-  for (int64_t p = 0; p < cols / 64; ++p)
-    tmaLoad4d(add(tile, 128 * rows * p), map, {idx(64 * p), row0, head, batch},
-              full);
+  SmallVector<Value, 4> coords{Value()};
+  llvm::append_range(coords, rowCoords);
+  for (int64_t p = 0; p < cols / 64; ++p) {
+    coords[0] = idx(64 * p);
+    tmaLoad(add(tile, 128 * rows * p), map, coords, full);
+  }
 }
 
 void MmaEmitterBase::bulkCopyToShared(Value dst, Value src, int64_t bytes,

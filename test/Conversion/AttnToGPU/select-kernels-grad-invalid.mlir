@@ -42,18 +42,10 @@ func.func @wgmma_chip(%q: tensor<1x4x512x64xf16>, %k: tensor<1x4x512x64xf16>, %v
 
 // -----
 
-// A packed batch: no CUDA-core backward, no TMA.
+// A packed batch: no CUDA-core backward.
 func.func @packed_cuda_core(%q: tensor<?x8x128xbf16>, %k: tensor<?x2x128xbf16>, %v: tensor<?x2x128xbf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>, %o: tensor<?x8x128xbf16>, %l: tensor<8x?xf32>, %do: tensor<?x8x128xbf16>) -> tensor<?x8x128xbf16> {
   // expected-error @+1 {{cannot honour #attn.grad_kernels<kernel = cuda_core>: packed batches have no CUDA-core backward}}
   %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) forward(%o, %l : tensor<?x8x128xbf16>, tensor<8x?xf32>) grad_output(%do : tensor<?x8x128xbf16>) {attn.grad_kernels = #attn.grad_kernels<kernel = cuda_core>} -> tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16>
-  return %dq : tensor<?x8x128xbf16>
-}
-
-// -----
-
-func.func @packed_tma(%q: tensor<?x8x128xbf16>, %k: tensor<?x2x128xbf16>, %v: tensor<?x2x128xbf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>, %o: tensor<?x8x128xbf16>, %l: tensor<8x?xf32>, %do: tensor<?x8x128xbf16>) -> tensor<?x8x128xbf16> {
-  // expected-error @+1 {{cannot honour #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = separate, loads = tma>: loads = tma: TMA zero-fills past the tensor only, not past a packed batch's sequence}}
-  %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) forward(%o, %l : tensor<?x8x128xbf16>, tensor<8x?xf32>) grad_output(%do : tensor<?x8x128xbf16>) {attn.grad_kernels = #attn.grad_kernels<kernel = wgmma, key_block = 64, dq = separate, loads = tma>} -> tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16>
   return %dq : tensor<?x8x128xbf16>
 }
 

@@ -68,10 +68,10 @@ func.func @override(%q: tensor<2x8x1024x128xbf16>, %k: tensor<2x8x1024x128xbf16>
   return %dq, %dk, %dv : tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>
 }
 
-// A packed batch: the tensor-core group (no TMA: its sequences end inside
-// the rows a tensor map covers).
+// A packed batch: the tensor-core group, warp-specialized with TMA loads
+// (the rows a box reads past a sequence's end are masked).
 // CHECK-LABEL: func.func @packed
-// CHECK: attn.grad_kernels = #attn.grad_kernels<kernel = wgmma, key_block = {{64|128}}, dq = {{atomic|separate}}>
+// CHECK: attn.grad_kernels = #attn.grad_kernels<kernel = wgmma, key_block = {{64|128}}, dq = {{atomic|separate}}, loads = tma>
 func.func @packed(%q: tensor<?x8x128xbf16>, %k: tensor<?x2x128xbf16>, %v: tensor<?x2x128xbf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>, %do: tensor<?x8x128xbf16>) -> (tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16>) {
   %o, %l = attn.varlen_attention ins(%q, %k, %v : tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) {causal = #attn.causal<bottom_right>} -> tensor<?x8x128xbf16>, tensor<8x?xf32>
   %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) forward(%o, %l : tensor<?x8x128xbf16>, tensor<8x?xf32>) grad_output(%do : tensor<?x8x128xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16>

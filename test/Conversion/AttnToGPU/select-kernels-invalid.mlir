@@ -119,17 +119,8 @@ func.func @split_at_launch_dropout(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x2x?x6
 
 // -----
 
-// TMA loads: dense attn.attention only (a packed batch's sequences end
-// inside the rows a tensor map would cover). An explicit `loads = cp_async`
-// is the absent field and is honoured as written.
-func.func @packed_tma(%q: tensor<?x8x128xbf16>, %k: tensor<?x2x128xbf16>, %v: tensor<?x2x128xbf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>) -> tensor<?x8x128xbf16> {
-  // expected-error @+1 {{cannot honour #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = tma>: loads = tma: a packed batch's sequences end inside the rows a tensor map covers (TMA zero-fills only past the tensor)}}
-  %o = attn.varlen_attention ins(%q, %k, %v : tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) {attn.tiles = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = tma>} -> tensor<?x8x128xbf16>
-  return %o : tensor<?x8x128xbf16>
-}
-
-// -----
-
+// An explicit `loads = cp_async` is the absent field and is honoured as
+// written.
 func.func @explicit_cp_async(%q: tensor<2x8x1024x128xbf16>, %k: tensor<2x8x1024x128xbf16>, %v: tensor<2x8x1024x128xbf16>) -> tensor<2x8x1024x128xbf16> {
   %o = attn.attention ins(%q, %k, %v : tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>, tensor<2x8x1024x128xbf16>) {attn.tiles = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = cp_async>} -> tensor<2x8x1024x128xbf16>
   return %o : tensor<2x8x1024x128xbf16>

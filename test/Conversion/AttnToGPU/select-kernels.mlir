@@ -83,11 +83,11 @@ func.func @cpu_tiles(%q: tensor<1x4x512x64xf16>, %k: tensor<1x4x512x64xf16>, %v:
   return %o : tensor<1x4x512x64xf16>
 }
 
-// A packed batch: the tensor-core kernel, with cp.async loads (TMA would
-// read past a sequence's end); no IO report.
+// A packed batch: the tensor-core kernel with TMA loads (the rows a box
+// reads past a sequence's end are masked); no IO report.
 // CHECK-LABEL: func.func @packed
-// CHECK: attn.tiles = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>
-// REPORT: select-kernels.mlir:[[@LINE+3]]:12: remark: attn-select-kernels sm_90a: #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma>; 384 threads
+// CHECK: attn.tiles = #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = tma>
+// REPORT: select-kernels.mlir:[[@LINE+3]]:12: remark: attn-select-kernels sm_90a: #attn.tiles<block_q = 128, block_kv = 128, stages = 2, warps = 8, kernel = wgmma, loads = tma>; 384 threads
 // REPORT-NEXT: no IO report (packed batch)
 func.func @packed(%q: tensor<?x8x128xbf16>, %k: tensor<?x2x128xbf16>, %v: tensor<?x2x128xbf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>) -> (tensor<?x8x128xbf16>, tensor<8x?xf32>) {
   %o, %l = attn.varlen_attention ins(%q, %k, %v : tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16>) seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) {causal = #attn.causal<bottom_right>} -> tensor<?x8x128xbf16>, tensor<8x?xf32>

@@ -53,7 +53,8 @@
 // CHECK-LABEL: gpu.func @attn_bwd_dkdv_dq_0
 // CHECK: %[[KZ:.+]] = gpu.block_id z
 // CHECK: %[[KNEXT:.+]] = arith.addi %[[KZ]], %c1
-// CHECK: memref.load %{{.+}}[%[[KZ]]]
+// CHECK: %[[KQS_I:.+]] = memref.load %arg6[%[[KZ]]]
+// CHECK: %[[KQS:.+]] = arith.index_cast %[[KQS_I]] : i32 to index
 // CHECK: %[[KS_I:.+]] = memref.load %arg7[%[[KZ]]]
 // CHECK: %[[KS:.+]] = arith.index_cast %[[KS_I]] : i32 to index
 // CHECK: %[[KE_I:.+]] = memref.load %arg7[%[[KNEXT]]]
@@ -66,6 +67,20 @@
 // CHECK: scf.if %[[KLIVE]] {
 // CHECK: %[[KT:.+]] = arith.muli %[[KS]], %c2
 // CHECK: arith.addi %[[KT]], %[[KVH]]
+// The producer's TMA boxes over the [T, H, D] tensors (warp-specialized,
+// --grad-tma=auto): K and V at (column, kv head, the sequence's first key
+// token + k0), Q and dO at (column, query head, its first query token +
+// q0); rows a box reads past the sequence are masked (keys past the
+// length; query rows with lse +inf).
+// CHECK: %[[KTOK:.+]] = arith.addi %[[KS]], %{{.+}} : index
+// CHECK: %[[KH32:.+]] = arith.index_castui %[[KVH]] : index to i32
+// CHECK: %[[KTOK32:.+]] = arith.index_castui %[[KTOK]] : index to i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg18, %{{.+}}, box[%{{.+}}, %[[KH32]], %[[KTOK32]]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg19, %{{.+}}, box[%{{.+}}, %{{.+}}, %{{.+}}]
+// CHECK: %[[QTOK:.+]] = arith.addi %[[KQS]], %{{.+}} : index
+// CHECK: %[[QTOK32:.+]] = arith.index_castui %[[QTOK]] : index to i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg16, %{{.+}}, box[%{{.+}}, %{{.+}}, %[[QTOK32]]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg17, %{{.+}}, box[%{{.+}}, %{{.+}}, %{{.+}}]
 
 // CHECK-LABEL: gpu.func @attn_bwd_dq_convert_0
 // CHECK: scf.if

@@ -8,7 +8,9 @@
 // zero-filled by TMA) with a window and softcap; D = 256 causal; D = 192
 // with Dv = 128; f16 at D = 64. Each assembles with ptxas without
 // spilling, and kernels-runtime's manifest check accepts the manifest. A
-// packed batch keeps cp.async under --tma=on (tc::tmaApplies).
+// packed batch's [T, H, D] tensors take one cp.async.bulk.tensor.3d per
+// panel of one head's tokens, coordinates (column, head, token), boxes
+// [64, 1, rows] (since session 52; before, cp.async).
 // REQUIRES: ptxas
 // RUN: attn-compile %s --chip=sm_90a --tma=on -o %t.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
@@ -34,8 +36,15 @@
 // PTX: cvta.param.u64
 // PTX: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX-LABEL: .entry attn_fwd_6(
-// PTX-NOT: cp.async.bulk.tensor
-// PTX: cp.async.cg.shared.global
+// PTX: .param .align 64 .b8 attn_fwd_6_param_{{[0-9]+}}[128],
+// PTX-NEXT: .param .align 64 .b8 attn_fwd_6_param_{{[0-9]+}}[128],
+// PTX-NEXT: .param .align 64 .b8 attn_fwd_6_param_{{[0-9]+}}[128]
+// PTX-NEXT: )
+// PTX-NOT: cp.async.cg.shared.global
+// PTX-NOT: cp.async.bulk.tensor.4d
+// PTX: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd{{[0-9]+}}];
+// PTX-NOT: cp.async.cg.shared.global
+// PTX-NOT: cp.async.bulk.tensor.4d
 
 // MANIFEST: "loads": "tma",
 // MANIFEST: "box": [
@@ -48,6 +57,14 @@
 // MANIFEST-NEXT: "name": "query_tensor_map",
 // MANIFEST-NEXT: "swizzle": 128,
 // MANIFEST-NEXT: "tensor": "query"
+// MANIFEST: "name": "attn_fwd_6",
+// MANIFEST: "box": [
+// MANIFEST-NEXT: 64,
+// MANIFEST-NEXT: 1,
+// MANIFEST-NEXT: 128
+// MANIFEST-NEXT: ],
+// MANIFEST-NEXT: "kind": "tensor_map",
+// MANIFEST-NEXT: "name": "query_tensor_map",
 
 func.func @gqa_causal(%q: tensor<2x16x1000x128xbf16>, %k: tensor<2x4x1000x128xbf16>, %v: tensor<2x4x1000x128xbf16>) -> (tensor<2x16x1000x128xbf16>, tensor<2x16x1000xf32>) {
   %o, %lse = attn.attention ins(%q, %k, %v : tensor<2x16x1000x128xbf16>, tensor<2x4x1000x128xbf16>, tensor<2x4x1000x128xbf16>) {causal = #attn.causal<bottom_right>} -> tensor<2x16x1000x128xbf16>, tensor<2x16x1000xf32>
