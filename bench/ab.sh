@@ -3,6 +3,9 @@
 #   bench/ab.sh DIR_A DIR_B [ROUNDS]
 #   TRAIN=1 bench/ab.sh ...   training steps (attn-run --train: forward +
 #                             backward group, its fwdbwd_ms)
+#   ARGS="--seqlens-dist=longtail:16:128:4096 --seed 7" bench/ab.sh ...
+#                             extra attn-run arguments (sizes, packed
+#                             lengths), the same for A and B
 # For every manifest NAME.json in DIR_A that DIR_B also has, runs attn-run
 # (no validation, 10 warm-ups, median of 50 launches, CUDA events) on A and
 # B alternately, ROUNDS times each (default 3), and prints the median of
@@ -15,9 +18,9 @@ a="$1"; b="$2"; rounds="${3:-3}"
 run="$root/kernels-runtime/build/attn-run"
 [ -x "$run" ] || bash "$root/kernels-runtime/build.sh" > /dev/null 2>&1 || exit 1
 if [ -n "${TRAIN:-}" ]; then
-  ms() { "$run" "$1" --train --no-validate --warmup 10 --iters 50 2>/dev/null | grep -o " fwdbwd_ms=[0-9.]*" | head -1 | cut -d= -f2; }
+  ms() { "$run" "$1" ${ARGS:-} --train --no-validate --warmup 10 --iters 50 2>/dev/null | grep -o " fwdbwd_ms=[0-9.]*" | head -1 | cut -d= -f2; }
 else
-  ms() { "$run" "$1" --no-validate --warmup 10 --iters 50 2>/dev/null | grep -o " ms=[0-9.]*" | head -1 | cut -d= -f2; }
+  ms() { "$run" "$1" ${ARGS:-} --no-validate --warmup 10 --iters 50 2>/dev/null | grep -o " ms=[0-9.]*" | head -1 | cut -d= -f2; }
 fi
 printf "%-40s %10s %10s %7s\n" case A_ms B_ms B/A
 for m in "$a"/*.json; do

@@ -352,7 +352,8 @@ struct GradKernelOptions {
   GradMma mma = GradMma::MmaSync;
   /// The wgmma dkdv / dkdv_dq kernel is warp-specialized: a producer
   /// warpgroup loads K, V and the Q / dO stages with TMA and the staged
-  /// rows with bulk copies (dense ops; a packed batch keeps cp.async).
+  /// rows with bulk copies (dense ops and, since session 52, packed
+  /// batches: rank-3 tensor maps of their [T, H, D] tensors).
   bool tma = false;
   /// The target's compute capability x 10 (80, 86, 89, 90): the tensor-core
   /// kernels must fit its shared memory (0: sm_80's limit).
