@@ -2,11 +2,12 @@
 // (attn.varlen_attention_grad; docs/kernel-manifest.md, "Packed backward
 // kernels"), each compiled with its forward as a training pair: GQA with
 // bottom-right causal and run-time batch and totals (sm_90a: the atomic
-// group with the wgmma key-block kernel; sm_80: prep, dkdv, dq), f16 D = 64
-// with static batch and totals (W a number), D = 96 with a window (padded
-// to whole panels on wgmma), D = 192 with Dv = 128 (the split dkdv kernel;
-// no atomic dQ in a packed batch, where it would spill), and
-// `deterministic` at D = 128 (the atomic-free group on sm_90a too). Each
+// group with the warp-specialized wgmma key-block kernel loading with TMA,
+// since session 52; sm_80: prep, dkdv, dq), f16 D = 64 with static batch
+// and totals (W a number), D = 96 with a window (padded to whole panels on
+// wgmma), D = 192 with Dv = 128 (sm_90a: the head-split key-block kernel
+// with its fused dQ; sm_80: the split dkdv kernel), and `deterministic` at
+// D = 128 (the atomic-free group on sm_90a too). Each
 // assembles with ptxas without spilling on sm_90a and sm_80, and
 // kernels-runtime's manifest check accepts the manifest. (With dropout at
 // D = 128 the dkdv_dq kernel spills 12 bytes on sm_90a and 44 on sm_80, as
