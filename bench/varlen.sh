@@ -34,9 +34,11 @@ generate() {
   set -e
   rm -rf "$gen"; mkdir -p "$gen/mlir"
   "$root/scripts/build.sh" attn-compile >/dev/null
-  python3 - "$gen/mlir" <<'PY'
+  python3 - "$gen/mlir" "$root/bench" <<'PY'
 import sys
 out = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from varlen_pairs import write_training_pair
 # name: (dtype, Hq, Hkv, D, Dv, attributes, rng)
 cases = {
     "vl_wgmma_gqa_causal": ("bf16", 32, 8, 128, 128, "causal = #attn.causal<bottom_right>", False),
@@ -53,26 +55,7 @@ cases = {
     "vl_d192_dv128": ("bf16", 8, 8, 192, 128, "causal = #attn.causal<top_left>", False),
 }
 for name, (dt, hq, hkv, d, dv, attrs, rng) in cases.items():
-    q, k, v = f"tensor<?x{hq}x{d}x{dt}>", f"tensor<?x{hkv}x{d}x{dt}>", f"tensor<?x{hkv}x{dv}x{dt}>"
-    o, l = f"tensor<?x{hq}x{dv}x{dt}>", f"tensor<{hq}x?xf32>"
-    args = f"%q: {q}, %k: {k}, %v: {v}, %cq: tensor<?xi32>, %ck: tensor<?xi32>, %do: {o}"
-    rngs = ""
-    if rng:
-        args += ", %s: i64, %off: i64"
-        rngs = " rng(%s, %off)"
-    attr = f" {{{attrs}}}" if attrs else ""
-    # `deterministic` is the gradient's alone.
-    fwd_attrs = attrs.replace(", deterministic", "")
-    fwd_attr = f" {{{fwd_attrs}}}" if fwd_attrs else ""
-    seqlens = "seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>)"
-    # The training pair: the forward saving lse, and its gradient.
-    with open(f"{out}/{name}.mlir", "w") as f:
-        f.write(f"""func.func @{name}({args}) -> ({o}, {q}, {k}, {v}) {{
-  %o, %l = attn.varlen_attention ins(%q, %k, %v : {q}, {k}, {v}) {seqlens}{rngs}{fwd_attr} -> {o}, {l}
-  %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : {q}, {k}, {v}) {seqlens} forward(%o, %l : {o}, {l}) grad_output(%do : {o}){rngs}{attr} -> {q}, {k}, {v}
-  return %o, %dq, %dk, %dv : {o}, {q}, {k}, {v}
-}}
-""")
+    write_training_pair(f"{out}/{name}.mlir", name, dt, hq, hkv, d, dv, attrs, rng)
 PY
   local compile="$root/build/bin/attn-compile"
   # BUILDS (as for run) and ONLY="NAME ..." (families) compile a part.

@@ -19,9 +19,11 @@ case "${1:-}" in
 generate)
   set -e
   rm -rf "$gen"; mkdir -p "$gen/a" "$gen/b" "$gen/mlir"
-  python3 - "$gen/mlir" <<'PY'
+  python3 - "$gen/mlir" "$root/bench" <<'PY'
 import sys
 out = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from varlen_pairs import write_training_pair
 # name: (dtype, Hq, Hkv, D, Dv, attributes)
 cases = {
     "d128_causal_gqa": ("bf16", 32, 8, 128, 128, "causal = #attn.causal<bottom_right>"),
@@ -30,21 +32,8 @@ cases = {
     "d256_drop_causal": ("bf16", 16, 4, 256, 256, "causal = #attn.causal<bottom_right>, dropout_p = 0.1 : f32"),
     "d64_win_softcap_drop": ("f16", 8, 4, 64, 64, "window = array<i64: 100, 20>, softcap = 20.0 : f32, dropout_p = 0.2 : f32"),
 }
-for name, (dt, hq, hkv, d, dv, a) in cases.items():
-    q, k, v = f"tensor<?x{hq}x{d}x{dt}>", f"tensor<?x{hkv}x{d}x{dt}>", f"tensor<?x{hkv}x{dv}x{dt}>"
-    o, l = f"tensor<?x{hq}x{dv}x{dt}>", f"tensor<{hq}x?xf32>"
-    rng = "dropout" in a
-    args = f"%q: {q}, %k: {k}, %v: {v}, %cq: tensor<?xi32>, %ck: tensor<?xi32>, %do: {o}" + (", %s: i64, %off: i64" if rng else "")
-    r = " rng(%s, %off)" if rng else ""
-    at = f" {{{a}}}" if a else ""
-    sl = "seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>)"
-    with open(f"{out}/{name}.mlir", "w") as f:
-        f.write(f"""func.func @{name}({args}) -> ({o}, {q}, {k}, {v}) {{
-  %o, %l = attn.varlen_attention ins(%q, %k, %v : {q}, {k}, {v}) {sl}{r}{at} -> {o}, {l}
-  %dq, %dk, %dv = attn.varlen_attention_grad ins(%q, %k, %v : {q}, {k}, {v}) {sl} forward(%o, %l : {o}, {l}) grad_output(%do : {o}){r}{at} -> {q}, {k}, {v}
-  return %o, %dq, %dk, %dv : {o}, {q}, {k}, {v}
-}}
-""")
+for name, (dt, hq, hkv, d, dv, attrs) in cases.items():
+    write_training_pair(f"{out}/{name}.mlir", name, dt, hq, hkv, d, dv, attrs, "dropout" in attrs)
 PY
   "$root/scripts/build.sh" attn-compile > /dev/null
   for f in "$gen"/mlir/*.mlir; do

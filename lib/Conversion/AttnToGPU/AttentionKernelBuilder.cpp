@@ -364,14 +364,8 @@ mlir::attn::describeAttentionKernel(AttentionOp op, StringRef name,
   }
 
   spec.params = abiParams(op, abi::Family::Forward, abiFeatures(op));
-  if (spec.tma) {
-    // One SW128 panel (64 columns, 128 bytes) of a tile's rows per copy.
-    spec.params.push_back(
-        tensorMapParam("query", tmaTileBox(/*packed=*/false, spec.blockQ)));
-    for (StringRef t : {"key", "value"})
-      spec.params.push_back(
-          tensorMapParam(t, tmaTileBox(/*packed=*/false, spec.blockKV)));
-  }
+  if (spec.tma)
+    appendForwardTensorMaps(spec, /*packed=*/false);
   return spec;
 }
 

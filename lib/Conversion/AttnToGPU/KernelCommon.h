@@ -142,6 +142,16 @@ inline SmallVector<int64_t, 4> tmaTileBox(bool packed, int64_t rows) {
   return {64, rows, 1, 1};
 }
 
+/// Appends the TMA forward's tensor maps to `spec.params`: one SW128 panel
+/// of the Q tile's rows (spec.blockQ) and of a K / V block's
+/// (spec.blockKV) per copy, boxes as tmaTileBox gives them.
+inline void appendForwardTensorMaps(KernelSpec &spec, bool packed) {
+  spec.params.push_back(
+      tensorMapParam("query", tmaTileBox(packed, spec.blockQ)));
+  for (StringRef t : {"key", "value"})
+    spec.params.push_back(tensorMapParam(t, tmaTileBox(packed, spec.blockKV)));
+}
+
 /// The backward ABI's parameters (docs/kernel-manifest.md) of gradient op
 /// `op` appended to `spec` (abi::parameterList): the inputs, then
 /// `workspaces`, then the stage's gradients `outputs`, then the run-time

@@ -115,15 +115,8 @@ mlir::attn::describePackedAttentionKernel(VarlenAttentionOp op, StringRef name,
   spec.params = kernel::abiParams(op, abi::Family::PackedForward,
                                   kernel::abiFeatures(op));
   spec.tma = t.tma;
-  if (spec.tma) {
-    // One SW128 panel of a tile's rows of one head per copy: boxes of
-    // [T, H, D] tensors (tmaRowCoordinates).
-    spec.params.push_back(kernel::tensorMapParam(
-        "query", kernel::tmaTileBox(/*packed=*/true, spec.blockQ)));
-    for (StringRef t : {"key", "value"})
-      spec.params.push_back(kernel::tensorMapParam(
-          t, kernel::tmaTileBox(/*packed=*/true, spec.blockKV)));
-  }
+  if (spec.tma)
+    kernel::appendForwardTensorMaps(spec, /*packed=*/true);
   return spec;
 }
 
