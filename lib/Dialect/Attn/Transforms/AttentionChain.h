@@ -84,7 +84,9 @@ struct Chain {
   /// The score dims of the batch dims of K and V, in order (all batch dims
   /// but the group dim and, for a broadcast K or V, unit dims it lacks).
   SmallVector<int64_t> kBatch, vBatch;
-  SmallVector<Operation *> ops; // the ops the fused op replaces
+  /// The ops the fused op replaces, erased once dead; not pv itself, which
+  /// the op replaces.
+  SmallVector<Operation *> ops;
 
   /// How many leading score dims become the op's batch dim: where the
   /// scores have more than two batch dims besides a group dim, all but the

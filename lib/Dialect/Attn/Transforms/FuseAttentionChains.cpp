@@ -922,11 +922,16 @@ LogicalResult ChainMatcher::peelDeferredNormalization(Chain &chain) {
   FailureOr<Elementwise> norm = getElementwise(user);
   if (failed(norm))
     return blocked();
-  SmallVector<Operation *, 2> ops;
-  if (norm->kind == EwKind::Div && isIdentityOperand(norm->args[0], o) &&
-      norm->args[1].tensor == l && norm->args[1].map == rowMap) {
-    ops.push_back(user);
-  } else if (norm->kind == EwKind::Mul) {
+  // The reciprocal of (e·V) * (1 / l), if any. The normalization itself
+  // becomes chain.pv, which rewriteChain replaces; it is not one of the
+  // chain's ops, which are erased after it.
+  Operation *reciprocal = nullptr;
+  const bool divides = norm->kind == EwKind::Div &&
+                       isIdentityOperand(norm->args[0], o) &&
+                       norm->args[1].tensor == l && norm->args[1].map == rowMap;
+  if (!divides) {
+    if (norm->kind != EwKind::Mul)
+      return blocked();
     const EwOperand *other =
         isIdentityOperand(norm->args[0], o)   ? &norm->args[1]
         : isIdentityOperand(norm->args[1], o) ? &norm->args[0]
@@ -940,12 +945,11 @@ LogicalResult ChainMatcher::peelDeferredNormalization(Chain &chain) {
     if (!other->tensor.hasOneUse())
       return fail("the reciprocal of the row sum has another user",
                   userOtherThan(other->tensor, user));
-    ops.append({recip->op, user});
-  } else {
-    return blocked();
+    reciprocal = recip->op;
   }
   chain.ops.push_back(chain.pv);
-  chain.ops.append(ops.begin(), ops.end());
+  if (reciprocal)
+    chain.ops.push_back(reciprocal);
   chain.pv = user;
   return success();
 }

@@ -478,6 +478,9 @@ void rewriteChain(RewriterBase &rewriter, Chain &chain,
                                         out, headGroups);
   }
   out = transposeTo(rewriter, loc, out, chain.outPerm);
+  // chain.pv is erased by replaceOp; the rest die once it is gone.
+  assert(!llvm::is_contained(chain.ops, chain.pv) &&
+         "the replaced op is not one of the chain's ops");
   SmallVector<Operation *> dead(chain.ops);
   for (Value operand : chain.pv->getOperands())
     if (Operation *def = operand.getDefiningOp())
