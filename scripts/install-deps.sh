@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what attention-opt needs to build and test: LLVM/MLIR 22 from
-# Debian's packages, cmake, ninja, ccache and nlohmann-json (kernels-runtime
-# reads manifests with it). Idempotent: a second run only checks. CUDA 13
+# Debian's packages, cmake, ninja, ccache, nlohmann-json (kernels-runtime
+# reads manifests with it) and valgrind (scripts/memcheck.py). Idempotent: a second run only checks. CUDA 13
 # (ptxas, driver-API stubs) is expected at /usr/local/cuda and is optional for
 # the CPU-only parts.
 set -euo pipefail
 
 pkgs=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake ninja-build ccache python3
-  nlohmann-json3-dev)
+  nlohmann-json3-dev valgrind)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

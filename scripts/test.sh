@@ -8,7 +8,11 @@
 #  3. two minutes of the mutation fuzz (scripts/fuzz.py: the project's test
 #     inputs, mutated, through every pass and tool, and mutated manifests
 #     through attn-manifest-check; no signal, no hang). A fixed seed here, so
-#     that CI is repeatable; run it with a fresh seed and longer by hand.
+#     that CI is repeatable; run it with a fresh seed and longer by hand;
+#  4. ten minutes of the lit tests' attention-opt and attn-compile commands
+#     under valgrind's memcheck (scripts/memcheck.py: a read of an erased op
+#     or of an unset value fails it, though the test itself passed). Fixed
+#     seed as for the fuzz; all 500-odd commands take about two hours.
 # Tests that need a GPU carry the lit feature `gpu` and are skipped without one.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,3 +24,5 @@ python3 -m pip install -q --disable-pip-version-check -r "$root/scripts/requirem
 ATTN_REQUIRE_JAX=1 ctest --test-dir "$build" -E '^lit$' --output-on-failure
 python3 "$root/scripts/fuzz.py" --seconds "${ATTN_FUZZ_SECONDS:-120}" --seed 17 \
   --build "$build"
+python3 "$root/scripts/memcheck.py" --seconds "${ATTN_MEMCHECK_SECONDS:-600}" \
+  --seed 17 --build "$build"
