@@ -163,16 +163,23 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
   // with one (255 registers each at entry).
   const RegisterBudgets budgets =
       registerBudgets(spec.block[0], consumerThreads, 1, /*producer=*/24);
-  b.setInsertionPoint(roles.thenBlock()->getTerminator());
-  if (budgets.rebalance())
-    setMaxRegisters(budgets.producer, /*increase=*/false);
+  // A packed batch's offsets are read again in each role's branch: ptxas
+  // (13) spills a value that is loaded before setmaxnreg and used after it
+  // (the key block's first token and length: 8 bytes at D = 128), and the
+  // two loads again cost less than that spill's reloads in the main loop.
+  auto enterRole = [&](Block *branch, int64_t registers, bool increase) {
+    b.setInsertionPoint(branch->getTerminator());
+    if (budgets.rebalance())
+      setMaxRegisters(registers, increase);
+    if (packed)
+      bindPackedSequence();
+  };
+  enterRole(roles.thenBlock(), budgets.producer, /*increase=*/false);
   emitKeyBlockParts(blockX, withDq,
                     [&](Value kBlockIdx, bool, KeyBlockProducts products) {
                       emitKeyBlockLoads(kBlockIdx, kvHead, products);
                     });
-  b.setInsertionPoint(roles.elseBlock()->getTerminator());
-  if (budgets.rebalance())
-    setMaxRegisters(budgets.consumers, /*increase=*/true);
+  enterRole(roles.elseBlock(), budgets.consumers, /*increase=*/true);
   tid = arith::SubIOp::create(b, loc, threadId, idx(kProducerWarpgroupThreads));
   threads = consumerThreads;
   setThreadCoordinates();

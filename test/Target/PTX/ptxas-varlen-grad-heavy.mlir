@@ -1,15 +1,18 @@
 // Issue 20: the packed backward's warp-specialized wgmma key-block kernel
 // (TMA loads, the sm_90a default since session 52) holds its sequence's
 // bindings (first tokens, lengths, workspace rows) beside the dense
-// kernel's fragments, and ptxas 13 spills a few bytes in the variants with
-// the most live values, where the dense kernel of the same variant spills
-// none: 4-8 bytes at D = 128 without a causal rule (plain, softcap), 8-20
-// with dropout and a window or softcap at D = 64, 16-36 with dropout at
-// D = 256 (the head-split kernel; the mma.sync group it replaced spilled
-// 0-4). This test bounds each kernel's spill (at most 39 bytes) so that it
-// cannot grow unnoticed; the variants are validated on the GPU
-// (bench/varlen.sh) and timed against the cp.async form in
-// docs/performance.md, session 52.
+// kernel's fragments. Each role reads the sequence's offsets again after
+// its setmaxnreg (session 53: ptxas spilled the ones read before it, 4-36
+// bytes), and ptxas 13 still spills a few bytes, outside the main loop, in
+// the variants with the most live values, where the dense kernel of the
+// same variant spills none: 4-8 bytes at D = 128 without a causal rule
+// (plain, softcap), 4-16 with dropout and a window or softcap at D = 64,
+// 12-24 with dropout at D = 256 (the head-split kernel; the mma.sync group
+// it replaced spilled 0-4); the causal softcap kernel none. This test
+// bounds each kernel's spill (at most 29 bytes) so that it cannot grow
+// unnoticed; the variants are validated on the GPU (bench/varlen.sh), and
+// their A/B against the cp.async form is bench/varlen_ab.sh
+// (docs/performance.md, sessions 52 and 53).
 // REQUIRES: ptxas
 // RUN: attn-compile %s --chip=sm_90a -o %t.ptx | FileCheck %s --check-prefix=COMPILE
 // RUN: ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
@@ -17,7 +20,7 @@
 
 // Seven groups of three kernels (prep, dkdv_dq, dq_convert).
 // COMPILE: (21 kernels, sm_90a, 32-bit indices)
-// CHECK-COUNT-21: {{^ *([0-9]|[1-9][0-9]) bytes stack frame, ([0-9]|[1-3][0-9]) bytes spill stores}}
+// CHECK-COUNT-21: {{^ *([0-9]|[1-9][0-9]) bytes stack frame, ([0-9]|[1-2][0-9]) bytes spill stores}}
 // CHECK-NOT: bytes spill stores
 // Every key-block kernel is the warp-specialized one.
 // MANIFEST-COUNT-7: "loads": "tma",
