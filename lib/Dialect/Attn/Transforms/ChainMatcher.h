@@ -97,6 +97,9 @@ private:
     reason = (prefix + reason).str();
     return failure();
   }
+  /// Fails (at the anchor) for scores of rank below 2: the op needs a
+  /// query dim beside the key dim.
+  LogicalResult checkScoreRank(int64_t rank);
   LogicalResult matchSoftmax(Operation *anchor, Chain &chain, Value &scores,
                              Value &probs);
   LogicalResult matchScores(Value scores, Chain &chain);

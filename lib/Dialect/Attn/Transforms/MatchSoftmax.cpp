@@ -63,11 +63,25 @@ static Operation *rowSumReader(Operation *step, Value l) {
   return succeeded(recip) && recip->kind == EwKind::Reciprocal ? step : reader;
 }
 
+LogicalResult ChainMatcher::checkScoreRank(int64_t rank) {
+  // One query row of one head, without batch or head dims (q [D] against
+  // k [Lk, D]): the op needs a query dim that the chain could take.
+  if (rank >= 2)
+    return success();
+  return fail("the scores have rank " + Twine(rank) +
+                  " (one query row with neither a batch nor a head dim); "
+                  "attn.attention needs [batch..., query, key] scores: "
+                  "give the query a batch or head dim of size 1",
+              anchor);
+}
+
 LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
                                          Value &scores, Value &probs) {
   if (auto sm = dyn_cast<linalg::SoftmaxOp>(anchor)) {
     scores = sm.getInput();
     chain.rank = sm.getInputOperandType().getRank();
+    if (failed(checkScoreRank(chain.rank)))
+      return failure();
     if (static_cast<int64_t>(sm.getDimension()) != chain.rank - 1)
       return fail("softmax is over dimension " + Twine(sm.getDimension()) +
                       ", not the key dimension " + Twine(chain.rank - 1),
@@ -83,14 +97,8 @@ LogicalResult ChainMatcher::matchSoftmax(Operation *anchor, Chain &chain,
     return fail("not a softmax", anchor);
   scores = max->input;
   chain.rank = cast<RankedTensorType>(scores.getType()).getRank();
-  // One query row of one head, without batch or head dims (q [D] against
-  // k [Lk, D]): the op needs a query dim that the chain could take.
-  if (chain.rank < 2)
-    return fail("the scores have rank " + Twine(chain.rank) +
-                    " (one query row with neither a batch nor a head dim); "
-                    "attn.attention needs [batch..., query, key] scores: "
-                    "give the query a batch or head dim of size 1",
-                anchor);
+  if (failed(checkScoreRank(chain.rank)))
+    return failure();
   if (max->dim != chain.rank - 1)
     return fail("softmax is over dimension " + Twine(max->dim) +
                     ", not the key dimension " + Twine(chain.rank - 1),

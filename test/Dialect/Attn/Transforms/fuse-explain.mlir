@@ -1839,3 +1839,24 @@ func.func @row_sum_unused(%q: tensor<4x6x8xf32>, %k: tensor<4x10x8xf32>, %v: ten
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x6x10xf32>, tensor<4x10x5xf32>) outs(%zo : tensor<4x6x5xf32>) -> tensor<4x6x5xf32>
   return %o : tensor<4x6x5xf32>
 }
+
+// -----
+
+// A linalg.softmax over rank-1 scores (one query of one head: q [D] against
+// k [Lk, D]) reaching attn-fuse without attn-normalize-chains: the op needs
+// a query dim (attn-fuse aborted here, growing a vector to size -1).
+// CHECK-LABEL: func @rank1_softmax_op
+// CHECK-NOT: attn.attention
+func.func @rank1_softmax_op(%q: tensor<8xf32>, %k: tensor<10x8xf32>, %v: tensor<10x5xf32>) -> tensor<5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %es = tensor.empty() : tensor<10xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%es : tensor<10xf32>) -> tensor<10xf32>
+  %s = linalg.matvec ins(%k, %q : tensor<10x8xf32>, tensor<8xf32>) outs(%s0 : tensor<10xf32>) -> tensor<10xf32>
+  // expected-remark @below {{attn-fuse: not fused: the scores have rank 1 (one query row with neither a batch nor a head dim); attn.attention needs [batch..., query, key] scores: give the query a batch or head dim of size 1}}
+  // expected-note @below {{the first op that blocks it: 'linalg.softmax' (the softmax itself)}}
+  %p = linalg.softmax dimension(0) ins(%s : tensor<10xf32>) outs(%es : tensor<10xf32>) -> tensor<10xf32>
+  %eo = tensor.empty() : tensor<5xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%eo : tensor<5xf32>) -> tensor<5xf32>
+  %o = linalg.vecmat ins(%p, %v : tensor<10xf32>, tensor<10x5xf32>) outs(%o0 : tensor<5xf32>) -> tensor<5xf32>
+  return %o : tensor<5xf32>
+}
