@@ -65,22 +65,32 @@
 // CHECK: %[[K0:.+]] = arith.muli %[[KX]], %c128
 // CHECK: %[[KLIVE:.+]] = arith.cmpi slt, %[[K0]], %[[LK]]
 // CHECK: scf.if %[[KLIVE]] {
-// CHECK: %[[KT:.+]] = arith.muli %[[KS]], %c2
+// Each role (warp-specialized, --grad-tma=auto) reads the offsets again
+// after its setmaxnreg: ptxas spills values loaded before it and used after.
+// CHECK: nvvm.setmaxregister decrease 24
+// CHECK: %[[PQS_I:.+]] = memref.load %arg6[%[[KZ]]]
+// CHECK: %[[PQS:.+]] = arith.index_cast %[[PQS_I]] : i32 to index
+// CHECK: %[[PKS_I:.+]] = memref.load %arg7[%[[KZ]]]
+// CHECK: %[[PKS:.+]] = arith.index_cast %[[PKS_I]] : i32 to index
+// CHECK: %[[KT:.+]] = arith.muli %[[PKS]], %c2
 // CHECK: arith.addi %[[KT]], %[[KVH]]
-// The producer's TMA boxes over the [T, H, D] tensors (warp-specialized,
-// --grad-tma=auto): K and V at (column, kv head, the sequence's first key
-// token + k0), Q and dO at (column, query head, its first query token +
-// q0); rows a box reads past the sequence are masked (keys past the
-// length; query rows with lse +inf).
-// CHECK: %[[KTOK:.+]] = arith.addi %[[KS]], %{{.+}} : index
+// The producer's TMA boxes over the [T, H, D] tensors: K and V at (column,
+// kv head, the sequence's first key token + k0), Q and dO at (column, query
+// head, its first query token + q0); rows a box reads past the sequence are
+// masked (keys past the length; query rows with lse +inf).
+// CHECK: %[[KTOK:.+]] = arith.addi %[[PKS]], %{{.+}} : index
 // CHECK: %[[KH32:.+]] = arith.index_castui %[[KVH]] : index to i32
 // CHECK: %[[KTOK32:.+]] = arith.index_castui %[[KTOK]] : index to i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg18, %{{.+}}, box[%{{.+}}, %[[KH32]], %[[KTOK32]]]
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg19, %{{.+}}, box[%{{.+}}, %{{.+}}, %{{.+}}]
-// CHECK: %[[QTOK:.+]] = arith.addi %[[KQS]], %{{.+}} : index
+// CHECK: %[[QTOK:.+]] = arith.addi %[[PQS]], %{{.+}} : index
 // CHECK: %[[QTOK32:.+]] = arith.index_castui %[[QTOK]] : index to i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg16, %{{.+}}, box[%{{.+}}, %{{.+}}, %[[QTOK32]]]
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %arg17, %{{.+}}, box[%{{.+}}, %{{.+}}, %{{.+}}]
+// The consumers read them again too.
+// CHECK: nvvm.setmaxregister increase 240
+// CHECK: memref.load %arg6[%[[KZ]]]
+// CHECK: memref.load %arg7[%[[KZ]]]
 
 // CHECK-LABEL: gpu.func @attn_bwd_dq_convert_0
 // CHECK: scf.if
