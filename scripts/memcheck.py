@@ -18,7 +18,8 @@ stopped at the GPU dialect (`--emit=gpu`: the NVPTX back end is LLVM's, and
 slow under valgrind). A test's expected diagnostics and exit status are
 lit's business: here only memcheck's verdict counts (an invalid read or
 write, a use of an uninitialized value, a bad free: exit status 99) and a
-signal. The commands run in a seeded random order until the time is up
+signal; a command still running after 10 minutes is stopped and said, without
+a verdict. The commands run in a seeded random order until the time is up
 (those of REGRESSIONS, where memcheck found a bug, first); the seed is
 printed (fresh unless given) and the exit status is the number of failures.
 Each failure's command and memcheck's report are written to
@@ -150,7 +151,7 @@ def main():
     print(f"memcheck.py: seed {seed}, {args.seconds:.0f} s, {len(commands)} "
           f"commands from the lit tests")
     keep = os.path.join(args.build, "memcheck-failures")
-    failures, runs = 0, 0
+    failures, runs, unfinished = 0, 0, 0
     deadline = time.time() + args.seconds
     for test, argv in commands:
         if time.time() >= deadline:
@@ -158,21 +159,26 @@ def main():
         cmd = [valgrind, "-q", f"--error-exitcode={MEMCHECK_ERROR}",
                "--num-callers=30"] + argv + ["--mlir-disable-threading"] * (
                    os.path.basename(argv[0]) == "attention-opt")
-        # The last command may run past the budget by a minute, no more; one
-        # stopped there is not counted (a hang is one that outlives TIMEOUT).
+        # The last command may run past the budget by a minute, no more. A
+        # command stopped by the budget or by TIMEOUT has no verdict: it is
+        # said, not counted (hangs are the fuzz's business, without valgrind).
         limit = min(TIMEOUT, deadline - time.time() + 60)
         try:
             p = subprocess.run(cmd, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, timeout=limit,
                                cwd=scratch)
-            why = ("memcheck error" if p.returncode == MEMCHECK_ERROR
-                   else f"signal {-p.returncode}" if p.returncode < 0 else None)
-            report = p.stderr
         except subprocess.TimeoutExpired:
             if limit < TIMEOUT:
                 break
-            why, report = f"still running after {TIMEOUT} s", b""
+            unfinished += 1
+            print(f"memcheck.py: {os.path.basename(argv[0])} on "
+                  f"{os.path.relpath(test, ROOT)} still running after "
+                  f"{TIMEOUT} s under valgrind: stopped, no verdict")
+            continue
         runs += 1
+        why = ("memcheck error" if p.returncode == MEMCHECK_ERROR
+               else f"signal {-p.returncode}" if p.returncode < 0 else None)
+        report = p.stderr
         if not why:
             continue
         failures += 1
@@ -186,7 +192,8 @@ def main():
         for line in report.decode(errors="replace").splitlines()[:6]:
             print("  " + line)
     print(f"memcheck.py: {runs} of {len(commands)} commands run, {failures} "
-          f"failure(s) (seed {seed})")
+          f"failure(s)" + (f", {unfinished} stopped unfinished" if unfinished
+                           else "") + f" (seed {seed})")
     return min(failures, 100)
 
 
