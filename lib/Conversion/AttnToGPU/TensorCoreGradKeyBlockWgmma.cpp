@@ -165,8 +165,8 @@ void GradEmitter::emitKeyBlocksWarpgroup(gpu::GPUFuncOp func, bool withDq) {
       registerBudgets(spec.block[0], consumerThreads, 1, /*producer=*/24);
   // A packed batch's offsets are read again in each role's branch: ptxas
   // (13) spills a value that is loaded before setmaxnreg and used after it
-  // (the key block's first token and length: 8 bytes at D = 128), and the
-  // two loads again cost less than that spill's reloads in the main loop.
+  // (the key block's first token and length: 8 bytes at D = 128); reading
+  // them again is two loads per role and block.
   auto enterRole = [&](Block *branch, int64_t registers, bool increase) {
     b.setInsertionPoint(branch->getTerminator());
     if (budgets.rebalance())
